@@ -1,0 +1,21 @@
+#!/bin/sh
+# Installs what gatetui needs to build (Debian/Ubuntu, when missing), then builds it.
+# Extra arguments go to ./configure (e.g. --enable-sanitizers).
+set -e
+cd "$(dirname "$0")"
+need="autoconf automake pkg-config make gcc libjansson-dev libncurses-dev libtermkey-dev tmux"
+missing=""
+for p in $need; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    echo "build.sh: installing:$missing"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
+fi
+[ -x configure ] && [ configure -nt configure.ac ] && [ configure -nt Makefile.am ] || autoreconf -fi
+[ -f Makefile ] && [ $# -eq 0 ] || ./configure -q "$@"
+make -j"$(nproc 2>/dev/null || echo 2)"

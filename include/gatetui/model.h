@@ -1,0 +1,79 @@
+/* A character-level LSTM or GRU read from a safetensors file with PyTorch's
+ * nn.LSTM / nn.GRU state_dict names, and its vocabulary. */
+#ifndef GATETUI_MODEL_H
+#define GATETUI_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gatetui/error.h"
+#include "gatetui/safetensors.h"
+
+typedef enum gt_arch { GT_LSTM, GT_GRU } gt_arch;
+
+/* Gate blocks, in PyTorch's row order. */
+enum { GT_I = 0, GT_F = 1, GT_G = 2, GT_O = 3 }; /* LSTM */
+enum { GT_R = 0, GT_Z = 1, GT_N = 2 };           /* GRU */
+
+#define GT_MAX_VOCAB 65535
+
+typedef struct gt_layer {
+    int in_dim;          /* D_k: the input width, H above layer 0 */
+    const float *w_ih;   /* (G*H, D_k) */
+    const float *w_hh;   /* (G*H, H) */
+    const float *b_ih;   /* (G*H), zeros when the model has no biases */
+    const float *b_hh;   /* (G*H), zeros when the model has no biases */
+} gt_layer;
+
+typedef struct gt_model {
+    gt_arch arch;
+    int gates;           /* G: 4 for an LSTM, 3 for a GRU */
+    int layers;          /* L */
+    int hidden;          /* H */
+    int vocab;           /* V */
+    int input_dim;       /* D_0: V for one-hot input, the embedding width otherwise */
+    int has_bias, has_embedding, has_readout;
+    int gru_reset_before; /* 1: Cho et al. (reset before W_hn); 0: PyTorch (after) */
+    gt_layer *layer;     /* [L] */
+    const float *emb;    /* (V, D_0) or NULL */
+    const float *x_table; /* (V, G*H): layer 0's W_ih x_v + b_ih for each token v */
+    const float *out_w;  /* (V, H) or NULL */
+    const float *out_b;  /* (V) or NULL */
+    uint32_t *vocab_cp;  /* [V]: the code point of each token */
+    int vocab_bytes;     /* 1: tokens are bytes 0..255 (no vocabulary given) */
+    uint32_t *lookup_cp; /* [V] sorted code points, and their tokens */
+    uint16_t *lookup_tok;
+    long long params;    /* every element of every tensor in the file */
+    char *path;
+    char *prefix;        /* the common prefix of the recurrent tensors */
+    char *readout_name;  /* the readout weight's tensor name, or NULL */
+    st_file file;
+    void **owned;        /* buffers to free */
+    size_t nowned;
+} gt_model;
+
+typedef struct gt_model_options {
+    const char *vocab_from;  /* build the vocabulary from this file's characters */
+    int gru_reset;           /* -1: from the file (default after), 0: after, 1: before */
+} gt_model_options;
+
+void model_options_init(gt_model_options *o);
+
+/* Reads and checks path. On failure nothing is left allocated and e says what. */
+int model_load(gt_model *m, const char *path, const gt_model_options *opt, gt_error *e);
+void model_free(gt_model *m);
+
+/* The token of code point cp, or -1 when it is not in the vocabulary. */
+int model_token(const gt_model *m, uint32_t cp);
+
+const char *model_arch_name(const gt_model *m);
+/* The letter of gate block b: "i","f","g","o" or "r","z","n". */
+const char *model_gate_name(const gt_model *m, int b);
+/* The carry gate's block: f for an LSTM, z for a GRU. */
+int model_carry_gate(const gt_model *m);
+
+/* Builds the sorted set of distinct code points of a UTF-8 file (invalid bytes ignored).
+ * *out is malloc'ed. */
+int vocab_from_file(const char *path, uint32_t **out, int *n, gt_error *e);
+
+#endif

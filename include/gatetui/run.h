@@ -1,0 +1,38 @@
+/* Stepping a model through tokens: the state of every layer and the gates of the last
+ * step, exactly as PyTorch's nn.LSTM / nn.GRU compute them. */
+#ifndef GATETUI_RUN_H
+#define GATETUI_RUN_H
+
+#include "gatetui/error.h"
+#include "gatetui/model.h"
+
+typedef struct gt_run {
+    const gt_model *m;
+    float *h;       /* [L*H] hidden state of each layer after the last step */
+    float *c;       /* [L*H] cell state (LSTM; zeros for a GRU) */
+    float *gates;   /* [L*G*H] the last step's gates after their nonlinearity:
+                       i, f, g, o (LSTM) or r, z, n (GRU), layer by layer */
+    float *scratch; /* private */
+} gt_run;
+
+int run_init(gt_run *r, const gt_model *m, gt_error *e);
+void run_free(gt_run *r);
+/* Back to the zero state of the start of a text. */
+void run_reset(gt_run *r);
+/* Reads one token (0 <= token < V) through every layer. */
+void run_step(gt_run *r, int token);
+/* Reads one token through layers 0..upto only (the others keep their state). */
+void run_step_layers(gt_run *r, int token, int upto);
+
+/* Next-token probabilities from the top layer's h (the model must have a readout). */
+void run_probs(const gt_run *r, float *p /* [V] */);
+
+/* Pointers into the run for layer k. */
+static inline float *run_h(const gt_run *r, int k) { return r->h + (size_t)k * r->m->hidden; }
+static inline float *run_c(const gt_run *r, int k) { return r->c + (size_t)k * r->m->hidden; }
+static inline float *run_gates(const gt_run *r, int k)
+{
+    return r->gates + (size_t)k * r->m->gates * r->m->hidden;
+}
+
+#endif

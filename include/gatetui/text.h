@@ -1,0 +1,54 @@
+/* The text a model reads: UTF-8 split into code points; the characters in the vocabulary
+ * are the time steps, the others are kept for display but not fed to the model. */
+#ifndef GATETUI_TEXT_H
+#define GATETUI_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gatetui/error.h"
+#include "gatetui/model.h"
+
+/* Every TEXT_MARK-th step's byte offset is kept. */
+#define TEXT_MARK 64
+#define TEXT_SKIP_KINDS 16
+
+typedef struct gt_text {
+    char *path;
+    unsigned char *bytes;  /* the file as read, never written back */
+    size_t nbytes;
+    uint16_t *tok;         /* [steps] the token of each step */
+    size_t steps;
+    size_t *mark;          /* [steps / TEXT_MARK + 1] byte offset of step k * TEXT_MARK */
+    const gt_model *model; /* whose vocabulary made the steps */
+    int bytes_mode;        /* tokens are bytes, not code points */
+    size_t skipped;        /* code points not fed: not in the vocabulary, or invalid bytes */
+    size_t invalid;        /* of those, invalid UTF-8 bytes */
+    uint32_t skip_cp[TEXT_SKIP_KINDS]; /* the first distinct skipped code points */
+    size_t skip_count[TEXT_SKIP_KINDS];
+    int skip_kinds;
+} gt_text;
+
+/* Reads path and splits it with m's vocabulary. Refuses an empty text, a UTF-16 one and
+ * one with no character in the vocabulary. */
+int text_load(gt_text *t, const char *path, const gt_model *m, gt_error *e);
+/* The same from memory (copied); name is used in messages. */
+int text_from_memory(gt_text *t, const char *name, const void *data, size_t n,
+                     const gt_model *m, gt_error *e);
+void text_free(gt_text *t);
+
+/* The byte offset of step s's character (s < steps), or nbytes for s == steps. */
+size_t text_step_offset(const gt_text *t, size_t s);
+
+/* Decodes the character at byte offset off: *cp (UTF8_INVALID for a bad byte) and its
+ * length in bytes. In bytes mode, every byte is one character. */
+int text_char_at(const gt_text *t, size_t off, uint32_t *cp);
+
+/* A one-line summary of what was skipped, e.g. "3 characters not in the vocabulary
+ * skipped: 'é' x2, U+20AC x1". Empty when nothing was skipped. */
+void text_skip_summary(const gt_text *t, char *buf, size_t n);
+
+/* Reads a whole file into a malloc'ed buffer (NUL-terminated, *n bytes). */
+int read_whole_file(const char *path, unsigned char **buf, size_t *n, gt_error *e);
+
+#endif

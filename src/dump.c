@@ -1,0 +1,105 @@
+/* CSV output of a run's values, for pandas or a spreadsheet. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gatetui/dump.h"
+#include "gatetui/run.h"
+#include "gatetui/utf8.h"
+
+void dump_char_field(const gt_model *m, int tok, char *buf)
+{
+    uint32_t cp = m->vocab_cp[tok];
+    char u[8];
+    int n;
+    if (m->vocab_bytes && cp >= 0x80) {
+        snprintf(buf, 16, "\\x%02X", (unsigned)cp);
+        return;
+    }
+    n = utf8_encode(cp, u);
+    if (cp == ',' || cp == '"' || cp == '\r' || cp == '\n') {
+        if (cp == '"')
+            strcpy(buf, "\"\"\"\"");
+        else
+            snprintf(buf, 16, "\"%.*s\"", n, u);
+    } else {
+        memcpy(buf, u, (size_t)n);
+        buf[n] = 0;
+    }
+}
+
+static int write_error(FILE *out, gt_error *e)
+{
+    if (fflush(out) == 0 && !ferror(out))
+        return GT_OK;
+    return gt_fail(e, GT_EFAIL, "error writing the output: %s", strerror(errno));
+}
+
+int dump_values(FILE *out, const gt_model *m, const gt_text *t, int layer, size_t from,
+                size_t to, gt_error *e)
+{
+    gt_run r;
+    int rc = run_init(&r, m, e);
+    if (rc)
+        return rc;
+    if (m->arch == GT_LSTM)
+        fputs("step,char,layer,unit,i,f,g,o,c,h\n", out);
+    else
+        fputs("step,char,layer,unit,r,z,n,h\n", out);
+    const int H = m->hidden;
+    int k0 = layer < 0 ? 0 : layer, k1 = layer < 0 ? m->layers - 1 : layer;
+    if (to >= t->steps)
+        to = t->steps - 1;
+    for (size_t s = 0; s <= to && !ferror(out); s++) {
+        run_step_layers(&r, t->tok[s], k1);
+        if (s < from)
+            continue;
+        char ch[16];
+        dump_char_field(m, t->tok[s], ch);
+        for (int k = k0; k <= k1; k++) {
+            const float *g = run_gates(&r, k), *h = run_h(&r, k), *c = run_c(&r, k);
+            for (int j = 0; j < H; j++) {
+                if (m->arch == GT_LSTM)
+                    fprintf(out, "%zu,%s,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", s, ch, k, j,
+                            g[j], g[H + j], g[2 * H + j], g[3 * H + j], c[j], h[j]);
+                else
+                    fprintf(out, "%zu,%s,%d,%d,%.9g,%.9g,%.9g,%.9g\n", s, ch, k, j, g[j],
+                            g[H + j], g[2 * H + j], h[j]);
+            }
+        }
+    }
+    run_free(&r);
+    return write_error(out, e);
+}
+
+int dump_probs(FILE *out, const gt_model *m, const gt_text *t, size_t from, size_t to,
+               gt_error *e)
+{
+    if (!m->has_readout)
+        return gt_fail(e, GT_EINPUT, "%s: the model has no readout, so no probabilities", m->path);
+    gt_run r;
+    int rc = run_init(&r, m, e);
+    if (rc)
+        return rc;
+    float *p = malloc((size_t)m->vocab * sizeof *p);
+    if (!p) {
+        run_free(&r);
+        return gt_fail(e, GT_EFAIL, "out of memory");
+    }
+    fputs("step,token,p\n", out);
+    if (to >= t->steps)
+        to = t->steps - 1;
+    for (size_t s = 0; s <= to && !ferror(out); s++) {
+        run_step(&r, t->tok[s]);
+        if (s < from)
+            continue;
+        run_probs(&r, p);
+        for (int v = 0; v < m->vocab; v++)
+            fprintf(out, "%zu,%d,%.9g\n", s, v, p[v]);
+    }
+    free(p);
+    run_free(&r);
+    return write_error(out, e);
+}

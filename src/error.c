@@ -1,0 +1,19 @@
+/* Filling a gt_error. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "gatetui/error.h"
+
+int gt_fail(gt_error *e, int code, const char *fmt, ...)
+{
+    if (e) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        va_end(ap);
+        e->code = code;
+    }
+    return code;
+}

@@ -1,0 +1,226 @@
+/* gatetui: the command line. Parses the options, loads the model and the text, and hands
+ * them to the mode asked for; prints the one-line error and sets the exit status. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gatetui/dump.h"
+#include "gatetui/model.h"
+#include "gatetui/text.h"
+
+enum mode { MODE_UI, MODE_REPORT, MODE_DUMP, MODE_EXPORT };
+
+typedef struct cli {
+    enum mode mode;
+    int json, probs;
+    long layer;          /* -1: not given */
+    long windows, window_len, horizon;
+    long from, to, step;
+    const char *export_file;
+    const char *edit;    /* "S:C" */
+    const char *size;    /* "COLSxROWS" */
+    gt_model_options mopt;
+    const char *model_path, *text_path;
+} cli;
+
+static const char usage[] =
+    "usage: gatetui [--layer N] [--vocab-from FILE] [--gru-reset before|after] MODEL TEXT\n"
+    "       gatetui --report [--json] [--layer N] [--windows N] [--window-len L] [--horizon K] MODEL TEXT\n"
+    "       gatetui --dump [--layer N] [--from A] [--to B] [--probs] MODEL TEXT\n"
+    "       gatetui --export FILE --step N [--edit S:C] [--size COLSxROWS] [--layer N] MODEL TEXT\n"
+    "       gatetui --help | --version\n";
+
+static void print_help(void)
+{
+    fputs("gatetui: watch the gates of a character-level LSTM or GRU, step by step.\n\n", stdout);
+    fputs(usage, stdout);
+    fputs("\nMODEL is a safetensors file with PyTorch nn.LSTM / nn.GRU state_dict names\n"
+          "(any prefix), optional embedding and readout, and the vocabulary in metadata\n"
+          "\"vocab\". TEXT is UTF-8; characters outside the vocabulary are skipped.\n\n"
+          "Options:\n"
+          "  --layer N           the layer shown or reported (default 0; --dump: all)\n"
+          "  --vocab-from FILE   build the vocabulary from FILE's distinct characters\n"
+          "  --gru-reset WHERE   GRU reset gate 'after' W_hn (PyTorch) or 'before' (Cho)\n"
+          "  --report            print the gate statistics tables (--json: as JSON)\n"
+          "  --windows N         report: number of windows (default 32)\n"
+          "  --window-len L      report: window length (default 128)\n"
+          "  --horizon K         report: perturbation horizon (default 64)\n"
+          "  --dump              every value as CSV on standard output\n"
+          "  --from A, --to B    dump: first and last step (inclusive; from 0)\n"
+          "  --probs             dump: the readout's next-character probabilities instead\n"
+          "  --export FILE       render the screen at --step N as text into FILE\n"
+          "  --edit S:C          export: replace the character at step S with C first\n"
+          "  --size COLSxROWS    export: the frame size (default 120x40)\n"
+          "  --help, --version\n\n"
+          "Steps count from 0 over the in-vocabulary characters. Exit status: 0 success,\n"
+          "2 bad usage or input, 1 anything else.\n",
+          stdout);
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+    fputs("gatetui: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n", stderr);
+    fputs(usage, stderr);
+    return GT_EINPUT;
+}
+
+static int parse_count(const char *opt, const char *s, long min, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < min) {
+        fprintf(stderr, "gatetui: %s wants an integer >= %ld, not \"%s\"\n", opt, min, s);
+        return GT_EINPUT;
+    }
+    *out = v;
+    return GT_OK;
+}
+
+static int parse_args(cli *c, int argc, char **argv)
+{
+    enum { O_LAYER = 256, O_VOCAB, O_RESET, O_REPORT, O_JSON, O_WINDOWS, O_WLEN, O_HORIZON,
+           O_DUMP, O_FROM, O_TO, O_PROBS, O_EXPORT, O_STEP, O_EDIT, O_SIZE, O_HELP,
+           O_VERSION };
+    static const struct option opts[] = {
+        {"layer", required_argument, 0, O_LAYER},   {"vocab-from", required_argument, 0, O_VOCAB},
+        {"gru-reset", required_argument, 0, O_RESET}, {"report", no_argument, 0, O_REPORT},
+        {"json", no_argument, 0, O_JSON},           {"windows", required_argument, 0, O_WINDOWS},
+        {"window-len", required_argument, 0, O_WLEN}, {"horizon", required_argument, 0, O_HORIZON},
+        {"dump", no_argument, 0, O_DUMP},           {"from", required_argument, 0, O_FROM},
+        {"to", required_argument, 0, O_TO},         {"probs", no_argument, 0, O_PROBS},
+        {"export", required_argument, 0, O_EXPORT}, {"step", required_argument, 0, O_STEP},
+        {"edit", required_argument, 0, O_EDIT},     {"size", required_argument, 0, O_SIZE},
+        {"help", no_argument, 0, O_HELP},           {"version", no_argument, 0, O_VERSION},
+        {0, 0, 0, 0}};
+    memset(c, 0, sizeof *c);
+    c->layer = -1;
+    c->windows = 32;
+    c->window_len = 128;
+    c->horizon = 64;
+    c->to = LONG_MAX;
+    c->step = -1;
+    model_options_init(&c->mopt);
+    int nmodes = 0, o, rc = GT_OK;
+    opterr = 0;
+    while (rc == GT_OK && (o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (o) {
+        case O_LAYER: rc = parse_count("--layer", optarg, 0, &c->layer); break;
+        case O_VOCAB: c->mopt.vocab_from = optarg; break;
+        case O_RESET:
+            if (strcmp(optarg, "before") == 0)
+                c->mopt.gru_reset = 1;
+            else if (strcmp(optarg, "after") == 0)
+                c->mopt.gru_reset = 0;
+            else
+                return bad_usage("--gru-reset wants 'before' or 'after', not \"%s\"", optarg);
+            break;
+        case O_REPORT: c->mode = MODE_REPORT; nmodes++; break;
+        case O_JSON: c->json = 1; break;
+        case O_WINDOWS: rc = parse_count("--windows", optarg, 1, &c->windows); break;
+        case O_WLEN: rc = parse_count("--window-len", optarg, 2, &c->window_len); break;
+        case O_HORIZON: rc = parse_count("--horizon", optarg, 1, &c->horizon); break;
+        case O_DUMP: c->mode = MODE_DUMP; nmodes++; break;
+        case O_FROM: rc = parse_count("--from", optarg, 0, &c->from); break;
+        case O_TO: rc = parse_count("--to", optarg, 0, &c->to); break;
+        case O_PROBS: c->probs = 1; break;
+        case O_EXPORT: c->mode = MODE_EXPORT; c->export_file = optarg; nmodes++; break;
+        case O_STEP: rc = parse_count("--step", optarg, 0, &c->step); break;
+        case O_EDIT: c->edit = optarg; break;
+        case O_SIZE: c->size = optarg; break;
+        case O_HELP: print_help(); exit(0);
+        case O_VERSION: printf("gatetui %s\n", PACKAGE_VERSION); exit(0);
+        default:
+            return bad_usage("unknown option or missing argument: %s", argv[optind - 1]);
+        }
+    }
+    if (rc)
+        return rc;
+    if (nmodes > 1)
+        return bad_usage("%s", "choose one of --report, --dump and --export");
+    if (argc - optind != 2)
+        return bad_usage("%s", "expected MODEL and TEXT");
+    c->model_path = argv[optind];
+    c->text_path = argv[optind + 1];
+    if (c->mode == MODE_EXPORT && c->step < 0)
+        return bad_usage("%s", "--export needs --step N");
+    if (c->from > c->to)
+        return bad_usage("%s", "--from is after --to");
+    return GT_OK;
+}
+
+static void print_summary(const gt_model *m, const gt_text *t)
+{
+    printf("%s: %s, %d layer%s, H = %d, V = %d, %lld parameters%s%s\n", m->path,
+           model_arch_name(m), m->layers, m->layers == 1 ? "" : "s", m->hidden, m->vocab,
+           m->params, m->has_embedding ? ", embedding" : ", one-hot input",
+           m->has_readout ? ", readout" : "");
+    printf("%s: %zu steps\n", t->path, t->steps);
+}
+
+int main(int argc, char **argv)
+{
+    setlocale(LC_ALL, "");
+    cli c;
+    int rc = parse_args(&c, argc, argv);
+    if (rc)
+        return rc;
+    gt_error e = {0};
+    gt_model m;
+    gt_text t;
+    if ((rc = model_load(&m, c.model_path, &c.mopt, &e))) {
+        fprintf(stderr, "gatetui: %s\n", e.msg);
+        return rc;
+    }
+    if (c.layer >= m.layers) {
+        fprintf(stderr, "gatetui: --layer %ld: the model has %d layer%s (0..%d)\n", c.layer,
+                m.layers, m.layers == 1 ? "" : "s", m.layers - 1);
+        model_free(&m);
+        return GT_EINPUT;
+    }
+    if ((rc = text_load(&t, c.text_path, &m, &e))) {
+        fprintf(stderr, "gatetui: %s\n", e.msg);
+        model_free(&m);
+        return rc;
+    }
+    char skip[512];
+    text_skip_summary(&t, skip, sizeof skip);
+    if (skip[0] && c.mode != MODE_DUMP && !c.json)
+        fprintf(stderr, "gatetui: %s: %s\n", t.path, skip);
+
+    switch (c.mode) {
+    case MODE_DUMP: {
+        static char obuf[1 << 16];
+        setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+        if ((size_t)c.from >= t.steps) {
+            rc = gt_fail(&e, GT_EINPUT, "--from %ld: the text has %zu steps (0..%zu)", c.from,
+                         t.steps, t.steps - 1);
+            break;
+        }
+        size_t to = c.to == LONG_MAX ? t.steps - 1 : (size_t)c.to;
+        rc = c.probs ? dump_probs(stdout, &m, &t, (size_t)c.from, to, &e)
+                     : dump_values(stdout, &m, &t, (int)c.layer, (size_t)c.from, to, &e);
+        break;
+    }
+    case MODE_REPORT:
+    case MODE_EXPORT:
+        rc = gt_fail(&e, GT_EFAIL, "this mode is not available in this build");
+        break;
+    case MODE_UI:
+        print_summary(&m, &t);
+        break;
+    }
+    if (rc)
+        fprintf(stderr, "gatetui: %s\n", e.msg);
+    text_free(&t);
+    model_free(&m);
+    return rc;
+}

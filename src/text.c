@@ -1,0 +1,225 @@
+/* Splitting a text into time steps with a model's vocabulary. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gatetui/text.h"
+#include "gatetui/utf8.h"
+
+int read_whole_file(const char *path, unsigned char **buf, size_t *n, gt_error *e)
+{
+    *buf = NULL;
+    *n = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return gt_fail(e, GT_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb) < 0 || S_ISDIR(sb.st_mode)) {
+        int err = errno;
+        close(fd);
+        return gt_fail(e, GT_EINPUT, "%s: %s", path,
+                       S_ISDIR(sb.st_mode) ? "is a directory" : strerror(err));
+    }
+    size_t cap = S_ISREG(sb.st_mode) && sb.st_size > 0 ? (size_t)sb.st_size + 1 : 65536;
+    unsigned char *b = malloc(cap);
+    size_t len = 0;
+    int rc = b ? GT_OK : gt_fail(e, GT_EFAIL, "%s: out of memory", path);
+    while (rc == GT_OK) {
+        if (len + 1 >= cap) {
+            unsigned char *nb = cap < SIZE_MAX / 2 ? realloc(b, cap * 2) : NULL;
+            if (!nb) {
+                rc = gt_fail(e, GT_EFAIL, "%s: out of memory", path);
+                break;
+            }
+            b = nb;
+            cap *= 2;
+        }
+        ssize_t r = read(fd, b + len, cap - len - 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            rc = gt_fail(e, GT_EINPUT, "%s: read error: %s", path, strerror(errno));
+        else if (r == 0)
+            break;
+        else
+            len += (size_t)r;
+    }
+    close(fd);
+    if (rc) {
+        free(b);
+        return rc;
+    }
+    b[len] = 0;
+    *buf = b;
+    *n = len;
+    return GT_OK;
+}
+
+int text_char_at(const gt_text *t, size_t off, uint32_t *cp)
+{
+    if (t->bytes_mode) {
+        *cp = t->bytes[off];
+        return 1;
+    }
+    return utf8_decode(t->bytes + off, t->nbytes - off, cp);
+}
+
+static void note_skip(gt_text *t, uint32_t cp)
+{
+    t->skipped++;
+    if (cp == UTF8_INVALID)
+        t->invalid++;
+    for (int i = 0; i < t->skip_kinds; i++)
+        if (t->skip_cp[i] == cp) {
+            t->skip_count[i]++;
+            return;
+        }
+    if (t->skip_kinds < TEXT_SKIP_KINDS) {
+        t->skip_cp[t->skip_kinds] = cp;
+        t->skip_count[t->skip_kinds++] = 1;
+    }
+}
+
+static int is_step(const gt_text *t, uint32_t cp);
+
+static int split(gt_text *t, const gt_model *m, gt_error *e)
+{
+    const char *p = t->path;
+    if (t->nbytes == 0)
+        return gt_fail(e, GT_EINPUT, "%s: the text is empty", p);
+    t->bytes_mode = m->vocab_bytes;
+    t->model = m;
+    if (!t->bytes_mode && t->nbytes >= 2 &&
+        ((t->bytes[0] == 0xFF && t->bytes[1] == 0xFE) || (t->bytes[0] == 0xFE && t->bytes[1] == 0xFF)))
+        return gt_fail(e, GT_EINPUT,
+                       "%s: the text is UTF-16 (it starts with a byte-order mark); convert it to "
+                       "UTF-8, e.g. iconv -f UTF-16 -t UTF-8",
+                       p);
+    /* one pass to count, one to fill: no step array larger than needed */
+    size_t steps = 0;
+    for (size_t off = 0; off < t->nbytes;) {
+        uint32_t cp;
+        off += (size_t)text_char_at(t, off, &cp);
+        if (is_step(t, cp))
+            steps++;
+    }
+    if (steps == 0)
+        return gt_fail(e, GT_EINPUT, "%s: no character of the text is in the model's vocabulary",
+                       p);
+    t->tok = malloc(steps * sizeof *t->tok);
+    t->mark = malloc((steps / TEXT_MARK + 1) * sizeof *t->mark);
+    if (!t->tok || !t->mark)
+        return gt_fail(e, GT_EFAIL, "%s: out of memory for %zu steps", p, steps);
+    size_t s = 0;
+    for (size_t off = 0; off < t->nbytes;) {
+        uint32_t cp;
+        int len = text_char_at(t, off, &cp);
+        int tok = is_step(t, cp) ? model_token(m, cp) : -1;
+        if (tok >= 0) {
+            if (s % TEXT_MARK == 0)
+                t->mark[s / TEXT_MARK] = off;
+            t->tok[s++] = (uint16_t)tok;
+        } else {
+            note_skip(t, cp);
+        }
+        off += (size_t)len;
+    }
+    t->steps = steps;
+    return GT_OK;
+}
+
+int text_from_memory(gt_text *t, const char *name, const void *data, size_t n,
+                     const gt_model *m, gt_error *e)
+{
+    memset(t, 0, sizeof *t);
+    t->path = strdup(name);
+    t->bytes = malloc(n + 1);
+    if (!t->path || !t->bytes) {
+        text_free(t);
+        return gt_fail(e, GT_EFAIL, "%s: out of memory", name);
+    }
+    memcpy(t->bytes, data, n);
+    t->bytes[n] = 0;
+    t->nbytes = n;
+    int rc = split(t, m, e);
+    if (rc)
+        text_free(t);
+    return rc;
+}
+
+int text_load(gt_text *t, const char *path, const gt_model *m, gt_error *e)
+{
+    memset(t, 0, sizeof *t);
+    t->path = strdup(path);
+    if (!t->path)
+        return gt_fail(e, GT_EFAIL, "%s: out of memory", path);
+    int rc = read_whole_file(path, &t->bytes, &t->nbytes, e);
+    if (rc == GT_OK)
+        rc = split(t, m, e);
+    if (rc)
+        text_free(t);
+    return rc;
+}
+
+void text_free(gt_text *t)
+{
+    free(t->path);
+    free(t->bytes);
+    free(t->tok);
+    free(t->mark);
+    memset(t, 0, sizeof *t);
+}
+
+static int is_step(const gt_text *t, uint32_t cp)
+{
+    return cp != UTF8_INVALID && model_token(t->model, cp) >= 0;
+}
+
+size_t text_step_offset(const gt_text *t, size_t s)
+{
+    if (s >= t->steps)
+        return t->nbytes;
+    size_t off = t->mark[s / TEXT_MARK];
+    for (size_t k = s / TEXT_MARK * TEXT_MARK;;) {
+        uint32_t cp;
+        int len = text_char_at(t, off, &cp);
+        if (is_step(t, cp)) {
+            if (k == s)
+                return off;
+            k++;
+        }
+        off += (size_t)len;
+    }
+}
+
+void text_skip_summary(const gt_text *t, char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (!t->skipped || n == 0)
+        return;
+    size_t k = (size_t)snprintf(buf, n, "%zu character%s not in the vocabulary skipped:",
+                                t->skipped, t->skipped == 1 ? "" : "s");
+    for (int i = 0; i < t->skip_kinds && k < n; i++) {
+        uint32_t cp = t->skip_cp[i];
+        char u[8];
+        int len = cp >= 0x20 && cp != 0x7F && !(cp >= 0x80 && cp < 0xA0) && cp != UTF8_INVALID
+                      ? utf8_encode(cp, u) : 0;
+        if (cp == UTF8_INVALID)
+            k += (size_t)snprintf(buf + k, n - k, "%s invalid UTF-8 x%zu", i ? "," : "",
+                                  t->skip_count[i]);
+        else if (len)
+            k += (size_t)snprintf(buf + k, n - k, "%s '%.*s' x%zu", i ? "," : "", len, u,
+                                  t->skip_count[i]);
+        else
+            k += (size_t)snprintf(buf + k, n - k, "%s U+%04X x%zu", i ? "," : "", (unsigned)cp,
+                                  t->skip_count[i]);
+    }
+    if (t->skip_kinds == TEXT_SKIP_KINDS && k < n)
+        snprintf(buf + k, n - k, ", ...");
+}

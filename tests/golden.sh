@@ -1,0 +1,33 @@
+#!/bin/sh
+# Every fixture model's dump against PyTorch's values (tests/fixtures, made by
+# tests/ref/make_fixtures.py), within 1e-5; and the readout's probabilities.
+fix="$top_srcdir/tests/fixtures"
+bin="$top_builddir/gatetui"
+cmp="$top_builddir/tests/dumpcmp"
+out=$(mktemp -d) || exit 1
+trap 'rm -rf "$out"' EXIT
+n=0
+while read -r name opts; do
+    case "$name" in ''|'#'*) continue ;; esac
+    n=$((n + 1))
+    # shellcheck disable=SC2086
+    if "$bin" --dump $opts "$fix/$name.safetensors" "$fix/$name.txt" >"$out/$name.csv" 2>"$out/err" &&
+        "$cmp" "$fix/$name.csv" "$out/$name.csv" 1e-5 >"$out/diff" 2>&1; then
+        echo "ok $n - $name: every value within 1e-5 of PyTorch"
+    else
+        echo "not ok $n - $name: dump differs from PyTorch"
+        sed 's/^/# /' "$out/err" "$out/diff" | head -20
+    fi
+    if [ -f "$fix/$name.probs.csv" ]; then
+        n=$((n + 1))
+        # shellcheck disable=SC2086
+        if "$bin" --dump --probs $opts "$fix/$name.safetensors" "$fix/$name.txt" >"$out/$name.p.csv" 2>"$out/err" &&
+            "$cmp" "$fix/$name.probs.csv" "$out/$name.p.csv" 1e-5 >"$out/diff" 2>&1; then
+            echo "ok $n - $name: next-character probabilities within 1e-5"
+        else
+            echo "not ok $n - $name: probabilities differ from PyTorch"
+            sed 's/^/# /' "$out/err" "$out/diff" | head -20
+        fi
+    fi
+done <"$fix/MANIFEST"
+echo "1..$n"
