@@ -1,0 +1,526 @@
+#!/usr/bin/env python3
+"""gatetui-export: turn a PyTorch LSTM/GRU checkpoint into a model file gatetui reads.
+
+The model file is safetensors: an 8-byte little-endian header length N, N bytes of UTF-8
+JSON describing each tensor, then the raw little-endian data.  This module's save_file()
+writes one from numpy arrays without needing the safetensors package; importing the module
+needs only numpy (torch is imported when the command line loads a checkpoint).
+"""
+import argparse
+import json
+import math
+import os
+import re
+import struct
+import sys
+
+import numpy as np
+
+_DTYPES = {
+    np.dtype("float32"): "F32",
+    np.dtype("float16"): "F16",
+    np.dtype("float64"): "F64",
+}
+
+# Names accepted for save_file's dtype argument besides numpy dtypes.  Note that numpy
+# itself reads "f16" as a 16-byte float, hence the explicit table.
+_DTYPE_NAMES = {
+    "f16": np.float16, "float16": np.float16, "half": np.float16,
+    "f32": np.float32, "float32": np.float32, "float": np.float32,
+    "f64": np.float64, "float64": np.float64, "double": np.float64,
+    "bf16": "BF16", "bfloat16": "BF16",
+}
+
+
+def save_file(tensors, path, metadata=None, dtype=None):
+    """Write {name: array} to path as safetensors.
+
+    dtype: None keeps each array's dtype (float32/float16/float64); "BF16" rounds
+    float32 values to bfloat16 (round to nearest even).  Also accepted: "f16", "f32",
+    "f64", "bf16" and numpy dtypes."""
+    if isinstance(dtype, str):
+        key = dtype.lower()
+        if key not in _DTYPE_NAMES:
+            raise ValueError("save_file: unknown dtype %r" % dtype)
+        dtype = _DTYPE_NAMES[key]
+    header = {}
+    blobs = []
+    offset = 0
+    for name in sorted(tensors):
+        arr = np.ascontiguousarray(tensors[name])
+        if dtype == "BF16":
+            bits = np.asarray(arr, dtype="<f4").view("<u4").astype(np.uint64)
+            bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+            raw = bits.astype("<u2").tobytes()
+            code = "BF16"
+        else:
+            if dtype is not None:
+                arr = arr.astype(dtype)
+            if arr.dtype not in _DTYPES:
+                arr = arr.astype(np.float32)
+            code = _DTYPES[arr.dtype]
+            raw = arr.astype(arr.dtype.newbyteorder("<")).tobytes()
+        header[name] = {"dtype": code, "shape": list(arr.shape),
+                        "data_offsets": [offset, offset + len(raw)]}
+        blobs.append(raw)
+        offset += len(raw)
+    if metadata:
+        header["__metadata__"] = {str(k): str(v) for k, v in metadata.items()}
+    text = json.dumps(header, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    text += b" " * (-len(text) % 8)  # keep the data 8-byte aligned
+    with open(path, "wb") as out:
+        out.write(struct.pack("<Q", len(text)))
+        out.write(text)
+        for raw in blobs:
+            out.write(raw)
+
+
+# ---------------------------------------------------------------------------------------
+# The command line.
+
+class ExportError(Exception):
+    """Bad input: reported as one line, exit status 2."""
+
+
+HELP = """\
+Reads a PyTorch model holding one nn.LSTM or nn.GRU (any number of layers), an optional
+embedding and an optional readout, and writes the safetensors model file gatetui reads,
+with the vocabulary in its metadata.
+
+INPUT may be
+  - a state_dict saved with torch.save(model.state_dict(), INPUT);
+  - a checkpoint dict holding the state_dict under 'state_dict', 'model_state_dict',
+    'model', 'net' or 'module' (other entries are ignored; a string under 'vocab' is used
+    as the vocabulary when no --vocab option is given);
+  - a whole module saved with torch.save(model, INPUT): this needs --trust-pickle;
+  - a safetensors file (to add or replace the vocabulary, or change the dtype).
+
+Files are opened with torch.load(weights_only=True), which refuses arbitrary Python
+objects.  A whole module, or a checkpoint holding other objects, is a pickle: loading it
+RUNS CODE FROM THE FILE.  --trust-pickle allows that; use it only on files you trust.
+Loading a whole module also needs its class to be importable (run from its project).
+
+Only the tensors gatetui uses are written: <prefix>weight_ih_l<k>, weight_hh_l<k>,
+bias_ih_l<k>, bias_hh_l<k> (names as found), the embedding (a 2-D tensor whose name
+contains 'emb' or ends in 'encoder.weight') and the readout (a [V, H] weight and its
+[V] bias).  Without an embedding the input is one-hot and its width must equal V.
+Refused, with one line and exit status 2: bidirectional (_reverse) or projected
+(weight_hr_l) LSTMs, plain RNNs, more than one recurrent prefix (choose with --prefix),
+shapes that disagree, non-float tensors, NaN or Inf values, a missing vocabulary or one
+whose length is not V.
+
+The vocabulary is one Unicode character per token, in index order.  --vocab-from-text
+builds it as "".join(sorted(set(text))), the usual character-level recipe.  A vocabulary
+file is used as it is (one trailing newline too many is dropped); a JSON list of
+one-character strings is also accepted.
+"""
+
+
+def _fail(msg):
+    raise ExportError(msg)
+
+
+def _is_safetensors(path):
+    try:
+        with open(path, "rb") as f:
+            head = f.read(9)
+    except OSError:
+        return False
+    if len(head) < 9:
+        return False
+    n = struct.unpack("<Q", head[:8])[0]
+    return 2 <= n <= os.path.getsize(path) - 8 and head[8:9] == b"{"
+
+
+def _read_safetensors(path):
+    """Minimal reader: returns ({name: numpy array (float32 for BF16)}, metadata)."""
+    codes = {"F64": "<f8", "F32": "<f4", "F16": "<f2", "BF16": "<u2",
+             "I64": "<i8", "I32": "<i4", "I16": "<i2", "I8": "i1", "U8": "u1", "BOOL": "?"}
+    with open(path, "rb") as f:
+        blob = f.read()
+    n = struct.unpack("<Q", blob[:8])[0]
+    try:
+        header = json.loads(blob[8:8 + n].decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        _fail("bad safetensors header (%s)" % e)
+    base = 8 + n
+    meta = header.pop("__metadata__", None) or {}
+    out = {}
+    for name, info in header.items():
+        try:
+            code, shape, (b, e) = info["dtype"], info["shape"], info["data_offsets"]
+        except (KeyError, TypeError, ValueError):
+            _fail("tensor %s: bad header entry" % name)
+        if code not in codes:
+            _fail("tensor %s: unknown dtype %s" % (name, code))
+        if not (0 <= b <= e <= len(blob) - base):
+            _fail("tensor %s: data offsets outside the file" % name)
+        arr = np.frombuffer(blob[base + b:base + e], dtype=codes[code])
+        if arr.size != int(np.prod(shape, dtype=np.int64)):
+            _fail("tensor %s: shape %s does not match its %d bytes" % (name, shape, e - b))
+        arr = arr.reshape(shape)
+        if code == "BF16":
+            arr = (arr.astype(np.uint32) << 16).view(np.float32)
+        out[name] = arr
+    return out, meta
+
+
+_CKPT_KEYS = ("state_dict", "model_state_dict", "model", "net", "module",
+              "model_state", "state")
+
+
+def _load_torch(path, trust):
+    import pickle
+
+    import torch
+
+    try:
+        obj = torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError as e:
+        if not trust:
+            why = str(e).split("WeightsUnpickler error:")[-1].strip()
+            _fail("holds Python objects the safe loader refuses (%s): a whole module or a "
+                  "pickled checkpoint; loading it runs code from the file, so rerun with "
+                  "--trust-pickle only if you trust it, or save model.state_dict() instead"
+                  % why.rstrip("."))
+        try:
+            obj = torch.load(path, map_location="cpu", weights_only=False)
+        except Exception as e2:  # a missing class, a broken pickle, ...
+            _fail("cannot unpickle (%s: %s); a whole module needs its class importable"
+                  % (type(e2).__name__, e2))
+    except Exception as e:
+        _fail("not a PyTorch file torch.load can read (%s: %s)" % (type(e).__name__, e))
+
+    vocab = None
+    if isinstance(obj, torch.nn.Module):
+        obj = obj.state_dict()
+    elif isinstance(obj, dict) and not all(isinstance(v, torch.Tensor) for v in obj.values()):
+        v = obj.get("vocab")
+        if isinstance(v, str):
+            vocab = v
+        for key in _CKPT_KEYS:
+            inner = obj.get(key)
+            if isinstance(inner, torch.nn.Module):
+                obj = inner.state_dict()
+                break
+            if isinstance(inner, dict) and inner and \
+                    all(isinstance(t, torch.Tensor) for t in inner.values()):
+                obj = inner
+                break
+        else:
+            _fail("a dict without a state_dict: looked for a dict of tensors under %s; "
+                  "keys found: %s" % (", ".join(repr(k) for k in _CKPT_KEYS),
+                                      ", ".join(repr(k) for k in list(obj)[:12])))
+    if not isinstance(obj, dict):
+        _fail("holds a %s, not a state_dict, a module or a checkpoint dict"
+              % type(obj).__name__)
+
+    tensors = {}
+    for name, t in obj.items():
+        if not isinstance(t, torch.Tensor):
+            continue
+        if not t.is_floating_point():
+            tensors[name] = (str(t.dtype).replace("torch.", ""), t)
+            continue
+        tensors[name] = t.detach().cpu().to(torch.float64 if t.dtype == torch.float64
+                                            else torch.float32).numpy()
+    return tensors, vocab
+
+
+def _dtype_name(a):
+    if isinstance(a, tuple):
+        return a[0]
+    return str(a.dtype)
+
+
+_RNN_RE = re.compile(r"^(.*?)(weight_ih|weight_hh|bias_ih|bias_hh|weight_hr)"
+                     r"(?:_l(\d+))?(_reverse)?$")
+
+
+def find_model(tensors, prefix=None):
+    """Pick out the recurrent layers, embedding and readout.
+
+    Returns dict(arch, prefix, layers, hidden, input, vocab_size, names) where names maps
+    each tensor to write to its output name."""
+    groups = {}
+    for name in tensors:
+        m = _RNN_RE.match(name)
+        if m:
+            groups.setdefault(m.group(1), []).append((name, m))
+    if prefix is not None:
+        if prefix not in groups:
+            found = ", ".join(repr(p) for p in sorted(groups)) or "none"
+            _fail("no recurrent tensors under prefix %r (prefixes found: %s)" % (prefix, found))
+        groups = {prefix: groups[prefix]}
+    groups = {p: g for p, g in groups.items()
+              if any(m.group(2) == "weight_ih" for _, m in g)}
+    if not groups:
+        _fail("no LSTM or GRU tensors (no name ending in weight_ih_l0)")
+    if len(groups) > 1:
+        _fail("more than one recurrent module (prefixes %s); choose one with --prefix"
+              % ", ".join(repr(p) for p in sorted(groups)))
+    (p, members), = groups.items()
+
+    for name, m in members:
+        if m.group(4):
+            _fail("%s: bidirectional recurrent layers (_reverse) are not supported" % name)
+        if m.group(2) == "weight_hr":
+            _fail("%s: projected LSTMs (proj_size > 0) are not supported" % name)
+
+    # nn.LSTM names carry _l<k>; nn.LSTMCell / nn.GRUCell names have none (one layer).
+    layered = {m.group(3) is not None for _, m in members}
+    if len(layered) > 1:
+        _fail("prefix %r mixes cell (weight_ih) and layer (weight_ih_l0) names" % p)
+    parts = {}
+    for name, m in members:
+        k = int(m.group(3)) if m.group(3) is not None else 0
+        parts[(m.group(2), k)] = name
+    layers = 1 + max(k for _, k in parts)
+    names = {}
+    for name in (n for n, _ in members):
+        if isinstance(tensors[name], tuple):
+            _fail("%s: dtype %s; gatetui reads floating-point weights only"
+                  % (name, tensors[name][0]))
+    hh0 = parts.get(("weight_hh", 0))
+    if hh0 is None:
+        _fail("%sweight_hh_l0 is missing" % p)
+    w = tensors[hh0]
+    if w.ndim != 2 or w.shape[1] == 0 or w.shape[0] % w.shape[1]:
+        _fail("%s: shape %s is not [G*H, H]" % (hh0, list(w.shape)))
+    hidden = w.shape[1]
+    gates = w.shape[0] // hidden
+    if gates not in (3, 4):
+        if gates == 1:
+            _fail("%s: shape %s is a plain RNN; gatetui reads LSTMs and GRUs"
+                  % (hh0, list(w.shape)))
+        _fail("%s: shape %s has %d blocks of H = %d rows; an LSTM has 4, a GRU 3"
+              % (hh0, list(w.shape), gates, hidden))
+    arch = "lstm" if gates == 4 else "gru"
+    with_bias = ("bias_ih", 0) in parts or ("bias_hh", 0) in parts
+    d0 = None
+    for k in range(layers):
+        for kind in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
+            name = parts.get((kind, k))
+            want = "%s%s_l%d" % (p, kind, k) if layered == {True} else p + kind
+            if name is None:
+                if kind.startswith("bias") and not with_bias:
+                    continue
+                _fail("%s is missing (layer %d of %d)" % (want, k, layers))
+            if kind.startswith("bias") and not with_bias:
+                _fail("%s present but layer 0 has no biases" % name)
+            t = tensors[name]
+            rows = gates * hidden
+            if kind == "weight_ih":
+                ok = t.ndim == 2 and t.shape[0] == rows and (k > 0 or t.shape[1] > 0)
+                if k == 0 and ok:
+                    d0 = t.shape[1]
+                elif ok:
+                    ok = t.shape[1] == hidden
+                expect = "[%d, %s]" % (rows, "D" if k == 0 else hidden)
+            elif kind == "weight_hh":
+                ok = list(t.shape) == [rows, hidden]
+                expect = "[%d, %d]" % (rows, hidden)
+            else:
+                ok = list(t.shape) == [rows]
+                expect = "[%d]" % rows
+            if not ok:
+                _fail("%s: shape %s, expected %s (%s, H = %d)"
+                      % (name, list(t.shape), expect, arch.upper(), hidden))
+            names[name] = "%s%s_l%d" % (p, kind, k)
+    if any(k >= layers for _, k in parts):
+        _fail("prefix %r: layer numbers are not 0..%d" % (p, layers - 1))
+
+    rest = [n for n in tensors if n not in names and not _RNN_RE.match(n)]
+    floats = [n for n in rest if not isinstance(tensors[n], tuple)]
+
+    # Embedding: [V, D0], named *emb* or *encoder.weight.
+    emb = [n for n in floats if tensors[n].ndim == 2 and
+           ("emb" in n.lower() or n.endswith("encoder.weight"))]
+    emb_ok = [n for n in emb if tensors[n].shape[1] == d0]
+    if len(emb_ok) > 1:
+        _fail("more than one possible embedding: %s" % ", ".join(emb_ok))
+    if emb and not emb_ok:
+        _fail("%s: shape %s does not match the input width %d of %sweight_ih_l0"
+              % (emb[0], list(tensors[emb[0]].shape), d0, p))
+    embedding = emb_ok[0] if emb_ok else None
+    vocab_size = tensors[embedding].shape[0] if embedding else d0
+    if embedding:
+        names[embedding] = embedding
+
+    # Readout: [V, H] weight (not the embedding) and optionally its [V] bias.
+    heads = [n for n in floats if n != embedding and tensors[n].ndim == 2 and
+             list(tensors[n].shape) == [vocab_size, hidden]]
+    if len(heads) > 1:
+        _fail("more than one possible readout of shape [%d, %d]: %s"
+              % (vocab_size, hidden, ", ".join(heads)))
+    readout = heads[0] if heads else None
+    if readout:
+        names[readout] = readout
+        if readout.endswith("weight"):
+            bias = readout[:-len("weight")] + "bias"
+            if bias in tensors:
+                if isinstance(tensors[bias], tuple):
+                    _fail("%s: dtype %s; gatetui reads floating-point weights only"
+                          % (bias, tensors[bias][0]))
+                if list(tensors[bias].shape) != [vocab_size]:
+                    _fail("%s: shape %s, expected [%d]"
+                          % (bias, list(tensors[bias].shape), vocab_size))
+                names[bias] = bias
+    for n in list(names):
+        if isinstance(tensors[n], tuple):
+            _fail("%s: dtype %s; gatetui reads floating-point weights only"
+                  % (n, tensors[n][0]))
+    return {"arch": arch, "prefix": p, "layers": layers, "hidden": hidden, "input": d0,
+            "vocab_size": vocab_size, "embedding": embedding, "readout": readout,
+            "bias": with_bias, "names": names}
+
+
+def _read_text(path, what):
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        _fail("%s %s: %s" % (what, path, e.strerror or e))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        _fail("%s %s: not UTF-8 (byte %d)" % (what, path, e.start))
+
+
+def _vocab_from_file(path, size):
+    text = _read_text(path, "vocabulary file")
+    stripped = text.strip()
+    if stripped.startswith("[") and stripped.endswith("]"):
+        try:
+            items = json.loads(stripped)
+        except ValueError:
+            items = None
+        if isinstance(items, list) and all(isinstance(c, str) and len(c) == 1
+                                           for c in items):
+            return "".join(items)
+    if size is not None and len(text) == size + 1 and text.endswith("\n"):
+        return text[:-1]
+    return text
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="gatetui-export", description=HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        usage="gatetui-export INPUT OUTPUT [--vocab STRING | --vocab-file FILE | "
+              "--vocab-from-text FILE] [--prefix P] [--dtype f32|f16|bf16] "
+              "[--gru-reset before|after] [--trust-pickle]")
+    ap.add_argument("input", metavar="INPUT", help="PyTorch file (or safetensors) to read")
+    ap.add_argument("output", metavar="OUTPUT", help="model file to write (safetensors)")
+    v = ap.add_mutually_exclusive_group()
+    v.add_argument("--vocab", metavar="STRING",
+                   help="the vocabulary itself, e.g. --vocab $'\\n abc' in bash")
+    v.add_argument("--vocab-file", metavar="FILE", help="a file holding the vocabulary")
+    v.add_argument("--vocab-from-text", metavar="FILE",
+                   help='the training text: vocabulary = "".join(sorted(set(text)))')
+    ap.add_argument("--prefix", metavar="P",
+                    help="the recurrent module's name prefix, e.g. 'lstm.' (needed when "
+                         "there are several)")
+    ap.add_argument("--dtype", choices=["f32", "f16", "bf16"], default="f32",
+                    help="dtype of the written tensors (default f32)")
+    ap.add_argument("--gru-reset", choices=["before", "after"],
+                    help="GRU only: where the reset gate applies; PyTorch's nn.GRU is "
+                         "'after' (recorded in the metadata)")
+    ap.add_argument("--trust-pickle", action="store_true",
+                    help="allow loading pickled Python objects (a whole nn.Module, a "
+                         "checkpoint with other objects): this runs code from INPUT")
+    args = ap.parse_args(argv)
+
+    prog = "gatetui-export"
+    try:
+        return _export(args)
+    except ExportError as e:
+        print("%s: %s: %s" % (prog, args.input, e), file=sys.stderr)
+        return 2
+    except OSError as e:
+        print("%s: %s: %s" % (prog, getattr(e, "filename", None) or args.output,
+                              e.strerror or e), file=sys.stderr)
+        return 1
+
+
+def _export(args):
+    if not os.path.exists(args.input):
+        _fail("no such file")
+    if os.path.exists(args.output) and os.path.samefile(args.input, args.output):
+        _fail("OUTPUT is the same file as INPUT")
+    meta_in = {}
+    if _is_safetensors(args.input):
+        tensors, meta_in = _read_safetensors(args.input)
+        tensors = {n: (a if a.dtype.kind == "f" else (str(a.dtype), a))
+                   for n, a in tensors.items()}
+        ckpt_vocab = meta_in.get("vocab")
+    else:
+        tensors, ckpt_vocab = _load_torch(args.input, args.trust_pickle)
+    if not tensors:
+        _fail("holds no tensors")
+
+    info = find_model(tensors, args.prefix)
+    V = info["vocab_size"]
+
+    if args.vocab is not None:
+        vocab, source = args.vocab, "--vocab"
+    elif args.vocab_file:
+        vocab, source = _vocab_from_file(args.vocab_file, V), args.vocab_file
+    elif args.vocab_from_text:
+        vocab = "".join(sorted(set(_read_text(args.vocab_from_text, "text file"))))
+        source = args.vocab_from_text
+    elif ckpt_vocab is not None:
+        vocab, source = ckpt_vocab, "the input's vocab"
+    else:
+        _fail("no vocabulary: pass --vocab, --vocab-file or --vocab-from-text (the model "
+              "has V = %d tokens)" % V)
+    if len(vocab) != V:
+        _fail("the vocabulary from %s has %d characters but the model has V = %d"
+              % (source, len(vocab), V))
+    if len(set(vocab)) != len(vocab):
+        dup = sorted({c for c in vocab if vocab.count(c) > 1})
+        _fail("the vocabulary from %s repeats %s" % (source, ", ".join(repr(c) for c in dup)))
+    bad = [c for c in vocab if 0xD800 <= ord(c) <= 0xDFFF]
+    if bad:
+        _fail("the vocabulary from %s holds a lone surrogate, not a character" % source)
+
+    if args.gru_reset and info["arch"] != "gru":
+        _fail("--gru-reset applies to GRU models; this is an LSTM")
+
+    out = {}
+    limit = {"f32": 3.4028234663852886e38, "f16": 65504.0,
+             "bf16": 3.3895313892515355e38}[args.dtype]
+    for name, new in info["names"].items():
+        a = tensors[name]
+        if not np.isfinite(a).all():
+            what = "NaN" if np.isnan(a).any() else "Inf"
+            _fail("%s: holds %s values" % (name, what))
+        if np.abs(a).max(initial=0.0) > limit:
+            _fail("%s: values up to %g do not fit %s" % (name, np.abs(a).max(), args.dtype))
+        out[new] = np.asarray(a, dtype=np.float32)
+
+    meta = {"vocab": vocab}
+    reset = args.gru_reset or (meta_in.get("gru_reset") if info["arch"] == "gru" else None)
+    if reset:
+        meta["gru_reset"] = reset
+    tmp = args.output + ".tmp%d" % os.getpid()
+    try:
+        save_file(out, tmp, metadata=meta, dtype={"f32": None, "f16": np.float16,
+                                                  "bf16": "BF16"}[args.dtype])
+        os.replace(tmp, args.output)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    params = sum(int(a.size) for a in out.values())
+    print("gatetui-export: wrote %s: %s, %d layer%s, H = %d, V = %d, %s input, %s, "
+          "%d parameters, %s" % (
+              args.output, info["arch"].upper(), info["layers"],
+              "" if info["layers"] == 1 else "s", info["hidden"], V,
+              "embedding" if info["embedding"] else "one-hot",
+              "readout %s" % info["readout"] if info["readout"] else "no readout",
+              params, args.dtype.upper()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
