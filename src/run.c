@@ -59,42 +59,41 @@ static const float *input_part(const gt_model *m, int tok, float *xp)
 }
 
 static void lstm_layer(const gt_layer *ly, size_t H, const float *xp, float *h, float *c,
-                       float *a)
+                       float *a, float *tmp)
 {
     kern_gemv(4 * H, H, ly->w_hh, h, ly->b_hh, a);
+    for (size_t j = 0; j < 4 * H; j++)
+        a[j] += xp[j];
     float *i = a, *f = a + H, *g = a + 2 * H, *o = a + 3 * H;
-    for (size_t j = 0; j < H; j++) {
-        i[j] = kern_sigmoid(i[j] + xp[j]);
-        f[j] = kern_sigmoid(f[j] + xp[H + j]);
-        g[j] = tanhf(g[j] + xp[2 * H + j]);
-        o[j] = kern_sigmoid(o[j] + xp[3 * H + j]);
-        c[j] = f[j] * c[j] + i[j] * g[j];
-        h[j] = o[j] * tanhf(c[j]);
-    }
+    kern_sigmoid_vec(2 * H, i); /* i and f */
+    kern_tanh_vec(H, g);
+    kern_sigmoid_vec(H, o);
+    for (size_t j = 0; j < H; j++)
+        tmp[j] = c[j] = f[j] * c[j] + i[j] * g[j];
+    kern_tanh_vec(H, tmp);
+    for (size_t j = 0; j < H; j++)
+        h[j] = o[j] * tmp[j];
 }
 
 static void gru_layer(const gt_layer *ly, size_t H, int reset_before, const float *xp,
                       float *h, float *gates, float *gh, float *rh)
 {
     float *r = gates, *z = gates + H, *n = gates + 2 * H;
+    kern_gemv(reset_before ? 2 * H : 3 * H, H, ly->w_hh, h, ly->b_hh, gh);
+    for (size_t j = 0; j < 2 * H; j++)
+        gates[j] = xp[j] + gh[j];
+    kern_sigmoid_vec(2 * H, gates); /* r and z */
     if (!reset_before) {
-        kern_gemv(3 * H, H, ly->w_hh, h, ly->b_hh, gh);
-        for (size_t j = 0; j < H; j++) {
-            r[j] = kern_sigmoid(xp[j] + gh[j]);
-            z[j] = kern_sigmoid(xp[H + j] + gh[H + j]);
-            n[j] = tanhf(xp[2 * H + j] + r[j] * gh[2 * H + j]);
-        }
+        for (size_t j = 0; j < H; j++)
+            n[j] = xp[2 * H + j] + r[j] * gh[2 * H + j];
     } else {
-        kern_gemv(2 * H, H, ly->w_hh, h, ly->b_hh, gh);
-        for (size_t j = 0; j < H; j++) {
-            r[j] = kern_sigmoid(xp[j] + gh[j]);
-            z[j] = kern_sigmoid(xp[H + j] + gh[H + j]);
+        for (size_t j = 0; j < H; j++)
             rh[j] = r[j] * h[j];
-        }
         kern_gemv(H, H, ly->w_hh + 2 * H * H, rh, ly->b_hh + 2 * H, gh + 2 * H);
         for (size_t j = 0; j < H; j++)
-            n[j] = tanhf(xp[2 * H + j] + gh[2 * H + j]);
+            n[j] = xp[2 * H + j] + gh[2 * H + j];
     }
+    kern_tanh_vec(H, n);
     for (size_t j = 0; j < H; j++)
         h[j] = (1.0f - z[j]) * n[j] + z[j] * h[j];
 }
@@ -114,7 +113,7 @@ void run_step_layers(gt_run *r, int token, int upto)
             xp = xbuf;
         }
         if (m->arch == GT_LSTM)
-            lstm_layer(ly, H, xp, run_h(r, k), run_c(r, k), run_gates(r, k));
+            lstm_layer(ly, H, xp, run_h(r, k), run_c(r, k), run_gates(r, k), rh);
         else
             gru_layer(ly, H, m->gru_reset_before, xp, run_h(r, k), run_gates(r, k), gh, rh);
     }

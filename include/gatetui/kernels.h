@@ -8,6 +8,22 @@
 void kern_gemv(size_t rows, size_t cols, const float *W, const float *x, const float *bias,
                float *y);
 
+/* The same in plain C, the reference the fast versions are tested against. */
+void kern_gemv_ref(size_t rows, size_t cols, const float *W, const float *x, const float *bias,
+                   float *y);
+
 float kern_sigmoid(float x);
+
+/* The kernels in use: the fastest the processor supports ("avx512", "avx2" or "c"), or
+ * the one kern_select chose (-1 when the processor lacks it). */
+const char *kern_name(void);
+int kern_select(const char *name);
+
+/* v[j] = sigmoid(v[j]) and v[j] = tanh(v[j]) for j < n, vectorised (absolute error below
+ * 3e-7 against libm). */
+void kern_sigmoid_vec(size_t n, float *v);
+void kern_tanh_vec(size_t n, float *v);
+/* The plain libm versions (tanh_ = 0: sigmoid, 1: tanh), the reference for the tests. */
+void kern_act_ref(size_t n, float *v, int tanh_);
 
 #endif

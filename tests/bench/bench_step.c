@@ -1,0 +1,61 @@
+/* Times the engine stepping one stream through a text with every gate computed and kept
+ * (what the screen and --dump read). Prints the median characters per second over REPS
+ * passes.  Usage: bench_step MODEL TEXT [REPS] [MAXSTEPS] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "gatetui/model.h"
+#include "gatetui/run.h"
+#include "gatetui/text.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: bench_step MODEL TEXT [REPS] [MAXSTEPS]\n");
+        return 2;
+    }
+    int reps = argc > 3 ? atoi(argv[3]) : 5;
+    size_t maxsteps = argc > 4 ? (size_t)atol(argv[4]) : (size_t)-1;
+    gt_model m;
+    gt_text t;
+    gt_run r;
+    gt_error e;
+    if (model_load(&m, argv[1], NULL, &e) || text_load(&t, argv[2], &m, &e) ||
+        run_init(&r, &m, &e)) {
+        fprintf(stderr, "bench_step: %s\n", e.msg);
+        return 2;
+    }
+    size_t n = t.steps < maxsteps ? t.steps : maxsteps;
+    double *rate = calloc((size_t)reps, sizeof *rate), sink = 0;
+    for (int k = 0; k < reps; k++) {
+        run_reset(&r);
+        double t0 = now();
+        for (size_t s = 0; s < n; s++)
+            run_step(&r, t.tok[s]);
+        rate[k] = (double)n / (now() - t0);
+        sink += run_h(&r, m.layers - 1)[0];
+    }
+    qsort(rate, (size_t)reps, sizeof *rate, cmp_d);
+    printf("%.0f\n", rate[reps / 2]);
+    fprintf(stderr, "# %s: %s L=%d H=%d, %zu steps, median of %d: %.0f chars/s (sink %g)\n",
+            argv[1], model_arch_name(&m), m.layers, m.hidden, n, reps, rate[reps / 2], sink);
+    free(rate);
+    run_free(&r);
+    text_free(&t);
+    model_free(&m);
+    return 0;
+}

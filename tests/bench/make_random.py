@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""Writes a random character-level LSTM or GRU model file for the benchmarks.
+Usage: make_random.py OUT lstm|gru H [V] [LAYERS] [D]"""
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
+from gatetui_export import save_file  # noqa: E402
+
+
+def main():
+    out, arch, H = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    V = int(sys.argv[4]) if len(sys.argv) > 4 else 80
+    L = int(sys.argv[5]) if len(sys.argv) > 5 else 1
+    D = int(sys.argv[6]) if len(sys.argv) > 6 else 64
+    G = 4 if arch == "lstm" else 3
+    rng = np.random.default_rng(1)
+    u = lambda *s: (rng.uniform(-1, 1, s) / np.sqrt(H)).astype(np.float32)
+    t = {"embedding.weight": rng.normal(size=(V, D)).astype(np.float32)}
+    for k in range(L):
+        t[f"rnn.weight_ih_l{k}"] = u(G * H, D if k == 0 else H)
+        t[f"rnn.weight_hh_l{k}"] = u(G * H, H)
+        t[f"rnn.bias_ih_l{k}"] = u(G * H)
+        t[f"rnn.bias_hh_l{k}"] = u(G * H)
+    t["fc.weight"] = u(V, H)
+    t["fc.bias"] = u(V)
+    chars = [chr(c) for c in range(32, 32 + V - 1)] + ["\n"]
+    save_file(t, out, metadata={"vocab": "".join(sorted(chars))})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+/* The vectorised kernels against the plain C reference: products of every shape with
+ * tails, and sigmoid / tanh over the whole float range that matters. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "gatetui/kernels.h"
+#include "tap.h"
+
+static float frand(unsigned *s)
+{
+    *s = *s * 1103515245u + 12345u;
+    return (float)((*s >> 8) & 0xFFFF) / 32768.0f - 1.0f;
+}
+
+static void check(void)
+{
+    unsigned seed = 7;
+    const size_t shapes[][2] = {{1, 1}, {3, 5}, {4, 8}, {5, 15}, {7, 16}, {8, 17}, {12, 31},
+                                {64, 64}, {129, 33}, {1024, 256}, {1300, 325}, {3, 1000}};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        size_t R = shapes[k][0], C = shapes[k][1];
+        float *W = malloc(R * C * sizeof *W), *x = malloc(C * sizeof *x),
+              *b = malloc(R * sizeof *b), *y = malloc(R * sizeof *y), *z = malloc(R * sizeof *z);
+        for (size_t i = 0; i < R * C; i++)
+            W[i] = frand(&seed);
+        for (size_t i = 0; i < C; i++)
+            x[i] = frand(&seed);
+        for (size_t i = 0; i < R; i++)
+            b[i] = frand(&seed);
+        double worst = 0;
+        for (int withb = 0; withb < 2; withb++) {
+            kern_gemv(R, C, W, x, withb ? b : NULL, y);
+            kern_gemv_ref(R, C, W, x, withb ? b : NULL, z);
+            for (size_t i = 0; i < R; i++) {
+                /* the sums differ only in their order: bound by C ulps of the magnitudes */
+                double d = fabs((double)y[i] - z[i]) / (sqrt((double)C) + 1);
+                if (d > worst)
+                    worst = d;
+            }
+        }
+        tap_ok(worst < 1e-6, "%s: gemv %zux%zu agrees with the reference (scaled diff %.2g)", kern_name(), R, C,
+               worst);
+        free(W), free(x), free(b), free(y), free(z);
+    }
+    enum { N = 200003 };
+    float *v = malloc(N * sizeof *v), *ref = malloc(N * sizeof *ref);
+    for (int f = 0; f < 2; f++) {
+        for (int i = 0; i < N; i++)
+            v[i] = ref[i] = -100.0f + 200.0f * (float)i / (N - 1);
+        v[N / 2] = ref[N / 2] = 0.0f;
+        v[7] = ref[7] = 1e-30f;
+        v[8] = ref[8] = -1e-6f;
+        if (f)
+            kern_tanh_vec(N, v);
+        else
+            kern_sigmoid_vec(N, v);
+        kern_act_ref(N, ref, f);
+        double worst = 0;
+        int at = 0;
+        for (int i = 0; i < N; i++)
+            if (fabs((double)v[i] - ref[i]) > worst)
+                worst = fabs((double)v[i] - ref[i]), at = i;
+        tap_ok(worst < 3e-7, "%s: %s over [-100, 100]: largest absolute error %.3g (at %g)", kern_name(),
+               f ? "tanh" : "sigmoid", worst, (double)ref[at]);
+        int odd = 1;
+        for (int i = 0; i < N && f; i++)
+            odd &= (v[i] < 0) == (ref[i] < 0) || v[i] == 0 || ref[i] == 0;
+        if (f)
+            tap_ok(odd, "tanh keeps the sign of its argument");
+    }
+    free(v), free(ref);
+}
+
+int main(void)
+{
+    const char *sets[] = {"avx512", "avx2", "c"};
+    for (int i = 0; i < 3; i++) {
+        if (kern_select(sets[i]) == 0)
+            check();
+        else
+            printf("# kernels %s: not supported by this processor\n", sets[i]);
+    }
+    return tap_done();
+}
