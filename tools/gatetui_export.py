@@ -165,6 +165,15 @@ def _read_safetensors(path):
     return out, meta
 
 
+def load_file(path):
+    """Read a safetensors file: ({name: numpy array}, metadata).  BF16 becomes float32.
+    Raises ValueError on a malformed file."""
+    try:
+        return _read_safetensors(path)
+    except ExportError as e:
+        raise ValueError("%s: %s" % (path, e))
+
+
 _CKPT_KEYS = ("state_dict", "model_state_dict", "model", "net", "module",
               "model_state", "state")
 
