@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gatetui/kernels.h"
+#include "gatetui/pool.h"
 #include "gatetui/run.h"
 
 int run_init(gt_run *r, const gt_model *m, gt_error *e)
@@ -24,8 +25,15 @@ int run_init(gt_run *r, const gt_model *m, gt_error *e)
     return GT_OK;
 }
 
+void run_set_threads(gt_run *r, int n)
+{
+    pool_stop(r->pool);
+    r->pool = pool_start(n);
+}
+
 void run_free(gt_run *r)
 {
+    pool_stop(r->pool);
     free(r->h);
     free(r->c);
     free(r->gates);
@@ -58,10 +66,10 @@ static const float *input_part(const gt_model *m, int tok, float *xp)
     return xp;
 }
 
-static void lstm_layer(const gt_layer *ly, size_t H, const float *xp, float *h, float *c,
-                       float *a, float *tmp)
+static void lstm_layer(gt_pool *pool, const gt_layer *ly, size_t H, const float *xp, float *h,
+                       float *c, float *a, float *tmp)
 {
-    kern_gemv(4 * H, H, ly->w_hh, h, ly->b_hh, a);
+    pool_gemv(pool, 4 * H, H, ly->w_hh, h, ly->b_hh, a);
     for (size_t j = 0; j < 4 * H; j++)
         a[j] += xp[j];
     float *i = a, *f = a + H, *g = a + 2 * H, *o = a + 3 * H;
@@ -75,11 +83,11 @@ static void lstm_layer(const gt_layer *ly, size_t H, const float *xp, float *h, 
         h[j] = o[j] * tmp[j];
 }
 
-static void gru_layer(const gt_layer *ly, size_t H, int reset_before, const float *xp,
-                      float *h, float *gates, float *gh, float *rh)
+static void gru_layer(gt_pool *pool, const gt_layer *ly, size_t H, int reset_before,
+                      const float *xp, float *h, float *gates, float *gh, float *rh)
 {
     float *r = gates, *z = gates + H, *n = gates + 2 * H;
-    kern_gemv(reset_before ? 2 * H : 3 * H, H, ly->w_hh, h, ly->b_hh, gh);
+    pool_gemv(pool, reset_before ? 2 * H : 3 * H, H, ly->w_hh, h, ly->b_hh, gh);
     for (size_t j = 0; j < 2 * H; j++)
         gates[j] = xp[j] + gh[j];
     kern_sigmoid_vec(2 * H, gates); /* r and z */
@@ -89,7 +97,7 @@ static void gru_layer(const gt_layer *ly, size_t H, int reset_before, const floa
     } else {
         for (size_t j = 0; j < H; j++)
             rh[j] = r[j] * h[j];
-        kern_gemv(H, H, ly->w_hh + 2 * H * H, rh, ly->b_hh + 2 * H, gh + 2 * H);
+        pool_gemv(pool, H, H, ly->w_hh + 2 * H * H, rh, ly->b_hh + 2 * H, gh + 2 * H);
         for (size_t j = 0; j < H; j++)
             n[j] = xp[2 * H + j] + gh[2 * H + j];
     }
@@ -109,13 +117,13 @@ void run_step_layers(gt_run *r, int token, int upto)
         if (k == 0) {
             xp = input_part(m, token, xbuf);
         } else {
-            kern_gemv(GH, H, ly->w_ih, run_h(r, k - 1), ly->b_ih, xbuf);
+            pool_gemv(r->pool, GH, H, ly->w_ih, run_h(r, k - 1), ly->b_ih, xbuf);
             xp = xbuf;
         }
         if (m->arch == GT_LSTM)
-            lstm_layer(ly, H, xp, run_h(r, k), run_c(r, k), run_gates(r, k), rh);
+            lstm_layer(r->pool, ly, H, xp, run_h(r, k), run_c(r, k), run_gates(r, k), rh);
         else
-            gru_layer(ly, H, m->gru_reset_before, xp, run_h(r, k), run_gates(r, k), gh, rh);
+            gru_layer(r->pool, ly, H, m->gru_reset_before, xp, run_h(r, k), run_gates(r, k), gh, rh);
     }
 }
 

@@ -13,10 +13,14 @@ typedef struct gt_run {
     float *gates;   /* [L*G*H] the last step's gates after their nonlinearity:
                        i, f, g, o (LSTM) or r, z, n (GRU), layer by layer */
     float *scratch; /* private */
+    struct gt_pool *pool; /* threads sharing each product, or NULL */
 } gt_run;
 
 int run_init(gt_run *r, const gt_model *m, gt_error *e);
 void run_free(gt_run *r);
+/* Shares each step's products among n threads (n < 2: the calling thread alone). Worth it
+ * for one long stream of a wide model; not when several runs already use every core. */
+void run_set_threads(gt_run *r, int n);
 /* Back to the zero state of the start of a text. */
 void run_reset(gt_run *r);
 /* Reads one token (0 <= token < V) through every layer. */

@@ -40,6 +40,9 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t n = t.steps < maxsteps ? t.steps : maxsteps;
+    const char *th = getenv("GATETUI_THREADS");
+    if (th)
+        run_set_threads(&r, atoi(th));
     double *rate = calloc((size_t)reps, sizeof *rate), sink = 0;
     for (int k = 0; k < reps; k++) {
         run_reset(&r);
