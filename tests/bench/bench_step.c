@@ -3,8 +3,10 @@
  * passes.  Usage: bench_step MODEL TEXT [REPS] [MAXSTEPS] */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "gatetui/kernels.h"
 #include "gatetui/model.h"
 #include "gatetui/run.h"
 #include "gatetui/text.h"
@@ -24,6 +26,15 @@ static int cmp_d(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
+    const char *kn = getenv("GATETUI_KERNEL");
+    if (kn && kern_select(kn) != 0) {
+        fprintf(stderr, "bench_step: kernels %s not supported here\n", kn);
+        return 2;
+    }
+    if (argc == 2 && strcmp(argv[1], "--kernels") == 0) {
+        puts(kern_name());
+        return 0;
+    }
     if (argc < 3) {
         fprintf(stderr, "usage: bench_step MODEL TEXT [REPS] [MAXSTEPS]\n");
         return 2;
