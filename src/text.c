@@ -198,6 +198,18 @@ size_t text_step_offset(const gt_text *t, size_t s)
     }
 }
 
+/* Whether cp shows as a visible glyph, so that a message may quote it as it is. */
+static int visible(uint32_t cp)
+{
+    if (cp < 0x21 || (cp >= 0x7F && cp <= 0xA0) || cp == 0xAD || cp == UTF8_INVALID)
+        return 0;
+    if ((cp >= 0x2000 && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202F) ||
+        (cp >= 0x205F && cp <= 0x206F) || cp == 0x3000 || cp == 0xFEFF ||
+        (cp >= 0xFFF0 && cp <= 0xFFFF) || (cp >= 0xE000 && cp <= 0xF8FF))
+        return 0;
+    return 1;
+}
+
 void text_skip_summary(const gt_text *t, char *buf, size_t n)
 {
     buf[0] = 0;
@@ -208,8 +220,7 @@ void text_skip_summary(const gt_text *t, char *buf, size_t n)
     for (int i = 0; i < t->skip_kinds && k < n; i++) {
         uint32_t cp = t->skip_cp[i];
         char u[8];
-        int len = cp >= 0x20 && cp != 0x7F && !(cp >= 0x80 && cp < 0xA0) && cp != UTF8_INVALID
-                      ? utf8_encode(cp, u) : 0;
+        int len = visible(cp) ? utf8_encode(cp, u) : 0;
         if (cp == UTF8_INVALID)
             k += (size_t)snprintf(buf + k, n - k, "%s invalid UTF-8 x%zu", i ? "," : "",
                                   t->skip_count[i]);

@@ -199,6 +199,16 @@ static void test_text(void)
     tap_ok(text_from_memory(&t, "u16", "\xff\xfe" "a\0b\0", 6, &m, &e) == GT_EINPUT &&
                strstr(e.msg, "UTF-16"),
            "text: UTF-16 refused (%s)", e.msg);
+    /* NUL bytes, CRLF line ends and a UTF-8 byte-order mark: shown, not fed */
+    const char odd[] = "\xef\xbb\xbf" "a\0b\r\nb";
+    rc = text_from_memory(&t, "odd", odd, sizeof odd - 1, &m, &e);
+    tap_ok(rc == 0 && t.steps == 3 && t.skipped == 4 && text_step_offset(&t, 1) == 5,
+           "text: BOM, NUL, CR, LF skipped around 3 steps (%zu steps, %zu skipped)", t.steps,
+           t.skipped);
+    text_skip_summary(&t, sum, sizeof sum);
+    tap_ok(strstr(sum, "U+FEFF") && strstr(sum, "U+0000") && strstr(sum, "U+000D"),
+           "text: invisible skipped characters named by code point: \"%s\"", sum);
+    text_free(&t);
     /* many steps: the sparse offsets */
     char big[1000];
     for (int i = 0; i < 1000; i++)
