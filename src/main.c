@@ -9,9 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "gatetui/dump.h"
 #include "gatetui/model.h"
+#include "gatetui/report.h"
 #include "gatetui/text.h"
 
 enum mode { MODE_UI, MODE_REPORT, MODE_DUMP, MODE_EXPORT };
@@ -166,6 +169,53 @@ static void print_summary(const gt_model *m, const gt_text *t)
     printf("%s: %zu steps\n", t->path, t->steps);
 }
 
+/* Progress of a long report on standard error, when that is a terminal. */
+typedef struct progress {
+    struct timespec start;
+    int shown;
+} progress;
+
+static void report_progress(void *ctx, double done)
+{
+    progress *p = ctx;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double el = (double)(now.tv_sec - p->start.tv_sec) +
+                1e-9 * (double)(now.tv_nsec - p->start.tv_nsec);
+    if (el > 1.0) {
+        fprintf(stderr, "\rgatetui: report %3.0f%%", 100 * done);
+        p->shown = 1;
+    }
+}
+
+static int report_mode(const cli *c, const gt_model *m, const gt_text *t, gt_error *e)
+{
+    gt_report_options o;
+    report_options_init(&o);
+    o.layer = c->layer < 0 ? 0 : (int)c->layer;
+    o.windows = c->windows;
+    o.window_len = c->window_len;
+    o.horizon = c->horizon;
+    const char *th = getenv("GATETUI_THREADS");
+    o.threads = th ? atoi(th) : 0;
+    progress p = {.shown = 0};
+    clock_gettime(CLOCK_MONOTONIC, &p.start);
+    if (isatty(STDERR_FILENO)) {
+        o.progress = report_progress;
+        o.progress_ctx = &p;
+    }
+    gt_report r;
+    int rc = report_compute(&r, m, t->tok, t->steps, &o, e);
+    if (p.shown)
+        fputs("\r\033[K", stderr);
+    if (rc)
+        return rc;
+    rc = c->json ? report_print_json(stdout, &r, e)
+                 : report_print_text(stdout, &r, t->path, e);
+    report_free(&r);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
@@ -211,6 +261,8 @@ int main(int argc, char **argv)
         break;
     }
     case MODE_REPORT:
+        rc = report_mode(&c, &m, &t, &e);
+        break;
     case MODE_EXPORT:
         rc = gt_fail(&e, GT_EFAIL, "this mode is not available in this build");
         break;

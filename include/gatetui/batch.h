@@ -1,0 +1,53 @@
+/* A batch of independent streams through layers 0..upto of a model, stepped together in
+ * double precision: each step is one matrix-matrix product per weight matrix for the
+ * whole batch. The perturbation runs an original text and its edited versions this way. */
+#ifndef GATETUI_BATCH_H
+#define GATETUI_BATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gatetui/error.h"
+#include "gatetui/model.h"
+
+typedef struct gt_batch {
+    const gt_model *m;
+    int upto;          /* layers 0..upto are stepped */
+    int cap;           /* the most items a step takes */
+    int H, G;
+    double *h, *c;     /* [(upto+1) * cap * H]: layer k, item i at (k*cap + i)*H */
+    double *gates;     /* [(upto+1) * cap * G*H]: the last step's gates after their
+                          nonlinearity, i f g o (LSTM) or r z n (GRU) */
+    /* private */
+    struct gt_mat64 *ih, *hh, *hn; /* per layer: W_ih (none for layer 0 when tabulated),
+                                      W_hh (its r and z rows only for a GRU with the reset
+                                      before W_hn, whose n rows are then hn) */
+    double *b_ih, *b_hh;   /* [(upto+1) * G*H] */
+    double *xtab;          /* (V, G*H): layer 0's W_ih x_v + b_ih, or NULL */
+    double *xin, *acc, *tmp, *rh; /* [cap * D_0], [cap * G*H] twice, [cap * H] */
+} gt_batch;
+
+int batch_init(gt_batch *b, const gt_model *m, int upto, int cap, gt_error *e);
+void batch_free(gt_batch *b);
+
+/* Item i's state, from float arrays of every layer ([L*H], layer by layer, as gt_run keeps
+ * them); NULL for the zero state. c is ignored for a GRU. */
+void batch_set_state(gt_batch *b, int i, const float *h, const float *c);
+
+/* One step: item i (i < n <= cap) reads token tok[i]. */
+void batch_step(gt_batch *b, int n, const uint16_t *tok);
+
+static inline double *batch_h(const gt_batch *b, int k, int i)
+{
+    return b->h + ((size_t)k * b->cap + i) * b->H;
+}
+static inline double *batch_c(const gt_batch *b, int k, int i)
+{
+    return b->c + ((size_t)k * b->cap + i) * b->H;
+}
+static inline double *batch_gates(const gt_batch *b, int k, int i)
+{
+    return b->gates + ((size_t)k * b->cap + i) * b->G * b->H;
+}
+
+#endif

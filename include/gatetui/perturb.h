@@ -1,0 +1,82 @@
+/* Perturbation (SPEC section 5): the text before an edit and after it, run from the state
+ * just before the first edited step s, compared on one layer for k = 0..K steps:
+ *
+ *   measured     D_c(k) = |c'_{s+k} - c_{s+k}|,  D_h(k) = |h'_{s+k} - h_{s+k}|
+ *   forget-only  F(k) = |D0 * f_{s+1} * ... * f_{s+k}|,  D0 = c'_s - c_s,
+ *                with the forget gates f of the text before the edit
+ *
+ * (Euclidean norms over the layer's units; for a GRU D0 = h'_s - h_s, the update gate z
+ * takes f's place, and there is no D_c). Several edits of one text run together as one
+ * batch. The runs are evaluated in double precision from the float32 state given, so that
+ * differences far below float32's resolution of the states are still exact to 1e-10 or
+ * so. Everything is allocated by perturb_init; perturb_run allocates nothing. */
+#ifndef GATETUI_PERTURB_H
+#define GATETUI_PERTURB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gatetui/batch.h"
+#include "gatetui/error.h"
+#include "gatetui/model.h"
+
+/* A half-life that does not exist: the curve stays above half within K steps (or starts
+ * at zero). */
+#define PERTURB_NONE (-1.0)
+
+typedef struct gt_perturb_result {
+    int K;              /* the curves run k = 0..K */
+    const double *dc;   /* [K+1] measured cell difference; NULL for a GRU */
+    const double *dh;   /* [K+1] measured hidden difference */
+    const double *fo;   /* [K+1] forget-only */
+    double hl_c, hl_h, hl_fo; /* half-lives in steps of dc, dh, fo (see perturb_halflife) */
+    /* Per unit j, of the carried state (c for an LSTM, h for a GRU): */
+    const double *d0;   /* [H] D0_j */
+    const int *last;    /* [H] measured: the last k <= K at which |D_j(k)| >= |D0_j| / 2;
+                           -1 when D0_j = 0. K may mean "at least K". */
+    const int *last_fo; /* [H] forget-only: the last k at which f_{s+1}...f_{s+k} >= 1/2
+                           (-1 when D0_j = 0) */
+} gt_perturb_result;
+
+typedef struct gt_perturb {
+    const gt_model *m;
+    int layer;          /* the layer compared */
+    int kmax;           /* the longest horizon perturb_run computes */
+    int cap;            /* the most edits per run */
+    int nres;           /* results of the last run */
+    gt_perturb_result *res; /* [cap] */
+    /* private */
+    gt_batch b;         /* item 0: the original text; items 1..n: the edits */
+    double *store;      /* the results' arrays */
+    double *prod;       /* [H] f_{s+1}...f_{s+k} of the original run */
+    int *ibuf;
+    uint16_t *tok;      /* [cap+1] this step's tokens */
+} gt_perturb;
+
+/* A perturbation of layer `layer` for horizons up to kmax and up to max_edits edits per
+ * run. */
+int perturb_init(gt_perturb *p, const gt_model *m, int layer, int kmax, int max_edits,
+                 gt_error *e);
+void perturb_free(gt_perturb *p);
+
+/* Runs the original tokens orig[0..n) (the text from step s on) and each edited version
+ * edited[x][0..n) (x < nedits; the same text with one or more tokens replaced, the first
+ * at index 0) from the state just before s: h0, c0 hold every layer's state ([L*H], as
+ * gt_run keeps them; NULL for the zero state at the start of a text; c0 is ignored for a
+ * GRU). K = min(kmax, n - 1): a text that ends before kmax gives shorter curves.
+ * Results in p->res[0..nedits). Returns 0, or -1 when n == 0 or nedits is not in
+ * 1..cap. */
+int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t *orig,
+                const uint16_t *const *edited, int nedits, size_t n);
+
+/* The same for a single edit; NULL on bad arguments. The result lives until the next run. */
+const gt_perturb_result *perturb_one(gt_perturb *p, const float *h0, const float *c0,
+                                     const uint16_t *orig, const uint16_t *edited, size_t n);
+
+/* The half-life of curve[0..K] relative to curve[0]: the smallest k whose ratio
+ * curve[k] / curve[0] is <= 0.5, interpolated log-linearly between k-1 and k
+ * (k - 1 + ln(r_{k-1} / 0.5) / ln(r_{k-1} / r_k)). PERTURB_NONE when no ratio within K is
+ * that small, or curve[0] is not positive. */
+double perturb_halflife(const double *curve, int K);
+
+#endif

@@ -1,0 +1,89 @@
+/* The report (SPEC section 6): the seeds' tables for one layer of a model over the start
+ * of a text, computed without a terminal.
+ *
+ * Windows: the token sequence cut into consecutive windows of window_len L from its start
+ * (the last one shorter when the sequence does not divide evenly, the whole sequence when
+ * it is shorter than L); the first `windows` of them, each run from the zero state.
+ * `positions` is the number of time steps in those windows: each gate's table covers
+ * positions x H values. The perturbation table uses the full windows only (length L).
+ *
+ * Windows and (window, replacement) pairs are independent and computed by a pool of
+ * threads; the replacements of a window run as batches (see perturb.h). The numbers do not
+ * depend on the number of threads. */
+#ifndef GATETUI_REPORT_H
+#define GATETUI_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gatetui/error.h"
+#include "gatetui/model.h"
+
+typedef struct gt_report_options {
+    int layer;          /* default 0 */
+    long windows;       /* N, default 32 */
+    long window_len;    /* L, default 128 (at least 2) */
+    long horizon;       /* default 64 */
+    int threads;        /* 0: one per online processor */
+    /* Called from the calling thread now and then with the fraction done (0..1). */
+    void (*progress)(void *ctx, double done);
+    void *progress_ctx;
+} gt_report_options;
+
+void report_options_init(gt_report_options *o);
+
+#define REPORT_MAX_GATES 3
+#define REPORT_MAX_K 8   /* k = 0, 1, 2, 4, 8, 16, 32, 64 */
+enum { REPORT_SPACE, REPORT_NEWLINE, REPORT_OTHER };
+
+typedef struct gt_report_gate {
+    const char *name;   /* "i", "f", "o" or "r", "z" */
+    int block;          /* its block in the model's gate order */
+    double mean, q05, q25, q50, q75, q95;
+    double left, right; /* fractions of the values below 0.1 and above 0.9 */
+} gt_report_gate;
+
+typedef struct gt_report {
+    const gt_model *m;
+    int layer;
+    size_t window_len, windows, full_windows;
+    size_t positions;
+    int ngates;
+    gt_report_gate gate[REPORT_MAX_GATES];
+    int carry;          /* the carry gate's index in gate[] */
+    /* units: each unit's mean carry gate over the positions */
+    double *unit_mean;  /* [H] */
+    double mean_min, mean_q05, mean_median, mean_q95, mean_max;
+    double hl_min, hl_median, hl_max; /* of ln 0.5 / ln mean per unit (+inf at mean 1) */
+    int below_half, halflife_ge10;
+    /* mean carry gate over units at positions whose input is a space, newline, other */
+    double char_mean[3]; /* NAN when there is no such position */
+    size_t char_count[3];
+    /* perturbation: step `site` of each full window replaced by each other token */
+    int site;           /* L / 4 */
+    int K;              /* min(horizon, L - site - 1) */
+    size_t pairs;       /* (window, replacement) pairs averaged */
+    size_t dropped;     /* pairs left out: no difference at k = 0 */
+    int nk;
+    int k[REPORT_MAX_K];
+    /* mean normalised curves at k[0..nk); NULL when pairs == 0 (cell: for a GRU too) */
+    double *cell, *forget_only, *hidden;
+    double hl_cell, hl_forget_only, hl_hidden; /* NAN when none within K */
+    double *curve_cell, *curve_forget_only, *curve_hidden; /* the whole mean curves [K+1] */
+    double seconds;     /* time taken */
+    int threads;
+} gt_report;
+
+/* Computes the report for tokens tok[0..steps) of model m. On failure nothing is left
+ * allocated and e says what. */
+int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t steps,
+                   const gt_report_options *o, gt_error *e);
+void report_free(gt_report *r);
+
+/* The report as aligned tables (text_name names the text in the heading), or as the JSON
+ * object of SPEC section 6. Return GT_OK, or GT_EFAIL when writing fails. */
+int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_error *e);
+int report_print_json(FILE *f, const gt_report *r, gt_error *e);
+
+#endif

@@ -1,0 +1,25 @@
+/* Summary statistics for the report: sorting, quantiles, means, half-lives. */
+#ifndef GATETUI_STATS_H
+#define GATETUI_STATS_H
+
+#include <stddef.h>
+
+/* Sorts v[0..n) ascending (no NaN). A radix sort: O(n), with n floats of scratch.
+ * Returns 0, or -1 when the scratch cannot be allocated (v is then sorted by qsort). */
+int stats_sort_floats(float *v, size_t n);
+void stats_sort_doubles(double *v, size_t n);
+
+/* The q-quantile (0 <= q <= 1) of sorted values, interpolating linearly at the position
+ * q*(n-1), as numpy's default; n > 0. */
+double stats_quantile_f(const float *sorted, size_t n, double q);
+double stats_quantile(const double *sorted, size_t n, double q);
+
+/* Arithmetic means, summed in double; 0 for n == 0. */
+double stats_mean_f(const float *v, size_t n);
+double stats_mean(const double *v, size_t n);
+
+/* The half-life in steps of a state multiplied by m at each step: ln 0.5 / ln m.
+ * 0 for m <= 0, +infinity for m >= 1. */
+double stats_halflife(double m);
+
+#endif

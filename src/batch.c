@@ -1,0 +1,207 @@
+/* Stepping a batch of streams in double precision (SPEC section 2's equations, as
+ * run.c computes them in float32). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gatetui/batch.h"
+#include "gatetui/kernels64.h"
+
+/* Layer 0's input part is tabulated per token when the table stays below this many
+ * numbers (32 MB); otherwise it is computed at each step. */
+#define MAX_XTAB ((size_t)1 << 22)
+
+void batch_free(gt_batch *b)
+{
+    free(b->h);
+    free(b->c);
+    free(b->gates);
+    for (int k = 0; k <= b->upto && (b->ih || b->hh || b->hn); k++) {
+        if (b->ih)
+            mat64_free(&b->ih[k]);
+        if (b->hh)
+            mat64_free(&b->hh[k]);
+        if (b->hn)
+            mat64_free(&b->hn[k]);
+    }
+    free(b->ih);
+    free(b->hh);
+    free(b->hn);
+    free(b->b_ih);
+    free(b->b_hh);
+    free(b->xtab);
+    free(b->xin);
+    free(b->acc);
+    free(b->tmp);
+    free(b->rh);
+    memset(b, 0, sizeof *b);
+}
+
+int batch_init(gt_batch *b, const gt_model *m, int upto, int cap, gt_error *e)
+{
+    memset(b, 0, sizeof *b);
+    if (upto < 0 || upto >= m->layers || cap < 1)
+        return gt_fail(e, GT_EINPUT, "batch: layer %d of %d, %d items", upto, m->layers, cap);
+    b->m = m;
+    b->upto = upto;
+    b->cap = cap;
+    b->H = m->hidden;
+    b->G = m->gates;
+    const size_t H = (size_t)m->hidden, GH = (size_t)m->gates * H, NL = (size_t)upto + 1;
+    const size_t V = (size_t)m->vocab, D0 = (size_t)m->input_dim, n = (size_t)cap;
+    const int table = V * GH <= MAX_XTAB, before = m->arch == GT_GRU && m->gru_reset_before;
+    b->ih = calloc(NL, sizeof *b->ih);
+    b->hh = calloc(NL, sizeof *b->hh);
+    b->hn = calloc(NL, sizeof *b->hn);
+    b->h = calloc(NL * n * H, sizeof *b->h);
+    b->c = calloc(NL * n * H, sizeof *b->c);
+    b->gates = calloc(NL * n * GH, sizeof *b->gates);
+    b->b_ih = malloc(NL * GH * sizeof *b->b_ih);
+    b->b_hh = malloc(NL * GH * sizeof *b->b_hh);
+    b->xin = malloc(n * D0 * sizeof *b->xin);
+    b->acc = malloc(n * GH * sizeof *b->acc);
+    b->tmp = malloc(n * GH * sizeof *b->tmp);
+    b->rh = malloc(n * H * sizeof *b->rh);
+    if (table)
+        b->xtab = malloc(V * GH * sizeof *b->xtab);
+    if (!b->ih || !b->hh || !b->hn || !b->h || !b->c || !b->gates || !b->b_ih || !b->b_hh ||
+        !b->xin || !b->acc || !b->tmp || !b->rh || (table && !b->xtab))
+        goto oom;
+    for (size_t k = 0; k < NL; k++) {
+        const gt_layer *ly = &m->layer[k];
+        if ((k > 0 || (!table && m->has_embedding)) &&
+            mat64_pack(&b->ih[k], ly->w_ih, GH, (size_t)ly->in_dim))
+            goto oom;
+        if (mat64_pack(&b->hh[k], ly->w_hh, before ? 2 * H : GH, H))
+            goto oom;
+        if (before && mat64_pack(&b->hn[k], ly->w_hh + 2 * H * H, H, H))
+            goto oom;
+        for (size_t r = 0; r < GH; r++) {
+            b->b_ih[k * GH + r] = ly->b_ih[r];
+            b->b_hh[k * GH + r] = ly->b_hh[r];
+        }
+    }
+    if (table) {
+        const gt_layer *l0 = &m->layer[0];
+        for (size_t v = 0; v < V; v++)
+            for (size_t r = 0; r < GH; r++) {
+                double s = l0->b_ih[r];
+                if (m->has_embedding) {
+                    const float *w = l0->w_ih + r * D0, *x = m->emb + v * D0;
+                    for (size_t j = 0; j < D0; j++)
+                        s += (double)w[j] * x[j];
+                } else {
+                    s += l0->w_ih[r * D0 + v];
+                }
+                b->xtab[v * GH + r] = s;
+            }
+    }
+    return GT_OK;
+oom:
+    batch_free(b);
+    return gt_fail(e, GT_EFAIL, "out of memory for a batch of %d perturbation runs", cap);
+}
+
+void batch_set_state(gt_batch *b, int i, const float *h, const float *c)
+{
+    const size_t H = (size_t)b->H;
+    for (int k = 0; k <= b->upto; k++) {
+        double *dh = batch_h(b, k, i), *dc = batch_c(b, k, i);
+        for (size_t j = 0; j < H; j++) {
+            dh[j] = h ? h[(size_t)k * H + j] : 0.0;
+            dc[j] = c && b->m->arch == GT_LSTM ? c[(size_t)k * H + j] : 0.0;
+        }
+    }
+}
+
+/* acc[i] = layer 0's W_ih x + b_ih for the tokens. */
+static void input_part(gt_batch *b, size_t n, const uint16_t *tok)
+{
+    const gt_model *m = b->m;
+    const size_t GH = (size_t)b->G * b->H, D0 = (size_t)m->input_dim;
+    if (b->xtab) {
+        for (size_t i = 0; i < n; i++)
+            memcpy(b->acc + i * GH, b->xtab + (size_t)tok[i] * GH, GH * sizeof *b->acc);
+    } else if (m->has_embedding) {
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < D0; j++)
+                b->xin[i * D0 + j] = m->emb[(size_t)tok[i] * D0 + j];
+        kern64_gemm(&b->ih[0], n, b->xin, D0, b->b_ih, b->acc, GH, 0);
+    } else {
+        const gt_layer *l0 = &m->layer[0];
+        for (size_t i = 0; i < n; i++)
+            for (size_t r = 0; r < GH; r++)
+                b->acc[i * GH + r] = (double)l0->b_ih[r] + l0->w_ih[r * D0 + tok[i]];
+    }
+}
+
+static void lstm_cells(gt_batch *b, int k, size_t n)
+{
+    const size_t H = (size_t)b->H, GH = 4 * H;
+    const double *bh = b->b_hh + (size_t)k * GH;
+    for (size_t i = 0; i < n; i++) {
+        double *a = b->acc + i * GH, *g = batch_gates(b, k, (int)i);
+        for (size_t r = 0; r < GH; r++)
+            g[r] = a[r] + bh[r];
+        kern64_sigmoid(2 * H, g); /* i, f */
+        kern64_tanh(H, g + 2 * H);
+        kern64_sigmoid(H, g + 3 * H);
+        double *c = batch_c(b, k, (int)i), *h = batch_h(b, k, (int)i), *t = b->tmp + i * GH;
+        for (size_t j = 0; j < H; j++)
+            t[j] = c[j] = g[H + j] * c[j] + g[j] * g[2 * H + j];
+        kern64_tanh(H, t);
+        for (size_t j = 0; j < H; j++)
+            h[j] = g[3 * H + j] * t[j];
+    }
+}
+
+static void gru_cells(gt_batch *b, int k, size_t n)
+{
+    const size_t H = (size_t)b->H, GH = 3 * H;
+    const double *bh = b->b_hh + (size_t)k * GH;
+    const int before = b->m->gru_reset_before;
+    const double *hk = batch_h(b, k, 0);
+    /* tmp = W_hh h + b_hh: every block (reset after) or r and z (reset before) */
+    kern64_gemm(&b->hh[k], n, hk, H, bh, b->tmp, GH, 0);
+    for (size_t i = 0; i < n; i++) {
+        double *a = b->acc + i * GH, *t = b->tmp + i * GH, *g = batch_gates(b, k, (int)i);
+        for (size_t r = 0; r < 2 * H; r++)
+            g[r] = a[r] + t[r];
+        kern64_sigmoid(2 * H, g);
+        if (before) {
+            const double *h = batch_h(b, k, (int)i);
+            for (size_t j = 0; j < H; j++)
+                b->rh[i * H + j] = g[j] * h[j];
+        }
+    }
+    if (before)
+        kern64_gemm(&b->hn[k], n, b->rh, H, bh + 2 * H, b->tmp + 2 * H, GH, 0);
+    for (size_t i = 0; i < n; i++) {
+        double *a = b->acc + i * GH, *t = b->tmp + i * GH, *g = batch_gates(b, k, (int)i);
+        double *h = batch_h(b, k, (int)i);
+        for (size_t j = 0; j < H; j++)
+            g[2 * H + j] = a[2 * H + j] + (before ? t[2 * H + j] : g[j] * t[2 * H + j]);
+        kern64_tanh(H, g + 2 * H);
+        for (size_t j = 0; j < H; j++)
+            h[j] = (1.0 - g[H + j]) * g[2 * H + j] + g[H + j] * h[j];
+    }
+}
+
+void batch_step(gt_batch *b, int n, const uint16_t *tok)
+{
+    const size_t H = (size_t)b->H, GH = (size_t)b->G * H, nn = (size_t)n;
+    for (int k = 0; k <= b->upto; k++) {
+        if (k == 0)
+            input_part(b, nn, tok);
+        else
+            kern64_gemm(&b->ih[k], nn, batch_h(b, k - 1, 0), H, b->b_ih + (size_t)k * GH, b->acc,
+                        GH, 0);
+        if (b->m->arch == GT_LSTM) {
+            kern64_gemm(&b->hh[k], nn, batch_h(b, k, 0), H, NULL, b->acc, GH, 1);
+            lstm_cells(b, k, nn);
+        } else {
+            gru_cells(b, k, nn);
+        }
+    }
+}

@@ -1,0 +1,171 @@
+/* Double-precision products and nonlinearities for the batched perturbation runs. The
+ * product is the usual matrix-multiply micro-kernel: 8 outputs (one packed panel) for up
+ * to 6 batch items stay in registers while the inputs stream past, so each weight loaded
+ * serves 6 items and the panel is read contiguously. AVX2+FMA where the processor has it,
+ * plain C otherwise. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define GT_X86 1
+#endif
+
+#include "gatetui/kernels.h"
+#include "gatetui/kernels64.h"
+
+#define P MAT64_PANEL
+
+int mat64_pack(gt_mat64 *a, const float *W, size_t rows, size_t cols)
+{
+    size_t panels = (rows + P - 1) / P;
+    a->rows = rows;
+    a->cols = cols;
+    a->data = calloc(panels * cols * P + 1, sizeof *a->data);
+    if (!a->data)
+        return -1;
+    for (size_t r = 0; r < rows; r++)
+        for (size_t j = 0; j < cols; j++)
+            a->data[((r / P) * cols + j) * P + r % P] = W[r * cols + j];
+    return 0;
+}
+
+void mat64_free(gt_mat64 *a)
+{
+    free(a->data);
+    memset(a, 0, sizeof *a);
+}
+
+void kern64_gemm_ref(const gt_mat64 *A, size_t nb, const double *X, size_t ldx,
+                     const double *bias, double *Y, size_t ldy, int accumulate)
+{
+    const size_t rows = A->rows, cols = A->cols;
+    for (size_t b = 0; b < nb; b++) {
+        double *y = Y + b * ldy;
+        const double *x = X + b * ldx;
+        for (size_t r = 0; r < rows; r++) {
+            const double *w = A->data + (r / P) * cols * P + r % P;
+            double s = accumulate ? y[r] : bias ? bias[r] : 0.0;
+            for (size_t j = 0; j < cols; j++)
+                s += w[j * P] * x[j];
+            y[r] = s;
+        }
+    }
+}
+
+#ifdef GT_X86
+#define MR 6 /* batch items per block */
+
+/* nbk (<= MR) items by one panel of 8 outputs, added to Y. Inlined with a constant nbk so
+ * the accumulators stay in registers. */
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+block(const int nbk, size_t cols, const double *pan, const double *X, size_t ldx, double *Y,
+      size_t ldy)
+{
+    __m256d a0[MR], a1[MR];
+    _Pragma("GCC unroll 6") for (int b = 0; b < nbk; b++) {
+        a0[b] = _mm256_loadu_pd(Y + b * ldy);
+        a1[b] = _mm256_loadu_pd(Y + b * ldy + 4);
+    }
+    for (size_t j = 0; j < cols; j++) {
+        const __m256d w0 = _mm256_loadu_pd(pan + j * P), w1 = _mm256_loadu_pd(pan + j * P + 4);
+        _Pragma("GCC unroll 6") for (int b = 0; b < nbk; b++) {
+            const __m256d xv = _mm256_broadcast_sd(X + b * ldx + j);
+            a0[b] = _mm256_fmadd_pd(w0, xv, a0[b]);
+            a1[b] = _mm256_fmadd_pd(w1, xv, a1[b]);
+        }
+    }
+    _Pragma("GCC unroll 6") for (int b = 0; b < nbk; b++) {
+        _mm256_storeu_pd(Y + b * ldy, a0[b]);
+        _mm256_storeu_pd(Y + b * ldy + 4, a1[b]);
+    }
+}
+
+__attribute__((target("avx2,fma"))) static void
+gemm_avx2(const gt_mat64 *A, size_t nb, const double *X, size_t ldx, const double *bias,
+          double *Y, size_t ldy, int accumulate)
+{
+    const size_t rows = A->rows, cols = A->cols;
+    double tmp[MR * P];
+    /* Panels outermost: a panel (cols x 8) stays in L1 while every item passes. */
+    for (size_t r0 = 0; r0 < rows; r0 += P) {
+        const double *pan = A->data + (r0 / P) * cols * P;
+        const size_t nr = rows - r0 < P ? rows - r0 : P;
+        for (size_t b = 0; b < nb; b += MR) {
+            const int nbk = (int)(nb - b < MR ? nb - b : MR);
+            double *y = Y + b * ldy + r0;
+            size_t ly = ldy;
+            if (nr < P) { /* the last, partial panel goes through tmp */
+                for (int i = 0; i < nbk; i++)
+                    for (size_t q = 0; q < P; q++)
+                        tmp[i * P + q] = q >= nr       ? 0.0
+                                         : accumulate ? y[i * ldy + q]
+                                         : bias       ? bias[r0 + q]
+                                                      : 0.0;
+                y = tmp;
+                ly = P;
+            } else if (!accumulate) {
+                for (int i = 0; i < nbk; i++)
+                    for (size_t q = 0; q < P; q++)
+                        y[i * ldy + q] = bias ? bias[r0 + q] : 0.0;
+            }
+            const double *x = X + b * ldx;
+            switch (nbk) {
+            case 1: block(1, cols, pan, x, ldx, y, ly); break;
+            case 2: block(2, cols, pan, x, ldx, y, ly); break;
+            case 3: block(3, cols, pan, x, ldx, y, ly); break;
+            case 4: block(4, cols, pan, x, ldx, y, ly); break;
+            case 5: block(5, cols, pan, x, ldx, y, ly); break;
+            default: block(6, cols, pan, x, ldx, y, ly); break;
+            }
+            if (nr < P)
+                for (int i = 0; i < nbk; i++)
+                    memcpy(Y + (b + (size_t)i) * ldy + r0, tmp + i * P, nr * sizeof *tmp);
+        }
+    }
+}
+#endif
+
+/* The plain C product when the engine's kernels were set to "c" or the processor lacks
+ * AVX2+FMA. */
+static int use_c(void)
+{
+#ifdef GT_X86
+    return strcmp(kern_name(), "c") == 0 ||
+           !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
+#else
+    return 1;
+#endif
+}
+
+const char *kern64_name(void)
+{
+    return use_c() ? "c" : "avx2";
+}
+
+void kern64_gemm(const gt_mat64 *A, size_t nb, const double *X, size_t ldx, const double *bias,
+                 double *Y, size_t ldy, int accumulate)
+{
+#ifdef GT_X86
+    if (!use_c()) {
+        gemm_avx2(A, nb, X, ldx, bias, Y, ldy, accumulate);
+        return;
+    }
+#endif
+    kern64_gemm_ref(A, nb, X, ldx, bias, Y, ldy, accumulate);
+}
+
+void kern64_sigmoid(size_t n, double *v)
+{
+    for (size_t j = 0; j < n; j++)
+        v[j] = 1.0 / (1.0 + exp(-v[j]));
+}
+
+void kern64_tanh(size_t n, double *v)
+{
+    for (size_t j = 0; j < n; j++)
+        v[j] = tanh(v[j]);
+}

@@ -1,0 +1,153 @@
+/* Perturbation curves: an original text and its edits stepped together as one batch, the
+ * differences of the chosen layer measured at each step, and the forget-only
+ * prediction rolled forward with the original run's carry gates. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gatetui/perturb.h"
+
+int perturb_init(gt_perturb *p, const gt_model *m, int layer, int kmax, int max_edits,
+                 gt_error *e)
+{
+    memset(p, 0, sizeof *p);
+    if (layer < 0 || layer >= m->layers)
+        return gt_fail(e, GT_EINPUT, "perturbation: layer %d, the model has %d", layer,
+                       m->layers);
+    if (kmax < 0 || max_edits < 1)
+        return gt_fail(e, GT_EINPUT, "perturbation: horizon %d, %d edits", kmax, max_edits);
+    int rc = batch_init(&p->b, m, layer, max_edits + 1, e);
+    if (rc)
+        return rc;
+    p->m = m;
+    p->layer = layer;
+    p->kmax = kmax;
+    p->cap = max_edits;
+    const size_t H = (size_t)m->hidden, K1 = (size_t)kmax + 1, n = (size_t)max_edits;
+    p->res = calloc(n, sizeof *p->res);
+    p->store = malloc(n * (3 * K1 + H) * sizeof *p->store);
+    p->ibuf = malloc(n * 2 * H * sizeof *p->ibuf);
+    p->prod = malloc(H * sizeof *p->prod);
+    p->tok = malloc((n + 1) * sizeof *p->tok);
+    if (!p->res || !p->store || !p->ibuf || !p->prod || !p->tok) {
+        perturb_free(p);
+        return gt_fail(e, GT_EFAIL, "out of memory for %d perturbations", max_edits);
+    }
+    for (size_t x = 0; x < n; x++) {
+        gt_perturb_result *r = &p->res[x];
+        double *s = p->store + x * (3 * K1 + H);
+        r->dc = m->arch == GT_LSTM ? s : NULL;
+        r->dh = s + K1;
+        r->fo = s + 2 * K1;
+        r->d0 = s + 3 * K1;
+        r->last = p->ibuf + x * 2 * H;
+        r->last_fo = p->ibuf + x * 2 * H + H;
+    }
+    return GT_OK;
+}
+
+void perturb_free(gt_perturb *p)
+{
+    batch_free(&p->b);
+    free(p->res);
+    free(p->store);
+    free(p->ibuf);
+    free(p->prod);
+    free(p->tok);
+    memset(p, 0, sizeof *p);
+}
+
+double perturb_halflife(const double *curve, int K)
+{
+    if (!(curve[0] > 0))
+        return PERTURB_NONE;
+    double prev = 1.0;
+    for (int k = 1; k <= K; k++) {
+        double r = curve[k] / curve[0];
+        if (r <= 0.5) {
+            if (r <= 0)
+                return k - 1;
+            return k - 1 + log(prev / 0.5) / log(prev / r);
+        }
+        prev = r;
+    }
+    return PERTURB_NONE;
+}
+
+static double norm_diff(const double *a, const double *b, size_t n)
+{
+    double s = 0;
+    for (size_t j = 0; j < n; j++) {
+        double d = a[j] - b[j];
+        s += d * d;
+    }
+    return sqrt(s);
+}
+
+int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t *orig,
+                const uint16_t *const *edited, int nedits, size_t n)
+{
+    if (n == 0 || nedits < 1 || nedits > p->cap)
+        return -1;
+    gt_batch *b = &p->b;
+    const int lay = p->layer, lstm = p->m->arch == GT_LSTM;
+    const size_t H = (size_t)p->m->hidden;
+    const int K = (size_t)p->kmax < n - 1 ? p->kmax : (int)(n - 1);
+    for (int i = 0; i <= nedits; i++)
+        batch_set_state(b, i, h0, c0);
+    for (int k = 0; k <= K; k++) {
+        p->tok[0] = orig[k];
+        for (int x = 0; x < nedits; x++)
+            p->tok[x + 1] = edited[x][k];
+        batch_step(b, nedits + 1, p->tok);
+        /* the carried state: c (LSTM) or h (GRU); its gate, f or z, is block 1 either way */
+        const double *base = lstm ? batch_c(b, lay, 0) : batch_h(b, lay, 0);
+        const double *carry = batch_gates(b, lay, 0) + H;
+        for (size_t j = 0; j < H; j++)
+            p->prod[j] = k == 0 ? 1.0 : p->prod[j] * carry[j];
+        for (int x = 0; x < nedits; x++) {
+            gt_perturb_result *r = &p->res[x];
+            double *dc = (double *)r->dc, *dh = (double *)r->dh, *fo = (double *)r->fo;
+            double *d0 = (double *)r->d0;
+            int *last = (int *)r->last, *last_fo = (int *)r->last_fo;
+            const double *ed = lstm ? batch_c(b, lay, x + 1) : batch_h(b, lay, x + 1);
+            if (lstm)
+                dc[k] = norm_diff(batch_c(b, lay, x + 1), batch_c(b, lay, 0), H);
+            dh[k] = norm_diff(batch_h(b, lay, x + 1), batch_h(b, lay, 0), H);
+            double s = 0;
+            for (size_t j = 0; j < H; j++) {
+                double d = ed[j] - base[j];
+                if (k == 0) {
+                    d0[j] = d;
+                    last[j] = last_fo[j] = d != 0 ? 0 : -1;
+                } else if (d0[j] != 0) {
+                    if (fabs(d) >= 0.5 * fabs(d0[j]))
+                        last[j] = k;
+                    if (p->prod[j] >= 0.5)
+                        last_fo[j] = k;
+                }
+                double f = d0[j] * p->prod[j];
+                s += f * f;
+            }
+            fo[k] = sqrt(s);
+        }
+    }
+    for (int x = 0; x < nedits; x++) {
+        gt_perturb_result *r = &p->res[x];
+        r->K = K;
+        r->hl_c = lstm ? perturb_halflife(r->dc, K) : PERTURB_NONE;
+        r->hl_h = perturb_halflife(r->dh, K);
+        r->hl_fo = perturb_halflife(r->fo, K);
+    }
+    p->nres = nedits;
+    return 0;
+}
+
+const gt_perturb_result *perturb_one(gt_perturb *p, const float *h0, const float *c0,
+                                     const uint16_t *orig, const uint16_t *edited, size_t n)
+{
+    const uint16_t *ed[1] = {edited};
+    return perturb_run(p, h0, c0, orig, ed, 1, n) ? NULL : &p->res[0];
+}

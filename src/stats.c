@@ -1,0 +1,129 @@
+/* Summary statistics: a radix sort of floats, interpolated quantiles, means, half-lives. */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gatetui/stats.h"
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The float's bits as an unsigned key in the float's order. */
+static uint32_t key_of(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u & 0x80000000u ? ~u : u | 0x80000000u;
+}
+
+static float float_of(uint32_t k)
+{
+    uint32_t u = k & 0x80000000u ? k & 0x7FFFFFFFu : ~k;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+int stats_sort_floats(float *v, size_t n)
+{
+    if (n < 256) {
+        qsort(v, n, sizeof *v, cmp_float);
+        return 0;
+    }
+    uint32_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        qsort(v, n, sizeof *v, cmp_float);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        a[i] = key_of(v[i]);
+    /* four passes of eight bits, least significant first */
+    for (int shift = 0; shift < 32; shift += 8) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[((a[i] >> shift) & 0xFF) + 1]++;
+        for (int d = 0; d < 256; d++)
+            count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++)
+            b[count[(a[i] >> shift) & 0xFF]++] = a[i];
+        uint32_t *t = a;
+        a = b;
+        b = t;
+    }
+    for (size_t i = 0; i < n; i++)
+        v[i] = float_of(a[i]);
+    free(a);
+    free(b);
+    return 0;
+}
+
+void stats_sort_doubles(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+}
+
+static void position(size_t n, double q, size_t *lo, size_t *hi, double *frac)
+{
+    double pos = q * (double)(n - 1);
+    double fl = floor(pos);
+    *lo = fl < 0 ? 0 : (size_t)fl;
+    if (*lo > n - 1)
+        *lo = n - 1;
+    *hi = *lo + 1 < n ? *lo + 1 : n - 1;
+    *frac = pos - (double)*lo;
+}
+
+double stats_quantile_f(const float *sorted, size_t n, double q)
+{
+    size_t lo, hi;
+    double t;
+    position(n, q, &lo, &hi, &t);
+    return (double)sorted[lo] + t * ((double)sorted[hi] - (double)sorted[lo]);
+}
+
+double stats_quantile(const double *sorted, size_t n, double q)
+{
+    size_t lo, hi;
+    double t;
+    position(n, q, &lo, &hi, &t);
+    return sorted[lo] + t * (sorted[hi] - sorted[lo]);
+}
+
+double stats_mean_f(const float *v, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += v[i];
+    return n ? s / (double)n : 0.0;
+}
+
+double stats_mean(const double *v, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += v[i];
+    return n ? s / (double)n : 0.0;
+}
+
+double stats_halflife(double m)
+{
+    if (m <= 0)
+        return 0.0;
+    if (m >= 1)
+        return INFINITY;
+    return log(0.5) / log(m);
+}
