@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Makes tests/fixtures/report/: small random LSTM and GRU models (one and two layers,
+one-hot and embedding input, with and without biases, GRU reset after and before), a text,
+and the float64 reference outputs of report_ref.py that tests/report.sh and
+tests/perturbcmp compare gatetui with.  Needs numpy only.
+
+    python3 tests/ref/make_report_fixtures.py
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.normpath(os.path.join(HERE, "..", ".."))
+OUT = os.path.join(TOP, "tests", "fixtures", "report")
+sys.path.insert(0, os.path.join(TOP, "tools"))
+from gatetui_export import save_file  # noqa: E402
+
+VOCAB = " \n.,abcdeghilmnorstw"  # 20 characters
+
+MODELS = [
+    # name, arch, layers, H, embedding width (None: one-hot), bias, gru reset, seed
+    ("lstm1", "lstm", 1, 24, None, True, None, 1),
+    ("lstm2", "lstm", 2, 16, 8, False, None, 2),
+    ("gru1", "gru", 1, 20, None, True, None, 3),
+    ("gru2", "gru", 2, 12, 6, True, "before", 4),
+]
+
+# name, model, text, options for both gatetui and the reference
+REPORTS = [
+    ("lstm1_w6", "lstm1", "text.txt", "--windows 6 --window-len 48 --horizon 20"),
+    ("lstm1_default", "lstm1", "text.txt", ""),
+    ("lstm1_short", "lstm1", "short.txt", ""),
+    ("lstm2_l1", "lstm2", "text.txt", "--layer 1 --windows 5 --window-len 40"),
+    ("lstm2_l0", "lstm2", "text.txt", "--windows 3 --window-len 64 --horizon 100"),
+    ("gru1_w4", "gru1", "text.txt", "--windows 4 --window-len 50 --horizon 16"),
+    ("gru2_l1", "gru2", "text.txt", "--layer 1 --windows 4 --window-len 32"),
+    ("gru2_l0", "gru2", "text.txt", "--windows 7 --window-len 24 --horizon 5"),
+]
+
+# name, model, options, edits (step=token, ...)
+PERTURBS = [
+    ("lstm1", "lstm1", "--horizon 40", ["0=3", "37=0", "100=7", "120=5,122=9", "3530=2"]),
+    ("lstm2_l1", "lstm2", "--layer 1 --horizon 64", ["5=1", "64=12", "300=4,301=4,310=0"]),
+    ("lstm2_l0", "lstm2", "--horizon 30", ["17=19"]),
+    ("gru1", "gru1", "--horizon 50", ["0=0", "44=13", "200=6,205=1"]),
+    ("gru2_l1", "gru2", "--layer 1 --horizon 64", ["9=2", "150=18"]),
+    ("gru2_l0", "gru2", "--horizon 25", ["80=11", "3540=3"]),
+]
+
+
+def make_model(name, arch, L, H, E, bias, reset, seed):
+    rng = np.random.default_rng(seed)
+    G = 4 if arch == "lstm" else 3
+    V = len(VOCAB)
+    D0 = E if E else V
+    t = {}
+    if E:
+        t["embedding.weight"] = rng.normal(size=(V, E)).astype(np.float32)
+    for k in range(L):
+        D = D0 if k == 0 else H
+        t["rnn.weight_ih_l%d" % k] = (rng.normal(size=(G * H, D)) * 1.2 / np.sqrt(D)).astype(np.float32)
+        t["rnn.weight_hh_l%d" % k] = (rng.normal(size=(G * H, H)) * 1.5 / np.sqrt(H)).astype(np.float32)
+        if bias:
+            b = rng.normal(size=(2, G * H)) * 0.5
+            b[0, H:2 * H] += 1.0  # forget / update biases towards keeping
+            t["rnn.bias_ih_l%d" % k] = b[0].astype(np.float32)
+            t["rnn.bias_hh_l%d" % k] = b[1].astype(np.float32)
+    t["fc.weight"] = (rng.normal(size=(V, H)) / np.sqrt(H)).astype(np.float32)
+    t["fc.bias"] = np.zeros(V, dtype=np.float32)
+    meta = {"vocab": VOCAB}
+    if reset:
+        meta["gru_reset"] = reset
+    save_file(t, os.path.join(OUT, name + ".safetensors"), metadata=meta)
+
+
+def make_text(path, n, seed):
+    """Words of the vocabulary's letters, with spaces, punctuation, newlines, and a few
+    characters outside the vocabulary (skipped)."""
+    rng = np.random.default_rng(seed)
+    letters = "abcdeghilmnorstw"
+    out = []
+    while len(out) < n:
+        w = "".join(rng.choice(list(letters), size=rng.integers(1, 8)))
+        out.append(w)
+        r = rng.random()
+        out.append(", " if r < 0.1 else ".\n" if r < 0.18 else "\u00e9 " if r < 0.2 else
+                   "Z" if r < 0.21 else " ")
+    text = "".join(out)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def run_ref(args, out):
+    cmd = [sys.executable, os.path.join(HERE, "report_ref.py")] + args
+    with open(out, "w") as f:
+        subprocess.run(cmd, check=True, stdout=f)
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    for m in MODELS:
+        make_model(*m)
+    make_text(os.path.join(OUT, "text.txt"), 1400, 10)
+    with open(os.path.join(OUT, "short.txt"), "w") as f:
+        f.write("the cat sat on the mat.\nno.\n")
+    with open(os.path.join(OUT, "MANIFEST"), "w") as man:
+        man.write("# report name, model, text, options (made by tests/ref/make_report_fixtures.py)\n")
+        for name, model, text, opts in REPORTS:
+            man.write("%s %s %s %s\n" % (name, model, text, opts))
+            run_ref(["report", os.path.join(OUT, model + ".safetensors"),
+                     os.path.join(OUT, text)] + opts.split(),
+                    os.path.join(OUT, name + ".json"))
+    with open(os.path.join(OUT, "PERTURB"), "w") as man:
+        man.write("# perturbation name, model (text.txt), options (made by make_report_fixtures.py)\n")
+        for name, model, opts, edits in PERTURBS:
+            man.write("%s %s %s\n" % (name, model, opts))
+            args = ["perturb", os.path.join(OUT, model + ".safetensors"),
+                    os.path.join(OUT, "text.txt")] + opts.split()
+            for e in edits:
+                args += ["--edit", e]
+            run_ref(args, os.path.join(OUT, "perturb_" + name + ".json"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,382 @@
+#!/usr/bin/env python3
+"""An independent float64 reference for `gatetui --report --json` (SPEC section 6) and for
+the perturbation curves of SPEC section 5, in numpy from the equations of SPEC section 2.
+
+  report_ref.py report MODEL TEXT [--layer N] [--windows N] [--window-len L]
+                [--horizon K] [--vocab-from FILE] [--gru-reset before|after]
+      prints the report's JSON object.
+
+  report_ref.py perturb MODEL TEXT --edit S=T[,S2=T2...] [--edit ...] [--layer N]
+                [--horizon K] [--vocab-from FILE] [--gru-reset before|after]
+      prints, for each edit (token T at step S, and so on; steps count the in-vocabulary
+      characters from 0, the first S is the edited step s), the unnormalised curves
+      D_c, D_h, F for k = 0..K from the state before s (the text run from the start),
+      their half-lives, D0 per unit and how long each unit's difference lasts.
+
+Everything is float64: the windows run together as one batch, and the replacements of a
+window together with the original text as another.  Needs only numpy.
+"""
+import argparse
+import json
+import math
+import struct
+import sys
+
+import numpy as np
+
+# ---------------------------------------------------------------------------------------
+# The model file.
+
+DTYPES = {"F32": "<f4", "F16": "<f2", "F64": "<f8"}
+
+
+def read_safetensors(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    (n,) = struct.unpack("<Q", data[:8])
+    header = json.loads(data[8:8 + n].decode("utf-8"))
+    body = data[8 + n:]
+    meta = header.pop("__metadata__", {}) or {}
+    out = {}
+    for name, t in header.items():
+        b, e = t["data_offsets"]
+        raw = body[b:e]
+        if t["dtype"] == "BF16":
+            arr = (np.frombuffer(raw, dtype="<u2").astype(np.uint32) << 16).view("<f4")
+        else:
+            arr = np.frombuffer(raw, dtype=DTYPES[t["dtype"]])
+        out[name] = arr.astype(np.float64).reshape(t["shape"])
+    return out, meta
+
+
+class Model:
+    def __init__(self, path, vocab_from=None, gru_reset=None):
+        t, meta = read_safetensors(path)
+        ih0 = [k for k in t if k.endswith("weight_ih_l0")]
+        if len(ih0) != 1:
+            raise SystemExit("%s: expected one weight_ih_l0" % path)
+        p = ih0[0][:-len("weight_ih_l0")]
+        self.L = 0
+        while p + "weight_ih_l%d" % self.L in t:
+            self.L += 1
+        whh = t[p + "weight_hh_l0"]
+        self.H = whh.shape[1]
+        self.G = whh.shape[0] // self.H
+        self.arch = "lstm" if self.G == 4 else "gru"
+        self.layers = []
+        for k in range(self.L):
+            w_ih, w_hh = t[p + "weight_ih_l%d" % k], t[p + "weight_hh_l%d" % k]
+            b_ih = t.get(p + "bias_ih_l%d" % k, np.zeros(self.G * self.H))
+            b_hh = t.get(p + "bias_hh_l%d" % k, np.zeros(self.G * self.H))
+            self.layers.append((w_ih, w_hh, b_ih, b_hh))
+        D0 = self.layers[0][0].shape[1]
+        emb = [k for k in t if t[k].ndim == 2 and not k.startswith(p + "weight_")
+               and ("emb" in k.lower() or k.endswith("encoder.weight")) and t[k].shape[1] == D0]
+        self.emb = t[emb[0]] if emb else None
+        self.V = self.emb.shape[0] if emb else D0
+        self.params = sum(a.size for a in t.values())
+        self.before = meta.get("gru_reset") == "before"
+        if gru_reset is not None:
+            self.before = gru_reset == "before"
+        if vocab_from is not None:
+            with open(vocab_from, "rb") as f:
+                chars = sorted(set(f.read().decode("utf-8", errors="ignore")))
+            self.vocab = chars
+            self.bytes = False
+        elif "vocab" in meta:
+            self.vocab = list(meta["vocab"])
+            self.bytes = False
+        else:
+            self.vocab = [chr(i) for i in range(256)]
+            self.bytes = True
+        assert len(self.vocab) == self.V, (len(self.vocab), self.V)
+
+    def tokens(self, path):
+        with open(path, "rb") as f:
+            data = f.read()
+        if self.bytes:
+            return list(data)
+        idx = {c: i for i, c in enumerate(self.vocab)}
+        text = data.decode("utf-8", errors="surrogateescape")
+        return [idx[c] for c in text if c in idx]
+
+    def code_point(self, tok):
+        return ord(self.vocab[tok])
+
+    def x0(self, toks):
+        """Layer 0's input for a batch of tokens: [B, D0]."""
+        toks = np.asarray(toks)
+        if self.emb is not None:
+            return self.emb[toks]
+        x = np.zeros((len(toks), self.V))
+        x[np.arange(len(toks)), toks] = 1.0
+        return x
+
+
+def sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def step(m, toks, h, c, upto):
+    """One step of layers 0..upto for a batch: h, c are lists of [B, H] (updated in place
+    as new arrays); returns the gates of each layer, [B, G*H] after the nonlinearity."""
+    H = m.H
+    x = m.x0(toks)
+    gates = []
+    for k in range(upto + 1):
+        w_ih, w_hh, b_ih, b_hh = m.layers[k]
+        gi = x @ w_ih.T + b_ih
+        if m.arch == "lstm":
+            a = gi + h[k] @ w_hh.T + b_hh
+            i, f = sigmoid(a[:, :H]), sigmoid(a[:, H:2 * H])
+            g, o = np.tanh(a[:, 2 * H:3 * H]), sigmoid(a[:, 3 * H:])
+            c[k] = f * c[k] + i * g
+            h[k] = o * np.tanh(c[k])
+            gates.append(np.concatenate([i, f, g, o], axis=1))
+        else:
+            gh = h[k] @ w_hh[:2 * H].T + b_hh[:2 * H]
+            r = sigmoid(gi[:, :H] + gh[:, :H])
+            z = sigmoid(gi[:, H:2 * H] + gh[:, H:])
+            if m.before:
+                n = np.tanh(gi[:, 2 * H:] + (r * h[k]) @ w_hh[2 * H:].T + b_hh[2 * H:])
+            else:
+                n = np.tanh(gi[:, 2 * H:] + r * (h[k] @ w_hh[2 * H:].T + b_hh[2 * H:]))
+            h[k] = (1.0 - z) * n + z * h[k]
+            gates.append(np.concatenate([r, z, n], axis=1))
+        x = h[k]
+    return gates
+
+
+def zeros(m, B):
+    return [np.zeros((B, m.H)) for _ in range(m.L)], [np.zeros((B, m.H)) for _ in range(m.L)]
+
+
+def halflife(curve):
+    """Smallest k with curve[k]/curve[0] <= 0.5, log-linearly interpolated; None if never."""
+    if not curve[0] > 0:
+        return None
+    prev = 1.0
+    for k in range(1, len(curve)):
+        r = curve[k] / curve[0]
+        if r <= 0.5:
+            if r <= 0:
+                return float(k - 1)
+            return k - 1 + math.log(prev / 0.5) / math.log(prev / r)
+        prev = r
+    return None
+
+
+def num(v):
+    return None if v is None or not math.isfinite(v) else float(v)
+
+
+# ---------------------------------------------------------------------------------------
+# Perturbation: the original tokens and edited versions, from one state, as one batch.
+
+
+def perturb(m, layer, h0, c0, orig, edits, K):
+    """orig: tokens s..s+K; edits: list of token lists of the same length.  h0, c0: lists
+    of [H] per layer.  Returns per edit (dc, dh, fo, d0, last, last_fo, margin)."""
+    E = len(edits)
+    B = E + 1
+    h = [np.tile(h0[k], (B, 1)) for k in range(m.L)]
+    c = [np.tile(c0[k], (B, 1)) for k in range(m.L)]
+    seqs = np.array([orig] + list(edits))
+    H = m.H
+    lstm = m.arch == "lstm"
+    carried = []
+    dcs, dhs = [], []
+    zgate = []
+    for k in range(K + 1):
+        gates = step(m, seqs[:, k], h, c, layer)
+        st = c[layer] if lstm else h[layer]
+        carried.append(st[1:] - st[0])
+        dhs.append(np.linalg.norm(h[layer][1:] - h[layer][0], axis=1))
+        if lstm:
+            dcs.append(np.linalg.norm(c[layer][1:] - c[layer][0], axis=1))
+        zgate.append(gates[layer][0, H:2 * H])  # f or z of the original run
+    D = np.array(carried)          # [K+1, E, H]
+    d0 = D[0]
+    prod = np.ones((K + 1, H))
+    for k in range(1, K + 1):
+        prod[k] = prod[k - 1] * zgate[k]
+    fo = np.linalg.norm(d0[None, :, :] * prod[:, None, :], axis=2)  # [K+1, E]
+    out = []
+    for e in range(E):
+        ratio = np.abs(D[:, e, :]) / np.where(d0[e] != 0, np.abs(d0[e]), 1.0)
+        last, last_fo, margin = [], [], []
+        for j in range(H):
+            if d0[e, j] == 0:
+                last.append(-1)
+                last_fo.append(-1)
+                margin.append(None)
+                continue
+            ks = [k for k in range(K + 1) if ratio[k, j] >= 0.5]
+            last.append(max(ks))
+            last_fo.append(max(k for k in range(K + 1) if prod[k, j] >= 0.5))
+            margin.append(float(min(np.min(np.abs(ratio[1:, j] - 0.5), initial=1.0),
+                                    np.min(np.abs(prod[1:, j] - 0.5), initial=1.0))))
+        out.append(dict(
+            dc=[float(v) for v in np.array(dcs)[:, e]] if lstm else None,
+            dh=[float(v) for v in np.array(dhs)[:, e]],
+            fo=[float(v) for v in fo[:, e]],
+            d0=[float(v) for v in d0[e]], last=last, last_fo=last_fo, margin=margin))
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# The report.
+
+KS = [0, 1, 2, 4, 8, 16, 32, 64]
+
+
+def report(m, toks, layer, N, L, horizon):
+    T = len(toks)
+    H = m.H
+    chunks = (T + L - 1) // L
+    nwin = min(N, chunks)
+    wins = [toks[w * L:min((w + 1) * L, T)] for w in range(nwin)]
+    lstm = m.arch == "lstm"
+    names = ["i", "f", "o"] if lstm else ["r", "z"]
+    blocks = [0, 1, 3] if lstm else [0, 1]
+    vals = {g: [] for g in names}
+    carry_rows, chars = [], []
+    # the windows: full ones as one batch, a short last one by itself
+    groups = [[w for w in range(nwin) if len(wins[w]) == L],
+              [w for w in range(nwin) if len(wins[w]) != L]]
+    for group in groups:
+        if not group:
+            continue
+        n = len(wins[group[0]])
+        seq = np.array([wins[w] for w in group])
+        h, c = zeros(m, len(group))
+        per_pos = []
+        for p in range(n):
+            g = step(m, seq[:, p], h, c, layer)[layer]
+            per_pos.append(g)
+        arr = np.array(per_pos)  # [n, B, G*H]
+        for bi, w in enumerate(group):
+            for gname, blk in zip(names, blocks):
+                vals[gname].append((w, arr[:, bi, blk * H:(blk + 1) * H]))
+            carry_rows.append((w, arr[:, bi, H:2 * H]))
+            chars.append((w, [m.code_point(t) for t in wins[w]]))
+    order = lambda lst: [a for _, a in sorted(lst, key=lambda x: x[0])]
+    carry = np.concatenate(order(carry_rows), axis=0)     # [positions, H]
+    cps = [cp for cl in order(chars) for cp in cl]
+    positions = carry.shape[0]
+    gates, sat = {}, {}
+    for gname in names:
+        v = np.concatenate(order(vals[gname]), axis=0).ravel()
+        q = np.quantile(v, [0.05, 0.25, 0.5, 0.75, 0.95])
+        gates[gname] = {"mean": float(np.mean(v)), "q05": q[0], "q25": q[1], "q50": q[2],
+                        "q75": q[3], "q95": q[4]}
+        sat[gname] = {"left": float(np.mean(v < 0.1)), "right": float(np.mean(v > 0.9))}
+    umean = carry.mean(axis=0)
+    with np.errstate(divide="ignore"):
+        uhl = np.where(umean >= 1, np.inf, np.log(0.5) / np.log(umean))
+    qm = np.quantile(umean, [0.05, 0.5, 0.95])
+    units = {"gate": "f" if lstm else "z",
+             "mean_min": float(umean.min()), "mean_q05": qm[0], "mean_median": qm[1],
+             "mean_q95": qm[2], "mean_max": float(umean.max()),
+             "halflife_min": num(float(np.min(uhl))),
+             "halflife_median": num(float(np.quantile(uhl, 0.5))),
+             "halflife_max": num(float(np.max(uhl))),
+             "below_half": int(np.sum(umean < 0.5)), "halflife_ge10": int(np.sum(uhl >= 10))}
+    pos_mean = carry.mean(axis=1)
+    by_char = {}
+    for key, test in (("space", lambda cp: cp == 32), ("newline", lambda cp: cp == 10),
+                      ("other", lambda cp: cp not in (32, 10))):
+        sel = np.array([test(cp) for cp in cps])
+        cnt = int(sel.sum())
+        by_char[key] = {"mean": float(pos_mean[sel].mean()) if cnt else None, "count": cnt}
+
+    # perturbation
+    s = L // 4
+    K = min(horizon, L - s - 1)
+    curves = {"cell": [], "fo": [], "hidden": []}
+    for w in range(nwin):
+        win = wins[w]
+        if len(win) != L:
+            continue
+        h, c = zeros(m, 1)
+        for p in range(s):
+            step(m, [win[p]], h, c, layer)
+        h0 = [x[0] for x in h]
+        c0 = [x[0] for x in c]
+        orig = win[s:s + K + 1]
+        edits = []
+        for v in range(m.V):
+            if v != orig[0]:
+                edits.append([v] + list(orig[1:]))
+        if not edits:
+            continue
+        for res in perturb(m, layer, h0, c0, orig, edits, K):
+            if not (res["fo"][0] > 0 and res["dh"][0] > 0 and (not lstm or res["dc"][0] > 0)):
+                continue
+            if lstm:
+                curves["cell"].append(np.array(res["dc"]) / res["dc"][0])
+            curves["fo"].append(np.array(res["fo"]) / res["fo"][0])
+            curves["hidden"].append(np.array(res["dh"]) / res["dh"][0])
+    pairs = len(curves["fo"])
+    ks = [k for k in KS if k <= K]
+    mean = {key: (np.mean(np.array(v), axis=0) if v else None) for key, v in curves.items()}
+    pick = lambda a: None if a is None else [float(a[k]) for k in ks]
+    hl = lambda a: None if a is None else num(halflife(list(a)))
+    pert = {"site_offset": s, "horizon": K, "pairs": pairs, "k": ks,
+            "cell": pick(mean["cell"]), "forget_only": pick(mean["fo"]),
+            "hidden": pick(mean["hidden"]),
+            "halflife_cell": hl(mean["cell"]), "halflife_forget_only": hl(mean["fo"]),
+            "halflife_hidden": hl(mean["hidden"])}
+
+    return {"model": {"arch": m.arch, "layers": m.L, "hidden": H, "vocab": m.V,
+                      "params": int(m.params)},
+            "layer": layer, "positions": positions,
+            "gates": {g: {k: float(v) for k, v in d.items()} for g, d in gates.items()},
+            "units": {k: (float(v) if isinstance(v, np.floating) else v)
+                      for k, v in units.items()},
+            "saturation": sat, "by_char": by_char, "perturbation": pert}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("mode", choices=["report", "perturb"])
+    ap.add_argument("model")
+    ap.add_argument("text")
+    ap.add_argument("--layer", type=int, default=0)
+    ap.add_argument("--windows", type=int, default=32)
+    ap.add_argument("--window-len", type=int, default=128)
+    ap.add_argument("--horizon", type=int, default=64)
+    ap.add_argument("--vocab-from")
+    ap.add_argument("--gru-reset", choices=["before", "after"])
+    ap.add_argument("--edit", action="append", default=[])
+    a = ap.parse_args()
+    m = Model(a.model, a.vocab_from, a.gru_reset)
+    toks = m.tokens(a.text)
+    if a.mode == "report":
+        out = report(m, toks, a.layer, a.windows, a.window_len, a.horizon)
+    else:
+        results = []
+        for spec in a.edit:
+            changes = [tuple(int(x) for x in part.split("=")) for part in spec.split(",")]
+            s = changes[0][0]
+            edited = list(toks)
+            for pos, tok in changes:
+                edited[pos] = tok
+            K = min(a.horizon, len(toks) - s - 1)
+            h, c = zeros(m, 1)
+            for p in range(s):
+                step(m, [toks[p]], h, c, a.layer)
+            res = perturb(m, a.layer, [x[0] for x in h], [x[0] for x in c],
+                          toks[s:s + K + 1], [edited[s:s + K + 1]], K)[0]
+            res.update(changes=[list(ch) for ch in changes], K=K,
+                       halflife_cell=num(halflife(res["dc"])) if res["dc"] else None,
+                       halflife_hidden=num(halflife(res["dh"])),
+                       halflife_forget_only=num(halflife(res["fo"])))
+            results.append(res)
+        out = {"layer": a.layer, "horizon": a.horizon, "steps": len(toks), "edits": results}
+    json.dump(out, sys.stdout, indent=1)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()

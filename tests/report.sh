@@ -1,0 +1,55 @@
+#!/bin/sh
+# gatetui --report --json on the report fixtures (tests/fixtures/report/MANIFEST, made by
+# tests/ref/make_report_fixtures.py) against the float64 reference tests/ref/report_ref.py:
+# the same keys, counts exact, quantiles and means within 1e-5, half-lives within 1e-3.
+# Then: the numbers do not depend on the number of threads; the plain tables print.
+fix="$top_srcdir/tests/fixtures/report"
+bin="$top_builddir/gatetui"
+cmp="$top_builddir/tests/reportcmp"
+out=$(mktemp -d) || exit 1
+trap 'rm -rf "$out"' EXIT
+n=0
+while read -r name model text opts; do
+    case "$name" in ''|'#'*) continue ;; esac
+    n=$((n + 1))
+    # shellcheck disable=SC2086
+    if "$bin" --report --json $opts "$fix/$model.safetensors" "$fix/$text" >"$out/$name.json" 2>"$out/err" &&
+        "$cmp" "$fix/$name.json" "$out/$name.json" >"$out/diff" 2>&1; then
+        echo "ok $n - $name: report matches the float64 reference"
+    else
+        echo "not ok $n - $name: report differs from the reference"
+        sed 's/^/# /' "$out/err" "$out/diff" | head -20
+    fi
+done <"$fix/MANIFEST"
+
+for m in lstm1 gru2; do
+    n=$((n + 1))
+    GATETUI_THREADS=1 "$bin" --report --json --windows 5 --window-len 40 "$fix/$m.safetensors" "$fix/text.txt" >"$out/t1" 2>&1
+    GATETUI_THREADS=3 "$bin" --report --json --windows 5 --window-len 40 "$fix/$m.safetensors" "$fix/text.txt" >"$out/t3" 2>&1
+    if cmp -s "$out/t1" "$out/t3"; then
+        echo "ok $n - $m: the same report with 1 and 3 threads"
+    else
+        echo "not ok $n - $m: the report depends on the number of threads"
+    fi
+done
+
+n=$((n + 1))
+if "$bin" --report "$fix/lstm1.safetensors" "$fix/text.txt" >"$out/plain" 2>"$out/err" &&
+    grep -q '^forget f ' "$out/plain" && grep -q '^half-life' "$out/plain" &&
+    grep -q '^everything else' "$out/plain"; then
+    echo "ok $n - the plain report prints its tables"
+else
+    echo "not ok $n - the plain report"
+    sed 's/^/# /' "$out/err" "$out/plain" | head -20
+fi
+
+n=$((n + 1))
+"$bin" --report --layer 1 "$fix/lstm1.safetensors" "$fix/text.txt" >/dev/null 2>"$out/err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$out/err")" -eq 1 ]; then
+    echo "ok $n - --layer past the last layer: exit 2, one line"
+else
+    echo "not ok $n - --layer past the last layer: exit $rc"
+    sed 's/^/# /' "$out/err"
+fi
+echo "1..$n"

@@ -1,0 +1,103 @@
+/* Compares gatetui's --report --json output with a reference JSON object:
+ *     reportcmp WANT.json GOT.json
+ * The two must have exactly the same keys and shapes. Integers (counts, sizes, k) must be
+ * equal; half-lives (keys starting "halflife") within 1e-3; every other number within
+ * 1e-5; nulls and strings equal. Prints each difference; exit status 0 when none. */
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static int ndiff;
+
+static void diff(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void diff(const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("%s: ", path);
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+    ndiff++;
+}
+
+static void compare(const json_t *want, const json_t *got, const char *path, const char *key)
+{
+    char sub[512];
+    if (json_is_object(want)) {
+        if (!json_is_object(got)) {
+            diff(path, "want an object");
+            return;
+        }
+        const char *k;
+        json_t *v;
+        json_object_foreach((json_t *)want, k, v) {
+            snprintf(sub, sizeof sub, "%s.%s", path, k);
+            json_t *g = json_object_get(got, k);
+            if (!g)
+                diff(sub, "missing");
+            else
+                compare(v, g, sub, k);
+        }
+        json_object_foreach((json_t *)got, k, v) {
+            if (!json_object_get(want, k)) {
+                snprintf(sub, sizeof sub, "%s.%s", path, k);
+                diff(sub, "a key the reference does not have");
+            }
+        }
+    } else if (json_is_array(want)) {
+        if (!json_is_array(got) || json_array_size(got) != json_array_size(want)) {
+            diff(path, "want an array of %zu", json_array_size(want));
+            return;
+        }
+        for (size_t i = 0; i < json_array_size(want); i++) {
+            snprintf(sub, sizeof sub, "%s[%zu]", path, i);
+            compare(json_array_get(want, i), json_array_get(got, i), sub, key);
+        }
+    } else if (json_is_integer(want)) {
+        if (!json_is_integer(got) || json_integer_value(got) != json_integer_value(want))
+            diff(path, "want the integer %lld", (long long)json_integer_value(want));
+    } else if (json_is_real(want)) {
+        if (!json_is_number(got)) {
+            diff(path, "want a number, %.9g", json_real_value(want));
+            return;
+        }
+        double w = json_real_value(want), g = json_number_value(got);
+        double tol = strncmp(key, "halflife", 8) == 0 ? 1e-3 : 1e-5;
+        if (!(fabs(w - g) <= tol))
+            diff(path, "got %.9g, want %.9g (difference %.3g, tolerance %g)", g, w,
+                 fabs(w - g), tol);
+    } else if (json_is_null(want)) {
+        if (!json_is_null(got))
+            diff(path, "want null");
+    } else if (json_is_string(want)) {
+        if (!json_is_string(got) || strcmp(json_string_value(want), json_string_value(got)))
+            diff(path, "want \"%s\"", json_string_value(want));
+    } else if (!json_equal((json_t *)want, (json_t *)got)) {
+        diff(path, "differs");
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: reportcmp WANT.json GOT.json\n");
+        return 2;
+    }
+    json_error_t err;
+    json_t *want = json_load_file(argv[1], 0, &err), *got;
+    if (!want) {
+        fprintf(stderr, "reportcmp: %s: %s (line %d)\n", argv[1], err.text, err.line);
+        return 2;
+    }
+    if (!(got = json_load_file(argv[2], 0, &err))) {
+        fprintf(stderr, "reportcmp: %s: %s (line %d)\n", argv[2], err.text, err.line);
+        return 1;
+    }
+    compare(want, got, "", "");
+    json_decref(want);
+    json_decref(got);
+    return ndiff ? 1 : 0;
+}

@@ -1,0 +1,466 @@
+/* The perturbation engine: the double-precision product against its plain C reference;
+ * batched runs against the float32 engine and against themselves; the half-life; the
+ * curves against the float64 reference (tests/fixtures/report/perturb_*.json, made by
+ * tests/ref/report_ref.py); and the seeds' check that with every recurrent weight zero
+ * the measured difference is exactly the forget-only one (the return path is closed). */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gatetui/batch.h"
+#include "gatetui/kernels64.h"
+#include "gatetui/model.h"
+#include "gatetui/perturb.h"
+#include "gatetui/run.h"
+#include "gatetui/text.h"
+#include "stwrite.h"
+#include "tap.h"
+
+static char dir[256];
+
+static const char *path_in(const char *name)
+{
+    static char buf[512];
+    snprintf(buf, sizeof buf, "%s/%s", dir, name);
+    return buf;
+}
+
+static unsigned seed = 99;
+
+static double urand(void)
+{
+    seed = seed * 1103515245u + 12345u;
+    return (double)((seed >> 8) & 0xFFFF) / 32768.0 - 1.0;
+}
+
+static void test_gemm(void)
+{
+    const size_t shapes[][3] = {{1, 1, 1}, {3, 5, 1}, {8, 8, 6}, {9, 7, 7}, {16, 3, 13},
+                                {60, 20, 5}, {1024, 256, 62}, {13, 40, 2}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        size_t R = shapes[s][0], C = shapes[s][1], B = shapes[s][2];
+        float *W = malloc(R * C * sizeof *W);
+        double *X = malloc(B * C * sizeof *X), *bias = malloc(R * sizeof *bias);
+        double *Y1 = malloc(B * (R + 3) * sizeof *Y1), *Y2 = malloc(B * (R + 3) * sizeof *Y2);
+        for (size_t i = 0; i < R * C; i++)
+            W[i] = (float)urand();
+        for (size_t i = 0; i < B * C; i++)
+            X[i] = urand();
+        for (size_t i = 0; i < R; i++)
+            bias[i] = urand();
+        gt_mat64 A;
+        mat64_pack(&A, W, R, C);
+        double worst = 0;
+        for (int mode = 0; mode < 3; mode++) {
+            for (size_t i = 0; i < B * (R + 3); i++)
+                Y1[i] = Y2[i] = urand();
+            const double *bb = mode == 1 ? bias : NULL;
+            kern64_gemm(&A, B, X, C, bb, Y1, R + 3, mode == 2);
+            kern64_gemm_ref(&A, B, X, C, bb, Y2, R + 3, mode == 2);
+            for (size_t i = 0; i < B * (R + 3); i++) {
+                double d = fabs(Y1[i] - Y2[i]) / (sqrt((double)C) + 1);
+                if (d > worst)
+                    worst = d;
+            }
+        }
+        tap_ok(worst < 1e-14, "double product %zux%zu, %zu items (%s): within %.2g of the "
+               "reference, padding untouched", R, C, B, kern64_name(), worst);
+        mat64_free(&A);
+        free(W);
+        free(X);
+        free(bias);
+        free(Y1);
+        free(Y2);
+    }
+}
+
+static int load(gt_model *m, const char *path)
+{
+    gt_error e = {0};
+    int rc = model_load(m, path, NULL, &e);
+    if (rc)
+        printf("# %s\n", e.msg);
+    return rc;
+}
+
+static const char *fixture(const char *name)
+{
+    static char buf[1024];
+    const char *top = getenv("top_srcdir");
+    snprintf(buf, sizeof buf, "%s/tests/fixtures/report/%s", top ? top : ".", name);
+    return buf;
+}
+
+/* A batch stepped in double against the float32 engine, and each item the same alone as
+ * in a batch. */
+static void test_batch(const char *name)
+{
+    gt_model m;
+    char file[64];
+    snprintf(file, sizeof file, "%s.safetensors", name);
+    if (load(&m, fixture(file))) {
+        tap_ok(0, "%s loads", name);
+        return;
+    }
+    gt_error e;
+    gt_run r;
+    gt_batch big, one;
+    run_init(&r, &m, &e);
+    batch_init(&big, &m, m.layers - 1, 7, &e);
+    batch_init(&one, &m, m.layers - 1, 1, &e);
+    for (int i = 0; i < 7; i++)
+        batch_set_state(&big, i, NULL, NULL);
+    batch_set_state(&one, 0, NULL, NULL);
+    double worst = 0;
+    int same = 1;
+    uint16_t tok[7];
+    for (int s = 0; s < 40; s++) {
+        for (int i = 0; i < 7; i++)
+            tok[i] = (uint16_t)((s * 7 + i * 3) % m.vocab);
+        run_step(&r, tok[3]);
+        batch_step(&big, 7, tok);
+        batch_step(&one, 1, tok + 3);
+        const int H = m.hidden, G = m.gates;
+        for (int k = 0; k < m.layers; k++) {
+            for (int j = 0; j < H; j++) {
+                double d = fabs(batch_h(&big, k, 3)[j] - run_h(&r, k)[j]);
+                if (m.arch == GT_LSTM)
+                    d = fmax(d, fabs(batch_c(&big, k, 3)[j] - run_c(&r, k)[j]));
+                worst = fmax(worst, d);
+                same &= batch_h(&big, k, 3)[j] == batch_h(&one, k, 0)[j];
+            }
+            for (int j = 0; j < G * H; j++) {
+                worst = fmax(worst, fabs(batch_gates(&big, k, 3)[j] - run_gates(&r, k)[j]));
+                same &= batch_gates(&big, k, 3)[j] == batch_gates(&one, k, 0)[j];
+            }
+        }
+    }
+    tap_ok(worst < 1e-5, "%s: 40 steps in double agree with the float32 engine (%.2g)", name,
+           worst);
+    tap_ok(same, "%s: an item's run does not depend on the batch around it", name);
+    batch_free(&big);
+    batch_free(&one);
+    run_free(&r);
+    model_free(&m);
+}
+
+static void test_halflife(void)
+{
+    const double a[] = {1, 0.8, 0.4}, b[] = {2, 1}, c[] = {1, 0.9, 0.8}, d[] = {0, 0, 0},
+                 z[] = {2, 0}, g[] = {4, 3, 2.5, 1.9};
+    tap_near(perturb_halflife(a, 2), 1 + log(0.8 / 0.5) / log(0.8 / 0.4), 1e-15,
+             "half-life interpolated log-linearly between 1 and 2");
+    tap_near(perturb_halflife(b, 1), 1, 1e-15, "ratio exactly 0.5 at k = 1: half-life 1");
+    tap_ok(perturb_halflife(c, 2) == PERTURB_NONE, "never halves within K: none");
+    tap_ok(perturb_halflife(d, 2) == PERTURB_NONE, "zero at k = 0: none");
+    tap_near(perturb_halflife(z, 1), 0, 0, "drops to zero at k = 1: 0");
+    tap_near(perturb_halflife(g, 3), 2 + log(0.625 / 0.5) / log(0.625 / 0.475), 1e-15,
+             "ratios 0.75, 0.625, 0.475: between 2 and 3");
+}
+
+static int close_rel(double got, double want)
+{
+    if (fabs(want) > 1e-6)
+        return fabs(got - want) <= 1e-5 * fabs(want);
+    return fabs(got - want) <= 1e-11;
+}
+
+/* Compares one curve with the reference's; returns the worst relative difference or -1. */
+static double curve_diff(const double *got, const json_t *want, int K, int *ok)
+{
+    double worst = 0;
+    if (json_array_size(want) != (size_t)K + 1) {
+        *ok = 0;
+        return -1;
+    }
+    for (int k = 0; k <= K; k++) {
+        double w = json_number_value(json_array_get(want, (size_t)k));
+        if (!close_rel(got[k], w)) {
+            *ok = 0;
+            printf("#   k = %d: got %.12g want %.12g\n", k, got[k], w);
+        }
+        if (fabs(w) > 1e-6)
+            worst = fmax(worst, fabs(got[k] - w) / fabs(w));
+    }
+    return worst;
+}
+
+static int same_halflife(double got, const json_t *want)
+{
+    if (json_is_null(want))
+        return got == PERTURB_NONE;
+    return got != PERTURB_NONE && fabs(got - json_number_value(want)) <= 1e-3;
+}
+
+/* One fixture line: model, options (--layer N, --horizon K). */
+static void test_fixture(const char *name, const char *model)
+{
+    char file[128];
+    snprintf(file, sizeof file, "perturb_%s.json", name);
+    json_error_t jerr;
+    json_t *root = json_load_file(fixture(file), 0, &jerr);
+    if (!root) {
+        tap_ok(0, "%s: %s", file, jerr.text);
+        return;
+    }
+    gt_model m;
+    gt_text t;
+    gt_error e;
+    snprintf(file, sizeof file, "%s.safetensors", model);
+    if (load(&m, fixture(file))) {
+        tap_ok(0, "%s loads", model);
+        json_decref(root);
+        return;
+    }
+    if (text_load(&t, fixture("text.txt"), &m, &e)) {
+        tap_ok(0, "text.txt: %s", e.msg);
+        model_free(&m);
+        json_decref(root);
+        return;
+    }
+    int layer = (int)json_integer_value(json_object_get(root, "layer"));
+    int horizon = (int)json_integer_value(json_object_get(root, "horizon"));
+    tap_ok((size_t)json_integer_value(json_object_get(root, "steps")) == t.steps,
+           "%s: the text has the reference's %zu steps", name, t.steps);
+    gt_run r;
+    gt_perturb p;
+    run_init(&r, &m, &e);
+    perturb_init(&p, &m, layer, horizon, 1, &e);
+    uint16_t *ed = malloc(t.steps * sizeof *ed);
+    const json_t *edits = json_object_get(root, "edits");
+    for (size_t x = 0; x < json_array_size(edits); x++) {
+        const json_t *want = json_array_get(edits, x), *ch = json_object_get(want, "changes");
+        size_t s = (size_t)json_integer_value(json_array_get(json_array_get(ch, 0), 0));
+        memcpy(ed, t.tok, t.steps * sizeof *ed);
+        char desc[128];
+        int len = snprintf(desc, sizeof desc, "%s: edit", name);
+        for (size_t c = 0; c < json_array_size(ch); c++) {
+            const json_t *pair = json_array_get(ch, c);
+            size_t pos = (size_t)json_integer_value(json_array_get(pair, 0));
+            int tok = (int)json_integer_value(json_array_get(pair, 1));
+            ed[pos] = (uint16_t)tok;
+            if (len < (int)sizeof desc - 16)
+                len += snprintf(desc + len, sizeof desc - (size_t)len, " %zu=%d", pos, tok);
+        }
+        run_reset(&r);
+        for (size_t i = 0; i < s; i++)
+            run_step(&r, t.tok[i]);
+        const gt_perturb_result *res =
+            perturb_one(&p, r.h, r.c, t.tok + s, ed + s, t.steps - s);
+        int K = (int)json_integer_value(json_object_get(want, "K"));
+        tap_ok(res && res->K == K, "%s: K = %d", desc, res ? res->K : -1);
+        if (!res || res->K != K)
+            continue;
+        int ok = 1;
+        double w = 0;
+        if (m.arch == GT_LSTM)
+            w = fmax(w, curve_diff(res->dc, json_object_get(want, "dc"), K, &ok));
+        else
+            ok &= json_is_null(json_object_get(want, "dc")) && res->dc == NULL;
+        w = fmax(w, curve_diff(res->dh, json_object_get(want, "dh"), K, &ok));
+        w = fmax(w, curve_diff(res->fo, json_object_get(want, "fo"), K, &ok));
+        tap_ok(ok, "%s: D_c, D_h and F within 1e-5 relative of float64 (worst %.2g)", desc, w);
+        tap_ok(same_halflife(res->hl_c, json_object_get(want, "halflife_cell")) &&
+                   same_halflife(res->hl_h, json_object_get(want, "halflife_hidden")) &&
+                   same_halflife(res->hl_fo, json_object_get(want, "halflife_forget_only")),
+               "%s: half-lives %.3f, %.3f, forget-only %.3f", desc, res->hl_c, res->hl_h,
+               res->hl_fo);
+        int units = 1, checked = 0;
+        const json_t *d0 = json_object_get(want, "d0"), *last = json_object_get(want, "last"),
+                     *lfo = json_object_get(want, "last_fo"),
+                     *margin = json_object_get(want, "margin");
+        double norm = 0;
+        for (int j = 0; j < m.hidden; j++)
+            norm = hypot(norm, json_number_value(json_array_get(d0, (size_t)j)));
+        for (int j = 0; j < m.hidden; j++) {
+            /* each unit within 1e-5 of itself or 1e-6 of the whole difference */
+            double wd = json_number_value(json_array_get(d0, (size_t)j));
+            if (!close_rel(res->d0[j], wd) && !(fabs(res->d0[j] - wd) <= 1e-6 * norm)) {
+                units = 0;
+                printf("#   unit %d: D0 %.12g, want %.12g\n", j, res->d0[j], wd);
+            }
+            const json_t *mg = json_array_get(margin, (size_t)j);
+            if (json_is_number(mg) && json_number_value(mg) < 1e-4)
+                continue; /* a ratio within 1e-4 of one half: either answer is right */
+            checked++;
+            if (res->last[j] != json_integer_value(json_array_get(last, (size_t)j)) ||
+                res->last_fo[j] != json_integer_value(json_array_get(lfo, (size_t)j))) {
+                units = 0;
+                printf("#   unit %d: last %d, %d; want %lld, %lld\n", j, res->last[j],
+                       res->last_fo[j],
+                       (long long)json_integer_value(json_array_get(last, (size_t)j)),
+                       (long long)json_integer_value(json_array_get(lfo, (size_t)j)));
+            }
+        }
+        tap_ok(units, "%s: D0 per unit, and how long each of %d units lasts", desc, checked);
+    }
+    free(ed);
+    perturb_free(&p);
+    run_free(&r);
+    text_free(&t);
+    model_free(&m);
+    json_decref(root);
+}
+
+static void test_fixtures(void)
+{
+    FILE *f = fopen(fixture("PERTURB"), "r");
+    if (!f) {
+        tap_ok(0, "%s opens", fixture("PERTURB"));
+        return;
+    }
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        char name[64], model[64];
+        if (line[0] == '#' || sscanf(line, "%63s %63s", name, model) != 2)
+            continue;
+        test_fixture(name, model);
+    }
+    fclose(f);
+}
+
+/* A one-layer model with every recurrent weight zero: the gates depend on the input only,
+ * so after the edit both texts have the same f, i, g and the cell difference is carried by
+ * f alone: measured equals forget-only (to rounding). GRU: the same with z. */
+static void write_closed(const char *file, int gru)
+{
+    enum { V = 5, H = 6 };
+    const int G = gru ? 3 : 4;
+    float w_ih[4 * H * V], w_hh[4 * H * H] = {0}, b_ih[4 * H], b_hh[4 * H];
+    for (int i = 0; i < G * H * V; i++)
+        w_ih[i] = (float)(1.5 * urand());
+    for (int i = 0; i < G * H; i++) {
+        b_ih[i] = (float)(0.5 * urand());
+        b_hh[i] = (float)(0.5 * urand());
+    }
+    for (int j = H; j < 2 * H; j++)
+        b_ih[j] += 2.5f; /* f or z near 0.9: a difference that lasts */
+    stw_tensor t[] = {{"rnn.weight_ih_l0", G * H, V, w_ih},
+                      {"rnn.weight_hh_l0", G * H, H, w_hh},
+                      {"rnn.bias_ih_l0", G * H, 0, b_ih},
+                      {"rnn.bias_hh_l0", G * H, 0, b_hh}};
+    const char *meta[] = {"vocab", "abcde"};
+    stw_write(path_in(file), t, 4, meta, 1);
+}
+
+static void test_closed(int gru)
+{
+    const char *file = gru ? "closed_gru.bin" : "closed_lstm.bin";
+    write_closed(file, gru);
+    gt_model m;
+    gt_error e;
+    if (load(&m, path_in(file))) {
+        tap_ok(0, "%s loads", file);
+        return;
+    }
+    enum { N = 40 };
+    uint16_t orig[N], ed[N];
+    for (int i = 0; i < N; i++)
+        orig[i] = ed[i] = (uint16_t)((i * 3 + i / 4) % 5);
+    ed[0] = (uint16_t)((orig[0] + 2) % 5);
+    gt_run r;
+    gt_perturb p;
+    run_init(&r, &m, &e);
+    for (int i = 0; i < 7; i++)
+        run_step(&r, (i * 2) % 5);
+    perturb_init(&p, &m, 0, 32, 1, &e);
+    const gt_perturb_result *res = perturb_one(&p, r.h, r.c, orig, ed, N);
+    const double *meas = gru ? res->dh : res->dc;
+    double worst = 0;
+    for (int k = 0; k <= res->K; k++)
+        worst = fmax(worst, fabs(meas[k] - res->fo[k]) / res->fo[k]);
+    tap_ok(res->K == 32 && meas[32] > 1e-3 * meas[0] && worst < 1e-12,
+           "%s, every recurrent weight zero: measured %s equals forget-only at every k "
+           "(relative %.2g; D(32)/D(0) = %.3g)", gru ? "GRU" : "LSTM", gru ? "D_h" : "D_c", worst,
+           meas[32] / meas[0]);
+    tap_ok(fabs((gru ? res->hl_h : res->hl_c) - res->hl_fo) < 1e-9,
+           "%s, return path closed: both half-lives %.4f", gru ? "GRU" : "LSTM", res->hl_fo);
+    int units = 1;
+    for (int j = 0; j < m.hidden; j++)
+        units &= res->d0[j] == 0 || res->last[j] == res->last_fo[j];
+    tap_ok(units, "%s, return path closed: each unit lasts as long as its gate says",
+           gru ? "GRU" : "LSTM");
+    perturb_free(&p);
+    run_free(&r);
+    model_free(&m);
+}
+
+/* On a model with recurrent weights the return path is open: measured and forget-only
+ * part. And the edge cases: no change, a text ending before K, several edits in one run. */
+static void test_open_and_edges(void)
+{
+    gt_model m;
+    gt_text t;
+    gt_error e;
+    if (load(&m, fixture("lstm1.safetensors")) || text_load(&t, fixture("text.txt"), &m, &e)) {
+        tap_ok(0, "lstm1 and text.txt load");
+        return;
+    }
+    gt_perturb p, q;
+    perturb_init(&p, &m, 0, 64, 3, &e);
+    perturb_init(&q, &m, 0, 64, 1, &e);
+    uint16_t ed[3][80];
+    const uint16_t *eds[3] = {ed[0], ed[1], ed[2]};
+    for (int x = 0; x < 3; x++) {
+        memcpy(ed[x], t.tok, sizeof ed[x]);
+        ed[x][0] = (uint16_t)((t.tok[0] + 1 + x) % m.vocab);
+    }
+    ed[2][5] = (uint16_t)((t.tok[5] + 1) % m.vocab);
+    perturb_run(&p, NULL, NULL, t.tok, eds, 3, 80);
+    double gap = 0;
+    for (int k = 1; k <= p.res[0].K; k++)
+        gap = fmax(gap, fabs(p.res[0].dc[k] - p.res[0].fo[k]) / p.res[0].dc[k]);
+    tap_ok(gap > 0.01, "recurrent weights: measured and forget-only part (by up to %.0f%%)",
+           100 * gap);
+    int same = 1;
+    for (int x = 0; x < 3; x++) {
+        const gt_perturb_result *one = perturb_one(&q, NULL, NULL, t.tok, ed[x], 80);
+        for (int k = 0; k <= 64; k++)
+            same &= one->dc[k] == p.res[x].dc[k] && one->dh[k] == p.res[x].dh[k] &&
+                    one->fo[k] == p.res[x].fo[k];
+    }
+    tap_ok(same, "three edits in one run give exactly what each gives alone");
+    const gt_perturb_result *none = perturb_one(&q, NULL, NULL, t.tok, t.tok, 80);
+    int zero = none->hl_c == PERTURB_NONE && none->hl_fo == PERTURB_NONE;
+    for (int k = 0; k <= 64; k++)
+        zero &= none->dc[k] == 0 && none->dh[k] == 0 && none->fo[k] == 0;
+    for (int j = 0; j < m.hidden; j++)
+        zero &= none->last[j] == -1 && none->last_fo[j] == -1;
+    tap_ok(zero, "an edit that changes nothing: zero curves, no half-life, no unit");
+    const gt_perturb_result *end = perturb_one(&q, NULL, NULL, t.tok, ed[0], 10);
+    tap_ok(end && end->K == 9, "a text ending 9 steps after the edit: K = 9, not 64");
+    tap_ok(perturb_one(&q, NULL, NULL, t.tok, ed[0], 0) == NULL, "an empty text is refused");
+    tap_ok(perturb_run(&q, NULL, NULL, t.tok, eds, 2, 80) == -1,
+           "more edits than the perturbation was made for are refused");
+    perturb_free(&p);
+    perturb_free(&q);
+    text_free(&t);
+    model_free(&m);
+}
+
+int main(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/gatetui-t_perturb-XXXXXX", tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_gemm();
+    test_batch("lstm2");
+    test_batch("gru2");
+    test_batch("gru1");
+    test_halflife();
+    test_fixtures();
+    test_closed(0);
+    test_closed(1);
+    test_open_and_edges();
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        printf("# could not remove %s\n", dir);
+    return tap_done();
+}

@@ -1,0 +1,89 @@
+/* The report's statistics: sorting, interpolated quantiles (numpy's default), means and
+ * half-lives. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "gatetui/stats.h"
+#include "tap.h"
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void test_quantiles(void)
+{
+    const double v[] = {1, 2, 3, 4};
+    tap_near(stats_quantile(v, 4, 0.5), 2.5, 1e-15, "median of 1..4");
+    tap_near(stats_quantile(v, 4, 0.05), 1.15, 1e-15, "q05 of 1..4 (position 0.15)");
+    tap_near(stats_quantile(v, 4, 0.95), 3.85, 1e-15, "q95 of 1..4 (position 2.85)");
+    tap_near(stats_quantile(v, 4, 0), 1, 0, "q0 is the minimum");
+    tap_near(stats_quantile(v, 4, 1), 4, 0, "q1 is the maximum");
+    tap_near(stats_quantile(v + 2, 1, 0.3), 3, 0, "one value: every quantile is it");
+    const float f[] = {0.1f, 0.2f, 0.4f, 0.8f, 1.6f};
+    tap_near(stats_quantile_f(f, 5, 0.25), 0.2f, 1e-15, "float q25 of 5 values (position 1)");
+    tap_near(stats_quantile_f(f, 5, 0.6), (double)0.4f + 0.4 * ((double)0.8f - (double)0.4f),
+             1e-15, "float q60 of 5 values (position 2.4)");
+}
+
+static void test_sort(void)
+{
+    unsigned s = 12345;
+    size_t n = 100000;
+    float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    for (size_t i = 0; i < n; i++) {
+        s = s * 1103515245u + 12345u;
+        float v = (float)((int)(s >> 8) - (1 << 23)) / (float)(1 << 20);
+        if (i % 1000 == 0)
+            v = -0.0f;
+        if (i % 1001 == 0)
+            v = 0.0f;
+        if (i % 997 == 0)
+            v = 1e-30f * (float)(i % 5) - 2e-30f;
+        a[i] = b[i] = v;
+    }
+    stats_sort_floats(a, n);
+    qsort(b, n, sizeof *b, cmp_float);
+    int same = 1;
+    for (size_t i = 0; i < n; i++)
+        same &= a[i] == b[i];
+    tap_ok(same, "radix sort of 100000 floats (negative, zero, tiny) agrees with qsort");
+    int ordered = 1;
+    for (size_t i = 1; i < n; i++)
+        ordered &= a[i - 1] <= a[i];
+    tap_ok(ordered, "sorted ascending");
+    float few[] = {3, -1, 2};
+    stats_sort_floats(few, 3);
+    tap_ok(few[0] == -1 && few[1] == 2 && few[2] == 3, "three values sorted");
+    free(a);
+    free(b);
+}
+
+static void test_means(void)
+{
+    const float f[] = {0.25f, 0.5f, 0.75f, 1.0f};
+    tap_near(stats_mean_f(f, 4), 0.625, 1e-15, "mean of floats");
+    const double d[] = {1, 2, 6};
+    tap_near(stats_mean(d, 3), 3, 1e-15, "mean of doubles");
+    tap_near(stats_mean(d, 0), 0, 0, "mean of nothing is 0");
+}
+
+static void test_halflife(void)
+{
+    tap_near(stats_halflife(0.5), 1, 1e-15, "half-life of 0.5 per step: 1 step");
+    tap_near(stats_halflife(0.75), log(0.5) / log(0.75), 1e-15, "half-life of 0.75: 2.41");
+    tap_near(stats_halflife(0.495), 0.98, 0.01, "the seeds' median unit: 0.495 gives 0.98");
+    tap_near(stats_halflife(0.99), 68.97, 0.01, "0.99 holds about 69 steps");
+    tap_ok(isinf(stats_halflife(1.0)), "a gate at 1 never forgets: infinite half-life");
+    tap_near(stats_halflife(0), 0, 0, "a gate at 0 forgets at once: half-life 0");
+}
+
+int main(void)
+{
+    test_quantiles();
+    test_sort();
+    test_means();
+    test_halflife();
+    return tap_done();
+}
