@@ -77,6 +77,35 @@ static void test_gemm(void)
     }
 }
 
+static void test_activations(void)
+{
+    enum { N = 20011 };
+    double *x = malloc(N * sizeof *x), *s = malloc(N * sizeof *s), *t = malloc(N * sizeof *t);
+    for (int i = 0; i < N; i++)
+        x[i] = -40.0 + 80.0 * i / (N - 1);
+    x[0] = -800;
+    x[1] = 800;
+    x[2] = 0;
+    x[3] = -0.0;
+    x[4] = 1e-300;
+    x[5] = -3e-9;
+    memcpy(s, x, N * sizeof *x);
+    memcpy(t, x, N * sizeof *x);
+    kern64_sigmoid(N, s);
+    kern64_tanh(N, t);
+    double ws = 0, wt = 0;
+    for (int i = 0; i < N; i++) {
+        ws = fmax(ws, fabs(s[i] - 1.0 / (1.0 + exp(-x[i]))));
+        wt = fmax(wt, fabs(t[i] - tanh(x[i])));
+    }
+    tap_ok(ws < 1e-15 && wt < 1e-15 && t[1] == 1 && t[0] == -1 && s[1] == 1,
+           "double sigmoid and tanh (%s) within 1e-15 of libm over [-800, 800] (%.2g, %.2g)",
+           kern64_name(), ws, wt);
+    free(x);
+    free(s);
+    free(t);
+}
+
 static int load(gt_model *m, const char *path)
 {
     gt_error e = {0};
@@ -450,6 +479,7 @@ int main(void)
         return 1;
     }
     test_gemm();
+    test_activations();
     test_batch("lstm2");
     test_batch("gru2");
     test_batch("gru1");

@@ -174,9 +174,10 @@ def num(v):
 # Perturbation: the original tokens and edited versions, from one state, as one batch.
 
 
-def perturb(m, layer, h0, c0, orig, edits, K):
+def perturb(m, layer, h0, c0, orig, edits, K, units=True):
     """orig: tokens s..s+K; edits: list of token lists of the same length.  h0, c0: lists
-    of [H] per layer.  Returns per edit (dc, dh, fo, d0, last, last_fo, margin)."""
+    of [H] per layer.  Returns per edit (dc, dh, fo, and with units, d0, last, last_fo,
+    margin)."""
     E = len(edits)
     B = E + 1
     h = [np.tile(h0[k], (B, 1)) for k in range(m.L)]
@@ -203,6 +204,10 @@ def perturb(m, layer, h0, c0, orig, edits, K):
     fo = np.linalg.norm(d0[None, :, :] * prod[:, None, :], axis=2)  # [K+1, E]
     out = []
     for e in range(E):
+        if not units:
+            out.append(dict(dc=np.array(dcs)[:, e] if lstm else None,
+                            dh=np.array(dhs)[:, e], fo=fo[:, e]))
+            continue
         ratio = np.abs(D[:, e, :]) / np.where(d0[e] != 0, np.abs(d0[e]), 1.0)
         last, last_fo, margin = [], [], []
         for j in range(H):
@@ -310,7 +315,7 @@ def report(m, toks, layer, N, L, horizon):
                 edits.append([v] + list(orig[1:]))
         if not edits:
             continue
-        for res in perturb(m, layer, h0, c0, orig, edits, K):
+        for res in perturb(m, layer, h0, c0, orig, edits, K, units=False):
             if not (res["fo"][0] > 0 and res["dh"][0] > 0 and (not lstm or res["dc"][0] > 0)):
                 continue
             if lstm:
