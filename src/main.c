@@ -172,7 +172,7 @@ static void print_summary(const gt_model *m, const gt_text *t)
 /* Progress of a long report on standard error, when that is a terminal. */
 typedef struct progress {
     struct timespec start;
-    int shown;
+    int shown, percent;
 } progress;
 
 static void report_progress(void *ctx, double done)
@@ -182,9 +182,11 @@ static void report_progress(void *ctx, double done)
     clock_gettime(CLOCK_MONOTONIC, &now);
     double el = (double)(now.tv_sec - p->start.tv_sec) +
                 1e-9 * (double)(now.tv_nsec - p->start.tv_nsec);
-    if (el > 1.0) {
-        fprintf(stderr, "\rgatetui: report %3.0f%%", 100 * done);
+    int percent = (int)(100 * done);
+    if (el > 1.0 && (!p->shown || percent != p->percent)) {
+        fprintf(stderr, "\rgatetui: report %3d%%", percent);
         p->shown = 1;
+        p->percent = percent;
     }
 }
 
@@ -198,7 +200,7 @@ static int report_mode(const cli *c, const gt_model *m, const gt_text *t, gt_err
     o.horizon = c->horizon;
     const char *th = getenv("GATETUI_THREADS");
     o.threads = th ? atoi(th) : 0;
-    progress p = {.shown = 0};
+    progress p = {.shown = 0, .percent = -1};
     clock_gettime(CLOCK_MONOTONIC, &p.start);
     if (isatty(STDERR_FILENO)) {
         o.progress = report_progress;
