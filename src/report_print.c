@@ -75,10 +75,16 @@ int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_err
     fprintf(f, "%s: %s, %d layer%s, H = %d, V = %d, %s parameters\n", m->path,
             lstm ? "LSTM" : "GRU", m->layers, m->layers == 1 ? "" : "s", m->hidden, m->vocab,
             commas((size_t)m->params, a, sizeof a));
-    fprintf(f, "%s: layer %d, %zu window%s of %zu characters from zero state", text_name,
-            r->layer, r->windows, r->windows == 1 ? "" : "s", r->window_len);
-    if (r->full_windows < r->windows)
-        fprintf(f, " (%zu full)", r->full_windows);
+    if (r->full_windows == r->windows)
+        fprintf(f, "%s: layer %d, %zu window%s of %zu characters from zero state", text_name,
+                r->layer, r->windows, r->windows == 1 ? "" : "s", r->window_len);
+    else if (r->windows == 1)
+        fprintf(f, "%s: layer %d, the whole text as one window from zero state (shorter than "
+                "%zu characters)", text_name, r->layer, r->window_len);
+    else
+        fprintf(f, "%s: layer %d, %zu windows of %zu characters from zero state, the last "
+                "one %zu", text_name, r->layer, r->windows, r->window_len,
+                r->positions - r->full_windows * r->window_len);
     fprintf(f, "\n%s positions x %d units = %s values per gate\n\n",
             commas(r->positions, a, sizeof a), m->hidden,
             commas(r->positions * (size_t)m->hidden, b, sizeof b));
