@@ -417,6 +417,40 @@ static void test_closed(int gru)
     model_free(&m);
 }
 
+/* Seed-notes item 2: the scalar LSTM (i = 1/2, f = o = 3/4) whose candidate also reads h,
+ * g = tanh(x ln 3 + u h). Its input at step 0 moved by about 1e-6 (a third token whose
+ * embedding is 1 + 1e-6): the measured D_c(2) / D_c(0) is dc_3/dc_1 = 1.317600, the
+ * forget-only one f f = 0.5625; with u = 0 (every recurrent weight zero) both are 0.5625. */
+static void test_seed_carry(float u)
+{
+    float emb[3] = {1, 0, 1.000001f};
+    float w_ih[4] = {0, 0, logf(3), 0}, w_hh[4] = {0, 0, u, 0},
+          b_ih[4] = {0, logf(3), 0, logf(3)}, b_hh[4] = {0};
+    stw_tensor t[] = {{"embedding.weight", 3, 1, emb}, {"lstm.weight_ih_l0", 4, 1, w_ih},
+                      {"lstm.weight_hh_l0", 4, 1, w_hh}, {"lstm.bias_ih_l0", 4, 0, b_ih},
+                      {"lstm.bias_hh_l0", 4, 0, b_hh}};
+    const char *meta[] = {"vocab", "abc"};
+    stw_write(path_in("carry.bin"), t, 5, meta, 1);
+    gt_model m;
+    gt_error e;
+    gt_perturb p;
+    if (load(&m, path_in("carry.bin")) || perturb_init(&p, &m, 0, 8, 1, &e)) {
+        tap_ok(0, "the seeds' scalar LSTM loads");
+        return;
+    }
+    const uint16_t orig[3] = {0, 1, 1}, ed[3] = {2, 1, 1};
+    const gt_perturb_result *r = perturb_one(&p, NULL, NULL, orig, ed, 3);
+    double want = u != 0 ? 1.317600 : 0.5625;
+    tap_ok(r->K == 2 && fabs(r->dc[2] / r->dc[0] - want) < 5e-6,
+           "seed scalar LSTM, u = %g: measured D_c(2)/D_c(0) = %.6f (dc3/dc1 = %.6f)", u,
+           r->dc[2] / r->dc[0], want);
+    tap_ok(fabs(r->fo[2] / r->fo[0] - 0.5625) < 1e-7, /* ln 3 is a float32 in the file */
+           "seed scalar LSTM, u = %g: forget-only F(2)/F(0) = %.6f, the carry line f f = 0.5625",
+           u, r->fo[2] / r->fo[0]);
+    perturb_free(&p);
+    model_free(&m);
+}
+
 /* On a model with recurrent weights the return path is open: measured and forget-only
  * part. And the edge cases: no change, a text ending before K, several edits in one run. */
 static void test_open_and_edges(void)
@@ -487,6 +521,8 @@ int main(void)
     test_fixtures();
     test_closed(0);
     test_closed(1);
+    test_seed_carry(2.0f);
+    test_seed_carry(0.0f);
     test_open_and_edges();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
