@@ -23,7 +23,7 @@ int perturb_init(gt_perturb *p, const gt_model *m, int layer, int kmax, int max_
         return rc;
     p->m = m;
     p->layer = layer;
-    p->kmax = kmax;
+    p->kmax = p->horizon = kmax;
     p->cap = max_edits;
     const size_t H = (size_t)m->hidden, K1 = (size_t)kmax + 1, n = (size_t)max_edits;
     p->res = calloc(n, sizeof *p->res);
@@ -57,6 +57,11 @@ void perturb_free(gt_perturb *p)
     free(p->prod);
     free(p->tok);
     memset(p, 0, sizeof *p);
+}
+
+void perturb_set_horizon(gt_perturb *p, int horizon)
+{
+    p->horizon = horizon < 0 ? 0 : horizon > p->kmax ? p->kmax : horizon;
 }
 
 double perturb_halflife(const double *curve, int K)
@@ -94,7 +99,7 @@ int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t 
     gt_batch *b = &p->b;
     const int lay = p->layer, lstm = p->m->arch == GT_LSTM;
     const size_t H = (size_t)p->m->hidden;
-    const int K = (size_t)p->kmax < n - 1 ? p->kmax : (int)(n - 1);
+    const int K = (size_t)p->horizon < n - 1 ? p->horizon : (int)(n - 1);
     for (int i = 0; i <= nedits; i++)
         batch_set_state(b, i, h0, c0);
     for (int k = 0; k <= K; k++) {

@@ -495,6 +495,14 @@ static void test_open_and_edges(void)
     tap_ok(zero, "an edit that changes nothing: zero curves, no half-life, no unit");
     const gt_perturb_result *end = perturb_one(&q, NULL, NULL, t.tok, ed[0], 10);
     tap_ok(end && end->K == 9, "a text ending 9 steps after the edit: K = 9, not 64");
+    perturb_set_horizon(&q, 16);
+    const gt_perturb_result *h16 = perturb_one(&q, NULL, NULL, t.tok, ed[0], 80);
+    int prefix = h16->K == 16;
+    for (int k = 0; k <= 16 && prefix; k++)
+        prefix &= h16->dc[k] == p.res[0].dc[k] && h16->fo[k] == p.res[0].fo[k];
+    tap_ok(prefix, "horizon set to 16: the first 17 values of the same curves");
+    perturb_set_horizon(&q, 1000);
+    tap_ok(q.horizon == 64, "a horizon past the allocated 64 is clamped to it");
     tap_ok(perturb_one(&q, NULL, NULL, t.tok, ed[0], 0) == NULL, "an empty text is refused");
     tap_ok(perturb_run(&q, NULL, NULL, t.tok, eds, 2, 80) == -1,
            "more edits than the perturbation was made for are refused");

@@ -41,7 +41,8 @@ typedef struct gt_perturb_result {
 typedef struct gt_perturb {
     const gt_model *m;
     int layer;          /* the layer compared */
-    int kmax;           /* the longest horizon perturb_run computes */
+    int kmax;           /* the longest horizon this perturbation can compute */
+    int horizon;        /* the horizon of the next runs (kmax unless set) */
     int cap;            /* the most edits per run */
     int nres;           /* results of the last run */
     gt_perturb_result *res; /* [cap] */
@@ -59,11 +60,15 @@ int perturb_init(gt_perturb *p, const gt_model *m, int layer, int kmax, int max_
                  gt_error *e);
 void perturb_free(gt_perturb *p);
 
+/* Sets the horizon of the next runs: K = min(horizon, n - 1), 0 <= horizon <= kmax (clamped),
+ * so that K can change without a new perturbation. */
+void perturb_set_horizon(gt_perturb *p, int horizon);
+
 /* Runs the original tokens orig[0..n) (the text from step s on) and each edited version
  * edited[x][0..n) (x < nedits; the same text with one or more tokens replaced, the first
  * at index 0) from the state just before s: h0, c0 hold every layer's state ([L*H], as
  * gt_run keeps them; NULL for the zero state at the start of a text; c0 is ignored for a
- * GRU). K = min(kmax, n - 1): a text that ends before kmax gives shorter curves.
+ * GRU). K = min(horizon, n - 1): a text that ends sooner gives shorter curves.
  * Results in p->res[0..nedits). Returns 0, or -1 when n == 0 or nedits is not in
  * 1..cap. */
 int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t *orig,
