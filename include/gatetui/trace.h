@@ -1,0 +1,103 @@
+/* Random access to every step of a run: the gates, c and h of every layer and the readout,
+ * at any step of the text (or of the text with edits), without keeping every step.
+ *
+ * States are checkpointed every `interval` steps, the interval chosen so that the
+ * checkpoints stay within a fixed budget (16 MB by default) whatever the text's length.
+ * The values of a window of consecutive steps around the one looked at are kept in full;
+ * moving the window costs at most one interval plus the window's new part. A background
+ * pass (a thread) fills the checkpoints to the end of the text, with progress and
+ * cancellation; afterwards every step is reached within one interval.
+ *
+ * Edits replace the token of one step; they stack and are undone in reverse order. Every
+ * value the trace gives is that of the edited sequence. Only the main thread calls these
+ * functions; the background pass is private. */
+#ifndef GATETUI_TRACE_H
+#define GATETUI_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gatetui/error.h"
+#include "gatetui/model.h"
+#include "gatetui/text.h"
+
+#define TRACE_CHECKPOINT_BUDGET ((size_t)16 << 20) /* bytes of checkpointed states */
+#define TRACE_WINDOW_BUDGET ((size_t)32 << 20)     /* bytes of the window of full values */
+#define TRACE_MIN_INTERVAL 32
+#define TRACE_MIN_WINDOW 64
+#define TRACE_MAX_WINDOW 2048
+
+typedef struct gt_trace gt_trace;
+
+typedef struct gt_trace_limits {
+    size_t checkpoint_budget; /* 0: TRACE_CHECKPOINT_BUDGET */
+    size_t window_budget;     /* 0: TRACE_WINDOW_BUDGET */
+    size_t min_interval;      /* 0: TRACE_MIN_INTERVAL */
+} gt_trace_limits;
+
+typedef struct gt_edit {
+    size_t step;
+    int old_tok, new_tok;
+} gt_edit;
+
+/* A trace of model m over text t's steps (both must outlive it). lim may be NULL. */
+int trace_open(gt_trace **out, const gt_model *m, const gt_text *t, const gt_trace_limits *lim,
+               gt_error *e);
+void trace_close(gt_trace *tr); /* stops the background pass first */
+
+const gt_model *trace_model(const gt_trace *tr);
+size_t trace_steps(const gt_trace *tr);
+size_t trace_interval(const gt_trace *tr);
+size_t trace_window_len(const gt_trace *tr);  /* steps the window holds */
+size_t trace_checkpoint_bytes(const gt_trace *tr); /* memory the checkpoints take */
+
+/* The tokens as edited ([steps]) and as in the text. */
+const uint16_t *trace_tokens(const gt_trace *tr);
+const uint16_t *trace_original(const gt_trace *tr);
+/* 1 when step s's token differs from the text's. */
+int trace_edited(const gt_trace *tr, size_t s);
+
+/* Replaces step s's token (stopping the background pass, which the caller may restart).
+ * GT_EINPUT when s or tok is out of range. */
+int trace_edit(gt_trace *tr, size_t s, int tok, gt_error *e);
+/* Undoes the last edit; 0 when there was none, 1 otherwise (*undone, if not NULL, says
+ * which). */
+int trace_undo(gt_trace *tr, gt_edit *undone);
+size_t trace_edit_count(const gt_trace *tr);
+const gt_edit *trace_edit_at(const gt_trace *tr, size_t i); /* 0: the oldest */
+
+/* Makes the window hold steps [a, b) (b - a <= trace_window_len, b <= steps): computed from
+ * the nearest known state, synchronously. GT_EFAIL only when out of memory. */
+int trace_load(gt_trace *tr, size_t a, size_t b, gt_error *e);
+/* 1 when step s is in the window. */
+int trace_has(const gt_trace *tr, size_t s);
+/* Layer k's values after reading step s (s must be in the window): the gates after their
+ * nonlinearity ([G*H], blocks in PyTorch's order), c ([H], zeros for a GRU) and h ([H]). */
+const float *trace_gates(const gt_trace *tr, size_t s, int k);
+const float *trace_c(const gt_trace *tr, size_t s, int k);
+const float *trace_h(const gt_trace *tr, size_t s, int k);
+/* The readout's next-token probabilities after step s (in the window; needs a readout). */
+void trace_probs(gt_trace *tr, size_t s, float *p /* [V] */);
+
+/* The state before step s (0 <= s <= steps): h and c of every layer ([L*H] each, c zeros
+ * for a GRU), that is after steps 0..s-1. States before s do not depend on edits at s or
+ * later. */
+int trace_state_before(gt_trace *tr, size_t s, float *h, float *c, gt_error *e);
+
+/* 1 when step s can be loaded now within about a frame's time: its checkpoint is known, or
+ * close enough to the last one known. */
+int trace_reachable(const gt_trace *tr, size_t s);
+/* Steps before which every state is checkpointed (steps when the text is covered). */
+size_t trace_known(const gt_trace *tr);
+
+/* Starts the background pass filling checkpoints up to step `target` (clamped to the
+ * text's end); nothing when they already are, or when a pass runs. */
+int trace_pass_start(gt_trace *tr, size_t target, gt_error *e);
+/* Stops the pass and waits for it; what it computed is kept. */
+void trace_pass_cancel(gt_trace *tr);
+/* 1 while the pass runs (and collects it when it has ended). */
+int trace_pass_running(gt_trace *tr);
+/* The pass's progress from 0 to 1. */
+double trace_pass_progress(const gt_trace *tr);
+
+#endif

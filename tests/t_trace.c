@@ -1,0 +1,343 @@
+/* The trace: every value it gives, at steps visited in any order, equals a straight run
+ * from the start (bit for bit: the same arithmetic); its checkpoints stay within their
+ * budget; edits, undo and the state before a step; the background pass, with progress and
+ * cancellation. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gatetui/model.h"
+#include "gatetui/run.h"
+#include "gatetui/text.h"
+#include "gatetui/trace.h"
+#include "stwrite.h"
+#include "tap.h"
+
+static unsigned long long rng = 88172645463325252ull;
+static float frand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (float)((rng >> 11) * (1.0 / 9007199254740992.0)) * 2.0f - 1.0f;
+}
+
+/* A model of L layers, H units, over vocab "abcdefgh \n", with an embedding and a readout. */
+static void write_model(const char *path, int gru, int L, int H)
+{
+    const int V = 10, D = 4, G = gru ? 3 : 4;
+    static float buf[1 << 16];
+    size_t k = 0;
+    stw_tensor t[32];
+    int n = 0;
+    static char names[32][32];
+#define TENSOR(nm, r, c)                                                                       \
+    do {                                                                                       \
+        snprintf(names[n], sizeof names[n], "%s", nm);                                         \
+        t[n] = (stw_tensor){names[n], r, c, buf + k};                                          \
+        for (int i = 0; i < (r) * ((c) ? (c) : 1); i++)                                        \
+            buf[k++] = frand() * 0.8f;                                                         \
+        n++;                                                                                   \
+    } while (0)
+    TENSOR("embedding.weight", V, D);
+    for (int l = 0; l < L; l++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "rnn.weight_ih_l%d", l);
+        TENSOR(nm, G * H, l ? H : D);
+        snprintf(nm, sizeof nm, "rnn.weight_hh_l%d", l);
+        TENSOR(nm, G * H, H);
+        snprintf(nm, sizeof nm, "rnn.bias_ih_l%d", l);
+        TENSOR(nm, G * H, 0);
+        snprintf(nm, sizeof nm, "rnn.bias_hh_l%d", l);
+        TENSOR(nm, G * H, 0);
+    }
+    TENSOR("fc.weight", V, H);
+    TENSOR("fc.bias", V, 0);
+    const char *meta[] = {"vocab", "\\n abcdefgh"};
+    stw_write(path, t, n, meta, 1);
+}
+
+static char dir[256];
+
+static int load(gt_model *m, gt_text *t, int gru, int L, int H, size_t len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/m%d%d%d.safetensors", dir, gru, L, H);
+    write_model(path, gru, L, H);
+    gt_error e = {0};
+    if (model_load(m, path, NULL, &e)) {
+        printf("# %s\n", e.msg);
+        return -1;
+    }
+    char *txt = malloc(len);
+    const char *alpha = "abcdefgh \n";
+    for (size_t i = 0; i < len; i++)
+        txt[i] = i % 97 == 50 ? 'Z' : alpha[(i * 7 + i / 13) % 10]; /* Z: skipped */
+    int rc = text_from_memory(t, "text", txt, len, m, &e);
+    free(txt);
+    if (rc)
+        printf("# %s\n", e.msg);
+    return rc;
+}
+
+/* Every layer's values of a straight run over toks, step by step: [T][L][G+2][H]. */
+static float *straight(const gt_model *m, const uint16_t *toks, size_t T)
+{
+    size_t L = (size_t)m->layers, H = (size_t)m->hidden, G = (size_t)m->gates;
+    size_t per = L * (G + 2) * H;
+    float *all = malloc(T * per * sizeof *all);
+    gt_run r;
+    run_init(&r, m, NULL);
+    for (size_t s = 0; s < T; s++) {
+        run_step(&r, toks[s]);
+        for (size_t k = 0; k < L; k++) {
+            float *o = all + s * per + k * (G + 2) * H;
+            memcpy(o, run_gates(&r, (int)k), G * H * sizeof *o);
+            memcpy(o + G * H, run_c(&r, (int)k), H * sizeof *o);
+            memcpy(o + (G + 1) * H, run_h(&r, (int)k), H * sizeof *o);
+        }
+    }
+    run_free(&r);
+    return all;
+}
+
+/* Compares the trace's values at step s (all layers) with the straight run's. */
+static int same_at(gt_trace *tr, const gt_model *m, const float *all, size_t s)
+{
+    size_t L = (size_t)m->layers, H = (size_t)m->hidden, G = (size_t)m->gates;
+    size_t per = L * (G + 2) * H;
+    size_t w = trace_window_len(tr);
+    size_t a = s > w / 3 ? s - w / 3 : 0;
+    if (trace_load(tr, a, s + 1, NULL))
+        return 0;
+    for (size_t k = 0; k < L; k++) {
+        const float *o = all + s * per + k * (G + 2) * H;
+        if (memcmp(trace_gates(tr, s, (int)k), o, G * H * sizeof *o) ||
+            memcmp(trace_c(tr, s, (int)k), o + G * H, H * sizeof *o) ||
+            memcmp(trace_h(tr, s, (int)k), o + (G + 1) * H, H * sizeof *o))
+            return 0;
+    }
+    return 1;
+}
+
+static void test_random_access(int gru)
+{
+    gt_model m;
+    gt_text t;
+    if (load(&m, &t, gru, 2, 6, 5000)) {
+        tap_ok(0, "model and text load");
+        return;
+    }
+    const char *arch = gru ? "GRU" : "LSTM";
+    float *all = straight(&m, t.tok, t.steps);
+    /* small budgets: many intervals, a short window */
+    gt_trace_limits lim = {2000, 64 * 2 * (size_t)(m.gates + 2) * 6 * 4, 8};
+    gt_trace *tr;
+    gt_error e = {0};
+    tap_ok(trace_open(&tr, &m, &t, &lim, &e) == 0, "%s: trace opens", arch);
+    tap_ok(trace_checkpoint_bytes(tr) <= 2000, "%s: checkpoints within the budget (%zu bytes, "
+           "interval %zu, %zu steps)", arch, trace_checkpoint_bytes(tr), trace_interval(tr),
+           t.steps);
+    tap_ok(trace_window_len(tr) == 64, "%s: window of 64 steps", arch);
+    int ok = 1;
+    size_t order[] = {0, 1, 2, 3, 500, 499, 498, 4000, t.steps - 1, 7, 2500, 2501, 2400, 63,
+                      64, 65, 3000, 100, 4999 - 40};
+    for (size_t i = 0; i < sizeof order / sizeof order[0] && ok; i++)
+        if (order[i] < t.steps && !same_at(tr, &m, all, order[i])) {
+            printf("# differs at step %zu\n", order[i]);
+            ok = 0;
+        }
+    for (int i = 0; i < 300 && ok; i++) {
+        size_t s = (size_t)((frand() + 1) / 2 * (float)(t.steps - 1));
+        if (!same_at(tr, &m, all, s)) {
+            printf("# differs at step %zu\n", s);
+            ok = 0;
+        }
+    }
+    for (size_t s = 1000; s < 1300 && ok; s++) /* stepping forward, then back */
+        ok = same_at(tr, &m, all, s);
+    for (size_t s = 1300; s-- > 1100 && ok;)
+        ok = same_at(tr, &m, all, s);
+    tap_ok(ok, "%s: values at steps in any order equal a straight run's", arch);
+
+    /* the readout */
+    float *p = malloc((size_t)m.vocab * sizeof *p), *q = malloc((size_t)m.vocab * sizeof *q);
+    gt_run r;
+    run_init(&r, &m, NULL);
+    for (size_t s = 0; s <= 777; s++)
+        run_step(&r, t.tok[s]);
+    run_probs(&r, q);
+    trace_load(tr, 770, 778, NULL);
+    trace_probs(tr, 777, p);
+    tap_ok(memcmp(p, q, (size_t)m.vocab * sizeof *p) == 0, "%s: probabilities at a step",
+           arch);
+
+    /* the state before a step */
+    size_t LH = (size_t)m.layers * m.hidden;
+    float *h = malloc(LH * sizeof *h), *c = malloc(LH * sizeof *c);
+    trace_state_before(tr, 778, h, c, NULL);
+    tap_ok(memcmp(h, r.h, LH * sizeof *h) == 0 && memcmp(c, r.c, LH * sizeof *c) == 0,
+           "%s: the state before step 778 is the state after 777", arch);
+    trace_state_before(tr, 0, h, c, NULL);
+    int zero = 1;
+    for (size_t i = 0; i < LH; i++)
+        zero &= h[i] == 0 && c[i] == 0;
+    tap_ok(zero, "%s: the state before step 0 is zero", arch);
+
+    /* edits */
+    uint16_t *edited = malloc(t.steps * sizeof *edited);
+    memcpy(edited, t.tok, t.steps * sizeof *edited);
+    size_t s1 = 1234, s2 = 3210;
+    int tok1 = (t.tok[s1] + 3) % m.vocab, tok2 = (t.tok[s2] + 5) % m.vocab;
+    trace_load(tr, 3200, 3240, NULL); /* a window over the second site, to be invalidated */
+    tap_ok(trace_edit(tr, s1, tok1, &e) == 0 && trace_edit(tr, s2, tok2, &e) == 0,
+           "%s: two edits", arch);
+    edited[s1] = (uint16_t)tok1;
+    edited[s2] = (uint16_t)tok2;
+    float *eall = straight(&m, edited, t.steps);
+    ok = trace_edited(tr, s1) && trace_edited(tr, s2) && !trace_edited(tr, s1 + 1) &&
+         trace_tokens(tr)[s1] == tok1 && trace_original(tr)[s1] == t.tok[s1];
+    tap_ok(ok, "%s: edited steps are marked, the original kept", arch);
+    ok = 1;
+    size_t eorder[] = {s2 + 5, s2, s2 - 1, s1 - 1, s1, s1 + 1, 4500, 10, 2000, 3300, t.steps - 1};
+    for (size_t i = 0; i < sizeof eorder / sizeof eorder[0] && ok; i++)
+        if (!same_at(tr, &m, eall, eorder[i])) {
+            printf("# edited run differs at step %zu\n", eorder[i]);
+            ok = 0;
+        }
+    tap_ok(ok, "%s: values follow the edited text", arch);
+    float *h2 = malloc(LH * sizeof *h2), *c2 = malloc(LH * sizeof *c2);
+    trace_state_before(tr, s2, h, c, NULL);
+    const size_t per = (size_t)m.layers * (m.gates + 2) * m.hidden;
+    int same = 1;
+    for (int k = 0; k < m.layers; k++) {
+        const float *o = eall + (s2 - 1) * per + (size_t)k * (m.gates + 2) * m.hidden;
+        same &= memcmp(h + (size_t)k * m.hidden, o + (size_t)(m.gates + 1) * m.hidden,
+                       (size_t)m.hidden * sizeof *h) == 0;
+    }
+    tap_ok(same, "%s: the state before the second edit is the edited run's", arch);
+    gt_edit ed;
+    tap_ok(trace_undo(tr, &ed) == 1 && ed.step == s2 && ed.new_tok == tok2 &&
+               trace_edit_count(tr) == 1 && !trace_edited(tr, s2),
+           "%s: undo takes back the last edit", arch);
+    trace_undo(tr, NULL);
+    tap_ok(trace_undo(tr, NULL) == 0 && trace_edit_count(tr) == 0, "%s: nothing left to undo",
+           arch);
+    ok = same_at(tr, &m, all, s2 + 3) && same_at(tr, &m, all, s1) && same_at(tr, &m, all, t.steps - 1);
+    tap_ok(ok, "%s: after undoing both, the original values", arch);
+    tap_ok(trace_edit(tr, t.steps, 0, &e) == GT_EINPUT && trace_edit(tr, 0, m.vocab, &e) ==
+           GT_EINPUT, "%s: an edit out of range is refused", arch);
+
+    trace_close(tr);
+    free(h);
+    free(c);
+    free(h2);
+    free(c2);
+    free(p);
+    free(q);
+    free(edited);
+    free(eall);
+    free(all);
+    run_free(&r);
+    text_free(&t);
+    model_free(&m);
+}
+
+static void test_pass(void)
+{
+    gt_model m;
+    gt_text t;
+    if (load(&m, &t, 0, 1, 64, 400000)) {
+        tap_ok(0, "long text loads");
+        return;
+    }
+    gt_trace *tr;
+    gt_error e = {0};
+    trace_open(&tr, &m, &t, NULL, &e);
+    size_t end = t.steps - 1;
+    tap_ok(trace_known(tr) == 0, "pass: nothing known at first");
+    tap_ok(trace_pass_start(tr, t.steps, &e) == 0 && trace_pass_running(tr),
+           "pass: the background pass starts");
+    int moved = 0; /* the main thread keeps working near the start meanwhile */
+    for (size_t s = 0; s < 200; s++) {
+        trace_load(tr, s, s + 1, NULL);
+        moved += trace_has(tr, s);
+    }
+    tap_ok(moved == 200, "pass: steps near the start load while it runs");
+    double p0 = trace_pass_progress(tr);
+    struct timespec ts = {0, 2000000};
+    int waited = 0;
+    while (trace_pass_running(tr) && waited++ < 20000)
+        nanosleep(&ts, NULL);
+    tap_ok(!trace_pass_running(tr) && trace_known(tr) == t.steps,
+           "pass: it ends with every checkpoint known (progress was %.2f)", p0);
+    tap_ok(trace_reachable(tr, end), "pass: the end is reachable at once");
+    /* compare the end with a straight run */
+    gt_run r;
+    run_init(&r, &m, NULL);
+    for (size_t s = 0; s <= end; s++)
+        run_step(&r, t.tok[s]);
+    trace_load(tr, end, end + 1, NULL);
+    tap_ok(memcmp(trace_h(tr, end, 0), r.h, (size_t)m.hidden * sizeof(float)) == 0,
+           "pass: the last step equals a straight run's");
+    tap_ok(trace_pass_progress(tr) == 1.0, "pass: progress 1 when done");
+
+    /* an edit near the start invalidates; a new pass is cancelled midway */
+    trace_edit(tr, 10, (t.tok[10] + 1) % m.vocab, &e);
+    tap_ok(trace_known(tr) <= 10 && !trace_reachable(tr, end),
+           "pass: an edit forgets the checkpoints after it");
+    trace_pass_start(tr, t.steps, &e);
+    nanosleep(&ts, NULL);
+    trace_pass_cancel(tr);
+    size_t known = trace_known(tr);
+    tap_ok(!trace_pass_running(tr) && known < t.steps, "pass: cancelled at step %zu of %zu",
+           known, t.steps);
+    trace_pass_start(tr, t.steps, &e); /* resumes */
+    waited = 0;
+    while (trace_pass_running(tr) && waited++ < 20000)
+        nanosleep(&ts, NULL);
+    tap_ok(trace_known(tr) == t.steps, "pass: resumed to the end");
+    run_free(&r);
+    trace_close(tr);
+    text_free(&t);
+    model_free(&m);
+}
+
+static void test_budget(void)
+{
+    gt_model m;
+    gt_text t;
+    if (load(&m, &t, 0, 2, 32, 2000000)) {
+        tap_ok(0, "long text loads");
+        return;
+    }
+    gt_trace *tr;
+    trace_open(&tr, &m, &t, NULL, NULL);
+    tap_ok(trace_checkpoint_bytes(tr) <= TRACE_CHECKPOINT_BUDGET,
+           "a 2M-step text: checkpoints %zu bytes <= 16 MB (interval %zu)",
+           trace_checkpoint_bytes(tr), trace_interval(tr));
+    trace_close(tr);
+    text_free(&t);
+    model_free(&m);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/t_trace.XXXXXX");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_random_access(0);
+    test_random_access(1);
+    test_pass();
+    test_budget();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        printf("# could not remove %s\n", dir);
+    return tap_done();
+}
