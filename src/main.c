@@ -12,10 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "export.h"
 #include "gatetui/dump.h"
 #include "gatetui/model.h"
 #include "gatetui/report.h"
 #include "gatetui/text.h"
+#include "ui.h"
 
 enum mode { MODE_UI, MODE_REPORT, MODE_DUMP, MODE_EXPORT };
 
@@ -160,15 +162,6 @@ static int parse_args(cli *c, int argc, char **argv)
     return GT_OK;
 }
 
-static void print_summary(const gt_model *m, const gt_text *t)
-{
-    printf("%s: %s, %d layer%s, H = %d, V = %d, %lld parameters%s%s\n", m->path,
-           model_arch_name(m), m->layers, m->layers == 1 ? "" : "s", m->hidden, m->vocab,
-           m->params, m->has_embedding ? ", embedding" : ", one-hot input",
-           m->has_readout ? ", readout" : "");
-    printf("%s: %zu steps\n", t->path, t->steps);
-}
-
 /* Progress of a long report on standard error, when that is a terminal. */
 typedef struct progress {
     struct timespec start;
@@ -266,11 +259,11 @@ int main(int argc, char **argv)
         rc = report_mode(&c, &m, &t, &e);
         break;
     case MODE_EXPORT:
-        rc = gt_fail(&e, GT_EFAIL, "this mode is not available in this build");
+    case MODE_UI: {
+        gt_screen_opts so = {(int)c.layer, c.step, c.edit, c.size, c.export_file};
+        rc = c.mode == MODE_UI ? ui_main(&m, &t, &so, &e) : export_main(&m, &t, &so, &e);
         break;
-    case MODE_UI:
-        print_summary(&m, &t);
-        break;
+    }
     }
     if (rc)
         fprintf(stderr, "gatetui: %s\n", e.msg);

@@ -1,0 +1,297 @@
+/* The screen's state and what each frame derives from it (see view.h). */
+#define _XOPEN_SOURCE 700 /* wcwidth */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "gatetui/utf8.h"
+#include "panel.h"
+#include "plot.h"
+#include "view.h"
+
+static void base_name(char *out, size_t n, const char *path)
+{
+    const char *b = strrchr(path, '/');
+    b = b && b[1] ? b + 1 : path;
+    snprintf(out, n, "%s", b);
+}
+
+int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int layer,
+              gt_error *e)
+{
+    memset(v, 0, sizeof *v);
+    v->m = m;
+    v->text = t;
+    v->tr = tr;
+    v->steps = t->steps;
+    base_name(v->model_name, sizeof v->model_name, m->path);
+    base_name(v->text_name, sizeof v->text_name, t->path);
+    v->layer = layer < 0 ? 0 : layer >= m->layers ? m->layers - 1 : layer;
+    size_t H = (size_t)m->hidden;
+    v->order = malloc(H * sizeof *v->order);
+    v->key = malloc(H * sizeof *v->key);
+    v->zeros = calloc(H, sizeof *v->zeros);
+    v->probs = malloc((size_t)m->vocab * sizeof *v->probs);
+    if (!v->order || !v->key || !v->zeros || !v->probs) {
+        view_free(v);
+        return gt_fail(e, GT_EFAIL, "out of memory for the screen");
+    }
+    for (int j = 0; j < m->hidden; j++)
+        v->order[j] = j;
+    return GT_OK;
+}
+
+void view_free(gt_view *v)
+{
+    free(v->order);
+    free(v->key);
+    free(v->zeros);
+    free(v->probs);
+    v->order = NULL;
+    v->key = v->zeros = v->probs = NULL;
+}
+
+int view_bar_gates(const gt_view *v, int *blocks)
+{
+    if (v->m->arch == GT_LSTM) {
+        blocks[0] = GT_I;
+        blocks[1] = GT_F;
+        blocks[2] = GT_O;
+        return 3;
+    }
+    blocks[0] = GT_R;
+    blocks[1] = GT_Z;
+    return 2;
+}
+
+int view_units_per_page(const gt_view *v)
+{
+    if (v->lay.too_small)
+        return 1;
+    int n = panel_gates_capacity(v, v->lay.r[P_GATES]);
+    return n < 1 ? 1 : n;
+}
+
+/* ---- sorting ---- */
+
+static const gt_view *sort_view;
+
+static int by_key(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    float kx = sort_view->key[x], ky = sort_view->key[y];
+    if (isnan(kx))
+        kx = -INFINITY;
+    if (isnan(ky))
+        ky = -INFINITY;
+    int c = kx < ky ? 1 : kx > ky ? -1 : 0; /* largest first */
+    if (sort_view->sort == SORT_INDEX)
+        c = 0;
+    if (sort_view->sort_reverse)
+        c = -c;
+    if (c == 0)
+        c = sort_view->sort_reverse && sort_view->sort == SORT_INDEX ? y - x : x - y;
+    return c;
+}
+
+static void sort_units(gt_view *v)
+{
+    const int H = v->m->hidden;
+    const float *carry = v->g + (size_t)model_carry_gate(v->m) * H;
+    int lstm = v->m->arch == GT_LSTM;
+    const float *now = lstm ? v->c : v->h, *before = lstm ? v->pc : v->ph;
+    for (int j = 0; j < H; j++) {
+        switch (v->sort) {
+        case SORT_INDEX: v->key[j] = 0; break;
+        case SORT_CARRY: v->key[j] = carry[j]; break;
+        case SORT_HALFLIFE: v->key[j] = (float)plot_halflife(carry[j]); break;
+        case SORT_ABSC: v->key[j] = fabsf(now[j]); break;
+        case SORT_CHANGE: v->key[j] = fabsf(now[j] - before[j]); break;
+        default: v->key[j] = 0;
+        }
+        v->order[j] = j;
+    }
+    sort_view = v;
+    qsort(v->order, (size_t)H, sizeof *v->order, by_key);
+    sort_view = NULL;
+    for (int j = 0; j < H; j++)
+        if (v->order[j] == v->unit)
+            v->rank = j;
+}
+
+/* ---- the frame's values ---- */
+
+static void top_predictions(gt_view *v)
+{
+    const int V = v->m->vocab;
+    v->ntop = 0;
+    for (int tok = 0; tok < V; tok++) {
+        float p = v->probs[tok];
+        int i = v->ntop < VIEW_TOPK ? v->ntop++ : VIEW_TOPK;
+        if (i == VIEW_TOPK) {
+            if (p <= v->top_p[VIEW_TOPK - 1])
+                continue;
+            i = VIEW_TOPK - 1;
+        }
+        while (i > 0 && v->top_p[i - 1] < p) {
+            v->top_p[i] = v->top_p[i - 1];
+            v->top_tok[i] = v->top_tok[i - 1];
+            i--;
+        }
+        v->top_p[i] = p;
+        v->top_tok[i] = tok;
+    }
+}
+
+int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
+{
+    layout_compute(cols, rows, &v->lay);
+    size_t T = v->steps, t = v->t;
+    /* the values around t the frame shows: the unit's history (half the right column
+     * each side), and with the text coloured, every step the strip shows */
+    size_t half = (size_t)(cols > 0 ? cols : 1) / 4 + 50;
+    if (v->heat)
+        half = (size_t)(cols > 0 ? cols : 1) * 3 / 2 + 8;
+    size_t cap = trace_window_len(v->tr);
+    if (half > (cap - 1) / 2)
+        half = (cap - 1) / 2;
+    size_t a = t > half ? t - half : 0, b = t + half + 1 < T ? t + half + 1 : T;
+    int rc = trace_load(v->tr, a, b, e);
+    if (rc)
+        return rc;
+    v->win_a = a;
+    v->win_b = b;
+    v->g = trace_gates(v->tr, t, v->layer);
+    v->c = trace_c(v->tr, t, v->layer);
+    v->h = trace_h(v->tr, t, v->layer);
+    v->pc = t > 0 ? trace_c(v->tr, t - 1, v->layer) : v->zeros;
+    v->ph = t > 0 ? trace_h(v->tr, t - 1, v->layer) : v->zeros;
+    sort_units(v);
+
+    int page = view_units_per_page(v), H = v->m->hidden;
+    if (v->rank < v->top)
+        v->top = v->rank;
+    if (v->rank >= v->top + page)
+        v->top = v->rank - page + 1;
+    if (v->top > H - page)
+        v->top = H - page;
+    if (v->top < 0)
+        v->top = 0;
+
+    v->has_next = t + 1 < T;
+    v->next_tok = v->has_next ? trace_tokens(v->tr)[t + 1] : -1;
+    v->ntop = 0;
+    v->loss = NAN;
+    if (v->m->has_readout) {
+        trace_probs(v->tr, t, v->probs);
+        top_predictions(v);
+        if (v->has_next)
+            v->loss = -log((double)v->probs[v->next_tok]);
+    }
+    v->pass_running = trace_pass_running(v->tr);
+    v->pass_progress = trace_pass_progress(v->tr);
+    return GT_OK;
+}
+
+/* ---- moving ---- */
+
+void view_seek(gt_view *v, size_t s)
+{
+    if (s >= v->steps)
+        s = v->steps - 1;
+    if (trace_reachable(v->tr, s)) {
+        v->t = s;
+        v->pending = 0;
+        return;
+    }
+    v->pending = 1;
+    v->pending_step = s;
+    v->pass_wanted = 1;
+    trace_pass_start(v->tr, v->steps, NULL);
+}
+
+int view_tick(gt_view *v)
+{
+    int running = trace_pass_running(v->tr);
+    int redraw = running || v->pass_running != running;
+    if (v->pending) {
+        if (trace_reachable(v->tr, v->pending_step)) {
+            v->t = v->pending_step;
+            v->pending = 0;
+            redraw = 1;
+        } else if (!running) {
+            trace_pass_start(v->tr, v->steps, NULL);
+        }
+    }
+    return redraw;
+}
+
+void view_cancel_pass(gt_view *v)
+{
+    trace_pass_cancel(v->tr);
+    v->pending = 0;
+    v->pass_wanted = 0;
+}
+
+/* ---- the text ---- */
+
+static int is_step_cp(const gt_text *t, uint32_t cp)
+{
+    return cp != UTF8_INVALID && model_token(t->model, cp) >= 0;
+}
+
+size_t view_step_at_offset(const gt_text *t, size_t off)
+{
+    if (off >= t->nbytes)
+        return t->steps;
+    size_t lo = 0, hi = (t->steps - 1) / TEXT_MARK; /* the last mark at or before off */
+    while (lo < hi) {
+        size_t mid = (lo + hi + 1) / 2;
+        if (t->mark[mid] <= off)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    size_t s = lo * TEXT_MARK, o = t->mark[lo];
+    if (o > off) /* off is before step 0 */
+        o = 0;
+    while (o < t->nbytes) {
+        uint32_t cp;
+        int len = text_char_at(t, o, &cp);
+        if (is_step_cp(t, cp)) {
+            if (o >= off)
+                return s;
+            s++;
+        }
+        o += (size_t)len;
+    }
+    return t->steps;
+}
+
+void view_cp_glyph(int utf8, int bytes_mode, uint32_t cp, char *buf)
+{
+    const char *g = NULL;
+    if (cp == '\n')
+        g = utf8 ? "↵" : "$";
+    else if (cp == '\t')
+        g = utf8 ? "⇥" : ">";
+    else if (cp == UTF8_INVALID || cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) ||
+             (bytes_mode && cp >= 0x80))
+        g = utf8 ? "�" : "?";
+    else if (cp >= 0x80 && (!utf8 || wcwidth((wchar_t)cp) < 1))
+        g = utf8 ? "�" : "?";
+    if (g) {
+        strcpy(buf, g);
+        return;
+    }
+    int n = utf8_encode(cp, buf);
+    buf[n] = 0;
+}
+
+void view_token_glyph(const gt_view *v, int tok, char *buf)
+{
+    view_cp_glyph(v->utf8, v->m->vocab_bytes, v->m->vocab_cp[tok], buf);
+}

@@ -1,0 +1,137 @@
+/* Frame render time: a scripted sequence of keys at 200x60 on a model and a text, each
+ * key handled, the frame prepared, drawn and sent through curses (to /dev/null, as an
+ * xterm-256color); prints the median, the 90th percentile and the worst time per key.
+ * Not part of make check: tests/bench_frame.sh builds and runs it. BENCH_SLOW=MS lists the
+ * keys that took longer than MS milliseconds. */
+#include "config.h"
+
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../src/frame.h"
+#include "../src/keys.h"
+#include "../src/term.h"
+#include "../src/view.h"
+#include "gatetui/trace.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+    setlocale(LC_ALL, "");
+    if (argc != 3) {
+        fprintf(stderr, "usage: bench_frame MODEL TEXT\n");
+        return 2;
+    }
+    gt_error e = {0};
+    gt_model m;
+    gt_text t;
+    if (model_load(&m, argv[1], NULL, &e) || text_load(&t, argv[2], &m, &e)) {
+        fprintf(stderr, "bench_frame: %s\n", e.msg);
+        return 2;
+    }
+    gt_trace *tr;
+    gt_view v;
+    if (trace_open(&tr, &m, &t, NULL, &e) || view_init(&v, &m, &t, tr, 0, &e)) {
+        fprintf(stderr, "bench_frame: %s\n", e.msg);
+        return 1;
+    }
+    v.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    /* the background pass first: afterwards every step is within one interval */
+    double p0 = now_ms();
+    trace_pass_start(tr, t.steps, NULL);
+    while (trace_pass_running(tr)) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    double pass_ms = now_ms() - p0;
+
+    const int cols = 200, rows = 60;
+    setenv("COLUMNS", "200", 1);
+    setenv("LINES", "60", 1);
+    FILE *null = fopen("/dev/null", "w");
+    if (!null || term_start(null, "xterm-256color", 1)) {
+        fprintf(stderr, "bench_frame: cannot start curses on /dev/null\n");
+        return 1;
+    }
+    gt_surface s;
+    surf_init(&s, cols, rows, v.utf8);
+
+    /* the script: stepping, paging, units, sorting, layers, jumps */
+    gt_key script[2000];
+    int n = 0;
+#define KEY(sym_, cp_) script[n++] = (gt_key){sym_, cp_, 0, 0}
+    for (int r = 0; r < 3; r++) {
+        for (int i = 0; i < 200; i++)
+            KEY(K_RIGHT, 0);
+        for (int i = 0; i < 30; i++)
+            KEY(K_DOWN, 0);
+        KEY(K_CHAR, 's');
+        for (int i = 0; i < 10; i++)
+            KEY(K_PGDN, 0);
+        KEY(K_CHAR, 'c');
+        for (int i = 0; i < 100; i++)
+            KEY(K_LEFT, 0);
+        KEY(K_CHAR, ']');
+        KEY(K_CHAR, 'J');
+        KEY(K_END, 0);
+        for (int i = 0; i < 20; i++)
+            KEY(K_LEFT, 0);
+        KEY(K_HOME, 0);
+        KEY(K_CHAR, '[');
+        KEY(K_CHAR, 'S');
+        for (int i = 0; i < 20; i++)
+            KEY(K_PGUP, 0);
+    }
+    double *ms = malloc((size_t)n * sizeof *ms);
+    view_prepare(&v, cols, rows, &e);
+    frame_draw(&s, &v);
+    term_show(&s);
+    doupdate();
+    for (int i = 0; i < n; i++) {
+        double a = now_ms();
+        keys_handle(&v, &script[i]);
+        view_prepare(&v, cols, rows, &e);
+        frame_draw(&s, &v);
+        term_show(&s);
+        doupdate();
+        ms[i] = now_ms() - a;
+        if (getenv("BENCH_SLOW") && ms[i] > atof(getenv("BENCH_SLOW")))
+            fprintf(stderr, "key %d (sym %d %c) at step %zu: %.1f ms\n", i, script[i].sym, script[i].cp ? (int)script[i].cp : 32, v.t, ms[i]);
+    }
+    term_stop();
+    qsort(ms, (size_t)n, sizeof *ms, cmp_d);
+    double sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += ms[i];
+    printf("%s (%s, H %d, %d layer%s), %s (%zu steps), %dx%d, %s\n", m.path, model_arch_name(&m),
+           m.hidden, m.layers, m.layers == 1 ? "" : "s", t.path, t.steps, cols, rows,
+           v.utf8 ? "UTF-8" : "ASCII");
+    printf("background pass: %.0f ms (checkpoint interval %zu, %zu KB)\n", pass_ms,
+           trace_interval(tr), trace_checkpoint_bytes(tr) / 1024);
+    printf("%d keys: median %.3f ms, p90 %.3f ms, max %.3f ms, mean %.3f ms per key\n", n,
+           ms[n / 2], ms[n * 9 / 10], ms[n - 1], sum / n);
+    free(ms);
+    surf_free(&s);
+    view_free(&v);
+    trace_close(tr);
+    text_free(&t);
+    model_free(&m);
+    return 0;
+}

@@ -1,0 +1,236 @@
+#!/bin/sh
+# The screen in a real terminal: tmux on a private server at 120x40 runs gatetui on the
+# two-layer test model, keys go in with send-keys and the screen comes back with
+# capture-pane. Stepping moves the step counter and the bars; ] changes layer; ? opens the
+# help; 40x10 says too small and 120x40 draws again; g, /, e and u; x writes a file equal to
+# the screen; q, Ctrl-C, SIGTERM and a crash leave the terminal as it was.
+src="${top_srcdir:-.}"
+bld="${top_builddir:-.}"
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "1..0 # SKIP tmux is not installed"
+    exit 0
+fi
+utf8=""
+for l in C.UTF-8 C.utf8 en_US.UTF-8; do
+    if LC_ALL=$l locale charmap 2>/dev/null | grep -qi 'utf-*8'; then utf8=$l; break; fi
+done
+if [ -z "$utf8" ]; then
+    echo "1..0 # SKIP no UTF-8 locale"
+    exit 0
+fi
+export LC_ALL="$utf8"
+unset NO_COLOR TMUX
+
+bin=$(cd "$bld" && pwd)/gatetui
+text=$(cd "$src/tests/frames" && pwd)/text.txt
+work=$(mktemp -d) || exit 1
+sock="gatetui-test-$$"
+tm() { tmux -u -L "$sock" "$@"; }
+cleanup() {
+    tm kill-server 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+"$bld/tests/mkframes" "$work" || { echo "1..0 # SKIP cannot write the test model"; exit 0; }
+model="$work/frames_lstm2.safetensors"
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); echo "not ok $n - $*"; }
+check() { # check COND-EXIT-STATUS DESCRIPTION
+    if [ "$1" -eq 0 ]; then ok "$2"; else notok "$2"; fi
+}
+
+screen() { tm capture-pane -p -t gt; }
+
+# wait_for PATTERN: until the screen shows it (grep -E), at most 10 s; 1 if it never does
+wait_for() {
+    i=0
+    while [ $i -lt 200 ]; do
+        if screen | grep -qE -- "$1"; then return 0; fi
+        sleep 0.05
+        i=$((i + 1))
+    done
+    echo "# waited in vain for: $1"
+    screen | sed 's/^/#   | /'
+    return 1
+}
+wait_gone() {
+    i=0
+    while [ $i -lt 200 ]; do
+        if ! screen | grep -qE -- "$1"; then return 0; fi
+        sleep 0.05
+        i=$((i + 1))
+    done
+    echo "# still on the screen: $1"
+    return 1
+}
+
+# start RUN: gatetui in the pane, in $work, with the terminal's settings saved around it
+start() {
+    run=$1
+    cat >"$work/run-$run.sh" <<EOF
+cd "$work"
+trap ':' INT
+stty -g >stty.before-$run
+printf 'BEFORE-%s\n' "$run"
+"$bin" "$model" "$text" 2>err-$run
+echo "EXIT=\$?"
+stty -g >stty.after-$run
+sleep 60
+EOF
+    if [ "$run" = 1 ]; then
+        tm -f /dev/null new-session -d -s gt -x 120 -y 40 "sh $work/run-$run.sh"
+    else
+        tm respawn-pane -k -t gt "sh $work/run-$run.sh"
+    fi
+}
+
+restored() { # restored RUN EXITCODE: the shell got the exit code, the terminal is as before
+    run=$1
+    wait_for "EXIT=$2" >/dev/null
+    r1=$?
+    i=0
+    while [ ! -f "$work/stty.after-$run" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+    alt=$(tm display -p -t gt '#{alternate_on}')
+    cur=$(tm display -p -t gt '#{cursor_flag}')
+    if [ $r1 -eq 0 ] && cmp -s "$work/stty.before-$run" "$work/stty.after-$run" &&
+        [ "$alt" = 0 ] && [ "$cur" = 1 ] && screen | grep -q "BEFORE-$run"; then
+        return 0
+    fi
+    echo "# exit seen: $r1, alternate screen: $alt, cursor: $cur"
+    diff "$work/stty.before-$run" "$work/stty.after-$run" | sed 's/^/# /'
+    screen | sed 's/^/#   | /'
+    return 1
+}
+
+gates() { screen | sed -n '8,27p'; }
+
+start 1
+wait_for "step 0 / 378"
+check $? "the screen comes up at step 0 of 378"
+
+gates >"$work/g0"
+tm send-keys -t gt l
+wait_for "step 1 / 378"
+check $? "l steps forward: step 1"
+gates >"$work/g1"
+! cmp -s "$work/g0" "$work/g1"
+check $? "the gate bars change with the step"
+tm send-keys -t gt Right Right
+wait_for "step 3 / 378"
+check $? "the right arrow steps too: step 3"
+tm send-keys -t gt Left h
+wait_for "step 1 / 378"
+check $? "the left arrow and h step back: step 1"
+
+tm send-keys -t gt ']'
+wait_for "gates, layer 1:" && screen | grep -q "layer 1 (of 2)"
+check $? "] shows layer 1"
+gates >"$work/gl1"
+! cmp -s "$work/g1" "$work/gl1"
+check $? "layer 1's bars differ from layer 0's"
+tm send-keys -t gt ']'
+wait_for "layer 1 is the top"
+check $? "] at the top layer says so"
+tm send-keys -t gt '['
+wait_for "gates, layer 0:"
+check $? "[ goes back to layer 0"
+
+tm send-keys -t gt j j
+wait_for "unit 2, layer 0"
+check $? "j selects the unit below (unit 2)"
+tm send-keys -t gt Up
+wait_for "unit 1, layer 0"
+check $? "the up arrow selects the unit above (unit 1)"
+tm send-keys -t gt s
+wait_for "by forget gate f, highest first"
+check $? "s sorts the units by the forget gate"
+
+tm send-keys -t gt '?'
+wait_for "gatetui keys"
+check $? "? opens the help"
+tm send-keys -t gt Space
+wait_gone "gatetui keys"
+check $? "any key closes the help"
+
+tm resize-window -t gt -x 40 -y 10
+wait_for "terminal too small"
+check $? "at 40x10 the screen says it is too small"
+tm resize-window -t gt -x 120 -y 40
+wait_for "step 1 / 378" && wait_gone "too small" && screen | grep -q "gates, layer 0"
+check $? "back at 120x40 the frame is drawn again"
+
+tm send-keys -t gt g 3 0 0 Enter
+wait_for "step 300 / 378"
+check $? "g 300 Enter goes to step 300"
+tm send-keys -t gt g 1 0 % Enter
+wait_for "step 38 / 378"
+check $? "g 10% goes to step 38"
+tm send-keys -t gt / H e a v e n Enter
+wait_for "step 330 / 378  layer 0 \(of 2\)  char 'H'"
+check $? "/Heaven finds the word (step 330, 'H')"
+
+tm send-keys -t gt e
+wait_for "replace 'H' at step 330 with:"
+check $? "e asks for the new character"
+tm send-keys -t gt Q
+wait_for "'Q' is not in the vocabulary; nothing changed" && screen | grep -q "no edit: press e"
+check $? "a character outside the vocabulary is refused, nothing changes"
+tm send-keys -t gt e x
+wait_for "edit at step 330: 'H' → 'x'" && screen | grep -q "(edited, was 'H')"
+check $? "e x edits the character (perturbation panel and header say so)"
+tm send-keys -t gt l
+wait_for "step 331 / 378" >/dev/null
+screen | sed -n '4,7p' | grep -q '\*'
+check $? "the text strip marks the edited character"
+tm send-keys -t gt u
+wait_for "undid the edit at step 330" && screen | grep -q "no edit: press e"
+check $? "u undoes it"
+
+# x: the file holds exactly the frame on the screen
+tm send-keys -t gt Escape
+wait_gone "undid the edit" >/dev/null
+screen >"$work/screen.txt"
+tm send-keys -t gt x
+wait_for "frame written to" >/dev/null
+name=$(screen | sed -n 's/.*frame written to \.\/\([^ ]*\).*/\1/p' | head -1)
+if [ -n "$name" ] && [ -f "$work/$name" ] && cmp -s "$work/$name" "$work/screen.txt"; then
+    ok "x writes the frame to ./$name, the same as the screen"
+else
+    notok "x: the file ($name) differs from the screen"
+    [ -f "$work/$name" ] && diff "$work/screen.txt" "$work/$name" | head -10 | sed 's/^/# /'
+fi
+case "$name" in text-step331*.txt) ok "named after the text and the step ($name)" ;;
+*) notok "the file's name ($name) is not text-step331*.txt" ;; esac
+tm send-keys -t gt x
+wait_for "frame written to ./text-step331-2.txt"
+check $? "x again writes a new file, not over the first"
+[ "$(ls "$work" | grep -c '^text-step331')" = 2 ] && [ -z "$(ls -a "$work" | grep gatetui-frame)" ]
+check $? "two frames, no temporary file left"
+
+tm send-keys -t gt q
+restored 1 0
+check $? "q quits (exit 0) and the terminal is as it was"
+
+start 2
+wait_for "step 0 / 378" >/dev/null
+tm send-keys -t gt C-c
+restored 2 0
+check $? "Ctrl-C quits and the terminal is as it was"
+
+start 3
+wait_for "step 0 / 378" >/dev/null
+pid=$(ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | head -1)
+[ -n "$pid" ] && kill -TERM "$pid"
+restored 3 143
+check $? "SIGTERM ends it (exit 143) and the terminal is as it was"
+
+start 4
+wait_for "step 0 / 378" >/dev/null
+pid=$(ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | head -1)
+[ -n "$pid" ] && kill -SEGV "$pid"
+restored 4 139
+check $? "a crash (SIGSEGV) restores the terminal before dying of it (exit 139)"
+
+echo "1..$n"

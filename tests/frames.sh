@@ -1,0 +1,113 @@
+#!/bin/sh
+# Golden frames: `gatetui --export` of the models tests/mkframes writes, over
+# tests/frames/text.txt, at several sizes, compared byte for byte with tests/frames/*.txt.
+# After a deliberate change to the screen, make them again with
+#     REGEN=1 top_srcdir=. top_builddir=. tests/frames.sh
+# and look at the difference (git diff tests/frames) before committing it.
+# Also: --export refuses to overwrite, reports bad options, and the screen without a
+# terminal points at the modes that need none.
+src="${top_srcdir:-.}"
+bld="${top_builddir:-.}"
+bin="$bld/gatetui"
+gold="$src/tests/frames"
+text="$gold/text.txt"
+out=$(mktemp -d) || exit 1
+trap 'rm -rf "$out"' EXIT
+"$bld/tests/mkframes" "$out" || { echo "1..0 # SKIP cannot write the models"; exit 0; }
+lstm="$out/frames_lstm2.safetensors"
+gru="$out/frames_gru.safetensors"
+
+utf8=""
+for l in C.UTF-8 C.utf8 en_US.UTF-8; do
+    if LC_ALL=$l locale charmap 2>/dev/null | grep -qi 'utf-*8'; then utf8=$l; break; fi
+done
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); echo "not ok $n - $*"; }
+skip() { n=$((n + 1)); echo "ok $n # SKIP $*"; }
+
+# golden NAME LOCALE ARGS...: the frame of ARGS in LOCALE against tests/frames/NAME.txt
+golden() {
+    name=$1 loc=$2
+    shift 2
+    if [ -z "$loc" ]; then skip "$name: no UTF-8 locale here"; return; fi
+    f="$out/$name.txt"
+    if ! LC_ALL=$loc NO_COLOR= "$bin" --export "$f" "$@" 2>"$out/err"; then
+        notok "$name: gatetui --export failed"
+        sed 's/^/# /' "$out/err"
+        return
+    fi
+    if [ -n "$REGEN" ]; then
+        cp "$f" "$gold/$name.txt"
+        ok "$name: written to $gold/$name.txt"
+    elif cmp -s "$f" "$gold/$name.txt"; then
+        ok "$name: the frame is the golden one"
+    else
+        notok "$name: the frame differs from $gold/$name.txt"
+        diff "$gold/$name.txt" "$f" | head -20 | sed 's/^/# /'
+    fi
+}
+
+golden lstm2-120x40 "$utf8" --step 57 "$lstm" "$text"
+golden lstm2-80x24-layer1-edit "$utf8" --step 60 --edit 55:x --layer 1 --size 80x24 "$lstm" "$text"
+golden lstm2-200x60-end "$utf8" --step 377 --size 200x60 "$lstm" "$text"
+golden gru-100x30-ascii C --step 20 --size 100x30 "$gru" "$text"
+golden toosmall-40x10 C --step 0 --size 40x10 "$gru" "$text"
+
+# the same frame again: the same bytes (nothing depends on time or memory)
+if LC_ALL=C "$bin" --export - --step 20 --size 100x30 "$gru" "$text" 2>/dev/null |
+    cmp -s - "$out/gru-100x30-ascii.txt"; then
+    ok "--export - writes the same frame to standard output"
+else
+    notok "--export - differs from --export FILE"
+fi
+
+# never overwrite
+echo keep >"$out/exists.txt"
+LC_ALL=C "$bin" --export "$out/exists.txt" --step 1 "$gru" "$text" 2>"$out/err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(cat "$out/exists.txt")" = keep ] && grep -q "exists" "$out/err"; then
+    ok "--export refuses an existing file (exit 2, file untouched)"
+else
+    notok "--export over an existing file: exit $rc"
+    sed 's/^/# /' "$out/err"
+fi
+if [ -z "$(find "$out" -name '.gatetui-frame-*')" ]; then
+    ok "no temporary file left behind"
+else
+    notok "a temporary file was left behind"
+fi
+
+# bad options: exit 2 and one line
+bad() {
+    what=$1
+    shift
+    LC_ALL=C "$bin" "$@" >/dev/null 2>"$out/err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l <"$out/err")" -ge 1 ]; then
+        ok "$what: exit 2 ($(tail -1 "$out/err"))"
+    else
+        notok "$what: exit $rc"
+        sed 's/^/# /' "$out/err"
+    fi
+}
+bad "--size 0x10" --export "$out/a.txt" --step 0 --size 0x10 "$gru" "$text"
+bad "--size 120" --export "$out/a.txt" --step 0 --size 120 "$gru" "$text"
+bad "--step past the end" --export "$out/a.txt" --step 378 "$gru" "$text"
+bad "--edit with a character outside the vocabulary" --export "$out/a.txt" --step 0 --edit 3:Q "$gru" "$text"
+bad "--edit without a character" --export "$out/a.txt" --step 0 --edit 3: "$gru" "$text"
+bad "--edit past the end" --export "$out/a.txt" --step 0 --edit 999:a "$gru" "$text"
+bad "--export without --step" --export "$out/a.txt" "$gru" "$text"
+
+# the screen needs a terminal
+LC_ALL=C "$bin" "$gru" "$text" </dev/null >"$out/o" 2>"$out/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q -- "--report" "$out/err" && grep -q -- "--dump" "$out/err" &&
+    grep -q -- "--export" "$out/err" && [ ! -s "$out/o" ]; then
+    ok "without a terminal: exit 2, pointing at --report, --dump and --export"
+else
+    notok "without a terminal: exit $rc"
+    sed 's/^/# /' "$out/err"
+fi
+echo "1..$n"

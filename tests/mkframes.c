@@ -1,0 +1,93 @@
+/* Writes the small models of the frame tests into a directory: a two-layer LSTM with an
+ * embedding and a readout (frames_lstm2.safetensors) and a one-layer GRU with one-hot input
+ * and no readout (frames_gru.safetensors). The weights come from a fixed pseudo-random
+ * sequence, so the files are the same everywhere. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stwrite.h"
+
+static unsigned long long rng;
+
+static float frand(void) /* uniform in [-1, 1) */
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (float)((rng >> 40) * (1.0 / 16777216.0)) * 2.0f - 1.0f;
+}
+
+static float pool[1 << 16];
+static size_t used;
+
+static float *fill(int n, float scale, float bias_f, int G, int H)
+{
+    float *p = pool + used;
+    for (int i = 0; i < n; i++)
+        p[i] = frand() * scale;
+    if (bias_f != 0) /* the carry gate's bias block (rows H..2H-1) */
+        for (int i = H; i < 2 * H && i < n; i++)
+            p[i] += bias_f;
+    used += (size_t)n;
+    (void)G;
+    return p;
+}
+
+/* The vocabulary, as it goes into the metadata (JSON-escaped: \n is a newline). */
+static const char vocab_json[] = "\\n !',.:;?ADGHIJLMOSTWabcdefghijklmnopqrstuvwxyz";
+static const int V = 47;
+
+static int lstm2(const char *dir)
+{
+    const int H = 20, D = 6, G = 4;
+    char path[512];
+    snprintf(path, sizeof path, "%s/frames_lstm2.safetensors", dir);
+    rng = 0x9E3779B97F4A7C15ull;
+    used = 0;
+    stw_tensor t[] = {
+        {"encoder.weight", V, D, fill(V * D, 1.0f, 0, G, H)},
+        {"rnn.weight_ih_l0", G * H, D, fill(G * H * D, 0.9f, 0, G, H)},
+        {"rnn.weight_hh_l0", G * H, H, fill(G * H * H, 0.35f, 0, G, H)},
+        {"rnn.bias_ih_l0", G * H, 0, fill(G * H, 0.5f, 1.0f, G, H)},
+        {"rnn.bias_hh_l0", G * H, 0, fill(G * H, 0.5f, 0, G, H)},
+        {"rnn.weight_ih_l1", G * H, H, fill(G * H * H, 0.45f, 0, G, H)},
+        {"rnn.weight_hh_l1", G * H, H, fill(G * H * H, 0.35f, 0, G, H)},
+        {"rnn.bias_ih_l1", G * H, 0, fill(G * H, 0.5f, 1.5f, G, H)},
+        {"rnn.bias_hh_l1", G * H, 0, fill(G * H, 0.5f, 0, G, H)},
+        {"decoder.weight", V, H, fill(V * H, 1.2f, 0, G, H)},
+        {"decoder.bias", V, 0, fill(V, 0.5f, 0, G, H)},
+    };
+    const char *meta[] = {"vocab", vocab_json};
+    return stw_write(path, t, (int)(sizeof t / sizeof t[0]), meta, 1);
+}
+
+static int gru(const char *dir)
+{
+    const int H = 12, G = 3;
+    char path[512];
+    snprintf(path, sizeof path, "%s/frames_gru.safetensors", dir);
+    rng = 0xD1B54A32D192ED03ull;
+    used = 0;
+    stw_tensor t[] = {
+        {"gru.weight_ih_l0", G * H, V, fill(G * H * V, 1.2f, 0, G, H)},
+        {"gru.weight_hh_l0", G * H, H, fill(G * H * H, 0.5f, 0, G, H)},
+        {"gru.bias_ih_l0", G * H, 0, fill(G * H, 0.5f, 1.0f, G, H)},
+        {"gru.bias_hh_l0", G * H, 0, fill(G * H, 0.5f, 0, G, H)},
+    };
+    const char *meta[] = {"vocab", vocab_json};
+    return stw_write(path, t, (int)(sizeof t / sizeof t[0]), meta, 1);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: mkframes DIR\n");
+        return 2;
+    }
+    if (lstm2(argv[1]) || gru(argv[1])) {
+        fprintf(stderr, "mkframes: cannot write into %s\n", argv[1]);
+        return 1;
+    }
+    return 0;
+}
