@@ -10,6 +10,7 @@ n=0
 while read -r name opts; do
     case "$name" in ''|'#'*) continue ;; esac
     n=$((n + 1))
+    opts=$(printf '%s' "$opts" | sed "s|tests/fixtures/|$fix/|g") # paths in MANIFEST are from the top
     # shellcheck disable=SC2086
     if "$bin" --dump $opts "$fix/$name.safetensors" "$fix/$name.txt" >"$out/$name.csv" 2>"$out/err" &&
         "$cmp" "$fix/$name.csv" "$out/$name.csv" 1e-5 >"$out/diff" 2>&1; then

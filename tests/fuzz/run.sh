@@ -12,14 +12,14 @@ command -v "$cc" >/dev/null || cc=$(ls /usr/bin/clang-1[0-9] 2>/dev/null | tail 
 [ -n "$cc" ] || { echo "fuzz: clang not found"; exit 77; }
 mkdir -p "$work"
 bin="$work/fuzz_model"
-engine="error utf8 safetensors model vocab text kernels run"
-srcs=""
-for f in $engine; do srcs="$srcs $top/src/$f.c"; done
+# the engine library's sources, as Makefile.am lists them
+srcs=$(awk '/^libgatetui_a_SOURCES/ { on = 1 } on { print } on && !/\\$/ { on = 0 }' \
+    "$top/Makefile.am" | tr ' \t' '\n\n' | grep '\.c$' | sed "s|^|$top/|")
 [ -f "$top/config.h" ] || { echo "fuzz: run ./configure first"; exit 1; }
 # shellcheck disable=SC2086
 "$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I"$top" -I"$top/include" $srcs "$top/tests/fuzz/fuzz_model.c" \
-    $(pkg-config --cflags --libs jansson) -lm -o "$bin"
+    $(pkg-config --cflags --libs jansson) -lm -lpthread -o "$bin"
 mkdir -p "$work/corpus"
 cp "$top"/tests/fuzz/corpus/* "$work/corpus/" 2>/dev/null || true
 cp "$top"/tests/malformed/*.safetensors "$work/corpus/" 2>/dev/null || true
