@@ -66,15 +66,16 @@ wait_gone() {
     return 1
 }
 
-# start RUN: gatetui in the pane, in $work, with the terminal's settings saved around it
+# start RUN [TEXT]: gatetui in the pane, in $work, with the terminal's settings saved
+# around it
 start() {
-    run=$1
+    run=$1 txt=${2:-$text}
     cat >"$work/run-$run.sh" <<EOF
 cd "$work"
 trap ':' INT
 stty -g >stty.before-$run
 printf 'BEFORE-%s\n' "$run"
-"$bin" "$model" "$text" 2>err-$run
+"$bin" "$model" "$txt" 2>err-$run
 echo "EXIT=\$?"
 stty -g >stty.after-$run
 sleep 60
@@ -161,6 +162,26 @@ tm resize-window -t gt -x 120 -y 40
 wait_for "step 1 / 378" && wait_gone "too small" && screen | grep -q "gates, layer 0"
 check $? "back at 120x40 the frame is drawn again"
 
+tm send-keys -t gt End
+wait_for "step 377 / 378"
+check $? "End goes to the last step"
+step_now() { screen | sed -n 's/^ step \([0-9]*\) \/.*/\1/p' | head -1; }
+tm send-keys -t gt PPage
+wait_gone "step 377 / 378" >/dev/null
+back=$((377 - $(step_now)))
+[ "$back" -ge 100 ] && [ "$back" -le 120 ]
+check $? "PgUp goes back a page ($back steps, the text strip's width)"
+tm send-keys -t gt Home
+wait_for "step 0 / 378"
+check $? "Home goes to the first step"
+tm send-keys -t gt NPage
+wait_for "step $back / 378"
+check $? "PgDn goes forward a page"
+tm send-keys -t gt c
+wait_for "coloured by tanh c of unit 1"
+check $? "c colours the text by the selected unit"
+tm send-keys -t gt c
+
 tm send-keys -t gt g 3 0 0 Enter
 wait_for "step 300 / 378"
 check $? "g 300 Enter goes to step 300"
@@ -225,6 +246,40 @@ pid=$(ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | hea
 [ -n "$pid" ] && kill -TERM "$pid"
 restored 3 143
 check $? "SIGTERM ends it (exit 143) and the terminal is as it was"
+
+# a long text: the first jump to the end goes through the background pass, with a
+# progress bar, while the keys keep working; Esc stops it; memory stays small
+cp "$text" "$work/long.txt"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
+    cat "$work/long.txt" "$work/long.txt" >"$work/long2.txt" && mv "$work/long2.txt" "$work/long.txt"
+done
+start 5 "$work/long.txt"
+wait_for "step 0 / 6193152" >/dev/null
+check $? "a 6.3 MB text (6193152 steps) opens at once"
+tm send-keys -t gt End
+wait_for "computing the states up to step 6193151"
+check $? "End on a long text shows the background pass's progress"
+tm send-keys -t gt j
+wait_for "unit 1, layer 0" && screen | grep -q "computing the states"
+check $? "keys keep working meanwhile (j selects unit 1)"
+tm send-keys -t gt Escape
+wait_gone "computing the states" && screen | grep -q "step 0 / 6193152"
+check $? "Esc stops the pass; the cursor stays"
+tm send-keys -t gt End
+i=0
+while [ $i -lt 3000 ] && ! screen | grep -q "step 6193151 / 6193152"; do sleep 0.1; i=$((i + 1)); done
+screen | grep -q "step 6193151 / 6193152"
+check $? "End again resumes the pass and arrives at the last step"
+pid=$(ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | head -1)
+rss=$(ps -o rss= -p "$pid" | tr -d ' ')
+[ -n "$rss" ] && [ "$rss" -lt 100000 ]
+check $? "memory stays small on the long text (${rss} KB resident)"
+tm send-keys -t gt Left Home
+wait_for "step 0 / 6193152"
+check $? "then any step is reached at once"
+tm send-keys -t gt q
+restored 5 0
+check $? "q quits"
 
 start 4
 wait_for "step 0 / 378" >/dev/null

@@ -1,0 +1,229 @@
+/* Keys without a terminal: the bytes a terminal sends go through libtermkey
+ * (termkey_new_abstract + termkey_push_bytes) and ui_translate_key, then keys_handle acts on
+ * a view of a small two-layer model: stepping, paging, units, sorting, layers, the go-to,
+ * search and edit prompts, undo, help, export and quit. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../src/keys.h"
+#include "../src/ui.h"
+#include "../src/view.h"
+#include "gatetui/trace.h"
+#include "stwrite.h"
+#include "tap.h"
+
+static TermKey *tk;
+
+/* The one key the bytes make. */
+static int key_of(const char *bytes, gt_key *k)
+{
+    termkey_push_bytes(tk, bytes, strlen(bytes));
+    TermKeyKey key;
+    TermKeyResult r = termkey_getkey(tk, &key);
+    if (r == TERMKEY_RES_AGAIN)
+        r = termkey_getkey_force(tk, &key);
+    return r == TERMKEY_RES_KEY && ui_translate_key(&key, k);
+}
+
+static gt_act press(gt_view *v, const char *bytes)
+{
+    gt_key k;
+    if (!key_of(bytes, &k))
+        return (gt_act)-1;
+    gt_act a = keys_handle(v, &k);
+    gt_error e = {0};
+    view_prepare(v, 120, 40, &e);
+    return a;
+}
+
+static void write_model(const char *path)
+{
+    enum { V = 5, D = 3, H = 4, G = 4 };
+    static float w[4096];
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+        w[i] = (float)((int)(i * 37 % 23) - 11) / 15.0f;
+    stw_tensor t[] = {
+        {"embedding.weight", V, D, w},           {"lstm.weight_ih_l0", G * H, D, w + 100},
+        {"lstm.weight_hh_l0", G * H, H, w + 200}, {"lstm.bias_ih_l0", G * H, 0, w + 300},
+        {"lstm.bias_hh_l0", G * H, 0, w + 400},   {"lstm.weight_ih_l1", G * H, H, w + 500},
+        {"lstm.weight_hh_l1", G * H, H, w + 600}, {"lstm.bias_ih_l1", G * H, 0, w + 700},
+        {"lstm.bias_hh_l1", G * H, 0, w + 800},   {"fc.weight", V, H, w + 900},
+        {"fc.bias", V, 0, w + 1000},
+    };
+    const char *meta[] = {"vocab", "\\n abc"};
+    stw_write(path, t, (int)(sizeof t / sizeof t[0]), meta, 1);
+}
+
+static void test_translation(void)
+{
+    static const struct {
+        const char *bytes, *name;
+        gt_keysym sym;
+        uint32_t cp;
+        int ctrl;
+    } cases[] = {
+        {"\x1b[C", "right arrow", K_RIGHT, 0, 0}, {"\x1b[D", "left arrow", K_LEFT, 0, 0},
+        {"\x1b[A", "up arrow", K_UP, 0, 0},       {"\x1b[B", "down arrow", K_DOWN, 0, 0},
+        {"\x1b[5~", "PgUp", K_PGUP, 0, 0},        {"\x1b[6~", "PgDn", K_PGDN, 0, 0},
+        {"\x1b[H", "Home", K_HOME, 0, 0},         {"\x1b[F", "End", K_END, 0, 0},
+        {"\r", "Enter", K_ENTER, 0, 0},           {"\x7f", "Backspace", K_BACKSPACE, 0, 0},
+        {"\x1b", "a lone Esc", K_ESC, 0, 0},      {"l", "l", K_CHAR, 'l', 0},
+        {"]", "]", K_CHAR, ']', 0},               {"\x03", "Ctrl-C", K_CHAR, 'c', 1},
+        {"\xc3\xa9", "é (UTF-8)", K_CHAR, 0xE9, 0}, {" ", "Space", K_CHAR, ' ', 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gt_key k;
+        int ok = key_of(cases[i].bytes, &k) && k.sym == cases[i].sym &&
+                 (cases[i].sym != K_CHAR || k.cp == cases[i].cp) && k.ctrl == cases[i].ctrl;
+        tap_ok(ok, "%s is read as the right key", cases[i].name);
+    }
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/t_keys.XXXXXX";
+    if (!mkdtemp(dir))
+        return 1;
+    char path[256];
+    snprintf(path, sizeof path, "%s/m.safetensors", dir);
+    write_model(path);
+    tk = termkey_new_abstract("xterm", TERMKEY_FLAG_UTF8);
+    test_translation();
+
+    gt_error e = {0};
+    gt_model m;
+    gt_text t;
+    const char *text = "abc abc\nab ca ba cab\nabcabc  abc\n";
+    if (model_load(&m, path, NULL, &e) || text_from_memory(&t, "t.txt", text, strlen(text), &m, &e)) {
+        printf("# %s\n", e.msg);
+        return 1;
+    }
+    gt_trace *tr;
+    gt_view v;
+    trace_open(&tr, &m, &t, NULL, &e);
+    view_init(&v, &m, &t, tr, 0, &e);
+    view_prepare(&v, 120, 40, &e);
+    size_t T = t.steps;
+
+    press(&v, "\x1b[C");
+    press(&v, "l");
+    tap_ok(v.t == 2, "right arrow and l: step 2");
+    press(&v, "\x1b[D");
+    press(&v, "h");
+    press(&v, "h");
+    tap_ok(v.t == 0, "left arrow and h, and no step before 0");
+    press(&v, "\x1b[F");
+    tap_ok(v.t == T - 1, "End: the last step");
+    press(&v, "l");
+    tap_ok(v.t == T - 1, "no step after the last");
+    press(&v, "\x1b[H");
+    tap_ok(v.t == 0, "Home: step 0");
+    press(&v, "\x1b[6~");
+    tap_ok(v.t == T - 1, "PgDn: a page (past the end of a short text: the last step)");
+    press(&v, "\x1b[5~");
+    tap_ok(v.t == 0, "PgUp: back a page");
+
+    press(&v, "j");
+    press(&v, "\x1b[B");
+    tap_ok(v.unit == 2, "j and the down arrow select unit 2");
+    press(&v, "k");
+    tap_ok(v.unit == 1, "k selects unit 1");
+    press(&v, "J");
+    tap_ok(v.unit == 3, "J: a page of units (to the last)");
+    press(&v, "s");
+    tap_ok(v.sort == SORT_CARRY && v.order[v.rank] == v.unit, "s sorts by the carry gate");
+    int sorted = 1;
+    const float *f = v.g + m.hidden;
+    for (int i = 1; i < m.hidden; i++)
+        sorted &= f[v.order[i - 1]] >= f[v.order[i]];
+    tap_ok(sorted, "units in decreasing forget gate");
+    press(&v, "S");
+    sorted = 1;
+    for (int i = 1; i < m.hidden; i++)
+        sorted &= f[v.order[i - 1]] <= f[v.order[i]];
+    tap_ok(v.sort_reverse && sorted, "S reverses the order");
+    for (int i = 0; i < SORT_COUNT - 1; i++)
+        press(&v, "s");
+    tap_ok(v.sort == SORT_INDEX, "s cycles through the five orders");
+    press(&v, "S");
+
+    press(&v, "]");
+    tap_ok(v.layer == 1, "] layer 1");
+    press(&v, "]");
+    tap_ok(v.layer == 1 && strstr(v.msg, "top"), "] at the top layer: a message");
+    press(&v, "[");
+    tap_ok(v.layer == 0, "[ layer 0");
+
+    press(&v, "g");
+    press(&v, "1");
+    press(&v, "0");
+    press(&v, "\r");
+    tap_ok(v.t == 10 && v.prompt == PROMPT_NONE, "g 10 Enter: step 10");
+    press(&v, "g");
+    press(&v, "x");
+    press(&v, "\r");
+    tap_ok(v.t == 10 && v.msg_error, "g x: an error message, no move");
+    press(&v, "g");
+    press(&v, "5");
+    press(&v, "\x1b");
+    tap_ok(v.t == 10 && v.prompt == PROMPT_NONE, "Esc cancels the prompt");
+    press(&v, "g");
+    press(&v, "e");
+    press(&v, "n");
+    press(&v, "d");
+    press(&v, "\r");
+    tap_ok(v.t == T - 1, "g end: the last step");
+
+    press(&v, "\x1b[H");
+    press(&v, "/");
+    press(&v, "c");
+    press(&v, "a");
+    press(&v, "b");
+    press(&v, "\r");
+    tap_ok(v.t == 17, "/cab Enter finds step 17");
+    press(&v, "n");
+    tap_ok(v.t == 23, "n: the next match (23)");
+    press(&v, "n");
+    tap_ok(v.t == 17 && strstr(v.msg, "wrapped"), "n again wraps around to 17");
+    press(&v, "N");
+    tap_ok(v.t == 23, "N: the previous match, wrapping back (23)");
+
+    press(&v, "e");
+    press(&v, "z");
+    tap_ok(trace_edit_count(tr) == 0 && v.msg_error, "e z: not in the vocabulary, refused");
+    size_t at = v.t;
+    int before = trace_tokens(tr)[at];
+    press(&v, "e");
+    press(&v, " ");
+    tap_ok(trace_edit_count(tr) == 1 && trace_tokens(tr)[at] != before && trace_edited(tr, at),
+           "e Space edits the step under the cursor");
+    press(&v, "e");
+    press(&v, "\r");
+    tap_ok(trace_edit_count(tr) == 2 && m.vocab_cp[trace_tokens(tr)[at]] == '\n',
+           "e Enter edits it to a newline");
+    press(&v, "u");
+    press(&v, "u");
+    tap_ok(trace_edit_count(tr) == 0 && trace_tokens(tr)[at] == before && !trace_edited(tr, at),
+           "u u undoes both");
+    press(&v, "u");
+    tap_ok(strstr(v.msg, "no edit") != NULL, "u with nothing to undo says so");
+
+    press(&v, "?");
+    tap_ok(v.help, "? opens the help");
+    tap_ok(press(&v, "q") == ACT_REDRAW && !v.help, "any key closes it (q too, without quitting)");
+    tap_ok(press(&v, "c") == ACT_REDRAW && v.heat, "c colours the text");
+    tap_ok(press(&v, "x") == ACT_EXPORT, "x exports");
+    tap_ok(press(&v, "q") == ACT_QUIT, "q quits");
+    tap_ok(press(&v, "\x03") == ACT_QUIT, "Ctrl-C quits");
+
+    termkey_destroy(tk);
+    view_free(&v);
+    trace_close(tr);
+    text_free(&t);
+    model_free(&m);
+    unlink(path);
+    rmdir(dir);
+    return tap_done();
+}
