@@ -3,7 +3,8 @@
 # two-layer test model, keys go in with send-keys and the screen comes back with
 # capture-pane. Stepping moves the step counter and the bars; ] changes layer; ? opens the
 # help; 40x10 says too small and 120x40 draws again; g, /, e and u; x writes a file equal to
-# the screen; q, Ctrl-C, SIGTERM and a crash leave the terminal as it was.
+# the screen; NO_COLOR takes the colours away; q, Ctrl-C, SIGTERM and a crash leave the
+# terminal as it was.
 src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
 if ! command -v tmux >/dev/null 2>&1; then
@@ -69,13 +70,13 @@ wait_gone() {
 # start RUN [TEXT]: gatetui in the pane, in $work, with the terminal's settings saved
 # around it
 start() {
-    run=$1 txt=${2:-$text}
+    run=$1 txt=${2:-$text} envs=${3:-}
     cat >"$work/run-$run.sh" <<EOF
 cd "$work"
 trap ':' INT
 stty -g >stty.before-$run
 printf 'BEFORE-%s\n' "$run"
-"$bin" "$model" "$txt" 2>err-$run
+$envs "$bin" "$model" "$txt" 2>err-$run
 echo "EXIT=\$?"
 stty -g >stty.after-$run
 sleep 60
@@ -177,8 +178,9 @@ check $? "Home goes to the first step"
 tm send-keys -t gt NPage
 wait_for "step $back / 378"
 check $? "PgDn goes forward a page"
+colours() { tm capture-pane -e -p -t gt | grep -qE "$(printf '\033')\[([0-9;]*;)?([34][0-7]|[34]8;5;[0-9]+)(;[0-9;]*)?m"; }
 tm send-keys -t gt c
-wait_for "coloured by tanh c of unit 1"
+wait_for "coloured by tanh c of unit 1" && colours
 check $? "c colours the text by the selected unit"
 tm send-keys -t gt c
 
@@ -280,6 +282,15 @@ check $? "then any step is reached at once"
 tm send-keys -t gt q
 restored 5 0
 check $? "q quits"
+
+start 6 "$text" "NO_COLOR=1"
+wait_for "step 0 / 378" >/dev/null
+tm send-keys -t gt c
+wait_for "coloured by tanh c" >/dev/null
+! colours
+check $? "NO_COLOR: no colours on the screen"
+tm send-keys -t gt q
+restored 6 0 >/dev/null
 
 start 4
 wait_for "step 0 / 378" >/dev/null
