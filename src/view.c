@@ -159,6 +159,8 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     if (half > (cap - 1) / 2)
         half = (cap - 1) / 2;
     size_t a = t > half ? t - half : 0, b = t + half + 1 < T ? t + half + 1 : T;
+    if (t > 0 && a == t) /* the step before t, for the change since it */
+        a = t - 1;
     int rc = trace_load(v->tr, a, b, e);
     if (rc)
         return rc;

@@ -63,6 +63,24 @@ else
     notok "--export - differs from --export FILE"
 fi
 
+# texts of one and two steps, every step, the smallest and a large size
+printf 'a' >"$out/one.txt"
+printf 'ab' >"$out/two.txt"
+fails=""
+for m in "$lstm" "$gru"; do
+    for sz in 64x22 300x100; do
+        for ts in one:0 two:0 two:1; do
+            LC_ALL=${utf8:-C} "$bin" --export - --step "${ts#*:}" --size "$sz" "$m" \
+                "$out/${ts%:*}.txt" >/dev/null 2>&1 || fails="$fails ${m##*/}:$sz:$ts"
+        done
+    done
+done
+if [ -z "$fails" ]; then
+    ok "texts of one and two steps draw at every step"
+else
+    notok "short texts fail:$fails"
+fi
+
 # never overwrite
 echo keep >"$out/exists.txt"
 LC_ALL=C "$bin" --export "$out/exists.txt" --step 1 "$gru" "$text" 2>"$out/err"
