@@ -31,4 +31,17 @@ while read -r name opts; do
         fi
     fi
 done <"$fix/MANIFEST"
+# the sample models against the dumps their training script took from PyTorch
+for ref in "$top_srcdir"/samples/*.ref.csv; do
+    [ -f "$ref" ] || continue
+    name=$(basename "$ref" .ref.csv)
+    n=$((n + 1))
+    if "$bin" --dump "$top_srcdir/samples/$name.bin" "$top_srcdir/samples/$name.ref.txt" >"$out/$name.csv" 2>"$out/err" &&
+        "$cmp" "$ref" "$out/$name.csv" 1e-5 >"$out/diff" 2>&1; then
+        echo "ok $n - sample $name: every value within 1e-5 of PyTorch"
+    else
+        echo "not ok $n - sample $name: dump differs from PyTorch"
+        sed 's/^/# /' "$out/err" "$out/diff" | head -20
+    fi
+done
 echo "1..$n"
