@@ -13,6 +13,10 @@ int gt_fail(gt_error *e, int code, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(e->msg, sizeof e->msg, fmt, ap);
         va_end(ap);
+        /* one line, whatever a file's names or a parser's excerpt held */
+        for (char *c = e->msg; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7F)
+                *c = '?';
         e->code = code;
     }
     return code;

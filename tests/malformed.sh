@@ -22,4 +22,17 @@ while IFS="$(printf '\t')" read -r file want; do
         echo "not ok $n - $file: status $st, $lines lines, wanted \"$want\": $msg"
     fi
 done <"$dir/EXPECTED"
+# inputs the fuzzer once found a fault with: refused in one line, exit status 2
+for f in "$top_srcdir"/tests/fuzz/crashes/*; do
+    [ -f "$f" ] || continue
+    n=$((n + 1))
+    "$bin" --dump "$f" "$err.txt" >/dev/null 2>"$err"
+    st=$?
+    lines=$(wc -l <"$err")
+    if [ "$st" -eq 2 ] && [ "$lines" -eq 1 ]; then
+        echo "ok $n - fuzz finding $(basename "$f"): refused in one line"
+    else
+        echo "not ok $n - fuzz finding $(basename "$f"): status $st, $lines lines: $(cat "$err")"
+    fi
+done
 echo "1..$n"
