@@ -133,6 +133,56 @@ int export_to_file(const gt_surface *s, const char *path, gt_error *e)
     return rc;
 }
 
+/* The text's base name without its extension, made safe for a file name, into stem. */
+static void stem_of(const char *text_name, char *stem, size_t sn)
+{
+    size_t k = 0;
+    const char *b = strrchr(text_name, '/');
+    b = b ? b + 1 : text_name;
+    const char *dot = strrchr(b, '.');
+    size_t blen = dot && dot != b ? (size_t)(dot - b) : strlen(b);
+    for (size_t i = 0; i < blen && k + 1 < sn; i++) {
+        unsigned char ch = (unsigned char)b[i];
+        stem[k++] = ch <= ' ' || ch == '/' || ch == 0x7F ? '_' : (char)ch;
+    }
+    stem[k] = 0;
+    if (!k || stem[0] == '.')
+        snprintf(stem, sn, "frame");
+}
+
+/* Writes data to a new file in the current directory: the first of base + ext,
+ * base-2 + ext, ... that does not exist; its name goes to out. */
+static int write_new_in_cwd(const char *data, size_t len, const char *base, const char *ext,
+                            char *out, size_t n, gt_error *e)
+{
+    char tmp[256];
+    int rc = write_temp(".", data, len, tmp, sizeof tmp, e);
+    if (rc)
+        return rc;
+    for (int i = 1; i < 10000; i++) {
+        char name[400];
+        if (i == 1)
+            snprintf(name, sizeof name, "%s%s", base, ext);
+        else
+            snprintf(name, sizeof name, "%s-%d%s", base, i, ext);
+        if (access(name, F_OK) == 0)
+            continue;
+        int err = publish(tmp, name, data, len);
+        if (err == 0) {
+            snprintf(out, n, "%s", name);
+            return GT_OK;
+        }
+        if (err != EEXIST)
+            return gt_fail(e, GT_EFAIL, "%s: cannot write: %s", name, strerror(err));
+        /* taken meanwhile: write the temporary file again and try the next name */
+        rc = write_temp(".", data, len, tmp, sizeof tmp, e);
+        if (rc)
+            return rc;
+    }
+    unlink(tmp);
+    return gt_fail(e, GT_EFAIL, "no free file name for %s%s", base, ext);
+}
+
 int export_to_cwd(const gt_surface *s, const char *text_name, size_t step, int edited,
                   char *out, size_t n, gt_error *e)
 {
@@ -141,55 +191,56 @@ int export_to_cwd(const gt_surface *s, const char *text_name, size_t step, int e
     int rc = frame_text(s, &data, &len, e);
     if (rc)
         return rc;
-    /* the text's base name without its extension, made safe for a file name */
-    char stem[128];
-    size_t k = 0;
+    char stem[128], base[200];
+    stem_of(text_name, stem, sizeof stem);
+    snprintf(base, sizeof base, "%s-step%zu%s", stem, step, edited ? "-edited" : "");
+    rc = write_new_in_cwd(data, len, base, ".txt", out, n, e);
+    free(data);
+    return rc;
+}
+
+int export_text_to_cwd(const gt_text *t, const uint16_t *tok, const char *text_name,
+                       char *out, size_t n, gt_error *e)
+{
+    const gt_model *m = t->model;
+    char *data;
+    size_t len;
+    FILE *f = open_memstream(&data, &len);
+    if (!f)
+        return gt_fail(e, GT_EFAIL, "out of memory for the text");
+    size_t step = 0;
+    for (size_t off = 0; off < t->nbytes;) {
+        uint32_t cp;
+        int cl = text_char_at(t, off, &cp);
+        if (cp != UTF8_INVALID && model_token(m, cp) >= 0 && step < t->steps) {
+            uint32_t ncp = m->vocab_cp[tok[step++]];
+            char u[8];
+            if (t->bytes_mode)
+                fputc((int)ncp, f);
+            else
+                fwrite(u, 1, (size_t)utf8_encode(ncp, u), f);
+        } else {
+            fwrite(t->bytes + off, 1, (size_t)cl, f);
+        }
+        off += (size_t)cl;
+    }
+    if (fclose(f)) {
+        free(data);
+        return gt_fail(e, GT_EFAIL, "out of memory for the text");
+    }
+    /* the text's own extension, after "-edited" */
+    char stem[128], base[200];
+    stem_of(text_name, stem, sizeof stem);
     const char *b = strrchr(text_name, '/');
     b = b ? b + 1 : text_name;
     const char *dot = strrchr(b, '.');
-    size_t blen = dot && dot != b ? (size_t)(dot - b) : strlen(b);
-    for (size_t i = 0; i < blen && k + 1 < sizeof stem; i++) {
-        unsigned char ch = (unsigned char)b[i];
-        stem[k++] = ch <= ' ' || ch == '/' || ch == 0x7F ? '_' : (char)ch;
-    }
-    stem[k] = 0;
-    if (!k || stem[0] == '.')
-        snprintf(stem, sizeof stem, "frame");
-    char tmp[256];
-    rc = write_temp(".", data, len, tmp, sizeof tmp, e);
-    if (rc) {
-        free(data);
-        return rc;
-    }
-    for (int i = 1; i < 10000; i++) {
-        char name[300];
-        if (i == 1)
-            snprintf(name, sizeof name, "%s-step%zu%s.txt", stem, step, edited ? "-edited" : "");
-        else
-            snprintf(name, sizeof name, "%s-step%zu%s-%d.txt", stem, step,
-                     edited ? "-edited" : "", i);
-        if (access(name, F_OK) == 0)
-            continue;
-        int err = publish(tmp, name, data, len);
-        if (err == 0) {
-            snprintf(out, n, "%s", name);
-            free(data);
-            return GT_OK;
-        }
-        if (err != EEXIST) {
-            free(data);
-            return gt_fail(e, GT_EFAIL, "%s: cannot write: %s", name, strerror(err));
-        }
-        /* taken meanwhile: write the temporary file again and try the next name */
-        rc = write_temp(".", data, len, tmp, sizeof tmp, e);
-        if (rc) {
-            free(data);
-            return rc;
-        }
-    }
-    unlink(tmp);
+    char ext[32] = ".txt";
+    if (dot && dot != b && strlen(dot) < sizeof ext && !strpbrk(dot, " /"))
+        snprintf(ext, sizeof ext, "%s", dot);
+    snprintf(base, sizeof base, "%s-edited", stem);
+    int rc = write_new_in_cwd(data, len, base, ext, out, n, e);
     free(data);
-    return gt_fail(e, GT_EFAIL, "no free file name for %s-step%zu", stem, step);
+    return rc;
 }
 
 /* ---- --export ---- */
@@ -266,8 +317,8 @@ int export_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt
         return rc;
     }
     v.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-    if (etok >= 0)
-        rc = trace_edit(tr, es, etok, e);
+    if (etok >= 0 && (rc = trace_edit(tr, es, etok, e)) == GT_OK)
+        rc = pertview_update(&v.pert, tr, v.layer, e);
     v.t = (size_t)o->step;
     gt_surface s = {0};
     if (rc == GT_OK)

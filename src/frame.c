@@ -30,10 +30,15 @@ void frame_draw(gt_surface *s, const gt_view *v)
     }
     panel_header(s, v->lay.r[P_HEADER], v);
     panel_strip(s, v->lay.r[P_STRIP], v);
-    panel_gates(s, v->lay.r[P_GATES], v);
-    panel_cellhid(s, v->lay.r[P_CELLHID], v);
-    panel_unit(s, v->lay.r[P_UNIT], v);
-    panel_perturb(s, v->lay.r[P_PERTURB], v);
+    if (v->stats.shown) {
+        gt_rect g = v->lay.r[P_GATES];
+        panel_stats(s, (gt_rect){g.x, g.y, v->lay.cols, g.h}, v);
+    } else {
+        panel_gates(s, v->lay.r[P_GATES], v);
+        panel_cellhid(s, v->lay.r[P_CELLHID], v);
+        panel_unit(s, v->lay.r[P_UNIT], v);
+        panel_perturb(s, v->lay.r[P_PERTURB], v);
+    }
     panel_status(s, v->lay.r[P_STATUS], v);
     if (v->help)
         panel_help(s, v);

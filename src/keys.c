@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "gatetui/utf8.h"
+#include "export.h"
 #include "keys.h"
+#include "panel.h"
 
 static void message(gt_view *v, int error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -183,8 +185,9 @@ static void edit(gt_view *v, uint32_t cp)
         return;
     }
     v->pending = 0;
-    restart_pass(v);
     message(v, 0, "step %zu edited; u undoes", v->t);
+    view_edits_changed(v);
+    restart_pass(v);
 }
 
 static gt_act prompt_key(gt_view *v, const gt_key *k)
@@ -223,6 +226,45 @@ static gt_act prompt_key(gt_view *v, const gt_key *k)
     else
         return ACT_NONE;
     return ACT_REDRAW;
+}
+
+/* ---- the stats view ---- */
+
+static void stats_scroll(gt_view *v, long d)
+{
+    gt_statsview *sv = &v->stats;
+    gt_rect g = v->lay.r[P_GATES];
+    g.w = v->lay.cols;
+    int rows = g.h - 1 > 1 ? g.h - 1 : 1;
+    int n = sv->text[v->layer] ? sv->lines[v->layer] : 0;
+    long max = n - (long)panel_stats_columns(v, g) * rows;
+    long to = sv->scroll + d;
+    to = to > max ? max : to;
+    sv->scroll = to < 0 ? 0 : (int)to;
+}
+
+/* The keys that scroll the stats view while it is up; 0 for the others. */
+static int stats_key(gt_view *v, const gt_key *k)
+{
+    int page = v->lay.r[P_GATES].h - 2 > 1 ? v->lay.r[P_GATES].h - 2 : 1;
+    switch (k->sym) {
+    case K_UP: stats_scroll(v, k->shift ? -page : -1); return 1;
+    case K_DOWN: stats_scroll(v, k->shift ? page : 1); return 1;
+    case K_PGUP: stats_scroll(v, -page); return 1;
+    case K_PGDN: stats_scroll(v, page); return 1;
+    case K_ESC: v->stats.shown = 0; return 1;
+    case K_CHAR:
+        if (k->ctrl)
+            return 0;
+        switch (k->cp) {
+        case 'k': stats_scroll(v, -1); return 1;
+        case 'j': stats_scroll(v, 1); return 1;
+        case 'K': stats_scroll(v, -page); return 1;
+        case 'J': stats_scroll(v, page); return 1;
+        default: return 0;
+        }
+    default: return 0;
+    }
 }
 
 /* ---- the keys ---- */
@@ -268,8 +310,14 @@ static gt_act char_key(gt_view *v, const gt_key *k)
         else if (v->layer + d < 0 || v->layer + d >= L)
             message(v, 0, "layer %d is the %s (layers 0-%d)", v->layer, d > 0 ? "top" : "bottom",
                     L - 1);
-        else
+        else {
             v->layer += d;
+            view_edits_changed(v);
+            if (v->stats.shown) {
+                v->stats.scroll = 0;
+                statsview_want(&v->stats, v->layer);
+            }
+        }
         break;
     }
     case 'g':
@@ -294,10 +342,50 @@ static gt_act char_key(gt_view *v, const gt_key *k)
             message(v, 0, "no edit to undo");
         } else {
             v->pending = 0;
-            restart_pass(v);
             message(v, 0, "undid the edit at step %zu (%zu left)", ed.step,
                     trace_edit_count(v->tr));
+            view_edits_changed(v);
+            restart_pass(v);
         }
+        break;
+    }
+    case '+':
+    case '=':
+    case '-': {
+        int K = v->pert.horizon, nk = k->cp == '-' ? K / 2 : K * 2;
+        gt_error e = {0};
+        if (nk < PERTVIEW_KMIN || nk > PERTVIEW_KMAX)
+            message(v, 0, "K is %d (%d-%d)", K, PERTVIEW_KMIN, PERTVIEW_KMAX);
+        else if (pertview_set_horizon(&v->pert, v->tr, v->layer, nk, &e))
+            message(v, 1, "perturbation: %.200s", e.msg);
+        else
+            message(v, 0, "perturbation horizon K = %d", nk);
+        break;
+    }
+    case 'd':
+        if (!view_set_diff(v, !v->diff))
+            message(v, 0, "no edit: the difference needs one (e edits)");
+        else
+            message(v, 0, v->diff ? "gates and unit: edited - before the last edit (d: back)"
+                                  : "gates and unit: the text as edited");
+        break;
+    case 'r':
+        v->stats.shown = !v->stats.shown;
+        if (v->stats.shown) {
+            v->stats.scroll = 0;
+            statsview_want(&v->stats, v->layer);
+        }
+        break;
+    case 'w': {
+        char name[300];
+        gt_error e = {0};
+        if (!trace_edit_count(v->tr))
+            message(v, 0, "no edit: the text is as loaded");
+        else if (export_text_to_cwd(v->text, trace_tokens(v->tr), v->text_name, name,
+                                    sizeof name, &e))
+            message(v, 1, "writing the text failed: %.200s", e.msg);
+        else
+            message(v, 0, "edited text written to ./%s", name);
         break;
     }
     case 'x': return ACT_EXPORT;
@@ -318,6 +406,8 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
         return prompt_key(v, k);
     v->msg[0] = 0;
     v->msg_error = 0;
+    if (v->stats.shown && stats_key(v, k))
+        return ACT_REDRAW;
     int page = view_units_per_page(v);
     switch (k->sym) {
     case K_CHAR: return char_key(v, k);

@@ -13,6 +13,9 @@ void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v);
 void panel_unit(gt_surface *s, gt_rect r, const gt_view *v);
 void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v);
 void panel_status(gt_surface *s, gt_rect r, const gt_view *v);
+void panel_stats(gt_surface *s, gt_rect r, const gt_view *v); /* instead of the four below the strip */
+/* The columns the stats view uses in r (1 or 2). */
+int panel_stats_columns(const gt_view *v, gt_rect r);
 void panel_help(gt_surface *s, const gt_view *v); /* over the whole frame */
 
 /* The units the gate panel shows at once in rectangle r. */

@@ -79,19 +79,40 @@ static const char *gate_title(const gt_view *v, int b, int wide)
     return model_gate_name(v->m, b);
 }
 
+/* A difference of gates in four columns: +.12, -.05, +1.0. */
+static void fmt_dgate(char *buf, size_t n, float v)
+{
+    if (isnan(v))
+        snprintf(buf, n, "   ?");
+    else if (fabsf(v) >= 0.995f)
+        snprintf(buf, n, "%+4.1f", (double)v);
+    else {
+        char t[16];
+        snprintf(t, sizeof t, "%+.2f", (double)v); /* +0.12 */
+        snprintf(buf, n, "%c%s", t[0], t + 2);
+    }
+}
+
 static void header_row(gt_surface *s, int x, int y, const geom *g, const gt_view *v)
 {
     int lstm = v->m->arch == GT_LSTM;
+    const char *d = v->diff ? (s->utf8 ? "Δ" : "d") : "";
+    char nm[32];
     surf_printf(s, x, y, g->uw + 1, R_DIM, "%*s", g->uw + 1, "#");
     int cx = x + g->uw + 2;
     for (int i = 0; i < g->ng; i++) {
-        surf_text(s, cx, y, g->bw + 5, R_DIM, gate_title(v, g->blocks[i], g->bw + 5 >= 9));
+        snprintf(nm, sizeof nm, "%s%s", d, gate_title(v, g->blocks[i], g->bw + 5 >= 9));
+        surf_text(s, cx, y, g->bw + 5, R_DIM, nm);
         cx += g->bw + 6;
     }
-    surf_printf(s, cx, y, 12, R_DIM, "%5s %5s", lstm ? "c" : "n", "h");
+    char c1[16], c2[16];
+    snprintf(c1, sizeof c1, "%s%s", d, lstm ? "c" : "n");
+    snprintf(c2, sizeof c2, "%s%s", d, "h");
+    surf_printf(s, cx, y, 12, R_DIM, "%*s%s %*s%s", 5 - surf_width(c1), "", c1,
+                5 - surf_width(c2), "", c2);
     cx += 12;
     if (g->show_hl)
-        cx += surf_printf(s, cx, y, 6, R_DIM, " %5s", s->utf8 ? "t½" : "t1/2");
+        cx += v->diff ? 6 : surf_printf(s, cx, y, 6, R_DIM, " %5s", s->utf8 ? "t½" : "t1/2");
     if (g->show_d)
         surf_printf(s, cx, y, 6, R_DIM, " %5s", s->utf8 ? (lstm ? "Δc" : "Δh") : (lstm ? "dc" : "dh"));
 }
@@ -107,26 +128,34 @@ static void unit_row(gt_surface *s, int x, int y, const geom *g, const gt_view *
     char num[32];
     for (int i = 0; i < g->ng; i++) {
         int b = g->blocks[i];
-        float val = v->g[(size_t)b * H + u];
+        float val = v->sg[(size_t)b * H + u];
         gt_role role = b == carry ? R_CARRY : i == 0 ? R_BAR0 : R_BAR2;
-        plot_bar(s, cx, y, g->bw, val, role);
-        fmt_gate(num, sizeof num, val);
+        if (v->diff) { /* |difference| as the bar, its sign as the colour */
+            role = val < 0 ? R_NEG : R_POS;
+            plot_bar(s, cx, y, g->bw, fabsf(val), role);
+            fmt_dgate(num, sizeof num, val);
+        } else {
+            plot_bar(s, cx, y, g->bw, val, role);
+            fmt_gate(num, sizeof num, val);
+        }
         surf_text(s, cx + g->bw + 1, y, 4, R_NORMAL, num);
         cx += g->bw + 6;
     }
-    float cv = lstm ? v->c[u] : v->g[(size_t)GT_N * H + u];
+    float cv = lstm ? v->sc[u] : v->sg[(size_t)GT_N * H + u];
     fmt_signed(num, sizeof num, cv);
     surf_text(s, cx, y, 5, cv < 0 ? R_NEG : R_POS, num);
-    fmt_signed(num, sizeof num, v->h[u]);
-    surf_text(s, cx + 6, y, 5, v->h[u] < 0 ? R_NEG : R_POS, num);
+    fmt_signed(num, sizeof num, v->sh[u]);
+    surf_text(s, cx + 6, y, 5, v->sh[u] < 0 ? R_NEG : R_POS, num);
     cx += 12;
-    if (g->show_hl) {
+    if (g->show_hl && v->diff) {
+        cx += 6;
+    } else if (g->show_hl) {
         char hl[16];
         fmt_halflife(hl, sizeof hl, plot_halflife(v->g[(size_t)carry * H + u]), s->utf8);
         cx += surf_printf(s, cx, y, 6, R_NORMAL, " %5s", hl);
     }
     if (g->show_d) {
-        float d = lstm ? v->c[u] - v->pc[u] : v->h[u] - v->ph[u];
+        float d = lstm ? v->sc[u] - v->spc[u] : v->sh[u] - v->sph[u];
         fmt_signed(num, sizeof num, d);
         surf_printf(s, cx, y, 6, R_NORMAL, " %s", num);
     }
@@ -139,7 +168,12 @@ void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
     int page = g.ncols * g.rows;
     int last = v->top + page < H ? v->top + page : H;
     char title[160], note[96];
-    snprintf(title, sizeof title, "gates, layer %d: %d units by %s%s", v->layer, H, sort_name(v),
+    char what[64] = "";
+    if (v->diff)
+        snprintf(what, sizeof what, " edited %s before (step %zu)%s", s->utf8 ? "−" : "-",
+                 v->dr.step, v->diff_known ? "" : ", not known here");
+    snprintf(title, sizeof title, "gates, layer %d%s: %d units by %s%s", v->layer, what, H,
+             sort_name(v),
              v->sort == SORT_INDEX ? (v->sort_reverse ? ", last first" : "")
                                    : (v->sort_reverse ? ", lowest first" : ", highest first"));
     snprintf(note, sizeof note, "%d-%d of %d", v->top + 1, last, H);

@@ -84,12 +84,31 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         return;
     }
     int u = s->utf8;
+    if (v->stats.shown) {
+        const hint sh[] = {
+            {u ? "↑↓" : "j/k", "scroll"}, {"PgUp/Dn", "page"}, {"[ ]", "layer"},
+            {u ? "←→" : "h/l", "step"},   {"r Esc", "close"}, {"?", "help"},
+            {"q", "quit"},
+        };
+        put_hints(s, x, y, end, sh, (int)(sizeof sh / sizeof sh[0]), u);
+        return;
+    }
+    if (trace_edit_count(v->tr)) { /* the keys of an edit first */
+        const hint eh[] = {
+            {u ? "←→" : "h/l", "step"}, {"e", "edit"},        {"u", "undo"},
+            {"+/-", "K"},               {"d", v->diff ? "values" : "difference"},
+            {"w", "write text"},        {"[ ]", "layer"},     {"r", "report"},
+            {"x", "export"},            {"?", "help"},        {"q", "quit"},
+        };
+        put_hints(s, x, y, end, eh, (int)(sizeof eh / sizeof eh[0]), u);
+        return;
+    }
     const hint hints[] = {
         {u ? "←→" : "h/l", "step"},   {"PgUp/Dn", "page"},    {u ? "↑↓" : "j/k", "unit"},
         {"s", "sort"},                {"[ ]", "layer"},       {"e", "edit"},
         {"u", "undo"},                {"g", "go to"},         {"/", "search"},
-        {"x", "export"},              {"c", "colour"},        {"?", "help"},
-        {"q", "quit"},
+        {"r", "report"},              {"x", "export"},        {"c", "colour"},
+        {"?", "help"},                {"q", "quit"},
     };
     put_hints(s, x, y, end, hints, (int)(sizeof hints / sizeof hints[0]), u);
 }
@@ -110,6 +129,10 @@ void panel_help(gt_surface *s, const gt_view *v)
         {"/ n N", "search the text; the next, the previous match"},
         {"e", "edit the character under the cursor (then type it)"},
         {"u", "undo the last edit"},
+        {"+ -", "perturbation horizon K: double, halve (4-1024)"},
+        {"d", "gate bars and unit: edited - before the last edit, or values"},
+        {"w", "write the edited text to a new file here"},
+        {"r", "report tables of the text (r or Esc closes, arrows scroll)"},
         {"x", "export this frame to a text file"},
         {"Esc", "cancel a prompt, stop the background pass"},
         {"?", "this help (any key closes it)"},

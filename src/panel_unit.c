@@ -22,6 +22,8 @@ typedef struct series {
 static float value_at(const gt_view *v, const series *se, size_t s)
 {
     const int H = v->m->hidden;
+    if (v->diff)
+        return view_diff_value(v, se->kind, se->block, s);
     if (se->kind == 1)
         return trace_c(v->tr, s, v->layer)[v->unit];
     if (se->kind == 2)
@@ -46,22 +48,24 @@ void panel_unit(gt_surface *s, gt_rect r, const gt_view *v)
     const int H = v->m->hidden, u = v->unit;
     int lstm = v->m->arch == GT_LSTM, carry = model_carry_gate(v->m);
     char title[96], buf[256], a[16], b[16], c[16], d[16];
-    snprintf(title, sizeof title, "unit %d, layer %d", u, v->layer);
+    snprintf(title, sizeof title, "unit %d, layer %d%s", u, v->layer,
+             v->diff ? (s->utf8 ? ", edited − before" : ", edited - before") : "");
     gt_rect in;
     panel_frame(s, r, title, s->utf8 ? "↑↓ select" : "up/down select", &in);
     if (in.h < 1 || in.w < 4)
         return;
     int x = in.x + 1, w = in.w - 1, y = in.y;
-    const float *g = v->g;
+    const float *g = v->sg, *cc = v->sc, *hh = v->sh, *pc = v->spc, *ph = v->sph;
+    void (*fg)(char *, size_t, float) = v->diff ? fmt_signed : fmt_gate;
     if (lstm) {
-        fmt_gate(a, sizeof a, g[(size_t)GT_I * H + u]);
-        fmt_gate(b, sizeof b, g[(size_t)GT_F * H + u]);
+        fg(a, sizeof a, g[(size_t)GT_I * H + u]);
+        fg(b, sizeof b, g[(size_t)GT_F * H + u]);
         fmt_signed(c, sizeof c, g[(size_t)GT_G * H + u]);
-        fmt_gate(d, sizeof d, g[(size_t)GT_O * H + u]);
+        fg(d, sizeof d, g[(size_t)GT_O * H + u]);
         snprintf(buf, sizeof buf, "i %s  f %s  g %s  o %s", a, b, c, d);
     } else {
-        fmt_gate(a, sizeof a, g[(size_t)GT_R * H + u]);
-        fmt_gate(b, sizeof b, g[(size_t)GT_Z * H + u]);
+        fg(a, sizeof a, g[(size_t)GT_R * H + u]);
+        fg(b, sizeof b, g[(size_t)GT_Z * H + u]);
         fmt_signed(c, sizeof c, g[(size_t)GT_N * H + u]);
         snprintf(buf, sizeof buf, "r %s  z %s  n %s", a, b, c);
     }
@@ -71,16 +75,18 @@ void panel_unit(gt_surface *s, gt_rect r, const gt_view *v)
         return;
     char hl[16];
     fmt_halflife(hl, sizeof hl, plot_halflife(g[(size_t)carry * H + u]), s->utf8);
+    if (v->diff) /* a half-life of a difference of gates means nothing */
+        snprintf(hl, sizeof hl, "-");
     const char *delta = s->utf8 ? "Δ" : "d";
     if (lstm) {
-        fmt_signed(a, sizeof a, v->c[u]);
-        fmt_signed(b, sizeof b, v->h[u]);
-        fmt_signed(c, sizeof c, v->c[u] - v->pc[u]);
+        fmt_signed(a, sizeof a, cc[u]);
+        fmt_signed(b, sizeof b, hh[u]);
+        fmt_signed(c, sizeof c, cc[u] - pc[u]);
         snprintf(buf, sizeof buf, "c %s  h %s  %sc %s  %s %s", a, b, delta, c,
                  s->utf8 ? "t½" : "t1/2", hl);
     } else {
-        fmt_signed(b, sizeof b, v->h[u]);
-        fmt_signed(c, sizeof c, v->h[u] - v->ph[u]);
+        fmt_signed(b, sizeof b, hh[u]);
+        fmt_signed(c, sizeof c, hh[u] - ph[u]);
         snprintf(buf, sizeof buf, "h %s  %sh %s  %s %s", b, delta, c, s->utf8 ? "t½" : "t1/2",
                  hl);
     }
@@ -118,7 +124,7 @@ void panel_unit(gt_surface *s, gt_rect r, const gt_view *v)
                 hi = vals[i] > hi ? vals[i] : hi;
             }
         }
-        if (se->lo <= se->hi) {
+        if (se->lo <= se->hi && !v->diff) {
             lo = se->lo;
             hi = se->hi;
         } else if (!(lo < hi)) {

@@ -153,7 +153,7 @@ static int run_loop(loop *L, gt_error *e)
             L->dirty = 1;
         if (L->dirty && (rc = draw(L, e)))
             return rc;
-        int timeout = L->v->pass_running || L->v->pending ? 100 : -1;
+        int timeout = view_busy(L->v) ? 100 : -1;
         if (L->partial) {
             int wait = termkey_get_waittime(L->tk);
             if (timeout < 0 || wait < timeout)

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -35,9 +36,19 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
     v->key = malloc(H * sizeof *v->key);
     v->zeros = calloc(H, sizeof *v->zeros);
     v->probs = malloc((size_t)m->vocab * sizeof *v->probs);
-    if (!v->order || !v->key || !v->zeros || !v->probs) {
+    v->dbuf = malloc(2 * (size_t)(m->gates + 2) * H * sizeof *v->dbuf);
+    if (!v->order || !v->key || !v->zeros || !v->probs || !v->dbuf) {
         view_free(v);
         return gt_fail(e, GT_EFAIL, "out of memory for the screen");
+    }
+    int rc = pertview_init(&v->pert, m, e);
+    if (rc == GT_OK)
+        rc = statsview_init(&v->stats, m, t->tok, t->steps, v->text_name, e);
+    if (rc == GT_OK)
+        rc = diffrun_init(&v->dr, m, e);
+    if (rc) {
+        view_free(v);
+        return rc;
     }
     for (int j = 0; j < m->hidden; j++)
         v->order[j] = j;
@@ -50,6 +61,11 @@ void view_free(gt_view *v)
     free(v->key);
     free(v->zeros);
     free(v->probs);
+    pertview_free(&v->pert);
+    statsview_free(&v->stats);
+    diffrun_free(&v->dr);
+    free(v->dbuf);
+    v->dbuf = NULL;
     v->order = NULL;
     v->key = v->zeros = v->probs = NULL;
 }
@@ -100,9 +116,9 @@ static int by_key(const void *a, const void *b)
 static void sort_units(gt_view *v)
 {
     const int H = v->m->hidden;
-    const float *carry = v->g + (size_t)model_carry_gate(v->m) * H;
+    const float *carry = v->sg + (size_t)model_carry_gate(v->m) * H;
     int lstm = v->m->arch == GT_LSTM;
-    const float *now = lstm ? v->c : v->h, *before = lstm ? v->pc : v->ph;
+    const float *now = lstm ? v->sc : v->sh, *before = lstm ? v->spc : v->sph;
     for (int j = 0; j < H; j++) {
         switch (v->sort) {
         case SORT_INDEX: v->key[j] = 0; break;
@@ -146,6 +162,8 @@ static void top_predictions(gt_view *v)
     }
 }
 
+static void shown_values(gt_view *v);
+
 int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
 {
     layout_compute(cols, rows, &v->lay);
@@ -171,6 +189,7 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     v->h = trace_h(v->tr, t, v->layer);
     v->pc = t > 0 ? trace_c(v->tr, t - 1, v->layer) : v->zeros;
     v->ph = t > 0 ? trace_h(v->tr, t - 1, v->layer) : v->zeros;
+    shown_values(v);
     sort_units(v);
 
     int page = view_units_per_page(v), H = v->m->hidden;
@@ -198,6 +217,109 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     return GT_OK;
 }
 
+void view_edits_changed(gt_view *v)
+{
+    gt_error e = {0};
+    if (pertview_update(&v->pert, v->tr, v->layer, &e)) {
+        snprintf(v->msg, sizeof v->msg, "perturbation: %.200s", e.msg);
+        v->msg_error = 1;
+    }
+    if (v->diff && !trace_edit_count(v->tr))
+        v->diff = 0;
+    if (v->diff && diffrun_update(&v->dr, v->tr, v->layer, &e)) {
+        v->diff = 0;
+        snprintf(v->msg, sizeof v->msg, "difference: %.200s", e.msg);
+        v->msg_error = 1;
+    }
+}
+
+int view_set_diff(gt_view *v, int on)
+{
+    if (on && !trace_edit_count(v->tr))
+        return 0;
+    v->diff = on;
+    if (on) {
+        gt_error e = {0};
+        if (diffrun_update(&v->dr, v->tr, v->layer, &e)) {
+            v->diff = 0;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+float view_diff_value(const gt_view *v, int kind, int block, size_t st)
+{
+    const gt_diffrun *d = &v->dr;
+    if (!d->valid || st < d->step)
+        return d->valid ? 0.0f : NAN;
+    if (!diffrun_known(d, st) || !trace_has(v->tr, st))
+        return NAN;
+    const int H = v->m->hidden;
+    size_t i = (size_t)block * H + v->unit;
+    if (kind == 1)
+        return trace_c(v->tr, st, v->layer)[v->unit] - diffrun_c(d, st)[v->unit];
+    if (kind == 2)
+        return trace_h(v->tr, st, v->layer)[v->unit] - diffrun_h(d, st)[v->unit];
+    return trace_gates(v->tr, st, v->layer)[i] - diffrun_gates(d, st)[i];
+}
+
+/* The differences at step st into g [G*H], c [H], h [H]; 0 when they are not known. */
+static int diff_at(const gt_view *v, size_t st, const float *tg, const float *tc,
+                   const float *th, float *g, float *c, float *h)
+{
+    const gt_diffrun *d = &v->dr;
+    const size_t H = (size_t)v->m->hidden, GH = (size_t)v->m->gates * H;
+    if (st < d->step) {
+        memset(g, 0, GH * sizeof *g);
+        memset(c, 0, H * sizeof *c);
+        memset(h, 0, H * sizeof *h);
+        return 1;
+    }
+    if (!diffrun_known(d, st)) {
+        for (size_t j = 0; j < GH; j++)
+            g[j] = NAN;
+        for (size_t j = 0; j < H; j++)
+            c[j] = h[j] = NAN;
+        return 0;
+    }
+    const float *bg = diffrun_gates(d, st), *bc = diffrun_c(d, st), *bh = diffrun_h(d, st);
+    for (size_t j = 0; j < GH; j++)
+        g[j] = tg[j] - bg[j];
+    for (size_t j = 0; j < H; j++) {
+        c[j] = tc[j] - bc[j];
+        h[j] = th[j] - bh[j];
+    }
+    return 1;
+}
+
+static void shown_values(gt_view *v)
+{
+    v->sg = v->g;
+    v->sc = v->c;
+    v->sh = v->h;
+    v->spc = v->pc;
+    v->sph = v->ph;
+    v->diff_known = 1;
+    if (!v->diff || !v->dr.valid)
+        return;
+    const size_t H = (size_t)v->m->hidden, GH = (size_t)v->m->gates * H;
+    float *g = v->dbuf, *c = g + GH, *h = c + H, *pc = h + H, *ph = pc + H, *pg = ph + H;
+    size_t t = v->t;
+    v->diff_known = diff_at(v, t, v->g, v->c, v->h, g, c, h);
+    if (t > 0)
+        diff_at(v, t - 1, trace_gates(v->tr, t - 1, v->layer), v->pc, v->ph, pg, pc, ph);
+    else {
+        memset(pc, 0, H * sizeof *pc);
+        memset(ph, 0, H * sizeof *ph);
+    }
+    v->sg = g;
+    v->sc = c;
+    v->sh = h;
+    v->spc = pc;
+    v->sph = ph;
+}
+
 /* ---- moving ---- */
 
 void view_seek(gt_view *v, size_t s)
@@ -215,10 +337,17 @@ void view_seek(gt_view *v, size_t s)
     trace_pass_start(v->tr, v->steps, NULL);
 }
 
+int view_busy(const gt_view *v)
+{
+    return v->pass_running || v->pending || statsview_busy(&v->stats);
+}
+
 int view_tick(gt_view *v)
 {
     int running = trace_pass_running(v->tr);
     int redraw = running || v->pass_running != running;
+    if (statsview_tick(&v->stats))
+        redraw = 1;
     if (v->pending) {
         if (trace_reachable(v->tr, v->pending_step)) {
             v->t = v->pending_step;

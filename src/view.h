@@ -10,7 +10,10 @@
 #include "gatetui/model.h"
 #include "gatetui/text.h"
 #include "gatetui/trace.h"
+#include "diffrun.h"
 #include "layout.h"
+#include "pertview.h"
+#include "statsview.h"
 
 typedef enum gt_sort {
     SORT_INDEX,    /* unit number */
@@ -51,6 +54,10 @@ typedef struct gt_view {
     int pending;       /* waiting for the background pass to reach pending_step */
     size_t pending_step;
     int pass_wanted;   /* keep the background pass going */
+    gt_pertview pert;  /* the last edit's perturbation curves (K: pert.horizon) */
+    gt_statsview stats; /* the report's tables (r shows them) */
+    int diff;          /* the gate bars and the unit show edited - before the last edit */
+    gt_diffrun dr;     /* the run of the text before the last edit (while diff is on) */
 
     /* derived for the frame by view_prepare */
     gt_layout lay;
@@ -60,6 +67,11 @@ typedef struct gt_view {
     const float *g, *c, *h;  /* the layer's values at t: gates [G*H], c [H], h [H] */
     const float *pc, *ph;    /* the same at t - 1 (zeros at t = 0) */
     float *zeros;      /* [H] */
+    /* what the gate bars and the unit panel show: g, c, h, pc, ph, or with diff on their
+     * differences edited - before (NAN where the run before is not known) */
+    const float *sg, *sc, *sh, *spc, *sph;
+    float *dbuf;       /* [2 * (G+2) * H]: the differences at t and t - 1 */
+    int diff_known;    /* the difference at t is known */
     float *probs;      /* [V] next-token probabilities at t (with a readout) */
     int ntop, top_tok[VIEW_TOPK];
     float top_p[VIEW_TOPK];
@@ -76,6 +88,16 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
               gt_error *e);
 void view_free(gt_view *v);
 
+/* Recomputes what depends on the edits and the layer (the perturbation curves) after an
+ * edit, an undo or a change of layer; a failure is said in the message line. */
+void view_edits_changed(gt_view *v);
+
+/* Turns the difference view on or off (on needs an edit); 0 when it cannot be. */
+int view_set_diff(gt_view *v, int on);
+/* The difference edited - before of layer's value at step st: kind 0 a gate (block), 1 c,
+ * 2 h; NAN when not known. */
+float view_diff_value(const gt_view *v, int kind, int block, size_t st);
+
 /* Lays out a cols x rows screen and derives every value the panels draw. */
 int view_prepare(gt_view *v, int cols, int rows, gt_error *e);
 
@@ -84,6 +106,9 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e);
 void view_seek(gt_view *v, size_t s);
 /* Follows the background pass; 1 when the screen should be redrawn. */
 int view_tick(gt_view *v);
+/* 1 while something computes in the background (the pass, the report): the screen then
+ * looks at view_tick now and then. */
+int view_busy(const gt_view *v);
 /* Stops the background pass and forgets a pending jump. */
 void view_cancel_pass(gt_view *v);
 

@@ -201,7 +201,7 @@ tm send-keys -t gt Q
 wait_for "'Q' is not in the vocabulary; nothing changed" && screen | grep -q "no edit: press e"
 check $? "a character outside the vocabulary is refused, nothing changes"
 tm send-keys -t gt e x
-wait_for "edit at step 330: 'H' → 'x'" && screen | grep -q "(edited, was 'H')"
+wait_for "step 330: 'H' → 'x'  layer 0, 1 edit" && screen | grep -q "(edited, was 'H')"
 check $? "e x edits the character (perturbation panel and header say so)"
 tm send-keys -t gt l
 wait_for "step 331 / 378" >/dev/null

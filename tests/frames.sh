@@ -54,6 +54,11 @@ golden lstm2-80x24-layer1-edit "$utf8" --step 60 --edit 55:x --layer 1 --size 80
 golden lstm2-200x60-end "$utf8" --step 377 --size 200x60 "$lstm" "$text"
 golden gru-100x30-ascii C --step 20 --size 100x30 "$gru" "$text"
 golden toosmall-40x10 C --step 0 --size 40x10 "$gru" "$text"
+# an edit: the perturbation panel's curves, half-lives, ratio and units (LSTM, GRU, ASCII)
+golden lstm2-120x40-edit "$utf8" --step 60 --edit 50:x "$lstm" "$text"
+golden gru-120x40-edit "$utf8" --step 30 --edit 20:x "$gru" "$text"
+golden lstm2-100x30-edit-ascii C --step 30 --edit 20:x --size 100x30 "$lstm" "$text"
+golden lstm2-120x40-edit-end "$utf8" --step 377 --edit 370:a "$lstm" "$text"
 
 # the same frame again: the same bytes (nothing depends on time or memory)
 if LC_ALL=C "$bin" --export - --step 20 --size 100x30 "$gru" "$text" 2>/dev/null |

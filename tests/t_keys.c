@@ -90,6 +90,8 @@ int main(void)
     snprintf(path, sizeof path, "%s/m.safetensors", dir);
     write_model(path);
     tk = termkey_new_abstract("xterm", TERMKEY_FLAG_UTF8);
+    if (chdir(dir) != 0) /* w writes the edited text here */
+        return 1;
     test_translation();
 
     gt_error e = {0};
@@ -193,22 +195,91 @@ int main(void)
     press(&v, "e");
     press(&v, "z");
     tap_ok(trace_edit_count(tr) == 0 && v.msg_error, "e z: not in the vocabulary, refused");
+    tap_ok(!v.pert.valid, "no edit: no perturbation curves");
+    press(&v, "d");
+    tap_ok(!v.diff && strstr(v.msg, "no edit"), "d without an edit: nothing to compare, says so");
+    tap_ok(press(&v, "w") == ACT_REDRAW && access("t-edited.txt", F_OK) != 0 &&
+               strstr(v.msg, "no edit"),
+           "w without an edit writes nothing");
     size_t at = v.t;
     int before = trace_tokens(tr)[at];
     press(&v, "e");
     press(&v, " ");
     tap_ok(trace_edit_count(tr) == 1 && trace_tokens(tr)[at] != before && trace_edited(tr, at),
            "e Space edits the step under the cursor");
+    size_t Kend = T - 1 - at < 64 ? T - 1 - at : 64;
+    tap_ok(v.pert.valid && v.pert.step == at && v.pert.old_tok == before &&
+               v.pert.K == (int)Kend && v.pert.layer == 0 && v.pert.fo[0] > 0 &&
+               v.pert.dc[0] == v.pert.fo[0],
+           "the edit's curves are computed at once (K %d, D_c(0) = F(0))", v.pert.K);
+    press(&v, "+");
+    tap_ok(v.pert.horizon == 128 && strstr(v.msg, "128"), "+ doubles K");
+    press(&v, "-");
+    press(&v, "-");
+    tap_ok(v.pert.horizon == 32, "- halves it");
+    press(&v, "=");
+    tap_ok(v.pert.horizon == 64, "= doubles it too");
+    for (int i = 0; i < 6; i++)
+        press(&v, "-");
+    tap_ok(v.pert.horizon == PERTVIEW_KMIN && strstr(v.msg, "K is"), "K stops at %d",
+           PERTVIEW_KMIN);
+    for (int i = 0; i < 4; i++)
+        press(&v, "+");
+    press(&v, "]");
+    tap_ok(v.pert.valid && v.pert.layer == 1, "] recomputes the curves for layer 1");
+    press(&v, "[");
+    tap_ok(v.pert.valid && v.pert.layer == 0, "[ back to layer 0's");
+    press(&v, "d");
+    tap_ok(v.diff && v.sg != v.g && v.sc[0] == v.c[0] - diffrun_c(&v.dr, at)[0] && v.dr.step == at,
+           "d: the gate bars and the unit show edited - before");
+    press(&v, "d");
+    tap_ok(!v.diff && v.sg == v.g, "d again: the values");
+    tap_ok(press(&v, "w") == ACT_REDRAW && access("t-edited.txt", F_OK) == 0 &&
+               strstr(v.msg, "t-edited.txt"),
+           "w writes the edited text to ./t-edited.txt");
+    press(&v, "w");
+    tap_ok(access("t-edited-2.txt", F_OK) == 0, "w again: ./t-edited-2.txt, not over the first");
     press(&v, "e");
     press(&v, "\r");
     tap_ok(trace_edit_count(tr) == 2 && m.vocab_cp[trace_tokens(tr)[at]] == '\n',
            "e Enter edits it to a newline");
+    tap_ok(v.pert.valid && m.vocab_cp[v.pert.old_tok] == ' ' &&
+               m.vocab_cp[v.pert.new_tok] == '\n',
+           "a second edit: the curves are the newest edit's");
+    press(&v, "d");
     press(&v, "u");
+    tap_ok(v.pert.valid && v.pert.new_tok != v.pert.old_tok && v.pert.old_tok == before &&
+               v.diff,
+           "u: the first edit's curves again");
     press(&v, "u");
     tap_ok(trace_edit_count(tr) == 0 && trace_tokens(tr)[at] == before && !trace_edited(tr, at),
            "u u undoes both");
+    tap_ok(!v.pert.valid && !v.diff, "no edit left: no curves, no difference");
     press(&v, "u");
     tap_ok(strstr(v.msg, "no edit") != NULL, "u with nothing to undo says so");
+
+    tap_ok(press(&v, "r") == ACT_REDRAW && v.stats.shown, "r opens the stats view");
+    for (int i = 0; i < 3000 && statsview_busy(&v.stats); i++) {
+        usleep(2000);
+        view_tick(&v);
+    }
+    tap_ok(v.stats.text[0] && strstr(v.stats.text[0], "Gates over all positions"),
+           "the report's tables are computed in the background");
+    size_t tt = v.t;
+    int uu = v.unit;
+    press(&v, "j");
+    press(&v, "k");
+    press(&v, "k");
+    tap_ok(v.stats.scroll == 0 && v.t == tt && v.unit == uu, "j and k scroll the tables, not units");
+    press(&v, "]");
+    tap_ok(v.layer == 1 && (statsview_busy(&v.stats) || v.stats.text[1]),
+           "] asks for layer 1's tables");
+    press(&v, "\x1b");
+    tap_ok(!v.stats.shown, "Esc closes the stats view");
+    press(&v, "r");
+    press(&v, "r");
+    tap_ok(!v.stats.shown, "r closes it too");
+    press(&v, "[");
 
     press(&v, "?");
     tap_ok(v.help, "? opens the help");
@@ -224,6 +295,8 @@ int main(void)
     text_free(&t);
     model_free(&m);
     unlink(path);
+    unlink("t-edited.txt");
+    unlink("t-edited-2.txt");
     rmdir(dir);
     return tap_done();
 }

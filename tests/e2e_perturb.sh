@@ -1,0 +1,172 @@
+#!/bin/sh
+# The perturbation panel and the stats view in a real terminal (tmux at 120x40, the
+# two-layer test model): an edit's half-lives and ratio read off the screen equal what
+# tests/perthl computes straight from the engine; + and - change K; a second edit stacks
+# (against the text with the first); u goes back to the first edit's curves, then to an
+# empty panel; ] recomputes for layer 1; d shows edited - before; w writes the edited text
+# to a new file; r shows the report's tables, the same as gatetui --report.
+src="${top_srcdir:-.}"
+bld="${top_builddir:-.}"
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "1..0 # SKIP tmux is not installed"
+    exit 0
+fi
+utf8=""
+for l in C.UTF-8 C.utf8 en_US.UTF-8; do
+    if LC_ALL=$l locale charmap 2>/dev/null | grep -qi 'utf-*8'; then utf8=$l; break; fi
+done
+if [ -z "$utf8" ]; then
+    echo "1..0 # SKIP no UTF-8 locale"
+    exit 0
+fi
+export LC_ALL="$utf8"
+unset NO_COLOR TMUX
+
+bin=$(cd "$bld" && pwd)/gatetui
+perthl=$(cd "$bld" && pwd)/tests/perthl
+text=$(cd "$src/tests/frames" && pwd)/text.txt
+work=$(mktemp -d) || exit 1
+sock="gatetui-pert-$$"
+tm() { tmux -u -L "$sock" "$@"; }
+cleanup() {
+    tm kill-server 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+"$bld/tests/mkframes" "$work" || { echo "1..0 # SKIP cannot write the test model"; exit 0; }
+model="$work/frames_lstm2.safetensors"
+cp "$text" "$work/text.txt"
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); echo "not ok $n - $*"; }
+check() { if [ "$1" -eq 0 ]; then ok "$2"; else notok "$2"; fi; }
+screen() { tm capture-pane -p -t gt; }
+wait_for() {
+    i=0
+    while [ $i -lt 200 ]; do
+        if screen | grep -qE -- "$1"; then return 0; fi
+        sleep 0.05
+        i=$((i + 1))
+    done
+    echo "# waited in vain for: $1"
+    screen | sed 's/^/#   | /'
+    return 1
+}
+
+# the panel's numbers as "c F h ratio K", from the line "t½ c 1.4  F 1.3  h 1.4   c/F at k=64: 3.34"
+panel() {
+    screen | sed -n 's/.*t½ c \([^ ]*\)  F \([^ ]*\)  h \([^ ]*\)   c\/F at k=\([0-9]*\): \([^ ]*\).*/\1 \2 \3 \5 \4/p' | head -1
+}
+# same_numbers DESCRIPTION LAYER K EDITS...: the panel against perthl
+same_numbers() {
+    what=$1 layer=$2 K=$3
+    shift 3
+    want=$("$perthl" "$model" "$work/text.txt" "$layer" "$K" "$@")
+    got=$(panel)
+    if [ -n "$got" ] && [ "$got" = "$want" ]; then
+        ok "$what: the panel's half-lives and ratio equal the engine's ($got)"
+    else
+        notok "$what: the panel says \"$got\", the engine \"$want\""
+        screen | sed -n '28,40p' | sed 's/^/#   | /'
+    fi
+}
+
+tm -f /dev/null new-session -d -s gt -x 120 -y 40 "cd $work && $bin $model text.txt 2>err; echo EXIT=\$?; sleep 60"
+wait_for "step 0 / 378" >/dev/null
+check $? "the screen comes up"
+screen | grep -q "no edit: press e"
+check $? "no edit: the panel says how to make one"
+
+tm send-keys -t gt g 5 0 Enter
+wait_for "step 50 / 378" >/dev/null
+tm send-keys -t gt e x
+wait_for "step 50: 's' → 'x'  layer 0, 1 edit"
+check $? "e x at step 50: the panel shows the edit"
+screen | grep -q "c measured  F forget-only  h hidden" && screen | grep -qE "│ +1│"
+check $? "the curves are drawn on a log scale with their legend"
+same_numbers "edit 50:x" 0 64 50:x
+tm send-keys -t gt Escape
+sleep 0.2
+LC_ALL=$utf8 "$bin" --export "$work/exp.txt" --step 50 --edit 50:x "$model" "$work/text.txt" 2>/dev/null
+screen | sed -n '1,39p' >"$work/screen.txt"
+sed -n '1,39p' "$work/exp.txt" | cmp -s - "$work/screen.txt"
+check $? "the screen is the frame --export --edit 50:x draws"
+
+tm send-keys -t gt +
+wait_for "K 128  \+/-" >/dev/null && wait_for "c/F at k=128"
+check $? "+ doubles K (128)"
+same_numbers "K 128" 0 128 50:x
+tm send-keys -t gt - -
+wait_for "c/F at k=32"
+check $? "- - halves it twice (32)"
+same_numbers "K 32" 0 32 50:x
+tm send-keys -t gt +
+wait_for "c/F at k=64" >/dev/null
+
+tm send-keys -t gt g 5 5 Enter
+wait_for "step 55 / 378" >/dev/null
+tm send-keys -t gt e y
+wait_for "step 55: ' ' → 'y'  layer 0, 2 edits"
+check $? "a second edit stacks (2 edits)"
+same_numbers "edit 55:y after 50:x" 0 64 50:x 55:y
+
+tm send-keys -t gt ']'
+wait_for "step 55: ' ' → 'y'  layer 1, 2 edits"
+check $? "] recomputes the curves for layer 1"
+same_numbers "layer 1" 1 64 50:x 55:y
+tm send-keys -t gt '['
+wait_for "layer 0, 2 edits" >/dev/null
+
+tm send-keys -t gt d
+wait_for "gates, layer 0 edited − before \(step 55\)" && screen | grep -q "unit 0, layer 0, edited − before"
+check $? "d shows the gate bars and the unit as edited − before"
+tm send-keys -t gt d
+wait_for "gates, layer 0: 20 units"
+check $? "d again shows the values"
+
+tm send-keys -t gt w
+wait_for "edited text written to ./text-edited.txt"
+check $? "w writes the edited text to a new file"
+cmp -l "$work/text.txt" "$work/text-edited.txt" >"$work/cmp" 2>/dev/null
+[ "$(wc -l <"$work/cmp")" -eq 2 ]
+check $? "it differs from the text in the two edited characters"
+tm send-keys -t gt w
+wait_for "written to ./text-edited-2.txt"
+check $? "w again: a new file, not over the first"
+
+tm send-keys -t gt u
+wait_for "step 50: 's' → 'x'  layer 0, 1 edit"
+check $? "u: the panel shows the first edit again"
+same_numbers "after undo" 0 64 50:x
+tm send-keys -t gt u
+wait_for "no edit: press e"
+check $? "u again: no edit left, the panel empties"
+screen | grep -q "t½ c"
+[ $? -ne 0 ]
+check $? "no half-lives left on the screen"
+
+tm send-keys -t gt r
+wait_for "report: text.txt as loaded, layer 0"
+check $? "r opens the stats view"
+wait_for "Gates over all positions and units"
+check $? "the report's tables come"
+"$bin" --report "$model" "$work/text.txt" 2>/dev/null | grep "^forget f" | head -1 >"$work/want"
+screen | sed -n 's/^ \(forget f.*\)$/\1/p' | head -1 | sed 's/ *$//' >"$work/got"
+[ -s "$work/want" ] && cmp -s "$work/want" "$work/got"
+check $? "the forget gate's row is that of gatetui --report ($(cat "$work/got"))"
+tm send-keys -t gt ']'
+wait_for "report: text.txt as loaded, layer 1" && wait_for "Gates over all positions"
+check $? "] shows layer 1's report"
+tm send-keys -t gt r
+wait_for "gates, layer 1: 20 units"
+check $? "r closes it"
+
+tm send-keys -t gt '?'
+wait_for "write the edited text" && screen | grep -q "report tables"
+check $? "the help lists the new keys"
+tm send-keys -t gt q
+tm send-keys -t gt q
+wait_for "EXIT=0" >/dev/null
+check $? "q quits (exit 0)"
+echo "1..$n"
