@@ -156,7 +156,10 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
     snprintf(buf, sizeof buf, "step %zu: %s %s %s", pv->step, from, s->utf8 ? "→" : "->", to);
     int used = surf_text(s, x, y, w, R_EDIT, buf);
     snprintf(buf, sizeof buf, "  layer %d, %zu edit%s", pv->layer, n, n == 1 ? "" : "s");
-    surf_text(s, x + used, y, w - used, R_DIM, buf);
+    if (used + surf_width(buf) > w) /* no room: the layer alone */
+        snprintf(buf, sizeof buf, "  layer %d", pv->layer);
+    if (used + surf_width(buf) <= w)
+        surf_text(s, x + used, y, w - used, R_DIM, buf);
     if (++y >= end)
         return;
 
