@@ -170,7 +170,8 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
     if (isnan(ratio))
         snprintf(rs, sizeof rs, "-");
     else
-        snprintf(rs, sizeof rs, ratio >= 99.95 ? "%.0f" : "%.2f", ratio);
+        snprintf(rs, sizeof rs, ratio >= 99999.5 ? "%.3g" : ratio >= 99.95 ? "%.0f" : "%.2f",
+                 ratio);
     fmt_hl(b, sizeof b, pv->hl_fo, K);
     fmt_hl(c, sizeof c, pv->hl_h, K);
     char tail[64];

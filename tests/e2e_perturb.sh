@@ -101,7 +101,11 @@ tm send-keys -t gt - -
 wait_for "c/F at k=32"
 check $? "- - halves it twice (32)"
 same_numbers "K 32" 0 32 50:x
-tm send-keys -t gt +
+tm send-keys -t gt + + + + + +
+wait_for "K is 1024" >/dev/null && wait_for "K 1024  \+/-" && wait_for "c/F at k=327"
+check $? "+ up to K 1024, no further; the curves stop at the text's end (k = 327)"
+same_numbers "K 1024" 0 1024 50:x
+tm send-keys -t gt - - - -
 wait_for "c/F at k=64" >/dev/null
 
 tm send-keys -t gt g 5 5 Enter

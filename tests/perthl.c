@@ -5,7 +5,8 @@
  * prints, for the last edit against the text with the earlier ones applied, one line:
  *     hl_c hl_fo hl_h ratio K
  * half-lives with one decimal (">K" when the curve stays above half), the ratio
- * measured / forget-only at the last k with two (three significant digits past 100). */
+ * measured / forget-only at the last k as the panel prints it (two decimals below 100, none
+ * below 100000, three significant digits above). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +70,9 @@ int main(int argc, char **argv)
     hl(c, sizeof c, res->hl_h, res->K);
     const double *meas = res->dc ? res->dc : res->dh;
     double ratio = meas[res->K] / res->fo[res->K];
-    printf("%s %s %s %.*f %d\n", res->dc ? a : "-", b, c, ratio >= 99.95 ? 0 : 2, ratio, res->K);
+    char rs[32];
+    snprintf(rs, sizeof rs, ratio >= 99999.5 ? "%.3g" : ratio >= 99.95 ? "%.0f" : "%.2f", ratio);
+    printf("%s %s %s %s %d\n", res->dc ? a : "-", b, c, rs, res->K);
     perturb_free(&p);
     run_free(&r);
     free(tok);
