@@ -10,20 +10,35 @@ int diffrun_init(gt_diffrun *d, const gt_model *m, gt_error *e)
 {
     memset(d, 0, sizeof *d);
     d->m = m;
-    const size_t H = (size_t)m->hidden, G = (size_t)m->gates, S = DIFFRUN_SPAN;
+    const size_t per = (size_t)(m->gates + 2) * m->hidden * sizeof(float);
+    d->span = DIFFRUN_BUDGET / per;
+    d->span = d->span > DIFFRUN_SPAN ? DIFFRUN_SPAN
+              : d->span < DIFFRUN_MIN_SPAN ? DIFFRUN_MIN_SPAN : d->span;
+    (void)e;
+    return GT_OK;
+}
+
+/* The arrays and the run, at the first use. */
+static int allocate(gt_diffrun *d, gt_error *e)
+{
+    const gt_model *m = d->m;
+    const size_t H = (size_t)m->hidden, G = (size_t)m->gates, S = d->span;
     const size_t LH = (size_t)m->layers * H;
     d->g = malloc(S * G * H * sizeof *d->g);
     d->c = malloc(S * H * sizeof *d->c);
     d->h = malloc(S * H * sizeof *d->h);
     d->h0 = malloc(LH * sizeof *d->h0);
     d->c0 = malloc(LH * sizeof *d->c0);
-    if (!d->g || !d->c || !d->h || !d->h0 || !d->c0) {
-        diffrun_free(d);
-        return gt_fail(e, GT_EFAIL, "out of memory for the difference view");
-    }
-    int rc = run_init(&d->run, m, e);
+    int rc = !d->g || !d->c || !d->h || !d->h0 || !d->c0
+                 ? gt_fail(e, GT_EFAIL, "out of memory for the difference view")
+                 : run_init(&d->run, m, e);
     if (rc) {
-        diffrun_free(d);
+        free(d->g);
+        free(d->c);
+        free(d->h);
+        free(d->h0);
+        free(d->c0);
+        d->g = d->c = d->h = d->h0 = d->c0 = NULL;
         return rc;
     }
     d->have_run = 1;
@@ -49,9 +64,14 @@ int diffrun_update(gt_diffrun *d, gt_trace *tr, int layer, gt_error *e)
     if (!ne)
         return GT_OK;
     const gt_model *m = d->m;
+    if (!d->have_run) {
+        int rc = allocate(d, e);
+        if (rc)
+            return rc;
+    }
     const gt_edit *ed = trace_edit_at(tr, ne - 1);
     size_t s = ed->step, T = trace_steps(tr);
-    size_t n = T - s < DIFFRUN_SPAN ? T - s : DIFFRUN_SPAN;
+    size_t n = T - s < d->span ? T - s : d->span;
     int rc = trace_state_before(tr, s, d->h0, d->c0, e);
     if (rc)
         return rc;

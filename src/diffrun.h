@@ -1,7 +1,8 @@
 /* The text before the last edit, run in float32 like the trace from the state before the
  * edited step, for the difference view (edited - before): the shown layer's gates, c and h
- * at the DIFFRUN_SPAN steps from the edited one on. Before the edited step the two runs
- * are the same; beyond the span the difference is not known. */
+ * at up to DIFFRUN_SPAN steps from the edited one on (fewer for a model so wide that they
+ * would take more than DIFFRUN_BUDGET bytes). Before the edited step the two runs are the
+ * same; beyond the span the difference is not known. Memory is taken at the first use. */
 #ifndef GATETUI_DIFFRUN_H
 #define GATETUI_DIFFRUN_H
 
@@ -13,15 +14,18 @@
 #include "gatetui/trace.h"
 
 #define DIFFRUN_SPAN 1024
+#define DIFFRUN_MIN_SPAN 64
+#define DIFFRUN_BUDGET ((size_t)16 << 20)
 
 typedef struct gt_diffrun {
     int valid;          /* there is an edit and its run is computed */
     size_t step;        /* the edited step s */
     int layer;
     size_t n;           /* steps s .. s+n-1 are known */
+    size_t span;        /* the most steps kept */
     /* private */
     const gt_model *m;
-    float *g, *c, *h;   /* [SPAN * G*H], [SPAN * H], [SPAN * H] */
+    float *g, *c, *h;   /* [span * G*H], [span * H], [span * H] */
     float *h0, *c0;     /* [L*H] */
     int have_run;
     gt_run run;
