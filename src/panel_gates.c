@@ -95,21 +95,15 @@ static void fmt_dgate(char *buf, size_t n, float v)
 
 static void header_row(gt_surface *s, int x, int y, const geom *g, const gt_view *v)
 {
+    /* with the difference shown the names stay: the panel's title says edited - before */
     int lstm = v->m->arch == GT_LSTM;
-    const char *d = v->diff ? (s->utf8 ? "Δ" : "d") : "";
-    char nm[32];
     surf_printf(s, x, y, g->uw + 1, R_DIM, "%*s", g->uw + 1, "#");
     int cx = x + g->uw + 2;
     for (int i = 0; i < g->ng; i++) {
-        snprintf(nm, sizeof nm, "%s%s", d, gate_title(v, g->blocks[i], g->bw + 5 >= 9));
-        surf_text(s, cx, y, g->bw + 5, R_DIM, nm);
+        surf_text(s, cx, y, g->bw + 5, R_DIM, gate_title(v, g->blocks[i], g->bw + 5 >= 9));
         cx += g->bw + 6;
     }
-    char c1[16], c2[16];
-    snprintf(c1, sizeof c1, "%s%s", d, lstm ? "c" : "n");
-    snprintf(c2, sizeof c2, "%s%s", d, "h");
-    surf_printf(s, cx, y, 12, R_DIM, "%*s%s %*s%s", 5 - surf_width(c1), "", c1,
-                5 - surf_width(c2), "", c2);
+    surf_printf(s, cx, y, 12, R_DIM, "%5s %5s", lstm ? "c" : "n", "h");
     cx += 12;
     if (g->show_hl)
         cx += v->diff ? 6 : surf_printf(s, cx, y, 6, R_DIM, " %5s", s->utf8 ? "t½" : "t1/2");
