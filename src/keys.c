@@ -252,7 +252,10 @@ static int stats_key(gt_view *v, const gt_key *k)
     case K_DOWN: stats_scroll(v, k->shift ? page : 1); return 1;
     case K_PGUP: stats_scroll(v, -page); return 1;
     case K_PGDN: stats_scroll(v, page); return 1;
-    case K_ESC: v->stats.shown = 0; return 1;
+    case K_ESC:
+        v->stats.shown = 0;
+        statsview_cancel(&v->stats);
+        return 1;
     case K_CHAR:
         if (k->ctrl)
             return 0;
@@ -374,6 +377,8 @@ static gt_act char_key(gt_view *v, const gt_key *k)
         if (v->stats.shown) {
             v->stats.scroll = 0;
             statsview_want(&v->stats, v->layer);
+        } else {
+            statsview_cancel(&v->stats); /* a computation not finished is ended */
         }
         break;
     case 'w': {

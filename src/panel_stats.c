@@ -71,8 +71,9 @@ void panel_stats(gt_surface *s, gt_rect r, const gt_view *v)
             surf_printf(s, x + used + bw + 2, in.y + 1, 6, R_NORMAL, " %3.0f%%", 100.0 * p);
         }
         panel_wrap(s, x, in.y + 3, w, in.h - 3, R_DIM,
-                   "the keys keep working meanwhile; the tables are those of gatetui --report "
-                   "(32 windows of 128 characters from the start of the text)");
+                   "the keys keep working meanwhile; r or Esc closes the view and stops the "
+                   "computation. The tables are those of gatetui --report (32 windows of 128 "
+                   "characters from the start of the text).");
         return;
     }
     int colw = cols == 2 ? (w - 1) / 2 : w;

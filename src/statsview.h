@@ -1,17 +1,19 @@
 /* The stats view's data: the report of SPEC section 6 (report.h) for the text as loaded, one
- * per layer, computed by a thread in the background so that the keys keep working; kept
- * once computed. The tables are the same text `gatetui --report` prints. */
+ * per layer, kept once computed. The tables are the same text `gatetui --report` prints.
+ * A report takes a while (seconds on a 256-unit model, minutes on a very wide one), so it
+ * is computed by a child process (fork) that sends its progress and then its tables
+ * through a pipe: the keys keep working meanwhile, and closing the view, asking for
+ * another layer or quitting ends the computation at once (the child is killed by its
+ * process id). */
 #ifndef GATETUI_STATSVIEW_H
 #define GATETUI_STATSVIEW_H
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "gatetui/error.h"
 #include "gatetui/model.h"
-#include "gatetui/report.h"
 
 typedef struct gt_statsview {
     int shown;          /* the view is up */
@@ -26,24 +28,26 @@ typedef struct gt_statsview {
     size_t steps;
     char text_name[256];
     int layers;
-    int running, run_layer, want_layer;
-    pthread_t thread;
-    atomic_int done, permille;
-    gt_report rep;
-    int rc;
-    gt_error err;
+    pid_t pid;          /* the child computing, or 0 */
+    int fd;             /* the pipe from it */
+    int run_layer;
+    int permille;
+    char *buf;          /* what came through the pipe */
+    size_t len, cap;
 } gt_statsview;
 
 int statsview_init(gt_statsview *sv, const gt_model *m, const uint16_t *tok, size_t steps,
                    const char *text_name, gt_error *e);
-/* Waits for a computation that is running. */
+/* Ends a computation that is running. */
 void statsview_free(gt_statsview *sv);
 
-/* Asks for layer's tables: starts computing them unless they are known or on their way (a
- * computation for another layer finishes first). */
+/* Asks for layer's tables: starts computing them unless they are known or on their way
+ * (a computation for another layer is ended). */
 void statsview_want(gt_statsview *sv, int layer);
-/* Collects a finished computation and starts the one wanted next; 1 when the view should
- * be redrawn (something finished, or the progress moved). */
+/* Ends the computation that runs, if any. */
+void statsview_cancel(gt_statsview *sv);
+/* Reads what the child sent; collects the tables when it is done. 1 when the view should
+ * be redrawn. */
 int statsview_tick(gt_statsview *sv);
 /* 1 while a computation runs. */
 int statsview_busy(const gt_statsview *sv);
