@@ -6,7 +6,8 @@
  *     hl_c hl_fo hl_h ratio K
  * half-lives with one decimal (">K" when the curve stays above half), the ratio
  * measured / forget-only at the last k as the panel prints it (two decimals below 100, none
- * below 100000, three significant digits above). */
+ * below 100000, three significant digits above). With PERTHL_CURVES set, then one line
+ * per k: k, the measured curve, forget-only and h, each over its value at k = 0. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,10 @@ int main(int argc, char **argv)
     char rs[32];
     snprintf(rs, sizeof rs, ratio >= 99999.5 ? "%.3g" : ratio >= 99.95 ? "%.0f" : "%.2f", ratio);
     printf("%s %s %s %s %d\n", res->dc ? a : "-", b, c, rs, res->K);
+    if (getenv("PERTHL_CURVES")) /* then k, measured (c, or h for a GRU), F, h over k = 0 */
+        for (int k = 0; k <= res->K; k++)
+            printf("%d %.6g %.6g %.6g\n", k, meas[k] / meas[0], res->fo[k] / res->fo[0],
+                   res->dh[k] / res->dh[0]);
     perturb_free(&p);
     run_free(&r);
     free(tok);
