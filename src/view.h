@@ -88,14 +88,15 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
               gt_error *e);
 void view_free(gt_view *v);
 
-/* Recomputes what depends on the edits and the layer (the perturbation curves) after an
- * edit, an undo or a change of layer; a failure is said in the message line. */
+/* Recomputes what depends on the edits and the layer (the perturbation curves, and with
+ * the difference view on the run before the last edit) after an edit, an undo or a change
+ * of layer; a failure is said in the message line. */
 void view_edits_changed(gt_view *v);
 
 /* Turns the difference view on or off (on needs an edit); 0 when it cannot be. */
 int view_set_diff(gt_view *v, int on);
-/* The difference edited - before of layer's value at step st: kind 0 a gate (block), 1 c,
- * 2 h; NAN when not known. */
+/* The difference edited - before of the selected unit's value at step st on the layer
+ * shown: kind 0 a gate (block), 1 c, 2 h; NAN when not known. */
 float view_diff_value(const gt_view *v, int kind, int block, size_t st);
 
 /* Lays out a cols x rows screen and derives every value the panels draw. */
