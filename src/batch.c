@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gatetui/batch.h"
+#include "gatetui/gemm32.h"
 #include "gatetui/kernels64.h"
 
 /* Layer 0's input part is tabulated per token when the table stays below this many
@@ -25,6 +26,20 @@ void batch_free(gt_batch *b)
         if (b->hn)
             mat64_free(&b->hn[k]);
     }
+    for (int k = 0; k <= b->upto && (b->ih32 || b->hh32 || b->hn32); k++) {
+        if (b->ih32)
+            mat32_free(&b->ih32[k]);
+        if (b->hh32)
+            mat32_free(&b->hh32[k]);
+        if (b->hn32)
+            mat32_free(&b->hn32[k]);
+    }
+    free(b->ih32);
+    free(b->hh32);
+    free(b->hn32);
+    free(b->dx);
+    free(b->dy);
+    free(b->y0);
     free(b->ih);
     free(b->hh);
     free(b->hn);
@@ -103,6 +118,62 @@ oom:
     return gt_fail(e, GT_EFAIL, "out of memory for a batch of %d perturbation runs", cap);
 }
 
+int batch_use_float32(gt_batch *b, gt_error *e)
+{
+    const gt_model *m = b->m;
+    const size_t H = (size_t)b->H, GH = (size_t)b->G * H, NL = (size_t)b->upto + 1;
+    const size_t n = (size_t)b->cap, D0 = (size_t)m->input_dim, D = D0 > H ? D0 : H;
+    const int before = m->arch == GT_GRU && m->gru_reset_before;
+    if (b->hh32)
+        return GT_OK;
+    b->ih32 = calloc(NL, sizeof *b->ih32);
+    b->hh32 = calloc(NL, sizeof *b->hh32);
+    b->hn32 = calloc(NL, sizeof *b->hn32);
+    b->dx = malloc(n * D * sizeof *b->dx);
+    b->dy = malloc(n * GH * sizeof *b->dy);
+    b->y0 = malloc(GH * sizeof *b->y0);
+    if (!b->ih32 || !b->hh32 || !b->hn32 || !b->dx || !b->dy || !b->y0)
+        goto oom;
+    for (size_t k = 0; k < NL; k++) {
+        const gt_layer *ly = &m->layer[k];
+        if (b->ih[k].data && mat32_pack(&b->ih32[k], ly->w_ih, GH, (size_t)ly->in_dim))
+            goto oom;
+        if (mat32_pack(&b->hh32[k], ly->w_hh, before ? 2 * H : GH, H))
+            goto oom;
+        if (before && mat32_pack(&b->hn32[k], ly->w_hh + 2 * H * H, H, H))
+            goto oom;
+    }
+    return GT_OK;
+oom:
+    return gt_fail(e, GT_EFAIL, "out of memory for a batch of %d perturbation runs", b->cap);
+}
+
+/* Y[i] = (accumulate ? Y[i] : bias or 0) + A X[i] for the first n items: kern64_gemm, or
+ * with batch_use_float32, item 0 in double and the others through the differences. */
+static void product(gt_batch *b, const gt_mat64 *A, const gt_mat32 *A32, size_t n,
+                    const double *X, size_t ldx, const double *bias, double *Y, size_t ldy,
+                    int accumulate)
+{
+    if (!b->hh32 || !A32 || !A32->data || n < 2) {
+        kern64_gemm(A, n, X, ldx, bias, Y, ldy, accumulate);
+        return;
+    }
+    const size_t rows = A->rows, cols = A->cols;
+    kern64_gemm(A, 1, X, ldx, NULL, b->y0, rows, 0);
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = 0; j < cols; j++)
+            b->dx[(i - 1) * cols + j] = (float)(X[i * ldx + j] - X[j]);
+    kern32_gemm(A32, n - 1, b->dx, cols, b->dy, rows);
+    for (size_t i = 0; i < n; i++) {
+        double *y = Y + i * ldy;
+        const float *d = i ? b->dy + (i - 1) * rows : NULL;
+        for (size_t r = 0; r < rows; r++) {
+            double v = (accumulate ? y[r] : bias ? bias[r] : 0.0) + b->y0[r];
+            y[r] = d ? v + (double)d[r] : v;
+        }
+    }
+}
+
 void batch_set_state(gt_batch *b, int i, const float *h, const float *c)
 {
     const size_t H = (size_t)b->H;
@@ -163,7 +234,7 @@ static void gru_cells(gt_batch *b, int k, size_t n)
     const int before = b->m->gru_reset_before;
     const double *hk = batch_h(b, k, 0);
     /* tmp = W_hh h + b_hh: every block (reset after) or r and z (reset before) */
-    kern64_gemm(&b->hh[k], n, hk, H, bh, b->tmp, GH, 0);
+    product(b, &b->hh[k], b->hh32 ? &b->hh32[k] : NULL, n, hk, H, bh, b->tmp, GH, 0);
     for (size_t i = 0; i < n; i++) {
         double *a = b->acc + i * GH, *t = b->tmp + i * GH, *g = batch_gates(b, k, (int)i);
         for (size_t r = 0; r < 2 * H; r++)
@@ -176,7 +247,8 @@ static void gru_cells(gt_batch *b, int k, size_t n)
         }
     }
     if (before)
-        kern64_gemm(&b->hn[k], n, b->rh, H, bh + 2 * H, b->tmp + 2 * H, GH, 0);
+        product(b, &b->hn[k], b->hn32 ? &b->hn32[k] : NULL, n, b->rh, H, bh + 2 * H,
+                b->tmp + 2 * H, GH, 0);
     for (size_t i = 0; i < n; i++) {
         double *a = b->acc + i * GH, *t = b->tmp + i * GH, *g = batch_gates(b, k, (int)i);
         double *h = batch_h(b, k, (int)i);
@@ -195,10 +267,11 @@ void batch_step(gt_batch *b, int n, const uint16_t *tok)
         if (k == 0)
             input_part(b, nn, tok);
         else
-            kern64_gemm(&b->ih[k], nn, batch_h(b, k - 1, 0), H, b->b_ih + (size_t)k * GH, b->acc,
-                        GH, 0);
+            product(b, &b->ih[k], b->ih32 ? &b->ih32[k] : NULL, nn, batch_h(b, k - 1, 0), H,
+                    b->b_ih + (size_t)k * GH, b->acc, GH, 0);
         if (b->m->arch == GT_LSTM) {
-            kern64_gemm(&b->hh[k], nn, batch_h(b, k, 0), H, NULL, b->acc, GH, 1);
+            product(b, &b->hh[k], b->hh32 ? &b->hh32[k] : NULL, nn, batch_h(b, k, 0), H, NULL,
+                    b->acc, GH, 1);
             lstm_cells(b, k, nn);
         } else {
             gru_cells(b, k, nn);

@@ -44,47 +44,60 @@ __attribute__((target("avx2,fma"))) static float hsum256(__m256 v)
     return _mm_cvtss_f32(s);
 }
 
-/* Four rows at a time, so each load of x serves four rows. */
-__attribute__((target("avx2,fma"))) static void gemv_avx2(size_t rows, size_t cols,
-                                                          const float *W, const float *x,
-                                                          const float *bias, float *y)
+/* Rows r .. r+3 of y, four rows at a time so that each load of x serves four rows. */
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+gemv4_avx2(size_t r, size_t cols, const float *W, const float *x, const float *bias, float *y)
 {
-    size_t r = 0;
     const size_t c8 = cols & ~(size_t)7;
-    for (; r + 4 <= rows; r += 4) {
-        const float *w0 = W + r * cols, *w1 = w0 + cols, *w2 = w1 + cols, *w3 = w2 + cols;
-        __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-        for (size_t j = 0; j < c8; j += 8) {
-            __m256 xv = _mm256_loadu_ps(x + j);
-            a0 = _mm256_fmadd_ps(_mm256_loadu_ps(w0 + j), xv, a0);
-            a1 = _mm256_fmadd_ps(_mm256_loadu_ps(w1 + j), xv, a1);
-            a2 = _mm256_fmadd_ps(_mm256_loadu_ps(w2 + j), xv, a2);
-            a3 = _mm256_fmadd_ps(_mm256_loadu_ps(w3 + j), xv, a3);
-        }
-        float s0 = hsum256(a0), s1 = hsum256(a1), s2 = hsum256(a2), s3 = hsum256(a3);
-        for (size_t j = c8; j < cols; j++) {
-            s0 += w0[j] * x[j];
-            s1 += w1[j] * x[j];
-            s2 += w2[j] * x[j];
-            s3 += w3[j] * x[j];
-        }
-        y[r] = (bias ? bias[r] : 0.0f) + s0;
-        y[r + 1] = (bias ? bias[r + 1] : 0.0f) + s1;
-        y[r + 2] = (bias ? bias[r + 2] : 0.0f) + s2;
-        y[r + 3] = (bias ? bias[r + 3] : 0.0f) + s3;
+    const float *w0 = W + r * cols, *w1 = w0 + cols, *w2 = w1 + cols, *w3 = w2 + cols;
+    __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+    for (size_t j = 0; j < c8; j += 8) {
+        __m256 xv = _mm256_loadu_ps(x + j);
+        a0 = _mm256_fmadd_ps(_mm256_loadu_ps(w0 + j), xv, a0);
+        a1 = _mm256_fmadd_ps(_mm256_loadu_ps(w1 + j), xv, a1);
+        a2 = _mm256_fmadd_ps(_mm256_loadu_ps(w2 + j), xv, a2);
+        a3 = _mm256_fmadd_ps(_mm256_loadu_ps(w3 + j), xv, a3);
     }
-    if (r < rows)
-        gemv_c(rows - r, cols, W + r * cols, x, bias ? bias + r : NULL, y + r);
+    float s0 = hsum256(a0), s1 = hsum256(a1), s2 = hsum256(a2), s3 = hsum256(a3);
+    for (size_t j = c8; j < cols; j++) {
+        s0 += w0[j] * x[j];
+        s1 += w1[j] * x[j];
+        s2 += w2[j] * x[j];
+        s3 += w3[j] * x[j];
+    }
+    y[r] = (bias ? bias[r] : 0.0f) + s0;
+    y[r + 1] = (bias ? bias[r + 1] : 0.0f) + s1;
+    y[r + 2] = (bias ? bias[r + 2] : 0.0f) + s2;
+    y[r + 3] = (bias ? bias[r + 3] : 0.0f) + s3;
 }
 
-__attribute__((target("avx512f"))) static void gemv_avx512(size_t rows, size_t cols,
-                                                           const float *W, const float *x,
-                                                           const float *bias, float *y)
+/* backward: see gemv_avx512. */
+__attribute__((target("avx2,fma"))) static void gemv_avx2(size_t rows, size_t cols,
+                                                          const float *W, const float *x,
+                                                          const float *bias, float *y,
+                                                          int backward)
 {
-    size_t r = 0;
+    const size_t r4 = rows & ~(size_t)3;
+    if (backward) {
+        if (r4 < rows)
+            gemv_c(rows - r4, cols, W + r4 * cols, x, bias ? bias + r4 : NULL, y + r4);
+        for (size_t r = r4; r > 0; r -= 4)
+            gemv4_avx2(r - 4, cols, W, x, bias, y);
+        return;
+    }
+    for (size_t r = 0; r < r4; r += 4)
+        gemv4_avx2(r, cols, W, x, bias, y);
+    if (r4 < rows)
+        gemv_c(rows - r4, cols, W + r4 * cols, x, bias ? bias + r4 : NULL, y + r4);
+}
+
+/* Rows r .. r+3 of y (r a multiple of 4). */
+__attribute__((target("avx512f"), always_inline)) static inline void
+gemv4_avx512(size_t r, size_t cols, const float *W, const float *x, const float *bias, float *y)
+{
     const size_t c16 = cols & ~(size_t)15;
     const __mmask16 tail = (__mmask16)((1u << (cols - c16)) - 1);
-    for (; r + 4 <= rows; r += 4) {
+    {
         const float *w0 = W + r * cols, *w1 = w0 + cols, *w2 = w1 + cols, *w3 = w2 + cols;
         __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
         for (size_t j = 0; j < c16; j += 16) {
@@ -106,8 +119,29 @@ __attribute__((target("avx512f"))) static void gemv_avx512(size_t rows, size_t c
         y[r + 2] = (bias ? bias[r + 2] : 0.0f) + _mm512_reduce_add_ps(a2);
         y[r + 3] = (bias ? bias[r + 3] : 0.0f) + _mm512_reduce_add_ps(a3);
     }
-    if (r < rows)
-        gemv_c(rows - r, cols, W + r * cols, x, bias ? bias + r : NULL, y + r);
+}
+
+/* backward: the blocks of 4 rows from the last to the first. Each row's sum is the same
+ * either way; alternating the direction from one step to the next makes the rows read last
+ * the first read again, while they are still in the cache (a matrix the size of the
+ * core's L2 cache then mostly stays there instead of being streamed from L3). */
+__attribute__((target("avx512f"))) static void gemv_avx512(size_t rows, size_t cols,
+                                                           const float *W, const float *x,
+                                                           const float *bias, float *y,
+                                                           int backward)
+{
+    const size_t r4 = rows & ~(size_t)3;
+    if (backward) {
+        if (r4 < rows)
+            gemv_c(rows - r4, cols, W + r4 * cols, x, bias ? bias + r4 : NULL, y + r4);
+        for (size_t r = r4; r > 0; r -= 4)
+            gemv4_avx512(r - 4, cols, W, x, bias, y);
+        return;
+    }
+    for (size_t r = 0; r < r4; r += 4)
+        gemv4_avx512(r, cols, W, x, bias, y);
+    if (r4 < rows)
+        gemv_c(rows - r4, cols, W + r4 * cols, x, bias ? bias + r4 : NULL, y + r4);
 }
 
 /* exp(x) for a vector: x = n ln2 + r with |r| <= ln2/2, e^r by a degree-6 polynomial
@@ -205,7 +239,18 @@ static void act_c(size_t n, float *v, int tanh_)
 }
 
 typedef void act_fn(size_t, float *, int);
-typedef void gemv_fn(size_t, size_t, const float *, const float *, const float *, float *);
+typedef void gemv_fn(size_t, size_t, const float *, const float *, const float *, float *, int);
+
+static void gemv_c_dir(size_t rows, size_t cols, const float *W, const float *x,
+                       const float *bias, float *y, int backward)
+{
+    if (!backward) {
+        gemv_c(rows, cols, W, x, bias, y);
+        return;
+    }
+    for (size_t r = rows; r > 0; r--)
+        gemv_c(1, cols, W + (r - 1) * cols, x, bias ? bias + r - 1 : NULL, y + r - 1);
+}
 
 static const struct kernel_set {
     const char *name;
@@ -216,7 +261,7 @@ static const struct kernel_set {
     {"avx512", gemv_avx512, act_avx512},
     {"avx2", gemv_avx2, act_avx2},
 #endif
-    {"c", gemv_c, act_c},
+    {"c", gemv_c_dir, act_c},
 };
 #define NSETS (sizeof kernel_sets / sizeof kernel_sets[0])
 
@@ -231,7 +276,7 @@ static int supported(const struct kernel_set *k)
     if (k->gemv == gemv_avx2)
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
-    return k->gemv == gemv_c;
+    return k->gemv == gemv_c_dir;
 }
 
 static const struct kernel_set *kernels(void)
@@ -277,7 +322,13 @@ void kern_act_ref(size_t n, float *v, int tanh_)
 void kern_gemv(size_t rows, size_t cols, const float *W, const float *x, const float *bias,
                float *y)
 {
-    kernels()->gemv(rows, cols, W, x, bias, y);
+    kernels()->gemv(rows, cols, W, x, bias, y, 0);
+}
+
+void kern_gemv_dir(size_t rows, size_t cols, const float *W, const float *x, const float *bias,
+                   float *y, int backward)
+{
+    kernels()->gemv(rows, cols, W, x, bias, y, backward);
 }
 
 void kern_gemv_ref(size_t rows, size_t cols, const float *W, const float *x, const float *bias,

@@ -59,6 +59,11 @@ void perturb_free(gt_perturb *p)
     memset(p, 0, sizeof *p);
 }
 
+int perturb_use_float32(gt_perturb *p, gt_error *e)
+{
+    return batch_use_float32(&p->b, e);
+}
+
 void perturb_set_horizon(gt_perturb *p, int horizon)
 {
     p->horizon = horizon < 0 ? 0 : horizon > p->kmax ? p->kmax : horizon;

@@ -39,6 +39,7 @@ struct gt_pool {
     size_t rows, cols;
     const float *W, *x, *bias;
     float *y;
+    int backward;
 };
 
 static void futex_wait(_Atomic unsigned *addr, unsigned val)
@@ -74,8 +75,8 @@ static void run_part(const gt_pool *p, int k)
     size_t r0, r1;
     part(p, k, &r0, &r1);
     if (r1 > r0)
-        kern_gemv(r1 - r0, p->cols, p->W + r0 * p->cols, p->x, p->bias ? p->bias + r0 : NULL,
-                  p->y + r0);
+        kern_gemv_dir(r1 - r0, p->cols, p->W + r0 * p->cols, p->x,
+                      p->bias ? p->bias + r0 : NULL, p->y + r0, p->backward);
 }
 
 struct worker_arg {
@@ -152,13 +153,14 @@ void pool_stop(gt_pool *p)
 }
 
 void pool_gemv(gt_pool *p, size_t rows, size_t cols, const float *W, const float *x,
-               const float *bias, float *y)
+               const float *bias, float *y, int backward)
 {
     if (!p || rows * cols < POOL_MIN_WORK || rows < 8) {
-        kern_gemv(rows, cols, W, x, bias, y);
+        kern_gemv_dir(rows, cols, W, x, bias, y, backward);
         return;
     }
     p->rows = rows, p->cols = cols, p->W = W, p->x = x, p->bias = bias, p->y = y;
+    p->backward = backward;
     atomic_store_explicit(&p->done, 0, memory_order_relaxed);
     atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
     if (atomic_load(&p->sleepers))

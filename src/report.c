@@ -1,5 +1,7 @@
 /* Computing the report (SPEC section 6): the windows are run in float32 by the engine for
- * the gate tables, the perturbation pairs in double as batches of replacements (perturb.c);
+ * the gate tables, the perturbation pairs as batches of replacements (perturb.c), in double
+ * with each replacement's products taken in float32 through its difference from the
+ * original (batch_use_float32);
  * both are jobs for a small pool of threads. Every job writes its own part of the
  * results, which are reduced in a fixed order afterwards. */
 #include "config.h"
@@ -173,6 +175,10 @@ static void *work(void *arg)
                     break;
                 }
                 have_pt = 1;
+                if (perturb_use_float32(&pt, &e)) {
+                    fail(sh, &e);
+                    break;
+                }
                 edbuf = malloc((size_t)sh->chunk * ((size_t)sh->K + 1) * sizeof *edbuf);
                 ed = malloc((size_t)sh->chunk * sizeof *ed);
                 if (!edbuf || !ed) {

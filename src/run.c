@@ -66,10 +66,10 @@ static const float *input_part(const gt_model *m, int tok, float *xp)
     return xp;
 }
 
-static void lstm_layer(gt_pool *pool, const gt_layer *ly, size_t H, const float *xp, float *h,
-                       float *c, float *a, float *tmp)
+static void lstm_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H, const float *xp,
+                       float *h, float *c, float *a, float *tmp)
 {
-    pool_gemv(pool, 4 * H, H, ly->w_hh, h, ly->b_hh, a);
+    pool_gemv(pool, 4 * H, H, ly->w_hh, h, ly->b_hh, a, back);
     for (size_t j = 0; j < 4 * H; j++)
         a[j] += xp[j];
     float *i = a, *f = a + H, *g = a + 2 * H, *o = a + 3 * H;
@@ -83,11 +83,11 @@ static void lstm_layer(gt_pool *pool, const gt_layer *ly, size_t H, const float 
         h[j] = o[j] * tmp[j];
 }
 
-static void gru_layer(gt_pool *pool, const gt_layer *ly, size_t H, int reset_before,
+static void gru_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H, int reset_before,
                       const float *xp, float *h, float *gates, float *gh, float *rh)
 {
     float *r = gates, *z = gates + H, *n = gates + 2 * H;
-    pool_gemv(pool, reset_before ? 2 * H : 3 * H, H, ly->w_hh, h, ly->b_hh, gh);
+    pool_gemv(pool, reset_before ? 2 * H : 3 * H, H, ly->w_hh, h, ly->b_hh, gh, back);
     for (size_t j = 0; j < 2 * H; j++)
         gates[j] = xp[j] + gh[j];
     kern_sigmoid_vec(2 * H, gates); /* r and z */
@@ -97,7 +97,7 @@ static void gru_layer(gt_pool *pool, const gt_layer *ly, size_t H, int reset_bef
     } else {
         for (size_t j = 0; j < H; j++)
             rh[j] = r[j] * h[j];
-        pool_gemv(pool, H, H, ly->w_hh + 2 * H * H, rh, ly->b_hh + 2 * H, gh + 2 * H);
+        pool_gemv(pool, H, H, ly->w_hh + 2 * H * H, rh, ly->b_hh + 2 * H, gh + 2 * H, back);
         for (size_t j = 0; j < H; j++)
             n[j] = xp[2 * H + j] + gh[2 * H + j];
     }
@@ -111,20 +111,23 @@ void run_step_layers(gt_run *r, int token, int upto)
     const gt_model *m = r->m;
     size_t H = (size_t)m->hidden, GH = (size_t)m->gates * H;
     float *xbuf = r->scratch, *gh = xbuf + GH, *rh = gh + GH;
+    const int back = r->backward; /* the products' direction alternates (kern_gemv_dir) */
     for (int k = 0; k <= upto && k < m->layers; k++) {
         const gt_layer *ly = &m->layer[k];
         const float *xp;
         if (k == 0) {
             xp = input_part(m, token, xbuf);
         } else {
-            pool_gemv(r->pool, GH, H, ly->w_ih, run_h(r, k - 1), ly->b_ih, xbuf);
+            pool_gemv(r->pool, GH, H, ly->w_ih, run_h(r, k - 1), ly->b_ih, xbuf, back);
             xp = xbuf;
         }
         if (m->arch == GT_LSTM)
-            lstm_layer(r->pool, ly, H, xp, run_h(r, k), run_c(r, k), run_gates(r, k), rh);
+            lstm_layer(r->pool, back, ly, H, xp, run_h(r, k), run_c(r, k), run_gates(r, k), rh);
         else
-            gru_layer(r->pool, ly, H, m->gru_reset_before, xp, run_h(r, k), run_gates(r, k), gh, rh);
+            gru_layer(r->pool, back, ly, H, m->gru_reset_before, xp, run_h(r, k), run_gates(r, k),
+                      gh, rh);
     }
+    r->backward = !back;
 }
 
 void run_step(gt_run *r, int token)

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "gatetui/gemm32.h"
 #include "gatetui/kernels.h"
 #include "tap.h"
 
@@ -40,6 +41,39 @@ static void check(void)
         }
         tap_ok(worst < 1e-6, "%s: gemv %zux%zu agrees with the reference (scaled diff %.2g)", kern_name(), R, C,
                worst);
+        /* backward: the same numbers, bit for bit */
+        kern_gemv_dir(R, C, W, x, b, y, 0);
+        kern_gemv_dir(R, C, W, x, b, z, 1);
+        int same = 1;
+        for (size_t i = 0; i < R; i++)
+            same &= y[i] == z[i];
+        tap_ok(same, "%s: gemv %zux%zu backward equals forward", kern_name(), R, C);
+        /* the batched float32 product: 1..13 items and 25 items, against the reference */
+        gt_mat32 A;
+        size_t nbs[] = {1, 5, 12, 13, 25};
+        double worst32 = 0;
+        if (mat32_pack(&A, W, R, C) == 0) {
+            for (size_t q = 0; q < sizeof nbs / sizeof nbs[0]; q++) {
+                size_t nb = nbs[q];
+                float *X = malloc(nb * C * sizeof *X), *Y = malloc(nb * R * sizeof *Y),
+                      *Z = malloc(nb * R * sizeof *Z);
+                for (size_t i = 0; i < nb * C; i++)
+                    X[i] = frand(&seed);
+                kern32_gemm(&A, nb, X, C, Y, R);
+                kern32_gemm_ref(&A, nb, X, C, Z, R);
+                for (size_t i = 0; i < nb * R; i++) {
+                    double d = fabs((double)Y[i] - Z[i]) / (sqrt((double)C) + 1);
+                    if (d > worst32)
+                        worst32 = d;
+                }
+                free(X), free(Y), free(Z);
+            }
+            mat32_free(&A);
+        } else {
+            worst32 = 1;
+        }
+        tap_ok(worst32 < 1e-6, "%s: batched float32 product %zux%zu agrees with the reference (scaled diff %.2g)",
+               kern32_name(), R, C, worst32);
         free(W), free(x), free(b), free(y), free(z);
     }
     enum { N = 200003 };

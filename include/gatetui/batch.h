@@ -25,10 +25,21 @@ typedef struct gt_batch {
     double *b_ih, *b_hh;   /* [(upto+1) * G*H] */
     double *xtab;          /* (V, G*H): layer 0's W_ih x_v + b_ih, or NULL */
     double *xin, *acc, *tmp, *rh; /* [cap * D_0], [cap * G*H] twice, [cap * H] */
+    struct gt_mat32 *ih32, *hh32, *hn32; /* float32 copies (batch_use_float32), or NULL */
+    float *dx, *dy;        /* [cap * max(D, H)], [cap * G*H] */
+    double *y0;            /* [G*H] */
 } gt_batch;
 
 int batch_init(gt_batch *b, const gt_model *m, int upto, int cap, gt_error *e);
 void batch_free(gt_batch *b);
+
+/* From now on each product of item i > 0 is taken as item 0's product (in double) plus
+ * the float32 product of the difference between the two items' inputs: W x_i =
+ * W x_0 + W (x_i - x_0). Made for a batch whose item 0 is an original text and the others
+ * its edits, whose differences are what is measured: float32's relative error (about 1e-6
+ * after a product over H inputs) then applies to each difference rather than to the state,
+ * and the product runs at float32 speed. Everything else stays double. */
+int batch_use_float32(gt_batch *b, gt_error *e);
 
 /* Item i's state, from float arrays of every layer ([L*H], layer by layer, as gt_run keeps
  * them); NULL for the zero state. c is ignored for a GRU. */

@@ -8,6 +8,12 @@
 void kern_gemv(size_t rows, size_t cols, const float *W, const float *x, const float *bias,
                float *y);
 
+/* The same, the blocks of rows taken from the last to the first when backward is set (the
+ * same numbers either way). A caller that reads one matrix at every step alternates the
+ * direction, so that the rows read last, still in the cache, are read first next time. */
+void kern_gemv_dir(size_t rows, size_t cols, const float *W, const float *x, const float *bias,
+                   float *y, int backward);
+
 /* The same in plain C, the reference the fast versions are tested against. */
 void kern_gemv_ref(size_t rows, size_t cols, const float *W, const float *x, const float *bias,
                    float *y);

@@ -13,8 +13,8 @@ typedef struct gt_pool gt_pool;
 gt_pool *pool_start(int nthreads);
 void pool_stop(gt_pool *p);
 
-/* y = W x + bias as kern_gemv, shared among the pool's threads (p may be NULL). */
+/* y = W x + bias as kern_gemv_dir, shared among the pool's threads (p may be NULL). */
 void pool_gemv(gt_pool *p, size_t rows, size_t cols, const float *W, const float *x,
-               const float *bias, float *y);
+               const float *bias, float *y, int backward);
 
 #endif

@@ -14,6 +14,7 @@ typedef struct gt_run {
                        i, f, g, o (LSTM) or r, z, n (GRU), layer by layer */
     float *scratch; /* private */
     struct gt_pool *pool; /* threads sharing each product, or NULL */
+    int backward;   /* private: the direction of the next step's products */
 } gt_run;
 
 int run_init(gt_run *r, const gt_model *m, gt_error *e);
