@@ -77,7 +77,7 @@ static void child_progress(void *ctx, double done)
 static void child_main(const gt_statsview *sv, int layer, int fd)
 {
     /* the screen's handlers are not the child's business */
-    int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGPIPE,
+    int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGPIPE, SIGTSTP,
                   SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         signal(sigs[i], SIG_DFL);
