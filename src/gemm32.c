@@ -155,6 +155,63 @@ __attribute__((target("avx2,fma"))) static void gemm_avx2(const gt_mat32 *A, siz
 }
 #endif
 
+static void gemv64_c(const gt_mat32 *A, const double *x, double *y)
+{
+    const size_t rows = A->rows, cols = A->cols;
+    for (size_t r = 0; r < rows; r++) {
+        const float *w = A->data + (r / P) * cols * P + r % P;
+        double s = 0.0;
+        for (size_t j = 0; j < cols; j++)
+            s += (double)w[j * P] * x[j];
+        y[r] = s;
+    }
+}
+
+#ifdef GT_X86
+/* Each panel: 16 outputs as two vectors of 8 doubles, the even and odd inputs summed apart
+ * (four independent chains), the weights widened as they are loaded. */
+__attribute__((target("avx512f"))) static void gemv64_avx512(const gt_mat32 *A, const double *x,
+                                                             double *y)
+{
+    const size_t rows = A->rows, cols = A->cols;
+    double out[P];
+    for (size_t r0 = 0; r0 < rows; r0 += P) {
+        const float *pan = A->data + (r0 / P) * cols * P;
+        __m512d a0 = _mm512_setzero_pd(), a1 = a0, b0 = a0, b1 = a0;
+        size_t j = 0;
+        for (; j + 2 <= cols; j += 2) {
+            const __m512 w = _mm512_load_ps(pan + j * P), v = _mm512_load_ps(pan + (j + 1) * P);
+            const __m512d xa = _mm512_set1_pd(x[j]), xb = _mm512_set1_pd(x[j + 1]);
+            a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(w)), xa, a0);
+            a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(w), 1))), xa, a1);
+            b0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(v)), xb, b0);
+            b1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1))), xb, b1);
+        }
+        if (j < cols) {
+            const __m512 w = _mm512_load_ps(pan + j * P);
+            const __m512d xa = _mm512_set1_pd(x[j]);
+            a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(w)), xa, a0);
+            a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(w), 1))), xa, a1);
+        }
+        _mm512_storeu_pd(out, _mm512_add_pd(a0, b0));
+        _mm512_storeu_pd(out + 8, _mm512_add_pd(a1, b1));
+        const size_t nr = rows - r0 < P ? rows - r0 : P;
+        memcpy(y + r0, out, nr * sizeof *out);
+    }
+}
+#endif
+
+void kern32_gemv64(const gt_mat32 *A, const double *x, double *y)
+{
+#ifdef GT_X86
+    if (strcmp(kern_name(), "avx512") == 0) {
+        gemv64_avx512(A, x, y);
+        return;
+    }
+#endif
+    gemv64_c(A, x, y);
+}
+
 const char *kern32_name(void)
 {
     const char *k = kern_name(); /* the engine's choice: avx512, avx2 or c */

@@ -179,6 +179,7 @@ static void *work(void *arg)
                     fail(sh, &e);
                     break;
                 }
+                pt.units = 0;
                 edbuf = malloc((size_t)sh->chunk * ((size_t)sh->K + 1) * sizeof *edbuf);
                 ed = malloc((size_t)sh->chunk * sizeof *ed);
                 if (!edbuf || !ed) {

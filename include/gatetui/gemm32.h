@@ -26,6 +26,10 @@ void kern32_gemm(const gt_mat32 *A, size_t nb, const float *X, size_t ldx, float
 /* The plain C version, the reference for the tests. */
 void kern32_gemm_ref(const gt_mat32 *A, size_t nb, const float *X, size_t ldx, float *Y,
                      size_t ldy);
+/* y[r] = sum_j A(r, j) * x[j] in double, for r < A->rows (the partial sums in an order of
+ * the kernel's choosing). */
+void kern32_gemv64(const gt_mat32 *A, const double *x, double *y);
+
 /* "avx512", "avx2" or "c": the version in use (follows kern_select). */
 const char *kern32_name(void);
 

@@ -45,6 +45,8 @@ typedef struct gt_perturb {
     int horizon;        /* the horizon of the next runs (kmax unless set) */
     int cap;            /* the most edits per run */
     int nres;           /* results of the last run */
+    int units;          /* 1 (perturb_init's default): fill last and last_fo; 0: the curves,
+                           half-lives and d0 alone */
     gt_perturb_result *res; /* [cap] */
     /* private */
     gt_batch b;         /* item 0: the original text; items 1..n: the edits */
