@@ -211,6 +211,49 @@ __attribute__((target("avx512f"))) static void act_avx512(size_t n, float *v, in
     }
 }
 
+/* One LSTM cell for all H units in one pass: a (4H: i, f, g, o before their
+ * nonlinearity) gets xp added and becomes the gates; c and h are updated. The same
+ * arithmetic as act_avx512 applied block by block. */
+__attribute__((target("avx512f"), always_inline)) static inline __m512 sig512(__m512 x)
+{
+    const __m512 one = _mm512_set1_ps(1.0f);
+    return _mm512_div_ps(one, _mm512_add_ps(one, exp512(_mm512_sub_ps(_mm512_setzero_ps(), x))));
+}
+
+__attribute__((target("avx512f"), always_inline)) static inline __m512 tanh512(__m512 x)
+{
+    const __m512 one = _mm512_set1_ps(1.0f), two = _mm512_set1_ps(2.0f);
+    __m512 a = _mm512_abs_ps(x);
+    __m512 y = _mm512_sub_ps(one, _mm512_div_ps(two, _mm512_add_ps(exp512(_mm512_add_ps(a, a)), one)));
+    return _mm512_castsi512_ps(_mm512_or_epi32(
+        _mm512_castps_si512(y),
+        _mm512_and_epi32(_mm512_castps_si512(x), _mm512_set1_epi32((int)0x80000000u))));
+}
+
+/* c = f c + i g with both products rounded (no fused multiply-add), as the plain loops of
+ * the other kernels compute it: the same numbers whichever kernels run. */
+__attribute__((target("avx512f"), optimize("fp-contract=off"))) static void
+lstm_avx512(size_t H, const float *xp, float *a, float *c, float *h)
+{
+#ifdef __clang__
+#pragma clang fp contract(off)
+#endif
+    for (size_t j = 0; j < H; j += 16) {
+        __mmask16 k = H - j >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (H - j)) - 1);
+        __m512 i = sig512(_mm512_add_ps(_mm512_maskz_loadu_ps(k, a + j), _mm512_maskz_loadu_ps(k, xp + j)));
+        __m512 f = sig512(_mm512_add_ps(_mm512_maskz_loadu_ps(k, a + H + j), _mm512_maskz_loadu_ps(k, xp + H + j)));
+        __m512 g = tanh512(_mm512_add_ps(_mm512_maskz_loadu_ps(k, a + 2 * H + j), _mm512_maskz_loadu_ps(k, xp + 2 * H + j)));
+        __m512 o = sig512(_mm512_add_ps(_mm512_maskz_loadu_ps(k, a + 3 * H + j), _mm512_maskz_loadu_ps(k, xp + 3 * H + j)));
+        __m512 cv = _mm512_add_ps(_mm512_mul_ps(f, _mm512_maskz_loadu_ps(k, c + j)), _mm512_mul_ps(i, g));
+        _mm512_mask_storeu_ps(a + j, k, i);
+        _mm512_mask_storeu_ps(a + H + j, k, f);
+        _mm512_mask_storeu_ps(a + 2 * H + j, k, g);
+        _mm512_mask_storeu_ps(a + 3 * H + j, k, o);
+        _mm512_mask_storeu_ps(c + j, k, cv);
+        _mm512_mask_storeu_ps(h + j, k, _mm512_mul_ps(o, tanh512(cv)));
+    }
+}
+
 __attribute__((target("avx2,fma"))) static void act_avx2(size_t n, float *v, int tanh_)
 {
     const __m256 one = _mm256_set1_ps(1.0f), two = _mm256_set1_ps(2.0f),
@@ -239,6 +282,7 @@ static void act_c(size_t n, float *v, int tanh_)
 }
 
 typedef void act_fn(size_t, float *, int);
+typedef void lstm_fn(size_t, const float *, float *, float *, float *);
 typedef void gemv_fn(size_t, size_t, const float *, const float *, const float *, float *, int);
 
 static void gemv_c_dir(size_t rows, size_t cols, const float *W, const float *x,
@@ -256,12 +300,13 @@ static const struct kernel_set {
     const char *name;
     gemv_fn *gemv;
     act_fn *act;
+    lstm_fn *lstm; /* NULL: the nonlinearities one block at a time */
 } kernel_sets[] = {
 #ifdef GT_X86
-    {"avx512", gemv_avx512, act_avx512},
-    {"avx2", gemv_avx2, act_avx2},
+    {"avx512", gemv_avx512, act_avx512, lstm_avx512},
+    {"avx2", gemv_avx2, act_avx2, NULL},
 #endif
-    {"c", gemv_c_dir, act_c},
+    {"c", gemv_c_dir, act_c, NULL},
 };
 #define NSETS (sizeof kernel_sets / sizeof kernel_sets[0])
 
@@ -312,6 +357,26 @@ void kern_sigmoid_vec(size_t n, float *v)
 void kern_tanh_vec(size_t n, float *v)
 {
     kernels()->act(n, v, 1);
+}
+
+void kern_lstm_cell(size_t H, const float *xp, float *a, float *c, float *h)
+{
+    const struct kernel_set *k = kernels();
+    if (k->lstm) {
+        k->lstm(H, xp, a, c, h);
+        return;
+    }
+    for (size_t j = 0; j < 4 * H; j++)
+        a[j] += xp[j];
+    float *i = a, *f = a + H, *g = a + 2 * H, *o = a + 3 * H;
+    k->act(2 * H, i, 0); /* i and f */
+    k->act(H, g, 1);
+    k->act(H, o, 0);
+    for (size_t j = 0; j < H; j++)
+        h[j] = c[j] = f[j] * c[j] + i[j] * g[j];
+    k->act(H, h, 1);
+    for (size_t j = 0; j < H; j++)
+        h[j] *= o[j];
 }
 
 void kern_act_ref(size_t n, float *v, int tanh_)

@@ -70,17 +70,8 @@ static void lstm_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H, co
                        float *h, float *c, float *a, float *tmp)
 {
     pool_gemv(pool, 4 * H, H, ly->w_hh, h, ly->b_hh, a, back);
-    for (size_t j = 0; j < 4 * H; j++)
-        a[j] += xp[j];
-    float *i = a, *f = a + H, *g = a + 2 * H, *o = a + 3 * H;
-    kern_sigmoid_vec(2 * H, i); /* i and f */
-    kern_tanh_vec(H, g);
-    kern_sigmoid_vec(H, o);
-    for (size_t j = 0; j < H; j++)
-        tmp[j] = c[j] = f[j] * c[j] + i[j] * g[j];
-    kern_tanh_vec(H, tmp);
-    for (size_t j = 0; j < H; j++)
-        h[j] = o[j] * tmp[j];
+    (void)tmp;
+    kern_lstm_cell(H, xp, a, c, h);
 }
 
 static void gru_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H, int reset_before,

@@ -29,6 +29,10 @@ int kern_select(const char *name);
  * 3e-7 against libm). */
 void kern_sigmoid_vec(size_t n, float *v);
 void kern_tanh_vec(size_t n, float *v);
+/* One LSTM cell (SPEC section 2) for H units: a holds W_hh h + b_hh (4H, blocks i f g o);
+ * xp (4H) is added, the sum becomes the gates after their nonlinearities; c and h [H] are
+ * updated in place. Fused in one pass where the kernels allow. */
+void kern_lstm_cell(size_t H, const float *xp, float *a, float *c, float *h);
 /* The plain libm versions (tanh_ = 0: sigmoid, 1: tanh), the reference for the tests. */
 void kern_act_ref(size_t n, float *v, int tanh_);
 
