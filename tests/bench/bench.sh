@@ -1,32 +1,51 @@
 #!/bin/sh
 # The stepping benchmark: gatetui's engine against PyTorch on the same model and text, in
-# one run, printing median characters per second and their ratios. Needs Debian's
-# python3-torch (/usr/bin/python3). Not part of make check: the machines are shared and
-# noisy, so it prints medians and ratios, never a pass or fail.
+# one run, printing median characters per second and their ratios, the bytes of weights
+# read per second and what this machine's caches deliver (tests/bench/probe.c). Needs
+# Debian's python3-torch (/usr/bin/python3). Not part of make check: the machines are
+# shared and noisy, so it prints medians and ratios, never a pass or fail.
 # Usage: tests/bench/bench.sh [THREADS]   (run from a configured and built tree)
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
 threads=${1:-1}
 py=/usr/bin/python3
+# Debian's PyTorch multiplies through OpenBLAS, whose threads torch.set_num_threads does
+# not set: without this, a one-thread run of PyTorch still uses every processor.
+export OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc=${CC:-cc}
 "$cc" -O2 -I"$top" -I"$top/include" "$top/tests/bench/bench_step.c" "$top/libgatetui.a" \
     $(pkg-config --libs jansson) -lm -lpthread -o "$work/bench_step"
+"$cc" -O2 "$top/tests/bench/probe.c" -lpthread -o "$work/probe"
 text="$top/samples/kjv-valid.txt"
 [ -f "$text" ] || { echo "bench: $text missing"; exit 1; }
 "$py" "$top/tests/bench/make_random.py" "$work/lstm1024.bin" lstm 1024 96
 "$py" "$top/tests/bench/make_random.py" "$work/gru1024.bin" gru 1024 96
-printf 'threads: %s; kernels: %s\n' "$threads" "$(GATETUI_THREADS=$threads "$work/bench_step" --kernels 2>/dev/null || echo auto)"
-printf '%-22s %6s %10s %10s %10s %8s %8s\n' model steps gatetui nn.forward hand-loop vs-nn vs-hand
+printf '%s; %s processors; load average %s\n' "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')" \
+    "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf 'threads: %s (PyTorch the same); kernels: %s\n' "$threads" \
+    "$(GATETUI_THREADS=$threads "$work/bench_step" --kernels 2>/dev/null || echo auto)"
+set -- $("$work/probe" bw 256k 1m 8m 256m)
+printf 'one core reads (GB/s): %s from 256 KB (L2), %s from 1 MB, %s from 8 MB (L3), %s from 256 MB (memory)\n' "$@"
+bw_l2=$1 bw_1m=$2 bw_l3=$3 bw_mem=$4
+printf '%-14s %6s %9s %9s %9s %7s %7s %7s %s\n' model steps gatetui nn.LSTM hand-loop vs-nn vs-hand 'GB/s' 'weights per step'
 for spec in "samples/kjv-lstm.bin 20000" "samples/kjv-gru.bin 20000" "lstm1024.bin 3000" "gru1024.bin 3000"; do
     set -- $spec
     model="$top/$1"
     [ -f "$model" ] || model="$work/$1"
     [ -f "$model" ] || continue
-    g=$(GATETUI_THREADS=$threads "$work/bench_step" "$model" "$text" 5 "$2" 2>/dev/null)
+    set -- "$1" "$2" $(GATETUI_THREADS=$threads "$work/bench_step" "$model" "$text" 5 "$2" 2>/dev/null)
+    g=$3 bytes=$4
     nn=$("$py" "$top/tests/bench/bench_torch.py" "$model" "$text" 3 "$2" "$threads" | sed -n 's/^nn //p')
     hand=$("$py" "$top/tests/bench/bench_torch.py" "$model" "$text" 3 "$(($2 / 4))" "$threads" | sed -n 's/^hand //p')
-    printf '%-22s %6s %10s %10s %10s %7.1fx %7.1fx\n' "$(basename "$1")" "$2" "$g" "$nn" "$hand" \
-        "$(echo "$g / $nn" | bc -l)" "$(echo "$g / $hand" | bc -l)"
+    kb=$((bytes / 1024))
+    if [ "$bytes" -le 786432 ]; then lim="L2 $bw_l2"
+    elif [ "$bytes" -le 1048576 ]; then lim="1 MB $bw_1m"
+    elif [ "$bytes" -le 16777216 ]; then lim="L3 $bw_l3"
+    else lim="memory $bw_mem"; fi
+    printf '%-14s %6s %9s %9s %9s %6.1fx %6.1fx %7.1f %s KB (%s GB/s)\n' "$(basename "$1")" "$2" "$g" "$nn" "$hand" \
+        "$(echo "$g / $nn" | bc -l)" "$(echo "$g / $hand" | bc -l)" "$(echo "$g * $bytes / 1000000000" | bc -l)" \
+        "$kb" "$lim"
 done
+printf 'load average after: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,6 +1,7 @@
 /* Times the engine stepping one stream through a text with every gate computed and kept
  * (what the screen and --dump read). Prints the median characters per second over REPS
- * passes.  Usage: bench_step MODEL TEXT [REPS] [MAXSTEPS] */
+ * passes and the bytes of weights each step reads.
+ * Usage: bench_step MODEL TEXT [REPS] [MAXSTEPS] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +65,13 @@ int main(int argc, char **argv)
         sink += run_h(&r, m.layers - 1)[0];
     }
     qsort(rate, (size_t)reps, sizeof *rate, cmp_d);
-    printf("%.0f\n", rate[reps / 2]);
+    /* the weights a step reads: every layer's W_hh, and W_ih above layer 0 (layer 0's input
+     * part is a row of the table) */
+    size_t G = (size_t)m.gates, H = (size_t)m.hidden, bytes = 0;
+    for (int k = 0; k < m.layers; k++)
+        bytes += G * H * H * sizeof(float) +
+                 (k > 0 || !m.x_table ? G * H * (size_t)m.layer[k].in_dim * sizeof(float) : 0);
+    printf("%.0f %zu\n", rate[reps / 2], bytes);
     fprintf(stderr, "# %s: %s L=%d H=%d, %zu steps, median of %d: %.0f chars/s (sink %g)\n",
             argv[1], model_arch_name(&m), m.layers, m.hidden, n, reps, rate[reps / 2], sink);
     free(rate);

@@ -1,0 +1,75 @@
+#!/bin/sh
+# Times `gatetui --report --json` against the batched float32 PyTorch implementation of the
+# same computation (tests/bench/report_torch.py), alternating the two, REPS runs each, and
+# prints the medians, their ratio, the floating-point operations of the report's matrix
+# products per second of gatetui's wall time, and this machine's float32 FMA peak
+# (tests/bench/probe.c) on one and on every processor. Checks that the two reports agree
+# (tests/reportcmp). Run from the top of a built tree; not part of make check.
+#   tests/bench/bench_report_torch.sh [MODEL [TEXT [REPS [--windows N ...]]]]
+set -e
+top=$(cd "$(dirname "$0")/../.." && pwd)
+model=${1:-$top/samples/kjv-lstm.bin}
+text=${2:-$top/samples/kjv-valid.txt}
+reps=${3:-5}
+[ $# -ge 3 ] && shift 3 || set --
+py=/usr/bin/python3
+bin=${GATETUI:-$top/gatetui} # the gatetui binary timed
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+${CC:-cc} -O2 "$top/tests/bench/probe.c" -lpthread -o "$out/probe"
+threads=${GATETUI_THREADS:-$(nproc)}
+export OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads # PyTorch's BLAS
+printf '%s; %s processors; load average %s\n' "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')" \
+    "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+secs() { # wall seconds of "$@", output in $out/last.json
+    s=$(date +%s.%N)
+    "$@" >"$out/last.json"
+    e=$(date +%s.%N)
+    awk -v s="$s" -v e="$e" 'BEGIN { printf "%.4f\n", e - s }'
+}
+: >"$out/tc"
+: >"$out/tt"
+i=0
+while [ $i -lt "$reps" ]; do
+    GATETUI_THREADS=$threads secs "$bin" --report --json "$@" "$model" "$text" >>"$out/tc"
+    cp "$out/last.json" "$out/c.json"
+    secs "$py" "$top/tests/bench/report_torch.py" --threads "$threads" "$@" "$model" "$text" >>"$out/tt"
+    cp "$out/last.json" "$out/t.json"
+    i=$((i + 1))
+done
+med() { sort -g "$1" | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+tc=$(med "$out/tc")
+tt=$(med "$out/tt")
+if "$top/tests/reportcmp" "$out/c.json" "$out/t.json" >"$out/diff"; then
+    agree="agree within the report test's tolerances"
+else
+    agree="differ: $(head -2 "$out/diff" | tr '\n' ' ')"
+fi
+# the matrix products' floating-point operations: 2 G H H per layer up to the chosen one
+# and step (and 2 G H H more for W_ih above layer 0), over the windows' positions, the
+# perturbation's prefix (s steps per full window) and its V streams (the original and
+# V - 1 replacements) of K + 1 steps per full window
+flops=$("$py" - "$out/c.json" "$@" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+a = sys.argv[2:]
+L = int(a[a.index("--window-len") + 1]) if "--window-len" in a else 128
+m, p = r["model"], r["perturbation"]
+G = 4 if m["arch"] == "lstm" else 3
+H, V = m["hidden"], m["vocab"]
+per_step = sum(2 * G * H * H * (2 if k else 1) for k in range(r["layer"] + 1))
+full = r["positions"] // L
+print(per_step * (r["positions"] + full * p["site_offset"] + full * V * (p["horizon"] + 1)))
+EOF
+)
+peak1=$("$out/probe" fma 1)
+peakn=$("$out/probe" fma "$threads")
+gf=$(awk -v f="$flops" -v t="$tc" 'BEGIN { printf "%.1f", f / t / 1e9 }')
+printf 'model %s, text %s, %s threads, median of %s runs each\n' "$(basename "$model")" "$(basename "$text")" "$threads" "$reps"
+printf 'gatetui --report            %8.3f s\n' "$tc"
+printf 'PyTorch batched (float32)   %8.3f s\n' "$tt"
+printf 'ratio                       %8.2f x   (the two reports %s)\n' "$(awk -v a="$tt" -v b="$tc" 'BEGIN { print a / b }')" "$agree"
+printf 'matrix products             %8.2f GFLOP: %s GFLOP/s over gatetui'"'"'s wall time\n' "$(awk -v f="$flops" 'BEGIN { print f / 1e9 }')" "$gf"
+printf 'float32 FMA peak            %8s GFLOP/s on 1 processor, %s on %s: gatetui at %s%% of it\n' "$peak1" "$peakn" "$threads" \
+    "$(awk -v g="$gf" -v p="$peakn" 'BEGIN { printf "%.0f", 100 * g / p }')"
+printf 'load average after: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"

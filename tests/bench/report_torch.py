@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""The report of SPEC section 6 as a PyTorch user would compute it, for the benchmark: float32,
+batched. The windows run as one batch (the full ones; a short last one by itself), a hand
+loop over time with one batched matrix product per layer and step for the gates (nn.LSTM
+does not return them); the perturbation runs every replacement of every full window at
+once, with the original windows, as one batch of K+1 steps. Prints the report's JSON
+object (the same keys as `gatetui --report --json`).
+
+Usage: report_torch.py MODEL TEXT [--layer N] [--windows N] [--window-len L] [--horizon K]
+       [--threads T]"""
+import argparse
+import json
+import math
+import os
+import sys
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_torch import read_safetensors  # noqa: E402
+
+KS = [0, 1, 2, 4, 8, 16, 32, 64]
+
+
+class Model:
+    def __init__(self, path):
+        t, meta = read_safetensors(path)
+        ih = sorted(k for k in t if "weight_ih_l" in k)
+        p = ih[0][:ih[0].index("weight_ih_l")]
+        self.L = len(ih)
+        self.H = t[p + "weight_hh_l0"].shape[1]
+        self.G = t[p + "weight_hh_l0"].shape[0] // self.H
+        self.lstm = self.G == 4
+        z = torch.zeros(self.G * self.H)
+        self.w = [(t[f"{p}weight_ih_l{k}"], t[f"{p}weight_hh_l{k}"].T.contiguous(),
+                   t.get(f"{p}bias_ih_l{k}", z), t.get(f"{p}bias_hh_l{k}", z))
+                  for k in range(self.L)]
+        emb = next((v for k, v in t.items() if "emb" in k or k.endswith("encoder.weight")), None)
+        D = self.w[0][0].shape[1]
+        # layer 0's input projection for every vocabulary entry: a table look-up per token
+        x = emb if emb is not None else torch.eye(D)
+        self.table0 = x @ self.w[0][0].T + self.w[0][2]
+        self.V = self.table0.shape[0]
+        self.params = sum(v.numel() for v in t.values())
+        self.before = meta.get("gru_reset") == "before"
+        self.vocab = list(meta["vocab"]) if "vocab" in meta else [chr(i) for i in range(256)]
+
+    def run(self, toks, upto, h0=None, c0=None):
+        """toks: [T, B] tokens. Layers 0..upto over all T steps, layer by layer. Returns the
+        top layer's gates [T, B, G*H] (after the nonlinearity), h and c [T, B, H]."""
+        T, B = toks.shape
+        H = self.H
+        inp = None
+        for k in range(upto + 1):
+            w_ih, w_hhT, b_ih, b_hh = self.w[k]
+            xi = self.table0[toks] if k == 0 else inp @ w_ih.T + b_ih  # [T, B, GH]
+            h = torch.zeros(B, H) if h0 is None else h0[k].expand(B, H).clone()
+            c = torch.zeros(B, H) if c0 is None else c0[k].expand(B, H).clone()
+            hs = torch.empty(T, B, H)
+            cs = torch.empty(T, B, H) if self.lstm else None
+            gs = torch.empty(T, B, self.G * H) if k == upto else None
+            for t in range(T):
+                if self.lstm:
+                    a = torch.addmm(xi[t] + b_hh, h, w_hhT)
+                    i, f, g, o = a.split(H, dim=1)
+                    i, f, g, o = torch.sigmoid(i), torch.sigmoid(f), torch.tanh(g), torch.sigmoid(o)
+                    c = f * c + i * g
+                    h = o * torch.tanh(c)
+                    cs[t] = c
+                    if gs is not None:
+                        torch.cat((i, f, g, o), dim=1, out=gs[t])
+                else:
+                    if self.before:
+                        gh = torch.addmm(b_hh[:2 * H], h, w_hhT[:, :2 * H])
+                    else:
+                        gh = torch.addmm(b_hh, h, w_hhT)
+                    r = torch.sigmoid(xi[t, :, :H] + gh[:, :H])
+                    zg = torch.sigmoid(xi[t, :, H:2 * H] + gh[:, H:2 * H])
+                    if self.before:
+                        n = torch.tanh(xi[t, :, 2 * H:] + torch.addmm(b_hh[2 * H:], r * h, w_hhT[:, 2 * H:]))
+                    else:
+                        n = torch.tanh(xi[t, :, 2 * H:] + r * gh[:, 2 * H:])
+                    h = (1 - zg) * n + zg * h
+                    if gs is not None:
+                        torch.cat((r, zg, n), dim=1, out=gs[t])
+                hs[t] = h
+            inp = hs
+            if k == upto:
+                return gs, hs, cs, h, c
+
+    def states_after(self, toks, upto):
+        """Every layer's h and c after toks [T, B] (for the perturbation's starting states)."""
+        T, B = toks.shape
+        hs, cs = [], []
+        inp = None
+        for k in range(upto + 1):
+            w_ih, w_hhT, b_ih, b_hh = self.w[k]
+            xi = self.table0[toks] if k == 0 else inp @ w_ih.T + b_ih
+            h, c = torch.zeros(B, self.H), torch.zeros(B, self.H)
+            seq = torch.empty(T, B, self.H)
+            for t in range(T):
+                h, c = self.cell(k, xi[t], h, c)
+                seq[t] = h
+            inp = seq
+            hs.append(h)
+            cs.append(c)
+        return hs, cs
+
+    def cell(self, k, xi, h, c):
+        H = self.H
+        w_ih, w_hhT, b_ih, b_hh = self.w[k]
+        if self.lstm:
+            a = torch.addmm(xi + b_hh, h, w_hhT)
+            i, f, g, o = a.split(H, dim=1)
+            c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+            return torch.sigmoid(o) * torch.tanh(c), c
+        gh = torch.addmm(b_hh, h, w_hhT)
+        r = torch.sigmoid(xi[:, :H] + gh[:, :H])
+        zg = torch.sigmoid(xi[:, H:2 * H] + gh[:, H:2 * H])
+        if self.before:
+            gh = torch.addmm(b_hh[2 * H:], r * h, w_hhT[:, 2 * H:])
+            n = torch.tanh(xi[:, 2 * H:] + gh)
+        else:
+            n = torch.tanh(xi[:, 2 * H:] + r * gh[:, 2 * H:])
+        return (1 - zg) * n + zg * h, c
+
+
+def halflife(curve):
+    if not curve[0] > 0:
+        return None
+    prev = 1.0
+    for k in range(1, len(curve)):
+        r = curve[k] / curve[0]
+        if r <= 0.5:
+            if r <= 0:
+                return float(k - 1)
+            return k - 1 + math.log(prev / 0.5) / math.log(prev / r)
+        prev = r
+    return None
+
+
+def num(v):
+    return None if v is None or not math.isfinite(v) else float(v)
+
+
+def report(m, toks, layer, N, L, horizon):
+    T, H = len(toks), m.H
+    nwin = min(N, (T + L - 1) // L)
+    wins = [toks[w * L:min((w + 1) * L, T)] for w in range(nwin)]
+    full = [w for w in range(nwin) if len(wins[w]) == L]
+    short = [w for w in range(nwin) if len(wins[w]) != L]
+    names, blocks = (["i", "f", "o"], [0, 1, 3]) if m.lstm else (["r", "z"], [0, 1])
+    per_win = {}
+    for group in (full, short):
+        if group:
+            seq = torch.tensor([wins[w] for w in group]).T  # [T, B]
+            gs = m.run(seq, layer)[0]
+            for b, w in enumerate(group):
+                per_win[w] = gs[:, b]
+    g_all = torch.cat([per_win[w] for w in range(nwin)])  # [positions, GH]
+    tok_all = torch.tensor([t for w in range(nwin) for t in wins[w]])
+    positions = g_all.shape[0]
+    gates, sat = {}, {}
+    for name, blk in zip(names, blocks):
+        v = g_all[:, blk * H:(blk + 1) * H].reshape(-1).double().numpy()
+        q = np.quantile(v, [0.05, 0.25, 0.5, 0.75, 0.95])
+        gates[name] = {"mean": float(v.mean()), "q05": q[0], "q25": q[1], "q50": q[2],
+                       "q75": q[3], "q95": q[4]}
+        sat[name] = {"left": float(np.mean(v < 0.1)), "right": float(np.mean(v > 0.9))}
+    carry = g_all[:, H:2 * H].double()
+    umean = carry.mean(0).numpy()
+    with np.errstate(divide="ignore"):
+        uhl = np.where(umean >= 1, np.inf, np.log(0.5) / np.log(umean))
+    qm = np.quantile(umean, [0.05, 0.5, 0.95])
+    units = {"gate": "f" if m.lstm else "z", "mean_min": float(umean.min()),
+             "mean_q05": float(qm[0]), "mean_median": float(qm[1]), "mean_q95": float(qm[2]),
+             "mean_max": float(umean.max()), "halflife_min": num(float(np.min(uhl))),
+             "halflife_median": num(float(np.quantile(uhl, 0.5))),
+             "halflife_max": num(float(np.max(uhl))),
+             "below_half": int(np.sum(umean < 0.5)), "halflife_ge10": int(np.sum(uhl >= 10))}
+    pos_mean = carry.mean(1)
+    cps = torch.tensor([ord(c) for c in m.vocab])[tok_all]
+    by_char = {}
+    for key, sel in (("space", cps == 32), ("newline", cps == 10),
+                     ("other", (cps != 32) & (cps != 10))):
+        cnt = int(sel.sum())
+        by_char[key] = {"mean": float(pos_mean[sel].mean()) if cnt else None, "count": cnt}
+
+    # perturbation: every replacement of every full window, with the originals, one batch
+    s = L // 4
+    K = min(horizon, L - s - 1)
+    ks = [k for k in KS if k <= K]
+    pert = {"site_offset": s, "horizon": K, "pairs": 0, "k": ks, "cell": None,
+            "forget_only": None, "hidden": None, "halflife_cell": None,
+            "halflife_forget_only": None, "halflife_hidden": None}
+    if full and m.V > 1:
+        F, R = len(full), m.V - 1
+        seqs = torch.tensor([wins[w] for w in full])  # [F, L]
+        h0, c0 = m.states_after(seqs[:, :s].T.contiguous(), layer)
+        orig = seqs[:, s:s + K + 1]  # [F, K+1]
+        reps = torch.arange(m.V).expand(F, m.V)
+        keep = reps != orig[:, :1]
+        reps = reps[keep].view(F, R)  # every other token
+        ed = orig.repeat_interleave(R, 0).clone()
+        ed[:, 0] = reps.reshape(-1)
+        allseq = torch.cat((orig, ed)).T.contiguous()  # [K+1, F + F*R]
+        idx = torch.cat((torch.arange(F), torch.arange(F).repeat_interleave(R)))
+        h = [x[idx] for x in h0]
+        c = [x[idx] for x in c0]
+        base = lambda x: x[:F].repeat_interleave(R, 0)
+        dh, dcs, fo = [], [], []
+        for k in range(K + 1):
+            inp = m.table0[allseq[k]]
+            for j in range(layer + 1):
+                if j > 0:
+                    inp = h[j - 1] @ m.w[j][0].T + m.w[j][2]
+                if j == layer:  # the carry gate of the originals, for forget-only
+                    xi = inp[:F]
+                    a = torch.addmm(xi + m.w[j][3], h[j][:F], m.w[j][1])
+                    carry = torch.sigmoid(a[:, H:2 * H])  # f or z: block 1 either way
+                h[j], c[j] = m.cell(j, inp, h[j], c[j])
+            st = c[layer] if m.lstm else h[layer]
+            d = st[F:] - base(st)
+            if k == 0:
+                d0 = d
+                prod = torch.ones(F, H)
+            else:
+                prod = prod * carry
+            fo.append((d0 * prod.repeat_interleave(R, 0)).norm(dim=1))
+            dcs.append(d.norm(dim=1))
+            dh.append((h[layer][F:] - base(h[layer])).norm(dim=1))
+        dh, fo = torch.stack(dh), torch.stack(fo)
+        dc = torch.stack(dcs) if m.lstm else None
+        ok = (fo[0] > 0) & (dh[0] > 0)
+        if m.lstm:
+            ok &= dc[0] > 0
+        pairs = int(ok.sum())
+        pert["pairs"] = pairs
+        if pairs:
+            mean = lambda d: (d[:, ok] / d[0, ok]).double().mean(1).numpy()
+            curves = {"hidden": mean(dh), "forget_only": mean(fo)}
+            if m.lstm:
+                curves["cell"] = mean(dc)
+            for key, cv in curves.items():
+                pert[key] = [float(cv[k]) for k in ks]
+                pert["halflife_" + key] = num(halflife(list(cv)))
+    return {"model": {"arch": "lstm" if m.lstm else "gru", "layers": m.L, "hidden": H,
+                      "vocab": m.V, "params": int(m.params)},
+            "layer": layer, "positions": positions,
+            "gates": {g: {k: float(v) for k, v in d.items()} for g, d in gates.items()},
+            "units": units, "saturation": sat, "by_char": by_char, "perturbation": pert}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("model")
+    ap.add_argument("text")
+    ap.add_argument("--layer", type=int, default=0)
+    ap.add_argument("--windows", type=int, default=32)
+    ap.add_argument("--window-len", type=int, default=128)
+    ap.add_argument("--horizon", type=int, default=64)
+    ap.add_argument("--threads", type=int, default=int(os.environ.get("GATETUI_THREADS", "0") or 0))
+    a = ap.parse_args()
+    if a.threads > 0:
+        torch.set_num_threads(a.threads)
+    m = Model(a.model)
+    idx = {c: i for i, c in enumerate(m.vocab)}
+    toks = [idx[c] for c in open(a.text, encoding="utf-8").read() if c in idx]
+    with torch.no_grad():
+        out = report(m, toks, a.layer, a.windows, a.window_len, a.horizon)
+    json.dump(out, sys.stdout, indent=1)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
