@@ -23,7 +23,7 @@ text="$top/samples/kjv-valid.txt"
 "$py" "$top/tests/bench/make_random.py" "$work/lstm1024.bin" lstm 1024 96
 "$py" "$top/tests/bench/make_random.py" "$work/gru1024.bin" gru 1024 96
 printf '%s; %s processors; load average %s\n' "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')" \
-    "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+    "$(getconf _NPROCESSORS_ONLN)" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf 'threads: %s (PyTorch the same); kernels: %s\n' "$threads" \
     "$(GATETUI_THREADS=$threads "$work/bench_step" --kernels 2>/dev/null || echo auto)"
 set -- $("$work/probe" bw 256k 1m 8m 256m)
