@@ -232,7 +232,12 @@ __attribute__((target("avx512f"), always_inline)) static inline __m512 tanh512(_
 
 /* c = f c + i g with both products rounded (no fused multiply-add), as the plain loops of
  * the other kernels compute it: the same numbers whichever kernels run. */
-__attribute__((target("avx512f"), optimize("fp-contract=off"))) static void
+#if defined(__clang__)
+#define NO_CONTRACT
+#else
+#define NO_CONTRACT __attribute__((optimize("fp-contract=off")))
+#endif
+__attribute__((target("avx512f"))) NO_CONTRACT static void
 lstm_avx512(size_t H, const float *xp, float *a, float *c, float *h)
 {
 #ifdef __clang__
