@@ -173,7 +173,9 @@ __attribute__((target("avx2,fma"))) static __m256d exp4(__m256d x)
     __m256d r = _mm256_fnmadd_pd(n, _mm256_set1_pd(6.93147180369123816490e-01), x);
     r = _mm256_fnmadd_pd(n, _mm256_set1_pd(1.90821492927058770002e-10), r);
     __m256d p = _mm256_set1_pd(inv_fact[12]);
-    for (int k = 11; k >= 0; k--)
+    /* unrolled: a loop here would keep too few exponentials in flight to hide the chain's
+     * latency */
+    _Pragma("GCC unroll 12") for (int k = 11; k >= 0; k--)
         p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(inv_fact[k]));
     __m256i e = _mm256_cvtepi32_epi64(_mm256_cvtpd_epi32(n));
     e = _mm256_slli_epi64(_mm256_add_epi64(e, _mm256_set1_epi64x(1023)), 52);
