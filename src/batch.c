@@ -132,6 +132,7 @@ int batch_use_float32(gt_batch *b, gt_error *e)
     const int before = m->arch == GT_GRU && m->gru_reset_before;
     if (b->hh32)
         return GT_OK;
+    b->interleave = strcmp(kern32_name(), "avx512") == 0;
     b->ih32 = calloc(NL, sizeof *b->ih32);
     b->hh32 = calloc(NL, sizeof *b->hh32);
     b->hn32 = calloc(NL, sizeof *b->hn32);
@@ -170,12 +171,22 @@ static void product(gt_batch *b, const gt_mat64 *A, const gt_mat32 *A32, size_t 
     kern32_gemv64(A32, X, y0);
     for (size_t r = 0; r < rows; r++)
         y0[r] += accumulate ? 0.0 : bias ? bias[r] : 0.0;
-    for (size_t i = 1; i < n; i++) {
-        const double *restrict xi = X + i * ldx;
-        for (size_t j = 0; j < cols; j++)
-            dx[(i - 1) * cols + j] = (float)(xi[j] - X[j]);
+    if (b->interleave) { /* the AVX-512 product reads the items' inputs interleaved */
+        const size_t m = n - 1;
+        for (size_t i = 1; i < n; i++) {
+            const double *restrict xi = X + i * ldx;
+            for (size_t j = 0; j < cols; j++)
+                dx[j * m + i - 1] = (float)(xi[j] - X[j]);
+        }
+        kern32_gemm_t(A32, m, b->dx, b->dy, rows);
+    } else {
+        for (size_t i = 1; i < n; i++) {
+            const double *restrict xi = X + i * ldx;
+            for (size_t j = 0; j < cols; j++)
+                dx[(i - 1) * cols + j] = (float)(xi[j] - X[j]);
+        }
+        kern32_gemm(A32, n - 1, b->dx, cols, b->dy, rows);
     }
-    kern32_gemm(A32, n - 1, b->dx, cols, b->dy, rows);
     for (size_t i = 0; i < n; i++) {
         double *restrict y = Y + i * ldy;
         if (accumulate) {

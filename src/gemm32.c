@@ -106,6 +106,56 @@ __attribute__((target("avx512f"))) static void gemm_avx512(const gt_mat32 *A, si
     }
 }
 
+/* The same with the items' inputs interleaved, XT[j * ldt + b]: each step of j reads the
+ * block's inputs from one or two cache lines instead of one line per item. */
+__attribute__((target("avx512f"), always_inline)) static inline void
+block512t(const int nbk, size_t cols, const float *pan, const float *XT, size_t ldt, float *out)
+{
+    __m512 a[MR512];
+    _Pragma("GCC unroll 12") for (int b = 0; b < nbk; b++) a[b] = _mm512_setzero_ps();
+    for (size_t j = 0; j < cols; j++) {
+        const __m512 w = _mm512_load_ps(pan + j * P);
+        const float *x = XT + j * ldt;
+        _Pragma("GCC unroll 12") for (int b = 0; b < nbk; b++)
+            a[b] = _mm512_fmadd_ps(w, _mm512_set1_ps(x[b]), a[b]);
+    }
+    _Pragma("GCC unroll 12") for (int b = 0; b < nbk; b++) _mm512_storeu_ps(out + b * P, a[b]);
+}
+
+__attribute__((target("avx512f"))) static void gemm_t_avx512(const gt_mat32 *A, size_t nb,
+                                                             const float *XT, float *Y,
+                                                             size_t ldy)
+{
+    const size_t rows = A->rows, cols = A->cols;
+    float out[MR512 * P];
+    const size_t nblk = (nb + MR512 - 1) / MR512, per = nblk ? (nb + nblk - 1) / nblk : 1;
+    int nbk = 0;
+    for (size_t r0 = 0; r0 < rows; r0 += P) {
+        const float *pan = A->data + (r0 / P) * cols * P;
+        const size_t nr = rows - r0 < P ? rows - r0 : P;
+        for (size_t b = 0; b < nb; b += (size_t)nbk) {
+            nbk = (int)(nb - b < per ? nb - b : per);
+            const float *x = XT + b;
+            switch (nbk) {
+            case 1: block512t(1, cols, pan, x, nb, out); break;
+            case 2: block512t(2, cols, pan, x, nb, out); break;
+            case 3: block512t(3, cols, pan, x, nb, out); break;
+            case 4: block512t(4, cols, pan, x, nb, out); break;
+            case 5: block512t(5, cols, pan, x, nb, out); break;
+            case 6: block512t(6, cols, pan, x, nb, out); break;
+            case 7: block512t(7, cols, pan, x, nb, out); break;
+            case 8: block512t(8, cols, pan, x, nb, out); break;
+            case 9: block512t(9, cols, pan, x, nb, out); break;
+            case 10: block512t(10, cols, pan, x, nb, out); break;
+            case 11: block512t(11, cols, pan, x, nb, out); break;
+            default: block512t(12, cols, pan, x, nb, out); break;
+            }
+            for (int i = 0; i < nbk; i++)
+                memcpy(Y + (b + (size_t)i) * ldy + r0, out + i * P, nr * sizeof *out);
+        }
+    }
+}
+
 __attribute__((target("avx2,fma"), always_inline)) static inline void
 block256(const int nbk, size_t cols, const float *pan, const float *X, size_t ldx, float *out)
 {
@@ -210,6 +260,25 @@ void kern32_gemv64(const gt_mat32 *A, const double *x, double *y)
     }
 #endif
     gemv64_c(A, x, y);
+}
+
+void kern32_gemm_t(const gt_mat32 *A, size_t nb, const float *XT, float *Y, size_t ldy)
+{
+#ifdef GT_X86
+    if (strcmp(kern_name(), "avx512") == 0) {
+        gemm_t_avx512(A, nb, XT, Y, ldy);
+        return;
+    }
+#endif
+    const size_t rows = A->rows, cols = A->cols;
+    for (size_t b = 0; b < nb; b++)
+        for (size_t r = 0; r < rows; r++) {
+            const float *w = A->data + (r / P) * cols * P + r % P;
+            float acc = 0.0f;
+            for (size_t j = 0; j < cols; j++)
+                acc += w[j * P] * XT[j * nb + b];
+            Y[b * ldy + r] = acc;
+        }
 }
 
 const char *kern32_name(void)

@@ -28,6 +28,7 @@ typedef struct gt_batch {
     struct gt_mat32 *ih32, *hh32, *hn32; /* float32 copies (batch_use_float32), or NULL */
     float *dx, *dy;        /* [cap * max(D, H)], [cap * G*H] */
     double *y0;            /* [G*H] */
+    int interleave;        /* dx holds the items interleaved (kern32_gemm_t) */
 } gt_batch;
 
 int batch_init(gt_batch *b, const gt_model *m, int upto, int cap, gt_error *e);

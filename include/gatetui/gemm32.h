@@ -23,6 +23,8 @@ void mat32_free(gt_mat32 *a);
 /* Y[b*ldy + r] = sum_{j < cols} A(r, j) * X[b*ldx + j] for b < nb, r < A->rows
  * (each sum in the order of j). */
 void kern32_gemm(const gt_mat32 *A, size_t nb, const float *X, size_t ldx, float *Y, size_t ldy);
+/* The same with the inputs interleaved: item b's input j at XT[j * nb + b]. */
+void kern32_gemm_t(const gt_mat32 *A, size_t nb, const float *XT, float *Y, size_t ldy);
 /* The plain C version, the reference for the tests. */
 void kern32_gemm_ref(const gt_mat32 *A, size_t nb, const float *X, size_t ldx, float *Y,
                      size_t ldy);
