@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <langinfo.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,13 @@ int export_to_file(const gt_surface *s, const char *path, gt_error *e)
     }
     char dir[4096], tmp[4200];
     dir_of(path, dir, sizeof dir);
+    /* a Ctrl-C meanwhile takes effect once the file is whole or gone, temporary included */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &old);
     rc = write_temp(dir, data, n, tmp, sizeof tmp, e);
     if (rc == GT_OK) {
         int err = publish(tmp, path, data, n);
@@ -129,6 +137,7 @@ int export_to_file(const gt_surface *s, const char *path, gt_error *e)
         else if (err)
             rc = gt_fail(e, GT_EFAIL, "%s: cannot write: %s", path, strerror(err));
     }
+    sigprocmask(SIG_SETMASK, &old, NULL);
     free(data);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +212,32 @@ static int report_mode(const cli *c, const gt_model *m, const gt_text *t, gt_err
     return rc;
 }
 
+/* Ctrl-C (or SIGTERM, SIGHUP) during --report, --dump or --export: a line saying so, then
+ * the default action at once. Files are only ever written whole (export.c), so nothing
+ * half-written stays behind. */
+static void on_interrupt(int sig)
+{
+    const char *m = sig == SIGINT ? "\ngatetui: interrupted (SIGINT)\n"
+                    : sig == SIGTERM ? "\ngatetui: terminated (SIGTERM)\n"
+                                     : "\ngatetui: hung up (SIGHUP)\n";
+    if (write(STDERR_FILENO, m, strlen(m)) < 0) {
+        /* nothing more can be done */
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_interrupts(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_interrupt;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
@@ -218,6 +245,8 @@ int main(int argc, char **argv)
     int rc = parse_args(&c, argc, argv);
     if (rc)
         return rc;
+    if (c.mode != MODE_UI)
+        catch_interrupts();
     gt_error e = {0};
     gt_model m;
     gt_text t;

@@ -127,6 +127,27 @@ static void set_colors(int color)
     }
 }
 
+int term_usable(char *why, size_t n)
+{
+    const char *t = getenv("TERM");
+    int err = 0;
+    if (!t || !*t) {
+        snprintf(why, n, "TERM is not set");
+        return 0;
+    }
+    if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
+        snprintf(why, n, "the terminal type TERM=%.64s is unknown here (no terminfo entry)", t);
+        return 0;
+    }
+    const char *cup = tigetstr((char *)"cup");
+    int ok = cup && cup != (char *)-1 && tigetflag((char *)"hc") <= 0 &&
+             tigetflag((char *)"gn") <= 0;
+    del_curterm(cur_term);
+    if (!ok)
+        snprintf(why, n, "the terminal (TERM=%.64s) cannot move the cursor", t);
+    return ok;
+}
+
 int term_start(FILE *out, const char *term, int color)
 {
     have_tty = tcgetattr(STDIN_FILENO, &saved_tios) == 0;
@@ -172,6 +193,18 @@ void term_stop(void)
         delscreen(screen);
         screen = NULL;
     }
+}
+
+void term_suspend(void)
+{
+    if (active)
+        endwin();
+}
+
+void term_resume(void)
+{
+    if (active)
+        clearok(curscr, TRUE); /* the next doupdate sets the terminal up and repaints */
 }
 
 int term_cols(void) { return COLS; }

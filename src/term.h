@@ -11,8 +11,15 @@
  * benchmark, with term the terminal type). color: 0 monochrome, 1 when the terminal has
  * colours. Returns 0, or -1 when the terminal cannot be used. */
 int term_start(FILE *out, const char *term, int color);
+/* Whether $TERM names a terminal that can show the screen (known, with cursor
+ * addressing); if not, why goes to why. */
+int term_usable(char *why, size_t n);
 /* Restores the terminal (idempotent). */
 void term_stop(void);
+/* Gives the terminal back before the process stops (SIGTSTP), and takes it again after
+ * (the next frame shown repaints everything). */
+void term_suspend(void);
+void term_resume(void);
 int term_cols(void);
 int term_rows(void);
 /* Takes the terminal's new size after SIGWINCH. */

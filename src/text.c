@@ -198,7 +198,7 @@ size_t text_step_offset(const gt_text *t, size_t s)
     }
 }
 
-/* Whether cp shows as a visible glyph, so that a message may quote it as it is. */
+/* Whether cp shows as a visible glyph of its own, so that a message may quote it as it is. */
 static int visible(uint32_t cp)
 {
     if (cp < 0x21 || (cp >= 0x7F && cp <= 0xA0) || cp == 0xAD || cp == UTF8_INVALID)
@@ -206,6 +206,11 @@ static int visible(uint32_t cp)
     if ((cp >= 0x2000 && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202F) ||
         (cp >= 0x205F && cp <= 0x206F) || cp == 0x3000 || cp == 0xFEFF ||
         (cp >= 0xFFF0 && cp <= 0xFFFF) || (cp >= 0xE000 && cp <= 0xF8FF))
+        return 0;
+    /* combining marks would join the quote before them */
+    if ((cp >= 0x300 && cp <= 0x36F) || (cp >= 0x1AB0 && cp <= 0x1AFF) ||
+        (cp >= 0x1DC0 && cp <= 0x1DFF) || (cp >= 0x20D0 && cp <= 0x20FF) ||
+        (cp >= 0xFE20 && cp <= 0xFE2F))
         return 0;
     return 1;
 }

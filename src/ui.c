@@ -19,10 +19,11 @@
 #include "term.h"
 #include "ui.h"
 
-static volatile sig_atomic_t got_winch, got_stop;
+static volatile sig_atomic_t got_winch, got_stop, got_tstp;
 
 static void on_winch(int sig) { (void)sig; got_winch = 1; }
 static void on_stop(int sig) { got_stop = sig; }
+static void on_tstp(int sig) { (void)sig; got_tstp = 1; }
 
 static void catch_signals(void)
 {
@@ -36,6 +37,28 @@ static void catch_signals(void)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     sigaction(SIGQUIT, &sa, NULL);
+    sa.sa_handler = on_tstp;
+    sigaction(SIGTSTP, &sa, NULL);
+}
+
+/* SIGTSTP (or Ctrl-Z, which libtermkey reads as a key): the terminal goes back to the
+ * shell, the process stops; after SIGCONT the keyboard and the screen are taken again and
+ * everything is drawn anew. */
+static void suspend(TermKey *tk)
+{
+    got_tstp = 0;
+    termkey_stop(tk);
+    term_suspend();
+    signal(SIGTSTP, SIG_DFL);
+    raise(SIGTSTP); /* stopped here until SIGCONT */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_tstp;
+    sigaction(SIGTSTP, &sa, NULL);
+    termkey_start(tk);
+    term_resume();
+    got_winch = 1; /* the size may have changed meanwhile */
 }
 
 int ui_translate_key(const TermKeyKey *tk, gt_key *k)
@@ -88,6 +111,12 @@ typedef struct loop {
 static int draw(loop *L, gt_error *e)
 {
     int cols = term_cols(), rows = term_rows(), rc;
+    if (cols < 2) {
+        /* nothing fits in one column, and ncurses cannot update the bottom-right cell of
+         * such a terminal (it reads the cell to its left: an invalid read in valgrind) */
+        L->dirty = 0;
+        return GT_OK;
+    }
     if (L->surf.w != cols || L->surf.h != rows || !L->surf.cells) {
         surf_free(&L->surf);
         if (surf_init(&L->surf, cols, rows, L->v->utf8))
@@ -129,6 +158,10 @@ static int read_keys(loop *L, int force)
         gt_key k;
         if (!ui_translate_key(&key, &k))
             continue;
+        if (k.sym == K_CHAR && k.ctrl && k.cp == 'z') {
+            got_tstp = 1;
+            return 0;
+        }
         switch (keys_handle(L->v, &k)) {
         case ACT_QUIT: return 1;
         case ACT_EXPORT: do_export(L); L->dirty = 1; break;
@@ -144,6 +177,8 @@ static int run_loop(loop *L, gt_error *e)
 {
     int rc = GT_OK;
     while (!got_stop) {
+        if (got_tstp)
+            suspend(L->tk);
         if (got_winch) {
             got_winch = 0;
             term_resize();
@@ -184,6 +219,12 @@ int ui_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_err
                        "the screen needs a terminal (standard %s is not one); without one use "
                        "--report, --dump or --export FILE --step N",
                        isatty(STDOUT_FILENO) ? "input" : "output");
+    char why[160];
+    if (!term_usable(why, sizeof why))
+        return gt_fail(e, GT_EINPUT,
+                       "%s; the screen needs one that can (e.g. TERM=xterm-256color), or use "
+                       "--report, --dump or --export FILE --step N",
+                       why);
     gt_trace *tr;
     int rc = trace_open(&tr, m, t, NULL, e);
     if (rc)

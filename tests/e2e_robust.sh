@@ -1,0 +1,433 @@
+#!/bin/sh
+# Hostile texts, terminals, signals and file systems.
+# Texts: invalid UTF-8, UTF-16 with a BOM, NUL bytes, an empty file, CRLF, combining marks, a
+# 100 MB file: each loads or is refused with one clear line. Files: --export into a
+# read-only directory or onto a full disk says so and leaves nothing; Ctrl-C during
+# --report, --dump and --export ends at once with a message and no file. Then the screen in
+# tmux: a text of wide characters (CJK, emoji) with a model whose vocabulary holds them
+# stays aligned; a resize storm through sizes from 1x1 up leaves the process alive and the
+# screen right; LC_ALL=C draws in ASCII; TERM=dumb is refused; a terminal without colours
+# gets none; SIGINT, SIGTERM, SIGHUP and SIGTSTP/SIGCONT (and Ctrl-Z) in the middle of the
+# background pass leave the terminal as it was (stty -a in the pane before and after); `x`
+# in a read-only or full directory says so; the text file is never written.
+# GATETUI_VALGRIND=1 runs the screen under valgrind's memcheck (no error, no leak at exit).
+src="${top_srcdir:-.}"
+bld="${top_builddir:-.}"
+bin=$(cd "$bld" && pwd)/gatetui
+srcabs=$(cd "$src" && pwd)
+wmodel="$srcabs/tests/robust/wide.safetensors"
+wtext="$srcabs/tests/robust/wide.txt"
+work=$(mktemp -d) || exit 1
+sock="gatetui-robust-$$"
+tm() { tmux -u -L "$sock" "$@"; }
+mounts=""
+started=""
+cleanup() {
+    if [ -n "$started" ]; then
+        kill "$(tm display -p -t gt '#{pane_pid}')" 2>/dev/null
+        tm kill-server 2>/dev/null
+    fi
+    for m in $mounts; do umount "$m" 2>/dev/null || umount -l "$m"; done
+    rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); echo "not ok $n - $*"; }
+skip() { n=$((n + 1)); echo "ok $n # SKIP $*"; }
+check() { if [ "$1" -eq 0 ]; then ok "$2"; else notok "$2"; fi; }
+
+"$bld/tests/mkframes" "$work" >/dev/null || { echo "1..0 # SKIP cannot write the test model"; exit 0; }
+model="$work/frames_lstm2.safetensors" # vocabulary: the ASCII of tests/frames/text.txt
+ftext="$srcabs/tests/frames/text.txt"
+
+# load FILE: runs --export of step 0 to standard output; status to $st, stderr to $work/err
+load() {
+    "$bin" --export - --step 0 --size 160x30 "${2:-$model}" "$1" >"$work/out" 2>"$work/err"
+    st=$?
+}
+says() { grep -q -- "$1" "$work/err" || { sed 's/^/# stderr: /' "$work/err"; return 1; }; }
+oneline() { [ "$(wc -l <"$work/err")" -le 1 ]; }
+
+# ---- texts ----
+printf 'Heaven \377\376and earth\n' >"$work/invalid.txt"
+load "$work/invalid.txt"
+[ $st -eq 0 ] && says "2 characters not in the vocabulary skipped: invalid UTF-8 x2" && oneline
+check $? "invalid UTF-8 loads; the bad bytes are skipped and counted in one line"
+printf '\377\376H\000e\000a\000' >"$work/utf16.txt"
+load "$work/utf16.txt"
+[ $st -eq 2 ] && says "the text is UTF-16 (it starts with a byte-order mark); convert it" && oneline
+check $? "UTF-16 with a BOM is refused (exit 2) with how to convert it"
+printf 'and\000the\000earth' >"$work/nul.txt"
+load "$work/nul.txt"
+[ $st -eq 0 ] && says "U+0000 x2" && grep -q "and.the.earth" "$work/out"
+check $? "NUL bytes are skipped and named (U+0000)"
+: >"$work/empty.txt"
+load "$work/empty.txt"
+[ $st -eq 2 ] && says "empty.txt: the text is empty"
+check $? "a 0-byte text is refused (exit 2)"
+printf 'the earth\r\nand the heaven\r\n' >"$work/crlf.txt"
+load "$work/crlf.txt"
+[ $st -eq 0 ] && says "U+000D x2" && ! grep -q "$(printf '\r')" "$work/out"
+check $? "CRLF line ends: the CRs are skipped and named, none reaches the screen"
+printf 'cafe\314\201 and the earth\n' >"$work/comb.txt"
+load "$work/comb.txt"
+[ $st -eq 0 ] && says "U+0301 x1"
+check $? "a combining mark outside the vocabulary is named by its code point"
+load "$wtext" "$wmodel"
+[ $st -eq 0 ] && [ ! -s "$work/err" ] && grep -q "漢字の行 and 😀" "$work/out"
+check $? "CJK, emoji and combining marks in the vocabulary are steps (nothing skipped)"
+load "$wtext"
+[ $st -eq 0 ] && says "not in the vocabulary skipped: '漢'"
+check $? "the same text with an ASCII model: the wide characters are skipped and quoted"
+if [ -z "${GATETUI_VALGRIND:-}" ]; then
+    cp "$ftext" "$work/big.txt"
+    while [ "$(wc -c <"$work/big.txt")" -lt 100000000 ]; do
+        cat "$work/big.txt" "$work/big.txt" >"$work/big2.txt" && mv "$work/big2.txt" "$work/big.txt"
+    done
+    head -c 100000000 "$work/big.txt" >"$work/big100.txt" && rm "$work/big.txt"
+    t0=$(date +%s)
+    load "$work/big100.txt"
+    t1=$(date +%s)
+    [ $st -eq 0 ] && grep -qE "big100.txt, [0-9]{8} steps" "$work/out" && [ $((t1 - t0)) -lt 60 ]
+    check $? "a 100 MB text loads ($((t1 - t0)) s)"
+else
+    skip "the 100 MB text (not under valgrind)"
+fi
+
+# ---- files the user makes ----
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+echo "keep me" >"$work/exists.txt"
+"$bin" --export "$work/exists.txt" --step 1 "$model" "$ftext" 2>"$work/err"
+[ $? -eq 2 ] && says "exists; not overwritten" && [ "$(cat "$work/exists.txt")" = "keep me" ]
+check $? "--export never overwrites a file"
+mkdir -p "$work/ro" "$work/full"
+if [ "$(id -u)" = 0 ] && mount --bind "$work/ro" "$work/ro" 2>/dev/null; then
+    mounts="$work/ro $mounts"
+    mount -o remount,ro,bind "$work/ro" 2>/dev/null
+fi
+if touch "$work/ro/probe" 2>/dev/null; then
+    rm -f "$work/ro/probe"
+    chmod 555 "$work/ro"
+    touch "$work/ro/probe" 2>/dev/null && { rm -f "$work/ro/probe"; ro=""; } || ro=1
+else
+    ro=1
+fi
+if [ -n "$ro" ]; then
+    "$bin" --export "$work/ro/f.txt" --step 1 "$model" "$ftext" 2>"$work/err"
+    [ $? -eq 1 ] && says "cannot create a file: Read-only file system\|Permission denied" &&
+        [ -z "$(ls -A "$work/ro")" ]
+    check $? "--export into a read-only directory: a message (exit 1), no file"
+else
+    skip "no read-only directory can be made here (bind mount refused)"
+fi
+full=""
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=4k tmpfs "$work/full" 2>/dev/null; then
+    mounts="$work/full $mounts"
+    full=1
+    "$bin" --export "$work/full/f.txt" --step 1 --size 200x60 "$model" "$ftext" 2>"$work/err"
+    [ $? -eq 1 ] && says "No space left on device" && [ -z "$(ls -A "$work/full")" ]
+    check $? "--export onto a full disk: a message (exit 1), no half-written file"
+else
+    skip "no tiny tmpfs can be mounted here (not root?)"
+fi
+
+# Ctrl-C in the middle of a long computation: at once, a message, nothing half-written
+cat "$ftext" "$ftext" "$ftext" "$ftext" >"$work/long1.txt"
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    cat "$work/long1.txt" "$work/long1.txt" >"$work/long2.txt" && mv "$work/long2.txt" "$work/long1.txt"
+done
+sample="$srcabs/samples/kjv-lstm.bin"
+interrupt() { # interrupt WHAT CMD...: SIGINT after 1 s; it must end within 2 s more
+    what=$1
+    shift
+    "$@" >"$work/int.out" 2>"$work/err" &
+    p=$!
+    sleep 1
+    kill -INT $p
+    i=0
+    while kill -0 $p 2>/dev/null && [ $i -lt 40 ]; do sleep 0.05; i=$((i + 1)); done
+    wait $p
+    st=$?
+    [ $st -eq 130 ] && [ $i -lt 40 ] && says "gatetui: interrupted (SIGINT)"
+    check $? "Ctrl-C during $what ends it at once with a message (exit $st)"
+}
+interrupt "--report" "$bin" --report --windows 100000 "$sample" "$work/long1.txt"
+interrupt "--dump" "$bin" --dump "$sample" "$work/long1.txt"
+mkdir "$work/exp"
+interrupt "--export" "$bin" --export "$work/exp/f.txt" --step 1000000 "$sample" "$work/long1.txt"
+[ -z "$(ls -A "$work/exp")" ]
+check $? "the interrupted --export left no file, temporary or not"
+
+# ---- the screen ----
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "# tmux is not installed: the screen's tests are skipped"
+    echo "1..$n"
+    exit 0
+fi
+utf8=""
+for l in C.UTF-8 C.utf8 en_US.UTF-8; do
+    if LC_ALL=$l locale charmap 2>/dev/null | grep -qi 'utf-*8'; then utf8=$l; break; fi
+done
+if [ -z "$utf8" ]; then
+    echo "# no UTF-8 locale: the screen's tests are skipped"
+    echo "1..$n"
+    exit 0
+fi
+export LC_ALL="$utf8"
+unset NO_COLOR TMUX
+run="$bin"
+slow=1
+if [ -n "${GATETUI_VALGRIND:-}" ]; then
+    run="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,possible \
+--error-exitcode=99 --suppressions=$srcabs/tests/valgrind.supp --log-file=$work/vg.%p.log $bin"
+    slow=6
+fi
+
+screen() { tm capture-pane -p -t gt; }
+wait_for() {
+    i=0
+    while [ $i -lt $((200 * slow)) ]; do
+        if screen | grep -qE -- "$1"; then return 0; fi
+        sleep 0.05
+        i=$((i + 1))
+    done
+    echo "# waited in vain for: $1"
+    screen | sed 's/^/#   | /'
+    return 1
+}
+
+# start RUN DIR MODEL TEXT [ENV]: gatetui in the pane under a shell with job control, in
+# DIR; stty -a before and after, and each time it stops
+start() {
+    r=$1 dir=$2 m=$3 txt=$4 envs=${5:-}
+    cat >"$work/run-$r.sh" <<EOF
+set -m
+cd "$dir"
+stty -a >"$work/stty.before-$r"
+trap ':' INT TERM HUP
+printf 'BEFORE-%s\n' "$r"
+env $envs $run "$m" "$txt" 2>"$work/err-$r"
+st=\$?
+k=0
+while [ \$st = 148 ]; do
+    k=\$((k + 1))
+    stty -a >"$work/stty.stopped-$r-\$k"
+    echo "STOPPED-\$k"
+    read x
+    fg >/dev/null
+    st=\$?
+done
+echo "EXIT=\$st"
+stty -a >"$work/stty.after-$r"
+cd /
+exec sleep 600
+EOF
+    if [ -z "$started" ]; then
+        tm -f /dev/null new-session -d -s gt -x 120 -y 40 "sh $work/run-$r.sh"
+        started=1
+    else
+        old=$(tm display -p -t gt '#{pane_pid}')
+        tm respawn-pane -k -t gt "sh $work/run-$r.sh"
+        kill "$old" 2>/dev/null
+    fi
+}
+pid() { ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | head -1; }
+same_stty() { # same_stty A B
+    cmp -s "$1" "$2" && return 0
+    diff "$1" "$2" | sed 's/^/# stty: /'
+    return 1
+}
+restored() { # restored RUN EXITCODE
+    r=$1
+    wait_for "EXIT=$2" >/dev/null
+    r1=$?
+    i=0
+    while [ ! -f "$work/stty.after-$r" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+    alt=$(tm display -p -t gt '#{alternate_on}')
+    cur=$(tm display -p -t gt '#{cursor_flag}')
+    if [ $r1 -eq 0 ] && same_stty "$work/stty.before-$r" "$work/stty.after-$r" &&
+        [ "$alt" = 0 ] && [ "$cur" = 1 ] && screen | grep -q "BEFORE-$r"; then
+        return 0
+    fi
+    echo "# exit seen: $r1, alternate screen: $alt, cursor: $cur"
+    screen | sed 's/^/#   | /'
+    sed 's/^/# stderr: /' "$work/err-$r"
+    return 1
+}
+# the display width of each line of standard input
+widths() { while IFS= read -r l; do printf '%s' "$l" | wc -L; done; }
+
+# wide characters: every row fits, the panels' separators stay in their column
+cp "$wtext" "$work/wide.txt"
+before_sum=$(sha "$work/wide.txt")
+before_time=$(stat -c %Y.%y "$work/wide.txt")
+start 1 "$work" "$wmodel" "$work/wide.txt"
+wait_for "step 0 / 264"
+check $? "the screen opens on a text of CJK, emoji and combining marks"
+tm send-keys -t gt l l l l l
+wait_for "step 5 / 264" >/dev/null
+screen >"$work/wide-screen.txt"
+[ "$(widths <"$work/wide-screen.txt" | sort -n | tail -1)" -le 120 ] &&
+    [ "$(sed -n 6p "$work/wide-screen.txt" | widths)" -ge 118 ]
+check $? "every row is at most 120 cells wide; the text strip reaches the right edge"
+seps=$(sed -n '10,39p' "$work/wide-screen.txt" | sed 's/[│┬].*//' | widths | sort -u)
+[ "$seps" = 72 ]
+check $? "the gates' right edge (│) is in one column on every row ($(echo $seps))"
+c=$(sed -n 7p "$work/wide-screen.txt" | sed 's/▲.*//' | widths)
+before=$(sed -n 6p "$work/wide-screen.txt" | sed 's/ and .*//' | widths)
+[ "$c" -eq $((before + 1)) ] && screen | grep -q "char 'a'"
+check $? "the cursor mark stands under the character of step 5 ('a' after four wide ones)"
+tm send-keys -t gt x
+wait_for "frame written to" >/dev/null
+xf=$(ls "$work" | grep '^wide-step5' | head -1)
+[ -n "$xf" ] && cmp -s "$work/$xf" "$work/wide-screen.txt"
+check $? "x writes exactly what the terminal shows"
+tm send-keys -t gt e 北
+wait_for "edit at step 5: 'a' → '北'|step 5 edited" >/dev/null &&
+    screen | sed -n 6p | grep -q "漢字の行 北nd 😀"
+check $? "a wide character of the vocabulary replaces step 5 (e 北); the strip stays aligned"
+tm send-keys -t gt u e n
+wait_for "edit at step 5: 'a' → 'n'|step 5 edited" >/dev/null
+check $? "undo, then another edit"
+
+# resize storm
+tm send-keys -t gt Escape
+sleep 0.3
+screen >"$work/pre-storm.txt"
+for w in 1 2 3 5 8 13 21 34 55 64 89 120 144 200; do
+    for h in 1 2 3 5 8 13 22 34 40 60; do
+        tm resize-window -t gt -x $w -y $h
+    done
+done
+for s in 1x1 300x100 2x80 80x2 64x22 63x21 1x1; do
+    tm resize-window -t gt -x "${s%x*}" -y "${s#*x}"
+done
+tm resize-window -t gt -x 120 -y 40
+sleep 0.5
+i=0
+while ! screen | cmp -s - "$work/pre-storm.txt" && [ $i -lt $((100 * slow)) ]; do
+    sleep 0.05
+    i=$((i + 1))
+done
+p=$(pid)
+[ -n "$p" ] && kill -0 "$p" && screen | cmp -s - "$work/pre-storm.txt"
+check $? "after a storm of 145 sizes from 1x1 to 300x100, back at 120x40 the screen is as before"
+tm send-keys -t gt l
+wait_for "step 6 / 264"
+check $? "and the keys still work"
+tm send-keys -t gt q
+restored 1 0
+check $? "q: exit 0, the terminal as it was (stty -a)"
+[ "$(sha "$work/wide.txt")" = "$before_sum" ] && [ "$(stat -c %Y.%y "$work/wide.txt")" = "$before_time" ]
+check $? "the text file is never written to (content and mtime unchanged after edits)"
+
+# a non-UTF-8 locale: ASCII only
+start 2 "$work" "$wmodel" "$work/wide.txt" "LC_ALL=C"
+wait_for "step 0 / 264" >/dev/null && wait_for "gates, layer 0" >/dev/null
+[ "$(screen | LC_ALL=C grep -c '[^ -~]')" = 0 ] && screen | grep -q -- "- text ---"
+check $? "LC_ALL=C: the screen is drawn in ASCII"
+tm send-keys -t gt q
+restored 2 0
+check $? "LC_ALL=C: q restores the terminal"
+
+# TERM=dumb: refused with a message
+start 3 "$work" "$wmodel" "$work/wide.txt" "TERM=dumb"
+restored 3 2 && grep -q "TERM=dumb) cannot move the cursor" "$work/err-3"
+check $? "TERM=dumb: refused (exit 2) with a message, the terminal untouched"
+start 4 "$work" "$wmodel" "$work/wide.txt" "TERM=no-such-terminal"
+restored 4 2 && grep -q "TERM=no-such-terminal is unknown" "$work/err-4"
+check $? "an unknown TERM: refused (exit 2) with a message"
+
+# a terminal without colours
+start 5 "$work" "$wmodel" "$work/wide.txt" "TERM=vt100"
+wait_for "step 0 / 264" >/dev/null
+tm send-keys -t gt c
+wait_for "coloured by" >/dev/null
+! tm capture-pane -e -p -t gt | grep -qE "$(printf '\033')\[([0-9;]*;)?([34][0-7]|[34]8;5;[0-9]+)(;[0-9;]*)?m"
+check $? "TERM=vt100 (no colours): the screen has none"
+tm send-keys -t gt q
+restored 5 0 >/dev/null
+
+# signals in the middle of the background pass over a long text (the sample model, or
+# under valgrind the small one, either taking minutes for it)
+sigmodel="$sample"
+[ -n "${GATETUI_VALGRIND:-}" ] && sigmodel="$model"
+for sig in INT:130 TERM:143 HUP:129; do
+    s=${sig%:*} code=${sig#*:}
+    start "sig$s" "$work" "$sigmodel" "$work/long1.txt"
+    wait_for "step 0 / " >/dev/null
+    tm send-keys -t gt End
+    wait_for "computing the states"
+    r=$?
+    p=$(pid)
+    [ -n "$p" ] && kill -"$s" "$p"
+    [ $r -eq 0 ] && restored "sig$s" $code
+    check $? "SIG$s during the background pass: exit $code, the terminal as it was (stty -a)"
+done
+if [ -n "${GATETUI_VALGRIND:-}" ]; then
+    skip "SIGTSTP under valgrind (which does not stop a process on SIGTSTP's default action)"
+else
+start tstp "$work" "$sigmodel" "$work/long1.txt"
+wait_for "step 0 / " >/dev/null
+tm send-keys -t gt End
+wait_for "computing the states" >/dev/null
+p=$(pid)
+[ -n "$p" ] && kill -TSTP "$p"
+wait_for "STOPPED-1" &&
+    [ "$(tm display -p -t gt '#{alternate_on}')" = 0 ] &&
+    same_stty "$work/stty.before-tstp" "$work/stty.stopped-tstp-1"
+check $? "SIGTSTP during the pass: stopped, the terminal given back as it was (stty -a)"
+tm send-keys -t gt Enter
+wait_for "computing the states|step [0-9]+ / " >/dev/null &&
+    [ "$(tm display -p -t gt '#{alternate_on}')" = 1 ] && screen | grep -q "gates, layer 0"
+check $? "SIGCONT (fg): the screen is drawn again"
+tm send-keys -t gt j
+wait_for "unit 1, layer 0"
+check $? "and the keys work (j)"
+tm send-keys -t gt C-z
+wait_for "STOPPED-2" &&
+    same_stty "$work/stty.before-tstp" "$work/stty.stopped-tstp-2"
+check $? "Ctrl-Z suspends too, with the terminal restored"
+tm send-keys -t gt Enter
+wait_for "unit 1, layer 0" >/dev/null
+tm send-keys -t gt q
+restored tstp 0
+check $? "after SIGTSTP, SIGCONT and Ctrl-Z, q: exit 0 and the terminal as it was"
+fi
+
+# x where nothing can be written
+if [ -n "$ro" ]; then
+    start 6 "$work/ro" "$wmodel" "$work/wide.txt"
+    wait_for "step 0 / 264" >/dev/null
+    tm send-keys -t gt x
+    wait_for "export failed: .*(Read-only file system|Permission denied)" >/dev/null &&
+        [ -z "$(ls -A "$work/ro")" ]
+    check $? "x in a read-only directory: a message on the screen, no file"
+    tm send-keys -t gt q
+    restored 6 0 >/dev/null
+else
+    skip "no read-only directory"
+fi
+if [ -n "$full" ]; then
+    start 7 "$work/full" "$wmodel" "$work/wide.txt"
+    wait_for "step 0 / 264" >/dev/null
+    tm send-keys -t gt x
+    wait_for "export failed: .*No space left on device" >/dev/null && [ -z "$(ls -A "$work/full")" ]
+    check $? "x on a full disk: a message on the screen, no half-written file"
+    tm send-keys -t gt q
+    restored 7 0 >/dev/null
+else
+    skip "no full disk"
+fi
+
+if [ -n "${GATETUI_VALGRIND:-}" ]; then
+    bad=$(grep -lE "ERROR SUMMARY: [1-9]|definitely lost|possibly lost|Invalid|uninitialised" \
+        "$work"/vg.*.log 2>/dev/null)
+    [ -z "$bad" ]
+    check $? "valgrind: no error and no leak in any run"
+    for f in $bad; do head -60 "$f" | sed 's/^/# /'; done
+fi
+
+echo "1..$n"
