@@ -93,7 +93,7 @@ restored() { # restored RUN EXITCODE: the shell got the exit code, the terminal 
     wait_for "EXIT=$2" >/dev/null
     r1=$?
     i=0
-    while [ ! -f "$work/stty.after-$run" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+    while [ ! -s "$work/stty.after-$run" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
     alt=$(tm display -p -t gt '#{alternate_on}')
     cur=$(tm display -p -t gt '#{cursor_flag}')
     if [ $r1 -eq 0 ] && cmp -s "$work/stty.before-$run" "$work/stty.after-$run" &&
