@@ -7,20 +7,11 @@
 # to a new file; r shows the report's tables, the same as gatetui --report.
 src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "1..0 # SKIP tmux is not installed"
+. "$src/tests/e2e_lib.sh"
+if ! e2e_terminal; then
+    echo "1..0 # SKIP $e2e_why"
     exit 0
 fi
-utf8=""
-for l in C.UTF-8 C.utf8 en_US.UTF-8; do
-    if LC_ALL=$l locale charmap 2>/dev/null | grep -qi 'utf-*8'; then utf8=$l; break; fi
-done
-if [ -z "$utf8" ]; then
-    echo "1..0 # SKIP no UTF-8 locale"
-    exit 0
-fi
-export LC_ALL="$utf8"
-unset NO_COLOR TMUX
 
 bin=$(cd "$bld" && pwd)/gatetui
 perthl=$(cd "$bld" && pwd)/tests/perthl
@@ -88,7 +79,7 @@ check $? "the curves are drawn on a log scale with their legend"
 same_numbers "edit 50:x" 0 64 50:x
 tm send-keys -t gt Escape
 sleep 0.2
-LC_ALL=$utf8 "$bin" --export "$work/exp.txt" --step 50 --edit 50:x "$model" "$work/text.txt" 2>/dev/null
+"$bin" --export "$work/exp.txt" --step 50 --edit 50:x "$model" "$work/text.txt" 2>/dev/null
 screen | sed -n '1,39p' >"$work/screen.txt"
 sed -n '1,39p' "$work/exp.txt" | cmp -s - "$work/screen.txt"
 check $? "the screen is the frame --export --edit 50:x draws"

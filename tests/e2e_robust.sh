@@ -161,22 +161,12 @@ interrupt "--export" "$bin" --export "$work/exp/f.txt" --step 1000000 "$sample" 
 check $? "the interrupted --export left no file, temporary or not"
 
 # ---- the screen ----
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "# tmux is not installed: the screen's tests are skipped"
+. "$src/tests/e2e_lib.sh"
+if ! e2e_terminal; then
+    echo "# $e2e_why: the screen's tests are skipped"
     echo "1..$n"
     exit 0
 fi
-utf8=""
-for l in C.UTF-8 C.utf8 en_US.UTF-8; do
-    if LC_ALL=$l locale charmap 2>/dev/null | grep -qi 'utf-*8'; then utf8=$l; break; fi
-done
-if [ -z "$utf8" ]; then
-    echo "# no UTF-8 locale: the screen's tests are skipped"
-    echo "1..$n"
-    exit 0
-fi
-export LC_ALL="$utf8"
-unset NO_COLOR TMUX
 run="$bin"
 slow=1
 if [ -n "${GATETUI_VALGRIND:-}" ]; then

@@ -7,20 +7,11 @@
 # terminal as it was.
 src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "1..0 # SKIP tmux is not installed"
+. "$src/tests/e2e_lib.sh"
+if ! e2e_terminal; then
+    echo "1..0 # SKIP $e2e_why"
     exit 0
 fi
-utf8=""
-for l in C.UTF-8 C.utf8 en_US.UTF-8; do
-    if LC_ALL=$l locale charmap 2>/dev/null | grep -qi 'utf-*8'; then utf8=$l; break; fi
-done
-if [ -z "$utf8" ]; then
-    echo "1..0 # SKIP no UTF-8 locale"
-    exit 0
-fi
-export LC_ALL="$utf8"
-unset NO_COLOR TMUX
 
 bin=$(cd "$bld" && pwd)/gatetui
 text=$(cd "$src/tests/frames" && pwd)/text.txt
