@@ -14,6 +14,7 @@
 
 #include "export.h"
 #include "frame.h"
+#include "gatetui/fileio.h"
 #include "gatetui/trace.h"
 #include "gatetui/utf8.h"
 #include "view.h"
@@ -29,20 +30,6 @@ static int frame_text(const gt_surface *s, char **buf, size_t *len, gt_error *e)
         return gt_fail(e, GT_EFAIL, "out of memory for the frame");
     }
     return GT_OK;
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
 }
 
 /* Writes data to a new temporary file in dir; its name goes to tmp. */

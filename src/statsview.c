@@ -18,6 +18,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "gatetui/fileio.h"
 #include "gatetui/report.h"
 #include "statsview.h"
 #include "surface.h"
@@ -43,20 +44,6 @@ int statsview_init(gt_statsview *sv, const gt_model *m, const uint16_t *tok, siz
 }
 
 /* ---- the child ---- */
-
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
 
 typedef struct child_ctx {
     int fd, last;
