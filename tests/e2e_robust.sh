@@ -9,7 +9,7 @@
 # screen right; LC_ALL=C draws in ASCII; TERM=dumb is refused; a terminal without colours
 # gets none; SIGINT, SIGTERM, SIGHUP and SIGTSTP/SIGCONT (and Ctrl-Z) in the middle of the
 # background pass leave the terminal as it was (stty -a in the pane before and after); `x`
-# in a read-only or full directory says so; the text file is never written.
+# and `w` in a read-only or full directory say so; the text file is never written.
 # GATETUI_VALGRIND=1 runs the screen under valgrind's memcheck (no error, no leak at exit).
 src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
@@ -401,9 +401,16 @@ if [ -n "$ro" ]; then
     wait_for "export failed: .*(Read-only file system|Permission denied)" >/dev/null &&
         [ -z "$(ls -A "$work/ro")" ]
     check $? "x in a read-only directory: a message on the screen, no file"
+    tm send-keys -t gt e n
+    wait_for "edit at step 0" >/dev/null
+    tm send-keys -t gt w
+    wait_for "writing the text failed: .*(Read-only file system|Permission denied)" >/dev/null &&
+        [ -z "$(ls -A "$work/ro")" ]
+    check $? "w (write the edited text) in a read-only directory: a message, no file"
     tm send-keys -t gt q
     restored 6 0 >/dev/null
 else
+    skip "no read-only directory"
     skip "no read-only directory"
 fi
 if [ -n "$full" ]; then
@@ -412,9 +419,18 @@ if [ -n "$full" ]; then
     tm send-keys -t gt x
     wait_for "export failed: .*No space left on device" >/dev/null && [ -z "$(ls -A "$work/full")" ]
     check $? "x on a full disk: a message on the screen, no half-written file"
+    tm send-keys -t gt e n
+    wait_for "edit at step 0" >/dev/null
+    # the text is smaller than the disk: fill it first
+    dd if=/dev/zero of="$work/full/filler" bs=1k 2>/dev/null
+    tm send-keys -t gt w
+    wait_for "writing the text failed: .*No space left on device" >/dev/null &&
+        [ "$(ls -A "$work/full")" = filler ]
+    check $? "w (write the edited text) on a full disk: a message, no half-written file"
     tm send-keys -t gt q
     restored 7 0 >/dev/null
 else
+    skip "no full disk"
     skip "no full disk"
 fi
 
