@@ -55,6 +55,12 @@ static int cp_width(uint32_t cp)
     return w == 1 || w == 2 ? w : 0;
 }
 
+/* Whether code point cp takes no column of its own (a combining mark). */
+static int joins(uint32_t cp)
+{
+    return cp >= 0x300 && cp != UTF8_INVALID && wcwidth((wchar_t)cp) == 0;
+}
+
 /* Blanks a cell, first undoing a wide character it is part of. */
 static void blank(gt_surface *s, int x, int y)
 {
@@ -82,6 +88,21 @@ int surf_text(gt_surface *s, int x, int y, int maxw, gt_role role, const char *t
         uint32_t cp;
         int len = utf8_decode(p, n, &cp);
         int w = cp == UTF8_INVALID || (!s->utf8 && cp >= 0x80) ? 0 : cp_width(cp);
+        if (w == 0 && s->utf8 && col > x && col > 0 && joins(cp)) {
+            /* a combining mark joins the character drawn before it (dropped when the
+             * cell has no room left: it takes no column either way) */
+            gt_cell *c = surf_cell(s, col - 1, y);
+            if (!c->s[0] && col > 1)
+                c = surf_cell(s, col - 2, y); /* the second half of a wide character */
+            size_t have = strlen(c->s);
+            if (have + (size_t)len < sizeof c->s) {
+                memcpy(c->s + have, p, (size_t)len);
+                c->s[have + (size_t)len] = 0;
+            }
+            p += len;
+            n -= (size_t)len;
+            continue;
+        }
         if (w == 2 && col + 1 >= end)
             w = 0, cp = ' '; /* no room for a wide character: a blank */
         if (col >= 0) {
@@ -161,7 +182,7 @@ int surf_width(const char *text)
         uint32_t cp;
         int len = utf8_decode(p, n, &cp);
         int cw = cp == UTF8_INVALID ? 0 : cp_width(cp);
-        w += cw ? cw : 1;
+        w += cw ? cw : w && joins(cp) ? 0 : 1;
         p += len;
         n -= (size_t)len;
     }

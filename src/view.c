@@ -412,7 +412,13 @@ void view_cp_glyph(int utf8, int bytes_mode, uint32_t cp, char *buf)
     else if (cp == UTF8_INVALID || cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) ||
              (bytes_mode && cp >= 0x80))
         g = utf8 ? "�" : "?";
-    else if (cp >= 0x80 && (!utf8 || wcwidth((wchar_t)cp) < 1))
+    else if (utf8 && cp >= 0x300 && wcwidth((wchar_t)cp) == 0) {
+        /* a combining mark (or another character of no width) on a dotted circle */
+        int n = utf8_encode(0x25CC, buf);
+        n += utf8_encode(cp, buf + n);
+        buf[n] = 0;
+        return;
+    } else if (cp >= 0x80 && (!utf8 || wcwidth((wchar_t)cp) < 1))
         g = utf8 ? "�" : "?";
     if (g) {
         strcpy(buf, g);

@@ -265,6 +265,8 @@ check $? "every row is at most 120 cells wide; the text strip reaches the right 
 seps=$(sed -n '10,39p' "$work/wide-screen.txt" | sed 's/[│┬].*//' | widths | sort -u)
 [ "$seps" = 72 ]
 check $? "the gates' right edge (│) is in one column on every row ($(echo $seps))"
+grep -q "cafe◌́ combining" "$work/wide-screen.txt" && sed -n 7p "$work/wide-screen.txt" | grep -q "▲"
+check $? "a combining mark of the vocabulary is a step of its own, drawn on a dotted circle (◌́)"
 c=$(sed -n 7p "$work/wide-screen.txt" | sed 's/▲.*//' | widths)
 before=$(sed -n 6p "$work/wide-screen.txt" | sed 's/ and .*//' | widths)
 [ "$c" -eq $((before + 1)) ] && screen | grep -q "char 'a'"
