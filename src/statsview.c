@@ -68,6 +68,9 @@ static void child_main(const gt_statsview *sv, int layer, int fd)
                   SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         signal(sigs[i], SIG_DFL);
+    sigset_t none; /* the screen blocks them; the child takes them as they come */
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* not to outlive the screen */
     if (getppid() == 1)

@@ -1,13 +1,17 @@
 /* The main loop: ncursesw draws, libtermkey reads keys; poll on standard input with a
- * timeout while the background pass runs; signals only set flags. Keys become actions on
- * the view (keys.c); a changed view is prepared and drawn into a surface, which the
- * screen shows and `x` exports. */
+ * timeout while the background pass runs; signals only set flags. They are blocked in
+ * every thread and let in only while the loop waits (ppoll), so none is taken by another
+ * thread or between the loop's test of the flags and its wait. Keys become actions on the
+ * view (keys.c); a changed view is prepared and drawn into a surface, which the screen
+ * shows and `x` exports. */
+#define _GNU_SOURCE /* ppoll */
 #include "config.h"
 
 #include <curses.h>
 #include <errno.h>
 #include <langinfo.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +29,21 @@ static void on_winch(int sig) { (void)sig; got_winch = 1; }
 static void on_stop(int sig) { got_stop = sig; }
 static void on_tstp(int sig) { (void)sig; got_tstp = 1; }
 
+static sigset_t caught;  /* the signals the loop takes */
+static sigset_t started; /* the mask before */
+static sigset_t waiting; /* the mask while it waits: the one before, less those */
+
+/* Called before any thread is made, so that every thread keeps them blocked. */
 static void catch_signals(void)
 {
+    int sigs[] = {SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP};
+    sigemptyset(&caught);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaddset(&caught, sigs[i]);
+    pthread_sigmask(SIG_BLOCK, &caught, &started);
+    waiting = started;
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigdelset(&waiting, sigs[i]);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
@@ -41,6 +58,18 @@ static void catch_signals(void)
     sigaction(SIGTSTP, &sa, NULL);
 }
 
+/* Lets signal sig in and takes its default action (stop or die). */
+static void default_action(int sig)
+{
+    signal(sig, SIG_DFL);
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, sig);
+    raise(sig); /* pending until let in */
+    pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+    pthread_sigmask(SIG_BLOCK, &one, NULL);
+}
+
 /* SIGTSTP (or Ctrl-Z, which libtermkey reads as a key): the terminal goes back to the
  * shell, the process stops; after SIGCONT the keyboard and the screen are taken again and
  * everything is drawn anew. */
@@ -49,8 +78,7 @@ static void suspend(TermKey *tk)
     got_tstp = 0;
     termkey_stop(tk);
     term_suspend();
-    signal(SIGTSTP, SIG_DFL);
-    raise(SIGTSTP); /* stopped here until SIGCONT */
+    default_action(SIGTSTP); /* stopped here until SIGCONT */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
@@ -195,7 +223,8 @@ static int run_loop(loop *L, gt_error *e)
                 timeout = wait;
         }
         struct pollfd pfd = {STDIN_FILENO, POLLIN, 0};
-        int n = poll(&pfd, 1, timeout);
+        struct timespec ts = {timeout / 1000, (long)(timeout % 1000) * 1000000L};
+        int n = ppoll(&pfd, 1, timeout < 0 ? NULL : &ts, &waiting);
         if (n < 0 && errno != EINTR)
             return gt_fail(e, GT_EFAIL, "reading the keyboard: %s", strerror(errno));
         if (n > 0) {
@@ -225,13 +254,17 @@ int ui_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_err
                        "%s; the screen needs one that can (e.g. TERM=xterm-256color), or use "
                        "--report, --dump or --export FILE --step N",
                        why);
+    catch_signals(); /* before any thread, and before curses, which then leaves them to us */
     gt_trace *tr;
     int rc = trace_open(&tr, m, t, NULL, e);
-    if (rc)
+    if (rc) {
+        pthread_sigmask(SIG_SETMASK, &started, NULL);
         return rc;
+    }
     gt_view v;
     if ((rc = view_init(&v, m, t, tr, o->layer, e))) {
         trace_close(tr);
+        pthread_sigmask(SIG_SETMASK, &started, NULL);
         return rc;
     }
     v.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
@@ -239,7 +272,6 @@ int ui_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_err
     trace_pass_start(tr, t->steps, NULL);
 
     loop L = {&v, {0}, NULL, 1, 0};
-    catch_signals(); /* before curses, which then leaves SIGWINCH to us */
     if (term_start(NULL, NULL, use_color())) {
         rc = gt_fail(e, GT_EFAIL, "cannot start the screen (TERM=%s)",
                      getenv("TERM") ? getenv("TERM") : "");
@@ -256,9 +288,8 @@ int ui_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_err
     surf_free(&L.surf);
     view_free(&v);
     trace_close(tr);
-    if (got_stop) { /* die of the signal, now that the terminal is restored */
-        signal(got_stop, SIG_DFL);
-        raise(got_stop);
-    }
+    if (got_stop) /* die of the signal, now that the terminal is restored */
+        default_action(got_stop);
+    pthread_sigmask(SIG_SETMASK, &started, NULL);
     return rc;
 }

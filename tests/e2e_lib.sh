@@ -1,4 +1,4 @@
-# Shared by the terminal tests (sourced): e2e_terminal checks that tmux and a UTF-8 locale
+# Shared by the terminal tests (sourced). e2e_terminal checks that tmux and a UTF-8 locale
 # are there, exports that locale as LC_ALL and clears NO_COLOR and TMUX. When something is
 # missing it returns 1 with the reason in e2e_why.
 e2e_terminal() {
@@ -16,4 +16,28 @@ e2e_terminal() {
     done
     e2e_why="no UTF-8 locale"
     return 1
+}
+
+# e2e_runner BIN WORK SRC: sets runner to the command that starts gatetui and slow to how many
+# times longer to wait for it. With GATETUI_VALGRIND=1 it runs under valgrind's memcheck
+# (leaks at exit counted, suppressions in SRC/tests/valgrind.supp, a log per process in
+# WORK/vg.PID.log), about ten times slower.
+e2e_runner() {
+    runner=$1
+    slow=1
+    if [ -n "${GATETUI_VALGRIND:-}" ]; then
+        runner="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,possible \
+--error-exitcode=99 --suppressions=$(cd "$3" && pwd)/tests/valgrind.supp --log-file=$2/vg.%p.log $1"
+        slow=10
+    fi
+}
+
+# e2e_valgrind_clean WORK: 0 when no valgrind log in WORK reports an error or a leak (and at
+# least one log is there); otherwise 1, with the first lines of each bad log as comments.
+e2e_valgrind_clean() {
+    ls "$1"/vg.*.log >/dev/null 2>&1 || { echo "# no valgrind log in $1"; return 1; }
+    bad=$(grep -lE "ERROR SUMMARY: [1-9]|definitely lost|possibly lost|Invalid|uninitialised" \
+        "$1"/vg.*.log 2>/dev/null)
+    for f in $bad; do head -60 "$f" | sed 's/^/# /'; done
+    [ -z "$bad" ]
 }

@@ -10,7 +10,8 @@
 # gets none; SIGINT, SIGTERM, SIGHUP and SIGTSTP/SIGCONT (and Ctrl-Z) in the middle of the
 # background pass leave the terminal as it was (stty -a in the pane before and after); `x`
 # and `w` in a read-only or full directory say so; the text file is never written.
-# GATETUI_VALGRIND=1 runs the screen under valgrind's memcheck (no error, no leak at exit).
+# GATETUI_VALGRIND=1 runs the screen under valgrind's memcheck (no error, no leak at exit;
+# SIGTSTP is left to the run without it).
 src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
 bin=$(cd "$bld" && pwd)/gatetui
@@ -167,13 +168,7 @@ if ! e2e_terminal; then
     echo "1..$n"
     exit 0
 fi
-run="$bin"
-slow=1
-if [ -n "${GATETUI_VALGRIND:-}" ]; then
-    run="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,possible \
---error-exitcode=99 --suppressions=$srcabs/tests/valgrind.supp --log-file=$work/vg.%p.log $bin"
-    slow=10
-fi
+e2e_runner "$bin" "$work" "$src"
 
 screen() { tm capture-pane -p -t gt; }
 wait_for() {
@@ -198,7 +193,7 @@ cd "$dir"
 stty -a >"$work/stty.before-$r"
 trap ':' INT TERM HUP
 printf 'BEFORE-%s\n' "$r"
-env $envs $run "$m" "$txt" 2>"$work/err-$r"
+env $envs $runner "$m" "$txt" 2>"$work/err-$r"
 st=\$?
 k=0
 while [ \$st = 148 ]; do
@@ -349,12 +344,7 @@ if [ -n "${GATETUI_VALGRIND:-}" ]; then
     sigmodel="$model" sigtext="$work/long4.txt"
     head -c $(($(wc -c <"$work/long1.txt") / 4)) "$work/long1.txt" >"$sigtext"
 fi
-sigs="INT:130 TERM:143 HUP:129"
-if [ -n "${GATETUI_VALGRIND:-}" ]; then
-    sigs=""
-    skip "SIGINT, SIGTERM, SIGHUP mid-pass are tried without valgrind"
-fi
-for sig in $sigs; do
+for sig in INT:130 TERM:143 HUP:129; do
     s=${sig%:*} code=${sig#*:}
     start "sig$s" "$work" "$sigmodel" "$sigtext"
     wait_for "step 0 / " && tm send-keys -t gt End && wait_for "computing the states"
@@ -367,7 +357,7 @@ done
 if [ -n "${GATETUI_VALGRIND:-}" ]; then
     skip "SIGTSTP under valgrind (which does not stop a process on SIGTSTP's default action)"
 else
-start tstp "$work" "$sigmodel" "$work/long1.txt"
+start tstp "$work" "$sigmodel" "$sigtext"
 wait_for "step 0 / " >/dev/null
 tm send-keys -t gt End
 wait_for "computing the states" >/dev/null
@@ -437,11 +427,8 @@ else
 fi
 
 if [ -n "${GATETUI_VALGRIND:-}" ]; then
-    bad=$(grep -lE "ERROR SUMMARY: [1-9]|definitely lost|possibly lost|Invalid|uninitialised" \
-        "$work"/vg.*.log 2>/dev/null)
-    [ -z "$bad" ]
+    e2e_valgrind_clean "$work"
     check $? "valgrind: no error and no leak in any run"
-    for f in $bad; do head -60 "$f" | sed 's/^/# /'; done
 fi
 
 echo "1..$n"

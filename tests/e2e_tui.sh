@@ -4,7 +4,7 @@
 # capture-pane. Stepping moves the step counter and the bars; ] changes layer; ? opens the
 # help; 40x10 says too small and 120x40 draws again; g, /, e and u; x writes a file equal to
 # the screen; NO_COLOR takes the colours away; q, Ctrl-C, SIGTERM and a crash leave the
-# terminal as it was.
+# terminal as it was. GATETUI_VALGRIND=1 runs gatetui under valgrind (tests/e2e_lib.sh).
 src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
 . "$src/tests/e2e_lib.sh"
@@ -25,6 +25,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 "$bld/tests/mkframes" "$work" || { echo "1..0 # SKIP cannot write the test model"; exit 0; }
 model="$work/frames_lstm2.safetensors"
+e2e_runner "$bin" "$work" "$src"
 
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
@@ -38,7 +39,7 @@ screen() { tm capture-pane -p -t gt; }
 # wait_for PATTERN: until the screen shows it (grep -E), at most 10 s; 1 if it never does
 wait_for() {
     i=0
-    while [ $i -lt 200 ]; do
+    while [ $i -lt $((200 * slow)) ]; do
         if screen | grep -qE -- "$1"; then return 0; fi
         sleep 0.05
         i=$((i + 1))
@@ -49,7 +50,7 @@ wait_for() {
 }
 wait_gone() {
     i=0
-    while [ $i -lt 200 ]; do
+    while [ $i -lt $((200 * slow)) ]; do
         if ! screen | grep -qE -- "$1"; then return 0; fi
         sleep 0.05
         i=$((i + 1))
@@ -67,7 +68,7 @@ cd "$work"
 trap ':' INT
 stty -g >stty.before-$run
 printf 'BEFORE-%s\n' "$run"
-$envs "$bin" "$model" "$txt" 2>err-$run
+env $envs $runner "$model" "$txt" 2>err-$run
 echo "EXIT=\$?"
 stty -g >stty.after-$run
 sleep 60
@@ -233,42 +234,58 @@ tm send-keys -t gt C-c
 restored 2 0
 check $? "Ctrl-C quits and the terminal is as it was"
 
-start 3
-wait_for "step 0 / 378" >/dev/null
-pid=$(ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | head -1)
-[ -n "$pid" ] && kill -TERM "$pid"
-restored 3 143
+# killed RUN SIGNAL EXITCODE: gatetui is sent SIGNAL once its screen is up; the shell sees
+# EXITCODE and the terminal is as before
+killed() {
+    start "$1"
+    wait_for "step 0 / 378" >/dev/null
+    pid=$(ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | head -1)
+    [ -n "$pid" ] && kill -"$2" "$pid"
+    restored "$1" "$3"
+}
+killed 3 TERM 143
 check $? "SIGTERM ends it (exit 143) and the terminal is as it was"
 
 # a long text: the first jump to the end goes through the background pass, with a
 # progress bar, while the keys keep working; Esc stops it; memory stays small
+# (2^14 copies of the test text; 2^10 under valgrind)
 cp "$text" "$work/long.txt"
-for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do
+doublings=14
+[ "$slow" -gt 1 ] && doublings=10
+i=0
+while [ $i -lt $doublings ]; do
     cat "$work/long.txt" "$work/long.txt" >"$work/long2.txt" && mv "$work/long2.txt" "$work/long.txt"
+    i=$((i + 1))
 done
+steps=$((378 << doublings))
+last=$((steps - 1))
 start 5 "$work/long.txt"
-wait_for "step 0 / 6193152" >/dev/null
-check $? "a 6.3 MB text (6193152 steps) opens at once"
+wait_for "step 0 / $steps" >/dev/null
+check $? "a $(($(wc -c <"$work/long.txt") / 1000)) kB text ($steps steps) opens at once"
 tm send-keys -t gt End
-wait_for "computing the states up to step 6193151"
+wait_for "computing the states up to step $last"
 check $? "End on a long text shows the background pass's progress"
 tm send-keys -t gt j
 wait_for "unit 1, layer 0" && screen | grep -q "computing the states"
 check $? "keys keep working meanwhile (j selects unit 1)"
 tm send-keys -t gt Escape
-wait_gone "computing the states" && screen | grep -q "step 0 / 6193152"
+wait_gone "computing the states" && screen | grep -q "step 0 / $steps"
 check $? "Esc stops the pass; the cursor stays"
 tm send-keys -t gt End
 i=0
-while [ $i -lt 3000 ] && ! screen | grep -q "step 6193151 / 6193152"; do sleep 0.1; i=$((i + 1)); done
-screen | grep -q "step 6193151 / 6193152"
+while [ $i -lt 3000 ] && ! screen | grep -q "step $last / $steps"; do sleep 0.1; i=$((i + 1)); done
+screen | grep -q "step $last / $steps"
 check $? "End again resumes the pass and arrives at the last step"
-pid=$(ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | head -1)
-rss=$(ps -o rss= -p "$pid" | tr -d ' ')
-[ -n "$rss" ] && [ "$rss" -lt 100000 ]
-check $? "memory stays small on the long text (${rss} KB resident)"
+if [ "$slow" -gt 1 ]; then
+    ok "# SKIP the memory of a process under valgrind is valgrind's"
+else
+    pid=$(ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | head -1)
+    rss=$(ps -o rss= -p "$pid" | tr -d ' ')
+    [ -n "$rss" ] && [ "$rss" -lt 100000 ]
+    check $? "memory stays small on the long text (${rss} KB resident)"
+fi
 tm send-keys -t gt Left Home
-wait_for "step 0 / 6193152"
+wait_for "step 0 / $steps"
 check $? "then any step is reached at once"
 tm send-keys -t gt q
 restored 5 0
@@ -283,11 +300,16 @@ check $? "NO_COLOR: no colours on the screen"
 tm send-keys -t gt q
 restored 6 0 >/dev/null
 
-start 4
-wait_for "step 0 / 378" >/dev/null
-pid=$(ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | head -1)
-[ -n "$pid" ] && kill -SEGV "$pid"
-restored 4 139
-check $? "a crash (SIGSEGV) restores the terminal before dying of it (exit 139)"
+if [ "$slow" -gt 1 ]; then
+    ok "# SKIP a crash under valgrind: valgrind takes SIGSEGV itself"
+else
+    killed 4 SEGV 139
+    check $? "a crash (SIGSEGV) restores the terminal before dying of it (exit 139)"
+fi
+
+if [ -n "${GATETUI_VALGRIND:-}" ]; then
+    e2e_valgrind_clean "$work"
+    check $? "valgrind: no error and no leak in any run"
+fi
 
 echo "1..$n"

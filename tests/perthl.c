@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gatetui/kernels.h"
 #include "gatetui/perturb.h"
 #include "gatetui/run.h"
 #include "gatetui/text.h"
@@ -29,6 +30,11 @@ int main(int argc, char **argv)
 {
     if (argc < 6) {
         fprintf(stderr, "usage: perthl MODEL TEXT LAYER K S:C...\n");
+        return 2;
+    }
+    const char *kn = getenv("GATETUI_KERNEL"); /* avx512, avx2 or c; else the fastest */
+    if (kn && kern_select(kn) < 0) {
+        fprintf(stderr, "perthl: no %s kernels here\n", kn);
         return 2;
     }
     gt_error e = {0};
