@@ -221,8 +221,11 @@ __attribute__((target("avx512f"), always_inline)) static inline __m512d exp8(__m
         1.4142135623730951, 1.4768261459394993, 1.5422108254079407, 1.6104903319492543,
         1.681792830507429, 1.7562521603732995, 1.8340080864093424, 1.9152065613971474};
     x = _mm512_min_pd(_mm512_max_pd(x, _mm512_set1_pd(-708.0)), _mm512_set1_pd(708.0));
-    const __m512d k = _mm512_roundscale_pd(_mm512_mul_pd(x, _mm512_set1_pd(23.083120654223414)),
-                                           _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    /* k = x 16/ln2 rounded to an integer: added to 1.5 * 2^52, whose last place is 1, it
+     * is the low bits of the sum (the table's index in its last four) */
+    const __m512d shift = _mm512_set1_pd(6755399441055744.0);
+    const __m512d ks = _mm512_fmadd_pd(x, _mm512_set1_pd(23.083120654223414), shift);
+    const __m512d k = _mm512_sub_pd(ks, shift);
     /* ln2/16 in two parts, the first exact times any k here (|k| < 2^14) */
     __m512d r = _mm512_fnmadd_pd(k, _mm512_set1_pd(0.04332169877307024), x);
     r = _mm512_fnmadd_pd(k, _mm512_set1_pd(1.1926343307941173e-11), r);
@@ -234,10 +237,11 @@ __attribute__((target("avx512f"), always_inline)) static inline __m512d exp8(__m
     p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(0.5));
     p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(1.0));
     p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(1.0));
-    const __m512i ki = _mm512_cvtepi32_epi64(_mm512_cvtpd_epi32(k));
+    const __m512i ki = _mm512_castpd_si512(ks);
     const __m512d t = _mm512_permutex2var_pd(_mm512_loadu_pd(tab), ki, _mm512_loadu_pd(tab + 8));
-    const __m512i q = _mm512_srai_epi64(ki, 4);
-    const __m512i e = _mm512_slli_epi64(_mm512_add_epi64(q, _mm512_set1_epi64(1023)), 52);
+    /* 2^q, q = floor(k / 16): the low 12 bits of ks / 16 + 1023 hold q + 1023 */
+    const __m512i e =
+        _mm512_slli_epi64(_mm512_add_epi64(_mm512_srli_epi64(ki, 4), _mm512_set1_epi64(1023)), 52);
     return _mm512_mul_pd(_mm512_mul_pd(p, t), _mm512_castsi512_pd(e));
 }
 
