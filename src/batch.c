@@ -45,7 +45,11 @@ void batch_free(gt_batch *b)
     free(b->hn32);
     free(b->dx);
     free(b->dy);
+    free(b->dyi);
     free(b->y0);
+    free(b->y0i);
+    free(b->dT);
+    free(b->dn2);
     free(b->ih);
     free(b->hh);
     free(b->hn);
@@ -138,8 +142,14 @@ int batch_use_float32(gt_batch *b, gt_error *e)
     b->hn32 = calloc(NL, sizeof *b->hn32);
     b->dx = malloc(n * D * sizeof *b->dx);
     b->dy = malloc(n * GH * sizeof *b->dy);
+    b->dyi = malloc(n * GH * sizeof *b->dyi);
     b->y0 = malloc(GH * sizeof *b->y0);
-    if (!b->ih32 || !b->hh32 || !b->hn32 || !b->dx || !b->dy || !b->y0)
+    b->y0i = malloc(GH * sizeof *b->y0i);
+    b->dT = malloc(NL * n * H * sizeof *b->dT);
+    b->dn2 = malloc(n * 2 * sizeof *b->dn2);
+    b->dT_n = 0;
+    if (!b->ih32 || !b->hh32 || !b->hn32 || !b->dx || !b->dy || !b->dyi || !b->y0 || !b->y0i ||
+        !b->dT || !b->dn2)
         goto oom;
     for (size_t k = 0; k < NL; k++) {
         const gt_layer *ly = &m->layer[k];
@@ -155,6 +165,36 @@ oom:
     return gt_fail(e, GT_EFAIL, "out of memory for a batch of %d perturbation runs", b->cap);
 }
 
+/* Item i's (i >= 1) difference x - x0 in float32, at its place among the n - 1 items'
+ * inputs of the float32 product: interleaved (input j of item i at j * (n-1) + i - 1) for
+ * the AVX-512 product, item after item otherwise. */
+static void put_diff(const gt_batch *b, float *restrict d, size_t n, size_t i, size_t cols,
+                     const double *restrict x, const double *restrict x0)
+{
+    const size_t m = n - 1;
+    if (b->interleave) {
+        for (size_t j = 0; j < cols; j++)
+            d[j * m + i - 1] = (float)(x[j] - x0[j]);
+    } else {
+        d += (i - 1) * cols;
+        for (size_t j = 0; j < cols; j++)
+            d[j] = (float)(x[j] - x0[j]);
+    }
+}
+
+/* Y = A X for the n - 1 items whose differences D holds (put_diff), and y0 = A x0 in
+ * double. */
+static void diff_product(const gt_batch *b, const gt_mat32 *A, size_t n, const float *D,
+                         float *Y, const double *x0, double *y0)
+{
+    if (b->interleave)
+        kern32_gemm_t0(A, n - 1, D, Y, A->rows, x0, y0);
+    else {
+        kern32_gemv64(A, x0, y0);
+        kern32_gemm(A, n - 1, D, A->cols, Y, A->rows);
+    }
+}
+
 /* Y[i] = (accumulate ? Y[i] : bias or 0) + A X[i] for the first n items: kern64_gemm, or
  * with batch_use_float32, item 0 in double and the others through the differences. */
 static void product(gt_batch *b, const gt_mat64 *A, const gt_mat32 *A32, size_t n,
@@ -167,26 +207,11 @@ static void product(gt_batch *b, const gt_mat64 *A, const gt_mat32 *A32, size_t 
     }
     const size_t rows = A->rows, cols = A->cols;
     double *restrict y0 = b->y0;
-    float *restrict dx = b->dx;
-    kern32_gemv64(A32, X, y0);
+    for (size_t i = 1; i < n; i++)
+        put_diff(b, b->dx, n, i, cols, X + i * ldx, X);
+    diff_product(b, A32, n, b->dx, b->dy, X, y0);
     for (size_t r = 0; r < rows; r++)
         y0[r] += accumulate ? 0.0 : bias ? bias[r] : 0.0;
-    if (b->interleave) { /* the AVX-512 product reads the items' inputs interleaved */
-        const size_t m = n - 1;
-        for (size_t i = 1; i < n; i++) {
-            const double *restrict xi = X + i * ldx;
-            for (size_t j = 0; j < cols; j++)
-                dx[j * m + i - 1] = (float)(xi[j] - X[j]);
-        }
-        kern32_gemm_t(A32, m, b->dx, b->dy, rows);
-    } else {
-        for (size_t i = 1; i < n; i++) {
-            const double *restrict xi = X + i * ldx;
-            for (size_t j = 0; j < cols; j++)
-                dx[(i - 1) * cols + j] = (float)(xi[j] - X[j]);
-        }
-        kern32_gemm(A32, n - 1, b->dx, cols, b->dy, rows);
-    }
     for (size_t i = 0; i < n; i++) {
         double *restrict y = Y + i * ldy;
         if (accumulate) {
@@ -207,6 +232,7 @@ static void product(gt_batch *b, const gt_mat64 *A, const gt_mat32 *A32, size_t 
 void batch_set_state(gt_batch *b, int i, const float *h, const float *c)
 {
     const size_t H = (size_t)b->H;
+    b->dT_n = 0;
     for (int k = 0; k <= b->upto; k++) {
         double *dh = batch_h(b, k, i), *dc = batch_c(b, k, i);
         for (size_t j = 0; j < H; j++) {
@@ -290,9 +316,94 @@ static void gru_cells(gt_batch *b, int k, size_t n)
     }
 }
 
+/* The float32 path of batch_use_float32 for n >= 2 items (LSTM, GRU with the reset after
+ * W_hn): each layer's inputs and state enter the products as the items' differences from
+ * item 0, kept in float32 in the products' layout (dT) from the step that computed them;
+ * item 0's products in double in the same pass over the weights; then each item's cell
+ * in one pass: its pre-activations, nonlinearities, new state, its new difference for the
+ * next products and, on the last layer, the squared norms of its differences. */
+static float *diffs(const gt_batch *b, int k)
+{
+    return b->dT + (size_t)k * b->cap * b->H;
+}
+
+static void cell_diffs(gt_batch *b, int k, size_t n, size_t i)
+{
+    const size_t H = (size_t)b->H;
+    const double *restrict h = batch_h(b, k, (int)i), *restrict h0 = batch_h(b, k, 0);
+    put_diff(b, diffs(b, k), n, i, H, h, h0);
+    if (k != b->upto)
+        return;
+    const double *restrict c = batch_c(b, k, (int)i), *restrict c0 = batch_c(b, k, 0);
+    double sc = 0, sh = 0;
+    for (size_t j = 0; j < H; j++) {
+        sc += (c[j] - c0[j]) * (c[j] - c0[j]);
+        sh += (h[j] - h0[j]) * (h[j] - h0[j]);
+    }
+    b->dn2[2 * i] = sc;
+    b->dn2[2 * i + 1] = sh;
+}
+
+static void step_diffs(gt_batch *b, size_t n, const uint16_t *tok)
+{
+    const size_t H = (size_t)b->H, GH = (size_t)b->G * H;
+    const int lstm = b->m->arch == GT_LSTM;
+    if (b->dT_n != (int)n) /* the differences of the state set */
+        for (int k = 0; k <= b->upto; k++)
+            for (size_t i = 1; i < n; i++)
+                put_diff(b, diffs(b, k), n, i, H, batch_h(b, k, (int)i), batch_h(b, k, 0));
+    b->dT_n = (int)n;
+    for (int k = 0; k <= b->upto; k++) {
+        /* the input part: in (+ din for item i >= 1), double; the recurrent part: y0 + dy */
+        const double *in = b->acc;
+        size_t ldin = GH;
+        const float *din = NULL;
+        if (k == 0 && b->xtab) {
+            in = NULL; /* item i's row of the table */
+        } else if (k == 0) {
+            input_part(b, n, tok);
+        } else {
+            diff_product(b, &b->ih32[k], n, diffs(b, k - 1), b->dyi, batch_h(b, k - 1, 0),
+                         b->y0i);
+            const double *bi = b->b_ih + (size_t)k * GH;
+            for (size_t r = 0; r < GH; r++)
+                b->y0i[r] += bi[r];
+            in = b->y0i;
+            ldin = 0;
+            din = b->dyi;
+        }
+        diff_product(b, &b->hh32[k], n, diffs(b, k), b->dy, batch_h(b, k, 0), b->y0);
+        const double *bh = b->b_hh + (size_t)k * GH;
+        for (size_t r = 0; r < GH; r++)
+            b->y0[r] += bh[r];
+        for (size_t i = 0; i < n; i++) {
+            const double *a = in ? in + i * ldin : b->xtab + (size_t)tok[i] * GH;
+            const float *da = din && i ? din + (i - 1) * GH : NULL;
+            const float *dy = i ? b->dy + (i - 1) * GH : NULL;
+            /* item 0's gates where batch_gates says; the others' are not kept */
+            double *g = i ? NULL : batch_gates(b, k, 0);
+            kern64_cell(lstm, H, a, da, b->y0, dy, g, b->tmp, batch_c(b, k, (int)i),
+                        batch_h(b, k, (int)i));
+            if (i)
+                cell_diffs(b, k, n, i);
+        }
+    }
+}
+
+int batch_diff_norms(const gt_batch *b)
+{
+    return b->dT_n > 0;
+}
+
 void batch_step(gt_batch *b, int n, const uint16_t *tok)
 {
     const size_t H = (size_t)b->H, GH = (size_t)b->G * H, nn = (size_t)n;
+    if (b->hh32 && n >= 2 && !(b->m->arch == GT_GRU && b->m->gru_reset_before)) {
+        step_diffs(b, nn, tok);
+        return;
+    }
+    if (b->hh32)
+        b->dT_n = 0;
     for (int k = 0; k <= b->upto; k++) {
         if (k == 0)
             input_part(b, nn, tok);

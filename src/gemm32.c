@@ -106,6 +106,34 @@ __attribute__((target("avx512f"))) static void gemm_avx512(const gt_mat32 *A, si
     }
 }
 
+/* One panel of y = A x in double: 16 outputs as two vectors of 8 doubles, the even and odd
+ * inputs summed apart (four independent chains), the weights widened as they are loaded. */
+__attribute__((target("avx512f"), always_inline)) static inline void
+panel64(const gt_mat32 *A, size_t r0, const double *x, double *y)
+{
+    const size_t rows = A->rows, cols = A->cols;
+    const float *pan = A->data + (r0 / P) * cols * P;
+    double out[P];
+    __m512d a0 = _mm512_setzero_pd(), a1 = a0, b0 = a0, b1 = a0;
+    size_t j = 0;
+    for (; j + 2 <= cols; j += 2) {
+        const __m512d xa = _mm512_set1_pd(x[j]), xb = _mm512_set1_pd(x[j + 1]);
+        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_load_ps(pan + j * P)), xa, a0);
+        a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_load_ps(pan + j * P + 8)), xa, a1);
+        b0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_load_ps(pan + (j + 1) * P)), xb, b0);
+        b1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_load_ps(pan + (j + 1) * P + 8)), xb, b1);
+    }
+    if (j < cols) {
+        const __m512d xa = _mm512_set1_pd(x[j]);
+        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_load_ps(pan + j * P)), xa, a0);
+        a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_load_ps(pan + j * P + 8)), xa, a1);
+    }
+    _mm512_storeu_pd(out, _mm512_add_pd(a0, b0));
+    _mm512_storeu_pd(out + 8, _mm512_add_pd(a1, b1));
+    const size_t nr = rows - r0 < P ? rows - r0 : P;
+    memcpy(y + r0, out, nr * sizeof *out);
+}
+
 /* The same with the items' inputs interleaved, XT[j * ldt + b]: each step of j reads the
  * block's inputs from one or two cache lines instead of one line per item. */
 __attribute__((target("avx512f"), always_inline)) static inline void
@@ -122,9 +150,11 @@ block512t(const int nbk, size_t cols, const float *pan, const float *XT, size_t 
     _Pragma("GCC unroll 12") for (int b = 0; b < nbk; b++) _mm512_storeu_ps(out + b * P, a[b]);
 }
 
+/* With x0, y0 = A x0 in double too, each panel's part while the panel is in the cache. */
 __attribute__((target("avx512f"))) static void gemm_t_avx512(const gt_mat32 *A, size_t nb,
                                                              const float *XT, float *Y,
-                                                             size_t ldy)
+                                                             size_t ldy, const double *x0,
+                                                             double *y0)
 {
     const size_t rows = A->rows, cols = A->cols;
     float out[MR512 * P];
@@ -132,6 +162,8 @@ __attribute__((target("avx512f"))) static void gemm_t_avx512(const gt_mat32 *A, 
     int nbk = 0;
     for (size_t r0 = 0; r0 < rows; r0 += P) {
         const float *pan = A->data + (r0 / P) * cols * P;
+        if (x0)
+            panel64(A, r0, x0, y0);
         const size_t nr = rows - r0 < P ? rows - r0 : P;
         for (size_t b = 0; b < nb; b += (size_t)nbk) {
             nbk = (int)(nb - b < per ? nb - b : per);
@@ -218,36 +250,11 @@ static void gemv64_c(const gt_mat32 *A, const double *x, double *y)
 }
 
 #ifdef GT_X86
-/* Each panel: 16 outputs as two vectors of 8 doubles, the even and odd inputs summed apart
- * (four independent chains), the weights widened as they are loaded. */
 __attribute__((target("avx512f"))) static void gemv64_avx512(const gt_mat32 *A, const double *x,
                                                              double *y)
 {
-    const size_t rows = A->rows, cols = A->cols;
-    double out[P];
-    for (size_t r0 = 0; r0 < rows; r0 += P) {
-        const float *pan = A->data + (r0 / P) * cols * P;
-        __m512d a0 = _mm512_setzero_pd(), a1 = a0, b0 = a0, b1 = a0;
-        size_t j = 0;
-        for (; j + 2 <= cols; j += 2) {
-            const __m512 w = _mm512_load_ps(pan + j * P), v = _mm512_load_ps(pan + (j + 1) * P);
-            const __m512d xa = _mm512_set1_pd(x[j]), xb = _mm512_set1_pd(x[j + 1]);
-            a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(w)), xa, a0);
-            a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(w), 1))), xa, a1);
-            b0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(v)), xb, b0);
-            b1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1))), xb, b1);
-        }
-        if (j < cols) {
-            const __m512 w = _mm512_load_ps(pan + j * P);
-            const __m512d xa = _mm512_set1_pd(x[j]);
-            a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(w)), xa, a0);
-            a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(w), 1))), xa, a1);
-        }
-        _mm512_storeu_pd(out, _mm512_add_pd(a0, b0));
-        _mm512_storeu_pd(out + 8, _mm512_add_pd(a1, b1));
-        const size_t nr = rows - r0 < P ? rows - r0 : P;
-        memcpy(y + r0, out, nr * sizeof *out);
-    }
+    for (size_t r0 = 0; r0 < A->rows; r0 += P)
+        panel64(A, r0, x, y);
 }
 #endif
 
@@ -262,11 +269,24 @@ void kern32_gemv64(const gt_mat32 *A, const double *x, double *y)
     gemv64_c(A, x, y);
 }
 
+void kern32_gemm_t0(const gt_mat32 *A, size_t nb, const float *XT, float *Y, size_t ldy,
+                    const double *x0, double *y0)
+{
+#ifdef GT_X86
+    if (strcmp(kern_name(), "avx512") == 0) {
+        gemm_t_avx512(A, nb, XT, Y, ldy, x0, y0);
+        return;
+    }
+#endif
+    kern32_gemv64(A, x0, y0);
+    kern32_gemm_t(A, nb, XT, Y, ldy);
+}
+
 void kern32_gemm_t(const gt_mat32 *A, size_t nb, const float *XT, float *Y, size_t ldy)
 {
 #ifdef GT_X86
     if (strcmp(kern_name(), "avx512") == 0) {
-        gemm_t_avx512(A, nb, XT, Y, ldy);
+        gemm_t_avx512(A, nb, XT, Y, ldy, NULL, NULL);
         return;
     }
 #endif

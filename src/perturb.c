@@ -127,9 +127,15 @@ int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t 
             double *dc = (double *)r->dc, *dh = (double *)r->dh, *fo = (double *)r->fo;
             double *restrict d0 = (double *)r->d0;
             const double *restrict ed = lstm ? batch_c(b, lay, x + 1) : batch_h(b, lay, x + 1);
-            if (lstm)
-                dc[k] = norm_diff(batch_c(b, lay, x + 1), batch_c(b, lay, 0), H);
-            dh[k] = norm_diff(batch_h(b, lay, x + 1), batch_h(b, lay, 0), H);
+            if (batch_diff_norms(b)) {
+                if (lstm)
+                    dc[k] = sqrt(b->dn2[2 * (x + 1)]);
+                dh[k] = sqrt(b->dn2[2 * (x + 1) + 1]);
+            } else {
+                if (lstm)
+                    dc[k] = norm_diff(batch_c(b, lay, x + 1), batch_c(b, lay, 0), H);
+                dh[k] = norm_diff(batch_h(b, lay, x + 1), batch_h(b, lay, 0), H);
+            }
             if (!p->units) { /* the curves alone */
                 double s0 = 0, s1 = 0;
                 if (k == 0)

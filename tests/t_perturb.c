@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "gatetui/batch.h"
+#include "gatetui/kernels.h"
 #include "gatetui/kernels64.h"
 #include "gatetui/model.h"
 #include "gatetui/perturb.h"
@@ -77,30 +78,50 @@ static void test_gemm(void)
     }
 }
 
+/* Sigmoid and tanh in double with each kernel set the processor has: within 1e-15 of libm
+ * over [-800, 800], the sigmoid within 6e-16 relative of libm's down to exp(-700) (where it
+ * is the exponential alone), the limits and signs exact. */
 static void test_activations(void)
 {
     enum { N = 20011 };
+    static const char *const sets[] = {"avx512", "avx2", "c"};
+    const char *chosen = kern_name();
     double *x = malloc(N * sizeof *x), *s = malloc(N * sizeof *s), *t = malloc(N * sizeof *t);
-    for (int i = 0; i < N; i++)
-        x[i] = -40.0 + 80.0 * i / (N - 1);
-    x[0] = -800;
-    x[1] = 800;
-    x[2] = 0;
-    x[3] = -0.0;
-    x[4] = 1e-300;
-    x[5] = -3e-9;
-    memcpy(s, x, N * sizeof *x);
-    memcpy(t, x, N * sizeof *x);
-    kern64_sigmoid(N, s);
-    kern64_tanh(N, t);
-    double ws = 0, wt = 0;
-    for (int i = 0; i < N; i++) {
-        ws = fmax(ws, fabs(s[i] - 1.0 / (1.0 + exp(-x[i]))));
-        wt = fmax(wt, fabs(t[i] - tanh(x[i])));
+    for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
+        if (kern_select(sets[k]))
+            continue;
+        for (int i = 0; i < N; i++)
+            x[i] = -40.0 + 80.0 * i / (N - 1);
+        x[0] = -800;
+        x[1] = 800;
+        x[2] = 0;
+        x[3] = -0.0;
+        x[4] = 1e-300;
+        x[5] = -3e-9;
+        memcpy(s, x, N * sizeof *x);
+        memcpy(t, x, N * sizeof *x);
+        kern64_sigmoid(N, s);
+        kern64_tanh(N, t);
+        double ws = 0, wt = 0, wr = 0;
+        for (int i = 0; i < N; i++) {
+            ws = fmax(ws, fabs(s[i] - 1.0 / (1.0 + exp(-x[i]))));
+            wt = fmax(wt, fabs(t[i] - tanh(x[i])));
+        }
+        tap_ok(ws < 1e-15 && wt < 1e-15 && t[1] == 1 && t[0] == -1 && s[1] == 1 &&
+                   !signbit(t[2]) && signbit(t[3]) && t[4] >= 0 && t[5] < 0,
+               "double sigmoid and tanh (%s) within 1e-15 of libm over [-800, 800] (%.2g, "
+               "%.2g)", sets[k], ws, wt);
+        for (int i = 0; i < N; i++)
+            s[i] = x[i] = -700.0 + 740.0 * i / (N - 1) + 1e-3 * urand();
+        kern64_sigmoid(N, s);
+        for (int i = 0; i < N; i++) {
+            double want = 1.0 / (1.0 + exp(-x[i]));
+            wr = fmax(wr, fabs(s[i] - want) / want);
+        }
+        tap_ok(wr < 6e-16, "double sigmoid (%s) within 6e-16 relative over [-700, 40] (%.2g)",
+               sets[k], wr);
     }
-    tap_ok(ws < 1e-15 && wt < 1e-15 && t[1] == 1 && t[0] == -1 && s[1] == 1,
-           "double sigmoid and tanh (%s) within 1e-15 of libm over [-800, 800] (%.2g, %.2g)",
-           kern64_name(), ws, wt);
+    kern_select(chosen);
     free(x);
     free(s);
     free(t);
@@ -512,6 +533,87 @@ static void test_open_and_edges(void)
     model_free(&m);
 }
 
+/* The report's float32 mode (perturb_use_float32: the edits' products in float32 through
+ * their differences from the original run) with each kernel set the processor has: every
+ * edit of one step, its curves within 1e-5 of the double run's (relative to the curve's
+ * k = 0 value), and the original run's carry gates, which the forget-only curve uses,
+ * within 1e-12. path: a model file, layer: the layer compared. */
+static void test_float32_mode(const char *path, const char *name, int layer)
+{
+    static const char *const sets[] = {"avx512", "avx2", "c"};
+    const char *chosen = kern_name();
+    gt_model m;
+    gt_text t;
+    gt_error e;
+    if (load(&m, path) || text_load(&t, fixture("text.txt"), &m, &e)) {
+        tap_ok(0, "%s and text.txt load", name);
+        return;
+    }
+    enum { S = 9, N = 40 };
+    const int nx = m.vocab - 1 < 16 ? m.vocab - 1 : 16;
+    uint16_t(*ed)[N] = malloc((size_t)nx * sizeof *ed);
+    const uint16_t **eds = malloc((size_t)nx * sizeof *eds);
+    for (int x = 0; x < nx; x++) {
+        memcpy(ed[x], t.tok + S, sizeof ed[x]);
+        ed[x][0] = (uint16_t)((t.tok[S] + 1 + x) % m.vocab);
+        eds[x] = ed[x];
+    }
+    gt_run r;
+    run_init(&r, &m, &e);
+    for (int i = 0; i < S; i++)
+        run_step(&r, t.tok[i]);
+    for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
+        if (kern_select(sets[k]))
+            continue;
+        gt_perturb d, f;
+        perturb_init(&d, &m, layer, N - 1, nx, &e);
+        perturb_init(&f, &m, layer, N - 1, nx, &e);
+        perturb_use_float32(&f, &e);
+        d.units = f.units = 0;
+        perturb_run(&d, r.h, r.c, t.tok + S, eds, nx, N);
+        double worst = 0, gates = 0;
+        const size_t H = (size_t)m.hidden;
+        for (int s = 0; s < N; s++) { /* stepped again to see the gates at every step */
+            uint16_t tk[1] = {t.tok[S + s]};
+            if (s == 0) {
+                perturb_run(&f, r.h, r.c, t.tok + S, eds, nx, N);
+                batch_set_state(&d.b, 0, r.h, r.c);
+                for (int i = 0; i < nx + 1; i++)
+                    batch_set_state(&f.b, i, r.h, r.c);
+            }
+            batch_step(&d.b, 1, tk);
+            uint16_t tks[64];
+            tks[0] = tk[0];
+            for (int x = 0; x < nx; x++)
+                tks[x + 1] = ed[x][s];
+            batch_step(&f.b, nx + 1, tks);
+            for (size_t j = 0; j < (size_t)m.gates * H; j++)
+                gates = fmax(gates, fabs(batch_gates(&f.b, layer, 0)[j] -
+                                         batch_gates(&d.b, layer, 0)[j]));
+        }
+        for (int x = 0; x < nx; x++) {
+            const gt_perturb_result *a = &d.res[x], *b = &f.res[x];
+            for (int q = 0; q < N; q++) {
+                if (a->dc)
+                    worst = fmax(worst, fabs(a->dc[q] - b->dc[q]) / a->dc[0]);
+                worst = fmax(worst, fabs(a->dh[q] - b->dh[q]) / a->dh[0]);
+                worst = fmax(worst, fabs(a->fo[q] - b->fo[q]) / a->fo[0]);
+            }
+        }
+        tap_ok(worst < 1e-5 && gates < 1e-12,
+               "%s, layer %d, float32 mode (%s): %d edits' curves within %.2g of double, the "
+               "carry gates within %.2g", name, layer, sets[k], nx, worst, gates);
+        perturb_free(&d);
+        perturb_free(&f);
+    }
+    kern_select(chosen);
+    run_free(&r);
+    free(ed);
+    free(eds);
+    text_free(&t);
+    model_free(&m);
+}
+
 int main(void)
 {
     const char *tmp = getenv("TMPDIR");
@@ -532,6 +634,10 @@ int main(void)
     test_seed_carry(2.0f);
     test_seed_carry(0.0f);
     test_open_and_edges();
+    test_float32_mode(fixture("lstm2.safetensors"), "lstm2", 1);
+    test_float32_mode(fixture("lstm1.safetensors"), "lstm1", 0);
+    test_float32_mode(fixture("gru2.safetensors"), "gru2", 1);
+    test_float32_mode(fixture("../gru_before.safetensors"), "gru_before", 1);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

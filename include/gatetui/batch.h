@@ -26,9 +26,13 @@ typedef struct gt_batch {
     double *xtab;          /* (V, G*H): layer 0's W_ih x_v + b_ih, or NULL */
     double *xin, *acc, *tmp, *rh; /* [cap * D_0], [cap * G*H] twice, [cap * H] */
     struct gt_mat32 *ih32, *hh32, *hn32; /* float32 copies (batch_use_float32), or NULL */
-    float *dx, *dy;        /* [cap * max(D, H)], [cap * G*H] */
-    double *y0;            /* [G*H] */
+    float *dx, *dy, *dyi;  /* [cap * max(D, H)], [cap * G*H] twice */
+    double *y0, *y0i;      /* [G*H] twice */
     int interleave;        /* dx holds the items interleaved (kern32_gemm_t) */
+    float *dT;             /* [(upto+1) * cap * H]: per layer, items 1..n-1's h - item 0's h
+                              in float32, laid out as the products read them */
+    int dT_n;              /* the n of the step that left dT, 0 when it is not valid */
+    double *dn2;           /* [cap * 2]: |c_i - c_0|^2, |h_i - h_0|^2 of layer upto */
 } gt_batch;
 
 int batch_init(gt_batch *b, const gt_model *m, int upto, int cap, gt_error *e);
@@ -41,6 +45,12 @@ void batch_free(gt_batch *b);
  * after a product over H inputs) then applies to each difference rather than to the state,
  * and the product runs at float32 speed. Everything else stays double. */
 int batch_use_float32(gt_batch *b, gt_error *e);
+
+/* After a step of n >= 2 items in the float32 mode of batch_use_float32 (an LSTM, or a GRU
+ * with the reset after W_hn): 1, and b->dn2[2i], b->dn2[2i + 1] hold |c_i - c_0|^2 and
+ * |h_i - h_0|^2 on layer upto for items i >= 1; in that mode only item 0's gates are kept
+ * (batch_gates of item 0). 0 otherwise. */
+int batch_diff_norms(const gt_batch *b);
 
 /* Item i's state, from float arrays of every layer ([L*H], layer by layer, as gt_run keeps
  * them); NULL for the zero state. c is ignored for a GRU. */

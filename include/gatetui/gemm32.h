@@ -25,6 +25,10 @@ void mat32_free(gt_mat32 *a);
 void kern32_gemm(const gt_mat32 *A, size_t nb, const float *X, size_t ldx, float *Y, size_t ldy);
 /* The same with the inputs interleaved: item b's input j at XT[j * nb + b]. */
 void kern32_gemm_t(const gt_mat32 *A, size_t nb, const float *XT, float *Y, size_t ldy);
+/* kern32_gemm_t, and y0 = A x0 in double as kern32_gemv64 computes it (the same numbers):
+ * the two in one pass over A where the kernels allow. */
+void kern32_gemm_t0(const gt_mat32 *A, size_t nb, const float *XT, float *Y, size_t ldy,
+                    const double *x0, double *y0);
 /* The plain C version, the reference for the tests. */
 void kern32_gemm_ref(const gt_mat32 *A, size_t nb, const float *X, size_t ldx, float *Y,
                      size_t ldy);

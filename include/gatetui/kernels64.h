@@ -37,8 +37,18 @@ void kern64_gemm_ref(const gt_mat64 *A, size_t nb, const double *X, size_t ldx,
 const char *kern64_name(void);
 
 /* v[j] = 1 / (1 + exp(-v[j])) and v[j] = tanh(v[j]) for j < n, in double: vectorised with
- * AVX2 (absolute error below 1e-15 against libm), libm otherwise. */
+ * AVX-512 (the engine's "avx512" kernels) or AVX2, absolute error below 1e-15 against libm
+ * and the sigmoid's relative error below 6e-16; libm otherwise. */
 void kern64_sigmoid(size_t n, double *v);
 void kern64_tanh(size_t n, double *v);
+
+/* One cell in double for H units from its pre-activations a[r] + da[r] + y[r] + dy[r]
+ * (da, dy: float32 terms, NULL for none): for an LSTM (lstm set) the 4H rows of blocks
+ * i f g o, c and h updated; for a GRU the r and z rows as that sum, the n rows as
+ * a + da + r * (y + dy), h updated (c unused). The gates after their nonlinearities go to
+ * g (G*H) unless g is NULL; t is scratch of 5H doubles. One pass over the units with
+ * AVX-512, the gates kept in registers. */
+void kern64_cell(int lstm, size_t H, const double *a, const float *da, const double *y,
+                 const float *dy, double *g, double *t, double *c, double *h);
 
 #endif
