@@ -1,9 +1,10 @@
 #!/bin/sh
 # The stepping benchmark: gatetui's engine against PyTorch on the same model and text, in
 # one run, printing median characters per second and their ratios, the bytes of weights
-# read per second and what this machine's caches deliver (tests/bench/probe.c). Needs
-# Debian's python3-torch (/usr/bin/python3). Not part of make check: the machines are
-# shared and noisy, so it prints medians and ratios, never a pass or fail.
+# read per second and what this machine's caches deliver (tests/bench/probe.c), and the
+# memory used for a 10 MB text (/usr/bin/time). Needs Debian's python3-torch
+# (/usr/bin/python3). Not part of make check: the machines are shared and noisy, so it
+# prints medians and ratios, never a pass or fail.
 # Usage: tests/bench/bench.sh [THREADS]   (run from a configured and built tree)
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -47,5 +48,21 @@ for spec in "samples/kjv-lstm.bin 20000" "samples/kjv-gru.bin 20000" "lstm1024.b
     printf '%-14s %6s %9s %9s %9s %6.1fx %6.1fx %7.1f %s KB (%s GB/s)\n' "$(basename "$1")" "$2" "$g" "$nn" "$hand" \
         "$(echo "$g / $nn" | bc -l)" "$(echo "$g / $hand" | bc -l)" "$(echo "$g * $bytes / 1000000000" | bc -l)" \
         "$kb" "$lim"
+done
+# memory for a 10 MB text: the training text repeated (28 times, 10,253,432 bytes), the
+# sample LSTM, the peak resident size of each mode that reads the whole text
+big="$work/big.txt"
+i=0
+while [ $i -lt 28 ]; do cat "$top/samples/kjv-train.txt"; i=$((i + 1)); done >"$big"
+steps=$("$top/gatetui" --export - --step 0 "$top/samples/kjv-lstm.bin" "$big" 2>/dev/null |
+    sed -n 's/.*, \([0-9]*\) steps.*/\1/p' | head -1)
+last=$((steps - 1))
+rss() { # peak resident KB of "$@" (output discarded)
+    /usr/bin/time -f %M -o "$work/rss" "$@" >/dev/null 2>&1 || echo "# failed: $*" >&2
+    cat "$work/rss"
+}
+printf 'memory, sample LSTM, a %s-byte text of %s steps (peak resident):\n' "$(wc -c <"$big")" "$steps"
+for mode in "--report" "--dump --from $((last - 10)) --to $last" "--export - --step $last"; do
+    printf '  gatetui %-36s %6d MB\n' "$mode" "$(($(rss "$top/gatetui" $mode "$top/samples/kjv-lstm.bin" "$big") / 1024))"
 done
 printf 'load average after: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
