@@ -165,7 +165,8 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
 
     const int K = pv->K, lstm = pv->lstm;
     const char *half = s->utf8 ? "t½" : "t1/2";
-    double ratio = pertview_ratio(pv);
+    int k_at;
+    double ratio = pertview_ratio(pv, &k_at);
     char rs[32];
     if (isnan(ratio))
         snprintf(rs, sizeof rs, "-");
@@ -180,9 +181,10 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
         /* 0: spaced out; 1: tight; 2: the ratio on a line of its own */
         const char *sep = compact ? " " : "  ", *gap = compact ? "  " : "   ";
         if (compact)
-            snprintf(tail, sizeof tail, "%s/F(%d) %s", lstm ? "c" : "h", K, rs);
+            snprintf(tail, sizeof tail, "%s/F(%d) %s", lstm ? "c" : "h", k_at < 0 ? K : k_at, rs);
         else
-            snprintf(tail, sizeof tail, "%s/F at k=%d: %s", lstm ? "c" : "h", K, rs);
+            snprintf(tail, sizeof tail, "%s/F at k=%d: %s", lstm ? "c" : "h", k_at < 0 ? K : k_at,
+                     rs);
         if (lstm) {
             fmt_hl(a, sizeof a, pv->hl_c, K);
             snprintf(buf, sizeof buf, "%s c %s%sF %s%sh %s%s%s", half, a, sep, b, sep, c,

@@ -70,6 +70,20 @@ void perturb_set_horizon(gt_perturb *p, int horizon)
     p->horizon = horizon < 0 ? 0 : horizon > p->kmax ? p->kmax : horizon;
 }
 
+double perturb_ratio(const double *measured, const double *forget_only, int K, int *k_at)
+{
+    *k_at = -1;
+    if (!(measured[0] > 0))
+        return NAN;
+    int k = K;
+    while (k > 0 && !(measured[k] >= PERTURB_FLOOR * measured[0]))
+        k--;
+    if (!(forget_only[k] > 0))
+        return NAN;
+    *k_at = k;
+    return measured[k] / forget_only[k];
+}
+
 double perturb_halflife(const double *curve, int K)
 {
     if (!(curve[0] > 0))

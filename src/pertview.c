@@ -129,11 +129,10 @@ int pertview_set_horizon(gt_pertview *pv, gt_trace *tr, int layer, int K, gt_err
     return pertview_update(pv, tr, layer, e);
 }
 
-double pertview_ratio(const gt_pertview *pv)
+double pertview_ratio(const gt_pertview *pv, int *k_at)
 {
+    *k_at = -1;
     if (!pv->valid)
         return NAN;
-    const double *meas = pv->lstm ? pv->dc : pv->dh;
-    double f = pv->fo[pv->K];
-    return f > 0 ? meas[pv->K] / f : NAN;
+    return perturb_ratio(pv->lstm ? pv->dc : pv->dh, pv->fo, pv->K, k_at);
 }

@@ -51,8 +51,9 @@ int pertview_update(gt_pertview *pv, gt_trace *tr, int layer, gt_error *e);
 /* Sets K (PERTVIEW_KMIN..PERTVIEW_KMAX) and recomputes when it changed. */
 int pertview_set_horizon(gt_pertview *pv, gt_trace *tr, int layer, int K, gt_error *e);
 
-/* The ratio measured / forget-only at the last k (c for an LSTM, h for a GRU); NAN when
- * forget-only is zero there. */
-double pertview_ratio(const gt_pertview *pv);
+/* The ratio measured / forget-only (c for an LSTM, h for a GRU) at the last k whose
+ * measured difference is above rounding (perturb_ratio), that k in *k_at; NAN when there is
+ * none. */
+double pertview_ratio(const gt_pertview *pv, int *k_at);
 
 #endif

@@ -8,6 +8,7 @@
  * measured / forget-only at the last k as the panel prints it (two decimals below 100, none
  * below 100000, three significant digits above). With PERTHL_CURVES set, then one line
  * per k: k, the measured curve, forget-only and h, each over its value at k = 0. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,10 +77,14 @@ int main(int argc, char **argv)
     hl(b, sizeof b, res->hl_fo, res->K);
     hl(c, sizeof c, res->hl_h, res->K);
     const double *meas = res->dc ? res->dc : res->dh;
-    double ratio = meas[res->K] / res->fo[res->K];
+    int k_at;
+    double ratio = perturb_ratio(meas, res->fo, res->K, &k_at);
     char rs[32];
-    snprintf(rs, sizeof rs, ratio >= 99999.5 ? "%.3g" : ratio >= 99.95 ? "%.0f" : "%.2f", ratio);
-    printf("%s %s %s %s %d\n", res->dc ? a : "-", b, c, rs, res->K);
+    if (isnan(ratio))
+        snprintf(rs, sizeof rs, "-");
+    else
+        snprintf(rs, sizeof rs, ratio >= 99999.5 ? "%.3g" : ratio >= 99.95 ? "%.0f" : "%.2f", ratio);
+    printf("%s %s %s %s %d\n", res->dc ? a : "-", b, c, rs, k_at < 0 ? res->K : k_at);
     if (getenv("PERTHL_CURVES")) /* then k, measured (c, or h for a GRU), F, h over k = 0 */
         for (int k = 0; k <= res->K; k++)
             printf("%d %.6g %.6g %.6g\n", k, meas[k] / meas[0], res->fo[k] / res->fo[0],

@@ -211,6 +211,22 @@ static void test_halflife(void)
              "ratios 0.75, 0.625, 0.475: between 2 and 3");
 }
 
+static void test_ratio(void)
+{
+    /* measured falls below PERTURB_FLOOR of its start after k = 2 */
+    const double m[] = {2, 1e-3, 4e-13, 1e-13, 3e-16}, f[] = {2, 1e-3, 1e-14, 1e-16, 1e-20};
+    int k;
+    double r = perturb_ratio(m, f, 4, &k);
+    tap_ok(k == 2 && r == 40, "the ratio is taken at the last k above rounding (k %d, %g)", k, r);
+    r = perturb_ratio(m, f, 1, &k);
+    tap_ok(k == 1 && r == 1, "within K when all are above it (k %d, %g)", k, r);
+    const double z[] = {0, 0}, fz[] = {1, 0};
+    r = perturb_ratio(z, f, 1, &k);
+    tap_ok(isnan(r) && k == -1, "no difference at k = 0: none");
+    r = perturb_ratio(m, fz, 1, &k);
+    tap_ok(isnan(r) && k == -1, "forget-only zero there: none");
+}
+
 static int close_rel(double got, double want)
 {
     if (fabs(want) > 1e-6)
@@ -628,6 +644,7 @@ int main(void)
     test_batch("gru2");
     test_batch("gru1");
     test_halflife();
+    test_ratio();
     test_fixtures();
     test_closed(0);
     test_closed(1);

@@ -91,4 +91,15 @@ const gt_perturb_result *perturb_one(gt_perturb *p, const float *h0, const float
  * that small, or curve[0] is not positive. */
 double perturb_halflife(const double *curve, int K);
 
+/* Below this fraction of its k = 0 value a measured difference is rounding: the two runs are
+ * taken in double, and far from the edit ||c' - c|| settles near 1e-15 of its start, where
+ * the AVX-512, AVX2 and C kernels differ by a quarter, while down to 1e-13 they agree to
+ * within half a percent (the sample LSTM, an edit at step 500, k up to 1024). */
+#define PERTURB_FLOOR 1e-13
+
+/* The ratio measured / forget-only at the last k <= K whose measured difference is at or
+ * above PERTURB_FLOOR of its k = 0 value, that k in *k_at; NaN (and *k_at = -1) when there is
+ * none or the forget-only value there is not positive. */
+double perturb_ratio(const double *measured, const double *forget_only, int K, int *k_at);
+
 #endif
