@@ -50,7 +50,7 @@ void panel_header(gt_surface *s, gt_rect r, const gt_view *v)
     x = put(s, x, y, end, R_HEADER, ch);
     if (trace_edited(v->tr, v->t)) {
         char was[32];
-        panel_char_name(v, trace_original(v->tr)[v->t], was, sizeof was);
+        panel_char_name(v, trace_original_at(v->tr, v->t), was, sizeof was);
         snprintf(buf, sizeof buf, " (edited, was %s)", was);
         x = put(s, x, y, end, R_EDIT, buf);
     }

@@ -23,13 +23,12 @@
 #include "statsview.h"
 #include "surface.h"
 
-int statsview_init(gt_statsview *sv, const gt_model *m, const uint16_t *tok, size_t steps,
-                   const char *text_name, gt_error *e)
+int statsview_init(gt_statsview *sv, const gt_model *m, gt_trace *tr, const char *text_name,
+                   gt_error *e)
 {
     memset(sv, 0, sizeof *sv);
     sv->m = m;
-    sv->tok = tok;
-    sv->steps = steps;
+    sv->tr = tr;
     sv->layers = m->layers;
     sv->fd = -1;
     snprintf(sv->text_name, sizeof sv->text_name, "%s", text_name);
@@ -86,7 +85,8 @@ static void child_main(const gt_statsview *sv, int layer, int fd)
     gt_error e = {0};
     char *buf = NULL;
     size_t n = 0;
-    int rc = report_compute(&r, sv->m, sv->tok, sv->steps, &o, &e);
+    trace_put_back_text(sv->tr); /* in this process's copy: the text as loaded */
+    int rc = report_compute(&r, sv->m, trace_tokens(sv->tr), trace_steps(sv->tr), &o, &e);
     if (rc == GT_OK) {
         FILE *f = open_memstream(&buf, &n);
         int bad = !f || report_print_text(f, &r, sv->text_name, &e);

@@ -14,6 +14,7 @@
 
 #include "gatetui/error.h"
 #include "gatetui/model.h"
+#include "gatetui/trace.h"
 
 typedef struct gt_statsview {
     int shown;          /* the view is up */
@@ -24,8 +25,7 @@ typedef struct gt_statsview {
     char error[256];    /* why the last computation failed, or "" */
     /* private */
     const gt_model *m;
-    const uint16_t *tok;
-    size_t steps;
+    gt_trace *tr;       /* its tokens, as edited; the child puts the text back as loaded */
     char text_name[256];
     int layers;
     pid_t pid;          /* the child computing, or 0 */
@@ -36,8 +36,8 @@ typedef struct gt_statsview {
     size_t len, cap;
 } gt_statsview;
 
-int statsview_init(gt_statsview *sv, const gt_model *m, const uint16_t *tok, size_t steps,
-                   const char *text_name, gt_error *e);
+int statsview_init(gt_statsview *sv, const gt_model *m, gt_trace *tr, const char *text_name,
+                   gt_error *e);
 /* Ends a computation that is running. */
 void statsview_free(gt_statsview *sv);
 

@@ -19,8 +19,8 @@ struct gt_trace {
     const gt_model *m;
     const gt_text *text;
     size_t T;            /* steps */
-    uint16_t *tok;       /* [T] as edited: text->tok until the first edit, then a copy */
-    int tok_owned;
+    uint16_t *tok;       /* [T] as edited: the text's own tokens, edited in place (no copy
+                          * of a long text); the edits record what each step held before */
     gt_edit *edits;
     size_t nedits, cap_edits;
 
@@ -61,7 +61,19 @@ size_t trace_interval(const gt_trace *tr) { return tr->interval; }
 size_t trace_window_len(const gt_trace *tr) { return tr->wcap; }
 size_t trace_checkpoint_bytes(const gt_trace *tr) { return tr->ncp * tr->state_len * sizeof(float); }
 const uint16_t *trace_tokens(const gt_trace *tr) { return tr->tok; }
-const uint16_t *trace_original(const gt_trace *tr) { return tr->text->tok; }
+int trace_original_at(const gt_trace *tr, size_t s)
+{
+    for (size_t i = 0; i < tr->nedits; i++) /* the first edit of s saw the text's token */
+        if (tr->edits[i].step == s)
+            return tr->edits[i].old_tok;
+    return tr->tok[s];
+}
+
+void trace_put_back_text(gt_trace *tr)
+{
+    for (size_t i = tr->nedits; i-- > 0;)
+        tr->tok[tr->edits[i].step] = (uint16_t)tr->edits[i].old_tok;
+}
 size_t trace_edit_count(const gt_trace *tr) { return tr->nedits; }
 
 const gt_edit *trace_edit_at(const gt_trace *tr, size_t i)
@@ -71,7 +83,7 @@ const gt_edit *trace_edit_at(const gt_trace *tr, size_t i)
 
 int trace_edited(const gt_trace *tr, size_t s)
 {
-    return s < tr->T && tr->tok[s] != tr->text->tok[s];
+    return s < tr->T && tr->tok[s] != trace_original_at(tr, s);
 }
 
 size_t trace_known(const gt_trace *tr)
@@ -145,8 +157,7 @@ void trace_close(gt_trace *tr)
     run_free(&tr->prun);
     free(tr->cp);
     free(tr->win);
-    if (tr->tok_owned)
-        free(tr->tok);
+    trace_put_back_text(tr); /* the text as it was loaded */
     free(tr->edits);
     free(tr);
 }
@@ -394,14 +405,6 @@ int trace_edit(gt_trace *tr, size_t s, int tok, gt_error *e)
             return gt_fail(e, GT_EFAIL, "out of memory for an edit");
         tr->edits = ne;
         tr->cap_edits = n;
-    }
-    if (!tr->tok_owned) {
-        uint16_t *copy = malloc(tr->T * sizeof *copy);
-        if (!copy)
-            return gt_fail(e, GT_EFAIL, "out of memory for the edited text");
-        memcpy(copy, tr->text->tok, tr->T * sizeof *copy);
-        tr->tok = copy;
-        tr->tok_owned = 1;
     }
     tr->edits[tr->nedits++] = (gt_edit){s, tr->tok[s], tok};
     tr->tok[s] = (uint16_t)tok;

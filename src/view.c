@@ -43,7 +43,7 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
     }
     int rc = pertview_init(&v->pert, m, e);
     if (rc == GT_OK)
-        rc = statsview_init(&v->stats, m, t->tok, t->steps, v->text_name, e);
+        rc = statsview_init(&v->stats, m, tr, v->text_name, e);
     if (rc == GT_OK)
         rc = diffrun_init(&v->dr, m, e);
     if (rc) {

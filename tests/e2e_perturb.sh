@@ -147,28 +147,32 @@ tm send-keys -t gt u
 wait_for "step 50: 's' → 'x'  layer 0, 1 edit"
 check $? "u: the panel shows the first edit again"
 same_numbers "after undo" 0 64 50:x
-tm send-keys -t gt u
-wait_for "no edit: press e"
-check $? "u again: no edit left, the panel empties"
-screen | grep -q "t½ c"
-[ $? -ne 0 ]
-check $? "no half-lives left on the screen"
-
+# a second edit, to a space: the report's count of spaces would show it
+tm send-keys -t gt l e Space
+wait_for "step 51: .* → ' '  layer 0, 2 edits" >/dev/null
 tm send-keys -t gt r
 wait_for "report: text.txt as loaded, layer 0"
-check $? "r opens the stats view"
+check $? "r opens the stats view (with two edits made: the report is of the text as loaded)"
 wait_for "Gates over all positions and units"
 check $? "the report's tables come"
-"$bin" --report "$model" "$work/text.txt" 2>/dev/null | grep "^forget f" | head -1 >"$work/want"
-screen | sed -n 's/^ \(forget f.*\)$/\1/p' | head -1 | sed 's/ *$//' >"$work/got"
-[ -s "$work/want" ] && cmp -s "$work/want" "$work/got"
-check $? "the forget gate's row is that of gatetui --report ($(cat "$work/got"))"
+"$bin" --report "$model" "$work/text.txt" 2>/dev/null | grep -E "^(forget f|space) " >"$work/want"
+screen | sed -n 's/^ \(forget f.*\|space .*\)$/\1/p' | sed 's/ *$//' >"$work/got"
+grep -q "^space " "$work/want" && cmp -s "$work/want" "$work/got"
+check $? "the forget gate's and the spaces' rows are those of gatetui --report on the text as loaded ($(tr '\n' ';' <"$work/got"))"
 tm send-keys -t gt ']'
 wait_for "report: text.txt as loaded, layer 1" && wait_for "Gates over all positions"
 check $? "] shows layer 1's report"
 tm send-keys -t gt r
 wait_for "gates, layer 1: 20 units"
 check $? "r closes it"
+
+tm send-keys -t gt u u
+wait_for "no edit: press e"
+check $? "u again: no edit left, the panel empties"
+screen | grep -q "t½ c"
+[ $? -ne 0 ]
+check $? "no half-lives left on the screen"
+
 
 tm send-keys -t gt '?'
 wait_for "write the edited text" && screen | grep -q "report tables"

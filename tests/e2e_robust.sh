@@ -5,7 +5,8 @@
 # read-only directory or onto a full disk says so and leaves nothing; Ctrl-C during
 # --report, --dump and --export ends at once with a message and no file. Then the screen in
 # tmux: a text of wide characters (CJK, emoji) with a model whose vocabulary holds them
-# stays aligned; a resize storm through sizes from 1x1 up leaves the process alive and the
+# stays aligned; the 100 MB text opens, runs its pass and takes an edit without a copy;
+# a resize storm through sizes from 1x1 up leaves the process alive and the
 # screen right; LC_ALL=C draws in ASCII; TERM=dumb is refused; a terminal without colours
 # gets none; SIGINT, SIGTERM, SIGHUP and SIGTSTP/SIGCONT (and Ctrl-Z) in the middle of the
 # background pass leave the terminal as it was (stty -a in the pane before and after); `x`
@@ -383,6 +384,37 @@ wait_for "unit 1, layer 0" >/dev/null
 tm send-keys -t gt q
 restored tstp 0
 check $? "after SIGTSTP, SIGCONT and Ctrl-Z, q: exit 0 and the terminal as it was"
+fi
+
+# the 100 MB text on the screen: it opens, the pass runs while keys work, an edit does not
+# copy the text's 100 million steps (peak resident size before and after)
+if [ -f "$work/big100.txt" ]; then
+    start big "$work" "$model" "$work/big100.txt"
+    wait_for "step 0 / [0-9]{8} " >/dev/null
+    check $? "the 100 MB text opens on the screen"
+    hwm() { sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$(pid)/status"; }
+    m0=$(hwm)
+    tm send-keys -t gt End
+    wait_for "computing the states" >/dev/null && tm send-keys -t gt j &&
+        wait_for "unit 1, layer 0" >/dev/null
+    check $? "End starts the background pass; keys work meanwhile (j)"
+    tm send-keys -t gt Escape
+    wait_gone() { i=0; while screen | grep -q "$1" && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done; }
+    wait_gone "computing the states"
+    tm send-keys -t gt e x
+    wait_for "t½ c" >/dev/null
+    m1=$(hwm)
+    [ -n "$m0" ] && [ -n "$m1" ] && [ $((m1 - m0)) -lt 20000 ]
+    check $? "an edit of the 100 MB text costs no copy of it (peak resident $((m0 / 1024)) MB, then $((m1 / 1024)) MB)"
+    tm send-keys -t gt u q
+    restored big 0
+    check $? "q: exit 0, the terminal as it was"
+    rm -f "$work/big100.txt"
+else
+    skip "the 100 MB text on the screen (not under valgrind)"
+    skip "the 100 MB text on the screen (not under valgrind)"
+    skip "the 100 MB text on the screen (not under valgrind)"
+    skip "the 100 MB text on the screen (not under valgrind)"
 fi
 
 # x where nothing can be written

@@ -188,8 +188,9 @@ static void test_random_access(int gru)
     tap_ok(zero, "%s: the state before step 0 is zero", arch);
 
     /* edits */
-    uint16_t *edited = malloc(t.steps * sizeof *edited);
+    uint16_t *edited = malloc(t.steps * sizeof *edited), *loaded = malloc(t.steps * sizeof *loaded);
     memcpy(edited, t.tok, t.steps * sizeof *edited);
+    memcpy(loaded, t.tok, t.steps * sizeof *loaded);
     size_t s1 = 1234, s2 = 3210;
     int tok1 = (t.tok[s1] + 3) % m.vocab, tok2 = (t.tok[s2] + 5) % m.vocab;
     trace_load(tr, 3200, 3240, NULL); /* a window over the second site, to be invalidated */
@@ -199,8 +200,15 @@ static void test_random_access(int gru)
     edited[s2] = (uint16_t)tok2;
     float *eall = straight(&m, edited, t.steps);
     ok = trace_edited(tr, s1) && trace_edited(tr, s2) && !trace_edited(tr, s1 + 1) &&
-         trace_tokens(tr)[s1] == tok1 && trace_original(tr)[s1] == t.tok[s1];
+         trace_tokens(tr)[s1] == tok1 && trace_original_at(tr, s1) == loaded[s1] &&
+         trace_original_at(tr, s1 + 1) == loaded[s1 + 1];
     tap_ok(ok, "%s: edited steps are marked, the original kept", arch);
+    /* a second edit of the same step: the original is still the text's */
+    int tok1b = (tok1 + 1) % m.vocab;
+    tap_ok(trace_edit(tr, s1, tok1b, &e) == 0 && trace_original_at(tr, s1) == loaded[s1] &&
+               trace_tokens(tr)[s1] == tok1b && (tok1b == loaded[s1]) != trace_edited(tr, s1),
+           "%s: edited twice, the original is the text's", arch);
+    trace_undo(tr, NULL);
     ok = 1;
     size_t eorder[] = {s2 + 5, s2, s2 - 1, s1 - 1, s1, s1 + 1, 4500, 10, 2000, 3300, t.steps - 1};
     for (size_t i = 0; i < sizeof eorder / sizeof eorder[0] && ok; i++)
@@ -230,8 +238,14 @@ static void test_random_access(int gru)
     tap_ok(ok, "%s: after undoing both, the original values", arch);
     tap_ok(trace_edit(tr, t.steps, 0, &e) == GT_EINPUT && trace_edit(tr, 0, m.vocab, &e) ==
            GT_EINPUT, "%s: an edit out of range is refused", arch);
-
+    /* the edits change the text's own tokens (no copy); closing puts them back */
+    trace_edit(tr, s1, tok1, &e);
+    trace_edit(tr, s1, tok2, &e);
+    trace_edit(tr, s2, tok2, &e);
+    ok = trace_tokens(tr) == t.tok && t.tok[s1] == tok2;
     trace_close(tr);
+    tap_ok(ok && memcmp(t.tok, loaded, t.steps * sizeof *loaded) == 0,
+           "%s: edits are made in the text's tokens, which closing the trace puts back", arch);
     free(h);
     free(c);
     free(h2);
@@ -239,6 +253,7 @@ static void test_random_access(int gru)
     free(p);
     free(q);
     free(edited);
+    free(loaded);
     free(eall);
     free(all);
     run_free(&r);

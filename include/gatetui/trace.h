@@ -40,7 +40,8 @@ typedef struct gt_edit {
     int old_tok, new_tok;
 } gt_edit;
 
-/* A trace of model m over text t's steps (both must outlive it). lim may be NULL. */
+/* A trace of model m over text t's steps (both must outlive it; edits change t->tok until
+ * trace_close). lim may be NULL. */
 int trace_open(gt_trace **out, const gt_model *m, const gt_text *t, const gt_trace_limits *lim,
                gt_error *e);
 void trace_close(gt_trace *tr); /* stops the background pass first */
@@ -51,11 +52,16 @@ size_t trace_interval(const gt_trace *tr);
 size_t trace_window_len(const gt_trace *tr);  /* steps the window holds */
 size_t trace_checkpoint_bytes(const gt_trace *tr); /* memory the checkpoints take */
 
-/* The tokens as edited ([steps]) and as in the text. */
+/* The tokens as edited ([steps]): the text's own array, which edits change in place (a long
+ * text is not copied) and trace_close puts back as it was. */
 const uint16_t *trace_tokens(const gt_trace *tr);
-const uint16_t *trace_original(const gt_trace *tr);
+/* Step s's token as in the text before any edit. */
+int trace_original_at(const gt_trace *tr, size_t s);
 /* 1 when step s's token differs from the text's. */
 int trace_edited(const gt_trace *tr, size_t s);
+/* Writes the text's tokens back as they were loaded, leaving the edits recorded: for a
+ * forked process that wants the text as loaded; the trace is not to be used after it. */
+void trace_put_back_text(gt_trace *tr);
 
 /* Replaces step s's token (stopping the background pass, which the caller may restart).
  * GT_EINPUT when s or tok is out of range. */
