@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "gatetui/kernels.h"
 #include "gatetui/run.h"
@@ -14,6 +15,13 @@
 
 /* Loading a step should take no longer than this, or it waits for the background pass. */
 #define SYNC_BUDGET_NS 30e6
+/* The background pass may split its products over two threads (pass_threads) for models
+ * with this many bytes of recurrent weights or more; it times chunks of PASS_CHUNK steps and
+ * tries the other way every PASS_RETRY chunks, up to PASS_RETRY_MAX while it keeps losing. */
+#define PASS_TWO_MIN_BYTES (256.0 * 1024)
+#define PASS_CHUNK 2048
+#define PASS_RETRY 16
+#define PASS_RETRY_MAX 512
 
 struct gt_trace {
     const gt_model *m;
@@ -46,6 +54,7 @@ struct gt_trace {
     atomic_int pass_cancel, pass_done;
     atomic_size_t pass_at;  /* steps reached */
     size_t pass_from, pass_to;
+    int pass_threads;    /* 1, 2, ...: fixed; 0: one or two, whichever is faster now */
 };
 
 static double now_ns(void)
@@ -53,6 +62,21 @@ static double now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Threads for the pass's products: GATETUI_THREADS when set (a number, or 0 for the
+ * adaptive choice whatever the model); otherwise 0, "one or two, whichever is faster now",
+ * on a machine with two processors or more and a model whose recurrent weights outgrow half
+ * a core's L2 (below, one thread is faster). */
+static int pass_threads(const gt_model *m)
+{
+    const char *th = getenv("GATETUI_THREADS");
+    if (th && *th)
+        return atoi(th) > 0 ? atoi(th) : 0;
+    double bytes = 0;
+    for (int k = 0; k < m->layers; k++)
+        bytes += 4.0 * m->gates * m->hidden * m->hidden;
+    return sysconf(_SC_NPROCESSORS_ONLN) >= 2 && bytes >= PASS_TWO_MIN_BYTES ? 0 : 1;
 }
 
 const gt_model *trace_model(const gt_trace *tr) { return tr->m; }
@@ -139,6 +163,8 @@ int trace_open(gt_trace **out, const gt_model *m, const gt_text *t, const gt_tra
         rc = run_init(&tr->probe, m, e);
     if (rc == GT_OK)
         rc = run_init(&tr->prun, m, e);
+    if (rc == GT_OK)
+        tr->pass_threads = pass_threads(m);
     if (rc) {
         trace_close(tr);
         return rc;
@@ -427,6 +453,41 @@ int trace_undo(gt_trace *tr, gt_edit *undone)
 
 /* ---- the background pass ---- */
 
+/* The adaptive choice: two threads win on an idle machine (each keeps half the weights in
+ * its own cache) and lose badly on a busy one (the second waits for a processor, and every
+ * step waits for it). Chunks of steps are timed; now and then a chunk tries the way not in
+ * use, and stops as soon as it is clearly slower; a way that keeps losing is tried less
+ * and less often. */
+typedef struct pass_pick {
+    int adapt, cur;  /* cur: 1 or 2 threads */
+    int probing;     /* this chunk tries the way not chosen */
+    size_t chunks, every;
+    double ns[3];    /* the last ns a step with 1 or 2 threads; 0: not measured */
+} pass_pick;
+
+static void pick_next(pass_pick *p, gt_run *r, double ns_per_step)
+{
+    /* a way in use keeps an average of its last chunks (one slow chunk does not flip it);
+     * a probe's measure replaces the old one */
+    p->ns[p->cur] = p->ns[p->cur] && !p->probing ? 0.5 * (p->ns[p->cur] + ns_per_step) : ns_per_step;
+    if (p->probing) {
+        int won = p->ns[p->cur] < p->ns[3 - p->cur];
+        p->every = won ? PASS_RETRY : p->every * 2 < PASS_RETRY_MAX ? p->every * 2 : PASS_RETRY_MAX;
+        p->probing = 0;
+    }
+    p->chunks++;
+    int best = !p->ns[2] || (p->ns[1] && p->ns[1] <= p->ns[2]) ? 1 : 2;
+    int want = best;
+    if (!p->ns[3 - best] || p->chunks % p->every == 0) {
+        want = 3 - best;
+        p->probing = 1;
+    }
+    if (want != p->cur) {
+        run_set_threads(r, want);
+        p->cur = want;
+    }
+}
+
 static void *pass_main(void *arg)
 {
     gt_trace *tr = arg;
@@ -434,9 +495,23 @@ static void *pass_main(void *arg)
     size_t I = tr->interval;
     size_t j = atomic_load_explicit(&tr->cp_valid, memory_order_relaxed) - 1;
     state_from_cp(tr, r, j);
+    pass_pick pk = {tr->pass_threads == 0, tr->pass_threads == 0 ? 1 : tr->pass_threads, 0, 0,
+                    PASS_RETRY, {0, 0, 0}};
+    run_set_threads(r, pk.cur);
+    double t0 = now_ns();
+    size_t chunk_from = j * I;
     for (size_t s = j * I; s < tr->pass_to; s++) {
         if (atomic_load_explicit(&tr->pass_cancel, memory_order_relaxed))
             break;
+        size_t done = s - chunk_from;
+        if (pk.adapt && (done == PASS_CHUNK || (pk.probing && done && done % 64 == 0))) {
+            double dt = now_ns() - t0;
+            if (done == PASS_CHUNK || dt > 1.25 * pk.ns[3 - pk.cur] * (double)done) {
+                pick_next(&pk, r, dt / (double)done);
+                t0 = now_ns();
+                chunk_from = s;
+            }
+        }
         run_step(r, tr->tok[s]);
         if ((s + 1) % I == 0) {
             state_to_cp(tr, r, (s + 1) / I);
@@ -444,6 +519,7 @@ static void *pass_main(void *arg)
         }
         atomic_store_explicit(&tr->pass_at, s + 1, memory_order_relaxed);
     }
+    run_set_threads(r, 1); /* no idle threads left behind */
     atomic_store_explicit(&tr->pass_done, 1, memory_order_release);
     return NULL;
 }

@@ -1,10 +1,11 @@
 #!/bin/sh
 # The stepping benchmark: gatetui's engine against PyTorch on the same model and text, in
 # one run, printing median characters per second and their ratios, the bytes of weights
-# read per second and what this machine's caches deliver (tests/bench/probe.c), and the
-# memory used for a 10 MB text (/usr/bin/time). Needs Debian's python3-torch
-# (/usr/bin/python3). Not part of make check: the machines are shared and noisy, so it
-# prints medians and ratios, never a pass or fail.
+# read per second and what this machine's caches deliver (tests/bench/probe.c), the
+# screen's background pass with one, two and an adaptive number of threads
+# (tests/bench/bench_pass.c), and the memory used for a 10 MB text (/usr/bin/time). Needs
+# Debian's python3-torch (/usr/bin/python3). Not part of make check: the machines are
+# shared and noisy, so it prints medians and ratios, never a pass or fail.
 # Usage: tests/bench/bench.sh [THREADS]   (run from a configured and built tree)
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -18,6 +19,8 @@ trap 'rm -rf "$work"' EXIT
 cc=${CC:-cc}
 "$cc" -O2 -I"$top" -I"$top/include" "$top/tests/bench/bench_step.c" "$top/libgatetui.a" \
     $(pkg-config --libs jansson) -lm -lpthread -o "$work/bench_step"
+"$cc" -O2 -I"$top" -I"$top/include" "$top/tests/bench/bench_pass.c" "$top/libgatetui.a" \
+    $(pkg-config --libs jansson) -lm -lpthread -o "$work/bench_pass"
 "$cc" -O2 "$top/tests/bench/probe.c" -lpthread -o "$work/probe"
 text="$top/samples/kjv-valid.txt"
 [ -f "$text" ] || { echo "bench: $text missing"; exit 1; }
@@ -49,6 +52,16 @@ for spec in "samples/kjv-lstm.bin 20000" "samples/kjv-gru.bin 20000" "lstm1024.b
         "$(echo "$g / $nn" | bc -l)" "$(echo "$g / $hand" | bc -l)" "$(echo "$g * $bytes / 1000000000" | bc -l)" \
         "$kb" "$lim"
 done
+# the screen's background pass over the training text: one thread, two, and the adaptive
+# choice it makes by itself (medians of 3)
+med3() { sort -n | sed -n 2p; }
+printf 'the background pass, kjv-lstm.bin over kjv-train.txt (steps/s):'
+for th in 1 2 0; do
+    v=$(for i in 1 2 3; do GATETUI_THREADS=$th "$work/bench_pass" "$top/samples/kjv-lstm.bin" \
+        "$top/samples/kjv-train.txt"; done | med3)
+    case $th in 0) printf ' adaptive %s\n' "$v" ;; *) printf ' %s thread(s) %s,' "$th" "$v" ;; esac
+done
+
 # memory for a 10 MB text: the training text repeated (28 times, 10,253,432 bytes), the
 # sample LSTM, the peak resident size of each mode that reads the whole text
 big="$work/big.txt"
