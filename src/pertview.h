@@ -52,7 +52,7 @@ int pertview_update(gt_pertview *pv, gt_trace *tr, int layer, gt_error *e);
 int pertview_set_horizon(gt_pertview *pv, gt_trace *tr, int layer, int K, gt_error *e);
 
 /* The ratio measured / forget-only (c for an LSTM, h for a GRU) at the last k whose
- * measured difference is above rounding (perturb_ratio), that k in *k_at; NAN when there is
+ * measured difference is at or above rounding's floor (perturb_ratio), that k in *k_at; NAN when there is
  * none. */
 double pertview_ratio(const gt_pertview *pv, int *k_at);
 

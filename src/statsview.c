@@ -67,9 +67,11 @@ static void child_main(const gt_statsview *sv, int layer, int fd)
                   SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         signal(sigs[i], SIG_DFL);
-    sigset_t none; /* the screen blocks them; the child takes them as they come */
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
+    sigset_t mine; /* the screen blocks its signals; the child takes them as they come */
+    sigemptyset(&mine);
+    for (size_t i = 0; i < 7; i++) /* the seven before SIGSEGV */
+        sigaddset(&mine, sigs[i]);
+    sigprocmask(SIG_UNBLOCK, &mine, NULL);
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* not to outlive the screen */
     if (getppid() == 1)

@@ -87,6 +87,8 @@ size_t trace_checkpoint_bytes(const gt_trace *tr) { return tr->ncp * tr->state_l
 const uint16_t *trace_tokens(const gt_trace *tr) { return tr->tok; }
 int trace_original_at(const gt_trace *tr, size_t s)
 {
+    if (s >= tr->T)
+        return -1;
     for (size_t i = 0; i < tr->nedits; i++) /* the first edit of s saw the text's token */
         if (tr->edits[i].step == s)
             return tr->edits[i].old_tok;

@@ -29,33 +29,44 @@ static void on_winch(int sig) { (void)sig; got_winch = 1; }
 static void on_stop(int sig) { got_stop = sig; }
 static void on_tstp(int sig) { (void)sig; got_tstp = 1; }
 
-static sigset_t caught;  /* the signals the loop takes */
+static const int caught_sigs[] = {SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP};
+#define NCAUGHT (sizeof caught_sigs / sizeof caught_sigs[0])
+static struct sigaction before[NCAUGHT]; /* their actions before */
 static sigset_t started; /* the mask before */
 static sigset_t waiting; /* the mask while it waits: the one before, less those */
 
-/* Called before any thread is made, so that every thread keeps them blocked. */
+/* Called before any thread is made, so that every thread keeps them blocked. A signal
+ * ignored when gatetui started (SIGHUP under nohup) stays ignored. */
 static void catch_signals(void)
 {
-    int sigs[] = {SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP};
+    sigset_t caught;
     sigemptyset(&caught);
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        sigaddset(&caught, sigs[i]);
+    for (size_t i = 0; i < NCAUGHT; i++)
+        sigaddset(&caught, caught_sigs[i]);
     pthread_sigmask(SIG_BLOCK, &caught, &started);
     waiting = started;
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        sigdelset(&waiting, sigs[i]);
+    for (size_t i = 0; i < NCAUGHT; i++)
+        sigdelset(&waiting, caught_sigs[i]);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
-    sa.sa_handler = on_winch;
-    sigaction(SIGWINCH, &sa, NULL);
-    sa.sa_handler = on_stop;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    sigaction(SIGQUIT, &sa, NULL);
-    sa.sa_handler = on_tstp;
-    sigaction(SIGTSTP, &sa, NULL);
+    for (size_t i = 0; i < NCAUGHT; i++) {
+        int sig = caught_sigs[i];
+        sigaction(sig, NULL, &before[i]);
+        if (before[i].sa_handler == SIG_IGN && sig != SIGWINCH)
+            continue;
+        sa.sa_handler = sig == SIGWINCH ? on_winch : sig == SIGTSTP ? on_tstp : on_stop;
+        sigaction(sig, &sa, NULL);
+    }
+}
+
+/* Puts back the actions and the mask of before: a signal that came after the loop's last
+ * wait then takes its own action (the process dies of it, as it should). */
+static void release_signals(void)
+{
+    for (size_t i = 0; i < NCAUGHT; i++)
+        sigaction(caught_sigs[i], &before[i], NULL);
+    pthread_sigmask(SIG_SETMASK, &started, NULL);
 }
 
 /* Lets signal sig in and takes its default action (stop or die). */
@@ -76,6 +87,9 @@ static void default_action(int sig)
 static void suspend(TermKey *tk)
 {
     got_tstp = 0;
+    for (size_t i = 0; i < NCAUGHT; i++) /* ignored (no job control): nobody would wake us */
+        if (caught_sigs[i] == SIGTSTP && before[i].sa_handler == SIG_IGN)
+            return;
     termkey_stop(tk);
     term_suspend();
     default_action(SIGTSTP); /* stopped here until SIGCONT */
@@ -258,13 +272,13 @@ int ui_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_err
     gt_trace *tr;
     int rc = trace_open(&tr, m, t, NULL, e);
     if (rc) {
-        pthread_sigmask(SIG_SETMASK, &started, NULL);
+        release_signals();
         return rc;
     }
     gt_view v;
     if ((rc = view_init(&v, m, t, tr, o->layer, e))) {
         trace_close(tr);
-        pthread_sigmask(SIG_SETMASK, &started, NULL);
+        release_signals();
         return rc;
     }
     v.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
@@ -290,6 +304,6 @@ int ui_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_err
     trace_close(tr);
     if (got_stop) /* die of the signal, now that the terminal is restored */
         default_action(got_stop);
-    pthread_sigmask(SIG_SETMASK, &started, NULL);
+    release_signals();
     return rc;
 }

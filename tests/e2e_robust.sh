@@ -355,6 +355,20 @@ for sig in INT:130 TERM:143 HUP:129; do
     [ $r -eq 0 ] && restored "sig$s" $code
     check $? "SIG$s during the background pass: exit $code, the terminal as it was (stty -a)"
 done
+# started with SIGHUP ignored (as nohup does): it stays ignored
+printf '#!/bin/sh\ntrap "" HUP\nexec "$@"\n' >"$work/nohup.sh"
+keep=$runner
+runner="sh $work/nohup.sh $runner"
+start hupign "$work" "$sigmodel" "$sigtext"
+runner=$keep
+wait_for "step 0 / " >/dev/null
+p=$(pid)
+[ -n "$p" ] && kill -HUP "$p"
+sleep 1
+tm send-keys -t gt j
+wait_for "unit 1, layer 0" >/dev/null && kill -0 "$p" 2>/dev/null && tm send-keys -t gt q &&
+    restored hupign 0
+check $? "SIGHUP ignored when it started (nohup): still running after one, then q exits 0"
 if [ -n "${GATETUI_VALGRIND:-}" ]; then
     skip "SIGTSTP under valgrind (which does not stop a process on SIGTSTP's default action)"
 else

@@ -55,7 +55,7 @@ size_t trace_checkpoint_bytes(const gt_trace *tr); /* memory the checkpoints tak
 /* The tokens as edited ([steps]): the text's own array, which edits change in place (a long
  * text is not copied) and trace_close puts back as it was. */
 const uint16_t *trace_tokens(const gt_trace *tr);
-/* Step s's token as in the text before any edit. */
+/* Step s's token as in the text before any edit (-1 when s is past the end). */
 int trace_original_at(const gt_trace *tr, size_t s);
 /* 1 when step s's token differs from the text's. */
 int trace_edited(const gt_trace *tr, size_t s);
