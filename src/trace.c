@@ -55,6 +55,8 @@ struct gt_trace {
     atomic_size_t pass_at;  /* steps reached */
     size_t pass_from, pass_to;
     int pass_threads;    /* 1, 2, ...: fixed; 0: one or two, whichever is faster now */
+    double pass_ns[3];   /* what the last pass measured (ns a step with 1 or 2 threads) */
+    size_t pass_every;   /* and how often it tried the way not chosen, in chunks */
 };
 
 static double now_ns(void)
@@ -497,8 +499,11 @@ static void *pass_main(void *arg)
     size_t I = tr->interval;
     size_t j = atomic_load_explicit(&tr->cp_valid, memory_order_relaxed) - 1;
     state_from_cp(tr, r, j);
-    pass_pick pk = {tr->pass_threads == 0, tr->pass_threads == 0 ? 1 : tr->pass_threads, 0, 0,
-                    PASS_RETRY, {0, 0, 0}};
+    /* a pass after an edit starts from what the last one learnt */
+    const double *ns = tr->pass_ns;
+    int adapt = tr->pass_threads == 0;
+    pass_pick pk = {adapt, !adapt ? tr->pass_threads : ns[2] && ns[2] < ns[1] ? 2 : 1, 0, 0,
+                    tr->pass_every ? tr->pass_every : PASS_RETRY, {0, ns[1], ns[2]}};
     run_set_threads(r, pk.cur);
     double t0 = now_ns();
     size_t chunk_from = j * I;
@@ -522,6 +527,9 @@ static void *pass_main(void *arg)
         atomic_store_explicit(&tr->pass_at, s + 1, memory_order_relaxed);
     }
     run_set_threads(r, 1); /* no idle threads left behind */
+    tr->pass_ns[1] = pk.ns[1];
+    tr->pass_ns[2] = pk.ns[2];
+    tr->pass_every = pk.every;
     atomic_store_explicit(&tr->pass_done, 1, memory_order_release);
     return NULL;
 }
