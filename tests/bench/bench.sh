@@ -1,9 +1,10 @@
 #!/bin/sh
-# The stepping benchmark: gatetui's engine against PyTorch on the same model and text, in
-# one run, printing median characters per second and their ratios, the bytes of weights
-# read per second and what this machine's caches deliver (tests/bench/probe.c), the
-# screen's background pass with one, two and an adaptive number of threads
-# (tests/bench/bench_pass.c), and the memory used for a 10 MB text (/usr/bin/time). Needs
+# The benchmark: gatetui against PyTorch on the same models and text, in one run. It prints
+# one stream's median characters per second and their ratios to nn.LSTM/nn.GRU and to a
+# hand loop, the bytes of weights read per second and what this machine's caches deliver
+# (tests/bench/probe.c); the report against batched PyTorch and its share of the FMA peak;
+# the screen's background pass with one, two and an adaptive number of threads
+# (tests/bench/bench_pass.c); and the memory used for a 10 MB text (/usr/bin/time). Needs
 # Debian's python3-torch (/usr/bin/python3). Not part of make check: the machines are
 # shared and noisy, so it prints medians and ratios, never a pass or fail.
 # Usage: tests/bench/bench.sh [THREADS]   (run from a configured and built tree)
@@ -52,6 +53,20 @@ for spec in "samples/kjv-lstm.bin 20000" "samples/kjv-gru.bin 20000" "lstm1024.b
         "$(echo "$g / $nn" | bc -l)" "$(echo "$g / $hand" | bc -l)" "$(echo "$g * $bytes / 1000000000" | bc -l)" \
         "$kb" "$lim"
 done
+# the report against the batched float32 PyTorch implementation (tests/bench/
+# bench_report_torch.sh, medians of 3); the H = 1024 models on 2 windows of 128 (their
+# report is 16 times the work of the samples' a window)
+printf '\nthe report (gatetui --report) against batched PyTorch:\n'
+for spec in "samples/kjv-lstm.bin" "samples/kjv-gru.bin" "lstm1024.bin --windows 2" "gru1024.bin --windows 2"; do
+    set -- $spec
+    model="$top/$1"
+    [ -f "$model" ] || model="$work/$1"
+    shift
+    GATETUI_THREADS=$threads "$top/tests/bench/bench_report_torch.sh" "$model" "$text" 3 "$@" |
+        grep -E '^(model|ratio|matrix|float32)' | sed 's/^/  /'
+done
+printf '\n'
+
 # the screen's background pass over the training text: one thread, two, and the adaptive
 # choice it makes by itself (medians of 3)
 med3() { sort -n | sed -n 2p; }
