@@ -1,4 +1,6 @@
-# Shared by the terminal tests (sourced). e2e_terminal checks that tmux and a UTF-8 locale
+# Shared by the terminal tests (sourced): TAP lines, the pane of a private tmux server (the
+# script sets sock), waiting for the screen, gatetui under valgrind. e2e_terminal checks
+# that tmux and a UTF-8 locale
 # are there, exports that locale as LC_ALL and clears NO_COLOR and TMUX. When something is
 # missing it returns 1 with the reason in e2e_why.
 e2e_terminal() {
@@ -40,4 +42,55 @@ e2e_valgrind_clean() {
         "$1"/vg.*.log 2>/dev/null)
     for f in $bad; do head -60 "$f" | sed 's/^/# /'; done
     [ -z "$bad" ]
+}
+
+# TAP: ok and notok DESCRIPTION, skip WHY, check STATUS DESCRIPTION; n counts them
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+notok() { n=$((n + 1)); echo "not ok $n - $*"; }
+skip() { n=$((n + 1)); echo "ok $n # SKIP $*"; }
+check() { if [ "$1" -eq 0 ]; then ok "$2"; else notok "$2"; fi; }
+
+# the private tmux server (socket $sock) and the text of its pane
+tm() { tmux -u -L "$sock" "$@"; }
+screen() { tm capture-pane -p -t gt; }
+
+# wait_for PATTERN: until the screen shows it (grep -E), at most 10 s (times slow); 1, with
+# the screen as comments, if it never does. wait_gone PATTERN: until it no longer does.
+slow=1
+wait_for() {
+    i=0
+    while [ $i -lt $((200 * slow)) ]; do
+        if screen | grep -qE -- "$1"; then return 0; fi
+        sleep 0.05
+        i=$((i + 1))
+    done
+    echo "# waited in vain for: $1"
+    screen | sed 's/^/#   | /'
+    return 1
+}
+wait_gone() {
+    i=0
+    while [ $i -lt $((200 * slow)) ]; do
+        if ! screen | grep -qE -- "$1"; then return 0; fi
+        sleep 0.05
+        i=$((i + 1))
+    done
+    echo "# still on the screen: $1"
+    return 1
+}
+
+# e2e_setup NAME (after e2e_terminal, with src and bld set): bin, text (tests/frames/
+# text.txt), work (a directory removed at exit, with the tmux server), sock, model (the
+# two-layer test model, written into work) and the runner (e2e_runner). Without the model
+# the script ends with a SKIP.
+e2e_setup() {
+    bin=$(cd "$bld" && pwd)/gatetui
+    text=$(cd "$src/tests/frames" && pwd)/text.txt
+    work=$(mktemp -d) || exit 1
+    sock="gatetui-$1-$$"
+    trap 'tm kill-server 2>/dev/null; rm -rf "$work"' EXIT INT TERM
+    "$bld/tests/mkframes" "$work" >/dev/null || { echo "1..0 # SKIP cannot write the test model"; exit 0; }
+    model="$work/frames_lstm2.safetensors"
+    e2e_runner "$bin" "$work" "$src"
 }

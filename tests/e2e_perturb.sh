@@ -14,38 +14,10 @@ if ! e2e_terminal; then
     exit 0
 fi
 
-bin=$(cd "$bld" && pwd)/gatetui
+e2e_setup pert
 perthl=$(cd "$bld" && pwd)/tests/perthl
-text=$(cd "$src/tests/frames" && pwd)/text.txt
-work=$(mktemp -d) || exit 1
-sock="gatetui-pert-$$"
-tm() { tmux -u -L "$sock" "$@"; }
-cleanup() {
-    tm kill-server 2>/dev/null
-    rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-"$bld/tests/mkframes" "$work" || { echo "1..0 # SKIP cannot write the test model"; exit 0; }
-model="$work/frames_lstm2.safetensors"
 cp "$text" "$work/text.txt"
-e2e_runner "$bin" "$work" "$src"
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() { if [ "$1" -eq 0 ]; then ok "$2"; else notok "$2"; fi; }
-screen() { tm capture-pane -p -t gt; }
-wait_for() {
-    i=0
-    while [ $i -lt $((200 * slow)) ]; do
-        if screen | grep -qE -- "$1"; then return 0; fi
-        sleep 0.05
-        i=$((i + 1))
-    done
-    echo "# waited in vain for: $1"
-    screen | sed 's/^/#   | /'
-    return 1
-}
 
 # the panel's numbers as "c F h ratio K", from the line "t½ c 1.4  F 1.3  h 1.4   c/F at k=64: 3.34"
 # or, when that does not fit, "t½ c 1.4 F 1.3 h 1.4  c/F(144) 23.11"
@@ -186,8 +158,7 @@ check $? "q quits (exit 0)"
 sample="$src/samples/kjv-lstm.bin"
 sampletext="$src/samples/kjv-valid.txt"
 if [ "$slow" -gt 1 ]; then
-    n=$((n + 1))
-    echo "ok $n # SKIP the sample model's report under valgrind would take minutes"
+    skip "the sample model's report under valgrind would take minutes"
 elif [ -f "$sample" ] && [ -f "$sampletext" ]; then
     sample=$(cd "$(dirname "$sample")" && pwd)/kjv-lstm.bin
     sampletext=$(cd "$(dirname "$sampletext")" && pwd)/kjv-valid.txt
@@ -234,8 +205,7 @@ elif [ -f "$sample" ] && [ -f "$sampletext" ]; then
     [ "$ms" -lt 1500 ] && ! kill -0 "$gpid" 2>/dev/null
     check $? "q while the report is computed quits at once (${ms} ms)"
 else
-    n=$((n + 1))
-    echo "ok $n # SKIP the sample model is not there"
+    skip "the sample model is not there"
 fi
 if [ -n "${GATETUI_VALGRIND:-}" ]; then
     e2e_valgrind_clean "$work"

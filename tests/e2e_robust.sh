@@ -21,7 +21,7 @@ wmodel="$srcabs/tests/robust/wide.safetensors"
 wtext="$srcabs/tests/robust/wide.txt"
 work=$(mktemp -d) || exit 1
 sock="gatetui-robust-$$"
-tm() { tmux -u -L "$sock" "$@"; }
+. "$src/tests/e2e_lib.sh"
 mounts=""
 started=""
 cleanup() {
@@ -33,12 +33,6 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
-
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $*"; }
-check() { if [ "$1" -eq 0 ]; then ok "$2"; else notok "$2"; fi; }
 
 "$bld/tests/mkframes" "$work" >/dev/null || { echo "1..0 # SKIP cannot write the test model"; exit 0; }
 model="$work/frames_lstm2.safetensors" # vocabulary: the ASCII of tests/frames/text.txt
@@ -163,26 +157,12 @@ interrupt "--export" "$bin" --export "$work/exp/f.txt" --step 1000000 "$sample" 
 check $? "the interrupted --export left no file, temporary or not"
 
 # ---- the screen ----
-. "$src/tests/e2e_lib.sh"
 if ! e2e_terminal; then
     echo "# $e2e_why: the screen's tests are skipped"
     echo "1..$n"
     exit 0
 fi
 e2e_runner "$bin" "$work" "$src"
-
-screen() { tm capture-pane -p -t gt; }
-wait_for() {
-    i=0
-    while [ $i -lt $((200 * slow)) ]; do
-        if screen | grep -qE -- "$1"; then return 0; fi
-        sleep 0.05
-        i=$((i + 1))
-    done
-    echo "# waited in vain for: $1"
-    screen | sed 's/^/#   | /'
-    return 1
-}
 
 # start RUN DIR MODEL TEXT [ENV]: gatetui in the pane under a shell with job control, in
 # DIR; stty -a before and after, and each time it stops
@@ -413,8 +393,7 @@ if [ -f "$work/big100.txt" ]; then
         wait_for "unit 1, layer 0" >/dev/null
     check $? "End starts the background pass; keys work meanwhile (j)"
     tm send-keys -t gt Escape
-    wait_gone() { i=0; while screen | grep -q "$1" && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done; }
-    wait_gone "computing the states"
+    wait_gone "computing the states" >/dev/null
     tm send-keys -t gt e x
     wait_for "t½ c" >/dev/null
     m1=$(hwm)
@@ -431,42 +410,37 @@ else
     skip "the 100 MB text on the screen (not under valgrind)"
 fi
 
-# x where nothing can be written
-if [ -n "$ro" ]; then
-    start 6 "$work/ro" "$wmodel" "$work/wide.txt"
+# x and w where nothing can be written
+# unwritable RUN DIR ERROR WHERE [FILL]: x, then an edit and w, in DIR: each says ERROR (a
+# grep -E pattern) on the screen and leaves DIR as it was. FILL: fill DIR's disk before w
+# (the text is smaller than the 4 KB disk; the frame is not)
+unwritable() {
+    start "$1" "$2" "$wmodel" "$work/wide.txt"
     wait_for "step 0 / 264" >/dev/null
     tm send-keys -t gt x
-    wait_for "export failed: .*(Read-only file system|Permission denied)" >/dev/null &&
-        [ -z "$(ls -A "$work/ro")" ]
-    check $? "x in a read-only directory: a message on the screen, no file"
+    wait_for "export failed: .*($3)" >/dev/null && [ -z "$(ls -A "$2")" ]
+    check $? "x $4: a message on the screen, no file, half-written or temporary"
     tm send-keys -t gt e n
     wait_for "edit at step 0" >/dev/null
+    left=""
+    if [ -n "${5:-}" ]; then
+        dd if=/dev/zero of="$2/filler" bs=1k 2>/dev/null
+        left=filler
+    fi
     tm send-keys -t gt w
-    wait_for "writing the text failed: .*(Read-only file system|Permission denied)" >/dev/null &&
-        [ -z "$(ls -A "$work/ro")" ]
-    check $? "w (write the edited text) in a read-only directory: a message, no file"
+    wait_for "writing the text failed: .*($3)" >/dev/null && [ "$(ls -A "$2")" = "$left" ]
+    check $? "w (write the edited text) $4: a message, no file, half-written or temporary"
     tm send-keys -t gt q
-    restored 6 0 >/dev/null
+    restored "$1" 0 >/dev/null
+}
+if [ -n "$ro" ]; then
+    unwritable 6 "$work/ro" "Read-only file system|Permission denied" "in a read-only directory"
 else
     skip "no read-only directory"
     skip "no read-only directory"
 fi
 if [ -n "$full" ]; then
-    start 7 "$work/full" "$wmodel" "$work/wide.txt"
-    wait_for "step 0 / 264" >/dev/null
-    tm send-keys -t gt x
-    wait_for "export failed: .*No space left on device" >/dev/null && [ -z "$(ls -A "$work/full")" ]
-    check $? "x on a full disk: a message on the screen, no half-written file"
-    tm send-keys -t gt e n
-    wait_for "edit at step 0" >/dev/null
-    # the text is smaller than the disk: fill it first
-    dd if=/dev/zero of="$work/full/filler" bs=1k 2>/dev/null
-    tm send-keys -t gt w
-    wait_for "writing the text failed: .*No space left on device" >/dev/null &&
-        [ "$(ls -A "$work/full")" = filler ]
-    check $? "w (write the edited text) on a full disk: a message, no half-written file"
-    tm send-keys -t gt q
-    restored 7 0 >/dev/null
+    unwritable 7 "$work/full" "No space left on device" "on a full disk" fill
 else
     skip "no full disk"
     skip "no full disk"

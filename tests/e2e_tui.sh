@@ -13,51 +13,8 @@ if ! e2e_terminal; then
     exit 0
 fi
 
-bin=$(cd "$bld" && pwd)/gatetui
-text=$(cd "$src/tests/frames" && pwd)/text.txt
-work=$(mktemp -d) || exit 1
-sock="gatetui-test-$$"
-tm() { tmux -u -L "$sock" "$@"; }
-cleanup() {
-    tm kill-server 2>/dev/null
-    rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-"$bld/tests/mkframes" "$work" || { echo "1..0 # SKIP cannot write the test model"; exit 0; }
-model="$work/frames_lstm2.safetensors"
-e2e_runner "$bin" "$work" "$src"
+e2e_setup test
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() { # check COND-EXIT-STATUS DESCRIPTION
-    if [ "$1" -eq 0 ]; then ok "$2"; else notok "$2"; fi
-}
-
-screen() { tm capture-pane -p -t gt; }
-
-# wait_for PATTERN: until the screen shows it (grep -E), at most 10 s; 1 if it never does
-wait_for() {
-    i=0
-    while [ $i -lt $((200 * slow)) ]; do
-        if screen | grep -qE -- "$1"; then return 0; fi
-        sleep 0.05
-        i=$((i + 1))
-    done
-    echo "# waited in vain for: $1"
-    screen | sed 's/^/#   | /'
-    return 1
-}
-wait_gone() {
-    i=0
-    while [ $i -lt $((200 * slow)) ]; do
-        if ! screen | grep -qE -- "$1"; then return 0; fi
-        sleep 0.05
-        i=$((i + 1))
-    done
-    echo "# still on the screen: $1"
-    return 1
-}
 
 # start RUN [TEXT]: gatetui in the pane, in $work, with the terminal's settings saved
 # around it
@@ -277,7 +234,7 @@ while [ $i -lt 3000 ] && ! screen | grep -q "step $last / $steps"; do sleep 0.1;
 screen | grep -q "step $last / $steps"
 check $? "End again resumes the pass and arrives at the last step"
 if [ "$slow" -gt 1 ]; then
-    ok "# SKIP the memory of a process under valgrind is valgrind's"
+    skip "the memory of a process under valgrind is valgrind's"
 else
     pid=$(ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | head -1)
     rss=$(ps -o rss= -p "$pid" | tr -d ' ')
@@ -301,7 +258,7 @@ tm send-keys -t gt q
 restored 6 0 >/dev/null
 
 if [ "$slow" -gt 1 ]; then
-    ok "# SKIP a crash under valgrind: valgrind takes SIGSEGV itself"
+    skip "a crash under valgrind: valgrind takes SIGSEGV itself"
 else
     killed 4 SEGV 139
     check $? "a crash (SIGSEGV) restores the terminal before dying of it (exit 139)"
