@@ -13,12 +13,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "export.h"
+#include "screen/export.h"
 #include "gatetui/dump.h"
 #include "gatetui/model.h"
 #include "gatetui/report.h"
 #include "gatetui/text.h"
-#include "ui.h"
+#include "term/ui.h"
 
 enum mode { MODE_UI, MODE_REPORT, MODE_DUMP, MODE_EXPORT };
 

@@ -13,10 +13,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "../src/frame.h"
-#include "../src/keys.h"
-#include "../src/term.h"
-#include "../src/view.h"
+#include "screen/frame.h"
+#include "screen/keys.h"
+#include "term/term.h"
+#include "screen/view.h"
 #include "gatetui/trace.h"
 
 static double now_ms(void)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gatetui/kernels.h"
+#include "compute/kernels.h"
 #include "gatetui/perturb.h"
 #include "gatetui/run.h"
 #include "gatetui/text.h"

@@ -3,8 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "gatetui/gemm32.h"
-#include "gatetui/kernels.h"
+#include "compute/gemm32.h"
+#include "compute/kernels.h"
 #include "tap.h"
 
 static float frand(unsigned *s)

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/keys.h"
-#include "../src/ui.h"
-#include "../src/view.h"
+#include "screen/keys.h"
+#include "term/ui.h"
+#include "screen/view.h"
 #include "gatetui/trace.h"
 #include "stwrite.h"
 #include "tap.h"

@@ -1,4 +1,4 @@
-/* The seeds' worked examples (seed-notes items 1, 3 and 4), reproduced through the normal
+/* The worked examples of doc/measures.md (examples 1, 3 and 4), reproduced through the normal
  * loading path from tiny model files written here; and the text splitting. */
 #include <math.h>
 #include <stdio.h>
@@ -22,7 +22,7 @@ static const char *path_in(const char *name)
     return buf;
 }
 
-/* The scalar LSTM of seed-notes item 1: vocab "ab" with embedding [[1],[0]], every
+/* The scalar LSTM of doc/measures.md example 1: vocab "ab" with embedding [[1],[0]], every
  * recurrent weight zero, b_i = 0, b_f = bf, b_o = ln 3, u_g = ln 3. */
 static void write_scalar_lstm(const char *file, float bf, const char *prefix)
 {
@@ -95,7 +95,7 @@ static void test_scalar_lstm(void)
     run_free(&r);
     model_free(&m);
 
-    /* seed-notes item 3: the bias a horizon of 100 needs, and a bias of 10 */
+    /* doc/measures.md example 3: the bias a horizon of 100 needs, and a bias of 10 */
     write_scalar_lstm("scalar_h100.bin", 4.600166f, "rnn.");
     load(&m, "scalar_h100.bin", NULL);
     run_init(&r, &m, &e);
@@ -113,7 +113,7 @@ static void test_scalar_lstm(void)
     model_free(&m);
 }
 
-/* seed-notes item 4: a two-unit GRU whose second step has h = (0.5, -0.5), reset
+/* doc/measures.md example 4: a two-unit GRU whose second step has h = (0.5, -0.5), reset
  * pre-activations (ln 3, -ln 3), update pre-activations 0 and W_hn the swap matrix. */
 static void write_gru(const char *file, const char *reset)
 {

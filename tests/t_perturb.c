@@ -1,7 +1,7 @@
 /* The perturbation engine: the double-precision product against its plain C reference;
  * batched runs against the float32 engine and against themselves; the half-life; the
  * curves against the float64 reference (tests/fixtures/report/perturb_*.json, made by
- * tests/ref/report_ref.py); and the seeds' check that with every recurrent weight zero
+ * tests/ref/report_ref.py); and the check (doc/measures.md example 2) that with every recurrent weight zero
  * the measured difference is exactly the forget-only one (the return path is closed). */
 #include <jansson.h>
 #include <math.h>
@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "gatetui/batch.h"
-#include "gatetui/kernels.h"
-#include "gatetui/kernels64.h"
+#include "compute/kernels.h"
+#include "compute/kernels64.h"
 #include "gatetui/model.h"
 #include "gatetui/perturb.h"
 #include "gatetui/run.h"
@@ -454,11 +454,11 @@ static void test_closed(int gru)
     model_free(&m);
 }
 
-/* Seed-notes item 2: the scalar LSTM (i = 1/2, f = o = 3/4) whose candidate also reads h,
+/* doc/measures.md example 2: the scalar LSTM (i = 1/2, f = o = 3/4) whose candidate also reads h,
  * g = tanh(x ln 3 + u h). Its input at step 0 moved by about 1e-6 (a third token whose
  * embedding is 1 + 1e-6): the measured D_c(2) / D_c(0) is dc_3/dc_1 = 1.317600, the
  * forget-only one f f = 0.5625; with u = 0 (every recurrent weight zero) both are 0.5625. */
-static void test_seed_carry(float u)
+static void test_example_carry(float u)
 {
     float emb[3] = {1, 0, 1.000001f};
     float w_ih[4] = {0, 0, logf(3), 0}, w_hh[4] = {0, 0, u, 0},
@@ -472,17 +472,17 @@ static void test_seed_carry(float u)
     gt_error e;
     gt_perturb p;
     if (load(&m, path_in("carry.bin")) || perturb_init(&p, &m, 0, 8, 1, &e)) {
-        tap_ok(0, "the seeds' scalar LSTM loads");
+        tap_ok(0, "the worked example's scalar LSTM loads");
         return;
     }
     const uint16_t orig[3] = {0, 1, 1}, ed[3] = {2, 1, 1};
     const gt_perturb_result *r = perturb_one(&p, NULL, NULL, orig, ed, 3);
     double want = u != 0 ? 1.317600 : 0.5625;
     tap_ok(r->K == 2 && fabs(r->dc[2] / r->dc[0] - want) < 5e-6,
-           "seed scalar LSTM, u = %g: measured D_c(2)/D_c(0) = %.6f (dc3/dc1 = %.6f)", u,
+           "example 2's scalar LSTM, u = %g: measured D_c(2)/D_c(0) = %.6f (dc3/dc1 = %.6f)", u,
            r->dc[2] / r->dc[0], want);
     tap_ok(fabs(r->fo[2] / r->fo[0] - 0.5625) < 1e-7, /* ln 3 is a float32 in the file */
-           "seed scalar LSTM, u = %g: forget-only F(2)/F(0) = %.6f, the carry line f f = 0.5625",
+           "example 2's scalar LSTM, u = %g: forget-only F(2)/F(0) = %.6f, the carry line f f = 0.5625",
            u, r->fo[2] / r->fo[0]);
     perturb_free(&p);
     model_free(&m);
@@ -648,8 +648,8 @@ int main(void)
     test_fixtures();
     test_closed(0);
     test_closed(1);
-    test_seed_carry(2.0f);
-    test_seed_carry(0.0f);
+    test_example_carry(2.0f);
+    test_example_carry(0.0f);
     test_open_and_edges();
     test_float32_mode(fixture("lstm2.safetensors"), "lstm2", 1);
     test_float32_mode(fixture("lstm1.safetensors"), "lstm1", 0);

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../src/surface.h"
+#include "screen/surface.h"
 #include "tap.h"
 
 static const char *row(const gt_surface *s, int y)

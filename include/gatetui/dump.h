@@ -1,4 +1,4 @@
-/* Every value of a run as CSV (SPEC section 7). */
+/* Every value of a run as CSV (doc/usage.md, "--dump"). */
 #ifndef GATETUI_DUMP_H
 #define GATETUI_DUMP_H
 

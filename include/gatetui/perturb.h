@@ -1,4 +1,4 @@
-/* Perturbation (SPEC section 5): the text before an edit and after it, run from the state
+/* Perturbation (doc/measures.md, "Perturbation"): the text before an edit and after it, run from the state
  * just before the first edited step s, compared on one layer for k = 0..K steps:
  *
  *   measured     D_c(k) = |c'_{s+k} - c_{s+k}|,  D_h(k) = |h'_{s+k} - h_{s+k}|

@@ -1,4 +1,4 @@
-/* The report (SPEC section 6): the seeds' tables for one layer of a model over the start
+/* The report (doc/measures.md, "The report"): the gate statistics for one layer of a model over the start
  * of a text, computed without a terminal.
  *
  * Windows: the token sequence cut into consecutive windows of window_len L from its start
@@ -82,7 +82,7 @@ int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t 
 void report_free(gt_report *r);
 
 /* The report as aligned tables (text_name names the text in the heading), or as the JSON
- * object of SPEC section 6. Return GT_OK, or GT_EFAIL when writing fails. */
+ * object of doc/measures.md. Return GT_OK, or GT_EFAIL when writing fails. */
 int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_error *e);
 int report_print_json(FILE *f, const gt_report *r, gt_error *e);
 

@@ -18,9 +18,9 @@ export OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc=${CC:-cc}
-"$cc" -O2 -I"$top" -I"$top/include" "$top/tests/bench/bench_step.c" "$top/libgatetui.a" \
+"$cc" -O2 -I"$top" -I"$top/include" -I"$top/src" "$top/tests/bench/bench_step.c" "$top/libgatetui.a" \
     $(pkg-config --libs jansson) -lm -lpthread -o "$work/bench_step"
-"$cc" -O2 -I"$top" -I"$top/include" "$top/tests/bench/bench_pass.c" "$top/libgatetui.a" \
+"$cc" -O2 -I"$top" -I"$top/include" -I"$top/src" "$top/tests/bench/bench_pass.c" "$top/libgatetui.a" \
     $(pkg-config --libs jansson) -lm -lpthread -o "$work/bench_pass"
 "$cc" -O2 "$top/tests/bench/probe.c" -lpthread -o "$work/probe"
 text="$top/samples/kjv-valid.txt"

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "gatetui/kernels.h"
+#include "compute/kernels.h"
 #include "gatetui/model.h"
 #include "gatetui/run.h"
 #include "gatetui/text.h"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The report of SPEC section 6 as a PyTorch user would compute it, for the benchmark: float32,
+"""The report of doc/measures.md as a PyTorch user would compute it, for the benchmark: float32,
 batched. The windows run as one batch (the full ones; a short last one by itself), a hand
 loop over time with one batched matrix product per layer and step for the gates (nn.LSTM
 does not return them); the perturbation runs every replacement of every full window at

@@ -12,13 +12,12 @@ command -v "$cc" >/dev/null || cc=$(ls /usr/bin/clang-1[0-9] 2>/dev/null | tail 
 [ -n "$cc" ] || { echo "fuzz: clang not found"; exit 77; }
 mkdir -p "$work"
 bin="$work/fuzz_model"
-# the engine library's sources, as Makefile.am lists them
-srcs=$(awk '/^libgatetui_a_SOURCES/ { on = 1 } on { print } on && !/\\$/ { on = 0 }' \
-    "$top/Makefile.am" | tr ' \t' '\n\n' | grep '\.c$' | sed "s|^|$top/|")
+# the engine library's sources: the layers below the screen (doc/architecture.md)
+srcs=$(ls "$top"/src/base/*.c "$top"/src/compute/*.c "$top"/src/engine/*.c "$top"/src/analysis/*.c)
 [ -f "$top/config.h" ] || { echo "fuzz: run ./configure first"; exit 1; }
 # shellcheck disable=SC2086
 "$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -I"$top" -I"$top/include" $srcs "$top/tests/fuzz/fuzz_model.c" \
+    -I"$top" -I"$top/include" -I"$top/src" $srcs "$top/tests/fuzz/fuzz_model.c" \
     $(pkg-config --cflags --libs jansson) -lm -lpthread -o "$bin"
 mkdir -p "$work/corpus"
 cp "$top"/tests/fuzz/corpus/* "$work/corpus/" 2>/dev/null || true

@@ -275,8 +275,8 @@ def gru_cell(w, x, h, before=False):
     return r, z, n, (1.0 - z) * n + z * h
 
 
-def check_seed_gru():
-    """The seeds' GRU problem: reset before gives (0.187823, -0.070821), after the mirror."""
+def check_example_gru():
+    """doc/measures.md example 4, the GRU: reset before gives (0.187823, -0.070821), after the mirror."""
     w = {"w_ih": np.zeros((6, 1)), "b_ih": np.array([np.log(3), -np.log(3), 0, 0, 0, 0]),
          "w_hh": np.zeros((6, 2)), "b_hh": np.zeros(6)}
     w["w_hh"][4:6] = [[0, 1], [1, 0]]
@@ -524,7 +524,7 @@ def write_probs(m, stored, path, h_top):
 
 
 def main():
-    check_seed_gru()
+    check_example_gru()
     os.makedirs(OUT, exist_ok=True)
     manifest = []
     names = set()

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""An independent float64 reference for `gatetui --report --json` (SPEC section 6) and for
-the perturbation curves of SPEC section 5, in numpy from the equations of SPEC section 2.
+"""An independent float64 reference for `gatetui --report --json` (doc/measures.md, "The report") and for
+the perturbation curves of doc/measures.md, in numpy from the equations there.
 
   report_ref.py report MODEL TEXT [--layer N] [--windows N] [--window-len L]
                 [--horizon K] [--vocab-from FILE] [--gru-reset before|after]

@@ -1,0 +1,533 @@
+/* Computing the report (doc/measures.md, "The report"): the windows are run in float32 by the engine for
+ * the gate tables, the perturbation pairs as batches of replacements (perturb.c), in double
+ * with each replacement's products taken in float32 through its difference from the
+ * original (batch_use_float32);
+ * both are jobs for a small pool of threads. Every job writes its own part of the
+ * results, which are reduced in a fixed order afterwards. */
+#include "config.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "compute/kernels.h"
+#include "gatetui/perturb.h"
+#include "gatetui/report.h"
+#include "gatetui/run.h"
+#include "gatetui/stats.h"
+
+#define CHUNK_MAX 64 /* replacements per perturbation batch */
+
+static const int report_ks[REPORT_MAX_K] = {0, 1, 2, 4, 8, 16, 32, 64};
+
+void report_options_init(gt_report_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->windows = 32;
+    o->window_len = 128;
+    o->horizon = 64;
+}
+
+typedef struct job {
+    int perturb;        /* 0: a window's gate values; 1: a batch of replacements */
+    size_t win;
+    int first, count;   /* replacements first .. first+count-1 */
+    long long cost;
+} job;
+
+typedef struct shared {
+    const gt_model *m;
+    const uint16_t *tok;
+    const gt_report_options *o;
+    int layer, ngates, blocks[REPORT_MAX_GATES], site, K, reps, chunk;
+    size_t H, L, steps, nwin, nfull;
+    float *vals[REPORT_MAX_GATES]; /* [positions * H] per gate */
+    double *unit_sum;   /* [nwin * H] */
+    double *char_sum;   /* [nwin * 3] */
+    size_t *char_cnt;   /* [nwin * 3] */
+    double *curves;     /* [npairs * 3 * (K+1)]: cell, forget-only, hidden, normalised */
+    unsigned char *kept; /* [npairs] */
+    job *jobs;
+    size_t njobs;
+    atomic_size_t next;
+    atomic_llong done;
+    long long total;
+    atomic_int failed;
+    pthread_mutex_t lock;
+    gt_error err;
+} shared;
+
+typedef struct worker {
+    shared *sh;
+    int id;
+    pthread_t thread;
+} worker;
+
+static size_t win_start(const shared *sh, size_t w)
+{
+    return w * sh->L;
+}
+
+static size_t win_len(const shared *sh, size_t w)
+{
+    size_t s = w * sh->L;
+    return sh->steps - s < sh->L ? sh->steps - s : sh->L;
+}
+
+static int char_class(const gt_model *m, int tok)
+{
+    uint32_t cp = m->vocab_cp[tok];
+    return cp == ' ' ? REPORT_SPACE : cp == '\n' ? REPORT_NEWLINE : REPORT_OTHER;
+}
+
+static void window_job(shared *sh, gt_run *run, size_t w)
+{
+    const size_t H = sh->H, start = win_start(sh, w), n = win_len(sh, w);
+    double *usum = sh->unit_sum + w * H;
+    run_reset(run);
+    for (size_t p = 0; p < n; p++) {
+        int tk = sh->tok[start + p];
+        run_step_layers(run, tk, sh->layer);
+        const float *g = run_gates(run, sh->layer), *carry = g + H;
+        for (int gi = 0; gi < sh->ngates; gi++)
+            memcpy(sh->vals[gi] + (start + p) * H, g + (size_t)sh->blocks[gi] * H,
+                   H * sizeof(float));
+        double s = 0;
+        for (size_t j = 0; j < H; j++) {
+            usum[j] += carry[j];
+            s += carry[j];
+        }
+        int cls = char_class(sh->m, tk);
+        sh->char_sum[w * 3 + cls] += s / (double)H;
+        sh->char_cnt[w * 3 + cls]++;
+    }
+}
+
+static void perturb_job(shared *sh, gt_run *run, gt_perturb *pt, uint16_t *edbuf,
+                        const uint16_t **ed, const job *jb)
+{
+    const size_t start = win_start(sh, jb->win), n = (size_t)sh->K + 1, K1 = n;
+    const uint16_t *orig = sh->tok + start + sh->site;
+    run_reset(run);
+    for (int p = 0; p < sh->site; p++)
+        run_step_layers(run, sh->tok[start + (size_t)p], sh->layer);
+    for (int x = 0; x < jb->count; x++) {
+        int r = jb->first + x, rep = r < orig[0] ? r : r + 1;
+        uint16_t *e = edbuf + (size_t)x * n;
+        memcpy(e, orig, n * sizeof *e);
+        e[0] = (uint16_t)rep;
+        ed[x] = e;
+    }
+    perturb_run(pt, run->h, run->c, orig, ed, jb->count, n);
+    const int lstm = sh->m->arch == GT_LSTM;
+    for (int x = 0; x < jb->count; x++) {
+        const gt_perturb_result *res = &pt->res[x];
+        size_t pair = jb->win * (size_t)sh->reps + (size_t)(jb->first + x);
+        double *cv = sh->curves + pair * 3 * K1;
+        int keep = res->fo[0] > 0 && res->dh[0] > 0 && (!lstm || res->dc[0] > 0);
+        sh->kept[pair] = (unsigned char)keep;
+        if (!keep)
+            continue;
+        for (size_t k = 0; k < K1; k++) {
+            cv[k] = lstm ? res->dc[k] / res->dc[0] : 0.0;
+            cv[K1 + k] = res->fo[k] / res->fo[0];
+            cv[2 * K1 + k] = res->dh[k] / res->dh[0];
+        }
+    }
+}
+
+static void fail(shared *sh, const gt_error *e)
+{
+    pthread_mutex_lock(&sh->lock);
+    if (!atomic_load(&sh->failed))
+        sh->err = *e;
+    atomic_store(&sh->failed, 1);
+    pthread_mutex_unlock(&sh->lock);
+}
+
+static void *work(void *arg)
+{
+    worker *wk = arg;
+    shared *sh = wk->sh;
+    gt_error e = {0};
+    gt_run run;
+    gt_perturb pt;
+    int have_pt = 0;
+    uint16_t *edbuf = NULL;
+    const uint16_t **ed = NULL;
+    if (run_init(&run, sh->m, &e)) {
+        fail(sh, &e);
+        return NULL;
+    }
+    for (;;) {
+        size_t i = atomic_fetch_add(&sh->next, 1);
+        if (i >= sh->njobs || atomic_load(&sh->failed))
+            break;
+        const job *jb = &sh->jobs[i];
+        if (jb->perturb) {
+            if (!have_pt) {
+                if (perturb_init(&pt, sh->m, sh->layer, sh->K, sh->chunk, &e)) {
+                    fail(sh, &e);
+                    break;
+                }
+                have_pt = 1;
+                if (perturb_use_float32(&pt, &e)) {
+                    fail(sh, &e);
+                    break;
+                }
+                pt.units = 0;
+                edbuf = malloc((size_t)sh->chunk * ((size_t)sh->K + 1) * sizeof *edbuf);
+                ed = malloc((size_t)sh->chunk * sizeof *ed);
+                if (!edbuf || !ed) {
+                    gt_fail(&e, GT_EFAIL, "out of memory for the perturbation table");
+                    fail(sh, &e);
+                    break;
+                }
+            }
+            perturb_job(sh, &run, &pt, edbuf, ed, jb);
+        } else {
+            window_job(sh, &run, jb->win);
+        }
+        long long done = atomic_fetch_add(&sh->done, jb->cost) + jb->cost;
+        if (wk->id == 0 && sh->o->progress)
+            sh->o->progress(sh->o->progress_ctx, (double)done / (double)sh->total);
+    }
+    free(edbuf);
+    free(ed);
+    if (have_pt)
+        perturb_free(&pt);
+    run_free(&run);
+    return NULL;
+}
+
+void report_free(gt_report *r)
+{
+    free(r->unit_mean);
+    free(r->cell);
+    free(r->forget_only);
+    free(r->hidden);
+    free(r->curve_cell);
+    free(r->curve_forget_only);
+    free(r->curve_hidden);
+    memset(r, 0, sizeof *r);
+}
+
+static void free_shared(shared *sh)
+{
+    for (int g = 0; g < REPORT_MAX_GATES; g++)
+        free(sh->vals[g]);
+    free(sh->unit_sum);
+    free(sh->char_sum);
+    free(sh->char_cnt);
+    free(sh->curves);
+    free(sh->kept);
+    free(sh->jobs);
+    pthread_mutex_destroy(&sh->lock);
+}
+
+/* One gate's table from its values over every window (sorted in place). */
+typedef struct gate_work {
+    gt_report_gate *gt;
+    float *v;
+    size_t n;
+    pthread_t thread;
+} gate_work;
+
+static void *gate_table(void *arg)
+{
+    gate_work *w = arg;
+    gt_report_gate *gt = w->gt;
+    const float *v = w->v;
+    const size_t n = w->n;
+    size_t left = 0, right = 0;
+    for (size_t i = 0; i < n; i++) {
+        left += (double)v[i] < 0.1;
+        right += (double)v[i] > 0.9;
+    }
+    gt->mean = stats_mean_f(v, n);
+    gt->left = (double)left / (double)n;
+    gt->right = (double)right / (double)n;
+    stats_sort_floats(w->v, n);
+    gt->q05 = stats_quantile_f(v, n, 0.05);
+    gt->q25 = stats_quantile_f(v, n, 0.25);
+    gt->q50 = stats_quantile_f(v, n, 0.50);
+    gt->q75 = stats_quantile_f(v, n, 0.75);
+    gt->q95 = stats_quantile_f(v, n, 0.95);
+    return NULL;
+}
+
+/* The gate tables from the values of every window: the gates sorted side by side on up
+ * to `threads` threads. */
+static int gate_tables(gt_report *r, shared *sh, int threads, gt_error *e)
+{
+    gate_work gw[REPORT_MAX_GATES];
+    int started[REPORT_MAX_GATES] = {0};
+    for (int g = 0; g < r->ngates; g++) {
+        gw[g] = (gate_work){.gt = &r->gate[g], .v = sh->vals[g], .n = r->positions * sh->H};
+        if (g > 0 && g < threads)
+            started[g] = pthread_create(&gw[g].thread, NULL, gate_table, &gw[g]) == 0;
+    }
+    for (int g = 0; g < r->ngates; g++)
+        if (!started[g])
+            gate_table(&gw[g]);
+    for (int g = 0; g < r->ngates; g++)
+        if (started[g])
+            pthread_join(gw[g].thread, NULL);
+    /* units */
+    const size_t H = sh->H;
+    double *sorted = malloc(2 * H * sizeof *sorted), *hl = sorted + H;
+    r->unit_mean = malloc(H * sizeof *r->unit_mean);
+    if (!sorted || !r->unit_mean) {
+        free(sorted);
+        return gt_fail(e, GT_EFAIL, "out of memory for the report");
+    }
+    r->below_half = r->halflife_ge10 = 0;
+    for (size_t j = 0; j < H; j++) {
+        double s = 0;
+        for (size_t w = 0; w < sh->nwin; w++)
+            s += sh->unit_sum[w * H + j];
+        r->unit_mean[j] = sorted[j] = s / (double)r->positions;
+        hl[j] = stats_halflife(sorted[j]);
+        r->below_half += sorted[j] < 0.5;
+        r->halflife_ge10 += hl[j] >= 10;
+    }
+    stats_sort_doubles(sorted, H);
+    stats_sort_doubles(hl, H);
+    r->mean_min = sorted[0];
+    r->mean_q05 = stats_quantile(sorted, H, 0.05);
+    r->mean_median = stats_quantile(sorted, H, 0.5);
+    r->mean_q95 = stats_quantile(sorted, H, 0.95);
+    r->mean_max = sorted[H - 1];
+    r->hl_min = hl[0];
+    r->hl_median = stats_quantile(hl, H, 0.5);
+    r->hl_max = hl[H - 1];
+    free(sorted);
+    /* by character */
+    for (int c = 0; c < 3; c++) {
+        double s = 0;
+        size_t cnt = 0;
+        for (size_t w = 0; w < sh->nwin; w++) {
+            s += sh->char_sum[w * 3 + c];
+            cnt += sh->char_cnt[w * 3 + c];
+        }
+        r->char_count[c] = cnt;
+        r->char_mean[c] = cnt ? s / (double)cnt : NAN;
+    }
+    return GT_OK;
+}
+
+/* The mean normalised curves over the kept pairs, in pair order. */
+static int perturbation_table(gt_report *r, shared *sh, gt_error *e)
+{
+    const size_t K1 = (size_t)sh->K + 1, npairs = sh->nfull * (size_t)sh->reps;
+    r->hl_cell = r->hl_forget_only = r->hl_hidden = NAN;
+    r->pairs = r->dropped = 0;
+    for (size_t p = 0; p < npairs; p++) {
+        if (sh->kept[p])
+            r->pairs++;
+        else
+            r->dropped++;
+    }
+    if (!r->pairs)
+        return GT_OK;
+    const int lstm = sh->m->arch == GT_LSTM;
+    double *mean[3];
+    for (int c = 0; c < 3; c++)
+        if (!(mean[c] = calloc(K1, sizeof(double)))) {
+            for (int d = 0; d < c; d++)
+                free(mean[d]);
+            return gt_fail(e, GT_EFAIL, "out of memory for the report");
+        }
+    for (size_t p = 0; p < npairs; p++) {
+        if (!sh->kept[p])
+            continue;
+        const double *cv = sh->curves + p * 3 * K1;
+        for (int c = 0; c < 3; c++)
+            for (size_t k = 0; k < K1; k++)
+                mean[c][k] += cv[(size_t)c * K1 + k];
+    }
+    for (int c = 0; c < 3; c++)
+        for (size_t k = 0; k < K1; k++)
+            mean[c][k] /= (double)r->pairs;
+    if (lstm) {
+        r->curve_cell = mean[0];
+        double hl = perturb_halflife(mean[0], sh->K);
+        r->hl_cell = hl == PERTURB_NONE ? NAN : hl;
+    } else {
+        free(mean[0]);
+    }
+    r->curve_forget_only = mean[1];
+    r->curve_hidden = mean[2];
+    double hf = perturb_halflife(mean[1], sh->K), hh = perturb_halflife(mean[2], sh->K);
+    r->hl_forget_only = hf == PERTURB_NONE ? NAN : hf;
+    r->hl_hidden = hh == PERTURB_NONE ? NAN : hh;
+    r->forget_only = malloc((size_t)r->nk * sizeof(double));
+    r->hidden = malloc((size_t)r->nk * sizeof(double));
+    if (lstm)
+        r->cell = malloc((size_t)r->nk * sizeof(double));
+    if (!r->forget_only || !r->hidden || (lstm && !r->cell))
+        return gt_fail(e, GT_EFAIL, "out of memory for the report");
+    for (int i = 0; i < r->nk; i++) {
+        if (lstm)
+            r->cell[i] = r->curve_cell[r->k[i]];
+        r->forget_only[i] = r->curve_forget_only[r->k[i]];
+        r->hidden[i] = r->curve_hidden[r->k[i]];
+    }
+    return GT_OK;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t steps,
+                   const gt_report_options *o, gt_error *e)
+{
+    memset(r, 0, sizeof *r);
+    if (o->layer < 0 || o->layer >= m->layers)
+        return gt_fail(e, GT_EINPUT, "--layer %d: the model has %d layer%s (0..%d)", o->layer,
+                       m->layers, m->layers == 1 ? "" : "s", m->layers - 1);
+    if (o->window_len < 2 || o->windows < 1 || o->horizon < 1 || o->horizon > INT32_MAX ||
+        o->window_len > INT32_MAX)
+        return gt_fail(e, GT_EINPUT, "report: window length %ld, %ld windows, horizon %ld",
+                       o->window_len, o->windows, o->horizon);
+    if (steps == 0)
+        return gt_fail(e, GT_EINPUT, "report: the text has no steps");
+    double t0 = now();
+    shared sh;
+    memset(&sh, 0, sizeof sh);
+    pthread_mutex_init(&sh.lock, NULL);
+    sh.m = m;
+    sh.tok = tok;
+    sh.o = o;
+    sh.layer = o->layer;
+    sh.H = (size_t)m->hidden;
+    sh.L = (size_t)o->window_len;
+    sh.steps = steps;
+    size_t chunks = (steps + sh.L - 1) / sh.L;
+    sh.nwin = chunks < (size_t)o->windows ? chunks : (size_t)o->windows;
+    sh.nfull = steps / sh.L < sh.nwin ? steps / sh.L : sh.nwin;
+    sh.site = (int)(sh.L / 4);
+    sh.K = (int)(o->horizon < (long)sh.L - sh.site - 1 ? o->horizon : (long)sh.L - sh.site - 1);
+    sh.reps = m->vocab - 1;
+    if (m->arch == GT_LSTM) {
+        sh.ngates = 3;
+        sh.blocks[0] = GT_I;
+        sh.blocks[1] = GT_F;
+        sh.blocks[2] = GT_O;
+    } else {
+        sh.ngates = 2;
+        sh.blocks[0] = GT_R;
+        sh.blocks[1] = GT_Z;
+    }
+    r->m = m;
+    r->layer = o->layer;
+    r->window_len = sh.L;
+    r->windows = sh.nwin;
+    r->full_windows = sh.nfull;
+    r->positions = sh.nwin < chunks ? sh.nwin * sh.L : steps;
+    r->ngates = sh.ngates;
+    r->carry = 1;
+    for (int g = 0; g < sh.ngates; g++) {
+        r->gate[g].name = model_gate_name(m, sh.blocks[g]);
+        r->gate[g].block = sh.blocks[g];
+    }
+    r->site = sh.site;
+    r->K = sh.K;
+    for (int i = 0; i < REPORT_MAX_K; i++)
+        if (report_ks[i] <= sh.K)
+            r->k[r->nk++] = report_ks[i];
+
+    /* threads and jobs */
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = o->threads > 0 ? o->threads : ncpu > 0 ? (int)ncpu : 1;
+    if (threads > 64)
+        threads = 64;
+    int per_win = 0;
+    if (sh.nfull && sh.reps > 0) {
+        size_t want = (2 * (size_t)threads + sh.nfull - 1) / sh.nfull; /* jobs per window */
+        size_t chunk = ((size_t)sh.reps + want - 1) / want;
+        sh.chunk = (int)(chunk > CHUNK_MAX ? CHUNK_MAX : chunk);
+        per_win = (sh.reps + sh.chunk - 1) / sh.chunk;
+    }
+    const size_t H = sh.H, npairs = sh.nfull * (size_t)(sh.reps > 0 ? sh.reps : 0);
+    sh.njobs = sh.nwin + sh.nfull * (size_t)per_win;
+    sh.jobs = calloc(sh.njobs, sizeof *sh.jobs);
+    sh.unit_sum = calloc(sh.nwin * H, sizeof *sh.unit_sum);
+    sh.char_sum = calloc(sh.nwin * 3, sizeof *sh.char_sum);
+    sh.char_cnt = calloc(sh.nwin * 3, sizeof *sh.char_cnt);
+    sh.curves = malloc((npairs ? npairs : 1) * 3 * ((size_t)sh.K + 1) * sizeof *sh.curves);
+    sh.kept = calloc(npairs ? npairs : 1, 1);
+    int oom = !sh.jobs || !sh.unit_sum || !sh.char_sum || !sh.char_cnt || !sh.curves || !sh.kept;
+    for (int g = 0; g < sh.ngates && !oom; g++)
+        oom = !(sh.vals[g] = malloc(r->positions * H * sizeof(float)));
+    if (oom) {
+        free_shared(&sh);
+        return gt_fail(e, GT_EFAIL, "out of memory for the report (%zu positions x %zu units)",
+                       r->positions, H);
+    }
+    size_t nj = 0;
+    for (size_t w = 0; w < sh.nfull; w++) /* the long jobs first */
+        for (int f = 0; f < sh.reps; f += sh.chunk) {
+            job *jb = &sh.jobs[nj++];
+            jb->perturb = 1;
+            jb->win = w;
+            jb->first = f;
+            jb->count = sh.reps - f < sh.chunk ? sh.reps - f : sh.chunk;
+            jb->cost = (long long)(jb->count + 1) * (sh.K + 1) * 3; /* double, two runs */
+        }
+    for (size_t w = 0; w < sh.nwin; w++) {
+        job *jb = &sh.jobs[nj++];
+        jb->win = w;
+        jb->cost = (long long)win_len(&sh, w);
+    }
+    for (size_t j = 0; j < nj; j++)
+        sh.total += sh.jobs[j].cost;
+    if ((size_t)threads > sh.njobs)
+        threads = (int)sh.njobs;
+    r->threads = threads;
+    kern_name(); /* the kernels are chosen once, before the threads start */
+
+    worker *wk = calloc((size_t)threads, sizeof *wk);
+    if (!wk) {
+        free_shared(&sh);
+        return gt_fail(e, GT_EFAIL, "out of memory for the report's threads");
+    }
+    int started = 1;
+    for (int i = 0; i < threads; i++) {
+        wk[i].sh = &sh;
+        wk[i].id = i;
+    }
+    for (int i = 1; i < threads; i++) {
+        if (pthread_create(&wk[i].thread, NULL, work, &wk[i]) != 0)
+            break; /* the threads started do the work */
+        started++;
+    }
+    work(&wk[0]);
+    for (int i = 1; i < started; i++)
+        pthread_join(wk[i].thread, NULL);
+    free(wk);
+    if (atomic_load(&sh.failed)) {
+        *e = sh.err;
+        int rc = sh.err.code;
+        free_shared(&sh);
+        return rc ? rc : GT_EFAIL;
+    }
+    int rc = gate_tables(r, &sh, threads, e);
+    if (!rc)
+        rc = perturbation_table(r, &sh, e);
+    free_shared(&sh);
+    if (rc) {
+        report_free(r);
+        return rc;
+    }
+    r->seconds = now() - t0;
+    return GT_OK;
+}

@@ -1,0 +1,254 @@
+/* Printing the report: aligned tables, or the JSON object of doc/measures.md
+ * section 6 (built with jansson). */
+#include "config.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gatetui/report.h"
+
+static const char *gate_label(const char *name)
+{
+    static const char *const labels[][2] = {{"i", "input i"}, {"f", "forget f"},
+                                            {"o", "output o"}, {"r", "reset r"},
+                                            {"z", "update z"}};
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+        if (strcmp(labels[i][0], name) == 0)
+            return labels[i][1];
+    return name;
+}
+
+/* n with thousands separators, as the tables write counts. */
+static const char *commas(size_t n, char *buf, size_t len)
+{
+    char digits[32];
+    int nd = snprintf(digits, sizeof digits, "%zu", n), k = 0;
+    for (int i = 0; i < nd && (size_t)k + 2 < len; i++) {
+        if (i && (nd - i) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = digits[i];
+    }
+    buf[k] = 0;
+    return buf;
+}
+
+/* A ratio of the decay table: three decimals, more digits as it gets small. */
+static const char *ratio(double v, char *buf, size_t len)
+{
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else if (v >= 0.01 || v == 0)
+        snprintf(buf, len, "%.3f", v);
+    else if (v >= 0.001)
+        snprintf(buf, len, "%.4f", v);
+    else
+        snprintf(buf, len, "%.2e", v);
+    return buf;
+}
+
+static const char *halflife(double v, int K, char *buf, size_t len)
+{
+    if (isnan(v))
+        snprintf(buf, len, "> %d", K);
+    else
+        snprintf(buf, len, "%.1f", v);
+    return buf;
+}
+
+static const char *unit_hl(double v, char *buf, size_t len)
+{
+    if (isinf(v))
+        snprintf(buf, len, "inf");
+    else
+        snprintf(buf, len, "%.2f", v);
+    return buf;
+}
+
+int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_error *e)
+{
+    const gt_model *m = r->m;
+    const int lstm = m->arch == GT_LSTM;
+    const char *carry = r->gate[r->carry].name, *carry_word = lstm ? "forget" : "update";
+    char a[48], b[48], c[48], d[48];
+    fprintf(f, "%s: %s, %d layer%s, H = %d, V = %d, %s parameters\n", m->path,
+            lstm ? "LSTM" : "GRU", m->layers, m->layers == 1 ? "" : "s", m->hidden, m->vocab,
+            commas((size_t)m->params, a, sizeof a));
+    if (r->full_windows == r->windows)
+        fprintf(f, "%s: layer %d, %zu window%s of %zu characters from zero state", text_name,
+                r->layer, r->windows, r->windows == 1 ? "" : "s", r->window_len);
+    else if (r->windows == 1)
+        fprintf(f, "%s: layer %d, the whole text as one window from zero state (shorter than "
+                "%zu characters)", text_name, r->layer, r->window_len);
+    else
+        fprintf(f, "%s: layer %d, %zu windows of %zu characters from zero state, the last "
+                "one %zu", text_name, r->layer, r->windows, r->window_len,
+                r->positions - r->full_windows * r->window_len);
+    fprintf(f, "\n%s positions x %d units = %s values per gate\n\n",
+            commas(r->positions, a, sizeof a), m->hidden,
+            commas(r->positions * (size_t)m->hidden, b, sizeof b));
+
+    fprintf(f, "Gates over all positions and units\n");
+    fprintf(f, "              mean     5%%     25%%     50%%     75%%     95%%\n");
+    for (int g = 0; g < r->ngates; g++) {
+        const gt_report_gate *gt = &r->gate[g];
+        fprintf(f, "%-10s  %6.3f %6.3f  %6.3f  %6.3f  %6.3f  %6.3f\n", gate_label(gt->name),
+                gt->mean, gt->q05, gt->q25, gt->q50, gt->q75, gt->q95);
+    }
+
+    fprintf(f, "\nMean %s gate %s across the %d units\n", carry_word, carry, m->hidden);
+    fprintf(f, "  min %.3f    5%% %.3f    median %.3f    95%% %.3f    max %.3f\n", r->mean_min,
+            r->mean_q05, r->mean_median, r->mean_q95, r->mean_max);
+    fprintf(f, "the half-life in characters that implies\n");
+    fprintf(f, "  min %-8s median %-22s max %s\n", unit_hl(r->hl_min, a, sizeof a),
+            unit_hl(r->hl_median, b, sizeof b), unit_hl(r->hl_max, c, sizeof c));
+    fprintf(f, "%d of %d units below 0.5; %d with a half-life of 10 or more\n", r->below_half,
+            m->hidden, r->halflife_ge10);
+
+    fprintf(f, "\nSaturation: fraction of values below 0.1 and above 0.9\n");
+    fprintf(f, "              left   right\n");
+    for (int g = 0; g < r->ngates; g++)
+        fprintf(f, "%-10s  %6.3f  %6.3f\n", gate_label(r->gate[g].name), r->gate[g].left,
+                r->gate[g].right);
+
+    fprintf(f, "\nMean %s gate by input character\n", carry_word);
+    static const char *const cls[3] = {"space", "newline", "everything else"};
+    for (int k = 0; k < 3; k++) {
+        if (r->char_count[k])
+            snprintf(d, sizeof d, "%.4f", r->char_mean[k]);
+        else
+            snprintf(d, sizeof d, "-");
+        fprintf(f, "%-16s %7s   (%s position%s)\n", cls[k], d,
+                commas(r->char_count[k], a, sizeof a), r->char_count[k] == 1 ? "" : "s");
+    }
+
+    fprintf(f, "\nPerturbation: step %d of each full window replaced by each other character\n",
+            r->site);
+    if (!r->pairs) {
+        fprintf(f, "no pairs: %s\n",
+                r->full_windows ? "no replacement changed the state"
+                                : "no window is full (the text is shorter than one window)");
+    } else {
+        fprintf(f, "%s pairs (%zu window%s x %d replacements", commas(r->pairs, a, sizeof a),
+                r->full_windows, r->full_windows == 1 ? "" : "s", m->vocab - 1);
+        if (r->dropped)
+            fprintf(f, ", %zu without a difference left out", r->dropped);
+        fprintf(f, "); each curve over its value at k = 0, averaged\n");
+        if (lstm) {
+            fprintf(f, "    after  measured c  forget gate alone  measured h\n");
+            for (int i = 0; i < r->nk; i++)
+                fprintf(f, "%9d  %10s  %17s  %10s\n", r->k[i], ratio(r->cell[i], a, sizeof a),
+                        ratio(r->forget_only[i], b, sizeof b), ratio(r->hidden[i], c, sizeof c));
+            fprintf(f, "half-life  %10s  %17s  %10s\n", halflife(r->hl_cell, r->K, a, sizeof a),
+                    halflife(r->hl_forget_only, r->K, b, sizeof b),
+                    halflife(r->hl_hidden, r->K, c, sizeof c));
+        } else {
+            fprintf(f, "    after  measured h  update gate alone\n");
+            for (int i = 0; i < r->nk; i++)
+                fprintf(f, "%9d  %10s  %17s\n", r->k[i], ratio(r->hidden[i], a, sizeof a),
+                        ratio(r->forget_only[i], b, sizeof b));
+            fprintf(f, "half-life  %10s  %17s\n", halflife(r->hl_hidden, r->K, a, sizeof a),
+                    halflife(r->hl_forget_only, r->K, b, sizeof b));
+        }
+    }
+    if (fflush(f) || ferror(f))
+        return gt_fail(e, GT_EFAIL, "error writing the report");
+    return GT_OK;
+}
+
+/* A JSON number, or null where the value does not exist (NaN) or is infinite. */
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *num_array(const double *v, int n)
+{
+    if (!v)
+        return json_null();
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, num(v[i]));
+    return a;
+}
+
+static json_t *report_json(const gt_report *r)
+{
+    const gt_model *m = r->m;
+    json_t *root = json_object();
+    json_object_set_new(root, "model",
+                        json_pack("{s:s, s:i, s:i, s:i, s:I}", "arch", model_arch_name(m),
+                                  "layers", m->layers, "hidden", m->hidden, "vocab", m->vocab,
+                                  "params", (json_int_t)m->params));
+    json_object_set_new(root, "layer", json_integer(r->layer));
+    json_object_set_new(root, "positions", json_integer((json_int_t)r->positions));
+    json_t *gates = json_object(), *sat = json_object();
+    for (int g = 0; g < r->ngates; g++) {
+        const gt_report_gate *gt = &r->gate[g];
+        json_t *o = json_object();
+        json_object_set_new(o, "mean", num(gt->mean));
+        json_object_set_new(o, "q05", num(gt->q05));
+        json_object_set_new(o, "q25", num(gt->q25));
+        json_object_set_new(o, "q50", num(gt->q50));
+        json_object_set_new(o, "q75", num(gt->q75));
+        json_object_set_new(o, "q95", num(gt->q95));
+        json_object_set_new(gates, gt->name, o);
+        json_t *s = json_object();
+        json_object_set_new(s, "left", num(gt->left));
+        json_object_set_new(s, "right", num(gt->right));
+        json_object_set_new(sat, gt->name, s);
+    }
+    json_object_set_new(root, "gates", gates);
+    json_t *u = json_object();
+    json_object_set_new(u, "gate", json_string(r->gate[r->carry].name));
+    json_object_set_new(u, "mean_min", num(r->mean_min));
+    json_object_set_new(u, "mean_q05", num(r->mean_q05));
+    json_object_set_new(u, "mean_median", num(r->mean_median));
+    json_object_set_new(u, "mean_q95", num(r->mean_q95));
+    json_object_set_new(u, "mean_max", num(r->mean_max));
+    json_object_set_new(u, "halflife_min", num(r->hl_min));
+    json_object_set_new(u, "halflife_median", num(r->hl_median));
+    json_object_set_new(u, "halflife_max", num(r->hl_max));
+    json_object_set_new(u, "below_half", json_integer(r->below_half));
+    json_object_set_new(u, "halflife_ge10", json_integer(r->halflife_ge10));
+    json_object_set_new(root, "units", u);
+    json_object_set_new(root, "saturation", sat);
+    json_t *bc = json_object();
+    static const char *const cls[3] = {"space", "newline", "other"};
+    for (int k = 0; k < 3; k++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "mean", num(r->char_mean[k]));
+        json_object_set_new(o, "count", json_integer((json_int_t)r->char_count[k]));
+        json_object_set_new(bc, cls[k], o);
+    }
+    json_object_set_new(root, "by_char", bc);
+    json_t *p = json_object(), *ks = json_array();
+    for (int i = 0; i < r->nk; i++)
+        json_array_append_new(ks, json_integer(r->k[i]));
+    json_object_set_new(p, "site_offset", json_integer(r->site));
+    json_object_set_new(p, "horizon", json_integer(r->K));
+    json_object_set_new(p, "pairs", json_integer((json_int_t)r->pairs));
+    json_object_set_new(p, "k", ks);
+    json_object_set_new(p, "cell", num_array(r->cell, r->nk));
+    json_object_set_new(p, "forget_only", num_array(r->forget_only, r->nk));
+    json_object_set_new(p, "hidden", num_array(r->hidden, r->nk));
+    json_object_set_new(p, "halflife_cell", num(r->hl_cell));
+    json_object_set_new(p, "halflife_forget_only", num(r->hl_forget_only));
+    json_object_set_new(p, "halflife_hidden", num(r->hl_hidden));
+    json_object_set_new(root, "perturbation", p);
+    return root;
+}
+
+int report_print_json(FILE *f, const gt_report *r, gt_error *e)
+{
+    json_t *root = report_json(r);
+    if (!root)
+        return gt_fail(e, GT_EFAIL, "out of memory for the JSON report");
+    int bad = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) != 0;
+    json_decref(root);
+    bad |= fputc('\n', f) == EOF;
+    if (bad || fflush(f) || ferror(f))
+        return gt_fail(e, GT_EFAIL, "error writing the report");
+    return GT_OK;
+}

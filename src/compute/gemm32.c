@@ -1,0 +1,328 @@
+/* The float32 batched product: the usual matrix-multiply micro-kernel. One packed panel of
+ * 16 rows stays in L1 while the batch passes in blocks of up to 12 items (AVX-512: 12
+ * accumulators of 16 outputs) or 6 items (AVX2: 12 accumulators of 8 outputs, two per item);
+ * each weight loaded serves every item of the block. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define GT_X86 1
+#endif
+
+#include "compute/gemm32.h"
+#include "compute/kernels.h"
+
+#define P MAT32_PANEL
+
+int mat32_pack(gt_mat32 *a, const float *W, size_t rows, size_t cols)
+{
+    size_t panels = (rows + P - 1) / P;
+    a->rows = rows;
+    a->cols = cols;
+    a->data = aligned_alloc(64, (panels * cols * P * sizeof(float) + 63) / 64 * 64 + 64);
+    if (!a->data)
+        return -1;
+    memset(a->data, 0, panels * cols * P * sizeof(float));
+    for (size_t r = 0; r < rows; r++)
+        for (size_t j = 0; j < cols; j++)
+            a->data[((r / P) * cols + j) * P + r % P] = W[r * cols + j];
+    return 0;
+}
+
+void mat32_free(gt_mat32 *a)
+{
+    free(a->data);
+    memset(a, 0, sizeof *a);
+}
+
+void kern32_gemm_ref(const gt_mat32 *A, size_t nb, const float *X, size_t ldx, float *Y,
+                     size_t ldy)
+{
+    const size_t rows = A->rows, cols = A->cols;
+    for (size_t b = 0; b < nb; b++)
+        for (size_t r = 0; r < rows; r++) {
+            const float *w = A->data + (r / P) * cols * P + r % P;
+            const float *x = X + b * ldx;
+            float s = 0.0f;
+            for (size_t j = 0; j < cols; j++)
+                s += w[j * P] * x[j];
+            Y[b * ldy + r] = s;
+        }
+}
+
+#ifdef GT_X86
+#define MR512 12
+#define MR256 6
+
+/* nbk (<= 12) items by one panel: out[b*16 + q], q < 16. */
+__attribute__((target("avx512f"), always_inline)) static inline void
+block512(const int nbk, size_t cols, const float *pan, const float *X, size_t ldx, float *out)
+{
+    __m512 a[MR512];
+    _Pragma("GCC unroll 12") for (int b = 0; b < nbk; b++) a[b] = _mm512_setzero_ps();
+    for (size_t j = 0; j < cols; j++) {
+        const __m512 w = _mm512_load_ps(pan + j * P);
+        _Pragma("GCC unroll 12") for (int b = 0; b < nbk; b++)
+            a[b] = _mm512_fmadd_ps(w, _mm512_set1_ps(X[b * ldx + j]), a[b]);
+    }
+    _Pragma("GCC unroll 12") for (int b = 0; b < nbk; b++) _mm512_storeu_ps(out + b * P, a[b]);
+}
+
+__attribute__((target("avx512f"))) static void gemm_avx512(const gt_mat32 *A, size_t nb,
+                                                           const float *X, size_t ldx,
+                                                           float *Y, size_t ldy)
+{
+    const size_t rows = A->rows, cols = A->cols;
+    float out[MR512 * P];
+    /* blocks of equal size: 61 items as 11+10+10+10+10+10, not 12+12+12+12+12+1 */
+    const size_t nblk = (nb + MR512 - 1) / MR512, per = nblk ? (nb + nblk - 1) / nblk : 1;
+    int nbk = 0;
+    for (size_t r0 = 0; r0 < rows; r0 += P) {
+        const float *pan = A->data + (r0 / P) * cols * P;
+        const size_t nr = rows - r0 < P ? rows - r0 : P;
+        for (size_t b = 0; b < nb; b += (size_t)nbk) {
+            nbk = (int)(nb - b < per ? nb - b : per);
+            const float *x = X + b * ldx;
+            switch (nbk) {
+            case 1: block512(1, cols, pan, x, ldx, out); break;
+            case 2: block512(2, cols, pan, x, ldx, out); break;
+            case 3: block512(3, cols, pan, x, ldx, out); break;
+            case 4: block512(4, cols, pan, x, ldx, out); break;
+            case 5: block512(5, cols, pan, x, ldx, out); break;
+            case 6: block512(6, cols, pan, x, ldx, out); break;
+            case 7: block512(7, cols, pan, x, ldx, out); break;
+            case 8: block512(8, cols, pan, x, ldx, out); break;
+            case 9: block512(9, cols, pan, x, ldx, out); break;
+            case 10: block512(10, cols, pan, x, ldx, out); break;
+            case 11: block512(11, cols, pan, x, ldx, out); break;
+            default: block512(12, cols, pan, x, ldx, out); break;
+            }
+            for (int i = 0; i < nbk; i++)
+                memcpy(Y + (b + (size_t)i) * ldy + r0, out + i * P, nr * sizeof *out);
+        }
+    }
+}
+
+/* One panel of y = A x in double: 16 outputs as two vectors of 8 doubles, the even and odd
+ * inputs summed apart (four independent chains), the weights widened as they are loaded. */
+__attribute__((target("avx512f"), always_inline)) static inline void
+panel64(const gt_mat32 *A, size_t r0, const double *x, double *y)
+{
+    const size_t rows = A->rows, cols = A->cols;
+    const float *pan = A->data + (r0 / P) * cols * P;
+    double out[P];
+    __m512d a0 = _mm512_setzero_pd(), a1 = a0, b0 = a0, b1 = a0;
+    size_t j = 0;
+    for (; j + 2 <= cols; j += 2) {
+        const __m512d xa = _mm512_set1_pd(x[j]), xb = _mm512_set1_pd(x[j + 1]);
+        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_load_ps(pan + j * P)), xa, a0);
+        a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_load_ps(pan + j * P + 8)), xa, a1);
+        b0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_load_ps(pan + (j + 1) * P)), xb, b0);
+        b1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_load_ps(pan + (j + 1) * P + 8)), xb, b1);
+    }
+    if (j < cols) {
+        const __m512d xa = _mm512_set1_pd(x[j]);
+        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_load_ps(pan + j * P)), xa, a0);
+        a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_load_ps(pan + j * P + 8)), xa, a1);
+    }
+    _mm512_storeu_pd(out, _mm512_add_pd(a0, b0));
+    _mm512_storeu_pd(out + 8, _mm512_add_pd(a1, b1));
+    const size_t nr = rows - r0 < P ? rows - r0 : P;
+    memcpy(y + r0, out, nr * sizeof *out);
+}
+
+/* The same with the items' inputs interleaved, XT[j * ldt + b]: each step of j reads the
+ * block's inputs from one or two cache lines instead of one line per item. */
+__attribute__((target("avx512f"), always_inline)) static inline void
+block512t(const int nbk, size_t cols, const float *pan, const float *XT, size_t ldt, float *out)
+{
+    __m512 a[MR512];
+    _Pragma("GCC unroll 12") for (int b = 0; b < nbk; b++) a[b] = _mm512_setzero_ps();
+    for (size_t j = 0; j < cols; j++) {
+        const __m512 w = _mm512_load_ps(pan + j * P);
+        const float *x = XT + j * ldt;
+        _Pragma("GCC unroll 12") for (int b = 0; b < nbk; b++)
+            a[b] = _mm512_fmadd_ps(w, _mm512_set1_ps(x[b]), a[b]);
+    }
+    _Pragma("GCC unroll 12") for (int b = 0; b < nbk; b++) _mm512_storeu_ps(out + b * P, a[b]);
+}
+
+/* With x0, y0 = A x0 in double too, each panel's part while the panel is in the cache. */
+__attribute__((target("avx512f"))) static void gemm_t_avx512(const gt_mat32 *A, size_t nb,
+                                                             const float *XT, float *Y,
+                                                             size_t ldy, const double *x0,
+                                                             double *y0)
+{
+    const size_t rows = A->rows, cols = A->cols;
+    float out[MR512 * P];
+    const size_t nblk = (nb + MR512 - 1) / MR512, per = nblk ? (nb + nblk - 1) / nblk : 1;
+    int nbk = 0;
+    for (size_t r0 = 0; r0 < rows; r0 += P) {
+        const float *pan = A->data + (r0 / P) * cols * P;
+        if (x0)
+            panel64(A, r0, x0, y0);
+        const size_t nr = rows - r0 < P ? rows - r0 : P;
+        for (size_t b = 0; b < nb; b += (size_t)nbk) {
+            nbk = (int)(nb - b < per ? nb - b : per);
+            const float *x = XT + b;
+            switch (nbk) {
+            case 1: block512t(1, cols, pan, x, nb, out); break;
+            case 2: block512t(2, cols, pan, x, nb, out); break;
+            case 3: block512t(3, cols, pan, x, nb, out); break;
+            case 4: block512t(4, cols, pan, x, nb, out); break;
+            case 5: block512t(5, cols, pan, x, nb, out); break;
+            case 6: block512t(6, cols, pan, x, nb, out); break;
+            case 7: block512t(7, cols, pan, x, nb, out); break;
+            case 8: block512t(8, cols, pan, x, nb, out); break;
+            case 9: block512t(9, cols, pan, x, nb, out); break;
+            case 10: block512t(10, cols, pan, x, nb, out); break;
+            case 11: block512t(11, cols, pan, x, nb, out); break;
+            default: block512t(12, cols, pan, x, nb, out); break;
+            }
+            for (int i = 0; i < nbk; i++)
+                memcpy(Y + (b + (size_t)i) * ldy + r0, out + i * P, nr * sizeof *out);
+        }
+    }
+}
+
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+block256(const int nbk, size_t cols, const float *pan, const float *X, size_t ldx, float *out)
+{
+    __m256 a0[MR256], a1[MR256];
+    _Pragma("GCC unroll 6") for (int b = 0; b < nbk; b++) a0[b] = a1[b] = _mm256_setzero_ps();
+    for (size_t j = 0; j < cols; j++) {
+        const __m256 w0 = _mm256_load_ps(pan + j * P), w1 = _mm256_load_ps(pan + j * P + 8);
+        _Pragma("GCC unroll 6") for (int b = 0; b < nbk; b++) {
+            const __m256 xv = _mm256_broadcast_ss(X + b * ldx + j);
+            a0[b] = _mm256_fmadd_ps(w0, xv, a0[b]);
+            a1[b] = _mm256_fmadd_ps(w1, xv, a1[b]);
+        }
+    }
+    _Pragma("GCC unroll 6") for (int b = 0; b < nbk; b++) {
+        _mm256_storeu_ps(out + b * P, a0[b]);
+        _mm256_storeu_ps(out + b * P + 8, a1[b]);
+    }
+}
+
+__attribute__((target("avx2,fma"))) static void gemm_avx2(const gt_mat32 *A, size_t nb,
+                                                         const float *X, size_t ldx, float *Y,
+                                                         size_t ldy)
+{
+    const size_t rows = A->rows, cols = A->cols;
+    float out[MR256 * P];
+    /* blocks of equal size: 61 items as 11+10+10+10+10+10, not 12+12+12+12+12+1 */
+    const size_t nblk = (nb + MR256 - 1) / MR256, per = nblk ? (nb + nblk - 1) / nblk : 1;
+    int nbk = 0;
+    for (size_t r0 = 0; r0 < rows; r0 += P) {
+        const float *pan = A->data + (r0 / P) * cols * P;
+        const size_t nr = rows - r0 < P ? rows - r0 : P;
+        for (size_t b = 0; b < nb; b += (size_t)nbk) {
+            nbk = (int)(nb - b < per ? nb - b : per);
+            const float *x = X + b * ldx;
+            switch (nbk) {
+            case 1: block256(1, cols, pan, x, ldx, out); break;
+            case 2: block256(2, cols, pan, x, ldx, out); break;
+            case 3: block256(3, cols, pan, x, ldx, out); break;
+            case 4: block256(4, cols, pan, x, ldx, out); break;
+            case 5: block256(5, cols, pan, x, ldx, out); break;
+            default: block256(6, cols, pan, x, ldx, out); break;
+            }
+            for (int i = 0; i < nbk; i++)
+                memcpy(Y + (b + (size_t)i) * ldy + r0, out + i * P, nr * sizeof *out);
+        }
+    }
+}
+#endif
+
+static void gemv64_c(const gt_mat32 *A, const double *x, double *y)
+{
+    const size_t rows = A->rows, cols = A->cols;
+    for (size_t r = 0; r < rows; r++) {
+        const float *w = A->data + (r / P) * cols * P + r % P;
+        double s = 0.0;
+        for (size_t j = 0; j < cols; j++)
+            s += (double)w[j * P] * x[j];
+        y[r] = s;
+    }
+}
+
+#ifdef GT_X86
+__attribute__((target("avx512f"))) static void gemv64_avx512(const gt_mat32 *A, const double *x,
+                                                             double *y)
+{
+    for (size_t r0 = 0; r0 < A->rows; r0 += P)
+        panel64(A, r0, x, y);
+}
+#endif
+
+void kern32_gemv64(const gt_mat32 *A, const double *x, double *y)
+{
+#ifdef GT_X86
+    if (strcmp(kern_name(), "avx512") == 0) {
+        gemv64_avx512(A, x, y);
+        return;
+    }
+#endif
+    gemv64_c(A, x, y);
+}
+
+void kern32_gemm_t0(const gt_mat32 *A, size_t nb, const float *XT, float *Y, size_t ldy,
+                    const double *x0, double *y0)
+{
+#ifdef GT_X86
+    if (strcmp(kern_name(), "avx512") == 0) {
+        gemm_t_avx512(A, nb, XT, Y, ldy, x0, y0);
+        return;
+    }
+#endif
+    kern32_gemv64(A, x0, y0);
+    kern32_gemm_t(A, nb, XT, Y, ldy);
+}
+
+void kern32_gemm_t(const gt_mat32 *A, size_t nb, const float *XT, float *Y, size_t ldy)
+{
+#ifdef GT_X86
+    if (strcmp(kern_name(), "avx512") == 0) {
+        gemm_t_avx512(A, nb, XT, Y, ldy, NULL, NULL);
+        return;
+    }
+#endif
+    const size_t rows = A->rows, cols = A->cols;
+    for (size_t b = 0; b < nb; b++)
+        for (size_t r = 0; r < rows; r++) {
+            const float *w = A->data + (r / P) * cols * P + r % P;
+            float acc = 0.0f;
+            for (size_t j = 0; j < cols; j++)
+                acc += w[j * P] * XT[j * nb + b];
+            Y[b * ldy + r] = acc;
+        }
+}
+
+const char *kern32_name(void)
+{
+    const char *k = kern_name(); /* the engine's choice: avx512, avx2 or c */
+#ifdef GT_X86
+    if (strcmp(k, "avx512") == 0 || strcmp(k, "avx2") == 0)
+        return k;
+#endif
+    return "c";
+}
+
+void kern32_gemm(const gt_mat32 *A, size_t nb, const float *X, size_t ldx, float *Y, size_t ldy)
+{
+#ifdef GT_X86
+    const char *k = kern_name();
+    if (strcmp(k, "avx512") == 0) {
+        gemm_avx512(A, nb, X, ldx, Y, ldy);
+        return;
+    }
+    if (strcmp(k, "avx2") == 0) {
+        gemm_avx2(A, nb, X, ldx, Y, ldy);
+        return;
+    }
+#endif
+    kern32_gemm_ref(A, nb, X, ldx, Y, ldy);
+}

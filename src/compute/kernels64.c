@@ -1,0 +1,426 @@
+/* Double-precision products and nonlinearities for the batched perturbation runs. The
+ * product is the usual matrix-multiply micro-kernel: 8 outputs (one packed panel) for up
+ * to 6 batch items stay in registers while the inputs stream past, so each weight loaded
+ * serves 6 items and the panel is read contiguously. AVX2+FMA where the processor has it,
+ * plain C otherwise. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define GT_X86 1
+#endif
+
+#include "compute/kernels.h"
+#include "compute/kernels64.h"
+
+#define P MAT64_PANEL
+
+int mat64_pack(gt_mat64 *a, const float *W, size_t rows, size_t cols)
+{
+    size_t panels = (rows + P - 1) / P;
+    a->rows = rows;
+    a->cols = cols;
+    a->data = calloc(panels * cols * P + 1, sizeof *a->data);
+    if (!a->data)
+        return -1;
+    for (size_t r = 0; r < rows; r++)
+        for (size_t j = 0; j < cols; j++)
+            a->data[((r / P) * cols + j) * P + r % P] = W[r * cols + j];
+    return 0;
+}
+
+void mat64_free(gt_mat64 *a)
+{
+    free(a->data);
+    memset(a, 0, sizeof *a);
+}
+
+void kern64_gemm_ref(const gt_mat64 *A, size_t nb, const double *X, size_t ldx,
+                     const double *bias, double *Y, size_t ldy, int accumulate)
+{
+    const size_t rows = A->rows, cols = A->cols;
+    for (size_t b = 0; b < nb; b++) {
+        double *y = Y + b * ldy;
+        const double *x = X + b * ldx;
+        for (size_t r = 0; r < rows; r++) {
+            const double *w = A->data + (r / P) * cols * P + r % P;
+            double s = accumulate ? y[r] : bias ? bias[r] : 0.0;
+            for (size_t j = 0; j < cols; j++)
+                s += w[j * P] * x[j];
+            y[r] = s;
+        }
+    }
+}
+
+#ifdef GT_X86
+#define MR 6 /* batch items per block */
+
+/* nbk (<= MR) items by one panel of 8 outputs, added to Y. Inlined with a constant nbk so
+ * the accumulators stay in registers. */
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+block(const int nbk, size_t cols, const double *pan, const double *X, size_t ldx, double *Y,
+      size_t ldy)
+{
+    __m256d a0[MR], a1[MR];
+    _Pragma("GCC unroll 6") for (int b = 0; b < nbk; b++) {
+        a0[b] = _mm256_loadu_pd(Y + b * ldy);
+        a1[b] = _mm256_loadu_pd(Y + b * ldy + 4);
+    }
+    for (size_t j = 0; j < cols; j++) {
+        const __m256d w0 = _mm256_loadu_pd(pan + j * P), w1 = _mm256_loadu_pd(pan + j * P + 4);
+        _Pragma("GCC unroll 6") for (int b = 0; b < nbk; b++) {
+            const __m256d xv = _mm256_broadcast_sd(X + b * ldx + j);
+            a0[b] = _mm256_fmadd_pd(w0, xv, a0[b]);
+            a1[b] = _mm256_fmadd_pd(w1, xv, a1[b]);
+        }
+    }
+    _Pragma("GCC unroll 6") for (int b = 0; b < nbk; b++) {
+        _mm256_storeu_pd(Y + b * ldy, a0[b]);
+        _mm256_storeu_pd(Y + b * ldy + 4, a1[b]);
+    }
+}
+
+__attribute__((target("avx2,fma"))) static void
+gemm_avx2(const gt_mat64 *A, size_t nb, const double *X, size_t ldx, const double *bias,
+          double *Y, size_t ldy, int accumulate)
+{
+    const size_t rows = A->rows, cols = A->cols;
+    double tmp[MR * P];
+    /* Panels outermost: a panel (cols x 8) stays in L1 while every item passes. */
+    for (size_t r0 = 0; r0 < rows; r0 += P) {
+        const double *pan = A->data + (r0 / P) * cols * P;
+        const size_t nr = rows - r0 < P ? rows - r0 : P;
+        for (size_t b = 0; b < nb; b += MR) {
+            const int nbk = (int)(nb - b < MR ? nb - b : MR);
+            double *y = Y + b * ldy + r0;
+            size_t ly = ldy;
+            if (nr < P) { /* the last, partial panel goes through tmp */
+                for (int i = 0; i < nbk; i++)
+                    for (size_t q = 0; q < P; q++)
+                        tmp[i * P + q] = q >= nr       ? 0.0
+                                         : accumulate ? y[i * ldy + q]
+                                         : bias       ? bias[r0 + q]
+                                                      : 0.0;
+                y = tmp;
+                ly = P;
+            } else if (!accumulate) {
+                for (int i = 0; i < nbk; i++)
+                    for (size_t q = 0; q < P; q++)
+                        y[i * ldy + q] = bias ? bias[r0 + q] : 0.0;
+            }
+            const double *x = X + b * ldx;
+            switch (nbk) {
+            case 1: block(1, cols, pan, x, ldx, y, ly); break;
+            case 2: block(2, cols, pan, x, ldx, y, ly); break;
+            case 3: block(3, cols, pan, x, ldx, y, ly); break;
+            case 4: block(4, cols, pan, x, ldx, y, ly); break;
+            case 5: block(5, cols, pan, x, ldx, y, ly); break;
+            default: block(6, cols, pan, x, ldx, y, ly); break;
+            }
+            if (nr < P)
+                for (int i = 0; i < nbk; i++)
+                    memcpy(Y + (b + (size_t)i) * ldy + r0, tmp + i * P, nr * sizeof *tmp);
+        }
+    }
+}
+#endif
+
+/* The plain C product when the engine's kernels were set to "c" or the processor lacks
+ * AVX2+FMA. */
+static int use_c(void)
+{
+#ifdef GT_X86
+    return strcmp(kern_name(), "c") == 0 ||
+           !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
+#else
+    return 1;
+#endif
+}
+
+const char *kern64_name(void)
+{
+    return use_c() ? "c" : "avx2";
+}
+
+void kern64_gemm(const gt_mat64 *A, size_t nb, const double *X, size_t ldx, const double *bias,
+                 double *Y, size_t ldy, int accumulate)
+{
+#ifdef GT_X86
+    if (!use_c()) {
+        gemm_avx2(A, nb, X, ldx, bias, Y, ldy, accumulate);
+        return;
+    }
+#endif
+    kern64_gemm_ref(A, nb, X, ldx, bias, Y, ldy, accumulate);
+}
+
+#ifdef GT_X86
+/* exp(x) for 4 doubles: x = n ln2 + r with |r| <= ln2/2, e^r by its Taylor polynomial of
+ * degree 12 (relative error below 2e-16), scaled by 2^n through the exponent bits. Inputs
+ * are clamped to [-708, 708], where e^x is a normal double. */
+__attribute__((target("avx2,fma"))) static __m256d exp4(__m256d x)
+{
+    static const double inv_fact[13] = {
+        1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320,
+        1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600};
+    x = _mm256_min_pd(_mm256_max_pd(x, _mm256_set1_pd(-708.0)), _mm256_set1_pd(708.0));
+    __m256d n = _mm256_round_pd(_mm256_mul_pd(x, _mm256_set1_pd(1.4426950408889634)),
+                                _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256d r = _mm256_fnmadd_pd(n, _mm256_set1_pd(6.93147180369123816490e-01), x);
+    r = _mm256_fnmadd_pd(n, _mm256_set1_pd(1.90821492927058770002e-10), r);
+    __m256d p = _mm256_set1_pd(inv_fact[12]);
+    /* unrolled: a loop here would keep too few exponentials in flight to hide the chain's
+     * latency */
+    _Pragma("GCC unroll 12") for (int k = 11; k >= 0; k--)
+        p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(inv_fact[k]));
+    __m256i e = _mm256_cvtepi32_epi64(_mm256_cvtpd_epi32(n));
+    e = _mm256_slli_epi64(_mm256_add_epi64(e, _mm256_set1_epi64x(1023)), 52);
+    return _mm256_mul_pd(p, _mm256_castsi256_pd(e));
+}
+
+__attribute__((target("avx2,fma"))) static size_t sigmoid_avx2(size_t n, double *v)
+{
+    const __m256d one = _mm256_set1_pd(1.0);
+    size_t j = 0;
+    for (; j + 4 <= n; j += 4) {
+        __m256d x = _mm256_loadu_pd(v + j);
+        __m256d e = exp4(_mm256_sub_pd(_mm256_setzero_pd(), x));
+        _mm256_storeu_pd(v + j, _mm256_div_pd(one, _mm256_add_pd(one, e)));
+    }
+    return j;
+}
+
+/* tanh|x| = (1 - e) / (1 + e) with e = exp(-2|x|), the sign put back. */
+__attribute__((target("avx2,fma"))) static size_t tanh_avx2(size_t n, double *v)
+{
+    const __m256d one = _mm256_set1_pd(1.0), sign = _mm256_set1_pd(-0.0);
+    size_t j = 0;
+    for (; j + 4 <= n; j += 4) {
+        __m256d x = _mm256_loadu_pd(v + j);
+        __m256d ax = _mm256_andnot_pd(sign, x);
+        __m256d e = exp4(_mm256_mul_pd(ax, _mm256_set1_pd(-2.0)));
+        __m256d t = _mm256_div_pd(_mm256_sub_pd(one, e), _mm256_add_pd(one, e));
+        _mm256_storeu_pd(v + j, _mm256_or_pd(t, _mm256_and_pd(sign, x)));
+    }
+    return j;
+}
+
+/* exp(x) for 8 doubles: x = (16 q + i) ln2/16 + r with |r| <= ln2/32, e^x = 2^q 2^(i/16) e^r,
+ * 2^(i/16) from a table of 16 (one two-table permute), e^r by its Taylor polynomial of
+ * degree 7 (truncation below 2e-18 relative); the table's and the arithmetic's rounding
+ * leave a relative error below 4e-16. Inputs are clamped to [-708, 708]. */
+__attribute__((target("avx512f"), always_inline)) static inline __m512d exp8(__m512d x)
+{
+    static const double tab[16] = {
+        1.0, 1.0442737824274138, 1.0905077326652577, 1.1387886347566916,
+        1.189207115002721, 1.241857812073484, 1.2968395546510096, 1.3542555469368927,
+        1.4142135623730951, 1.4768261459394993, 1.5422108254079407, 1.6104903319492543,
+        1.681792830507429, 1.7562521603732995, 1.8340080864093424, 1.9152065613971474};
+    x = _mm512_min_pd(_mm512_max_pd(x, _mm512_set1_pd(-708.0)), _mm512_set1_pd(708.0));
+    /* k = x 16/ln2 rounded to an integer: added to 1.5 * 2^52, whose last place is 1, it
+     * is the low bits of the sum (the table's index in its last four) */
+    const __m512d shift = _mm512_set1_pd(6755399441055744.0);
+    const __m512d ks = _mm512_fmadd_pd(x, _mm512_set1_pd(23.083120654223414), shift);
+    const __m512d k = _mm512_sub_pd(ks, shift);
+    /* ln2/16 in two parts, the first exact times any k here (|k| < 2^14) */
+    __m512d r = _mm512_fnmadd_pd(k, _mm512_set1_pd(0.04332169877307024), x);
+    r = _mm512_fnmadd_pd(k, _mm512_set1_pd(1.1926343307941173e-11), r);
+    __m512d p = _mm512_set1_pd(1.0 / 5040);
+    p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(1.0 / 720));
+    p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(1.0 / 120));
+    p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(1.0 / 24));
+    p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(1.0 / 6));
+    p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(0.5));
+    p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(1.0));
+    p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(1.0));
+    const __m512i ki = _mm512_castpd_si512(ks);
+    const __m512d t = _mm512_permutex2var_pd(_mm512_loadu_pd(tab), ki, _mm512_loadu_pd(tab + 8));
+    /* 2^q, q = floor(k / 16): the low 12 bits of ks / 16 + 1023 hold q + 1023 */
+    const __m512i e =
+        _mm512_slli_epi64(_mm512_add_epi64(_mm512_srli_epi64(ki, 4), _mm512_set1_epi64(1023)), 52);
+    return _mm512_mul_pd(_mm512_mul_pd(p, t), _mm512_castsi512_pd(e));
+}
+
+__attribute__((target("avx512f"), always_inline)) static inline __m512d sig8(__m512d x)
+{
+    const __m512d one = _mm512_set1_pd(1.0);
+    return _mm512_div_pd(one, _mm512_add_pd(one, exp8(_mm512_sub_pd(_mm512_setzero_pd(), x))));
+}
+
+/* tanh|x| = (1 - e) / (1 + e) with e = exp(-2|x|), the sign put back. */
+__attribute__((target("avx512f"), always_inline)) static inline __m512d tanh8(__m512d v)
+{
+    const __m512d one = _mm512_set1_pd(1.0);
+    const __m512i sign = _mm512_set1_epi64((long long)0x8000000000000000ULL);
+    const __m512i x = _mm512_castpd_si512(v);
+    const __m512d ax = _mm512_castsi512_pd(_mm512_andnot_si512(sign, x));
+    const __m512d e = exp8(_mm512_mul_pd(ax, _mm512_set1_pd(-2.0)));
+    const __m512d t = _mm512_div_pd(_mm512_sub_pd(one, e), _mm512_add_pd(one, e));
+    return _mm512_castsi512_pd(_mm512_or_si512(_mm512_castpd_si512(t), _mm512_and_si512(sign, x)));
+}
+
+__attribute__((target("avx512f"))) static size_t sigmoid_avx512(size_t n, double *v)
+{
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8)
+        _mm512_storeu_pd(v + j, sig8(_mm512_loadu_pd(v + j)));
+    return j;
+}
+
+__attribute__((target("avx512f"))) static size_t tanh_avx512(size_t n, double *v)
+{
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8)
+        _mm512_storeu_pd(v + j, tanh8(_mm512_loadu_pd(v + j)));
+    return j;
+}
+
+/* a[r] + da[r] + y[r] + dy[r] for 8 rows from r (da, dy: NULL for none). */
+__attribute__((target("avx512f"), always_inline)) static inline __m512d
+pre8(const double *a, const float *da, const double *y, const float *dy, size_t r)
+{
+    __m512d v = _mm512_add_pd(_mm512_loadu_pd(a + r), _mm512_loadu_pd(y + r));
+    if (da)
+        v = _mm512_add_pd(v, _mm512_cvtps_pd(_mm256_loadu_ps(da + r)));
+    if (dy)
+        v = _mm512_add_pd(v, _mm512_cvtps_pd(_mm256_loadu_ps(dy + r)));
+    return v;
+}
+
+/* The cells 8 units at a time, the gates in registers; the units past the last multiple
+ * of 8 are left to the caller. */
+__attribute__((target("avx512f"))) static size_t lstm_avx512(size_t H, const double *a,
+                                                            const float *da, const double *y,
+                                                            const float *dy, double *g,
+                                                            double *c, double *h)
+{
+    size_t j = 0;
+    for (; j + 8 <= H; j += 8) {
+        const __m512d i = sig8(pre8(a, da, y, dy, j)), f = sig8(pre8(a, da, y, dy, H + j));
+        const __m512d n = tanh8(pre8(a, da, y, dy, 2 * H + j));
+        const __m512d o = sig8(pre8(a, da, y, dy, 3 * H + j));
+        const __m512d cn = _mm512_add_pd(_mm512_mul_pd(f, _mm512_loadu_pd(c + j)),
+                                         _mm512_mul_pd(i, n));
+        _mm512_storeu_pd(c + j, cn);
+        _mm512_storeu_pd(h + j, _mm512_mul_pd(o, tanh8(cn)));
+        if (g) {
+            _mm512_storeu_pd(g + j, i);
+            _mm512_storeu_pd(g + H + j, f);
+            _mm512_storeu_pd(g + 2 * H + j, n);
+            _mm512_storeu_pd(g + 3 * H + j, o);
+        }
+    }
+    return j;
+}
+
+__attribute__((target("avx512f"))) static size_t gru_avx512(size_t H, const double *a,
+                                                           const float *da, const double *y,
+                                                           const float *dy, double *g,
+                                                           double *h)
+{
+    size_t j = 0;
+    for (; j + 8 <= H; j += 8) {
+        const __m512d r = sig8(pre8(a, da, y, dy, j)), z = sig8(pre8(a, da, y, dy, H + j));
+        const size_t q = 2 * H + j;
+        __m512d an = _mm512_loadu_pd(a + q), yn = _mm512_loadu_pd(y + q);
+        if (da)
+            an = _mm512_add_pd(an, _mm512_cvtps_pd(_mm256_loadu_ps(da + q)));
+        if (dy)
+            yn = _mm512_add_pd(yn, _mm512_cvtps_pd(_mm256_loadu_ps(dy + q)));
+        const __m512d n = tanh8(_mm512_add_pd(an, _mm512_mul_pd(r, yn)));
+        const __m512d hv = _mm512_loadu_pd(h + j);
+        _mm512_storeu_pd(h + j, _mm512_add_pd(_mm512_mul_pd(_mm512_sub_pd(_mm512_set1_pd(1.0), z), n),
+                                              _mm512_mul_pd(z, hv)));
+        if (g) {
+            _mm512_storeu_pd(g + j, r);
+            _mm512_storeu_pd(g + H + j, z);
+            _mm512_storeu_pd(g + 2 * H + j, n);
+        }
+    }
+    return j;
+}
+
+static int use_avx512(void)
+{
+    return strcmp(kern_name(), "avx512") == 0;
+}
+#endif
+
+void kern64_sigmoid(size_t n, double *v)
+{
+    size_t j = 0;
+#ifdef GT_X86
+    if (use_avx512())
+        j = sigmoid_avx512(n, v);
+    if (!use_c())
+        j += sigmoid_avx2(n - j, v + j);
+#endif
+    for (; j < n; j++)
+        v[j] = 1.0 / (1.0 + exp(-v[j]));
+}
+
+void kern64_tanh(size_t n, double *v)
+{
+    size_t j = 0;
+#ifdef GT_X86
+    if (use_avx512())
+        j = tanh_avx512(n, v);
+    if (!use_c())
+        j += tanh_avx2(n - j, v + j);
+#endif
+    for (; j < n; j++)
+        v[j] = tanh(v[j]);
+}
+
+/* The rows from j on of each block of a cell: pre-activations into t, the nonlinearities
+ * one block at a time. */
+static void pre_rows(size_t H, size_t j, int blocks, const double *a, const float *da,
+                     const double *y, const float *dy, double *t)
+{
+    for (int k = 0; k < blocks; k++)
+        for (size_t r = (size_t)k * H + j; r < (size_t)(k + 1) * H; r++)
+            t[r] = a[r] + y[r] + (da ? (double)da[r] : 0.0) + (dy ? (double)dy[r] : 0.0);
+}
+
+void kern64_cell(int lstm, size_t H, const double *a, const float *da, const double *y,
+                 const float *dy, double *g, double *t, double *c, double *h)
+{
+    size_t j = 0;
+#ifdef GT_X86
+    if (use_avx512())
+        j = lstm ? lstm_avx512(H, a, da, y, dy, g, c, h) : gru_avx512(H, a, da, y, dy, g, h);
+#endif
+    if (j == H)
+        return;
+    const size_t m = H - j;
+    const int G = lstm ? 4 : 3;
+    pre_rows(H, j, lstm ? 4 : 2, a, da, y, dy, t);
+    kern64_sigmoid(m, t + j); /* i or r */
+    kern64_sigmoid(m, t + H + j); /* f or z */
+    if (lstm) {
+        kern64_tanh(m, t + 2 * H + j);
+        kern64_sigmoid(m, t + 3 * H + j);
+        double *ct = t + 4 * H;
+        for (size_t u = j; u < H; u++)
+            ct[u] = c[u] = t[H + u] * c[u] + t[u] * t[2 * H + u];
+        kern64_tanh(m, ct + j);
+        for (size_t u = j; u < H; u++)
+            h[u] = t[3 * H + u] * ct[u];
+    } else {
+        for (size_t u = j; u < H; u++) {
+            const size_t q = 2 * H + u;
+            t[q] = a[q] + (da ? (double)da[q] : 0.0) +
+                   t[u] * (y[q] + (dy ? (double)dy[q] : 0.0));
+        }
+        kern64_tanh(m, t + 2 * H + j);
+        for (size_t u = j; u < H; u++)
+            h[u] = (1.0 - t[H + u]) * t[2 * H + u] + t[H + u] * h[u];
+    }
+    if (g)
+        for (int k = 0; k < G; k++)
+            memcpy(g + (size_t)k * H + j, t + (size_t)k * H + j, m * sizeof *g);
+}

@@ -1,0 +1,175 @@
+/* A small pool of threads for splitting one matrix-vector product by rows. */
+#include "config.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "compute/kernels.h"
+#include "compute/pool.h"
+
+#ifdef __linux__
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define cpu_relax() _mm_pause()
+#else
+#define cpu_relax() ((void)0)
+#endif
+
+/* Products smaller than this many weights run on the calling thread alone. */
+#define POOL_MIN_WORK (48u * 1024)
+/* Spin this many rounds for new work before sleeping. */
+#define POOL_SPIN 20000
+
+#define POOL_MAX 16
+
+struct gt_pool {
+    int n;
+    pthread_t thread[POOL_MAX];
+    _Atomic unsigned gen;     /* bumped for every job (futex word) */
+    _Atomic int done;         /* workers finished with the current job */
+    _Atomic int stop;
+    _Atomic int sleepers;
+    size_t rows, cols;
+    const float *W, *x, *bias;
+    float *y;
+    int backward;
+};
+
+static void futex_wait(_Atomic unsigned *addr, unsigned val)
+{
+#ifdef __linux__
+    syscall(SYS_futex, (unsigned *)addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+#else
+    (void)addr, (void)val;
+    sched_yield();
+#endif
+}
+
+static void futex_wake_all(_Atomic unsigned *addr)
+{
+#ifdef __linux__
+    syscall(SYS_futex, (unsigned *)addr, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0);
+#else
+    (void)addr;
+#endif
+}
+
+/* Thread k's rows: the split keeps blocks of 4 rows together. */
+static void part(const gt_pool *p, int k, size_t *r0, size_t *r1)
+{
+    size_t blocks = (p->rows + 3) / 4;
+    size_t b0 = blocks * (size_t)k / (size_t)p->n, b1 = blocks * (size_t)(k + 1) / (size_t)p->n;
+    *r0 = b0 * 4 < p->rows ? b0 * 4 : p->rows;
+    *r1 = b1 * 4 < p->rows ? b1 * 4 : p->rows;
+}
+
+static void run_part(const gt_pool *p, int k)
+{
+    size_t r0, r1;
+    part(p, k, &r0, &r1);
+    if (r1 > r0)
+        kern_gemv_dir(r1 - r0, p->cols, p->W + r0 * p->cols, p->x,
+                      p->bias ? p->bias + r0 : NULL, p->y + r0, p->backward);
+}
+
+struct worker_arg {
+    gt_pool *p;
+    int k;
+};
+
+static void *worker(void *arg)
+{
+    struct worker_arg a = *(struct worker_arg *)arg;
+    free(arg);
+    gt_pool *p = a.p;
+    unsigned seen = 0; /* gen starts at 0, before any worker exists */
+    for (;;) {
+        unsigned g;
+        int spins = 0;
+        while ((g = atomic_load_explicit(&p->gen, memory_order_acquire)) == seen) {
+            if (++spins < POOL_SPIN) {
+                cpu_relax();
+                continue;
+            }
+            atomic_fetch_add(&p->sleepers, 1);
+            futex_wait(&p->gen, seen);
+            atomic_fetch_sub(&p->sleepers, 1);
+            spins = 0;
+        }
+        seen = g;
+        if (atomic_load(&p->stop))
+            return NULL;
+        run_part(p, a.k);
+        atomic_fetch_add_explicit(&p->done, 1, memory_order_release);
+    }
+}
+
+gt_pool *pool_start(int nthreads)
+{
+    if (nthreads < 2)
+        return NULL;
+    if (nthreads > POOL_MAX)
+        nthreads = POOL_MAX;
+    gt_pool *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->n = 1;
+    for (int k = 1; k < nthreads; k++) {
+        struct worker_arg *a = malloc(sizeof *a);
+        if (!a)
+            break;
+        a->p = p;
+        a->k = k;
+        if (pthread_create(&p->thread[k], NULL, worker, a) != 0) {
+            free(a);
+            break;
+        }
+        p->n++;
+    }
+    if (p->n < 2) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void pool_stop(gt_pool *p)
+{
+    if (!p)
+        return;
+    atomic_store(&p->stop, 1);
+    atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
+    futex_wake_all(&p->gen);
+    for (int k = 1; k < p->n; k++)
+        pthread_join(p->thread[k], NULL);
+    free(p);
+}
+
+void pool_gemv(gt_pool *p, size_t rows, size_t cols, const float *W, const float *x,
+               const float *bias, float *y, int backward)
+{
+    if (!p || rows * cols < POOL_MIN_WORK || rows < 8) {
+        kern_gemv_dir(rows, cols, W, x, bias, y, backward);
+        return;
+    }
+    p->rows = rows, p->cols = cols, p->W = W, p->x = x, p->bias = bias, p->y = y;
+    p->backward = backward;
+    atomic_store_explicit(&p->done, 0, memory_order_relaxed);
+    atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
+    if (atomic_load(&p->sleepers))
+        futex_wake_all(&p->gen);
+    run_part(p, 0);
+    /* a busy machine may have descheduled a worker: stop spinning, give it the core */
+    for (int spins = 0; atomic_load_explicit(&p->done, memory_order_acquire) < p->n - 1;)
+        if (++spins < POOL_SPIN)
+            cpu_relax();
+        else
+            sched_yield();
+}

@@ -1,0 +1,421 @@
+/* Stepping a batch of streams in double precision (the equations of doc/measures.md, as
+ * run.c computes them in float32). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gatetui/batch.h"
+#include "compute/gemm32.h"
+#include "compute/kernels64.h"
+
+/* The elementwise loops over a batch (differences, sums, the cells' products) are worth
+ * vectorising even at -O2. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize")
+#endif
+
+/* Layer 0's input part is tabulated per token when the table stays below this many
+ * numbers (32 MB); otherwise it is computed at each step. */
+#define MAX_XTAB ((size_t)1 << 22)
+
+void batch_free(gt_batch *b)
+{
+    free(b->h);
+    free(b->c);
+    free(b->gates);
+    for (int k = 0; k <= b->upto && (b->ih || b->hh || b->hn); k++) {
+        if (b->ih)
+            mat64_free(&b->ih[k]);
+        if (b->hh)
+            mat64_free(&b->hh[k]);
+        if (b->hn)
+            mat64_free(&b->hn[k]);
+    }
+    for (int k = 0; k <= b->upto && (b->ih32 || b->hh32 || b->hn32); k++) {
+        if (b->ih32)
+            mat32_free(&b->ih32[k]);
+        if (b->hh32)
+            mat32_free(&b->hh32[k]);
+        if (b->hn32)
+            mat32_free(&b->hn32[k]);
+    }
+    free(b->ih32);
+    free(b->hh32);
+    free(b->hn32);
+    free(b->dx);
+    free(b->dy);
+    free(b->dyi);
+    free(b->y0);
+    free(b->y0i);
+    free(b->dT);
+    free(b->dn2);
+    free(b->ih);
+    free(b->hh);
+    free(b->hn);
+    free(b->b_ih);
+    free(b->b_hh);
+    free(b->xtab);
+    free(b->xin);
+    free(b->acc);
+    free(b->tmp);
+    free(b->rh);
+    memset(b, 0, sizeof *b);
+}
+
+int batch_init(gt_batch *b, const gt_model *m, int upto, int cap, gt_error *e)
+{
+    memset(b, 0, sizeof *b);
+    if (upto < 0 || upto >= m->layers || cap < 1)
+        return gt_fail(e, GT_EINPUT, "batch: layer %d of %d, %d items", upto, m->layers, cap);
+    b->m = m;
+    b->upto = upto;
+    b->cap = cap;
+    b->H = m->hidden;
+    b->G = m->gates;
+    const size_t H = (size_t)m->hidden, GH = (size_t)m->gates * H, NL = (size_t)upto + 1;
+    const size_t V = (size_t)m->vocab, D0 = (size_t)m->input_dim, n = (size_t)cap;
+    const int table = V * GH <= MAX_XTAB, before = m->arch == GT_GRU && m->gru_reset_before;
+    b->ih = calloc(NL, sizeof *b->ih);
+    b->hh = calloc(NL, sizeof *b->hh);
+    b->hn = calloc(NL, sizeof *b->hn);
+    b->h = calloc(NL * n * H, sizeof *b->h);
+    b->c = calloc(NL * n * H, sizeof *b->c);
+    b->gates = calloc(NL * n * GH, sizeof *b->gates);
+    b->b_ih = malloc(NL * GH * sizeof *b->b_ih);
+    b->b_hh = malloc(NL * GH * sizeof *b->b_hh);
+    b->xin = malloc(n * D0 * sizeof *b->xin);
+    b->acc = malloc(n * GH * sizeof *b->acc);
+    b->tmp = malloc(n * GH * sizeof *b->tmp);
+    b->rh = malloc(n * H * sizeof *b->rh);
+    if (table)
+        b->xtab = malloc(V * GH * sizeof *b->xtab);
+    if (!b->ih || !b->hh || !b->hn || !b->h || !b->c || !b->gates || !b->b_ih || !b->b_hh ||
+        !b->xin || !b->acc || !b->tmp || !b->rh || (table && !b->xtab))
+        goto oom;
+    for (size_t k = 0; k < NL; k++) {
+        const gt_layer *ly = &m->layer[k];
+        if ((k > 0 || (!table && m->has_embedding)) &&
+            mat64_pack(&b->ih[k], ly->w_ih, GH, (size_t)ly->in_dim))
+            goto oom;
+        if (mat64_pack(&b->hh[k], ly->w_hh, before ? 2 * H : GH, H))
+            goto oom;
+        if (before && mat64_pack(&b->hn[k], ly->w_hh + 2 * H * H, H, H))
+            goto oom;
+        for (size_t r = 0; r < GH; r++) {
+            b->b_ih[k * GH + r] = ly->b_ih[r];
+            b->b_hh[k * GH + r] = ly->b_hh[r];
+        }
+    }
+    if (table) {
+        const gt_layer *l0 = &m->layer[0];
+        for (size_t v = 0; v < V; v++)
+            for (size_t r = 0; r < GH; r++) {
+                double s = l0->b_ih[r];
+                if (m->has_embedding) {
+                    const float *w = l0->w_ih + r * D0, *x = m->emb + v * D0;
+                    for (size_t j = 0; j < D0; j++)
+                        s += (double)w[j] * x[j];
+                } else {
+                    s += l0->w_ih[r * D0 + v];
+                }
+                b->xtab[v * GH + r] = s;
+            }
+    }
+    return GT_OK;
+oom:
+    batch_free(b);
+    return gt_fail(e, GT_EFAIL, "out of memory for a batch of %d perturbation runs", cap);
+}
+
+int batch_use_float32(gt_batch *b, gt_error *e)
+{
+    const gt_model *m = b->m;
+    const size_t H = (size_t)b->H, GH = (size_t)b->G * H, NL = (size_t)b->upto + 1;
+    const size_t n = (size_t)b->cap, D0 = (size_t)m->input_dim, D = D0 > H ? D0 : H;
+    const int before = m->arch == GT_GRU && m->gru_reset_before;
+    if (b->hh32)
+        return GT_OK;
+    b->interleave = strcmp(kern32_name(), "avx512") == 0;
+    b->ih32 = calloc(NL, sizeof *b->ih32);
+    b->hh32 = calloc(NL, sizeof *b->hh32);
+    b->hn32 = calloc(NL, sizeof *b->hn32);
+    b->dx = malloc(n * D * sizeof *b->dx);
+    b->dy = malloc(n * GH * sizeof *b->dy);
+    b->dyi = malloc(n * GH * sizeof *b->dyi);
+    b->y0 = malloc(GH * sizeof *b->y0);
+    b->y0i = malloc(GH * sizeof *b->y0i);
+    b->dT = malloc(NL * n * H * sizeof *b->dT);
+    b->dn2 = malloc(n * 2 * sizeof *b->dn2);
+    b->dT_n = 0;
+    if (!b->ih32 || !b->hh32 || !b->hn32 || !b->dx || !b->dy || !b->dyi || !b->y0 || !b->y0i ||
+        !b->dT || !b->dn2)
+        goto oom;
+    for (size_t k = 0; k < NL; k++) {
+        const gt_layer *ly = &m->layer[k];
+        if (b->ih[k].data && mat32_pack(&b->ih32[k], ly->w_ih, GH, (size_t)ly->in_dim))
+            goto oom;
+        if (mat32_pack(&b->hh32[k], ly->w_hh, before ? 2 * H : GH, H))
+            goto oom;
+        if (before && mat32_pack(&b->hn32[k], ly->w_hh + 2 * H * H, H, H))
+            goto oom;
+    }
+    return GT_OK;
+oom:
+    return gt_fail(e, GT_EFAIL, "out of memory for a batch of %d perturbation runs", b->cap);
+}
+
+/* Item i's (i >= 1) difference x - x0 in float32, at its place among the n - 1 items'
+ * inputs of the float32 product: interleaved (input j of item i at j * (n-1) + i - 1) for
+ * the AVX-512 product, item after item otherwise. */
+static void put_diff(const gt_batch *b, float *restrict d, size_t n, size_t i, size_t cols,
+                     const double *restrict x, const double *restrict x0)
+{
+    const size_t m = n - 1;
+    if (b->interleave) {
+        for (size_t j = 0; j < cols; j++)
+            d[j * m + i - 1] = (float)(x[j] - x0[j]);
+    } else {
+        d += (i - 1) * cols;
+        for (size_t j = 0; j < cols; j++)
+            d[j] = (float)(x[j] - x0[j]);
+    }
+}
+
+/* Y = A X for the n - 1 items whose differences D holds (put_diff), and y0 = A x0 in
+ * double. */
+static void diff_product(const gt_batch *b, const gt_mat32 *A, size_t n, const float *D,
+                         float *Y, const double *x0, double *y0)
+{
+    if (b->interleave)
+        kern32_gemm_t0(A, n - 1, D, Y, A->rows, x0, y0);
+    else {
+        kern32_gemv64(A, x0, y0);
+        kern32_gemm(A, n - 1, D, A->cols, Y, A->rows);
+    }
+}
+
+/* Y[i] = (accumulate ? Y[i] : bias or 0) + A X[i] for the first n items: kern64_gemm, or
+ * with batch_use_float32, item 0 in double and the others through the differences. */
+static void product(gt_batch *b, const gt_mat64 *A, const gt_mat32 *A32, size_t n,
+                    const double *X, size_t ldx, const double *bias, double *Y, size_t ldy,
+                    int accumulate)
+{
+    if (!b->hh32 || !A32 || !A32->data || n < 2) {
+        kern64_gemm(A, n, X, ldx, bias, Y, ldy, accumulate);
+        return;
+    }
+    const size_t rows = A->rows, cols = A->cols;
+    double *restrict y0 = b->y0;
+    for (size_t i = 1; i < n; i++)
+        put_diff(b, b->dx, n, i, cols, X + i * ldx, X);
+    diff_product(b, A32, n, b->dx, b->dy, X, y0);
+    for (size_t r = 0; r < rows; r++)
+        y0[r] += accumulate ? 0.0 : bias ? bias[r] : 0.0;
+    for (size_t i = 0; i < n; i++) {
+        double *restrict y = Y + i * ldy;
+        if (accumulate) {
+            for (size_t r = 0; r < rows; r++)
+                y[r] += y0[r];
+        } else {
+            for (size_t r = 0; r < rows; r++)
+                y[r] = y0[r];
+        }
+        if (i) {
+            const float *restrict d = b->dy + (i - 1) * rows;
+            for (size_t r = 0; r < rows; r++)
+                y[r] += (double)d[r];
+        }
+    }
+}
+
+void batch_set_state(gt_batch *b, int i, const float *h, const float *c)
+{
+    const size_t H = (size_t)b->H;
+    b->dT_n = 0;
+    for (int k = 0; k <= b->upto; k++) {
+        double *dh = batch_h(b, k, i), *dc = batch_c(b, k, i);
+        for (size_t j = 0; j < H; j++) {
+            dh[j] = h ? h[(size_t)k * H + j] : 0.0;
+            dc[j] = c && b->m->arch == GT_LSTM ? c[(size_t)k * H + j] : 0.0;
+        }
+    }
+}
+
+/* acc[i] = layer 0's W_ih x + b_ih for the tokens. */
+static void input_part(gt_batch *b, size_t n, const uint16_t *tok)
+{
+    const gt_model *m = b->m;
+    const size_t GH = (size_t)b->G * b->H, D0 = (size_t)m->input_dim;
+    if (b->xtab) {
+        for (size_t i = 0; i < n; i++)
+            memcpy(b->acc + i * GH, b->xtab + (size_t)tok[i] * GH, GH * sizeof *b->acc);
+    } else if (m->has_embedding) {
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < D0; j++)
+                b->xin[i * D0 + j] = m->emb[(size_t)tok[i] * D0 + j];
+        kern64_gemm(&b->ih[0], n, b->xin, D0, b->b_ih, b->acc, GH, 0);
+    } else {
+        const gt_layer *l0 = &m->layer[0];
+        for (size_t i = 0; i < n; i++)
+            for (size_t r = 0; r < GH; r++)
+                b->acc[i * GH + r] = (double)l0->b_ih[r] + l0->w_ih[r * D0 + tok[i]];
+    }
+}
+
+static void lstm_cells(gt_batch *b, int k, size_t n)
+{
+    const size_t H = (size_t)b->H, GH = 4 * H;
+    const double *bh = b->b_hh + (size_t)k * GH;
+    for (size_t i = 0; i < n; i++) {
+        double *a = b->acc + i * GH, *g = batch_gates(b, k, (int)i);
+        for (size_t r = 0; r < GH; r++)
+            g[r] = a[r] + bh[r];
+        kern64_sigmoid(2 * H, g); /* i, f */
+        kern64_tanh(H, g + 2 * H);
+        kern64_sigmoid(H, g + 3 * H);
+        double *c = batch_c(b, k, (int)i), *h = batch_h(b, k, (int)i), *t = b->tmp + i * GH;
+        for (size_t j = 0; j < H; j++)
+            t[j] = c[j] = g[H + j] * c[j] + g[j] * g[2 * H + j];
+        kern64_tanh(H, t);
+        for (size_t j = 0; j < H; j++)
+            h[j] = g[3 * H + j] * t[j];
+    }
+}
+
+static void gru_cells(gt_batch *b, int k, size_t n)
+{
+    const size_t H = (size_t)b->H, GH = 3 * H;
+    const double *bh = b->b_hh + (size_t)k * GH;
+    const int before = b->m->gru_reset_before;
+    const double *hk = batch_h(b, k, 0);
+    /* tmp = W_hh h + b_hh: every block (reset after) or r and z (reset before) */
+    product(b, &b->hh[k], b->hh32 ? &b->hh32[k] : NULL, n, hk, H, bh, b->tmp, GH, 0);
+    for (size_t i = 0; i < n; i++) {
+        double *a = b->acc + i * GH, *t = b->tmp + i * GH, *g = batch_gates(b, k, (int)i);
+        for (size_t r = 0; r < 2 * H; r++)
+            g[r] = a[r] + t[r];
+        kern64_sigmoid(2 * H, g);
+        if (before) {
+            const double *h = batch_h(b, k, (int)i);
+            for (size_t j = 0; j < H; j++)
+                b->rh[i * H + j] = g[j] * h[j];
+        }
+    }
+    if (before)
+        product(b, &b->hn[k], b->hn32 ? &b->hn32[k] : NULL, n, b->rh, H, bh + 2 * H,
+                b->tmp + 2 * H, GH, 0);
+    for (size_t i = 0; i < n; i++) {
+        double *a = b->acc + i * GH, *t = b->tmp + i * GH, *g = batch_gates(b, k, (int)i);
+        double *h = batch_h(b, k, (int)i);
+        for (size_t j = 0; j < H; j++)
+            g[2 * H + j] = a[2 * H + j] + (before ? t[2 * H + j] : g[j] * t[2 * H + j]);
+        kern64_tanh(H, g + 2 * H);
+        for (size_t j = 0; j < H; j++)
+            h[j] = (1.0 - g[H + j]) * g[2 * H + j] + g[H + j] * h[j];
+    }
+}
+
+/* The float32 path of batch_use_float32 for n >= 2 items (LSTM, GRU with the reset after
+ * W_hn): each layer's inputs and state enter the products as the items' differences from
+ * item 0, kept in float32 in the products' layout (dT) from the step that computed them;
+ * item 0's products in double in the same pass over the weights; then each item's cell
+ * in one pass: its pre-activations, nonlinearities, new state, its new difference for the
+ * next products and, on the last layer, the squared norms of its differences. */
+static float *diffs(const gt_batch *b, int k)
+{
+    return b->dT + (size_t)k * b->cap * b->H;
+}
+
+static void cell_diffs(gt_batch *b, int k, size_t n, size_t i)
+{
+    const size_t H = (size_t)b->H;
+    const double *restrict h = batch_h(b, k, (int)i), *restrict h0 = batch_h(b, k, 0);
+    put_diff(b, diffs(b, k), n, i, H, h, h0);
+    if (k != b->upto)
+        return;
+    const double *restrict c = batch_c(b, k, (int)i), *restrict c0 = batch_c(b, k, 0);
+    double sc = 0, sh = 0;
+    for (size_t j = 0; j < H; j++) {
+        sc += (c[j] - c0[j]) * (c[j] - c0[j]);
+        sh += (h[j] - h0[j]) * (h[j] - h0[j]);
+    }
+    b->dn2[2 * i] = sc;
+    b->dn2[2 * i + 1] = sh;
+}
+
+static void step_diffs(gt_batch *b, size_t n, const uint16_t *tok)
+{
+    const size_t H = (size_t)b->H, GH = (size_t)b->G * H;
+    const int lstm = b->m->arch == GT_LSTM;
+    if (b->dT_n != (int)n) /* the differences of the state set */
+        for (int k = 0; k <= b->upto; k++)
+            for (size_t i = 1; i < n; i++)
+                put_diff(b, diffs(b, k), n, i, H, batch_h(b, k, (int)i), batch_h(b, k, 0));
+    b->dT_n = (int)n;
+    for (int k = 0; k <= b->upto; k++) {
+        /* the input part: in (+ din for item i >= 1), double; the recurrent part: y0 + dy */
+        const double *in = b->acc;
+        size_t ldin = GH;
+        const float *din = NULL;
+        if (k == 0 && b->xtab) {
+            in = NULL; /* item i's row of the table */
+        } else if (k == 0) {
+            input_part(b, n, tok);
+        } else {
+            diff_product(b, &b->ih32[k], n, diffs(b, k - 1), b->dyi, batch_h(b, k - 1, 0),
+                         b->y0i);
+            const double *bi = b->b_ih + (size_t)k * GH;
+            for (size_t r = 0; r < GH; r++)
+                b->y0i[r] += bi[r];
+            in = b->y0i;
+            ldin = 0;
+            din = b->dyi;
+        }
+        diff_product(b, &b->hh32[k], n, diffs(b, k), b->dy, batch_h(b, k, 0), b->y0);
+        const double *bh = b->b_hh + (size_t)k * GH;
+        for (size_t r = 0; r < GH; r++)
+            b->y0[r] += bh[r];
+        for (size_t i = 0; i < n; i++) {
+            const double *a = in ? in + i * ldin : b->xtab + (size_t)tok[i] * GH;
+            const float *da = din && i ? din + (i - 1) * GH : NULL;
+            const float *dy = i ? b->dy + (i - 1) * GH : NULL;
+            /* item 0's gates where batch_gates says; the others' are not kept */
+            double *g = i ? NULL : batch_gates(b, k, 0);
+            kern64_cell(lstm, H, a, da, b->y0, dy, g, b->tmp, batch_c(b, k, (int)i),
+                        batch_h(b, k, (int)i));
+            if (i)
+                cell_diffs(b, k, n, i);
+        }
+    }
+}
+
+int batch_diff_norms(const gt_batch *b)
+{
+    return b->dT_n > 0;
+}
+
+void batch_step(gt_batch *b, int n, const uint16_t *tok)
+{
+    const size_t H = (size_t)b->H, GH = (size_t)b->G * H, nn = (size_t)n;
+    if (b->hh32 && n >= 2 && !(b->m->arch == GT_GRU && b->m->gru_reset_before)) {
+        step_diffs(b, nn, tok);
+        return;
+    }
+    if (b->hh32)
+        b->dT_n = 0;
+    for (int k = 0; k <= b->upto; k++) {
+        if (k == 0)
+            input_part(b, nn, tok);
+        else
+            product(b, &b->ih[k], b->ih32 ? &b->ih32[k] : NULL, nn, batch_h(b, k - 1, 0), H,
+                    b->b_ih + (size_t)k * GH, b->acc, GH, 0);
+        if (b->m->arch == GT_LSTM) {
+            product(b, &b->hh[k], b->hh32 ? &b->hh32[k] : NULL, nn, batch_h(b, k, 0), H, NULL,
+                    b->acc, GH, 1);
+            lstm_cells(b, k, nn);
+        } else {
+            gru_cells(b, k, nn);
+        }
+    }
+}

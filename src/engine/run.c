@@ -1,0 +1,145 @@
+/* One step of an LSTM or GRU layer stack (doc/measures.md, "The cells"). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compute/kernels.h"
+#include "compute/pool.h"
+#include "gatetui/run.h"
+
+int run_init(gt_run *r, const gt_model *m, gt_error *e)
+{
+    memset(r, 0, sizeof *r);
+    r->m = m;
+    size_t H = (size_t)m->hidden, GH = (size_t)m->gates * H, L = (size_t)m->layers;
+    r->h = calloc(L * H, sizeof *r->h);
+    r->c = calloc(L * H, sizeof *r->c);
+    r->gates = calloc(L * GH, sizeof *r->gates);
+    r->scratch = calloc(2 * GH + H + (size_t)m->input_dim, sizeof *r->scratch);
+    if (!r->h || !r->c || !r->gates || !r->scratch) {
+        run_free(r);
+        return gt_fail(e, GT_EFAIL, "out of memory for a model state");
+    }
+    return GT_OK;
+}
+
+void run_set_threads(gt_run *r, int n)
+{
+    pool_stop(r->pool);
+    r->pool = pool_start(n);
+}
+
+void run_free(gt_run *r)
+{
+    pool_stop(r->pool);
+    free(r->h);
+    free(r->c);
+    free(r->gates);
+    free(r->scratch);
+    memset(r, 0, sizeof *r);
+}
+
+void run_reset(gt_run *r)
+{
+    const gt_model *m = r->m;
+    size_t LH = (size_t)m->layers * m->hidden;
+    memset(r->h, 0, LH * sizeof *r->h);
+    memset(r->c, 0, LH * sizeof *r->c);
+    memset(r->gates, 0, LH * m->gates * sizeof *r->gates);
+}
+
+/* Layer 0's input part W_ih x + b_ih for token tok, in xp (or a pointer to the table). */
+static const float *input_part(const gt_model *m, int tok, float *xp)
+{
+    size_t GH = (size_t)m->gates * m->hidden, D = (size_t)m->input_dim;
+    if (m->x_table)
+        return m->x_table + (size_t)tok * GH;
+    const gt_layer *l0 = &m->layer[0];
+    if (m->has_embedding) {
+        kern_gemv(GH, D, l0->w_ih, m->emb + (size_t)tok * D, l0->b_ih, xp);
+    } else {
+        for (size_t r = 0; r < GH; r++)
+            xp[r] = l0->w_ih[r * D + (size_t)tok] + l0->b_ih[r];
+    }
+    return xp;
+}
+
+static void lstm_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H, const float *xp,
+                       float *h, float *c, float *a, float *tmp)
+{
+    pool_gemv(pool, 4 * H, H, ly->w_hh, h, ly->b_hh, a, back);
+    (void)tmp;
+    kern_lstm_cell(H, xp, a, c, h);
+}
+
+static void gru_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H, int reset_before,
+                      const float *xp, float *h, float *gates, float *gh, float *rh)
+{
+    float *r = gates, *z = gates + H, *n = gates + 2 * H;
+    pool_gemv(pool, reset_before ? 2 * H : 3 * H, H, ly->w_hh, h, ly->b_hh, gh, back);
+    for (size_t j = 0; j < 2 * H; j++)
+        gates[j] = xp[j] + gh[j];
+    kern_sigmoid_vec(2 * H, gates); /* r and z */
+    if (!reset_before) {
+        for (size_t j = 0; j < H; j++)
+            n[j] = xp[2 * H + j] + r[j] * gh[2 * H + j];
+    } else {
+        for (size_t j = 0; j < H; j++)
+            rh[j] = r[j] * h[j];
+        pool_gemv(pool, H, H, ly->w_hh + 2 * H * H, rh, ly->b_hh + 2 * H, gh + 2 * H, back);
+        for (size_t j = 0; j < H; j++)
+            n[j] = xp[2 * H + j] + gh[2 * H + j];
+    }
+    kern_tanh_vec(H, n);
+    for (size_t j = 0; j < H; j++)
+        h[j] = (1.0f - z[j]) * n[j] + z[j] * h[j];
+}
+
+void run_step_layers(gt_run *r, int token, int upto)
+{
+    const gt_model *m = r->m;
+    size_t H = (size_t)m->hidden, GH = (size_t)m->gates * H;
+    float *xbuf = r->scratch, *gh = xbuf + GH, *rh = gh + GH;
+    const int back = r->backward; /* the products' direction alternates (kern_gemv_dir) */
+    for (int k = 0; k <= upto && k < m->layers; k++) {
+        const gt_layer *ly = &m->layer[k];
+        const float *xp;
+        if (k == 0) {
+            xp = input_part(m, token, xbuf);
+        } else {
+            pool_gemv(r->pool, GH, H, ly->w_ih, run_h(r, k - 1), ly->b_ih, xbuf, back);
+            xp = xbuf;
+        }
+        if (m->arch == GT_LSTM)
+            lstm_layer(r->pool, back, ly, H, xp, run_h(r, k), run_c(r, k), run_gates(r, k), rh);
+        else
+            gru_layer(r->pool, back, ly, H, m->gru_reset_before, xp, run_h(r, k), run_gates(r, k),
+                      gh, rh);
+    }
+    r->backward = !back;
+}
+
+void run_step(gt_run *r, int token)
+{
+    run_step_layers(r, token, r->m->layers - 1);
+}
+
+void run_probs(const gt_run *r, float *p)
+{
+    const gt_model *m = r->m;
+    size_t V = (size_t)m->vocab;
+    kern_gemv(V, (size_t)m->hidden, m->out_w, run_h(r, m->layers - 1), m->out_b, p);
+    float mx = p[0];
+    for (size_t v = 1; v < V; v++)
+        if (p[v] > mx)
+            mx = p[v];
+    double sum = 0;
+    for (size_t v = 0; v < V; v++) {
+        p[v] = expf(p[v] - mx);
+        sum += p[v];
+    }
+    for (size_t v = 0; v < V; v++)
+        p[v] = (float)(p[v] / sum);
+}

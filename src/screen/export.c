@@ -1,0 +1,332 @@
+/* Frames as text files (see export.h). A file is written under a temporary name made with
+ * O_EXCL, then linked to its name, which fails rather than replace anything. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "screen/export.h"
+#include "screen/frame.h"
+#include "gatetui/fileio.h"
+#include "gatetui/trace.h"
+#include "gatetui/utf8.h"
+#include "screen/view.h"
+
+static int frame_text(const gt_surface *s, char **buf, size_t *len, gt_error *e)
+{
+    FILE *f = open_memstream(buf, len);
+    if (!f)
+        return gt_fail(e, GT_EFAIL, "out of memory for the frame");
+    int bad = surf_write(s, f);
+    if (fclose(f) || bad) {
+        free(*buf);
+        return gt_fail(e, GT_EFAIL, "out of memory for the frame");
+    }
+    return GT_OK;
+}
+
+/* Writes data to a new temporary file in dir; its name goes to tmp. */
+static int write_temp(const char *dir, const char *data, size_t n, char *tmp, size_t tn,
+                      gt_error *e)
+{
+    snprintf(tmp, tn, "%s/.gatetui-frame-XXXXXX", dir);
+    int fd = mkstemp(tmp); /* O_CREAT | O_EXCL */
+    if (fd < 0)
+        return gt_fail(e, GT_EFAIL, "%s: cannot create a file: %s", dir, strerror(errno));
+    int bad = write_all(fd, data, n) || fsync(fd) < 0;
+    int err = errno;
+    if (close(fd) < 0 && !bad) {
+        bad = 1;
+        err = errno;
+    }
+    if (bad) {
+        unlink(tmp);
+        return gt_fail(e, GT_EFAIL, "%s: write error: %s", tmp, strerror(err));
+    }
+    return GT_OK;
+}
+
+/* Gives the temporary file the name path unless something has it: 0, EEXIST, or another
+ * errno. Where hard links are not supported, writes path with O_EXCL instead. */
+static int publish(const char *tmp, const char *path, const char *data, size_t n)
+{
+    int rc = 0;
+    if (link(tmp, path) < 0) {
+        rc = errno;
+        if (rc == EPERM || rc == ENOTSUP || rc == EOPNOTSUPP || rc == ENOSYS || rc == EMLINK) {
+            int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+            rc = fd < 0 ? errno : 0;
+            if (fd >= 0) {
+                if (write_all(fd, data, n) < 0)
+                    rc = errno ? errno : EIO;
+                if (close(fd) < 0 && !rc)
+                    rc = errno;
+                if (rc)
+                    unlink(path);
+            }
+        }
+    }
+    unlink(tmp);
+    return rc;
+}
+
+static void dir_of(const char *path, char *dir, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, n, ".");
+    else if (slash == path)
+        snprintf(dir, n, "/");
+    else
+        snprintf(dir, n, "%.*s", (int)(slash - path), path);
+}
+
+int export_to_file(const gt_surface *s, const char *path, gt_error *e)
+{
+    char *data;
+    size_t n;
+    int rc = frame_text(s, &data, &n, e);
+    if (rc)
+        return rc;
+    if (strcmp(path, "-") == 0) {
+        rc = fwrite(data, 1, n, stdout) == n && fflush(stdout) == 0
+                 ? GT_OK
+                 : gt_fail(e, GT_EFAIL, "error writing the frame: %s", strerror(errno));
+        free(data);
+        return rc;
+    }
+    struct stat sb;
+    if (lstat(path, &sb) == 0) {
+        free(data);
+        return gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", path);
+    }
+    char dir[4096], tmp[4200];
+    dir_of(path, dir, sizeof dir);
+    /* a Ctrl-C meanwhile takes effect once the file is whole or gone, temporary included */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    rc = write_temp(dir, data, n, tmp, sizeof tmp, e);
+    if (rc == GT_OK) {
+        int err = publish(tmp, path, data, n);
+        if (err == EEXIST)
+            rc = gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", path);
+        else if (err)
+            rc = gt_fail(e, GT_EFAIL, "%s: cannot write: %s", path, strerror(err));
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    free(data);
+    return rc;
+}
+
+/* The text's base name without its extension, made safe for a file name, into stem. */
+static void stem_of(const char *text_name, char *stem, size_t sn)
+{
+    size_t k = 0;
+    const char *b = strrchr(text_name, '/');
+    b = b ? b + 1 : text_name;
+    const char *dot = strrchr(b, '.');
+    size_t blen = dot && dot != b ? (size_t)(dot - b) : strlen(b);
+    for (size_t i = 0; i < blen && k + 1 < sn; i++) {
+        unsigned char ch = (unsigned char)b[i];
+        stem[k++] = ch <= ' ' || ch == '/' || ch == 0x7F ? '_' : (char)ch;
+    }
+    stem[k] = 0;
+    if (!k || stem[0] == '.')
+        snprintf(stem, sn, "frame");
+}
+
+/* Writes data to a new file in the current directory: the first of base + ext,
+ * base-2 + ext, ... that does not exist; its name goes to out. */
+static int write_new_in_cwd(const char *data, size_t len, const char *base, const char *ext,
+                            char *out, size_t n, gt_error *e)
+{
+    char tmp[256];
+    int rc = write_temp(".", data, len, tmp, sizeof tmp, e);
+    if (rc)
+        return rc;
+    for (int i = 1; i < 10000; i++) {
+        char name[400];
+        if (i == 1)
+            snprintf(name, sizeof name, "%s%s", base, ext);
+        else
+            snprintf(name, sizeof name, "%s-%d%s", base, i, ext);
+        if (access(name, F_OK) == 0)
+            continue;
+        int err = publish(tmp, name, data, len);
+        if (err == 0) {
+            snprintf(out, n, "%s", name);
+            return GT_OK;
+        }
+        if (err != EEXIST)
+            return gt_fail(e, GT_EFAIL, "%s: cannot write: %s", name, strerror(err));
+        /* taken meanwhile: write the temporary file again and try the next name */
+        rc = write_temp(".", data, len, tmp, sizeof tmp, e);
+        if (rc)
+            return rc;
+    }
+    unlink(tmp);
+    return gt_fail(e, GT_EFAIL, "no free file name for %s%s", base, ext);
+}
+
+int export_to_cwd(const gt_surface *s, const char *text_name, size_t step, int edited,
+                  char *out, size_t n, gt_error *e)
+{
+    char *data;
+    size_t len;
+    int rc = frame_text(s, &data, &len, e);
+    if (rc)
+        return rc;
+    char stem[128], base[200];
+    stem_of(text_name, stem, sizeof stem);
+    snprintf(base, sizeof base, "%s-step%zu%s", stem, step, edited ? "-edited" : "");
+    rc = write_new_in_cwd(data, len, base, ".txt", out, n, e);
+    free(data);
+    return rc;
+}
+
+int export_text_to_cwd(const gt_text *t, const uint16_t *tok, const char *text_name,
+                       char *out, size_t n, gt_error *e)
+{
+    const gt_model *m = t->model;
+    char *data;
+    size_t len;
+    FILE *f = open_memstream(&data, &len);
+    if (!f)
+        return gt_fail(e, GT_EFAIL, "out of memory for the text");
+    size_t step = 0;
+    for (size_t off = 0; off < t->nbytes;) {
+        uint32_t cp;
+        int cl = text_char_at(t, off, &cp);
+        if (cp != UTF8_INVALID && model_token(m, cp) >= 0 && step < t->steps) {
+            uint32_t ncp = m->vocab_cp[tok[step++]];
+            char u[8];
+            if (t->bytes_mode)
+                fputc((int)ncp, f);
+            else
+                fwrite(u, 1, (size_t)utf8_encode(ncp, u), f);
+        } else {
+            fwrite(t->bytes + off, 1, (size_t)cl, f);
+        }
+        off += (size_t)cl;
+    }
+    if (fclose(f)) {
+        free(data);
+        return gt_fail(e, GT_EFAIL, "out of memory for the text");
+    }
+    /* the text's own extension, after "-edited" */
+    char stem[128], base[200];
+    stem_of(text_name, stem, sizeof stem);
+    const char *b = strrchr(text_name, '/');
+    b = b ? b + 1 : text_name;
+    const char *dot = strrchr(b, '.');
+    char ext[32] = ".txt";
+    if (dot && dot != b && strlen(dot) < sizeof ext && !strpbrk(dot, " /"))
+        snprintf(ext, sizeof ext, "%s", dot);
+    snprintf(base, sizeof base, "%s-edited", stem);
+    int rc = write_new_in_cwd(data, len, base, ext, out, n, e);
+    free(data);
+    return rc;
+}
+
+/* ---- --export ---- */
+
+static int parse_size(const char *s, int *cols, int *rows, gt_error *e)
+{
+    char *end;
+    long c, r;
+    errno = 0;
+    c = strtol(s, &end, 10);
+    if (end == s || (*end != 'x' && *end != 'X'))
+        goto bad;
+    const char *p = end + 1;
+    r = strtol(p, &end, 10);
+    if (end == p || *end || errno || c < 1 || r < 1 || c > 1000 || r > 1000)
+        goto bad;
+    *cols = (int)c;
+    *rows = (int)r;
+    return GT_OK;
+bad:
+    return gt_fail(e, GT_EINPUT, "--size wants COLSxROWS (1-1000 each, e.g. 120x40), not \"%s\"",
+                   s);
+}
+
+/* "S:C": a step and one character of the vocabulary. */
+static int parse_edit(const gt_model *m, const char *s, size_t steps, size_t *step, int *tok,
+                      gt_error *e)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || *end != ':' || errno || s[0] == '-')
+        return gt_fail(e, GT_EINPUT, "--edit wants S:C (a step and a character), not \"%s\"", s);
+    const unsigned char *c = (const unsigned char *)end + 1;
+    size_t n = strlen((const char *)c);
+    uint32_t cp;
+    int len = n ? utf8_decode(c, n, &cp) : 0;
+    if (!n || (size_t)len != n || cp == UTF8_INVALID)
+        return gt_fail(e, GT_EINPUT, "--edit %s: after the colon, one character", s);
+    if (v >= steps)
+        return gt_fail(e, GT_EINPUT, "--edit %s: the text has steps 0-%zu", s, steps - 1);
+    int t = model_token(m, cp);
+    if (t < 0)
+        return gt_fail(e, GT_EINPUT, "--edit %s: '%s' is not in the model's vocabulary", s,
+                       (const char *)c);
+    *step = (size_t)v;
+    *tok = t;
+    return GT_OK;
+}
+
+int export_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_error *e)
+{
+    int cols = EXPORT_COLS, rows = EXPORT_ROWS, rc;
+    if (o->size && (rc = parse_size(o->size, &cols, &rows, e)))
+        return rc;
+    if (o->step < 0 || (size_t)o->step >= t->steps)
+        return gt_fail(e, GT_EINPUT, "--step %ld: the text has steps 0-%zu", o->step,
+                       t->steps - 1);
+    size_t es = 0;
+    int etok = -1;
+    if (o->edit && (rc = parse_edit(m, o->edit, t->steps, &es, &etok, e)))
+        return rc;
+    if (strcmp(o->file, "-") != 0) {
+        struct stat sb;
+        if (lstat(o->file, &sb) == 0)
+            return gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", o->file);
+    }
+    gt_trace *tr;
+    if ((rc = trace_open(&tr, m, t, NULL, e)))
+        return rc;
+    gt_view v;
+    if ((rc = view_init(&v, m, t, tr, o->layer, e))) {
+        trace_close(tr);
+        return rc;
+    }
+    v.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    if (etok >= 0 && (rc = trace_edit(tr, es, etok, e)) == GT_OK)
+        rc = pertview_update(&v.pert, tr, v.layer, e);
+    v.t = (size_t)o->step;
+    gt_surface s = {0};
+    if (rc == GT_OK)
+        rc = view_prepare(&v, cols, rows, e);
+    if (rc == GT_OK && surf_init(&s, cols, rows, v.utf8))
+        rc = gt_fail(e, GT_EFAIL, "out of memory for the frame");
+    if (rc == GT_OK) {
+        frame_draw(&s, &v);
+        rc = export_to_file(&s, o->file, e);
+    }
+    surf_free(&s);
+    view_free(&v);
+    trace_close(tr);
+    return rc;
+}

@@ -1,0 +1,43 @@
+/* Writing a frame as plain UTF-8 text, never over an existing file; and the --export mode
+ * that renders a frame without a terminal. */
+#ifndef GATETUI_EXPORT_H
+#define GATETUI_EXPORT_H
+
+#include <stddef.h>
+
+#include "gatetui/error.h"
+#include "gatetui/model.h"
+#include "gatetui/text.h"
+#include "screen/surface.h"
+
+/* What the screen modes are asked for on the command line. */
+typedef struct gt_screen_opts {
+    int layer;             /* -1: 0 */
+    long step;             /* --export: the cursor's step */
+    const char *edit;      /* --export: "S:C", or NULL */
+    const char *size;      /* --export: "COLSxROWS", or NULL for 120x40 */
+    const char *file;      /* --export: the file, "-" for standard output */
+} gt_screen_opts;
+
+#define EXPORT_COLS 120
+#define EXPORT_ROWS 40
+
+/* Writes s's text to path, which must not exist (GT_EINPUT if it does); "-" is standard
+ * output. */
+int export_to_file(const gt_surface *s, const char *path, gt_error *e);
+
+/* Writes s's text to a new file in the current directory named after the text and the step
+ * (NAME-stepN.txt, NAME-stepN-2.txt, ...); its name goes to out. */
+int export_to_cwd(const gt_surface *s, const char *text_name, size_t step, int edited,
+                  char *out, size_t n, gt_error *e);
+
+/* Writes text t with the tokens tok (t->steps of them, as edited) to a new file in the
+ * current directory, NAME-edited.EXT (then NAME-edited-2.EXT, ...), characters outside the
+ * vocabulary as they were; never over an existing file. Its name goes to out. */
+int export_text_to_cwd(const gt_text *t, const uint16_t *tok, const char *text_name,
+                       char *out, size_t n, gt_error *e);
+
+/* The --export mode. */
+int export_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_error *e);
+
+#endif

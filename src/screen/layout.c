@@ -1,0 +1,86 @@
+/* The screen's layout: header on top, the text strip under it, the gate bars on the left,
+ * a column on the right with the cell-versus-hidden plot, the selected unit and the
+ * perturbation panel, and the status line at the bottom. Pure: sizes in, rectangles out. */
+#include "config.h"
+
+#include <string.h>
+
+#include "screen/layout.h"
+
+static int clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+static gt_rect rect(int x, int y, int w, int h) { return (gt_rect){x, y, w, h}; }
+
+void layout_compute(int cols, int rows, gt_layout *out)
+{
+    memset(out, 0, sizeof *out);
+    out->cols = cols;
+    out->rows = rows;
+    if (cols < LAYOUT_MIN_COLS || rows < LAYOUT_MIN_ROWS) {
+        out->too_small = 1;
+        return;
+    }
+    int strip_h = rows >= 60 ? 7 : rows >= 36 ? 5 : 3; /* a title row, then text and marks */
+    int body_y = 2 + strip_h, body_h = rows - 1 - body_y;
+    int right_w = clamp(cols * 2 / 5, 30, 90);
+    int right_x = cols - right_w;
+
+    int cell_h = body_h * 3 / 10, unit_h = body_h * 35 / 100;
+    cell_h = clamp(cell_h, 5, 16);
+    unit_h = clamp(unit_h, 6, 18);
+    while (body_h - cell_h - unit_h < 4) { /* the perturbation panel keeps 4 rows */
+        if (unit_h > 6)
+            unit_h--;
+        else
+            cell_h--;
+    }
+    out->r[P_HEADER] = rect(0, 0, cols, 2);
+    out->r[P_STRIP] = rect(0, 2, cols, strip_h);
+    out->r[P_GATES] = rect(0, body_y, right_x, body_h);
+    out->r[P_CELLHID] = rect(right_x, body_y, right_w, cell_h);
+    out->r[P_UNIT] = rect(right_x, body_y + cell_h, right_w, unit_h);
+    out->r[P_PERTURB] = rect(right_x, body_y + cell_h + unit_h, right_w, body_h - cell_h - unit_h);
+    out->r[P_STATUS] = rect(0, rows - 1, cols, 1);
+}
+
+const char *layout_panel_name(int p)
+{
+    static const char *const names[P_COUNT] = {"header", "strip", "gates", "cellhid",
+                                               "unit", "perturb", "status"};
+    return p >= 0 && p < P_COUNT ? names[p] : "?";
+}
+
+#define MIN_COL 56
+
+void layout_gate_grid(gt_rect r, int units, int ngates, int prefer_change, gt_gate_grid *g)
+{
+    memset(g, 0, sizeof *g);
+    g->rows = r.h - 2;
+    if (g->rows < 1)
+        g->rows = 1;
+    g->uw = 3;
+    for (int n = units - 1; n >= 1000; n /= 10)
+        g->uw++;
+    g->ncols = r.w >= 2 * MIN_COL + 1 ? (r.w + 1) / (MIN_COL + 1) : 1;
+    int need = (units + g->rows - 1) / g->rows;
+    if (g->ncols > need)
+        g->ncols = need;
+    if (g->ncols < 1)
+        g->ncols = 1;
+    g->colw = (r.w - (g->ncols - 1)) / g->ncols;
+    int fixed = g->uw + 2 + 12 + 6 * ngates;
+    if ((g->colw - fixed - 12) / ngates >= 4) {
+        g->show_hl = g->show_d = 1;
+    } else if ((g->colw - fixed - 6) / ngates >= 4) {
+        g->show_d = prefer_change;
+        g->show_hl = !g->show_d;
+    }
+    g->bw = (g->colw - fixed - 6 * (g->show_hl + g->show_d)) / ngates;
+    g->bw = g->bw < 1 ? 1 : g->bw > 24 ? 24 : g->bw;
+}
+
+int layout_text_columns(gt_rect r, int nlines, int width)
+{
+    int rows = r.h - 1;
+    return nlines > rows && r.w >= 2 * (width + 2) + 1 ? 2 : 1;
+}

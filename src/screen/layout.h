@@ -1,0 +1,49 @@
+/* Where each panel goes: a pure function of the terminal's size. */
+#ifndef GATETUI_LAYOUT_H
+#define GATETUI_LAYOUT_H
+
+typedef struct gt_rect {
+    int x, y, w, h;
+} gt_rect;
+
+enum {
+    P_HEADER,   /* model, text, step, character, predictions */
+    P_STRIP,    /* the text around the cursor */
+    P_GATES,    /* a row of gate bars per unit */
+    P_CELLHID,  /* |c| against |h| (|n| against |h| for a GRU) */
+    P_UNIT,     /* the selected unit's values and history */
+    P_PERTURB,  /* the perturbation panel */
+    P_STATUS,   /* keys and messages */
+    P_COUNT
+};
+
+/* Below this the screen says it is too small. */
+#define LAYOUT_MIN_COLS 64
+#define LAYOUT_MIN_ROWS 22
+
+typedef struct gt_layout {
+    int cols, rows;
+    int too_small;      /* every rectangle is empty */
+    gt_rect r[P_COUNT];
+} gt_layout;
+
+void layout_compute(int cols, int rows, gt_layout *out);
+
+const char *layout_panel_name(int p);
+
+/* The gate panel's grid in rectangle r for `units` rows of `ngates` bars: how many columns
+ * of rows, their width, the digits of a unit number, the bar width, and whether the
+ * half-life and change columns fit (when only one does, the change if prefer_change). */
+typedef struct gt_gate_grid {
+    int ncols, colw, rows;
+    int uw;           /* digits of a unit number */
+    int bw;           /* bar width */
+    int show_hl, show_d;
+} gt_gate_grid;
+
+void layout_gate_grid(gt_rect r, int units, int ngates, int prefer_change, gt_gate_grid *g);
+
+/* How many columns a text of `nlines` lines at most `width` wide takes in r (one or two). */
+int layout_text_columns(gt_rect r, int nlines, int width);
+
+#endif

@@ -1,0 +1,29 @@
+/* The panels: each draws one rectangle of the frame from a const view and changes nothing. */
+#ifndef GATETUI_PANEL_H
+#define GATETUI_PANEL_H
+
+#include "screen/layout.h"
+#include "screen/surface.h"
+#include "screen/view.h"
+
+void panel_header(gt_surface *s, gt_rect r, const gt_view *v);
+void panel_strip(gt_surface *s, gt_rect r, const gt_view *v);
+void panel_gates(gt_surface *s, gt_rect r, const gt_view *v);
+void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v);
+void panel_unit(gt_surface *s, gt_rect r, const gt_view *v);
+void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v);
+void panel_status(gt_surface *s, gt_rect r, const gt_view *v);
+void panel_stats(gt_surface *s, gt_rect r, const gt_view *v); /* instead of the four below the strip */
+void panel_help(gt_surface *s, const gt_view *v); /* over the whole frame */
+
+/* A panel's title row: a rule with the title on the left and a note on the right. Right-hand
+ * panels (x > 0) also draw a rule down their left edge; *inner gets the rest. */
+void panel_frame(gt_surface *s, gt_rect r, const char *title, const char *note, gt_rect *inner);
+
+/* Writes text into w x h cells from (x, y), broken at spaces; returns the rows used. */
+int panel_wrap(gt_surface *s, int x, int y, int w, int h, gt_role role, const char *text);
+
+/* A character as the header and messages name it: 'a', '\n', ' ', U+00AD. */
+void panel_char_name(const gt_view *v, int tok, char *buf, size_t n);
+
+#endif

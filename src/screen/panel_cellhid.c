@@ -1,0 +1,76 @@
+/* Cell versus hidden: every unit of the layer as a dot, tanh |c| across and |h| up (|n|
+ * across for a GRU). In an LSTM |h| = o tanh |c|, so every dot lies on or under the
+ * diagonal, and its distance below it is what the output gate hides. The selected unit is
+ * marked. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "screen/panel.h"
+#include "screen/plot.h"
+
+void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v)
+{
+    const int H = v->m->hidden;
+    int lstm = v->m->arch == GT_LSTM;
+    const float *xs = lstm ? v->c : v->g + (size_t)GT_N * H, *ys = v->h;
+    gt_rect in;
+    char note[32];
+    snprintf(note, sizeof note, "%s unit %d", s->utf8 ? "◆" : "@", v->unit);
+    panel_frame(s, r, lstm ? "cell against hidden" : "new against hidden", note, &in);
+    int lab = 4;                                 /* y labels on the left */
+    int ph = in.h - 2, pw = in.w - lab - 1;      /* rows below: x labels, summary */
+    if (ph < 1 || pw < 4)
+        return;
+    int px = in.x + lab, py = in.y;
+    const char *axis = s->utf8 ? "│" : "|";
+    for (int y = 0; y < ph; y++)
+        surf_put(s, px - 1, py + y, R_DIM, axis);
+    surf_text(s, in.x, py, lab - 1, R_DIM, "1");
+    surf_text(s, in.x, py + ph - 1, lab - 1, R_DIM, "0");
+    if (ph >= 3)
+        surf_text(s, in.x, py + ph / 2, lab - 1, R_DIM, s->utf8 ? "|h|" : "h");
+
+    plot_canvas bound, dots;
+    if (plot_canvas_init(&bound, pw, ph, s->utf8) || plot_canvas_init(&dots, pw, ph, s->utf8)) {
+        plot_canvas_free(&bound);
+        return;
+    }
+    if (lstm)
+        for (int i = 0; i < bound.dw; i++) {
+            double fx = (i + 0.5) / bound.dw;
+            plot_canvas_dot(&bound, fx, fx);
+        }
+    int hidden = 0;
+    double sx = 0, sy = 0;
+    for (int j = 0; j < H; j++) {
+        double ax = lstm ? fabs(tanh((double)xs[j])) : fabsf(xs[j]), ay = fabsf(ys[j]);
+        plot_canvas_dot(&dots, ax, ay);
+        hidden += lstm && ax > 0.5 && ay < 0.1;
+        sx += ax;
+        sy += ay;
+    }
+    if (lstm && s->utf8)
+        plot_canvas_draw(&bound, s, px, py, R_DIM);
+    plot_canvas_draw(&dots, s, px, py, R_PLOT);
+    int cx, cy;
+    double sel = lstm ? fabs(tanh((double)xs[v->unit])) : fabsf(xs[v->unit]);
+    plot_canvas_cell(&dots, sel, fabsf(ys[v->unit]), &cx, &cy);
+    surf_put(s, px + cx, py + cy, R_MARK, s->utf8 ? "◆" : "@");
+    plot_canvas_free(&bound);
+    plot_canvas_free(&dots);
+
+    char buf[160];
+    int y = py + ph;
+    surf_text(s, px - 1, y, 1, R_DIM, "0");
+    snprintf(buf, sizeof buf, "%s", lstm ? "tanh |c|" : "|n|");
+    surf_text(s, px + (pw - surf_width(buf)) / 2, y, pw, R_DIM, buf);
+    surf_text(s, px + pw - 1, y, 1, R_DIM, "1");
+    y++;
+    if (lstm)
+        snprintf(buf, sizeof buf, "%d/%d hidden by o (|h|<.1, |c|>.55)", hidden, H);
+    else
+        snprintf(buf, sizeof buf, "mean |n| %.2f, mean |h| %.2f", sx / H, sy / H);
+    surf_text(s, in.x + 1, y, in.w - 1, R_NORMAL, buf);
+}

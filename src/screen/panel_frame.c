@@ -1,0 +1,100 @@
+/* What the panels share: the title rule and the names of characters. */
+#define _XOPEN_SOURCE 700 /* wcwidth */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "gatetui/utf8.h"
+#include "screen/panel.h"
+
+void panel_frame(gt_surface *s, gt_rect r, const char *title, const char *note, gt_rect *inner)
+{
+    const char *rule = s->utf8 ? "─" : "-";
+    int left = r.x > 0; /* a right-hand panel: a rule down its left edge */
+    for (int x = r.x; x < r.x + r.w; x++)
+        surf_put(s, x, r.y, R_DIM, rule);
+    if (left) {
+        surf_put(s, r.x, r.y, R_DIM, s->utf8 ? "┬" : "+");
+        for (int y = r.y + 1; y < r.y + r.h; y++)
+            surf_put(s, r.x, y, R_DIM, s->utf8 ? "│" : "|");
+    }
+    int tx = r.x + left + 1, end = r.x + r.w;
+    int used = 0;
+    if (title && *title && tx < end) {
+        char buf[512];
+        snprintf(buf, sizeof buf, " %s ", title);
+        used = surf_text(s, tx, r.y, end - tx, R_TITLE, buf);
+    }
+    if (note && *note) {
+        char buf[512];
+        snprintf(buf, sizeof buf, " %s ", note);
+        int w = surf_width(buf);
+        int nx = end - 1 - w;
+        if (nx > tx + used)
+            surf_text(s, nx, r.y, w, R_DIM, buf);
+    }
+    if (inner)
+        *inner = (gt_rect){r.x + left, r.y + 1, r.w - left, r.h - 1};
+}
+
+void panel_char_name(const gt_view *v, int tok, char *buf, size_t n)
+{
+    uint32_t cp = v->m->vocab_cp[tok];
+    if (cp == '\n')
+        snprintf(buf, n, "'\\n'");
+    else if (cp == '\t')
+        snprintf(buf, n, "'\\t'");
+    else if (cp == '\r')
+        snprintf(buf, n, "'\\r'");
+    else if (cp == '\'')
+        snprintf(buf, n, "\"'\"");
+    else if (v->m->vocab_bytes && cp >= 0x80)
+        snprintf(buf, n, "0x%02X", (unsigned)cp);
+    else if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) ||
+             (cp >= 0x80 && (!v->utf8 || wcwidth((wchar_t)cp) < 1)))
+        snprintf(buf, n, "U+%04X", (unsigned)cp);
+    else {
+        char u[8];
+        int len = utf8_encode(cp, u);
+        snprintf(buf, n, "'%.*s'", len, u);
+    }
+}
+
+int panel_wrap(gt_surface *s, int x, int y, int w, int h, gt_role role, const char *text)
+{
+    int row = 0;
+    const char *p = text;
+    while (*p && row < h && w > 0) {
+        while (*p == ' ')
+            p++;
+        /* the longest run of words that fits in w columns */
+        const char *end = p, *q = p;
+        int cols = 0;
+        while (*q) {
+            const char *word = q;
+            while (*q && *q != ' ')
+                q++;
+            char tmp[512];
+            snprintf(tmp, sizeof tmp, "%.*s", (int)(q - p), p);
+            int need = surf_width(tmp);
+            if (need > w && end != p)
+                break;
+            end = q;
+            cols = need;
+            (void)word;
+            if (need > w)
+                break;
+            while (*q == ' ')
+                q++;
+        }
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", (int)(end - p), p);
+        surf_text(s, x, y + row, w, role, line);
+        (void)cols;
+        row++;
+        p = end;
+    }
+    return row;
+}

@@ -1,0 +1,156 @@
+/* The gate bars: one row per unit with its gates (i, f, o or r, z) as bars and values, c (n
+ * for a GRU) and h, and when there is room the implied half-life and the change since the
+ * last step; in as many columns as the width allows, in the chosen order, scrolled to keep
+ * the selected unit in view. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "screen/panel.h"
+#include "screen/plot.h"
+
+/* The grid from the layout, and which gates the bars show. */
+typedef struct geom {
+    int ncols, colw, rows, uw, bw, ng, show_hl, show_d;
+    int blocks[3];
+} geom;
+
+static geom geometry(const gt_view *v, gt_rect r)
+{
+    geom g;
+    gt_gate_grid l;
+    g.ng = view_bar_gates(v, g.blocks);
+    layout_gate_grid(r, v->m->hidden, g.ng, v->sort == SORT_CHANGE, &l);
+    g.ncols = l.ncols, g.colw = l.colw, g.rows = l.rows, g.uw = l.uw, g.bw = l.bw;
+    g.show_hl = l.show_hl, g.show_d = l.show_d;
+    return g;
+}
+
+static const char *sort_name(const gt_view *v)
+{
+    int lstm = v->m->arch == GT_LSTM;
+    switch (v->sort) {
+    case SORT_CARRY: return lstm ? "forget gate f" : "update gate z";
+    case SORT_HALFLIFE: return "half-life";
+    case SORT_ABSC: return lstm ? "|c|" : "|h|";
+    case SORT_CHANGE: return lstm ? "change of c" : "change of h";
+    default: return "unit";
+    }
+}
+
+static const char *gate_title(const gt_view *v, int b, int wide)
+{
+    static const char *const lstm[4] = {"input i", "forget f", "cell g", "output o"};
+    static const char *const gru[3] = {"reset r", "update z", "new n"};
+    if (wide)
+        return v->m->arch == GT_LSTM ? lstm[b] : gru[b];
+    return model_gate_name(v->m, b);
+}
+
+/* A difference of gates in four columns: +.12, -.05, +1.0. */
+static void fmt_dgate(char *buf, size_t n, float v)
+{
+    if (isnan(v))
+        snprintf(buf, n, "   ?");
+    else if (fabsf(v) >= 0.995f)
+        snprintf(buf, n, "%+4.1f", (double)v);
+    else {
+        char t[16];
+        snprintf(t, sizeof t, "%+.2f", (double)v); /* +0.12 */
+        snprintf(buf, n, "%c%s", t[0], t + 2);
+    }
+}
+
+static void header_row(gt_surface *s, int x, int y, const geom *g, const gt_view *v)
+{
+    /* with the difference shown the names stay: the panel's title says edited - before */
+    int lstm = v->m->arch == GT_LSTM;
+    surf_printf(s, x, y, g->uw + 1, R_DIM, "%*s", g->uw + 1, "#");
+    int cx = x + g->uw + 2;
+    for (int i = 0; i < g->ng; i++) {
+        surf_text(s, cx, y, g->bw + 5, R_DIM, gate_title(v, g->blocks[i], g->bw + 5 >= 9));
+        cx += g->bw + 6;
+    }
+    surf_printf(s, cx, y, 12, R_DIM, "%5s %5s", lstm ? "c" : "n", "h");
+    cx += 12;
+    if (g->show_hl)
+        cx += v->diff ? 6 : surf_printf(s, cx, y, 6, R_DIM, " %5s", s->utf8 ? "t½" : "t1/2");
+    if (g->show_d)
+        surf_printf(s, cx, y, 6, R_DIM, " %5s", s->utf8 ? (lstm ? "Δc" : "Δh") : (lstm ? "dc" : "dh"));
+}
+
+static void unit_row(gt_surface *s, int x, int y, const geom *g, const gt_view *v, int u)
+{
+    const int H = v->m->hidden;
+    int lstm = v->m->arch == GT_LSTM, carry = model_carry_gate(v->m);
+    int sel = u == v->unit;
+    surf_text(s, x, y, 1, R_SELECTED, sel ? (s->utf8 ? "▶" : ">") : " ");
+    surf_printf(s, x + 1, y, g->uw, sel ? R_SELECTED : R_DIM, "%*d", g->uw, u);
+    int cx = x + g->uw + 2;
+    char num[32];
+    for (int i = 0; i < g->ng; i++) {
+        int b = g->blocks[i];
+        float val = v->sg[(size_t)b * H + u];
+        gt_role role = b == carry ? R_CARRY : i == 0 ? R_BAR0 : R_BAR2;
+        if (v->diff) { /* |difference| as the bar, its sign as the colour */
+            role = val < 0 ? R_NEG : R_POS;
+            plot_bar(s, cx, y, g->bw, fabsf(val), role);
+            fmt_dgate(num, sizeof num, val);
+        } else {
+            plot_bar(s, cx, y, g->bw, val, role);
+            fmt_gate(num, sizeof num, val);
+        }
+        surf_text(s, cx + g->bw + 1, y, 4, R_NORMAL, num);
+        cx += g->bw + 6;
+    }
+    float cv = lstm ? v->sc[u] : v->sg[(size_t)GT_N * H + u];
+    fmt_signed(num, sizeof num, cv);
+    surf_text(s, cx, y, 5, cv < 0 ? R_NEG : R_POS, num);
+    fmt_signed(num, sizeof num, v->sh[u]);
+    surf_text(s, cx + 6, y, 5, v->sh[u] < 0 ? R_NEG : R_POS, num);
+    cx += 12;
+    if (g->show_hl && v->diff) {
+        cx += 6;
+    } else if (g->show_hl) {
+        char hl[16];
+        fmt_halflife(hl, sizeof hl, plot_halflife(v->g[(size_t)carry * H + u]), s->utf8);
+        cx += surf_printf(s, cx, y, 6, R_NORMAL, " %5s", hl);
+    }
+    if (g->show_d) {
+        float d = lstm ? v->sc[u] - v->spc[u] : v->sh[u] - v->sph[u];
+        fmt_signed(num, sizeof num, d);
+        surf_printf(s, cx, y, 6, R_NORMAL, " %s", num);
+    }
+}
+
+void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
+{
+    const int H = v->m->hidden;
+    geom g = geometry(v, r);
+    int page = g.ncols * g.rows;
+    int last = v->top + page < H ? v->top + page : H;
+    char title[160], note[96];
+    char what[64] = "";
+    if (v->diff)
+        snprintf(what, sizeof what, " edited %s before (step %zu)%s", s->utf8 ? "−" : "-",
+                 v->dr.step, v->diff_known ? "" : ", not known here");
+    snprintf(title, sizeof title, "gates, layer %d%s: %d units by %s%s", v->layer, what, H,
+             sort_name(v),
+             v->sort == SORT_INDEX ? (v->sort_reverse ? ", last first" : "")
+                                   : (v->sort_reverse ? ", lowest first" : ", highest first"));
+    snprintf(note, sizeof note, "%d-%d of %d", v->top + 1, last, H);
+    gt_rect in;
+    panel_frame(s, r, title, note, &in);
+    for (int col = 0; col < g.ncols; col++) {
+        int x = in.x + col * (g.colw + 1);
+        header_row(s, x, in.y, &g, v);
+        for (int row = 0; row < g.rows; row++) {
+            int rank = v->top + col * g.rows + row;
+            if (rank >= H)
+                break;
+            unit_row(s, x, in.y + 1 + row, &g, v, v->order[rank]);
+        }
+    }
+}

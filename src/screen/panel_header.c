@@ -1,0 +1,95 @@
+/* The header: the model, the text, the step and its character; the readout's top
+ * predictions for the next character and the loss of the one that comes. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "screen/panel.h"
+
+static int put(gt_surface *s, int x, int y, int end, gt_role role, const char *text)
+{
+    return x < end ? x + surf_text(s, x, y, end - x, role, text) : x;
+}
+
+void panel_header(gt_surface *s, gt_rect r, const gt_view *v)
+{
+    const gt_model *m = v->m;
+    const char *sep = s->utf8 ? " │ " : " | ";
+    int end = r.x + r.w, y = r.y;
+    char buf[512];
+
+    /* row 1: what is loaded */
+    int x = put(s, r.x, y, end, R_TITLE, " gatetui");
+    x = put(s, x, y, end, R_DIM, sep);
+    snprintf(buf, sizeof buf, "%s: %s, %d layer%s, H %d, V %d, %lld params", v->model_name,
+             m->arch == GT_LSTM ? "LSTM" : "GRU", m->layers, m->layers == 1 ? "" : "s",
+             m->hidden, m->vocab, m->params);
+    x = put(s, x, y, end, R_NORMAL, buf);
+    x = put(s, x, y, end, R_DIM, sep);
+    snprintf(buf, sizeof buf, "%s, %zu steps", v->text_name, v->steps);
+    x = put(s, x, y, end, R_NORMAL, buf);
+    if (v->text->skipped) {
+        snprintf(buf, sizeof buf, " (%zu skipped)", v->text->skipped);
+        x = put(s, x, y, end, R_DIM, buf);
+    }
+
+    /* row 2: where the cursor is */
+    y++;
+    const uint16_t *tok = trace_tokens(v->tr);
+    char ch[32];
+    panel_char_name(v, tok[v->t], ch, sizeof ch);
+    snprintf(buf, sizeof buf, " step %zu / %zu", v->t, v->steps);
+    x = put(s, r.x, y, end, R_HEADER, buf);
+    if (r.w >= 100)
+        snprintf(buf, sizeof buf, "  layer %d (of %d)  char ", v->layer, m->layers);
+    else
+        snprintf(buf, sizeof buf, "  char ");
+    x = put(s, x, y, end, R_NORMAL, buf);
+    x = put(s, x, y, end, R_HEADER, ch);
+    if (trace_edited(v->tr, v->t)) {
+        char was[32];
+        panel_char_name(v, trace_original_at(v->tr, v->t), was, sizeof was);
+        snprintf(buf, sizeof buf, " (edited, was %s)", was);
+        x = put(s, x, y, end, R_EDIT, buf);
+    }
+    if (!m->has_readout) {
+        x = put(s, x, y, end, R_DIM, sep);
+        x = put(s, x, y, end, R_DIM, "no readout: no predictions");
+    } else {
+        /* the loss goes on the right; the predictions fill what is between */
+        char loss[96];
+        if (v->has_next) {
+            char nm[32];
+            panel_char_name(v, v->next_tok, nm, sizeof nm);
+            snprintf(loss, sizeof loss, "loss of %s: %.2f nats", nm, v->loss);
+        } else {
+            snprintf(loss, sizeof loss, "end of text");
+        }
+        int room = end - 1 - surf_width(sep) - surf_width(loss);
+        if (x + surf_width(sep) + 14 <= room) { /* room for at least one */
+            x = put(s, x, y, end, R_DIM, sep);
+            x = put(s, x, y, end, R_DIM, "next:");
+        } else {
+            room = 0;
+        }
+        for (int i = 0; i < v->ntop && i < 5; i++) {
+            char nm[32];
+            panel_char_name(v, v->top_tok[i], nm, sizeof nm);
+            snprintf(buf, sizeof buf, " %s %.0f%%", nm, 100.0 * v->top_p[i]);
+            if (x + surf_width(buf) > room)
+                break;
+            x = put(s, x, y, end, v->has_next && v->top_tok[i] == v->next_tok ? R_HEADER : R_NORMAL,
+                    buf);
+        }
+        x = put(s, x, y, end, R_DIM, sep);
+        x = put(s, x, y, end, v->has_next ? R_NORMAL : R_DIM, loss);
+    }
+    if (v->pass_running) {
+        snprintf(buf, sizeof buf, " states %.0f%% ", 100.0 * v->pass_progress);
+        int w = surf_width(buf);
+        if (end - w > x)
+            surf_text(s, end - w, y, w, R_PROGRESS, buf);
+    }
+}

@@ -1,0 +1,266 @@
+/* The perturbation panel (doc/measures.md, "Perturbation"): the last edit, both half-lives and the ratio
+ * measured / forget-only at the last k; the curves, each over its value at k = 0, on a log
+ * scale against k = 0..K, measured c (an LSTM's), forget-only F and measured h overlaid;
+ * and the units that carry the edit furthest. For a GRU, h against the update gate alone. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "screen/panel.h"
+#include "screen/plot.h"
+
+static void fmt_hl(char *buf, size_t n, double hl, int K)
+{
+    if (hl == PERTURB_NONE || !(hl >= 0))
+        snprintf(buf, n, ">%d", K);
+    else
+        snprintf(buf, n, "%.1f", hl);
+}
+
+static void fmt_decade(char *buf, size_t n, int d)
+{
+    if (d == 0)
+        snprintf(buf, n, "1");
+    else if (d == 1)
+        snprintf(buf, n, "10");
+    else if (d == -1)
+        snprintf(buf, n, "0.1");
+    else
+        snprintf(buf, n, "1e%d", d);
+}
+
+typedef struct curve {
+    const double *v;
+    const char *label;
+    gt_role role;
+} curve;
+
+/* curve[k] / curve[0] at fractional k, interpolated log-linearly; NAN where it is zero. */
+static double ratio_at(const double *v, double k, int K)
+{
+    int a = (int)floor(k), b = a + 1;
+    if (a >= K)
+        return v[K] / v[0];
+    double ra = v[a] / v[0], rb = v[b] / v[0], t = k - a;
+    if (!(ra > 0) || !(rb > 0))
+        return t < 0.5 ? (ra > 0 ? ra : NAN) : (rb > 0 ? rb : NAN);
+    return exp((1 - t) * log(ra) + t * log(rb));
+}
+
+static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_pertview *pv,
+                      const curve *cv, int nc)
+{
+    const int K = pv->K, lab = 5;
+    int pw = w - lab - 2; /* a column on the right for the curves' names */
+    if (pw < 8 || ph < 2)
+        return;
+    double lo = INFINITY, hi = 1;
+    for (int i = 0; i < nc; i++)
+        for (int k = 0; k <= K; k++) {
+            double r = cv[i].v[k] / cv[i].v[0];
+            if (r > 0 && r < lo)
+                lo = r;
+            if (r > hi)
+                hi = r;
+        }
+    if (!(lo < INFINITY) || lo < 1e-12)
+        lo = lo < INFINITY ? 1e-12 : 0.1;
+    int dtop = (int)ceil(log10(hi) - 1e-9), dbot = (int)floor(log10(lo) + 1e-9);
+    if (dbot >= dtop)
+        dbot = dtop - 1;
+    double span = dtop - dbot;
+    int px = x0 + lab + 1, py = y0;
+    const char *axis = s->utf8 ? "│" : "|";
+    for (int y = 0; y < ph; y++)
+        surf_put(s, px - 1, py + y, R_DIM, axis);
+    /* the decades' labels, where each falls, without crowding */
+    /* 1 (where every curve starts) first, then the other decades where they do not crowd */
+    char buf[32];
+    unsigned char lab_row[256] = {0};
+    for (int pass = 0; pass < 3; pass++)
+        for (int d = dtop; d >= dbot; d--) {
+            int want = d == 0 ? 0 : d == dbot || d == dtop ? 1 : 2;
+            if (want != pass)
+                continue;
+            int row = (int)lround((dtop - d) / span * (ph - 1));
+            if (row < 0 || row >= ph || row >= 255 || lab_row[row] ||
+                (row > 0 && lab_row[row - 1]) || lab_row[row + 1])
+                continue;
+            fmt_decade(buf, sizeof buf, d);
+            surf_printf(s, x0, py + row, lab, R_DIM, "%*s", lab, buf);
+            lab_row[row] = 1;
+        }
+    int used[3] = {-1, -1, -1};
+    for (int i = 0; i < nc; i++) {
+        plot_canvas c;
+        if (plot_canvas_init(&c, pw, ph, s->utf8))
+            return;
+        for (int dx = 0; dx < c.dw; dx++) {
+            double k = c.dw > 1 ? (double)dx * K / (c.dw - 1) : 0;
+            double r = ratio_at(cv[i].v, k, K);
+            if (r > 0)
+                plot_canvas_dot(&c, (dx + 0.5) / c.dw, (log10(r) - dbot) / span);
+        }
+        if (s->utf8) {
+            plot_canvas_draw(&c, s, px, py, cv[i].role);
+        } else { /* in ASCII each curve is drawn with its name */
+            for (int cy = 0; cy < ph; cy++)
+                for (int cx = 0; cx < pw; cx++)
+                    if (c.count[(size_t)cy * pw + cx])
+                        surf_put(s, px + cx, py + cy, cv[i].role, cv[i].label);
+        }
+        /* the curve's name at its end */
+        double r = cv[i].v[K] / cv[i].v[0];
+        int cx, cy;
+        plot_canvas_cell(&c, 1.0, r > 0 ? (log10(r) - dbot) / span : 0, &cx, &cy);
+        for (int tries = 0; tries < ph; tries++) {
+            int row = cy + (tries % 2 ? -(tries + 1) / 2 : tries / 2);
+            int taken = row < 0 || row >= ph;
+            for (int j = 0; j < i; j++)
+                taken |= used[j] == row;
+            if (!taken) {
+                surf_text(s, px + pw, py + row, 1, cv[i].role, cv[i].label);
+                used[i] = row;
+                break;
+            }
+        }
+        plot_canvas_free(&c);
+    }
+    /* the k axis */
+    int y = py + ph;
+    surf_text(s, px - 1, y, 1, R_DIM, "0");
+    snprintf(buf, sizeof buf, "k");
+    surf_text(s, px + pw / 2, y, 1, R_DIM, buf);
+    snprintf(buf, sizeof buf, "%d", K);
+    surf_text(s, px + pw - surf_width(buf), y, surf_width(buf), R_DIM, buf);
+}
+
+void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
+{
+    const gt_pertview *pv = &v->pert;
+    gt_rect in;
+    char note[48];
+    snprintf(note, sizeof note, "K %d  +/-", pv->horizon);
+    panel_frame(s, r, "perturbation", note, &in);
+    int x = in.x + 1, w = in.w - 1, y = in.y, end = in.y + in.h;
+    size_t n = trace_edit_count(v->tr);
+    if (!n || !pv->valid) {
+        panel_wrap(s, x, y, w, in.h, R_DIM, "no edit: press e to change a character");
+        return;
+    }
+    char from[32], to[32], buf[256], a[16], b[16], c[16];
+    panel_char_name(v, pv->old_tok, from, sizeof from);
+    panel_char_name(v, pv->new_tok, to, sizeof to);
+    snprintf(buf, sizeof buf, "step %zu: %s %s %s", pv->step, from, s->utf8 ? "→" : "->", to);
+    int used = surf_text(s, x, y, w, R_EDIT, buf);
+    snprintf(buf, sizeof buf, "  layer %d, %zu edit%s", pv->layer, n, n == 1 ? "" : "s");
+    if (used + surf_width(buf) > w) /* no room: the layer alone */
+        snprintf(buf, sizeof buf, "  layer %d", pv->layer);
+    if (used + surf_width(buf) <= w)
+        surf_text(s, x + used, y, w - used, R_DIM, buf);
+    if (++y >= end)
+        return;
+
+    const int K = pv->K, lstm = pv->lstm;
+    const char *half = s->utf8 ? "t½" : "t1/2";
+    int k_at;
+    double ratio = pertview_ratio(pv, &k_at);
+    char rs[32];
+    if (isnan(ratio))
+        snprintf(rs, sizeof rs, "-");
+    else
+        snprintf(rs, sizeof rs, ratio >= 99999.5 ? "%.3g" : ratio >= 99.95 ? "%.0f" : "%.2f",
+                 ratio);
+    fmt_hl(b, sizeof b, pv->hl_fo, K);
+    fmt_hl(c, sizeof c, pv->hl_h, K);
+    char tail[64];
+    int fits = 0;
+    for (int compact = 0; compact < 3 && !fits; compact++) {
+        /* 0: spaced out; 1: tight; 2: the ratio on a line of its own */
+        const char *sep = compact ? " " : "  ", *gap = compact ? "  " : "   ";
+        if (compact)
+            snprintf(tail, sizeof tail, "%s/F(%d) %s", lstm ? "c" : "h", k_at < 0 ? K : k_at, rs);
+        else
+            snprintf(tail, sizeof tail, "%s/F at k=%d: %s", lstm ? "c" : "h", k_at < 0 ? K : k_at,
+                     rs);
+        if (lstm) {
+            fmt_hl(a, sizeof a, pv->hl_c, K);
+            snprintf(buf, sizeof buf, "%s c %s%sF %s%sh %s%s%s", half, a, sep, b, sep, c,
+                     compact == 2 ? "" : gap, compact == 2 ? "" : tail);
+        } else {
+            snprintf(buf, sizeof buf, "%s h %s%sF %s%s%s", half, c, sep, b,
+                     compact == 2 ? "" : gap, compact == 2 ? "" : tail);
+        }
+        fits = surf_width(buf) <= w;
+        if (compact == 2) {
+            surf_text(s, x, y, w, R_NORMAL, buf);
+            if (++y >= end)
+                return;
+            snprintf(buf, sizeof buf, "%s", tail);
+        }
+    }
+    surf_text(s, x, y, w, R_NORMAL, buf);
+    y++;
+
+    /* the units, at the bottom: two rows when there is room */
+    int urows = in.h >= 11 ? 2 : in.h >= 5 ? 1 : 0;
+    int plot_rows = end - y - urows - 2; /* the k axis and the legend */
+    if (K >= 1 && plot_rows >= 2) {
+        curve cv[3];
+        int nc = 0;
+        const char *fo_label = lstm ? "forget-only" : "update gate only";
+        cv[nc++] = (curve){pv->fo, "F", R_CARRY};
+        if (pv->dh[0] > 0)
+            cv[nc++] = (curve){pv->dh, "h", R_BAR0};
+        if (lstm && pv->dc[0] > 0)
+            cv[nc++] = (curve){pv->dc, "c", R_PLOT};
+        if (pv->fo[0] > 0) {
+            draw_plot(s, in.x, y, w, plot_rows, pv, cv, nc);
+        } else {
+            nc = 0;
+            panel_wrap(s, x, y, w, plot_rows, R_DIM, "no difference at k = 0 on this layer");
+        }
+        y += plot_rows + 1;
+        int lx = x;
+        if (nc) {
+            if (lstm) {
+                lx += surf_text(s, lx, y, x + w - lx, R_PLOT, "c");
+                lx += surf_text(s, lx, y, x + w - lx, R_DIM, " measured  ");
+            }
+            lx += surf_text(s, lx, y, x + w - lx, R_CARRY, "F");
+            lx += surf_printf(s, lx, y, x + w - lx, R_DIM, " %s  ", fo_label);
+            lx += surf_text(s, lx, y, x + w - lx, R_BAR0, "h");
+            surf_text(s, lx, y, x + w - lx, R_DIM, lstm ? " hidden" : " measured");
+        }
+        y++;
+    } else if (K < 1 && y < end) {
+        panel_wrap(s, x, y, w, 1, R_DIM, "the edit is at the text's end: no k after it");
+        y++;
+    }
+    if (urows < 1 || y >= end)
+        return;
+    /* how long each unit's difference stays above half its start, measured / forget-only */
+    y = end - urows;
+    if (urows == 2) {
+        snprintf(buf, sizeof buf, "units lasting longest, steps (measured/F):");
+        surf_text(s, x, y++, w, R_DIM, buf);
+    }
+    int ux = x;
+    if (urows == 1)
+        ux += surf_text(s, ux, y, w, R_DIM, "lasting:");
+    if (!pv->ntop)
+        surf_text(s, ux, y, x + w - ux, R_DIM, " no unit differs");
+    for (int i = 0; i < pv->ntop; i++) {
+        char t1[16], t2[16];
+        const char *ge = s->utf8 ? "≥" : ">=";
+        snprintf(t1, sizeof t1, "%s%d", pv->top_last[i] >= K ? ge : "", pv->top_last[i]);
+        snprintf(t2, sizeof t2, "%s%d", pv->top_last_fo[i] >= K ? ge : "", pv->top_last_fo[i]);
+        snprintf(buf, sizeof buf, "%s#%d %s/%s", i || urows == 1 ? " " : "", pv->top[i], t1, t2);
+        int bw = surf_width(buf);
+        if (ux + bw > x + w)
+            break;
+        ux += surf_text(s, ux, y, bw, i == 0 ? R_NORMAL : R_NORMAL, buf);
+    }
+}

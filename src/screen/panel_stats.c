@@ -1,0 +1,82 @@
+/* The stats view: the report's tables (doc/measures.md, "The report") for the text as loaded and the layer
+ * shown, over the panels below the text strip; in two columns when they fit side by side;
+ * "computing" with its progress while the report is computed in the background. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "screen/panel.h"
+#include "screen/plot.h"
+
+/* Line i (0-based) of text into buf; 0 when there is none. */
+static int line_at(const char *text, int i, char *buf, size_t n)
+{
+    const char *p = text;
+    for (; i > 0 && p; i--) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    if (!p || !*p)
+        return 0;
+    const char *nl = strchr(p, '\n');
+    size_t len = nl ? (size_t)(nl - p) : strlen(p);
+    snprintf(buf, n, "%.*s", (int)len, p);
+    return 1;
+}
+
+static int text_columns(const gt_view *v, gt_rect r)
+{
+    const gt_statsview *sv = &v->stats;
+    return sv->text[v->layer] ? layout_text_columns(r, sv->lines[v->layer], sv->width[v->layer]) : 1;
+}
+
+void panel_stats(gt_surface *s, gt_rect r, const gt_view *v)
+{
+    const gt_statsview *sv = &v->stats;
+    const char *text = sv->text[v->layer];
+    char title[320], note[64], buf[1024];
+    snprintf(title, sizeof title, "report: %s as loaded, layer %d", v->text_name, v->layer);
+    int rows = r.h - 1, cols = text_columns(v, r);
+    if (text) {
+        int n = sv->lines[v->layer], last = v->stats.scroll + cols * rows;
+        snprintf(note, sizeof note, "%d-%d of %d  %s scroll  r closes", v->stats.scroll + 1,
+                 last < n ? last : n, n, s->utf8 ? "↑↓" : "up/down");
+    } else {
+        snprintf(note, sizeof note, "r closes");
+    }
+    gt_rect in;
+    panel_frame(s, r, title, note, &in);
+    int x = in.x + 1, w = in.w - 1;
+    if (!text) {
+        int layer;
+        double p = statsview_progress(sv, &layer);
+        if (sv->error[0] && !statsview_busy(sv)) {
+            panel_wrap(s, x, in.y + 1, w, in.h - 1, R_ERROR, sv->error);
+            return;
+        }
+        snprintf(buf, sizeof buf, "computing the report of layer %d%s ", v->layer,
+                 s->utf8 ? "…" : "...");
+        int used = surf_text(s, x, in.y + 1, w, R_NORMAL, buf);
+        int bw = w - used - 8 > 40 ? 40 : w - used - 8;
+        if (layer == v->layer && bw > 4) {
+            surf_text(s, x + used, in.y + 1, 1, R_DIM, "[");
+            plot_bar(s, x + used + 1, in.y + 1, bw, p, R_PROGRESS);
+            surf_text(s, x + used + 1 + bw, in.y + 1, 1, R_DIM, "]");
+            surf_printf(s, x + used + bw + 2, in.y + 1, 6, R_NORMAL, " %3.0f%%", 100.0 * p);
+        }
+        panel_wrap(s, x, in.y + 3, w, in.h - 3, R_DIM,
+                   "the keys keep working meanwhile; r or Esc closes the view and stops the "
+                   "computation. The tables are those of gatetui --report (32 windows of 128 "
+                   "characters from the start of the text).");
+        return;
+    }
+    int colw = cols == 2 ? (w - 1) / 2 : w;
+    for (int c = 0; c < cols; c++)
+        for (int y = 0; y < in.h; y++) {
+            if (!line_at(text, v->stats.scroll + c * in.h + y, buf, sizeof buf))
+                break;
+            surf_text(s, x + c * (colw + 1), in.y + y, colw, R_NORMAL, buf);
+        }
+}

@@ -1,0 +1,150 @@
+/* The selected unit: every value at the cursor, its carry gate's implied half-life and
+ * its change since the last step, and a sparkline of each value's history around the
+ * cursor (the cursor marked under them). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "screen/panel.h"
+#include "screen/plot.h"
+
+#define HIST_MAX 512
+
+typedef struct series {
+    const char *name;
+    int kind;      /* 0: a gate block, 1: c, 2: h */
+    int block;
+    float lo, hi;  /* fixed range, or lo > hi: the values' own */
+} series;
+
+static float value_at(const gt_view *v, const series *se, size_t s)
+{
+    const int H = v->m->hidden;
+    if (v->diff)
+        return view_diff_value(v, se->kind, se->block, s);
+    if (se->kind == 1)
+        return trace_c(v->tr, s, v->layer)[v->unit];
+    if (se->kind == 2)
+        return trace_h(v->tr, s, v->layer)[v->unit];
+    return trace_gates(v->tr, s, v->layer)[(size_t)se->block * H + v->unit];
+}
+
+/* Makes the double spaces between values single when the line is wider than w. */
+static void squeeze(char *buf, int w)
+{
+    if (surf_width(buf) <= w)
+        return;
+    char *o = buf;
+    for (const char *p = buf; *p; p++)
+        if (!(p[0] == ' ' && p[1] == ' '))
+            *o++ = *p;
+    *o = 0;
+}
+
+void panel_unit(gt_surface *s, gt_rect r, const gt_view *v)
+{
+    const int H = v->m->hidden, u = v->unit;
+    int lstm = v->m->arch == GT_LSTM, carry = model_carry_gate(v->m);
+    char title[96], buf[256], a[16], b[16], c[16], d[16];
+    snprintf(title, sizeof title, "unit %d, layer %d%s", u, v->layer,
+             v->diff ? (s->utf8 ? ", edited − before" : ", edited - before") : "");
+    gt_rect in;
+    panel_frame(s, r, title, s->utf8 ? "↑↓ select" : "up/down select", &in);
+    if (in.h < 1 || in.w < 4)
+        return;
+    int x = in.x + 1, w = in.w - 1, y = in.y;
+    const float *g = v->sg, *cc = v->sc, *hh = v->sh, *pc = v->spc, *ph = v->sph;
+    void (*fg)(char *, size_t, float) = v->diff ? fmt_signed : fmt_gate;
+    if (lstm) {
+        fg(a, sizeof a, g[(size_t)GT_I * H + u]);
+        fg(b, sizeof b, g[(size_t)GT_F * H + u]);
+        fmt_signed(c, sizeof c, g[(size_t)GT_G * H + u]);
+        fg(d, sizeof d, g[(size_t)GT_O * H + u]);
+        snprintf(buf, sizeof buf, "i %s  f %s  g %s  o %s", a, b, c, d);
+    } else {
+        fg(a, sizeof a, g[(size_t)GT_R * H + u]);
+        fg(b, sizeof b, g[(size_t)GT_Z * H + u]);
+        fmt_signed(c, sizeof c, g[(size_t)GT_N * H + u]);
+        snprintf(buf, sizeof buf, "r %s  z %s  n %s", a, b, c);
+    }
+    squeeze(buf, w);
+    surf_text(s, x, y++, w, R_NORMAL, buf);
+    if (y >= in.y + in.h)
+        return;
+    char hl[16];
+    fmt_halflife(hl, sizeof hl, plot_halflife(g[(size_t)carry * H + u]), s->utf8);
+    if (v->diff) /* a half-life of a difference of gates means nothing */
+        snprintf(hl, sizeof hl, "-");
+    const char *delta = s->utf8 ? "Δ" : "d";
+    if (lstm) {
+        fmt_signed(a, sizeof a, cc[u]);
+        fmt_signed(b, sizeof b, hh[u]);
+        fmt_signed(c, sizeof c, cc[u] - pc[u]);
+        snprintf(buf, sizeof buf, "c %s  h %s  %sc %s  %s %s", a, b, delta, c,
+                 s->utf8 ? "t½" : "t1/2", hl);
+    } else {
+        fmt_signed(b, sizeof b, hh[u]);
+        fmt_signed(c, sizeof c, hh[u] - ph[u]);
+        snprintf(buf, sizeof buf, "h %s  %sh %s  %s %s", b, delta, c, s->utf8 ? "t½" : "t1/2",
+                 hl);
+    }
+    squeeze(buf, w);
+    surf_text(s, x, y++, w, R_NORMAL, buf);
+
+    /* the histories */
+    static const series lstm_s[] = {{"c", 1, 0, 1, 0}, {"h", 2, 0, 1, 0},
+                                    {"f", 0, GT_F, 0, 1}, {"i", 0, GT_I, 0, 1},
+                                    {"o", 0, GT_O, 0, 1}, {"g", 0, GT_G, -1, 1}};
+    static const series gru_s[] = {{"h", 2, 0, 1, 0}, {"z", 0, GT_Z, 0, 1},
+                                   {"r", 0, GT_R, 0, 1}, {"n", 0, GT_N, -1, 1}};
+    const series *ss = lstm ? lstm_s : gru_s;
+    int nss = lstm ? 6 : 4;
+    int nrows = in.y + in.h - y - 1; /* the last row marks the cursor */
+    if (nrows > nss)
+        nrows = nss;
+    int lw = w >= 40 ? 14 : 0;       /* the range on the right */
+    int sw = w - 2 - lw;
+    if (nrows < 1 || sw < 4)
+        return;
+    if (sw > HIST_MAX)
+        sw = HIST_MAX;
+    long first = (long)v->t - sw / 2;
+    float vals[HIST_MAX];
+    for (int k = 0; k < nrows; k++, y++) {
+        const series *se = &ss[k];
+        float lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < sw; i++) {
+            long st = first + i;
+            vals[i] = NAN;
+            if (st >= 0 && (size_t)st < v->steps && trace_has(v->tr, (size_t)st)) {
+                vals[i] = value_at(v, se, (size_t)st);
+                lo = vals[i] < lo ? vals[i] : lo;
+                hi = vals[i] > hi ? vals[i] : hi;
+            }
+        }
+        if (se->lo <= se->hi && !v->diff) {
+            lo = se->lo;
+            hi = se->hi;
+        } else if (!(lo < hi)) {
+            lo = isfinite(lo) ? lo - 0.5f : -1;
+            hi = isfinite(hi) ? hi + 0.5f : 1;
+        }
+        surf_text(s, x, y, 2, R_DIM, se->name);
+        plot_spark(s, x + 2, y, vals, sw, lo, hi, se->kind == 0 && se->block == carry ? R_CARRY
+                                                 : R_PLOT);
+        if (lw) {
+            snprintf(buf, sizeof buf, " %+.2f..%+.2f", (double)lo, (double)hi);
+            surf_text(s, x + 2 + sw, y, lw, R_DIM, buf);
+        }
+    }
+    /* the cursor under the histories, and how far they reach */
+    surf_put(s, x + 2 + sw / 2, y, R_MARK, s->utf8 ? "▲" : "^");
+    snprintf(buf, sizeof buf, "t-%d", sw / 2);
+    surf_text(s, x + 2, y, sw / 2 - 1, R_DIM, buf);
+    snprintf(buf, sizeof buf, "t+%d", sw - sw / 2 - 1);
+    int bw = surf_width(buf);
+    if (sw - sw / 2 - 2 > bw)
+        surf_text(s, x + 2 + sw - bw, y, bw, R_DIM, buf);
+}

@@ -1,0 +1,138 @@
+/* The last edit's perturbation for the screen (see pertview.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "screen/pertview.h"
+
+int pertview_init(gt_pertview *pv, const gt_model *m, gt_error *e)
+{
+    memset(pv, 0, sizeof *pv);
+    pv->m = m;
+    pv->horizon = PERTVIEW_KDEFAULT;
+    pv->p_layer = -1;
+    pv->lstm = m->arch == GT_LSTM;
+    const size_t K1 = PERTVIEW_KMAX + 1, LH = (size_t)m->layers * m->hidden;
+    pv->dc = calloc(3 * K1, sizeof *pv->dc);
+    pv->h0 = malloc(LH * sizeof *pv->h0);
+    pv->c0 = malloc(LH * sizeof *pv->c0);
+    pv->orig = malloc(K1 * sizeof *pv->orig);
+    pv->idx = malloc((size_t)m->hidden * sizeof *pv->idx);
+    if (!pv->dc || !pv->h0 || !pv->c0 || !pv->orig || !pv->idx) {
+        pertview_free(pv);
+        return gt_fail(e, GT_EFAIL, "out of memory for the perturbation");
+    }
+    pv->dh = pv->dc + K1;
+    pv->fo = pv->dc + 2 * K1;
+    return GT_OK;
+}
+
+void pertview_free(gt_pertview *pv)
+{
+    if (pv->m && pv->p_layer >= 0)
+        perturb_free(&pv->p);
+    free(pv->dc);
+    free(pv->h0);
+    free(pv->c0);
+    free(pv->orig);
+    free(pv->idx);
+    memset(pv, 0, sizeof *pv);
+    pv->p_layer = -1;
+}
+
+static const gt_perturb_result *by_last_res;
+
+/* Longest-lasting first; then the larger difference at k = 0; then the unit number. */
+static int by_last(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    const gt_perturb_result *r = by_last_res;
+    if (r->last[x] != r->last[y])
+        return r->last[x] > r->last[y] ? -1 : 1;
+    double dx = fabs(r->d0[x]), dy = fabs(r->d0[y]);
+    if (dx != dy)
+        return dx > dy ? -1 : 1;
+    return x - y;
+}
+
+int pertview_update(gt_pertview *pv, gt_trace *tr, int layer, gt_error *e)
+{
+    size_t n = trace_edit_count(tr);
+    pv->valid = 0;
+    pv->ntop = 0;
+    if (!n)
+        return GT_OK;
+    const gt_model *m = pv->m;
+    if (pv->p_layer != layer) {
+        if (pv->p_layer >= 0)
+            perturb_free(&pv->p);
+        pv->p_layer = -1;
+        int rc = perturb_init(&pv->p, m, layer, PERTVIEW_KMAX, 1, e);
+        if (rc)
+            return rc;
+        pv->p_layer = layer;
+    }
+    const gt_edit *ed = trace_edit_at(tr, n - 1);
+    size_t s = ed->step, T = trace_steps(tr);
+    size_t len = T - s < (size_t)pv->horizon + 1 ? T - s : (size_t)pv->horizon + 1;
+    int rc = trace_state_before(tr, s, pv->h0, pv->c0, e);
+    if (rc)
+        return rc;
+    /* the text before this edit: the tokens as they are with the edited one put back */
+    const uint16_t *now = trace_tokens(tr) + s;
+    memcpy(pv->orig, now, len * sizeof *pv->orig);
+    pv->orig[0] = (uint16_t)ed->old_tok;
+    perturb_set_horizon(&pv->p, pv->horizon);
+    const gt_perturb_result *r = perturb_one(&pv->p, pv->h0, pv->c0, pv->orig, now, len);
+    if (!r)
+        return gt_fail(e, GT_EFAIL, "perturbation at step %zu failed", s);
+    const size_t K1 = (size_t)r->K + 1;
+    if (r->dc)
+        memcpy(pv->dc, r->dc, K1 * sizeof *pv->dc);
+    memcpy(pv->dh, r->dh, K1 * sizeof *pv->dh);
+    memcpy(pv->fo, r->fo, K1 * sizeof *pv->fo);
+    pv->K = r->K;
+    pv->hl_c = r->hl_c;
+    pv->hl_h = r->hl_h;
+    pv->hl_fo = r->hl_fo;
+    pv->step = s;
+    pv->old_tok = ed->old_tok;
+    pv->new_tok = ed->new_tok;
+    pv->layer = layer;
+    int H = m->hidden, cnt = 0;
+    for (int j = 0; j < H; j++)
+        if (r->d0[j] != 0)
+            pv->idx[cnt++] = j;
+    by_last_res = r;
+    qsort(pv->idx, (size_t)cnt, sizeof *pv->idx, by_last);
+    by_last_res = NULL;
+    for (int i = 0; i < cnt && i < PERTVIEW_TOP; i++) {
+        int j = pv->idx[i];
+        pv->top[i] = j;
+        pv->top_last[i] = r->last[j];
+        pv->top_last_fo[i] = r->last_fo[j];
+        pv->top_d0[i] = r->d0[j];
+        pv->ntop = i + 1;
+    }
+    pv->valid = 1;
+    return GT_OK;
+}
+
+int pertview_set_horizon(gt_pertview *pv, gt_trace *tr, int layer, int K, gt_error *e)
+{
+    K = K < PERTVIEW_KMIN ? PERTVIEW_KMIN : K > PERTVIEW_KMAX ? PERTVIEW_KMAX : K;
+    if (K == pv->horizon)
+        return GT_OK;
+    pv->horizon = K;
+    return pertview_update(pv, tr, layer, e);
+}
+
+double pertview_ratio(const gt_pertview *pv, int *k_at)
+{
+    *k_at = -1;
+    if (!pv->valid)
+        return NAN;
+    return perturb_ratio(pv->lstm ? pv->dc : pv->dh, pv->fo, pv->K, k_at);
+}

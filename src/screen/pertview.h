@@ -1,0 +1,59 @@
+/* The perturbation of the last edit as the screen keeps it (doc/measures.md, "Perturbation"): the edited text
+ * against the text before that edit, on the layer shown, for k = 0..K. Computed when an
+ * edit is made or undone, the layer changes or K does (never while drawing), from the
+ * edited step on and only K + 1 steps far. */
+#ifndef GATETUI_PERTVIEW_H
+#define GATETUI_PERTVIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gatetui/error.h"
+#include "gatetui/model.h"
+#include "gatetui/perturb.h"
+#include "gatetui/trace.h"
+
+#define PERTVIEW_KMIN 4
+#define PERTVIEW_KMAX 1024
+#define PERTVIEW_KDEFAULT 64
+#define PERTVIEW_TOP 6 /* the units that carry the edit furthest */
+
+typedef struct gt_pertview {
+    int horizon;         /* K asked for (+ and - change it) */
+    /* the last edit's curves (valid), as computed */
+    int valid;
+    size_t step;         /* the edited step s */
+    int old_tok, new_tok;
+    int layer;
+    int K;               /* the curves run k = 0..K (less than horizon near the text's end) */
+    int lstm;
+    double *dc, *dh, *fo; /* [PERTVIEW_KMAX+1]: measured c (LSTM), measured h, forget-only */
+    double hl_c, hl_h, hl_fo; /* half-lives in steps, PERTURB_NONE beyond K */
+    int ntop;            /* units (with a difference at k = 0) by how long it lasts */
+    int top[PERTVIEW_TOP], top_last[PERTVIEW_TOP], top_last_fo[PERTVIEW_TOP];
+    double top_d0[PERTVIEW_TOP];
+    /* private */
+    const gt_model *m;
+    gt_perturb p;
+    int p_layer;         /* the layer p is for, -1: none */
+    float *h0, *c0;      /* [L*H] */
+    uint16_t *orig;      /* [PERTVIEW_KMAX+1] */
+    int *idx;            /* [H] */
+} gt_pertview;
+
+int pertview_init(gt_pertview *pv, const gt_model *m, gt_error *e);
+void pertview_free(gt_pertview *pv);
+
+/* Computes the curves of tr's last edit on layer `layer` with K = pv->horizon (clamped to
+ * the text's end); with no edit left, empties them. */
+int pertview_update(gt_pertview *pv, gt_trace *tr, int layer, gt_error *e);
+
+/* Sets K (PERTVIEW_KMIN..PERTVIEW_KMAX) and recomputes when it changed. */
+int pertview_set_horizon(gt_pertview *pv, gt_trace *tr, int layer, int K, gt_error *e);
+
+/* The ratio measured / forget-only (c for an LSTM, h for a GRU) at the last k whose
+ * measured difference is at or above rounding's floor (perturb_ratio), that k in *k_at; NAN when there is
+ * none. */
+double pertview_ratio(const gt_pertview *pv, int *k_at);
+
+#endif

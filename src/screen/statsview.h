@@ -1,0 +1,57 @@
+/* The stats view's data: the report (report.h, doc/measures.md) for the text as loaded, one
+ * per layer, kept once computed. The tables are the same text `gatetui --report` prints.
+ * A report takes a while (seconds on a 256-unit model, minutes on a very wide one), so it
+ * is computed by a child process (fork) that sends its progress and then its tables
+ * through a pipe: the keys keep working meanwhile, and closing the view, asking for
+ * another layer or quitting ends the computation at once (the child is killed by its
+ * process id). */
+#ifndef GATETUI_STATSVIEW_H
+#define GATETUI_STATSVIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "gatetui/error.h"
+#include "gatetui/model.h"
+#include "gatetui/trace.h"
+
+typedef struct gt_statsview {
+    int shown;          /* the view is up */
+    int scroll;         /* its first line shown */
+    char **text;        /* [layers] each layer's tables, NULL until computed */
+    int *lines;         /* [layers] their number of lines */
+    int *width;         /* [layers] the widest line's columns */
+    char error[256];    /* why the last computation failed, or "" */
+    /* private */
+    const gt_model *m;
+    gt_trace *tr;       /* its tokens, as edited; the child puts the text back as loaded */
+    char text_name[256];
+    int layers;
+    pid_t pid;          /* the child computing, or 0 */
+    int fd;             /* the pipe from it */
+    int run_layer;
+    int permille;
+    char *buf;          /* what came through the pipe */
+    size_t len, cap;
+} gt_statsview;
+
+int statsview_init(gt_statsview *sv, const gt_model *m, gt_trace *tr, const char *text_name,
+                   gt_error *e);
+/* Ends a computation that is running. */
+void statsview_free(gt_statsview *sv);
+
+/* Asks for layer's tables: starts computing them unless they are known or on their way
+ * (a computation for another layer is ended). */
+void statsview_want(gt_statsview *sv, int layer);
+/* Ends the computation that runs, if any. */
+void statsview_cancel(gt_statsview *sv);
+/* Reads what the child sent; collects the tables when it is done. 1 when the view should
+ * be redrawn. */
+int statsview_tick(gt_statsview *sv);
+/* 1 while a computation runs. */
+int statsview_busy(const gt_statsview *sv);
+/* The running computation: its layer and progress from 0 to 1. */
+double statsview_progress(const gt_statsview *sv, int *layer);
+
+#endif

@@ -1,0 +1,437 @@
+/* The screen's state and what each frame derives from it (see view.h). */
+#define _XOPEN_SOURCE 700 /* wcwidth */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "gatetui/utf8.h"
+#include "screen/layout.h"
+#include "screen/plot.h"
+#include "screen/view.h"
+
+static void base_name(char *out, size_t n, const char *path)
+{
+    const char *b = strrchr(path, '/');
+    b = b && b[1] ? b + 1 : path;
+    snprintf(out, n, "%s", b);
+}
+
+int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int layer,
+              gt_error *e)
+{
+    memset(v, 0, sizeof *v);
+    v->m = m;
+    v->text = t;
+    v->tr = tr;
+    v->steps = t->steps;
+    base_name(v->model_name, sizeof v->model_name, m->path);
+    base_name(v->text_name, sizeof v->text_name, t->path);
+    v->layer = layer < 0 ? 0 : layer >= m->layers ? m->layers - 1 : layer;
+    size_t H = (size_t)m->hidden;
+    v->order = malloc(H * sizeof *v->order);
+    v->key = malloc(H * sizeof *v->key);
+    v->zeros = calloc(H, sizeof *v->zeros);
+    v->probs = malloc((size_t)m->vocab * sizeof *v->probs);
+    v->dbuf = malloc(2 * (size_t)(m->gates + 2) * H * sizeof *v->dbuf);
+    if (!v->order || !v->key || !v->zeros || !v->probs || !v->dbuf) {
+        view_free(v);
+        return gt_fail(e, GT_EFAIL, "out of memory for the screen");
+    }
+    int rc = pertview_init(&v->pert, m, e);
+    if (rc == GT_OK)
+        rc = statsview_init(&v->stats, m, tr, v->text_name, e);
+    if (rc == GT_OK)
+        rc = diffrun_init(&v->dr, m, e);
+    if (rc) {
+        view_free(v);
+        return rc;
+    }
+    for (int j = 0; j < m->hidden; j++)
+        v->order[j] = j;
+    return GT_OK;
+}
+
+void view_free(gt_view *v)
+{
+    free(v->order);
+    free(v->key);
+    free(v->zeros);
+    free(v->probs);
+    pertview_free(&v->pert);
+    statsview_free(&v->stats);
+    diffrun_free(&v->dr);
+    free(v->dbuf);
+    v->dbuf = NULL;
+    v->order = NULL;
+    v->key = v->zeros = v->probs = NULL;
+}
+
+int view_bar_gates(const gt_view *v, int *blocks)
+{
+    if (v->m->arch == GT_LSTM) {
+        blocks[0] = GT_I;
+        blocks[1] = GT_F;
+        blocks[2] = GT_O;
+        return 3;
+    }
+    blocks[0] = GT_R;
+    blocks[1] = GT_Z;
+    return 2;
+}
+
+int view_units_per_page(const gt_view *v)
+{
+    if (v->lay.too_small)
+        return 1;
+    int blocks[3];
+    gt_gate_grid g;
+    layout_gate_grid(v->lay.r[P_GATES], v->m->hidden, view_bar_gates(v, blocks), 0, &g);
+    int n = g.ncols * g.rows;
+    return n < 1 ? 1 : n;
+}
+
+/* ---- sorting ---- */
+
+static const gt_view *sort_view;
+
+static int by_key(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    float kx = sort_view->key[x], ky = sort_view->key[y];
+    if (isnan(kx))
+        kx = -INFINITY;
+    if (isnan(ky))
+        ky = -INFINITY;
+    int c = kx < ky ? 1 : kx > ky ? -1 : 0; /* largest first */
+    if (sort_view->sort == SORT_INDEX)
+        c = 0;
+    if (sort_view->sort_reverse)
+        c = -c;
+    if (c == 0)
+        c = sort_view->sort_reverse && sort_view->sort == SORT_INDEX ? y - x : x - y;
+    return c;
+}
+
+static void sort_units(gt_view *v)
+{
+    const int H = v->m->hidden;
+    const float *carry = v->sg + (size_t)model_carry_gate(v->m) * H;
+    int lstm = v->m->arch == GT_LSTM;
+    const float *now = lstm ? v->sc : v->sh, *before = lstm ? v->spc : v->sph;
+    for (int j = 0; j < H; j++) {
+        switch (v->sort) {
+        case SORT_INDEX: v->key[j] = 0; break;
+        case SORT_CARRY: v->key[j] = carry[j]; break;
+        case SORT_HALFLIFE: v->key[j] = (float)plot_halflife(carry[j]); break;
+        case SORT_ABSC: v->key[j] = fabsf(now[j]); break;
+        case SORT_CHANGE: v->key[j] = fabsf(now[j] - before[j]); break;
+        default: v->key[j] = 0;
+        }
+        v->order[j] = j;
+    }
+    sort_view = v;
+    qsort(v->order, (size_t)H, sizeof *v->order, by_key);
+    sort_view = NULL;
+    for (int j = 0; j < H; j++)
+        if (v->order[j] == v->unit)
+            v->rank = j;
+}
+
+/* ---- the frame's values ---- */
+
+static void top_predictions(gt_view *v)
+{
+    const int V = v->m->vocab;
+    v->ntop = 0;
+    for (int tok = 0; tok < V; tok++) {
+        float p = v->probs[tok];
+        int i = v->ntop < VIEW_TOPK ? v->ntop++ : VIEW_TOPK;
+        if (i == VIEW_TOPK) {
+            if (p <= v->top_p[VIEW_TOPK - 1])
+                continue;
+            i = VIEW_TOPK - 1;
+        }
+        while (i > 0 && v->top_p[i - 1] < p) {
+            v->top_p[i] = v->top_p[i - 1];
+            v->top_tok[i] = v->top_tok[i - 1];
+            i--;
+        }
+        v->top_p[i] = p;
+        v->top_tok[i] = tok;
+    }
+}
+
+static void shown_values(gt_view *v);
+
+int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
+{
+    layout_compute(cols, rows, &v->lay);
+    size_t T = v->steps, t = v->t;
+    /* the values around t the frame shows: the unit's history (half the right column
+     * each side), and with the text coloured, every step the strip shows */
+    size_t half = (size_t)(cols > 0 ? cols : 1) / 4 + 50;
+    if (v->heat)
+        half = (size_t)(cols > 0 ? cols : 1) * 3 / 2 + 8;
+    size_t cap = trace_window_len(v->tr);
+    if (half > (cap - 1) / 2)
+        half = (cap - 1) / 2;
+    size_t a = t > half ? t - half : 0, b = t + half + 1 < T ? t + half + 1 : T;
+    if (t > 0 && a == t) /* the step before t, for the change since it */
+        a = t - 1;
+    int rc = trace_load(v->tr, a, b, e);
+    if (rc)
+        return rc;
+    v->win_a = a;
+    v->win_b = b;
+    v->g = trace_gates(v->tr, t, v->layer);
+    v->c = trace_c(v->tr, t, v->layer);
+    v->h = trace_h(v->tr, t, v->layer);
+    v->pc = t > 0 ? trace_c(v->tr, t - 1, v->layer) : v->zeros;
+    v->ph = t > 0 ? trace_h(v->tr, t - 1, v->layer) : v->zeros;
+    shown_values(v);
+    sort_units(v);
+
+    int page = view_units_per_page(v), H = v->m->hidden;
+    if (v->rank < v->top)
+        v->top = v->rank;
+    if (v->rank >= v->top + page)
+        v->top = v->rank - page + 1;
+    if (v->top > H - page)
+        v->top = H - page;
+    if (v->top < 0)
+        v->top = 0;
+
+    v->has_next = t + 1 < T;
+    v->next_tok = v->has_next ? trace_tokens(v->tr)[t + 1] : -1;
+    v->ntop = 0;
+    v->loss = NAN;
+    if (v->m->has_readout) {
+        trace_probs(v->tr, t, v->probs);
+        top_predictions(v);
+        if (v->has_next)
+            v->loss = -log((double)v->probs[v->next_tok]);
+    }
+    v->pass_running = trace_pass_running(v->tr);
+    v->pass_progress = trace_pass_progress(v->tr);
+    return GT_OK;
+}
+
+void view_edits_changed(gt_view *v)
+{
+    gt_error e = {0};
+    if (pertview_update(&v->pert, v->tr, v->layer, &e)) {
+        snprintf(v->msg, sizeof v->msg, "perturbation: %.200s", e.msg);
+        v->msg_error = 1;
+    }
+    if (v->diff && !trace_edit_count(v->tr))
+        v->diff = 0;
+    if (v->diff && diffrun_update(&v->dr, v->tr, v->layer, &e)) {
+        v->diff = 0;
+        snprintf(v->msg, sizeof v->msg, "difference: %.200s", e.msg);
+        v->msg_error = 1;
+    }
+}
+
+int view_set_diff(gt_view *v, int on)
+{
+    if (on && !trace_edit_count(v->tr))
+        return 0;
+    v->diff = on;
+    if (on) {
+        gt_error e = {0};
+        if (diffrun_update(&v->dr, v->tr, v->layer, &e)) {
+            v->diff = 0;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+float view_diff_value(const gt_view *v, int kind, int block, size_t st)
+{
+    const gt_diffrun *d = &v->dr;
+    if (!d->valid || st < d->step)
+        return d->valid ? 0.0f : NAN;
+    if (!diffrun_known(d, st) || !trace_has(v->tr, st))
+        return NAN;
+    const int H = v->m->hidden;
+    size_t i = (size_t)block * H + v->unit;
+    if (kind == 1)
+        return trace_c(v->tr, st, v->layer)[v->unit] - diffrun_c(d, st)[v->unit];
+    if (kind == 2)
+        return trace_h(v->tr, st, v->layer)[v->unit] - diffrun_h(d, st)[v->unit];
+    return trace_gates(v->tr, st, v->layer)[i] - diffrun_gates(d, st)[i];
+}
+
+/* The differences at step st into g [G*H], c [H], h [H]; 0 when they are not known. */
+static int diff_at(const gt_view *v, size_t st, const float *tg, const float *tc,
+                   const float *th, float *g, float *c, float *h)
+{
+    const gt_diffrun *d = &v->dr;
+    const size_t H = (size_t)v->m->hidden, GH = (size_t)v->m->gates * H;
+    if (st < d->step) {
+        memset(g, 0, GH * sizeof *g);
+        memset(c, 0, H * sizeof *c);
+        memset(h, 0, H * sizeof *h);
+        return 1;
+    }
+    if (!diffrun_known(d, st)) {
+        for (size_t j = 0; j < GH; j++)
+            g[j] = NAN;
+        for (size_t j = 0; j < H; j++)
+            c[j] = h[j] = NAN;
+        return 0;
+    }
+    const float *bg = diffrun_gates(d, st), *bc = diffrun_c(d, st), *bh = diffrun_h(d, st);
+    for (size_t j = 0; j < GH; j++)
+        g[j] = tg[j] - bg[j];
+    for (size_t j = 0; j < H; j++) {
+        c[j] = tc[j] - bc[j];
+        h[j] = th[j] - bh[j];
+    }
+    return 1;
+}
+
+static void shown_values(gt_view *v)
+{
+    v->sg = v->g;
+    v->sc = v->c;
+    v->sh = v->h;
+    v->spc = v->pc;
+    v->sph = v->ph;
+    v->diff_known = 1;
+    if (!v->diff || !v->dr.valid)
+        return;
+    const size_t H = (size_t)v->m->hidden, GH = (size_t)v->m->gates * H;
+    float *g = v->dbuf, *c = g + GH, *h = c + H, *pc = h + H, *ph = pc + H, *pg = ph + H;
+    size_t t = v->t;
+    v->diff_known = diff_at(v, t, v->g, v->c, v->h, g, c, h);
+    if (t > 0)
+        diff_at(v, t - 1, trace_gates(v->tr, t - 1, v->layer), v->pc, v->ph, pg, pc, ph);
+    else {
+        memset(pc, 0, H * sizeof *pc);
+        memset(ph, 0, H * sizeof *ph);
+    }
+    v->sg = g;
+    v->sc = c;
+    v->sh = h;
+    v->spc = pc;
+    v->sph = ph;
+}
+
+/* ---- moving ---- */
+
+void view_seek(gt_view *v, size_t s)
+{
+    if (s >= v->steps)
+        s = v->steps - 1;
+    if (trace_reachable(v->tr, s)) {
+        v->t = s;
+        v->pending = 0;
+        return;
+    }
+    v->pending = 1;
+    v->pending_step = s;
+    v->pass_wanted = 1;
+    trace_pass_start(v->tr, v->steps, NULL);
+}
+
+int view_busy(const gt_view *v)
+{
+    return v->pass_running || v->pending || statsview_busy(&v->stats);
+}
+
+int view_tick(gt_view *v)
+{
+    int running = trace_pass_running(v->tr);
+    int redraw = running || v->pass_running != running;
+    if (statsview_tick(&v->stats))
+        redraw = 1;
+    if (v->pending) {
+        if (trace_reachable(v->tr, v->pending_step)) {
+            v->t = v->pending_step;
+            v->pending = 0;
+            redraw = 1;
+        } else if (!running) {
+            trace_pass_start(v->tr, v->steps, NULL);
+        }
+    }
+    return redraw;
+}
+
+void view_cancel_pass(gt_view *v)
+{
+    trace_pass_cancel(v->tr);
+    v->pending = 0;
+    v->pass_wanted = 0;
+}
+
+/* ---- the text ---- */
+
+static int is_step_cp(const gt_text *t, uint32_t cp)
+{
+    return cp != UTF8_INVALID && model_token(t->model, cp) >= 0;
+}
+
+size_t view_step_at_offset(const gt_text *t, size_t off)
+{
+    if (off >= t->nbytes)
+        return t->steps;
+    size_t lo = 0, hi = (t->steps - 1) / TEXT_MARK; /* the last mark at or before off */
+    while (lo < hi) {
+        size_t mid = (lo + hi + 1) / 2;
+        if (t->mark[mid] <= off)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    size_t s = lo * TEXT_MARK, o = t->mark[lo];
+    if (o > off) /* off is before step 0 */
+        o = 0;
+    while (o < t->nbytes) {
+        uint32_t cp;
+        int len = text_char_at(t, o, &cp);
+        if (is_step_cp(t, cp)) {
+            if (o >= off)
+                return s;
+            s++;
+        }
+        o += (size_t)len;
+    }
+    return t->steps;
+}
+
+void view_cp_glyph(int utf8, int bytes_mode, uint32_t cp, char *buf)
+{
+    const char *g = NULL;
+    if (cp == '\n')
+        g = utf8 ? "↵" : "$";
+    else if (cp == '\t')
+        g = utf8 ? "⇥" : ">";
+    else if (cp == UTF8_INVALID || cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) ||
+             (bytes_mode && cp >= 0x80))
+        g = utf8 ? "�" : "?";
+    else if (utf8 && cp >= 0x300 && wcwidth((wchar_t)cp) == 0) {
+        /* a combining mark (or another character of no width) on a dotted circle */
+        int n = utf8_encode(0x25CC, buf);
+        n += utf8_encode(cp, buf + n);
+        buf[n] = 0;
+        return;
+    } else if (cp >= 0x80 && (!utf8 || wcwidth((wchar_t)cp) < 1))
+        g = utf8 ? "�" : "?";
+    if (g) {
+        strcpy(buf, g);
+        return;
+    }
+    int n = utf8_encode(cp, buf);
+    buf[n] = 0;
+}
+
+void view_token_glyph(const gt_view *v, int tok, char *buf)
+{
+    view_cp_glyph(v->utf8, v->m->vocab_bytes, v->m->vocab_cp[tok], buf);
+}

@@ -1,0 +1,129 @@
+/* What the screen shows: the state the keys change (cursor step, layer, selected unit,
+ * sorting, prompt, message) and, derived from it for each frame by view_prepare, the
+ * values the panels draw. The panels read a const gt_view and change nothing. */
+#ifndef GATETUI_VIEW_H
+#define GATETUI_VIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gatetui/model.h"
+#include "gatetui/text.h"
+#include "gatetui/trace.h"
+#include "screen/diffrun.h"
+#include "screen/layout.h"
+#include "screen/pertview.h"
+#include "screen/statsview.h"
+
+typedef enum gt_sort {
+    SORT_INDEX,    /* unit number */
+    SORT_CARRY,    /* the carry gate (f or z) at the cursor */
+    SORT_HALFLIFE, /* ln 0.5 / ln carry */
+    SORT_ABSC,     /* |c| (|h| for a GRU) */
+    SORT_CHANGE,   /* |c_t - c_(t-1)| (h for a GRU) */
+    SORT_COUNT
+} gt_sort;
+
+typedef enum gt_prompt { PROMPT_NONE, PROMPT_GOTO, PROMPT_SEARCH, PROMPT_EDIT } gt_prompt;
+
+#define VIEW_TOPK 8
+#define VIEW_INPUT 256
+
+typedef struct gt_view {
+    const gt_model *m;
+    const gt_text *text;
+    gt_trace *tr;
+    char model_name[256], text_name[256]; /* as shown: the files' base names */
+    size_t steps;
+    int utf8;          /* Unicode glyphs */
+
+    /* the state the keys change */
+    size_t t;          /* the cursor's step */
+    int layer;
+    int unit;          /* the selected unit */
+    int top;           /* the first rank shown in the gate panel */
+    gt_sort sort;
+    int sort_reverse;
+    int heat;          /* colour the text strip by the selected unit's value */
+    int help;          /* the help screen is up */
+    gt_prompt prompt;
+    char input[VIEW_INPUT];
+    char msg[256];
+    int msg_error;
+    char search[VIEW_INPUT];
+    int pending;       /* waiting for the background pass to reach pending_step */
+    size_t pending_step;
+    int pass_wanted;   /* keep the background pass going */
+    gt_pertview pert;  /* the last edit's perturbation curves (K: pert.horizon) */
+    gt_statsview stats; /* the report's tables (r shows them) */
+    int diff;          /* the gate bars and the unit show edited - before the last edit */
+    gt_diffrun dr;     /* the run of the text before the last edit (while diff is on) */
+
+    /* derived for the frame by view_prepare */
+    gt_layout lay;
+    int *order;        /* [H] units in display order */
+    int rank;          /* the selected unit's place in order */
+    float *key;        /* [H] the sort key of each unit */
+    const float *g, *c, *h;  /* the layer's values at t: gates [G*H], c [H], h [H] */
+    const float *pc, *ph;    /* the same at t - 1 (zeros at t = 0) */
+    float *zeros;      /* [H] */
+    /* what the gate bars and the unit panel show: g, c, h, pc, ph, or with diff on their
+     * differences edited - before (NAN where the run before is not known) */
+    const float *sg, *sc, *sh, *spc, *sph;
+    float *dbuf;       /* [2 * (G+2) * H]: the differences at t and t - 1 */
+    int diff_known;    /* the difference at t is known */
+    float *probs;      /* [V] next-token probabilities at t (with a readout) */
+    int ntop, top_tok[VIEW_TOPK];
+    float top_p[VIEW_TOPK];
+    int has_next;      /* the text goes on after t */
+    int next_tok;
+    double loss;       /* -ln p(next) in nats, with a readout and a next character */
+    size_t win_a, win_b; /* steps around t whose values are loaded */
+    int pass_running;
+    double pass_progress;
+} gt_view;
+
+/* layer < 0: 0. Fills v; e says why it failed (out of memory). */
+int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int layer,
+              gt_error *e);
+void view_free(gt_view *v);
+
+/* Recomputes what depends on the edits and the layer (the perturbation curves, and with
+ * the difference view on the run before the last edit) after an edit, an undo or a change
+ * of layer; a failure is said in the message line. */
+void view_edits_changed(gt_view *v);
+
+/* Turns the difference view on or off (on needs an edit); 0 when it cannot be. */
+int view_set_diff(gt_view *v, int on);
+/* The difference edited - before of the selected unit's value at step st on the layer
+ * shown: kind 0 a gate (block), 1 c, 2 h; NAN when not known. */
+float view_diff_value(const gt_view *v, int kind, int block, size_t st);
+
+/* Lays out a cols x rows screen and derives every value the panels draw. */
+int view_prepare(gt_view *v, int cols, int rows, gt_error *e);
+
+/* Moves the cursor to step s (clamped): at once when the step can be reached now, otherwise
+ * through the background pass (v->pending). */
+void view_seek(gt_view *v, size_t s);
+/* Follows the background pass; 1 when the screen should be redrawn. */
+int view_tick(gt_view *v);
+/* 1 while something computes in the background (the pass, the report): the screen then
+ * looks at view_tick now and then. */
+int view_busy(const gt_view *v);
+/* Stops the background pass and forgets a pending jump. */
+void view_cancel_pass(gt_view *v);
+
+/* The gate columns the panel shows: the gate blocks, and how many (i, f, o or r, z). */
+int view_bar_gates(const gt_view *v, int *blocks);
+/* The units the gate panel can show at once (from the layout). */
+int view_units_per_page(const gt_view *v);
+
+/* The step whose character is at byte offset off or the first one after it (steps when
+ * there is none). */
+size_t view_step_at_offset(const gt_text *t, size_t off);
+/* The character a step shows (its token's, which an edit may have changed), as UTF-8 in
+ * buf (at least 8 bytes), printable: a newline is shown as a return sign, etc. */
+void view_token_glyph(const gt_view *v, int tok, char *buf);
+void view_cp_glyph(int utf8, int bytes_mode, uint32_t cp, char *buf);
+
+#endif

@@ -1,0 +1,30 @@
+/* The terminal: ncursesw set up and torn down, each role's colour, and a surface shown on
+ * the screen. The terminal is restored on every way out, a crash included. */
+#ifndef GATETUI_TERM_H
+#define GATETUI_TERM_H
+
+#include <stdio.h>
+
+#include "screen/surface.h"
+
+/* Starts curses on the terminal (out: NULL for stdout, or a stream such as /dev/null for a
+ * benchmark, with term the terminal type). color: 0 monochrome, 1 when the terminal has
+ * colours. Returns 0, or -1 when the terminal cannot be used. */
+int term_start(FILE *out, const char *term, int color);
+/* Whether $TERM names a terminal that can show the screen (known, with cursor
+ * addressing); if not, why goes to why. */
+int term_usable(char *why, size_t n);
+/* Restores the terminal (idempotent). */
+void term_stop(void);
+/* Gives the terminal back before the process stops (SIGTSTP), and takes it again after
+ * (the next frame shown repaints everything). */
+void term_suspend(void);
+void term_resume(void);
+int term_cols(void);
+int term_rows(void);
+/* Takes the terminal's new size after SIGWINCH. */
+void term_resize(void);
+/* Shows s on the screen (s must have the screen's size). */
+void term_show(const gt_surface *s);
+
+#endif

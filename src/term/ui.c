@@ -1,0 +1,309 @@
+/* The main loop: ncursesw draws, libtermkey reads keys; poll on standard input with a
+ * timeout while the background pass runs; signals only set flags. They are blocked in
+ * every thread and let in only while the loop waits (ppoll), so none is taken by another
+ * thread or between the loop's test of the flags and its wait. Keys become actions on the
+ * view (keys.c); a changed view is prepared and drawn into a surface, which the screen
+ * shows and `x` exports. */
+#define _GNU_SOURCE /* ppoll */
+#include "config.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <langinfo.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "screen/frame.h"
+#include "gatetui/trace.h"
+#include "term/term.h"
+#include "term/ui.h"
+
+static volatile sig_atomic_t got_winch, got_stop, got_tstp;
+
+static void on_winch(int sig) { (void)sig; got_winch = 1; }
+static void on_stop(int sig) { got_stop = sig; }
+static void on_tstp(int sig) { (void)sig; got_tstp = 1; }
+
+static const int caught_sigs[] = {SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP};
+#define NCAUGHT (sizeof caught_sigs / sizeof caught_sigs[0])
+static struct sigaction before[NCAUGHT]; /* their actions before */
+static sigset_t started; /* the mask before */
+static sigset_t waiting; /* the mask while it waits: the one before, less those */
+
+/* Called before any thread is made, so that every thread keeps them blocked. A signal
+ * ignored when gatetui started (SIGHUP under nohup) stays ignored. */
+static void catch_signals(void)
+{
+    sigset_t caught;
+    sigemptyset(&caught);
+    for (size_t i = 0; i < NCAUGHT; i++)
+        sigaddset(&caught, caught_sigs[i]);
+    pthread_sigmask(SIG_BLOCK, &caught, &started);
+    waiting = started;
+    for (size_t i = 0; i < NCAUGHT; i++)
+        sigdelset(&waiting, caught_sigs[i]);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < NCAUGHT; i++) {
+        int sig = caught_sigs[i];
+        sigaction(sig, NULL, &before[i]);
+        if (before[i].sa_handler == SIG_IGN && sig != SIGWINCH)
+            continue;
+        sa.sa_handler = sig == SIGWINCH ? on_winch : sig == SIGTSTP ? on_tstp : on_stop;
+        sigaction(sig, &sa, NULL);
+    }
+}
+
+/* Puts back the actions and the mask of before: a signal that came after the loop's last
+ * wait then takes its own action (the process dies of it, as it should). */
+static void release_signals(void)
+{
+    for (size_t i = 0; i < NCAUGHT; i++)
+        sigaction(caught_sigs[i], &before[i], NULL);
+    pthread_sigmask(SIG_SETMASK, &started, NULL);
+}
+
+/* Lets signal sig in and takes its default action (stop or die). */
+static void default_action(int sig)
+{
+    signal(sig, SIG_DFL);
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, sig);
+    raise(sig); /* pending until let in */
+    pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+    pthread_sigmask(SIG_BLOCK, &one, NULL);
+}
+
+/* SIGTSTP (or Ctrl-Z, which libtermkey reads as a key): the terminal goes back to the
+ * shell, the process stops; after SIGCONT the keyboard and the screen are taken again and
+ * everything is drawn anew. */
+static void suspend(TermKey *tk)
+{
+    got_tstp = 0;
+    for (size_t i = 0; i < NCAUGHT; i++) /* ignored (no job control): nobody would wake us */
+        if (caught_sigs[i] == SIGTSTP && before[i].sa_handler == SIG_IGN)
+            return;
+    termkey_stop(tk);
+    term_suspend();
+    default_action(SIGTSTP); /* stopped here until SIGCONT */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_tstp;
+    sigaction(SIGTSTP, &sa, NULL);
+    termkey_start(tk);
+    term_resume();
+    got_winch = 1; /* the size may have changed meanwhile */
+}
+
+int ui_translate_key(const TermKeyKey *tk, gt_key *k)
+{
+    memset(k, 0, sizeof *k);
+    k->ctrl = !!(tk->modifiers & TERMKEY_KEYMOD_CTRL);
+    k->shift = !!(tk->modifiers & TERMKEY_KEYMOD_SHIFT);
+    if (tk->type == TERMKEY_TYPE_UNICODE) {
+        k->sym = K_CHAR;
+        k->cp = (uint32_t)tk->code.codepoint;
+        if (k->ctrl && k->cp >= 'A' && k->cp <= 'Z')
+            k->cp += 'a' - 'A';
+        return 1;
+    }
+    if (tk->type != TERMKEY_TYPE_KEYSYM)
+        return 0;
+    switch (tk->code.sym) {
+    case TERMKEY_SYM_LEFT: k->sym = K_LEFT; break;
+    case TERMKEY_SYM_RIGHT: k->sym = K_RIGHT; break;
+    case TERMKEY_SYM_UP: k->sym = K_UP; break;
+    case TERMKEY_SYM_DOWN: k->sym = K_DOWN; break;
+    case TERMKEY_SYM_PAGEUP: k->sym = K_PGUP; break;
+    case TERMKEY_SYM_PAGEDOWN: k->sym = K_PGDN; break;
+    case TERMKEY_SYM_HOME: case TERMKEY_SYM_BEGIN: k->sym = K_HOME; break;
+    case TERMKEY_SYM_END: k->sym = K_END; break;
+    case TERMKEY_SYM_ENTER: case TERMKEY_SYM_KPENTER: k->sym = K_ENTER; break;
+    case TERMKEY_SYM_ESCAPE: k->sym = K_ESC; break;
+    case TERMKEY_SYM_BACKSPACE: case TERMKEY_SYM_DEL: k->sym = K_BACKSPACE; break;
+    case TERMKEY_SYM_TAB: k->sym = K_TAB; break;
+    case TERMKEY_SYM_SPACE: k->sym = K_CHAR; k->cp = ' '; break;
+    default: return 0;
+    }
+    return 1;
+}
+
+static int use_color(void)
+{
+    const char *nc = getenv("NO_COLOR");
+    return !(nc && *nc);
+}
+
+typedef struct loop {
+    gt_view *v;
+    gt_surface surf;    /* the frame on screen */
+    TermKey *tk;
+    int dirty;
+    int partial;        /* libtermkey holds the start of a key (a lone Esc?) */
+} loop;
+
+static int draw(loop *L, gt_error *e)
+{
+    int cols = term_cols(), rows = term_rows(), rc;
+    if (cols < 2) {
+        /* nothing fits in one column, and ncurses cannot update the bottom-right cell of
+         * such a terminal (it reads the cell to its left: an invalid read in valgrind) */
+        L->dirty = 0;
+        return GT_OK;
+    }
+    if (L->surf.w != cols || L->surf.h != rows || !L->surf.cells) {
+        surf_free(&L->surf);
+        if (surf_init(&L->surf, cols, rows, L->v->utf8))
+            return gt_fail(e, GT_EFAIL, "out of memory for the screen");
+    }
+    if ((rc = view_prepare(L->v, cols, rows, e)))
+        return rc;
+    frame_draw(&L->surf, L->v);
+    term_show(&L->surf);
+    doupdate();
+    L->dirty = 0;
+    return GT_OK;
+}
+
+static void do_export(loop *L)
+{
+    gt_view *v = L->v;
+    gt_error e = {0};
+    char name[200];
+    if (export_to_cwd(&L->surf, v->text_name, v->t, trace_edit_count(v->tr) > 0, name,
+                      sizeof name, &e) == GT_OK) {
+        snprintf(v->msg, sizeof v->msg, "frame written to ./%s", name);
+        v->msg_error = 0;
+    } else {
+        snprintf(v->msg, sizeof v->msg, "export failed: %.200s", e.msg);
+        v->msg_error = 1;
+    }
+}
+
+/* Reads the keys that are waiting; 1 when the user quits. */
+static int read_keys(loop *L, int force)
+{
+    TermKeyKey key;
+    TermKeyResult r;
+    while ((r = force ? termkey_getkey_force(L->tk, &key) : termkey_getkey(L->tk, &key)) ==
+           TERMKEY_RES_KEY) {
+        force = 0;
+        L->partial = 0;
+        gt_key k;
+        if (!ui_translate_key(&key, &k))
+            continue;
+        if (k.sym == K_CHAR && k.ctrl && k.cp == 'z') {
+            got_tstp = 1;
+            return 0;
+        }
+        switch (keys_handle(L->v, &k)) {
+        case ACT_QUIT: return 1;
+        case ACT_EXPORT: do_export(L); L->dirty = 1; break;
+        case ACT_REDRAW: L->dirty = 1; break;
+        case ACT_NONE: break;
+        }
+    }
+    L->partial = r == TERMKEY_RES_AGAIN;
+    return r == TERMKEY_RES_EOF;
+}
+
+static int run_loop(loop *L, gt_error *e)
+{
+    int rc = GT_OK;
+    while (!got_stop) {
+        if (got_tstp)
+            suspend(L->tk);
+        if (got_winch) {
+            got_winch = 0;
+            term_resize();
+            L->dirty = 1;
+        }
+        if (view_tick(L->v))
+            L->dirty = 1;
+        if (L->dirty && (rc = draw(L, e)))
+            return rc;
+        int timeout = view_busy(L->v) ? 100 : -1;
+        if (L->partial) {
+            int wait = termkey_get_waittime(L->tk);
+            if (timeout < 0 || wait < timeout)
+                timeout = wait;
+        }
+        struct pollfd pfd = {STDIN_FILENO, POLLIN, 0};
+        struct timespec ts = {timeout / 1000, (long)(timeout % 1000) * 1000000L};
+        int n = ppoll(&pfd, 1, timeout < 0 ? NULL : &ts, &waiting);
+        if (n < 0 && errno != EINTR)
+            return gt_fail(e, GT_EFAIL, "reading the keyboard: %s", strerror(errno));
+        if (n > 0) {
+            if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL) && !(pfd.revents & POLLIN))
+                return GT_OK;
+            termkey_advisereadable(L->tk);
+        }
+        int was_partial = L->partial;
+        if (n > 0 && read_keys(L, 0))
+            return GT_OK;
+        if (n == 0 && was_partial && read_keys(L, 1)) /* a lone Esc */
+            return GT_OK;
+    }
+    return GT_OK;
+}
+
+int ui_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_error *e)
+{
+    if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
+        return gt_fail(e, GT_EINPUT,
+                       "the screen needs a terminal (standard %s is not one); without one use "
+                       "--report, --dump or --export FILE --step N",
+                       isatty(STDOUT_FILENO) ? "input" : "output");
+    char why[160];
+    if (!term_usable(why, sizeof why))
+        return gt_fail(e, GT_EINPUT,
+                       "%s; the screen needs one that can (e.g. TERM=xterm-256color), or use "
+                       "--report, --dump or --export FILE --step N",
+                       why);
+    catch_signals(); /* before any thread, and before curses, which then leaves them to us */
+    gt_trace *tr;
+    int rc = trace_open(&tr, m, t, NULL, e);
+    if (rc) {
+        release_signals();
+        return rc;
+    }
+    gt_view v;
+    if ((rc = view_init(&v, m, t, tr, o->layer, e))) {
+        trace_close(tr);
+        release_signals();
+        return rc;
+    }
+    v.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    v.pass_wanted = 1;
+    trace_pass_start(tr, t->steps, NULL);
+
+    loop L = {&v, {0}, NULL, 1, 0};
+    if (term_start(NULL, NULL, use_color())) {
+        rc = gt_fail(e, GT_EFAIL, "cannot start the screen (TERM=%s)",
+                     getenv("TERM") ? getenv("TERM") : "");
+    } else {
+        L.tk = termkey_new(STDIN_FILENO, TERMKEY_FLAG_CTRLC);
+        if (!L.tk)
+            rc = gt_fail(e, GT_EFAIL, "cannot read the keyboard (libtermkey)");
+        else
+            rc = run_loop(&L, e);
+        if (L.tk)
+            termkey_destroy(L.tk);
+        term_stop();
+    }
+    surf_free(&L.surf);
+    view_free(&v);
+    trace_close(tr);
+    if (got_stop) /* die of the signal, now that the terminal is restored */
+        default_action(got_stop);
+    release_signals();
+    return rc;
+}
