@@ -21,7 +21,7 @@ static float frand(void) /* uniform in [-1, 1) */
 static float pool[1 << 16];
 static size_t used;
 
-static float *fill(int n, float scale, float bias_f, int G, int H)
+static float *fill(int n, float scale, float bias_f, int H)
 {
     float *p = pool + used;
     for (int i = 0; i < n; i++)
@@ -30,7 +30,6 @@ static float *fill(int n, float scale, float bias_f, int G, int H)
         for (int i = H; i < 2 * H && i < n; i++)
             p[i] += bias_f;
     used += (size_t)n;
-    (void)G;
     return p;
 }
 
@@ -46,17 +45,17 @@ static int lstm2(const char *dir)
     rng = 0x9E3779B97F4A7C15ull;
     used = 0;
     stw_tensor t[] = {
-        {"encoder.weight", V, D, fill(V * D, 1.0f, 0, G, H)},
-        {"rnn.weight_ih_l0", G * H, D, fill(G * H * D, 0.9f, 0, G, H)},
-        {"rnn.weight_hh_l0", G * H, H, fill(G * H * H, 0.35f, 0, G, H)},
-        {"rnn.bias_ih_l0", G * H, 0, fill(G * H, 0.5f, 1.0f, G, H)},
-        {"rnn.bias_hh_l0", G * H, 0, fill(G * H, 0.5f, 0, G, H)},
-        {"rnn.weight_ih_l1", G * H, H, fill(G * H * H, 0.45f, 0, G, H)},
-        {"rnn.weight_hh_l1", G * H, H, fill(G * H * H, 0.35f, 0, G, H)},
-        {"rnn.bias_ih_l1", G * H, 0, fill(G * H, 0.5f, 1.5f, G, H)},
-        {"rnn.bias_hh_l1", G * H, 0, fill(G * H, 0.5f, 0, G, H)},
-        {"decoder.weight", V, H, fill(V * H, 1.2f, 0, G, H)},
-        {"decoder.bias", V, 0, fill(V, 0.5f, 0, G, H)},
+        {"encoder.weight", V, D, fill(V * D, 1.0f, 0, H)},
+        {"rnn.weight_ih_l0", G * H, D, fill(G * H * D, 0.9f, 0, H)},
+        {"rnn.weight_hh_l0", G * H, H, fill(G * H * H, 0.35f, 0, H)},
+        {"rnn.bias_ih_l0", G * H, 0, fill(G * H, 0.5f, 1.0f, H)},
+        {"rnn.bias_hh_l0", G * H, 0, fill(G * H, 0.5f, 0, H)},
+        {"rnn.weight_ih_l1", G * H, H, fill(G * H * H, 0.45f, 0, H)},
+        {"rnn.weight_hh_l1", G * H, H, fill(G * H * H, 0.35f, 0, H)},
+        {"rnn.bias_ih_l1", G * H, 0, fill(G * H, 0.5f, 1.5f, H)},
+        {"rnn.bias_hh_l1", G * H, 0, fill(G * H, 0.5f, 0, H)},
+        {"decoder.weight", V, H, fill(V * H, 1.2f, 0, H)},
+        {"decoder.bias", V, 0, fill(V, 0.5f, 0, H)},
     };
     const char *meta[] = {"vocab", vocab_json};
     return stw_write(path, t, (int)(sizeof t / sizeof t[0]), meta, 1);
@@ -70,10 +69,10 @@ static int gru(const char *dir)
     rng = 0xD1B54A32D192ED03ull;
     used = 0;
     stw_tensor t[] = {
-        {"gru.weight_ih_l0", G * H, V, fill(G * H * V, 1.2f, 0, G, H)},
-        {"gru.weight_hh_l0", G * H, H, fill(G * H * H, 0.5f, 0, G, H)},
-        {"gru.bias_ih_l0", G * H, 0, fill(G * H, 0.5f, 1.0f, G, H)},
-        {"gru.bias_hh_l0", G * H, 0, fill(G * H, 0.5f, 0, G, H)},
+        {"gru.weight_ih_l0", G * H, V, fill(G * H * V, 1.2f, 0, H)},
+        {"gru.weight_hh_l0", G * H, H, fill(G * H * H, 0.5f, 0, H)},
+        {"gru.bias_ih_l0", G * H, 0, fill(G * H, 0.5f, 1.0f, H)},
+        {"gru.bias_hh_l0", G * H, 0, fill(G * H, 0.5f, 0, H)},
     };
     const char *meta[] = {"vocab", vocab_json};
     return stw_write(path, t, (int)(sizeof t / sizeof t[0]), meta, 1);

@@ -324,7 +324,7 @@ static int load_layers(gt_model *m, gt_error *e)
         if (biases >= 0 && biases != !!bi)
             return gt_fail(e, GT_EINPUT,
                            "%s: tensor %s: some layers have biases and others do not", m->path,
-                           bi ? name : name);
+                           name);
         biases = !!bi;
         snprintf(want, sizeof want, "[%llu]", (unsigned long long)GH);
         int rc;

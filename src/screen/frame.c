@@ -41,5 +41,5 @@ void frame_draw(gt_surface *s, const gt_view *v)
     }
     panel_status(s, v->lay.r[P_STATUS], v);
     if (v->help)
-        panel_help(s, v);
+        panel_help(s);
 }

@@ -274,7 +274,6 @@ static int stats_key(gt_view *v, const gt_key *k)
 
 static gt_act char_key(gt_view *v, const gt_key *k)
 {
-    const int H = v->m->hidden;
     if (k->ctrl) {
         switch (k->cp) {
         case 'c': return ACT_QUIT;
@@ -397,7 +396,6 @@ static gt_act char_key(gt_view *v, const gt_key *k)
     case '?': v->help = 1; break;
     default: return ACT_NONE;
     }
-    (void)H;
     return ACT_REDRAW;
 }
 

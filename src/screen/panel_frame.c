@@ -71,9 +71,7 @@ int panel_wrap(gt_surface *s, int x, int y, int w, int h, gt_role role, const ch
             p++;
         /* the longest run of words that fits in w columns */
         const char *end = p, *q = p;
-        int cols = 0;
         while (*q) {
-            const char *word = q;
             while (*q && *q != ' ')
                 q++;
             char tmp[512];
@@ -82,8 +80,6 @@ int panel_wrap(gt_surface *s, int x, int y, int w, int h, gt_role role, const ch
             if (need > w && end != p)
                 break;
             end = q;
-            cols = need;
-            (void)word;
             if (need > w)
                 break;
             while (*q == ' ')
@@ -92,7 +88,6 @@ int panel_wrap(gt_surface *s, int x, int y, int w, int h, gt_role role, const ch
         char line[512];
         snprintf(line, sizeof line, "%.*s", (int)(end - p), p);
         surf_text(s, x, y + row, w, role, line);
-        (void)cols;
         row++;
         p = end;
     }

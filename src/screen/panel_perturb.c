@@ -261,6 +261,6 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
         int bw = surf_width(buf);
         if (ux + bw > x + w)
             break;
-        ux += surf_text(s, ux, y, bw, i == 0 ? R_NORMAL : R_NORMAL, buf);
+        ux += surf_text(s, ux, y, bw, R_NORMAL, buf);
     }
 }

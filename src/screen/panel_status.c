@@ -12,7 +12,7 @@ typedef struct hint {
     const char *key, *what;
 } hint;
 
-static int put_hints(gt_surface *s, int x, int y, int end, const hint *h, int n, int utf8)
+static int put_hints(gt_surface *s, int x, int y, int end, const hint *h, int n)
 {
     for (int i = 0; i < n; i++) {
         int w = surf_width(h[i].key) + 1 + surf_width(h[i].what) + 2;
@@ -28,7 +28,6 @@ static int put_hints(gt_surface *s, int x, int y, int end, const hint *h, int n,
         x += surf_text(s, x, y, end - x, R_STATUS, h[i].what);
         x += surf_text(s, x, y, end - x, R_STATUS, "  ");
     }
-    (void)utf8;
     return x;
 }
 
@@ -90,7 +89,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
             {u ? "←→" : "h/l", "step"},   {"r Esc", "close"}, {"?", "help"},
             {"q", "quit"},
         };
-        put_hints(s, x, y, end, sh, (int)(sizeof sh / sizeof sh[0]), u);
+        put_hints(s, x, y, end, sh, (int)(sizeof sh / sizeof sh[0]));
         return;
     }
     if (trace_edit_count(v->tr)) { /* the keys of an edit first */
@@ -100,7 +99,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
             {"w", "write text"},        {"[ ]", "layer"},     {"r", "report"},
             {"x", "export"},            {"?", "help"},        {"q", "quit"},
         };
-        put_hints(s, x, y, end, eh, (int)(sizeof eh / sizeof eh[0]), u);
+        put_hints(s, x, y, end, eh, (int)(sizeof eh / sizeof eh[0]));
         return;
     }
     const hint hints[] = {
@@ -110,10 +109,10 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         {"r", "report"},              {"x", "export"},        {"c", "colour"},
         {"?", "help"},                {"q", "quit"},
     };
-    put_hints(s, x, y, end, hints, (int)(sizeof hints / sizeof hints[0]), u);
+    put_hints(s, x, y, end, hints, (int)(sizeof hints / sizeof hints[0]));
 }
 
-void panel_help(gt_surface *s, const gt_view *v)
+void panel_help(gt_surface *s)
 {
     int u = s->utf8;
     const hint keys[] = {
@@ -171,5 +170,4 @@ void panel_help(gt_surface *s, const gt_view *v)
         surf_text(s, x0 + 2, y0 + 2 + i, kw, R_KEY, keys[i].key);
         surf_text(s, x0 + 4 + kw, y0 + 2 + i, bw - kw - 6, R_NORMAL, keys[i].what);
     }
-    (void)v;
 }

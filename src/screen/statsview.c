@@ -62,15 +62,19 @@ static void child_progress(void *ctx, double done)
 
 static void child_main(const gt_statsview *sv, int layer, int fd)
 {
-    /* the screen's handlers are not the child's business */
-    int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGPIPE, SIGTSTP,
-                  SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        signal(sigs[i], SIG_DFL);
-    sigset_t mine; /* the screen blocks its signals; the child takes them as they come */
+    /* the screen's handlers are not the child's business; the screen blocks its signals
+     * (not the faults), the child takes them as they come */
+    static const int screen_sigs[] = {SIGINT,   SIGTERM, SIGHUP, SIGQUIT,
+                                      SIGWINCH, SIGPIPE, SIGTSTP};
+    static const int fault_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+    sigset_t mine;
     sigemptyset(&mine);
-    for (size_t i = 0; i < 7; i++) /* the seven before SIGSEGV */
-        sigaddset(&mine, sigs[i]);
+    for (size_t i = 0; i < sizeof screen_sigs / sizeof screen_sigs[0]; i++) {
+        signal(screen_sigs[i], SIG_DFL);
+        sigaddset(&mine, screen_sigs[i]);
+    }
+    for (size_t i = 0; i < sizeof fault_sigs / sizeof fault_sigs[0]; i++)
+        signal(fault_sigs[i], SIG_DFL);
     sigprocmask(SIG_UNBLOCK, &mine, NULL);
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* not to outlive the screen */
