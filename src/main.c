@@ -26,7 +26,7 @@ typedef struct cli {
     enum mode mode;
     int json, probs;
     long layer;          /* -1: not given */
-    long windows, window_len, horizon;
+    gt_report_options report; /* windows, window length, horizon */
     long from, to, step;
     const char *export_file;
     const char *edit;    /* "S:C" */
@@ -53,11 +53,13 @@ static void print_help(void)
           "  --layer N           the layer shown or reported (default 0; --dump: all)\n"
           "  --vocab-from FILE   build the vocabulary from FILE's distinct characters\n"
           "  --gru-reset WHERE   GRU reset gate 'after' W_hn (PyTorch) or 'before' (Cho)\n"
-          "  --report            print the gate statistics tables (--json: as JSON)\n"
-          "  --windows N         report: number of windows (default 32)\n"
-          "  --window-len L      report: window length (default 128)\n"
-          "  --horizon K         report: perturbation horizon (default 64)\n"
-          "  --dump              every value as CSV on standard output\n"
+          "  --report            print the gate statistics tables (--json: as JSON)\n",
+          stdout);
+    printf("  --windows N         report: number of windows (default %d)\n"
+           "  --window-len L      report: window length (default %d)\n"
+           "  --horizon K         report: perturbation horizon (default %d)\n",
+           REPORT_WINDOWS, REPORT_WINDOW_LEN, REPORT_HORIZON);
+    fputs("  --dump              every value as CSV on standard output\n"
           "  --from A, --to B    dump: first and last step (inclusive; from 0)\n"
           "  --probs             dump: the readout's next-character probabilities instead\n"
           "  --export FILE       render the screen at --step N as text into FILE\n"
@@ -109,9 +111,7 @@ static int parse_args(cli *c, int argc, char **argv)
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->layer = -1;
-    c->windows = 32;
-    c->window_len = 128;
-    c->horizon = 64;
+    report_options_init(&c->report);
     c->to = LONG_MAX;
     c->step = -1;
     model_options_init(&c->mopt);
@@ -131,9 +131,9 @@ static int parse_args(cli *c, int argc, char **argv)
             break;
         case O_REPORT: c->mode = MODE_REPORT; nmodes++; break;
         case O_JSON: c->json = 1; break;
-        case O_WINDOWS: rc = parse_count("--windows", optarg, 1, &c->windows); break;
-        case O_WLEN: rc = parse_count("--window-len", optarg, 2, &c->window_len); break;
-        case O_HORIZON: rc = parse_count("--horizon", optarg, 1, &c->horizon); break;
+        case O_WINDOWS: rc = parse_count("--windows", optarg, 1, &c->report.windows); break;
+        case O_WLEN: rc = parse_count("--window-len", optarg, 2, &c->report.window_len); break;
+        case O_HORIZON: rc = parse_count("--horizon", optarg, 1, &c->report.horizon); break;
         case O_DUMP: c->mode = MODE_DUMP; nmodes++; break;
         case O_FROM: rc = parse_count("--from", optarg, 0, &c->from); break;
         case O_TO: rc = parse_count("--to", optarg, 0, &c->to); break;
@@ -186,12 +186,8 @@ static void report_progress(void *ctx, double done)
 
 static int report_mode(const cli *c, const gt_model *m, const gt_text *t, gt_error *e)
 {
-    gt_report_options o;
-    report_options_init(&o);
+    gt_report_options o = c->report;
     o.layer = c->layer < 0 ? 0 : (int)c->layer;
-    o.windows = c->windows;
-    o.window_len = c->window_len;
-    o.horizon = c->horizon;
     const char *th = getenv("GATETUI_THREADS");
     o.threads = th ? atoi(th) : 0;
     progress p = {.shown = 0, .percent = -1};

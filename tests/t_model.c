@@ -219,6 +219,14 @@ static void test_text(void)
         if (big[k] != 'x')
             good &= text_step_offset(&t, step++) == k;
     tap_ok(good, "text: every step's offset over %zu steps", t.steps);
+    good = 1;
+    size_t before = 0; /* the steps before byte k */
+    for (size_t k = 0; k <= sizeof big; k++) {
+        good &= text_step_at_offset(&t, k) == before;
+        if (k < sizeof big && big[k] != 'x')
+            before++;
+    }
+    tap_ok(good, "text: the step at or after every byte offset");
     text_free(&t);
     model_free(&m);
 }

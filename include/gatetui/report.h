@@ -20,11 +20,16 @@
 #include "gatetui/error.h"
 #include "gatetui/model.h"
 
+/* The defaults of the options (report_options_init), which the help and the screen name. */
+#define REPORT_WINDOWS 32
+#define REPORT_WINDOW_LEN 128
+#define REPORT_HORIZON 64
+
 typedef struct gt_report_options {
     int layer;          /* default 0 */
-    long windows;       /* N, default 32 */
-    long window_len;    /* L, default 128 (at least 2) */
-    long horizon;       /* default 64 */
+    long windows;       /* N, default REPORT_WINDOWS */
+    long window_len;    /* L, default REPORT_WINDOW_LEN (at least 2) */
+    long horizon;       /* default REPORT_HORIZON */
     int threads;        /* 0: one per online processor */
     /* Called from the calling thread now and then with the fraction done (0..1). */
     void (*progress)(void *ctx, double done);

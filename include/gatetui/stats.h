@@ -19,7 +19,7 @@ double stats_mean_f(const float *v, size_t n);
 double stats_mean(const double *v, size_t n);
 
 /* The half-life in steps of a state multiplied by m at each step: ln 0.5 / ln m.
- * 0 for m <= 0, +infinity for m >= 1. */
+ * 0 for m <= 0 (and NaN), +infinity for m >= 1. */
 double stats_halflife(double m);
 
 #endif

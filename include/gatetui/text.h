@@ -39,6 +39,9 @@ void text_free(gt_text *t);
 
 /* The byte offset of step s's character (s < steps), or nbytes for s == steps. */
 size_t text_step_offset(const gt_text *t, size_t s);
+/* The other way: the step whose character is at byte offset off or the first one after it
+ * (steps when there is none). */
+size_t text_step_at_offset(const gt_text *t, size_t off);
 
 /* Decodes the character at byte offset off: *cp (UTF8_INVALID for a bad byte) and its
  * length in bytes. In bytes mode, every byte is one character. */

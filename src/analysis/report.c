@@ -27,9 +27,9 @@ static const int report_ks[REPORT_MAX_K] = {0, 1, 2, 4, 8, 16, 32, 64};
 void report_options_init(gt_report_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->windows = 32;
-    o->window_len = 128;
-    o->horizon = 64;
+    o->windows = REPORT_WINDOWS;
+    o->window_len = REPORT_WINDOW_LEN;
+    o->horizon = REPORT_HORIZON;
 }
 
 typedef struct job {

@@ -121,7 +121,7 @@ double stats_mean(const double *v, size_t n)
 
 double stats_halflife(double m)
 {
-    if (m <= 0)
+    if (!(m > 0))
         return 0.0;
     if (m >= 1)
         return INFINITY;

@@ -198,6 +198,34 @@ size_t text_step_offset(const gt_text *t, size_t s)
     }
 }
 
+size_t text_step_at_offset(const gt_text *t, size_t off)
+{
+    if (off >= t->nbytes)
+        return t->steps;
+    size_t lo = 0, hi = (t->steps - 1) / TEXT_MARK; /* the last mark at or before off */
+    while (lo < hi) {
+        size_t mid = (lo + hi + 1) / 2;
+        if (t->mark[mid] <= off)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    size_t s = lo * TEXT_MARK, o = t->mark[lo];
+    if (o > off) /* off is before step 0 */
+        o = 0;
+    while (o < t->nbytes) {
+        uint32_t cp;
+        int len = text_char_at(t, o, &cp);
+        if (is_step(t, cp)) {
+            if (o >= off)
+                return s;
+            s++;
+        }
+        o += (size_t)len;
+    }
+    return t->steps;
+}
+
 /* Whether cp shows as a visible glyph of its own, so that a message may quote it as it is. */
 static int visible(uint32_t cp)
 {

@@ -153,7 +153,7 @@ static void search(gt_view *v, int dir)
         message(v, 1, "\"%s\" is not in the text", v->search);
         return;
     }
-    size_t s = view_step_at_offset(t, found);
+    size_t s = text_step_at_offset(t, found);
     if (s >= v->steps)
         s = v->steps - 1;
     view_seek(v, s);
@@ -272,126 +272,141 @@ static int stats_key(gt_view *v, const gt_key *k)
 
 /* ---- the keys ---- */
 
-static gt_act char_key(gt_view *v, const gt_key *k)
+static void change_layer(gt_view *v, int d)
 {
-    if (k->ctrl) {
-        switch (k->cp) {
-        case 'c': return ACT_QUIT;
-        case 'b': step_by(v, -(long)page_len(v)); return ACT_REDRAW;
-        case 'f': step_by(v, (long)page_len(v)); return ACT_REDRAW;
-        case 'l': return ACT_REDRAW;
-        default: return ACT_NONE;
+    int L = v->m->layers;
+    if (L == 1) {
+        message(v, 0, "the model has one layer");
+    } else if (v->layer + d < 0 || v->layer + d >= L) {
+        message(v, 0, "layer %d is the %s (layers 0-%d)", v->layer, d > 0 ? "top" : "bottom",
+                L - 1);
+    } else {
+        v->layer += d;
+        view_edits_changed(v);
+        if (v->stats.shown) {
+            v->stats.scroll = 0;
+            statsview_want(&v->stats, v->layer);
         }
     }
+}
+
+static void open_prompt(gt_view *v, gt_prompt p)
+{
+    if (p == PROMPT_EDIT && v->pending) {
+        message(v, 1, "wait for the states to be computed (Esc stops)");
+        return;
+    }
+    v->prompt = p;
+    v->input[0] = 0;
+}
+
+static void undo(gt_view *v)
+{
+    gt_edit ed;
+    if (!trace_undo(v->tr, &ed)) {
+        message(v, 0, "no edit to undo");
+        return;
+    }
+    v->pending = 0;
+    message(v, 0, "undid the edit at step %zu (%zu left)", ed.step, trace_edit_count(v->tr));
+    view_edits_changed(v);
+    restart_pass(v);
+}
+
+/* The perturbation horizon K doubled (more) or halved. */
+static void change_horizon(gt_view *v, int more)
+{
+    int K = v->pert.horizon, nk = more ? K * 2 : K / 2;
+    gt_error e = {0};
+    if (nk < PERTVIEW_KMIN || nk > PERTVIEW_KMAX)
+        message(v, 0, "K is %d (%d-%d)", K, PERTVIEW_KMIN, PERTVIEW_KMAX);
+    else if (pertview_set_horizon(&v->pert, v->tr, v->layer, nk, &e))
+        message(v, 1, "perturbation: %.200s", e.msg);
+    else
+        message(v, 0, "perturbation horizon K = %d", nk);
+}
+
+static void toggle_diff(gt_view *v)
+{
+    gt_error e = {0};
+    int rc = view_set_diff(v, !v->diff, &e);
+    if (rc == GT_EINPUT) /* no edit */
+        message(v, 0, "%s", e.msg);
+    else if (rc)
+        message(v, 1, "difference: %.200s", e.msg);
+    else
+        message(v, 0, v->diff ? "gates and unit: edited - before the last edit (d: back)"
+                              : "gates and unit: the text as edited");
+}
+
+static void toggle_stats(gt_view *v)
+{
+    v->stats.shown = !v->stats.shown;
+    if (v->stats.shown) {
+        v->stats.scroll = 0;
+        statsview_want(&v->stats, v->layer);
+    } else {
+        statsview_cancel(&v->stats); /* a computation not finished is ended */
+    }
+}
+
+static void write_text(gt_view *v)
+{
+    char name[300];
+    gt_error e = {0};
+    if (!trace_edit_count(v->tr))
+        message(v, 0, "no edit: the text is as loaded");
+    else if (export_text_to_cwd(v->text, trace_tokens(v->tr), v->text_name, name, sizeof name,
+                                &e))
+        message(v, 1, "writing the text failed: %.200s", e.msg);
+    else
+        message(v, 0, "edited text written to ./%s", name);
+}
+
+static gt_act ctrl_key(gt_view *v, const gt_key *k)
+{
+    switch (k->cp) {
+    case 'c': return ACT_QUIT;
+    case 'b': step_by(v, -(long)page_len(v)); return ACT_REDRAW;
+    case 'f': step_by(v, (long)page_len(v)); return ACT_REDRAW;
+    case 'l': return ACT_REDRAW;
+    default: return ACT_NONE;
+    }
+}
+
+static gt_act char_key(gt_view *v, const gt_key *k)
+{
+    if (k->ctrl)
+        return ctrl_key(v, k);
     switch (k->cp) {
     case 'q': return ACT_QUIT;
     case 'h': step_by(v, -1); break;
     case 'l': step_by(v, 1); break;
     case 'k': select_rank(v, v->rank - 1); break;
     case 'j': select_rank(v, v->rank + 1); break;
-    case 'K':
-        select_rank(v, v->rank - view_units_per_page(v));
-        break;
-    case 'J':
-        select_rank(v, v->rank + view_units_per_page(v));
-        break;
+    case 'K': select_rank(v, v->rank - view_units_per_page(v)); break;
+    case 'J': select_rank(v, v->rank + view_units_per_page(v)); break;
     case '0': view_seek(v, 0); break;
     case '$':
     case 'G': view_seek(v, v->steps - 1); break;
     case ' ': step_by(v, (long)page_len(v)); break;
-    case 's':
-        v->sort = (gt_sort)((v->sort + 1) % SORT_COUNT);
-        break;
+    case 's': v->sort = (gt_sort)((v->sort + 1) % SORT_COUNT); break;
     case 'S': v->sort_reverse = !v->sort_reverse; break;
     case 'c': v->heat = !v->heat; break;
-    case '[':
-    case ']': {
-        int d = k->cp == ']' ? 1 : -1, L = v->m->layers;
-        if (L == 1)
-            message(v, 0, "the model has one layer");
-        else if (v->layer + d < 0 || v->layer + d >= L)
-            message(v, 0, "layer %d is the %s (layers 0-%d)", v->layer, d > 0 ? "top" : "bottom",
-                    L - 1);
-        else {
-            v->layer += d;
-            view_edits_changed(v);
-            if (v->stats.shown) {
-                v->stats.scroll = 0;
-                statsview_want(&v->stats, v->layer);
-            }
-        }
-        break;
-    }
-    case 'g':
-        v->prompt = PROMPT_GOTO;
-        v->input[0] = 0;
-        break;
-    case '/':
-        v->prompt = PROMPT_SEARCH;
-        v->input[0] = 0;
-        break;
+    case '[': change_layer(v, -1); break;
+    case ']': change_layer(v, 1); break;
+    case 'g': open_prompt(v, PROMPT_GOTO); break;
+    case '/': open_prompt(v, PROMPT_SEARCH); break;
+    case 'e': open_prompt(v, PROMPT_EDIT); break;
     case 'n': search(v, 1); break;
     case 'N': search(v, -1); break;
-    case 'e':
-        if (v->pending)
-            message(v, 1, "wait for the states to be computed (Esc stops)");
-        else
-            v->prompt = PROMPT_EDIT;
-        break;
-    case 'u': {
-        gt_edit ed;
-        if (!trace_undo(v->tr, &ed)) {
-            message(v, 0, "no edit to undo");
-        } else {
-            v->pending = 0;
-            message(v, 0, "undid the edit at step %zu (%zu left)", ed.step,
-                    trace_edit_count(v->tr));
-            view_edits_changed(v);
-            restart_pass(v);
-        }
-        break;
-    }
+    case 'u': undo(v); break;
     case '+':
-    case '=':
-    case '-': {
-        int K = v->pert.horizon, nk = k->cp == '-' ? K / 2 : K * 2;
-        gt_error e = {0};
-        if (nk < PERTVIEW_KMIN || nk > PERTVIEW_KMAX)
-            message(v, 0, "K is %d (%d-%d)", K, PERTVIEW_KMIN, PERTVIEW_KMAX);
-        else if (pertview_set_horizon(&v->pert, v->tr, v->layer, nk, &e))
-            message(v, 1, "perturbation: %.200s", e.msg);
-        else
-            message(v, 0, "perturbation horizon K = %d", nk);
-        break;
-    }
-    case 'd':
-        if (!view_set_diff(v, !v->diff))
-            message(v, 0, "no edit: the difference needs one (e edits)");
-        else
-            message(v, 0, v->diff ? "gates and unit: edited - before the last edit (d: back)"
-                                  : "gates and unit: the text as edited");
-        break;
-    case 'r':
-        v->stats.shown = !v->stats.shown;
-        if (v->stats.shown) {
-            v->stats.scroll = 0;
-            statsview_want(&v->stats, v->layer);
-        } else {
-            statsview_cancel(&v->stats); /* a computation not finished is ended */
-        }
-        break;
-    case 'w': {
-        char name[300];
-        gt_error e = {0};
-        if (!trace_edit_count(v->tr))
-            message(v, 0, "no edit: the text is as loaded");
-        else if (export_text_to_cwd(v->text, trace_tokens(v->tr), v->text_name, name,
-                                    sizeof name, &e))
-            message(v, 1, "writing the text failed: %.200s", e.msg);
-        else
-            message(v, 0, "edited text written to ./%s", name);
-        break;
-    }
+    case '=': change_horizon(v, 1); break;
+    case '-': change_horizon(v, 0); break;
+    case 'd': toggle_diff(v); break;
+    case 'r': toggle_stats(v); break;
+    case 'w': write_text(v); break;
     case 'x': return ACT_EXPORT;
     case '?': v->help = 1; break;
     default: return ACT_NONE;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gatetui/stats.h"
 #include "screen/panel.h"
 #include "screen/plot.h"
 
@@ -115,7 +116,7 @@ static void unit_row(gt_surface *s, int x, int y, const geom *g, const gt_view *
         cx += 6;
     } else if (g->show_hl) {
         char hl[16];
-        fmt_halflife(hl, sizeof hl, plot_halflife(v->g[(size_t)carry * H + u]), s->utf8);
+        fmt_halflife(hl, sizeof hl, stats_halflife(v->g[(size_t)carry * H + u]), s->utf8);
         cx += surf_printf(s, cx, y, 6, R_NORMAL, " %5s", hl);
     }
     if (g->show_d) {

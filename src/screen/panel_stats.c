@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gatetui/report.h"
 #include "screen/panel.h"
 #include "screen/plot.h"
 
@@ -66,10 +67,12 @@ void panel_stats(gt_surface *s, gt_rect r, const gt_view *v)
             surf_text(s, x + used + 1 + bw, in.y + 1, 1, R_DIM, "]");
             surf_printf(s, x + used + bw + 2, in.y + 1, 6, R_NORMAL, " %3.0f%%", 100.0 * p);
         }
-        panel_wrap(s, x, in.y + 3, w, in.h - 3, R_DIM,
-                   "the keys keep working meanwhile; r or Esc closes the view and stops the "
-                   "computation. The tables are those of gatetui --report (32 windows of 128 "
-                   "characters from the start of the text).");
+        snprintf(buf, sizeof buf,
+                 "the keys keep working meanwhile; r or Esc closes the view and stops the "
+                 "computation. The tables are those of gatetui --report (%d windows of %d "
+                 "characters from the start of the text).",
+                 REPORT_WINDOWS, REPORT_WINDOW_LEN);
+        panel_wrap(s, x, in.y + 3, w, in.h - 3, R_DIM, buf);
         return;
     }
     int colw = cols == 2 ? (w - 1) / 2 : w;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gatetui/stats.h"
 #include "screen/panel.h"
 #include "screen/plot.h"
 
@@ -74,7 +75,7 @@ void panel_unit(gt_surface *s, gt_rect r, const gt_view *v)
     if (y >= in.y + in.h)
         return;
     char hl[16];
-    fmt_halflife(hl, sizeof hl, plot_halflife(g[(size_t)carry * H + u]), s->utf8);
+    fmt_halflife(hl, sizeof hl, stats_halflife(g[(size_t)carry * H + u]), s->utf8);
     if (v->diff) /* a half-life of a difference of gates means nothing */
         snprintf(hl, sizeof hl, "-");
     const char *delta = s->utf8 ? "Δ" : "d";

@@ -155,15 +155,6 @@ void fmt_signed(char *buf, size_t n, float v)
         snprintf(buf, n, "%s", v > 0 ? " +big" : " -big");
 }
 
-double plot_halflife(float carry)
-{
-    if (!(carry > 0))
-        return 0;
-    if (carry >= 1)
-        return INFINITY;
-    return log(0.5) / log((double)carry);
-}
-
 void fmt_halflife(char *buf, size_t n, double hl, int utf8)
 {
     if (isinf(hl) || hl >= 99999.5)

@@ -36,8 +36,5 @@ void plot_canvas_cell(const plot_canvas *c, double fx, double fy, int *cx, int *
 void fmt_gate(char *buf, size_t n, float v);
 void fmt_signed(char *buf, size_t n, float v);
 void fmt_halflife(char *buf, size_t n, double hl, int utf8);
-/* The implied half-life ln 0.5 / ln carry, in steps (infinity for carry >= 1, 0 for
- * carry <= 0). */
-double plot_halflife(float carry);
 
 #endif

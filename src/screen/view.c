@@ -8,9 +8,9 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "gatetui/stats.h"
 #include "gatetui/utf8.h"
 #include "screen/layout.h"
-#include "screen/plot.h"
 #include "screen/view.h"
 
 static void base_name(char *out, size_t n, const char *path)
@@ -126,7 +126,7 @@ static void sort_units(gt_view *v)
         switch (v->sort) {
         case SORT_INDEX: v->key[j] = 0; break;
         case SORT_CARRY: v->key[j] = carry[j]; break;
-        case SORT_HALFLIFE: v->key[j] = (float)plot_halflife(carry[j]); break;
+        case SORT_HALFLIFE: v->key[j] = (float)stats_halflife(carry[j]); break;
         case SORT_ABSC: v->key[j] = fabsf(now[j]); break;
         case SORT_CHANGE: v->key[j] = fabsf(now[j] - before[j]); break;
         default: v->key[j] = 0;
@@ -236,19 +236,15 @@ void view_edits_changed(gt_view *v)
     }
 }
 
-int view_set_diff(gt_view *v, int on)
+int view_set_diff(gt_view *v, int on, gt_error *e)
 {
     if (on && !trace_edit_count(v->tr))
-        return 0;
+        return gt_fail(e, GT_EINPUT, "no edit: the difference needs one (e edits)");
     v->diff = on;
-    if (on) {
-        gt_error e = {0};
-        if (diffrun_update(&v->dr, v->tr, v->layer, &e)) {
-            v->diff = 0;
-            return 0;
-        }
-    }
-    return 1;
+    int rc = on ? diffrun_update(&v->dr, v->tr, v->layer, e) : GT_OK;
+    if (rc)
+        v->diff = 0;
+    return rc;
 }
 
 float view_diff_value(const gt_view *v, int kind, int block, size_t st)
@@ -370,40 +366,7 @@ void view_cancel_pass(gt_view *v)
     v->pass_wanted = 0;
 }
 
-/* ---- the text ---- */
-
-static int is_step_cp(const gt_text *t, uint32_t cp)
-{
-    return cp != UTF8_INVALID && model_token(t->model, cp) >= 0;
-}
-
-size_t view_step_at_offset(const gt_text *t, size_t off)
-{
-    if (off >= t->nbytes)
-        return t->steps;
-    size_t lo = 0, hi = (t->steps - 1) / TEXT_MARK; /* the last mark at or before off */
-    while (lo < hi) {
-        size_t mid = (lo + hi + 1) / 2;
-        if (t->mark[mid] <= off)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    size_t s = lo * TEXT_MARK, o = t->mark[lo];
-    if (o > off) /* off is before step 0 */
-        o = 0;
-    while (o < t->nbytes) {
-        uint32_t cp;
-        int len = text_char_at(t, o, &cp);
-        if (is_step_cp(t, cp)) {
-            if (o >= off)
-                return s;
-            s++;
-        }
-        o += (size_t)len;
-    }
-    return t->steps;
-}
+/* ---- glyphs ---- */
 
 void view_cp_glyph(int utf8, int bytes_mode, uint32_t cp, char *buf)
 {

@@ -93,8 +93,10 @@ void view_free(gt_view *v);
  * of layer; a failure is said in the message line. */
 void view_edits_changed(gt_view *v);
 
-/* Turns the difference view on or off (on needs an edit); 0 when it cannot be. */
-int view_set_diff(gt_view *v, int on);
+/* Turns the difference view on or off. On needs an edit: without one GT_EINPUT (e says so);
+ * when the run of the text before the edit fails (out of memory), its error. The view stays
+ * off on failure. */
+int view_set_diff(gt_view *v, int on, gt_error *e);
 /* The difference edited - before of the selected unit's value at step st on the layer
  * shown: kind 0 a gate (block), 1 c, 2 h; NAN when not known. */
 float view_diff_value(const gt_view *v, int kind, int block, size_t st);
@@ -118,9 +120,6 @@ int view_bar_gates(const gt_view *v, int *blocks);
 /* The units the gate panel can show at once (from the layout). */
 int view_units_per_page(const gt_view *v);
 
-/* The step whose character is at byte offset off or the first one after it (steps when
- * there is none). */
-size_t view_step_at_offset(const gt_text *t, size_t off);
 /* The character a step shows (its token's, which an edit may have changed), as UTF-8 in
  * buf (at least 8 bytes), printable: a newline is shown as a return sign, etc. */
 void view_token_glyph(const gt_view *v, int tok, char *buf);
