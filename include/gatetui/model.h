@@ -71,6 +71,9 @@ const char *model_arch_name(const gt_model *m);
 const char *model_gate_name(const gt_model *m, int b);
 /* The carry gate's block: f for an LSTM, z for a GRU. */
 int model_carry_gate(const gt_model *m);
+/* The blocks of the gates proper, the sigmoids (i, f, o or r, z: the carry gate second; not
+ * the candidate g or n), into blocks[0..n); returns n (3 or 2). */
+int model_sigmoid_gates(const gt_model *m, int *blocks);
 
 /* Builds the sorted set of distinct code points of a UTF-8 file (invalid bytes ignored).
  * *out is malloc'ed. */

@@ -387,10 +387,9 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t steps,
-                   const gt_report_options *o, gt_error *e)
+static int check_options(const gt_model *m, size_t steps, const gt_report_options *o,
+                         gt_error *e)
 {
-    memset(r, 0, sizeof *r);
     if (o->layer < 0 || o->layer >= m->layers)
         return gt_fail(e, GT_EINPUT, "--layer %d: the model has %d layer%s (0..%d)", o->layer,
                        m->layers, m->layers == 1 ? "" : "s", m->layers - 1);
@@ -400,109 +399,113 @@ int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t 
                        o->window_len, o->windows, o->horizon);
     if (steps == 0)
         return gt_fail(e, GT_EINPUT, "report: the text has no steps");
-    double t0 = now();
-    shared sh;
-    memset(&sh, 0, sizeof sh);
-    pthread_mutex_init(&sh.lock, NULL);
-    sh.m = m;
-    sh.tok = tok;
-    sh.o = o;
-    sh.layer = o->layer;
-    sh.H = (size_t)m->hidden;
-    sh.L = (size_t)o->window_len;
-    sh.steps = steps;
-    size_t chunks = (steps + sh.L - 1) / sh.L;
-    sh.nwin = chunks < (size_t)o->windows ? chunks : (size_t)o->windows;
-    sh.nfull = steps / sh.L < sh.nwin ? steps / sh.L : sh.nwin;
-    sh.site = (int)(sh.L / 4);
-    sh.K = (int)(o->horizon < (long)sh.L - sh.site - 1 ? o->horizon : (long)sh.L - sh.site - 1);
-    sh.reps = m->vocab - 1;
-    if (m->arch == GT_LSTM) {
-        sh.ngates = 3;
-        sh.blocks[0] = GT_I;
-        sh.blocks[1] = GT_F;
-        sh.blocks[2] = GT_O;
-    } else {
-        sh.ngates = 2;
-        sh.blocks[0] = GT_R;
-        sh.blocks[1] = GT_Z;
-    }
+    return GT_OK;
+}
+
+/* The windows, the perturbation site and horizon, the gates: into sh, and what the report
+ * says of them into r. */
+static void plan(shared *sh, gt_report *r, const gt_model *m, const uint16_t *tok,
+                 size_t steps, const gt_report_options *o)
+{
+    sh->m = m;
+    sh->tok = tok;
+    sh->o = o;
+    sh->layer = o->layer;
+    sh->H = (size_t)m->hidden;
+    sh->L = (size_t)o->window_len;
+    sh->steps = steps;
+    size_t chunks = (steps + sh->L - 1) / sh->L;
+    sh->nwin = chunks < (size_t)o->windows ? chunks : (size_t)o->windows;
+    sh->nfull = steps / sh->L < sh->nwin ? steps / sh->L : sh->nwin;
+    sh->site = (int)(sh->L / 4);
+    sh->K = (int)(o->horizon < (long)sh->L - sh->site - 1 ? o->horizon
+                                                          : (long)sh->L - sh->site - 1);
+    sh->reps = m->vocab - 1;
+    sh->ngates = model_sigmoid_gates(m, sh->blocks);
     r->m = m;
     r->layer = o->layer;
-    r->window_len = sh.L;
-    r->windows = sh.nwin;
-    r->full_windows = sh.nfull;
-    r->positions = sh.nwin < chunks ? sh.nwin * sh.L : steps;
-    r->ngates = sh.ngates;
+    r->window_len = sh->L;
+    r->windows = sh->nwin;
+    r->full_windows = sh->nfull;
+    r->positions = sh->nwin < chunks ? sh->nwin * sh->L : steps;
+    r->ngates = sh->ngates;
     r->carry = 1;
-    for (int g = 0; g < sh.ngates; g++) {
-        r->gate[g].name = model_gate_name(m, sh.blocks[g]);
-        r->gate[g].block = sh.blocks[g];
+    for (int g = 0; g < sh->ngates; g++) {
+        r->gate[g].name = model_gate_name(m, sh->blocks[g]);
+        r->gate[g].block = sh->blocks[g];
     }
-    r->site = sh.site;
-    r->K = sh.K;
+    r->site = sh->site;
+    r->K = sh->K;
     for (int i = 0; i < REPORT_MAX_K; i++)
-        if (report_ks[i] <= sh.K)
+        if (report_ks[i] <= sh->K)
             r->k[r->nk++] = report_ks[i];
+}
 
-    /* threads and jobs */
+/* The threads asked for: o->threads, or one per online processor; at most 64. */
+static int threads_wanted(const gt_report_options *o)
+{
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     int threads = o->threads > 0 ? o->threads : ncpu > 0 ? (int)ncpu : 1;
-    if (threads > 64)
-        threads = 64;
+    return threads > 64 ? 64 : threads;
+}
+
+/* The results' arrays and the jobs: each full window's replacements in batches of
+ * sh->chunk (about two batches per thread in all), the long jobs first, then one job per
+ * window for its gate values. */
+static int make_jobs(shared *sh, const gt_report *r, int threads, gt_error *e)
+{
     int per_win = 0;
-    if (sh.nfull && sh.reps > 0) {
-        size_t want = (2 * (size_t)threads + sh.nfull - 1) / sh.nfull; /* jobs per window */
-        size_t chunk = ((size_t)sh.reps + want - 1) / want;
-        sh.chunk = (int)(chunk > CHUNK_MAX ? CHUNK_MAX : chunk);
-        per_win = (sh.reps + sh.chunk - 1) / sh.chunk;
+    if (sh->nfull && sh->reps > 0) {
+        size_t want = (2 * (size_t)threads + sh->nfull - 1) / sh->nfull; /* jobs per window */
+        size_t chunk = ((size_t)sh->reps + want - 1) / want;
+        sh->chunk = (int)(chunk > CHUNK_MAX ? CHUNK_MAX : chunk);
+        per_win = (sh->reps + sh->chunk - 1) / sh->chunk;
     }
-    const size_t H = sh.H, npairs = sh.nfull * (size_t)(sh.reps > 0 ? sh.reps : 0);
-    sh.njobs = sh.nwin + sh.nfull * (size_t)per_win;
-    sh.jobs = calloc(sh.njobs, sizeof *sh.jobs);
-    sh.unit_sum = calloc(sh.nwin * H, sizeof *sh.unit_sum);
-    sh.char_sum = calloc(sh.nwin * 3, sizeof *sh.char_sum);
-    sh.char_cnt = calloc(sh.nwin * 3, sizeof *sh.char_cnt);
-    sh.curves = malloc((npairs ? npairs : 1) * 3 * ((size_t)sh.K + 1) * sizeof *sh.curves);
-    sh.kept = calloc(npairs ? npairs : 1, 1);
-    int oom = !sh.jobs || !sh.unit_sum || !sh.char_sum || !sh.char_cnt || !sh.curves || !sh.kept;
-    for (int g = 0; g < sh.ngates && !oom; g++)
-        oom = !(sh.vals[g] = malloc(r->positions * H * sizeof(float)));
-    if (oom) {
-        free_shared(&sh);
+    const size_t H = sh->H, npairs = sh->nfull * (size_t)(sh->reps > 0 ? sh->reps : 0);
+    sh->njobs = sh->nwin + sh->nfull * (size_t)per_win;
+    sh->jobs = calloc(sh->njobs, sizeof *sh->jobs);
+    sh->unit_sum = calloc(sh->nwin * H, sizeof *sh->unit_sum);
+    sh->char_sum = calloc(sh->nwin * 3, sizeof *sh->char_sum);
+    sh->char_cnt = calloc(sh->nwin * 3, sizeof *sh->char_cnt);
+    sh->curves = malloc((npairs ? npairs : 1) * 3 * ((size_t)sh->K + 1) * sizeof *sh->curves);
+    sh->kept = calloc(npairs ? npairs : 1, 1);
+    int oom = !sh->jobs || !sh->unit_sum || !sh->char_sum || !sh->char_cnt || !sh->curves ||
+              !sh->kept;
+    for (int g = 0; g < sh->ngates && !oom; g++)
+        oom = !(sh->vals[g] = malloc(r->positions * H * sizeof(float)));
+    if (oom)
         return gt_fail(e, GT_EFAIL, "out of memory for the report (%zu positions x %zu units)",
                        r->positions, H);
-    }
     size_t nj = 0;
-    for (size_t w = 0; w < sh.nfull; w++) /* the long jobs first */
-        for (int f = 0; f < sh.reps; f += sh.chunk) {
-            job *jb = &sh.jobs[nj++];
+    for (size_t w = 0; w < sh->nfull; w++)
+        for (int f = 0; f < sh->reps; f += sh->chunk) {
+            job *jb = &sh->jobs[nj++];
             jb->perturb = 1;
             jb->win = w;
             jb->first = f;
-            jb->count = sh.reps - f < sh.chunk ? sh.reps - f : sh.chunk;
-            jb->cost = (long long)(jb->count + 1) * (sh.K + 1) * 3; /* double, two runs */
+            jb->count = sh->reps - f < sh->chunk ? sh->reps - f : sh->chunk;
+            jb->cost = (long long)(jb->count + 1) * (sh->K + 1) * 3; /* double, two runs */
         }
-    for (size_t w = 0; w < sh.nwin; w++) {
-        job *jb = &sh.jobs[nj++];
+    for (size_t w = 0; w < sh->nwin; w++) {
+        job *jb = &sh->jobs[nj++];
         jb->win = w;
-        jb->cost = (long long)win_len(&sh, w);
+        jb->cost = (long long)win_len(sh, w);
     }
     for (size_t j = 0; j < nj; j++)
-        sh.total += sh.jobs[j].cost;
-    if ((size_t)threads > sh.njobs)
-        threads = (int)sh.njobs;
-    r->threads = threads;
-    kern_name(); /* the kernels are chosen once, before the threads start */
+        sh->total += sh->jobs[j].cost;
+    return GT_OK;
+}
 
+/* Does the jobs on `threads` threads, the calling one among them. */
+static int run_jobs(shared *sh, int threads, gt_error *e)
+{
+    kern_name(); /* the kernels are chosen once, before the threads start */
     worker *wk = calloc((size_t)threads, sizeof *wk);
-    if (!wk) {
-        free_shared(&sh);
+    if (!wk)
         return gt_fail(e, GT_EFAIL, "out of memory for the report's threads");
-    }
     int started = 1;
     for (int i = 0; i < threads; i++) {
-        wk[i].sh = &sh;
+        wk[i].sh = sh;
         wk[i].id = i;
     }
     for (int i = 1; i < threads; i++) {
@@ -514,13 +517,35 @@ int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t 
     for (int i = 1; i < started; i++)
         pthread_join(wk[i].thread, NULL);
     free(wk);
-    if (atomic_load(&sh.failed)) {
-        *e = sh.err;
-        int rc = sh.err.code;
-        free_shared(&sh);
-        return rc ? rc : GT_EFAIL;
+    if (atomic_load(&sh->failed)) {
+        *e = sh->err;
+        return sh->err.code ? sh->err.code : GT_EFAIL;
     }
-    int rc = gate_tables(r, &sh, threads, e);
+    return GT_OK;
+}
+
+int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t steps,
+                   const gt_report_options *o, gt_error *e)
+{
+    memset(r, 0, sizeof *r);
+    int rc = check_options(m, steps, o, e);
+    if (rc)
+        return rc;
+    double t0 = now();
+    shared sh;
+    memset(&sh, 0, sizeof sh);
+    pthread_mutex_init(&sh.lock, NULL);
+    plan(&sh, r, m, tok, steps, o);
+    int threads = threads_wanted(o);
+    rc = make_jobs(&sh, r, threads, e);
+    if (!rc) {
+        if ((size_t)threads > sh.njobs)
+            threads = (int)sh.njobs;
+        r->threads = threads;
+        rc = run_jobs(&sh, threads, e);
+    }
+    if (!rc)
+        rc = gate_tables(r, &sh, threads, e);
     if (!rc)
         rc = perturbation_table(r, &sh, e);
     free_shared(&sh);

@@ -534,3 +534,16 @@ int model_carry_gate(const gt_model *m)
 {
     return m->arch == GT_LSTM ? GT_F : GT_Z;
 }
+
+int model_sigmoid_gates(const gt_model *m, int *blocks)
+{
+    if (m->arch == GT_LSTM) {
+        blocks[0] = GT_I;
+        blocks[1] = GT_F;
+        blocks[2] = GT_O;
+        return 3;
+    }
+    blocks[0] = GT_R;
+    blocks[1] = GT_Z;
+    return 2;
+}

@@ -22,7 +22,7 @@ static geom geometry(const gt_view *v, gt_rect r)
 {
     geom g;
     gt_gate_grid l;
-    g.ng = view_bar_gates(v, g.blocks);
+    g.ng = model_sigmoid_gates(v->m, g.blocks);
     layout_gate_grid(r, v->m->hidden, g.ng, v->sort == SORT_CHANGE, &l);
     g.ncols = l.ncols, g.colw = l.colw, g.rows = l.rows, g.uw = l.uw, g.bw = l.bw;
     g.show_hl = l.show_hl, g.show_d = l.show_d;

@@ -137,20 +137,11 @@ static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_per
     surf_text(s, px + pw - surf_width(buf), y, surf_width(buf), R_DIM, buf);
 }
 
-void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
+/* The first line: the edit, its layer and the number of edits (or the layer alone). */
+static void edit_line(gt_surface *s, int x, int y, int w, const gt_view *v, size_t n)
 {
     const gt_pertview *pv = &v->pert;
-    gt_rect in;
-    char note[48];
-    snprintf(note, sizeof note, "K %d  +/-", pv->horizon);
-    panel_frame(s, r, "perturbation", note, &in);
-    int x = in.x + 1, w = in.w - 1, y = in.y, end = in.y + in.h;
-    size_t n = trace_edit_count(v->tr);
-    if (!n || !pv->valid) {
-        panel_wrap(s, x, y, w, in.h, R_DIM, "no edit: press e to change a character");
-        return;
-    }
-    char from[32], to[32], buf[256], a[16], b[16], c[16];
+    char from[32], to[32], buf[256];
     panel_char_name(v, pv->old_tok, from, sizeof from);
     panel_char_name(v, pv->new_tok, to, sizeof to);
     snprintf(buf, sizeof buf, "step %zu: %s %s %s", pv->step, from, s->utf8 ? "→" : "->", to);
@@ -160,11 +151,15 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
         snprintf(buf, sizeof buf, "  layer %d", pv->layer);
     if (used + surf_width(buf) <= w)
         surf_text(s, x + used, y, w - used, R_DIM, buf);
-    if (++y >= end)
-        return;
+}
 
+/* The half-lives and the ratio measured / forget-only, spaced out, tight, or with the
+ * ratio on a line of its own, whichever fits first; returns the row after them. */
+static int halflife_lines(gt_surface *s, int x, int y, int w, int end, const gt_pertview *pv)
+{
     const int K = pv->K, lstm = pv->lstm;
     const char *half = s->utf8 ? "t½" : "t1/2";
+    char buf[256], a[16], b[16], c[16];
     int k_at;
     double ratio = pertview_ratio(pv, &k_at);
     char rs[32];
@@ -197,52 +192,58 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
         if (compact == 2) {
             surf_text(s, x, y, w, R_NORMAL, buf);
             if (++y >= end)
-                return;
+                return y;
             snprintf(buf, sizeof buf, "%s", tail);
         }
     }
     surf_text(s, x, y, w, R_NORMAL, buf);
-    y++;
+    return y + 1;
+}
 
-    /* the units, at the bottom: two rows when there is room */
-    int urows = in.h >= 11 ? 2 : in.h >= 5 ? 1 : 0;
-    int plot_rows = end - y - urows - 2; /* the k axis and the legend */
-    if (K >= 1 && plot_rows >= 2) {
-        curve cv[3];
-        int nc = 0;
-        const char *fo_label = lstm ? "forget-only" : "update gate only";
-        cv[nc++] = (curve){pv->fo, "F", R_CARRY};
-        if (pv->dh[0] > 0)
-            cv[nc++] = (curve){pv->dh, "h", R_BAR0};
-        if (lstm && pv->dc[0] > 0)
-            cv[nc++] = (curve){pv->dc, "c", R_PLOT};
-        if (pv->fo[0] > 0) {
-            draw_plot(s, in.x, y, w, plot_rows, pv, cv, nc);
-        } else {
-            nc = 0;
-            panel_wrap(s, x, y, w, plot_rows, R_DIM, "no difference at k = 0 on this layer");
-        }
-        y += plot_rows + 1;
-        int lx = x;
-        if (nc) {
-            if (lstm) {
-                lx += surf_text(s, lx, y, x + w - lx, R_PLOT, "c");
-                lx += surf_text(s, lx, y, x + w - lx, R_DIM, " measured  ");
-            }
-            lx += surf_text(s, lx, y, x + w - lx, R_CARRY, "F");
-            lx += surf_printf(s, lx, y, x + w - lx, R_DIM, " %s  ", fo_label);
-            lx += surf_text(s, lx, y, x + w - lx, R_BAR0, "h");
-            surf_text(s, lx, y, x + w - lx, R_DIM, lstm ? " hidden" : " measured");
-        }
-        y++;
-    } else if (K < 1 && y < end) {
-        panel_wrap(s, x, y, w, 1, R_DIM, "the edit is at the text's end: no k after it");
-        y++;
+/* The curves' names under the plot. */
+static void legend(gt_surface *s, int x, int y, int w, int lstm)
+{
+    int lx = x;
+    if (lstm) {
+        lx += surf_text(s, lx, y, x + w - lx, R_PLOT, "c");
+        lx += surf_text(s, lx, y, x + w - lx, R_DIM, " measured  ");
     }
-    if (urows < 1 || y >= end)
-        return;
-    /* how long each unit's difference stays above half its start, measured / forget-only */
-    y = end - urows;
+    lx += surf_text(s, lx, y, x + w - lx, R_CARRY, "F");
+    lx += surf_printf(s, lx, y, x + w - lx, R_DIM, " %s  ",
+                      lstm ? "forget-only" : "update gate only");
+    lx += surf_text(s, lx, y, x + w - lx, R_BAR0, "h");
+    surf_text(s, lx, y, x + w - lx, R_DIM, lstm ? " hidden" : " measured");
+}
+
+/* The plot of the curves over plot_rows rows at y, its k axis and its legend; returns the
+ * row after them. */
+static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_pertview *pv)
+{
+    int x = in.x + 1, w = in.w - 1;
+    curve cv[3];
+    int nc = 0;
+    cv[nc++] = (curve){pv->fo, "F", R_CARRY};
+    if (pv->dh[0] > 0)
+        cv[nc++] = (curve){pv->dh, "h", R_BAR0};
+    if (pv->lstm && pv->dc[0] > 0)
+        cv[nc++] = (curve){pv->dc, "c", R_PLOT};
+    if (pv->fo[0] > 0) {
+        draw_plot(s, in.x, y, w, plot_rows, pv, cv, nc);
+    } else {
+        nc = 0;
+        panel_wrap(s, x, y, w, plot_rows, R_DIM, "no difference at k = 0 on this layer");
+    }
+    y += plot_rows + 1;
+    if (nc)
+        legend(s, x, y, w, pv->lstm);
+    return y + 1;
+}
+
+/* How long each unit's difference stays above half its start, measured / forget-only: on
+ * urows (1 or 2) rows at y. */
+static void lasting_units(gt_surface *s, int x, int y, int w, int urows, const gt_pertview *pv)
+{
+    char buf[256];
     if (urows == 2) {
         snprintf(buf, sizeof buf, "units lasting longest, steps (measured/F):");
         surf_text(s, x, y++, w, R_DIM, buf);
@@ -255,12 +256,46 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
     for (int i = 0; i < pv->ntop; i++) {
         char t1[16], t2[16];
         const char *ge = s->utf8 ? "≥" : ">=";
-        snprintf(t1, sizeof t1, "%s%d", pv->top_last[i] >= K ? ge : "", pv->top_last[i]);
-        snprintf(t2, sizeof t2, "%s%d", pv->top_last_fo[i] >= K ? ge : "", pv->top_last_fo[i]);
+        snprintf(t1, sizeof t1, "%s%d", pv->top_last[i] >= pv->K ? ge : "", pv->top_last[i]);
+        snprintf(t2, sizeof t2, "%s%d", pv->top_last_fo[i] >= pv->K ? ge : "",
+                 pv->top_last_fo[i]);
         snprintf(buf, sizeof buf, "%s#%d %s/%s", i || urows == 1 ? " " : "", pv->top[i], t1, t2);
         int bw = surf_width(buf);
         if (ux + bw > x + w)
             break;
         ux += surf_text(s, ux, y, bw, R_NORMAL, buf);
     }
+}
+
+void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
+{
+    const gt_pertview *pv = &v->pert;
+    gt_rect in;
+    char note[48];
+    snprintf(note, sizeof note, "K %d  +/-", pv->horizon);
+    panel_frame(s, r, "perturbation", note, &in);
+    int x = in.x + 1, w = in.w - 1, y = in.y, end = in.y + in.h;
+    size_t n = trace_edit_count(v->tr);
+    if (!n || !pv->valid) {
+        panel_wrap(s, x, y, w, in.h, R_DIM, "no edit: press e to change a character");
+        return;
+    }
+    edit_line(s, x, y, w, v, n);
+    if (++y >= end)
+        return;
+    y = halflife_lines(s, x, y, w, end, pv);
+    if (y >= end)
+        return;
+    /* the units, at the bottom: two rows when there is room */
+    int urows = in.h >= 11 ? 2 : in.h >= 5 ? 1 : 0;
+    int plot_rows = end - y - urows - 2; /* the k axis and the legend */
+    if (pv->K >= 1 && plot_rows >= 2) {
+        y = curves(s, in, y, plot_rows, pv);
+    } else if (pv->K < 1 && y < end) {
+        panel_wrap(s, x, y, w, 1, R_DIM, "the edit is at the text's end: no k after it");
+        y++;
+    }
+    if (urows < 1 || y >= end)
+        return;
+    lasting_units(s, x, end - urows, w, urows, pv);
 }

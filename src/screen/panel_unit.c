@@ -44,21 +44,14 @@ static void squeeze(char *buf, int w)
     *o = 0;
 }
 
-void panel_unit(gt_surface *s, gt_rect r, const gt_view *v)
+/* The gates at the cursor: "i 0.52  f 0.97  g -0.31  o 0.60" (or r, z, n). */
+static void gate_line(gt_surface *s, int x, int y, int w, const gt_view *v)
 {
     const int H = v->m->hidden, u = v->unit;
-    int lstm = v->m->arch == GT_LSTM, carry = model_carry_gate(v->m);
-    char title[96], buf[256], a[16], b[16], c[16], d[16];
-    snprintf(title, sizeof title, "unit %d, layer %d%s", u, v->layer,
-             v->diff ? (s->utf8 ? ", edited − before" : ", edited - before") : "");
-    gt_rect in;
-    panel_frame(s, r, title, s->utf8 ? "↑↓ select" : "up/down select", &in);
-    if (in.h < 1 || in.w < 4)
-        return;
-    int x = in.x + 1, w = in.w - 1, y = in.y;
-    const float *g = v->sg, *cc = v->sc, *hh = v->sh, *pc = v->spc, *ph = v->sph;
+    const float *g = v->sg;
+    char buf[256], a[16], b[16], c[16], d[16];
     void (*fg)(char *, size_t, float) = v->diff ? fmt_signed : fmt_gate;
-    if (lstm) {
+    if (v->m->arch == GT_LSTM) {
         fg(a, sizeof a, g[(size_t)GT_I * H + u]);
         fg(b, sizeof b, g[(size_t)GT_F * H + u]);
         fmt_signed(c, sizeof c, g[(size_t)GT_G * H + u]);
@@ -71,15 +64,21 @@ void panel_unit(gt_surface *s, gt_rect r, const gt_view *v)
         snprintf(buf, sizeof buf, "r %s  z %s  n %s", a, b, c);
     }
     squeeze(buf, w);
-    surf_text(s, x, y++, w, R_NORMAL, buf);
-    if (y >= in.y + in.h)
-        return;
-    char hl[16];
-    fmt_halflife(hl, sizeof hl, stats_halflife(g[(size_t)carry * H + u]), s->utf8);
+    surf_text(s, x, y, w, R_NORMAL, buf);
+}
+
+/* The state at the cursor, its change since the step before and the carry gate's half-life:
+ * "c +0.41  h +0.23  Δc -0.02  t½ 3.1" (a GRU: h alone). */
+static void state_line(gt_surface *s, int x, int y, int w, const gt_view *v)
+{
+    const int H = v->m->hidden, u = v->unit, carry = model_carry_gate(v->m);
+    const float *cc = v->sc, *hh = v->sh, *pc = v->spc, *ph = v->sph;
+    char buf[256], a[16], b[16], c[16], hl[16];
+    fmt_halflife(hl, sizeof hl, stats_halflife(v->sg[(size_t)carry * H + u]), s->utf8);
     if (v->diff) /* a half-life of a difference of gates means nothing */
         snprintf(hl, sizeof hl, "-");
     const char *delta = s->utf8 ? "Δ" : "d";
-    if (lstm) {
+    if (v->m->arch == GT_LSTM) {
         fmt_signed(a, sizeof a, cc[u]);
         fmt_signed(b, sizeof b, hh[u]);
         fmt_signed(c, sizeof c, cc[u] - pc[u]);
@@ -92,55 +91,68 @@ void panel_unit(gt_surface *s, gt_rect r, const gt_view *v)
                  hl);
     }
     squeeze(buf, w);
-    surf_text(s, x, y++, w, R_NORMAL, buf);
+    surf_text(s, x, y, w, R_NORMAL, buf);
+}
 
-    /* the histories */
+/* One value's history over the sw steps from `first` as a sparkline at (x, y), and its
+ * range in lw columns after it. */
+static void history(gt_surface *s, int x, int y, int sw, int lw, long first, const gt_view *v,
+                    const series *se)
+{
+    float vals[HIST_MAX];
+    float lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < sw; i++) {
+        long st = first + i;
+        vals[i] = NAN;
+        if (st >= 0 && (size_t)st < v->steps && trace_has(v->tr, (size_t)st)) {
+            vals[i] = value_at(v, se, (size_t)st);
+            lo = vals[i] < lo ? vals[i] : lo;
+            hi = vals[i] > hi ? vals[i] : hi;
+        }
+    }
+    if (se->lo <= se->hi && !v->diff) {
+        lo = se->lo;
+        hi = se->hi;
+    } else if (!(lo < hi)) {
+        lo = isfinite(lo) ? lo - 0.5f : -1;
+        hi = isfinite(hi) ? hi + 0.5f : 1;
+    }
+    int carry = se->kind == 0 && se->block == model_carry_gate(v->m);
+    surf_text(s, x, y, 2, R_DIM, se->name);
+    plot_spark(s, x + 2, y, vals, sw, lo, hi, carry ? R_CARRY : R_PLOT);
+    if (lw) {
+        char buf[256];
+        snprintf(buf, sizeof buf, " %+.2f..%+.2f", (double)lo, (double)hi);
+        surf_text(s, x + 2 + sw, y, lw, R_DIM, buf);
+    }
+}
+
+/* The histories of the unit's values in the rows from y to end, the last row marking the
+ * cursor under them and how far they reach. */
+static void histories(gt_surface *s, int x, int y, int w, int end, const gt_view *v)
+{
     static const series lstm_s[] = {{"c", 1, 0, 1, 0}, {"h", 2, 0, 1, 0},
                                     {"f", 0, GT_F, 0, 1}, {"i", 0, GT_I, 0, 1},
                                     {"o", 0, GT_O, 0, 1}, {"g", 0, GT_G, -1, 1}};
     static const series gru_s[] = {{"h", 2, 0, 1, 0}, {"z", 0, GT_Z, 0, 1},
                                    {"r", 0, GT_R, 0, 1}, {"n", 0, GT_N, -1, 1}};
+    int lstm = v->m->arch == GT_LSTM;
     const series *ss = lstm ? lstm_s : gru_s;
     int nss = lstm ? 6 : 4;
-    int nrows = in.y + in.h - y - 1; /* the last row marks the cursor */
+    int nrows = end - y - 1; /* the last row marks the cursor */
     if (nrows > nss)
         nrows = nss;
-    int lw = w >= 40 ? 14 : 0;       /* the range on the right */
+    int lw = w >= 40 ? 14 : 0; /* the range on the right */
     int sw = w - 2 - lw;
     if (nrows < 1 || sw < 4)
         return;
     if (sw > HIST_MAX)
         sw = HIST_MAX;
     long first = (long)v->t - sw / 2;
-    float vals[HIST_MAX];
-    for (int k = 0; k < nrows; k++, y++) {
-        const series *se = &ss[k];
-        float lo = INFINITY, hi = -INFINITY;
-        for (int i = 0; i < sw; i++) {
-            long st = first + i;
-            vals[i] = NAN;
-            if (st >= 0 && (size_t)st < v->steps && trace_has(v->tr, (size_t)st)) {
-                vals[i] = value_at(v, se, (size_t)st);
-                lo = vals[i] < lo ? vals[i] : lo;
-                hi = vals[i] > hi ? vals[i] : hi;
-            }
-        }
-        if (se->lo <= se->hi && !v->diff) {
-            lo = se->lo;
-            hi = se->hi;
-        } else if (!(lo < hi)) {
-            lo = isfinite(lo) ? lo - 0.5f : -1;
-            hi = isfinite(hi) ? hi + 0.5f : 1;
-        }
-        surf_text(s, x, y, 2, R_DIM, se->name);
-        plot_spark(s, x + 2, y, vals, sw, lo, hi, se->kind == 0 && se->block == carry ? R_CARRY
-                                                 : R_PLOT);
-        if (lw) {
-            snprintf(buf, sizeof buf, " %+.2f..%+.2f", (double)lo, (double)hi);
-            surf_text(s, x + 2 + sw, y, lw, R_DIM, buf);
-        }
-    }
+    for (int k = 0; k < nrows; k++, y++)
+        history(s, x, y, sw, lw, first, v, &ss[k]);
     /* the cursor under the histories, and how far they reach */
+    char buf[32];
     surf_put(s, x + 2 + sw / 2, y, R_MARK, s->utf8 ? "▲" : "^");
     snprintf(buf, sizeof buf, "t-%d", sw / 2);
     surf_text(s, x + 2, y, sw / 2 - 1, R_DIM, buf);
@@ -148,4 +160,21 @@ void panel_unit(gt_surface *s, gt_rect r, const gt_view *v)
     int bw = surf_width(buf);
     if (sw - sw / 2 - 2 > bw)
         surf_text(s, x + 2 + sw - bw, y, bw, R_DIM, buf);
+}
+
+void panel_unit(gt_surface *s, gt_rect r, const gt_view *v)
+{
+    char title[96];
+    snprintf(title, sizeof title, "unit %d, layer %d%s", v->unit, v->layer,
+             v->diff ? (s->utf8 ? ", edited − before" : ", edited - before") : "");
+    gt_rect in;
+    panel_frame(s, r, title, s->utf8 ? "↑↓ select" : "up/down select", &in);
+    if (in.h < 1 || in.w < 4)
+        return;
+    int x = in.x + 1, w = in.w - 1, y = in.y, end = in.y + in.h;
+    gate_line(s, x, y++, w, v);
+    if (y >= end)
+        return;
+    state_line(s, x, y++, w, v);
+    histories(s, x, y, w, end, v);
 }

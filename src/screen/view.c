@@ -70,26 +70,13 @@ void view_free(gt_view *v)
     v->key = v->zeros = v->probs = NULL;
 }
 
-int view_bar_gates(const gt_view *v, int *blocks)
-{
-    if (v->m->arch == GT_LSTM) {
-        blocks[0] = GT_I;
-        blocks[1] = GT_F;
-        blocks[2] = GT_O;
-        return 3;
-    }
-    blocks[0] = GT_R;
-    blocks[1] = GT_Z;
-    return 2;
-}
-
 int view_units_per_page(const gt_view *v)
 {
     if (v->lay.too_small)
         return 1;
     int blocks[3];
     gt_gate_grid g;
-    layout_gate_grid(v->lay.r[P_GATES], v->m->hidden, view_bar_gates(v, blocks), 0, &g);
+    layout_gate_grid(v->lay.r[P_GATES], v->m->hidden, model_sigmoid_gates(v->m, blocks), 0, &g);
     int n = g.ncols * g.rows;
     return n < 1 ? 1 : n;
 }

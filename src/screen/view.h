@@ -115,8 +115,6 @@ int view_busy(const gt_view *v);
 /* Stops the background pass and forgets a pending jump. */
 void view_cancel_pass(gt_view *v);
 
-/* The gate columns the panel shows: the gate blocks, and how many (i, f, o or r, z). */
-int view_bar_gates(const gt_view *v, int *blocks);
 /* The units the gate panel can show at once (from the layout). */
 int view_units_per_page(const gt_view *v);
 
