@@ -13,68 +13,29 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/clock.h"
 #include "screen/frame.h"
 #include "screen/keys.h"
 #include "term/term.h"
 #include "screen/view.h"
 #include "gatetui/trace.h"
 
-static double now_ms(void)
+/* The background pass over the whole text, so that afterwards every step is within one
+ * interval; returns its milliseconds. */
+static double whole_pass(gt_trace *tr, size_t steps)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-int main(int argc, char **argv)
-{
-    setlocale(LC_ALL, "");
-    if (argc != 3) {
-        fprintf(stderr, "usage: bench_frame MODEL TEXT\n");
-        return 2;
-    }
-    gt_error e = {0};
-    gt_model m;
-    gt_text t;
-    if (model_load(&m, argv[1], NULL, &e) || text_load(&t, argv[2], &m, &e)) {
-        fprintf(stderr, "bench_frame: %s\n", e.msg);
-        return 2;
-    }
-    gt_trace *tr;
-    gt_view v;
-    if (trace_open(&tr, &m, &t, NULL, &e) || view_init(&v, &m, &t, tr, 0, &e)) {
-        fprintf(stderr, "bench_frame: %s\n", e.msg);
-        return 1;
-    }
-    v.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-    /* the background pass first: afterwards every step is within one interval */
-    double p0 = now_ms();
-    trace_pass_start(tr, t.steps, NULL);
+    double p0 = bench_now();
+    trace_pass_start(tr, steps, NULL);
     while (trace_pass_running(tr)) {
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
-    double pass_ms = now_ms() - p0;
+    return (bench_now() - p0) * 1e3;
+}
 
-    const int cols = 200, rows = 60;
-    setenv("COLUMNS", "200", 1);
-    setenv("LINES", "60", 1);
-    FILE *null = fopen("/dev/null", "w");
-    if (!null || term_start(null, "xterm-256color", 1)) {
-        fprintf(stderr, "bench_frame: cannot start curses on /dev/null\n");
-        return 1;
-    }
-    gt_surface s;
-    surf_init(&s, cols, rows, v.utf8);
-
-    /* the script: stepping, paging, units, sorting, layers, jumps */
-    gt_key script[2000];
+/* The script: stepping, paging, units, sorting, layers, jumps. Returns its number of keys. */
+static int make_script(gt_key *script)
+{
     int n = 0;
 #define KEY(sym_, cp_) script[n++] = (gt_key){sym_, cp_, 0, 0}
     for (int r = 0; r < 3; r++) {
@@ -99,24 +60,75 @@ int main(int argc, char **argv)
         for (int i = 0; i < 20; i++)
             KEY(K_PGUP, 0);
     }
-    double *ms = malloc((size_t)n * sizeof *ms);
-    view_prepare(&v, cols, rows, &e);
-    frame_draw(&s, &v);
-    term_show(&s);
+#undef KEY
+    return n;
+}
+
+/* One frame of cols x rows: prepared, drawn and sent through curses. */
+static void show_frame(gt_surface *s, gt_view *v, int cols, int rows)
+{
+    gt_error e = {0};
+    view_prepare(v, cols, rows, &e);
+    frame_draw(s, v);
+    term_show(s);
     doupdate();
+}
+
+/* Each key of the script handled and its frame shown: the milliseconds of each in ms[]. */
+static void time_keys(gt_surface *s, gt_view *v, const gt_key *script, int n, double *ms)
+{
+    const char *slow = getenv("BENCH_SLOW");
+    show_frame(s, v, s->w, s->h);
     for (int i = 0; i < n; i++) {
-        double a = now_ms();
-        keys_handle(&v, &script[i]);
-        view_prepare(&v, cols, rows, &e);
-        frame_draw(&s, &v);
-        term_show(&s);
-        doupdate();
-        ms[i] = now_ms() - a;
-        if (getenv("BENCH_SLOW") && ms[i] > atof(getenv("BENCH_SLOW")))
-            fprintf(stderr, "key %d (sym %d %c) at step %zu: %.1f ms\n", i, script[i].sym, script[i].cp ? (int)script[i].cp : 32, v.t, ms[i]);
+        double a = bench_now();
+        keys_handle(v, &script[i]);
+        show_frame(s, v, s->w, s->h);
+        ms[i] = (bench_now() - a) * 1e3;
+        if (slow && ms[i] > atof(slow))
+            fprintf(stderr, "key %d (sym %d %c) at step %zu: %.1f ms\n", i, script[i].sym,
+                    script[i].cp ? (int)script[i].cp : 32, v->t, ms[i]);
     }
+}
+
+int main(int argc, char **argv)
+{
+    setlocale(LC_ALL, "");
+    if (argc != 3) {
+        fprintf(stderr, "usage: bench_frame MODEL TEXT\n");
+        return 2;
+    }
+    gt_error e = {0};
+    gt_model m;
+    gt_text t;
+    if (model_load(&m, argv[1], NULL, &e) || text_load(&t, argv[2], &m, &e)) {
+        fprintf(stderr, "bench_frame: %s\n", e.msg);
+        return 2;
+    }
+    gt_trace *tr;
+    gt_view v;
+    if (trace_open(&tr, &m, &t, NULL, &e) || view_init(&v, &m, &t, tr, 0, &e)) {
+        fprintf(stderr, "bench_frame: %s\n", e.msg);
+        return 1;
+    }
+    v.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    double pass_ms = whole_pass(tr, t.steps);
+
+    const int cols = 200, rows = 60;
+    setenv("COLUMNS", "200", 1);
+    setenv("LINES", "60", 1);
+    FILE *null = fopen("/dev/null", "w");
+    if (!null || term_start(null, "xterm-256color", 1)) {
+        fprintf(stderr, "bench_frame: cannot start curses on /dev/null\n");
+        return 1;
+    }
+    gt_surface s;
+    surf_init(&s, cols, rows, v.utf8);
+    gt_key script[2000];
+    int n = make_script(script);
+    double *ms = malloc((size_t)n * sizeof *ms);
+    time_keys(&s, &v, script, n, ms);
     term_stop();
-    qsort(ms, (size_t)n, sizeof *ms, cmp_d);
+    qsort(ms, (size_t)n, sizeof *ms, bench_cmp_double);
     double sum = 0;
     for (int i = 0; i < n; i++)
         sum += ms[i];

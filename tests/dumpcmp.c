@@ -212,6 +212,179 @@ static int parse_number(const char *s, double *v)
     return *end == 0 ? 0 : -1;
 }
 
+/* What the comparison found so far. */
+typedef struct tally {
+    double tol;
+    const record *header;
+    const int *key;        /* [columns] 1 for the key columns */
+    unsigned long reported, bad, compared;
+    double maxdiff;
+    unsigned long max_line;
+    const char *max_col;
+} tally;
+
+/* One difference more; said while there are at most MAX_REPORT. */
+static int count_bad(tally *t)
+{
+    t->bad++;
+    return t->reported++ < MAX_REPORT;
+}
+
+/* Column i of expected record x and actual record y. */
+static void compare_field(tally *t, size_t i, const record *x, const record *y)
+{
+    const char *xs = x->field[i], *ys = y->field[i], *col = t->header->field[i];
+    if (t->key[i]) {
+        if (strcmp(xs, ys) != 0 && count_bad(t))
+            printf("# line %lu col %s: expected \"%s\", actual \"%s\"\n", y->line, col, show(xs),
+                   show(ys));
+        return;
+    }
+    double xv, yv;
+    if (parse_number(xs, &xv) < 0) {
+        if (count_bad(t))
+            printf("# line %lu col %s: expected value \"%s\" is not a number\n", y->line, col,
+                   show(xs));
+        return;
+    }
+    if (parse_number(ys, &yv) < 0) {
+        if (count_bad(t))
+            printf("# line %lu col %s: expected %s, actual \"%s\" is not a number\n", y->line,
+                   col, xs, show(ys));
+        return;
+    }
+    t->compared++;
+    double d = fabs(xv - yv);
+    int ok = d <= t->tol;
+    if (isnan(xv) || isnan(yv) || isinf(xv) || isinf(yv)) {
+        ok = (isnan(xv) && isnan(yv)) || xv == yv;
+        d = ok ? 0 : INFINITY;
+    }
+    if (d > t->maxdiff || t->max_line == 0) {
+        t->maxdiff = d;
+        t->max_line = y->line;
+        t->max_col = col;
+    }
+    if (!ok && count_bad(t))
+        printf("# line %lu col %s: expected %s, actual %s (diff %.3g > %g)\n", y->line, col, xs,
+               ys, d, t->tol);
+}
+
+static void compare_record(tally *t, const record *x, const record *y)
+{
+    const size_t ncol = t->header->nfield;
+    if (x->nfield != ncol || y->nfield != ncol) {
+        if (count_bad(t))
+            printf("# line %lu: %zu fields expected, %zu in actual (expected file: %zu)\n",
+                   y->line, ncol, y->nfield, x->nfield);
+        return;
+    }
+    for (size_t i = 0; i < ncol; i++)
+        compare_field(t, i, x, y);
+}
+
+/* Counts the records left in c into *n; -1 when one is malformed. */
+static int count_rest(csv *c, unsigned long *n)
+{
+    record z;
+    int rz;
+    while ((rz = next_record(c, &z)) > 0) {
+        (*n)++;
+        free_record(&z);
+    }
+    return rz < 0 ? -1 : 0;
+}
+
+/* The records after the headers, pairwise; 1 when a file is malformed. */
+static int compare_records(tally *t, csv *e, csv *a, unsigned long *nrec_e,
+                           unsigned long *nrec_a)
+{
+    for (;;) {
+        record x, y;
+        int re = next_record(e, &x), ra = next_record(a, &y);
+        if (re < 0 || ra < 0) {
+            free_record(&x);
+            free_record(&y);
+            return 1;
+        }
+        *nrec_e += (unsigned long)re;
+        *nrec_a += (unsigned long)ra;
+        if (re == 0 || ra == 0) { /* count what is left of the longer file */
+            free_record(&x);
+            free_record(&y);
+            if (re)
+                return count_rest(e, nrec_e) < 0;
+            if (ra)
+                return count_rest(a, nrec_a) < 0;
+            return 0;
+        }
+        compare_record(t, &x, &y);
+        free_record(&x);
+        free_record(&y);
+    }
+}
+
+static void print_fields(const record *r)
+{
+    for (size_t i = 0; i < r->nfield; i++)
+        printf("%s%s", i ? "," : "", show(r->field[i]));
+}
+
+/* Reads both headers: 0 when they are the same, 1 (said) otherwise. */
+static int compare_headers(csv *e, csv *a, record *he, record *ha)
+{
+    int re = next_record(e, he), ra = next_record(a, ha);
+    if (re <= 0 || ra <= 0) {
+        if (re == 0)
+            printf("# %s: empty file\n", e->path);
+        if (ra == 0)
+            printf("# %s: empty file\n", a->path);
+        return 1;
+    }
+    int same = he->nfield == ha->nfield;
+    for (size_t i = 0; same && i < he->nfield; i++)
+        same = strcmp(he->field[i], ha->field[i]) == 0;
+    if (!same) {
+        printf("# header differs\n#   expected: ");
+        print_fields(he);
+        printf("\n#   actual:   ");
+        print_fields(ha);
+        printf("\n");
+        return 1;
+    }
+    return 0;
+}
+
+/* The two files' records after the headers he; 1 on any difference. */
+static int compare(csv *e, csv *a, const record *he, double tol)
+{
+    const size_t ncol = he->nfield;
+    int *key = malloc(ncol * sizeof *key);
+    if (!key) {
+        printf("# out of memory\n");
+        return 1;
+    }
+    for (size_t i = 0; i < ncol; i++)
+        key[i] = is_key(he->field[i]);
+    tally t = {.tol = tol, .header = he, .key = key, .max_col = "-"};
+    unsigned long nrec_e = 0, nrec_a = 0;
+    int fail = compare_records(&t, e, a, &nrec_e, &nrec_a);
+    if (t.reported > MAX_REPORT)
+        printf("# ... %lu more differences not shown\n", t.reported - MAX_REPORT);
+    if (nrec_e != nrec_a) {
+        printf("# %lu data rows expected, %lu in actual\n", nrec_e, nrec_a);
+        fail = 1;
+    }
+    printf("# %lu rows, %lu values compared, %lu differences, tolerance %g\n", nrec_a,
+           t.compared, t.bad, tol);
+    if (t.max_line)
+        printf("# max abs diff %.3g at line %lu col %s\n", t.maxdiff, t.max_line, t.max_col);
+    else
+        printf("# max abs diff 0\n");
+    free(key);
+    return fail || t.bad;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3 || argc > 4) {
@@ -230,160 +403,13 @@ int main(int argc, char **argv)
     csv e = {argv[1], NULL, 0, 0, 1}, a = {argv[2], NULL, 0, 0, 1};
     e.buf = read_file(e.path, &e.len);
     a.buf = read_file(a.path, &a.len);
-    if (!e.buf || !a.buf) {
-        free(e.buf);
-        free(a.buf);
-        return 1;
-    }
-
-    record he, ha;
-    int re = next_record(&e, &he), ra = next_record(&a, &ha);
-    int fail = 0;
-    if (re <= 0 || ra <= 0) {
-        if (re == 0)
-            printf("# %s: empty file\n", e.path);
-        if (ra == 0)
-            printf("# %s: empty file\n", a.path);
+    int fail = 1;
+    if (e.buf && a.buf) {
+        record he, ha;
+        fail = compare_headers(&e, &a, &he, &ha) || compare(&e, &a, &he, tol);
         free_record(&he);
         free_record(&ha);
-        free(e.buf);
-        free(a.buf);
-        return 1;
     }
-    int same = he.nfield == ha.nfield;
-    for (size_t i = 0; same && i < he.nfield; i++)
-        same = strcmp(he.field[i], ha.field[i]) == 0;
-    if (!same) {
-        printf("# header differs\n#   expected: ");
-        for (size_t i = 0; i < he.nfield; i++)
-            printf("%s%s", i ? "," : "", show(he.field[i]));
-        printf("\n#   actual:   ");
-        for (size_t i = 0; i < ha.nfield; i++)
-            printf("%s%s", i ? "," : "", show(ha.field[i]));
-        printf("\n");
-        free_record(&he);
-        free_record(&ha);
-        free(e.buf);
-        free(a.buf);
-        return 1;
-    }
-    const size_t ncol = he.nfield;
-    int *key = malloc(ncol * sizeof *key);
-    if (!key) {
-        printf("# out of memory\n");
-        return 1;
-    }
-    for (size_t i = 0; i < ncol; i++)
-        key[i] = is_key(he.field[i]);
-
-    unsigned long nrec_e = 0, nrec_a = 0, reported = 0, bad = 0, compared = 0;
-    double maxdiff = 0;
-    unsigned long max_line = 0;
-    const char *max_col = "-";
-    for (;;) {
-        record x, y;
-        re = next_record(&e, &x);
-        ra = next_record(&a, &y);
-        if (re < 0 || ra < 0) {
-            fail = 1;
-            free_record(&x);
-            free_record(&y);
-            break;
-        }
-        nrec_e += (unsigned long)re;
-        nrec_a += (unsigned long)ra;
-        if (re == 0 || ra == 0) {
-            /* count what is left of the longer file */
-            csv *rest = re ? &e : ra ? &a : NULL;
-            free_record(&x);
-            free_record(&y);
-            if (rest) {
-                unsigned long *cnt = rest == &e ? &nrec_e : &nrec_a;
-                record z;
-                int rz;
-                while ((rz = next_record(rest, &z)) > 0) {
-                    (*cnt)++;
-                    free_record(&z);
-                }
-                if (rz < 0)
-                    fail = 1;
-            }
-            break;
-        }
-        if (x.nfield != ncol || y.nfield != ncol) {
-            bad++;
-            if (reported++ < MAX_REPORT)
-                printf("# line %lu: %zu fields expected, %zu in actual (expected file: %zu)\n",
-                       y.line, ncol, y.nfield, x.nfield);
-            free_record(&x);
-            free_record(&y);
-            continue;
-        }
-        for (size_t i = 0; i < ncol; i++) {
-            const char *xs = x.field[i], *ys = y.field[i];
-            if (key[i]) {
-                if (strcmp(xs, ys) != 0) {
-                    bad++;
-                    if (reported++ < MAX_REPORT)
-                        printf("# line %lu col %s: expected \"%s\", actual \"%s\"\n", y.line,
-                               he.field[i], show(xs), show(ys));
-                }
-                continue;
-            }
-            double xv, yv;
-            if (parse_number(xs, &xv) < 0) {
-                bad++;
-                if (reported++ < MAX_REPORT)
-                    printf("# line %lu col %s: expected value \"%s\" is not a number\n", y.line,
-                           he.field[i], show(xs));
-                continue;
-            }
-            if (parse_number(ys, &yv) < 0) {
-                bad++;
-                if (reported++ < MAX_REPORT)
-                    printf("# line %lu col %s: expected %s, actual \"%s\" is not a number\n",
-                           y.line, he.field[i], xs, show(ys));
-                continue;
-            }
-            compared++;
-            double d = fabs(xv - yv);
-            int ok = d <= tol;
-            if (isnan(xv) || isnan(yv) || isinf(xv) || isinf(yv)) {
-                ok = (isnan(xv) && isnan(yv)) || xv == yv;
-                d = ok ? 0 : INFINITY;
-            }
-            if (d > maxdiff || max_line == 0) {
-                maxdiff = d;
-                max_line = y.line;
-                max_col = he.field[i];
-            }
-            if (!ok) {
-                bad++;
-                if (reported++ < MAX_REPORT)
-                    printf("# line %lu col %s: expected %s, actual %s (diff %.3g > %g)\n", y.line,
-                           he.field[i], xs, ys, d, tol);
-            }
-        }
-        free_record(&x);
-        free_record(&y);
-    }
-    if (reported > MAX_REPORT)
-        printf("# ... %lu more differences not shown\n", reported - MAX_REPORT);
-    if (nrec_e != nrec_a) {
-        printf("# %lu data rows expected, %lu in actual\n", nrec_e, nrec_a);
-        fail = 1;
-    }
-    printf("# %lu rows, %lu values compared, %lu differences, tolerance %g\n", nrec_a, compared,
-           bad, tol);
-    if (max_line)
-        printf("# max abs diff %.3g at line %lu col %s\n", maxdiff, max_line, max_col);
-    else
-        printf("# max abs diff 0\n");
-    if (bad)
-        fail = 1;
-    free(key);
-    free_record(&he);
-    free_record(&ha);
     free(e.buf);
     free(a.buf);
     return fail;

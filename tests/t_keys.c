@@ -81,6 +81,195 @@ static void test_translation(void)
     }
 }
 
+/* Each byte of keys as one key (ASCII, Enter and a lone Esc). */
+static void press_each(gt_view *v, const char *keys)
+{
+    for (const char *p = keys; *p; p++) {
+        char one[2] = {*p, 0};
+        press(v, one);
+    }
+}
+
+static void test_moving(gt_view *v)
+{
+    size_t T = v->steps;
+    press(v, "\x1b[C");
+    press(v, "l");
+    tap_ok(v->t == 2, "right arrow and l: step 2");
+    press(v, "\x1b[D");
+    press_each(v, "hh");
+    tap_ok(v->t == 0, "left arrow and h, and no step before 0");
+    press(v, "\x1b[F");
+    tap_ok(v->t == T - 1, "End: the last step");
+    press(v, "l");
+    tap_ok(v->t == T - 1, "no step after the last");
+    press(v, "\x1b[H");
+    tap_ok(v->t == 0, "Home: step 0");
+    press(v, "\x1b[6~");
+    tap_ok(v->t == T - 1, "PgDn: a page (past the end of a short text: the last step)");
+    press(v, "\x1b[5~");
+    tap_ok(v->t == 0, "PgUp: back a page");
+}
+
+static void test_units(gt_view *v)
+{
+    const int H = v->m->hidden;
+    press(v, "j");
+    press(v, "\x1b[B");
+    tap_ok(v->unit == 2, "j and the down arrow select unit 2");
+    press(v, "k");
+    tap_ok(v->unit == 1, "k selects unit 1");
+    press(v, "J");
+    tap_ok(v->unit == 3, "J: a page of units (to the last)");
+    press(v, "s");
+    tap_ok(v->sort == SORT_CARRY && v->order[v->rank] == v->unit, "s sorts by the carry gate");
+    int sorted = 1;
+    const float *f = v->g + H;
+    for (int i = 1; i < H; i++)
+        sorted &= f[v->order[i - 1]] >= f[v->order[i]];
+    tap_ok(sorted, "units in decreasing forget gate");
+    press(v, "S");
+    sorted = 1;
+    for (int i = 1; i < H; i++)
+        sorted &= f[v->order[i - 1]] <= f[v->order[i]];
+    tap_ok(v->sort_reverse && sorted, "S reverses the order");
+    for (int i = 0; i < SORT_COUNT - 1; i++)
+        press(v, "s");
+    tap_ok(v->sort == SORT_INDEX, "s cycles through the five orders");
+    press(v, "S");
+
+    press(v, "]");
+    tap_ok(v->layer == 1, "] layer 1");
+    press(v, "]");
+    tap_ok(v->layer == 1 && strstr(v->msg, "top"), "] at the top layer: a message");
+    press(v, "[");
+    tap_ok(v->layer == 0, "[ layer 0");
+}
+
+static void test_prompts(gt_view *v)
+{
+    press_each(v, "g10\r");
+    tap_ok(v->t == 10 && v->prompt == PROMPT_NONE, "g 10 Enter: step 10");
+    press_each(v, "gx\r");
+    tap_ok(v->t == 10 && v->msg_error, "g x: an error message, no move");
+    press_each(v, "g5\x1b");
+    tap_ok(v->t == 10 && v->prompt == PROMPT_NONE, "Esc cancels the prompt");
+    press_each(v, "gend\r");
+    tap_ok(v->t == v->steps - 1, "g end: the last step");
+
+    press(v, "\x1b[H");
+    press_each(v, "/cab\r");
+    tap_ok(v->t == 17, "/cab Enter finds step 17");
+    press(v, "n");
+    tap_ok(v->t == 23, "n: the next match (23)");
+    press(v, "n");
+    tap_ok(v->t == 17 && strstr(v->msg, "wrapped"), "n again wraps around to 17");
+    press(v, "N");
+    tap_ok(v->t == 23, "N: the previous match, wrapping back (23)");
+}
+
+/* An edit, its curves and horizon, the difference view, writing the text; a second edit and
+ * the undos. */
+static void test_edits(gt_view *v)
+{
+    gt_trace *tr = v->tr;
+    const gt_model *m = v->m;
+    press_each(v, "ez");
+    tap_ok(trace_edit_count(tr) == 0 && v->msg_error, "e z: not in the vocabulary, refused");
+    tap_ok(!v->pert.valid, "no edit: no perturbation curves");
+    press(v, "d");
+    tap_ok(!v->diff && strstr(v->msg, "no edit"), "d without an edit: nothing to compare, says so");
+    tap_ok(press(v, "w") == ACT_REDRAW && access("t-edited.txt", F_OK) != 0 &&
+               strstr(v->msg, "no edit"),
+           "w without an edit writes nothing");
+    size_t at = v->t;
+    int before = trace_tokens(tr)[at];
+    press_each(v, "e ");
+    tap_ok(trace_edit_count(tr) == 1 && trace_tokens(tr)[at] != before && trace_edited(tr, at),
+           "e Space edits the step under the cursor");
+    size_t Kend = v->steps - 1 - at < 64 ? v->steps - 1 - at : 64;
+    tap_ok(v->pert.valid && v->pert.step == at && v->pert.old_tok == before &&
+               v->pert.K == (int)Kend && v->pert.layer == 0 && v->pert.fo[0] > 0 &&
+               v->pert.dc[0] == v->pert.fo[0],
+           "the edit's curves are computed at once (K %d, D_c(0) = F(0))", v->pert.K);
+    press(v, "+");
+    tap_ok(v->pert.horizon == 128 && strstr(v->msg, "128"), "+ doubles K");
+    press_each(v, "--");
+    tap_ok(v->pert.horizon == 32, "- halves it");
+    press(v, "=");
+    tap_ok(v->pert.horizon == 64, "= doubles it too");
+    press_each(v, "------");
+    tap_ok(v->pert.horizon == PERTVIEW_KMIN && strstr(v->msg, "K is"), "K stops at %d",
+           PERTVIEW_KMIN);
+    press_each(v, "++++");
+    press(v, "]");
+    tap_ok(v->pert.valid && v->pert.layer == 1, "] recomputes the curves for layer 1");
+    press(v, "[");
+    tap_ok(v->pert.valid && v->pert.layer == 0, "[ back to layer 0's");
+    press(v, "d");
+    tap_ok(v->diff && v->sg != v->g && v->sc[0] == v->c[0] - diffrun_c(&v->dr, at)[0] &&
+               v->dr.step == at,
+           "d: the gate bars and the unit show edited - before");
+    press(v, "d");
+    tap_ok(!v->diff && v->sg == v->g, "d again: the values");
+    tap_ok(press(v, "w") == ACT_REDRAW && access("t-edited.txt", F_OK) == 0 &&
+               strstr(v->msg, "t-edited.txt"),
+           "w writes the edited text to ./t-edited.txt");
+    press(v, "w");
+    tap_ok(access("t-edited-2.txt", F_OK) == 0, "w again: ./t-edited-2.txt, not over the first");
+    press_each(v, "e\r");
+    tap_ok(trace_edit_count(tr) == 2 && m->vocab_cp[trace_tokens(tr)[at]] == '\n',
+           "e Enter edits it to a newline");
+    tap_ok(v->pert.valid && m->vocab_cp[v->pert.old_tok] == ' ' &&
+               m->vocab_cp[v->pert.new_tok] == '\n',
+           "a second edit: the curves are the newest edit's");
+    press_each(v, "du");
+    tap_ok(v->pert.valid && v->pert.new_tok != v->pert.old_tok && v->pert.old_tok == before &&
+               v->diff,
+           "u: the first edit's curves again");
+    press(v, "u");
+    tap_ok(trace_edit_count(tr) == 0 && trace_tokens(tr)[at] == before && !trace_edited(tr, at),
+           "u u undoes both");
+    tap_ok(!v->pert.valid && !v->diff, "no edit left: no curves, no difference");
+    press(v, "u");
+    tap_ok(strstr(v->msg, "no edit") != NULL, "u with nothing to undo says so");
+}
+
+static void test_stats_view(gt_view *v)
+{
+    tap_ok(press(v, "r") == ACT_REDRAW && v->stats.shown, "r opens the stats view");
+    for (int i = 0; i < 3000 && statsview_busy(&v->stats); i++) {
+        usleep(2000);
+        view_tick(v);
+    }
+    tap_ok(v->stats.text[0] && strstr(v->stats.text[0], "Gates over all positions"),
+           "the report's tables are computed in the background");
+    size_t tt = v->t;
+    int uu = v->unit;
+    press_each(v, "jkk");
+    tap_ok(v->stats.scroll == 0 && v->t == tt && v->unit == uu,
+           "j and k scroll the tables, not units");
+    press(v, "]");
+    tap_ok(v->layer == 1 && (statsview_busy(&v->stats) || v->stats.text[1]),
+           "] asks for layer 1's tables");
+    press(v, "\x1b");
+    tap_ok(!v->stats.shown, "Esc closes the stats view");
+    press_each(v, "rr");
+    tap_ok(!v->stats.shown, "r closes it too");
+    press(v, "[");
+}
+
+static void test_help_and_quit(gt_view *v)
+{
+    press(v, "?");
+    tap_ok(v->help, "? opens the help");
+    tap_ok(press(v, "q") == ACT_REDRAW && !v->help, "any key closes it (q too, without quitting)");
+    tap_ok(press(v, "c") == ACT_REDRAW && v->heat, "c colours the text");
+    tap_ok(press(v, "x") == ACT_EXPORT, "x exports");
+    tap_ok(press(v, "q") == ACT_QUIT, "q quits");
+    tap_ok(press(v, "\x03") == ACT_QUIT, "Ctrl-C quits");
+}
+
 int main(void)
 {
     char dir[] = "/tmp/t_keys.XXXXXX";
@@ -107,187 +296,12 @@ int main(void)
     trace_open(&tr, &m, &t, NULL, &e);
     view_init(&v, &m, &t, tr, 0, &e);
     view_prepare(&v, 120, 40, &e);
-    size_t T = t.steps;
-
-    press(&v, "\x1b[C");
-    press(&v, "l");
-    tap_ok(v.t == 2, "right arrow and l: step 2");
-    press(&v, "\x1b[D");
-    press(&v, "h");
-    press(&v, "h");
-    tap_ok(v.t == 0, "left arrow and h, and no step before 0");
-    press(&v, "\x1b[F");
-    tap_ok(v.t == T - 1, "End: the last step");
-    press(&v, "l");
-    tap_ok(v.t == T - 1, "no step after the last");
-    press(&v, "\x1b[H");
-    tap_ok(v.t == 0, "Home: step 0");
-    press(&v, "\x1b[6~");
-    tap_ok(v.t == T - 1, "PgDn: a page (past the end of a short text: the last step)");
-    press(&v, "\x1b[5~");
-    tap_ok(v.t == 0, "PgUp: back a page");
-
-    press(&v, "j");
-    press(&v, "\x1b[B");
-    tap_ok(v.unit == 2, "j and the down arrow select unit 2");
-    press(&v, "k");
-    tap_ok(v.unit == 1, "k selects unit 1");
-    press(&v, "J");
-    tap_ok(v.unit == 3, "J: a page of units (to the last)");
-    press(&v, "s");
-    tap_ok(v.sort == SORT_CARRY && v.order[v.rank] == v.unit, "s sorts by the carry gate");
-    int sorted = 1;
-    const float *f = v.g + m.hidden;
-    for (int i = 1; i < m.hidden; i++)
-        sorted &= f[v.order[i - 1]] >= f[v.order[i]];
-    tap_ok(sorted, "units in decreasing forget gate");
-    press(&v, "S");
-    sorted = 1;
-    for (int i = 1; i < m.hidden; i++)
-        sorted &= f[v.order[i - 1]] <= f[v.order[i]];
-    tap_ok(v.sort_reverse && sorted, "S reverses the order");
-    for (int i = 0; i < SORT_COUNT - 1; i++)
-        press(&v, "s");
-    tap_ok(v.sort == SORT_INDEX, "s cycles through the five orders");
-    press(&v, "S");
-
-    press(&v, "]");
-    tap_ok(v.layer == 1, "] layer 1");
-    press(&v, "]");
-    tap_ok(v.layer == 1 && strstr(v.msg, "top"), "] at the top layer: a message");
-    press(&v, "[");
-    tap_ok(v.layer == 0, "[ layer 0");
-
-    press(&v, "g");
-    press(&v, "1");
-    press(&v, "0");
-    press(&v, "\r");
-    tap_ok(v.t == 10 && v.prompt == PROMPT_NONE, "g 10 Enter: step 10");
-    press(&v, "g");
-    press(&v, "x");
-    press(&v, "\r");
-    tap_ok(v.t == 10 && v.msg_error, "g x: an error message, no move");
-    press(&v, "g");
-    press(&v, "5");
-    press(&v, "\x1b");
-    tap_ok(v.t == 10 && v.prompt == PROMPT_NONE, "Esc cancels the prompt");
-    press(&v, "g");
-    press(&v, "e");
-    press(&v, "n");
-    press(&v, "d");
-    press(&v, "\r");
-    tap_ok(v.t == T - 1, "g end: the last step");
-
-    press(&v, "\x1b[H");
-    press(&v, "/");
-    press(&v, "c");
-    press(&v, "a");
-    press(&v, "b");
-    press(&v, "\r");
-    tap_ok(v.t == 17, "/cab Enter finds step 17");
-    press(&v, "n");
-    tap_ok(v.t == 23, "n: the next match (23)");
-    press(&v, "n");
-    tap_ok(v.t == 17 && strstr(v.msg, "wrapped"), "n again wraps around to 17");
-    press(&v, "N");
-    tap_ok(v.t == 23, "N: the previous match, wrapping back (23)");
-
-    press(&v, "e");
-    press(&v, "z");
-    tap_ok(trace_edit_count(tr) == 0 && v.msg_error, "e z: not in the vocabulary, refused");
-    tap_ok(!v.pert.valid, "no edit: no perturbation curves");
-    press(&v, "d");
-    tap_ok(!v.diff && strstr(v.msg, "no edit"), "d without an edit: nothing to compare, says so");
-    tap_ok(press(&v, "w") == ACT_REDRAW && access("t-edited.txt", F_OK) != 0 &&
-               strstr(v.msg, "no edit"),
-           "w without an edit writes nothing");
-    size_t at = v.t;
-    int before = trace_tokens(tr)[at];
-    press(&v, "e");
-    press(&v, " ");
-    tap_ok(trace_edit_count(tr) == 1 && trace_tokens(tr)[at] != before && trace_edited(tr, at),
-           "e Space edits the step under the cursor");
-    size_t Kend = T - 1 - at < 64 ? T - 1 - at : 64;
-    tap_ok(v.pert.valid && v.pert.step == at && v.pert.old_tok == before &&
-               v.pert.K == (int)Kend && v.pert.layer == 0 && v.pert.fo[0] > 0 &&
-               v.pert.dc[0] == v.pert.fo[0],
-           "the edit's curves are computed at once (K %d, D_c(0) = F(0))", v.pert.K);
-    press(&v, "+");
-    tap_ok(v.pert.horizon == 128 && strstr(v.msg, "128"), "+ doubles K");
-    press(&v, "-");
-    press(&v, "-");
-    tap_ok(v.pert.horizon == 32, "- halves it");
-    press(&v, "=");
-    tap_ok(v.pert.horizon == 64, "= doubles it too");
-    for (int i = 0; i < 6; i++)
-        press(&v, "-");
-    tap_ok(v.pert.horizon == PERTVIEW_KMIN && strstr(v.msg, "K is"), "K stops at %d",
-           PERTVIEW_KMIN);
-    for (int i = 0; i < 4; i++)
-        press(&v, "+");
-    press(&v, "]");
-    tap_ok(v.pert.valid && v.pert.layer == 1, "] recomputes the curves for layer 1");
-    press(&v, "[");
-    tap_ok(v.pert.valid && v.pert.layer == 0, "[ back to layer 0's");
-    press(&v, "d");
-    tap_ok(v.diff && v.sg != v.g && v.sc[0] == v.c[0] - diffrun_c(&v.dr, at)[0] && v.dr.step == at,
-           "d: the gate bars and the unit show edited - before");
-    press(&v, "d");
-    tap_ok(!v.diff && v.sg == v.g, "d again: the values");
-    tap_ok(press(&v, "w") == ACT_REDRAW && access("t-edited.txt", F_OK) == 0 &&
-               strstr(v.msg, "t-edited.txt"),
-           "w writes the edited text to ./t-edited.txt");
-    press(&v, "w");
-    tap_ok(access("t-edited-2.txt", F_OK) == 0, "w again: ./t-edited-2.txt, not over the first");
-    press(&v, "e");
-    press(&v, "\r");
-    tap_ok(trace_edit_count(tr) == 2 && m.vocab_cp[trace_tokens(tr)[at]] == '\n',
-           "e Enter edits it to a newline");
-    tap_ok(v.pert.valid && m.vocab_cp[v.pert.old_tok] == ' ' &&
-               m.vocab_cp[v.pert.new_tok] == '\n',
-           "a second edit: the curves are the newest edit's");
-    press(&v, "d");
-    press(&v, "u");
-    tap_ok(v.pert.valid && v.pert.new_tok != v.pert.old_tok && v.pert.old_tok == before &&
-               v.diff,
-           "u: the first edit's curves again");
-    press(&v, "u");
-    tap_ok(trace_edit_count(tr) == 0 && trace_tokens(tr)[at] == before && !trace_edited(tr, at),
-           "u u undoes both");
-    tap_ok(!v.pert.valid && !v.diff, "no edit left: no curves, no difference");
-    press(&v, "u");
-    tap_ok(strstr(v.msg, "no edit") != NULL, "u with nothing to undo says so");
-
-    tap_ok(press(&v, "r") == ACT_REDRAW && v.stats.shown, "r opens the stats view");
-    for (int i = 0; i < 3000 && statsview_busy(&v.stats); i++) {
-        usleep(2000);
-        view_tick(&v);
-    }
-    tap_ok(v.stats.text[0] && strstr(v.stats.text[0], "Gates over all positions"),
-           "the report's tables are computed in the background");
-    size_t tt = v.t;
-    int uu = v.unit;
-    press(&v, "j");
-    press(&v, "k");
-    press(&v, "k");
-    tap_ok(v.stats.scroll == 0 && v.t == tt && v.unit == uu, "j and k scroll the tables, not units");
-    press(&v, "]");
-    tap_ok(v.layer == 1 && (statsview_busy(&v.stats) || v.stats.text[1]),
-           "] asks for layer 1's tables");
-    press(&v, "\x1b");
-    tap_ok(!v.stats.shown, "Esc closes the stats view");
-    press(&v, "r");
-    press(&v, "r");
-    tap_ok(!v.stats.shown, "r closes it too");
-    press(&v, "[");
-
-    press(&v, "?");
-    tap_ok(v.help, "? opens the help");
-    tap_ok(press(&v, "q") == ACT_REDRAW && !v.help, "any key closes it (q too, without quitting)");
-    tap_ok(press(&v, "c") == ACT_REDRAW && v.heat, "c colours the text");
-    tap_ok(press(&v, "x") == ACT_EXPORT, "x exports");
-    tap_ok(press(&v, "q") == ACT_QUIT, "q quits");
-    tap_ok(press(&v, "\x03") == ACT_QUIT, "Ctrl-C quits");
+    test_moving(&v);
+    test_units(&v);
+    test_prompts(&v);
+    test_edits(&v);
+    test_stats_view(&v);
+    test_help_and_quit(&v);
 
     termkey_destroy(tk);
     view_free(&v);

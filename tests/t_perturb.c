@@ -261,6 +261,84 @@ static int same_halflife(double got, const json_t *want)
     return got != PERTURB_NONE && fabs(got - json_number_value(want)) <= 1e-3;
 }
 
+/* Each unit's D0 and how long it lasts, measured and forget-only, against the reference's
+ * edit `want`. */
+static void check_units(const gt_perturb_result *res, const json_t *want, int H,
+                        const char *desc)
+{
+    int units = 1, checked = 0;
+    const json_t *d0 = json_object_get(want, "d0"), *last = json_object_get(want, "last"),
+                 *lfo = json_object_get(want, "last_fo"),
+                 *margin = json_object_get(want, "margin");
+    double norm = 0;
+    for (int j = 0; j < H; j++)
+        norm = hypot(norm, json_number_value(json_array_get(d0, (size_t)j)));
+    for (int j = 0; j < H; j++) {
+        /* each unit within 1e-5 of itself or 1e-6 of the whole difference */
+        double wd = json_number_value(json_array_get(d0, (size_t)j));
+        if (!close_rel(res->d0[j], wd) && !(fabs(res->d0[j] - wd) <= 1e-6 * norm)) {
+            units = 0;
+            printf("#   unit %d: D0 %.12g, want %.12g\n", j, res->d0[j], wd);
+        }
+        const json_t *mg = json_array_get(margin, (size_t)j);
+        if (json_is_number(mg) && json_number_value(mg) < 1e-4)
+            continue; /* a ratio within 1e-4 of one half: either answer is right */
+        checked++;
+        if (res->last[j] != json_integer_value(json_array_get(last, (size_t)j)) ||
+            res->last_fo[j] != json_integer_value(json_array_get(lfo, (size_t)j))) {
+            units = 0;
+            printf("#   unit %d: last %d, %d; want %lld, %lld\n", j, res->last[j],
+                   res->last_fo[j],
+                   (long long)json_integer_value(json_array_get(last, (size_t)j)),
+                   (long long)json_integer_value(json_array_get(lfo, (size_t)j)));
+        }
+    }
+    tap_ok(units, "%s: D0 per unit, and how long each of %d units lasts", desc, checked);
+}
+
+/* One edit of the reference (`want`: its changes and results) run from the state before its
+ * first step: the curves, the half-lives and the units. ed is a buffer of t->steps. */
+static void check_edit(const char *name, const gt_model *m, const gt_text *t, gt_run *r,
+                       gt_perturb *p, uint16_t *ed, const json_t *want)
+{
+    const json_t *ch = json_object_get(want, "changes");
+    size_t s = (size_t)json_integer_value(json_array_get(json_array_get(ch, 0), 0));
+    memcpy(ed, t->tok, t->steps * sizeof *ed);
+    char desc[128];
+    int len = snprintf(desc, sizeof desc, "%s: edit", name);
+    for (size_t c = 0; c < json_array_size(ch); c++) {
+        const json_t *pair = json_array_get(ch, c);
+        size_t pos = (size_t)json_integer_value(json_array_get(pair, 0));
+        int tok = (int)json_integer_value(json_array_get(pair, 1));
+        ed[pos] = (uint16_t)tok;
+        if (len < (int)sizeof desc - 16)
+            len += snprintf(desc + len, sizeof desc - (size_t)len, " %zu=%d", pos, tok);
+    }
+    run_reset(r);
+    for (size_t i = 0; i < s; i++)
+        run_step(r, t->tok[i]);
+    const gt_perturb_result *res = perturb_one(p, r->h, r->c, t->tok + s, ed + s, t->steps - s);
+    int K = (int)json_integer_value(json_object_get(want, "K"));
+    tap_ok(res && res->K == K, "%s: K = %d", desc, res ? res->K : -1);
+    if (!res || res->K != K)
+        return;
+    int ok = 1;
+    double w = 0;
+    if (m->arch == GT_LSTM)
+        w = fmax(w, curve_diff(res->dc, json_object_get(want, "dc"), K, &ok));
+    else
+        ok &= json_is_null(json_object_get(want, "dc")) && res->dc == NULL;
+    w = fmax(w, curve_diff(res->dh, json_object_get(want, "dh"), K, &ok));
+    w = fmax(w, curve_diff(res->fo, json_object_get(want, "fo"), K, &ok));
+    tap_ok(ok, "%s: D_c, D_h and F within 1e-5 relative of float64 (worst %.2g)", desc, w);
+    tap_ok(same_halflife(res->hl_c, json_object_get(want, "halflife_cell")) &&
+               same_halflife(res->hl_h, json_object_get(want, "halflife_hidden")) &&
+               same_halflife(res->hl_fo, json_object_get(want, "halflife_forget_only")),
+           "%s: half-lives %.3f, %.3f, forget-only %.3f", desc, res->hl_c, res->hl_h,
+           res->hl_fo);
+    check_units(res, want, m->hidden, desc);
+}
+
 /* One fixture line: model, options (--layer N, --horizon K). */
 static void test_fixture(const char *name, const char *model)
 {
@@ -297,72 +375,8 @@ static void test_fixture(const char *name, const char *model)
     perturb_init(&p, &m, layer, horizon, 1, &e);
     uint16_t *ed = malloc(t.steps * sizeof *ed);
     const json_t *edits = json_object_get(root, "edits");
-    for (size_t x = 0; x < json_array_size(edits); x++) {
-        const json_t *want = json_array_get(edits, x), *ch = json_object_get(want, "changes");
-        size_t s = (size_t)json_integer_value(json_array_get(json_array_get(ch, 0), 0));
-        memcpy(ed, t.tok, t.steps * sizeof *ed);
-        char desc[128];
-        int len = snprintf(desc, sizeof desc, "%s: edit", name);
-        for (size_t c = 0; c < json_array_size(ch); c++) {
-            const json_t *pair = json_array_get(ch, c);
-            size_t pos = (size_t)json_integer_value(json_array_get(pair, 0));
-            int tok = (int)json_integer_value(json_array_get(pair, 1));
-            ed[pos] = (uint16_t)tok;
-            if (len < (int)sizeof desc - 16)
-                len += snprintf(desc + len, sizeof desc - (size_t)len, " %zu=%d", pos, tok);
-        }
-        run_reset(&r);
-        for (size_t i = 0; i < s; i++)
-            run_step(&r, t.tok[i]);
-        const gt_perturb_result *res =
-            perturb_one(&p, r.h, r.c, t.tok + s, ed + s, t.steps - s);
-        int K = (int)json_integer_value(json_object_get(want, "K"));
-        tap_ok(res && res->K == K, "%s: K = %d", desc, res ? res->K : -1);
-        if (!res || res->K != K)
-            continue;
-        int ok = 1;
-        double w = 0;
-        if (m.arch == GT_LSTM)
-            w = fmax(w, curve_diff(res->dc, json_object_get(want, "dc"), K, &ok));
-        else
-            ok &= json_is_null(json_object_get(want, "dc")) && res->dc == NULL;
-        w = fmax(w, curve_diff(res->dh, json_object_get(want, "dh"), K, &ok));
-        w = fmax(w, curve_diff(res->fo, json_object_get(want, "fo"), K, &ok));
-        tap_ok(ok, "%s: D_c, D_h and F within 1e-5 relative of float64 (worst %.2g)", desc, w);
-        tap_ok(same_halflife(res->hl_c, json_object_get(want, "halflife_cell")) &&
-                   same_halflife(res->hl_h, json_object_get(want, "halflife_hidden")) &&
-                   same_halflife(res->hl_fo, json_object_get(want, "halflife_forget_only")),
-               "%s: half-lives %.3f, %.3f, forget-only %.3f", desc, res->hl_c, res->hl_h,
-               res->hl_fo);
-        int units = 1, checked = 0;
-        const json_t *d0 = json_object_get(want, "d0"), *last = json_object_get(want, "last"),
-                     *lfo = json_object_get(want, "last_fo"),
-                     *margin = json_object_get(want, "margin");
-        double norm = 0;
-        for (int j = 0; j < m.hidden; j++)
-            norm = hypot(norm, json_number_value(json_array_get(d0, (size_t)j)));
-        for (int j = 0; j < m.hidden; j++) {
-            /* each unit within 1e-5 of itself or 1e-6 of the whole difference */
-            double wd = json_number_value(json_array_get(d0, (size_t)j));
-            if (!close_rel(res->d0[j], wd) && !(fabs(res->d0[j] - wd) <= 1e-6 * norm)) {
-                units = 0;
-                printf("#   unit %d: D0 %.12g, want %.12g\n", j, res->d0[j], wd);
-            }
-            const json_t *mg = json_array_get(margin, (size_t)j);
-            if (json_is_number(mg) && json_number_value(mg) < 1e-4)
-                continue; /* a ratio within 1e-4 of one half: either answer is right */
-            checked++;
-            if (res->last[j] != json_integer_value(json_array_get(last, (size_t)j)) ||
-                res->last_fo[j] != json_integer_value(json_array_get(lfo, (size_t)j))) {
-                units = 0;
-                printf("#   unit %d: last %d, %d; want %lld, %lld\n", j, res->last[j],
-                       res->last_fo[j],
-                       (long long)json_integer_value(json_array_get(last, (size_t)j)),
-                       (long long)json_integer_value(json_array_get(lfo, (size_t)j)));
-            }
-        }
-        tap_ok(units, "%s: D0 per unit, and how long each of %d units lasts", desc, checked);
-    }
+    for (size_t x = 0; x < json_array_size(edits); x++)
+        check_edit(name, &m, &t, &r, &p, ed, json_array_get(edits, x));
     free(ed);
     perturb_free(&p);
     run_free(&r);

@@ -5,16 +5,10 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "clock.h"
 #include "gatetui/model.h"
 #include "gatetui/text.h"
 #include "gatetui/trace.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 int main(int argc, char **argv)
 {
@@ -31,12 +25,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_pass: %s\n", e.msg);
         return 2;
     }
-    double a = now();
+    double a = bench_now();
     trace_pass_start(tr, t.steps, &e);
     struct timespec ms = {0, 1000000};
     while (trace_pass_running(tr))
         nanosleep(&ms, NULL);
-    printf("%.0f\n", (double)t.steps / (now() - a));
+    printf("%.0f\n", (double)t.steps / (bench_now() - a));
     trace_close(tr);
     text_free(&t);
     model_free(&m);

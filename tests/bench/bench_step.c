@@ -7,23 +7,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "compute/kernels.h"
 #include "gatetui/model.h"
 #include "gatetui/run.h"
 #include "gatetui/text.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 int main(int argc, char **argv)
 {
@@ -58,13 +46,13 @@ int main(int argc, char **argv)
     double *rate = calloc((size_t)reps, sizeof *rate), sink = 0;
     for (int k = 0; k < reps; k++) {
         run_reset(&r);
-        double t0 = now();
+        double t0 = bench_now();
         for (size_t s = 0; s < n; s++)
             run_step(&r, t.tok[s]);
-        rate[k] = (double)n / (now() - t0);
+        rate[k] = (double)n / (bench_now() - t0);
         sink += run_h(&r, m.layers - 1)[0];
     }
-    qsort(rate, (size_t)reps, sizeof *rate, cmp_d);
+    qsort(rate, (size_t)reps, sizeof *rate, bench_cmp_double);
     /* the weights a step reads: every layer's W_hh, and W_ih above layer 0 (layer 0's input
      * part is a row of the table) */
     size_t G = (size_t)m.gates, H = (size_t)m.hidden, bytes = 0;

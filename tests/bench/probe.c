@@ -14,18 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+#include "clock.h"
 
 #define FMA_ITERS 20000000L
 
@@ -51,13 +40,13 @@ static double fma_peak(int threads)
 {
     pthread_t t[64];
     float sink[64];
-    double t0 = now();
+    double t0 = bench_now();
     for (int i = 1; i < threads; i++)
         pthread_create(&t[i], NULL, fma_loop, &sink[i]);
     fma_loop(&sink[0]);
     for (int i = 1; i < threads; i++)
         pthread_join(t[i], NULL);
-    double dt = now() - t0;
+    double dt = bench_now() - t0;
     return (double)threads * FMA_ITERS * 12 * 8 * 2 / dt / 1e9;
 }
 
@@ -71,13 +60,13 @@ __attribute__((target("avx2"))) static double bw(size_t bytes)
     __m256 s[8];
     for (int k = 0; k < 8; k++)
         s[k] = _mm256_setzero_ps();
-    double t0 = now();
+    double t0 = bench_now();
     for (size_t r = 0; r < reps; r++)
         for (size_t i = 0; i < n; i += 64) {
             _Pragma("GCC unroll 8") for (int k = 0; k < 8; k++)
                 s[k] = _mm256_add_ps(s[k], _mm256_load_ps(buf + i + 8 * k));
         }
-    double dt = now() - t0;
+    double dt = bench_now() - t0;
     for (int k = 1; k < 8; k++)
         s[0] = _mm256_add_ps(s[0], s[k]);
     volatile float sink = _mm256_cvtss_f32(s[0]);
@@ -110,7 +99,7 @@ int main(int argc, char **argv)
             th = 1;
         for (int k = 0; k < 5; k++)
             r[k] = fma_peak(th);
-        qsort(r, 5, sizeof *r, cmp_d);
+        qsort(r, 5, sizeof *r, bench_cmp_double);
         printf("%.1f\n", r[4]);
         return 0;
     }
@@ -118,7 +107,7 @@ int main(int argc, char **argv)
         size_t b = parse_size(argv[i]);
         for (int k = 0; k < 5; k++)
             r[k] = bw(b);
-        qsort(r, 5, sizeof *r, cmp_d);
+        qsort(r, 5, sizeof *r, bench_cmp_double);
         printf("%.1f\n", r[4]);
     }
     return 0;
