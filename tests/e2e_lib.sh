@@ -80,6 +80,31 @@ wait_gone() {
     return 1
 }
 
+# restored RUN EXITCODE: gatetui's run RUN (started by the script so that the pane shows
+# BEFORE-RUN, then EXIT=status, with the terminal's settings before and after in
+# $work/stty.before-RUN and stty.after-RUN and its standard error in $work/err-RUN) ended
+# with EXITCODE and left the terminal as it was: the same settings, the alternate screen
+# left, the cursor shown, the screen of before back. Otherwise 1, with what differs as
+# comments.
+restored() {
+    e2e_run=$1
+    wait_for "EXIT=$2" >/dev/null
+    e2e_exit=$?
+    i=0
+    while [ ! -s "$work/stty.after-$e2e_run" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+    alt=$(tm display -p -t gt '#{alternate_on}')
+    cur=$(tm display -p -t gt '#{cursor_flag}')
+    if [ $e2e_exit -eq 0 ] && cmp -s "$work/stty.before-$e2e_run" "$work/stty.after-$e2e_run" &&
+        [ "$alt" = 0 ] && [ "$cur" = 1 ] && screen | grep -q "BEFORE-$e2e_run"; then
+        return 0
+    fi
+    echo "# exit seen: $e2e_exit, alternate screen: $alt, cursor: $cur"
+    diff "$work/stty.before-$e2e_run" "$work/stty.after-$e2e_run" | sed 's/^/# stty: /'
+    screen | sed 's/^/#   | /'
+    [ -f "$work/err-$e2e_run" ] && sed 's/^/# stderr: /' "$work/err-$e2e_run"
+    return 1
+}
+
 # e2e_setup NAME (after e2e_terminal, with src and bld set): bin, text (tests/frames/
 # text.txt), work (a directory removed at exit, with the tmux server), sock, model (the
 # two-layer test model, written into work) and the runner (e2e_runner). Without the model

@@ -205,23 +205,6 @@ same_stty() { # same_stty A B
     diff "$1" "$2" | sed 's/^/# stty: /'
     return 1
 }
-restored() { # restored RUN EXITCODE
-    r=$1
-    wait_for "EXIT=$2" >/dev/null
-    r1=$?
-    i=0
-    while [ ! -s "$work/stty.after-$r" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-    alt=$(tm display -p -t gt '#{alternate_on}')
-    cur=$(tm display -p -t gt '#{cursor_flag}')
-    if [ $r1 -eq 0 ] && same_stty "$work/stty.before-$r" "$work/stty.after-$r" &&
-        [ "$alt" = 0 ] && [ "$cur" = 1 ] && screen | grep -q "BEFORE-$r"; then
-        return 0
-    fi
-    echo "# exit seen: $r1, alternate screen: $alt, cursor: $cur"
-    screen | sed 's/^/#   | /'
-    sed 's/^/# stderr: /' "$work/err-$r"
-    return 1
-}
 # the display width of each line of standard input
 widths() { while IFS= read -r l; do printf '%s' "$l" | wc -L; done; }
 

@@ -37,24 +37,6 @@ EOF
     fi
 }
 
-restored() { # restored RUN EXITCODE: the shell got the exit code, the terminal is as before
-    run=$1
-    wait_for "EXIT=$2" >/dev/null
-    r1=$?
-    i=0
-    while [ ! -s "$work/stty.after-$run" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-    alt=$(tm display -p -t gt '#{alternate_on}')
-    cur=$(tm display -p -t gt '#{cursor_flag}')
-    if [ $r1 -eq 0 ] && cmp -s "$work/stty.before-$run" "$work/stty.after-$run" &&
-        [ "$alt" = 0 ] && [ "$cur" = 1 ] && screen | grep -q "BEFORE-$run"; then
-        return 0
-    fi
-    echo "# exit seen: $r1, alternate screen: $alt, cursor: $cur"
-    diff "$work/stty.before-$run" "$work/stty.after-$run" | sed 's/^/# /'
-    screen | sed 's/^/#   | /'
-    return 1
-}
-
 gates() { screen | sed -n '8,27p'; }
 
 start 1

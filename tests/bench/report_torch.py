@@ -10,15 +10,17 @@ Usage: report_torch.py MODEL TEXT [--layer N] [--windows N] [--window-len L] [--
        [--threads T]"""
 import argparse
 import json
-import math
 import os
 import sys
 
 import numpy as np
 import torch
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "ref"))
 from bench_torch import read_safetensors  # noqa: E402
+from report_ref import add_report_options, halflife, num  # noqa: E402
 
 KS = [0, 1, 2, 4, 8, 16, 32, 64]
 
@@ -124,24 +126,6 @@ class Model:
         else:
             n = torch.tanh(xi[:, 2 * H:] + r * gh[:, 2 * H:])
         return (1 - zg) * n + zg * h, c
-
-
-def halflife(curve):
-    if not curve[0] > 0:
-        return None
-    prev = 1.0
-    for k in range(1, len(curve)):
-        r = curve[k] / curve[0]
-        if r <= 0.5:
-            if r <= 0:
-                return float(k - 1)
-            return k - 1 + math.log(prev / 0.5) / math.log(prev / r)
-        prev = r
-    return None
-
-
-def num(v):
-    return None if v is None or not math.isfinite(v) else float(v)
 
 
 def report(m, toks, layer, N, L, horizon):
@@ -254,12 +238,7 @@ def report(m, toks, layer, N, L, horizon):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("model")
-    ap.add_argument("text")
-    ap.add_argument("--layer", type=int, default=0)
-    ap.add_argument("--windows", type=int, default=32)
-    ap.add_argument("--window-len", type=int, default=128)
-    ap.add_argument("--horizon", type=int, default=64)
+    add_report_options(ap)
     ap.add_argument("--threads", type=int, default=int(os.environ.get("GATETUI_THREADS", "0") or 0))
     a = ap.parse_args()
     if a.threads > 0:

@@ -25,9 +25,7 @@ not have, is computed entirely in float64 numpy; the same numpy code run with th
 after W_hn is checked against nn.GRU.  Everything is seeded: the output is the same on every
 run.
 """
-import json
 import os
-import struct
 import sys
 
 import numpy as np
@@ -37,6 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from gatetui_export import save_file  # noqa: E402
+from report_ref import read_safetensors  # noqa: E402  (reads back exactly the stored values)
 
 OUT_REL = "tests/fixtures"
 OUT = os.path.join(ROOT, OUT_REL)
@@ -202,30 +201,6 @@ MODELS = [
          dtype="F32", prefix="rnn.", bias=True, seed=208, text=T_GRU_BIG, scale=5.0,
          vocab=vocab_of(T_GRU_BIG, "\u2014S")),
 ]
-
-# ---------------------------------------------------------------------------------------
-# Reading a safetensors file back (to use exactly the stored values).
-
-
-def read_safetensors(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    (n,) = struct.unpack("<Q", data[:8])
-    header = json.loads(data[8:8 + n].decode("utf-8"))
-    body = data[8 + n:]
-    meta = header.pop("__metadata__", {})
-    out = {}
-    for name, t in header.items():
-        b, e = t["data_offsets"]
-        raw = body[b:e]
-        if t["dtype"] == "BF16":
-            bits = np.frombuffer(raw, dtype="<u2").astype(np.uint32) << 16
-            arr = bits.view("<f4")
-        else:
-            arr = np.frombuffer(raw, dtype={"F32": "<f4", "F16": "<f2", "F64": "<f8"}[t["dtype"]])
-        out[name] = arr.astype(np.float64).reshape(t["shape"])
-    return out, meta
-
 
 def rounded(arr, dtype):
     """arr as stored with dtype, back in float64 (what save_file is asked to do)."""

@@ -342,15 +342,20 @@ def report(m, toks, layer, N, L, horizon):
             "saturation": sat, "by_char": by_char, "perturbation": pert}
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("mode", choices=["report", "perturb"])
+def add_report_options(ap):
+    """MODEL, TEXT and the options of `gatetui --report`, with its defaults."""
     ap.add_argument("model")
     ap.add_argument("text")
     ap.add_argument("--layer", type=int, default=0)
     ap.add_argument("--windows", type=int, default=32)
     ap.add_argument("--window-len", type=int, default=128)
     ap.add_argument("--horizon", type=int, default=64)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("mode", choices=["report", "perturb"])
+    add_report_options(ap)
     ap.add_argument("--vocab-from")
     ap.add_argument("--gru-reset", choices=["before", "after"])
     ap.add_argument("--edit", action="append", default=[])
