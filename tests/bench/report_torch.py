@@ -128,50 +128,10 @@ class Model:
         return (1 - zg) * n + zg * h, c
 
 
-def report(m, toks, layer, N, L, horizon):
-    T, H = len(toks), m.H
-    nwin = min(N, (T + L - 1) // L)
-    wins = [toks[w * L:min((w + 1) * L, T)] for w in range(nwin)]
-    full = [w for w in range(nwin) if len(wins[w]) == L]
-    short = [w for w in range(nwin) if len(wins[w]) != L]
-    names, blocks = (["i", "f", "o"], [0, 1, 3]) if m.lstm else (["r", "z"], [0, 1])
-    per_win = {}
-    for group in (full, short):
-        if group:
-            seq = torch.tensor([wins[w] for w in group]).T  # [T, B]
-            gs = m.run(seq, layer)[0]
-            for b, w in enumerate(group):
-                per_win[w] = gs[:, b]
-    g_all = torch.cat([per_win[w] for w in range(nwin)])  # [positions, GH]
-    tok_all = torch.tensor([t for w in range(nwin) for t in wins[w]])
-    positions = g_all.shape[0]
-    gates, sat = {}, {}
-    for name, blk in zip(names, blocks):
-        v = g_all[:, blk * H:(blk + 1) * H].reshape(-1).double().numpy()
-        q = np.quantile(v, [0.05, 0.25, 0.5, 0.75, 0.95])
-        gates[name] = {"mean": float(v.mean()), "q05": q[0], "q25": q[1], "q50": q[2],
-                       "q75": q[3], "q95": q[4]}
-        sat[name] = {"left": float(np.mean(v < 0.1)), "right": float(np.mean(v > 0.9))}
-    carry = g_all[:, H:2 * H].double()
-    umean = carry.mean(0).numpy()
-    with np.errstate(divide="ignore"):
-        uhl = np.where(umean >= 1, np.inf, np.log(0.5) / np.log(umean))
-    qm = np.quantile(umean, [0.05, 0.5, 0.95])
-    units = {"gate": "f" if m.lstm else "z", "mean_min": float(umean.min()),
-             "mean_q05": float(qm[0]), "mean_median": float(qm[1]), "mean_q95": float(qm[2]),
-             "mean_max": float(umean.max()), "halflife_min": num(float(np.min(uhl))),
-             "halflife_median": num(float(np.quantile(uhl, 0.5))),
-             "halflife_max": num(float(np.max(uhl))),
-             "below_half": int(np.sum(umean < 0.5)), "halflife_ge10": int(np.sum(uhl >= 10))}
-    pos_mean = carry.mean(1)
-    cps = torch.tensor([ord(c) for c in m.vocab])[tok_all]
-    by_char = {}
-    for key, sel in (("space", cps == 32), ("newline", cps == 10),
-                     ("other", (cps != 32) & (cps != 10))):
-        cnt = int(sel.sum())
-        by_char[key] = {"mean": float(pos_mean[sel].mean()) if cnt else None, "count": cnt}
-
-    # perturbation: every replacement of every full window, with the originals, one batch
+def perturbation(m, wins, full, layer, L, horizon):
+    """The perturbation table: every replacement of every full window, with the originals,
+    one batch."""
+    H = m.H
     s = L // 4
     K = min(horizon, L - s - 1)
     ks = [k for k in KS if k <= K]
@@ -229,6 +189,53 @@ def report(m, toks, layer, N, L, horizon):
             for key, cv in curves.items():
                 pert[key] = [float(cv[k]) for k in ks]
                 pert["halflife_" + key] = num(halflife(list(cv)))
+    return pert
+
+
+def report(m, toks, layer, N, L, horizon):
+    T, H = len(toks), m.H
+    nwin = min(N, (T + L - 1) // L)
+    wins = [toks[w * L:min((w + 1) * L, T)] for w in range(nwin)]
+    full = [w for w in range(nwin) if len(wins[w]) == L]
+    short = [w for w in range(nwin) if len(wins[w]) != L]
+    names, blocks = (["i", "f", "o"], [0, 1, 3]) if m.lstm else (["r", "z"], [0, 1])
+    per_win = {}
+    for group in (full, short):
+        if group:
+            seq = torch.tensor([wins[w] for w in group]).T  # [T, B]
+            gs = m.run(seq, layer)[0]
+            for b, w in enumerate(group):
+                per_win[w] = gs[:, b]
+    g_all = torch.cat([per_win[w] for w in range(nwin)])  # [positions, GH]
+    tok_all = torch.tensor([t for w in range(nwin) for t in wins[w]])
+    positions = g_all.shape[0]
+    gates, sat = {}, {}
+    for name, blk in zip(names, blocks):
+        v = g_all[:, blk * H:(blk + 1) * H].reshape(-1).double().numpy()
+        q = np.quantile(v, [0.05, 0.25, 0.5, 0.75, 0.95])
+        gates[name] = {"mean": float(v.mean()), "q05": q[0], "q25": q[1], "q50": q[2],
+                       "q75": q[3], "q95": q[4]}
+        sat[name] = {"left": float(np.mean(v < 0.1)), "right": float(np.mean(v > 0.9))}
+    carry = g_all[:, H:2 * H].double()
+    umean = carry.mean(0).numpy()
+    with np.errstate(divide="ignore"):
+        uhl = np.where(umean >= 1, np.inf, np.log(0.5) / np.log(umean))
+    qm = np.quantile(umean, [0.05, 0.5, 0.95])
+    units = {"gate": "f" if m.lstm else "z", "mean_min": float(umean.min()),
+             "mean_q05": float(qm[0]), "mean_median": float(qm[1]), "mean_q95": float(qm[2]),
+             "mean_max": float(umean.max()), "halflife_min": num(float(np.min(uhl))),
+             "halflife_median": num(float(np.quantile(uhl, 0.5))),
+             "halflife_max": num(float(np.max(uhl))),
+             "below_half": int(np.sum(umean < 0.5)), "halflife_ge10": int(np.sum(uhl >= 10))}
+    pos_mean = carry.mean(1)
+    cps = torch.tensor([ord(c) for c in m.vocab])[tok_all]
+    by_char = {}
+    for key, sel in (("space", cps == 32), ("newline", cps == 10),
+                     ("other", (cps != 32) & (cps != 10))):
+        cnt = int(sel.sum())
+        by_char[key] = {"mean": float(pos_mean[sel].mean()) if cnt else None, "count": cnt}
+
+    pert = perturbation(m, wins, full, layer, L, horizon)
     return {"model": {"arch": "lstm" if m.lstm else "gru", "layers": m.L, "hidden": H,
                       "vocab": m.V, "params": int(m.params)},
             "layer": layer, "positions": positions,

@@ -235,6 +235,48 @@ def perturb(m, layer, h0, c0, orig, edits, K, units=True):
 KS = [0, 1, 2, 4, 8, 16, 32, 64]
 
 
+def perturbation(m, wins, layer, L, horizon):
+    """The report's perturbation table: step L // 4 of each full window replaced by every
+    other token, the normalised curves averaged over the pairs that differ at k = 0."""
+    lstm = m.arch == "lstm"
+    s = L // 4
+    K = min(horizon, L - s - 1)
+    curves = {"cell": [], "fo": [], "hidden": []}
+    for win in wins:
+        if len(win) != L:
+            continue
+        h, c = zeros(m, 1)
+        for p in range(s):
+            step(m, [win[p]], h, c, layer)
+        h0 = [x[0] for x in h]
+        c0 = [x[0] for x in c]
+        orig = win[s:s + K + 1]
+        edits = []
+        for v in range(m.V):
+            if v != orig[0]:
+                edits.append([v] + list(orig[1:]))
+        if not edits:
+            continue
+        for res in perturb(m, layer, h0, c0, orig, edits, K, units=False):
+            if not (res["fo"][0] > 0 and res["dh"][0] > 0 and (not lstm or res["dc"][0] > 0)):
+                continue
+            if lstm:
+                curves["cell"].append(np.array(res["dc"]) / res["dc"][0])
+            curves["fo"].append(np.array(res["fo"]) / res["fo"][0])
+            curves["hidden"].append(np.array(res["dh"]) / res["dh"][0])
+    pairs = len(curves["fo"])
+    ks = [k for k in KS if k <= K]
+    mean = {key: (np.mean(np.array(v), axis=0) if v else None) for key, v in curves.items()}
+    pick = lambda a: None if a is None else [float(a[k]) for k in ks]
+    hl = lambda a: None if a is None else num(halflife(list(a)))
+    pert = {"site_offset": s, "horizon": K, "pairs": pairs, "k": ks,
+            "cell": pick(mean["cell"]), "forget_only": pick(mean["fo"]),
+            "hidden": pick(mean["hidden"]),
+            "halflife_cell": hl(mean["cell"]), "halflife_forget_only": hl(mean["fo"]),
+            "halflife_hidden": hl(mean["hidden"])}
+    return pert
+
+
 def report(m, toks, layer, N, L, horizon):
     T = len(toks)
     H = m.H
@@ -295,44 +337,7 @@ def report(m, toks, layer, N, L, horizon):
         cnt = int(sel.sum())
         by_char[key] = {"mean": float(pos_mean[sel].mean()) if cnt else None, "count": cnt}
 
-    # perturbation
-    s = L // 4
-    K = min(horizon, L - s - 1)
-    curves = {"cell": [], "fo": [], "hidden": []}
-    for w in range(nwin):
-        win = wins[w]
-        if len(win) != L:
-            continue
-        h, c = zeros(m, 1)
-        for p in range(s):
-            step(m, [win[p]], h, c, layer)
-        h0 = [x[0] for x in h]
-        c0 = [x[0] for x in c]
-        orig = win[s:s + K + 1]
-        edits = []
-        for v in range(m.V):
-            if v != orig[0]:
-                edits.append([v] + list(orig[1:]))
-        if not edits:
-            continue
-        for res in perturb(m, layer, h0, c0, orig, edits, K, units=False):
-            if not (res["fo"][0] > 0 and res["dh"][0] > 0 and (not lstm or res["dc"][0] > 0)):
-                continue
-            if lstm:
-                curves["cell"].append(np.array(res["dc"]) / res["dc"][0])
-            curves["fo"].append(np.array(res["fo"]) / res["fo"][0])
-            curves["hidden"].append(np.array(res["dh"]) / res["dh"][0])
-    pairs = len(curves["fo"])
-    ks = [k for k in KS if k <= K]
-    mean = {key: (np.mean(np.array(v), axis=0) if v else None) for key, v in curves.items()}
-    pick = lambda a: None if a is None else [float(a[k]) for k in ks]
-    hl = lambda a: None if a is None else num(halflife(list(a)))
-    pert = {"site_offset": s, "horizon": K, "pairs": pairs, "k": ks,
-            "cell": pick(mean["cell"]), "forget_only": pick(mean["fo"]),
-            "hidden": pick(mean["hidden"]),
-            "halflife_cell": hl(mean["cell"]), "halflife_forget_only": hl(mean["fo"]),
-            "halflife_hidden": hl(mean["hidden"])}
-
+    pert = perturbation(m, wins, layer, L, horizon)
     return {"model": {"arch": m.arch, "layers": m.L, "hidden": H, "vocab": m.V,
                       "params": int(m.params)},
             "layer": layer, "positions": positions,
