@@ -243,7 +243,7 @@ def log(msg):
     print(msg, flush=True)
 
 
-def main():
+def parse_args():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arch", choices=["lstm", "gru"], default="lstm")
@@ -278,44 +278,28 @@ def main():
     ap.add_argument("--ref-only", metavar="MODEL",
                     help="do not train: write the reference dump of an existing model file")
     ap.add_argument("--summary", help="write a JSON summary here")
-    args = ap.parse_args()
+    return ap.parse_args()
 
-    torch.set_num_threads(args.threads)
-    if args.ref_only:
-        arrays, meta = load_file(args.ref_only)
-        arch = "lstm" if "lstm.weight_hh_l0" in arrays else "gru"
-        hidden = arrays[arch + ".weight_hh_l0"].shape[1]
-        layers = sum(1 for k in arrays if k.startswith(arch + ".weight_hh_l"))
-        ref_text = open(args.ref_text or args.valid, encoding="utf-8").read()
-        used, steps, worst = reference_dump(args.ref_only, arrays, arch, layers, hidden,
-                                            meta["vocab"], ref_text, args.ref_chars,
-                                            args.ref_bytes)
-        log("%s: reference dump of %d characters, max |float64 - PyTorch| = %.3g"
-            % (args.ref_only, used, worst))
-        return
-    torch.manual_seed(args.seed)
-    torch.use_deterministic_algorithms(True)
-    rng = np.random.default_rng(args.seed)
 
-    train_text = open(args.train, encoding="utf-8").read()
-    valid_text = open(args.valid, encoding="utf-8").read()
+def reference_only(args):
+    """The reference dump of the existing model file args.ref_only."""
+    arrays, meta = load_file(args.ref_only)
+    arch = "lstm" if "lstm.weight_hh_l0" in arrays else "gru"
+    hidden = arrays[arch + ".weight_hh_l0"].shape[1]
+    layers = sum(1 for k in arrays if k.startswith(arch + ".weight_hh_l"))
     ref_text = open(args.ref_text or args.valid, encoding="utf-8").read()
-    vocab = "".join(sorted(set(train_text)))
-    index = {ch: k for k, ch in enumerate(vocab)}
-    skipped = sorted(set(valid_text) - set(vocab))
-    if skipped:
-        log("validation characters not in the vocabulary (skipped): %r" % "".join(skipped))
-    train = torch.tensor([index[c] for c in train_text], dtype=torch.long)
-    valid = torch.tensor([index[c] for c in valid_text if c in index], dtype=torch.long)
+    used, steps, worst = reference_dump(args.ref_only, arrays, arch, layers, hidden,
+                                        meta["vocab"], ref_text, args.ref_chars,
+                                        args.ref_bytes)
+    log("%s: reference dump of %d characters, max |float64 - PyTorch| = %.3g"
+        % (args.ref_only, used, worst))
 
-    model = CharRNN(args.arch, len(vocab), args.hidden, args.layers, args.embed, args.dropout)
-    params = sum(t.numel() for t in model.state_dict().values())
-    rnn_params = sum(t.numel() for t in model.rnn.state_dict().values())
-    log("%s: V = %d, H = %d, layers = %d, embed = %d, parameters %d (recurrent %d)" % (
-        args.arch, len(vocab), args.hidden, args.layers, args.embed, params, rnn_params))
-    log("train %d characters, valid %d characters, %d steps per epoch" % (
-        len(train), len(valid), ((len(train) - 1 - args.seq) // args.batch) // args.seq))
 
+def fit(model, args, vocab, train, valid, ref_text, rng):
+    """Trains model until --steps or --patience (and past the last --snapshot), saving the
+    snapshots on the way. Returns (best, steps run, seconds, results): best is
+    (valid loss, step, weights) of the best evaluation (weights None when there was none),
+    results has the snapshots' losses."""
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     snapshots = {}
     for spec in args.snapshot:
@@ -371,7 +355,39 @@ def main():
                 stop = True
             if stop:
                 break
-    seconds = time.time() - t0
+    return best, step, time.time() - t0, results
+
+
+def main():
+    args = parse_args()
+    torch.set_num_threads(args.threads)
+    if args.ref_only:
+        reference_only(args)
+        return
+    torch.manual_seed(args.seed)
+    torch.use_deterministic_algorithms(True)
+    rng = np.random.default_rng(args.seed)
+
+    train_text = open(args.train, encoding="utf-8").read()
+    valid_text = open(args.valid, encoding="utf-8").read()
+    ref_text = open(args.ref_text or args.valid, encoding="utf-8").read()
+    vocab = "".join(sorted(set(train_text)))
+    index = {ch: k for k, ch in enumerate(vocab)}
+    skipped = sorted(set(valid_text) - set(vocab))
+    if skipped:
+        log("validation characters not in the vocabulary (skipped): %r" % "".join(skipped))
+    train = torch.tensor([index[c] for c in train_text], dtype=torch.long)
+    valid = torch.tensor([index[c] for c in valid_text if c in index], dtype=torch.long)
+
+    model = CharRNN(args.arch, len(vocab), args.hidden, args.layers, args.embed, args.dropout)
+    params = sum(t.numel() for t in model.state_dict().values())
+    rnn_params = sum(t.numel() for t in model.rnn.state_dict().values())
+    log("%s: V = %d, H = %d, layers = %d, embed = %d, parameters %d (recurrent %d)" % (
+        args.arch, len(vocab), args.hidden, args.layers, args.embed, params, rnn_params))
+    log("train %d characters, valid %d characters, %d steps per epoch" % (
+        len(train), len(valid), ((len(train) - 1 - args.seq) // args.batch) // args.seq))
+
+    best, step, seconds, results = fit(model, args, vocab, train, valid, ref_text, rng)
     results.update({"arch": args.arch, "hidden": args.hidden, "layers": args.layers,
                     "embed": args.embed, "vocab": len(vocab), "params": params,
                     "rnn_params": rnn_params, "steps_run": step, "seconds": seconds,

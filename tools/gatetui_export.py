@@ -8,7 +8,6 @@ needs only numpy (torch is imported when the command line loads a checkpoint).
 """
 import argparse
 import json
-import math
 import os
 import re
 import struct
@@ -246,11 +245,8 @@ _RNN_RE = re.compile(r"^(.*?)(weight_ih|weight_hh|bias_ih|bias_hh|weight_hr)"
                      r"(?:_l(\d+))?(_reverse)?$")
 
 
-def find_model(tensors, prefix=None):
-    """Pick out the recurrent layers, embedding and readout.
-
-    Returns dict(arch, prefix, layers, hidden, input, vocab_size, names) where names maps
-    each tensor to write to its output name."""
+def _recurrent_members(tensors, prefix):
+    """The one recurrent module's tensors: its prefix and [(name, match)]."""
     groups = {}
     for name in tensors:
         m = _RNN_RE.match(name)
@@ -275,21 +271,11 @@ def find_model(tensors, prefix=None):
             _fail("%s: bidirectional recurrent layers (_reverse) are not supported" % name)
         if m.group(2) == "weight_hr":
             _fail("%s: projected LSTMs (proj_size > 0) are not supported" % name)
+    return p, members
 
-    # nn.LSTM names carry _l<k>; nn.LSTMCell / nn.GRUCell names have none (one layer).
-    layered = {m.group(3) is not None for _, m in members}
-    if len(layered) > 1:
-        _fail("prefix %r mixes cell (weight_ih) and layer (weight_ih_l0) names" % p)
-    parts = {}
-    for name, m in members:
-        k = int(m.group(3)) if m.group(3) is not None else 0
-        parts[(m.group(2), k)] = name
-    layers = 1 + max(k for _, k in parts)
-    names = {}
-    for name in (n for n, _ in members):
-        if isinstance(tensors[name], tuple):
-            _fail("%s: dtype %s; gatetui reads floating-point weights only"
-                  % (name, tensors[name][0]))
+
+def _cell_shape(tensors, parts, p):
+    """(arch, gates, hidden) from layer 0's weight_hh: [G*H, H]."""
     hh0 = parts.get(("weight_hh", 0))
     if hh0 is None:
         _fail("%sweight_hh_l0 is missing" % p)
@@ -304,9 +290,28 @@ def find_model(tensors, prefix=None):
                   % (hh0, list(w.shape)))
         _fail("%s: shape %s has %d blocks of H = %d rows; an LSTM has 4, a GRU 3"
               % (hh0, list(w.shape), gates, hidden))
-    arch = "lstm" if gates == 4 else "gru"
+    return ("lstm" if gates == 4 else "gru"), gates, hidden
+
+
+def _expected_shape(t, kind, k, rows, hidden):
+    """(ok, the shape expected as text, D0 when this is layer 0's weight_ih)."""
+    if kind == "weight_ih":
+        ok = t.ndim == 2 and t.shape[0] == rows and (k > 0 or t.shape[1] > 0)
+        d0 = t.shape[1] if k == 0 and ok else None
+        if k > 0 and ok:
+            ok = t.shape[1] == hidden
+        return ok, "[%d, %s]" % (rows, "D" if k == 0 else hidden), d0
+    if kind == "weight_hh":
+        return list(t.shape) == [rows, hidden], "[%d, %d]" % (rows, hidden), None
+    return list(t.shape) == [rows], "[%d]" % rows, None
+
+
+def _layer_names(tensors, parts, p, layered, cell):
+    """Every layer's tensors checked: their output names, D0 and whether there are biases."""
+    arch, gates, hidden = cell
+    layers = 1 + max(k for _, k in parts)
     with_bias = ("bias_ih", 0) in parts or ("bias_hh", 0) in parts
-    d0 = None
+    names, d0 = {}, None
     for k in range(layers):
         for kind in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
             name = parts.get((kind, k))
@@ -318,31 +323,20 @@ def find_model(tensors, prefix=None):
             if kind.startswith("bias") and not with_bias:
                 _fail("%s present but layer 0 has no biases" % name)
             t = tensors[name]
-            rows = gates * hidden
-            if kind == "weight_ih":
-                ok = t.ndim == 2 and t.shape[0] == rows and (k > 0 or t.shape[1] > 0)
-                if k == 0 and ok:
-                    d0 = t.shape[1]
-                elif ok:
-                    ok = t.shape[1] == hidden
-                expect = "[%d, %s]" % (rows, "D" if k == 0 else hidden)
-            elif kind == "weight_hh":
-                ok = list(t.shape) == [rows, hidden]
-                expect = "[%d, %d]" % (rows, hidden)
-            else:
-                ok = list(t.shape) == [rows]
-                expect = "[%d]" % rows
+            ok, expect, first = _expected_shape(t, kind, k, gates * hidden, hidden)
+            if first is not None:
+                d0 = first
             if not ok:
                 _fail("%s: shape %s, expected %s (%s, H = %d)"
                       % (name, list(t.shape), expect, arch.upper(), hidden))
             names[name] = "%s%s_l%d" % (p, kind, k)
     if any(k >= layers for _, k in parts):
         _fail("prefix %r: layer numbers are not 0..%d" % (p, layers - 1))
+    return names, d0, with_bias
 
-    rest = [n for n in tensors if n not in names and not _RNN_RE.match(n)]
-    floats = [n for n in rest if not isinstance(tensors[n], tuple)]
 
-    # Embedding: [V, D0], named *emb* or *encoder.weight.
+def _find_embedding(tensors, floats, d0, p):
+    """Embedding: [V, D0], named *emb* or *encoder.weight; None for one-hot input."""
     emb = [n for n in floats if tensors[n].ndim == 2 and
            ("emb" in n.lower() or n.endswith("encoder.weight"))]
     emb_ok = [n for n in emb if tensors[n].shape[1] == d0]
@@ -351,12 +345,12 @@ def find_model(tensors, prefix=None):
     if emb and not emb_ok:
         _fail("%s: shape %s does not match the input width %d of %sweight_ih_l0"
               % (emb[0], list(tensors[emb[0]].shape), d0, p))
-    embedding = emb_ok[0] if emb_ok else None
-    vocab_size = tensors[embedding].shape[0] if embedding else d0
-    if embedding:
-        names[embedding] = embedding
+    return emb_ok[0] if emb_ok else None
 
-    # Readout: [V, H] weight (not the embedding) and optionally its [V] bias.
+
+def _find_readout(tensors, floats, embedding, vocab_size, hidden, names):
+    """Readout: a [V, H] weight (not the embedding) and optionally its [V] bias, added to
+    names; the weight's name or None."""
     heads = [n for n in floats if n != embedding and tensors[n].ndim == 2 and
              list(tensors[n].shape) == [vocab_size, hidden]]
     if len(heads) > 1:
@@ -375,13 +369,45 @@ def find_model(tensors, prefix=None):
                     _fail("%s: shape %s, expected [%d]"
                           % (bias, list(tensors[bias].shape), vocab_size))
                 names[bias] = bias
+    return readout
+
+
+def find_model(tensors, prefix=None):
+    """Pick out the recurrent layers, embedding and readout.
+
+    Returns dict(arch, prefix, layers, hidden, input, vocab_size, names) where names maps
+    each tensor to write to its output name."""
+    p, members = _recurrent_members(tensors, prefix)
+    # nn.LSTM names carry _l<k>; nn.LSTMCell / nn.GRUCell names have none (one layer).
+    layered = {m.group(3) is not None for _, m in members}
+    if len(layered) > 1:
+        _fail("prefix %r mixes cell (weight_ih) and layer (weight_ih_l0) names" % p)
+    parts = {}
+    for name, m in members:
+        k = int(m.group(3)) if m.group(3) is not None else 0
+        parts[(m.group(2), k)] = name
+    for name in (n for n, _ in members):
+        if isinstance(tensors[name], tuple):
+            _fail("%s: dtype %s; gatetui reads floating-point weights only"
+                  % (name, tensors[name][0]))
+    cell = _cell_shape(tensors, parts, p)
+    arch, _, hidden = cell
+    names, d0, with_bias = _layer_names(tensors, parts, p, layered, cell)
+
+    rest = [n for n in tensors if n not in names and not _RNN_RE.match(n)]
+    floats = [n for n in rest if not isinstance(tensors[n], tuple)]
+    embedding = _find_embedding(tensors, floats, d0, p)
+    vocab_size = tensors[embedding].shape[0] if embedding else d0
+    if embedding:
+        names[embedding] = embedding
+    readout = _find_readout(tensors, floats, embedding, vocab_size, hidden, names)
     for n in list(names):
         if isinstance(tensors[n], tuple):
             _fail("%s: dtype %s; gatetui reads floating-point weights only"
                   % (n, tensors[n][0]))
-    return {"arch": arch, "prefix": p, "layers": layers, "hidden": hidden, "input": d0,
-            "vocab_size": vocab_size, "embedding": embedding, "readout": readout,
-            "bias": with_bias, "names": names}
+    return {"arch": arch, "prefix": p, "layers": 1 + max(k for _, k in parts),
+            "hidden": hidden, "input": d0, "vocab_size": vocab_size, "embedding": embedding,
+            "readout": readout, "bias": with_bias, "names": names}
 
 
 def _read_text(path, what):

@@ -97,21 +97,8 @@ def same_tensors(path, state, names, what, exact=True):
     return got, meta
 
 
-def main():
-    torch.manual_seed(0)
-    tmp = tempfile.mkdtemp(prefix="gatetui-export-test-")
-    p = lambda name: os.path.join(tmp, name)  # noqa: E731
-
-    # Importing the module must not import torch.
-    r = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, %r); "
-                        "import gatetui_export; sys.exit('torch' in sys.modules)" % HERE])
-    check(r.returncode == 0, "importing gatetui_export does not import torch")
-
-    lstm = Net("lstm")
-    sd = lstm.state_dict()
-    lstm_names = {n: n for n in sd if n != "steps"}
-
-    # 1. A plain state_dict.
+def test_state_dict(p, sd, lstm_names):
+    """A plain state_dict."""
     torch.save(sd, p("sd.pt"))
     st, out, err = export(p("sd.pt"), p("sd.bin"), "--vocab", VOCAB)
     check(st == 0 and err == "", "state_dict exports (%s%s)" % (out.strip(), err.strip()))
@@ -121,7 +108,9 @@ def main():
     check(all(d == "F32" for d, _ in got.values()), "default dtype is F32")
     check(hlen % 8 == 0, "data is 8-byte aligned")
 
-    # 2. A whole module: refused without --trust-pickle, exported with it.
+
+def test_whole_module(p, lstm, sd, lstm_names):
+    """A whole module: refused without --trust-pickle, exported with it."""
     torch.save(lstm, p("module.pt"))
     st, out, err = export(p("module.pt"), p("module.bin"), "--vocab", VOCAB)
     check(st == 2 and "--trust-pickle" in err and err.count("\n") == 1,
@@ -131,7 +120,9 @@ def main():
     check(st == 0, "whole module exports with --trust-pickle " + err.strip())
     same_tensors(p("module.bin"), sd, lstm_names, "whole module")
 
-    # 3. Checkpoint dicts: tensors only (safe loader), and with Python floats.
+
+def test_checkpoints(p, lstm, sd, lstm_names):
+    """Checkpoint dicts: tensors only (safe loader), and with Python floats."""
     torch.save({"model_state_dict": sd, "epoch": 3, "vocab": VOCAB}, p("ckpt.pt"))
     st, out, err = export(p("ckpt.pt"), p("ckpt.bin"))
     check(st == 0, "checkpoint dict exports, vocabulary taken from it " + err.strip())
@@ -143,7 +134,9 @@ def main():
     check(st == 0, "checkpoint with optimizer state exports " + err.strip())
     same_tensors(p("ckpt2.bin"), sd, lstm_names, "checkpoint with optimizer")
 
-    # 4. A GRU with one-hot input, vocabulary from a text and from a file, --gru-reset.
+
+def test_gru(p):
+    """A GRU with one-hot input, vocabulary from a text and from a file, --gru-reset."""
     gru = Net("gru", hidden=6, layers=1, embed=0)
     gsd = gru.state_dict()
     torch.save(gsd, p("gru.pt"))
@@ -160,7 +153,9 @@ def main():
     check(st == 0 and read_safetensors(p("gru2.bin"))[1]["vocab"] == VOCAB,
           "vocabulary file with a trailing newline " + err.strip())
 
-    # 5. dtypes.
+
+def test_dtypes(p, sd, lstm_names):
+    """dtypes."""
     for dt, code in (("f16", "F16"), ("bf16", "BF16")):
         st, out, err = export(p("sd.pt"), p("sd-%s.bin" % dt), "--vocab", VOCAB, "--dtype", dt)
         got, _ = same_tensors(p("sd-%s.bin" % dt), sd, lstm_names, dt, exact=False)
@@ -172,7 +167,9 @@ def main():
     bf = read_safetensors(p("sd-bf16.bin"))[0]["rnn.weight_hh_l0"][1]
     check(np.abs(bf - w).max() <= np.abs(w).max() * 2 ** -8, "bf16 values within rounding")
 
-    # 6. An nn.LSTMCell (no _l0 in the names) is written with layer names.
+
+def test_cell(p):
+    """An nn.LSTMCell (no _l0 in the names) is written with layer names."""
     cell = nn.ModuleDict({"embedding": nn.Embedding(V, 4), "cell": nn.LSTMCell(4, 3),
                           "fc": nn.Linear(3, V)})
     csd = cell.state_dict()
@@ -182,12 +179,16 @@ def main():
     check(st == 0, "LSTMCell exports " + err.strip())
     same_tensors(p("cell.bin"), csd, names, "LSTMCell renamed to _l0")
 
-    # 7. A safetensors input: re-export with another vocabulary order.
+
+def test_safetensors_input(p):
+    """A safetensors input: re-export with another vocabulary order."""
     st, out, err = export(p("sd.bin"), p("again.bin"), "--vocab", VOCAB[::-1])
     check(st == 0 and read_safetensors(p("again.bin"))[1]["vocab"] == VOCAB[::-1],
           "safetensors input re-exported " + err.strip())
 
-    # 8. The command line itself: exit status and one line on stderr.
+
+def test_command_line(p):
+    """The command line itself: exit status and one line on stderr."""
     r = subprocess.run([sys.executable, os.path.join(HERE, "gatetui_export.py"),
                         p("sd.pt"), p("cli.bin")], capture_output=True, text=True)
     check(r.returncode == 2 and r.stderr.count("\n") == 1 and "vocabulary" in r.stderr,
@@ -201,7 +202,9 @@ def main():
     check(r.returncode == 0 and "runs code" in r.stdout.lower().replace("\n", " ")
           .replace("  ", " "), "--help warns that pickles run code")
 
-    # 9. Refusals.
+
+def test_refusals(p, sd):
+    """Refusals."""
     def refused(name, state, words, *extra, vocab=VOCAB):
         torch.save(state, p(name + ".pt"))
         args = [p(name + ".pt"), p(name + ".bin")] + list(extra)
@@ -254,6 +257,30 @@ def main():
         f.write(b"this is not a model file at all")
     st, out, err = export(p("garbage.pt"), p("garbage.bin"), "--vocab", VOCAB)
     check(st == 2 and err.count("\n") == 1, "not a PyTorch file: " + err.strip())
+
+
+def main():
+    torch.manual_seed(0)
+    tmp = tempfile.mkdtemp(prefix="gatetui-export-test-")
+    p = lambda name: os.path.join(tmp, name)  # noqa: E731
+
+    # Importing the module must not import torch.
+    r = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, %r); "
+                        "import gatetui_export; sys.exit('torch' in sys.modules)" % HERE])
+    check(r.returncode == 0, "importing gatetui_export does not import torch")
+
+    lstm = Net("lstm")
+    sd = lstm.state_dict()
+    lstm_names = {n: n for n in sd if n != "steps"}
+    test_state_dict(p, sd, lstm_names)
+    test_whole_module(p, lstm, sd, lstm_names)
+    test_checkpoints(p, lstm, sd, lstm_names)
+    test_gru(p)
+    test_dtypes(p, sd, lstm_names)
+    test_cell(p)
+    test_safetensors_input(p)
+    test_command_line(p)
+    test_refusals(p, sd)
 
     print("1..%d" % count)
     if failures:

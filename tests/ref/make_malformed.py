@@ -123,11 +123,8 @@ def case(name, substring, content):
     CASES.append((name, substring, content))
 
 
-def main():
-    os.makedirs(OUT, exist_ok=True)
-    valid = build()
-
-    # --- the container ----------------------------------------------------------------
+def container_cases(valid):
+    """The container: the file too short, the header length wrong, the JSON not JSON."""
     case("00_empty", "short", b"")
     case("01_short", "short", valid[:5])
     case("02_header_past_end", "header", build(length=len(valid)))
@@ -151,7 +148,9 @@ def main():
               header_bytes=notutf8 + b" " * (-len(notutf8) % 8)))
     case("10_metadata_not_string", "metadata", build(metadata={"vocab": 3}))
 
-    # --- one tensor entry ---------------------------------------------------------------
+
+def entry_cases(valid):
+    """One tensor entry: its dtype, shape and data offsets."""
     def del_key(tname, key):
         return lambda h: h[tname].pop(key)
 
@@ -194,7 +193,9 @@ def main():
         t[P + "weight_hh_l0"] = tensor([G * H, H], 2, dtype="I64")
     case("24_dtype_integer", "dtype", build(with_tensors(int_weight)))
 
-    # --- values -------------------------------------------------------------------------
+
+def value_cases():
+    """The values: NaN, infinite, out of float32 range."""
     def nan_weight(t):
         v = values(G * H * H, 2)
         v[5] = float("nan")
@@ -213,7 +214,9 @@ def main():
         t[P + "weight_ih_l0"] = tensor([G * H, V], 0, dtype="F64", vals=v)
     case("27_f64_out_of_range", P + "weight_ih_l0", build(with_tensors(f64_range)))
 
-    # --- the network's structure --------------------------------------------------------
+
+def structure_cases():
+    """The network's structure: layers and tensors missing or of the wrong shape."""
     case("28_no_weight_hh_l0", "weight_hh_l0", build(with_tensors(drop(P + "weight_hh_l0"))))
     case("29_no_weight_ih_l0", "weight_ih_l0", build(with_tensors(drop(P + "weight_ih_l0"))))
 
@@ -276,7 +279,9 @@ def main():
         t.update(lstm_layer(P, 0, V, h=0))
     case("43_zero_hidden", "weight_hh_l0", build(with_tensors(zero_hidden), metadata={"vocab": "abc"}))
 
-    # --- vocabulary, input and readout --------------------------------------------------
+
+def vocabulary_cases():
+    """The vocabulary, the input and the readout."""
     case("44_vocab_too_long", "vocab", build(metadata={"vocab": "abcd"}))
     case("45_vocab_too_short", "vocab", build(metadata={"vocab": "ab"}))
     case("46_vocab_duplicate", "vocab", build(metadata={"vocab": "aba"}))
@@ -292,7 +297,9 @@ def main():
     case("50_gru_reset_value", "gru_reset",
          build(metadata={"vocab": "abc", "gru_reset": "sideways"}))
 
-    # --- write ----------------------------------------------------------------------------
+
+def write(valid):
+    """Writes the cases, valid.safetensors, the text and EXPECTED into OUT."""
     for f in os.listdir(OUT):
         if f.endswith(".safetensors"):
             os.remove(os.path.join(OUT, f))
@@ -313,6 +320,17 @@ def main():
     with open(os.path.join(OUT, "EXPECTED"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print(f"{len(CASES)} malformed files and valid.safetensors in {OUT}")
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    valid = build()
+    container_cases(valid)
+    entry_cases(valid)
+    value_cases()
+    structure_cases()
+    vocabulary_cases()
+    write(valid)
 
 
 if __name__ == "__main__":
