@@ -60,7 +60,7 @@ static void test_gemm(void)
                 Y1[i] = Y2[i] = urand();
             const double *bb = mode == 1 ? bias : NULL;
             kern64_gemm(&A, B, X, C, bb, Y1, R + 3, mode == 2);
-            kern64_gemm_ref(&A, B, X, C, bb, Y2, R + 3, mode == 2);
+            kern_find("c")->gemm64(&A, B, X, C, bb, Y2, R + 3, mode == 2);
             for (size_t i = 0; i < B * (R + 3); i++) {
                 double d = fabs(Y1[i] - Y2[i]) / (sqrt((double)C) + 1);
                 if (d > worst)
@@ -68,7 +68,7 @@ static void test_gemm(void)
             }
         }
         tap_ok(worst < 1e-14, "double product %zux%zu, %zu items (%s): within %.2g of the "
-               "reference, padding untouched", R, C, B, kern64_name(), worst);
+               "reference, padding untouched", R, C, B, kern()->name, worst);
         mat64_free(&A);
         free(W);
         free(X);
@@ -84,12 +84,9 @@ static void test_gemm(void)
 static void test_activations(void)
 {
     enum { N = 20011 };
-    static const char *const sets[] = {"avx512", "avx2", "c"};
-    const char *chosen = kern_name();
+    const kern_set *ks = kern();
     double *x = malloc(N * sizeof *x), *s = malloc(N * sizeof *s), *t = malloc(N * sizeof *t);
-    for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
-        if (kern_select(sets[k]))
-            continue;
+    {
         for (int i = 0; i < N; i++)
             x[i] = -40.0 + 80.0 * i / (N - 1);
         x[0] = -800;
@@ -100,8 +97,8 @@ static void test_activations(void)
         x[5] = -3e-9;
         memcpy(s, x, N * sizeof *x);
         memcpy(t, x, N * sizeof *x);
-        kern64_sigmoid(N, s);
-        kern64_tanh(N, t);
+        ks->act64(N, s, 0);
+        ks->act64(N, t, 1);
         double ws = 0, wt = 0, wr = 0;
         for (int i = 0; i < N; i++) {
             ws = fmax(ws, fabs(s[i] - 1.0 / (1.0 + exp(-x[i]))));
@@ -110,18 +107,17 @@ static void test_activations(void)
         tap_ok(ws < 1e-15 && wt < 1e-15 && t[1] == 1 && t[0] == -1 && s[1] == 1 &&
                    !signbit(t[2]) && signbit(t[3]) && t[4] >= 0 && t[5] < 0,
                "double sigmoid and tanh (%s) within 1e-15 of libm over [-800, 800] (%.2g, "
-               "%.2g)", sets[k], ws, wt);
+               "%.2g)", ks->name, ws, wt);
         for (int i = 0; i < N; i++)
             s[i] = x[i] = -700.0 + 740.0 * i / (N - 1) + 1e-3 * urand();
-        kern64_sigmoid(N, s);
+        ks->act64(N, s, 0);
         for (int i = 0; i < N; i++) {
             double want = 1.0 / (1.0 + exp(-x[i]));
             wr = fmax(wr, fabs(s[i] - want) / want);
         }
         tap_ok(wr < 6e-16, "double sigmoid (%s) within 6e-16 relative over [-700, 40] (%.2g)",
-               sets[k], wr);
+               ks->name, wr);
     }
-    kern_select(chosen);
     free(x);
     free(s);
     free(t);
@@ -556,8 +552,6 @@ static void test_open_and_edges(void)
  * within 1e-12. path: a model file, layer: the layer compared. */
 static void test_float32_mode(const char *path, const char *name, int layer)
 {
-    static const char *const sets[] = {"avx512", "avx2", "c"};
-    const char *chosen = kern_name();
     gt_model m;
     gt_text t;
     gt_error e;
@@ -578,9 +572,7 @@ static void test_float32_mode(const char *path, const char *name, int layer)
     run_init(&r, &m, &e);
     for (int i = 0; i < S; i++)
         run_step(&r, t.tok[i]);
-    for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
-        if (kern_select(sets[k]))
-            continue;
+    {
         gt_perturb d, f;
         perturb_init(&d, &m, layer, N - 1, nx, &e);
         perturb_init(&f, &m, layer, N - 1, nx, &e);
@@ -618,11 +610,10 @@ static void test_float32_mode(const char *path, const char *name, int layer)
         }
         tap_ok(worst < 1e-5 && gates < 1e-12,
                "%s, layer %d, float32 mode (%s): %d edits' curves within %.2g of double, the "
-               "carry gates within %.2g", name, layer, sets[k], nx, worst, gates);
+               "carry gates within %.2g", name, layer, kern()->name, nx, worst, gates);
         perturb_free(&d);
         perturb_free(&f);
     }
-    kern_select(chosen);
     run_free(&r);
     free(ed);
     free(eds);
@@ -630,13 +621,12 @@ static void test_float32_mode(const char *path, const char *name, int layer)
     model_free(&m);
 }
 
-int main(void)
+/* Every check with the kernel set name, in a process of its own (the set is chosen once). */
+static void checks(const char *name)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/gatetui-t_perturb-XXXXXX", tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
-        return 1;
+    if (kern_init(name)) {
+        tap_ok(0, "kernel set %s chosen", name);
+        return;
     }
     test_gemm();
     test_activations();
@@ -655,6 +645,20 @@ int main(void)
     test_float32_mode(fixture("lstm1.safetensors"), "lstm1", 0);
     test_float32_mode(fixture("gru2.safetensors"), "gru2", 1);
     test_float32_mode(fixture("../gru_before.safetensors"), "gru_before", 1);
+}
+
+int main(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/gatetui-t_perturb-XXXXXX", tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    const kern_set *sets[8];
+    size_t n = kern_sets(sets, 8);
+    for (size_t i = 0; i < n; i++)
+        tap_child(checks, sets[i]->name);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "compute/kernels.h"
 #include "gatetui/perturb.h"
 #include "gatetui/report.h"
 #include "gatetui/run.h"
@@ -493,7 +492,6 @@ int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t 
     if ((size_t)threads > sh.njobs)
         threads = (int)sh.njobs;
     r->threads = threads;
-    kern_name(); /* the kernels are chosen once, before the threads start */
 
     worker *wk = calloc((size_t)threads, sizeof *wk);
     if (!wk) {

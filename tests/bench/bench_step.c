@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "compute/kernels.h"
+#include "gatetui/kernset.h"
 #include "gatetui/model.h"
 #include "gatetui/run.h"
 #include "gatetui/text.h"
@@ -27,13 +27,13 @@ static int cmp_d(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-    const char *kn = getenv("GATETUI_KERNEL");
-    if (kn && kern_select(kn) != 0) {
-        fprintf(stderr, "bench_step: kernels %s not supported here\n", kn);
+    gt_error e;
+    if (kernset_choose(getenv("GATETUI_KERNEL"), &e)) {
+        fprintf(stderr, "bench_step: GATETUI_KERNEL: %s\n", e.msg);
         return 2;
     }
     if (argc == 2 && strcmp(argv[1], "--kernels") == 0) {
-        puts(kern_name());
+        puts(kernset_name());
         return 0;
     }
     if (argc < 3) {
@@ -45,7 +45,6 @@ int main(int argc, char **argv)
     gt_model m;
     gt_text t;
     gt_run r;
-    gt_error e;
     if (model_load(&m, argv[1], NULL, &e) || text_load(&t, argv[2], &m, &e) ||
         run_init(&r, &m, &e)) {
         fprintf(stderr, "bench_step: %s\n", e.msg);
