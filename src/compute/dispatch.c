@@ -108,13 +108,16 @@ int kernset_names(const char **names, int max)
 
 int kernset_choose(const char *name, gt_error *e)
 {
-    if (!name || !*name)
-        name = NULL;
-    if (kern_init(name) == 0)
+    if (!name || !*name) { /* the best, unless a set is in use already */
+        (void)kern();
         return GT_OK;
-    if (name && kern_find(name) && kern() != kern_find(name))
-        return gt_fail(e, GT_EFAIL, "kernel set %s: the set %s is already in use", name,
+    }
+    if (kern_find(name)) {
+        if (kern_init(name) == 0)
+            return GT_OK;
+        return gt_fail(e, GT_EFAIL, "kernel set %s: the set %s is in use already", name,
                        kern()->name);
+    }
     char list[64] = "";
     const char *names[NSETS];
     int n = kernset_names(names, (int)NSETS);
