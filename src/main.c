@@ -15,6 +15,7 @@
 
 #include "screen/export.h"
 #include "gatetui/dump.h"
+#include "gatetui/kernset.h"
 #include "gatetui/model.h"
 #include "gatetui/report.h"
 #include "gatetui/text.h"
@@ -40,7 +41,7 @@ static const char usage[] =
     "       gatetui --report [--json] [--layer N] [--windows N] [--window-len L] [--horizon K] MODEL TEXT\n"
     "       gatetui --dump [--layer N] [--from A] [--to B] [--probs] MODEL TEXT\n"
     "       gatetui --export FILE --step N [--edit S:C] [--size COLSxROWS] [--layer N] MODEL TEXT\n"
-    "       gatetui --help | --version\n";
+    "       gatetui --kernels | --help | --version\n";
 
 static void print_help(void)
 {
@@ -65,10 +66,20 @@ static void print_help(void)
           "  --export FILE       render the screen at --step N as text into FILE\n"
           "  --edit S:C          export: replace the character at step S with C first\n"
           "  --size COLSxROWS    export: the frame size (default 120x40)\n"
+          "  --kernels           list the kernel sets this processor runs, best first\n"
           "  --help, --version\n\n"
-          "Steps count from 0 over the in-vocabulary characters. Exit status: 0 success,\n"
-          "2 bad usage or input, 1 anything else.\n",
+          "Steps count from 0 over the in-vocabulary characters. GATETUI_KERNEL=SET runs\n"
+          "the kernel set SET (avx512, avx2 or c) instead of the best. Exit status:\n"
+          "0 success, 2 bad usage or input, 1 anything else.\n",
           stdout);
+}
+
+static void print_kernels(void)
+{
+    const char *names[8];
+    int n = kernset_names(names, 8);
+    for (int i = 0; i < n; i++)
+        puts(names[i]);
 }
 
 static int bad_usage(const char *fmt, const char *arg)
@@ -97,7 +108,7 @@ static int parse_args(cli *c, int argc, char **argv)
 {
     enum { O_LAYER = 256, O_VOCAB, O_RESET, O_REPORT, O_JSON, O_WINDOWS, O_WLEN, O_HORIZON,
            O_DUMP, O_FROM, O_TO, O_PROBS, O_EXPORT, O_STEP, O_EDIT, O_SIZE, O_HELP,
-           O_VERSION };
+           O_VERSION, O_KERNELS };
     static const struct option opts[] = {
         {"layer", required_argument, 0, O_LAYER},   {"vocab-from", required_argument, 0, O_VOCAB},
         {"gru-reset", required_argument, 0, O_RESET}, {"report", no_argument, 0, O_REPORT},
@@ -108,7 +119,7 @@ static int parse_args(cli *c, int argc, char **argv)
         {"export", required_argument, 0, O_EXPORT}, {"step", required_argument, 0, O_STEP},
         {"edit", required_argument, 0, O_EDIT},     {"size", required_argument, 0, O_SIZE},
         {"help", no_argument, 0, O_HELP},           {"version", no_argument, 0, O_VERSION},
-        {0, 0, 0, 0}};
+        {"kernels", no_argument, 0, O_KERNELS},     {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->layer = -1;
     report_options_init(&c->report);
@@ -144,6 +155,7 @@ static int parse_args(cli *c, int argc, char **argv)
         case O_SIZE: c->size = optarg; break;
         case O_HELP: print_help(); exit(0);
         case O_VERSION: printf("gatetui %s\n", PACKAGE_VERSION); exit(0);
+        case O_KERNELS: print_kernels(); exit(0);
         default:
             return bad_usage("unknown option or missing argument: %s", argv[optind - 1]);
         }
@@ -241,9 +253,13 @@ int main(int argc, char **argv)
     int rc = parse_args(&c, argc, argv);
     if (rc)
         return rc;
+    gt_error e = {0};
+    if ((rc = kernset_choose(getenv("GATETUI_KERNEL"), &e))) {
+        fprintf(stderr, "gatetui: GATETUI_KERNEL: %s\n", e.msg);
+        return rc;
+    }
     if (c.mode != MODE_UI)
         catch_interrupts();
-    gt_error e = {0};
     gt_model m;
     gt_text t;
     if ((rc = model_load(&m, c.model_path, &c.mopt, &e))) {

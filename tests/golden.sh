@@ -1,6 +1,8 @@
 #!/bin/sh
 # Every fixture model's dump against PyTorch's values (tests/fixtures, made by
 # tests/ref/make_fixtures.py), within 1e-5; and the readout's probabilities.
+# Once per kernel set this processor runs, named in each line:
+. "$top_srcdir/tests/each_kernel_set.sh"
 fix="$top_srcdir/tests/fixtures"
 bin="$top_builddir/gatetui"
 cmp="$top_builddir/tests/dumpcmp"

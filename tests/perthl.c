@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compute/kernels.h"
+#include "gatetui/kernset.h"
 #include "gatetui/perturb.h"
 #include "gatetui/run.h"
 #include "gatetui/text.h"
@@ -33,12 +33,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: perthl MODEL TEXT LAYER K S:C...\n");
         return 2;
     }
-    const char *kn = getenv("GATETUI_KERNEL"); /* avx512, avx2 or c; else the fastest */
-    if (kn && kern_select(kn) < 0) {
-        fprintf(stderr, "perthl: no %s kernels here\n", kn);
+    gt_error e = {0};
+    if (kernset_choose(getenv("GATETUI_KERNEL"), &e)) { /* avx512, avx2 or c; else the best */
+        fprintf(stderr, "perthl: GATETUI_KERNEL: %s\n", e.msg);
         return 2;
     }
-    gt_error e = {0};
     gt_model m;
     gt_text t;
     if (model_load(&m, argv[1], NULL, &e) || text_load(&t, argv[2], &m, &e)) {

@@ -3,6 +3,8 @@
 # tests/ref/make_report_fixtures.py) against the float64 reference tests/ref/report_ref.py:
 # the same keys, counts exact, quantiles and means within 1e-5, half-lives within 1e-3.
 # Then: the numbers do not depend on the number of threads; the plain tables print.
+# Once per kernel set this processor runs, named in each line:
+. "$top_srcdir/tests/each_kernel_set.sh"
 fix="$top_srcdir/tests/fixtures/report"
 bin="$top_builddir/gatetui"
 cmp="$top_builddir/tests/reportcmp"

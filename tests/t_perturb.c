@@ -1,8 +1,10 @@
-/* The perturbation engine: the double-precision product against its plain C reference;
- * batched runs against the float32 engine and against themselves; the half-life; the
- * curves against the float64 reference (tests/fixtures/report/perturb_*.json, made by
- * tests/ref/report_ref.py); and the check (doc/measures.md example 2) that with every recurrent weight zero
- * the measured difference is exactly the forget-only one (the return path is closed). */
+/* The perturbation engine, once with each kernel set this processor runs (each in a
+ * process of its own, named at the start of each line): batched runs against the float32
+ * engine and against themselves; the half-life; the curves against the float64 reference
+ * (tests/fixtures/report/perturb_*.json, made by tests/ref/report_ref.py); the check
+ * (doc/measures.md example 2) that with every recurrent weight zero the measured
+ * difference is exactly the forget-only one (the return path is closed); and the
+ * report's float32 mode against double. */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,7 +14,6 @@
 
 #include "gatetui/batch.h"
 #include "compute/kernels.h"
-#include "compute/kernels64.h"
 #include "gatetui/model.h"
 #include "gatetui/perturb.h"
 #include "gatetui/run.h"
@@ -35,96 +36,6 @@ static double urand(void)
 {
     seed = seed * 1103515245u + 12345u;
     return (double)((seed >> 8) & 0xFFFF) / 32768.0 - 1.0;
-}
-
-static void test_gemm(void)
-{
-    const size_t shapes[][3] = {{1, 1, 1}, {3, 5, 1}, {8, 8, 6}, {9, 7, 7}, {16, 3, 13},
-                                {60, 20, 5}, {1024, 256, 62}, {13, 40, 2}};
-    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-        size_t R = shapes[s][0], C = shapes[s][1], B = shapes[s][2];
-        float *W = malloc(R * C * sizeof *W);
-        double *X = malloc(B * C * sizeof *X), *bias = malloc(R * sizeof *bias);
-        double *Y1 = malloc(B * (R + 3) * sizeof *Y1), *Y2 = malloc(B * (R + 3) * sizeof *Y2);
-        for (size_t i = 0; i < R * C; i++)
-            W[i] = (float)urand();
-        for (size_t i = 0; i < B * C; i++)
-            X[i] = urand();
-        for (size_t i = 0; i < R; i++)
-            bias[i] = urand();
-        gt_mat64 A;
-        mat64_pack(&A, W, R, C);
-        double worst = 0;
-        for (int mode = 0; mode < 3; mode++) {
-            for (size_t i = 0; i < B * (R + 3); i++)
-                Y1[i] = Y2[i] = urand();
-            const double *bb = mode == 1 ? bias : NULL;
-            kern64_gemm(&A, B, X, C, bb, Y1, R + 3, mode == 2);
-            kern64_gemm_ref(&A, B, X, C, bb, Y2, R + 3, mode == 2);
-            for (size_t i = 0; i < B * (R + 3); i++) {
-                double d = fabs(Y1[i] - Y2[i]) / (sqrt((double)C) + 1);
-                if (d > worst)
-                    worst = d;
-            }
-        }
-        tap_ok(worst < 1e-14, "double product %zux%zu, %zu items (%s): within %.2g of the "
-               "reference, padding untouched", R, C, B, kern64_name(), worst);
-        mat64_free(&A);
-        free(W);
-        free(X);
-        free(bias);
-        free(Y1);
-        free(Y2);
-    }
-}
-
-/* Sigmoid and tanh in double with each kernel set the processor has: within 1e-15 of libm
- * over [-800, 800], the sigmoid within 6e-16 relative of libm's down to exp(-700) (where it
- * is the exponential alone), the limits and signs exact. */
-static void test_activations(void)
-{
-    enum { N = 20011 };
-    static const char *const sets[] = {"avx512", "avx2", "c"};
-    const char *chosen = kern_name();
-    double *x = malloc(N * sizeof *x), *s = malloc(N * sizeof *s), *t = malloc(N * sizeof *t);
-    for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
-        if (kern_select(sets[k]))
-            continue;
-        for (int i = 0; i < N; i++)
-            x[i] = -40.0 + 80.0 * i / (N - 1);
-        x[0] = -800;
-        x[1] = 800;
-        x[2] = 0;
-        x[3] = -0.0;
-        x[4] = 1e-300;
-        x[5] = -3e-9;
-        memcpy(s, x, N * sizeof *x);
-        memcpy(t, x, N * sizeof *x);
-        kern64_sigmoid(N, s);
-        kern64_tanh(N, t);
-        double ws = 0, wt = 0, wr = 0;
-        for (int i = 0; i < N; i++) {
-            ws = fmax(ws, fabs(s[i] - 1.0 / (1.0 + exp(-x[i]))));
-            wt = fmax(wt, fabs(t[i] - tanh(x[i])));
-        }
-        tap_ok(ws < 1e-15 && wt < 1e-15 && t[1] == 1 && t[0] == -1 && s[1] == 1 &&
-                   !signbit(t[2]) && signbit(t[3]) && t[4] >= 0 && t[5] < 0,
-               "double sigmoid and tanh (%s) within 1e-15 of libm over [-800, 800] (%.2g, "
-               "%.2g)", sets[k], ws, wt);
-        for (int i = 0; i < N; i++)
-            s[i] = x[i] = -700.0 + 740.0 * i / (N - 1) + 1e-3 * urand();
-        kern64_sigmoid(N, s);
-        for (int i = 0; i < N; i++) {
-            double want = 1.0 / (1.0 + exp(-x[i]));
-            wr = fmax(wr, fabs(s[i] - want) / want);
-        }
-        tap_ok(wr < 6e-16, "double sigmoid (%s) within 6e-16 relative over [-700, 40] (%.2g)",
-               sets[k], wr);
-    }
-    kern_select(chosen);
-    free(x);
-    free(s);
-    free(t);
 }
 
 static int load(gt_model *m, const char *path)
@@ -564,14 +475,12 @@ static void test_open_and_edges(void)
 }
 
 /* The report's float32 mode (perturb_use_float32: the edits' products in float32 through
- * their differences from the original run) with each kernel set the processor has: every
+ * their differences from the original run): every
  * edit of one step, its curves within 1e-5 of the double run's (relative to the curve's
  * k = 0 value), and the original run's carry gates, which the forget-only curve uses,
  * within 1e-12. path: a model file, layer: the layer compared. */
 static void test_float32_mode(const char *path, const char *name, int layer)
 {
-    static const char *const sets[] = {"avx512", "avx2", "c"};
-    const char *chosen = kern_name();
     gt_model m;
     gt_text t;
     gt_error e;
@@ -592,51 +501,46 @@ static void test_float32_mode(const char *path, const char *name, int layer)
     run_init(&r, &m, &e);
     for (int i = 0; i < S; i++)
         run_step(&r, t.tok[i]);
-    for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
-        if (kern_select(sets[k]))
-            continue;
-        gt_perturb d, f;
-        perturb_init(&d, &m, layer, N - 1, nx, &e);
-        perturb_init(&f, &m, layer, N - 1, nx, &e);
-        perturb_use_float32(&f, &e);
-        d.units = f.units = 0;
-        perturb_run(&d, r.h, r.c, t.tok + S, eds, nx, N);
-        double worst = 0, gates = 0;
-        const size_t H = (size_t)m.hidden;
-        for (int s = 0; s < N; s++) { /* stepped again to see the gates at every step */
-            uint16_t tk[1] = {t.tok[S + s]};
-            if (s == 0) {
-                perturb_run(&f, r.h, r.c, t.tok + S, eds, nx, N);
-                batch_set_state(&d.b, 0, r.h, r.c);
-                for (int i = 0; i < nx + 1; i++)
-                    batch_set_state(&f.b, i, r.h, r.c);
-            }
-            batch_step(&d.b, 1, tk);
-            uint16_t tks[64];
-            tks[0] = tk[0];
-            for (int x = 0; x < nx; x++)
-                tks[x + 1] = ed[x][s];
-            batch_step(&f.b, nx + 1, tks);
-            for (size_t j = 0; j < (size_t)m.gates * H; j++)
-                gates = fmax(gates, fabs(batch_gates(&f.b, layer, 0)[j] -
-                                         batch_gates(&d.b, layer, 0)[j]));
+    gt_perturb d, f;
+    perturb_init(&d, &m, layer, N - 1, nx, &e);
+    perturb_init(&f, &m, layer, N - 1, nx, &e);
+    perturb_use_float32(&f, &e);
+    d.units = f.units = 0;
+    perturb_run(&d, r.h, r.c, t.tok + S, eds, nx, N);
+    double worst = 0, gates = 0;
+    const size_t H = (size_t)m.hidden;
+    for (int s = 0; s < N; s++) { /* stepped again to see the gates at every step */
+        uint16_t tk[1] = {t.tok[S + s]};
+        if (s == 0) {
+            perturb_run(&f, r.h, r.c, t.tok + S, eds, nx, N);
+            batch_set_state(&d.b, 0, r.h, r.c);
+            for (int i = 0; i < nx + 1; i++)
+                batch_set_state(&f.b, i, r.h, r.c);
         }
-        for (int x = 0; x < nx; x++) {
-            const gt_perturb_result *a = &d.res[x], *b = &f.res[x];
-            for (int q = 0; q < N; q++) {
-                if (a->dc)
-                    worst = fmax(worst, fabs(a->dc[q] - b->dc[q]) / a->dc[0]);
-                worst = fmax(worst, fabs(a->dh[q] - b->dh[q]) / a->dh[0]);
-                worst = fmax(worst, fabs(a->fo[q] - b->fo[q]) / a->fo[0]);
-            }
-        }
-        tap_ok(worst < 1e-5 && gates < 1e-12,
-               "%s, layer %d, float32 mode (%s): %d edits' curves within %.2g of double, the "
-               "carry gates within %.2g", name, layer, sets[k], nx, worst, gates);
-        perturb_free(&d);
-        perturb_free(&f);
+        batch_step(&d.b, 1, tk);
+        uint16_t tks[64];
+        tks[0] = tk[0];
+        for (int x = 0; x < nx; x++)
+            tks[x + 1] = ed[x][s];
+        batch_step(&f.b, nx + 1, tks);
+        for (size_t j = 0; j < (size_t)m.gates * H; j++)
+            gates = fmax(gates, fabs(batch_gates(&f.b, layer, 0)[j] -
+                                     batch_gates(&d.b, layer, 0)[j]));
     }
-    kern_select(chosen);
+    for (int x = 0; x < nx; x++) {
+        const gt_perturb_result *a = &d.res[x], *b = &f.res[x];
+        for (int q = 0; q < N; q++) {
+            if (a->dc)
+                worst = fmax(worst, fabs(a->dc[q] - b->dc[q]) / a->dc[0]);
+            worst = fmax(worst, fabs(a->dh[q] - b->dh[q]) / a->dh[0]);
+            worst = fmax(worst, fabs(a->fo[q] - b->fo[q]) / a->fo[0]);
+        }
+    }
+    tap_ok(worst < 1e-5 && gates < 1e-12,
+           "%s, layer %d, float32 mode: %d edits' curves within %.2g of double, the carry "
+           "gates within %.2g", name, layer, nx, worst, gates);
+    perturb_free(&d);
+    perturb_free(&f);
     run_free(&r);
     free(ed);
     free(eds);
@@ -644,16 +548,13 @@ static void test_float32_mode(const char *path, const char *name, int layer)
     model_free(&m);
 }
 
-int main(void)
+/* Every check with the kernel set name, in a process of its own (the set is chosen once). */
+static void checks(const char *name)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/gatetui-t_perturb-XXXXXX", tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
-        return 1;
+    if (kern_init(name)) {
+        tap_ok(0, "kernel set %s chosen", name);
+        return;
     }
-    test_gemm();
-    test_activations();
     test_batch("lstm2");
     test_batch("gru2");
     test_batch("gru1");
@@ -669,6 +570,20 @@ int main(void)
     test_float32_mode(fixture("lstm1.safetensors"), "lstm1", 0);
     test_float32_mode(fixture("gru2.safetensors"), "gru2", 1);
     test_float32_mode(fixture("../gru_before.safetensors"), "gru_before", 1);
+}
+
+int main(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/gatetui-t_perturb-XXXXXX", tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    const kern_set *sets[8];
+    size_t n = kern_sets(sets, 8);
+    for (size_t i = 0; i < n; i++)
+        tap_child(checks, sets[i]->name);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

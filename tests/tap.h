@@ -5,15 +5,19 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static int tap_n, tap_failed;
+static const char *tap_prefix; /* when set, "PREFIX: " starts each description */
 
 static void tap_ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3), unused));
 static void tap_ok(int cond, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    printf("%s %d - ", cond ? "ok" : "not ok", ++tap_n);
+    printf("%s %d - %s%s", cond ? "ok" : "not ok", ++tap_n, tap_prefix ? tap_prefix : "",
+           tap_prefix ? ": " : "");
     vprintf(fmt, ap);
     printf("\n");
     va_end(ap);
@@ -31,6 +35,39 @@ static void tap_near(double got, double want, double tol, const char *what)
     tap_ok(ok, "%s = %.9g (want %.9g, tol %g)", what, got, want, tol);
     if (!ok)
         printf("# %s: got %.12g want %.12g diff %.3g\n", what, got, want, fabs(got - want));
+}
+
+/* Runs fn(name) in a child process, a fresh start for what a process chooses once (its
+ * kernel set), with name as the prefix of its lines, numbered on from this process's. */
+static void tap_child(void (*fn)(const char *), const char *name) __attribute__((unused));
+static void tap_child(void (*fn)(const char *), const char *name)
+{
+    int fd[2], cnt[2], status = 0;
+    fflush(stdout);
+    if (pipe(fd) != 0) {
+        tap_ok(0, "%s: pipe for the child's checks", name);
+        return;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        tap_prefix = name;
+        fn(name);
+        fflush(stdout);
+        cnt[0] = tap_n, cnt[1] = tap_failed;
+        _exit(write(fd[1], cnt, sizeof cnt) == (ssize_t)sizeof cnt ? 0 : 1);
+    }
+    close(fd[1]);
+    ssize_t got = pid > 0 ? read(fd[0], cnt, sizeof cnt) : -1;
+    close(fd[0]);
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    if (got == (ssize_t)sizeof cnt && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        tap_n = cnt[0];
+        tap_failed = cnt[1];
+    } else {
+        tap_ok(0, "%s: the checks ran to their end (wait status %d)", name, status);
+    }
 }
 
 static int tap_done(void) __attribute__((unused));

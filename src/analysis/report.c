@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "compute/kernels.h"
 #include "gatetui/perturb.h"
 #include "gatetui/report.h"
 #include "gatetui/run.h"
@@ -499,7 +498,6 @@ static int make_jobs(shared *sh, const gt_report *r, int threads, gt_error *e)
 /* Does the jobs on `threads` threads, the calling one among them. */
 static int run_jobs(shared *sh, int threads, gt_error *e)
 {
-    kern_name(); /* the kernels are chosen once, before the threads start */
     worker *wk = calloc((size_t)threads, sizeof *wk);
     if (!wk)
         return gt_fail(e, GT_EFAIL, "out of memory for the report's threads");

@@ -7,13 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define GT_X86 1
-#endif
-
-#include "compute/gemm32.h"
-#include "compute/kernels.h"
+#include "compute/variants.h"
 
 #define P MAT32_PANEL
 
@@ -38,8 +32,7 @@ void mat32_free(gt_mat32 *a)
     memset(a, 0, sizeof *a);
 }
 
-void kern32_gemm_ref(const gt_mat32 *A, size_t nb, const float *X, size_t ldx, float *Y,
-                     size_t ldy)
+void gemm32_c(const gt_mat32 *A, size_t nb, const float *X, size_t ldx, float *Y, size_t ldy)
 {
     const size_t rows = A->rows, cols = A->cols;
     for (size_t b = 0; b < nb; b++)
@@ -71,9 +64,9 @@ block512(const int nbk, size_t cols, const float *pan, const float *X, size_t ld
     _Pragma("GCC unroll 12") for (int b = 0; b < nbk; b++) _mm512_storeu_ps(out + b * P, a[b]);
 }
 
-__attribute__((target("avx512f"))) static void gemm_avx512(const gt_mat32 *A, size_t nb,
-                                                           const float *X, size_t ldx,
-                                                           float *Y, size_t ldy)
+__attribute__((target("avx512f"))) void gemm32_avx512(const gt_mat32 *A, size_t nb,
+                                                     const float *X, size_t ldx, float *Y,
+                                                     size_t ldy)
 {
     const size_t rows = A->rows, cols = A->cols;
     float out[MR512 * P];
@@ -151,10 +144,9 @@ block512t(const int nbk, size_t cols, const float *pan, const float *XT, size_t 
 }
 
 /* With x0, y0 = A x0 in double too, each panel's part while the panel is in the cache. */
-__attribute__((target("avx512f"))) static void gemm_t_avx512(const gt_mat32 *A, size_t nb,
-                                                             const float *XT, float *Y,
-                                                             size_t ldy, const double *x0,
-                                                             double *y0)
+__attribute__((target("avx512f"))) void gemm32_t_avx512(const gt_mat32 *A, size_t nb,
+                                                       const float *XT, float *Y, size_t ldy,
+                                                       const double *x0, double *y0)
 {
     const size_t rows = A->rows, cols = A->cols;
     float out[MR512 * P];
@@ -207,9 +199,9 @@ block256(const int nbk, size_t cols, const float *pan, const float *X, size_t ld
     }
 }
 
-__attribute__((target("avx2,fma"))) static void gemm_avx2(const gt_mat32 *A, size_t nb,
-                                                         const float *X, size_t ldx, float *Y,
-                                                         size_t ldy)
+__attribute__((target("avx2,fma"))) void gemm32_avx2(const gt_mat32 *A, size_t nb,
+                                                   const float *X, size_t ldx, float *Y,
+                                                   size_t ldy)
 {
     const size_t rows = A->rows, cols = A->cols;
     float out[MR256 * P];
@@ -237,7 +229,7 @@ __attribute__((target("avx2,fma"))) static void gemm_avx2(const gt_mat32 *A, siz
 }
 #endif
 
-static void gemv64_c(const gt_mat32 *A, const double *x, double *y)
+void gemv64_c(const gt_mat32 *A, const double *x, double *y)
 {
     const size_t rows = A->rows, cols = A->cols;
     for (size_t r = 0; r < rows; r++) {
@@ -250,46 +242,19 @@ static void gemv64_c(const gt_mat32 *A, const double *x, double *y)
 }
 
 #ifdef GT_X86
-__attribute__((target("avx512f"))) static void gemv64_avx512(const gt_mat32 *A, const double *x,
-                                                             double *y)
+__attribute__((target("avx512f"))) void gemv64_avx512(const gt_mat32 *A, const double *x,
+                                                      double *y)
 {
     for (size_t r0 = 0; r0 < A->rows; r0 += P)
         panel64(A, r0, x, y);
 }
 #endif
 
-void kern32_gemv64(const gt_mat32 *A, const double *x, double *y)
+void gemm32_t_c(const gt_mat32 *A, size_t nb, const float *XT, float *Y, size_t ldy,
+                const double *x0, double *y0)
 {
-#ifdef GT_X86
-    if (strcmp(kern_name(), "avx512") == 0) {
-        gemv64_avx512(A, x, y);
-        return;
-    }
-#endif
-    gemv64_c(A, x, y);
-}
-
-void kern32_gemm_t0(const gt_mat32 *A, size_t nb, const float *XT, float *Y, size_t ldy,
-                    const double *x0, double *y0)
-{
-#ifdef GT_X86
-    if (strcmp(kern_name(), "avx512") == 0) {
-        gemm_t_avx512(A, nb, XT, Y, ldy, x0, y0);
-        return;
-    }
-#endif
-    kern32_gemv64(A, x0, y0);
-    kern32_gemm_t(A, nb, XT, Y, ldy);
-}
-
-void kern32_gemm_t(const gt_mat32 *A, size_t nb, const float *XT, float *Y, size_t ldy)
-{
-#ifdef GT_X86
-    if (strcmp(kern_name(), "avx512") == 0) {
-        gemm_t_avx512(A, nb, XT, Y, ldy, NULL, NULL);
-        return;
-    }
-#endif
+    if (x0)
+        gemv64_c(A, x0, y0);
     const size_t rows = A->rows, cols = A->cols;
     for (size_t b = 0; b < nb; b++)
         for (size_t r = 0; r < rows; r++) {
@@ -299,30 +264,4 @@ void kern32_gemm_t(const gt_mat32 *A, size_t nb, const float *XT, float *Y, size
                 acc += w[j * P] * XT[j * nb + b];
             Y[b * ldy + r] = acc;
         }
-}
-
-const char *kern32_name(void)
-{
-    const char *k = kern_name(); /* the engine's choice: avx512, avx2 or c */
-#ifdef GT_X86
-    if (strcmp(k, "avx512") == 0 || strcmp(k, "avx2") == 0)
-        return k;
-#endif
-    return "c";
-}
-
-void kern32_gemm(const gt_mat32 *A, size_t nb, const float *X, size_t ldx, float *Y, size_t ldy)
-{
-#ifdef GT_X86
-    const char *k = kern_name();
-    if (strcmp(k, "avx512") == 0) {
-        gemm_avx512(A, nb, X, ldx, Y, ldy);
-        return;
-    }
-    if (strcmp(k, "avx2") == 0) {
-        gemm_avx2(A, nb, X, ldx, Y, ldy);
-        return;
-    }
-#endif
-    kern32_gemm_ref(A, nb, X, ldx, Y, ldy);
 }

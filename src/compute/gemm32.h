@@ -20,23 +20,7 @@ typedef struct gt_mat32 {
 int mat32_pack(gt_mat32 *a, const float *W, size_t rows, size_t cols);
 void mat32_free(gt_mat32 *a);
 
-/* Y[b*ldy + r] = sum_{j < cols} A(r, j) * X[b*ldx + j] for b < nb, r < A->rows
- * (each sum in the order of j). */
-void kern32_gemm(const gt_mat32 *A, size_t nb, const float *X, size_t ldx, float *Y, size_t ldy);
-/* The same with the inputs interleaved: item b's input j at XT[j * nb + b]. */
-void kern32_gemm_t(const gt_mat32 *A, size_t nb, const float *XT, float *Y, size_t ldy);
-/* kern32_gemm_t, and y0 = A x0 in double as kern32_gemv64 computes it (the same numbers):
- * the two in one pass over A where the kernels allow. */
-void kern32_gemm_t0(const gt_mat32 *A, size_t nb, const float *XT, float *Y, size_t ldy,
-                    const double *x0, double *y0);
-/* The plain C version, the reference for the tests. */
-void kern32_gemm_ref(const gt_mat32 *A, size_t nb, const float *X, size_t ldx, float *Y,
-                     size_t ldy);
-/* y[r] = sum_j A(r, j) * x[j] in double, for r < A->rows (the partial sums in an order of
- * the kernel's choosing). */
-void kern32_gemv64(const gt_mat32 *A, const double *x, double *y);
-
-/* "avx512", "avx2" or "c": the version in use (follows kern_select). */
-const char *kern32_name(void);
+/* The products with these matrices are the kernel sets' gemm32, gemm32_t and gemv64
+ * (kernels.h). */
 
 #endif

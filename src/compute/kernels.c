@@ -1,24 +1,19 @@
-/* Matrix-vector product and nonlinearities. The recurrent product is the step's cost, so
- * it has AVX-512 and AVX2+FMA versions chosen once at run time from what the processor
- * supports (one binary runs anywhere); the plain C version is the reference. */
+/* float32 kernels for one stream: the matrix-vector product (the step's cost), the
+ * nonlinearities, and the LSTM cell in one pass; plain C (the reference), AVX2+FMA and
+ * AVX-512 (kernels.h). */
 #include "config.h"
 
 #include <math.h>
 #include <string.h>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define GT_X86 1
-#endif
+#include "compute/variants.h"
 
-#include "compute/kernels.h"
-
-float kern_sigmoid(float x)
+static float sigmoid1(float x)
 {
     return 1.0f / (1.0f + expf(-x));
 }
 
-static void gemv_c(size_t rows, size_t cols, const float *W, const float *x, const float *bias,
+static void gemv_rows(size_t rows, size_t cols, const float *W, const float *x, const float *bias,
                    float *y)
 {
     for (size_t r = 0; r < rows; r++) {
@@ -72,7 +67,7 @@ gemv4_avx2(size_t r, size_t cols, const float *W, const float *x, const float *b
 }
 
 /* backward: see gemv_avx512. */
-__attribute__((target("avx2,fma"))) static void gemv_avx2(size_t rows, size_t cols,
+__attribute__((target("avx2,fma"))) void gemv_avx2(size_t rows, size_t cols,
                                                           const float *W, const float *x,
                                                           const float *bias, float *y,
                                                           int backward)
@@ -80,7 +75,7 @@ __attribute__((target("avx2,fma"))) static void gemv_avx2(size_t rows, size_t co
     const size_t r4 = rows & ~(size_t)3;
     if (backward) {
         if (r4 < rows)
-            gemv_c(rows - r4, cols, W + r4 * cols, x, bias ? bias + r4 : NULL, y + r4);
+            gemv_rows(rows - r4, cols, W + r4 * cols, x, bias ? bias + r4 : NULL, y + r4);
         for (size_t r = r4; r > 0; r -= 4)
             gemv4_avx2(r - 4, cols, W, x, bias, y);
         return;
@@ -88,7 +83,7 @@ __attribute__((target("avx2,fma"))) static void gemv_avx2(size_t rows, size_t co
     for (size_t r = 0; r < r4; r += 4)
         gemv4_avx2(r, cols, W, x, bias, y);
     if (r4 < rows)
-        gemv_c(rows - r4, cols, W + r4 * cols, x, bias ? bias + r4 : NULL, y + r4);
+        gemv_rows(rows - r4, cols, W + r4 * cols, x, bias ? bias + r4 : NULL, y + r4);
 }
 
 /* Rows r .. r+3 of y (r a multiple of 4). */
@@ -125,7 +120,7 @@ gemv4_avx512(size_t r, size_t cols, const float *W, const float *x, const float 
  * either way; alternating the direction from one step to the next makes the rows read last
  * the first read again, while they are still in the cache (a matrix the size of the
  * core's L2 cache then mostly stays there instead of being streamed from L3). */
-__attribute__((target("avx512f"))) static void gemv_avx512(size_t rows, size_t cols,
+__attribute__((target("avx512f"))) void gemv_avx512(size_t rows, size_t cols,
                                                            const float *W, const float *x,
                                                            const float *bias, float *y,
                                                            int backward)
@@ -133,7 +128,7 @@ __attribute__((target("avx512f"))) static void gemv_avx512(size_t rows, size_t c
     const size_t r4 = rows & ~(size_t)3;
     if (backward) {
         if (r4 < rows)
-            gemv_c(rows - r4, cols, W + r4 * cols, x, bias ? bias + r4 : NULL, y + r4);
+            gemv_rows(rows - r4, cols, W + r4 * cols, x, bias ? bias + r4 : NULL, y + r4);
         for (size_t r = r4; r > 0; r -= 4)
             gemv4_avx512(r - 4, cols, W, x, bias, y);
         return;
@@ -141,7 +136,7 @@ __attribute__((target("avx512f"))) static void gemv_avx512(size_t rows, size_t c
     for (size_t r = 0; r < r4; r += 4)
         gemv4_avx512(r, cols, W, x, bias, y);
     if (r4 < rows)
-        gemv_c(rows - r4, cols, W + r4 * cols, x, bias ? bias + r4 : NULL, y + r4);
+        gemv_rows(rows - r4, cols, W + r4 * cols, x, bias ? bias + r4 : NULL, y + r4);
 }
 
 /* exp(x) for a vector: x = n ln2 + r with |r| <= ln2/2, e^r by a degree-6 polynomial
@@ -192,7 +187,7 @@ __attribute__((target("avx2,fma"))) static __m256 exp256(__m256 x)
 
 /* sigmoid(x) = 1 / (1 + e^-x); tanh(x) = sign(x) (1 - 2 / (e^{2|x|} + 1)), whose absolute
  * error stays below 2e-7 also near 0. */
-__attribute__((target("avx512f"))) static void act_avx512(size_t n, float *v, int tanh_)
+__attribute__((target("avx512f"))) void act_avx512(size_t n, float *v, int tanh_)
 {
     const __m512 one = _mm512_set1_ps(1.0f), two = _mm512_set1_ps(2.0f);
     for (size_t j = 0; j < n; j += 16) {
@@ -230,15 +225,10 @@ __attribute__((target("avx512f"), always_inline)) static inline __m512 tanh512(_
         _mm512_and_epi32(_mm512_castps_si512(x), _mm512_set1_epi32((int)0x80000000u))));
 }
 
-/* c = f c + i g with both products rounded (no fused multiply-add), as the plain loops of
- * the other kernels compute it: the same numbers whichever kernels run. */
-#if defined(__clang__)
-#define NO_CONTRACT
-#else
-#define NO_CONTRACT __attribute__((optimize("fp-contract=off")))
-#endif
-__attribute__((target("avx512f"))) NO_CONTRACT static void
-lstm_avx512(size_t H, const float *xp, float *a, float *c, float *h)
+/* c = f c + i g with both products rounded (no fused multiply-add), as cell32_lstm
+ * computes it. */
+__attribute__((target("avx512f"))) NO_CONTRACT void
+lstm_avx512(const kern_set *ks, size_t H, const float *xp, float *a, float *c, float *h)
 {
 #ifdef __clang__
 #pragma clang fp contract(off)
@@ -259,7 +249,7 @@ lstm_avx512(size_t H, const float *xp, float *a, float *c, float *h)
     }
 }
 
-__attribute__((target("avx2,fma"))) static void act_avx2(size_t n, float *v, int tanh_)
+__attribute__((target("avx2,fma"))) void act_avx2(size_t n, float *v, int tanh_)
 {
     const __m256 one = _mm256_set1_ps(1.0f), two = _mm256_set1_ps(2.0f),
                  sign = _mm256_set1_ps(-0.0f);
@@ -276,134 +266,23 @@ __attribute__((target("avx2,fma"))) static void act_avx2(size_t n, float *v, int
         _mm256_storeu_ps(v + j, y);
     }
     for (; j < n; j++)
-        v[j] = tanh_ ? tanhf(v[j]) : kern_sigmoid(v[j]);
+        v[j] = tanh_ ? tanhf(v[j]) : sigmoid1(v[j]);
 }
 #endif
 
-static void act_c(size_t n, float *v, int tanh_)
+void act_c(size_t n, float *v, int tanh_)
 {
     for (size_t j = 0; j < n; j++)
-        v[j] = tanh_ ? tanhf(v[j]) : kern_sigmoid(v[j]);
+        v[j] = tanh_ ? tanhf(v[j]) : sigmoid1(v[j]);
 }
 
-typedef void act_fn(size_t, float *, int);
-typedef void lstm_fn(size_t, const float *, float *, float *, float *);
-typedef void gemv_fn(size_t, size_t, const float *, const float *, const float *, float *, int);
-
-static void gemv_c_dir(size_t rows, size_t cols, const float *W, const float *x,
-                       const float *bias, float *y, int backward)
+void gemv_c(size_t rows, size_t cols, const float *W, const float *x, const float *bias,
+            float *y, int backward)
 {
     if (!backward) {
-        gemv_c(rows, cols, W, x, bias, y);
+        gemv_rows(rows, cols, W, x, bias, y);
         return;
     }
     for (size_t r = rows; r > 0; r--)
-        gemv_c(1, cols, W + (r - 1) * cols, x, bias ? bias + r - 1 : NULL, y + r - 1);
+        gemv_rows(1, cols, W + (r - 1) * cols, x, bias ? bias + r - 1 : NULL, y + r - 1);
 }
-
-static const struct kernel_set {
-    const char *name;
-    gemv_fn *gemv;
-    act_fn *act;
-    lstm_fn *lstm; /* NULL: the nonlinearities one block at a time */
-} kernel_sets[] = {
-#ifdef GT_X86
-    {"avx512", gemv_avx512, act_avx512, lstm_avx512},
-    {"avx2", gemv_avx2, act_avx2, NULL},
-#endif
-    {"c", gemv_c_dir, act_c, NULL},
-};
-#define NSETS (sizeof kernel_sets / sizeof kernel_sets[0])
-
-static const struct kernel_set *kset;
-
-static int supported(const struct kernel_set *k)
-{
-#ifdef GT_X86
-    __builtin_cpu_init();
-    if (k->gemv == gemv_avx512)
-        return __builtin_cpu_supports("avx512f");
-    if (k->gemv == gemv_avx2)
-        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#endif
-    return k->gemv == gemv_c_dir;
-}
-
-static const struct kernel_set *kernels(void)
-{
-    if (!kset) {
-        for (size_t i = 0; i < NSETS && !kset; i++)
-            if (supported(&kernel_sets[i]))
-                kset = &kernel_sets[i];
-    }
-    return kset;
-}
-
-int kern_select(const char *name)
-{
-    for (size_t i = 0; i < NSETS; i++)
-        if (strcmp(kernel_sets[i].name, name) == 0 && supported(&kernel_sets[i])) {
-            kset = &kernel_sets[i];
-            return 0;
-        }
-    return -1;
-}
-
-const char *kern_name(void)
-{
-    return kernels()->name;
-}
-
-void kern_sigmoid_vec(size_t n, float *v)
-{
-    kernels()->act(n, v, 0);
-}
-
-void kern_tanh_vec(size_t n, float *v)
-{
-    kernels()->act(n, v, 1);
-}
-
-void kern_lstm_cell(size_t H, const float *xp, float *a, float *c, float *h)
-{
-    const struct kernel_set *k = kernels();
-    if (k->lstm) {
-        k->lstm(H, xp, a, c, h);
-        return;
-    }
-    for (size_t j = 0; j < 4 * H; j++)
-        a[j] += xp[j];
-    float *i = a, *f = a + H, *g = a + 2 * H, *o = a + 3 * H;
-    k->act(2 * H, i, 0); /* i and f */
-    k->act(H, g, 1);
-    k->act(H, o, 0);
-    for (size_t j = 0; j < H; j++)
-        h[j] = c[j] = f[j] * c[j] + i[j] * g[j];
-    k->act(H, h, 1);
-    for (size_t j = 0; j < H; j++)
-        h[j] *= o[j];
-}
-
-void kern_act_ref(size_t n, float *v, int tanh_)
-{
-    act_c(n, v, tanh_);
-}
-
-void kern_gemv(size_t rows, size_t cols, const float *W, const float *x, const float *bias,
-               float *y)
-{
-    kernels()->gemv(rows, cols, W, x, bias, y, 0);
-}
-
-void kern_gemv_dir(size_t rows, size_t cols, const float *W, const float *x, const float *bias,
-                   float *y, int backward)
-{
-    kernels()->gemv(rows, cols, W, x, bias, y, backward);
-}
-
-void kern_gemv_ref(size_t rows, size_t cols, const float *W, const float *x, const float *bias,
-                   float *y)
-{
-    gemv_c(rows, cols, W, x, bias, y);
-}
-

@@ -1,21 +1,15 @@
-/* Double-precision products and nonlinearities for the batched perturbation runs. The
- * product is the usual matrix-multiply micro-kernel: 8 outputs (one packed panel) for up
- * to 6 batch items stay in registers while the inputs stream past, so each weight loaded
- * serves 6 items and the panel is read contiguously. AVX2+FMA where the processor has it,
- * plain C otherwise. */
+/* Double-precision kernels for the batched perturbation runs: the product, the
+ * nonlinearities and the cells in one pass (kernels.h). The product is the usual
+ * matrix-multiply micro-kernel: 8 outputs (one packed panel) for up to 6 batch items stay
+ * in registers while the inputs stream past, so each weight loaded serves 6 items and the
+ * panel is read contiguously; AVX2+FMA (in the "avx2" and "avx512" sets) or plain C. */
 #include "config.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define GT_X86 1
-#endif
-
-#include "compute/kernels.h"
-#include "compute/kernels64.h"
+#include "compute/variants.h"
 
 #define P MAT64_PANEL
 
@@ -39,8 +33,8 @@ void mat64_free(gt_mat64 *a)
     memset(a, 0, sizeof *a);
 }
 
-void kern64_gemm_ref(const gt_mat64 *A, size_t nb, const double *X, size_t ldx,
-                     const double *bias, double *Y, size_t ldy, int accumulate)
+void gemm64_c(const gt_mat64 *A, size_t nb, const double *X, size_t ldx, const double *bias,
+              double *Y, size_t ldy, int accumulate)
 {
     const size_t rows = A->rows, cols = A->cols;
     for (size_t b = 0; b < nb; b++) {
@@ -84,8 +78,8 @@ block(const int nbk, size_t cols, const double *pan, const double *X, size_t ldx
     }
 }
 
-__attribute__((target("avx2,fma"))) static void
-gemm_avx2(const gt_mat64 *A, size_t nb, const double *X, size_t ldx, const double *bias,
+__attribute__((target("avx2,fma"))) void
+gemm64_avx2(const gt_mat64 *A, size_t nb, const double *X, size_t ldx, const double *bias,
           double *Y, size_t ldy, int accumulate)
 {
     const size_t rows = A->rows, cols = A->cols;
@@ -129,33 +123,16 @@ gemm_avx2(const gt_mat64 *A, size_t nb, const double *X, size_t ldx, const doubl
 }
 #endif
 
-/* The plain C product when the engine's kernels were set to "c" or the processor lacks
- * AVX2+FMA. */
-static int use_c(void)
+/* The libm nonlinearities from v[j] on. */
+static void act64_libm(size_t n, double *v, size_t j, int tanh_)
 {
-#ifdef GT_X86
-    return strcmp(kern_name(), "c") == 0 ||
-           !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
-#else
-    return 1;
-#endif
+    for (; j < n; j++)
+        v[j] = tanh_ ? tanh(v[j]) : 1.0 / (1.0 + exp(-v[j]));
 }
 
-const char *kern64_name(void)
+void act64_c(size_t n, double *v, int tanh_)
 {
-    return use_c() ? "c" : "avx2";
-}
-
-void kern64_gemm(const gt_mat64 *A, size_t nb, const double *X, size_t ldx, const double *bias,
-                 double *Y, size_t ldy, int accumulate)
-{
-#ifdef GT_X86
-    if (!use_c()) {
-        gemm_avx2(A, nb, X, ldx, bias, Y, ldy, accumulate);
-        return;
-    }
-#endif
-    kern64_gemm_ref(A, nb, X, ldx, bias, Y, ldy, accumulate);
+    act64_libm(n, v, 0, tanh_);
 }
 
 #ifdef GT_X86
@@ -279,10 +256,12 @@ __attribute__((target("avx512f"))) static size_t tanh_avx512(size_t n, double *v
     return j;
 }
 
-/* a[r] + da[r] + y[r] + dy[r] for 8 rows from r (da, dy: NULL for none). */
+/* The pre-activations of 8 rows from r. */
 __attribute__((target("avx512f"), always_inline)) static inline __m512d
-pre8(const double *a, const float *da, const double *y, const float *dy, size_t r)
+pre8(const kern64_pre *p, size_t r)
 {
+    const double *a = p->a, *y = p->y;
+    const float *da = p->da, *dy = p->dy;
     __m512d v = _mm512_add_pd(_mm512_loadu_pd(a + r), _mm512_loadu_pd(y + r));
     if (da)
         v = _mm512_add_pd(v, _mm512_cvtps_pd(_mm256_loadu_ps(da + r)));
@@ -292,17 +271,16 @@ pre8(const double *a, const float *da, const double *y, const float *dy, size_t 
 }
 
 /* The cells 8 units at a time, the gates in registers; the units past the last multiple
- * of 8 are left to the caller. */
-__attribute__((target("avx512f"))) static size_t lstm_avx512(size_t H, const double *a,
-                                                            const float *da, const double *y,
-                                                            const float *dy, double *g,
-                                                            double *c, double *h)
+ * of 8 by the plain cell with this set's nonlinearities. */
+__attribute__((target("avx512f"))) void lstm64_avx512(const kern_set *k, size_t H,
+                                                     const kern64_pre *p, double *g,
+                                                     double *t, double *c, double *h)
 {
     size_t j = 0;
     for (; j + 8 <= H; j += 8) {
-        const __m512d i = sig8(pre8(a, da, y, dy, j)), f = sig8(pre8(a, da, y, dy, H + j));
-        const __m512d n = tanh8(pre8(a, da, y, dy, 2 * H + j));
-        const __m512d o = sig8(pre8(a, da, y, dy, 3 * H + j));
+        const __m512d i = sig8(pre8(p, j)), f = sig8(pre8(p, H + j));
+        const __m512d n = tanh8(pre8(p, 2 * H + j));
+        const __m512d o = sig8(pre8(p, 3 * H + j));
         const __m512d cn = _mm512_add_pd(_mm512_mul_pd(f, _mm512_loadu_pd(c + j)),
                                          _mm512_mul_pd(i, n));
         _mm512_storeu_pd(c + j, cn);
@@ -314,17 +292,19 @@ __attribute__((target("avx512f"))) static size_t lstm_avx512(size_t H, const dou
             _mm512_storeu_pd(g + 3 * H + j, o);
         }
     }
-    return j;
+    if (j < H)
+        cell64_lstm_from(k, H, j, p, g, t, c, h);
 }
 
-__attribute__((target("avx512f"))) static size_t gru_avx512(size_t H, const double *a,
-                                                           const float *da, const double *y,
-                                                           const float *dy, double *g,
-                                                           double *h)
+__attribute__((target("avx512f"))) void gru64_avx512(const kern_set *k, size_t H,
+                                                    const kern64_pre *p, double *g, double *t,
+                                                    double *h)
 {
+    const double *a = p->a, *y = p->y;
+    const float *da = p->da, *dy = p->dy;
     size_t j = 0;
     for (; j + 8 <= H; j += 8) {
-        const __m512d r = sig8(pre8(a, da, y, dy, j)), z = sig8(pre8(a, da, y, dy, H + j));
+        const __m512d r = sig8(pre8(p, j)), z = sig8(pre8(p, H + j));
         const size_t q = 2 * H + j;
         __m512d an = _mm512_loadu_pd(a + q), yn = _mm512_loadu_pd(y + q);
         if (da)
@@ -341,86 +321,20 @@ __attribute__((target("avx512f"))) static size_t gru_avx512(size_t H, const doub
             _mm512_storeu_pd(g + 2 * H + j, n);
         }
     }
-    return j;
+    if (j < H)
+        cell64_gru_from(k, H, j, p, g, t, h);
 }
 
-static int use_avx512(void)
+/* AVX-512 on blocks of 8, then AVX2 on blocks of 4, then libm. */
+void act64_avx512(size_t n, double *v, int tanh_)
 {
-    return strcmp(kern_name(), "avx512") == 0;
+    size_t j = tanh_ ? tanh_avx512(n, v) : sigmoid_avx512(n, v);
+    j += tanh_ ? tanh_avx2(n - j, v + j) : sigmoid_avx2(n - j, v + j);
+    act64_libm(n, v, j, tanh_);
+}
+
+void act64_avx2(size_t n, double *v, int tanh_)
+{
+    act64_libm(n, v, tanh_ ? tanh_avx2(n, v) : sigmoid_avx2(n, v), tanh_);
 }
 #endif
-
-void kern64_sigmoid(size_t n, double *v)
-{
-    size_t j = 0;
-#ifdef GT_X86
-    if (use_avx512())
-        j = sigmoid_avx512(n, v);
-    if (!use_c())
-        j += sigmoid_avx2(n - j, v + j);
-#endif
-    for (; j < n; j++)
-        v[j] = 1.0 / (1.0 + exp(-v[j]));
-}
-
-void kern64_tanh(size_t n, double *v)
-{
-    size_t j = 0;
-#ifdef GT_X86
-    if (use_avx512())
-        j = tanh_avx512(n, v);
-    if (!use_c())
-        j += tanh_avx2(n - j, v + j);
-#endif
-    for (; j < n; j++)
-        v[j] = tanh(v[j]);
-}
-
-/* The rows from j on of each block of a cell: pre-activations into t, the nonlinearities
- * one block at a time. */
-static void pre_rows(size_t H, size_t j, int blocks, const double *a, const float *da,
-                     const double *y, const float *dy, double *t)
-{
-    for (int k = 0; k < blocks; k++)
-        for (size_t r = (size_t)k * H + j; r < (size_t)(k + 1) * H; r++)
-            t[r] = a[r] + y[r] + (da ? (double)da[r] : 0.0) + (dy ? (double)dy[r] : 0.0);
-}
-
-void kern64_cell(int lstm, size_t H, const double *a, const float *da, const double *y,
-                 const float *dy, double *g, double *t, double *c, double *h)
-{
-    size_t j = 0;
-#ifdef GT_X86
-    if (use_avx512())
-        j = lstm ? lstm_avx512(H, a, da, y, dy, g, c, h) : gru_avx512(H, a, da, y, dy, g, h);
-#endif
-    if (j == H)
-        return;
-    const size_t m = H - j;
-    const int G = lstm ? 4 : 3;
-    pre_rows(H, j, lstm ? 4 : 2, a, da, y, dy, t);
-    kern64_sigmoid(m, t + j); /* i or r */
-    kern64_sigmoid(m, t + H + j); /* f or z */
-    if (lstm) {
-        kern64_tanh(m, t + 2 * H + j);
-        kern64_sigmoid(m, t + 3 * H + j);
-        double *ct = t + 4 * H;
-        for (size_t u = j; u < H; u++)
-            ct[u] = c[u] = t[H + u] * c[u] + t[u] * t[2 * H + u];
-        kern64_tanh(m, ct + j);
-        for (size_t u = j; u < H; u++)
-            h[u] = t[3 * H + u] * ct[u];
-    } else {
-        for (size_t u = j; u < H; u++) {
-            const size_t q = 2 * H + u;
-            t[q] = a[q] + (da ? (double)da[q] : 0.0) +
-                   t[u] * (y[q] + (dy ? (double)dy[q] : 0.0));
-        }
-        kern64_tanh(m, t + 2 * H + j);
-        for (size_t u = j; u < H; u++)
-            h[u] = (1.0 - t[H + u]) * t[2 * H + u] + t[H + u] * h[u];
-    }
-    if (g)
-        for (int k = 0; k < G; k++)
-            memcpy(g + (size_t)k * H + j, t + (size_t)k * H + j, m * sizeof *g);
-}

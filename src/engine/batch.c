@@ -1,13 +1,12 @@
-/* Stepping a batch of streams in double precision (the equations of doc/measures.md, as
- * run.c computes them in float32). */
+/* Stepping a batch of streams in double precision: the products, then the cells
+ * (compute/cell.c; doc/measures.md, "The cells"), as run.c steps one stream in float32. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "gatetui/batch.h"
-#include "compute/gemm32.h"
-#include "compute/kernels64.h"
+#include "compute/kernels.h"
 
 /* The elementwise loops over a batch (differences, sums, the cells' products) are worth
  * vectorising even at -O2. */
@@ -136,7 +135,7 @@ int batch_use_float32(gt_batch *b, gt_error *e)
     const int before = m->arch == GT_GRU && m->gru_reset_before;
     if (b->hh32)
         return GT_OK;
-    b->interleave = strcmp(kern32_name(), "avx512") == 0;
+    b->interleave = kern()->interleave;
     b->ih32 = calloc(NL, sizeof *b->ih32);
     b->hh32 = calloc(NL, sizeof *b->hh32);
     b->hn32 = calloc(NL, sizeof *b->hn32);
@@ -188,7 +187,7 @@ static void diff_product(const gt_batch *b, const gt_mat32 *A, size_t n, const f
                          float *Y, const double *x0, double *y0)
 {
     if (b->interleave)
-        kern32_gemm_t0(A, n - 1, D, Y, A->rows, x0, y0);
+        kern32_gemm_t(A, n - 1, D, Y, A->rows, x0, y0);
     else {
         kern32_gemv64(A, x0, y0);
         kern32_gemm(A, n - 1, D, A->cols, Y, A->rows);
@@ -268,18 +267,9 @@ static void lstm_cells(gt_batch *b, int k, size_t n)
     const size_t H = (size_t)b->H, GH = 4 * H;
     const double *bh = b->b_hh + (size_t)k * GH;
     for (size_t i = 0; i < n; i++) {
-        double *a = b->acc + i * GH, *g = batch_gates(b, k, (int)i);
-        for (size_t r = 0; r < GH; r++)
-            g[r] = a[r] + bh[r];
-        kern64_sigmoid(2 * H, g); /* i, f */
-        kern64_tanh(H, g + 2 * H);
-        kern64_sigmoid(H, g + 3 * H);
-        double *c = batch_c(b, k, (int)i), *h = batch_h(b, k, (int)i), *t = b->tmp + i * GH;
-        for (size_t j = 0; j < H; j++)
-            t[j] = c[j] = g[H + j] * c[j] + g[j] * g[2 * H + j];
-        kern64_tanh(H, t);
-        for (size_t j = 0; j < H; j++)
-            h[j] = g[3 * H + j] * t[j];
+        const kern64_pre p = {.a = b->acc + i * GH, .y = bh};
+        kern64_lstm(H, &p, batch_gates(b, k, (int)i), b->tmp, batch_c(b, k, (int)i),
+                    batch_h(b, k, (int)i));
     }
 }
 
@@ -287,32 +277,28 @@ static void gru_cells(gt_batch *b, int k, size_t n)
 {
     const size_t H = (size_t)b->H, GH = 3 * H;
     const double *bh = b->b_hh + (size_t)k * GH;
-    const int before = b->m->gru_reset_before;
-    const double *hk = batch_h(b, k, 0);
     /* tmp = W_hh h + b_hh: every block (reset after) or r and z (reset before) */
-    product(b, &b->hh[k], b->hh32 ? &b->hh32[k] : NULL, n, hk, H, bh, b->tmp, GH, 0);
-    for (size_t i = 0; i < n; i++) {
-        double *a = b->acc + i * GH, *t = b->tmp + i * GH, *g = batch_gates(b, k, (int)i);
-        for (size_t r = 0; r < 2 * H; r++)
-            g[r] = a[r] + t[r];
-        kern64_sigmoid(2 * H, g);
-        if (before) {
-            const double *h = batch_h(b, k, (int)i);
-            for (size_t j = 0; j < H; j++)
-                b->rh[i * H + j] = g[j] * h[j];
+    product(b, &b->hh[k], b->hh32 ? &b->hh32[k] : NULL, n, batch_h(b, k, 0), H, bh, b->tmp, GH, 0);
+    if (!b->m->gru_reset_before) {
+        for (size_t i = 0; i < n; i++) {
+            const kern64_pre p = {.a = b->acc + i * GH, .y = b->tmp + i * GH};
+            kern64_gru(H, &p, batch_gates(b, k, (int)i), NULL, batch_h(b, k, (int)i));
         }
+        return;
     }
-    if (before)
-        product(b, &b->hn[k], b->hn32 ? &b->hn32[k] : NULL, n, b->rh, H, bh + 2 * H,
-                b->tmp + 2 * H, GH, 0);
+    for (size_t i = 0; i < n; i++) { /* r and z, then the candidate's product of r h */
+        const kern64_pre p = {.a = b->acc + i * GH, .y = b->tmp + i * GH};
+        double *g = batch_gates(b, k, (int)i);
+        const double *h = batch_h(b, k, (int)i);
+        kern64_gru_gates(H, &p, g);
+        for (size_t j = 0; j < H; j++)
+            b->rh[i * H + j] = g[j] * h[j];
+    }
+    product(b, &b->hn[k], b->hn32 ? &b->hn32[k] : NULL, n, b->rh, H, bh + 2 * H, b->tmp + 2 * H,
+            GH, 0);
     for (size_t i = 0; i < n; i++) {
-        double *a = b->acc + i * GH, *t = b->tmp + i * GH, *g = batch_gates(b, k, (int)i);
-        double *h = batch_h(b, k, (int)i);
-        for (size_t j = 0; j < H; j++)
-            g[2 * H + j] = a[2 * H + j] + (before ? t[2 * H + j] : g[j] * t[2 * H + j]);
-        kern64_tanh(H, g + 2 * H);
-        for (size_t j = 0; j < H; j++)
-            h[j] = (1.0 - g[H + j]) * g[2 * H + j] + g[H + j] * h[j];
+        const kern64_pre p = {.a = b->acc + i * GH, .y = b->tmp + i * GH};
+        kern64_gru_state(H, &p, 1, batch_gates(b, k, (int)i), batch_h(b, k, (int)i));
     }
 }
 
@@ -382,8 +368,11 @@ static void step_diffs(gt_batch *b, size_t n, const uint16_t *tok)
             const float *dy = i ? b->dy + (i - 1) * GH : NULL;
             /* item 0's gates where batch_gates says; the others' are not kept */
             double *g = i ? NULL : batch_gates(b, k, 0);
-            kern64_cell(lstm, H, a, da, b->y0, dy, g, b->tmp, batch_c(b, k, (int)i),
-                        batch_h(b, k, (int)i));
+            const kern64_pre p = {.a = a, .da = da, .y = b->y0, .dy = dy};
+            if (lstm)
+                kern64_lstm(H, &p, g, b->tmp, batch_c(b, k, (int)i), batch_h(b, k, (int)i));
+            else
+                kern64_gru(H, &p, g, b->tmp, batch_h(b, k, (int)i));
             if (i)
                 cell_diffs(b, k, n, i);
         }

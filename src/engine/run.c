@@ -1,4 +1,5 @@
-/* One step of an LSTM or GRU layer stack (doc/measures.md, "The cells"). */
+/* One step of an LSTM or GRU layer stack: the products, then the cells (compute/cell.c;
+ * doc/measures.md, "The cells"). */
 #include "config.h"
 
 #include <math.h>
@@ -67,34 +68,23 @@ static const float *input_part(const gt_model *m, int tok, float *xp)
 }
 
 static void lstm_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H, const float *xp,
-                       float *h, float *c, float *a, float *tmp)
+                       float *h, float *c, float *a)
 {
     pool_gemv(pool, 4 * H, H, ly->w_hh, h, ly->b_hh, a, back);
-    (void)tmp;
-    kern_lstm_cell(H, xp, a, c, h);
+    kern_lstm(H, xp, a, c, h);
 }
 
 static void gru_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H, int reset_before,
                       const float *xp, float *h, float *gates, float *gh, float *rh)
 {
-    float *r = gates, *z = gates + H, *n = gates + 2 * H;
     pool_gemv(pool, reset_before ? 2 * H : 3 * H, H, ly->w_hh, h, ly->b_hh, gh, back);
-    for (size_t j = 0; j < 2 * H; j++)
-        gates[j] = xp[j] + gh[j];
-    kern_sigmoid_vec(2 * H, gates); /* r and z */
-    if (!reset_before) {
+    kern_gru_gates(H, xp, gh, gates);
+    if (reset_before) { /* the candidate's product reads r h */
         for (size_t j = 0; j < H; j++)
-            n[j] = xp[2 * H + j] + r[j] * gh[2 * H + j];
-    } else {
-        for (size_t j = 0; j < H; j++)
-            rh[j] = r[j] * h[j];
+            rh[j] = gates[j] * h[j];
         pool_gemv(pool, H, H, ly->w_hh + 2 * H * H, rh, ly->b_hh + 2 * H, gh + 2 * H, back);
-        for (size_t j = 0; j < H; j++)
-            n[j] = xp[2 * H + j] + gh[2 * H + j];
     }
-    kern_tanh_vec(H, n);
-    for (size_t j = 0; j < H; j++)
-        h[j] = (1.0f - z[j]) * n[j] + z[j] * h[j];
+    kern_gru_state(H, xp, gh, reset_before, gates, h);
 }
 
 void run_step_layers(gt_run *r, int token, int upto)
@@ -113,7 +103,7 @@ void run_step_layers(gt_run *r, int token, int upto)
             xp = xbuf;
         }
         if (m->arch == GT_LSTM)
-            lstm_layer(r->pool, back, ly, H, xp, run_h(r, k), run_c(r, k), run_gates(r, k), rh);
+            lstm_layer(r->pool, back, ly, H, xp, run_h(r, k), run_c(r, k), run_gates(r, k));
         else
             gru_layer(r->pool, back, ly, H, m->gru_reset_before, xp, run_h(r, k), run_gates(r, k),
                       gh, rh);

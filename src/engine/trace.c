@@ -9,7 +9,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "compute/kernels.h"
 #include "gatetui/run.h"
 #include "gatetui/trace.h"
 
@@ -159,7 +158,6 @@ int trace_open(gt_trace **out, const gt_model *m, const gt_text *t, const gt_tra
     for (int k = 0; k < m->layers; k++)
         macs += (double)G * H * (H + (k == 0 && m->x_table ? 0 : (size_t)m->layer[k].in_dim));
     tr->step_ns = macs / 4 + 100;
-    (void)kern_name(); /* chooses the kernels before any thread runs them */
     int rc = tr->cp && tr->win ? GT_OK : gt_fail(e, GT_EFAIL, "out of memory for the trace");
     if (rc == GT_OK)
         rc = run_init(&tr->run, m, e);

@@ -8,20 +8,20 @@
 #include <time.h>
 
 #include "clock.h"
-#include "compute/kernels.h"
+#include "gatetui/kernset.h"
 #include "gatetui/model.h"
 #include "gatetui/run.h"
 #include "gatetui/text.h"
 
 int main(int argc, char **argv)
 {
-    const char *kn = getenv("GATETUI_KERNEL");
-    if (kn && kern_select(kn) != 0) {
-        fprintf(stderr, "bench_step: kernels %s not supported here\n", kn);
+    gt_error e;
+    if (kernset_choose(getenv("GATETUI_KERNEL"), &e)) {
+        fprintf(stderr, "bench_step: GATETUI_KERNEL: %s\n", e.msg);
         return 2;
     }
     if (argc == 2 && strcmp(argv[1], "--kernels") == 0) {
-        puts(kern_name());
+        puts(kernset_name());
         return 0;
     }
     if (argc < 3) {
@@ -33,7 +33,6 @@ int main(int argc, char **argv)
     gt_model m;
     gt_text t;
     gt_run r;
-    gt_error e;
     if (model_load(&m, argv[1], NULL, &e) || text_load(&t, argv[2], &m, &e) ||
         run_init(&r, &m, &e)) {
         fprintf(stderr, "bench_step: %s\n", e.msg);
