@@ -1,15 +1,16 @@
 /* dumpcmp: compares two CSV files of the form `gatetui --dump` writes.
  *
- *     dumpcmp EXPECTED ACTUAL [TOL]
+ *     dumpcmp EXPECTED ACTUAL [TOL [FLOOR]]
  *
  * The headers must be identical, the files must have the same number of records, and
  * each record the same number of fields.  The key columns (step, char, layer, unit,
  * token) must be identical after RFC 4180 unquoting; every other column is numeric and
- * must be within the absolute tolerance TOL (default 1e-5) of the expected value.
+ * each value v must be within TOL * max(FLOOR, |e|) of the expected value e (TOL default
+ * 1e-5, FLOOR default 1): relative to e where |e| is above FLOOR, absolute below it.
  * Records may span lines (a quoted line break).  Diagnostics are printed on standard
  * output as TAP comments ("# ..."): the first mismatches with the line of the record in
  * ACTUAL, the column, the expected and the actual value, then a summary line
- * "# max abs diff X at line L col C".
+ * "# max abs diff X at line L col C; largest |difference| / bound R" (below 1: all within).
  *
  * Exit status: 0 everything within tolerance; 1 any difference, or a file that cannot be
  * read or parsed; 2 bad usage. */
@@ -214,18 +215,20 @@ static int parse_number(const char *s, double *v)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3 || argc > 4) {
-        fprintf(stderr, "usage: dumpcmp EXPECTED ACTUAL [TOL]\n");
+    if (argc < 3 || argc > 5) {
+        fprintf(stderr, "usage: dumpcmp EXPECTED ACTUAL [TOL [FLOOR]]\n");
         return 2;
     }
-    double tol = 1e-5;
-    if (argc == 4) {
+    double tol = 1e-5, floor_ = 1;
+    for (int i = 3; i < argc; i++) {
         char *end;
-        tol = strtod(argv[3], &end);
-        if (*end || !(tol >= 0)) {
-            fprintf(stderr, "dumpcmp: TOL must be a number >= 0, not \"%s\"\n", argv[3]);
+        double v = strtod(argv[i], &end);
+        if (*end || !(v >= 0)) {
+            fprintf(stderr, "dumpcmp: %s must be a number >= 0, not \"%s\"\n",
+                    i == 3 ? "TOL" : "FLOOR", argv[i]);
             return 2;
         }
+        *(i == 3 ? &tol : &floor_) = v;
     }
     csv e = {argv[1], NULL, 0, 0, 1}, a = {argv[2], NULL, 0, 0, 1};
     e.buf = read_file(e.path, &e.len);
@@ -277,7 +280,7 @@ int main(int argc, char **argv)
         key[i] = is_key(he.field[i]);
 
     unsigned long nrec_e = 0, nrec_a = 0, reported = 0, bad = 0, compared = 0;
-    double maxdiff = 0;
+    double maxdiff = 0, maxshare = 0;
     unsigned long max_line = 0;
     const char *max_col = "-";
     for (;;) {
@@ -346,12 +349,14 @@ int main(int argc, char **argv)
                 continue;
             }
             compared++;
-            double d = fabs(xv - yv);
-            int ok = d <= tol;
+            double d = fabs(xv - yv), bound = tol * fmax(floor_, fabs(xv));
+            int ok = d <= bound;
             if (isnan(xv) || isnan(yv) || isinf(xv) || isinf(yv)) {
                 ok = (isnan(xv) && isnan(yv)) || xv == yv;
                 d = ok ? 0 : INFINITY;
             }
+            if (d > 0 && !(d / bound <= maxshare))
+                maxshare = d / bound; /* infinite when the bound is 0 */
             if (d > maxdiff || max_line == 0) {
                 maxdiff = d;
                 max_line = y.line;
@@ -360,8 +365,8 @@ int main(int argc, char **argv)
             if (!ok) {
                 bad++;
                 if (reported++ < MAX_REPORT)
-                    printf("# line %lu col %s: expected %s, actual %s (diff %.3g > %g)\n", y.line,
-                           he.field[i], xs, ys, d, tol);
+                    printf("# line %lu col %s: expected %s, actual %s (diff %.3g > %.3g)\n",
+                           y.line, he.field[i], xs, ys, d, bound);
             }
         }
         free_record(&x);
@@ -373,10 +378,11 @@ int main(int argc, char **argv)
         printf("# %lu data rows expected, %lu in actual\n", nrec_e, nrec_a);
         fail = 1;
     }
-    printf("# %lu rows, %lu values compared, %lu differences, tolerance %g\n", nrec_a, compared,
-           bad, tol);
+    printf("# %lu rows, %lu values compared, %lu differences, tolerance %g * max(%g, |expected|)\n",
+           nrec_a, compared, bad, tol, floor_);
     if (max_line)
-        printf("# max abs diff %.3g at line %lu col %s\n", maxdiff, max_line, max_col);
+        printf("# max abs diff %.3g at line %lu col %s; largest |difference| / bound %.3g\n",
+               maxdiff, max_line, max_col, maxshare);
     else
         printf("# max abs diff 0\n");
     if (bad)

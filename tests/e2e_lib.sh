@@ -44,12 +44,8 @@ e2e_valgrind_clean() {
     [ -z "$bad" ]
 }
 
-# TAP: ok and notok DESCRIPTION, skip WHY, check STATUS DESCRIPTION; n counts them
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $*"; }
-check() { if [ "$1" -eq 0 ]; then ok "$2"; else notok "$2"; fi; }
+# TAP lines: ok, notok, skip, check, bail and need (tests/tap.sh)
+. "$src/tests/tap.sh"
 
 # the private tmux server (socket $sock) and the text of its pane
 tm() { tmux -u -L "$sock" "$@"; }
@@ -82,15 +78,16 @@ wait_gone() {
 
 # e2e_setup NAME (after e2e_terminal, with src and bld set): bin, text (tests/frames/
 # text.txt), work (a directory removed at exit, with the tmux server), sock, model (the
-# two-layer test model, written into work) and the runner (e2e_runner). Without the model
-# the script ends with a SKIP.
+# two-layer test model, written into work) and the runner (e2e_runner). Without gatetui,
+# tests/mkframes or the model it writes, the script bails out (a failure).
 e2e_setup() {
     bin=$(cd "$bld" && pwd)/gatetui
     text=$(cd "$src/tests/frames" && pwd)/text.txt
     work=$(mktemp -d) || exit 1
     sock="gatetui-$1-$$"
     trap 'tm kill-server 2>/dev/null; rm -rf "$work"' EXIT INT TERM
-    "$bld/tests/mkframes" "$work" >/dev/null || { echo "1..0 # SKIP cannot write the test model"; exit 0; }
+    need "$bin" "$bld/tests/mkframes"
+    "$bld/tests/mkframes" "$work" >/dev/null || bail "tests/mkframes could not write the test model"
     model="$work/frames_lstm2.safetensors"
     e2e_runner "$bin" "$work" "$src"
 }
