@@ -194,7 +194,8 @@ elif [ -f "$sample" ] && [ -f "$sampletext" ]; then
         [ "$(children "$gpid")" -eq 0 ]
     check $? "closed and opened again: the tables are kept, shown at once"
     tm send-keys -t gt q
-    wait_for "EXIT=0" >/dev/null
+    wait_for "EXIT=0"
+    check $? "q quits (exit 0)"
     tm respawn-pane -k -t gt "cd $work && $bin $sample $sampletext 2>err3; echo EXIT=\$?; sleep 60"
     wait_for "step 0 / 43235" >/dev/null
     gpid=$(ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | head -1)
@@ -202,13 +203,14 @@ elif [ -f "$sample" ] && [ -f "$sampletext" ]; then
     wait_for "computing the report of layer 0" >/dev/null
     t0=$(date +%s%N)
     tm send-keys -t gt q
-    wait_for "EXIT=0" >/dev/null
+    wait_for "EXIT=0"
+    r=$?
     t1=$(date +%s%N)
     ms=$(((t1 - t0) / 1000000))
-    [ "$ms" -lt 1500 ] && ! kill -0 "$gpid" 2>/dev/null
+    [ $r -eq 0 ] && [ "$ms" -lt 1500 ] && ! kill -0 "$gpid" 2>/dev/null
     check $? "q while the report is computed quits at once (${ms} ms)"
 else
-    skip "the sample model is not there"
+    bail "the sample model $sample or its text is missing"
 fi
 if [ -n "${GATETUI_VALGRIND:-}" ]; then
     e2e_valgrind_clean "$work"
