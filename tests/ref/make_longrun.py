@@ -21,14 +21,17 @@ the whole run:
 
 The float64 run uses tests/ref/report_ref.py's model reader and step (numpy only). With
 PyTorch at hand it also prints how far nn.LSTM / nn.GRU in float32 stray from float64 on
-the same run, by the same measure.
+the same run, by the same measure. Everything runs on one thread, so that the float32
+sums, and with them the values picked, are the same on every run.
 """
 import gzip
 import io
 import os
 import sys
 
-import numpy as np
+for _v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_v] = "1"  # before numpy loads its BLAS
+import numpy as np  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -77,6 +80,7 @@ def run(m, toks, dtype):
 def torch_states(m, toks):
     """nn.LSTM / nn.GRU in float32 on the same run: [T, L, 2 or 1, H] (c and h, or h)."""
     import torch
+    torch.set_num_threads(1)
     rnn = (torch.nn.LSTM if m.arch == "lstm" else torch.nn.GRU)(
         m.layers[0][0].shape[1], m.H, m.L)
     with torch.no_grad():
