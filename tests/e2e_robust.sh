@@ -285,7 +285,10 @@ while ! screen | cmp -s - "$work/pre-storm.txt" && [ $i -lt $((100 * slow)) ]; d
 done
 p=$(pid)
 [ -n "$p" ] && kill -0 "$p" && screen | cmp -s - "$work/pre-storm.txt"
-check $? "after a storm of 145 sizes from 1x1 to 300x100, back at 120x40 the screen is as before"
+r=$?
+[ $r -eq 0 ] || { echo "# process $p after $i waits; the screen against the one before:"; screen |
+    diff "$work/pre-storm.txt" - | head -20 | sed 's/^/# /'; }
+check $r "after a storm of 145 sizes from 1x1 to 300x100, back at 120x40 the screen is as before"
 tm send-keys -t gt l
 wait_for "step 6 / 264"
 check $? "and the keys still work"
