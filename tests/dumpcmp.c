@@ -1,15 +1,16 @@
 /* dumpcmp: compares two CSV files of the form `gatetui --dump` writes.
  *
- *     dumpcmp EXPECTED ACTUAL [TOL]
+ *     dumpcmp EXPECTED ACTUAL [TOL [FLOOR]]
  *
  * The headers must be identical, the files must have the same number of records, and
  * each record the same number of fields.  The key columns (step, char, layer, unit,
  * token) must be identical after RFC 4180 unquoting; every other column is numeric and
- * must be within the absolute tolerance TOL (default 1e-5) of the expected value.
+ * each value v must be within TOL * max(FLOOR, |e|) of the expected value e (TOL default
+ * 1e-5, FLOOR default 1): relative to e where |e| is above FLOOR, absolute below it.
  * Records may span lines (a quoted line break).  Diagnostics are printed on standard
  * output as TAP comments ("# ..."): the first mismatches with the line of the record in
  * ACTUAL, the column, the expected and the actual value, then a summary line
- * "# max abs diff X at line L col C".
+ * "# max abs diff X at line L col C; largest |difference| / bound R" (below 1: all within).
  *
  * Exit status: 0 everything within tolerance; 1 any difference, or a file that cannot be
  * read or parsed; 2 bad usage. */
@@ -214,11 +215,11 @@ static int parse_number(const char *s, double *v)
 
 /* What the comparison found so far. */
 typedef struct tally {
-    double tol;
+    double tol, floor_;
     const record *header;
     const int *key;        /* [columns] 1 for the key columns */
     unsigned long reported, bad, compared;
-    double maxdiff;
+    double maxdiff, maxshare;
     unsigned long max_line;
     const char *max_col;
 } tally;
@@ -254,20 +255,22 @@ static void compare_field(tally *t, size_t i, const record *x, const record *y)
         return;
     }
     t->compared++;
-    double d = fabs(xv - yv);
-    int ok = d <= t->tol;
+    double d = fabs(xv - yv), bound = t->tol * fmax(t->floor_, fabs(xv));
+    int ok = d <= bound;
     if (isnan(xv) || isnan(yv) || isinf(xv) || isinf(yv)) {
         ok = (isnan(xv) && isnan(yv)) || xv == yv;
         d = ok ? 0 : INFINITY;
     }
+    if (d > 0 && !(d / bound <= t->maxshare))
+        t->maxshare = d / bound; /* infinite when the bound is 0 */
     if (d > t->maxdiff || t->max_line == 0) {
         t->maxdiff = d;
         t->max_line = y->line;
         t->max_col = col;
     }
     if (!ok && count_bad(t))
-        printf("# line %lu col %s: expected %s, actual %s (diff %.3g > %g)\n", y->line, col, xs,
-               ys, d, t->tol);
+        printf("# line %lu col %s: expected %s, actual %s (diff %.3g > %.3g)\n", y->line, col, xs,
+               ys, d, bound);
 }
 
 static void compare_record(tally *t, const record *x, const record *y)
@@ -356,7 +359,7 @@ static int compare_headers(csv *e, csv *a, record *he, record *ha)
 }
 
 /* The two files' records after the headers he; 1 on any difference. */
-static int compare(csv *e, csv *a, const record *he, double tol)
+static int compare(csv *e, csv *a, const record *he, double tol, double floor_)
 {
     const size_t ncol = he->nfield;
     int *key = malloc(ncol * sizeof *key);
@@ -366,7 +369,7 @@ static int compare(csv *e, csv *a, const record *he, double tol)
     }
     for (size_t i = 0; i < ncol; i++)
         key[i] = is_key(he->field[i]);
-    tally t = {.tol = tol, .header = he, .key = key, .max_col = "-"};
+    tally t = {.tol = tol, .floor_ = floor_, .header = he, .key = key, .max_col = "-"};
     unsigned long nrec_e = 0, nrec_a = 0;
     int fail = compare_records(&t, e, a, &nrec_e, &nrec_a);
     if (t.reported > MAX_REPORT)
@@ -375,10 +378,11 @@ static int compare(csv *e, csv *a, const record *he, double tol)
         printf("# %lu data rows expected, %lu in actual\n", nrec_e, nrec_a);
         fail = 1;
     }
-    printf("# %lu rows, %lu values compared, %lu differences, tolerance %g\n", nrec_a,
-           t.compared, t.bad, tol);
+    printf("# %lu rows, %lu values compared, %lu differences, tolerance %g * max(%g, |expected|)\n",
+           nrec_a, t.compared, t.bad, tol, floor_);
     if (t.max_line)
-        printf("# max abs diff %.3g at line %lu col %s\n", t.maxdiff, t.max_line, t.max_col);
+        printf("# max abs diff %.3g at line %lu col %s; largest |difference| / bound %.3g\n",
+               t.maxdiff, t.max_line, t.max_col, t.maxshare);
     else
         printf("# max abs diff 0\n");
     free(key);
@@ -387,18 +391,20 @@ static int compare(csv *e, csv *a, const record *he, double tol)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3 || argc > 4) {
-        fprintf(stderr, "usage: dumpcmp EXPECTED ACTUAL [TOL]\n");
+    if (argc < 3 || argc > 5) {
+        fprintf(stderr, "usage: dumpcmp EXPECTED ACTUAL [TOL [FLOOR]]\n");
         return 2;
     }
-    double tol = 1e-5;
-    if (argc == 4) {
+    double tol = 1e-5, floor_ = 1;
+    for (int i = 3; i < argc; i++) {
         char *end;
-        tol = strtod(argv[3], &end);
-        if (*end || !(tol >= 0)) {
-            fprintf(stderr, "dumpcmp: TOL must be a number >= 0, not \"%s\"\n", argv[3]);
+        double v = strtod(argv[i], &end);
+        if (*end || !(v >= 0)) {
+            fprintf(stderr, "dumpcmp: %s must be a number >= 0, not \"%s\"\n",
+                    i == 3 ? "TOL" : "FLOOR", argv[i]);
             return 2;
         }
+        *(i == 3 ? &tol : &floor_) = v;
     }
     csv e = {argv[1], NULL, 0, 0, 1}, a = {argv[2], NULL, 0, 0, 1};
     e.buf = read_file(e.path, &e.len);
@@ -406,7 +412,7 @@ int main(int argc, char **argv)
     int fail = 1;
     if (e.buf && a.buf) {
         record he, ha;
-        fail = compare_headers(&e, &a, &he, &ha) || compare(&e, &a, &he, tol);
+        fail = compare_headers(&e, &a, &he, &ha) || compare(&e, &a, &he, tol, floor_);
         free_record(&he);
         free_record(&ha);
     }

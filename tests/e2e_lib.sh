@@ -44,12 +44,8 @@ e2e_valgrind_clean() {
     [ -z "$bad" ]
 }
 
-# TAP: ok and notok DESCRIPTION, skip WHY, check STATUS DESCRIPTION; n counts them
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $*"; }
-check() { if [ "$1" -eq 0 ]; then ok "$2"; else notok "$2"; fi; }
+# TAP lines: ok, notok, skip, check, bail and need (tests/tap.sh)
+. "$src/tests/tap.sh"
 
 # the private tmux server (socket $sock) and the text of its pane
 tm() { tmux -u -L "$sock" "$@"; }
@@ -80,12 +76,13 @@ wait_gone() {
     return 1
 }
 
-# restored RUN EXITCODE: gatetui's run RUN (started by the script so that the pane shows
-# BEFORE-RUN, then EXIT=status, with the terminal's settings before and after in
+# restored RUN EXITCODE [NOALT]: gatetui's run RUN (started by the script so that the pane
+# shows BEFORE-RUN, then EXIT=status, with the terminal's settings before and after in
 # $work/stty.before-RUN and stty.after-RUN and its standard error in $work/err-RUN) ended
 # with EXITCODE and left the terminal as it was: the same settings, the alternate screen
-# left, the cursor shown, the screen of before back. Otherwise 1, with what differs as
-# comments.
+# left, the cursor shown, the screen of before back (not asked with NOALT: a terminal
+# without an alternate screen, such as vt100, cannot show it again). Otherwise 1, with
+# what differs as comments.
 restored() {
     e2e_run=$1
     wait_for "EXIT=$2" >/dev/null
@@ -95,7 +92,7 @@ restored() {
     alt=$(tm display -p -t gt '#{alternate_on}')
     cur=$(tm display -p -t gt '#{cursor_flag}')
     if [ $e2e_exit -eq 0 ] && cmp -s "$work/stty.before-$e2e_run" "$work/stty.after-$e2e_run" &&
-        [ "$alt" = 0 ] && [ "$cur" = 1 ] && screen | grep -q "BEFORE-$e2e_run"; then
+        [ "$alt" = 0 ] && [ "$cur" = 1 ] && { [ -n "${3:-}" ] || screen | grep -q "BEFORE-$e2e_run"; }; then
         return 0
     fi
     echo "# exit seen: $e2e_exit, alternate screen: $alt, cursor: $cur"
@@ -107,15 +104,16 @@ restored() {
 
 # e2e_setup NAME (after e2e_terminal, with src and bld set): bin, text (tests/frames/
 # text.txt), work (a directory removed at exit, with the tmux server), sock, model (the
-# two-layer test model, written into work) and the runner (e2e_runner). Without the model
-# the script ends with a SKIP.
+# two-layer test model, written into work) and the runner (e2e_runner). Without gatetui,
+# tests/mkframes or the model it writes, the script bails out (a failure).
 e2e_setup() {
     bin=$(cd "$bld" && pwd)/gatetui
     text=$(cd "$src/tests/frames" && pwd)/text.txt
     work=$(mktemp -d) || exit 1
     sock="gatetui-$1-$$"
     trap 'tm kill-server 2>/dev/null; rm -rf "$work"' EXIT INT TERM
-    "$bld/tests/mkframes" "$work" >/dev/null || { echo "1..0 # SKIP cannot write the test model"; exit 0; }
+    need "$bin" "$bld/tests/mkframes"
+    "$bld/tests/mkframes" "$work" >/dev/null || bail "tests/mkframes could not write the test model"
     model="$work/frames_lstm2.safetensors"
     e2e_runner "$bin" "$work" "$src"
 }

@@ -34,7 +34,8 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-"$bld/tests/mkframes" "$work" >/dev/null || { echo "1..0 # SKIP cannot write the test model"; exit 0; }
+need "$bin" "$bld/tests/mkframes"
+"$bld/tests/mkframes" "$work" >/dev/null || bail "tests/mkframes could not write the test model"
 model="$work/frames_lstm2.safetensors" # vocabulary: the ASCII of tests/frames/text.txt
 ftext="$srcabs/tests/frames/text.txt"
 
@@ -264,7 +265,10 @@ while ! screen | cmp -s - "$work/pre-storm.txt" && [ $i -lt $((100 * slow)) ]; d
 done
 p=$(pid)
 [ -n "$p" ] && kill -0 "$p" && screen | cmp -s - "$work/pre-storm.txt"
-check $? "after a storm of 145 sizes from 1x1 to 300x100, back at 120x40 the screen is as before"
+r=$?
+[ $r -eq 0 ] || { echo "# process $p after $i waits; the screen against the one before:"; screen |
+    diff "$work/pre-storm.txt" - | head -20 | sed 's/^/# /'; }
+check $r "after a storm of 145 sizes from 1x1 to 300x100, back at 120x40 the screen is as before"
 tm send-keys -t gt l
 wait_for "step 6 / 264"
 check $? "and the keys still work"
@@ -293,13 +297,13 @@ check $? "an unknown TERM: refused (exit 2) with a message"
 
 # a terminal without colours
 start 5 "$work" "$wmodel" "$work/wide.txt" "TERM=vt100"
-wait_for "step 0 / 264" >/dev/null
-tm send-keys -t gt c
-wait_for "coloured by" >/dev/null
-! tm capture-pane -e -p -t gt | grep -qE "$(printf '\033')\[([0-9;]*;)?([34][0-7]|[34]8;5;[0-9]+)(;[0-9;]*)?m"
-check $? "TERM=vt100 (no colours): the screen has none"
+wait_for "step 0 / 264" && wait_for "gates, layer 0" && tm send-keys -t gt c &&
+    wait_for "coloured by" &&
+    ! tm capture-pane -e -p -t gt | grep -qE "$(printf '\033')\[([0-9;]*;)?([34][0-7]|[34]8;5;[0-9]+)(;[0-9;]*)?m"
+check $? "TERM=vt100 (no colours): the screen is drawn (gates, text coloured by a unit asked for) with none"
 tm send-keys -t gt q
-restored 5 0 >/dev/null
+restored 5 0 noalt
+check $? "TERM=vt100: q quits (exit 0), the terminal's settings and cursor as they were"
 
 # signals in the middle of the background pass over a long text (the sample model, or
 # under valgrind the small one, either taking minutes for it)
@@ -414,17 +418,20 @@ unwritable() {
     wait_for "writing the text failed: .*($3)" >/dev/null && [ "$(ls -A "$2")" = "$left" ]
     check $? "w (write the edited text) $4: a message, no file, half-written or temporary"
     tm send-keys -t gt q
-    restored "$1" 0 >/dev/null
+    restored "$1" 0
+    check $? "q after x and w $4: exit 0, the terminal as it was"
 }
 if [ -n "$ro" ]; then
     unwritable 6 "$work/ro" "Read-only file system|Permission denied" "in a read-only directory"
 else
     skip "no read-only directory"
     skip "no read-only directory"
+    skip "no read-only directory"
 fi
 if [ -n "$full" ]; then
     unwritable 7 "$work/full" "No space left on device" "on a full disk" fill
 else
+    skip "no full disk"
     skip "no full disk"
     skip "no full disk"
 fi

@@ -230,14 +230,15 @@ tm send-keys -t gt q
 restored 5 0
 check $? "q quits"
 
+# NO_COLOR: everything drawn (the text, the gate bars, the text coloured by a unit asked
+# for), no colour anywhere
 start 6 "$text" "NO_COLOR=1"
-wait_for "step 0 / 378" >/dev/null
-tm send-keys -t gt c
-wait_for "coloured by tanh c" >/dev/null
-! colours
-check $? "NO_COLOR: no colours on the screen"
+wait_for "step 0 / 378" && wait_for "It was the best of times" && wait_for "^▶ +0 +█+" &&
+    tm send-keys -t gt c && wait_for "coloured by tanh c of unit 0" && ! colours
+check $? "NO_COLOR: the text, the gate bars and c's colouring mode drawn, with no colours"
 tm send-keys -t gt q
-restored 6 0 >/dev/null
+restored 6 0
+check $? "NO_COLOR: q quits (exit 0) and the terminal is as it was"
 
 if [ "$slow" -gt 1 ]; then
     skip "a crash under valgrind: valgrind takes SIGSEGV itself"

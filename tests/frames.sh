@@ -2,8 +2,10 @@
 # Golden frames: `gatetui --export` of the models tests/mkframes writes, over
 # tests/frames/text.txt, at several sizes, compared byte for byte with tests/frames/*.txt.
 # After a deliberate change to the screen, make them again with
-#     REGEN=1 top_srcdir=. top_builddir=. tests/frames.sh
-# and look at the difference (git diff tests/frames) before committing it.
+#     tests/frames.sh --regen
+# (from the top of a built tree) and look at the difference (git diff tests/frames) before
+# committing it. Only that argument writes them: make check runs the script without it,
+# and nothing in the environment changes what it does.
 # Also: --export refuses to overwrite, reports bad options, and the screen without a
 # terminal points at the modes that need none.
 src="${top_srcdir:-.}"
@@ -11,9 +13,17 @@ bld="${top_builddir:-.}"
 bin="$bld/gatetui"
 gold="$src/tests/frames"
 text="$gold/text.txt"
+regen=""
+case "${1:-}" in
+--regen) regen=1 ;;
+"") ;;
+*) echo "usage: tests/frames.sh [--regen]" >&2; exit 2 ;;
+esac
+. "$src/tests/tap.sh"
+need "$bin" "$bld/tests/mkframes"
 out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
-"$bld/tests/mkframes" "$out" || { echo "1..0 # SKIP cannot write the models"; exit 0; }
+"$bld/tests/mkframes" "$out" || bail "tests/mkframes could not write the models"
 lstm="$out/frames_lstm2.safetensors"
 gru="$out/frames_gru.safetensors"
 
@@ -21,11 +31,6 @@ utf8=""
 for l in C.UTF-8 C.utf8 en_US.UTF-8; do
     if LC_ALL=$l locale charmap 2>/dev/null | grep -qi 'utf-*8'; then utf8=$l; break; fi
 done
-
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $*"; }
 
 # golden NAME LOCALE ARGS...: the frame of ARGS in LOCALE against tests/frames/NAME.txt
 golden() {
@@ -38,7 +43,7 @@ golden() {
         sed 's/^/# /' "$out/err"
         return
     fi
-    if [ -n "$REGEN" ]; then
+    if [ -n "$regen" ]; then
         cp "$f" "$gold/$name.txt"
         ok "$name: written to $gold/$name.txt"
     elif cmp -s "$f" "$gold/$name.txt"; then
@@ -61,8 +66,8 @@ golden lstm2-100x30-edit-ascii C --step 30 --edit 20:x --size 100x30 "$lstm" "$t
 golden lstm2-120x40-edit-end "$utf8" --step 377 --edit 370:a "$lstm" "$text"
 
 # the same frame again: the same bytes (nothing depends on time or memory)
-if LC_ALL=C "$bin" --export - --step 20 --size 100x30 "$gru" "$text" 2>/dev/null |
-    cmp -s - "$out/gru-100x30-ascii.txt"; then
+if LC_ALL=C "$bin" --export - --step 20 --size 100x30 "$gru" "$text" >"$out/stdout.txt" 2>/dev/null &&
+    cmp -s "$out/stdout.txt" "$out/gru-100x30-ascii.txt"; then
     ok "--export - writes the same frame to standard output"
 else
     notok "--export - differs from --export FILE"

@@ -1,13 +1,27 @@
 #!/bin/sh
 # Each malformed model file (tests/malformed, made by tests/ref/make_malformed.py) is
-# refused with exit status 2 and one line naming the problem.
+# refused with exit status 2 and one line naming the problem. First, as a positive
+# control, the valid model they are all made from loads: its dump and its readout's
+# probabilities, nothing on standard error.
 dir="$top_srcdir/tests/malformed"
 bin="$top_builddir/gatetui"
+. "$top_srcdir/tests/tap.sh"
+need "$bin"
 err=$(mktemp) || exit 1
-trap 'rm -f "$err"' EXIT
-n=0
 printf 'abc\n' >"$err.txt"
-trap 'rm -f "$err" "$err.txt"' EXIT
+trap 'rm -f "$err" "$err.txt" "$err.csv"' EXIT
+# valid.safetensors: an LSTM of 2 units over the vocabulary "abc", a readout of 3
+steps=$(tr -cd abc <"$dir/text.txt" | wc -c)
+if "$bin" --dump "$dir/valid.safetensors" "$dir/text.txt" >"$err.csv" 2>"$err" &&
+    [ "$(head -1 "$err.csv")" = "step,char,layer,unit,i,f,g,o,c,h" ] &&
+    [ "$(wc -l <"$err.csv")" -eq $((steps * 2 + 1)) ] && [ ! -s "$err" ] &&
+    "$bin" --dump --probs "$dir/valid.safetensors" "$dir/text.txt" >"$err.csv" 2>"$err" &&
+    [ "$(wc -l <"$err.csv")" -eq $((steps * 3 + 1)) ] && [ ! -s "$err" ]; then
+    ok "valid.safetensors (the malformed files' base) loads: $steps steps of 2 units, 3 probabilities each"
+else
+    notok "valid.safetensors (the malformed files' base) does not load"
+    sed 's/^/# /' "$err"
+fi
 while IFS="$(printf '\t')" read -r file want; do
     case "$file" in ''|'#'*) continue ;; esac
     n=$((n + 1))

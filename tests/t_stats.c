@@ -73,8 +73,10 @@ static void test_halflife(void)
 {
     tap_near(stats_halflife(0.5), 1, 1e-15, "half-life of 0.5 per step: 1 step");
     tap_near(stats_halflife(0.75), log(0.5) / log(0.75), 1e-15, "half-life of 0.75: 2.41");
-    tap_near(stats_halflife(0.495), 0.98, 0.01, "a median unit: 0.495 gives 0.98");
-    tap_near(stats_halflife(0.99), 68.97, 0.01, "0.99 holds about 69 steps");
+    /* ln 0.5 / ln m to 30 digits (Python's decimal): 0.98570766304073190027 and
+     * 68.967563936528493296; double precision gives them within a few units of 1e-16 */
+    tap_near(stats_halflife(0.495), 0.98570766304073190, 1e-12, "a median unit: 0.495 gives 0.9857");
+    tap_near(stats_halflife(0.99), 68.967563936528493, 1e-11, "0.99 holds 68.97 steps");
     tap_ok(isinf(stats_halflife(1.0)), "a gate at 1 never forgets: infinite half-life");
     tap_near(stats_halflife(0), 0, 0, "a gate at 0 forgets at once: half-life 0");
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Times `gatetui --report --json` against the float64 numpy reference tests/ref/report_ref.py
-# on the same model, text and options (best of REPS runs each), checks that they agree, and
-# prints the ratio. Run from the top of the build tree; not part of make check.
+# on the same model, text and options (best of REPS runs each), checks that they agree
+# (tests/reportcmp, built here if it is not yet, with the bounds of tests/report.sh), and
+# prints the ratio. Run from a configured and built tree (./build.sh); not part of make check.
 #   tests/bench/bench_report.sh MODEL TEXT [REPS] [--windows N ...]
 # Example: tests/bench/bench_report.sh samples/kjv-lstm.bin samples/kjv-train.txt 3
 set -e
@@ -10,6 +11,7 @@ reps=${3:-3}
 [ $# -ge 2 ] && shift 2
 [ $# -ge 1 ] && shift
 top=$(dirname "$0")/../..
+make -s -C "$top" tests/reportcmp
 py=${PYTHON:-/usr/bin/python3}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

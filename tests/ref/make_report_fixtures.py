@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Makes tests/fixtures/report/: small random LSTM and GRU models (one and two layers,
 one-hot and embedding input, with and without biases, GRU reset after and before), a text,
-and the float64 reference outputs of report_ref.py that tests/report.sh and
-tests/perturbcmp compare gatetui with.  Needs numpy only.
+and the float64 reference outputs of report_ref.py that tests/report.sh and tests/t_perturb
+compare gatetui with.  Needs numpy only.
 
     python3 tests/ref/make_report_fixtures.py
 """
