@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "screen/edtext.h"
 #include "screen/keys.h"
 #include "term/ui.h"
 #include "screen/view.h"
@@ -38,7 +39,7 @@ static gt_act press(gt_view *v, const char *bytes)
     return a;
 }
 
-static void write_model(const char *path)
+static void write_model(const char *path, const char *vocab)
 {
     enum { V = 5, D = 3, H = 4, G = 4 };
     static float w[4096];
@@ -52,7 +53,7 @@ static void write_model(const char *path)
         {"lstm.bias_hh_l1", G * H, 0, w + 800},   {"fc.weight", V, H, w + 900},
         {"fc.bias", V, 0, w + 1000},
     };
-    const char *meta[] = {"vocab", "\\n abc"};
+    const char *meta[] = {"vocab", vocab};
     stw_write(path, t, (int)(sizeof t / sizeof t[0]), meta, 1);
 }
 
@@ -183,9 +184,9 @@ static void test_edits(gt_view *v)
                strstr(v->msg, "no edit"),
            "w without an edit writes nothing");
     size_t at = v->t;
-    int before = trace_tokens(tr)[at];
+    int before = trace_token(tr, at);
     press_each(v, "e ");
-    tap_ok(trace_edit_count(tr) == 1 && trace_tokens(tr)[at] != before && trace_edited(tr, at),
+    tap_ok(trace_edit_count(tr) == 1 && trace_token(tr, at) != before && trace_edited(tr, at),
            "e Space edits the step under the cursor");
     size_t Kend = v->steps - 1 - at < 64 ? v->steps - 1 - at : 64;
     tap_ok(v->pert.valid && v->pert.step == at && v->pert.old_tok == before &&
@@ -218,7 +219,7 @@ static void test_edits(gt_view *v)
     press(v, "w");
     tap_ok(access("t-edited-2.txt", F_OK) == 0, "w again: ./t-edited-2.txt, not over the first");
     press_each(v, "e\r");
-    tap_ok(trace_edit_count(tr) == 2 && m->vocab_cp[trace_tokens(tr)[at]] == '\n',
+    tap_ok(trace_edit_count(tr) == 2 && m->vocab_cp[trace_token(tr, at)] == '\n',
            "e Enter edits it to a newline");
     tap_ok(v->pert.valid && m->vocab_cp[v->pert.old_tok] == ' ' &&
                m->vocab_cp[v->pert.new_tok] == '\n',
@@ -228,7 +229,7 @@ static void test_edits(gt_view *v)
                v->diff,
            "u: the first edit's curves again");
     press(v, "u");
-    tap_ok(trace_edit_count(tr) == 0 && trace_tokens(tr)[at] == before && !trace_edited(tr, at),
+    tap_ok(trace_edit_count(tr) == 0 && trace_token(tr, at) == before && !trace_edited(tr, at),
            "u u undoes both");
     tap_ok(!v->pert.valid && !v->diff, "no edit left: no curves, no difference");
     press(v, "u");
@@ -270,6 +271,105 @@ static void test_help_and_quit(gt_view *v)
     tap_ok(press(v, "\x03") == ACT_QUIT, "Ctrl-C quits");
 }
 
+/* Types s into the prompt that key opened, then Enter. */
+static void prompt(gt_view *v, const char *key, const char *s)
+{
+    press(v, key);
+    for (const char *p = s; *p;) {
+        char one[8] = {0};
+        size_t n = ((unsigned char)*p & 0xE0) == 0xC0 ? 2 : 1;
+        memcpy(one, p, n);
+        press(v, one);
+        p += n;
+    }
+    press(v, "\r");
+}
+
+/* The text as edited, in bytes: `w` writes it and `/` searches it, with edited characters
+ * longer and shorter than the ones they replace (é is two bytes), next to each other, and at
+ * the last step. */
+static void test_edited_text(const char *dir)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/e.safetensors", dir);
+    write_model(path, "\\n ab\xc3\xa9");
+    gt_error e = {0};
+    gt_model m;
+    gt_text t;
+    /* steps: a b é ' ' b a \n é é ' ' a b \n (bytes: é takes two) */
+    const char *text = "ab\xc3\xa9 ba\n\xc3\xa9\xc3\xa9 ab\n";
+    if (model_load(&m, path, NULL, &e) ||
+        text_from_memory(&t, "e.txt", text, strlen(text), &m, &e)) {
+        printf("# %s\n", e.msg);
+        tap_ok(0, "the model with é loads");
+        return;
+    }
+    gt_trace *tr;
+    gt_view v;
+    trace_open(&tr, &m, &t, NULL, &e);
+    view_init(&v, &m, &t, tr, 0, &e);
+    view_prepare(&v, 120, 40, &e);
+    const char *edits[][2] = {{"1", "\xc3\xa9"}, {"2", "a"}, {"7", "a"}, {"12", "b"}};
+    for (int i = 0; i < 4; i++) {
+        prompt(&v, "g", edits[i][0]);
+        press(&v, "e");
+        press(&v, edits[i][1]);
+    }
+    tap_ok(trace_edit_count(tr) == 4 && t.steps == 13, "é text: four edits");
+    const char *want = "a\xc3\xa9" "a ba\na\xc3\xa9 abb"; /* as edited */
+    char got[64] = "";
+    FILE *f = NULL;
+    int ok = press(&v, "w") == ACT_REDRAW && (f = fopen("e-edited.txt", "rb")) != NULL;
+    size_t n = f ? fread(got, 1, sizeof got - 1, f) : 0;
+    if (f)
+        fclose(f);
+    tap_ok(ok && n == strlen(want) && memcmp(got, want, n) == 0,
+           "w writes the edited text, characters of other lengths in place (%zu bytes)", n);
+
+    prompt(&v, "g", "0");
+    prompt(&v, "/", "\xc3\xa9" "a ");
+    tap_ok(v.t == 1, "/éa finds two edited characters side by side (step 1)");
+    prompt(&v, "/", "abb");
+    tap_ok(v.t == 10, "/abb finds a match ending with the edited last step (step 10)");
+    press(&v, "N");
+    tap_ok(v.t == 10 && strstr(v.msg, "wrapped"), "N: the only match, wrapping around");
+    prompt(&v, "/", "\xc3\xa9");
+    tap_ok(v.t == 1 && strstr(v.msg, "wrapped"), "/é from step 10 wraps to the edited step 1");
+    press(&v, "n");
+    tap_ok(v.t == 8, "n: the next é is the loaded one at step 8 (step 2's is edited away)");
+    press(&v, "N");
+    tap_ok(v.t == 1, "N: back to step 1");
+    prompt(&v, "/", "ab");
+    tap_ok(v.t == 10, "/ab after step 1: step 10 (step 0's a is now followed by é)");
+    prompt(&v, "/", "\xc3\xa9\xc3\xa9");
+    tap_ok(v.msg_error && strstr(v.msg, "is not in the text"),
+           "/éé, in the text as loaded (steps 7-8), is not in the edited text");
+
+    gt_edtext x;
+    int wr;
+    ok = edtext_open(&x, tr, &e) == GT_OK && x.n == 4;
+    size_t at = ok ? edtext_find(&x, "\na\xc3\xa9", 4, 0, 1, &wr) : 0;
+    tap_ok(at == 7 && !wr, "a match spanning an edited character starts at the loaded offset");
+    at = ok ? edtext_find(&x, "b\n", 2, 0, 1, &wr) : 0;
+    tap_ok(at == (size_t)-1, "the loaded last character, edited away, is not found");
+    at = ok ? edtext_find(&x, "a\xc3\xa9", 3, 15, -1, &wr) : 0;
+    tap_ok(at == 8 && !wr, "backwards from the end: the nearest match first (offset 8)");
+    edtext_close(&x);
+    while (trace_undo(tr, NULL))
+        ;
+    ok = edtext_open(&x, tr, &e) == GT_OK && x.n == 0;
+    at = ok ? edtext_find(&x, "\xc3\xa9\xc3\xa9", 4, 0, 1, &wr) : 0;
+    tap_ok(at == 8, "all undone: /éé finds the text's own again");
+    edtext_close(&x);
+
+    view_free(&v);
+    trace_close(tr);
+    text_free(&t);
+    model_free(&m);
+    unlink(path);
+    unlink("e-edited.txt");
+}
+
 int main(void)
 {
     char dir[] = "/tmp/t_keys.XXXXXX";
@@ -277,7 +377,7 @@ int main(void)
         return 1;
     char path[256];
     snprintf(path, sizeof path, "%s/m.safetensors", dir);
-    write_model(path);
+    write_model(path, "\\n abc");
     tk = termkey_new_abstract("xterm", TERMKEY_FLAG_UTF8);
     if (chdir(dir) != 0) /* w writes the edited text here */
         return 1;
@@ -302,6 +402,7 @@ int main(void)
     test_edits(&v);
     test_stats_view(&v);
     test_help_and_quit(&v);
+    test_edited_text(dir);
 
     termkey_destroy(tk);
     view_free(&v);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -62,6 +63,7 @@ static void write_model(const char *path, int gru, int L, int H)
 
 static char dir[256];
 
+/* Model m and a text of len characters; a failure is reported as one. */
 static int load(gt_model *m, gt_text *t, int gru, int L, int H, size_t len)
 {
     char path[512];
@@ -70,6 +72,7 @@ static int load(gt_model *m, gt_text *t, int gru, int L, int H, size_t len)
     gt_error e = {0};
     if (model_load(m, path, NULL, &e)) {
         printf("# %s\n", e.msg);
+        tap_ok(0, "a model of %d layers of %d units loads", L, H);
         return -1;
     }
     char *txt = malloc(len);
@@ -78,8 +81,11 @@ static int load(gt_model *m, gt_text *t, int gru, int L, int H, size_t len)
         txt[i] = i % 97 == 50 ? 'Z' : alpha[(i * 7 + i / 13) % 10]; /* Z: skipped */
     int rc = text_from_memory(t, "text", txt, len, m, &e);
     free(txt);
-    if (rc)
+    if (rc) {
         printf("# %s\n", e.msg);
+        tap_ok(0, "a text of %zu characters loads", len);
+        model_free(m);
+    }
     return rc;
 }
 
@@ -127,10 +133,8 @@ static void test_random_access(int gru)
 {
     gt_model m;
     gt_text t;
-    if (load(&m, &t, gru, 2, 6, 5000)) {
-        tap_ok(0, "model and text load");
+    if (load(&m, &t, gru, 2, 6, 5000))
         return;
-    }
     const char *arch = gru ? "GRU" : "LSTM";
     float *all = straight(&m, t.tok, t.steps);
     /* small budgets: many intervals, a short window */
@@ -200,13 +204,13 @@ static void test_random_access(int gru)
     edited[s2] = (uint16_t)tok2;
     float *eall = straight(&m, edited, t.steps);
     ok = trace_edited(tr, s1) && trace_edited(tr, s2) && !trace_edited(tr, s1 + 1) &&
-         trace_tokens(tr)[s1] == tok1 && trace_original_at(tr, s1) == loaded[s1] &&
+         trace_token(tr, s1) == tok1 && trace_original_at(tr, s1) == loaded[s1] &&
          trace_original_at(tr, s1 + 1) == loaded[s1 + 1];
     tap_ok(ok, "%s: edited steps are marked, the original kept", arch);
     /* a second edit of the same step: the original is still the text's */
     int tok1b = (tok1 + 1) % m.vocab;
     tap_ok(trace_edit(tr, s1, tok1b, &e) == 0 && trace_original_at(tr, s1) == loaded[s1] &&
-               trace_tokens(tr)[s1] == tok1b && (tok1b == loaded[s1]) != trace_edited(tr, s1),
+               trace_token(tr, s1) == tok1b && (tok1b == loaded[s1]) != trace_edited(tr, s1),
            "%s: edited twice, the original is the text's", arch);
     trace_undo(tr, NULL);
     ok = 1;
@@ -238,14 +242,14 @@ static void test_random_access(int gru)
     tap_ok(ok, "%s: after undoing both, the original values", arch);
     tap_ok(trace_edit(tr, t.steps, 0, &e) == GT_EINPUT && trace_edit(tr, 0, m.vocab, &e) ==
            GT_EINPUT, "%s: an edit out of range is refused", arch);
-    /* the edits change the text's own tokens (no copy); closing puts them back */
+    /* the edits are kept beside the text, whose tokens are never written */
     trace_edit(tr, s1, tok1, &e);
     trace_edit(tr, s1, tok2, &e);
     trace_edit(tr, s2, tok2, &e);
-    ok = trace_tokens(tr) == t.tok && t.tok[s1] == tok2;
+    ok = trace_token(tr, s1) == tok2 && memcmp(t.tok, loaded, t.steps * sizeof *loaded) == 0;
     trace_close(tr);
     tap_ok(ok && memcmp(t.tok, loaded, t.steps * sizeof *loaded) == 0,
-           "%s: edits are made in the text's tokens, which closing the trace puts back", arch);
+           "%s: edits leave the text's tokens as loaded, with the trace open and after", arch);
     free(h);
     free(c);
     free(h2);
@@ -265,10 +269,8 @@ static void test_pass(void)
 {
     gt_model m;
     gt_text t;
-    if (load(&m, &t, 0, 1, 64, 400000)) {
-        tap_ok(0, "long text loads");
+    if (load(&m, &t, 0, 1, 64, 400000))
         return;
-    }
     gt_trace *tr;
     gt_error e = {0};
     /* the adaptive choice of one or two threads, which switches between them as it times
@@ -329,16 +331,201 @@ static void test_budget(void)
 {
     gt_model m;
     gt_text t;
-    if (load(&m, &t, 0, 2, 32, 2000000)) {
-        tap_ok(0, "long text loads");
+    if (load(&m, &t, 0, 2, 32, 2000000))
         return;
-    }
     gt_trace *tr;
     trace_open(&tr, &m, &t, NULL, NULL);
     tap_ok(trace_checkpoint_bytes(tr) <= TRACE_CHECKPOINT_BUDGET,
            "a 2M-step text: checkpoints %zu bytes <= 16 MB (interval %zu)",
            trace_checkpoint_bytes(tr), trace_interval(tr));
     trace_close(tr);
+    text_free(&t);
+    model_free(&m);
+}
+
+/* ---- the edits beside the text ---- */
+
+/* The trace's view of the tokens against ref (as edited) and loaded (the text): at every
+ * step the token, the original and the mark; the edited steps in order; ranges read. */
+static int tokens_agree(const gt_trace *tr, const uint16_t *ref, const uint16_t *loaded,
+                        size_t T, const char *when)
+{
+    for (size_t s = 0; s < T; s++)
+        if (trace_token(tr, s) != ref[s] || trace_original_at(tr, s) != loaded[s] ||
+            trace_edited(tr, s) != (ref[s] != loaded[s])) {
+            printf("# %s: step %zu: token %d (want %d), original %d (want %d), edited %d\n",
+                   when, s, trace_token(tr, s), ref[s], trace_original_at(tr, s), loaded[s],
+                   trace_edited(tr, s));
+            return 0;
+        }
+    if (trace_token(tr, T) != -1 || trace_original_at(tr, T) != -1 || trace_edited(tr, T)) {
+        printf("# %s: past the end\n", when);
+        return 0;
+    }
+    size_t s = trace_next_edited(tr, 0);
+    for (size_t x = 0; x < T; x++)
+        if (ref[x] != loaded[x]) {
+            if (s != x || trace_next_edited(tr, x) != x) {
+                printf("# %s: the next edited step is %zu, not %zu\n", when, s, x);
+                return 0;
+            }
+            s = trace_next_edited(tr, x + 1);
+        }
+    if (s != T) {
+        printf("# %s: an edited step %zu too many\n", when, s);
+        return 0;
+    }
+    static uint16_t buf[8192];
+    size_t ranges[][2] = {{0, T}, {0, 1}, {T - 1, 1}, {T / 2 - 7, 300}, {1, T - 2}};
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+        memset(buf, 0xff, sizeof buf);
+        trace_read(tr, ranges[i][0], ranges[i][1], buf);
+        if (memcmp(buf, ref + ranges[i][0], ranges[i][1] * sizeof *buf) ||
+            buf[ranges[i][1]] != 0xffff) {
+            printf("# %s: steps %zu..+%zu read wrong\n", when, ranges[i][0], ranges[i][1]);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The trace's values at the first, the last and the edited steps (and around) against a
+ * straight run of ref. */
+static int values_agree(gt_trace *tr, const gt_model *m, const uint16_t *ref, size_t T)
+{
+    float *all = straight(m, ref, T);
+    int ok = same_at(tr, m, all, 0) && same_at(tr, m, all, T - 1);
+    for (size_t s = trace_next_edited(tr, 0), n = 0; ok && s < T && n < 40;
+         s = trace_next_edited(tr, s + 1), n++)
+        ok = same_at(tr, m, all, s) && (s + 5 >= T || same_at(tr, m, all, s + 5));
+    free(all);
+    return ok;
+}
+
+/* Many edits at the same and at different steps, the first and the last included, some back
+ * to the text's own token; then undone one by one in reverse order. The text's tokens are
+ * in read-only memory throughout: a write to them would end the test. */
+static void test_overlay(int gru)
+{
+    gt_model m;
+    gt_text t;
+    if (load(&m, &t, gru, 2, 6, 3000))
+        return;
+    const char *arch = gru ? "GRU" : "LSTM";
+    const size_t T = t.steps, bytes = T * sizeof *t.tok;
+    uint16_t *own = t.tok, *loaded = malloc(bytes), *ref = malloc(bytes);
+    uint16_t *ro = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (ro == MAP_FAILED || !loaded || !ref) {
+        tap_ok(0, "%s: memory for the overlay test", arch);
+        return;
+    }
+    memcpy(ro, t.tok, bytes);
+    mprotect(ro, bytes, PROT_READ);
+    t.tok = ro;
+    memcpy(loaded, ro, bytes);
+    memcpy(ref, ro, bytes);
+    gt_trace_limits lim = {2000, 64 * 2 * (size_t)(m.gates + 2) * 6 * 4, 8};
+    gt_trace *tr;
+    gt_error e = {0};
+    trace_open(&tr, &m, &t, &lim, &e);
+    gt_edit hist[400];
+    size_t nh = 0;
+#define EDIT(step, tok)                                                                        \
+    do {                                                                                       \
+        size_t st_ = (step);                                                                   \
+        int tk_ = (tok);                                                                       \
+        hist[nh++] = (gt_edit){st_, ref[st_], tk_};                                            \
+        ok &= trace_edit(tr, st_, tk_, &e) == GT_OK;                                           \
+        ref[st_] = (uint16_t)tk_;                                                              \
+    } while (0)
+    int ok = tokens_agree(tr, ref, loaded, T, "no edit");
+    EDIT(0, (loaded[0] + 1) % m.vocab);
+    EDIT(T - 1, (loaded[T - 1] + 2) % m.vocab);
+    ok &= tokens_agree(tr, ref, loaded, T, "first and last") && values_agree(tr, &m, ref, T);
+    tap_ok(ok, "%s: edits at the first and the last step", arch);
+
+    size_t mid = T / 2;
+    int seq[] = {1, 2, 0, 3, 1}; /* 0: back to the text's own token */
+    for (int i = 0; i < 5; i++) {
+        EDIT(mid, (loaded[mid] + seq[i]) % m.vocab);
+        ok &= tokens_agree(tr, ref, loaded, T, "the same step");
+        if (seq[i] == 0)
+            ok &= !trace_edited(tr, mid) && trace_token(tr, mid) == loaded[mid];
+    }
+    ok &= trace_edit_count(tr) == 7 && values_agree(tr, &m, ref, T);
+    tap_ok(ok, "%s: five edits of one step, one of them back to the text's token", arch);
+
+    for (int i = 0; i < 300; i++) {
+        size_t s;
+        if (i % 3 == 0 && nh) /* a step already edited */
+            s = hist[(size_t)((frand() + 1) / 2 * (float)(nh - 1))].step;
+        else
+            s = (size_t)((frand() + 1) / 2 * (float)(T - 1));
+        int tok = i % 7 == 0 ? loaded[s] : (int)((size_t)((frand() + 1) / 2 * 1e6f) % m.vocab);
+        if (tok == ref[s])
+            tok = (tok + 1) % m.vocab;
+        EDIT(s, tok);
+        if (i % 10 == 0)
+            ok &= tokens_agree(tr, ref, loaded, T, "many edits");
+    }
+    ok &= tokens_agree(tr, ref, loaded, T, "many edits") && values_agree(tr, &m, ref, T);
+    tap_ok(ok && trace_edit_count(tr) == nh, "%s: %zu edits at the same and at different steps",
+           arch, nh);
+
+    /* the background pass reads the edits too: an edit near the start forgets the
+     * checkpoints after it, the pass computes them again, the last step starts from them */
+    EDIT(1, (ref[1] + 1) % m.vocab);
+    size_t known = trace_known(tr);
+    trace_load(tr, 0, 1, &e);
+    trace_pass_start(tr, T, &e);
+    while (trace_pass_running(tr))
+        usleep(1000);
+    float *all = straight(&m, ref, T);
+    ok = known <= 1 && trace_known(tr) == T && same_at(tr, &m, all, T - 1);
+    /* the checkpoint after each edited step is the pass's own (a window far away) */
+    size_t I = trace_interval(tr), LH = (size_t)m.layers * m.hidden;
+    size_t per = (size_t)m.layers * (m.gates + 2) * m.hidden;
+    float *h = malloc(LH * sizeof *h), *c = malloc(LH * sizeof *c);
+    for (size_t x = trace_next_edited(tr, 0); ok && x < T; x = trace_next_edited(tr, x + 1)) {
+        size_t cp = (x / I + 1) * I;
+        if (cp > T || trace_state_before(tr, cp, h, c, &e))
+            continue;
+        for (int k = 0; k < m.layers; k++) {
+            const float *o = all + (cp - 1) * per + (size_t)k * (m.gates + 2) * m.hidden;
+            ok &= memcmp(h + (size_t)k * m.hidden, o + (size_t)(m.gates + 1) * m.hidden,
+                         (size_t)m.hidden * sizeof *h) == 0;
+        }
+    }
+    free(h);
+    free(c);
+    tap_ok(ok, "%s: the background pass runs the edited text (from step %zu)", arch, known);
+    free(all);
+
+    ok = 1;
+    while (nh) {
+        gt_edit ed, want = hist[--nh];
+        ok &= trace_undo(tr, &ed) == 1 && ed.step == want.step && ed.old_tok == want.old_tok &&
+              ed.new_tok == want.new_tok && trace_edit_count(tr) == nh;
+        ref[want.step] = (uint16_t)want.old_tok;
+        if (nh % 25 == 0 || nh < 8)
+            ok &= tokens_agree(tr, ref, loaded, T, "undo");
+        if (nh == 150 || nh == 6)
+            ok &= values_agree(tr, &m, ref, T);
+    }
+#undef EDIT
+    tap_ok(ok, "%s: undo takes the edits back newest first, each as it was made", arch);
+    ok = trace_undo(tr, NULL) == 0 && trace_next_edited(tr, 0) == T &&
+         memcmp(ref, loaded, bytes) == 0 && tokens_agree(tr, ref, loaded, T, "all undone");
+    all = straight(&m, loaded, T);
+    ok &= same_at(tr, &m, all, 0) && same_at(tr, &m, all, mid) && same_at(tr, &m, all, T - 1);
+    free(all);
+    trace_close(tr);
+    tap_ok(ok && memcmp(ro, loaded, bytes) == 0,
+           "%s: all undone, the text as loaded; its tokens were never written", arch);
+    t.tok = own;
+    munmap(ro, bytes);
+    free(loaded);
+    free(ref);
     text_free(&t);
     model_free(&m);
 }
@@ -352,6 +539,8 @@ int main(void)
     }
     test_random_access(0);
     test_random_access(1);
+    test_overlay(0);
+    test_overlay(1);
     test_pass();
     test_budget();
     char cmd[300];

@@ -9,8 +9,10 @@
  * cancellation; afterwards every step is reached within one interval.
  *
  * Edits replace the token of one step; they stack and are undone in reverse order. Every
- * value the trace gives is that of the edited sequence. Only the main thread calls these
- * functions; the background pass is private. */
+ * value the trace gives is that of the edited sequence. The text is never written: the edits
+ * are kept beside it (the steps edited, sorted, with their tokens now), so editing a text of
+ * any length copies nothing and takes memory for the edits only. Only the main thread calls
+ * these functions; the background pass is private. */
 #ifndef GATETUI_TRACE_H
 #define GATETUI_TRACE_H
 
@@ -40,31 +42,33 @@ typedef struct gt_edit {
     int old_tok, new_tok;
 } gt_edit;
 
-/* A trace of model m over text t's steps (both must outlive it; edits change t->tok until
- * trace_close). lim may be NULL. */
+/* A trace of model m over text t's steps (both must outlive it; t is only read). lim may be
+ * NULL. */
 int trace_open(gt_trace **out, const gt_model *m, const gt_text *t, const gt_trace_limits *lim,
                gt_error *e);
 void trace_close(gt_trace *tr); /* stops the background pass first */
 
 const gt_model *trace_model(const gt_trace *tr);
+const gt_text *trace_text(const gt_trace *tr); /* the text as loaded */
 size_t trace_steps(const gt_trace *tr);
 size_t trace_interval(const gt_trace *tr);
 size_t trace_window_len(const gt_trace *tr);  /* steps the window holds */
 size_t trace_checkpoint_bytes(const gt_trace *tr); /* memory the checkpoints take */
 
-/* The tokens as edited ([steps]): the text's own array, which edits change in place (a long
- * text is not copied) and trace_close puts back as it was. */
-const uint16_t *trace_tokens(const gt_trace *tr);
+/* Step s's token as edited (-1 when s is past the end): a search among the edited steps. */
+int trace_token(const gt_trace *tr, size_t s);
+/* Steps [a, a + n) as edited into out (a + n <= steps). */
+void trace_read(const gt_trace *tr, size_t a, size_t n, uint16_t *out);
 /* Step s's token as in the text before any edit (-1 when s is past the end). */
 int trace_original_at(const gt_trace *tr, size_t s);
 /* 1 when step s's token differs from the text's. */
 int trace_edited(const gt_trace *tr, size_t s);
-/* Writes the text's tokens back as they were loaded, leaving the edits recorded: for a
- * forked process that wants the text as loaded; the trace is not to be used after it. */
-void trace_put_back_text(gt_trace *tr);
+/* The first step at or after s whose token differs from the text's (steps when none). */
+size_t trace_next_edited(const gt_trace *tr, size_t s);
 
 /* Replaces step s's token (stopping the background pass, which the caller may restart).
- * GT_EINPUT when s or tok is out of range. */
+ * GT_EINPUT when s or tok is out of range, GT_EFAIL when out of memory; either leaves the
+ * edits as they were. */
 int trace_edit(gt_trace *tr, size_t s, int tok, gt_error *e);
 /* Undoes the last edit; 0 when there was none, 1 otherwise (*undone, if not NULL, says
  * which). */

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/overlay.h"
 #include "gatetui/run.h"
 #include "gatetui/trace.h"
 
@@ -26,9 +27,8 @@ struct gt_trace {
     const gt_model *m;
     const gt_text *text;
     size_t T;            /* steps */
-    uint16_t *tok;       /* [T] as edited: the text's own tokens, edited in place (no copy
-                          * of a long text); the edits record what each step held before */
-    gt_edit *edits;
+    gt_overlay ov;       /* the edited steps beside the text's tokens, which are only read */
+    gt_edit *edits;      /* [nedits] every edit in order, for undo */
     size_t nedits, cap_edits;
 
     size_t interval;     /* I: checkpoint j is the state before step j*I */
@@ -85,22 +85,26 @@ size_t trace_steps(const gt_trace *tr) { return tr->T; }
 size_t trace_interval(const gt_trace *tr) { return tr->interval; }
 size_t trace_window_len(const gt_trace *tr) { return tr->wcap; }
 size_t trace_checkpoint_bytes(const gt_trace *tr) { return tr->ncp * tr->state_len * sizeof(float); }
-const uint16_t *trace_tokens(const gt_trace *tr) { return tr->tok; }
-int trace_original_at(const gt_trace *tr, size_t s)
+const gt_text *trace_text(const gt_trace *tr) { return tr->text; }
+
+int trace_token(const gt_trace *tr, size_t s)
 {
-    if (s >= tr->T)
-        return -1;
-    for (size_t i = 0; i < tr->nedits; i++) /* the first edit of s saw the text's token */
-        if (tr->edits[i].step == s)
-            return tr->edits[i].old_tok;
-    return tr->tok[s];
+    return s < tr->T ? overlay_token(&tr->ov, s) : -1;
 }
 
-void trace_put_back_text(gt_trace *tr)
+void trace_read(const gt_trace *tr, size_t a, size_t n, uint16_t *out)
 {
-    for (size_t i = tr->nedits; i-- > 0;)
-        tr->tok[tr->edits[i].step] = (uint16_t)tr->edits[i].old_tok;
+    overlay_read(&tr->ov, a, n, out);
 }
+
+int trace_original_at(const gt_trace *tr, size_t s) { return s < tr->T ? tr->text->tok[s] : -1; }
+
+size_t trace_next_edited(const gt_trace *tr, size_t s)
+{
+    size_t i = overlay_lower(&tr->ov, s);
+    return i < tr->ov.n ? tr->ov.at[i].step : tr->T;
+}
+
 size_t trace_edit_count(const gt_trace *tr) { return tr->nedits; }
 
 const gt_edit *trace_edit_at(const gt_trace *tr, size_t i)
@@ -110,7 +114,7 @@ const gt_edit *trace_edit_at(const gt_trace *tr, size_t i)
 
 int trace_edited(const gt_trace *tr, size_t s)
 {
-    return s < tr->T && tr->tok[s] != trace_original_at(tr, s);
+    return s < tr->T && overlay_edited(&tr->ov, s);
 }
 
 size_t trace_known(const gt_trace *tr)
@@ -134,7 +138,7 @@ int trace_open(gt_trace **out, const gt_model *m, const gt_text *t, const gt_tra
     tr->m = m;
     tr->text = t;
     tr->T = t->steps;
-    tr->tok = t->tok;
+    overlay_init(&tr->ov, t->tok, t->steps);
     tr->state_len = L * H * (m->arch == GT_LSTM ? 2 : 1);
     size_t maxcp = cpb / (tr->state_len * sizeof(float));
     if (maxcp < 2)
@@ -185,7 +189,7 @@ void trace_close(gt_trace *tr)
     run_free(&tr->prun);
     free(tr->cp);
     free(tr->win);
-    trace_put_back_text(tr); /* the text as it was loaded */
+    overlay_free(&tr->ov);
     free(tr->edits);
     free(tr);
 }
@@ -263,9 +267,11 @@ static void maybe_checkpoint(gt_trace *tr, const gt_run *r, size_t s)
 static void advance(gt_trace *tr, gt_run *r, size_t a, size_t b, int rec)
 {
     double t0 = b - a >= 32 ? now_ns() : 0;
+    gt_overlay_reader rd;
+    overlay_reader(&tr->ov, a, &rd);
     for (size_t s = a; s < b; s++) {
         maybe_checkpoint(tr, r, s);
-        run_step(r, tr->tok[s]);
+        run_step(r, overlay_reader_token(&rd, s));
         if (rec)
             record(tr, r, s);
     }
@@ -434,8 +440,10 @@ int trace_edit(gt_trace *tr, size_t s, int tok, gt_error *e)
         tr->edits = ne;
         tr->cap_edits = n;
     }
-    tr->edits[tr->nedits++] = (gt_edit){s, tr->tok[s], tok};
-    tr->tok[s] = (uint16_t)tok;
+    if (overlay_reserve(&tr->ov))
+        return gt_fail(e, GT_EFAIL, "out of memory for an edit");
+    tr->edits[tr->nedits++] = (gt_edit){s, overlay_token(&tr->ov, s), tok};
+    overlay_set(&tr->ov, s, (uint16_t)tok); /* with the room just made, it cannot fail */
     invalidate_from(tr, s);
     return GT_OK;
 }
@@ -446,7 +454,9 @@ int trace_undo(gt_trace *tr, gt_edit *undone)
         return 0;
     trace_pass_cancel(tr);
     gt_edit ed = tr->edits[--tr->nedits];
-    tr->tok[ed.step] = (uint16_t)ed.old_tok;
+    /* the edited steps become what they were before this edit, when they fitted in the room
+     * the overlay had then (it never shrinks): this cannot fail */
+    overlay_set(&tr->ov, ed.step, (uint16_t)ed.old_tok);
     invalidate_from(tr, ed.step);
     if (undone)
         *undone = ed;
@@ -505,6 +515,8 @@ static void *pass_main(void *arg)
     run_set_threads(r, pk.cur);
     double t0 = now_ns();
     size_t chunk_from = j * I;
+    gt_overlay_reader rd; /* the edits stay as they are while a pass runs */
+    overlay_reader(&tr->ov, j * I, &rd);
     for (size_t s = j * I; s < tr->pass_to; s++) {
         if (atomic_load_explicit(&tr->pass_cancel, memory_order_relaxed))
             break;
@@ -517,7 +529,7 @@ static void *pass_main(void *arg)
                 chunk_from = s;
             }
         }
-        run_step(r, tr->tok[s]);
+        run_step(r, overlay_reader_token(&rd, s));
         if ((s + 1) % I == 0) {
             state_to_cp(tr, r, (s + 1) / I);
             atomic_store_explicit(&tr->cp_valid, (s + 1) / I + 1, memory_order_release);

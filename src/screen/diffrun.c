@@ -29,7 +29,8 @@ static int allocate(gt_diffrun *d, gt_error *e)
     d->h = malloc(S * H * sizeof *d->h);
     d->h0 = malloc(LH * sizeof *d->h0);
     d->c0 = malloc(LH * sizeof *d->c0);
-    int rc = !d->g || !d->c || !d->h || !d->h0 || !d->c0
+    d->tok = malloc(S * sizeof *d->tok);
+    int rc = !d->g || !d->c || !d->h || !d->h0 || !d->c0 || !d->tok
                  ? gt_fail(e, GT_EFAIL, "out of memory for the difference view")
                  : run_init(&d->run, m, e);
     if (rc) {
@@ -38,7 +39,9 @@ static int allocate(gt_diffrun *d, gt_error *e)
         free(d->h);
         free(d->h0);
         free(d->c0);
+        free(d->tok);
         d->g = d->c = d->h = d->h0 = d->c0 = NULL;
+        d->tok = NULL;
         return rc;
     }
     d->have_run = 1;
@@ -54,6 +57,7 @@ void diffrun_free(gt_diffrun *d)
     free(d->h);
     free(d->h0);
     free(d->c0);
+    free(d->tok);
     memset(d, 0, sizeof *d);
 }
 
@@ -79,9 +83,10 @@ int diffrun_update(gt_diffrun *d, gt_trace *tr, int layer, gt_error *e)
     const size_t LH = (size_t)m->layers * H;
     memcpy(d->run.h, d->h0, LH * sizeof *d->h0);
     memcpy(d->run.c, d->c0, LH * sizeof *d->c0);
-    const uint16_t *tok = trace_tokens(tr);
+    trace_read(tr, s, n, d->tok); /* as edited, then the edited step put back */
+    d->tok[0] = (uint16_t)ed->old_tok;
     for (size_t i = 0; i < n; i++) {
-        run_step_layers(&d->run, i == 0 ? ed->old_tok : tok[s + i], layer);
+        run_step_layers(&d->run, d->tok[i], layer);
         memcpy(d->g + i * GH, run_gates(&d->run, layer), GH * sizeof *d->g);
         memcpy(d->c + i * H, run_c(&d->run, layer), H * sizeof *d->c);
         memcpy(d->h + i * H, run_h(&d->run, layer), H * sizeof *d->h);

@@ -7,6 +7,7 @@
 #define GATETUI_DIFFRUN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gatetui/error.h"
 #include "gatetui/model.h"
@@ -27,6 +28,7 @@ typedef struct gt_diffrun {
     const gt_model *m;
     float *g, *c, *h;   /* [span * G*H], [span * H], [span * H] */
     float *h0, *c0;     /* [L*H] */
+    uint16_t *tok;      /* [span] the tokens before the edit, from s on */
     int have_run;
     gt_run run;
 } gt_diffrun;

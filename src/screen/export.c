@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "screen/edtext.h"
 #include "screen/export.h"
 #include "screen/frame.h"
 #include "gatetui/fileio.h"
@@ -195,33 +196,23 @@ int export_to_cwd(const gt_surface *s, const char *text_name, size_t step, int e
     return rc;
 }
 
-int export_text_to_cwd(const gt_text *t, const uint16_t *tok, const char *text_name,
-                       char *out, size_t n, gt_error *e)
+int export_text_to_cwd(const gt_trace *tr, const char *text_name, char *out, size_t n,
+                       gt_error *e)
 {
-    const gt_model *m = t->model;
+    gt_edtext x;
+    int rc = edtext_open(&x, tr, e);
+    if (rc)
+        return rc;
     char *data;
     size_t len;
     FILE *f = open_memstream(&data, &len);
-    if (!f)
-        return gt_fail(e, GT_EFAIL, "out of memory for the text");
-    size_t step = 0;
-    for (size_t off = 0; off < t->nbytes;) {
-        uint32_t cp;
-        int cl = text_char_at(t, off, &cp);
-        if (cp != UTF8_INVALID && model_token(m, cp) >= 0 && step < t->steps) {
-            uint32_t ncp = m->vocab_cp[tok[step++]];
-            char u[8];
-            if (t->bytes_mode)
-                fputc((int)ncp, f);
-            else
-                fwrite(u, 1, (size_t)utf8_encode(ncp, u), f);
-        } else {
-            fwrite(t->bytes + off, 1, (size_t)cl, f);
-        }
-        off += (size_t)cl;
-    }
-    if (fclose(f)) {
-        free(data);
+    int bad = !f || edtext_write(&x, f);
+    edtext_close(&x);
+    if (f && fclose(f))
+        bad = 1;
+    if (bad) {
+        if (f)
+            free(data);
         return gt_fail(e, GT_EFAIL, "out of memory for the text");
     }
     /* the text's own extension, after "-edited" */
@@ -234,7 +225,7 @@ int export_text_to_cwd(const gt_text *t, const uint16_t *tok, const char *text_n
     if (dot && dot != b && strlen(dot) < sizeof ext && !strpbrk(dot, " /"))
         snprintf(ext, sizeof ext, "%s", dot);
     snprintf(base, sizeof base, "%s-edited", stem);
-    int rc = write_new_in_cwd(data, len, base, ext, out, n, e);
+    rc = write_new_in_cwd(data, len, base, ext, out, n, e);
     free(data);
     return rc;
 }

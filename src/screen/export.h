@@ -8,6 +8,7 @@
 #include "gatetui/error.h"
 #include "gatetui/model.h"
 #include "gatetui/text.h"
+#include "gatetui/trace.h"
 #include "screen/surface.h"
 
 /* What the screen modes are asked for on the command line. */
@@ -31,11 +32,11 @@ int export_to_file(const gt_surface *s, const char *path, gt_error *e);
 int export_to_cwd(const gt_surface *s, const char *text_name, size_t step, int edited,
                   char *out, size_t n, gt_error *e);
 
-/* Writes text t with the tokens tok (t->steps of them, as edited) to a new file in the
- * current directory, NAME-edited.EXT (then NAME-edited-2.EXT, ...), characters outside the
- * vocabulary as they were; never over an existing file. Its name goes to out. */
-int export_text_to_cwd(const gt_text *t, const uint16_t *tok, const char *text_name,
-                       char *out, size_t n, gt_error *e);
+/* Writes trace tr's text as edited to a new file in the current directory, NAME-edited.EXT
+ * (then NAME-edited-2.EXT, ...), characters outside the vocabulary as they were; never over
+ * an existing file. Its name goes to out. */
+int export_text_to_cwd(const gt_trace *tr, const char *text_name, char *out, size_t n,
+                       gt_error *e);
 
 /* The --export mode. */
 int export_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_error *e);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gatetui/utf8.h"
+#include "screen/edtext.h"
 #include "screen/export.h"
 #include "screen/keys.h"
 #include "screen/layout.h"
@@ -107,8 +108,8 @@ static void go_to(gt_view *v, const char *in)
     view_seek(v, (size_t)(x + (pct ? 0.5 : 0)));
 }
 
-/* Finds the search text in the text's bytes after (dir > 0) or before the cursor, wrapping
- * around; moves to the step at the match. */
+/* Finds the search text in the text as edited (the strip's characters) after (dir > 0) or
+ * before the cursor, wrapping around; moves to the step at the match. */
 static void search(gt_view *v, int dir)
 {
     if (!v->search[0]) {
@@ -116,39 +117,16 @@ static void search(gt_view *v, int dir)
         return;
     }
     const gt_text *t = v->text;
-    const unsigned char *b = t->bytes;
-    size_t n = t->nbytes, len = strlen(v->search);
     size_t cur = text_step_offset(t, v->pending ? v->pending_step : v->t);
-    size_t found = (size_t)-1;
-    int wrapped = 0;
-    if (len <= n) {
-        if (dir > 0) {
-            for (size_t pass = 0; pass < 2 && found == (size_t)-1; pass++) {
-                size_t from = pass ? 0 : cur + 1, to = pass ? cur + 1 : n;
-                for (size_t o = from; o + len <= n && o < to; o++) {
-                    const unsigned char *p = memchr(b + o, (unsigned char)v->search[0], to - o);
-                    if (!p)
-                        break;
-                    o = (size_t)(p - b);
-                    if (o + len <= n && memcmp(p, v->search, len) == 0) {
-                        found = o;
-                        break;
-                    }
-                }
-                wrapped = (int)pass;
-            }
-        } else {
-            for (size_t pass = 0; pass < 2 && found == (size_t)-1; pass++) {
-                size_t lo = pass ? cur : 0, hi = pass ? n : cur; /* matches starting in [lo, hi) */
-                for (size_t o = hi; o-- > lo;)
-                    if (o + len <= n && memcmp(b + o, v->search, len) == 0) {
-                        found = o;
-                        break;
-                    }
-                wrapped = (int)pass;
-            }
-        }
+    gt_edtext x;
+    gt_error e = {0};
+    if (edtext_open(&x, v->tr, &e)) {
+        message(v, 1, "%s", e.msg);
+        return;
     }
+    int wrapped;
+    size_t found = edtext_find(&x, v->search, strlen(v->search), cur, dir, &wrapped);
+    edtext_close(&x);
     if (found == (size_t)-1) {
         message(v, 1, "\"%s\" is not in the text", v->search);
         return;
@@ -174,8 +152,7 @@ static void edit(gt_view *v, uint32_t cp)
             message(v, 1, "'%s' is not in the vocabulary; nothing changed", u);
         return;
     }
-    const uint16_t *toks = trace_tokens(v->tr);
-    if (toks[v->t] == tok) {
+    if (trace_token(v->tr, v->t) == tok) {
         message(v, 0, "step %zu is already that character; nothing changed", v->t);
         return;
     }
@@ -356,8 +333,7 @@ static void write_text(gt_view *v)
     gt_error e = {0};
     if (!trace_edit_count(v->tr))
         message(v, 0, "no edit: the text is as loaded");
-    else if (export_text_to_cwd(v->text, trace_tokens(v->tr), v->text_name, name, sizeof name,
-                                &e))
+    else if (export_text_to_cwd(v->tr, v->text_name, name, sizeof name, &e))
         message(v, 1, "writing the text failed: %.200s", e.msg);
     else
         message(v, 0, "edited text written to ./%s", name);

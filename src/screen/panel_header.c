@@ -37,9 +37,8 @@ void panel_header(gt_surface *s, gt_rect r, const gt_view *v)
 
     /* row 2: where the cursor is */
     y++;
-    const uint16_t *tok = trace_tokens(v->tr);
     char ch[32];
-    panel_char_name(v, tok[v->t], ch, sizeof ch);
+    panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
     snprintf(buf, sizeof buf, " step %zu / %zu", v->t, v->steps);
     x = put(s, r.x, y, end, R_HEADER, buf);
     if (r.w >= 100)

@@ -53,7 +53,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         return;
     case PROMPT_EDIT: {
         char ch[32];
-        panel_char_name(v, trace_tokens(v->tr)[v->t], ch, sizeof ch);
+        panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
         snprintf(buf, sizeof buf, "replace %s at step %zu with: ", ch, v->t);
         x += surf_text(s, x, y, end - x, R_KEY, buf);
         x += surf_text(s, x, y, end - x, R_NORMAL, cursor);

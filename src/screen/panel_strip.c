@@ -28,7 +28,7 @@ static int next_char(const gt_view *v, size_t off, long *step, dchar *d)
 static int glyph_of(const gt_view *v, const dchar *d, char *g)
 {
     if (d->step >= 0)
-        view_token_glyph(v, trace_tokens(v->tr)[d->step], g);
+        view_token_glyph(v, trace_token(v->tr, (size_t)d->step), g);
     else
         view_cp_glyph(v->utf8, v->text->bytes_mode, d->cp, g);
     return surf_width(g);

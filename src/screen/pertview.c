@@ -19,8 +19,9 @@ int pertview_init(gt_pertview *pv, const gt_model *m, gt_error *e)
     pv->h0 = malloc(LH * sizeof *pv->h0);
     pv->c0 = malloc(LH * sizeof *pv->c0);
     pv->orig = malloc(K1 * sizeof *pv->orig);
+    pv->now = malloc(K1 * sizeof *pv->now);
     pv->idx = malloc((size_t)m->hidden * sizeof *pv->idx);
-    if (!pv->dc || !pv->h0 || !pv->c0 || !pv->orig || !pv->idx) {
+    if (!pv->dc || !pv->h0 || !pv->c0 || !pv->orig || !pv->now || !pv->idx) {
         pertview_free(pv);
         return gt_fail(e, GT_EFAIL, "out of memory for the perturbation");
     }
@@ -37,6 +38,7 @@ void pertview_free(gt_pertview *pv)
     free(pv->h0);
     free(pv->c0);
     free(pv->orig);
+    free(pv->now);
     free(pv->idx);
     memset(pv, 0, sizeof *pv);
     pv->p_layer = -1;
@@ -81,11 +83,11 @@ int pertview_update(gt_pertview *pv, gt_trace *tr, int layer, gt_error *e)
     if (rc)
         return rc;
     /* the text before this edit: the tokens as they are with the edited one put back */
-    const uint16_t *now = trace_tokens(tr) + s;
-    memcpy(pv->orig, now, len * sizeof *pv->orig);
+    trace_read(tr, s, len, pv->now);
+    memcpy(pv->orig, pv->now, len * sizeof *pv->orig);
     pv->orig[0] = (uint16_t)ed->old_tok;
     perturb_set_horizon(&pv->p, pv->horizon);
-    const gt_perturb_result *r = perturb_one(&pv->p, pv->h0, pv->c0, pv->orig, now, len);
+    const gt_perturb_result *r = perturb_one(&pv->p, pv->h0, pv->c0, pv->orig, pv->now, len);
     if (!r)
         return gt_fail(e, GT_EFAIL, "perturbation at step %zu failed", s);
     const size_t K1 = (size_t)r->K + 1;

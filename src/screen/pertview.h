@@ -37,7 +37,8 @@ typedef struct gt_pertview {
     gt_perturb p;
     int p_layer;         /* the layer p is for, -1: none */
     float *h0, *c0;      /* [L*H] */
-    uint16_t *orig;      /* [PERTVIEW_KMAX+1] */
+    uint16_t *orig, *now; /* [PERTVIEW_KMAX+1] the tokens from the edited step on, before
+                           * the edit and as edited */
     int *idx;            /* [H] */
 } gt_pertview;
 

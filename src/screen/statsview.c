@@ -91,8 +91,8 @@ static void child_main(const gt_statsview *sv, int layer, int fd)
     gt_error e = {0};
     char *buf = NULL;
     size_t n = 0;
-    trace_put_back_text(sv->tr); /* in this process's copy: the text as loaded */
-    int rc = report_compute(&r, sv->m, trace_tokens(sv->tr), trace_steps(sv->tr), &o, &e);
+    const gt_text *t = trace_text(sv->tr); /* as loaded: the edits are kept beside it */
+    int rc = report_compute(&r, sv->m, t->tok, t->steps, &o, &e);
     if (rc == GT_OK) {
         FILE *f = open_memstream(&buf, &n);
         int bad = !f || report_print_text(f, &r, sv->text_name, &e);

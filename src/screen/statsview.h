@@ -25,7 +25,7 @@ typedef struct gt_statsview {
     char error[256];    /* why the last computation failed, or "" */
     /* private */
     const gt_model *m;
-    gt_trace *tr;       /* its tokens, as edited; the child puts the text back as loaded */
+    gt_trace *tr;       /* its text, as loaded (the edits are beside it) */
     char text_name[256];
     int layers;
     pid_t pid;          /* the child computing, or 0 */

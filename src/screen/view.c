@@ -193,7 +193,7 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
         v->top = 0;
 
     v->has_next = t + 1 < T;
-    v->next_tok = v->has_next ? trace_tokens(v->tr)[t + 1] : -1;
+    v->next_tok = v->has_next ? trace_token(v->tr, t + 1) : -1;
     v->ntop = 0;
     v->loss = NAN;
     if (v->m->has_readout) {
