@@ -1,5 +1,5 @@
-/* Printing the report: aligned tables, or the JSON object of doc/measures.md
- * section 6 (built with jansson). */
+/* Printing the report: aligned tables, or the JSON object of doc/measures.md, "The report"
+ * (built with jansson). */
 #include "config.h"
 
 #include <jansson.h>

@@ -44,7 +44,7 @@ OUT = os.path.join(ROOT, OUT_REL)
 # PyTorch's float64 states and the float64 numpy cells must agree this closely.
 CHECK_TOL = 1e-6
 # A float32 evaluation (PyTorch in float32) must stay this close to the float64 values,
-# so that a float32 engine can meet the 1e-5 the specification promises.
+# so that a float32 engine can meet the 1e-5 doc/measures.md promises.
 F32_MARGIN = 2e-6
 # tests/golden.sh holds every value v of gatetui's dump to |v - ref| <= tol * max(1, |ref|):
 # absolute for the gates and h, which the vectorised nonlinearities compute to an absolute
