@@ -5,7 +5,8 @@
  * The headers must be identical, the files must have the same number of records, and
  * each record the same number of fields.  The key columns (step, char, layer, unit,
  * token) must be identical after RFC 4180 unquoting; every other column is numeric and
- * must be within the absolute tolerance TOL (default 1e-5) of the expected value.
+ * must be within the absolute tolerance TOL (default 1e-5) of the expected value; a TOL
+ * ending in "r" (1e-5r) is relative: TOL * max(1, |expected|).
  * Records may span lines (a quoted line break).  Diagnostics are printed on standard
  * output as TAP comments ("# ..."): the first mismatches with the line of the record in
  * ACTUAL, the column, the expected and the actual value, then a summary line
@@ -215,13 +216,18 @@ static int parse_number(const char *s, double *v)
 int main(int argc, char **argv)
 {
     if (argc < 3 || argc > 4) {
-        fprintf(stderr, "usage: dumpcmp EXPECTED ACTUAL [TOL]\n");
+        fprintf(stderr, "usage: dumpcmp EXPECTED ACTUAL [TOL[r]]\n");
         return 2;
     }
     double tol = 1e-5;
+    int rel = 0;
     if (argc == 4) {
         char *end;
         tol = strtod(argv[3], &end);
+        if (*end == 'r' && end != argv[3]) {
+            rel = 1;
+            end++;
+        }
         if (*end || !(tol >= 0)) {
             fprintf(stderr, "dumpcmp: TOL must be a number >= 0, not \"%s\"\n", argv[3]);
             return 2;
@@ -346,8 +352,8 @@ int main(int argc, char **argv)
                 continue;
             }
             compared++;
-            double d = fabs(xv - yv);
-            int ok = d <= tol;
+            double d = fabs(xv - yv), lim = rel ? tol * fmax(1.0, fabs(xv)) : tol;
+            int ok = d <= lim;
             if (isnan(xv) || isnan(yv) || isinf(xv) || isinf(yv)) {
                 ok = (isnan(xv) && isnan(yv)) || xv == yv;
                 d = ok ? 0 : INFINITY;
@@ -361,7 +367,7 @@ int main(int argc, char **argv)
                 bad++;
                 if (reported++ < MAX_REPORT)
                     printf("# line %lu col %s: expected %s, actual %s (diff %.3g > %g)\n", y.line,
-                           he.field[i], xs, ys, d, tol);
+                           he.field[i], xs, ys, d, lim);
             }
         }
         free_record(&x);
@@ -373,8 +379,8 @@ int main(int argc, char **argv)
         printf("# %lu data rows expected, %lu in actual\n", nrec_e, nrec_a);
         fail = 1;
     }
-    printf("# %lu rows, %lu values compared, %lu differences, tolerance %g\n", nrec_a, compared,
-           bad, tol);
+    printf("# %lu rows, %lu values compared, %lu differences, tolerance %g%s\n", nrec_a, compared,
+           bad, tol, rel ? " x max(1, |expected|)" : "");
     if (max_line)
         printf("# max abs diff %.3g at line %lu col %s\n", maxdiff, max_line, max_col);
     else

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "compute/kernels.h"
+#include "gatetui/loss.h"
 #include "gatetui/perturb.h"
 #include "gatetui/report.h"
 #include "gatetui/run.h"
@@ -524,6 +525,9 @@ int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t 
     if (!rc)
         rc = perturbation_table(r, &sh, e);
     free_shared(&sh);
+    if (!rc)
+        rc = loss_measure(&r->loss, m, tok, steps, (size_t)o->window_len, (size_t)o->windows,
+                          o->threads, e);
     if (rc) {
         report_free(r);
         return rc;
