@@ -175,8 +175,10 @@ int torch_looks_legacy(const unsigned char *base, size_t size)
 static pk_value *legacy_persistent(void *ctx, pk_machine *pm, pk_value *pid)
 {
     torch_file *t = ctx;
-    if (pid->kind == PK_TUPLE && pid->u.seq.n >= 1 && pk_is_str(pid->u.seq.v[0], "module"))
-        return pk_alloc(pm, PK_NONE); /* the source of a module class, kept by old versions */
+    /* ('module', class, source file, source): the legacy format's record of a module's class */
+    if (pid->kind == PK_TUPLE && pid->u.seq.n >= 2 && pk_is_str(pid->u.seq.v[0], "module") &&
+        pid->u.seq.v[1]->kind == PK_GLOBAL)
+        return pid->u.seq.v[1];
     if (!is_storage_pid(pid, 6)) {
         pk_fail(pm, "a persistent id that is not a storage");
         return NULL;
