@@ -9,8 +9,8 @@ It writes into tests/fixtures/torch/, for every model NAME:
 
     NAME.pt          the file as torch.save wrote it (or edited, for strides and views)
     NAME.txt         the text (with a few characters outside the vocabulary)
-    NAME.csv         what `gatetui --dump NAME.pt NAME.txt` must print
-    NAME.probs.csv   what `gatetui --dump --probs` must print (models with a readout)
+    NAME.csv         what `gatetui --dump --to 119 NAME.pt NAME.txt` must print
+    NAME.probs.csv   what `gatetui --dump --probs --to 119` must print (with a readout)
     NAME.loss        the readout's mean loss over the report's default windows: nats count
 
 and MANIFEST (one line per model: its name and the options gatetui needs), and in bad/ the
@@ -53,6 +53,7 @@ OUT = os.path.join(ROOT, OUT_REL)
 BAD = os.path.join(OUT, "bad")
 CHECK_TOL = 1e-9      # numpy float64 against PyTorch float64
 WINDOW, WINDOWS = 128, 32  # the report's default windows, for the loss
+DUMP_STEPS = 120  # the dumps cover steps 0..119 (`--to 119`); the loss the whole text
 
 TRAIN = (
     "the cat sat on the mat. the dog sat on the log. a cat and a dog sat.\n"
@@ -62,7 +63,7 @@ TRAIN = (
 EXTRA = "\u00e9\u2014Q"  # characters outside every vocabulary
 
 
-def text_of(seed, n=420):
+def text_of(seed, n=300):
     """A text from the training text's words, with a few characters it does not have."""
     rng = np.random.default_rng(seed)
     words = TRAIN.replace("\n", " \n ").split(" ")
@@ -270,9 +271,11 @@ def write_case(name, net, tokens_of_text, text, options, manifest):
     steps = tokens_of_text(text)
     toks = [tk for tk, _ in steps]
     vals = ref_values(net, toks)
-    write_dump({"arch": net.arch, "L": vals.shape[1], "H": net.H}, base + ".csv", steps, vals)
+    assert len(toks) > max(DUMP_STEPS, WINDOW), (name, len(toks))
+    write_dump({"arch": net.arch, "L": vals.shape[1], "H": net.H}, base + ".csv",
+               steps[:DUMP_STEPS], vals[:DUMP_STEPS])
     if net.readout() is not None:
-        write_probs(base + ".probs.csv", net, vals[:, -1, -1, :])
+        write_probs(base + ".probs.csv", net, vals[:DUMP_STEPS, -1, -1, :])
         nats, count = ref_loss(net, toks)
         with open(base + ".loss", "w") as f:
             f.write("%.12g %d\n" % (nats, count))
