@@ -216,7 +216,8 @@ static int legacy_data(torch_file *t, const pk_value *keys, const unsigned char 
 {
     if (keys->kind != PK_LIST)
         return gt_fail(e, GT_EINPUT, "%s: the legacy storage list is not a list", t->path);
-    qsort(t->storage, t->nstorage, sizeof *t->storage, key_cmp);
+    if (t->nstorage)
+        qsort(t->storage, t->nstorage, sizeof *t->storage, key_cmp);
     for (size_t k = 0; k < keys->u.seq.n; k++) {
         const pk_value *key = keys->u.seq.v[k];
         if (key->kind != PK_STR || key->u.str.n > 256)

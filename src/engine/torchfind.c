@@ -380,7 +380,8 @@ int tf_find_model(pk_value *root, const char *path, tf_named **out, size_t *n, c
     free(s.s);
     if (rc == GT_OK) {
         strip_wrappers(f.t, f.n);
-        qsort(f.t, f.n, sizeof *f.t, name_cmp);
+        if (f.n)
+            qsort(f.t, f.n, sizeof *f.t, name_cmp);
         for (size_t i = 1; i < f.n && rc == GT_OK; i++)
             if (strcmp(f.t[i].name, f.t[i - 1].name) == 0)
                 rc = gt_fail(e, GT_EINPUT, "%s: two tensors named %.200s", path, f.t[i].name);
