@@ -218,16 +218,21 @@ static int report_mode(const cli *c, const gt_model *m, const gt_text *t, gt_err
     return rc;
 }
 
-/* The readout's loss over the report's default windows, for the screen's header, and a
- * warning on standard error when it is no better than a uniform guess (the report says it
- * in its own output). */
+/* The readout's loss over the report's default windows (as many as about 2e9 multiply-adds
+ * allow, at least one, so that a wide model starts at once), for the screen's header, and
+ * a warning on standard error when it is no better than a uniform guess (the report says
+ * it in its own output). */
 static int measure_loss(const gt_model *m, gt_text *t, gt_error *e)
 {
     gt_report_options ro;
     report_options_init(&ro);
+    double per_step = (double)m->vocab * m->hidden;
+    for (int k = 0; k < m->layers; k++)
+        per_step += (double)m->gates * m->hidden * (m->layer[k].in_dim + m->hidden);
+    double fit = 2e9 / (per_step * (double)ro.window_len);
+    size_t windows = fit < 1 ? 1 : fit > (double)ro.windows ? (size_t)ro.windows : (size_t)fit;
     gt_loss l;
-    int rc = loss_measure(&l, m, t->tok, t->steps, (size_t)ro.window_len, (size_t)ro.windows, 0,
-                          e);
+    int rc = loss_measure(&l, m, t->tok, t->steps, (size_t)ro.window_len, windows, 0, e);
     if (rc)
         return rc;
     t->loss_nats = l.nats;

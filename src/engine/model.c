@@ -18,8 +18,6 @@
 #define MAX_GROUPS MAX_LAYERS
 #define MAX_HIDDEN (1 << 20)
 #define MAX_INPUT_DIM (1 << 24)
-/* Layer 0's input table (V x G*H floats) is kept only up to this many elements. */
-#define MAX_TABLE (32u << 20)
 #define NAME_MAX_LEN 1100
 
 void model_options_init(gt_model_options *o)
@@ -371,33 +369,6 @@ static int load_layers(gt_model *m, gt_error *e)
     return rc;
 }
 
-/* Layer 0's input part for every token, computed in double: W_ih x_v + b_ih. */
-static int build_input_table(gt_model *m, gt_error *e)
-{
-    const size_t V = (size_t)m->vocab, GH = (size_t)m->gates * (size_t)m->hidden;
-    const size_t D = (size_t)m->input_dim;
-    if (V * GH > MAX_TABLE)
-        return GT_OK; /* computed at each step instead */
-    float *tab = model_own(m, malloc(V * GH * sizeof *tab));
-    if (!tab)
-        return gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
-    const gt_layer *l0 = &m->layer[0];
-    for (size_t v = 0; v < V; v++)
-        for (size_t r = 0; r < GH; r++) {
-            double s = l0->b_ih[r];
-            if (m->has_embedding) {
-                const float *w = l0->w_ih + r * D, *x = m->emb + v * D;
-                for (size_t j = 0; j < D; j++)
-                    s += (double)w[j] * x[j];
-            } else {
-                s += l0->w_ih[r * D + v];
-            }
-            tab[v * GH + r] = (float)s;
-        }
-    m->x_table = tab;
-    return GT_OK;
-}
-
 static int load_options(gt_model *m, const gt_model_options *opt, gt_error *e)
 {
     const char *r = m->file.gru_reset;
@@ -430,7 +401,7 @@ int model_load(gt_model *m, const char *path, const gt_model_options *opt, gt_er
     if (rc == GT_OK)
         rc = load_options(m, opt, e);
     if (rc == GT_OK)
-        rc = build_input_table(m, e);
+        rc = model_input_table(m, e);
     if (rc) {
         model_free(m);
         return rc;

@@ -16,6 +16,8 @@ int model_is_2d(const gt_tensor *t, uint64_t rows, uint64_t cols);
 
 /* The embedding (or one-hot input) and the readout, once the layers are known. */
 int model_load_io(gt_model *m, const gt_model_options *opt, gt_error *e);
+/* Layer 0's input part for every token (m->x_table), when it is not too large. */
+int model_input_table(gt_model *m, gt_error *e);
 /* The vocabulary: --vocab-from, the file's, or bytes. */
 int model_load_vocab(gt_model *m, const gt_model_options *opt, gt_error *e);
 
