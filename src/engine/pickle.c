@@ -270,25 +270,26 @@ char *pk_strdup(pk_machine *pm, const char *s, size_t n)
     return d;
 }
 
-static int line_int(pk_machine *pm, int64_t *out)
+/* A decimal integer in the text (INT, LONG, GET, PUT); *big set when it does not fit in 64
+ * bits (then *out is 0). */
+static int line_int(pk_machine *pm, int64_t *out, int *big)
 {
     size_t n;
     const char *s = line(pm, &n);
     if (!s)
         return GT_EINPUT;
-    char buf[64];
+    char buf[MAX_LINE + 1];
     if (n && s[n - 1] == 'L')
         n--;
-    if (n == 0 || n >= sizeof buf)
-        return pk_fail(pm, "an integer of %zu characters", n);
     memcpy(buf, s, n);
     buf[n] = 0;
     char *end;
     errno = 0;
     long long v = strtoll(buf, &end, 10);
-    if (*end || errno)
-        return pk_fail(pm, "\"%s\" is not an integer gatetui reads", buf);
-    *out = v;
+    if (n == 0 || *end || (errno && errno != ERANGE))
+        return pk_fail(pm, "\"%.40s\" is not an integer", buf);
+    *big = errno == ERANGE;
+    *out = *big ? 0 : v;
     return GT_OK;
 }
 
@@ -516,9 +517,10 @@ static int memo_get(pk_machine *pm, uint64_t key)
 static int text_key(pk_machine *pm, uint64_t *key)
 {
     int64_t k;
-    if (line_int(pm, &k))
+    int big;
+    if (line_int(pm, &k, &big))
         return GT_EINPUT;
-    if (k < 0)
+    if (k < 0 || big)
         return pk_fail(pm, "a negative memo key");
     *key = (uint64_t)k;
     return GT_OK;
@@ -718,7 +720,11 @@ static int op_int_text(pk_machine *pm)
         return push(pm, make_int(pm, PK_BOOL, s[1] == '1'));
     pm->p = save;
     int64_t v;
-    return line_int(pm, &v) ? GT_EINPUT : push(pm, make_int(pm, PK_INT, v));
+    int big;
+    if (line_int(pm, &v, &big))
+        return GT_EINPUT;
+    /* an integer beyond 64 bits: kept as BIGINT, its decimal text */
+    return push(pm, big ? make_str(pm, PK_BIGINT, s, n) : make_int(pm, PK_INT, v));
 }
 
 /* One opcode; 1 at STOP. */
@@ -741,7 +747,7 @@ static int step(pk_machine *pm, int op)
     case 0x88: return push(pm, make_int(pm, PK_BOOL, 1));
     case 0x89: return push(pm, make_int(pm, PK_BOOL, 0));
     case 'I': return op_int_text(pm);
-    case 'L': { int64_t v; return line_int(pm, &v) ? GT_EINPUT : push(pm, make_int(pm, PK_INT, v)); }
+    case 'L': return op_int_text(pm);
     case 'J': return (q = take(pm, 4)) ? push(pm, make_int(pm, PK_INT, (int32_t)load_le(q, 4))) : GT_EINPUT;
     case 'K': return (q = take(pm, 1)) ? push(pm, make_int(pm, PK_INT, q[0])) : GT_EINPUT;
     case 'M': return (q = take(pm, 2)) ? push(pm, make_int(pm, PK_INT, (int64_t)load_le(q, 2))) : GT_EINPUT;

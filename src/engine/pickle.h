@@ -59,7 +59,9 @@ struct pk_value {
     union {
         int64_t i;                              /* BOOL, INT */
         double f;                               /* FLOAT */
-        struct { const char *s; size_t n; } str; /* STR (UTF-8), BYTES, BIGINT (LE bytes) */
+        /* STR (UTF-8), BYTES, BIGINT (little-endian bytes, or decimal text from the text
+         * opcodes) */
+        struct { const char *s; size_t n; } str;
         pk_list seq;                            /* LIST, TUPLE, SET; DICT: key, value, ... */
         struct { const char *module, *name; } global;
         /* OBJECT: what made it (a GLOBAL, or NULL), its arguments, the state BUILD gave

@@ -163,13 +163,24 @@ int torch_open_zip(torch_file *t, const char *path, zr_archive *z, gt_error *e)
 
 /* ---- the legacy format ---- */
 
-/* PyTorch's magic number, 0x1950a86a20f9469cfc6c, as the LONG1 pickle protocol 2 makes. */
-static const unsigned char legacy_magic[] = {0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c,
-                                             0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19, '.'};
+/* PyTorch's magic number, 0x1950a86a20f9469cfc6c: as LONG1 (protocols 2 to 5, after PROTO
+ * and perhaps a FRAME) or as text (protocol 1). */
+static const unsigned char magic_long1[] = {0x8a, 0x0a, 0x6c, 0xfc, 0x9c, 0x46, 0xf9,
+                                            0x20, 0x6a, 0xa8, 0x50, 0x19, '.'};
+static const char magic_text[] = "L119547037146038801333356L\n.";
 
-int torch_looks_legacy(const unsigned char *base, size_t size)
+size_t torch_looks_legacy(const unsigned char *b, size_t size)
 {
-    return size >= sizeof legacy_magic && memcmp(base, legacy_magic, sizeof legacy_magic) == 0;
+    size_t at = 0;
+    if (size >= sizeof magic_text - 1 && memcmp(b, magic_text, sizeof magic_text - 1) == 0)
+        return sizeof magic_text - 1;
+    if (size >= 2 && b[0] == 0x80 && b[1] >= 2 && b[1] <= 5)
+        at = 2;
+    if (at && size >= at + 9 && b[at] == 0x95)
+        at += 9; /* FRAME and its length */
+    if (at && size - at >= sizeof magic_long1 && memcmp(b + at, magic_long1, sizeof magic_long1) == 0)
+        return at + sizeof magic_long1;
+    return 0;
 }
 
 static pk_value *legacy_persistent(void *ctx, pk_machine *pm, pk_value *pid)
@@ -265,15 +276,16 @@ static int legacy_data(torch_file *t, const pk_value *keys, const unsigned char 
     return GT_OK;
 }
 
-/* The pickles before the data: the magic number, the protocol version, the system's
- * description, the object itself, the list of storage keys. */
+/* The pickles before the data: the magic number (checked by torch_looks_legacy), the
+ * protocol version, the system's description, the object itself, the list of storage
+ * keys. */
 static int legacy_pickles(torch_file *t, const unsigned char *base, size_t size, gt_error *e)
 {
     static const char *what[] = {"magic number", "protocol version", "system info", "pickle",
                                  "storage list"};
-    size_t pos = 0;
+    size_t pos = torch_looks_legacy(base, size);
     pk_value *v[5];
-    for (int i = 0; i < 5; i++) {
+    for (int i = 1; i < 5; i++) {
         size_t used;
         int rc = pk_run(t->pm, what[i], base + pos, size - pos, &used, &v[i],
                         i == 3 ? legacy_persistent : NULL, t);

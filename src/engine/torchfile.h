@@ -23,8 +23,9 @@ typedef struct torch_file {
     size_t nstorage, storage_cap;
 } torch_file;
 
-/* 1 when base starts like the legacy format (a pickle of PyTorch's magic number). */
-int torch_looks_legacy(const unsigned char *base, size_t size);
+/* The length of the pickle of PyTorch's magic number that starts the legacy format, or 0
+ * when base does not start with one. */
+size_t torch_looks_legacy(const unsigned char *base, size_t size);
 
 /* Reads the torch.save file at base[0..size) (zip: zr_open'ed in z by the caller, who
  * passes it over). On failure t is left closed. */

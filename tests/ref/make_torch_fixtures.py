@@ -23,7 +23,9 @@ in float64 by PyTorch's own nn.LSTM / nn.GRU / nn.LSTMCell / nn.GRUCell step by 
 gates are computed in float64 numpy from the same weights and the states they give are
 checked against PyTorch's before anything is written. The hostile pickles are checked to
 be hostile: torch.load, run on each in a scratch folder, does create the file the pickle
-asks for (gatetui must refuse them and create nothing). Everything is seeded.
+asks for (gatetui must refuse them and create nothing). Everything is seeded; only the
+legacy-format files (which name storages by their objects' addresses) and the TorchScript
+archive (which holds a random id) differ in their bytes from run to run.
 """
 import argparse
 import collections
@@ -469,6 +471,21 @@ def dtype_cases(manifest, steps, V):
                    os.path.join(OUT, name + ".pt"), _use_new_zipfile_serialization=not legacy)
         write_case(name, net, steps, text_of(seed), [], manifest)
 
+    # other pickle protocols: 4 (frames, memoize, stack_global), 5, and 1 (text longs)
+    for seed, name, proto, legacy, whole in ((21, "proto4_zip", 4, False, False),
+                                             (22, "proto5_module", 5, False, True),
+                                             (23, "proto1_legacy", 1, True, False)):
+        seeded(seed)
+        net = Net(V, 5, "gru" if seed % 2 else "lstm", 1, D=4)
+        if whole:
+            net.vocab = "".join(CHARS)
+            obj = net
+        else:
+            obj = {"state_dict": net.state_dict(), "chars": CHARS, "best": 1 << 70}
+        torch.save(obj, os.path.join(OUT, name + ".pt"), pickle_protocol=proto,
+                   _use_new_zipfile_serialization=not legacy)
+        write_case(name, net, steps, text_of(seed), [], manifest)
+
     # deep checkpoint: the model and its vocabulary (itos and stoi) nested
     seeded(19)
     net = Net(V, 6, "lstm", 1, D=4)
@@ -555,11 +572,13 @@ def proven_hostile(path):
 
 
 def write_zip(path, entries, prefix="archive/", compress=zipfile.ZIP_STORED):
+    def put(z, name, data):  # a fixed date: the same bytes on every run
+        z.writestr(zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0)), data, compress)
     with zipfile.ZipFile(path, "w", compression=compress) as z:
         for name, data in entries.items():
-            z.writestr(prefix + name, data)
+            put(z, prefix + name, data)
         if "version" not in entries:
-            z.writestr(prefix + "version", b"3\n")
+            put(z, prefix + "version", b"3\n")
 
 
 def pickle_ops(*parts):
