@@ -228,12 +228,19 @@ static int find_layers(gt_model *m, layer_names **out, gt_error *e)
     int ng, rc;
     if ((rc = collect_groups(m, g, &ng, e)))
         return rc;
-    if (ng == 0)
+    if (ng == 0) {
+        char some[200] = "";
+        const gt_modelfile *f = &m->file;
+        for (size_t i = 0, k = 0; i < f->ntensor && i < 4; i++)
+            k += (size_t)snprintf(some + k, sizeof some - k, "%s%.40s", i ? ", " : "",
+                                  f->tensor[i].name);
         return gt_fail(e, GT_EINPUT,
                        "%s: no recurrent layer: no tensor named <prefix>weight_ih_l0 (nn.LSTM or "
                        "nn.GRU state_dict names expected) or <prefix>weight_ih (nn.LSTMCell, "
-                       "nn.GRUCell)%s",
-                       m->path, m->file.ntensor ? "" : "; the file has no tensors");
+                       "nn.GRUCell); %s%s%s",
+                       m->path, f->ntensor ? "the file's tensors: " : "the file has no tensors",
+                       some, f->ntensor > 4 ? ", ..." : "");
+    }
     if (ng > 1 && (rc = order_groups(m, g, ng, e)))
         return rc;
     int total = 0;
