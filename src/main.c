@@ -219,10 +219,10 @@ static int report_mode(const cli *c, const gt_model *m, const gt_text *t, gt_err
 }
 
 /* The readout's loss over the report's default windows (as many as about 2e9 multiply-adds
- * allow, at least one, so that a wide model starts at once), for the screen's header, and
- * a warning on standard error when it is no better than a uniform guess (the report says
- * it in its own output). */
-static int measure_loss(const gt_model *m, gt_text *t, gt_error *e)
+ * allow, at least one, so that a wide model starts at once), for the screen's header; with
+ * warn, a warning on standard error when it is no better than a uniform guess (--dump:
+ * the screen says it in its header, the report in its own output). */
+static int measure_loss(const gt_model *m, gt_text *t, int warn, gt_error *e)
 {
     gt_report_options ro;
     report_options_init(&ro);
@@ -238,7 +238,7 @@ static int measure_loss(const gt_model *m, gt_text *t, gt_error *e)
     t->loss_nats = l.nats;
     t->loss_uniform = l.uniform;
     t->loss_count = l.count;
-    if (loss_suspect(&l)) {
+    if (warn && loss_suspect(&l)) {
         char w[400];
         loss_warning(&l, w, sizeof w);
         fprintf(stderr, "gatetui: warning: %s (%s)\n", w, m->vocab_where);
@@ -303,7 +303,7 @@ int main(int argc, char **argv)
     text_skip_summary(&t, skip, sizeof skip);
     if (skip[0] && c.mode != MODE_DUMP && !c.json)
         fprintf(stderr, "gatetui: %s: %s\n", t.path, skip);
-    if (c.mode != MODE_REPORT && (rc = measure_loss(&m, &t, &e))) {
+    if (c.mode != MODE_REPORT && (rc = measure_loss(&m, &t, c.mode == MODE_DUMP, &e))) {
         fprintf(stderr, "gatetui: %s\n", e.msg);
         text_free(&t);
         model_free(&m);
