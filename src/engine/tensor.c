@@ -5,6 +5,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "gatetui/bytes.h"
 #include "gatetui/tensor.h"
@@ -114,6 +116,22 @@ int tensor_read_f32(const gt_tensor *t, float *dst, const char *path, gt_error *
         }
     }
     return GT_OK;
+}
+
+void tensor_drop_pages(const gt_tensor *t)
+{
+    uint64_t last = 0; /* the element offset of the furthest element */
+    for (int i = 0; i < t->ndim; i++)
+        if (t->shape[i])
+            last += (t->shape[i] - 1) * t->stride[i];
+    if (!t->nelem)
+        return;
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t begin = (uintptr_t)t->data, end = begin + (last + 1) * t->esize;
+    uintptr_t a = (begin + (uintptr_t)page - 1) / (uintptr_t)page * (uintptr_t)page;
+    uintptr_t b = end / (uintptr_t)page * (uintptr_t)page;
+    if (page > 0 && a < b)
+        madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
 const float *tensor_direct_f32(const gt_tensor *t)
