@@ -198,8 +198,9 @@ typedef struct scope {
 } scope;
 
 typedef struct search {
+    tf_walker w; /* first: the walk's visit gets it */
     scope *s;
-    size_t n, cap, visits;
+    size_t n, cap;
     const char *path;
     gt_error *e;
 } search;
@@ -240,31 +241,41 @@ static int add_scope(search *s, pk_value *v, pk_value *parent, const char *path,
     return anchored(v, s->path, s->e, &sc->anchored);
 }
 
-static int find_scopes(search *s, pk_value *v, pk_value *parent, const char *path,
-                       const char *key, int depth)
+int tf_walk(tf_walker *w, pk_value *v, pk_value *parent, const pk_value *key, const char *name,
+            const char *path, int depth)
 {
-    if (++s->visits > TF_MAX_VISITS)
-        return gt_fail(s->e, GT_EINPUT, "%s: more than %u values to search", s->path,
+    if (++w->visits > TF_MAX_VISITS)
+        return gt_fail(w->e, GT_EINPUT, "%s: more than %u values to search", w->file,
                        TF_MAX_VISITS);
     if (depth > TF_MAX_DEPTH || (v->mark & ON_PATH))
         return GT_OK;
-    if (pure(v, 0))
-        return add_scope(s, v, parent, path, key);
+    int rc = w->visit(w, v, parent, key, name, path);
+    if (rc)
+        return rc == TF_SKIP ? GT_OK : rc;
     pk_value **kv;
     size_t n;
     int pairs;
     tf_children(v, &kv, &n, &pairs);
     v->mark |= ON_PATH;
-    int rc = GT_OK;
     for (size_t i = 0; i < n && rc == GT_OK; i++) {
         char k[TF_MAX_NAME], sub[TF_PATH_BUF];
         pk_value *c = tf_child(kv, i, pairs, path, k, sub);
-        if (!c)
-            continue;
-        rc = find_scopes(s, c, v, sub, k, depth + 1);
+        if (c)
+            rc = tf_walk(w, c, v, pairs ? kv[2 * i] : NULL, k, sub, depth + 1);
     }
     v->mark &= ~(unsigned)ON_PATH;
     return rc;
+}
+
+/* The topmost pure containers: each a candidate for the model. */
+static int scope_visit(tf_walker *w, pk_value *v, pk_value *parent, const pk_value *key,
+                       const char *name, const char *path)
+{
+    (void)key;
+    if (!pure(v, 0))
+        return GT_OK;
+    int rc = add_scope((search *)w, v, parent, path, name);
+    return rc ? rc : TF_SKIP;
 }
 
 /* How much a key says "this is the model": lower is better. */
@@ -354,10 +365,10 @@ int tf_find_model(pk_value *root, const char *path, tf_named **out, size_t *n, c
                   gt_error *e)
 {
     *where = NULL;
-    search s = {.path = path, .e = e};
+    search s = {.w = {scope_visit, 0, path, e}, .path = path, .e = e};
     flat f = {.path = path, .e = e};
     size_t best = 0;
-    int rc = find_scopes(&s, root, NULL, "", "", 0);
+    int rc = tf_walk(&s.w, root, NULL, NULL, "", "", 0);
     if (rc == GT_OK)
         rc = choose(&s, &best, e);
     if (rc == GT_OK && best < s.n) {

@@ -38,9 +38,9 @@ static int vocab_key(const char *key)
 }
 
 typedef struct found {
+    tf_walker w; /* first: the walk's visit gets it */
     gt_vocab_found *v;
     size_t n;
-    size_t visits;
     const char *path;
     gt_error *e;
 } found;
@@ -159,38 +159,24 @@ static int try_value(found *f, const pk_value *v, const char *where)
     return GT_OK;
 }
 
-static int walk(found *f, pk_value *v, const char *path, int depth)
+/* A value under a key that names a vocabulary is tried; the walk goes below every value
+ * but tensors. */
+static int vocab_visit(tf_walker *w, pk_value *v, pk_value *parent, const pk_value *key,
+                       const char *name, const char *path)
 {
-    if (++f->visits > TF_MAX_VISITS)
-        return gt_fail(f->e, GT_EINPUT, "%s: more than %u values to search", f->path,
-                       TF_MAX_VISITS);
-    if (depth > TF_MAX_DEPTH || (v->mark & 1) || v->kind == PK_TENSOR)
-        return GT_OK;
-    pk_value **kv;
-    size_t n;
-    int pairs;
-    tf_children(v, &kv, &n, &pairs);
-    v->mark |= 1;
-    int rc = GT_OK;
-    for (size_t i = 0; i < n && rc == GT_OK; i++) {
-        char k[TF_MAX_NAME], sub[TF_PATH_BUF];
-        pk_value *c = tf_child(kv, i, pairs, path, k, sub);
-        if (!c)
-            continue;
-        if (pairs && kv[2 * i]->kind == PK_STR && vocab_key(k))
-            rc = try_value(f, c, sub);
-        if (rc == GT_OK)
-            rc = walk(f, c, sub, depth + 1);
-    }
-    v->mark &= ~1u;
-    return rc;
+    (void)parent;
+    if (v->kind == PK_TENSOR)
+        return TF_SKIP;
+    if (key && key->kind == PK_STR && vocab_key(name))
+        return try_value((found *)w, v, path);
+    return GT_OK;
 }
 
 int tf_find_vocabs(pk_value *root, const char *path, gt_vocab_found **out, size_t *n,
                    gt_error *e)
 {
-    found f = {.path = path, .e = e};
-    int rc = walk(&f, root, "", 0);
+    found f = {.w = {vocab_visit, 0, path, e}, .path = path, .e = e};
+    int rc = tf_walk(&f.w, root, NULL, NULL, "", "", 0);
     if (rc) {
         for (size_t i = 0; i < f.n; i++) {
             free(f.v[i].where);
