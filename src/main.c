@@ -16,6 +16,7 @@
 #include "screen/export.h"
 #include "gatetui/dump.h"
 #include "gatetui/kernset.h"
+#include "gatetui/loss.h"
 #include "gatetui/model.h"
 #include "gatetui/report.h"
 #include "gatetui/text.h"
@@ -37,7 +38,7 @@ typedef struct cli {
 } cli;
 
 static const char usage[] =
-    "usage: gatetui [--layer N] [--vocab-from FILE] [--gru-reset before|after] MODEL TEXT\n"
+    "usage: gatetui [--layer N] [--vocab-from FILE] [--embedding NAME] [--gru-reset before|after] MODEL TEXT\n"
     "       gatetui --report [--json] [--layer N] [--windows N] [--window-len L] [--horizon K] MODEL TEXT\n"
     "       gatetui --dump [--layer N] [--from A] [--to B] [--probs] MODEL TEXT\n"
     "       gatetui --export FILE --step N [--edit S:C] [--size COLSxROWS] [--layer N] MODEL TEXT\n"
@@ -47,12 +48,15 @@ static void print_help(void)
 {
     fputs("gatetui: watch the gates of a character-level LSTM or GRU, step by step.\n\n", stdout);
     fputs(usage, stdout);
-    fputs("\nMODEL is a safetensors file with PyTorch nn.LSTM / nn.GRU state_dict names\n"
-          "(any prefix), optional embedding and readout, and the vocabulary in metadata\n"
-          "\"vocab\". TEXT is UTF-8; characters outside the vocabulary are skipped.\n\n"
+    fputs("\nMODEL is what torch.save wrote (a state_dict, a checkpoint holding one, or a\n"
+          "whole module), read without running it, or a safetensors file: PyTorch nn.LSTM /\n"
+          "nn.GRU (or stacked nn.LSTMCell / nn.GRUCell) state_dict names under any prefix,\n"
+          "an optional embedding and readout, and the vocabulary the file keeps. TEXT is\n"
+          "UTF-8; characters outside the vocabulary are skipped.\n\n"
           "Options:\n"
           "  --layer N           the layer shown or reported (default 0; --dump: all)\n"
           "  --vocab-from FILE   build the vocabulary from FILE's distinct characters\n"
+          "  --embedding NAME    the embedding tensor, when several could be\n"
           "  --gru-reset WHERE   GRU reset gate 'after' W_hn (PyTorch) or 'before' (Cho)\n"
           "  --report            print the gate statistics tables (--json: as JSON)\n",
           stdout);
@@ -106,11 +110,12 @@ static int parse_count(const char *opt, const char *s, long min, long *out)
 
 static int parse_args(cli *c, int argc, char **argv)
 {
-    enum { O_LAYER = 256, O_VOCAB, O_RESET, O_REPORT, O_JSON, O_WINDOWS, O_WLEN, O_HORIZON,
+    enum { O_LAYER = 256, O_VOCAB, O_EMBEDDING, O_RESET, O_REPORT, O_JSON, O_WINDOWS, O_WLEN, O_HORIZON,
            O_DUMP, O_FROM, O_TO, O_PROBS, O_EXPORT, O_STEP, O_EDIT, O_SIZE, O_HELP,
            O_VERSION, O_KERNELS };
     static const struct option opts[] = {
         {"layer", required_argument, 0, O_LAYER},   {"vocab-from", required_argument, 0, O_VOCAB},
+        {"embedding", required_argument, 0, O_EMBEDDING},
         {"gru-reset", required_argument, 0, O_RESET}, {"report", no_argument, 0, O_REPORT},
         {"json", no_argument, 0, O_JSON},           {"windows", required_argument, 0, O_WINDOWS},
         {"window-len", required_argument, 0, O_WLEN}, {"horizon", required_argument, 0, O_HORIZON},
@@ -132,6 +137,7 @@ static int parse_args(cli *c, int argc, char **argv)
         switch (o) {
         case O_LAYER: rc = parse_count("--layer", optarg, 0, &c->layer); break;
         case O_VOCAB: c->mopt.vocab_from = optarg; break;
+        case O_EMBEDDING: c->mopt.embedding = optarg; break;
         case O_RESET:
             if (strcmp(optarg, "before") == 0)
                 c->mopt.gru_reset = 1;
@@ -220,6 +226,34 @@ static int report_mode(const cli *c, const gt_model *m, const gt_text *t, gt_err
     return rc;
 }
 
+/* The readout's loss over the report's default windows (as many as about 2e9 multiply-adds
+ * allow, at least one, so that a wide model starts at once), for the screen's header; with
+ * warn, a warning on standard error when it is no better than a uniform guess (--dump:
+ * the screen says it in its header, the report in its own output). */
+static int measure_loss(const gt_model *m, gt_text *t, int warn, gt_error *e)
+{
+    gt_report_options ro;
+    report_options_init(&ro);
+    double per_step = (double)m->vocab * m->hidden;
+    for (int k = 0; k < m->layers; k++)
+        per_step += (double)m->gates * m->hidden * (m->layer[k].in_dim + m->hidden);
+    double fit = 2e9 / (per_step * (double)ro.window_len);
+    size_t windows = fit < 1 ? 1 : fit > (double)ro.windows ? (size_t)ro.windows : (size_t)fit;
+    gt_loss l;
+    int rc = loss_measure(&l, m, t->tok, t->steps, (size_t)ro.window_len, windows, 0, e);
+    if (rc)
+        return rc;
+    t->loss_nats = l.nats;
+    t->loss_uniform = l.uniform;
+    t->loss_count = l.count;
+    if (warn && loss_suspect(&l)) {
+        char w[400];
+        loss_warning(&l, w, sizeof w);
+        fprintf(stderr, "gatetui: warning: %s (%s)\n", w, m->vocab_where);
+    }
+    return GT_OK;
+}
+
 /* Ctrl-C (or SIGTERM, SIGHUP) during --report, --dump or --export: a line saying so, then
  * the default action at once. Files are only ever written whole (export.c), so nothing
  * half-written stays behind. */
@@ -281,6 +315,12 @@ int main(int argc, char **argv)
     text_skip_summary(&t, skip, sizeof skip);
     if (skip[0] && c.mode != MODE_DUMP && !c.json)
         fprintf(stderr, "gatetui: %s: %s\n", t.path, skip);
+    if (c.mode != MODE_REPORT && (rc = measure_loss(&m, &t, c.mode == MODE_DUMP, &e))) {
+        fprintf(stderr, "gatetui: %s\n", e.msg);
+        text_free(&t);
+        model_free(&m);
+        return rc;
+    }
 
     switch (c.mode) {
     case MODE_DUMP: {

@@ -5,7 +5,7 @@
 # with exit status 2 and one line naming the sets this processor runs.
 bin="$top_builddir/gatetui"
 model="$top_srcdir/samples/kjv-lstm.bin"
-text="$top_srcdir/tests/fixtures/report/text.txt"
+text="$top_srcdir/samples/kjv-valid.txt"
 out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
 n=0

@@ -83,10 +83,16 @@ class ExportError(Exception):
 
 HELP = """\
 Reads a PyTorch model holding one nn.LSTM or nn.GRU (any number of layers), an optional
-embedding and an optional readout, and writes the safetensors model file gatetui reads,
-with the vocabulary in its metadata.
+embedding and an optional readout, and writes it as a safetensors model file, with the
+vocabulary in its metadata. (gatetui itself reads torch.save files as they are; this
+writes a file for other tools, changes the dtype, or converts an ONNX model.)
 
 INPUT may be
+  - an ONNX model (.onnx) of LSTM or GRU nodes, as torch.onnx.export or tf2onnx (the way
+    from Keras and TensorFlow) write it: ONNX's gate orders (i, o, f, c and z, r, h) become
+    PyTorch's, a GRU's linear_before_reset=1 is PyTorch's reset after W_hn (0: before, as
+    Cho et al.), the embedding is a Gather feeding the first layer and the readout a Gemm
+    or MatMul on the last; initial states are taken as zero; needs the onnx package;
   - a state_dict saved with torch.save(model.state_dict(), INPUT);
   - a checkpoint dict holding the state_dict under 'state_dict', 'model_state_dict',
     'model', 'net' or 'module' (other entries are ignored; a string under 'vocab' is used
@@ -233,6 +239,124 @@ def _load_torch(path, trust):
         tensors[name] = t.detach().cpu().to(torch.float64 if t.dtype == torch.float64
                                             else torch.float32).numpy()
     return tensors, vocab
+
+
+_ONNX_MOVES = ("Transpose", "Squeeze", "Unsqueeze", "Reshape", "Cast", "Identity", "Dropout")
+
+# ONNX's gate blocks, in PyTorch's order: LSTM i, o, f, c -> i, f, g, o; GRU z, r, h -> r, z, n.
+_ONNX_ORDER = {"LSTM": (0, 2, 3, 1), "GRU": (1, 0, 2)}
+
+
+def _onnx_blocks(a, op):
+    """The rows of a [G*H, ...] ONNX weight or bias in PyTorch's gate order."""
+    blocks = np.split(np.asarray(a, dtype=np.float32), len(_ONNX_ORDER[op]), axis=0)
+    return np.concatenate([blocks[i] for i in _ONNX_ORDER[op]], axis=0)
+
+
+def _onnx_attrs(node):
+    import onnx
+    return {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
+
+
+def _onnx_layer(node, arrays, k, out):
+    """One ONNX LSTM or GRU node as PyTorch's tensors of layer k; returns its reset mode."""
+    op, at = node.op_type, _onnx_attrs(node)
+    where = "%s node %s" % (op, node.name or k)
+    direction = at.get("direction", b"forward")
+    if isinstance(direction, bytes):
+        direction = direction.decode()
+    if direction != "forward":
+        _fail("%s: direction %s (gatetui reads forward recurrent layers only)" % (where, direction))
+    for bad in ("clip", "activations", "input_forget"):
+        if at.get(bad):
+            _fail("%s: attribute %s is not PyTorch's cell" % (where, bad))
+    ins = list(node.input) + [""] * 8
+    if ins[7]:
+        _fail("%s: peephole weights (P) are not PyTorch's LSTM" % where)
+    try:
+        W, R = arrays[ins[1]], arrays[ins[2]]
+    except KeyError:
+        _fail("%s: W and R are not constants of the graph" % where)
+    if W.ndim != 3 or R.ndim != 3 or W.shape[0] != 1 or R.shape[0] != 1:
+        _fail("%s: W %s, R %s: expected one direction" % (where, list(W.shape), list(R.shape)))
+    out["rnn.weight_ih_l%d" % k] = _onnx_blocks(W[0], op)
+    out["rnn.weight_hh_l%d" % k] = _onnx_blocks(R[0], op)
+    if ins[3]:
+        B = np.asarray(arrays[ins[3]], dtype=np.float32).reshape(-1)
+        half = B.size // 2
+        out["rnn.bias_ih_l%d" % k] = _onnx_blocks(B[:half], op)
+        out["rnn.bias_hh_l%d" % k] = _onnx_blocks(B[half:], op)
+    if op == "GRU":
+        return "after" if at.get("linear_before_reset", 0) else "before"
+    return None
+
+
+def _onnx_readout(graph, arrays, hidden, out):
+    """The readout: a Gemm, or a MatMul and an Add, on an [H, V] or [V, H] constant."""
+    adds = {n.input[i]: n for n in graph.node if n.op_type == "Add" for i in (0, 1)}
+    for n in graph.node:
+        if n.op_type not in ("Gemm", "MatMul") or len(n.input) < 2 or n.input[1] not in arrays:
+            continue
+        w = np.asarray(arrays[n.input[1]], dtype=np.float32)
+        if w.ndim != 2:
+            continue
+        trans = n.op_type == "Gemm" and _onnx_attrs(n).get("transB", 0)
+        w = w if trans else w.T
+        if w.shape[1] != hidden:
+            continue
+        bias = arrays.get(n.input[2]) if n.op_type == "Gemm" and len(n.input) > 2 else None
+        add = adds.get(n.output[0])
+        if bias is None and add is not None:
+            other = [i for i in add.input if i != n.output[0]]
+            bias = arrays.get(other[0]) if other else None
+        out["fc.weight"] = w
+        if bias is not None:
+            out["fc.bias"] = np.asarray(bias, dtype=np.float32).reshape(-1)
+        return
+
+
+def _load_onnx(path):
+    """An ONNX model of LSTM or GRU nodes (e.g. from torch.onnx.export or tf2onnx) as
+    PyTorch's tensors: ({name: array}, metadata). Initial states are taken as zero."""
+    try:
+        import onnx
+        from onnx import numpy_helper
+    except ImportError:
+        _fail("reading ONNX needs the onnx package (Debian: python3-onnx; pip install onnx)")
+    try:
+        graph = onnx.load(path).graph
+    except Exception as e:  # a damaged protobuf
+        _fail("not an ONNX model onnx can read (%s)" % e)
+    arrays = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    for n in graph.node:
+        if n.op_type == "Constant" and n.attribute and n.attribute[0].name == "value":
+            arrays[n.output[0]] = numpy_helper.to_array(n.attribute[0].t)
+    rnns = [n for n in graph.node if n.op_type in ("LSTM", "GRU")]
+    if not rnns:
+        _fail("an ONNX model without LSTM or GRU nodes")
+    if len({n.op_type for n in rnns}) > 1:
+        _fail("an ONNX model with both LSTM and GRU nodes")
+    out, resets = {}, set()
+    for k, n in enumerate(rnns):
+        resets.add(_onnx_layer(n, arrays, k, out))
+    if len(resets) > 1:
+        _fail("GRU nodes with different linear_before_reset")
+    d0 = out["rnn.weight_ih_l0"].shape[1]
+    hidden = out["rnn.weight_hh_l0"].shape[1]
+    # the embedding: a Gather of a [V, D0] constant feeding layer 0, through ops that only
+    # move data (Transpose, Squeeze, ...)
+    maker = {o: n for n in graph.node for o in n.output}
+    name = rnns[0].input[0]
+    while name in maker and maker[name].op_type in _ONNX_MOVES:
+        name = maker[name].input[0]
+    n = maker.get(name)
+    if n is not None and n.op_type == "Gather" and n.input[0] in arrays:
+        emb = np.asarray(arrays[n.input[0]], dtype=np.float32)
+        if emb.ndim == 2 and emb.shape[1] == d0:
+            out["embedding.weight"] = emb
+    _onnx_readout(graph, arrays, hidden, out)
+    reset = resets.pop()
+    return out, ({"gru_reset": reset} if reset else {})
 
 
 def _dtype_name(a):
@@ -484,7 +608,12 @@ def _export(args):
     if os.path.exists(args.output) and os.path.samefile(args.input, args.output):
         _fail("OUTPUT is the same file as INPUT")
     meta_in = {}
-    if _is_safetensors(args.input):
+    with open(args.input, "rb") as f:
+        head = f.read(3)
+    if args.input.endswith(".onnx") or (len(head) == 3 and head[0] == 8 and head[2] == 0x12):
+        tensors, meta_in = _load_onnx(args.input)
+        ckpt_vocab = None
+    elif _is_safetensors(args.input):
         tensors, meta_in = _read_safetensors(args.input)
         tensors = {n: (a if a.dtype.kind == "f" else (str(a.dtype), a))
                    for n, a in tensors.items()}

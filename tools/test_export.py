@@ -97,6 +97,61 @@ def same_tensors(path, state, names, what, exact=True):
     return got, meta
 
 
+class Forward(nn.Module):
+    """Net's forward pass (embedding or one-hot, recurrent layers, readout), for ONNX."""
+
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+
+    def forward(self, x):
+        n = self.net
+        h = n.emb(x) if n.emb is not None else nn.functional.one_hot(x, V).float()
+        return n.head(n.rnn(h)[0])
+
+
+def onnx_checks(p):
+    """Models from torch.onnx.export converted: every tensor equal to PyTorch's in
+    PyTorch's gate order, the GRU's reset recorded, and (with gatetui built) the same dump
+    as the torch.save file of the same model."""
+    try:
+        import onnx  # noqa: F401
+    except ImportError:
+        check(False, "the onnx package is needed for the ONNX checks (Debian: python3-onnx)")
+        return
+    import warnings
+    gatetui = os.path.join(HERE, "..", "gatetui")
+    text = p("onnx-text.txt")
+    with open(text, "w") as f:
+        f.write("The cat sat; the dog ran.\nA bat? No: 3 cats!\n" * 3)
+    for arch, embed, layers in (("lstm", 5, 2), ("gru", 0, 2), ("gru", 4, 1)):
+        torch.manual_seed(layers * 10 + embed)
+        net = Net(arch, hidden=6, layers=layers, embed=embed)
+        name = "%s-%d-%d" % (arch, embed, layers)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            torch.onnx.export(Forward(net), (torch.zeros(1, 5, dtype=torch.long),),
+                              p(name + ".onnx"))
+        st, out, err = export(p(name + ".onnx"), p(name + ".bin"), "--vocab", VOCAB)
+        check(st == 0, "ONNX %s exports %s%s" % (name, out.strip(), err.strip()))
+        sd = net.state_dict()
+        names = {k: k for k in sd if k.startswith("rnn.")}
+        names.update({"head.weight": "fc.weight", "head.bias": "fc.bias"})
+        if embed:
+            names["emb.weight"] = "embedding.weight"
+        got, meta = same_tensors(p(name + ".bin"), sd, names, "ONNX " + name)
+        check(meta.get("gru_reset") == ("after" if arch == "gru" else None),
+              "ONNX %s: metadata gru_reset %s" % (name, "after (linear_before_reset=1)"
+                                                  if arch == "gru" else "absent (LSTM)"))
+        if not os.path.exists(gatetui):
+            continue
+        torch.save({"model": net.state_dict(), "vocab": VOCAB}, p(name + ".pt"))
+        a = subprocess.run([gatetui, "--dump", p(name + ".bin"), text], capture_output=True)
+        b = subprocess.run([gatetui, "--dump", p(name + ".pt"), text], capture_output=True)
+        check(a.returncode == 0 and a.stdout and a.stdout == b.stdout,
+              "ONNX %s: gatetui's dump of the converted file is that of the torch.save file" % name)
+
+
 def test_state_dict(p, sd, lstm_names):
     """A plain state_dict."""
     torch.save(sd, p("sd.pt"))
@@ -281,6 +336,7 @@ def main():
     test_safetensors_input(p)
     test_command_line(p)
     test_refusals(p, sd)
+    onnx_checks(p)
 
     print("1..%d" % count)
     if failures:

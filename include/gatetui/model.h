@@ -1,5 +1,6 @@
-/* A character-level LSTM or GRU read from a safetensors file with PyTorch's
- * nn.LSTM / nn.GRU state_dict names, and its vocabulary. */
+/* A character-level LSTM or GRU read from a model file (safetensors or torch.save) with
+ * PyTorch's nn.LSTM / nn.GRU (or stacked nn.LSTMCell / nn.GRUCell) state_dict names, and
+ * its vocabulary. */
 #ifndef GATETUI_MODEL_H
 #define GATETUI_MODEL_H
 
@@ -7,7 +8,7 @@
 #include <stdint.h>
 
 #include "gatetui/error.h"
-#include "gatetui/safetensors.h"
+#include "gatetui/modelfile.h"
 
 typedef enum gt_arch { GT_LSTM, GT_GRU } gt_arch;
 
@@ -16,6 +17,8 @@ enum { GT_I = 0, GT_F = 1, GT_G = 2, GT_O = 3 }; /* LSTM */
 enum { GT_R = 0, GT_Z = 1, GT_N = 2 };           /* GRU */
 
 #define GT_MAX_VOCAB 65535
+/* The code point shown for a token no character maps to ("<pad>", "<unk>"). */
+#define GT_SPECIAL_CP 0xFFFDu
 
 typedef struct gt_layer {
     int in_dim;          /* D_k: the input width, H above layer 0 */
@@ -39,21 +42,28 @@ typedef struct gt_model {
     const float *x_table; /* (V, G*H): layer 0's W_ih x_v + b_ih for each token v */
     const float *out_w;  /* (V, H) or NULL */
     const float *out_b;  /* (V) or NULL */
-    uint32_t *vocab_cp;  /* [V]: the code point of each token */
+    uint32_t *vocab_cp;  /* [V]: the code point of each token (GT_SPECIAL_CP for a token
+                            longer than one character, which no character maps to) */
+    int vocab_special;   /* how many tokens are such */
+    const char *vocab_where; /* where the vocabulary came from ("metadata vocab", ...) */
     int vocab_bytes;     /* 1: tokens are bytes 0..255 (no vocabulary given) */
-    uint32_t *lookup_cp; /* [V] sorted code points, and their tokens */
+    uint32_t *lookup_cp; /* [lookup_n] sorted code points, and their tokens */
     uint16_t *lookup_tok;
-    long long params;    /* every element of every tensor in the file */
+    int lookup_n;        /* V less the tokens no character maps to */
+    long long params;    /* every element of the model's tensors */
     char *path;
-    char *prefix;        /* the common prefix of the recurrent tensors */
+    char *prefix;        /* the prefix of layer 0's recurrent tensors */
+    char *embedding_name; /* the embedding's tensor name, or NULL */
     char *readout_name;  /* the readout weight's tensor name, or NULL */
-    st_file file;
+    gt_modelfile file;
+    unsigned char *recurrent; /* private: [file.ntensor], 1 for the layers' tensors */
     void **owned;        /* buffers to free */
     size_t nowned;
 } gt_model;
 
 typedef struct gt_model_options {
     const char *vocab_from;  /* build the vocabulary from this file's characters */
+    const char *embedding;   /* the embedding's tensor name, when several fit */
     int gru_reset;           /* -1: from the file (default after), 0: after, 1: before */
 } gt_model_options;
 

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "gatetui/error.h"
+#include "gatetui/loss.h"
 #include "gatetui/model.h"
 
 /* The defaults of the options (report_options_init), which the help and the screen name. */
@@ -76,6 +77,7 @@ typedef struct gt_report {
     double *cell, *forget_only, *hidden;
     double hl_cell, hl_forget_only, hl_hidden; /* NAN when none within K */
     double *curve_cell, *curve_forget_only, *curve_hidden; /* the whole mean curves [K+1] */
+    gt_loss loss;       /* the readout's mean loss over the windows (count 0 without one) */
     double seconds;     /* time taken */
     int threads;
 } gt_report;

@@ -27,6 +27,11 @@ typedef struct gt_text {
     uint32_t skip_cp[TEXT_SKIP_KINDS]; /* the first distinct skipped code points */
     size_t skip_count[TEXT_SKIP_KINDS];
     int skip_kinds;
+    /* The readout's mean loss on this text (nats per character over loss_count
+     * predictions), measured by the caller (loss.h) for the screen's header; loss_count
+     * is 0 when it was not measured. loss_uniform: ln V. */
+    double loss_nats, loss_uniform;
+    size_t loss_count;
 } gt_text;
 
 /* Reads path and splits it with m's vocabulary. Refuses an empty text, a UTF-16 one and

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gatetui/loss.h"
 #include "gatetui/perturb.h"
 #include "gatetui/report.h"
 #include "gatetui/run.h"
@@ -547,6 +548,9 @@ int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t 
     if (!rc)
         rc = perturbation_table(r, &sh, e);
     free_shared(&sh);
+    if (!rc)
+        rc = loss_measure(&r->loss, m, tok, steps, (size_t)o->window_len, (size_t)o->windows,
+                          o->threads, e);
     if (rc) {
         report_free(r);
         return rc;

@@ -66,6 +66,24 @@ static const char *unit_hl(double v, char *buf, size_t len)
     return buf;
 }
 
+/* The readout's loss over the windows, and the warning when it is no better than chance. */
+static void print_loss(FILE *f, const gt_loss *l)
+{
+    char a[48], w[400];
+    if (!l->count) {
+        fprintf(f, "Readout loss: none (the model has no readout)\n\n");
+        return;
+    }
+    fprintf(f, "Readout loss: %.4f nats = %.4f bits per character over %s predictions (a "
+               "uniform guess: %.2f bits)\n",
+            l->nats, loss_bits(l), commas(l->count, a, sizeof a), l->uniform / log(2.0));
+    if (loss_suspect(l)) {
+        loss_warning(l, w, sizeof w);
+        fprintf(f, "warning: %s\n", w);
+    }
+    fputc('\n', f);
+}
+
 int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_error *e)
 {
     const gt_model *m = r->m;
@@ -85,9 +103,10 @@ int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_err
         fprintf(f, "%s: layer %d, %zu windows of %zu characters from zero state, the last "
                 "one %zu", text_name, r->layer, r->windows, r->window_len,
                 r->positions - r->full_windows * r->window_len);
-    fprintf(f, "\n%s positions x %d units = %s values per gate\n\n",
+    fprintf(f, "\n%s positions x %d units = %s values per gate\n",
             commas(r->positions, a, sizeof a), m->hidden,
             commas(r->positions * (size_t)m->hidden, b, sizeof b));
+    print_loss(f, &r->loss);
 
     fprintf(f, "Gates over all positions and units\n");
     fprintf(f, "              mean     5%%     25%%     50%%     75%%     95%%\n");
@@ -237,6 +256,11 @@ static json_t *report_json(const gt_report *r)
     json_object_set_new(p, "halflife_forget_only", num(r->hl_forget_only));
     json_object_set_new(p, "halflife_hidden", num(r->hl_hidden));
     json_object_set_new(root, "perturbation", p);
+    json_t *loss = json_null();
+    if (r->loss.count)
+        loss = json_pack("{s:o, s:o, s:I}", "nats", num(r->loss.nats), "bits",
+                         num(loss_bits(&r->loss)), "count", (json_int_t)r->loss.count);
+    json_object_set_new(root, "loss", loss);
     return root;
 }
 

@@ -1,16 +1,10 @@
-/* Reading a safetensors file: map it, parse the JSON header with jansson, check every
- * size before using it (overflow-checked), and convert tensors to float32. */
+/* Reading a safetensors file (mapped by the caller): parse the JSON header with jansson and
+ * check every size before using it (overflow-checked). */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "gatetui/safetensors.h"
 
@@ -20,13 +14,13 @@
 static const struct {
     const char *name;
     unsigned size;
-    st_dtype dtype;
+    gt_dtype dtype;
 } dtypes[] = {
-    {"F64", 8, ST_F64},       {"F32", 4, ST_F32},        {"F16", 2, ST_F16},
-    {"BF16", 2, ST_BF16},     {"I64", 8, ST_NONFLOAT},   {"U64", 8, ST_NONFLOAT},
-    {"I32", 4, ST_NONFLOAT},  {"U32", 4, ST_NONFLOAT},   {"I16", 2, ST_NONFLOAT},
-    {"U16", 2, ST_NONFLOAT},  {"I8", 1, ST_NONFLOAT},    {"U8", 1, ST_NONFLOAT},
-    {"BOOL", 1, ST_NONFLOAT}, {"F8_E4M3", 1, ST_NONFLOAT}, {"F8_E5M2", 1, ST_NONFLOAT},
+    {"F64", 8, GT_F64},       {"F32", 4, GT_F32},        {"F16", 2, GT_F16},
+    {"BF16", 2, GT_BF16},     {"I64", 8, GT_NONFLOAT},   {"U64", 8, GT_NONFLOAT},
+    {"I32", 4, GT_NONFLOAT},  {"U32", 4, GT_NONFLOAT},   {"I16", 2, GT_NONFLOAT},
+    {"U16", 2, GT_NONFLOAT},  {"I8", 1, GT_NONFLOAT},    {"U8", 1, GT_NONFLOAT},
+    {"BOOL", 1, GT_NONFLOAT}, {"F8_E4M3", 1, GT_NONFLOAT}, {"F8_E5M2", 1, GT_NONFLOAT},
 };
 
 static uint64_t le64(const unsigned char *p)
@@ -50,7 +44,7 @@ static int json_u64(const json_t *j, uint64_t *out)
 }
 
 static int parse_tensor(st_file *f, const char *name, json_t *obj, uint64_t data_size,
-                        const unsigned char *data, st_tensor *t, uint64_t *begin,
+                        const unsigned char *data, gt_tensor *t, uint64_t *begin,
                         uint64_t *end, gt_error *e)
 {
     const char *p = f->path;
@@ -113,6 +107,9 @@ static int parse_tensor(st_file *f, const char *name, json_t *obj, uint64_t data
                        p, name, (unsigned long long)(*end - *begin), t->dtype_name,
                        (unsigned long long)nbytes);
     t->data = data + *begin;
+    t->storage = t->data;
+    t->esize = esize;
+    tensor_set_contiguous(t);
     t->name = strdup(name);
     if (!t->name)
         return gt_fail(e, GT_EFAIL, "%s: out of memory", p);
@@ -201,48 +198,22 @@ static int parse_header(st_file *f, json_t *root, uint64_t data_size, const unsi
     return rc;
 }
 
-int st_open(st_file *f, const char *path, gt_error *e)
+int st_parse(st_file *f, const char *path, const unsigned char *base, size_t size, gt_error *e)
 {
     memset(f, 0, sizeof *f);
     f->path = strdup(path);
     if (!f->path)
         return gt_fail(e, GT_EFAIL, "%s: out of memory", path);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        int rc = gt_fail(e, GT_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-        st_close(f);
-        return rc;
-    }
-    struct stat sb;
     int rc = GT_OK;
-    if (fstat(fd, &sb) < 0)
-        rc = gt_fail(e, GT_EINPUT, "%s: cannot stat: %s", path, strerror(errno));
-    else if (!S_ISREG(sb.st_mode))
-        rc = gt_fail(e, GT_EINPUT, "%s: not a regular file", path);
-    else if (sb.st_size < 8)
-        rc = gt_fail(e, GT_EINPUT, "%s: file of %lld bytes is too short for a safetensors header",
-                     path, (long long)sb.st_size);
-    if (rc == GT_OK) {
-        f->size = (size_t)sb.st_size;
-        f->map = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (f->map == MAP_FAILED) {
-            f->map = NULL;
-            rc = gt_fail(e, GT_EFAIL, "%s: cannot map: %s", path, strerror(errno));
-        }
-    }
-    close(fd);
-    if (rc) {
-        st_close(f);
-        return rc;
-    }
-
-    const unsigned char *base = f->map;
-    uint64_t hlen = le64(base);
-    if (hlen > f->size - 8) {
+    uint64_t hlen = size >= 8 ? le64(base) : 0;
+    if (size < 8) {
+        rc = gt_fail(e, GT_EINPUT, "%s: file of %zu bytes is too short for a safetensors header",
+                     path, size);
+    } else if (hlen > size - 8) {
         rc = gt_fail(e, GT_EINPUT,
-                     "%s: header length %llu runs past the end of the file (%zu bytes): "
-                     "not a safetensors file, or truncated",
-                     path, (unsigned long long)hlen, f->size);
+                     "%s: safetensors header length %llu runs past the end of the file (%zu "
+                     "bytes): the file is truncated",
+                     path, (unsigned long long)hlen, size);
     } else if (hlen > ST_MAX_HEADER) {
         rc = gt_fail(e, GT_EINPUT, "%s: header of %llu bytes is larger than %u", path,
                      (unsigned long long)hlen, ST_MAX_HEADER);
@@ -254,7 +225,7 @@ int st_open(st_file *f, const char *path, gt_error *e)
             rc = gt_fail(e, GT_EINPUT, "%s: header is not valid JSON (%s, at byte %d)", path,
                          jerr.text, jerr.position);
         } else {
-            rc = parse_header(f, root, f->size - 8 - hlen, base + 8 + hlen, e);
+            rc = parse_header(f, root, size - 8 - hlen, base + 8 + hlen, e);
             json_decref(root);
         }
     }
@@ -275,13 +246,11 @@ void st_close(st_file *f)
     free(f->meta_key);
     free(f->meta_val);
     free(f->meta_len);
-    if (f->map)
-        munmap(f->map, f->size);
     free(f->path);
     memset(f, 0, sizeof *f);
 }
 
-const st_tensor *st_find(const st_file *f, const char *name)
+const gt_tensor *st_find(const st_file *f, const char *name)
 {
     for (size_t i = 0; i < f->ntensor; i++)
         if (strcmp(f->tensor[i].name, name) == 0)
@@ -297,79 +266,5 @@ const char *st_meta(const st_file *f, const char *key, size_t *len)
                 *len = f->meta_len[i];
             return f->meta_val[i];
         }
-    return NULL;
-}
-
-static float half_to_float(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h >> 15) << 31, exp = (h >> 10) & 0x1f, man = h & 0x3ff, bits;
-    if (exp == 0x1f) {
-        bits = sign | 0x7f800000u | man << 13;
-    } else if (exp) {
-        bits = sign | (exp + 112) << 23 | man << 13;
-    } else if (man) { /* subnormal: normalise */
-        int shift = 0;
-        while (!(man & 0x400)) {
-            man <<= 1;
-            shift++;
-        }
-        bits = sign | (uint32_t)(113 - shift) << 23 | (man & 0x3ff) << 13;
-    } else {
-        bits = sign;
-    }
-    float v;
-    memcpy(&v, &bits, 4);
-    return v;
-}
-
-static uint64_t load_le(const unsigned char *p, unsigned n)
-{
-    uint64_t v = 0;
-    for (unsigned i = n; i-- > 0;)
-        v = v << 8 | p[i];
-    return v;
-}
-
-int st_read_f32(const st_file *f, const st_tensor *t, float *dst, gt_error *e)
-{
-    if (t->dtype == ST_NONFLOAT)
-        return gt_fail(e, GT_EINPUT, "%s: tensor %s: dtype %s is not a float (F32, F16, BF16, F64)",
-                       f->path, t->name, t->dtype_name);
-    const unsigned char *p = t->data;
-    for (uint64_t i = 0; i < t->nelem; i++) {
-        float v;
-        if (t->dtype == ST_F32) {
-            uint32_t b = (uint32_t)load_le(p + 4 * i, 4);
-            memcpy(&v, &b, 4);
-        } else if (t->dtype == ST_F16) {
-            v = half_to_float((uint16_t)load_le(p + 2 * i, 2));
-        } else if (t->dtype == ST_BF16) {
-            uint32_t b = (uint32_t)load_le(p + 2 * i, 2) << 16;
-            memcpy(&v, &b, 4);
-        } else {
-            uint64_t b = load_le(p + 8 * i, 8);
-            double d;
-            memcpy(&d, &b, 8);
-            if (isfinite(d) && fabs(d) > 3.4028234663852886e38)
-                return gt_fail(e, GT_EINPUT,
-                               "%s: tensor %s: value %g at index %llu is out of float32 range",
-                               f->path, t->name, d, (unsigned long long)i);
-            v = (float)d;
-        }
-        if (!isfinite(v))
-            return gt_fail(e, GT_EINPUT, "%s: tensor %s: %s at index %llu", f->path, t->name,
-                           isnan(v) ? "NaN" : "infinite value", (unsigned long long)i);
-        dst[i] = v;
-    }
-    return GT_OK;
-}
-
-const float *st_direct_f32(const st_tensor *t)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (t->dtype == ST_F32 && ((uintptr_t)t->data & 3) == 0)
-        return (const float *)(const void *)t->data;
-#endif
-    (void)t;
     return NULL;
 }

@@ -1,12 +1,17 @@
-/* A vocabulary built from a text: the sorted set of its distinct code points. */
+/* The model's vocabulary (doc/model-files.md): built from a text (--vocab-from: the sorted
+ * set of its distinct code points), or the one the file keeps (safetensors metadata, or a
+ * vocabulary found in a torch.save file) with as many tokens as the model has; a model of
+ * 256 tokens and no vocabulary reads bytes. Tokens longer than one character ("<pad>") are
+ * tokens no character of a text maps to. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "gatetui/model.h"
+#include "engine/model_impl.h"
 #include "gatetui/text.h"
 #include "gatetui/utf8.h"
-
 
 int vocab_from_file(const char *path, uint32_t **out, int *n, gt_error *e)
 {
@@ -49,4 +54,184 @@ int vocab_from_file(const char *path, uint32_t **out, int *n, gt_error *e)
     *out = cp;
     *n = count;
     return GT_OK;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Takes the code point of each of the V tokens, in token order (GT_SPECIAL_CP with
+ * special[i] set for a token no character maps to), and builds the look-up. */
+static int set_vocab(gt_model *m, const uint32_t *cp, const unsigned char *special,
+                     const char *what, gt_error *e)
+{
+    int n = m->vocab;
+    m->vocab_cp = model_own(m, malloc((size_t)n * sizeof *m->vocab_cp));
+    m->lookup_cp = model_own(m, malloc((size_t)n * sizeof *m->lookup_cp));
+    m->lookup_tok = model_own(m, malloc((size_t)n * sizeof *m->lookup_tok));
+    uint64_t *pairs = malloc((size_t)n * sizeof *pairs);
+    if (!m->vocab_cp || !m->lookup_cp || !m->lookup_tok || !pairs) {
+        free(pairs);
+        return gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
+    }
+    memcpy(m->vocab_cp, cp, (size_t)n * sizeof *cp);
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (!special || !special[i])
+            pairs[k++] = (uint64_t)cp[i] << 16 | (uint64_t)i;
+    m->vocab_special = n - k;
+    qsort(pairs, (size_t)k, sizeof *pairs, u64_cmp);
+    int rc = GT_OK;
+    for (int i = 0; i < k; i++) {
+        m->lookup_cp[i] = (uint32_t)(pairs[i] >> 16);
+        m->lookup_tok[i] = (uint16_t)(pairs[i] & 0xFFFF);
+        if (i && m->lookup_cp[i] == m->lookup_cp[i - 1] && rc == GT_OK)
+            rc = gt_fail(e, GT_EINPUT, "%s: %s lists the character U+%04X twice", m->path, what,
+                         (unsigned)m->lookup_cp[i]);
+    }
+    m->lookup_n = k;
+    free(pairs);
+    return rc;
+}
+
+int model_token(const gt_model *m, uint32_t cp)
+{
+    if (m->vocab_bytes)
+        return cp < 256 ? (int)cp : -1;
+    int lo = 0, hi = m->lookup_n - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (m->lookup_cp[mid] == cp)
+            return m->lookup_tok[mid];
+        if (m->lookup_cp[mid] < cp)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+static int from_text(gt_model *m, const char *file, gt_error *e)
+{
+    uint32_t *cp;
+    int n;
+    int rc = vocab_from_file(file, &cp, &n, e);
+    if (rc)
+        return rc;
+    char *what = model_own(m, malloc(strlen(file) + 16));
+    if (!what) {
+        free(cp);
+        return gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
+    }
+    sprintf(what, "--vocab-from %s", file);
+    m->vocab_where = what;
+    if (n != m->vocab)
+        rc = gt_fail(e, GT_EINPUT, "%s: --vocab-from %.200s has %d characters but the model has "
+                                   "%d tokens",
+                     m->path, file, n, m->vocab);
+    else
+        rc = set_vocab(m, cp, NULL, what, e);
+    free(cp);
+    return rc;
+}
+
+/* The tokens of a vocabulary found in the file, as code points. */
+static int from_found(gt_model *m, const gt_vocab_found *v, gt_error *e)
+{
+    uint32_t *cp = malloc((size_t)m->vocab * sizeof *cp);
+    unsigned char *special = calloc((size_t)m->vocab, 1);
+    if (!cp || !special) {
+        free(cp);
+        free(special);
+        return gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
+    }
+    for (int i = 0; i < m->vocab; i++) {
+        const char *t = v->tok[i];
+        size_t len = t ? strlen(t) : 0;
+        uint32_t c = UTF8_INVALID;
+        int used = len ? utf8_decode((const unsigned char *)t, len, &c) : 0;
+        if (len && (size_t)used == len && c != UTF8_INVALID) {
+            cp[i] = c;
+        } else {
+            cp[i] = GT_SPECIAL_CP;
+            special[i] = 1;
+        }
+    }
+    m->vocab_where = v->where;
+    int rc = set_vocab(m, cp, special, v->where, e);
+    free(cp);
+    free(special);
+    return rc;
+}
+
+static int same_tokens(const gt_vocab_found *a, const gt_vocab_found *b)
+{
+    for (size_t i = 0; i < a->ntok; i++)
+        if (!a->tok[i] != !b->tok[i] || (a->tok[i] && strcmp(a->tok[i], b->tok[i]) != 0))
+            return 0;
+    return 1;
+}
+
+static int bytes_vocab(gt_model *m, gt_error *e)
+{
+    m->vocab_bytes = 1;
+    m->vocab_where = "bytes (256 tokens)";
+    m->vocab_cp = model_own(m, malloc(256 * sizeof *m->vocab_cp));
+    if (!m->vocab_cp)
+        return gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
+    for (int i = 0; i < 256; i++)
+        m->vocab_cp[i] = (uint32_t)i;
+    return GT_OK;
+}
+
+static int none_found(gt_model *m, gt_error *e)
+{
+    const gt_modelfile *f = &m->file;
+    if (f->nvocab) { /* found, but of another size */
+        const gt_vocab_found *v = &f->vocab[0];
+        return gt_fail(e, GT_EINPUT, "%s: %s has %zu %s but the model has %d tokens", m->path,
+                       v->where, v->ntok, f->format == GT_SAFETENSORS ? "characters" : "entries",
+                       m->vocab);
+    }
+    if (f->format == GT_SAFETENSORS)
+        return gt_fail(e, GT_EINPUT,
+                       "%s: no vocabulary (metadata \"vocab\" is missing): pass --vocab-from FILE "
+                       "with the training text",
+                       m->path);
+    return gt_fail(e, GT_EINPUT,
+                   "%s: no vocabulary of %d tokens in the file (looked at any depth for a string "
+                   "or list under vocab, chars, itos, idx2char, int2char, alphabet, ... and a "
+                   "dict char -> index such as char2idx or stoi): pass --vocab-from FILE with the "
+                   "training text",
+                   m->path, m->vocab);
+}
+
+int model_load_vocab(gt_model *m, const gt_model_options *opt, gt_error *e)
+{
+    if (m->vocab > GT_MAX_VOCAB)
+        return gt_fail(e, GT_EINPUT, "%s: vocabulary of %d tokens is larger than %d", m->path,
+                       m->vocab, GT_MAX_VOCAB);
+    if (opt && opt->vocab_from)
+        return from_text(m, opt->vocab_from, e);
+    const gt_modelfile *f = &m->file;
+    const gt_vocab_found *pick = NULL;
+    for (size_t i = 0; i < f->nvocab; i++) {
+        const gt_vocab_found *v = &f->vocab[i];
+        if (v->ntok != (size_t)m->vocab)
+            continue;
+        if (pick && !same_tokens(pick, v))
+            return gt_fail(e, GT_EINPUT,
+                           "%s: two different vocabularies of %d tokens in the file, %.100s and "
+                           "%.100s: pass --vocab-from FILE with the training text",
+                           m->path, m->vocab, pick->where, v->where);
+        if (!pick)
+            pick = v;
+    }
+    if (pick)
+        return from_found(m, pick, e);
+    if (m->vocab == 256 && (!f->nvocab || f->format != GT_SAFETENSORS))
+        return bytes_vocab(m, e);
+    return none_found(m, e);
 }

@@ -1,4 +1,5 @@
-/* The header: the model, the text, the step and its character; the readout's top
+/* The header: the model, the text and the readout's mean loss on it (with a warning when
+ * it is no better than a uniform guess), the step and its character; the readout's top
  * predictions for the next character and the loss of the one that comes. */
 #include "config.h"
 
@@ -11,6 +12,31 @@
 static int put(gt_surface *s, int x, int y, int end, gt_role role, const char *text)
 {
     return x < end ? x + surf_text(s, x, y, end - x, role, text) : x;
+}
+
+/* The mean loss of the text (doc/model-files.md), where it fits: in bits per character,
+ * marked when it is no better than a uniform guess (log2 V). */
+static void header_loss(gt_surface *s, int x, int y, int end, const char *sep,
+                        const gt_text *t)
+{
+    if (!t->loss_count)
+        return;
+    char buf[160];
+    double bits = t->loss_nats / log(2.0), uniform = t->loss_uniform / log(2.0);
+    int bad = !(t->loss_nats < t->loss_uniform);
+    const char *forms[2][2] = {
+        {"loss %.2f bits/char", "%.2f b/c"},
+        {"loss %.2f bits/char, no better than chance (%.2f): vocabulary order or readout "
+         "layer wrong?",
+         "loss %.2f b/c >= chance (%.2f)!"}};
+    for (int f = 0; f < 2; f++) {
+        snprintf(buf, sizeof buf, forms[bad][f], bits, uniform);
+        if (x + surf_width(sep) + surf_width(buf) <= end) {
+            x = put(s, x, y, end, R_DIM, sep);
+            put(s, x, y, end, bad ? R_EDIT : R_NORMAL, buf);
+            return;
+        }
+    }
 }
 
 void panel_header(gt_surface *s, gt_rect r, const gt_view *v)
@@ -34,6 +60,7 @@ void panel_header(gt_surface *s, gt_rect r, const gt_view *v)
         snprintf(buf, sizeof buf, " (%zu skipped)", v->text->skipped);
         x = put(s, x, y, end, R_DIM, buf);
     }
+    header_loss(s, x, y, end, sep, v->text);
 
     /* row 2: where the cursor is */
     y++;

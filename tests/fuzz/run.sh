@@ -1,28 +1,54 @@
 #!/bin/sh
-# Builds the model-loader fuzz target with clang's libFuzzer (ASan + UBSan) and runs it on
-# the corpus for SECONDS (default 60). New inputs that libFuzzer finds go to the corpus
-# folder given as WORKDIR (default: a temporary copy, so the committed corpus is unchanged).
-# Usage: tests/fuzz/run.sh [SECONDS] [WORKDIR]
+# Builds the libFuzzer targets with clang (ASan + UBSan) and runs them on their corpora:
+# fuzz_model (any bytes as a model file through the whole loader, then a text through the
+# model) and fuzz_torch (any bytes as a torch.save file or a bare pickle, read in memory by
+# the zip reader and the pickle machine). TARGET is model, torch or both (the default:
+# SECONDS, default 60, shared between them). New inputs that libFuzzer finds go to the
+# corpus folders under WORKDIR (default: a temporary folder, so the committed corpora are
+# unchanged); a fault leaves a crash-* file there.
+# Usage: tests/fuzz/run.sh [SECONDS] [WORKDIR] [TARGET]
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${1:-60}
 work=${2:-$(mktemp -d)}
+target=${3:-both}
 cc=${CLANG:-clang}
 command -v "$cc" >/dev/null || cc=$(ls /usr/bin/clang-1[0-9] 2>/dev/null | tail -1)
 [ -n "$cc" ] || { echo "fuzz: clang not found"; exit 77; }
+[ -f "$top/config.h" ] || { echo "fuzz: run ./configure first"; exit 1; }
 mkdir -p "$work"
-bin="$work/fuzz_model"
 # the engine library's sources: the layers below the screen (doc/architecture.md)
 srcs=$(ls "$top"/src/base/*.c "$top"/src/compute/*.c "$top"/src/engine/*.c "$top"/src/analysis/*.c)
-[ -f "$top/config.h" ] || { echo "fuzz: run ./configure first"; exit 1; }
-# shellcheck disable=SC2086
-"$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -I"$top" -I"$top/include" -I"$top/src" $srcs "$top/tests/fuzz/fuzz_model.c" \
-    $(pkg-config --cflags --libs jansson) -lm -lpthread -o "$bin"
-mkdir -p "$work/corpus"
-cp "$top"/tests/fuzz/corpus/* "$work/corpus/" 2>/dev/null || true
-cp "$top"/tests/malformed/*.safetensors "$work/corpus/" 2>/dev/null || true
-cp "$top"/tests/fixtures/*.safetensors "$work/corpus/" 2>/dev/null || true
-cd "$work"
-"$bin" -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
-    -artifact_prefix="$work/" -print_final_stats=1 corpus
+
+build() { # NAME
+    # shellcheck disable=SC2086
+    "$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+        -I"$top" -I"$top/include" -I"$top/src" $srcs "$top/tests/fuzz/fuzz_$1.c" \
+        $(pkg-config --cflags --libs jansson) -lm -lpthread -o "$work/fuzz_$1"
+}
+
+run() { # NAME SECONDS CORPUS-SOURCES...
+    name=$1 t=$2
+    shift 2
+    mkdir -p "$work/corpus_$name"
+    for src in "$@"; do
+        cp "$top"/$src "$work/corpus_$name/" 2>/dev/null || true
+    done
+    (cd "$work" && "./fuzz_$name" -max_total_time="$t" -max_len=65536 -rss_limit_mb=2048 \
+        -timeout=10 -artifact_prefix="$work/" -print_final_stats=1 "corpus_$name")
+}
+
+case $target in
+both) half=$(((secs + 1) / 2)) ;;
+*) half=$secs ;;
+esac
+if [ "$target" = model ] || [ "$target" = both ]; then
+    build model
+    run model "$half" 'tests/fuzz/corpus/*' 'tests/malformed/*.safetensors' \
+        'tests/fixtures/*.safetensors' 'tests/fixtures/torch/*.pt'
+fi
+if [ "$target" = torch ] || [ "$target" = both ]; then
+    build torch
+    run torch "$half" 'tests/fuzz/corpus_torch/*' 'tests/fixtures/torch/*.pt' \
+        'tests/fixtures/torch/bad/*'
+fi

@@ -74,6 +74,11 @@ class Model:
                and ("emb" in k.lower() or k.endswith("encoder.weight")) and t[k].shape[1] == D0]
         self.emb = t[emb[0]] if emb else None
         self.V = self.emb.shape[0] if emb else D0
+        out = [k for k in t if t[k].shape == (self.V, self.H) and not k.startswith(p + "weight_")
+               and k not in emb]
+        self.out_w = t[out[0]] if out else None
+        self.out_b = t.get(out[0].rsplit("weight", 1)[0] + "bias" + out[0].rsplit("weight", 1)[1],
+                           np.zeros(self.V)) if out else None
         self.params = sum(a.size for a in t.values())
         self.before = meta.get("gru_reset") == "before"
         if gru_reset is not None:
@@ -277,6 +282,26 @@ def perturbation(m, wins, layer, L, horizon):
     return pert
 
 
+def loss(m, wins):
+    """The readout's mean -ln p(next) over the windows, each from the zero state: the
+    prediction after step t of the token at t + 1, t = 0 .. len - 2 (doc/measures.md)."""
+    if m.out_w is None:
+        return None
+    total, count = 0.0, 0
+    for win in wins:
+        h, c = zeros(m, 1)
+        for p in range(len(win)):
+            step(m, [win[p]], h, c, m.L - 1)
+            if p + 1 < len(win):
+                logit = m.out_w @ h[m.L - 1][0] + m.out_b
+                mx = logit.max()
+                total += mx + math.log(np.exp(logit - mx).sum()) - logit[win[p + 1]]
+                count += 1
+    if count == 0:
+        return None
+    return {"nats": total / count, "bits": total / count / math.log(2), "count": count}
+
+
 def report(m, toks, layer, N, L, horizon):
     T = len(toks)
     H = m.H
@@ -344,7 +369,8 @@ def report(m, toks, layer, N, L, horizon):
             "gates": {g: {k: float(v) for k, v in d.items()} for g, d in gates.items()},
             "units": {k: (float(v) if isinstance(v, np.floating) else v)
                       for k, v in units.items()},
-            "saturation": sat, "by_char": by_char, "perturbation": pert}
+            "saturation": sat, "by_char": by_char, "perturbation": pert,
+            "loss": loss(m, wins)}
 
 
 def add_report_options(ap):

@@ -1,0 +1,136 @@
+/* The readout's mean loss on a text (loss.h): the windows run from the zero state on a few
+ * threads, each window's sum of -ln p(next) taken in double from the logits (a log-softmax,
+ * so no probability underflows), the sums added in window order. */
+#include "config.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "gatetui/loss.h"
+#include "gatetui/run.h"
+
+#define MAX_THREADS 16
+
+typedef struct loss_work {
+    const gt_model *m;
+    const uint16_t *tok;
+    size_t steps, L, nwin;
+    int stride, first;
+    double *sum;      /* [nwin] */
+    size_t *count;    /* [nwin] */
+    int rc;
+    gt_error e;
+} loss_work;
+
+/* -ln softmax(W h + b)[next], in double. */
+static double step_loss(const gt_model *m, const float *h, double *logit, int next)
+{
+    const size_t V = (size_t)m->vocab, H = (size_t)m->hidden;
+    double mx = -INFINITY;
+    for (size_t v = 0; v < V; v++) {
+        const float *w = m->out_w + v * H;
+        double s = m->out_b[v];
+        for (size_t j = 0; j < H; j++)
+            s += (double)w[j] * h[j];
+        logit[v] = s;
+        if (s > mx)
+            mx = s;
+    }
+    double z = 0;
+    for (size_t v = 0; v < V; v++)
+        z += exp(logit[v] - mx);
+    return mx + log(z) - logit[next];
+}
+
+static void *loss_thread(void *arg)
+{
+    loss_work *w = arg;
+    gt_run r;
+    double *logit = malloc((size_t)w->m->vocab * sizeof *logit);
+    if (!logit || run_init(&r, w->m, &w->e)) {
+        w->rc = logit ? w->e.code : gt_fail(&w->e, GT_EFAIL, "loss: out of memory");
+        free(logit);
+        return NULL;
+    }
+    for (size_t k = (size_t)w->first; k < w->nwin; k += (size_t)w->stride) {
+        size_t start = k * w->L, end = start + w->L < w->steps ? start + w->L : w->steps;
+        run_reset(&r);
+        for (size_t t = start; t < end; t++) {
+            run_step(&r, w->tok[t]);
+            if (t + 1 < end) {
+                w->sum[k] += step_loss(w->m, run_h(&r, w->m->layers - 1), logit, w->tok[t + 1]);
+                w->count[k]++;
+            }
+        }
+    }
+    run_free(&r);
+    free(logit);
+    return NULL;
+}
+
+static int threads_for(int threads, size_t nwin)
+{
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int n = threads > 0 ? threads : ncpu > 0 ? (int)ncpu : 1;
+    if (n > MAX_THREADS)
+        n = MAX_THREADS;
+    return (size_t)n > nwin ? (int)nwin : n;
+}
+
+int loss_measure(gt_loss *out, const gt_model *m, const uint16_t *tok, size_t steps,
+                 size_t window_len, size_t windows, int threads, gt_error *e)
+{
+    out->nats = NAN;
+    out->count = 0;
+    out->uniform = log((double)m->vocab);
+    if (!m->has_readout || steps < 2 || window_len < 2 || windows == 0)
+        return GT_OK;
+    size_t chunks = (steps + window_len - 1) / window_len;
+    size_t nwin = chunks < windows ? chunks : windows;
+    int nt = threads_for(threads, nwin);
+    double *sum = calloc(nwin, sizeof *sum);
+    size_t *count = calloc(nwin, sizeof *count);
+    loss_work w[MAX_THREADS];
+    pthread_t th[MAX_THREADS];
+    int started = 0, ninit = 0, rc = GT_OK;
+    if (!sum || !count)
+        rc = gt_fail(e, GT_EFAIL, "loss: out of memory");
+    for (int i = 0; rc == GT_OK && i < nt; i++) {
+        w[i] = (loss_work){m, tok, steps, window_len, nwin, nt, i, sum, count, GT_OK, {0}};
+        ninit++;
+        if (nt == 1 || pthread_create(&th[i], NULL, loss_thread, &w[i]) != 0)
+            loss_thread(&w[i]);
+        else
+            started |= 1 << i;
+    }
+    for (int i = 0; i < ninit; i++) {
+        if (started & (1 << i))
+            pthread_join(th[i], NULL);
+        if (rc == GT_OK && w[i].rc)
+            rc = gt_fail(e, w[i].rc, "%s", w[i].e.msg);
+    }
+    double total = 0;
+    size_t n = 0;
+    for (size_t k = 0; rc == GT_OK && k < nwin; k++) {
+        total += sum[k];
+        n += count[k];
+    }
+    free(sum);
+    free(count);
+    if (rc == GT_OK && n) {
+        out->nats = total / (double)n;
+        out->count = n;
+    }
+    return rc;
+}
+
+void loss_warning(const gt_loss *l, char *buf, size_t n)
+{
+    snprintf(buf, n,
+             "the readout's loss, %.2f bits per character, is no better than a uniform guess "
+             "(%.2f): the vocabulary's order or the readout's layer is probably wrong",
+             loss_bits(l), l->uniform / 0.69314718055994530942);
+}

@@ -1,0 +1,24 @@
+/* Inside model loading: what model.c (the layers), model_io.c (the embedding and the
+ * readout) and vocab.c (the vocabulary) share. */
+#ifndef GATETUI_ENGINE_MODEL_IMPL_H
+#define GATETUI_ENGINE_MODEL_IMPL_H
+
+#include "gatetui/model.h"
+
+/* Keeps p to free with the model; NULL when p is NULL or the list cannot grow. */
+void *model_own(gt_model *m, void *p);
+/* t's values as float32, in place or converted; NaN and infinities refused. */
+int model_weights(gt_model *m, const gt_tensor *t, const float **out, gt_error *e);
+const float *model_zeros(gt_model *m, size_t n);
+int model_bad_shape(const gt_model *m, const gt_tensor *t, const char *want, gt_error *e);
+int model_is_recurrent(const gt_model *m, const gt_tensor *t);
+int model_is_2d(const gt_tensor *t, uint64_t rows, uint64_t cols);
+
+/* The embedding (or one-hot input) and the readout, once the layers are known. */
+int model_load_io(gt_model *m, const gt_model_options *opt, gt_error *e);
+/* Layer 0's input part for every token (m->x_table), when it is not too large. */
+int model_input_table(gt_model *m, gt_error *e);
+/* The vocabulary: --vocab-from, the file's, or bytes. */
+int model_load_vocab(gt_model *m, const gt_model_options *opt, gt_error *e);
+
+#endif

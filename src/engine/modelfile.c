@@ -1,0 +1,180 @@
+/* Opening a model file (modelfile.h): map it, tell safetensors from torch.save's zip and
+ * legacy formats by their first bytes, and read it into named tensors and vocabularies. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/filekind.h"
+#include "engine/torchfile.h"
+#include "engine/torchfind.h"
+#include "engine/zipread.h"
+#include "gatetui/modelfile.h"
+#include "gatetui/safetensors.h"
+#include "gatetui/utf8.h"
+
+static void free_vocabs(gt_modelfile *f)
+{
+    for (size_t i = 0; i < f->nvocab; i++) {
+        for (size_t k = 0; k < f->vocab[i].ntok; k++)
+            free(f->vocab[i].tok[k]);
+        free(f->vocab[i].tok);
+        free(f->vocab[i].where);
+    }
+    free(f->vocab);
+    f->vocab = NULL;
+    f->nvocab = 0;
+}
+
+/* The metadata "vocab" of a safetensors file: one token per code point. */
+static int st_vocab(gt_modelfile *f, const st_file *st, gt_error *e)
+{
+    size_t len;
+    const char *v = st_meta(st, "vocab", &len);
+    if (!v)
+        return GT_OK;
+    f->vocab = calloc(1, sizeof *f->vocab);
+    char **tok = calloc(len ? len : 1, sizeof *tok);
+    if (!f->vocab || !tok) {
+        free(tok);
+        return gt_fail(e, GT_EFAIL, "%s: out of memory", f->path);
+    }
+    f->nvocab = 1;
+    f->vocab[0].tok = tok;
+    f->vocab[0].where = strdup("metadata vocab");
+    if (!f->vocab[0].where)
+        return gt_fail(e, GT_EFAIL, "%s: out of memory", f->path);
+    for (size_t i = 0; i < len;) {
+        uint32_t c;
+        int n = utf8_decode((const unsigned char *)v + i, len - i, &c);
+        if (c == UTF8_INVALID)
+            return gt_fail(e, GT_EINPUT, "%s: metadata vocab is not valid UTF-8", f->path);
+        if (!(tok[f->vocab[0].ntok] = strndup(v + i, (size_t)n)))
+            return gt_fail(e, GT_EFAIL, "%s: out of memory", f->path);
+        f->vocab[0].ntok++;
+        i += (size_t)n;
+    }
+    return GT_OK;
+}
+
+static int open_safetensors(gt_modelfile *f, gt_error *e)
+{
+    st_file *st = calloc(1, sizeof *st);
+    if (!st)
+        return gt_fail(e, GT_EFAIL, "%s: out of memory", f->path);
+    f->impl = st;
+    f->format = GT_SAFETENSORS;
+    int rc = st_parse(st, f->path, f->map.data, f->map.size, e);
+    if (rc)
+        return rc;
+    f->tensor = st->tensor;
+    f->ntensor = st->ntensor;
+    const char *r = st_meta(st, "gru_reset", NULL);
+    if (r && !(f->gru_reset = strdup(r)))
+        return gt_fail(e, GT_EFAIL, "%s: out of memory", f->path);
+    return st_vocab(f, st, e);
+}
+
+/* The model and the vocabularies of a torch.save file read into t; t is closed after. */
+static int from_torch(gt_modelfile *f, torch_file *t, gt_error *e)
+{
+    tf_named *named = NULL;
+    size_t n = 0;
+    int rc = tf_find_model(t->root, f->path, &named, &n, &f->where, e);
+    if (rc == GT_OK && !(f->tensor = calloc(n ? n : 1, sizeof *f->tensor)))
+        rc = gt_fail(e, GT_EFAIL, "%s: out of memory", f->path);
+    for (size_t i = 0; i < n; i++) {
+        if (rc == GT_OK)
+            torch_tensor(named[i].v, named[i].name, &f->tensor[f->ntensor++]);
+        else
+            free(named[i].name);
+    }
+    free(named);
+    if (rc == GT_OK)
+        rc = tf_find_vocabs(t->root, f->path, &f->vocab, &f->nvocab, e);
+    torch_close(t);
+    return rc;
+}
+
+static int open_torch_zip(gt_modelfile *f, gt_error *e)
+{
+    zr_archive z;
+    int rc = zr_open(&z, f->path, f->map.data, f->map.size, e);
+    if (rc)
+        return rc;
+    if (!filekind_is_torch_zip(&z)) {
+        rc = filekind_other_zip(&z, f->path, e);
+        zr_close(&z);
+        return rc;
+    }
+    torch_file t;
+    f->format = GT_TORCH_ZIP;
+    rc = torch_open_zip(&t, f->path, &z, e);
+    return rc ? rc : from_torch(f, &t, e);
+}
+
+static int open_torch_legacy(gt_modelfile *f, gt_error *e)
+{
+    torch_file t;
+    f->format = GT_TORCH_LEGACY;
+    int rc = torch_open_legacy(&t, f->path, f->map.data, f->map.size, e);
+    return rc ? rc : from_torch(f, &t, e);
+}
+
+int modelfile_open(gt_modelfile *f, const char *path, gt_error *e)
+{
+    memset(f, 0, sizeof *f);
+    f->path = strdup(path);
+    if (!f->path)
+        return gt_fail(e, GT_EFAIL, "%s: out of memory", path);
+    int rc = map_file(&f->map, path, e);
+    if (rc == GT_OK) {
+        const unsigned char *b = f->map.data;
+        size_t n = f->map.size;
+        if (zr_looks_like_zip(b, n))
+            rc = open_torch_zip(f, e);
+        else if (torch_looks_legacy(b, n))
+            rc = open_torch_legacy(f, e);
+        else if (filekind_is_safetensors(b, n))
+            rc = open_safetensors(f, e);
+        else
+            rc = filekind_describe(b, n, path, e);
+    }
+    if (rc)
+        modelfile_close(f);
+    return rc;
+}
+
+void modelfile_close(gt_modelfile *f)
+{
+    if (f->format == GT_SAFETENSORS && f->impl) {
+        st_close(f->impl);
+    } else {
+        for (size_t i = 0; i < f->ntensor; i++)
+            free(f->tensor[i].name);
+        free(f->tensor);
+    }
+    free(f->impl);
+    free_vocabs(f);
+    free(f->where);
+    free(f->gru_reset);
+    unmap_file(&f->map);
+    free(f->path);
+    memset(f, 0, sizeof *f);
+}
+
+const gt_tensor *modelfile_find(const gt_modelfile *f, const char *name)
+{
+    for (size_t i = 0; i < f->ntensor; i++)
+        if (strcmp(f->tensor[i].name, name) == 0)
+            return &f->tensor[i];
+    return NULL;
+}
+
+const char *modelfile_format_name(const gt_modelfile *f)
+{
+    static const char *const names[] = {"safetensors", "torch.save (zip)",
+                                        "torch.save (legacy)"};
+    return names[f->format];
+}

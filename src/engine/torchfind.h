@@ -1,0 +1,60 @@
+/* Finding, in the graph of a torch.save file, the model's tensors under their state_dict
+ * names and the vocabularies the file keeps (torchfind.c, torchvocab.c). */
+#ifndef GATETUI_ENGINE_TORCHFIND_H
+#define GATETUI_ENGINE_TORCHFIND_H
+
+#include <stddef.h>
+
+#include "engine/pickle.h"
+#include "gatetui/error.h"
+#include "gatetui/modelfile.h"
+
+#define TF_MAX_DEPTH 64          /* containers inside containers followed */
+#define TF_MAX_VISITS (1u << 22) /* values looked at by one search */
+#define TF_MAX_TENSORS (1u << 20)
+#define TF_MAX_NAME 1024
+#define TF_PATH_BUF (2 * TF_MAX_NAME + 2)
+
+typedef struct tf_named {
+    char *name; /* malloc'ed */
+    pk_value *v; /* a PK_TENSOR */
+} tf_named;
+
+/* The model in root: its tensors (*out, sorted by name, names and array malloc'ed) and
+ * where it is ("" for the whole file, "model_state_dict", ...; malloc'ed). With no
+ * recurrent weights anywhere, every tensor of the file under its full path. */
+int tf_find_model(pk_value *root, const char *path, tf_named **out, size_t *n, char **where,
+                  gt_error *e);
+
+/* Every value under a key that names a vocabulary (vocab, chars, itos, char2idx, ...) that
+ * has the form of one: a string, a list of strings, a dict index -> string or string ->
+ * index. *out and its contents are malloc'ed. */
+int tf_find_vocabs(pk_value *root, const char *path, gt_vocab_found **out, size_t *n,
+                   gt_error *e);
+
+/* Shared by the two searches. */
+int tf_is_module(const pk_value *v);
+int tf_key_name(const pk_value *k, char *buf, size_t n);
+/* The children of a container or an object's state: key-value pairs (*pairs = 1) or items. */
+void tf_children(const pk_value *v, pk_value **kv_out[], size_t *n, int *pairs);
+/* A walk over the graph below a value, each value reached once per path (cycles cut),
+ * at most TF_MAX_DEPTH deep and TF_MAX_VISITS values in all. visit is called for each value
+ * with its key (NULL for a list's item), the key's name and its path ("a.b.c"); it returns
+ * GT_OK to go below it, TF_SKIP not to, or an error. */
+#define TF_SKIP (-1)
+typedef struct tf_walker tf_walker;
+struct tf_walker {
+    int (*visit)(tf_walker *w, pk_value *v, pk_value *parent, const pk_value *key,
+                 const char *name, const char *path);
+    size_t visits;
+    const char *file;
+    gt_error *e;
+};
+int tf_walk(tf_walker *w, pk_value *v, pk_value *parent, const pk_value *key, const char *name,
+            const char *path, int depth);
+
+/* Child i of those: its key's name into key[TF_MAX_NAME] (an item's index for a list), its
+ * path below path into sub[TF_PATH_BUF]; NULL when it has no name or the path is too long. */
+pk_value *tf_child(pk_value **kv, size_t i, int pairs, const char *path, char *key, char *sub);
+
+#endif

@@ -1,0 +1,41 @@
+/* A zip archive in memory (the file mapped): its entries' names and where their bytes
+ * lie, every offset and size checked against the file. Entries are not decompressed:
+ * torch.save stores them, and a stored entry is read in place. */
+#ifndef GATETUI_ENGINE_ZIPREAD_H
+#define GATETUI_ENGINE_ZIPREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gatetui/error.h"
+
+#define ZR_MAX_ENTRIES (1u << 20)
+
+typedef struct zr_entry {
+    char *name;
+    const unsigned char *data; /* the entry's bytes as stored in the file */
+    uint64_t size;             /* bytes stored */
+    unsigned method;           /* 0: stored (readable), 8: deflated, ... */
+    unsigned flags;            /* bit 0: encrypted */
+} zr_entry;
+
+typedef struct zr_archive {
+    zr_entry *entry; /* sorted by name */
+    size_t n;
+} zr_archive;
+
+/* 1 when the size bytes at base start like a zip archive. */
+int zr_looks_like_zip(const unsigned char *base, size_t size);
+
+/* Reads the central directory of the archive at base[0..size). */
+int zr_open(zr_archive *z, const char *path, const unsigned char *base, size_t size,
+            gt_error *e);
+void zr_close(zr_archive *z);
+
+/* The entry called name, or NULL. */
+const zr_entry *zr_find(const zr_archive *z, const char *name);
+
+/* NULL when en's bytes can be read in place (stored, not encrypted); otherwise why not. */
+const char *zr_unreadable(const zr_entry *en);
+
+#endif
