@@ -1,11 +1,26 @@
-/* Writing a whole buffer to a file descriptor. */
+/* Writing files: a whole buffer to a file descriptor, and new files that never replace one
+ * that exists (written under a temporary name made with O_EXCL, then linked to their name,
+ * which fails rather than replace anything). */
 #ifndef GATETUI_FILEIO_H
 #define GATETUI_FILEIO_H
 
 #include <stddef.h>
 
+#include "gatetui/error.h"
+
 /* Writes all n bytes of p to fd, retrying after EINTR and short writes. 0, or -1 with
  * errno set. */
 int write_all(int fd, const void *p, size_t n);
+
+/* Writes data to a new temporary file in dir; its name goes to tmp. */
+int file_write_temp(const char *dir, const char *data, size_t n, char *tmp, size_t tn,
+                    gt_error *e);
+/* Gives the temporary file the name path unless something has it, and removes the temporary
+ * name: 0, EEXIST, or another errno. Where hard links are not supported, writes path with
+ * O_EXCL instead. */
+int file_publish(const char *tmp, const char *path, const char *data, size_t n);
+/* Writes data to path, which must not exist (GT_EINPUT, "the file exists; not overwritten",
+ * if it does). Interrupting signals wait until the file is whole or gone. */
+int file_write_new(const char *path, const char *data, size_t n, gt_error *e);
 
 #endif
