@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compute/kernels.h"
+#include "compute/moments.h"
 #include "gatetui/mask.h"
 #include "gatetui/model.h"
 #include "gatetui/profile.h"
@@ -237,7 +239,7 @@ static uint32_t tiny_cp[] = {'\n', ' ', 'a', 'b', 0xE9};
 
 static void mask_is(const char *text, const char *regex, const char *want, size_t matches)
 {
-    uint16_t tok[64];
+    uint16_t tok[64] = {0};
     size_t n = 0;
     for (const unsigned char *s = (const unsigned char *)text; *s; n++) {
         uint32_t cp = *s < 0x80 ? *s : 0xE9;
@@ -290,6 +292,39 @@ static void test_mask(void)
     mask_refused("ab", "[ab]", "matches every one");
 }
 
+/* The running sums of every kernel set the processor has against the plain loop, bit for
+ * bit, on lengths that leave every kind of tail. */
+static void test_moments(void)
+{
+    static const char *const sets[] = {"avx512", "avx2", "c"};
+    enum { N = 77 };
+    float x[N];
+    double base[N], s0[N], q0[N], s1[N], q1[N];
+    for (int j = 0; j < N; j++) {
+        x[j] = 3 * frand();
+        base[j] = frand();
+    }
+    const char *was = kern_name();
+    for (int k = 0; k < 3; k++) {
+        if (kern_select(sets[k])) {
+            tap_ok(1, "# SKIP the %s kernels: not on this processor", sets[k]);
+            continue;
+        }
+        int same = 1;
+        for (int n = 0; n <= N; n += 7) {
+            for (int j = 0; j < N; j++)
+                s0[j] = s1[j] = q0[j] = q1[j] = 0.25 * j;
+            for (int rep = 0; rep < 3; rep++) {
+                kern_moments(n, x, base, s0, q0);
+                kern_moments_ref(n, x, base, s1, q1);
+            }
+            same &= memcmp(s0, s1, sizeof s0) == 0 && memcmp(q0, q1, sizeof q0) == 0;
+        }
+        tap_ok(same, "running sums with the %s kernels: the plain loop's, bit for bit", sets[k]);
+    }
+    kern_select(was);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/t_units.XXXXXX";
@@ -323,6 +358,7 @@ int main(void)
     test_select(&m, &t, inside, from, to, count);
     test_profile(&m, &t, inside);
     test_mask();
+    test_moments();
     free(inside);
     free(from);
     free(to);

@@ -21,13 +21,13 @@ typedef struct gt_unit_r {
 } gt_unit_r;
 
 /* The sums: for each signal and unit, of d = s_j(t) - s_j(0) (shifted by the first value,
- * so that the variance does not cancel), d^2, and d inside. */
+ * so that the variance does not cancel) inside and outside the mask, and of d^2. */
 typedef struct gt_units_acc {
     const gt_model *m;
     int layer, nsig, H;
     const unsigned char *mask;
     size_t n, inside;
-    double *base, *sum, *sq, *sin; /* [nsig * H] each */
+    double *base, *sin, *sout, *sq; /* [nsig * H] each, signals in order */
 } gt_units_acc;
 
 int units_acc_init(gt_units_acc *a, const gt_model *m, int layer, const gt_mask *mask,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compute/moments.h"
 #include "gatetui/units.h"
 
 int units_acc_init(gt_units_acc *a, const gt_model *m, int layer, const gt_mask *mask,
@@ -20,9 +21,9 @@ int units_acc_init(gt_units_acc *a, const gt_model *m, int layer, const gt_mask 
     a->base = calloc(4 * k, sizeof *a->base);
     if (!a->base)
         return gt_fail(e, GT_EFAIL, "out of memory for the correlations");
-    a->sum = a->base + k;
-    a->sq = a->sum + k;
-    a->sin = a->sq + k;
+    a->sin = a->base + k;
+    a->sout = a->sin + k;
+    a->sq = a->sout + k;
     return GT_OK;
 }
 
@@ -32,31 +33,23 @@ void units_acc_free(gt_units_acc *a)
     memset(a, 0, sizeof *a);
 }
 
+/* The signals are the gate blocks (one array), then c for an LSTM, then h. */
 int units_add(void *acc, size_t t, const gt_run *r)
 {
     gt_units_acc *a = acc;
-    const int H = a->H, in = a->mask[t];
-    for (int s = 0; s < a->nsig; s++) {
-        const float *x = signals_of(r, a->layer, s);
-        double *base = a->base + (size_t)s * H, *sum = a->sum + (size_t)s * H;
-        double *sq = a->sq + (size_t)s * H, *sin = a->sin + (size_t)s * H;
+    const gt_model *m = a->m;
+    const size_t H = (size_t)a->H, GH = (size_t)m->gates * H;
+    const int in = a->mask[t];
+    const float *part[3] = {run_gates(r, a->layer), run_c(r, a->layer), run_h(r, a->layer)};
+    const size_t len[3] = {GH, m->arch == GT_LSTM ? H : 0, H};
+    double *s = in ? a->sin : a->sout;
+    size_t off = 0;
+    for (int p = 0; p < 3; p++) {
         if (a->n == 0)
-            for (int j = 0; j < H; j++)
-                base[j] = x[j];
-        if (in) {
-            for (int j = 0; j < H; j++) {
-                double d = (double)x[j] - base[j];
-                sum[j] += d;
-                sq[j] += d * d;
-                sin[j] += d;
-            }
-        } else {
-            for (int j = 0; j < H; j++) {
-                double d = (double)x[j] - base[j];
-                sum[j] += d;
-                sq[j] += d * d;
-            }
-        }
+            for (size_t j = 0; j < len[p]; j++)
+                a->base[off + j] = part[p][j];
+        kern_moments(len[p], part[p], a->base + off, s + off, a->sq + off);
+        off += len[p];
     }
     a->n++;
     a->inside += (size_t)in;
@@ -67,7 +60,7 @@ int units_add(void *acc, size_t t, const gt_run *r)
 static gt_unit_r correlate(const gt_units_acc *a, size_t i, int unit)
 {
     double n = (double)a->n, k = (double)a->inside;
-    double sum = a->sum[i], sq = a->sq[i], sin = a->sin[i], base = a->base[i];
+    double sin = a->sin[i], sum = sin + a->sout[i], sq = a->sq[i], base = a->base[i];
     gt_unit_r u = {unit, NAN, NAN, NAN};
     if (k > 0)
         u.mean_inside = base + sin / k;
