@@ -351,7 +351,7 @@ int main(int argc, char **argv)
         break;
     case MODE_EXPORT:
     case MODE_UI: {
-        gt_screen_opts so = {(int)c.layer, c.step, c.edit, c.size, c.export_file};
+        gt_screen_opts so = {(int)c.layer, c.step, c.edit, c.size, c.export_file, c.find.steps};
         rc = c.mode == MODE_UI ? ui_main(&m, &t, &so, &e) : export_main(&m, &t, &so, &e);
         break;
     }

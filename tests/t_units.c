@@ -5,13 +5,7 @@
  * top steps are the first inside a parenthesis. Then the regular expression's mask on small
  * texts: empty matches, leftmost-longest, non-overlapping, \n, multi-byte characters, and
  * the expressions refused.
- *
- * The model (LSTM, one-hot input over "\n ()ab", H = 6):
- *   unit 1 notes a closing parenthesis: it forgets every step and writes g = +1 on ')' and
- *     -1 otherwise, so h_1 = +tanh(1) just after ')' and -tanh(1) otherwise;
- *   unit 0 writes +1 on '(' (forgetting what it held), -1 on the step after a ')' (unit 1
- *     on) unless that step is '(', and keeps its cell (f = 1, i = 0) otherwise; o = 1.
- *   Units 2-5 have small random weights. */
+ * (The model: tests/parenmodel.c.) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,87 +20,10 @@
 #include "gatetui/select.h"
 #include "gatetui/text.h"
 #include "gatetui/units.h"
-#include "stwrite.h"
+#include "parenmodel.h"
 #include "tap.h"
 
-enum { V = 6, H = 6, NL = 0, SP = 1, OPEN = 2, CLOSE = 3, TA = 4, TB = 5 };
-
-static unsigned long long rng = 88172645463325252ull;
-static float frand(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (float)((rng >> 11) * (1.0 / 9007199254740992.0)) * 2.0f - 1.0f;
-}
-
-static void write_model(const char *path)
-{
-    static float wih[4 * H * V], whh[4 * H * H], bih[4 * H], bhh[4 * H];
-    const float K = 1.0f / tanhf(1.0f); /* h_1 * K = +1 after ')', -1 otherwise */
-    const int I = 0, F = H, G = 2 * H, O = 3 * H;
-    for (int r = 0; r < 4 * H; r++) {
-        int unit = r % H;
-        for (int c = 0; c < V; c++)
-            wih[r * V + c] = unit >= 2 ? 0.3f * frand() : 0;
-        for (int c = 0; c < H; c++)
-            whh[r * H + c] = unit >= 2 && c >= 2 ? 0.3f * frand() : 0;
-        bih[r] = unit >= 2 ? 0.3f * frand() : 0;
-        bhh[r] = 0;
-    }
-    /* unit 0: a_i = 40 [(] + 30 (h1 K + 1) - 20, a_f = 20 - 40 [(] - 30 (h1 K + 1),
-     * a_g = 20 [(] - 10, a_o = 20 */
-    wih[(I + 0) * V + OPEN] = 40;
-    whh[(I + 0) * H + 1] = 30 * K;
-    bih[I + 0] = 10;
-    wih[(F + 0) * V + OPEN] = -40;
-    whh[(F + 0) * H + 1] = -30 * K;
-    bih[F + 0] = -10;
-    wih[(G + 0) * V + OPEN] = 20;
-    bih[G + 0] = -10;
-    bih[O + 0] = 20;
-    /* unit 1: i = 1, f = 0, g = +1 on ')' and -1 otherwise, o = 1 */
-    bih[I + 1] = 20;
-    bih[F + 1] = -20;
-    wih[(G + 1) * V + CLOSE] = 20;
-    bih[G + 1] = -10;
-    bih[O + 1] = 20;
-    stw_tensor t[] = {{"lstm.weight_ih_l0", 4 * H, V, wih},
-                      {"lstm.weight_hh_l0", 4 * H, H, whh},
-                      {"lstm.bias_ih_l0", 4 * H, 0, bih},
-                      {"lstm.bias_hh_l0", 4 * H, 0, bhh}};
-    const char *meta[] = {"vocab", "\\n ()ab"};
-    stw_write(path, t, 4, meta, 1);
-}
-
-/* Words of a and b, spaces, newlines and parentheticals, some back to back: "(a)(b)". */
-static char *make_text(size_t n)
-{
-    char *s = malloc(n + 1);
-    size_t k = 0;
-    int depth = 0;
-    while (k + 1 < n) {
-        float r = frand();
-        if (depth == 0 && r > 0.8f) {
-            s[k++] = '(';
-            depth = 1;
-        } else if (depth == 1 && r < -0.7f) {
-            s[k++] = ')';
-            depth = 0;
-            if (k + 1 < n && frand() > 0.6f) {
-                s[k++] = '(';
-                depth = 1;
-            }
-        } else if (r < -0.5f) {
-            s[k++] = r < -0.9f ? '\n' : ' ';
-        } else {
-            s[k++] = r > 0.1f ? 'a' : 'b';
-        }
-    }
-    s[k++] = depth ? ')' : 'a'; /* every parenthesis closed */
-    s[n] = 0;
-    return s;
-}
+enum { OPEN = PAREN_OPEN, CLOSE = PAREN_CLOSE };
 
 /* inside[t]: step t lies in a parenthetical, '(' and ')' included (from the text itself). */
 static void parentheticals(const char *s, size_t n, unsigned char *inside, size_t *from,
@@ -301,8 +218,8 @@ static void test_moments(void)
     float x[N];
     double base[N], s0[N], q0[N], s1[N], q1[N];
     for (int j = 0; j < N; j++) {
-        x[j] = 3 * frand();
-        base[j] = frand();
+        x[j] = 3 * paren_rand();
+        base[j] = paren_rand();
     }
     const char *was = kern_name();
     for (int k = 0; k < 3; k++) {
@@ -335,9 +252,9 @@ int main(void)
     char mpath[64], tpath[64];
     snprintf(mpath, sizeof mpath, "%s/paren.safetensors", dir);
     snprintf(tpath, sizeof tpath, "%s/paren.txt", dir);
-    write_model(mpath);
+    paren_write_model(mpath);
     const size_t n = 3000;
-    char *txt = make_text(n);
+    char *txt = paren_make_text(n);
     FILE *f = fopen(tpath, "w");
     if (f) {
         fputs(txt, f);

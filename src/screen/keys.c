@@ -11,6 +11,7 @@
 #include "gatetui/utf8.h"
 #include "screen/export.h"
 #include "screen/keys.h"
+#include "screen/keys_find.h"
 #include "screen/layout.h"
 
 static void message(gt_view *v, int error, const char *fmt, ...)
@@ -212,9 +213,12 @@ static gt_act prompt_key(gt_view *v, const gt_key *k)
         v->prompt = PROMPT_NONE;
         if (p == PROMPT_GOTO) {
             go_to(v, v->input);
+        } else if (p == PROMPT_MATCH) {
+            keys_find_enter(v);
         } else {
             if (v->input[0])
                 snprintf(v->search, sizeof v->search, "%s", v->input);
+            v->find.last = FIND_LAST_SEARCH;
             search(v, 1);
         }
         return ACT_REDRAW;
@@ -275,6 +279,8 @@ static int stats_key(gt_view *v, const gt_key *k)
 static gt_act char_key(gt_view *v, const gt_key *k)
 {
     const int H = v->m->hidden;
+    if (keys_find_char(v, k))
+        return ACT_REDRAW;
     if (k->ctrl) {
         switch (k->cp) {
         case 'c': return ACT_QUIT;
@@ -300,9 +306,7 @@ static gt_act char_key(gt_view *v, const gt_key *k)
     case '$':
     case 'G': view_seek(v, v->steps - 1); break;
     case ' ': step_by(v, (long)page_len(v)); break;
-    case 's':
-        v->sort = (gt_sort)((v->sort + 1) % SORT_COUNT);
-        break;
+    case 's': v->sort = keys_find_next_sort(v); break;
     case 'S': v->sort_reverse = !v->sort_reverse; break;
     case 'c': v->heat = !v->heat; break;
     case '[':
@@ -331,8 +335,11 @@ static gt_act char_key(gt_view *v, const gt_key *k)
         v->prompt = PROMPT_SEARCH;
         v->input[0] = 0;
         break;
-    case 'n': search(v, 1); break;
-    case 'N': search(v, -1); break;
+    case 'n':
+    case 'N':
+        if (!keys_find_jump(v, k->cp == 'n' ? 1 : -1))
+            search(v, k->cp == 'n' ? 1 : -1);
+        break;
     case 'e':
         if (v->pending)
             message(v, 1, "wait for the states to be computed (Esc stops)");
@@ -413,6 +420,8 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
     v->msg_error = 0;
     if (v->stats.shown && stats_key(v, k))
         return ACT_REDRAW;
+    if (keys_find_overlay(v, k))
+        return ACT_REDRAW;
     int page = view_units_per_page(v);
     switch (k->sym) {
     case K_CHAR: return char_key(v, k);
@@ -425,6 +434,8 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
     case K_HOME: view_seek(v, 0); break;
     case K_END: view_seek(v, v->steps - 1); break;
     case K_ESC:
+        if (keys_find_escape(v))
+            break;
         if (v->pending || trace_pass_running(v->tr))
             view_cancel_pass(v);
         break;
