@@ -79,39 +79,47 @@ static void fail_why(char *why, const gt_error *e)
     snprintf(why, 256, "%.250s", e->msg);
 }
 
+/* Sends the matches and every r (by signal, then unit). */
+static void send_hypothesis(gt_bgjob *job, gt_findview *f, const gt_mask *mask,
+                            const gt_units *u, size_t n)
+{
+    const int H = f->m->hidden;
+    size_t head[3] = {mask->matches, mask->inside, n};
+    bgjob_write(job, head, sizeof head);
+    bgjob_write(job, mask->from, mask->matches * sizeof *mask->from);
+    bgjob_write(job, mask->to, mask->matches * sizeof *mask->to);
+    for (int s = 0; s < f->nsig; s++)
+        for (int i = 0; i < H; i++)
+            f->r[(size_t)s * H + u->by_signal[s][i].unit] = u->by_signal[s][i].r;
+    bgjob_write(job, f->r, (size_t)f->nsig * H * sizeof *f->r);
+}
+
 static int hyp_child(gt_bgjob *job, void *ctx, char *why)
 {
     gt_findview *f = ctx;
     const uint16_t *tok = trace_tokens(f->tr);
     size_t n = searched(f);
-    const int H = f->m->hidden;
     gt_pass_options o = {f->want_layer, 1, bgjob_progress, job};
     gt_mask mask;
-    gt_units_acc acc;
-    gt_units u;
+    gt_units_acc acc = {0};
+    gt_units u = {0};
     gt_error e = {0};
-    if (mask_from_regex(&mask, f->m, tok, n, f->regex, &e)) {
-        fail_why(why, &e);
-        return 1;
+    int rc = mask_from_regex(&mask, f->m, tok, n, f->regex, &e);
+    if (rc == GT_OK) {
+        rc = units_acc_init(&acc, f->m, f->want_layer, &mask, &e);
+        if (rc == GT_OK)
+            rc = signals_pass(f->m, tok, n, &o, units_add, &acc, &e);
+        if (rc == GT_OK)
+            rc = units_finish(&u, &acc, mask.matches, &e);
+        if (rc == GT_OK)
+            send_hypothesis(job, f, &mask, &u, n);
+        units_free(&u);
+        units_acc_free(&acc);
+        mask_free(&mask);
     }
-    int rc = units_acc_init(&acc, f->m, f->want_layer, &mask, &e);
-    if (rc == GT_OK)
-        rc = signals_pass(f->m, tok, n, &o, units_add, &acc, &e);
-    if (rc == GT_OK)
-        rc = units_finish(&u, &acc, mask.matches, &e);
-    if (rc) {
+    if (rc)
         fail_why(why, &e);
-        return 1;
-    }
-    size_t head[3] = {mask.matches, mask.inside, n};
-    bgjob_write(job, head, sizeof head);
-    bgjob_write(job, mask.from, mask.matches * sizeof *mask.from);
-    bgjob_write(job, mask.to, mask.matches * sizeof *mask.to);
-    for (int s = 0; s < f->nsig; s++)
-        for (int i = 0; i < H; i++)
-            f->r[(size_t)s * H + u.by_signal[s][i].unit] = u.by_signal[s][i].r;
-    bgjob_write(job, f->r, (size_t)f->nsig * H * sizeof *f->r);
-    return 0;
+    return rc;
 }
 
 static int sel_child(gt_bgjob *job, void *ctx, char *why)
@@ -120,9 +128,8 @@ static int sel_child(gt_bgjob *job, void *ctx, char *why)
     gt_pass_options o = {f->want_layer, 1, bgjob_progress, job};
     gt_selection s;
     gt_error e = {0};
-    size_t a = f->sel_a < f->sel_b ? f->sel_a : f->sel_b, b = f->sel_a ^ f->sel_b ^ a;
-    if (select_compute(&s, f->m, trace_tokens(f->tr), searched(f), a, b, f->signal,
-                       f->threshold, &o, &e)) {
+    if (select_compute(&s, f->m, trace_tokens(f->tr), searched(f), f->sel_a, f->sel_b,
+                       f->signal, f->threshold, &o, &e)) {
         fail_why(why, &e);
         return 1;
     }
@@ -132,6 +139,7 @@ static int sel_child(gt_bgjob *job, void *ctx, char *why)
     bgjob_write(job, s.minimum, (size_t)s.nunits * sizeof *s.minimum);
     bgjob_write(job, s.from, s.nmatches * sizeof *s.from);
     bgjob_write(job, s.to, s.nmatches * sizeof *s.to);
+    select_free(&s);
     return 0;
 }
 
@@ -149,12 +157,16 @@ static int prof_child(gt_bgjob *job, void *ctx, char *why)
     char *buf = NULL;
     size_t n = 0;
     FILE *out = open_memstream(&buf, &n);
-    if (!out || find_print_profile(out, &p, tok, trace_steps(f->tr), 0) || fclose(out)) {
+    int bad = !out || find_print_profile(out, &p, tok, trace_steps(f->tr), 0);
+    if (out && fclose(out))
+        bad = 1;
+    if (bad)
         snprintf(why, 256, "out of memory for the profile");
-        return 1;
-    }
-    bgjob_write(job, buf, n);
-    return 0;
+    else
+        bgjob_write(job, buf, n);
+    free(buf);
+    profile_free(&p);
+    return bad;
 }
 
 /* ---- starting them, one at a time ---- */

@@ -58,11 +58,13 @@ static int child_main(gt_bgjob *job, void *ctx, char *why)
             bad = 1;
         if (bad)
             rc = gt_fail(&e, GT_EFAIL, "out of memory for the tables");
+        report_free(&r);
     }
     if (rc == GT_OK)
         bgjob_write(job, buf, n);
     else
         snprintf(why, 256, "%.250s", e.msg);
+    free(buf);
     return rc;
 }
 
