@@ -4,7 +4,8 @@
  * (units_compute: the regular expression's mask, the same pass with the sums after each
  * step, the ranking), alternated REPS times; and the sums alone (units_add N times on one
  * state, without stepping), which the two runs' difference measures less exactly on a busy
- * machine. Prints the medians in seconds and the ratios to the plain pass; with a last
+ * machine. Prints the medians in seconds and the ratios to the plain pass, of the wall
+ * clock and of the processor time used (with one thread, the steadier); with a last
  * argument OUT.json, --units's JSON too (for a comparison).
  *   bench_units MODEL TEXT REGEX [N [REPS [OUT.json]]] */
 #include <stdio.h>
@@ -20,10 +21,19 @@
 #include "gatetui/text.h"
 #include "gatetui/units.h"
 
+/* Seconds of the wall clock, and of processor time this process used (which a busy
+ * machine disturbs far less: waiting for a processor is not counted). */
 static double now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
@@ -75,7 +85,7 @@ int main(int argc, char **argv)
     n = n < t.steps ? n : t.steps;
     const char *th = getenv("GATETUI_THREADS");
     gt_pass_options o = {0, th ? atoi(th) : 1, NULL, NULL};
-    double plain[50], units[50], sums[50];
+    double plain[50], units[50], sums[50], cplain[50], cunits[50];
     gt_units u = {0};
     gt_mask mask;
     gt_units_acc acc;
@@ -97,21 +107,26 @@ int main(int argc, char **argv)
     units_acc_free(&acc);
     mask_free(&mask);
     for (int r = 0; r < reps; r++) {
-        double a = now();
+        double a = now(), c = cpu();
         signals_pass(&m, t.tok, n, &o, NULL, NULL, &e);
         plain[r] = now() - a;
+        cplain[r] = cpu() - c;
         if (r)
             units_free(&u);
         a = now();
+        c = cpu();
         if (units_compute(&u, &m, t.tok, n, argv[3], &o, &e)) {
             fprintf(stderr, "bench_units: %s\n", e.msg);
             return 2;
         }
         units[r] = now() - a;
+        cunits[r] = cpu() - c;
     }
     double p = median(plain, reps), q = median(units, reps), w = median(sums, reps);
-    printf("steps %zu plain %.3f units %.3f ratio %.4f sums %.3f sums/plain %.4f\n", n, p, q,
-           q / p, w, w / p);
+    double cp = median(cplain, reps), cq = median(cunits, reps);
+    printf("steps %zu plain %.3f units %.3f ratio %.4f sums %.3f sums/plain %.4f "
+           "cpu-plain %.3f cpu-units %.3f cpu-ratio %.4f\n",
+           n, p, q, q / p, w, w / p, cp, cq, cq / cp);
     if (argc > 6) {
         FILE *f = fopen(argv[6], "w");
         if (!f || find_print_units(f, &u, argv[3], -1, argv[2], 1) || fclose(f)) {

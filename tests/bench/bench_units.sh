@@ -32,6 +32,8 @@ printf '%s, "%s", %s steps of kjv-train.txt repeated, %s thread(s)\n' \
 set -- $("$work/bench_units" "$model" "$big" "$regex" "$steps" "$reps")
 printf 'one binary, medians of %s: plain pass %s s, --units %s s: %+.1f%%; the sums alone %s s: %.1f%% of the pass\n' \
     "$reps" "$4" "$6" "$(echo "($8 - 1) * 100" | bc -l)" "${10}" "$(echo "${12} * 100" | bc -l)"
+printf 'processor time (the wall clock of a busy machine counts the waits): plain pass %s s, --units %s s: %+.1f%%\n' \
+    "${14}" "${16}" "$(echo "(${18} - 1) * 100" | bc -l)"
 
 secs() { # wall seconds of "$@", standard output to $work/last
     s=$(date +%s.%N)
