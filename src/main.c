@@ -17,12 +17,13 @@
 #include "gatetui/dump.h"
 #include "gatetui/kernset.h"
 #include "gatetui/loss.h"
+#include "gatetui/finding.h"
 #include "gatetui/model.h"
 #include "gatetui/report.h"
 #include "gatetui/text.h"
 #include "term/ui.h"
 
-enum mode { MODE_UI, MODE_REPORT, MODE_DUMP, MODE_EXPORT };
+enum mode { MODE_UI, MODE_REPORT, MODE_DUMP, MODE_EXPORT, MODE_FIND };
 
 typedef struct cli {
     enum mode mode;
@@ -34,6 +35,7 @@ typedef struct cli {
     const char *edit;    /* "S:C" */
     const char *size;    /* "COLSxROWS" */
     gt_model_options mopt;
+    gt_find_options find; /* --units, --select, --profile, --html */
     const char *model_path, *text_path;
 } cli;
 
@@ -42,6 +44,10 @@ static const char usage[] =
     "       gatetui --report [--json] [--layer N] [--windows N] [--window-len L] [--horizon K] MODEL TEXT\n"
     "       gatetui --dump [--layer N] [--from A] [--to B] [--probs] MODEL TEXT\n"
     "       gatetui --export FILE --step N [--edit S:C] [--size COLSxROWS] [--layer N] MODEL TEXT\n"
+    "       gatetui --units REGEX [--signal s] [--steps N] [--layer N] [--json] MODEL TEXT\n"
+    "       gatetui --select A:B [--signal s] [--threshold T] [--steps N] [--layer N] [--json] MODEL TEXT\n"
+    "       gatetui --profile --unit J [--signal s] [--steps N] [--layer N] [--json] MODEL TEXT\n"
+    "       gatetui --html FILE --unit J [--signal s] [--from A] [--to B] [--layer N] MODEL TEXT\n"
     "       gatetui --kernels | --help | --version\n";
 
 static void print_help(void)
@@ -71,6 +77,14 @@ static void print_help(void)
           "  --edit S:C          export: replace the character at step S with C first\n"
           "  --size COLSxROWS    export: the frame size (default 120x40)\n"
           "  --kernels           list the kernel sets this processor runs, best first\n"
+          "  --units REGEX       every unit's correlation with where REGEX matches\n"
+          "  --select A:B        the units on throughout steps A..B, and where else they are\n"
+          "  --profile           a unit's highest and lowest steps, its mean by character\n"
+          "  --html FILE         the text coloured by a unit, as a new HTML page\n"
+          "  --unit J            profile, html: the unit\n"
+          "  --signal s          i f g o c h (LSTM), r z n h (GRU); default h\n"
+          "  --threshold T       select: the value that counts as on (default 0.3)\n"
+          "  --steps N           units, select, profile: the first N steps (default 100000)\n"
           "  --help, --version\n\n"
           "Steps count from 0 over the in-vocabulary characters. GATETUI_KERNEL=SET runs\n"
           "the kernel set SET (avx512, avx2 or c) instead of the best. Exit status:\n"
@@ -112,7 +126,8 @@ static int parse_args(cli *c, int argc, char **argv)
 {
     enum { O_LAYER = 256, O_VOCAB, O_EMBEDDING, O_RESET, O_REPORT, O_JSON, O_WINDOWS, O_WLEN, O_HORIZON,
            O_DUMP, O_FROM, O_TO, O_PROBS, O_EXPORT, O_STEP, O_EDIT, O_SIZE, O_HELP,
-           O_VERSION, O_KERNELS };
+           O_VERSION, O_KERNELS, O_UNITS, O_SELECT, O_PROFILE, O_HTML, O_UNIT, O_SIGNAL,
+           O_THRESHOLD, O_STEPS };
     static const struct option opts[] = {
         {"layer", required_argument, 0, O_LAYER},   {"vocab-from", required_argument, 0, O_VOCAB},
         {"embedding", required_argument, 0, O_EMBEDDING},
@@ -124,13 +139,19 @@ static int parse_args(cli *c, int argc, char **argv)
         {"export", required_argument, 0, O_EXPORT}, {"step", required_argument, 0, O_STEP},
         {"edit", required_argument, 0, O_EDIT},     {"size", required_argument, 0, O_SIZE},
         {"help", no_argument, 0, O_HELP},           {"version", no_argument, 0, O_VERSION},
-        {"kernels", no_argument, 0, O_KERNELS},     {0, 0, 0, 0}};
+        {"kernels", no_argument, 0, O_KERNELS},     {"units", required_argument, 0, O_UNITS},   {"select", required_argument, 0, O_SELECT},
+        {"profile", no_argument, 0, O_PROFILE},     {"html", required_argument, 0, O_HTML},
+        {"unit", required_argument, 0, O_UNIT},     {"signal", required_argument, 0, O_SIGNAL},
+        {"threshold", required_argument, 0, O_THRESHOLD},
+        {"steps", required_argument, 0, O_STEPS},
+        {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->layer = -1;
     report_options_init(&c->report);
     c->to = LONG_MAX;
     c->step = -1;
     model_options_init(&c->mopt);
+    find_options_init(&c->find);
     int nmodes = 0, o, rc = GT_OK;
     opterr = 0;
     while (rc == GT_OK && (o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -159,6 +180,20 @@ static int parse_args(cli *c, int argc, char **argv)
         case O_STEP: rc = parse_count("--step", optarg, 0, &c->step); break;
         case O_EDIT: c->edit = optarg; break;
         case O_SIZE: c->size = optarg; break;
+        case O_UNITS:
+        case O_SELECT:
+        case O_PROFILE:
+        case O_HTML:
+            c->mode = MODE_FIND;
+            c->find.mode = o == O_UNITS ? FIND_UNITS : o == O_SELECT ? FIND_SELECT
+                           : o == O_PROFILE ? FIND_PROFILE : FIND_HTML;
+            c->find.arg = optarg;
+            nmodes++;
+            break;
+        case O_UNIT: rc = parse_count("--unit", optarg, 0, &c->find.unit); break;
+        case O_SIGNAL: c->find.signal = optarg; break;
+        case O_THRESHOLD: c->find.threshold = optarg; break;
+        case O_STEPS: rc = parse_count("--steps", optarg, 1, &c->find.steps); break;
         case O_HELP: print_help(); exit(0);
         case O_VERSION: printf("gatetui %s\n", PACKAGE_VERSION); exit(0);
         case O_KERNELS: print_kernels(); exit(0);
@@ -169,7 +204,8 @@ static int parse_args(cli *c, int argc, char **argv)
     if (rc)
         return rc;
     if (nmodes > 1)
-        return bad_usage("%s", "choose one of --report, --dump and --export");
+        return bad_usage("%s", "choose one of --report, --dump, --export, --units, --select, "
+                               "--profile and --html");
     if (argc - optind != 2)
         return bad_usage("%s", "expected MODEL and TEXT");
     c->model_path = argv[optind];
@@ -181,10 +217,11 @@ static int parse_args(cli *c, int argc, char **argv)
     return GT_OK;
 }
 
-/* Progress of a long report on standard error, when that is a terminal. */
+/* Progress of a long computation on standard error, when that is a terminal. */
 typedef struct progress {
     struct timespec start;
     int shown, percent;
+    const char *what;
 } progress;
 
 static void report_progress(void *ctx, double done)
@@ -196,7 +233,7 @@ static void report_progress(void *ctx, double done)
                 1e-9 * (double)(now.tv_nsec - p->start.tv_nsec);
     int percent = (int)(100 * done);
     if (el > 1.0 && (!p->shown || percent != p->percent)) {
-        fprintf(stderr, "\rgatetui: report %3d%%", percent);
+        fprintf(stderr, "\rgatetui: %s %3d%%", p->what, percent);
         p->shown = 1;
         p->percent = percent;
     }
@@ -208,7 +245,7 @@ static int report_mode(const cli *c, const gt_model *m, const gt_text *t, gt_err
     o.layer = c->layer < 0 ? 0 : (int)c->layer;
     const char *th = getenv("GATETUI_THREADS");
     o.threads = th ? atoi(th) : 0;
-    progress p = {.shown = 0, .percent = -1};
+    progress p = {.shown = 0, .percent = -1, .what = "report"};
     clock_gettime(CLOCK_MONOTONIC, &p.start);
     if (isatty(STDERR_FILENO)) {
         o.progress = report_progress;
@@ -252,6 +289,28 @@ static int measure_loss(const gt_model *m, gt_text *t, int warn, gt_error *e)
         fprintf(stderr, "gatetui: warning: %s (%s)\n", w, m->vocab_where);
     }
     return GT_OK;
+}
+
+static int find_mode(cli *c, const gt_model *m, const gt_text *t, gt_error *e)
+{
+    gt_find_options *o = &c->find;
+    o->layer = c->layer < 0 ? 0 : (int)c->layer;
+    o->json = c->json;
+    o->from = c->from;
+    o->to = c->to == LONG_MAX ? -1 : c->to;
+    const char *th = getenv("GATETUI_THREADS");
+    o->threads = th ? atoi(th) : 1;
+    static const char *const what[] = {"units", "select", "profile", "html"};
+    progress p = {.shown = 0, .percent = -1, .what = what[o->mode]};
+    clock_gettime(CLOCK_MONOTONIC, &p.start);
+    if (isatty(STDERR_FILENO)) {
+        o->progress = report_progress;
+        o->progress_ctx = &p;
+    }
+    int rc = find_main(stdout, m, t, o, e);
+    if (p.shown)
+        fputs("\r\033[K", stderr);
+    return rc;
 }
 
 /* Ctrl-C (or SIGTERM, SIGHUP) during --report, --dump or --export: a line saying so, then
@@ -315,7 +374,8 @@ int main(int argc, char **argv)
     text_skip_summary(&t, skip, sizeof skip);
     if (skip[0] && c.mode != MODE_DUMP && !c.json)
         fprintf(stderr, "gatetui: %s: %s\n", t.path, skip);
-    if (c.mode != MODE_REPORT && (rc = measure_loss(&m, &t, c.mode == MODE_DUMP, &e))) {
+    if (c.mode != MODE_REPORT && c.mode != MODE_FIND &&
+        (rc = measure_loss(&m, &t, c.mode == MODE_DUMP, &e))) {
         fprintf(stderr, "gatetui: %s\n", e.msg);
         text_free(&t);
         model_free(&m);
@@ -339,9 +399,12 @@ int main(int argc, char **argv)
     case MODE_REPORT:
         rc = report_mode(&c, &m, &t, &e);
         break;
+    case MODE_FIND:
+        rc = find_mode(&c, &m, &t, &e);
+        break;
     case MODE_EXPORT:
     case MODE_UI: {
-        gt_screen_opts so = {(int)c.layer, c.step, c.edit, c.size, c.export_file};
+        gt_screen_opts so = {(int)c.layer, c.step, c.edit, c.size, c.export_file, c.find.steps};
         rc = c.mode == MODE_UI ? ui_main(&m, &t, &so, &e) : export_main(&m, &t, &so, &e);
         break;
     }

@@ -1,4 +1,6 @@
-/* Writing a whole buffer to a file descriptor; mapping a whole file to read. */
+/* Writing files: a whole buffer to a file descriptor, and new files that never replace one
+ * that exists (written under a temporary name made with O_EXCL, then linked to their name,
+ * which fails rather than replace anything); mapping a whole file to read. */
 #ifndef GATETUI_FILEIO_H
 #define GATETUI_FILEIO_H
 
@@ -19,5 +21,15 @@ typedef struct gt_map {
 /* Maps path; on failure e says why (cannot open, not a regular file, ...). */
 int map_file(gt_map *m, const char *path, gt_error *e);
 void unmap_file(gt_map *m);
+/* Writes data to a new temporary file in dir; its name goes to tmp. */
+int file_write_temp(const char *dir, const char *data, size_t n, char *tmp, size_t tn,
+                    gt_error *e);
+/* Gives the temporary file the name path unless something has it, and removes the temporary
+ * name: 0, EEXIST, or another errno. Where hard links are not supported, writes path with
+ * O_EXCL instead. */
+int file_publish(const char *tmp, const char *path, const char *data, size_t n);
+/* Writes data to path, which must not exist (GT_EINPUT, "the file exists; not overwritten",
+ * if it does). Interrupting signals wait until the file is whole or gone. */
+int file_write_new(const char *path, const char *data, size_t n, gt_error *e);
 
 #endif

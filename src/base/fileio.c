@@ -1,8 +1,11 @@
-/* Writing a whole buffer to a file descriptor; mapping a whole file to read. */
+/* Writing files and mapping them to read (see fileio.h). */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -59,4 +62,85 @@ void unmap_file(gt_map *m)
         munmap((void *)m->data, m->size);
     m->data = NULL;
     m->size = 0;
+}
+
+int file_write_temp(const char *dir, const char *data, size_t n, char *tmp, size_t tn,
+                    gt_error *e)
+{
+    snprintf(tmp, tn, "%s/.gatetui-frame-XXXXXX", dir);
+    int fd = mkstemp(tmp); /* O_CREAT | O_EXCL */
+    if (fd < 0)
+        return gt_fail(e, GT_EFAIL, "%s: cannot create a file: %s", dir, strerror(errno));
+    mode_t mask = umask(0); /* mkstemp's 0600 becomes what open(..., 0666) would have made */
+    umask(mask);
+    int bad = fchmod(fd, 0666 & ~mask) < 0 || write_all(fd, data, n) || fsync(fd) < 0;
+    int err = errno;
+    if (close(fd) < 0 && !bad) {
+        bad = 1;
+        err = errno;
+    }
+    if (bad) {
+        unlink(tmp);
+        return gt_fail(e, GT_EFAIL, "%s: write error: %s", tmp, strerror(err));
+    }
+    return GT_OK;
+}
+
+int file_publish(const char *tmp, const char *path, const char *data, size_t n)
+{
+    int rc = 0;
+    if (link(tmp, path) < 0) {
+        rc = errno;
+        if (rc == EPERM || rc == ENOTSUP || rc == EOPNOTSUPP || rc == ENOSYS || rc == EMLINK) {
+            int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+            rc = fd < 0 ? errno : 0;
+            if (fd >= 0) {
+                if (write_all(fd, data, n) < 0)
+                    rc = errno ? errno : EIO;
+                if (close(fd) < 0 && !rc)
+                    rc = errno;
+                if (rc)
+                    unlink(path);
+            }
+        }
+    }
+    unlink(tmp);
+    return rc;
+}
+
+static void dir_of(const char *path, char *dir, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, n, ".");
+    else if (slash == path)
+        snprintf(dir, n, "/");
+    else
+        snprintf(dir, n, "%.*s", (int)(slash - path), path);
+}
+
+int file_write_new(const char *path, const char *data, size_t n, gt_error *e)
+{
+    struct stat sb;
+    if (lstat(path, &sb) == 0)
+        return gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", path);
+    char dir[4096], tmp[4200];
+    dir_of(path, dir, sizeof dir);
+    /* a Ctrl-C meanwhile takes effect once the file is whole or gone, temporary included */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    int rc = file_write_temp(dir, data, n, tmp, sizeof tmp, e);
+    if (rc == GT_OK) {
+        int err = file_publish(tmp, path, data, n);
+        if (err == EEXIST)
+            rc = gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", path);
+        else if (err)
+            rc = gt_fail(e, GT_EFAIL, "%s: cannot write: %s", path, strerror(err));
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return rc;
 }

@@ -37,16 +37,18 @@ static const kern_set sets[] = {
      .gemm64 = gemm64_avx2, .act64 = act64_avx512, .lstm64 = lstm64_avx512,
      .gru64 = gru64_avx512,
      .gemm32 = gemm32_avx512, .gemm32_t = gemm32_t_avx512, .gemv64 = gemv64_avx512,
-     .interleave = 1},
+     .moments = moments_avx512, .interleave = 1},
     {.name = "avx2", .runs = runs_avx2,
      .gemv = gemv_avx2, .act = act_avx2, .lstm = cell32_lstm,
      .gemm64 = gemm64_avx2, .act64 = act64_avx2, .lstm64 = cell64_lstm, .gru64 = cell64_gru,
-     .gemm32 = gemm32_avx2, .gemm32_t = gemm32_t_c, .gemv64 = gemv64_c, .interleave = 0},
+     .gemm32 = gemm32_avx2, .gemm32_t = gemm32_t_c, .gemv64 = gemv64_c,
+     .moments = moments_avx2, .interleave = 0},
 #endif
     {.name = "c", .runs = runs_c,
      .gemv = gemv_c, .act = act_c, .lstm = cell32_lstm,
      .gemm64 = gemm64_c, .act64 = act64_c, .lstm64 = cell64_lstm, .gru64 = cell64_gru,
-     .gemm32 = gemm32_c, .gemm32_t = gemm32_t_c, .gemv64 = gemv64_c, .interleave = 0},
+     .gemm32 = gemm32_c, .gemm32_t = gemm32_t_c, .gemv64 = gemv64_c,
+     .moments = moments_c, .interleave = 0},
 };
 #define NSETS (sizeof sets / sizeof sets[0])
 

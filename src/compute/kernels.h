@@ -64,6 +64,9 @@ struct kern_set {
     void (*gemm32_t)(const gt_mat32 *A, size_t nb, const float *XT, float *Y, size_t ldy,
                      const double *x0, double *y0);
     void (*gemv64)(const gt_mat32 *A, const double *x, double *y);
+    /* running sums (moments.h): for j < n, d = x[j] - base[j]; s[j] += d; q[j] += d * d,
+     * d * d rounded before the sum in every set, so that all agree bit for bit */
+    void (*moments)(size_t n, const float *x, const double *base, double *s, double *q);
     int interleave; /* the batch's float32 inputs are best interleaved (gemm32_t) */
 };
 

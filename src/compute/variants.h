@@ -20,6 +20,8 @@ void gemm32_c(const gt_mat32 *A, size_t nb, const float *X, size_t ldx, float *Y
 void gemm32_t_c(const gt_mat32 *A, size_t nb, const float *XT, float *Y, size_t ldy,
                 const double *x0, double *y0);
 void gemv64_c(const gt_mat32 *A, const double *x, double *y);
+/* running sums (moments.c) */
+void moments_c(size_t n, const float *x, const double *base, double *s, double *q);
 
 #ifdef GT_X86
 void gemv_avx2(size_t rows, size_t cols, const float *W, const float *x, const float *bias,
@@ -46,6 +48,8 @@ void gemm32_avx512(const gt_mat32 *A, size_t nb, const float *X, size_t ldx, flo
 void gemm32_t_avx512(const gt_mat32 *A, size_t nb, const float *XT, float *Y, size_t ldy,
                      const double *x0, double *y0);
 void gemv64_avx512(const gt_mat32 *A, const double *x, double *y);
+void moments_avx2(size_t n, const float *x, const double *base, double *s, double *q);
+void moments_avx512(size_t n, const float *x, const double *base, double *s, double *q);
 #endif
 
 #endif

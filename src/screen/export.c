@@ -1,11 +1,8 @@
-/* Frames as text files (see export.h). A file is written under a temporary name made with
- * O_EXCL, then linked to its name, which fails rather than replace anything. */
+/* Frames as text files (see export.h), written as new files only (fileio.h). */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <langinfo.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,62 +30,6 @@ static int frame_text(const gt_surface *s, char **buf, size_t *len, gt_error *e)
     return GT_OK;
 }
 
-/* Writes data to a new temporary file in dir; its name goes to tmp. */
-static int write_temp(const char *dir, const char *data, size_t n, char *tmp, size_t tn,
-                      gt_error *e)
-{
-    snprintf(tmp, tn, "%s/.gatetui-frame-XXXXXX", dir);
-    int fd = mkstemp(tmp); /* O_CREAT | O_EXCL */
-    if (fd < 0)
-        return gt_fail(e, GT_EFAIL, "%s: cannot create a file: %s", dir, strerror(errno));
-    int bad = write_all(fd, data, n) || fsync(fd) < 0;
-    int err = errno;
-    if (close(fd) < 0 && !bad) {
-        bad = 1;
-        err = errno;
-    }
-    if (bad) {
-        unlink(tmp);
-        return gt_fail(e, GT_EFAIL, "%s: write error: %s", tmp, strerror(err));
-    }
-    return GT_OK;
-}
-
-/* Gives the temporary file the name path unless something has it: 0, EEXIST, or another
- * errno. Where hard links are not supported, writes path with O_EXCL instead. */
-static int publish(const char *tmp, const char *path, const char *data, size_t n)
-{
-    int rc = 0;
-    if (link(tmp, path) < 0) {
-        rc = errno;
-        if (rc == EPERM || rc == ENOTSUP || rc == EOPNOTSUPP || rc == ENOSYS || rc == EMLINK) {
-            int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-            rc = fd < 0 ? errno : 0;
-            if (fd >= 0) {
-                if (write_all(fd, data, n) < 0)
-                    rc = errno ? errno : EIO;
-                if (close(fd) < 0 && !rc)
-                    rc = errno;
-                if (rc)
-                    unlink(path);
-            }
-        }
-    }
-    unlink(tmp);
-    return rc;
-}
-
-static void dir_of(const char *path, char *dir, size_t n)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(dir, n, ".");
-    else if (slash == path)
-        snprintf(dir, n, "/");
-    else
-        snprintf(dir, n, "%.*s", (int)(slash - path), path);
-}
-
 int export_to_file(const gt_surface *s, const char *path, gt_error *e)
 {
     char *data;
@@ -103,29 +44,7 @@ int export_to_file(const gt_surface *s, const char *path, gt_error *e)
         free(data);
         return rc;
     }
-    struct stat sb;
-    if (lstat(path, &sb) == 0) {
-        free(data);
-        return gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", path);
-    }
-    char dir[4096], tmp[4200];
-    dir_of(path, dir, sizeof dir);
-    /* a Ctrl-C meanwhile takes effect once the file is whole or gone, temporary included */
-    sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
-    sigprocmask(SIG_BLOCK, &block, &old);
-    rc = write_temp(dir, data, n, tmp, sizeof tmp, e);
-    if (rc == GT_OK) {
-        int err = publish(tmp, path, data, n);
-        if (err == EEXIST)
-            rc = gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", path);
-        else if (err)
-            rc = gt_fail(e, GT_EFAIL, "%s: cannot write: %s", path, strerror(err));
-    }
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    rc = file_write_new(path, data, n, e);
     free(data);
     return rc;
 }
@@ -153,7 +72,7 @@ static int write_new_in_cwd(const char *data, size_t len, const char *base, cons
                             char *out, size_t n, gt_error *e)
 {
     char tmp[256];
-    int rc = write_temp(".", data, len, tmp, sizeof tmp, e);
+    int rc = file_write_temp(".", data, len, tmp, sizeof tmp, e);
     if (rc)
         return rc;
     for (int i = 1; i < 10000; i++) {
@@ -164,7 +83,7 @@ static int write_new_in_cwd(const char *data, size_t len, const char *base, cons
             snprintf(name, sizeof name, "%s-%d%s", base, i, ext);
         if (access(name, F_OK) == 0)
             continue;
-        int err = publish(tmp, name, data, len);
+        int err = file_publish(tmp, name, data, len);
         if (err == 0) {
             snprintf(out, n, "%s", name);
             return GT_OK;
@@ -172,7 +91,7 @@ static int write_new_in_cwd(const char *data, size_t len, const char *base, cons
         if (err != EEXIST)
             return gt_fail(e, GT_EFAIL, "%s: cannot write: %s", name, strerror(err));
         /* taken meanwhile: write the temporary file again and try the next name */
-        rc = write_temp(".", data, len, tmp, sizeof tmp, e);
+        rc = file_write_temp(".", data, len, tmp, sizeof tmp, e);
         if (rc)
             return rc;
     }

@@ -18,6 +18,7 @@ typedef struct gt_screen_opts {
     const char *edit;      /* --export: "S:C", or NULL */
     const char *size;      /* --export: "COLSxROWS", or NULL for 120x40 */
     const char *file;      /* --export: the file, "-" for standard output */
+    long steps;            /* the steps m, v and p search (--steps); <= 0: the default */
 } gt_screen_opts;
 
 #define EXPORT_COLS 120

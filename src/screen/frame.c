@@ -30,9 +30,11 @@ void frame_draw(gt_surface *s, const gt_view *v)
     }
     panel_header(s, v->lay.r[P_HEADER], v);
     panel_strip(s, v->lay.r[P_STRIP], v);
-    if (v->stats.shown) {
-        gt_rect g = v->lay.r[P_GATES];
-        panel_stats(s, (gt_rect){g.x, g.y, v->lay.cols, g.h}, v);
+    gt_rect g = v->lay.r[P_GATES], body = {g.x, g.y, v->lay.cols, g.h};
+    if (v->find.prof_shown) {
+        panel_profile(s, body, v);
+    } else if (v->stats.shown) {
+        panel_stats(s, body, v);
     } else {
         panel_gates(s, v->lay.r[P_GATES], v);
         panel_cellhid(s, v->lay.r[P_CELLHID], v);

@@ -12,6 +12,7 @@
 #include "screen/edtext.h"
 #include "screen/export.h"
 #include "screen/keys.h"
+#include "screen/keys_find.h"
 #include "screen/layout.h"
 
 static void message(gt_view *v, int error, const char *fmt, ...)
@@ -189,9 +190,12 @@ static gt_act prompt_key(gt_view *v, const gt_key *k)
         v->prompt = PROMPT_NONE;
         if (p == PROMPT_GOTO) {
             go_to(v, v->input);
+        } else if (p == PROMPT_MATCH) {
+            keys_find_enter(v);
         } else {
             if (v->input[0])
                 snprintf(v->search, sizeof v->search, "%s", v->input);
+            v->find.last = FIND_LAST_SEARCH;
             search(v, 1);
         }
         return ACT_REDRAW;
@@ -350,8 +354,18 @@ static gt_act ctrl_key(gt_view *v, const gt_key *k)
     }
 }
 
+/* The next (dir > 0) or previous match of the last select or regular expression when
+ * there is one, else of the last search. */
+static void next_match(gt_view *v, int dir)
+{
+    if (!keys_find_jump(v, dir))
+        search(v, dir);
+}
+
 static gt_act char_key(gt_view *v, const gt_key *k)
 {
+    if (keys_find_char(v, k))
+        return ACT_REDRAW;
     if (k->ctrl)
         return ctrl_key(v, k);
     switch (k->cp) {
@@ -366,7 +380,7 @@ static gt_act char_key(gt_view *v, const gt_key *k)
     case '$':
     case 'G': view_seek(v, v->steps - 1); break;
     case ' ': step_by(v, (long)page_len(v)); break;
-    case 's': v->sort = (gt_sort)((v->sort + 1) % SORT_COUNT); break;
+    case 's': v->sort = keys_find_next_sort(v); break;
     case 'S': v->sort_reverse = !v->sort_reverse; break;
     case 'c': v->heat = !v->heat; break;
     case '[': change_layer(v, -1); break;
@@ -374,8 +388,8 @@ static gt_act char_key(gt_view *v, const gt_key *k)
     case 'g': open_prompt(v, PROMPT_GOTO); break;
     case '/': open_prompt(v, PROMPT_SEARCH); break;
     case 'e': open_prompt(v, PROMPT_EDIT); break;
-    case 'n': search(v, 1); break;
-    case 'N': search(v, -1); break;
+    case 'n':
+    case 'N': next_match(v, k->cp == 'n' ? 1 : -1); break;
     case 'u': undo(v); break;
     case '+':
     case '=': change_horizon(v, 1); break;
@@ -402,6 +416,8 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
     v->msg_error = 0;
     if (v->stats.shown && stats_key(v, k))
         return ACT_REDRAW;
+    if (keys_find_overlay(v, k))
+        return ACT_REDRAW;
     int page = view_units_per_page(v);
     switch (k->sym) {
     case K_CHAR: return char_key(v, k);
@@ -414,6 +430,8 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
     case K_HOME: view_seek(v, 0); break;
     case K_END: view_seek(v, v->steps - 1); break;
     case K_ESC:
+        if (keys_find_escape(v))
+            break;
         if (v->pending || trace_pass_running(v->tr))
             view_cancel_pass(v);
         break;

@@ -54,6 +54,12 @@ const char *layout_panel_name(int p)
 
 void layout_gate_grid(gt_rect r, int units, int ngates, int prefer_change, gt_gate_grid *g)
 {
+    layout_gate_grid_extra(r, units, ngates, prefer_change, 0, g);
+}
+
+void layout_gate_grid_extra(gt_rect r, int units, int ngates, int prefer_change, int extra,
+                            gt_gate_grid *g)
+{
     memset(g, 0, sizeof *g);
     g->rows = r.h - 2;
     if (g->rows < 1)
@@ -61,14 +67,15 @@ void layout_gate_grid(gt_rect r, int units, int ngates, int prefer_change, gt_ga
     g->uw = 3;
     for (int n = units - 1; n >= 1000; n /= 10)
         g->uw++;
-    g->ncols = r.w >= 2 * MIN_COL + 1 ? (r.w + 1) / (MIN_COL + 1) : 1;
+    int min_col = MIN_COL + extra;
+    g->ncols = r.w >= 2 * min_col + 1 ? (r.w + 1) / (min_col + 1) : 1;
     int need = (units + g->rows - 1) / g->rows;
     if (g->ncols > need)
         g->ncols = need;
     if (g->ncols < 1)
         g->ncols = 1;
     g->colw = (r.w - (g->ncols - 1)) / g->ncols;
-    int fixed = g->uw + 2 + 12 + 6 * ngates;
+    int fixed = g->uw + 2 + 12 + 6 * ngates + extra;
     if ((g->colw - fixed - 12) / ngates >= 4) {
         g->show_hl = g->show_d = 1;
     } else if ((g->colw - fixed - 6) / ngates >= 4) {

@@ -42,6 +42,9 @@ typedef struct gt_gate_grid {
 } gt_gate_grid;
 
 void layout_gate_grid(gt_rect r, int units, int ngates, int prefer_change, gt_gate_grid *g);
+/* The same with `extra` more columns in every row (the r column of a hypothesis). */
+void layout_gate_grid_extra(gt_rect r, int units, int ngates, int prefer_change, int extra,
+                            gt_gate_grid *g);
 
 /* How many columns a text of `nlines` lines at most `width` wide takes in r (one or two). */
 int layout_text_columns(gt_rect r, int nlines, int width);

@@ -14,7 +14,7 @@
 
 /* The grid from the layout, and which gates the bars show. */
 typedef struct geom {
-    int ncols, colw, rows, uw, bw, ng, show_hl, show_d;
+    int ncols, colw, rows, uw, bw, ng, show_hl, show_d, show_r;
     int blocks[3];
 } geom;
 
@@ -23,7 +23,8 @@ static geom geometry(const gt_view *v, gt_rect r)
     geom g;
     gt_gate_grid l;
     g.ng = model_sigmoid_gates(v->m, g.blocks);
-    layout_gate_grid(r, v->m->hidden, g.ng, v->sort == SORT_CHANGE, &l);
+    g.show_r = view_r_columns(v) > 0;
+    layout_gate_grid_extra(r, v->m->hidden, g.ng, v->sort == SORT_CHANGE, view_r_columns(v), &l);
     g.ncols = l.ncols, g.colw = l.colw, g.rows = l.rows, g.uw = l.uw, g.bw = l.bw;
     g.show_hl = l.show_hl, g.show_d = l.show_d;
     return g;
@@ -37,6 +38,7 @@ static const char *sort_name(const gt_view *v)
     case SORT_HALFLIFE: return "half-life";
     case SORT_ABSC: return lstm ? "|c|" : "|h|";
     case SORT_CHANGE: return lstm ? "change of c" : "change of h";
+    case SORT_R: return "|r|";
     default: return "unit";
     }
 }
@@ -79,7 +81,13 @@ static void header_row(gt_surface *s, int x, int y, const geom *g, const gt_view
     if (g->show_hl)
         cx += v->diff ? 6 : surf_printf(s, cx, y, 6, R_DIM, " %5s", s->utf8 ? "t½" : "t1/2");
     if (g->show_d)
-        surf_printf(s, cx, y, 6, R_DIM, " %5s", s->utf8 ? (lstm ? "Δc" : "Δh") : (lstm ? "dc" : "dh"));
+        cx += surf_printf(s, cx, y, 6, R_DIM, " %5s",
+                          s->utf8 ? (lstm ? "Δc" : "Δh") : (lstm ? "dc" : "dh"));
+    if (g->show_r) {
+        char h[16];
+        snprintf(h, sizeof h, "r %s", findview_signal_name(&v->find));
+        surf_printf(s, cx, y, 8, R_DIM, "  %6s", h);
+    }
 }
 
 static void unit_row(gt_surface *s, int x, int y, const geom *g, const gt_view *v, int u)
@@ -122,7 +130,14 @@ static void unit_row(gt_surface *s, int x, int y, const geom *g, const gt_view *
     if (g->show_d) {
         float d = lstm ? v->sc[u] - v->spc[u] : v->sh[u] - v->sph[u];
         fmt_signed(num, sizeof num, d);
-        surf_printf(s, cx, y, 6, R_NORMAL, " %s", num);
+        cx += surf_printf(s, cx, y, 6, R_NORMAL, " %5s", num);
+    }
+    if (g->show_r) {
+        double r = findview_r(&v->find, u);
+        if (isnan(r))
+            surf_printf(s, cx, y, 8, R_DIM, "  %6s", "-");
+        else
+            surf_printf(s, cx, y, 8, r < 0 ? R_NEG : R_POS, "  %+6.3f", r);
     }
 }
 

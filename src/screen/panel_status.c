@@ -31,6 +31,24 @@ static int put_hints(gt_surface *s, int x, int y, int end, const hint *h, int n)
     return x;
 }
 
+/* what, a progress bar, the percentage and "Esc stops". */
+static void progress_line(gt_surface *s, int x, int y, int end, const char *what, double done)
+{
+    char buf[32];
+    x += surf_text(s, x, y, end - x, R_NORMAL, what);
+    int bw = end - x - 20 > 40 ? 40 : end - x - 20;
+    if (bw > 4) {
+        surf_text(s, x, y, 1, R_DIM, "[");
+        plot_bar(s, x + 1, y, bw, done, R_PROGRESS);
+        surf_text(s, x + 1 + bw, y, 1, R_DIM, "]");
+        x += bw + 2;
+    }
+    snprintf(buf, sizeof buf, " %3.0f%%  ", 100.0 * done);
+    x += surf_text(s, x, y, end - x, R_NORMAL, buf);
+    x += surf_text(s, x, y, end - x, R_KEY, "Esc");
+    surf_text(s, x, y, end - x, R_STATUS, " stops");
+}
+
 void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
 {
     int x = r.x + 1, y = r.y, end = r.x + r.w;
@@ -51,6 +69,12 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         surf_text(s, x, y, end - x, R_DIM, v->search[0] ? "   Enter finds (empty: again), Esc cancels"
                                                         : "   Enter finds, Esc cancels");
         return;
+    case PROMPT_MATCH:
+        x += surf_text(s, x, y, end - x, R_KEY, "match (regular expression): ");
+        x += surf_text(s, x, y, end - x, R_NORMAL, v->input);
+        x += surf_text(s, x, y, end - x, R_NORMAL, cursor);
+        surf_text(s, x, y, end - x, R_DIM, "   Enter: every unit's r with it (empty: none), Esc cancels");
+        return;
     case PROMPT_EDIT: {
         char ch[32];
         panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
@@ -64,22 +88,19 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
     }
     if (v->pending) {
         snprintf(buf, sizeof buf, "computing the states up to step %zu ", v->pending_step);
-        x += surf_text(s, x, y, end - x, R_NORMAL, buf);
-        int bw = end - x - 20 > 40 ? 40 : end - x - 20;
-        if (bw > 4) {
-            surf_text(s, x, y, 1, R_DIM, "[");
-            plot_bar(s, x + 1, y, bw, v->pass_progress, R_PROGRESS);
-            surf_text(s, x + 1 + bw, y, 1, R_DIM, "]");
-            x += bw + 2;
-        }
-        snprintf(buf, sizeof buf, " %3.0f%%  ", 100.0 * v->pass_progress);
-        x += surf_text(s, x, y, end - x, R_NORMAL, buf);
-        x += surf_text(s, x, y, end - x, R_KEY, "Esc");
-        surf_text(s, x, y, end - x, R_STATUS, " stops");
+        progress_line(s, x, y, end, buf, v->pass_progress);
         return;
     }
     if (v->msg[0]) {
         surf_text(s, x, y, end - x, v->msg_error ? R_ERROR : R_MSG, v->msg);
+        return;
+    }
+    double done;
+    const char *what = findview_progress(&v->find, &done);
+    if (what) {
+        snprintf(buf, sizeof buf, "computing %s over the first %zu steps ", what,
+                 v->find.steps < v->steps ? v->find.steps : v->steps);
+        progress_line(s, x, y, end, buf, done);
         return;
     }
     int u = s->utf8;
@@ -90,6 +111,22 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
             {"q", "quit"},
         };
         put_hints(s, x, y, end, sh, (int)(sizeof sh / sizeof sh[0]));
+        return;
+    }
+    if (v->find.prof_shown) {
+        const hint ph[] = {
+            {u ? "↑↓" : "j/k", "scroll"}, {"PgUp/Dn", "page"}, {";", "signal"},
+            {"p Esc", "close"},           {"?", "help"},      {"q", "quit"},
+        };
+        put_hints(s, x, y, end, ph, (int)(sizeof ph / sizeof ph[0]));
+        return;
+    }
+    if (v->find.selecting) {
+        const hint vh[] = {
+            {u ? "←→" : "h/l", "extend"}, {"PgUp/Dn", "page"}, {"v", "select"},
+            {"Esc", "cancel"},            {"?", "help"},      {"q", "quit"},
+        };
+        put_hints(s, x, y, end, vh, (int)(sizeof vh / sizeof vh[0]));
         return;
     }
     if (trace_edit_count(v->tr)) { /* the keys of an edit first */
@@ -107,6 +144,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         {"s", "sort"},                {"[ ]", "layer"},       {"e", "edit"},
         {"u", "undo"},                {"g", "go to"},         {"/", "search"},
         {"r", "report"},              {"x", "export"},        {"c", "colour"},
+        {"m", "match"},               {"v", "select"},        {"p", "profile"},
         {"?", "help"},                {"q", "quit"},
     };
     put_hints(s, x, y, end, hints, (int)(sizeof hints / sizeof hints[0]));
@@ -121,11 +159,13 @@ void panel_help(gt_surface *s)
         {"Home End 0 $", "the first, the last step"},
         {u ? "↑ ↓ k j" : "Up Down k j", "select the unit above, below"},
         {"K J", "a page of units up, down"},
-        {"s S", "sort units: index, carry gate, half-life, |c|, change; reverse"},
+        {"s S", "sort units: index, carry gate, half-life, |c|, change, |r|; reverse"},
         {"[ ]", "the layer below, above"},
         {"c", "colour the text by the selected unit's value"},
         {"g", "go to a step (a number, N%, end)"},
-        {"/ n N", "search the text; the next, the previous match"},
+        {"/ n N", "search the text; the next, previous hit of a search, m or v"},
+        {"m v", "match a regular expression (r of every unit); select a stretch"},
+        {"p ; , .", "the unit's profile; the signal of r, v, p; v's threshold -/+"},
         {"e", "edit the character under the cursor (then type it)"},
         {"u", "undo the last edit"},
         {"+ -", "perturbation horizon K: double, halve (4-1024)"},
@@ -133,7 +173,7 @@ void panel_help(gt_surface *s)
         {"w", "write the edited text to a new file here"},
         {"r", "report tables of the text (r or Esc closes, arrows scroll)"},
         {"x", "export this frame to a text file"},
-        {"Esc", "cancel a prompt, stop the background pass"},
+        {"Esc", "cancel a prompt or a selection, stop a computation"},
         {"?", "this help (any key closes it)"},
         {"q", "quit"},
     };
@@ -144,11 +184,13 @@ void panel_help(gt_surface *s)
         kw = a > kw ? a : kw;
         ww = b > ww ? b : ww;
     }
-    int bw = kw + ww + 7, bh = n + 4;
+    int bw = kw + ww + 7, bh = n + 4, top = 2; /* the first key's row in the box */
     if (bw > s->w)
         bw = s->w;
-    if (bh > s->h)
-        bh = s->h;
+    if (bh > s->h) { /* no blank row under the title */
+        bh = n + 3 > s->h ? s->h : n + 3;
+        top = 1;
+    }
     int x0 = (s->w - bw) / 2, y0 = (s->h - bh) / 2;
     gt_rect box = {x0, y0, bw, bh};
     surf_fill(s, box, R_NORMAL, " ");
@@ -166,8 +208,8 @@ void panel_help(gt_surface *s)
     surf_put(s, x0, y0 + bh - 1, R_TITLE, u ? "└" : "+");
     surf_put(s, x0 + bw - 1, y0 + bh - 1, R_TITLE, u ? "┘" : "+");
     surf_text(s, x0 + 2, y0, bw - 4, R_TITLE, " gatetui keys ");
-    for (int i = 0; i < n && 2 + i < bh - 1; i++) {
-        surf_text(s, x0 + 2, y0 + 2 + i, kw, R_KEY, keys[i].key);
-        surf_text(s, x0 + 4 + kw, y0 + 2 + i, bw - kw - 6, R_NORMAL, keys[i].what);
+    for (int i = 0; i < n && top + i < bh - 1; i++) {
+        surf_text(s, x0 + 2, y0 + top + i, kw, R_KEY, keys[i].key);
+        surf_text(s, x0 + 4 + kw, y0 + top + i, bw - kw - 6, R_NORMAL, keys[i].what);
     }
 }

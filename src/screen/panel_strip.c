@@ -1,6 +1,8 @@
 /* The text strip: the text around the cursor as rows of characters, each with a row of
- * marks under it (the cursor, edited characters, characters not fed to the model);
- * optionally coloured by the selected unit's value at each step. */
+ * marks under it (the cursor, edited characters, characters not fed to the model, the
+ * matches of the hypothesis and of the selection); optionally coloured by the selected
+ * unit's value at each step; the matches of the hypothesis underlined, the stretch being
+ * selected highlighted. */
 #include "config.h"
 
 #include <math.h>
@@ -45,14 +47,50 @@ static gt_role heat_role(const gt_view *v, size_t s)
     return (gt_role)(R_HEAT_0 + k);
 }
 
-void panel_strip(gt_surface *s, gt_rect r, const gt_view *v)
+/* The role and the mark of a step's character (mark NULL: none). */
+static gt_role step_role(const gt_view *v, const gt_surface *s, size_t st, const char **mark)
 {
-    char note[128] = "";
+    const gt_findview *f = &v->find;
+    gt_role role = heat_role(v, st);
+    *mark = NULL;
+    if (findview_in_selection(f, st))
+        *mark = s->utf8 ? "\xe2\x95\x90" : "="; /* a double rule */
+    if (findview_in_match(f, st)) {
+        *mark = s->utf8 ? "\xe2\x80\xbe" : "-"; /* an overline: under the character */
+        if (!v->heat)
+            role = R_MATCH;
+    }
+    if (findview_in_span(f, st, v->t))
+        role = R_SPAN;
+    if (trace_edited(v->tr, st)) {
+        role = R_EDIT;
+        *mark = "*";
+    }
+    return role;
+}
+
+/* What the strip's title says on its right. */
+static void strip_note(const gt_view *v, const gt_surface *s, char *note, size_t n)
+{
+    const gt_findview *f = &v->find;
+    int k = 0;
+    if (f->hyp_state == FIND_KNOWN)
+        k += snprintf(note + k, n - (size_t)k, "%s \"%.24s\"  ", s->utf8 ? "\xe2\x80\xbe" : "-",
+                      f->regex);
+    if (f->sel_state == FIND_KNOWN)
+        k += snprintf(note + (size_t)k, n - (size_t)k, "%s %zu-%zu  ",
+                      s->utf8 ? "\xe2\x95\x90" : "=", f->sel_a, f->sel_b);
     if (v->heat)
-        snprintf(note, sizeof note, "coloured by %s of unit %d (c: off)",
+        snprintf(note + k, n - (size_t)k, "coloured by %s of unit %d (c: off)",
                  v->m->arch == GT_LSTM ? "tanh c" : "h", v->unit);
     else
-        snprintf(note, sizeof note, "c: colour by unit %d", v->unit);
+        snprintf(note + k, n - (size_t)k, "c: colour by unit %d", v->unit);
+}
+
+void panel_strip(gt_surface *s, gt_rect r, const gt_view *v)
+{
+    char note[192] = "";
+    strip_note(v, s, note, sizeof note);
     gt_rect in;
     panel_frame(s, r, "text", note, &in);
     int pairs = in.h / 2, W = in.w - 2;
@@ -112,12 +150,7 @@ void panel_strip(gt_surface *s, gt_rect r, const gt_view *v)
                 role = R_SKIPPED;
                 mark = mskip;
             } else {
-                int edited = trace_edited(v->tr, (size_t)d->step);
-                role = heat_role(v, (size_t)d->step);
-                if (edited) {
-                    role = R_EDIT;
-                    mark = "*";
-                }
+                role = step_role(v, s, (size_t)d->step, &mark);
                 if ((size_t)d->step == v->t) {
                     role = R_CURSOR;
                     mark = mcur;

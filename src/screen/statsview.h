@@ -1,10 +1,8 @@
 /* The stats view's data: the report (report.h, doc/measures.md) for the text as loaded, one
  * per layer, kept once computed. The tables are the same text `gatetui --report` prints.
  * A report takes a while (seconds on a 256-unit model, minutes on a very wide one), so it
- * is computed by a child process (fork) that sends its progress and then its tables
- * through a pipe: the keys keep working meanwhile, and closing the view, asking for
- * another layer or quitting ends the computation at once (the child is killed by its
- * process id). */
+ * is computed by a child process (bgjob.h): the keys keep working meanwhile, and closing
+ * the view, asking for another layer or quitting ends the computation at once. */
 #ifndef GATETUI_STATSVIEW_H
 #define GATETUI_STATSVIEW_H
 
@@ -15,6 +13,7 @@
 #include "gatetui/error.h"
 #include "gatetui/model.h"
 #include "gatetui/trace.h"
+#include "screen/bgjob.h"
 
 typedef struct gt_statsview {
     int shown;          /* the view is up */
@@ -28,12 +27,7 @@ typedef struct gt_statsview {
     gt_trace *tr;       /* its text, as loaded (the edits are beside it) */
     char text_name[256];
     int layers;
-    pid_t pid;          /* the child computing, or 0 */
-    int fd;             /* the pipe from it */
-    int run_layer;
-    int permille;
-    char *buf;          /* what came through the pipe */
-    size_t len, cap;
+    gt_bgjob job;       /* the computation; its tag is the layer */
 } gt_statsview;
 
 int statsview_init(gt_statsview *sv, const gt_model *m, gt_trace *tr, const char *text_name,

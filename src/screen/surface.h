@@ -38,6 +38,8 @@ typedef enum gt_role {
     R_HEAT_P1,
     R_HEAT_P2,
     R_HEAT_P3,
+    R_MATCH,    /* a character inside a match of the hypothesis (underlined) */
+    R_SPAN,     /* the stretch being selected */
     R_COUNT
 } gt_role;
 

@@ -9,6 +9,7 @@
 #include <wchar.h>
 
 #include "gatetui/stats.h"
+#include "gatetui/signals.h"
 #include "gatetui/utf8.h"
 #include "screen/layout.h"
 #include "screen/view.h"
@@ -46,6 +47,8 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
         rc = statsview_init(&v->stats, m, tr, v->text_name, e);
     if (rc == GT_OK)
         rc = diffrun_init(&v->dr, m, e);
+    if (rc == GT_OK)
+        rc = findview_init(&v->find, m, tr, SIGNALS_DEFAULT_STEPS, e);
     if (rc) {
         view_free(v);
         return rc;
@@ -64,10 +67,16 @@ void view_free(gt_view *v)
     pertview_free(&v->pert);
     statsview_free(&v->stats);
     diffrun_free(&v->dr);
+    findview_free(&v->find);
     free(v->dbuf);
     v->dbuf = NULL;
     v->order = NULL;
     v->key = v->zeros = v->probs = NULL;
+}
+
+int view_r_columns(const gt_view *v)
+{
+    return findview_has_r(&v->find, v->layer) ? 8 : 0; /* a space, then " +0.123" */
 }
 
 int view_units_per_page(const gt_view *v)
@@ -76,7 +85,8 @@ int view_units_per_page(const gt_view *v)
         return 1;
     int blocks[3];
     gt_gate_grid g;
-    layout_gate_grid(v->lay.r[P_GATES], v->m->hidden, model_sigmoid_gates(v->m, blocks), 0, &g);
+    layout_gate_grid_extra(v->lay.r[P_GATES], v->m->hidden, model_sigmoid_gates(v->m, blocks), 0,
+                           view_r_columns(v), &g);
     int n = g.ncols * g.rows;
     return n < 1 ? 1 : n;
 }
@@ -116,6 +126,10 @@ static void sort_units(gt_view *v)
         case SORT_HALFLIFE: v->key[j] = (float)stats_halflife(carry[j]); break;
         case SORT_ABSC: v->key[j] = fabsf(now[j]); break;
         case SORT_CHANGE: v->key[j] = fabsf(now[j] - before[j]); break;
+        case SORT_R:
+            v->key[j] = findview_has_r(&v->find, v->layer) ? (float)fabs(findview_r(&v->find, j))
+                                                          : NAN;
+            break;
         default: v->key[j] = 0;
         }
         v->order[j] = j;
@@ -221,6 +235,7 @@ void view_edits_changed(gt_view *v)
         snprintf(v->msg, sizeof v->msg, "difference: %.200s", e.msg);
         v->msg_error = 1;
     }
+    findview_changed(&v->find, v->layer, v->unit);
 }
 
 int view_set_diff(gt_view *v, int on, gt_error *e)
@@ -325,7 +340,7 @@ void view_seek(gt_view *v, size_t s)
 
 int view_busy(const gt_view *v)
 {
-    return v->pass_running || v->pending || statsview_busy(&v->stats);
+    return v->pass_running || v->pending || statsview_busy(&v->stats) || findview_busy(&v->find);
 }
 
 int view_tick(gt_view *v)
@@ -334,6 +349,14 @@ int view_tick(gt_view *v)
     int redraw = running || v->pass_running != running;
     if (statsview_tick(&v->stats))
         redraw = 1;
+    if (findview_tick(&v->find))
+        redraw = 1;
+    if (v->find.msg_new) { /* a computation ended: what it found, in the message line */
+        v->find.msg_new = 0;
+        snprintf(v->msg, sizeof v->msg, "%s", v->find.msg);
+        v->msg_error = v->find.msg_error;
+        redraw = 1;
+    }
     if (v->pending) {
         if (trace_reachable(v->tr, v->pending_step)) {
             v->t = v->pending_step;

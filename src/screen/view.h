@@ -11,6 +11,7 @@
 #include "gatetui/text.h"
 #include "gatetui/trace.h"
 #include "screen/diffrun.h"
+#include "screen/findview.h"
 #include "screen/layout.h"
 #include "screen/pertview.h"
 #include "screen/statsview.h"
@@ -21,10 +22,14 @@ typedef enum gt_sort {
     SORT_HALFLIFE, /* ln 0.5 / ln carry */
     SORT_ABSC,     /* |c| (|h| for a GRU) */
     SORT_CHANGE,   /* |c_t - c_(t-1)| (h for a GRU) */
-    SORT_COUNT
+    SORT_COUNT,    /* the orders s always goes through; then, while there is a hypothesis: */
+    SORT_R = SORT_COUNT /* |r| with the hypothesis */
 } gt_sort;
 
-typedef enum gt_prompt { PROMPT_NONE, PROMPT_GOTO, PROMPT_SEARCH, PROMPT_EDIT } gt_prompt;
+typedef enum gt_prompt {
+    PROMPT_NONE, PROMPT_GOTO, PROMPT_SEARCH, PROMPT_EDIT,
+    PROMPT_MATCH /* a regular expression for m */
+} gt_prompt;
 
 #define VIEW_TOPK 8
 #define VIEW_INPUT 256
@@ -58,6 +63,7 @@ typedef struct gt_view {
     gt_statsview stats; /* the report's tables (r shows them) */
     int diff;          /* the gate bars and the unit show edited - before the last edit */
     gt_diffrun dr;     /* the run of the text before the last edit (while diff is on) */
+    gt_findview find;  /* hypotheses, selections, profiles (m, v, p) */
 
     /* derived for the frame by view_prepare */
     gt_layout lay;
@@ -115,6 +121,8 @@ int view_busy(const gt_view *v);
 /* Stops the background pass and forgets a pending jump. */
 void view_cancel_pass(gt_view *v);
 
+/* The columns of the r column in each unit row (0 without a hypothesis on this layer). */
+int view_r_columns(const gt_view *v);
 /* The units the gate panel can show at once (from the layout). */
 int view_units_per_page(const gt_view *v);
 

@@ -57,6 +57,8 @@ static const role_style styles[R_COUNT] = {
     [R_HEAT_P1] = {COLOR_BLACK, COLOR_YELLOW, 0, 0},
     [R_HEAT_P2] = {COLOR_WHITE, COLOR_RED, 0, A_BOLD},
     [R_HEAT_P3] = {COLOR_WHITE, COLOR_RED, A_BOLD, A_BOLD | A_REVERSE},
+    [R_MATCH] = {-1, -1, A_UNDERLINE, A_UNDERLINE},
+    [R_SPAN] = {COLOR_BLACK, COLOR_GREEN, 0, A_REVERSE},
 };
 
 /* A gradient for the heat roles when the terminal has 256 colours. */

@@ -283,6 +283,8 @@ int ui_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_err
     }
     v.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     v.pass_wanted = 1;
+    if (o->steps > 0)
+        v.find.steps = (size_t)o->steps;
     trace_pass_start(tr, t->steps, NULL);
 
     loop L = {&v, {0}, NULL, 1, 0};

@@ -1,0 +1,36 @@
+/* The figure (doc/measures.md, "The figure", after Karpathy, Johnson and Fei-Fei 2015): a
+ * self-contained HTML page of the text of steps [from, to], each character's background
+ * coloured by one unit's value at that step on a diverging scale (blue below zero, white
+ * at zero, red above), the value in the character's title. The value shown is tanh(c) for
+ * c, 2v - 1 for a gate v (0.5 is white), the value itself for g, n and h. */
+#ifndef GATETUI_FIGURE_H
+#define GATETUI_FIGURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gatetui/error.h"
+#include "gatetui/model.h"
+#include "gatetui/signals.h"
+
+typedef struct gt_figure {
+    const gt_model *m;
+    const char *model_name, *text_name; /* for the page's title */
+    int layer, unit, signal;
+    size_t from, to;                    /* inclusive */
+} gt_figure;
+
+/* Where value v of signal s falls on the scale, from -1 to 1. */
+double figure_scale(const gt_model *m, int s, double v);
+
+/* Writes the page for tok (the text's steps; to < n) to f; values are the unit's, for
+ * steps from..to. */
+int figure_write(FILE *f, const gt_figure *fg, const uint16_t *tok, const float *values);
+
+/* Runs the model over tok[0..to] and writes the page to path, a new file (never over one
+ * that exists). */
+int figure_html(const char *path, const gt_figure *fg, const uint16_t *tok, size_t n,
+                const gt_pass_options *o, gt_error *e);
+
+#endif

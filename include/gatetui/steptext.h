@@ -1,0 +1,24 @@
+/* The characters the steps read, as text: a token as UTF-8, and runs of steps joined. In
+ * bytes mode (a model with 256 tokens and no vocabulary) a token is a byte: as read (raw,
+ * so that bytes of UTF-8 join back into their characters) or shown as the code point of the
+ * same number (always valid UTF-8). */
+#ifndef GATETUI_STEPTEXT_H
+#define GATETUI_STEPTEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gatetui/error.h"
+#include "gatetui/model.h"
+
+/* Token tok's character into out (at least 4 bytes): valid UTF-8 to show; returns its length
+ * (1..4). */
+int steptext_char(const gt_model *m, int tok, char *out);
+/* The same, raw: in bytes mode the byte itself. */
+int steptext_raw_char(const gt_model *m, int tok, char *out);
+
+/* tok[a..b) joined raw into a malloc'ed NUL-terminated string *out of *len bytes. */
+int steptext_join(const gt_model *m, const uint16_t *tok, size_t a, size_t b, char **out,
+                  size_t *len, gt_error *e);
+
+#endif

@@ -1,0 +1,166 @@
+/* The figure as an HTML page (see figure.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gatetui/figure.h"
+#include "gatetui/fileio.h"
+#include "gatetui/steptext.h"
+
+/* The scale's levels: -LEVELS .. LEVELS, each a CSS class. */
+#define LEVELS 10
+
+double figure_scale(const gt_model *m, int s, double v)
+{
+    if (m->arch == GT_LSTM && s == 4)
+        return tanh(v);
+    if (signals_is_gate(m, s))
+        return 2 * v - 1;
+    return v;
+}
+
+static int level_of(double x)
+{
+    if (isnan(x))
+        return 0;
+    long k = lround(x * LEVELS);
+    return (int)(k < -LEVELS ? -LEVELS : k > LEVELS ? LEVELS : k);
+}
+
+/* The colour of level k: white to blue (negative) or to red (positive). */
+static void level_colour(int k, char *buf, size_t n)
+{
+    static const int blue[3] = {33, 102, 172}, red[3] = {178, 24, 43};
+    const int *end = k < 0 ? blue : red;
+    double t = fabs((double)k) / LEVELS;
+    int c[3];
+    for (int i = 0; i < 3; i++)
+        c[i] = (int)lround(255 + t * (end[i] - 255));
+    snprintf(buf, n, "#%02x%02x%02x", c[0], c[1], c[2]);
+}
+
+static void put_escaped(FILE *f, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        switch (s[i]) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(s[i], f);
+        }
+    }
+}
+
+static void head(FILE *f, const gt_figure *fg)
+{
+    const gt_model *m = fg->m;
+    const char *sig = signals_name(m, fg->signal);
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>", f);
+    fprintf(f, "unit %d (%s), layer %d: ", fg->unit, sig, fg->layer);
+    put_escaped(f, fg->text_name, strlen(fg->text_name));
+    fputs("</title>\n<style>\n"
+          "body{font-family:sans-serif;margin:1.5em;color:#222}\n"
+          "#text{font-family:monospace;font-size:15px;line-height:1.6;white-space:pre-wrap;"
+          "word-break:break-all}\n"
+          "#text span{padding:1px 0}\n"
+          ".legend span{display:inline-block;width:3.2em;text-align:center;"
+          "font-family:monospace;font-size:11px}\n",
+          f);
+    for (int k = -LEVELS; k <= LEVELS; k++) {
+        char col[16];
+        level_colour(k, col, sizeof col);
+        fprintf(f, ".%c%d{background:%s%s}\n", k < 0 ? 'n' : 'p', abs(k), col,
+                abs(k) >= 7 ? ";color:#fff" : "");
+    }
+    fputs("</style></head><body>\n<h3>", f);
+    fprintf(f, "%s, unit %d, signal %s, layer %d", model_arch_name(m), fg->unit, sig,
+            fg->layer);
+    fputs("</h3>\n<p>", f);
+    put_escaped(f, fg->model_name, strlen(fg->model_name));
+    fputs(" on ", f);
+    put_escaped(f, fg->text_name, strlen(fg->text_name));
+    fprintf(f, ", steps %zu to %zu, each character's background by the value after reading "
+               "it (%s). Hover over a character for its value.</p>\n",
+            fg->from, fg->to,
+            m->arch == GT_LSTM && fg->signal == 4 ? "tanh c"
+            : signals_is_gate(m, fg->signal)      ? "2v - 1: 0.5 is white"
+                                                  : "the value");
+    fputs("<p class=\"legend\">", f);
+    for (int k = -LEVELS; k <= LEVELS; k += 2)
+        fprintf(f, "<span class=\"%c%d\">%+.1f</span>", k < 0 ? 'n' : 'p', abs(k),
+                (double)k / LEVELS);
+    fputs("</p>\n<div id=\"text\">", f);
+}
+
+int figure_write(FILE *f, const gt_figure *fg, const uint16_t *tok, const float *values)
+{
+    const gt_model *m = fg->m;
+    const char *sig = signals_name(m, fg->signal);
+    head(f, fg);
+    for (size_t s = fg->from; s <= fg->to; s++) {
+        double v = values[s - fg->from];
+        int k = level_of(figure_scale(m, fg->signal, v));
+        char ch[8];
+        int n = steptext_char(m, tok[s], ch);
+        uint32_t cp = m->vocab_cp[tok[s]];
+        fprintf(f, "<span class=\"%c%d\" title=\"step %zu: %s %.4f\">", k < 0 ? 'n' : 'p',
+                abs(k), s, sig, v);
+        if (cp == '\n')
+            fputs("\xe2\x86\xb5</span>\n", f); /* a return sign, then the line ends */
+        else if (cp == '\t')
+            fputs("\xe2\x87\xa5</span>", f);
+        else if (cp < 0x20 || cp == 0x7f || (m->vocab_bytes && cp >= 0x80))
+            fputs("\xef\xbf\xbd</span>", f); /* U+FFFD */
+        else {
+            put_escaped(f, ch, (size_t)n);
+            fputs("</span>", f);
+        }
+    }
+    fputs("</div>\n</body></html>\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
+/* Collects the unit's values over [from, to]. */
+typedef struct collect {
+    const gt_figure *fg;
+    float *v;
+} collect;
+
+static int collect_step(void *ctx, size_t t, const gt_run *r)
+{
+    collect *c = ctx;
+    const gt_figure *fg = c->fg;
+    if (t >= fg->from)
+        c->v[t - fg->from] = signals_of(r, fg->layer, fg->signal)[fg->unit];
+    return t >= fg->to;
+}
+
+int figure_html(const char *path, const gt_figure *fg, const uint16_t *tok, size_t n,
+                const gt_pass_options *o, gt_error *e)
+{
+    if (fg->from > fg->to || fg->to >= n)
+        return gt_fail(e, GT_EINPUT, "steps %zu to %zu: outside the text (steps 0..%zu)",
+                       fg->from, fg->to, n - 1);
+    collect c = {fg, malloc((fg->to - fg->from + 1) * sizeof(float))};
+    if (!c.v)
+        return gt_fail(e, GT_EFAIL, "out of memory for %zu values", fg->to - fg->from + 1);
+    int rc = signals_pass(fg->m, tok, fg->to + 1, o, collect_step, &c, e);
+    char *page = NULL;
+    size_t len = 0;
+    FILE *f = rc ? NULL : open_memstream(&page, &len);
+    if (rc == GT_OK && !f)
+        rc = gt_fail(e, GT_EFAIL, "out of memory for the page");
+    if (f) {
+        int bad = figure_write(f, fg, tok, c.v);
+        if (fclose(f) || bad)
+            rc = gt_fail(e, GT_EFAIL, "out of memory for the page");
+    }
+    if (rc == GT_OK)
+        rc = file_write_new(path, page, len, e);
+    free(page);
+    free(c.v);
+    return rc;
+}

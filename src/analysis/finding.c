@@ -1,0 +1,193 @@
+/* The modes that find units (see finding.h): checking what they are asked, running them. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gatetui/figure.h"
+#include "gatetui/finding.h"
+#include "gatetui/signals.h"
+
+void find_options_init(gt_find_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->unit = -1;
+    o->steps = -1;
+    o->to = -1;
+}
+
+static const char *mode_flag(gt_find_mode mode)
+{
+    static const char *const flags[] = {"--units", "--select", "--profile", "--html"};
+    return flags[mode];
+}
+
+/* The signal asked for (h when none is), or -1 with e filled. */
+static int pick_signal(const gt_model *m, const char *name, gt_error *e)
+{
+    if (!name)
+        return signals_h(m);
+    int s = signals_parse(m, name);
+    if (s < 0)
+        gt_fail(e, GT_EINPUT, "--signal %s: the %s's signals are %s", name,
+                m->arch == GT_LSTM ? "LSTM" : "GRU", signals_list(m));
+    return s;
+}
+
+/* --unit (which must be given) and --signal, into *sig. */
+static int pick_unit(const gt_model *m, const gt_find_options *o, int *sig, gt_error *e)
+{
+    if ((*sig = pick_signal(m, o->signal, e)) < 0)
+        return e->code;
+    if (o->unit < 0)
+        return gt_fail(e, GT_EINPUT, "%s needs --unit J (0..%d)", mode_flag(o->mode),
+                       m->hidden - 1);
+    if (o->unit >= m->hidden)
+        return gt_fail(e, GT_EINPUT, "--unit %ld: the model has %d units (0..%d)", o->unit,
+                       m->hidden, m->hidden - 1);
+    return GT_OK;
+}
+
+static int parse_threshold(const char *s, double *out, gt_error *e)
+{
+    *out = SELECT_DEFAULT_THRESHOLD;
+    if (!s)
+        return GT_OK;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || v != v)
+        return gt_fail(e, GT_EINPUT, "--threshold wants a number, not \"%s\"", s);
+    *out = v;
+    return GT_OK;
+}
+
+/* "A:B" with A <= B, both steps of the n searched (of the text's T). */
+static int parse_span(const char *s, size_t n, size_t T, size_t *a, size_t *b, gt_error *e)
+{
+    char *end, *end2;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10), y = 0;
+    int ok = end != s && *end == ':' && s[0] != '-';
+    if (ok) {
+        y = strtoull(end + 1, &end2, 10);
+        ok = end2 != end + 1 && !*end2 && end[1] != '-' && !errno;
+    }
+    if (!ok)
+        return gt_fail(e, GT_EINPUT, "--select wants A:B (two steps), not \"%s\"", s);
+    if (x > y)
+        return gt_fail(e, GT_EINPUT, "--select %s: the span ends before it starts", s);
+    if (y >= T)
+        return gt_fail(e, GT_EINPUT, "--select %s: outside the text (steps 0..%zu)", s, T - 1);
+    if (y >= n)
+        return gt_fail(e, GT_EINPUT,
+                       "--select %s: past the %zu steps searched (--steps N searches more)", s,
+                       n);
+    *a = (size_t)x;
+    *b = (size_t)y;
+    return GT_OK;
+}
+
+/* GT_OK, or the error of a failed write. */
+static int written(int bad, gt_error *e)
+{
+    return bad ? gt_fail(e, GT_EFAIL, "error writing the output: %s", strerror(errno)) : GT_OK;
+}
+
+static int run_units(FILE *out, const gt_model *m, const gt_text *t, size_t n,
+                     const gt_find_options *o, const gt_pass_options *po, gt_error *e)
+{
+    int only = -1;
+    if (o->signal && (only = pick_signal(m, o->signal, e)) < 0)
+        return e->code;
+    gt_units u;
+    int rc = units_compute(&u, m, t->tok, n, o->arg, po, e);
+    if (rc)
+        return rc;
+    rc = written(find_print_units(out, &u, o->arg, only, t->path, o->json), e);
+    units_free(&u);
+    return rc;
+}
+
+static int run_select(FILE *out, const gt_model *m, const gt_text *t, size_t n,
+                      const gt_find_options *o, const gt_pass_options *po, gt_error *e)
+{
+    int sig = pick_signal(m, o->signal, e);
+    double th;
+    size_t a = 0, b = 0;
+    if (sig < 0)
+        return e->code;
+    int rc = parse_threshold(o->threshold, &th, e);
+    if (rc == GT_OK)
+        rc = parse_span(o->arg, n, t->steps, &a, &b, e);
+    gt_selection s;
+    if (rc == GT_OK)
+        rc = select_compute(&s, m, t->tok, n, a, b, sig, th, po, e);
+    if (rc)
+        return rc;
+    rc = written(find_print_selection(out, &s, t->tok, o->json), e);
+    select_free(&s);
+    return rc;
+}
+
+static int run_profile(FILE *out, const gt_model *m, const gt_text *t, size_t n,
+                       const gt_find_options *o, const gt_pass_options *po, gt_error *e)
+{
+    int sig, rc = pick_unit(m, o, &sig, e);
+    gt_profile p;
+    if (rc == GT_OK)
+        rc = profile_compute(&p, m, t->tok, n, (int)o->unit, sig, po, e);
+    if (rc)
+        return rc;
+    rc = written(find_print_profile(out, &p, t->tok, t->steps, o->json), e);
+    profile_free(&p);
+    return rc;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b && b[1] ? b + 1 : path;
+}
+
+static int run_html(FILE *out, const gt_model *m, const gt_text *t, size_t n,
+                    const gt_find_options *o, const gt_pass_options *po, gt_error *e)
+{
+    int sig, rc = pick_unit(m, o, &sig, e);
+    if (rc)
+        return rc;
+    size_t T = t->steps, from = (size_t)o->from, to = o->to < 0 ? n - 1 : (size_t)o->to;
+    if (from >= T || to >= T)
+        return gt_fail(e, GT_EINPUT, "--%s %zu: outside the text (steps 0..%zu)",
+                       from >= T ? "from" : "to", from >= T ? from : to, T - 1);
+    if (from > to)
+        return gt_fail(e, GT_EINPUT, "--from %zu is after --to %zu", from, to);
+    struct stat sb;
+    if (lstat(o->arg, &sb) == 0)
+        return gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", o->arg);
+    gt_figure fg = {m, base_name(m->path), base_name(t->path), o->layer, (int)o->unit, sig,
+                    from, to};
+    rc = figure_html(o->arg, &fg, t->tok, T, po, e);
+    if (rc == GT_OK)
+        fprintf(out, "%s: unit %ld, signal %s, layer %d, steps %zu to %zu\n", o->arg, o->unit,
+                signals_name(m, sig), o->layer, from, to);
+    return rc;
+}
+
+int find_main(FILE *out, const gt_model *m, const gt_text *t, const gt_find_options *o,
+              gt_error *e)
+{
+    size_t n = o->steps < 0 ? SIGNALS_DEFAULT_STEPS : (size_t)o->steps;
+    if (n > t->steps)
+        n = t->steps;
+    gt_pass_options po = {o->layer, o->threads, o->progress, o->progress_ctx};
+    switch (o->mode) {
+    case FIND_UNITS: return run_units(out, m, t, n, o, &po, e);
+    case FIND_SELECT: return run_select(out, m, t, n, o, &po, e);
+    case FIND_PROFILE: return run_profile(out, m, t, n, o, &po, e);
+    case FIND_HTML: return run_html(out, m, t, n, o, &po, e);
+    }
+    return gt_fail(e, GT_EFAIL, "no such mode");
+}

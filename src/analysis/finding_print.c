@@ -1,0 +1,255 @@
+/* Printing what the finding modes found: text for people, JSON for programs (the formats of
+ * doc/measures.md, "Finding the units that mean something"). */
+#include "config.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+#include "gatetui/finding.h"
+#include "gatetui/steptext.h"
+
+#define TEXT_TOP 10      /* units per signal in the plain --units output */
+#define TEXT_MATCHES 40  /* matches listed in the plain --select output */
+
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static int dump_json(FILE *f, json_t *root)
+{
+    if (!root)
+        return -1;
+    int bad = json_dumpf(root, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0;
+    json_decref(root);
+    bad |= fputc('\n', f) == EOF;
+    return bad || fflush(f) || ferror(f) ? -1 : 0;
+}
+
+static int done(FILE *f)
+{
+    return fflush(f) || ferror(f) ? -1 : 0;
+}
+
+/* A character for the plain output: a newline as a return sign, a tab as an arrow. */
+static void put_shown(FILE *f, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\n')
+            fputs("\xe2\x86\xb5", f);
+        else if (s[i] == '\t')
+            fputs("\xe2\x87\xa5", f);
+        else if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            fputc('?', f);
+        else
+            fputc(s[i], f);
+    }
+}
+
+static void put_token(FILE *f, const gt_model *m, int tok)
+{
+    char u[4];
+    int n = steptext_char(m, tok, u);
+    put_shown(f, u, (size_t)n);
+}
+
+static const char *arch(const gt_model *m)
+{
+    return m->arch == GT_LSTM ? "LSTM" : "GRU";
+}
+
+static const char *signal_label(const gt_model *m, int s)
+{
+    static const char *const lstm[] = {"input gate i", "forget gate f", "cell input g",
+                                       "output gate o", "cell state c", "hidden state h"};
+    static const char *const gru[] = {"reset gate r", "update gate z", "new state n",
+                                      "hidden state h"};
+    return m->arch == GT_LSTM ? lstm[s] : gru[s];
+}
+
+/* ---- --units ---- */
+
+static json_t *units_json(const gt_units *u, const char *regex, int only)
+{
+    json_t *root = json_object(), *sigs = json_object();
+    json_object_set_new(root, "regex", json_string(regex));
+    json_object_set_new(root, "layer", json_integer(u->layer));
+    json_object_set_new(root, "steps", json_integer((json_int_t)u->steps));
+    json_object_set_new(root, "inside", json_integer((json_int_t)u->inside));
+    for (int s = 0; s < u->nsig; s++) {
+        if (only >= 0 && s != only)
+            continue;
+        json_t *list = json_array();
+        for (int j = 0; j < u->m->hidden; j++) {
+            const gt_unit_r *x = &u->by_signal[s][j];
+            json_array_append_new(list, json_pack("{s:i, s:o, s:o, s:o}", "unit", x->unit, "r",
+                                                  num(x->r), "mean_inside", num(x->mean_inside),
+                                                  "mean_outside", num(x->mean_outside)));
+        }
+        json_object_set_new(sigs, signals_name(u->m, s), list);
+    }
+    json_object_set_new(root, "signals", sigs);
+    return root;
+}
+
+int find_print_units(FILE *f, const gt_units *u, const char *regex, int only,
+                     const char *text_name, int json)
+{
+    if (json)
+        return dump_json(f, units_json(u, regex, only));
+    const gt_model *m = u->m;
+    fprintf(f, "%s: %s, layer %d, %d units; %s, the first %zu steps from the zero state\n",
+            m->path, arch(m), u->layer, m->hidden, text_name, u->steps);
+    fprintf(f, "\"%s\": %zu match%s cover %zu steps (%.1f%%)\n", regex, u->matches,
+            u->matches == 1 ? "" : "es", u->inside, 100.0 * (double)u->inside / (double)u->steps);
+    int top = m->hidden < TEXT_TOP ? m->hidden : TEXT_TOP;
+    for (int s = 0; s < u->nsig; s++) {
+        if (only >= 0 && s != only)
+            continue;
+        fprintf(f, "\n%s: the %d units of largest |r|\n", signal_label(m, s), top);
+        fprintf(f, "  unit        r   mean inside  mean outside\n");
+        for (int i = 0; i < top; i++) {
+            const gt_unit_r *x = &u->by_signal[s][i];
+            if (isnan(x->r))
+                fprintf(f, "  %4d        -  %12.4f  %12.4f\n", x->unit, x->mean_inside,
+                        x->mean_outside);
+            else
+                fprintf(f, "  %4d  %+7.4f  %12.4f  %12.4f\n", x->unit, x->r, x->mean_inside,
+                        x->mean_outside);
+        }
+    }
+    return done(f);
+}
+
+/* ---- --select ---- */
+
+static json_t *selection_json(const gt_selection *s, const gt_model *m)
+{
+    json_t *root = json_object(), *units = json_array(), *matches = json_array();
+    json_object_set_new(root, "span", json_pack("[I, I]", (json_int_t)s->a, (json_int_t)s->b));
+    json_object_set_new(root, "signal", json_string(signals_name(m, s->signal)));
+    json_object_set_new(root, "threshold", json_real(s->threshold));
+    for (int i = 0; i < s->nunits; i++)
+        json_array_append_new(units, json_integer(s->units[i]));
+    json_object_set_new(root, "units", units);
+    for (size_t i = 0; i < s->nmatches; i++)
+        json_array_append_new(matches, json_pack("{s:I, s:I}", "from", (json_int_t)s->from[i],
+                                                 "to", (json_int_t)s->to[i]));
+    json_object_set_new(root, "matches", matches);
+    return root;
+}
+
+/* Steps a..b's characters, at most max of them (then an ellipsis). */
+static void put_steps(FILE *f, const gt_model *m, const uint16_t *tok, size_t a, size_t b,
+                      size_t max)
+{
+    for (size_t t = a; t <= b && t - a < max; t++)
+        put_token(f, m, tok[t]);
+    if (b - a + 1 > max)
+        fputs("\xe2\x80\xa6", f);
+}
+
+int find_print_selection(FILE *f, const gt_selection *s, const uint16_t *tok, int json)
+{
+    const gt_model *m = s->m;
+    if (json)
+        return dump_json(f, selection_json(s, m));
+    fprintf(f, "steps %zu:%zu \"", s->a, s->b);
+    put_steps(f, m, tok, s->a, s->b, 60);
+    fprintf(f, "\", %s >= %g, layer %d, over the first %zu steps\n", signals_name(m, s->signal),
+            s->threshold, s->layer, s->steps);
+    if (!s->nunits) {
+        fprintf(f, "no unit is at or above %g throughout the span and below it just before "
+                   "and after\n",
+                s->threshold);
+        return done(f);
+    }
+    fprintf(f, "%d unit%s on throughout the span and off around it (by their minimum there):\n",
+            s->nunits, s->nunits == 1 ? "" : "s");
+    for (int i = 0; i < s->nunits; i++)
+        fprintf(f, "  unit %4d  minimum %.4f\n", s->units[i], s->minimum[i]);
+    fprintf(f, "%zu match%s, stretches where all of them are on:\n", s->nmatches,
+            s->nmatches == 1 ? "" : "es");
+    for (size_t i = 0; i < s->nmatches && i < TEXT_MATCHES; i++) {
+        fprintf(f, "  %8zu %8zu  ", s->from[i], s->to[i]);
+        put_steps(f, m, tok, s->from[i], s->to[i], 50);
+        fputc('\n', f);
+    }
+    if (s->nmatches > TEXT_MATCHES)
+        fprintf(f, "  ... and %zu more (--json lists them all)\n", s->nmatches - TEXT_MATCHES);
+    return done(f);
+}
+
+/* ---- --profile ---- */
+
+static json_t *hits_json(const gt_profile *p, const gt_profile_hit *h, int nh,
+                         const uint16_t *tok, size_t ntok)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < nh; i++) {
+        char ctx[PROFILE_CONTEXT_BYTES];
+        size_t at, len, n = profile_context(p->m, tok, ntok, h[i].step, ctx, &at, &len);
+        json_array_append_new(a, json_pack("{s:I, s:o, s:s#}", "step", (json_int_t)h[i].step,
+                                           "value", num(h[i].value), "context", ctx, (int)n));
+    }
+    return a;
+}
+
+static json_t *profile_json(const gt_profile *p, const uint16_t *tok, size_t ntok)
+{
+    json_t *root = json_object(), *chars = json_array();
+    json_object_set_new(root, "unit", json_integer(p->unit));
+    json_object_set_new(root, "signal", json_string(signals_name(p->m, p->signal)));
+    json_object_set_new(root, "top", hits_json(p, p->top, p->ntop, tok, ntok));
+    json_object_set_new(root, "bottom", hits_json(p, p->bottom, p->nbottom, tok, ntok));
+    for (int i = 0; i < p->nchars; i++) {
+        char u[4];
+        int n = steptext_char(p->m, p->by_char[i].tok, u);
+        json_array_append_new(chars, json_pack("{s:s#, s:o, s:I}", "char", u, n, "mean",
+                                               num(p->by_char[i].mean), "count",
+                                               (json_int_t)p->by_char[i].count));
+    }
+    json_object_set_new(root, "by_char", chars);
+    return root;
+}
+
+/* One line of the plain profile: step, value, and the context with the step's character
+ * in brackets at the same column on every line. */
+static void hit_line(FILE *f, const gt_profile *p, const gt_profile_hit *h, const uint16_t *tok,
+                     size_t ntok)
+{
+    char ctx[PROFILE_CONTEXT_BYTES];
+    size_t at, len, before = h->step < PROFILE_BEFORE ? h->step : PROFILE_BEFORE;
+    size_t n = profile_context(p->m, tok, ntok, h->step, ctx, &at, &len);
+    fprintf(f, "  %8zu  %+8.4f  %*s", h->step, h->value, (int)(PROFILE_BEFORE - before), "");
+    put_shown(f, ctx, at);
+    fputc('[', f);
+    put_shown(f, ctx + at, len);
+    fputc(']', f);
+    put_shown(f, ctx + at + len, n - at - len);
+    fputc('\n', f);
+}
+
+int find_print_profile(FILE *f, const gt_profile *p, const uint16_t *tok, size_t ntok, int json)
+{
+    if (json)
+        return dump_json(f, profile_json(p, tok, ntok));
+    const gt_model *m = p->m;
+    fprintf(f, "unit %d, %s, layer %d, over the first %zu steps from the zero state\n", p->unit,
+            signal_label(m, p->signal), p->layer, p->steps);
+    for (int side = 0; side < 2; side++) {
+        fprintf(f, "\nthe %d steps of %s value\n", side ? p->nbottom : p->ntop,
+                side ? "lowest" : "highest");
+        fprintf(f, "      step     value  context\n");
+        for (int i = 0; i < (side ? p->nbottom : p->ntop); i++)
+            hit_line(f, p, side ? &p->bottom[i] : &p->top[i], tok, ntok);
+    }
+    fprintf(f, "\nmean by input character, highest first\n  char      mean     count\n");
+    for (int i = 0; i < p->nchars; i++) {
+        fputs("  ", f);
+        put_token(f, m, p->by_char[i].tok);
+        fprintf(f, "    %+8.4f  %8zu\n", p->by_char[i].mean, p->by_char[i].count);
+    }
+    return done(f);
+}

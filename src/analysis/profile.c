@@ -1,0 +1,111 @@
+/* A unit's profile (see profile.h). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gatetui/profile.h"
+#include "gatetui/steptext.h"
+
+typedef struct acc {
+    gt_profile *p;
+    double *sum;        /* [V] */
+    size_t *count;      /* [V] */
+    const uint16_t *tok;
+} acc;
+
+/* Puts (t, v) in the list of at most PROFILE_TOP kept in order: highest first when hi,
+ * lowest first otherwise; an equal value keeps the earlier step first. */
+static void keep(gt_profile_hit *list, int *n, size_t t, double v, int hi)
+{
+    int i = *n < PROFILE_TOP ? (*n)++ : PROFILE_TOP;
+    if (i == PROFILE_TOP) {
+        double last = list[PROFILE_TOP - 1].value;
+        if (hi ? v <= last : v >= last)
+            return;
+        i = PROFILE_TOP - 1;
+    }
+    while (i > 0 && (hi ? list[i - 1].value < v : list[i - 1].value > v)) {
+        list[i] = list[i - 1];
+        i--;
+    }
+    list[i] = (gt_profile_hit){t, v};
+}
+
+static int profile_step(void *ctx, size_t t, const gt_run *r)
+{
+    acc *a = ctx;
+    gt_profile *p = a->p;
+    double v = signals_of(r, p->layer, p->signal)[p->unit];
+    keep(p->top, &p->ntop, t, v, 1);
+    keep(p->bottom, &p->nbottom, t, v, 0);
+    a->sum[a->tok[t]] += v;
+    a->count[a->tok[t]]++;
+    return 0;
+}
+
+static const gt_model *cmp_model;
+
+static int by_mean(const void *pa, const void *pb)
+{
+    const gt_profile_char *a = pa, *b = pb;
+    if (a->mean != b->mean)
+        return a->mean > b->mean ? -1 : 1;
+    uint32_t x = cmp_model->vocab_cp[a->tok], y = cmp_model->vocab_cp[b->tok];
+    return x < y ? -1 : x > y;
+}
+
+int profile_compute(gt_profile *p, const gt_model *m, const uint16_t *tok, size_t n, int unit,
+                    int signal, const gt_pass_options *o, gt_error *e)
+{
+    memset(p, 0, sizeof *p);
+    p->m = m;
+    p->layer = o->layer;
+    p->unit = unit;
+    p->signal = signal;
+    p->steps = n;
+    const size_t V = (size_t)m->vocab;
+    acc a = {p, calloc(V, sizeof(double)), calloc(V, sizeof(size_t)), tok};
+    p->by_char = malloc(V * sizeof *p->by_char);
+    int rc = a.sum && a.count && p->by_char
+                 ? signals_pass(m, tok, n, o, profile_step, &a, e)
+                 : gt_fail(e, GT_EFAIL, "out of memory for the profile");
+    if (rc == GT_OK) {
+        for (size_t v = 0; v < V; v++)
+            if (a.count[v])
+                p->by_char[p->nchars++] =
+                    (gt_profile_char){(int)v, a.sum[v] / (double)a.count[v], a.count[v]};
+        cmp_model = m;
+        qsort(p->by_char, (size_t)p->nchars, sizeof *p->by_char, by_mean);
+        cmp_model = NULL;
+    }
+    free(a.sum);
+    free(a.count);
+    if (rc)
+        profile_free(p);
+    return rc;
+}
+
+void profile_free(gt_profile *p)
+{
+    free(p->by_char);
+    memset(p, 0, sizeof *p);
+}
+
+size_t profile_context(const gt_model *m, const uint16_t *tok, size_t n, size_t s, char *buf,
+                     size_t *at, size_t *len)
+{
+    size_t a = s > PROFILE_BEFORE ? s - PROFILE_BEFORE : 0;
+    size_t b = s + 1 + PROFILE_AFTER < n ? s + 1 + PROFILE_AFTER : n;
+    size_t k = 0;
+    for (size_t t = a; t < b; t++) {
+        if (t == s)
+            *at = k;
+        int l = steptext_char(m, tok[t], buf + k);
+        if (t == s)
+            *len = (size_t)l;
+        k += (size_t)l;
+    }
+    buf[k] = 0;
+    return k;
+}

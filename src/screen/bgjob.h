@@ -1,0 +1,48 @@
+/* A computation in a child process, for the screen: long computations (the report, the
+ * correlations of a hypothesis, a selection, a profile) take seconds to minutes, and the
+ * keys must keep working meanwhile. The child (a fork: the model and the tokens, as they
+ * are at the fork, are already in its memory) sends its progress and then its result
+ * through a pipe; the screen reads the pipe without blocking whenever it ticks, and ends
+ * the child at once (by its process id) when the result is no longer wanted. */
+#ifndef GATETUI_BGJOB_H
+#define GATETUI_BGJOB_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct gt_bgjob gt_bgjob;
+
+/* What the child does: its result is what it writes with bgjob_write; a nonzero return
+ * (with why filled, at most 256 bytes) is a failure. */
+typedef int (*gt_bgjob_fn)(gt_bgjob *job, void *ctx, char *why);
+
+struct gt_bgjob {
+    pid_t pid;          /* the child computing, or 0 */
+    int fd;             /* the pipe from it */
+    int permille;       /* its progress */
+    int last;           /* child: the last progress sent */
+    int tag;            /* the owner's: what the job computes */
+    char *buf;          /* what came through the pipe */
+    size_t len, cap;
+    char *result;       /* when done: the result (in buf) and its length */
+    size_t result_len;
+    char error[256];    /* when it failed: why */
+};
+
+void bgjob_init(gt_bgjob *j);
+/* Starts fn(ctx) in a child (a job running is ended first). 0, or -1 with j->error set. */
+int bgjob_start(gt_bgjob *j, int tag, gt_bgjob_fn fn, void *ctx);
+/* Ends the child, if any, and forgets its result. */
+void bgjob_cancel(gt_bgjob *j);
+/* Reads what the child sent: 0 while it runs (or when there is none), 1 when it has just
+ * finished (result or error set; the next bgjob_start or bgjob_cancel frees them). */
+int bgjob_tick(gt_bgjob *j);
+/* 1 while a child runs. */
+int bgjob_busy(const gt_bgjob *j);
+
+/* In the child: the fraction done (sent when it changes by a thousandth), and bytes of the
+ * result. A progress callback of the engine's form: ctx is the job. */
+void bgjob_progress(void *job, double done);
+void bgjob_write(gt_bgjob *j, const void *p, size_t n);
+
+#endif

@@ -1,0 +1,173 @@
+/* The keys that find units (see keys_find.h). */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "screen/keys_find.h"
+
+static void say(gt_view *v, int error, const char *text)
+{
+    snprintf(v->msg, sizeof v->msg, "%.250s", text);
+    v->msg_error = error;
+}
+
+static void select_key(gt_view *v)
+{
+    gt_findview *f = &v->find;
+    if (v->pending) {
+        say(v, 1, "wait for the states to be computed (Esc stops)");
+        return;
+    }
+    if (!f->selecting) {
+        f->selecting = 1;
+        f->anchor = v->t;
+        say(v, 0, "select: move the cursor to the other end, v ends, Esc cancels");
+        return;
+    }
+    f->selecting = 0;
+    size_t n = f->steps < v->steps ? f->steps : v->steps;
+    size_t a = f->anchor < v->t ? f->anchor : v->t, b = f->anchor < v->t ? v->t : f->anchor;
+    if (b >= n) {
+        snprintf(v->msg, sizeof v->msg, "steps %zu-%zu: past the %zu steps searched (--steps N)",
+                 a, b, n);
+        v->msg_error = 1;
+        return;
+    }
+    findview_select(f, a, b, v->layer);
+    snprintf(v->msg, sizeof v->msg, "selecting the units of steps %zu-%zu (%s >= %.2f)", a, b,
+             findview_signal_name(f), f->threshold);
+    v->msg_error = 0;
+}
+
+int keys_find_char(gt_view *v, const gt_key *k)
+{
+    gt_findview *f = &v->find;
+    if (k->ctrl)
+        return 0;
+    switch (k->cp) {
+    case 'm':
+        v->prompt = PROMPT_MATCH;
+        snprintf(v->input, sizeof v->input, "%s", f->regex);
+        return 1;
+    case 'v': select_key(v); return 1;
+    case 'p':
+        v->stats.shown = 0;
+        statsview_cancel(&v->stats);
+        findview_profile(f, v->unit, v->layer, !f->prof_shown);
+        return 1;
+    case ';':
+        findview_next_signal(f, v->layer, v->unit);
+        snprintf(v->msg, sizeof v->msg, "signal %s for r, the selection and the profile",
+                 findview_signal_name(f));
+        v->msg_error = 0;
+        return 1;
+    case ',':
+    case '.':
+        findview_change_threshold(f, k->cp == '.' ? 1 : -1, v->layer);
+        snprintf(v->msg, sizeof v->msg, "selection threshold %.2f", f->threshold);
+        v->msg_error = 0;
+        return 1;
+    default: return 0;
+    }
+}
+
+void keys_find_enter(gt_view *v)
+{
+    gt_findview *f = &v->find;
+    gt_error e = {0};
+    if (!v->input[0] && !f->regex[0])
+        return;
+    if (findview_set_regex(f, v->input, v->layer, &e)) {
+        say(v, 1, e.msg);
+        return;
+    }
+    if (!v->input[0]) {
+        say(v, 0, "no hypothesis: the r column is gone");
+        if (v->sort == SORT_R)
+            v->sort = SORT_INDEX;
+        return;
+    }
+    snprintf(v->msg, sizeof v->msg, "matching \"%.100s\" and every unit's r with it...", f->regex);
+    v->msg_error = 0;
+}
+
+int keys_find_jump(gt_view *v, int dir)
+{
+    gt_findview *f = &v->find;
+    size_t to, from = v->pending ? v->pending_step : v->t;
+    int wrapped, rc = findview_jump(f, from, dir, &to, &wrapped);
+    if (rc == 0)
+        return 0;
+    if (rc < 0) {
+        say(v, 1, f->last == FIND_LAST_MATCH ? "the hypothesis has no match"
+                                             : "the selection has no match");
+        return 1;
+    }
+    view_seek(v, to);
+    if (wrapped)
+        say(v, 0, dir > 0 ? "the first match (from the end)" : "the last match (from the start)");
+    return 1;
+}
+
+static void scroll(gt_view *v, long d)
+{
+    gt_findview *f = &v->find;
+    int rows = v->lay.r[P_GATES].h - 1;
+    long max = f->prof_lines - (rows > 1 ? rows : 1);
+    long to = f->prof_scroll + d;
+    to = to > max ? max : to;
+    f->prof_scroll = to < 0 ? 0 : (int)to;
+}
+
+int keys_find_overlay(gt_view *v, const gt_key *k)
+{
+    gt_findview *f = &v->find;
+    if (!f->prof_shown)
+        return 0;
+    int page = v->lay.r[P_GATES].h - 2 > 1 ? v->lay.r[P_GATES].h - 2 : 1;
+    switch (k->sym) {
+    case K_UP: scroll(v, k->shift ? -page : -1); return 1;
+    case K_DOWN: scroll(v, k->shift ? page : 1); return 1;
+    case K_PGUP: scroll(v, -page); return 1;
+    case K_PGDN: scroll(v, page); return 1;
+    case K_ESC: findview_profile(f, v->unit, v->layer, 0); return 1;
+    case K_CHAR:
+        if (k->ctrl)
+            return 0;
+        switch (k->cp) {
+        case 'k': scroll(v, -1); return 1;
+        case 'j': scroll(v, 1); return 1;
+        case 'K': scroll(v, -page); return 1;
+        case 'J': scroll(v, page); return 1;
+        case 'p': findview_profile(f, v->unit, v->layer, 0); return 1;
+        case 'r': findview_profile(f, v->unit, v->layer, 0); return 0; /* then the report */
+        default: return 0;
+        }
+    default: return 0;
+    }
+}
+
+int keys_find_escape(gt_view *v)
+{
+    gt_findview *f = &v->find;
+    if (f->selecting) {
+        f->selecting = 0;
+        say(v, 0, "selection cancelled");
+        return 1;
+    }
+    if (findview_busy(f)) {
+        findview_cancel(f);
+        say(v, 0, "stopped");
+        return 1;
+    }
+    return 0;
+}
+
+gt_sort keys_find_next_sort(const gt_view *v)
+{
+    if (v->sort == SORT_R)
+        return SORT_INDEX;
+    if (v->sort == SORT_COUNT - 1 && findview_has_r(&v->find, v->layer))
+        return SORT_R;
+    return (gt_sort)((v->sort + 1) % SORT_COUNT);
+}

@@ -1,0 +1,227 @@
+/* The keys that find units, without a terminal (keys_handle on a view, the computations in
+ * their child processes, waited for): on the model built by hand whose unit 0 tracks
+ * parentheses (tests/parenmodel.c), m with '\([^)]*\)' gives unit 0 r = 1 and the sort by
+ * |r| puts it first; n and N go through the parentheticals, and after a search through the
+ * search's hits; v on a parenthetical selects unit 0 and matches every run inside
+ * parentheses; p shows the profile; ; , . change the signal and the threshold; an edit
+ * computes the hypothesis again; a bad expression, one that matches nothing, Esc. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gatetui/trace.h"
+#include "parenmodel.h"
+#include "screen/keys.h"
+#include "screen/view.h"
+#include "tap.h"
+
+static gt_act key(gt_view *v, gt_keysym sym, uint32_t cp)
+{
+    gt_key k = {sym, cp, 0, 0};
+    gt_act a = keys_handle(v, &k);
+    gt_error e = {0};
+    view_prepare(v, 120, 40, &e);
+    return a;
+}
+
+static void type(gt_view *v, const char *s)
+{
+    for (; *s; s++)
+        key(v, K_CHAR, (unsigned char)*s);
+}
+
+/* Ticks the view until the finding computations are done (at most 30 s). */
+static int settle(gt_view *v)
+{
+    struct timespec ms = {0, 5000000};
+    for (int i = 0; i < 6000; i++) {
+        view_tick(v);
+        if (!findview_busy(&v->find)) {
+            gt_error e = {0};
+            view_prepare(v, 120, 40, &e);
+            return 1;
+        }
+        nanosleep(&ms, NULL);
+    }
+    return 0;
+}
+
+static void match(gt_view *v, const char *regex)
+{
+    key(v, K_CHAR, 'm');
+    while (v->input[0]) /* m offers the last expression to edit */
+        key(v, K_BACKSPACE, 0);
+    type(v, regex);
+    key(v, K_ENTER, 0);
+}
+
+/* Parentheticals of the text: their first and last steps, and the runs inside them. */
+typedef struct parens {
+    size_t n, from[4096], to[4096];
+    size_t runs, rfrom[4096], rto[4096];
+} parens;
+
+static void find_parens(const char *s, size_t len, parens *p)
+{
+    p->n = p->runs = 0;
+    for (size_t t = 0; t < len; t++) {
+        if (s[t] == '(') {
+            p->from[p->n] = t;
+            if (t == 0 || s[t - 1] != ')')
+                p->rfrom[p->runs] = t;
+        }
+        if (s[t] == ')') {
+            p->to[p->n++] = t;
+            if (t + 1 == len || s[t + 1] != '(')
+                p->rto[p->runs++] = t;
+        }
+    }
+}
+
+static void test_match(gt_view *v, const parens *p)
+{
+    match(v, "\\([^)]*\\)");
+    tap_ok(settle(v) && findview_has_r(&v->find, 0), "m: every unit's r computed");
+    tap_ok(findview_r(&v->find, 0) > 0.9999, "unit 0: r = %.6f with h",
+           findview_r(&v->find, 0));
+    int sorts = 0;
+    while (v->sort != SORT_R && sorts++ <= SORT_COUNT)
+        key(v, K_CHAR, 's');
+    tap_ok(v->sort == SORT_R && v->order[0] == 0, "s reaches the sort by |r|: unit 0 first");
+    tap_ok(v->find.nmatch == p->n, "%zu matches, the %zu parentheticals", v->find.nmatch, p->n);
+
+    key(v, K_HOME, 0);
+    key(v, K_CHAR, 'n');
+    int ok = v->t == p->from[0];
+    key(v, K_CHAR, 'n');
+    ok &= v->t == p->from[1];
+    key(v, K_CHAR, 'N');
+    ok &= v->t == p->from[0];
+    key(v, K_CHAR, 'N'); /* around the start: the last */
+    ok &= v->t == p->from[p->n - 1];
+    tap_ok(ok, "n and N go from parenthetical to parenthetical, around the ends");
+
+    key(v, K_HOME, 0);
+    key(v, K_CHAR, '/');
+    type(v, ")");
+    key(v, K_ENTER, 0);
+    ok = v->t == p->to[0];
+    key(v, K_CHAR, 'n');
+    ok &= v->t == p->to[1];
+    tap_ok(ok, "after a search, n repeats the search (step %zu, want %zu)", v->t, p->to[1]);
+    match(v, "\\([^)]*\\)");
+    settle(v);
+    key(v, K_CHAR, 'n');
+    tap_ok(v->t == p->from[2], "after m again, n goes to the next match (step %zu)", v->t);
+}
+
+static void test_select(gt_view *v, const parens *p, const char *txt)
+{
+    size_t k = 1; /* a parenthetical with none next to it */
+    while (k + 1 < p->n && (txt[p->from[k] - 1] == ')' || txt[p->to[k] + 1] == '('))
+        k++;
+    view_seek(v, p->from[k]);
+    key(v, K_CHAR, 'v');
+    tap_ok(v->find.selecting, "v begins a selection");
+    for (size_t t = p->from[k]; t < p->to[k]; t++)
+        key(v, K_RIGHT, 0);
+    key(v, K_CHAR, 'v');
+    int ok = settle(v) && v->find.sel_state == FIND_KNOWN;
+    tap_ok(ok && v->find.nsel == 1 && v->find.sel_units[0] == 0,
+           "v again: steps %zu-%zu select unit 0 alone (%d units)", v->find.sel_a,
+           v->find.sel_b, v->find.nsel);
+    int same = v->find.nsm == p->runs;
+    for (size_t i = 0; same && i < p->runs; i++)
+        same = v->find.sfrom[i] == p->rfrom[i] && v->find.sto[i] == p->rto[i];
+    tap_ok(same, "its matches are the %zu runs inside parentheses (%zu)", p->runs, v->find.nsm);
+    key(v, K_HOME, 0);
+    key(v, K_CHAR, 'n');
+    tap_ok(v->t == p->rfrom[0], "n goes to the first match of the selection");
+    key(v, K_CHAR, '.');
+    settle(v);
+    tap_ok(v->find.sel_threshold > 0.34 && v->find.sel_threshold < 0.36 && v->find.nsel == 1,
+           ". raises the threshold to %.2f and selects again", v->find.sel_threshold);
+    key(v, K_CHAR, 'v');
+    key(v, K_ESC, 0);
+    tap_ok(!v->find.selecting, "Esc ends a selection being made");
+}
+
+static void test_profile(gt_view *v)
+{
+    v->unit = 0;
+    key(v, K_CHAR, 'p');
+    int ok = settle(v) && v->find.prof_shown && v->find.prof_state == FIND_KNOWN;
+    tap_ok(ok && strstr(v->find.prof_text, "the 10 steps of highest value"),
+           "p: the profile of unit 0 is shown");
+    key(v, K_CHAR, 'p');
+    tap_ok(!v->find.prof_shown, "p again closes it");
+    const char *was = findview_signal_name(&v->find);
+    key(v, K_CHAR, ';');
+    tap_ok(strcmp(findview_signal_name(&v->find), was) != 0 &&
+               strcmp(findview_signal_name(&v->find), "i") == 0,
+           "; goes from %s to the next signal, %s", was, findview_signal_name(&v->find));
+    for (int i = 0; i < 5; i++) /* back to h */
+        key(v, K_CHAR, ';');
+    settle(v);
+}
+
+static void test_bad(gt_view *v)
+{
+    match(v, "(");
+    tap_ok(v->msg_error && strstr(v->msg, "not a valid regular expression") &&
+               !findview_busy(&v->find),
+           "m with \"(\": %s", v->msg);
+    match(v, "q");
+    settle(v);
+    tap_ok(v->msg_error && strstr(v->msg, "matches no character"), "m with \"q\": %s", v->msg);
+    match(v, "\\([^)]*\\)");
+    settle(v);
+    key(v, K_CHAR, 'e');
+    key(v, K_CHAR, 'b');
+    tap_ok(v->find.hyp_state == FIND_COMPUTING || findview_busy(&v->find),
+           "an edit computes the hypothesis again");
+    tap_ok(settle(v) && v->find.hyp_state == FIND_KNOWN, "and it is known again");
+    match(v, "\\([^)]*\\)");
+    key(v, K_ESC, 0);
+    tap_ok(!findview_busy(&v->find), "Esc stops the computation");
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/t_keys_find.XXXXXX";
+    if (!mkdtemp(dir))
+        return 1;
+    char path[256];
+    snprintf(path, sizeof path, "%s/paren.safetensors", dir);
+    paren_write_model(path);
+    const size_t n = 2000;
+    char *txt = paren_make_text(n);
+    gt_error e = {0};
+    gt_model m;
+    gt_text t;
+    if (model_load(&m, path, NULL, &e) || text_from_memory(&t, "paren.txt", txt, n, &m, &e)) {
+        printf("# %s\n", e.msg);
+        return 1;
+    }
+    static parens p;
+    find_parens(txt, n, &p);
+    gt_trace *tr;
+    gt_view v;
+    trace_open(&tr, &m, &t, NULL, &e);
+    view_init(&v, &m, &t, tr, 0, &e);
+    view_prepare(&v, 120, 40, &e);
+    test_match(&v, &p);
+    test_select(&v, &p, txt);
+    test_profile(&v);
+    test_bad(&v);
+    view_free(&v);
+    trace_close(tr);
+    text_free(&t);
+    model_free(&m);
+    free(txt);
+    unlink(path);
+    rmdir(dir);
+    return tap_done();
+}
