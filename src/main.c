@@ -15,12 +15,14 @@
 
 #include "screen/export.h"
 #include "gatetui/dump.h"
+#include "gatetui/jacobian.h"
 #include "gatetui/model.h"
 #include "gatetui/report.h"
+#include "gatetui/run.h"
 #include "gatetui/text.h"
 #include "term/ui.h"
 
-enum mode { MODE_UI, MODE_REPORT, MODE_DUMP, MODE_EXPORT };
+enum mode { MODE_UI, MODE_REPORT, MODE_DUMP, MODE_EXPORT, MODE_JACOBIAN };
 
 typedef struct cli {
     enum mode mode;
@@ -33,6 +35,8 @@ typedef struct cli {
     const char *size;    /* "COLSxROWS" */
     gt_model_options mopt;
     const char *model_path, *text_path;
+    long lag, unit;      /* --jacobian: K (default 32), the unit (default 0) */
+    int matrix;          /* --jacobian: J(T-K, K) as CSV */
 } cli;
 
 static const char usage[] =
@@ -40,6 +44,7 @@ static const char usage[] =
     "       gatetui --report [--json] [--layer N] [--windows N] [--window-len L] [--horizon K] MODEL TEXT\n"
     "       gatetui --dump [--layer N] [--from A] [--to B] [--probs] MODEL TEXT\n"
     "       gatetui --export FILE --step N [--edit S:C] [--size COLSxROWS] [--layer N] MODEL TEXT\n"
+    "       gatetui --jacobian --step T [--lag K] [--unit J] [--layer N] [--json | --matrix] MODEL TEXT\n"
     "       gatetui --help | --version\n";
 
 static void print_help(void)
@@ -63,6 +68,10 @@ static void print_help(void)
           "  --export FILE       render the screen at --step N as text into FILE\n"
           "  --edit S:C          export: replace the character at step S with C first\n"
           "  --size COLSxROWS    export: the frame size (default 120x40)\n"
+          "  --jacobian          dc_T/dc_(T-k) (GRU: h) against the carry line at --step T\n"
+          "  --lag K             jacobian: lags k = 1..K (default 32)\n"
+          "  --unit J            jacobian: the unit whose row is shown (default 0)\n"
+          "  --matrix            jacobian: J at lag K as CSV (row i, column j) instead\n"
           "  --help, --version\n\n"
           "Steps count from 0 over the in-vocabulary characters. Exit status: 0 success,\n"
           "2 bad usage or input, 1 anything else.\n",
@@ -95,7 +104,7 @@ static int parse_args(cli *c, int argc, char **argv)
 {
     enum { O_LAYER = 256, O_VOCAB, O_RESET, O_REPORT, O_JSON, O_WINDOWS, O_WLEN, O_HORIZON,
            O_DUMP, O_FROM, O_TO, O_PROBS, O_EXPORT, O_STEP, O_EDIT, O_SIZE, O_HELP,
-           O_VERSION };
+           O_VERSION, O_JACOBIAN, O_LAG, O_UNIT, O_MATRIX };
     static const struct option opts[] = {
         {"layer", required_argument, 0, O_LAYER},   {"vocab-from", required_argument, 0, O_VOCAB},
         {"gru-reset", required_argument, 0, O_RESET}, {"report", no_argument, 0, O_REPORT},
@@ -106,6 +115,8 @@ static int parse_args(cli *c, int argc, char **argv)
         {"export", required_argument, 0, O_EXPORT}, {"step", required_argument, 0, O_STEP},
         {"edit", required_argument, 0, O_EDIT},     {"size", required_argument, 0, O_SIZE},
         {"help", no_argument, 0, O_HELP},           {"version", no_argument, 0, O_VERSION},
+        {"jacobian", no_argument, 0, O_JACOBIAN},   {"lag", required_argument, 0, O_LAG},
+        {"unit", required_argument, 0, O_UNIT},     {"matrix", no_argument, 0, O_MATRIX},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->layer = -1;
@@ -114,6 +125,7 @@ static int parse_args(cli *c, int argc, char **argv)
     c->horizon = 64;
     c->to = LONG_MAX;
     c->step = -1;
+    c->lag = 32;
     model_options_init(&c->mopt);
     int nmodes = 0, o, rc = GT_OK;
     opterr = 0;
@@ -142,6 +154,10 @@ static int parse_args(cli *c, int argc, char **argv)
         case O_STEP: rc = parse_count("--step", optarg, 0, &c->step); break;
         case O_EDIT: c->edit = optarg; break;
         case O_SIZE: c->size = optarg; break;
+        case O_JACOBIAN: c->mode = MODE_JACOBIAN; nmodes++; break;
+        case O_LAG: rc = parse_count("--lag", optarg, 1, &c->lag); break;
+        case O_UNIT: rc = parse_count("--unit", optarg, 0, &c->unit); break;
+        case O_MATRIX: c->matrix = 1; break;
         case O_HELP: print_help(); exit(0);
         case O_VERSION: printf("gatetui %s\n", PACKAGE_VERSION); exit(0);
         default:
@@ -151,13 +167,15 @@ static int parse_args(cli *c, int argc, char **argv)
     if (rc)
         return rc;
     if (nmodes > 1)
-        return bad_usage("%s", "choose one of --report, --dump and --export");
+        return bad_usage("%s", "choose one of --report, --dump, --export and --jacobian");
     if (argc - optind != 2)
         return bad_usage("%s", "expected MODEL and TEXT");
     c->model_path = argv[optind];
     c->text_path = argv[optind + 1];
     if (c->mode == MODE_EXPORT && c->step < 0)
         return bad_usage("%s", "--export needs --step N");
+    if (c->mode == MODE_JACOBIAN && c->step < 0)
+        return bad_usage("%s", "--jacobian needs --step T");
     if (c->from > c->to)
         return bad_usage("%s", "--from is after --to");
     return GT_OK;
@@ -209,6 +227,45 @@ static int report_mode(const cli *c, const gt_model *m, const gt_text *t, gt_err
     rc = c->json ? report_print_json(stdout, &r, e)
                  : report_print_text(stdout, &r, t->path, e);
     report_free(&r);
+    return rc;
+}
+
+/* The longest lag --jacobian takes (its memory grows as K x H). */
+#define JACOBIAN_MAX_LAG 100000
+
+static int jacobian_mode(const cli *c, const gt_model *m, const gt_text *t, gt_error *e)
+{
+    const int layer = c->layer < 0 ? 0 : (int)c->layer;
+    const size_t T = (size_t)c->step;
+    if (T >= t->steps)
+        return gt_fail(e, GT_EINPUT, "--step %zu: the text has %zu steps (0..%zu)", T, t->steps,
+                       t->steps - 1);
+    if (c->lag > JACOBIAN_MAX_LAG)
+        return gt_fail(e, GT_EINPUT, "--lag %ld: at most %d", c->lag, JACOBIAN_MAX_LAG);
+    if ((size_t)c->lag > T)
+        return gt_fail(e, GT_EINPUT, "--step %zu --lag %ld: the lags reach back before step 0 "
+                       "(T - K = %ld)", T, c->lag, (long)T - c->lag);
+    if (c->unit >= m->hidden)
+        return gt_fail(e, GT_EINPUT, "--unit %ld: layer %d has %d units (0..%d)", c->unit, layer,
+                       m->hidden, m->hidden - 1);
+    const int K = (int)c->lag;
+    gt_run r;
+    int rc = run_init(&r, m, e);
+    if (rc)
+        return rc;
+    for (size_t s = 0; s < T - (size_t)K; s++) /* the state before step T - K */
+        run_step_layers(&r, t->tok[s], layer);
+    const char *th = getenv("GATETUI_THREADS");
+    gt_jacobian j;
+    rc = jacobian_init(&j, m, layer, K, th ? atoi(th) : 0, e);
+    if (!rc)
+        rc = jacobian_run(&j, r.h, r.c, t->tok + T - K, K, e);
+    run_free(&r);
+    if (!rc)
+        rc = c->matrix ? jacobian_print_matrix(stdout, &j, e)
+             : c->json ? jacobian_print_json(stdout, &j, T, (int)c->unit, e)
+                       : jacobian_print_text(stdout, &j, T, (int)c->unit, e);
+    jacobian_free(&j);
     return rc;
 }
 
@@ -286,6 +343,9 @@ int main(int argc, char **argv)
     }
     case MODE_REPORT:
         rc = report_mode(&c, &m, &t, &e);
+        break;
+    case MODE_JACOBIAN:
+        rc = jacobian_mode(&c, &m, &t, &e);
         break;
     case MODE_EXPORT:
     case MODE_UI: {

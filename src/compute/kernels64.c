@@ -39,6 +39,34 @@ void mat64_free(gt_mat64 *a)
     memset(a, 0, sizeof *a);
 }
 
+int mat64_alloc(gt_mat64 *a, size_t rows, size_t cols)
+{
+    size_t panels = (rows + P - 1) / P;
+    a->rows = rows;
+    a->cols = cols;
+    a->data = calloc(panels * cols * P + 1, sizeof *a->data);
+    return a->data ? 0 : -1;
+}
+
+void mat64_put_row(gt_mat64 *a, size_t r, const double *restrict row)
+{
+    double *restrict d = a->data + (r / P) * a->cols * P + r % P;
+    for (size_t j = 0; j < a->cols; j++)
+        d[j * P] = row[j];
+}
+
+void mat64_put_col(gt_mat64 *a, size_t j, const double *restrict col)
+{
+    const size_t rows = a->rows, stride = a->cols * P;
+    double *restrict d = a->data + j * P;
+    size_t r = 0;
+    for (; r + P <= rows; r += P, d += stride)
+        for (size_t q = 0; q < P; q++)
+            d[q] = col[r + q];
+    for (size_t q = 0; r + q < rows; q++)
+        d[q] = col[r + q];
+}
+
 void kern64_gemm_ref(const gt_mat64 *A, size_t nb, const double *X, size_t ldx,
                      const double *bias, double *Y, size_t ldy, int accumulate)
 {
