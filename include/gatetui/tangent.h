@@ -71,11 +71,17 @@ typedef struct gt_tangent {
     gt_stepjac *sj;     /* [upto+1] */
     gt_stepjac_work w;
     struct gt_mat64 *M; /* [upto+1] */
+    struct gt_mat32 *M32; /* [upto+1] with tangent_use_float32, or NULL */
     double *row, *X, *Y;
+    float *Xf, *Yf;
 } gt_tangent;
 
 int tangent_init(gt_tangent *t, const gt_model *m, int upto, int cap, gt_error *e);
 void tangent_free(gt_tangent *t);
+/* From now on the products M [dh; dx] are taken in float32 (M and the tangents rounded,
+ * everything else double): their relative error, about 1e-6, is relative to the tangent,
+ * which is not a difference of large numbers; several times faster. */
+int tangent_use_float32(gt_tangent *t, gt_error *e);
 
 static inline double *tangent_h(const gt_tangent *t, int k, int x)
 {

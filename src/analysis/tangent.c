@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compute/gemm32.h"
 #include "compute/kernels64.h"
 #include "gatetui/tangent.h"
 
@@ -248,9 +249,14 @@ void tangent_free(gt_tangent *t)
         stepjac_free(&t->sj[k]);
         if (t->M)
             mat64_free(&t->M[k]);
+        if (t->M32)
+            mat32_free(&t->M32[k]);
     }
     free(t->sj);
     free(t->M);
+    free(t->M32);
+    free(t->Xf);
+    free(t->Yf);
     stepjac_work_free(&t->w);
     free(t->dh);
     free(t->dc);
@@ -299,17 +305,51 @@ int tangent_init(gt_tangent *t, const gt_model *m, int upto, int cap, gt_error *
     return rc;
 }
 
+int tangent_use_float32(gt_tangent *t, gt_error *e)
+{
+    if (t->M32)
+        return GT_OK;
+    const size_t n = (size_t)t->cap, H = (size_t)t->H;
+    t->M32 = calloc((size_t)t->upto + 1, sizeof *t->M32);
+    t->Xf = malloc(n * 2 * H * sizeof *t->Xf);
+    t->Yf = malloc(n * 2 * H * sizeof *t->Yf);
+    int oom = !t->M32 || !t->Xf || !t->Yf;
+    for (int k = 0; k <= t->upto && !oom; k++)
+        oom = mat32_alloc(&t->M32[k], (size_t)t->sj[k].rows, (size_t)t->sj[k].cols) != 0;
+    if (oom)
+        return gt_fail(e, GT_EFAIL, "out of memory for %d tangents", t->cap);
+    return GT_OK;
+}
+
+/* Y = M X for n tangents, in double or (tangent_use_float32) in float32. */
+static void product(gt_tangent *t, int k, int n)
+{
+    const gt_stepjac *s = &t->sj[k];
+    const size_t cols = (size_t)s->cols, rows = (size_t)s->rows, m = (size_t)n * cols;
+    if (!t->M32) {
+        kern64_gemm(&t->M[k], (size_t)n, t->X, cols, NULL, t->Y, rows, 0);
+        return;
+    }
+    for (size_t i = 0; i < m; i++)
+        t->Xf[i] = (float)t->X[i];
+    kern32_gemm(&t->M32[k], (size_t)n, t->Xf, cols, t->Yf, rows);
+    for (size_t i = 0; i < (size_t)n * rows; i++)
+        t->Y[i] = t->Yf[i];
+}
+
 void tangent_step(gt_tangent *t, int n, const gt_step_point *pt)
 {
     const size_t H = (size_t)t->H;
     for (int k = 0; k <= t->upto; k++) {
         const gt_stepjac *s = &t->sj[k];
-        gt_mat64 *M = &t->M[k];
         const size_t cols = (size_t)s->cols, rows = (size_t)s->rows;
         stepjac_prepare(s, &t->w, &pt[k]);
         for (int r = 0; r < s->rows; r++) {
             stepjac_row(s, &t->w, r, t->row);
-            mat64_put_row(M, (size_t)r, t->row);
+            if (t->M32)
+                mat32_put_row(&t->M32[k], (size_t)r, t->row);
+            else
+                mat64_put_row(&t->M[k], (size_t)r, t->row);
         }
         /* each tangent's [dh; dx]: dx is layer k - 1's new dh */
         for (int x = 0; x < n; x++) {
@@ -318,7 +358,7 @@ void tangent_step(gt_tangent *t, int n, const gt_step_point *pt)
             if (k > 0)
                 memcpy(X + H, tangent_h(t, k - 1, x), H * sizeof *X);
         }
-        kern64_gemm(M, (size_t)n, t->X, cols, NULL, t->Y, rows, 0);
+        product(t, k, n);
         for (int x = 0; x < n; x++) {
             const double *restrict Y = t->Y + (size_t)x * rows;
             double *restrict dh = tangent_h(t, k, x), *restrict dc = tangent_c(t, k, x);
