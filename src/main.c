@@ -246,8 +246,8 @@ static int jacobian_mode(const cli *c, const gt_model *m, const gt_text *t, gt_e
         return gt_fail(e, GT_EINPUT, "--step %zu --lag %ld: the lags reach back before step 0 "
                        "(T - K = %ld)", T, c->lag, (long)T - c->lag);
     if (c->unit >= m->hidden)
-        return gt_fail(e, GT_EINPUT, "--unit %ld: layer %d has %d units (0..%d)", c->unit, layer,
-                       m->hidden, m->hidden - 1);
+        return gt_fail(e, GT_EINPUT, "--unit %ld: layer %d has %d unit%s (0..%d)", c->unit,
+                       layer, m->hidden, m->hidden == 1 ? "" : "s", m->hidden - 1);
     const int K = (int)c->lag;
     gt_run r;
     int rc = run_init(&r, m, e);

@@ -1,8 +1,9 @@
 /* Compares gatetui's --report --json output with a reference JSON object:
- *     reportcmp WANT.json GOT.json
+ *     reportcmp [--tol A,R] WANT.json GOT.json
  * The two must have exactly the same keys and shapes. Integers (counts, sizes, k) must be
  * equal; half-lives (keys starting "halflife") within 1e-3; every other number within
- * 1e-5; nulls and strings equal. Prints each difference; exit status 0 when none. */
+ * 1e-5, or with --tol within A + R |want|; nulls and strings equal. Prints each
+ * difference; exit status 0 when none. */
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 static int ndiff;
+static double tol_abs = 1e-5, tol_rel = 0;
 
 static void diff(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void diff(const char *path, const char *fmt, ...)
@@ -65,7 +67,7 @@ static void compare(const json_t *want, const json_t *got, const char *path, con
             return;
         }
         double w = json_real_value(want), g = json_number_value(got);
-        double tol = strncmp(key, "halflife", 8) == 0 ? 1e-3 : 1e-5;
+        double tol = strncmp(key, "halflife", 8) == 0 ? 1e-3 : tol_abs + tol_rel * fabs(w);
         if (!(fabs(w - g) <= tol))
             diff(path, "got %.9g, want %.9g (difference %.3g, tolerance %g)", g, w,
                  fabs(w - g), tol);
@@ -82,8 +84,13 @@ static void compare(const json_t *want, const json_t *got, const char *path, con
 
 int main(int argc, char **argv)
 {
+    if (argc == 5 && strcmp(argv[1], "--tol") == 0 &&
+        sscanf(argv[2], "%lf,%lf", &tol_abs, &tol_rel) == 2) {
+        argv += 2;
+        argc -= 2;
+    }
     if (argc != 3) {
-        fprintf(stderr, "usage: reportcmp WANT.json GOT.json\n");
+        fprintf(stderr, "usage: reportcmp [--tol A,R] WANT.json GOT.json\n");
         return 2;
     }
     json_error_t err;
