@@ -1,6 +1,7 @@
-/* The perturbation panel (doc/measures.md, "Perturbation"): the last edit, both half-lives and the ratio
+/* The perturbation panel (doc/measures.md, "Perturbation"): the last edit, the half-lives and the ratio
  * measured / forget-only at the last k; the curves, each over its value at k = 0, on a log
- * scale against k = 0..K, measured c (an LSTM's), forget-only F and measured h overlaid;
+ * scale against k = 0..K, measured c (an LSTM's), forget-only F, measured h and the
+ * linearized L (the edit's first difference carried by the exact tangent map) overlaid;
  * and the units that carry the edit furthest. For a GRU, h against the update gate alone. */
 #include "config.h"
 
@@ -92,7 +93,7 @@ static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_per
             surf_printf(s, x0, py + row, lab, R_DIM, "%*s", lab, buf);
             lab_row[row] = 1;
         }
-    int used[3] = {-1, -1, -1};
+    int used[4] = {-1, -1, -1, -1};
     for (int i = 0; i < nc; i++) {
         plot_canvas c;
         if (plot_canvas_init(&c, pw, ph, s->utf8))
@@ -137,6 +138,29 @@ static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_per
     surf_text(s, px + pw - surf_width(buf), y, surf_width(buf), R_DIM, buf);
 }
 
+/* The curves' names under the plot, shortened when the long ones do not fit in w. */
+static void legend(gt_surface *s, int x, int y, int w, int lstm)
+{
+    const struct {
+        const char *letter, *name, *brief;
+        gt_role role;
+    } item[4] = {
+        {"c", "measured", "meas.", R_PLOT},
+        {"F", lstm ? "forget-only" : "update gate only", lstm ? "forget" : "z only", R_CARRY},
+        {"h", lstm ? "hidden" : "measured", lstm ? "hidden" : "meas.", R_BAR0},
+        {"L", "linearized", "linear", R_MARK},
+    };
+    int full = 0;
+    for (int i = lstm ? 0 : 1; i < 4; i++)
+        full += 2 + surf_width(item[i].name) + 2;
+    int lx = x;
+    for (int i = lstm ? 0 : 1; i < 4; i++) {
+        lx += surf_text(s, lx, y, x + w - lx, item[i].role, item[i].letter);
+        lx += surf_printf(s, lx, y, x + w - lx, R_DIM, " %s  ",
+                          full - 2 <= w ? item[i].name : item[i].brief);
+    }
+}
+
 void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
 {
     const gt_pertview *pv = &v->pert;
@@ -150,7 +174,7 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
         panel_wrap(s, x, y, w, in.h, R_DIM, "no edit: press e to change a character");
         return;
     }
-    char from[32], to[32], buf[256], a[16], b[16], c[16];
+    char from[32], to[32], buf[256], a[16], b[16], c[16], l[16];
     panel_char_name(v, pv->old_tok, from, sizeof from);
     panel_char_name(v, pv->new_tok, to, sizeof to);
     snprintf(buf, sizeof buf, "step %zu: %s %s %s", pv->step, from, s->utf8 ? "→" : "->", to);
@@ -175,6 +199,7 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
                  ratio);
     fmt_hl(b, sizeof b, pv->hl_fo, K);
     fmt_hl(c, sizeof c, pv->hl_h, K);
+    fmt_hl(l, sizeof l, pv->hl_lin, K);
     char tail[64];
     int fits = 0;
     for (int compact = 0; compact < 3 && !fits; compact++) {
@@ -187,10 +212,10 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
                      rs);
         if (lstm) {
             fmt_hl(a, sizeof a, pv->hl_c, K);
-            snprintf(buf, sizeof buf, "%s c %s%sF %s%sh %s%s%s", half, a, sep, b, sep, c,
-                     compact == 2 ? "" : gap, compact == 2 ? "" : tail);
+            snprintf(buf, sizeof buf, "%s c %s%sL %s%sF %s%sh %s%s%s", half, a, sep, l, sep, b,
+                     sep, c, compact == 2 ? "" : gap, compact == 2 ? "" : tail);
         } else {
-            snprintf(buf, sizeof buf, "%s h %s%sF %s%s%s", half, c, sep, b,
+            snprintf(buf, sizeof buf, "%s h %s%sL %s%sF %s%s%s", half, c, sep, l, sep, b,
                      compact == 2 ? "" : gap, compact == 2 ? "" : tail);
         }
         fits = surf_width(buf) <= w;
@@ -208,10 +233,11 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
     int urows = in.h >= 11 ? 2 : in.h >= 5 ? 1 : 0;
     int plot_rows = end - y - urows - 2; /* the k axis and the legend */
     if (K >= 1 && plot_rows >= 2) {
-        curve cv[3];
+        curve cv[4];
         int nc = 0;
-        const char *fo_label = lstm ? "forget-only" : "update gate only";
         cv[nc++] = (curve){pv->fo, "F", R_CARRY};
+        if (pv->lin[0] > 0)
+            cv[nc++] = (curve){pv->lin, "L", R_MARK};
         if (pv->dh[0] > 0)
             cv[nc++] = (curve){pv->dh, "h", R_BAR0};
         if (lstm && pv->dc[0] > 0)
@@ -223,17 +249,8 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
             panel_wrap(s, x, y, w, plot_rows, R_DIM, "no difference at k = 0 on this layer");
         }
         y += plot_rows + 1;
-        int lx = x;
-        if (nc) {
-            if (lstm) {
-                lx += surf_text(s, lx, y, x + w - lx, R_PLOT, "c");
-                lx += surf_text(s, lx, y, x + w - lx, R_DIM, " measured  ");
-            }
-            lx += surf_text(s, lx, y, x + w - lx, R_CARRY, "F");
-            lx += surf_printf(s, lx, y, x + w - lx, R_DIM, " %s  ", fo_label);
-            lx += surf_text(s, lx, y, x + w - lx, R_BAR0, "h");
-            surf_text(s, lx, y, x + w - lx, R_DIM, lstm ? " hidden" : " measured");
-        }
+        if (nc)
+            legend(s, x, y, w, lstm);
         y++;
     } else if (K < 1 && y < end) {
         panel_wrap(s, x, y, w, 1, R_DIM, "the edit is at the text's end: no k after it");
