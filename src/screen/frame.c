@@ -33,6 +33,9 @@ void frame_draw(gt_surface *s, const gt_view *v)
     if (v->stats.shown) {
         gt_rect g = v->lay.r[P_GATES];
         panel_stats(s, (gt_rect){g.x, g.y, v->lay.cols, g.h}, v);
+    } else if (v->jac.shown) {
+        gt_rect g = v->lay.r[P_GATES];
+        panel_jacobian(s, (gt_rect){g.x, g.y, v->lay.cols, g.h}, v);
     } else {
         panel_gates(s, v->lay.r[P_GATES], v);
         panel_cellhid(s, v->lay.r[P_CELLHID], v);

@@ -270,6 +270,42 @@ static int stats_key(gt_view *v, const gt_key *k)
     }
 }
 
+/* ---- the Jacobian view ---- */
+
+static void jac_toggle(gt_view *v)
+{
+    v->jac.shown = !v->jac.shown;
+    if (!v->jac.shown)
+        return;
+    if (v->stats.shown) { /* one view over the panels at a time */
+        v->stats.shown = 0;
+        statsview_cancel(&v->stats);
+    }
+    message(v, 0, "%s_T / %s_(T-k) against the carry line at the cursor: %s, D closes",
+            v->m->arch == GT_LSTM ? "dc" : "dh", v->m->arch == GT_LSTM ? "dc" : "dh",
+            "arrows step and select");
+}
+
+/* The keys that mean something else while the Jacobian view is up (K, closing); 0 for the
+ * others. */
+static int jac_key(gt_view *v, const gt_key *k)
+{
+    if (k->sym == K_ESC) {
+        v->jac.shown = 0;
+        return 1;
+    }
+    if (k->sym != K_CHAR || k->ctrl || (k->cp != '+' && k->cp != '=' && k->cp != '-'))
+        return 0;
+    int K = v->jac.horizon, nk = k->cp == '-' ? K / 2 : K * 2;
+    if (nk < JACVIEW_KMIN || nk > JACVIEW_KMAX)
+        message(v, 0, "K is %d (%d-%d)", K, JACVIEW_KMIN, JACVIEW_KMAX);
+    else {
+        v->jac.horizon = nk;
+        message(v, 0, "the derivative's lags: K = %d", nk);
+    }
+    return 1;
+}
+
 /* ---- the keys ---- */
 
 static gt_act char_key(gt_view *v, const gt_key *k)
@@ -372,8 +408,10 @@ static gt_act char_key(gt_view *v, const gt_key *k)
             message(v, 0, v->diff ? "gates and unit: edited - before the last edit (d: back)"
                                   : "gates and unit: the text as edited");
         break;
+    case 'D': jac_toggle(v); break;
     case 'r':
         v->stats.shown = !v->stats.shown;
+        v->jac.shown = 0;
         if (v->stats.shown) {
             v->stats.scroll = 0;
             statsview_want(&v->stats, v->layer);
@@ -412,6 +450,8 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
     v->msg[0] = 0;
     v->msg_error = 0;
     if (v->stats.shown && stats_key(v, k))
+        return ACT_REDRAW;
+    if (v->jac.shown && jac_key(v, k))
         return ACT_REDRAW;
     int page = view_units_per_page(v);
     switch (k->sym) {

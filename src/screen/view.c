@@ -46,6 +46,8 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
         rc = statsview_init(&v->stats, m, tr, v->text_name, e);
     if (rc == GT_OK)
         rc = diffrun_init(&v->dr, m, e);
+    if (rc == GT_OK)
+        rc = jacview_init(&v->jac, m, e);
     if (rc) {
         view_free(v);
         return rc;
@@ -64,6 +66,7 @@ void view_free(gt_view *v)
     pertview_free(&v->pert);
     statsview_free(&v->stats);
     diffrun_free(&v->dr);
+    jacview_free(&v->jac);
     free(v->dbuf);
     v->dbuf = NULL;
     v->order = NULL;
@@ -217,12 +220,15 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     }
     v->pass_running = trace_pass_running(v->tr);
     v->pass_progress = trace_pass_progress(v->tr);
+    if (v->jac.shown)
+        jacview_update(&v->jac, v->tr, v->layer, t, v->unit);
     return GT_OK;
 }
 
 void view_edits_changed(gt_view *v)
 {
     gt_error e = {0};
+    jacview_invalidate(&v->jac);
     if (pertview_update(&v->pert, v->tr, v->layer, &e)) {
         snprintf(v->msg, sizeof v->msg, "perturbation: %.200s", e.msg);
         v->msg_error = 1;

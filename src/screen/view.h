@@ -11,6 +11,7 @@
 #include "gatetui/text.h"
 #include "gatetui/trace.h"
 #include "screen/diffrun.h"
+#include "screen/jacview.h"
 #include "screen/layout.h"
 #include "screen/pertview.h"
 #include "screen/statsview.h"
@@ -56,6 +57,7 @@ typedef struct gt_view {
     int pass_wanted;   /* keep the background pass going */
     gt_pertview pert;  /* the last edit's perturbation curves (K: pert.horizon) */
     gt_statsview stats; /* the report's tables (r shows them) */
+    gt_jacview jac;    /* the derivative against the carry line at the cursor (D shows it) */
     int diff;          /* the gate bars and the unit show edited - before the last edit */
     gt_diffrun dr;     /* the run of the text before the last edit (while diff is on) */
 
