@@ -138,6 +138,31 @@ static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_per
     surf_text(s, px + pw - surf_width(buf), y, surf_width(buf), R_DIM, buf);
 }
 
+/* The half-lives (hc of an LSTM's c, hl of L, hf of F, hh of h) and the ratio at k_at, at a
+ * level of compactness: 0 spaced out, 1 tight, 2 tighter and the ratio's k left out, 3 the
+ * half-lives alone (the ratio then goes on a line of its own). Returns buf. */
+static const char *summary(char *buf, size_t n, int level, int lstm, const char *half,
+                           const char *hc, const char *hl, const char *hf, const char *hh,
+                           int K, int k_at, const char *ratio)
+{
+    static const char *const num_sep[4] = {" ", " ", "", ""}, *const sep[4] = {"  ", " ", " ", " "};
+    const char *v = lstm ? "c" : "h", *ns = num_sep[level], *sp = sep[level];
+    char tail[64] = "";
+    const int at = k_at < 0 ? K : k_at;
+    if (level == 0)
+        snprintf(tail, sizeof tail, "   %s/F at k=%d: %s", v, at, ratio);
+    else if (level == 1)
+        snprintf(tail, sizeof tail, "  %s/F(%d) %s", v, at, ratio);
+    else if (level == 2)
+        snprintf(tail, sizeof tail, " %s/F %s", v, ratio);
+    if (lstm)
+        snprintf(buf, n, "%s c%s%s%sL%s%s%sF%s%s%sh%s%s%s", half, ns, hc, sp, ns, hl, sp, ns, hf,
+                 sp, ns, hh, tail);
+    else
+        snprintf(buf, n, "%s h%s%s%sL%s%s%sF%s%s%s", half, ns, hh, sp, ns, hl, sp, ns, hf, tail);
+    return buf;
+}
+
 /* The curves' names under the plot, shortened when the long ones do not fit in w. */
 static void legend(gt_surface *s, int x, int y, int w, int lstm)
 {
@@ -200,31 +225,19 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
     fmt_hl(b, sizeof b, pv->hl_fo, K);
     fmt_hl(c, sizeof c, pv->hl_h, K);
     fmt_hl(l, sizeof l, pv->hl_lin, K);
+    fmt_hl(a, sizeof a, pv->hl_c, K);
+    /* the widest form that fits; at the narrowest the ratio goes on a line of its own */
     char tail[64];
-    int fits = 0;
-    for (int compact = 0; compact < 3 && !fits; compact++) {
-        /* 0: spaced out; 1: tight; 2: the ratio on a line of its own */
-        const char *sep = compact ? " " : "  ", *gap = compact ? "  " : "   ";
-        if (compact)
-            snprintf(tail, sizeof tail, "%s/F(%d) %s", lstm ? "c" : "h", k_at < 0 ? K : k_at, rs);
-        else
-            snprintf(tail, sizeof tail, "%s/F at k=%d: %s", lstm ? "c" : "h", k_at < 0 ? K : k_at,
-                     rs);
-        if (lstm) {
-            fmt_hl(a, sizeof a, pv->hl_c, K);
-            snprintf(buf, sizeof buf, "%s c %s%sL %s%sF %s%sh %s%s%s", half, a, sep, l, sep, b,
-                     sep, c, compact == 2 ? "" : gap, compact == 2 ? "" : tail);
-        } else {
-            snprintf(buf, sizeof buf, "%s h %s%sL %s%sF %s%s%s", half, c, sep, l, sep, b,
-                     compact == 2 ? "" : gap, compact == 2 ? "" : tail);
-        }
-        fits = surf_width(buf) <= w;
-        if (compact == 2) {
-            surf_text(s, x, y, w, R_NORMAL, buf);
-            if (++y >= end)
-                return;
-            snprintf(buf, sizeof buf, "%s", tail);
-        }
+    int level = 0;
+    while (surf_width(summary(buf, sizeof buf, level, lstm, half, a, l, b, c, K, k_at, rs)) > w &&
+           level < 3)
+        level++;
+    if (level == 3) {
+        surf_text(s, x, y, w, R_NORMAL, buf);
+        if (++y >= end)
+            return;
+        snprintf(tail, sizeof tail, "%s/F(%d) %s", lstm ? "c" : "h", k_at < 0 ? K : k_at, rs);
+        snprintf(buf, sizeof buf, "%s", tail);
     }
     surf_text(s, x, y, w, R_NORMAL, buf);
     y++;
