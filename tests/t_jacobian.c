@@ -166,9 +166,17 @@ static void test_linearized(const char *file, const char *name, int layer, size_
     uint16_t ed[K + 1];
     memcpy(ed, t.tok + s, sizeof ed);
     ed[0] = (uint16_t)tok;
-    gt_perturb p;
+    gt_perturb p, q;
     perturb_init(&p, &m, layer, K, 1, &e);
+    perturb_init(&q, &m, layer, K, 6, &e);
     const gt_perturb_result *res = perturb_one(&p, r.h, r.c, t.tok + s, ed, K + 1);
+    /* six at once go through the step's derivative formed as a matrix, one through the
+     * weights (tangent.c): the same curve */
+    const uint16_t *six[6] = {ed, ed, ed, ed, ed, ed};
+    perturb_run(&q, r.h, r.c, t.tok + s, six, 6, K + 1);
+    double ways = 0;
+    for (int k = 0; k <= K; k++)
+        ways = fmax(ways, fabs(q.res[5].lin[k] - res->lin[k]) / res->lin[0]);
     gt_batch b;
     batch_init(&b, &m, layer, 4, &e);
     for (int i = 0; i < 4; i++)
@@ -199,7 +207,10 @@ static void test_linearized(const char *file, const char *name, int layer, size_
     tap_ok(worst < 1e-8 && res->lin[0] > 0,
            "%s, layer %d, edit at %zu: the linearized curve within %.2g of central "
            "differences (relative to L(0))", name, layer, s, worst);
+    tap_ok(ways < 1e-13, "%s, layer %d: one tangent through the weights, six through the "
+           "formed derivative: within %.2g", name, layer, ways);
     batch_free(&b);
+    perturb_free(&q);
     perturb_free(&p);
     run_free(&r);
     text_free(&t);

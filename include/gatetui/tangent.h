@@ -41,6 +41,15 @@ typedef struct gt_stepjac {
     double *b_hn;         /* [H] */
 } gt_stepjac;
 
+/* The step's coefficients in gt_stepjac_work.v, H values each (s' = s (1 - s)):
+ *   LSTM  di = g i', df = c f', dg = i (1 - g^2), do = tanh(c') o', f, u = o (1 - tanh^2 c')
+ *   GRU   dr = e hn r' (reset after) or r (before), dz = (h - n) z', dn = e r (after),
+ *         e = (1 - z)(1 - n^2), z, hn = W_hn h + b_hn (after) or w = h r' (before) */
+enum { SJ_DI, SJ_DF, SJ_DG, SJ_DO, SJ_F, SJ_U };
+enum { SJ_DR, SJ_DZ, SJ_DN, SJ_E, SJ_Z, SJ_HN };
+#define SJ_R SJ_DR
+#define SJ_W SJ_HN
+
 /* What one user (one thread) of a gt_stepjac keeps for the step at hand. */
 typedef struct gt_stepjac_work {
     double *v;          /* [8H] the step's coefficients */
@@ -74,6 +83,10 @@ typedef struct gt_tangent {
     struct gt_mat32 *M32; /* [upto+1] with tangent_use_float32, or NULL */
     double *row, *X, *Y;
     float *Xf, *Yf;
+    struct gt_mat32 *whh, *whn, *wih; /* [upto+1]: W_hh (a GRU with the reset before W_hn:
+                                         its r and z rows, and W_hn), W_ih above layer 0 */
+    double *P, *Q, *R;  /* [cap * G*H] twice, [cap * 2H] */
+    double *Z;          /* [G*H] zeros: layer 0's input does not move */
 } gt_tangent;
 
 int tangent_init(gt_tangent *t, const gt_model *m, int upto, int cap, gt_error *e);

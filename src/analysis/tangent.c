@@ -1,15 +1,12 @@
-/* The tangent map of a step (see tangent.h): the step's derivative formed row by row from
- * the reference run's gates and the model's weights, and tangents carried by it as one
- * matrix-matrix product per layer and step.
- *
- * With a = W_ih x + W_hh h + b the pre-activations and s' = s (1 - s) the sigmoid's slope:
- *   LSTM  A = di W_i + df W_f + dg W_g,  B = do W_o,  with di = g i', df = c f', dg = i (1 - g^2),
- *         do = tanh(c') o' (each a row scale; W_b the block's rows of [W_hh | W_ih]).
- *   GRU, reset after (n = tanh(W_in x + b_in + r (W_hn h + b_hn)), hn = W_hn h + b_hn):
- *         M = dr W_r + dz W_z + e [r W_hn | W_in] + diag(z),
- *         e = (1 - z)(1 - n^2), dr = e hn r', dz = (h - n) z'.
- *   GRU, reset before (n = tanh(W_in x + b_in + W_hn (r h) + b_hn)):
- *         M = dz W_z + e ([W_hn diag(r) | W_in] + W_hn diag(h r') [W_hr | W_ir]) + diag(z). */
+/* Tangents carried forward (see tangent.h): for many tangents, the step's derivative M is
+ * formed once (stepjac.c) and applied to all of them as one matrix-matrix product per layer
+ * and step (2H x (H + D) multiply-adds a tangent for an LSTM); for a few, forming M would
+ * cost more than it saves, and the tangents go through the weights themselves (G H (H + D)
+ * a tangent) and the step's coefficients:
+ *   LSTM   dc' = f dc + di da_i + df da_f + dg da_g,  dh' = do da_o + u dc'
+ *   GRU    dh' = dr da_r + dz da_z + dn W_hn dh + e W_in dx + z dh            (reset after)
+ *          dh' = dz da_z + e (W_in dx + W_hn (w da_r + r dh)) + z dh         (reset before)
+ * with da = W_hh dh + W_ih dx the pre-activations' tangents and w = h r (1 - r). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -23,225 +20,9 @@
 #pragma GCC optimize("tree-vectorize")
 #endif
 
-/* The coefficient vectors' places in w->v. */
-enum { V0, V1, V2, V3, V4, V5, V6, V7 };
-
-static double *vec(const gt_stepjac *s, const gt_stepjac_work *w, int i)
-{
-    return w->v + (size_t)i * s->H;
-}
-
-void stepjac_free(gt_stepjac *s)
-{
-    if (s->whn)
-        mat64_free(s->whn);
-    if (s->wrT)
-        mat64_free(s->wrT);
-    free(s->whn);
-    free(s->wrT);
-    free(s->b_hn);
-    memset(s, 0, sizeof *s);
-}
-
-/* [W_hr | W_ir]^T packed: row q < H + D, column j < H is W_hr[j][q] or W_ir[j][q - H]. */
-static int pack_reset_t(gt_stepjac *s, const gt_layer *ly)
-{
-    const size_t H = (size_t)s->H, D = (size_t)s->D, R = H + (s->with_input ? D : 0);
-    float *t = malloc(R * H * sizeof *t);
-    if (!t)
-        return -1;
-    for (size_t j = 0; j < H; j++) {
-        for (size_t q = 0; q < H; q++)
-            t[q * H + j] = ly->w_hh[j * H + q];
-        for (size_t q = H; q < R; q++)
-            t[q * H + j] = ly->w_ih[j * D + q - H];
-    }
-    int rc = mat64_pack(s->wrT, t, R, H);
-    free(t);
-    return rc;
-}
-
-int stepjac_init(gt_stepjac *s, const gt_model *m, int layer, int with_input, gt_error *e)
-{
-    memset(s, 0, sizeof *s);
-    if (layer < 0 || layer >= m->layers)
-        return gt_fail(e, GT_EINPUT, "tangent map: layer %d, the model has %d", layer, m->layers);
-    const gt_layer *ly = &m->layer[layer];
-    s->m = m;
-    s->layer = layer;
-    s->H = m->hidden;
-    s->D = ly->in_dim;
-    s->lstm = m->arch == GT_LSTM;
-    s->before = !s->lstm && m->gru_reset_before;
-    s->with_input = with_input;
-    s->rows = s->lstm ? 2 * s->H : s->H;
-    s->cols = s->H + (with_input ? s->D : 0);
-    const size_t H = (size_t)s->H;
-    int oom = 0;
-    if (!s->lstm && !s->before) {
-        s->whn = calloc(1, sizeof *s->whn);
-        s->b_hn = malloc(H * sizeof *s->b_hn);
-        oom = !s->whn || !s->b_hn || mat64_pack(s->whn, ly->w_hh + 2 * H * H, H, H);
-        for (size_t j = 0; !oom && j < H; j++)
-            s->b_hn[j] = ly->b_hh[2 * H + j];
-    } else if (s->before) {
-        s->wrT = calloc(1, sizeof *s->wrT);
-        oom = !s->wrT || pack_reset_t(s, ly);
-    }
-    if (oom) {
-        stepjac_free(s);
-        return gt_fail(e, GT_EFAIL, "out of memory for the tangent map of layer %d", layer);
-    }
-    return GT_OK;
-}
-
-int stepjac_work_init(gt_stepjac_work *w, const gt_stepjac *s, gt_error *e)
-{
-    memset(w, 0, sizeof *w);
-    const size_t H = (size_t)s->H;
-    w->v = calloc(8 * H, sizeof *w->v);
-    if (s->before) {
-        w->G = malloc(H * (size_t)s->cols * sizeof *w->G);
-        w->X = malloc(H * H * sizeof *w->X);
-    }
-    if (!w->v || (s->before && (!w->G || !w->X))) {
-        stepjac_work_free(w);
-        return gt_fail(e, GT_EFAIL, "out of memory for the tangent map");
-    }
-    w->f = w->v + 4 * H;
-    w->u = w->v + 5 * H;
-    return GT_OK;
-}
-
-void stepjac_work_free(gt_stepjac_work *w)
-{
-    free(w->v);
-    free(w->G);
-    free(w->X);
-    memset(w, 0, sizeof *w);
-}
-
-static double slope(double s)
-{
-    return s * (1.0 - s);
-}
-
-/* LSTM: di, df, dg, do, f, u in V0..V5 (tanh c' in V6). */
-static void prepare_lstm(const gt_stepjac *s, gt_stepjac_work *w, const gt_step_point *pt)
-{
-    const size_t H = (size_t)s->H;
-    const double *g = pt->gates, *i = g, *f = g + H, *gg = g + 2 * H, *o = g + 3 * H;
-    double *di = vec(s, w, V0), *df = vec(s, w, V1), *dg = vec(s, w, V2), *dout = vec(s, w, V3);
-    double *fv = vec(s, w, V4), *u = vec(s, w, V5), *th = vec(s, w, V6);
-    memcpy(th, pt->c, H * sizeof *th);
-    kern64_tanh(H, th);
-    for (size_t j = 0; j < H; j++) {
-        di[j] = gg[j] * slope(i[j]);
-        df[j] = pt->c_prev[j] * slope(f[j]);
-        dg[j] = i[j] * (1.0 - gg[j] * gg[j]);
-        dout[j] = th[j] * slope(o[j]);
-        fv[j] = f[j];
-        u[j] = o[j] * (1.0 - th[j] * th[j]);
-    }
-}
-
-/* GRU: dr (after) or r (before), dz, dn (after: e r), e, z, hn (after) or h r' (before) in
- * V0..V5; before: G. */
-static void prepare_gru(const gt_stepjac *s, gt_stepjac_work *w, const gt_step_point *pt)
-{
-    const size_t H = (size_t)s->H;
-    const double *r = pt->gates, *z = r + H, *n = r + 2 * H, *h = pt->h_prev;
-    double *v0 = vec(s, w, V0), *dz = vec(s, w, V1), *dn = vec(s, w, V2), *e = vec(s, w, V3);
-    double *zv = vec(s, w, V4), *v5 = vec(s, w, V5);
-    if (!s->before) /* hn = W_hn h + b_hn */
-        kern64_gemm(s->whn, 1, h, H, s->b_hn, v5, H, 0);
-    for (size_t j = 0; j < H; j++) {
-        e[j] = (1.0 - z[j]) * (1.0 - n[j] * n[j]);
-        dz[j] = (h[j] - n[j]) * slope(z[j]);
-        zv[j] = z[j];
-        if (s->before) {
-            v0[j] = r[j];
-            v5[j] = h[j] * slope(r[j]);
-        } else {
-            v0[j] = e[j] * v5[j] * slope(r[j]);
-            dn[j] = e[j] * r[j];
-        }
-    }
-    if (!s->before)
-        return;
-    /* G = (W_hn diag(h r')) [W_hr | W_ir]: row p of the left factor as item p */
-    const float *whn = s->m->layer[s->layer].w_hh + 2 * H * H;
-    for (size_t p = 0; p < H; p++)
-        for (size_t j = 0; j < H; j++)
-            w->X[p * H + j] = (double)whn[p * H + j] * v5[j];
-    kern64_gemm(s->wrT, H, w->X, H, NULL, w->G, (size_t)s->cols, 0);
-}
-
-void stepjac_prepare(const gt_stepjac *s, gt_stepjac_work *w, const gt_step_point *pt)
-{
-    if (s->lstm)
-        prepare_lstm(s, w, pt);
-    else
-        prepare_gru(s, w, pt);
-}
-
-/* out[j] = a W1[j] + b W2[j] + c W3[j] for j < n (a weight row of each; W3 may be NULL). */
-static void comb3(size_t n, double *restrict out, double a, const float *restrict W1, double b,
-                  const float *restrict W2, double c, const float *restrict W3)
-{
-    if (W3) {
-        for (size_t j = 0; j < n; j++)
-            out[j] = a * W1[j] + b * W2[j] + c * W3[j];
-    } else {
-        for (size_t j = 0; j < n; j++)
-            out[j] = a * W1[j] + b * W2[j];
-    }
-}
-
-void stepjac_row(const gt_stepjac *s, const gt_stepjac_work *w, int r, double *row)
-{
-    const size_t H = (size_t)s->H, D = (size_t)s->D;
-    const gt_layer *ly = &s->m->layer[s->layer];
-    const float *hh = ly->w_hh, *ih = ly->w_ih;
-    const size_t p = (size_t)r % H;
-    double *xr = row + H;
-    const double *v = w->v;
-    /* rows of block b: W_hh at hh + (b H + p) H, W_ih at ih + (b H + p) D */
-#define HH(b) (hh + ((b) * H + p) * H)
-#define IH(b) (ih + ((b) * H + p) * D)
-    if (s->lstm && (size_t)r >= H) { /* B = do W_o */
-        const double d = v[3 * H + p];
-        for (size_t j = 0; j < H; j++)
-            row[j] = d * HH(3)[j];
-        for (size_t j = 0; s->with_input && j < D; j++)
-            xr[j] = d * IH(3)[j];
-    } else if (s->lstm) { /* A = di W_i + df W_f + dg W_g */
-        const double a = v[p], b = v[H + p], c = v[2 * H + p];
-        comb3(H, row, a, HH(0), b, HH(1), c, HH(2));
-        if (s->with_input)
-            comb3(D, xr, a, IH(0), b, IH(1), c, IH(2));
-    } else if (!s->before) { /* dr W_r + dz W_z + [dn W_hn | e W_in] + diag(z) */
-        const double dr = v[p], dz = v[H + p], dn = v[2 * H + p], e = v[3 * H + p];
-        comb3(H, row, dr, HH(0), dz, HH(1), dn, HH(2));
-        row[p] += v[4 * H + p];
-        if (s->with_input)
-            comb3(D, xr, dr, IH(0), dz, IH(1), e, IH(2));
-    } else { /* dz W_z + e ([W_hn diag(r) | W_in] + G) + diag(z) */
-        const double dz = v[H + p], e = v[3 * H + p];
-        const double *rv = v, *g = w->G + p * (size_t)s->cols;
-        const float *wz = HH(1), *wn = HH(2);
-        for (size_t j = 0; j < H; j++)
-            row[j] = dz * wz[j] + e * (wn[j] * rv[j] + g[j]);
-        row[p] += v[4 * H + p];
-        const float *wiz = IH(1), *win = IH(2);
-        for (size_t j = 0; s->with_input && j < D; j++)
-            xr[j] = dz * wiz[j] + e * (win[j] + g[H + j]);
-    }
-#undef HH
-#undef IH
-}
-
-/* ---- tangents carried forward ---- */
+/* Up to this many tangents go through the weights (measured on the sample LSTM: one
+ * tangent 5 times faster than through M, four about as fast, more slower). */
+#define TANGENT_DIRECT 4
 
 void tangent_free(gt_tangent *t)
 {
@@ -251,7 +32,20 @@ void tangent_free(gt_tangent *t)
             mat64_free(&t->M[k]);
         if (t->M32)
             mat32_free(&t->M32[k]);
+        if (t->whh)
+            mat32_free(&t->whh[k]);
+        if (t->whn)
+            mat32_free(&t->whn[k]);
+        if (t->wih)
+            mat32_free(&t->wih[k]);
     }
+    free(t->whh);
+    free(t->whn);
+    free(t->wih);
+    free(t->P);
+    free(t->Q);
+    free(t->Z);
+    free(t->R);
     free(t->sj);
     free(t->M);
     free(t->M32);
@@ -264,6 +58,23 @@ void tangent_free(gt_tangent *t)
     free(t->X);
     free(t->Y);
     memset(t, 0, sizeof *t);
+}
+
+/* The weights the few tangents go through: float32, as the model has them (half the bytes
+ * to read at each step), multiplied in double (kern32_gemv64). */
+static int pack_weights(gt_tangent *t)
+{
+    const gt_model *m = t->m;
+    const size_t H = (size_t)t->H, GH = (size_t)m->gates * H;
+    const int before = m->arch == GT_GRU && m->gru_reset_before;
+    for (int k = 0; k <= t->upto; k++) {
+        const gt_layer *ly = &m->layer[k];
+        if (mat32_pack(&t->whh[k], ly->w_hh, before ? 2 * H : GH, H) ||
+            (before && mat32_pack(&t->whn[k], ly->w_hh + 2 * H * H, H, H)) ||
+            (k > 0 && mat32_pack(&t->wih[k], ly->w_ih, GH, (size_t)ly->in_dim)))
+            return -1;
+    }
+    return 0;
 }
 
 int tangent_init(gt_tangent *t, const gt_model *m, int upto, int cap, gt_error *e)
@@ -284,7 +95,16 @@ int tangent_init(gt_tangent *t, const gt_model *m, int upto, int cap, gt_error *
     t->row = malloc(2 * H * sizeof *t->row);
     t->X = malloc(n * 2 * H * sizeof *t->X);
     t->Y = malloc(n * 2 * H * sizeof *t->Y);
-    if (!t->sj || !t->M || !t->dh || !t->dc || !t->row || !t->X || !t->Y) {
+    const size_t GH = (size_t)m->gates * H;
+    t->whh = calloc(NL, sizeof *t->whh);
+    t->whn = calloc(NL, sizeof *t->whn);
+    t->wih = calloc(NL, sizeof *t->wih);
+    t->P = malloc(n * GH * sizeof *t->P);
+    t->Q = malloc(n * GH * sizeof *t->Q);
+    t->Z = calloc(GH, sizeof *t->Z);
+    t->R = malloc(n * 2 * H * sizeof *t->R);
+    if (!t->sj || !t->M || !t->dh || !t->dc || !t->row || !t->X || !t->Y || !t->whh ||
+        !t->whn || !t->wih || !t->P || !t->Q || !t->Z || !t->R || pack_weights(t)) {
         tangent_free(t);
         return gt_fail(e, GT_EFAIL, "out of memory for %d tangents", cap);
     }
@@ -337,10 +157,70 @@ static void product(gt_tangent *t, int k, int n)
         t->Y[i] = t->Yf[i];
 }
 
+/* Y[x] = A X[x] in double for n items (rows ldx and ldy apart). */
+static void gemv_each(const gt_mat32 *A, int n, const double *X, size_t ldx, double *Y,
+                      size_t ldy)
+{
+    for (int x = 0; x < n; x++)
+        kern32_gemv64(A, X + (size_t)x * ldx, Y + (size_t)x * ldy);
+}
+
+/* Layer k's n tangents through the weights, the coefficients in t->w. */
+static void direct_layer(gt_tangent *t, int k, int n)
+{
+    const gt_stepjac *s = &t->sj[k];
+    const size_t H = (size_t)t->H, GH = (size_t)t->m->gates * H;
+    const double *v = t->w.v;
+#define C(i) (v + (size_t)(i) * H)
+    /* P = W_hh dh (r and z rows only with the reset before W_hn), Q = W_ih dx */
+    gemv_each(&t->whh[k], n, tangent_h(t, k, 0), H, t->P, GH);
+    if (k > 0)
+        gemv_each(&t->wih[k], n, tangent_h(t, k - 1, 0), H, t->Q, GH);
+    if (s->before) { /* R = w (P_r + Q_r) + r dh, then W_hn R */
+        for (int x = 0; x < n; x++) {
+            const double *P = t->P + (size_t)x * GH, *Q = k ? t->Q + (size_t)x * GH : t->Z;
+            const double *dh = tangent_h(t, k, x);
+            double *R = t->R + (size_t)x * 2 * H;
+            for (size_t j = 0; j < H; j++)
+                R[j] = C(SJ_W)[j] * (P[j] + Q[j]) + C(SJ_R)[j] * dh[j];
+        }
+        gemv_each(&t->whn[k], n, t->R, 2 * H, t->R + H, 2 * H);
+    }
+    for (int x = 0; x < n; x++) {
+        const double *restrict P = t->P + (size_t)x * GH;
+        const double *restrict Q = k ? t->Q + (size_t)x * GH : t->Z; /* layer 0: no dx */
+        double *restrict dh = tangent_h(t, k, x), *restrict dc = tangent_c(t, k, x);
+        if (s->lstm) {
+            for (size_t j = 0; j < H; j++) {
+                dc[j] = C(SJ_F)[j] * dc[j] + C(SJ_DI)[j] * (P[j] + Q[j]) +
+                        C(SJ_DF)[j] * (P[H + j] + Q[H + j]) +
+                        C(SJ_DG)[j] * (P[2 * H + j] + Q[2 * H + j]);
+                dh[j] = C(SJ_DO)[j] * (P[3 * H + j] + Q[3 * H + j]) + C(SJ_U)[j] * dc[j];
+            }
+        } else if (!s->before) {
+            for (size_t j = 0; j < H; j++)
+                dh[j] = C(SJ_DR)[j] * (P[j] + Q[j]) + C(SJ_DZ)[j] * (P[H + j] + Q[H + j]) +
+                        C(SJ_DN)[j] * P[2 * H + j] + C(SJ_E)[j] * Q[2 * H + j] +
+                        C(SJ_Z)[j] * dh[j];
+        } else {
+            const double *PN = t->R + (size_t)x * 2 * H + H;
+            for (size_t j = 0; j < H; j++)
+                dh[j] = C(SJ_DZ)[j] * (P[H + j] + Q[H + j]) +
+                        C(SJ_E)[j] * (Q[2 * H + j] + PN[j]) + C(SJ_Z)[j] * dh[j];
+        }
+    }
+#undef C
+}
+
 void tangent_step(gt_tangent *t, int n, const gt_step_point *pt)
 {
     const size_t H = (size_t)t->H;
     for (int k = 0; k <= t->upto; k++) {
+        if (n <= TANGENT_DIRECT) {
+            stepjac_prepare(&t->sj[k], &t->w, &pt[k]);
+            direct_layer(t, k, n);
+            continue;
+        }
         const gt_stepjac *s = &t->sj[k];
         const size_t cols = (size_t)s->cols, rows = (size_t)s->rows;
         stepjac_prepare(s, &t->w, &pt[k]);
