@@ -5,6 +5,7 @@
  *   LSTM  Lc' = Lc + Lh * u_t            (h_t moves with c_t: dc_T / dc_t in full)
  *         J(t, T-t) = Lc'
  *         Lh <- [Lc' Lh] [A_t; B_t],    Lc <- Lc' * f_t
+ *         (the two updates of Lc taken in one pass: Lc' = Lc'_(t+1) f_(t+1) + Lh u_t)
  *   GRU   J(t, T-t) = L,  L <- L M_t
  *
  * from Lc = I, Lh = 0 (L = I) at T. Each thread takes a block of rows through every step:
@@ -34,6 +35,7 @@ typedef struct jac_part {
     double *X;          /* [(i1-i0) * 2H]: [Lc' Lh] (LSTM) or L (GRU) */
     double *Lc, *Lh;    /* [(i1-i0) * H] */
     double *row;        /* [2H] */
+    double *f;          /* [H] the f of the step after the one at hand */
 } jac_part;
 
 static size_t tape_stride(const gt_jacobian *j)
@@ -57,6 +59,7 @@ static void free_part(jac_part *pt)
     free(pt->Lc);
     free(pt->Lh);
     free(pt->row);
+    free(pt->f);
 }
 
 void jacobian_free(gt_jacobian *j)
@@ -89,7 +92,8 @@ static int init_part(gt_jacobian *j, jac_part *pt, int t, gt_error *e)
     pt->Lc = malloc((nr ? nr : 1) * H * sizeof *pt->Lc);
     pt->Lh = malloc((nr ? nr : 1) * H * sizeof *pt->Lh);
     pt->row = malloc(2 * H * sizeof *pt->row);
-    if (!pt->X || !pt->Lc || !pt->Lh || !pt->row ||
+    pt->f = malloc(H * sizeof *pt->f);
+    if (!pt->X || !pt->Lc || !pt->Lh || !pt->row || !pt->f ||
         mat64_alloc(&pt->M, H, (size_t)j->sj.rows))
         return gt_fail(e, GT_EFAIL, "out of memory for the Jacobian");
     return GT_OK;
@@ -197,37 +201,45 @@ static void form_step(jac_part *pt, int p, int rows)
     }
 }
 
+/* Step T first: Lc' = I, Lh = 0, so Lh before it is the rows i0..i1 of A_T (no product);
+ * then each step back one pass over the rows: Lc' = Lc' f_(t+1) + Lh u_t (the Lc' of the
+ * step after times its f), recorded as it is made, then the product. */
 static void sweep_lstm(jac_part *pt)
 {
     gt_jacobian *j = pt->j;
     const size_t H = (size_t)j->H, nr = (size_t)(pt->i1 - pt->i0);
     const int K = j->K;
-    memset(pt->Lc, 0, nr * H * sizeof *pt->Lc);
-    memset(pt->Lh, 0, nr * H * sizeof *pt->Lh);
-    for (size_t i = 0; i < nr; i++)
-        pt->Lc[i * H + (size_t)pt->i0 + i] = 1.0;
-    for (int p = K; p >= 0; p--) {
+    form_step(pt, K, 0);
+    memset(pt->X, 0, nr * 2 * H * sizeof *pt->X);
+    for (size_t i = 0; i < nr; i++) {
+        pt->X[i * 2 * H + (size_t)pt->i0 + i] = 1.0;
+        stepjac_row(&j->sj, &pt->w, pt->i0 + (int)i, pt->Lh + i * H);
+    }
+    memcpy(pt->f, pt->w.f, H * sizeof *pt->f);
+    for (int p = K - 1; p >= 0; p--) {
         form_step(pt, p, p > 0); /* u and f of step p; M when p > 0 */
-        const double *u = pt->w.u, *f = pt->w.f;
+        const double *restrict u = pt->w.u, *restrict f = pt->f;
+        const size_t k = (size_t)(K - p);
         for (size_t i = 0; i < nr; i++) {
             double *restrict x = pt->X + i * 2 * H;
-            const double *restrict lc = pt->Lc + i * H, *restrict lh = pt->Lh + i * H;
+            const double *restrict lh = pt->Lh + i * H;
+            double s = 0;
             for (size_t q = 0; q < H; q++) {
-                x[q] = lc[q] + lh[q] * u[q];
+                const double c = x[q] * f[q] + lh[q] * u[q];
+                x[q] = c;
                 x[H + q] = lh[q];
+                s += c * c;
             }
+            const size_t row = (size_t)pt->i0 + i;
+            j->rowsq[(k - 1) * H + row] = s;
+            j->diag[(k - 1) * H + row] = x[row];
+            if (p == 0)
+                memcpy(j->mat + row * H, x, H * sizeof *x);
         }
-        if (p < K)
-            record(pt, pt->X, 2 * H, K - p);
         if (p == 0)
             break;
         kern64_gemm(&pt->M, nr, pt->X, 2 * H, NULL, pt->Lh, H, 0);
-        for (size_t i = 0; i < nr; i++) {
-            const double *restrict x = pt->X + i * 2 * H;
-            double *restrict lc = pt->Lc + i * H;
-            for (size_t q = 0; q < H; q++)
-                lc[q] = x[q] * f[q];
-        }
+        memcpy(pt->f, pt->w.f, H * sizeof *pt->f);
     }
 }
 
@@ -308,8 +320,8 @@ const double *jacobian_matrix(const gt_jacobian *j)
 double jacobian_flops(const gt_jacobian *j)
 {
     const double H = j->H, K = j->K;
-    if (j->m->arch == GT_LSTM)
-        return 2.0 * K * H * (2 * H) * H; /* [Lc' Lh] (H x 2H) by (2H x H) */
+    if (j->m->arch == GT_LSTM) /* [Lc' Lh] (H x 2H) by (2H x H), step T's taken as A_T */
+        return 2.0 * (K - 1) * H * (2 * H) * H;
     if (j->sj.before)
         return 2.0 * K * (H * H * H + H * H * H); /* G, then L M */
     return 2.0 * K * H * H * H;

@@ -60,9 +60,11 @@ void mat64_put_col(gt_mat64 *a, size_t j, const double *restrict col)
     const size_t rows = a->rows, stride = a->cols * P;
     double *restrict d = a->data + j * P;
     size_t r = 0;
-    for (; r + P <= rows; r += P, d += stride)
-        for (size_t q = 0; q < P; q++)
-            d[q] = col[r + q];
+    for (; r + P <= rows; r += P, d += stride) { /* spelt out: a loop becomes a memcpy call */
+        const double *c = col + r;
+        d[0] = c[0], d[1] = c[1], d[2] = c[2], d[3] = c[3];
+        d[4] = c[4], d[5] = c[5], d[6] = c[6], d[7] = c[7];
+    }
     for (size_t q = 0; r + q < rows; q++)
         d[q] = col[r + q];
 }

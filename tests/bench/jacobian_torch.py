@@ -13,8 +13,9 @@ ways, each timed from the state before T-K (the steps T-K..T and the derivatives
 
 Usage: jacobian_torch.py MODEL TEXT [--step T] [--lag K] [--layer N] [--reps R]
        [--threads N] [--dtype float64|float32]
-Prints each way's median seconds ("jacobian S", "vjp S") and, last, the JSON object
-{"frob": [|J(T-k, k)|_F for k = 1..K]} of the faster way."""
+Prints each way's median seconds and median processor seconds (all threads; "jacobian S
+CPU", "vjp S CPU") and, last, the JSON object {"frob": [|J(T-k, k)|_F for k = 1..K]} of the
+faster way."""
 import argparse
 import json
 import os
@@ -111,15 +112,16 @@ def main():
         c0 = [x[0] for x in c0]
     best = None
     for name, way in (("jacobian", way_jacobian), ("vjp", way_vjp)):
-        times = []
+        times, cpu = [], []
         for r in range(a.reps + 1):  # the first run warms up
-            t0 = time.perf_counter()
+            t0, c0_ = time.perf_counter(), time.process_time()
             xi = layer_inputs(m, toks[T - K:T + 1], L, h0, c0)
             J = way(m, L, xi, h0[L][None], c0[L][None], K)
             if r:
                 times.append(time.perf_counter() - t0)
+                cpu.append(time.process_time() - c0_)
         med = sorted(times)[len(times) // 2]
-        print("%s %.6f" % (name, med))
+        print("%s %.6f %.6f" % (name, med, sorted(cpu)[len(cpu) // 2]))
         if best is None or med < best[0]:
             best = (med, [float(J[K - k].norm()) for k in range(1, K + 1)])
     print(json.dumps({"frob": best[1]}))
