@@ -64,9 +64,13 @@ void stepjac_free(gt_stepjac *s);
 int stepjac_work_init(gt_stepjac_work *w, const gt_stepjac *s, gt_error *e);
 void stepjac_work_free(gt_stepjac_work *w);
 
-/* Sets w for the step at pt; then stepjac_row gives M's rows. */
+/* Sets w's coefficients for the step at pt; then stepjac_rows for the rows wanted, and
+ * stepjac_row gives them. */
 void stepjac_prepare(const gt_stepjac *s, gt_stepjac_work *w, const gt_step_point *pt);
-/* Row r (< s->rows) of M: row[0..s->cols). */
+/* Makes M's rows r0..r1-1 ready (a GRU with the reset before W_hn: their part of a product
+ * of H x H by H x (H + D); nothing otherwise). */
+void stepjac_rows(const gt_stepjac *s, gt_stepjac_work *w, int r0, int r1);
+/* Row r (< s->rows) of M: row[0..s->cols), once stepjac_rows has made it ready. */
 void stepjac_row(const gt_stepjac *s, const gt_stepjac_work *w, int r, double *row);
 
 /* n tangents (d h, d c of layers 0..upto) carried forward along a reference run of those

@@ -165,14 +165,21 @@ static void prepare_gru(const gt_stepjac *s, gt_stepjac_work *w, const gt_step_p
             dn[j] = e[j] * r[j];
         }
     }
-    if (!s->before)
+}
+
+void stepjac_rows(const gt_stepjac *s, gt_stepjac_work *w, int r0, int r1)
+{
+    if (!s->before || r1 <= r0)
         return;
-    /* G = (W_hn diag(h r')) [W_hr | W_ir]: row p of the left factor as item p */
+    /* G's rows r0..r1-1 = (W_hn diag(h r')) [W_hr | W_ir]: row p of the left factor as item p */
+    const size_t H = (size_t)s->H, a = (size_t)r0, n = (size_t)(r1 - r0);
+    const double *wv = vec(s, w, V5);
     const float *whn = s->m->layer[s->layer].w_hh + 2 * H * H;
-    for (size_t p = 0; p < H; p++)
+    for (size_t p = a; p < a + n; p++)
         for (size_t j = 0; j < H; j++)
-            w->X[p * H + j] = (double)whn[p * H + j] * v5[j];
-    kern64_gemm(s->wrT, H, w->X, H, NULL, w->G, (size_t)s->cols, 0);
+            w->X[p * H + j] = (double)whn[p * H + j] * wv[j];
+    kern64_gemm(s->wrT, n, w->X + a * H, H, NULL, w->G + a * (size_t)s->cols,
+                (size_t)s->cols, 0);
 }
 
 void stepjac_prepare(const gt_stepjac *s, gt_stepjac_work *w, const gt_step_point *pt)

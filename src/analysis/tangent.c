@@ -224,6 +224,7 @@ void tangent_step(gt_tangent *t, int n, const gt_step_point *pt)
         const gt_stepjac *s = &t->sj[k];
         const size_t cols = (size_t)s->cols, rows = (size_t)s->rows;
         stepjac_prepare(s, &t->w, &pt[k]);
+        stepjac_rows(s, &t->w, 0, s->rows);
         for (int r = 0; r < s->rows; r++) {
             stepjac_row(s, &t->w, r, t->row);
             if (t->M32)
