@@ -83,10 +83,12 @@ typedef struct gt_tangent {
     /* private */
     gt_stepjac *sj;     /* [upto+1] */
     gt_stepjac_work w;
-    struct gt_mat64 *M; /* [upto+1] */
-    struct gt_mat32 *M32; /* [upto+1] with tangent_use_float32, or NULL */
-    double *row, *X, *Y;
-    float *Xf, *Yf;
+    double *M;          /* [2H * 2H] the step's derivative, row-major */
+    float *M32;         /* the same in float32 with tangent_use_float32, or NULL */
+    struct gt_mat64 *Xp; /* the tangents' [dh; dx] packed as a matrix (cap rows) */
+    struct gt_mat32 *Xp32; /* the same in float32 with tangent_use_float32 */
+    double *row, *Y;    /* [2H], [2H * cap]: M's row r times tangent x at Y[r * n + x] */
+    float *Yf;
     struct gt_mat32 *whh, *whn, *wih; /* [upto+1]: W_hh (a GRU with the reset before W_hn:
                                          its r and z rows, and W_hn), W_ih above layer 0 */
     double *P, *Q, *R;  /* [cap * G*H] twice, [cap * 2H] */

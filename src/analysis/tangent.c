@@ -1,6 +1,8 @@
 /* Tangents carried forward (see tangent.h): for many tangents, the step's derivative M is
  * formed once (stepjac.c) and applied to all of them as one matrix-matrix product per layer
- * and step (2H x (H + D) multiply-adds a tangent for an LSTM); for a few, forming M would
+ * and step (2H x (H + D) multiply-adds a tangent for an LSTM): the tangents packed as the
+ * product's matrix and M's rows, as formed, its items (no reordering of M's 2H (H + D)
+ * numbers, only of the tangents'); for a few, forming M would
  * cost more than it saves, and the tangents go through the weights themselves (G H (H + D)
  * a tangent) and the step's coefficients:
  *   LSTM   dc' = f dc + di da_i + df da_f + dg da_g,  dh' = do da_o + u dc'
@@ -28,10 +30,6 @@ void tangent_free(gt_tangent *t)
 {
     for (int k = 0; t->sj && k <= t->upto; k++) {
         stepjac_free(&t->sj[k]);
-        if (t->M)
-            mat64_free(&t->M[k]);
-        if (t->M32)
-            mat32_free(&t->M32[k]);
         if (t->whh)
             mat32_free(&t->whh[k]);
         if (t->whn)
@@ -47,15 +45,19 @@ void tangent_free(gt_tangent *t)
     free(t->Z);
     free(t->R);
     free(t->sj);
+    if (t->Xp)
+        mat64_free(t->Xp);
+    if (t->Xp32)
+        mat32_free(t->Xp32);
+    free(t->Xp);
+    free(t->Xp32);
     free(t->M);
     free(t->M32);
-    free(t->Xf);
     free(t->Yf);
     stepjac_work_free(&t->w);
     free(t->dh);
     free(t->dc);
     free(t->row);
-    free(t->X);
     free(t->Y);
     memset(t, 0, sizeof *t);
 }
@@ -89,11 +91,11 @@ int tangent_init(gt_tangent *t, const gt_model *m, int upto, int cap, gt_error *
     t->H = m->hidden;
     const size_t H = (size_t)m->hidden, NL = (size_t)upto + 1, n = (size_t)cap;
     t->sj = calloc(NL, sizeof *t->sj);
-    t->M = calloc(NL, sizeof *t->M);
+    t->M = malloc(4 * H * H * sizeof *t->M);
+    t->Xp = calloc(1, sizeof *t->Xp);
     t->dh = calloc(NL * n * H, sizeof *t->dh);
     t->dc = calloc(NL * n * H, sizeof *t->dc);
     t->row = malloc(2 * H * sizeof *t->row);
-    t->X = malloc(n * 2 * H * sizeof *t->X);
     t->Y = malloc(n * 2 * H * sizeof *t->Y);
     const size_t GH = (size_t)m->gates * H;
     t->whh = calloc(NL, sizeof *t->whh);
@@ -103,7 +105,8 @@ int tangent_init(gt_tangent *t, const gt_model *m, int upto, int cap, gt_error *
     t->Q = malloc(n * GH * sizeof *t->Q);
     t->Z = calloc(GH, sizeof *t->Z);
     t->R = malloc(n * 2 * H * sizeof *t->R);
-    if (!t->sj || !t->M || !t->dh || !t->dc || !t->row || !t->X || !t->Y || !t->whh ||
+    if (!t->sj || !t->M || !t->Xp || mat64_alloc(t->Xp, n, 2 * H) || !t->dh || !t->dc ||
+        !t->row || !t->Y || !t->whh ||
         !t->whn || !t->wih || !t->P || !t->Q || !t->Z || !t->R || pack_weights(t)) {
         tangent_free(t);
         return gt_fail(e, GT_EFAIL, "out of memory for %d tangents", cap);
@@ -113,10 +116,6 @@ int tangent_init(gt_tangent *t, const gt_model *m, int upto, int cap, gt_error *
         if (rc) {
             tangent_free(t);
             return rc;
-        }
-        if (mat64_alloc(&t->M[k], (size_t)t->sj[k].rows, (size_t)t->sj[k].cols)) {
-            tangent_free(t);
-            return gt_fail(e, GT_EFAIL, "out of memory for %d tangents", cap);
         }
     }
     int rc = stepjac_work_init(&t->w, &t->sj[upto], e);
@@ -130,31 +129,40 @@ int tangent_use_float32(gt_tangent *t, gt_error *e)
     if (t->M32)
         return GT_OK;
     const size_t n = (size_t)t->cap, H = (size_t)t->H;
-    t->M32 = calloc((size_t)t->upto + 1, sizeof *t->M32);
-    t->Xf = malloc(n * 2 * H * sizeof *t->Xf);
+    t->M32 = malloc(4 * H * H * sizeof *t->M32);
+    t->Xp32 = calloc(1, sizeof *t->Xp32);
     t->Yf = malloc(n * 2 * H * sizeof *t->Yf);
-    int oom = !t->M32 || !t->Xf || !t->Yf;
-    for (int k = 0; k <= t->upto && !oom; k++)
-        oom = mat32_alloc(&t->M32[k], (size_t)t->sj[k].rows, (size_t)t->sj[k].cols) != 0;
-    if (oom)
+    if (!t->M32 || !t->Xp32 || !t->Yf || mat32_alloc(t->Xp32, n, 2 * H))
         return gt_fail(e, GT_EFAIL, "out of memory for %d tangents", t->cap);
     return GT_OK;
 }
 
-/* Y = M X for n tangents, in double or (tangent_use_float32) in float32. */
+/* Layer k's M times the n tangents' [dh; dx] (dx: layer k - 1's new dh) into Y (or Yf),
+ * M's row r times tangent x at r * n + x: in double, or with tangent_use_float32 in
+ * float32. */
 static void product(gt_tangent *t, int k, int n)
 {
     const gt_stepjac *s = &t->sj[k];
-    const size_t cols = (size_t)s->cols, rows = (size_t)s->rows, m = (size_t)n * cols;
-    if (!t->M32) {
-        kern64_gemm(&t->M[k], (size_t)n, t->X, cols, NULL, t->Y, rows, 0);
-        return;
+    const size_t H = (size_t)t->H, cols = (size_t)s->cols, rows = (size_t)s->rows;
+    t->Xp->rows = (size_t)n; /* the same storage, laid out for this layer's columns */
+    t->Xp->cols = cols;
+    if (t->Xp32) {
+        t->Xp32->rows = (size_t)n;
+        t->Xp32->cols = cols;
     }
-    for (size_t i = 0; i < m; i++)
-        t->Xf[i] = (float)t->X[i];
-    kern32_gemm(&t->M32[k], (size_t)n, t->Xf, cols, t->Yf, rows);
-    for (size_t i = 0; i < (size_t)n * rows; i++)
-        t->Y[i] = t->Yf[i];
+    for (int x = 0; x < n; x++) {
+        memcpy(t->row, tangent_h(t, k, x), H * sizeof *t->row);
+        if (k > 0)
+            memcpy(t->row + H, tangent_h(t, k - 1, x), H * sizeof *t->row);
+        if (t->Xp32)
+            mat32_put_row(t->Xp32, (size_t)x, t->row);
+        else
+            mat64_put_row(t->Xp, (size_t)x, t->row);
+    }
+    if (t->Xp32)
+        kern32_gemm(t->Xp32, rows, t->M32, cols, t->Yf, (size_t)n);
+    else
+        kern64_gemm(t->Xp, rows, t->M, cols, NULL, t->Y, (size_t)n, 0);
 }
 
 /* Y[x] = A X[x] in double for n items (rows ldx and ldy apart). */
@@ -222,36 +230,36 @@ void tangent_step(gt_tangent *t, int n, const gt_step_point *pt)
             continue;
         }
         const gt_stepjac *s = &t->sj[k];
-        const size_t cols = (size_t)s->cols, rows = (size_t)s->rows;
+        const size_t cols = (size_t)s->cols;
         stepjac_prepare(s, &t->w, &pt[k]);
         stepjac_rows(s, &t->w, 0, s->rows);
         for (int r = 0; r < s->rows; r++) {
-            stepjac_row(s, &t->w, r, t->row);
-            if (t->M32)
-                mat32_put_row(&t->M32[k], (size_t)r, t->row);
-            else
-                mat64_put_row(&t->M[k], (size_t)r, t->row);
-        }
-        /* each tangent's [dh; dx]: dx is layer k - 1's new dh */
-        for (int x = 0; x < n; x++) {
-            double *X = t->X + (size_t)x * cols;
-            memcpy(X, tangent_h(t, k, x), H * sizeof *X);
-            if (k > 0)
-                memcpy(X + H, tangent_h(t, k - 1, x), H * sizeof *X);
+            double *row = t->M + (size_t)r * cols;
+            stepjac_row(s, &t->w, r, row);
+            if (t->M32) {
+                float *rf = t->M32 + (size_t)r * cols;
+                for (size_t j = 0; j < cols; j++)
+                    rf[j] = (float)row[j];
+            }
         }
         product(t, k, n);
+        const size_t nn = (size_t)n;
+        const double *Y = t->Y;
+        const float *Yf = t->M32 ? t->Yf : NULL;
         for (int x = 0; x < n; x++) {
-            const double *restrict Y = t->Y + (size_t)x * rows;
             double *restrict dh = tangent_h(t, k, x), *restrict dc = tangent_c(t, k, x);
+#define YV(r) (Yf ? (double)Yf[(r) * nn + (size_t)x] : Y[(r) * nn + (size_t)x])
             if (s->lstm) {
                 const double *f = t->w.f, *u = t->w.u;
                 for (size_t j = 0; j < H; j++) {
-                    dc[j] = f[j] * dc[j] + Y[j];
-                    dh[j] = Y[H + j] + u[j] * dc[j];
+                    dc[j] = f[j] * dc[j] + YV(j);
+                    dh[j] = YV(H + j) + u[j] * dc[j];
                 }
             } else {
-                memcpy(dh, Y, H * sizeof *dh);
+                for (size_t j = 0; j < H; j++)
+                    dh[j] = YV(j);
             }
+#undef YV
         }
     }
 }

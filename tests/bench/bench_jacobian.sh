@@ -21,7 +21,10 @@ rounds=${6:-3}
 reps=${7:-11}
 py=/usr/bin/python3
 threads=${GATETUI_THREADS:-$(nproc)}
-export OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads # PyTorch's BLAS
+# PyTorch's BLAS and OpenMP threads; on a shared machine their spinning waits for a
+# descheduled thread burn whole time slices (2 threads under a load of 5: 3 to 25 times
+# slower), so they wait passively here
+export OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads OMP_WAIT_POLICY=PASSIVE
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cc=${CC:-cc}
