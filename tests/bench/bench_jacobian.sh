@@ -24,7 +24,7 @@ threads=${GATETUI_THREADS:-$(nproc)}
 # PyTorch's BLAS and OpenMP threads; on a shared machine their spinning waits for a
 # descheduled thread burn whole time slices (2 threads under a load of 5: 3 to 25 times
 # slower), so they wait passively here
-export OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads OMP_WAIT_POLICY=PASSIVE
+export OPENBLAS_NUM_THREADS="$threads" OMP_NUM_THREADS="$threads" OMP_WAIT_POLICY=PASSIVE
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cc=${CC:-cc}
