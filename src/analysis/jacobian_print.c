@@ -21,8 +21,8 @@ int jacobian_print_text(FILE *f, const gt_jacobian *j, size_t T, int unit, gt_er
     const char *s = lstm ? "c" : "h", *g = lstm ? "f" : "z";
     fprintf(f, "layer %d, step %zu: J = d%s_T / d%s_(T-k) against the carry line C = "
                "%s_(T-k+1) ... %s_T\n", j->layer, T, s, s, g, g);
-    fprintf(f, "unit %d: J_jj, the row norm |J_j.| and C_jj; all %d units: |J|_F, |C|_F and "
-               "the diagonal's share |diag J| / |J|_F\n", unit, j->H);
+    fprintf(f, "unit %d: J_jj, the row norm |J_j.| and C_jj; over the %d unit%s: |J|_F, |C|_F "
+               "and the diagonal's share |diag J| / |J|_F\n", unit, j->H, j->H == 1 ? "" : "s");
     fprintf(f, "   k          J_jj        |J_j.|          C_jj         |J|_F         |C|_F  "
                "diag share\n");
     for (int k = 1; k <= j->K; k++) {
