@@ -18,12 +18,14 @@
 #include "gatetui/kernset.h"
 #include "gatetui/loss.h"
 #include "gatetui/finding.h"
+#include "gatetui/jacobian.h"
 #include "gatetui/model.h"
 #include "gatetui/report.h"
+#include "gatetui/run.h"
 #include "gatetui/text.h"
 #include "term/ui.h"
 
-enum mode { MODE_UI, MODE_REPORT, MODE_DUMP, MODE_EXPORT, MODE_FIND };
+enum mode { MODE_UI, MODE_REPORT, MODE_DUMP, MODE_EXPORT, MODE_FIND, MODE_JACOBIAN };
 
 typedef struct cli {
     enum mode mode;
@@ -37,6 +39,8 @@ typedef struct cli {
     gt_model_options mopt;
     gt_find_options find; /* --units, --select, --profile, --html */
     const char *model_path, *text_path;
+    long lag;            /* --jacobian: K (default 32); its unit is find.unit (default 0) */
+    int matrix;          /* --jacobian: J(T-K, K) as CSV */
 } cli;
 
 static const char usage[] =
@@ -48,6 +52,7 @@ static const char usage[] =
     "       gatetui --select A:B [--signal s] [--threshold T] [--steps N] [--layer N] [--json] MODEL TEXT\n"
     "       gatetui --profile --unit J [--signal s] [--steps N] [--layer N] [--json] MODEL TEXT\n"
     "       gatetui --html FILE --unit J [--signal s] [--from A] [--to B] [--layer N] MODEL TEXT\n"
+    "       gatetui --jacobian --step T [--lag K] [--unit J] [--layer N] [--json | --matrix] MODEL TEXT\n"
     "       gatetui --kernels | --help | --version\n";
 
 static void print_help(void)
@@ -81,10 +86,14 @@ static void print_help(void)
           "  --select A:B        the units on throughout steps A..B, and where else they are\n"
           "  --profile           a unit's highest and lowest steps, its mean by character\n"
           "  --html FILE         the text coloured by a unit, as a new HTML page\n"
-          "  --unit J            profile, html: the unit\n"
+          "  --unit J            profile, html: the unit; jacobian: its row (default 0)\n"
           "  --signal s          i f g o c h (LSTM), r z n h (GRU); default h\n"
           "  --threshold T       select: the value that counts as on (default 0.3)\n"
           "  --steps N           units, select, profile: the first N steps (default 100000)\n"
+          "  --jacobian          dc_T/dc_(T-k) (GRU: h) against the carry line at --step T\n"
+          "  --lag K             jacobian: lags k = 1..K (default 32)\n"
+          "  --unit J            jacobian: the unit whose row is shown (default 0)\n"
+          "  --matrix            jacobian: J at lag K as CSV (row i, column j) instead\n"
           "  --help, --version\n\n"
           "Steps count from 0 over the in-vocabulary characters. GATETUI_KERNEL=SET runs\n"
           "the kernel set SET (avx512, avx2 or c) instead of the best. Exit status:\n"
@@ -127,7 +136,7 @@ static int parse_args(cli *c, int argc, char **argv)
     enum { O_LAYER = 256, O_VOCAB, O_EMBEDDING, O_RESET, O_REPORT, O_JSON, O_WINDOWS, O_WLEN, O_HORIZON,
            O_DUMP, O_FROM, O_TO, O_PROBS, O_EXPORT, O_STEP, O_EDIT, O_SIZE, O_HELP,
            O_VERSION, O_KERNELS, O_UNITS, O_SELECT, O_PROFILE, O_HTML, O_UNIT, O_SIGNAL,
-           O_THRESHOLD, O_STEPS };
+           O_THRESHOLD, O_STEPS, O_JACOBIAN, O_LAG, O_MATRIX };
     static const struct option opts[] = {
         {"layer", required_argument, 0, O_LAYER},   {"vocab-from", required_argument, 0, O_VOCAB},
         {"embedding", required_argument, 0, O_EMBEDDING},
@@ -144,12 +153,15 @@ static int parse_args(cli *c, int argc, char **argv)
         {"unit", required_argument, 0, O_UNIT},     {"signal", required_argument, 0, O_SIGNAL},
         {"threshold", required_argument, 0, O_THRESHOLD},
         {"steps", required_argument, 0, O_STEPS},
+        {"jacobian", no_argument, 0, O_JACOBIAN},   {"lag", required_argument, 0, O_LAG},
+        {"matrix", no_argument, 0, O_MATRIX},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->layer = -1;
     report_options_init(&c->report);
     c->to = LONG_MAX;
     c->step = -1;
+    c->lag = 32;
     model_options_init(&c->mopt);
     find_options_init(&c->find);
     int nmodes = 0, o, rc = GT_OK;
@@ -194,6 +206,9 @@ static int parse_args(cli *c, int argc, char **argv)
         case O_SIGNAL: c->find.signal = optarg; break;
         case O_THRESHOLD: c->find.threshold = optarg; break;
         case O_STEPS: rc = parse_count("--steps", optarg, 1, &c->find.steps); break;
+        case O_JACOBIAN: c->mode = MODE_JACOBIAN; nmodes++; break;
+        case O_LAG: rc = parse_count("--lag", optarg, 1, &c->lag); break;
+        case O_MATRIX: c->matrix = 1; break;
         case O_HELP: print_help(); exit(0);
         case O_VERSION: printf("gatetui %s\n", PACKAGE_VERSION); exit(0);
         case O_KERNELS: print_kernels(); exit(0);
@@ -205,13 +220,15 @@ static int parse_args(cli *c, int argc, char **argv)
         return rc;
     if (nmodes > 1)
         return bad_usage("%s", "choose one of --report, --dump, --export, --units, --select, "
-                               "--profile and --html");
+                               "--profile, --html and --jacobian");
     if (argc - optind != 2)
         return bad_usage("%s", "expected MODEL and TEXT");
     c->model_path = argv[optind];
     c->text_path = argv[optind + 1];
     if (c->mode == MODE_EXPORT && c->step < 0)
         return bad_usage("%s", "--export needs --step N");
+    if (c->mode == MODE_JACOBIAN && c->step < 0)
+        return bad_usage("%s", "--jacobian needs --step T");
     if (c->from > c->to)
         return bad_usage("%s", "--from is after --to");
     return GT_OK;
@@ -313,6 +330,46 @@ static int find_mode(cli *c, const gt_model *m, const gt_text *t, gt_error *e)
     return rc;
 }
 
+/* The longest lag --jacobian takes (its memory grows as K x H). */
+#define JACOBIAN_MAX_LAG 100000
+
+static int jacobian_mode(const cli *c, const gt_model *m, const gt_text *t, gt_error *e)
+{
+    const int layer = c->layer < 0 ? 0 : (int)c->layer;
+    const size_t T = (size_t)c->step;
+    if (T >= t->steps)
+        return gt_fail(e, GT_EINPUT, "--step %zu: the text has %zu steps (0..%zu)", T, t->steps,
+                       t->steps - 1);
+    if (c->lag > JACOBIAN_MAX_LAG)
+        return gt_fail(e, GT_EINPUT, "--lag %ld: at most %d", c->lag, JACOBIAN_MAX_LAG);
+    if ((size_t)c->lag > T)
+        return gt_fail(e, GT_EINPUT, "--step %zu --lag %ld: the lags reach back before step 0 "
+                       "(T - K = %ld)", T, c->lag, (long)T - c->lag);
+    const long unit = c->find.unit < 0 ? 0 : c->find.unit;
+    if (unit >= m->hidden)
+        return gt_fail(e, GT_EINPUT, "--unit %ld: layer %d has %d unit%s (0..%d)", unit,
+                       layer, m->hidden, m->hidden == 1 ? "" : "s", m->hidden - 1);
+    const int K = (int)c->lag;
+    gt_run r;
+    int rc = run_init(&r, m, e);
+    if (rc)
+        return rc;
+    for (size_t s = 0; s < T - (size_t)K; s++) /* the state before step T - K */
+        run_step_layers(&r, t->tok[s], layer);
+    const char *th = getenv("GATETUI_THREADS");
+    gt_jacobian j;
+    rc = jacobian_init(&j, m, layer, K, th ? atoi(th) : 0, e);
+    if (!rc)
+        rc = jacobian_run(&j, r.h, r.c, t->tok + T - K, K, e);
+    run_free(&r);
+    if (!rc)
+        rc = c->matrix ? jacobian_print_matrix(stdout, &j, e)
+             : c->json ? jacobian_print_json(stdout, &j, T, (int)unit, e)
+                       : jacobian_print_text(stdout, &j, T, (int)unit, e);
+    jacobian_free(&j);
+    return rc;
+}
+
 /* Ctrl-C (or SIGTERM, SIGHUP) during --report, --dump or --export: a line saying so, then
  * the default action at once. Files are only ever written whole (export.c), so nothing
  * half-written stays behind. */
@@ -374,7 +431,7 @@ int main(int argc, char **argv)
     text_skip_summary(&t, skip, sizeof skip);
     if (skip[0] && c.mode != MODE_DUMP && !c.json)
         fprintf(stderr, "gatetui: %s: %s\n", t.path, skip);
-    if (c.mode != MODE_REPORT && c.mode != MODE_FIND &&
+    if ((c.mode == MODE_UI || c.mode == MODE_EXPORT || c.mode == MODE_DUMP) &&
         (rc = measure_loss(&m, &t, c.mode == MODE_DUMP, &e))) {
         fprintf(stderr, "gatetui: %s\n", e.msg);
         text_free(&t);
@@ -401,6 +458,9 @@ int main(int argc, char **argv)
         break;
     case MODE_FIND:
         rc = find_mode(&c, &m, &t, &e);
+        break;
+    case MODE_JACOBIAN:
+        rc = jacobian_mode(&c, &m, &t, &e);
         break;
     case MODE_EXPORT:
     case MODE_UI: {

@@ -20,11 +20,12 @@ need "$perthl"
 cp "$text" "$work/text.txt"
 
 
-# the panel's numbers as "c F h ratio K", from the line "t½ c 1.4  F 1.3  h 1.4   c/F at k=64: 3.34"
-# or, when that does not fit, "t½ c 1.4 F 1.3 h 1.4  c/F(144) 23.11"
+# the panel's numbers as "c F h ratio K L", from the line
+# "t½ c 1.4  L 1.3  F 1.3  h 1.4   c/F at k=64: 3.34" or, when that does not fit,
+# "t½ c 1.4 L 1.3 F 1.3 h 1.4  c/F(144) 23.11"
 panel() {
-    screen | sed -n -e 's/.*t½ c \([^ ]*\)  F \([^ ]*\)  h \([^ ]*\)   c\/F at k=\([0-9]*\): \([^ ]*\).*/\1 \2 \3 \5 \4/p' \
-        -e 's/.*t½ c \([^ ]*\) F \([^ ]*\) h \([^ ]*\)  c\/F(\([0-9]*\)) \([^ ]*\).*/\1 \2 \3 \5 \4/p' | head -1
+    screen | sed -n -e 's/.*t½ c \([^ ]*\)  L \([^ ]*\)  F \([^ ]*\)  h \([^ ]*\)   c\/F at k=\([0-9]*\): \([^ ]*\).*/\1 \3 \4 \6 \5 \2/p' \
+        -e 's/.*t½ c \([^ ]*\) L \([^ ]*\) F \([^ ]*\) h \([^ ]*\)  c\/F(\([0-9]*\)) \([^ ]*\).*/\1 \3 \4 \6 \5 \2/p' | head -1
 }
 # perthl under valgrind too when gatetui is: the kernels chosen depend on the processor
 # valgrind shows, and far from the edit the curves are at double precision's floor, where
@@ -56,7 +57,8 @@ wait_for "step 50 / 378" >/dev/null
 tm send-keys -t gt e x
 wait_for "step 50: 's' → 'x'  layer 0, 1 edit"
 check $? "e x at step 50: the panel shows the edit"
-screen | grep -q "c measured  F forget-only  h hidden" && screen | grep -qE "│ +1│"
+screen | grep -qE "c (measured|meas\.)  F (forget-only|forget)  h hidden  L (linearized|linear)" &&
+    screen | grep -qE "│ +1│"
 check $? "the curves are drawn on a log scale with their legend"
 same_numbers "edit 50:x" 0 64 50:x
 tm send-keys -t gt Escape
@@ -67,11 +69,11 @@ screen | sed -n '1,39p' >"$work/screen.txt"
 check $? "the screen is the frame --export --edit 50:x draws"
 
 tm send-keys -t gt +
-wait_for "K 128  \+/-" >/dev/null && wait_for "c/F at k=128"
+wait_for "K 128  \+/-" >/dev/null && wait_for "c/F( at k=|\()128"
 check $? "+ doubles K (128)"
 same_numbers "K 128" 0 128 50:x
 tm send-keys -t gt - -
-wait_for "c/F at k=32"
+wait_for "c/F( at k=|\()32"
 check $? "- - halves it twice (32)"
 same_numbers "K 32" 0 32 50:x
 tm send-keys -t gt + + + + + +
@@ -83,7 +85,7 @@ wait_for "c/F( at k=|\()144"
 check $? "the ratio is given where the difference is still above rounding (k = 144, not 327)"
 same_numbers "K 1024" 0 1024 50:x
 tm send-keys -t gt - - - -
-wait_for "c/F at k=64" >/dev/null
+wait_for "c/F( at k=|\()64" >/dev/null
 
 tm send-keys -t gt g 5 5 Enter
 wait_for "step 55 / 378" >/dev/null

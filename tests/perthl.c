@@ -3,8 +3,9 @@
  * the screen:
  *     perthl MODEL TEXT LAYER K S1:C1 [S2:C2 ...]
  * prints, for the last edit against the text with the earlier ones applied, one line:
- *     hl_c hl_fo hl_h ratio K
- * half-lives with one decimal (">K" when the curve stays above half), the ratio
+ *     hl_c hl_fo hl_h ratio K hl_lin
+ * half-lives with one decimal (">K" when the curve stays above half; hl_lin the linearized
+ * curve's), the ratio
  * measured / forget-only at the last k as the panel prints it (two decimals below 100, none
  * below 100000, three significant digits above). With PERTHL_CURVES set, then one line
  * per k: k, the measured curve, forget-only and h, each over its value at k = 0. */
@@ -71,7 +72,8 @@ int main(int argc, char **argv)
     }
     size_t n = t.steps - s < (size_t)K + 1 ? t.steps - s : (size_t)K + 1;
     const gt_perturb_result *res = perturb_one(&p, r.h, r.c, before + s, tok + s, n);
-    char a[32], b[32], c[32];
+    char a[32], b[32], c[32], l[32];
+    hl(l, sizeof l, res->hl_lin, res->K);
     hl(a, sizeof a, res->hl_c, res->K);
     hl(b, sizeof b, res->hl_fo, res->K);
     hl(c, sizeof c, res->hl_h, res->K);
@@ -83,7 +85,7 @@ int main(int argc, char **argv)
         snprintf(rs, sizeof rs, "-");
     else
         snprintf(rs, sizeof rs, ratio >= 99999.5 ? "%.3g" : ratio >= 99.95 ? "%.0f" : "%.2f", ratio);
-    printf("%s %s %s %s %d\n", res->dc ? a : "-", b, c, rs, k_at < 0 ? res->K : k_at);
+    printf("%s %s %s %s %d %s\n", res->dc ? a : "-", b, c, rs, k_at < 0 ? res->K : k_at, l);
     if (getenv("PERTHL_CURVES")) /* then k, measured (c, or h for a GRU), F, h over k = 0 */
         for (int k = 0; k <= res->K; k++)
             printf("%d %.6g %.6g %.6g\n", k, meas[k] / meas[0], res->fo[k] / res->fo[0],

@@ -1,7 +1,7 @@
 /* Keys without a terminal: the bytes a terminal sends go through libtermkey
  * (termkey_new_abstract + termkey_push_bytes) and ui_translate_key, then keys_handle acts on
  * a view of a small two-layer model: stepping, paging, units, sorting, layers, the go-to,
- * search and edit prompts, undo, help, export and quit. */
+ * search and edit prompts, undo, the stats and derivative views, help, export and quit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +11,8 @@
 #include "screen/keys.h"
 #include "term/ui.h"
 #include "screen/view.h"
+#include "gatetui/jacobian.h"
+#include "gatetui/run.h"
 #include "gatetui/trace.h"
 #include "stwrite.h"
 #include "tap.h"
@@ -37,6 +39,32 @@ static gt_act press(gt_view *v, const char *bytes)
     gt_error e = {0};
     view_prepare(v, 120, 40, &e);
     return a;
+}
+
+/* The derivative view at the cursor against the Jacobian computed straight from a float32
+ * run of the text from its start (to T - K) on layer 1: the same numbers, bit for bit. */
+static int same_as_direct(const gt_view *v, const gt_model *m, const uint16_t *tok)
+{
+    const gt_jacview *jv = &v->jac;
+    const int K = jv->K;
+    gt_error e;
+    gt_run r;
+    gt_jacobian j;
+    if (!jv->valid || K < 1 || run_init(&r, m, &e))
+        return 0;
+    for (size_t s = 0; s < v->t - (size_t)K; s++)
+        run_step(&r, tok[s]);
+    int same = jacobian_init(&j, m, v->layer, K, 0, &e) == 0 &&
+               jacobian_run(&j, r.h, r.c, tok + v->t - K, K, &e) == 0;
+    for (int k = 1; same && k <= K; k++) {
+        gt_jacobian_lag l;
+        jacobian_lag(&j, k, v->unit, &l);
+        same = l.frob == jv->lag[k - 1].frob && l.diag == jv->lag[k - 1].diag &&
+               l.carry == jv->lag[k - 1].carry && jv->lag[k - 1].k == k;
+    }
+    jacobian_free(&j);
+    run_free(&r);
+    return same;
 }
 
 static void write_model(const char *path, const char *vocab)
@@ -271,6 +299,36 @@ static void test_help_and_quit(gt_view *v)
     tap_ok(press(v, "\x03") == ACT_QUIT, "Ctrl-C quits");
 }
 
+/* D: the derivative view, on layer 1 then 0, against a direct computation. */
+static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
+{
+    press(v, "]");
+    view_seek(v, 20);
+    tap_ok(press(v, "D") == ACT_REDRAW && v->jac.shown && v->jac.valid && v->jac.step == 20 &&
+               v->jac.K == 20 && v->jac.layer == 1 && same_as_direct(v, m, t->tok),
+           "D: the derivative at step 20 on layer 1, lags 1..20 (fewer than 32 so near the "
+           "start), as computed straight from a run of the text");
+    press(v, "+");
+    tap_ok(v->jac.horizon == 64 && v->pert.horizon == PERTVIEW_KDEFAULT,
+           "+ doubles its K, not the perturbation's");
+    press_each(v, "---");
+    tap_ok(v->jac.horizon == 8 && v->jac.K == 8 && same_as_direct(v, m, t->tok),
+           "- halves it: 8 lags");
+    press_each(v, "lj");
+    tap_ok(v->jac.step == 21 && v->jac.unit == v->unit && same_as_direct(v, m, t->tok),
+           "l steps and j selects another unit: the view follows");
+    press(v, "[");
+    tap_ok(v->jac.layer == 0 && same_as_direct(v, m, t->tok), "[: layer 0's derivative");
+    press(v, "r");
+    tap_ok(v->stats.shown && !v->jac.shown, "r closes it for the stats view");
+    press(v, "D");
+    tap_ok(v->jac.shown && !v->stats.shown, "D closes the stats view for it");
+    press(v, "\x1b");
+    tap_ok(!v->jac.shown, "Esc closes the derivative view");
+    press_each(v, "DD");
+    tap_ok(!v->jac.shown, "D closes it too");
+}
+
 /* Types s into the prompt that key opened, then Enter. */
 static void prompt(gt_view *v, const char *key, const char *s)
 {
@@ -401,6 +459,7 @@ int main(void)
     test_prompts(&v);
     test_edits(&v);
     test_stats_view(&v);
+    test_jacobian_view(&v, &m, &t);
     test_help_and_quit(&v);
     test_edited_text(dir);
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "gatetui/batch.h"
+#include "gatetui/jacobian.h"
 #include "compute/kernels.h"
 #include "gatetui/model.h"
 #include "gatetui/perturb.h"
@@ -165,6 +166,29 @@ static double curve_diff(const double *got, const json_t *want, int K, int *ok)
     return worst;
 }
 
+/* The linearized curve: a product of up to K steps' derivatives along the text's run, which
+ * here starts from the float32 state and there from the float64 one (1e-7 apart): where it
+ * has fallen far below its start its relative error grows (to 1e-5 at 1e-6 of its start), so
+ * each value is within 1e-5 of itself or within 1e-7 of the curve's start. (From the same
+ * state, t_jacobian finds it within 1e-8 of differences at every k.) */
+static double lin_diff(const double *got, const json_t *want, int K, int *ok)
+{
+    if (json_array_size(want) != (size_t)K + 1) {
+        *ok = 0;
+        return -1;
+    }
+    double worst = 0, w0 = json_number_value(json_array_get(want, 0));
+    for (int k = 0; k <= K; k++) {
+        double w = json_number_value(json_array_get(want, (size_t)k)), d = fabs(got[k] - w);
+        if (!(d <= 1e-5 * fabs(w) || d <= 1e-7 * w0)) {
+            *ok = 0;
+            printf("#   k = %d: got %.12g want %.12g\n", k, got[k], w);
+        }
+        worst = fmax(worst, d / w0);
+    }
+    return worst;
+}
+
 static int same_halflife(double got, const json_t *want)
 {
     if (json_is_null(want))
@@ -242,6 +266,11 @@ static void check_edit(const char *name, const gt_model *m, const gt_text *t, gt
     w = fmax(w, curve_diff(res->dh, json_object_get(want, "dh"), K, &ok));
     w = fmax(w, curve_diff(res->fo, json_object_get(want, "fo"), K, &ok));
     tap_ok(ok, "%s: D_c, D_h and F within 1e-5 relative of float64 (worst %.2g)", desc, w);
+    int lok = 1;
+    double lw = lin_diff(res->lin, json_object_get(want, "lin"), K, &lok);
+    lok &= same_halflife(res->hl_lin, json_object_get(want, "halflife_linearized"));
+    tap_ok(lok, "%s: the linearized curve within 1e-5 relative (or 1e-7 of its start) of "
+           "float64 central differences (worst %.2g), half-life %.3f", desc, lw, res->hl_lin);
     tap_ok(same_halflife(res->hl_c, json_object_get(want, "halflife_cell")) &&
                same_halflife(res->hl_h, json_object_get(want, "halflife_hidden")) &&
                same_halflife(res->hl_fo, json_object_get(want, "halflife_forget_only")),
@@ -409,6 +438,29 @@ static void test_example_carry(float u)
     tap_ok(fabs(r->fo[2] / r->fo[0] - 0.5625) < 1e-7, /* ln 3 is a float32 in the file */
            "example 2's scalar LSTM, u = %g: forget-only F(2)/F(0) = %.6f, the carry line f f = 0.5625",
            u, r->fo[2] / r->fo[0]);
+    tap_ok(fabs(r->lin[2] / r->lin[0] - want) < 5e-6,
+           "example 2's scalar LSTM, u = %g: linearized L(2) = %.6f", u, r->lin[2] / r->lin[0]);
+    /* the derivative itself: J(0, 2) = dc3/dc1 from the text a b b (steps 0, 1, 2) */
+    gt_jacobian j;
+    gt_jacobian_lag l1, l2;
+    if (jacobian_init(&j, &m, 0, 2, 1, &e) || jacobian_run(&j, NULL, NULL, orig, 2, &e)) {
+        tap_ok(0, "the Jacobian of the worked example: %s", e.msg);
+    } else {
+        jacobian_lag(&j, 1, 0, &l1);
+        jacobian_lag(&j, 2, 0, &l2);
+        if (u != 0)
+            tap_ok(fabs(l2.diag - 1.317600) < 5e-7 && fabs(l2.carry - 0.5625) < 1e-7 &&
+                       fabs(l2.diag - l2.carry - 0.755100) < 5e-7 &&
+                       fabs(l1.diag - 1.078827) < 5e-7,
+                   "example 2's scalar LSTM: J(0, 2) = dc3/dc1 = %.6f against the carry line "
+                   "%.6f, the other terms %.6f; dc3/dc2 = %.6f", l2.diag, l2.carry,
+                   l2.diag - l2.carry, l1.diag);
+        else
+            tap_ok(l2.diag == l2.carry && fabs(l2.carry - 0.5625) < 1e-7 && l1.diag == l1.carry,
+                   "example 2's scalar LSTM, recurrent weight zero: J(0, 2) = %.6f is the "
+                   "carry line exactly", l2.diag);
+    }
+    jacobian_free(&j);
     perturb_free(&p);
     model_free(&m);
 }
@@ -534,11 +586,12 @@ static void test_float32_mode(const char *path, const char *name, int layer)
                 worst = fmax(worst, fabs(a->dc[q] - b->dc[q]) / a->dc[0]);
             worst = fmax(worst, fabs(a->dh[q] - b->dh[q]) / a->dh[0]);
             worst = fmax(worst, fabs(a->fo[q] - b->fo[q]) / a->fo[0]);
+            worst = fmax(worst, fabs(a->lin[q] - b->lin[q]) / a->lin[0]);
         }
     }
     tap_ok(worst < 1e-5 && gates < 1e-12,
-           "%s, layer %d, float32 mode: %d edits' curves within %.2g of double, the carry "
-           "gates within %.2g", name, layer, nx, worst, gates);
+           "%s, layer %d, float32 mode: %d edits' curves (the linearized too) within %.2g of "
+           "double, the carry gates within %.2g", name, layer, nx, worst, gates);
     perturb_free(&d);
     perturb_free(&f);
     run_free(&r);

@@ -5,8 +5,13 @@
  *   forget-only  F(k) = |D0 * f_{s+1} * ... * f_{s+k}|,  D0 = c'_s - c_s,
  *                with the forget gates f of the text before the edit
  *
+ *   linearized   L(k) = |dc_{s+k}| with (dc, dh)_s = (c'_s - c_s, h'_s - h_s) on every layer
+ *                up to this one, carried by the exact tangent map along the text before the
+ *                edit (tangent.h): what the edit would do if the cells were linear around it
+ *
  * (Euclidean norms over the layer's units; for a GRU D0 = h'_s - h_s, the update gate z
- * takes f's place, and there is no D_c). Several edits of one text run together as one
+ * takes f's place, L follows h, and there is no D_c). An edited text that differs again
+ * after s has those later changes in the measured curves only. Several edits of one text run together as one
  * batch. The runs are evaluated in double precision from the float32 state given, so that
  * differences far below float32's resolution of the states are still exact to 1e-10 or
  * so. Everything is allocated by perturb_init; perturb_run allocates nothing. */
@@ -19,6 +24,7 @@
 #include "gatetui/batch.h"
 #include "gatetui/error.h"
 #include "gatetui/model.h"
+#include "gatetui/tangent.h"
 
 /* A half-life that does not exist: the curve stays above half within K steps (or starts
  * at zero). */
@@ -29,7 +35,10 @@ typedef struct gt_perturb_result {
     const double *dc;   /* [K+1] measured cell difference; NULL for a GRU */
     const double *dh;   /* [K+1] measured hidden difference */
     const double *fo;   /* [K+1] forget-only */
+    const double *lin;  /* [K+1] linearized (c for an LSTM, h for a GRU); when
+                           gt_perturb.linearized is set */
     double hl_c, hl_h, hl_fo; /* half-lives in steps of dc, dh, fo (see perturb_halflife) */
+    double hl_lin;      /* of lin (PERTURB_NONE when off) */
     /* Per unit j, of the carried state (c for an LSTM, h for a GRU): */
     const double *d0;   /* [H] D0_j */
     const int *last;    /* [H] measured: the last k <= K at which |D_j(k)| >= |D0_j| / 2;
@@ -47,6 +56,7 @@ typedef struct gt_perturb {
     int nres;           /* results of the last run */
     int units;          /* 1 (perturb_init's default): fill last and last_fo; 0: the curves,
                            half-lives and d0 alone */
+    int linearized;     /* 1 (the default): the linearized curve too */
     gt_perturb_result *res; /* [cap] */
     /* private */
     gt_batch b;         /* item 0: the original text; items 1..n: the edits */
@@ -54,6 +64,9 @@ typedef struct gt_perturb {
     double *prod;       /* [H] f_{s+1}...f_{s+k} of the original run */
     int *ibuf;
     uint16_t *tok;      /* [cap+1] this step's tokens */
+    gt_tangent tg;      /* the edits' first differences carried forward */
+    double *prev;       /* [2 * (layer+1) * H] the original run's h and c before a step */
+    gt_step_point *pts; /* [layer+1] */
 } gt_perturb;
 
 /* A perturbation of layer `layer` for horizons up to kmax and up to max_edits edits per

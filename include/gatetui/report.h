@@ -78,6 +78,8 @@ typedef struct gt_report {
     double hl_cell, hl_forget_only, hl_hidden; /* NAN when none within K */
     double *curve_cell, *curve_forget_only, *curve_hidden; /* the whole mean curves [K+1] */
     gt_loss loss;       /* the readout's mean loss over the windows (count 0 without one) */
+    /* the linearized curve (perturb.h) likewise: at k[0..nk), its half-life, the whole */
+    double *linearized, hl_linearized, *curve_linearized;
     double seconds;     /* time taken */
     int threads;
 } gt_report;

@@ -26,23 +26,31 @@ int perturb_init(gt_perturb *p, const gt_model *m, int layer, int kmax, int max_
     p->kmax = p->horizon = kmax;
     p->cap = max_edits;
     p->units = 1;
+    p->linearized = 1;
     const size_t H = (size_t)m->hidden, K1 = (size_t)kmax + 1, n = (size_t)max_edits;
+    if ((rc = tangent_init(&p->tg, m, layer, max_edits, e))) {
+        perturb_free(p);
+        return rc;
+    }
+    p->prev = malloc(2 * ((size_t)layer + 1) * H * sizeof *p->prev);
+    p->pts = malloc(((size_t)layer + 1) * sizeof *p->pts);
     p->res = calloc(n, sizeof *p->res);
-    p->store = malloc(n * (3 * K1 + H) * sizeof *p->store);
+    p->store = malloc(n * (4 * K1 + H) * sizeof *p->store);
     p->ibuf = malloc(n * 2 * H * sizeof *p->ibuf);
     p->prod = malloc(H * sizeof *p->prod);
     p->tok = malloc((n + 1) * sizeof *p->tok);
-    if (!p->res || !p->store || !p->ibuf || !p->prod || !p->tok) {
+    if (!p->res || !p->store || !p->ibuf || !p->prod || !p->tok || !p->prev || !p->pts) {
         perturb_free(p);
         return gt_fail(e, GT_EFAIL, "out of memory for %d perturbations", max_edits);
     }
     for (size_t x = 0; x < n; x++) {
         gt_perturb_result *r = &p->res[x];
-        double *s = p->store + x * (3 * K1 + H);
+        double *s = p->store + x * (4 * K1 + H);
         r->dc = m->arch == GT_LSTM ? s : NULL;
         r->dh = s + K1;
         r->fo = s + 2 * K1;
         r->d0 = s + 3 * K1;
+        r->lin = s + 3 * K1 + H;
         r->last = p->ibuf + x * 2 * H;
         r->last_fo = p->ibuf + x * 2 * H + H;
     }
@@ -52,6 +60,9 @@ int perturb_init(gt_perturb *p, const gt_model *m, int layer, int kmax, int max_
 void perturb_free(gt_perturb *p)
 {
     batch_free(&p->b);
+    tangent_free(&p->tg);
+    free(p->prev);
+    free(p->pts);
     free(p->res);
     free(p->store);
     free(p->ibuf);
@@ -62,7 +73,8 @@ void perturb_free(gt_perturb *p)
 
 int perturb_use_float32(gt_perturb *p, gt_error *e)
 {
-    return batch_use_float32(&p->b, e);
+    int rc = batch_use_float32(&p->b, e);
+    return rc ? rc : tangent_use_float32(&p->tg, e);
 }
 
 void perturb_set_horizon(gt_perturb *p, int horizon)
@@ -115,6 +127,51 @@ static double norm_diff(const double *restrict a, const double *restrict b, size
     return sqrt(s0 + s1);
 }
 
+/* ---- the linearized curve ---- */
+
+/* The original run's h and c on layers 0..layer, before a step. */
+static void lin_save(gt_perturb *p)
+{
+    const size_t H = (size_t)p->m->hidden, NL = (size_t)p->layer + 1;
+    for (int k = 0; k <= p->layer; k++) {
+        memcpy(p->prev + (size_t)k * H, batch_h(&p->b, k, 0), H * sizeof *p->prev);
+        memcpy(p->prev + (NL + (size_t)k) * H, batch_c(&p->b, k, 0), H * sizeof *p->prev);
+    }
+}
+
+/* After the edited step: tangent x is edit x's difference from the original on every layer;
+ * after a later one, the tangents carried over it. */
+static void lin_step(gt_perturb *p, int k, int nedits)
+{
+    const size_t H = (size_t)p->m->hidden, NL = (size_t)p->layer + 1;
+    gt_batch *b = &p->b;
+    if (k == 0) {
+        for (int x = 0; x < nedits; x++)
+            for (int q = 0; q <= p->layer; q++) {
+                double *dh = tangent_h(&p->tg, q, x), *dc = tangent_c(&p->tg, q, x);
+                const double *h = batch_h(b, q, x + 1), *h0 = batch_h(b, q, 0);
+                const double *c = batch_c(b, q, x + 1), *c0 = batch_c(b, q, 0);
+                for (size_t j = 0; j < H; j++) {
+                    dh[j] = h[j] - h0[j];
+                    dc[j] = c[j] - c0[j];
+                }
+            }
+        return;
+    }
+    for (int q = 0; q <= p->layer; q++)
+        p->pts[q] = (gt_step_point){p->prev + (size_t)q * H, p->prev + (NL + (size_t)q) * H,
+                                    batch_gates(b, q, 0), batch_c(b, q, 0)};
+    tangent_step(&p->tg, nedits, p->pts);
+}
+
+static double norm(const double *v, size_t n)
+{
+    double s = 0;
+    for (size_t j = 0; j < n; j++)
+        s += v[j] * v[j];
+    return sqrt(s);
+}
+
 int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t *orig,
                 const uint16_t *const *edited, int nedits, size_t n)
 {
@@ -130,7 +187,15 @@ int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t 
         p->tok[0] = orig[k];
         for (int x = 0; x < nedits; x++)
             p->tok[x + 1] = edited[x][k];
+        if (p->linearized && k > 0)
+            lin_save(p);
         batch_step(b, nedits + 1, p->tok);
+        if (p->linearized) {
+            lin_step(p, k, nedits);
+            for (int x = 0; x < nedits; x++)
+                ((double *)p->res[x].lin)[k] =
+                    norm(lstm ? tangent_c(&p->tg, lay, x) : tangent_h(&p->tg, lay, x), H);
+        }
         /* the carried state: c (LSTM) or h (GRU); its gate, f or z, is block 1 either way */
         const double *base = lstm ? batch_c(b, lay, 0) : batch_h(b, lay, 0);
         const double *carry = batch_gates(b, lay, 0) + H;
@@ -190,6 +255,7 @@ int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t 
         r->hl_c = lstm ? perturb_halflife(r->dc, K) : PERTURB_NONE;
         r->hl_h = perturb_halflife(r->dh, K);
         r->hl_fo = perturb_halflife(r->fo, K);
+        r->hl_lin = p->linearized ? perturb_halflife(r->lin, K) : PERTURB_NONE;
     }
     p->nres = nedits;
     return 0;

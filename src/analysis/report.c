@@ -21,6 +21,7 @@
 #include "gatetui/stats.h"
 
 #define CHUNK_MAX 64 /* replacements per perturbation batch */
+#define NCURVES 4    /* per pair: cell, forget-only, hidden, linearized */
 
 static const int report_ks[REPORT_MAX_K] = {0, 1, 2, 4, 8, 16, 32, 64};
 
@@ -49,7 +50,8 @@ typedef struct shared {
     double *unit_sum;   /* [nwin * H] */
     double *char_sum;   /* [nwin * 3] */
     size_t *char_cnt;   /* [nwin * 3] */
-    double *curves;     /* [npairs * 3 * (K+1)]: cell, forget-only, hidden, normalised */
+    double *curves;     /* [npairs * NCURVES * (K+1)]: cell, forget-only, hidden,
+                           linearized, normalised */
     unsigned char *kept; /* [npairs] */
     job *jobs;
     size_t njobs;
@@ -127,7 +129,7 @@ static void perturb_job(shared *sh, gt_run *run, gt_perturb *pt, uint16_t *edbuf
     for (int x = 0; x < jb->count; x++) {
         const gt_perturb_result *res = &pt->res[x];
         size_t pair = jb->win * (size_t)sh->reps + (size_t)(jb->first + x);
-        double *cv = sh->curves + pair * 3 * K1;
+        double *cv = sh->curves + pair * NCURVES * K1;
         int keep = res->fo[0] > 0 && res->dh[0] > 0 && (!lstm || res->dc[0] > 0);
         sh->kept[pair] = (unsigned char)keep;
         if (!keep)
@@ -136,6 +138,7 @@ static void perturb_job(shared *sh, gt_run *run, gt_perturb *pt, uint16_t *edbuf
             cv[k] = lstm ? res->dc[k] / res->dc[0] : 0.0;
             cv[K1 + k] = res->fo[k] / res->fo[0];
             cv[2 * K1 + k] = res->dh[k] / res->dh[0];
+            cv[3 * K1 + k] = res->lin[k] / res->lin[0];
         }
     }
 }
@@ -213,6 +216,8 @@ void report_free(gt_report *r)
     free(r->curve_cell);
     free(r->curve_forget_only);
     free(r->curve_hidden);
+    free(r->linearized);
+    free(r->curve_linearized);
     memset(r, 0, sizeof *r);
 }
 
@@ -324,7 +329,7 @@ static int gate_tables(gt_report *r, shared *sh, int threads, gt_error *e)
 static int perturbation_table(gt_report *r, shared *sh, gt_error *e)
 {
     const size_t K1 = (size_t)sh->K + 1, npairs = sh->nfull * (size_t)sh->reps;
-    r->hl_cell = r->hl_forget_only = r->hl_hidden = NAN;
+    r->hl_cell = r->hl_forget_only = r->hl_hidden = r->hl_linearized = NAN;
     r->pairs = r->dropped = 0;
     for (size_t p = 0; p < npairs; p++) {
         if (sh->kept[p])
@@ -335,8 +340,8 @@ static int perturbation_table(gt_report *r, shared *sh, gt_error *e)
     if (!r->pairs)
         return GT_OK;
     const int lstm = sh->m->arch == GT_LSTM;
-    double *mean[3];
-    for (int c = 0; c < 3; c++)
+    double *mean[NCURVES];
+    for (int c = 0; c < NCURVES; c++)
         if (!(mean[c] = calloc(K1, sizeof(double)))) {
             for (int d = 0; d < c; d++)
                 free(mean[d]);
@@ -345,12 +350,12 @@ static int perturbation_table(gt_report *r, shared *sh, gt_error *e)
     for (size_t p = 0; p < npairs; p++) {
         if (!sh->kept[p])
             continue;
-        const double *cv = sh->curves + p * 3 * K1;
-        for (int c = 0; c < 3; c++)
+        const double *cv = sh->curves + p * NCURVES * K1;
+        for (int c = 0; c < NCURVES; c++)
             for (size_t k = 0; k < K1; k++)
                 mean[c][k] += cv[(size_t)c * K1 + k];
     }
-    for (int c = 0; c < 3; c++)
+    for (int c = 0; c < NCURVES; c++)
         for (size_t k = 0; k < K1; k++)
             mean[c][k] /= (double)r->pairs;
     if (lstm) {
@@ -365,17 +370,22 @@ static int perturbation_table(gt_report *r, shared *sh, gt_error *e)
     double hf = perturb_halflife(mean[1], sh->K), hh = perturb_halflife(mean[2], sh->K);
     r->hl_forget_only = hf == PERTURB_NONE ? NAN : hf;
     r->hl_hidden = hh == PERTURB_NONE ? NAN : hh;
+    r->curve_linearized = mean[3];
+    double hlin = perturb_halflife(mean[3], sh->K);
+    r->hl_linearized = hlin == PERTURB_NONE ? NAN : hlin;
+    r->linearized = malloc((size_t)r->nk * sizeof(double));
     r->forget_only = malloc((size_t)r->nk * sizeof(double));
     r->hidden = malloc((size_t)r->nk * sizeof(double));
     if (lstm)
         r->cell = malloc((size_t)r->nk * sizeof(double));
-    if (!r->forget_only || !r->hidden || (lstm && !r->cell))
+    if (!r->forget_only || !r->hidden || (lstm && !r->cell) || !r->linearized)
         return gt_fail(e, GT_EFAIL, "out of memory for the report");
     for (int i = 0; i < r->nk; i++) {
         if (lstm)
             r->cell[i] = r->curve_cell[r->k[i]];
         r->forget_only[i] = r->curve_forget_only[r->k[i]];
         r->hidden[i] = r->curve_hidden[r->k[i]];
+        r->linearized[i] = r->curve_linearized[r->k[i]];
     }
     return GT_OK;
 }
@@ -467,7 +477,7 @@ static int make_jobs(shared *sh, const gt_report *r, int threads, gt_error *e)
     sh->unit_sum = calloc(sh->nwin * H, sizeof *sh->unit_sum);
     sh->char_sum = calloc(sh->nwin * 3, sizeof *sh->char_sum);
     sh->char_cnt = calloc(sh->nwin * 3, sizeof *sh->char_cnt);
-    sh->curves = malloc((npairs ? npairs : 1) * 3 * ((size_t)sh->K + 1) * sizeof *sh->curves);
+    sh->curves = malloc((npairs ? npairs : 1) * NCURVES * ((size_t)sh->K + 1) * sizeof *sh->curves);
     sh->kept = calloc(npairs ? npairs : 1, 1);
     int oom = !sh->jobs || !sh->unit_sum || !sh->char_sum || !sh->char_cnt || !sh->curves ||
               !sh->kept;

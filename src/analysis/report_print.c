@@ -155,20 +155,25 @@ int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_err
             fprintf(f, ", %zu without a difference left out", r->dropped);
         fprintf(f, "); each curve over its value at k = 0, averaged\n");
         if (lstm) {
-            fprintf(f, "    after  measured c  forget gate alone  measured h\n");
+            fprintf(f, "    after  measured c  forget gate alone  measured h  linearized c\n");
             for (int i = 0; i < r->nk; i++)
-                fprintf(f, "%9d  %10s  %17s  %10s\n", r->k[i], ratio(r->cell[i], a, sizeof a),
-                        ratio(r->forget_only[i], b, sizeof b), ratio(r->hidden[i], c, sizeof c));
-            fprintf(f, "half-life  %10s  %17s  %10s\n", halflife(r->hl_cell, r->K, a, sizeof a),
+                fprintf(f, "%9d  %10s  %17s  %10s  %12s\n", r->k[i],
+                        ratio(r->cell[i], a, sizeof a), ratio(r->forget_only[i], b, sizeof b),
+                        ratio(r->hidden[i], c, sizeof c), ratio(r->linearized[i], d, sizeof d));
+            fprintf(f, "half-life  %10s  %17s  %10s  %12s\n",
+                    halflife(r->hl_cell, r->K, a, sizeof a),
                     halflife(r->hl_forget_only, r->K, b, sizeof b),
-                    halflife(r->hl_hidden, r->K, c, sizeof c));
+                    halflife(r->hl_hidden, r->K, c, sizeof c),
+                    halflife(r->hl_linearized, r->K, d, sizeof d));
         } else {
-            fprintf(f, "    after  measured h  update gate alone\n");
+            fprintf(f, "    after  measured h  update gate alone  linearized h\n");
             for (int i = 0; i < r->nk; i++)
-                fprintf(f, "%9d  %10s  %17s\n", r->k[i], ratio(r->hidden[i], a, sizeof a),
-                        ratio(r->forget_only[i], b, sizeof b));
-            fprintf(f, "half-life  %10s  %17s\n", halflife(r->hl_hidden, r->K, a, sizeof a),
-                    halflife(r->hl_forget_only, r->K, b, sizeof b));
+                fprintf(f, "%9d  %10s  %17s  %12s\n", r->k[i], ratio(r->hidden[i], a, sizeof a),
+                        ratio(r->forget_only[i], b, sizeof b),
+                        ratio(r->linearized[i], d, sizeof d));
+            fprintf(f, "half-life  %10s  %17s  %12s\n", halflife(r->hl_hidden, r->K, a, sizeof a),
+                    halflife(r->hl_forget_only, r->K, b, sizeof b),
+                    halflife(r->hl_linearized, r->K, d, sizeof d));
         }
     }
     if (fflush(f) || ferror(f))
@@ -255,6 +260,8 @@ static json_t *report_json(const gt_report *r)
     json_object_set_new(p, "halflife_cell", num(r->hl_cell));
     json_object_set_new(p, "halflife_forget_only", num(r->hl_forget_only));
     json_object_set_new(p, "halflife_hidden", num(r->hl_hidden));
+    json_object_set_new(p, "linearized", num_array(r->linearized, r->nk));
+    json_object_set_new(p, "halflife_linearized", num(r->hl_linearized));
     json_object_set_new(root, "perturbation", p);
     json_t *loss = json_null();
     if (r->loss.count)

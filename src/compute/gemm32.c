@@ -11,7 +11,7 @@
 
 #define P MAT32_PANEL
 
-int mat32_pack(gt_mat32 *a, const float *W, size_t rows, size_t cols)
+int mat32_alloc(gt_mat32 *a, size_t rows, size_t cols)
 {
     size_t panels = (rows + P - 1) / P;
     a->rows = rows;
@@ -20,10 +20,24 @@ int mat32_pack(gt_mat32 *a, const float *W, size_t rows, size_t cols)
     if (!a->data)
         return -1;
     memset(a->data, 0, panels * cols * P * sizeof(float));
+    return 0;
+}
+
+int mat32_pack(gt_mat32 *a, const float *W, size_t rows, size_t cols)
+{
+    if (mat32_alloc(a, rows, cols))
+        return -1;
     for (size_t r = 0; r < rows; r++)
         for (size_t j = 0; j < cols; j++)
             a->data[((r / P) * cols + j) * P + r % P] = W[r * cols + j];
     return 0;
+}
+
+void mat32_put_row(gt_mat32 *a, size_t r, const double *restrict row)
+{
+    float *restrict d = a->data + (r / P) * a->cols * P + r % P;
+    for (size_t j = 0; j < a->cols; j++)
+        d[j * P] = (float)row[j];
 }
 
 void mat32_free(gt_mat32 *a)

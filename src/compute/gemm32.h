@@ -19,6 +19,9 @@ typedef struct gt_mat32 {
 /* Packs the row-major rows x cols matrix W. Returns 0, or -1 when out of memory. */
 int mat32_pack(gt_mat32 *a, const float *W, size_t rows, size_t cols);
 void mat32_free(gt_mat32 *a);
+/* An empty (zero) rows x cols matrix, and A(r, j) = row[j] (rounded to float32), j < cols. */
+int mat32_alloc(gt_mat32 *a, size_t rows, size_t cols);
+void mat32_put_row(gt_mat32 *a, size_t r, const double *row);
 
 /* The products with these matrices are the kernel sets' gemm32, gemm32_t and gemv64
  * (kernels.h). */

@@ -143,6 +143,10 @@ static inline void kern64_gemm(const gt_mat64 *A, size_t nb, const double *X, si
 {
     kern()->gemm64(A, nb, X, ldx, bias, Y, ldy, accumulate);
 }
+static inline void kern64_tanh(size_t n, double *v)
+{
+    kern()->act64(n, v, 1);
+}
 static inline void kern64_lstm(size_t H, const kern64_pre *p, double *g, double *t, double *c,
                                double *h)
 {

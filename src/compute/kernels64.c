@@ -33,6 +33,36 @@ void mat64_free(gt_mat64 *a)
     memset(a, 0, sizeof *a);
 }
 
+int mat64_alloc(gt_mat64 *a, size_t rows, size_t cols)
+{
+    size_t panels = (rows + P - 1) / P;
+    a->rows = rows;
+    a->cols = cols;
+    a->data = calloc(panels * cols * P + 1, sizeof *a->data);
+    return a->data ? 0 : -1;
+}
+
+void mat64_put_row(gt_mat64 *a, size_t r, const double *restrict row)
+{
+    double *restrict d = a->data + (r / P) * a->cols * P + r % P;
+    for (size_t j = 0; j < a->cols; j++)
+        d[j * P] = row[j];
+}
+
+void mat64_put_col(gt_mat64 *a, size_t j, const double *restrict col)
+{
+    const size_t rows = a->rows, stride = a->cols * P;
+    double *restrict d = a->data + j * P;
+    size_t r = 0;
+    for (; r + P <= rows; r += P, d += stride) { /* spelt out: a loop becomes a memcpy call */
+        const double *c = col + r;
+        d[0] = c[0], d[1] = c[1], d[2] = c[2], d[3] = c[3];
+        d[4] = c[4], d[5] = c[5], d[6] = c[6], d[7] = c[7];
+    }
+    for (size_t q = 0; r + q < rows; q++)
+        d[q] = col[r + q];
+}
+
 void gemm64_c(const gt_mat64 *A, size_t nb, const double *X, size_t ldx, const double *bias,
               double *Y, size_t ldy, int accumulate)
 {

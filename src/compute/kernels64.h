@@ -20,6 +20,11 @@ typedef struct gt_mat64 {
 /* Packs the row-major rows x cols matrix W. Returns 0, or -1 when out of memory. */
 int mat64_pack(gt_mat64 *a, const float *W, size_t rows, size_t cols);
 void mat64_free(gt_mat64 *a);
+/* An empty (zero) rows x cols matrix for mat64_put_row / mat64_put_col to fill. */
+int mat64_alloc(gt_mat64 *a, size_t rows, size_t cols);
+/* A(r, j) = row[j] for j < cols; A(r, j) = col[r] for r < rows. */
+void mat64_put_row(gt_mat64 *a, size_t r, const double *row);
+void mat64_put_col(gt_mat64 *a, size_t j, const double *col);
 
 /* The products with these matrices are the kernel sets' gemm64 (kernels.h). */
 

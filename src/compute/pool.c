@@ -40,6 +40,8 @@ struct gt_pool {
     const float *W, *x, *bias;
     float *y;
     int backward;
+    void (*fn)(void *ctx, int k, int n); /* pool_run's job, or NULL for a product */
+    void *ctx;
 };
 
 static void futex_wait(_Atomic unsigned *addr, unsigned val)
@@ -72,6 +74,10 @@ static void part(const gt_pool *p, int k, size_t *r0, size_t *r1)
 
 static void run_part(const gt_pool *p, int k)
 {
+    if (p->fn) {
+        p->fn(p->ctx, k, p->n);
+        return;
+    }
     size_t r0, r1;
     part(p, k, &r0, &r1);
     if (r1 > r0)
@@ -152,15 +158,9 @@ void pool_stop(gt_pool *p)
     free(p);
 }
 
-void pool_gemv(gt_pool *p, size_t rows, size_t cols, const float *W, const float *x,
-               const float *bias, float *y, int backward)
+/* Hands the job set in p to the workers, does part 0 and waits for the others. */
+static void start_and_join(gt_pool *p)
 {
-    if (!p || rows * cols < POOL_MIN_WORK || rows < 8) {
-        kern_gemv_dir(rows, cols, W, x, bias, y, backward);
-        return;
-    }
-    p->rows = rows, p->cols = cols, p->W = W, p->x = x, p->bias = bias, p->y = y;
-    p->backward = backward;
     atomic_store_explicit(&p->done, 0, memory_order_relaxed);
     atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
     if (atomic_load(&p->sleepers))
@@ -172,4 +172,33 @@ void pool_gemv(gt_pool *p, size_t rows, size_t cols, const float *W, const float
             cpu_relax();
         else
             sched_yield();
+}
+
+void pool_gemv(gt_pool *p, size_t rows, size_t cols, const float *W, const float *x,
+               const float *bias, float *y, int backward)
+{
+    if (!p || rows * cols < POOL_MIN_WORK || rows < 8) {
+        kern_gemv_dir(rows, cols, W, x, bias, y, backward);
+        return;
+    }
+    p->rows = rows, p->cols = cols, p->W = W, p->x = x, p->bias = bias, p->y = y;
+    p->backward = backward;
+    p->fn = NULL;
+    start_and_join(p);
+}
+
+int pool_threads(const gt_pool *p)
+{
+    return p ? p->n : 1;
+}
+
+void pool_run(gt_pool *p, void (*fn)(void *ctx, int k, int n), void *ctx)
+{
+    if (!p) {
+        fn(ctx, 0, 1);
+        return;
+    }
+    p->fn = fn;
+    p->ctx = ctx;
+    start_and_join(p);
 }

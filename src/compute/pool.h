@@ -17,4 +17,10 @@ void pool_stop(gt_pool *p);
 void pool_gemv(gt_pool *p, size_t rows, size_t cols, const float *W, const float *x,
                const float *bias, float *y, int backward);
 
+/* Runs fn(ctx, k, n) on each of the n = pool_threads(p) threads (k = 0 on the caller) and
+ * returns when every call has: for work already split into n independent parts. With p
+ * NULL, fn(ctx, 0, 1) on the caller. */
+int pool_threads(const gt_pool *p);
+void pool_run(gt_pool *p, void (*fn)(void *ctx, int k, int n), void *ctx);
+
 #endif

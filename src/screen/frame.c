@@ -35,6 +35,8 @@ void frame_draw(gt_surface *s, const gt_view *v)
         panel_profile(s, body, v);
     } else if (v->stats.shown) {
         panel_stats(s, body, v);
+    } else if (v->jac.shown) {
+        panel_jacobian(s, body, v);
     } else {
         panel_gates(s, v->lay.r[P_GATES], v);
         panel_cellhid(s, v->lay.r[P_CELLHID], v);

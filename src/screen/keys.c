@@ -251,6 +251,43 @@ static int stats_key(gt_view *v, const gt_key *k)
     }
 }
 
+/* ---- the Jacobian view ---- */
+
+static void jac_toggle(gt_view *v)
+{
+    v->jac.shown = !v->jac.shown;
+    if (!v->jac.shown)
+        return;
+    if (v->stats.shown) { /* one view over the panels at a time */
+        v->stats.shown = 0;
+        statsview_cancel(&v->stats);
+    }
+    v->find.prof_shown = 0;
+    message(v, 0, "%s_T / %s_(T-k) against the carry line at the cursor: %s, D closes",
+            v->m->arch == GT_LSTM ? "dc" : "dh", v->m->arch == GT_LSTM ? "dc" : "dh",
+            "arrows step and select");
+}
+
+/* The keys that mean something else while the Jacobian view is up (K, closing); 0 for the
+ * others. */
+static int jac_key(gt_view *v, const gt_key *k)
+{
+    if (k->sym == K_ESC) {
+        v->jac.shown = 0;
+        return 1;
+    }
+    if (k->sym != K_CHAR || k->ctrl || (k->cp != '+' && k->cp != '=' && k->cp != '-'))
+        return 0;
+    int K = v->jac.horizon, nk = k->cp == '-' ? K / 2 : K * 2;
+    if (nk < JACVIEW_KMIN || nk > JACVIEW_KMAX)
+        message(v, 0, "K is %d (%d-%d)", K, JACVIEW_KMIN, JACVIEW_KMAX);
+    else {
+        v->jac.horizon = nk;
+        message(v, 0, "the derivative's lags: K = %d", nk);
+    }
+    return 1;
+}
+
 /* ---- the keys ---- */
 
 static void change_layer(gt_view *v, int d)
@@ -323,6 +360,7 @@ static void toggle_diff(gt_view *v)
 static void toggle_stats(gt_view *v)
 {
     v->stats.shown = !v->stats.shown;
+    v->jac.shown = 0; /* one view over the panels at a time */
     if (v->stats.shown) {
         v->stats.scroll = 0;
         statsview_want(&v->stats, v->layer);
@@ -395,6 +433,7 @@ static gt_act char_key(gt_view *v, const gt_key *k)
     case '=': change_horizon(v, 1); break;
     case '-': change_horizon(v, 0); break;
     case 'd': toggle_diff(v); break;
+    case 'D': jac_toggle(v); break;
     case 'r': toggle_stats(v); break;
     case 'w': write_text(v); break;
     case 'x': return ACT_EXPORT;
@@ -417,6 +456,8 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
     if (v->stats.shown && stats_key(v, k))
         return ACT_REDRAW;
     if (keys_find_overlay(v, k))
+        return ACT_REDRAW;
+    if (v->jac.shown && jac_key(v, k))
         return ACT_REDRAW;
     int page = view_units_per_page(v);
     switch (k->sym) {

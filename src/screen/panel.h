@@ -15,6 +15,7 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v);
 void panel_status(gt_surface *s, gt_rect r, const gt_view *v);
 void panel_stats(gt_surface *s, gt_rect r, const gt_view *v); /* instead of the four below the strip */
 void panel_profile(gt_surface *s, gt_rect r, const gt_view *v); /* the same */
+void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v); /* likewise */
 void panel_help(gt_surface *s); /* over the whole frame */
 
 /* A panel's title row: a rule with the title on the left and a note on the right. Right-hand

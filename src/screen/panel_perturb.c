@@ -1,6 +1,7 @@
-/* The perturbation panel (doc/measures.md, "Perturbation"): the last edit, both half-lives and the ratio
+/* The perturbation panel (doc/measures.md, "Perturbation"): the last edit, the half-lives and the ratio
  * measured / forget-only at the last k; the curves, each over its value at k = 0, on a log
- * scale against k = 0..K, measured c (an LSTM's), forget-only F and measured h overlaid;
+ * scale against k = 0..K, measured c (an LSTM's), forget-only F, measured h and the
+ * linearized L (the edit's first difference carried by the exact tangent map) overlaid;
  * and the units that carry the edit furthest. For a GRU, h against the update gate alone. */
 #include "config.h"
 
@@ -92,7 +93,7 @@ static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_per
             surf_printf(s, x0, py + row, lab, R_DIM, "%*s", lab, buf);
             lab_row[row] = 1;
         }
-    int used[3] = {-1, -1, -1};
+    int used[4] = {-1, -1, -1, -1};
     for (int i = 0; i < nc; i++) {
         plot_canvas c;
         if (plot_canvas_init(&c, pw, ph, s->utf8))
@@ -153,13 +154,38 @@ static void edit_line(gt_surface *s, int x, int y, int w, const gt_view *v, size
         surf_text(s, x + used, y, w - used, R_DIM, buf);
 }
 
-/* The half-lives and the ratio measured / forget-only, spaced out, tight, or with the
- * ratio on a line of its own, whichever fits first; returns the row after them. */
+/* The half-lives (hc of an LSTM's c, hl of L, hf of F, hh of h) and the ratio at k_at, at a
+ * level of compactness: 0 spaced out, 1 tight, 2 tighter and the ratio's k left out, 3 the
+ * half-lives alone (the ratio then goes on a line of its own). Returns buf. */
+static const char *summary(char *buf, size_t n, int level, int lstm, const char *half,
+                           const char *hc, const char *hl, const char *hf, const char *hh,
+                           int K, int k_at, const char *ratio)
+{
+    static const char *const num_sep[4] = {" ", " ", "", ""}, *const sep[4] = {"  ", " ", " ", " "};
+    const char *v = lstm ? "c" : "h", *ns = num_sep[level], *sp = sep[level];
+    char tail[64] = "";
+    const int at = k_at < 0 ? K : k_at;
+    if (level == 0)
+        snprintf(tail, sizeof tail, "   %s/F at k=%d: %s", v, at, ratio);
+    else if (level == 1)
+        snprintf(tail, sizeof tail, "  %s/F(%d) %s", v, at, ratio);
+    else if (level == 2)
+        snprintf(tail, sizeof tail, " %s/F %s", v, ratio);
+    if (lstm)
+        snprintf(buf, n, "%s c%s%s%sL%s%s%sF%s%s%sh%s%s%s", half, ns, hc, sp, ns, hl, sp, ns, hf,
+                 sp, ns, hh, tail);
+    else
+        snprintf(buf, n, "%s h%s%s%sL%s%s%sF%s%s%s", half, ns, hh, sp, ns, hl, sp, ns, hf, tail);
+    return buf;
+}
+
+/* The half-lives and the ratio measured / forget-only, in the widest form that fits; at the
+ * narrowest the ratio goes on a line of its own. Returns the row after them. */
 static int halflife_lines(gt_surface *s, int x, int y, int w, int end, const gt_pertview *pv)
 {
     const int K = pv->K, lstm = pv->lstm;
     const char *half = s->utf8 ? "t½" : "t1/2";
-    char buf[256], a[16], b[16], c[16];
+    char buf[256], a[16], b[16], c[16], l[16];
     int k_at;
     double ratio = pertview_ratio(pv, &k_at);
     char rs[32];
@@ -170,49 +196,43 @@ static int halflife_lines(gt_surface *s, int x, int y, int w, int end, const gt_
                  ratio);
     fmt_hl(b, sizeof b, pv->hl_fo, K);
     fmt_hl(c, sizeof c, pv->hl_h, K);
-    char tail[64];
-    int fits = 0;
-    for (int compact = 0; compact < 3 && !fits; compact++) {
-        /* 0: spaced out; 1: tight; 2: the ratio on a line of its own */
-        const char *sep = compact ? " " : "  ", *gap = compact ? "  " : "   ";
-        if (compact)
-            snprintf(tail, sizeof tail, "%s/F(%d) %s", lstm ? "c" : "h", k_at < 0 ? K : k_at, rs);
-        else
-            snprintf(tail, sizeof tail, "%s/F at k=%d: %s", lstm ? "c" : "h", k_at < 0 ? K : k_at,
-                     rs);
-        if (lstm) {
-            fmt_hl(a, sizeof a, pv->hl_c, K);
-            snprintf(buf, sizeof buf, "%s c %s%sF %s%sh %s%s%s", half, a, sep, b, sep, c,
-                     compact == 2 ? "" : gap, compact == 2 ? "" : tail);
-        } else {
-            snprintf(buf, sizeof buf, "%s h %s%sF %s%s%s", half, c, sep, b,
-                     compact == 2 ? "" : gap, compact == 2 ? "" : tail);
-        }
-        fits = surf_width(buf) <= w;
-        if (compact == 2) {
-            surf_text(s, x, y, w, R_NORMAL, buf);
-            if (++y >= end)
-                return y;
-            snprintf(buf, sizeof buf, "%s", tail);
-        }
+    fmt_hl(l, sizeof l, pv->hl_lin, K);
+    fmt_hl(a, sizeof a, pv->hl_c, K);
+    int level = 0;
+    while (surf_width(summary(buf, sizeof buf, level, lstm, half, a, l, b, c, K, k_at, rs)) > w &&
+           level < 3)
+        level++;
+    if (level == 3) {
+        surf_text(s, x, y, w, R_NORMAL, buf);
+        if (++y >= end)
+            return y;
+        snprintf(buf, sizeof buf, "%s/F(%d) %s", lstm ? "c" : "h", k_at < 0 ? K : k_at, rs);
     }
     surf_text(s, x, y, w, R_NORMAL, buf);
     return y + 1;
 }
 
-/* The curves' names under the plot. */
+/* The curves' names under the plot, shortened when the long ones do not fit in w. */
 static void legend(gt_surface *s, int x, int y, int w, int lstm)
 {
+    const struct {
+        const char *letter, *name, *brief;
+        gt_role role;
+    } item[4] = {
+        {"c", "measured", "meas.", R_PLOT},
+        {"F", lstm ? "forget-only" : "update gate only", lstm ? "forget" : "z only", R_CARRY},
+        {"h", lstm ? "hidden" : "measured", lstm ? "hidden" : "meas.", R_BAR0},
+        {"L", "linearized", "linear", R_MARK},
+    };
+    int full = 0;
+    for (int i = lstm ? 0 : 1; i < 4; i++)
+        full += 2 + surf_width(item[i].name) + 2;
     int lx = x;
-    if (lstm) {
-        lx += surf_text(s, lx, y, x + w - lx, R_PLOT, "c");
-        lx += surf_text(s, lx, y, x + w - lx, R_DIM, " measured  ");
+    for (int i = lstm ? 0 : 1; i < 4; i++) {
+        lx += surf_text(s, lx, y, x + w - lx, item[i].role, item[i].letter);
+        lx += surf_printf(s, lx, y, x + w - lx, R_DIM, " %s  ",
+                          full - 2 <= w ? item[i].name : item[i].brief);
     }
-    lx += surf_text(s, lx, y, x + w - lx, R_CARRY, "F");
-    lx += surf_printf(s, lx, y, x + w - lx, R_DIM, " %s  ",
-                      lstm ? "forget-only" : "update gate only");
-    lx += surf_text(s, lx, y, x + w - lx, R_BAR0, "h");
-    surf_text(s, lx, y, x + w - lx, R_DIM, lstm ? " hidden" : " measured");
 }
 
 /* The plot of the curves over plot_rows rows at y, its k axis and its legend; returns the
@@ -220,9 +240,11 @@ static void legend(gt_surface *s, int x, int y, int w, int lstm)
 static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_pertview *pv)
 {
     int x = in.x + 1, w = in.w - 1;
-    curve cv[3];
+    curve cv[4];
     int nc = 0;
     cv[nc++] = (curve){pv->fo, "F", R_CARRY};
+    if (pv->lin[0] > 0)
+        cv[nc++] = (curve){pv->lin, "L", R_MARK};
     if (pv->dh[0] > 0)
         cv[nc++] = (curve){pv->dh, "h", R_BAR0};
     if (pv->lstm && pv->dc[0] > 0)

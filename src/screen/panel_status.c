@@ -129,6 +129,15 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         put_hints(s, x, y, end, vh, (int)(sizeof vh / sizeof vh[0]));
         return;
     }
+    if (v->jac.shown) {
+        const hint jh[] = {
+            {u ? "←→" : "h/l", "step"}, {u ? "↑↓" : "j/k", "unit"}, {"+/-", "K"},
+            {"[ ]", "layer"},           {"D Esc", "close"},        {"?", "help"},
+            {"q", "quit"},
+        };
+        put_hints(s, x, y, end, jh, (int)(sizeof jh / sizeof jh[0]));
+        return;
+    }
     if (trace_edit_count(v->tr)) { /* the keys of an edit first */
         const hint eh[] = {
             {u ? "←→" : "h/l", "step"}, {"e", "edit"},        {"u", "undo"},
@@ -145,7 +154,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         {"u", "undo"},                {"g", "go to"},         {"/", "search"},
         {"r", "report"},              {"x", "export"},        {"c", "colour"},
         {"m", "match"},               {"v", "select"},        {"p", "profile"},
-        {"?", "help"},                {"q", "quit"},
+        {"D", "derivative"},          {"?", "help"},          {"q", "quit"},
     };
     put_hints(s, x, y, end, hints, (int)(sizeof hints / sizeof hints[0]));
 }
@@ -172,6 +181,7 @@ void panel_help(gt_surface *s)
         {"d", "gate bars and unit: edited - before the last edit, or values"},
         {"w", "write the edited text to a new file here"},
         {"r", "report tables of the text (r or Esc closes, arrows scroll)"},
+        {"D", "dc_T/dc_(T-k) against the carry line at the cursor (+ - its K, D Esc close)"},
         {"x", "export this frame to a text file"},
         {"Esc", "cancel a prompt or a selection, stop a computation"},
         {"?", "this help (any key closes it)"},

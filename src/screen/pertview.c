@@ -15,7 +15,7 @@ int pertview_init(gt_pertview *pv, const gt_model *m, gt_error *e)
     pv->p_layer = -1;
     pv->lstm = m->arch == GT_LSTM;
     const size_t K1 = PERTVIEW_KMAX + 1, LH = (size_t)m->layers * m->hidden;
-    pv->dc = calloc(3 * K1, sizeof *pv->dc);
+    pv->dc = calloc(4 * K1, sizeof *pv->dc);
     pv->h0 = malloc(LH * sizeof *pv->h0);
     pv->c0 = malloc(LH * sizeof *pv->c0);
     pv->orig = malloc(K1 * sizeof *pv->orig);
@@ -27,6 +27,7 @@ int pertview_init(gt_pertview *pv, const gt_model *m, gt_error *e)
     }
     pv->dh = pv->dc + K1;
     pv->fo = pv->dc + 2 * K1;
+    pv->lin = pv->dc + 3 * K1;
     return GT_OK;
 }
 
@@ -95,6 +96,8 @@ int pertview_update(gt_pertview *pv, gt_trace *tr, int layer, gt_error *e)
         memcpy(pv->dc, r->dc, K1 * sizeof *pv->dc);
     memcpy(pv->dh, r->dh, K1 * sizeof *pv->dh);
     memcpy(pv->fo, r->fo, K1 * sizeof *pv->fo);
+    memcpy(pv->lin, r->lin, K1 * sizeof *pv->lin);
+    pv->hl_lin = r->hl_lin;
     pv->K = r->K;
     pv->hl_c = r->hl_c;
     pv->hl_h = r->hl_h;

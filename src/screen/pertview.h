@@ -29,6 +29,7 @@ typedef struct gt_pertview {
     int lstm;
     double *dc, *dh, *fo; /* [PERTVIEW_KMAX+1]: measured c (LSTM), measured h, forget-only */
     double hl_c, hl_h, hl_fo; /* half-lives in steps, PERTURB_NONE beyond K */
+    double *lin, hl_lin;  /* the linearized curve (c for an LSTM, h for a GRU), its half-life */
     int ntop;            /* units (with a difference at k = 0) by how long it lasts */
     int top[PERTVIEW_TOP], top_last[PERTVIEW_TOP], top_last_fo[PERTVIEW_TOP];
     double top_d0[PERTVIEW_TOP];

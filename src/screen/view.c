@@ -49,6 +49,8 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
         rc = diffrun_init(&v->dr, m, e);
     if (rc == GT_OK)
         rc = findview_init(&v->find, m, tr, SIGNALS_DEFAULT_STEPS, e);
+    if (rc == GT_OK)
+        rc = jacview_init(&v->jac, m, e);
     if (rc) {
         view_free(v);
         return rc;
@@ -68,6 +70,7 @@ void view_free(gt_view *v)
     statsview_free(&v->stats);
     diffrun_free(&v->dr);
     findview_free(&v->find);
+    jacview_free(&v->jac);
     free(v->dbuf);
     v->dbuf = NULL;
     v->order = NULL;
@@ -218,12 +221,15 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     }
     v->pass_running = trace_pass_running(v->tr);
     v->pass_progress = trace_pass_progress(v->tr);
+    if (v->jac.shown)
+        jacview_update(&v->jac, v->tr, v->layer, t, v->unit);
     return GT_OK;
 }
 
 void view_edits_changed(gt_view *v)
 {
     gt_error e = {0};
+    jacview_invalidate(&v->jac);
     if (pertview_update(&v->pert, v->tr, v->layer, &e)) {
         snprintf(v->msg, sizeof v->msg, "perturbation: %.200s", e.msg);
         v->msg_error = 1;

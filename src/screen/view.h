@@ -12,6 +12,7 @@
 #include "gatetui/trace.h"
 #include "screen/diffrun.h"
 #include "screen/findview.h"
+#include "screen/jacview.h"
 #include "screen/layout.h"
 #include "screen/pertview.h"
 #include "screen/statsview.h"
@@ -61,6 +62,7 @@ typedef struct gt_view {
     int pass_wanted;   /* keep the background pass going */
     gt_pertview pert;  /* the last edit's perturbation curves (K: pert.horizon) */
     gt_statsview stats; /* the report's tables (r shows them) */
+    gt_jacview jac;    /* the derivative against the carry line at the cursor (D shows it) */
     int diff;          /* the gate bars and the unit show edited - before the last edit */
     gt_diffrun dr;     /* the run of the text before the last edit (while diff is on) */
     gt_findview find;  /* hypotheses, selections, profiles (m, v, p) */

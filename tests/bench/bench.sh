@@ -4,7 +4,8 @@
 # hand loop, the bytes of weights read per second and what this machine's caches deliver
 # (tests/bench/probe.c); the report against batched PyTorch and its share of the FMA peak;
 # the screen's background pass with one, two and an adaptive number of threads
-# (tests/bench/bench_pass.c); and the memory used for a 10 MB text (/usr/bin/time). Needs
+# (tests/bench/bench_pass.c); the Jacobian against PyTorch (tests/bench/bench_jacobian.sh);
+# and the memory used for a 10 MB text (/usr/bin/time). Needs
 # Debian's python3-torch (/usr/bin/python3). Not part of make check: the machines are
 # shared and noisy, so it prints medians and ratios, never a pass or fail.
 # Usage: tests/bench/bench.sh [THREADS]   (run from a configured and built tree)
@@ -64,6 +65,15 @@ for spec in "samples/kjv-lstm.bin" "samples/kjv-gru.bin" "lstm1024.bin --windows
     shift
     GATETUI_THREADS=$threads "$top/tests/bench/bench_report_torch.sh" "$model" "$text" 3 "$@" |
         grep -E '^(model|ratio|matrix|float32)' | sed 's/^/  /'
+done
+printf '\n'
+
+# the Jacobian for K = 32 against PyTorch in double (tests/bench/bench_jacobian.sh, medians
+# of 3 rounds)
+printf 'the Jacobian (gatetui --jacobian, K = 32) against PyTorch in double:\n'
+for model in "$top/samples/kjv-lstm.bin" "$top/samples/kjv-gru.bin"; do
+    GATETUI_THREADS=$threads "$top/tests/bench/bench_jacobian.sh" "$model" "$text" 1000 32 0 3 |
+        grep -E '^(model|gatetui|PyTorch|ratio|products)' | sed 's/^/  /'
 done
 printf '\n'
 

@@ -52,7 +52,9 @@ fi
 # the matrix products' floating-point operations: 2 G H H per layer up to the chosen one
 # and step (and 2 G H H more for W_ih above layer 0), over the windows' positions, the
 # perturbation's prefix (s steps per full window) and its V streams (the original and
-# V - 1 replacements) of K + 1 steps per full window
+# V - 1 replacements) of K + 1 steps per full window; and the linearized curve's, one
+# product per layer and step k = 1..K for each replacement's tangent by the step's
+# derivative (2H x (H + D) for an LSTM, H x (H + D) for a GRU; doc/measures.md)
 flops=$("$py" - "$out/c.json" "$@" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -63,7 +65,10 @@ G = 4 if m["arch"] == "lstm" else 3
 H, V = m["hidden"], m["vocab"]
 per_step = sum(2 * G * H * H * (2 if k else 1) for k in range(r["layer"] + 1))
 full = r["positions"] // L
-print(per_step * (r["positions"] + full * p["site_offset"] + full * V * (p["horizon"] + 1)))
+rows = 2 * H if m["arch"] == "lstm" else H
+lin = sum(2 * rows * H * (2 if k else 1) for k in range(r["layer"] + 1))
+print(per_step * (r["positions"] + full * p["site_offset"] + full * V * (p["horizon"] + 1))
+      + lin * full * (V - 1) * p["horizon"])
 EOF
 )
 peak1=$("$out/probe" fma 1)

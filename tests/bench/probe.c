@@ -3,6 +3,7 @@
  *                         independent 256-bit FMAs (AVX2; AVX-512 has the same rate on
  *                         processors that split it in two), the best of 5 runs (other
  *                         work on the machine can only lower it).
+ *   probe fma64 [THREADS] the same in double precision (4 doubles an FMA).
  *   probe bw BYTES...     read bandwidth in GB/s of one core summing a buffer of BYTES
  *                         (k, K, m, M suffixes) over and over, the best of 5 runs: the
  *                         cache level that holds BYTES.
@@ -36,18 +37,37 @@ __attribute__((target("avx2,fma"))) static void *fma_loop(void *arg)
     return NULL;
 }
 
-static double fma_peak(int threads)
+__attribute__((target("avx2,fma"))) static void *fma64_loop(void *arg)
+{
+    double *out = arg;
+    __m256d a[12], m = _mm256_set1_pd(0.999999), c = _mm256_set1_pd(1e-7);
+    for (int i = 0; i < 12; i++)
+        a[i] = _mm256_set1_pd((double)i);
+    for (long n = 0; n < FMA_ITERS; n++) {
+        _Pragma("GCC unroll 12") for (int i = 0; i < 12; i++)
+            a[i] = _mm256_fmadd_pd(a[i], m, c);
+    }
+    __m256d s = a[0];
+    for (int i = 1; i < 12; i++)
+        s = _mm256_add_pd(s, a[i]);
+    *out = _mm256_cvtsd_f64(s);
+    return NULL;
+}
+
+/* lanes: 8 (float32) or 4 (double) per FMA. */
+static double fma_peak(int threads, int lanes)
 {
     pthread_t t[64];
-    float sink[64];
+    double sink[64];
+    void *(*loop)(void *) = lanes == 8 ? fma_loop : fma64_loop;
     double t0 = bench_now();
     for (int i = 1; i < threads; i++)
-        pthread_create(&t[i], NULL, fma_loop, &sink[i]);
-    fma_loop(&sink[0]);
+        pthread_create(&t[i], NULL, loop, &sink[i]);
+    loop(&sink[0]);
     for (int i = 1; i < threads; i++)
         pthread_join(t[i], NULL);
     double dt = bench_now() - t0;
-    return (double)threads * FMA_ITERS * 12 * 8 * 2 / dt / 1e9;
+    return (double)threads * FMA_ITERS * 12 * lanes * 2 / dt / 1e9;
 }
 
 __attribute__((target("avx2"))) static double bw(size_t bytes)
@@ -89,16 +109,16 @@ static size_t parse_size(const char *s)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: probe fma [THREADS] | probe bw BYTES...\n");
+        fprintf(stderr, "usage: probe fma|fma64 [THREADS] | probe bw BYTES...\n");
         return 2;
     }
     double r[5];
-    if (strcmp(argv[1], "fma") == 0) {
+    if (strcmp(argv[1], "fma") == 0 || strcmp(argv[1], "fma64") == 0) {
         int th = argc > 2 ? atoi(argv[2]) : 1;
         if (th < 1 || th > 64)
             th = 1;
         for (int k = 0; k < 5; k++)
-            r[k] = fma_peak(th);
+            r[k] = fma_peak(th, strcmp(argv[1], "fma") == 0 ? 8 : 4);
         qsort(r, 5, sizeof *r, bench_cmp_double);
         printf("%.1f\n", r[4]);
         return 0;

@@ -3,8 +3,11 @@
 batched. The windows run as one batch (the full ones; a short last one by itself), a hand
 loop over time with one batched matrix product per layer and step for the gates (nn.LSTM
 does not return them); the perturbation runs every replacement of every full window at
-once, with the original windows, as one batch of K+1 steps. Prints the report's JSON
-object (the same keys as `gatetui --report --json`).
+once, with the original windows, as one batch of K+1 steps; the linearized curve carries
+each replacement's first difference forward along its window's original run with
+forward-mode differentiation (functorch's jvp, vmapped over the replacements: the original
+run once, the tangents batched). Prints the report's JSON object (the same keys as
+`gatetui --report --json`).
 
 Usage: report_torch.py MODEL TEXT [--layer N] [--windows N] [--window-len L] [--horizon K]
        [--threads T]"""
@@ -15,6 +18,7 @@ import sys
 
 import numpy as np
 import torch
+from functorch import jvp, vmap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -128,6 +132,18 @@ class Model:
         return (1 - zg) * n + zg * h, c
 
 
+def stack_step(m, toks, upto, *st):
+    """One step of layers 0..upto: st = (h_0..h_upto, c_0..c_upto), each [B, H]."""
+    n = upto + 1
+    h, c = list(st[:n]), list(st[n:])
+    inp = m.table0[toks]
+    for j in range(n):
+        if j > 0:
+            inp = h[j - 1] @ m.w[j][0].T + m.w[j][2]
+        h[j], c[j] = m.cell(j, inp, h[j], c[j])
+    return tuple(h) + tuple(c)
+
+
 def perturbation(m, wins, full, layer, L, horizon):
     """The perturbation table: every replacement of every full window, with the originals,
     one batch."""
@@ -137,7 +153,8 @@ def perturbation(m, wins, full, layer, L, horizon):
     ks = [k for k in KS if k <= K]
     pert = {"site_offset": s, "horizon": K, "pairs": 0, "k": ks, "cell": None,
             "forget_only": None, "hidden": None, "halflife_cell": None,
-            "halflife_forget_only": None, "halflife_hidden": None}
+            "halflife_forget_only": None, "halflife_hidden": None, "linearized": None,
+            "halflife_linearized": None}
     if full and m.V > 1:
         F, R = len(full), m.V - 1
         seqs = torch.tensor([wins[w] for w in full])  # [F, L]
@@ -153,8 +170,13 @@ def perturbation(m, wins, full, layer, L, horizon):
         h = [x[idx] for x in h0]
         c = [x[idx] for x in c0]
         base = lambda x: x[:F].repeat_interleave(R, 0)
-        dh, dcs, fo = [], [], []
+        dh, dcs, fo, lin = [], [], [], []
+        n = layer + 1
         for k in range(K + 1):
+            if k > 0:  # the tangents over this step, along the originals' run
+                prim = tuple(x[:F] for x in h[:n]) + tuple(x[:F] for x in c[:n])
+                step = lambda *st: stack_step(m, allseq[k][:F], layer, *st)
+                tang = vmap(lambda *t: jvp(step, prim, t)[1])(*tang)
             inp = m.table0[allseq[k]]
             for j in range(layer + 1):
                 if j > 0:
@@ -166,6 +188,11 @@ def perturbation(m, wins, full, layer, L, horizon):
                 h[j], c[j] = m.cell(j, inp, h[j], c[j])
             st = c[layer] if m.lstm else h[layer]
             d = st[F:] - base(st)
+            if k == 0:  # each replacement's first difference on every layer: [R, F, H]
+                tang = tuple((x[F:] - base(x)).view(F, R, H).transpose(0, 1)
+                             for x in h[:n] + c[:n])
+            t_st = tang[n + layer] if m.lstm else tang[layer]
+            lin.append(t_st.transpose(0, 1).reshape(F * R, H).norm(dim=1))
             if k == 0:
                 d0 = d
                 prod = torch.ones(F, H)
@@ -174,7 +201,7 @@ def perturbation(m, wins, full, layer, L, horizon):
             fo.append((d0 * prod.repeat_interleave(R, 0)).norm(dim=1))
             dcs.append(d.norm(dim=1))
             dh.append((h[layer][F:] - base(h[layer])).norm(dim=1))
-        dh, fo = torch.stack(dh), torch.stack(fo)
+        dh, fo, lin = torch.stack(dh), torch.stack(fo), torch.stack(lin)
         dc = torch.stack(dcs) if m.lstm else None
         ok = (fo[0] > 0) & (dh[0] > 0)
         if m.lstm:
@@ -183,7 +210,7 @@ def perturbation(m, wins, full, layer, L, horizon):
         pert["pairs"] = pairs
         if pairs:
             mean = lambda d: (d[:, ok] / d[0, ok]).double().mean(1).numpy()
-            curves = {"hidden": mean(dh), "forget_only": mean(fo)}
+            curves = {"hidden": mean(dh), "forget_only": mean(fo), "linearized": mean(lin)}
             if m.lstm:
                 curves["cell"] = mean(dc)
             for key, cv in curves.items():

@@ -10,8 +10,13 @@ the perturbation curves of doc/measures.md, in numpy from the equations there.
                 [--horizon K] [--vocab-from FILE] [--gru-reset before|after]
       prints, for each edit (token T at step S, and so on; steps count the in-vocabulary
       characters from 0, the first S is the edited step s), the unnormalised curves
-      D_c, D_h, F for k = 0..K from the state before s (the text run from the start),
-      their half-lives, D0 per unit and how long each unit's difference lasts.
+      D_c, D_h, F and the linearized L for k = 0..K from the state before s (the text run
+      from the start), their half-lives, D0 per unit and how long each unit's difference
+      lasts.
+
+The linearized curve is taken by central differences: the original state after s moved
+by +-eps times the edit's difference there (every layer up to the one compared, c and h),
+both run on with the original tokens; |(c(+) - c(-)) / (2 eps)| (h for a GRU).
 
 Everything is float64: the windows run together as one batch, and the replacements of a
 window together with the original text as another.  Needs only numpy.
@@ -179,29 +184,48 @@ def num(v):
 # Perturbation: the original tokens and edited versions, from one state, as one batch.
 
 
+LIN_EPS = 1e-5
+
+
+def fd_items(m, layer, h, c, E, eps):
+    """After the edited step: 2E more items, the original state plus and minus eps times
+    each edit's difference, on every layer up to `layer` (the others as the original's)."""
+    for q in range(m.L):
+        for st in (h, c):
+            d = st[q][1:E + 1] - st[q][0] if q <= layer else 0 * st[q][1:E + 1]
+            st[q] = np.concatenate([st[q][:E + 1], st[q][0] + eps * d, st[q][0] - eps * d])
+
+
 def perturb(m, layer, h0, c0, orig, edits, K, units=True):
     """orig: tokens s..s+K; edits: list of token lists of the same length.  h0, c0: lists
-    of [H] per layer.  Returns per edit (dc, dh, fo, and with units, d0, last, last_fo,
-    margin)."""
+    of [H] per layer.  Returns per edit (dc, dh, fo, lin, and with units, d0, last,
+    last_fo, margin)."""
     E = len(edits)
     B = E + 1
     h = [np.tile(h0[k], (B, 1)) for k in range(m.L)]
     c = [np.tile(c0[k], (B, 1)) for k in range(m.L)]
-    seqs = np.array([orig] + list(edits))
+    seqs = np.array([orig] + list(edits) + [orig] * (2 * E))
     H = m.H
     lstm = m.arch == "lstm"
     carried = []
-    dcs, dhs = [], []
+    dcs, dhs, lins = [], [], []
     zgate = []
     for k in range(K + 1):
-        gates = step(m, seqs[:, k], h, c, layer)
+        gates = step(m, seqs[:h[0].shape[0], k], h, c, layer)
         st = c[layer] if lstm else h[layer]
-        carried.append(st[1:] - st[0])
-        dhs.append(np.linalg.norm(h[layer][1:] - h[layer][0], axis=1))
+        carried.append(st[1:E + 1] - st[0])
+        dhs.append(np.linalg.norm(h[layer][1:E + 1] - h[layer][0], axis=1))
         if lstm:
-            dcs.append(np.linalg.norm(c[layer][1:] - c[layer][0], axis=1))
+            dcs.append(np.linalg.norm(c[layer][1:E + 1] - c[layer][0], axis=1))
         zgate.append(gates[layer][0, H:2 * H])  # f or z of the original run
+        if k == 0:
+            lins.append(np.linalg.norm(st[1:E + 1] - st[0], axis=1))
+            fd_items(m, layer, h, c, E, LIN_EPS)
+        else:
+            lins.append(np.linalg.norm((st[E + 1:2 * E + 1] - st[2 * E + 1:]) / (2 * LIN_EPS),
+                                       axis=1))
     D = np.array(carried)          # [K+1, E, H]
+    lin = np.array(lins)           # [K+1, E]
     d0 = D[0]
     prod = np.ones((K + 1, H))
     for k in range(1, K + 1):
@@ -211,7 +235,7 @@ def perturb(m, layer, h0, c0, orig, edits, K, units=True):
     for e in range(E):
         if not units:
             out.append(dict(dc=np.array(dcs)[:, e] if lstm else None,
-                            dh=np.array(dhs)[:, e], fo=fo[:, e]))
+                            dh=np.array(dhs)[:, e], fo=fo[:, e], lin=lin[:, e]))
             continue
         ratio = np.abs(D[:, e, :]) / np.where(d0[e] != 0, np.abs(d0[e]), 1.0)
         last, last_fo, margin = [], [], []
@@ -229,7 +253,7 @@ def perturb(m, layer, h0, c0, orig, edits, K, units=True):
         out.append(dict(
             dc=[float(v) for v in np.array(dcs)[:, e]] if lstm else None,
             dh=[float(v) for v in np.array(dhs)[:, e]],
-            fo=[float(v) for v in fo[:, e]],
+            fo=[float(v) for v in fo[:, e]], lin=[float(v) for v in lin[:, e]],
             d0=[float(v) for v in d0[e]], last=last, last_fo=last_fo, margin=margin))
     return out
 
@@ -246,7 +270,7 @@ def perturbation(m, wins, layer, L, horizon):
     lstm = m.arch == "lstm"
     s = L // 4
     K = min(horizon, L - s - 1)
-    curves = {"cell": [], "fo": [], "hidden": []}
+    curves = {"cell": [], "fo": [], "hidden": [], "lin": []}
     for win in wins:
         if len(win) != L:
             continue
@@ -269,6 +293,7 @@ def perturbation(m, wins, layer, L, horizon):
                 curves["cell"].append(np.array(res["dc"]) / res["dc"][0])
             curves["fo"].append(np.array(res["fo"]) / res["fo"][0])
             curves["hidden"].append(np.array(res["dh"]) / res["dh"][0])
+            curves["lin"].append(np.array(res["lin"]) / res["lin"][0])
     pairs = len(curves["fo"])
     ks = [k for k in KS if k <= K]
     mean = {key: (np.mean(np.array(v), axis=0) if v else None) for key, v in curves.items()}
@@ -278,7 +303,8 @@ def perturbation(m, wins, layer, L, horizon):
             "cell": pick(mean["cell"]), "forget_only": pick(mean["fo"]),
             "hidden": pick(mean["hidden"]),
             "halflife_cell": hl(mean["cell"]), "halflife_forget_only": hl(mean["fo"]),
-            "halflife_hidden": hl(mean["hidden"])}
+            "halflife_hidden": hl(mean["hidden"]),
+            "linearized": pick(mean["lin"]), "halflife_linearized": hl(mean["lin"])}
     return pert
 
 
@@ -412,7 +438,8 @@ def main():
             res.update(changes=[list(ch) for ch in changes], K=K,
                        halflife_cell=num(halflife(res["dc"])) if res["dc"] else None,
                        halflife_hidden=num(halflife(res["dh"])),
-                       halflife_forget_only=num(halflife(res["fo"])))
+                       halflife_forget_only=num(halflife(res["fo"])),
+                       halflife_linearized=num(halflife(res["lin"])))
             results.append(res)
         out = {"layer": a.layer, "horizon": a.horizon, "steps": len(toks), "edits": results}
     json.dump(out, sys.stdout, indent=1)

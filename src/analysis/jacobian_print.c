@@ -1,0 +1,79 @@
+/* Printing the Jacobian against the carry line: a table, the JSON object, the matrix as
+ * CSV (doc/usage.md, "--jacobian"). */
+#include "config.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "gatetui/jacobian.h"
+
+static int done(FILE *f, gt_error *e)
+{
+    if (fflush(f) || ferror(f))
+        return gt_fail(e, GT_EFAIL, "error writing the Jacobian");
+    return GT_OK;
+}
+
+int jacobian_print_text(FILE *f, const gt_jacobian *j, size_t T, int unit, gt_error *e)
+{
+    const int lstm = j->m->arch == GT_LSTM;
+    const char *s = lstm ? "c" : "h", *g = lstm ? "f" : "z";
+    fprintf(f, "layer %d, step %zu: J = d%s_T / d%s_(T-k) against the carry line C = "
+               "%s_(T-k+1) ... %s_T\n", j->layer, T, s, s, g, g);
+    fprintf(f, "unit %d: J_jj, the row norm |J_j.| and C_jj; over the %d unit%s: |J|_F, |C|_F "
+               "and the diagonal's share |diag J| / |J|_F\n", unit, j->H, j->H == 1 ? "" : "s");
+    fprintf(f, "   k          J_jj        |J_j.|          C_jj         |J|_F         |C|_F  "
+               "diag share\n");
+    for (int k = 1; k <= j->K; k++) {
+        gt_jacobian_lag l;
+        jacobian_lag(j, k, unit, &l);
+        fprintf(f, "%4d  %12.6g  %12.6g  %12.6g  %12.6g  %12.6g  %10.4f\n", k, l.diag, l.row,
+                l.carry, l.frob, l.carry_frob, l.diag_share);
+    }
+    return done(f, e);
+}
+
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+int jacobian_print_json(FILE *f, const gt_jacobian *j, size_t T, int unit, gt_error *e)
+{
+    json_t *root = json_object(), *lags = json_array();
+    json_object_set_new(root, "step", json_integer((json_int_t)T));
+    json_object_set_new(root, "layer", json_integer(j->layer));
+    json_object_set_new(root, "unit", json_integer(unit));
+    for (int k = 1; k <= j->K; k++) {
+        gt_jacobian_lag l;
+        jacobian_lag(j, k, unit, &l);
+        json_t *o = json_object(), *u = json_object();
+        json_object_set_new(o, "k", json_integer(k));
+        json_object_set_new(o, "frob", num(l.frob));
+        json_object_set_new(o, "carry_frob", num(l.carry_frob));
+        json_object_set_new(o, "diag_share", num(l.diag_share));
+        json_object_set_new(u, "diag", num(l.diag));
+        json_object_set_new(u, "row", num(l.row));
+        json_object_set_new(u, "carry", num(l.carry));
+        json_object_set_new(o, "unit", u);
+        json_array_append_new(lags, o);
+    }
+    json_object_set_new(root, "lags", lags);
+    int bad = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) != 0;
+    json_decref(root);
+    bad |= fputc('\n', f) == EOF;
+    if (bad)
+        return gt_fail(e, GT_EFAIL, "error writing the Jacobian");
+    return done(f, e);
+}
+
+int jacobian_print_matrix(FILE *f, const gt_jacobian *j, gt_error *e)
+{
+    const size_t H = (size_t)j->H;
+    const double *M = jacobian_matrix(j);
+    for (size_t i = 0; i < H; i++)
+        for (size_t q = 0; q < H; q++)
+            fprintf(f, "%.17g%c", M[i * H + q], q + 1 < H ? ',' : '\n');
+    return done(f, e);
+}

@@ -1,0 +1,98 @@
+/* The Jacobian view's data (see jacview.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "screen/jacview.h"
+
+int jacview_init(gt_jacview *jv, const gt_model *m, gt_error *e)
+{
+    memset(jv, 0, sizeof *jv);
+    jv->m = m;
+    jv->horizon = JACVIEW_KDEFAULT;
+    jv->j_layer = -1;
+    const size_t LH = (size_t)m->layers * m->hidden;
+    jv->h0 = malloc(LH * sizeof *jv->h0);
+    jv->c0 = malloc(LH * sizeof *jv->c0);
+    jv->tok = malloc((JACVIEW_KMAX + 1) * sizeof *jv->tok);
+    jv->lag = calloc(JACVIEW_KMAX, sizeof *jv->lag);
+    if (!jv->h0 || !jv->c0 || !jv->tok || !jv->lag) {
+        jacview_free(jv);
+        return gt_fail(e, GT_EFAIL, "out of memory for the Jacobian view");
+    }
+    return GT_OK;
+}
+
+void jacview_free(gt_jacview *jv)
+{
+    if (jv->j_layer >= 0)
+        jacobian_free(&jv->j);
+    free(jv->h0);
+    free(jv->c0);
+    free(jv->tok);
+    free(jv->lag);
+    memset(jv, 0, sizeof *jv);
+    jv->j_layer = -1;
+}
+
+void jacview_invalidate(gt_jacview *jv)
+{
+    jv->valid = 0;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
+}
+
+/* J at step t of layer, K = min(horizon, t) lags. */
+static int compute(gt_jacview *jv, gt_trace *tr, int layer, size_t t, gt_error *e)
+{
+    const int K = t < (size_t)jv->horizon ? (int)t : jv->horizon;
+    if (jv->j_layer != layer) {
+        if (jv->j_layer >= 0)
+            jacobian_free(&jv->j);
+        jv->j_layer = -1;
+        const char *th = getenv("GATETUI_THREADS");
+        int rc = jacobian_init(&jv->j, jv->m, layer, JACVIEW_KMAX, th ? atoi(th) : 0, e);
+        if (rc)
+            return rc;
+        jv->j_layer = layer;
+    }
+    jv->K = K;
+    if (K == 0)
+        return GT_OK;
+    double t0 = now_ms();
+    int rc = trace_state_before(tr, t - (size_t)K, jv->h0, jv->c0, e);
+    if (!rc) {
+        trace_read(tr, t - (size_t)K, (size_t)K + 1, jv->tok); /* T - K .. T, as edited */
+        rc = jacobian_run(&jv->j, jv->h0, jv->c0, jv->tok, K, e);
+    }
+    jv->ms = now_ms() - t0;
+    return rc;
+}
+
+void jacview_update(gt_jacview *jv, gt_trace *tr, int layer, size_t t, int unit)
+{
+    int want_K = t < (size_t)jv->horizon ? (int)t : jv->horizon;
+    if (!jv->valid || jv->step != t || jv->layer != layer || jv->K != want_K) {
+        gt_error e = {0};
+        jv->valid = 0;
+        jv->error[0] = 0;
+        if (compute(jv, tr, layer, t, &e)) {
+            snprintf(jv->error, sizeof jv->error, "%s", e.msg);
+            return;
+        }
+        jv->valid = 1;
+        jv->step = t;
+        jv->layer = layer;
+    }
+    jv->unit = unit;
+    for (int k = 1; k <= jv->K; k++)
+        jacobian_lag(&jv->j, k, unit, &jv->lag[k - 1]);
+}

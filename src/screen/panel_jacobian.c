@@ -1,0 +1,124 @@
+/* The Jacobian view (doc/screen.md, "The derivative against the carry line"): over the
+ * panels below the strip, for the cursor's step T and the layer shown, one row per lag k:
+ * the selected unit's J_jj, its carry line C_jj and its row norm |J_j.|, then over all units
+ * |J|_F against |C|_F and the diagonal's share of |J|_F; in two blocks side by side when
+ * the lags do not fit one under the other and there is room, and when they still do not
+ * fit, some of them (1, 2, 3, ... then further apart, up to K). The last line compares the two at the last lag. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "screen/panel.h"
+
+/* The columns of one block: k, then five numbers of 10 and the share. */
+#define BLOCK_W 59
+
+static void row(gt_surface *s, int x, int y, const gt_jacobian_lag *l)
+{
+    char b[5][16];
+    const double v[5] = {l->diag, l->carry, l->row, l->frob, l->carry_frob};
+    for (int i = 0; i < 5; i++)
+        snprintf(b[i], sizeof b[i], "%10.3g", v[i]);
+    static const gt_role role[5] = {R_NORMAL, R_CARRY, R_NORMAL, R_NORMAL, R_CARRY};
+    int cx = x + surf_printf(s, x, y, 3, R_DIM, "%3d", l->k);
+    for (int i = 0; i < 5; i++)
+        cx += surf_text(s, cx, y, 10, role[i], b[i]);
+    if (isnan(l->diag_share))
+        surf_text(s, cx, y, 6, R_DIM, "     -");
+    else
+        surf_printf(s, cx, y, 6, R_NORMAL, " %5.2f", l->diag_share);
+}
+
+static void header(gt_surface *s, int x, int y)
+{
+    surf_text(s, x, y, BLOCK_W, R_DIM,
+              "  k      J_jj      C_jj    |J_j.|     |J|_F     |C|_F  diag");
+}
+
+/* n of the lags 1..K when fewer than K rows are there: 1, 2, 3, ... and then spaced out
+ * evenly on a log scale up to K. Returns how many were chosen (<= n). */
+static int pick_lags(int K, int n, int *out)
+{
+    int cnt = 0;
+    unsigned char take[257] = {0};
+    for (int i = 0; i < n && n > 1; i++)
+        take[(int)lround(pow((double)K, (double)i / (n - 1)))] = 1;
+    take[K] = 1;
+    for (int k = 1; k <= K; k++)
+        cnt += take[k];
+    for (int k = 1; k <= K && cnt < n; k++)
+        if (!take[k]) {
+            take[k] = 1;
+            cnt++;
+        }
+    cnt = 0;
+    for (int k = 1; k <= K && cnt < n; k++)
+        if (take[k])
+            out[cnt++] = k;
+    return cnt;
+}
+
+/* The table of lags in rows y0 .. y0+rows-1 (the first one its header). */
+static void table(gt_surface *s, int x, int y0, int w, int rows, const gt_jacview *jv)
+{
+    const int K = jv->K, per = rows - 1;
+    if (per < 1)
+        return;
+    const int blocks = K > per && w >= 2 * BLOCK_W + 1 ? 2 : 1;
+    int lags[JACVIEW_KMAX], n;
+    if (K <= per * blocks) {
+        n = K;
+        for (int k = 1; k <= K; k++)
+            lags[k - 1] = k;
+    } else {
+        n = pick_lags(K, per * blocks, lags);
+    }
+    for (int b = 0; b < blocks; b++) {
+        int bx = x + b * (BLOCK_W + 1);
+        header(s, bx, y0);
+        for (int i = 0; i < per; i++) {
+            int at = b * per + i;
+            if (at >= n)
+                break;
+            row(s, bx, y0 + 1 + i, &jv->lag[lags[at] - 1]);
+        }
+    }
+}
+
+void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
+{
+    const gt_jacview *jv = &v->jac;
+    const int lstm = v->m->arch == GT_LSTM;
+    const char *st = lstm ? "c" : "h", *g = lstm ? "f" : "z";
+    char title[160], note[64], ch[32], buf[256];
+    panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
+    snprintf(title, sizeof title, "derivative: layer %d, step %zu %s, unit %d", v->layer, v->t,
+             ch, v->unit);
+    snprintf(note, sizeof note, "K %d  +/-  D closes", jv->horizon);
+    gt_rect in;
+    panel_frame(s, r, title, note, &in);
+    int x = in.x + 1, w = in.w - 1, y = in.y, end = in.y + in.h;
+    if (jv->error[0]) {
+        panel_wrap(s, x, y, w, in.h, R_ERROR, jv->error);
+        return;
+    }
+    if (!jv->valid || jv->K < 1) {
+        panel_wrap(s, x, y, w, in.h, R_DIM,
+                   "step 0: no state before it to differentiate by; step on to see J");
+        return;
+    }
+    snprintf(buf, sizeof buf,
+             "J = d%s_T/d%s_(T-k), every later gate moving, against the carry line C = "
+             "%s_(T-k+1)...%s_T (%.0f ms)", st, st, g, g, jv->ms);
+    y += panel_wrap(s, x, y, w, 2, R_DIM, buf);
+    int rows = end - y - 1; /* the last line: the comparison at k = K */
+    table(s, x, y, w, rows, jv);
+    const gt_jacobian_lag *l = &jv->lag[jv->K - 1];
+    snprintf(buf, sizeof buf,
+             "k = %d: |J|_F = %.3g times |C|_F, the diagonal %.0f%% of it; unit %d: J_jj %.3g "
+             "against C_jj %.3g", jv->K, l->frob / l->carry_frob, 100 * l->diag_share, v->unit,
+             l->diag, l->carry);
+    surf_text(s, x, end - 1, w, R_NORMAL, buf);
+}
