@@ -1,7 +1,7 @@
 /* The sample models read through the whole of samples/kjv-valid.txt (43,235 steps), on
  * every kernel set this processor has, against the float64 run tests/ref/make_longrun.py
- * made (tests/fixtures/longrun/NAME.ref.gz). The bound is README.md's: every value v of
- * the run (each gate, c and h of every unit at every step) within
+ * made (tests/fixtures/longrun/NAME.ref.gz). The bound is doc/measures.md's ("Precision"):
+ * every value v of the run (each gate, c and h of every unit at every step) within
  * 1e-5 * max(1, |ref|) of the float64 value ref. The fixture holds what that bound implies
  * about the run, and each is checked here:
  *   per step: the largest |c| and |h| over the units (GRU: |n| and |h|), within

@@ -4,7 +4,8 @@ tests/fixtures/longrun/NAME.ref.gz that tests/t_longrun holds gatetui's run to.
 
     /usr/bin/python3 tests/ref/make_longrun.py [NAME ...]     (default: kjv-lstm kjv-gru)
 
-The bound is the one README.md states: every value v of the run (each gate, c and h of
+The bound is the one doc/measures.md states ("Precision"): every value v of the run
+(each gate, c and h of
 every unit at every step) within 1e-5 * max(1, |ref|) of the float64 value ref. A fixture
 of every value would be hundreds of megabytes, so each holds what that bound implies about
 the whole run:
