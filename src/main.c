@@ -425,7 +425,7 @@ static int sweep_mode(const cli *c, models *ms, const gt_text *t, gt_error *e)
         fputs("\r\033[K", stderr);
     if (!rc)
         rc = c->json ? report_print_sweep_json(stdout, rs, d, n, e)
-                     : report_print_sweep_text(stdout, rs, d, n, t->path, e);
+                     : report_print_sweep_text(stdout, rs, d, n, t->path, ms->what, e);
     for (int i = 0; i < done; i++)
         report_free(&rs[i]);
     free(rs);
@@ -509,11 +509,7 @@ static int measure_loss(const gt_model *m, gt_text *t, int warn, gt_error *e)
 {
     gt_report_options ro;
     report_options_init(&ro);
-    double per_step = (double)m->vocab * m->hidden;
-    for (int k = 0; k < m->layers; k++)
-        per_step += (double)m->gates * m->hidden * (m->layer[k].in_dim + m->hidden);
-    double fit = 2e9 / (per_step * (double)ro.window_len);
-    size_t windows = fit < 1 ? 1 : fit > (double)ro.windows ? (size_t)ro.windows : (size_t)fit;
+    size_t windows = loss_quick_windows(m, (size_t)ro.window_len, (size_t)ro.windows);
     gt_loss l;
     int rc = loss_measure(&l, m, t->tok, t->steps, (size_t)ro.window_len, windows, 0, e);
     if (rc)

@@ -102,9 +102,10 @@ int report_print_json(FILE *f, const gt_report *r, gt_error *e);
 /* The sweep of the forget bias (doc/measures.md, "The sweep"): report[i] for shift d[i].
  * One row per shift: D, mean carry gate, median unit half-life, units with a half-life of
  * 10 or more, measured and forget-only half-lives, loss in bits per character; or JSON
- * {"sweep": [{"forget_bias": D, "report": {...}}, ...]}. */
+ * {"sweep": [{"forget_bias": D, "report": {...}}, ...]}, each report naming every
+ * intervention. `others` (or NULL): the interventions besides the sweep's shift. */
 int report_print_sweep_text(FILE *f, const gt_report *r, const double *d, int n,
-                            const char *text_name, gt_error *e);
+                            const char *text_name, const char *others, gt_error *e);
 int report_print_sweep_json(FILE *f, const gt_report *r, const double *d, int n, gt_error *e);
 
 #endif

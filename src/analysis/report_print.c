@@ -311,7 +311,7 @@ int report_print_sweep_json(FILE *f, const gt_report *r, const double *d, int n,
 }
 
 int report_print_sweep_text(FILE *f, const gt_report *r, const double *d, int n,
-                            const char *text_name, gt_error *e)
+                            const char *text_name, const char *others, gt_error *e)
 {
     if (n < 1)
         return GT_OK;
@@ -322,8 +322,8 @@ int report_print_sweep_text(FILE *f, const gt_report *r, const double *d, int n,
     fprintf(f, "%s on %s: layer %d, %zu windows of %zu characters; the forget bias (%s's "
                "b_hh) shifted by D\n",
             r0->m->path, text_name, r0->layer, r0->windows, r0->window_len, g);
-    if (r0->interventions && *r0->interventions)
-        fprintf(f, "with the sweep's shift: %s\n", r0->interventions);
+    if (others && *others)
+        fprintf(f, "and the interventions %s\n", others);
     fprintf(f, "       D  mean %s  median unit t½  units t½>=10  measured t½  %s-only t½  "
                "loss bits/char\n", g, g);
     for (int i = 0; i < n; i++) {
