@@ -694,12 +694,12 @@ int main(int argc, char **argv)
         rc = importance_mode(&c, &ms, &t, &e);
         break;
     case MODE_FIND:
-        if (ms.what[0] && !c.json)
+        if (ms.what[0])
             fprintf(stderr, "gatetui: interventions: %s\n", ms.what);
         rc = find_mode(&c, mi, &t, &e);
         break;
     case MODE_JACOBIAN:
-        if (ms.what[0] && !c.json)
+        if (ms.what[0])
             fprintf(stderr, "gatetui: interventions: %s\n", ms.what);
         rc = jacobian_mode(&c, mi, &t, &e);
         break;

@@ -21,7 +21,7 @@ while read -r name what model opts; do
     file="$fix/$model.safetensors"
     [ -f "$file" ] || file="$rep/$model.safetensors"
     case "$what" in
-    report) set -- --report --json; ext=json; cmp="$top_builddir/tests/reportcmp" ;;
+    report|sweep) set -- --report --json; ext=json; cmp="$top_builddir/tests/reportcmp" ;;
     importance) set -- --importance --json; ext=json; cmp="$top_builddir/tests/reportcmp" ;;
     dump) set -- --dump; ext=csv; cmp="$top_builddir/tests/dumpcmp" ;;
     esac
@@ -44,6 +44,26 @@ if awk -v a="$with" -v b="$without" 'BEGIN { exit !(a > 20 * b) }'; then
     echo "ok $n - the carousel's cell grows: max |c| $with against $without"
 else
     echo "not ok $n - the carousel's cell: max |c| $with against $without"
+fi
+
+# named wherever values are shown: the export's header (with the loss's change), the dump
+n=$((n + 1))
+"$bin" --export - --size 160x40 --step 40 --ablate 0:2,5-9 --forget-bias 1.5@0:3 "$rep/lstm1.safetensors" "$rep/text.txt" \
+    >"$out/frame" 2>"$out/err"
+if head -2 "$out/frame" | grep -q 'forget bias +1.5@0:3, ablated 0:2,5-9' &&
+    head -1 "$out/frame" | grep -Eq 'b/c \([+-][0-9.]+\)|against no interventions'; then
+    echo "ok $n - the export's header names the interventions and the loss's change"
+else
+    echo "not ok $n - the export's header"
+    sed 's/^/# /' "$out/err" "$out/frame" | head -4
+fi
+n=$((n + 1))
+"$bin" --dump --to 3 --carousel "$rep/lstm1.safetensors" "$rep/text.txt" >/dev/null 2>"$out/err"
+if grep -q '^gatetui: interventions: carousel@0$' "$out/err"; then
+    echo "ok $n - the dump names the interventions on standard error"
+else
+    echo "not ok $n - the dump does not name the interventions"
+    sed 's/^/# /' "$out/err"
 fi
 
 # bad input: one line, exit 2

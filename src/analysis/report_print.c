@@ -82,7 +82,7 @@ static void print_loss(FILE *f, const gt_loss *l, const gt_loss *base)
         fprintf(f, "  %+.4f nats = %+.4f bits per character against the model without "
                    "interventions (%.4f bits)\n",
                 l->nats - base->nats, loss_bits(l) - loss_bits(base), loss_bits(base));
-    if (loss_suspect(l)) {
+    if (loss_suspect(l) && !(base && base->count)) { /* interventions may well do that */
         loss_warning(l, w, sizeof w);
         fprintf(f, "warning: %s\n", w);
     }

@@ -189,6 +189,11 @@ def main():
             what = "forget bias %+g@%d:3,5-7" % (d, layer)
         write_json(name + "_cli", with_change(dict(rep), what, base))
         manifest.append("%s_cli report %s %s %s" % (name, src, ropts, cli))
+        if name == "lstm1_fb":  # the sweep through 0 and 1.5: the plain report, then this one
+            plain = report(m0, toks, opts_dict(ropts))
+            write_json("lstm1_sweep", {"sweep": [{"forget_bias": 0.0, "report": plain},
+                                                 {"forget_bias": 1.5, "report": with_change(dict(rep), what, base)}]})
+            manifest.append("lstm1_sweep sweep lstm1 %s --sweep-forget-bias 0:1.5:1.5" % ropts)
 
     # ablation
     for name, src, abl, ropts, cli, what in [
