@@ -254,7 +254,6 @@ void view_model_changed(gt_view *v)
     gt_error e = {0};
     trace_pass_cancel(v->tr);
     statsview_forget(&v->stats);
-    findview_cancel(&v->find);
     pertview_model_changed(&v->pert);
     jacview_model_changed(&v->jac);
     if (ivview_apply(v->ivs, &e)) {
@@ -263,7 +262,7 @@ void view_model_changed(gt_view *v)
     }
     trace_model_changed(v->tr);
     v->pending = 0;
-    view_edits_changed(v);
+    view_edits_changed(v); /* the perturbation, the difference, m v p computed again */
     if (v->stats.shown)
         statsview_want(&v->stats, v->layer);
     if (v->pass_wanted)
