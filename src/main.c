@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <locale.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,8 @@
 #include "gatetui/kernset.h"
 #include "gatetui/loss.h"
 #include "gatetui/finding.h"
+#include "gatetui/importance.h"
+#include "gatetui/intervene.h"
 #include "gatetui/jacobian.h"
 #include "gatetui/model.h"
 #include "gatetui/report.h"
@@ -25,7 +28,15 @@
 #include "gatetui/text.h"
 #include "term/ui.h"
 
-enum mode { MODE_UI, MODE_REPORT, MODE_DUMP, MODE_EXPORT, MODE_FIND, MODE_JACOBIAN };
+enum mode { MODE_UI, MODE_REPORT, MODE_DUMP, MODE_EXPORT, MODE_FIND, MODE_JACOBIAN,
+            MODE_IMPORTANCE };
+
+/* The interventions as given, in order: 'f' --forget-bias, 'c' --carousel, 'a' --ablate. */
+#define MAX_IV 256
+typedef struct iv_arg {
+    char kind;
+    const char *arg;
+} iv_arg;
 
 typedef struct cli {
     enum mode mode;
@@ -41,6 +52,9 @@ typedef struct cli {
     const char *model_path, *text_path;
     long lag;            /* --jacobian: K (default 32); its unit is find.unit (default 0) */
     int matrix;          /* --jacobian: J(T-K, K) as CSV */
+    iv_arg iv[MAX_IV];   /* the interventions */
+    int niv;
+    const char *sweep;   /* --sweep-forget-bias A:B:STEP */
 } cli;
 
 static const char usage[] =
@@ -53,6 +67,9 @@ static const char usage[] =
     "       gatetui --profile --unit J [--signal s] [--steps N] [--layer N] [--json] MODEL TEXT\n"
     "       gatetui --html FILE --unit J [--signal s] [--from A] [--to B] [--layer N] MODEL TEXT\n"
     "       gatetui --jacobian --step T [--lag K] [--unit J] [--layer N] [--json | --matrix] MODEL TEXT\n"
+    "       gatetui --importance [--layer N] [--windows N] [--window-len L] [--json] MODEL TEXT\n"
+    "       gatetui --report --sweep-forget-bias A:B:STEP [--layer N] [--json] MODEL TEXT\n"
+    "  any mode: [--forget-bias D[@L[:UNITS]]] [--carousel[@L]] [--ablate L:UNITS]\n"
     "       gatetui --kernels | --help | --version\n";
 
 static void print_help(void)
@@ -95,6 +112,15 @@ static void print_help(void)
           "  --lag K             jacobian: lags k = 1..K (default 32)\n"
           "  --unit J            jacobian: the unit whose row is shown (default 0)\n"
           "  --matrix            jacobian: J at lag K as CSV (row i, column j) instead\n"
+          "  --forget-bias D[@L[:UNITS]]  add D to the forget gate's bias (GRU: update z;\n"
+          "                      b_hh) of every unit, or of layer L, or of those UNITS\n"
+          "                      (like 3,17,200-210); repeatable, shifts add\n"
+          "  --carousel[@L]      LSTM: hold f at 1 (every layer, or layer L)\n"
+          "  --ablate L:UNITS    hold those units' c and h at 0 after every step\n"
+          "  --importance        each unit's increase of the loss when it is ablated, over\n"
+          "                      the report's windows (--layer, --windows, --window-len)\n"
+          "  --sweep-forget-bias A:B:STEP  report: the whole report for each shift\n"
+          "                      D = A, A+STEP, ..., B of the layer's forget bias, one row each\n"
           "  --help, --version\n\n"
           "Steps count from 0 over the in-vocabulary characters. GATETUI_KERNEL=SET runs\n"
           "the kernel set SET (avx512, avx2 or c) instead of the best. Exit status:\n"
@@ -132,12 +158,35 @@ static int parse_count(const char *opt, const char *s, long min, long *out)
     return GT_OK;
 }
 
+/* --sweep-forget-bias A:B:STEP: the shifts A, A+STEP, ..., B (at most 1001) into d. */
+static int sweep_shifts(const char *arg, double **d, int *n, gt_error *e)
+{
+    double a, b, st;
+    char tail;
+    if (sscanf(arg, "%lf:%lf:%lf%c", &a, &b, &st, &tail) != 3 || !isfinite(a) ||
+        !isfinite(b) || !isfinite(st) || !(st > 0) || b < a)
+        return gt_fail(e, GT_EINPUT, "--sweep-forget-bias wants A:B:STEP with A <= B and STEP "
+                       "> 0, not \"%s\"", arg);
+    double count = floor((b - a) / st + 1e-9) + 1;
+    if (count > 1001)
+        return gt_fail(e, GT_EINPUT, "--sweep-forget-bias %s: %.0f shifts, at most 1001", arg,
+                       count);
+    *n = (int)count;
+    *d = malloc((size_t)*n * sizeof **d);
+    if (!*d)
+        return gt_fail(e, GT_EFAIL, "out of memory for the sweep");
+    for (int i = 0; i < *n; i++)
+        (*d)[i] = a + st * i;
+    return GT_OK;
+}
+
 static int parse_args(cli *c, int argc, char **argv)
 {
     enum { O_LAYER = 256, O_VOCAB, O_EMBEDDING, O_RESET, O_REPORT, O_JSON, O_WINDOWS, O_WLEN, O_HORIZON,
            O_DUMP, O_FROM, O_TO, O_PROBS, O_EXPORT, O_STEP, O_EDIT, O_SIZE, O_HELP,
            O_VERSION, O_KERNELS, O_UNITS, O_SELECT, O_PROFILE, O_HTML, O_UNIT, O_SIGNAL,
-           O_THRESHOLD, O_STEPS, O_JACOBIAN, O_LAG, O_MATRIX };
+           O_THRESHOLD, O_STEPS, O_JACOBIAN, O_LAG, O_MATRIX, O_FBIAS, O_CAROUSEL, O_ABLATE,
+           O_IMPORTANCE, O_SWEEP };
     static const struct option opts[] = {
         {"layer", required_argument, 0, O_LAYER},   {"vocab-from", required_argument, 0, O_VOCAB},
         {"embedding", required_argument, 0, O_EMBEDDING},
@@ -156,6 +205,11 @@ static int parse_args(cli *c, int argc, char **argv)
         {"steps", required_argument, 0, O_STEPS},
         {"jacobian", no_argument, 0, O_JACOBIAN},   {"lag", required_argument, 0, O_LAG},
         {"matrix", no_argument, 0, O_MATRIX},
+        {"forget-bias", required_argument, 0, O_FBIAS},
+        {"carousel", no_argument, 0, O_CAROUSEL},
+        {"ablate", required_argument, 0, O_ABLATE},
+        {"importance", no_argument, 0, O_IMPORTANCE},
+        {"sweep-forget-bias", required_argument, 0, O_SWEEP},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     c->layer = -1;
@@ -167,6 +221,21 @@ static int parse_args(cli *c, int argc, char **argv)
     find_options_init(&c->find);
     int nmodes = 0, o, rc = GT_OK;
     opterr = 0;
+    /* --carousel@L is one word, which getopt does not take apart: kept aside here */
+    int na = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strncmp(argv[i], "--carousel@", 11) == 0 && c->niv < MAX_IV) {
+            c->iv[c->niv++] = (iv_arg){'c', argv[i] + 11};
+            continue;
+        }
+        if (strcmp(argv[i], "--") == 0) { /* the rest are operands */
+            while (i < argc)
+                argv[na++] = argv[i++];
+            break;
+        }
+        argv[na++] = argv[i];
+    }
+    argc = na;
     while (rc == GT_OK && (o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (o) {
         case O_LAYER: rc = parse_count("--layer", optarg, 0, &c->layer); break;
@@ -210,6 +279,16 @@ static int parse_args(cli *c, int argc, char **argv)
         case O_JACOBIAN: c->mode = MODE_JACOBIAN; nmodes++; break;
         case O_LAG: rc = parse_count("--lag", optarg, 1, &c->lag); break;
         case O_MATRIX: c->matrix = 1; break;
+        case O_FBIAS:
+        case O_CAROUSEL:
+        case O_ABLATE:
+            if (c->niv == MAX_IV)
+                return bad_usage("at most %s interventions", "256");
+            c->iv[c->niv++] = (iv_arg){o == O_FBIAS ? 'f' : o == O_CAROUSEL ? 'c' : 'a',
+                                       o == O_CAROUSEL ? NULL : optarg};
+            break;
+        case O_IMPORTANCE: c->mode = MODE_IMPORTANCE; nmodes++; break;
+        case O_SWEEP: c->sweep = optarg; break;
         case O_HELP: print_help(); exit(0);
         case O_VERSION: printf("gatetui %s\n", PACKAGE_VERSION); exit(0);
         case O_KERNELS: print_kernels(); exit(0);
@@ -221,7 +300,19 @@ static int parse_args(cli *c, int argc, char **argv)
         return rc;
     if (nmodes > 1)
         return bad_usage("%s", "choose one of --report, --dump, --export, --units, --select, "
-                               "--profile, --html and --jacobian");
+                               "--profile, --html, --jacobian and --importance");
+    if (c->sweep && c->mode != MODE_REPORT)
+        return bad_usage("%s", "--sweep-forget-bias goes with --report");
+    if (c->sweep) {
+        gt_error e = {0};
+        double *d = NULL;
+        int n = 0;
+        if ((rc = sweep_shifts(c->sweep, &d, &n, &e))) {
+            fprintf(stderr, "gatetui: %s\n", e.msg);
+            return rc;
+        }
+        free(d);
+    }
     if (argc - optind != 2)
         return bad_usage("%s", "expected MODEL and TEXT");
     c->model_path = argv[optind];
@@ -257,28 +348,158 @@ static void report_progress(void *ctx, double done)
     }
 }
 
-static int report_mode(const cli *c, const gt_model *m, const gt_text *t, gt_error *e)
+/* The model with its interventions, what they are, and the model without them. */
+typedef struct models {
+    const gt_model *base;  /* as loaded */
+    gt_intervention iv;
+    gt_model mi;           /* base with iv */
+    char what[1024];       /* iv_describe, "" when none */
+} models;
+
+static void report_opts(const cli *c, gt_report_options *o, progress *p, const char *what)
 {
-    gt_report_options o = c->report;
-    o.layer = c->layer < 0 ? 0 : (int)c->layer;
+    *o = c->report;
+    o->layer = c->layer < 0 ? 0 : (int)c->layer;
     const char *th = getenv("GATETUI_THREADS");
-    o.threads = th ? atoi(th) : 0;
-    progress p = {.shown = 0, .percent = -1, .what = "report"};
-    clock_gettime(CLOCK_MONOTONIC, &p.start);
+    o->threads = th ? atoi(th) : 0;
+    *p = (progress){.shown = 0, .percent = -1, .what = what};
+    clock_gettime(CLOCK_MONOTONIC, &p->start);
     if (isatty(STDERR_FILENO)) {
-        o.progress = report_progress;
-        o.progress_ctx = &p;
+        o->progress = report_progress;
+        o->progress_ctx = p;
     }
+}
+
+/* The loss of the model without interventions over the report's windows, when it has
+ * some (count 0 otherwise). */
+static int base_loss(const models *ms, const gt_report_options *o, const gt_text *t,
+                     gt_loss *l, gt_error *e)
+{
+    memset(l, 0, sizeof *l);
+    if (!ms->what[0])
+        return GT_OK;
+    return loss_measure(l, ms->base, t->tok, t->steps, (size_t)o->window_len,
+                        (size_t)o->windows, o->threads, e);
+}
+
+/* The whole report for each shift of the layer's forget bias (on top of the other
+ * interventions), one after the other. */
+static int sweep_mode(const cli *c, models *ms, const gt_text *t, gt_error *e)
+{
+    gt_report_options o;
+    progress p;
+    report_opts(c, &o, &p, "sweep");
+    double *d = NULL;
+    int n = 0, rc = sweep_shifts(c->sweep, &d, &n, e);
+    if (rc)
+        return rc;
+    gt_report *rs = calloc((size_t)n, sizeof *rs);
+    char (*what)[1024] = calloc((size_t)n, sizeof *what);
+    gt_loss lb;
+    memset(&lb, 0, sizeof lb);
+    if (!rs || !what)
+        rc = gt_fail(e, GT_EFAIL, "out of memory for the sweep");
+    if (!rc)
+        rc = loss_measure(&lb, ms->base, t->tok, t->steps, (size_t)o.window_len,
+                          (size_t)o.windows, o.threads, e);
+    int done = 0;
+    for (int i = 0; !rc && i < n; i++) {
+        gt_intervention iv;
+        gt_model m;
+        if ((rc = iv_copy(&iv, &ms->iv, e)))
+            break;
+        iv_shift(&iv, o.layer, -1, d[i]);
+        iv_describe(&iv, what[i], sizeof what[i]);
+        if (!(rc = iv_apply(&m, ms->base, &iv, e))) {
+            rc = report_compute(&rs[i], &m, t->tok, t->steps, &o, e);
+            iv_model_free(&m);
+        }
+        iv_free(&iv);
+        if (!rc) {
+            rs[i].m = ms->base; /* the model named; its interventions are named apart */
+            rs[i].interventions = what[i];
+            rs[i].loss_base = lb;
+            done++;
+        }
+    }
+    if (p.shown)
+        fputs("\r\033[K", stderr);
+    if (!rc)
+        rc = c->json ? report_print_sweep_json(stdout, rs, d, n, e)
+                     : report_print_sweep_text(stdout, rs, d, n, t->path, ms->what, e);
+    for (int i = 0; i < done; i++)
+        report_free(&rs[i]);
+    free(rs);
+    free(what);
+    free(d);
+    return rc;
+}
+
+static int report_mode(const cli *c, const models *ms, const gt_text *t, gt_error *e)
+{
+    gt_report_options o;
+    progress p;
+    report_opts(c, &o, &p, "report");
     gt_report r;
-    int rc = report_compute(&r, m, t->tok, t->steps, &o, e);
+    gt_loss lb;
+    int rc = base_loss(ms, &o, t, &lb, e);
+    if (!rc)
+        rc = report_compute(&r, &ms->mi, t->tok, t->steps, &o, e);
     if (p.shown)
         fputs("\r\033[K", stderr);
     if (rc)
         return rc;
+    r.m = ms->base;
+    r.interventions = ms->what;
+    r.loss_base = lb;
     rc = c->json ? report_print_json(stdout, &r, e)
                  : report_print_text(stdout, &r, t->path, e);
     report_free(&r);
     return rc;
+}
+
+static int importance_mode(const cli *c, const models *ms, const gt_text *t, gt_error *e)
+{
+    gt_report_options o;
+    progress p;
+    report_opts(c, &o, &p, "importance");
+    gt_importance im;
+    int rc = importance_compute(&im, &ms->mi, t->tok, t->steps, &o, e);
+    if (p.shown)
+        fputs("\r\033[K", stderr);
+    if (rc)
+        return rc;
+    rc = c->json ? importance_print_json(stdout, &im, ms->what, e)
+                 : importance_print_text(stdout, &im, ms->what, 0, e);
+    importance_free(&im);
+    return rc;
+}
+
+/* The interventions of the command line on the model as loaded. */
+static int make_models(const cli *c, models *ms, const gt_model *m, gt_error *e)
+{
+    memset(ms, 0, sizeof *ms);
+    ms->base = m;
+    int rc = iv_init(&ms->iv, m, e);
+    for (int i = 0; !rc && i < c->niv; i++) {
+        const iv_arg *a = &c->iv[i];
+        rc = a->kind == 'f' ? iv_parse_forget_bias(&ms->iv, a->arg, e)
+             : a->kind == 'c' ? iv_parse_carousel(&ms->iv, a->arg, e)
+                              : iv_parse_ablate(&ms->iv, a->arg, e);
+    }
+    if (!rc) {
+        iv_describe(&ms->iv, ms->what, sizeof ms->what);
+        rc = iv_apply(&ms->mi, m, &ms->iv, e);
+    }
+    if (rc)
+        iv_free(&ms->iv);
+    return rc;
+}
+
+static void free_models(models *ms)
+{
+    iv_model_free(&ms->mi);
+    iv_free(&ms->iv);
 }
 
 /* The readout's loss over the report's default windows (as many as about 2e9 multiply-adds
@@ -289,11 +510,7 @@ static int measure_loss(const gt_model *m, gt_text *t, int warn, gt_error *e)
 {
     gt_report_options ro;
     report_options_init(&ro);
-    double per_step = (double)m->vocab * m->hidden;
-    for (int k = 0; k < m->layers; k++)
-        per_step += (double)m->gates * m->hidden * (m->layer[k].in_dim + m->hidden);
-    double fit = 2e9 / (per_step * (double)ro.window_len);
-    size_t windows = fit < 1 ? 1 : fit > (double)ro.windows ? (size_t)ro.windows : (size_t)fit;
+    size_t windows = loss_quick_windows(m, (size_t)ro.window_len, (size_t)ro.windows);
     gt_loss l;
     int rc = loss_measure(&l, m, t->tok, t->steps, (size_t)ro.window_len, windows, 0, e);
     if (rc)
@@ -423,22 +640,39 @@ int main(int argc, char **argv)
         model_free(&m);
         return GT_EINPUT;
     }
-    if ((rc = text_load(&t, c.text_path, &m, &e))) {
+    if (c.mode == MODE_IMPORTANCE && !m.has_readout) {
+        fprintf(stderr, "gatetui: --importance: %s has no readout, so there is no loss to "
+                        "compare\n", m.path);
+        model_free(&m);
+        return GT_EINPUT;
+    }
+    models ms;
+    if ((rc = make_models(&c, &ms, &m, &e))) {
         fprintf(stderr, "gatetui: %s\n", e.msg);
         model_free(&m);
         return rc;
     }
+    if ((rc = text_load(&t, c.text_path, &m, &e))) {
+        fprintf(stderr, "gatetui: %s\n", e.msg);
+        free_models(&ms);
+        model_free(&m);
+        return rc;
+    }
+    const gt_model *mi = &ms.mi;
     char skip[512];
     text_skip_summary(&t, skip, sizeof skip);
     if (skip[0] && c.mode != MODE_DUMP && !c.json)
         fprintf(stderr, "gatetui: %s: %s\n", t.path, skip);
     if ((c.mode == MODE_UI || c.mode == MODE_EXPORT || c.mode == MODE_DUMP) &&
-        (rc = measure_loss(&m, &t, c.mode == MODE_DUMP, &e))) {
+        (rc = measure_loss(mi, &t, c.mode == MODE_DUMP && !ms.what[0], &e))) {
         fprintf(stderr, "gatetui: %s\n", e.msg);
+        free_models(&ms);
         text_free(&t);
         model_free(&m);
         return rc;
     }
+    if (c.mode == MODE_DUMP && ms.what[0]) /* named wherever values are shown */
+        fprintf(stderr, "gatetui: interventions: %s\n", ms.what);
 
     switch (c.mode) {
     case MODE_DUMP: {
@@ -450,26 +684,35 @@ int main(int argc, char **argv)
             break;
         }
         size_t to = c.to == LONG_MAX ? t.steps - 1 : (size_t)c.to;
-        rc = c.probs ? dump_probs(stdout, &m, &t, (size_t)c.from, to, &e)
-                     : dump_values(stdout, &m, &t, (int)c.layer, (size_t)c.from, to, &e);
+        rc = c.probs ? dump_probs(stdout, mi, &t, (size_t)c.from, to, &e)
+                     : dump_values(stdout, mi, &t, (int)c.layer, (size_t)c.from, to, &e);
         break;
     }
     case MODE_REPORT:
-        rc = report_mode(&c, &m, &t, &e);
+        rc = c.sweep ? sweep_mode(&c, &ms, &t, &e) : report_mode(&c, &ms, &t, &e);
+        break;
+    case MODE_IMPORTANCE:
+        rc = importance_mode(&c, &ms, &t, &e);
         break;
     case MODE_FIND:
-        rc = find_mode(&c, &m, &t, &e);
+        if (ms.what[0])
+            fprintf(stderr, "gatetui: interventions: %s\n", ms.what);
+        rc = find_mode(&c, mi, &t, &e);
         break;
     case MODE_JACOBIAN:
-        rc = jacobian_mode(&c, &m, &t, &e);
+        if (ms.what[0])
+            fprintf(stderr, "gatetui: interventions: %s\n", ms.what);
+        rc = jacobian_mode(&c, mi, &t, &e);
         break;
     case MODE_EXPORT:
     case MODE_UI: {
-        gt_screen_opts so = {(int)c.layer, c.step, c.edit, c.size, c.export_file, c.find.steps};
+        gt_screen_opts so = {(int)c.layer, c.step, c.edit, c.size, c.export_file, c.find.steps,
+                             &ms.iv};
         rc = c.mode == MODE_UI ? ui_main(&m, &t, &so, &e) : export_main(&m, &t, &so, &e);
         break;
     }
     }
+    free_models(&ms);
     if (rc)
         fprintf(stderr, "gatetui: %s\n", e.msg);
     text_free(&t);

@@ -2,7 +2,8 @@
 # The screen in a real terminal: tmux on a private server at 120x40 runs gatetui on the
 # two-layer test model, keys go in with send-keys and the screen comes back with
 # capture-pane. Stepping moves the step counter and the bars; ] changes layer; ? opens the
-# help; 40x10 says too small and 120x40 draws again; g, /, e and u; x writes a file equal to
+# help; 40x10 says too small and 120x40 draws again; g, /, e and u; > a Z (interventions);
+# x writes a file equal to
 # the screen; NO_COLOR takes the colours away; q, Ctrl-C, SIGTERM and a crash leave the
 # terminal as it was. GATETUI_VALGRIND=1 runs gatetui under valgrind (tests/e2e_lib.sh).
 src="${top_srcdir:-.}"
@@ -141,6 +142,19 @@ check $? "the text strip marks the edited character"
 tm send-keys -t gt u
 wait_for "undid the edit at step 330" && screen | grep -q "no edit: press e"
 check $? "u undoes it"
+
+# interventions: > shifts the layer's forget bias and the header names it (the loss's change
+# has no room at 120 columns beside this model's names: tests/intervene.sh checks it at
+# 160); a ablates the selected unit; Z removes them
+tm send-keys -t gt '>'
+wait_for "forget bias of layer 0 \+0.5; forget bias \+0.5@0" && screen | sed -n 2p | grep -q "forget bias +0.5@0"
+check $? "> shifts the forget bias: the header names it"
+tm send-keys -t gt a
+wait_for "unit [0-9]+ ablated; forget bias \+0.5@0, ablated 0:"
+check $? "a ablates the selected unit"
+tm send-keys -t gt Z
+wait_for "every intervention removed; no interventions" && wait_gone "forget bias \+0.5@0"
+check $? "Z removes every intervention"
 
 # x: the file holds exactly the frame on the screen
 tm send-keys -t gt Escape

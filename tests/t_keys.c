@@ -11,6 +11,8 @@
 #include "screen/keys.h"
 #include "term/ui.h"
 #include "screen/view.h"
+#include "gatetui/importance.h"
+#include "gatetui/intervene.h"
 #include "gatetui/jacobian.h"
 #include "gatetui/run.h"
 #include "gatetui/trace.h"
@@ -164,7 +166,7 @@ static void test_units(gt_view *v)
     tap_ok(v->sort_reverse && sorted, "S reverses the order");
     for (int i = 0; i < SORT_COUNT - 1; i++)
         press(v, "s");
-    tap_ok(v->sort == SORT_INDEX, "s cycles through the five orders");
+    tap_ok(v->sort == SORT_INDEX, "s cycles through the six orders");
     press(v, "S");
 
     press(v, "]");
@@ -428,6 +430,121 @@ static void test_edited_text(const char *dir)
     unlink("e-edited.txt");
 }
 
+/* Layer k's values at step s of tokens tok run straight through model m in float32, against
+ * the view's at its cursor: the same bits. */
+static int view_is_run(const gt_view *v, const gt_model *m, const uint16_t *tok)
+{
+    gt_run r;
+    gt_error e;
+    if (run_init(&r, m, &e))
+        return 0;
+    for (size_t s = 0; s <= v->t; s++)
+        run_step(&r, tok[s]);
+    const size_t H = (size_t)m->hidden, G = (size_t)m->gates;
+    int same = memcmp(v->g, run_gates(&r, v->layer), G * H * sizeof(float)) == 0 &&
+               memcmp(v->c, run_c(&r, v->layer), H * sizeof(float)) == 0 &&
+               memcmp(v->h, run_h(&r, v->layer), H * sizeof(float)) == 0;
+    run_free(&r);
+    return same;
+}
+
+/* < > { } a C Z: each changes the model the panels show, made again from the interventions
+ * with the edits kept; the sort by importance comes from the background. */
+static void test_interventions(gt_model *m, gt_text *t)
+{
+    gt_error e = {0};
+    gt_ivview ivs;
+    gt_trace *tr;
+    gt_view v;
+    if (ivview_init(&ivs, m, NULL, t, &e) || trace_open(&tr, &ivs.m, t, NULL, &e) ||
+        view_init(&v, &ivs.m, t, tr, 1, &e)) {
+        tap_ok(0, "interventions: the screen opens (%s)", e.msg);
+        return;
+    }
+    v.ivs = &ivs;
+    view_prepare(&v, 120, 40, &e);
+    const int H = m->hidden;
+    uint16_t tok[64];
+    size_t T = t->steps < 64 ? t->steps : 64;
+    memcpy(tok, t->tok, T * sizeof *tok);
+    press_each(&v, "lllll");
+    press(&v, "e");
+    press(&v, "c");
+    tok[5] = (uint16_t)model_token(m, 'c');
+    press_each(&v, "lll");
+    tap_ok(trace_edit_count(tr) == 1 && view_is_run(&v, m, tok), "an edit, then no intervention");
+
+    gt_intervention want;
+    gt_model mw;
+    iv_init(&want, m, &e);
+    press(&v, ">");
+    iv_shift(&want, 1, -1, 0.5);
+    iv_apply(&mw, m, &want, &e);
+    tap_ok(ivs.iv.shift[(size_t)H + 3] == 0.5 && ivs.iv.shift[0] == 0 &&
+               trace_edit_count(tr) == 1 && view_is_run(&v, &mw, tok),
+           "> shifts layer 1's forget bias by 0.5; the edit is kept; the values are the "
+           "changed model's");
+    iv_model_free(&mw);
+    press(&v, "j");
+    press(&v, "{");
+    press(&v, "{");
+    iv_shift(&want, 1, v.unit, -1.0);
+    iv_apply(&mw, m, &want, &e);
+    tap_ok(ivs.iv.shift[(size_t)H + (size_t)v.unit] == -0.5 && view_is_run(&v, &mw, tok) &&
+               strstr(ivs.what, "forget bias +0.5@1") && strstr(ivs.what, "-0.5@1:1"),
+           "{ { shift the selected unit's by -1: %s", ivs.what);
+    iv_model_free(&mw);
+    press(&v, "<");
+    press(&v, "}");
+    press(&v, "}");
+    tap_ok(!iv_any(&ivs.iv), "< and } } bring it back to none");
+    press(&v, "a");
+    tap_ok(ivs.iv.ablate[(size_t)H + (size_t)v.unit] && v.c[v.unit] == 0 && v.h[v.unit] == 0,
+           "a ablates the selected unit: its c and h are 0");
+    press(&v, "a");
+    tap_ok(!iv_any(&ivs.iv) && view_is_run(&v, m, tok), "a again: back");
+    press(&v, "C");
+    int ones = 1;
+    for (int j = 0; j < H; j++)
+        ones &= v.g[H + j] == 1.0f;
+    tap_ok(ivs.iv.carousel[1] && ones, "C: the carousel, f = 1 exactly on layer 1");
+    press(&v, "a");
+    press(&v, "Z");
+    tap_ok(!iv_any(&ivs.iv) && trace_edit_count(tr) == 1 && view_is_run(&v, m, tok) &&
+               strstr(v.msg, "removed"),
+           "Z removes every intervention and keeps the edit");
+    press(&v, "Z");
+    tap_ok(strstr(v.msg, "no interventions") != NULL, "Z with none: a message");
+    press(&v, "0");
+    tap_ok(v.t == 0, "0 still goes to the first step");
+
+    while (v.sort != SORT_IMPORTANCE)
+        press(&v, "s");
+    for (int i = 0; i < 3000 && ivview_busy(&ivs); i++) {
+        usleep(10000);
+        view_tick(&v);
+    }
+    view_prepare(&v, 120, 40, &e);
+    gt_report_options o;
+    report_options_init(&o);
+    o.layer = 1;
+    gt_importance im;
+    int same = ivs.imp_known && importance_compute(&im, m, t->tok, t->steps, &o, &e) == 0;
+    for (int j = 0; same && j < H; j++) /* the same numbers; the order of their float32 keys */
+        same = ivs.imp[j] == im.unit_loss[j] - im.loss.nats &&
+               (j == 0 || (float)ivs.imp[v.order[j - 1]] >= (float)ivs.imp[v.order[j]]);
+    same = same && v.order[0] == im.order[0];
+    if (ivs.imp_known)
+        importance_free(&im);
+    tap_ok(same,
+           "s reaches the sort by importance, computed in the background: --importance's "
+           "numbers, the most important unit first");
+    iv_free(&want);
+    view_free(&v);
+    trace_close(tr);
+    ivview_free(&ivs);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/t_keys.XXXXXX";
@@ -462,6 +579,7 @@ int main(void)
     test_jacobian_view(&v, &m, &t);
     test_help_and_quit(&v);
     test_edited_text(dir);
+    test_interventions(&m, &t);
 
     termkey_destroy(tk);
     view_free(&v);

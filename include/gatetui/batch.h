@@ -33,6 +33,15 @@ typedef struct gt_batch {
                               in float32, laid out as the products read them */
     int dT_n;              /* the n of the step that left dT, 0 when it is not valid */
     double *dn2;           /* [cap * 2]: |c_i - c_0|^2, |h_i - h_0|^2 of layer upto */
+    /* Ablation per item (importance): item i's unit ablate_unit[i] of layer ablate_layer
+     * (-1: none) has its c and h set to 0 after every step. NULL (the default): none. */
+    int ablate_layer;
+    const int *ablate_unit;
+    /* the readout (batch_use_readout), or NULL */
+    struct gt_mat64 *out64;
+    struct gt_mat32 *out32;
+    double *out_b, *y0o;   /* [V] twice */
+    float *dyo;            /* [cap * V] */
 } gt_batch;
 
 int batch_init(gt_batch *b, const gt_model *m, int upto, int cap, gt_error *e);
@@ -51,6 +60,14 @@ int batch_use_float32(gt_batch *b, gt_error *e);
  * |h_i - h_0|^2 on layer upto for items i >= 1; in that mode only item 0's gates are kept
  * (batch_gates of item 0). 0 otherwise. */
 int batch_diff_norms(const gt_batch *b);
+
+/* Makes batch_logits possible (a model with a readout and upto its top layer). */
+int batch_use_readout(gt_batch *b, gt_error *e);
+
+/* The readout's logits W_out h + b_out of the top layer's h for items 0..n-1, into
+ * logits[i*V + v], after a step: in double, or with batch_use_float32 item 0 in double and
+ * the others through the float32 product of their difference from it. */
+void batch_logits(gt_batch *b, int n, double *logits);
 
 /* Item i's state, from float arrays of every layer ([L*H], layer by layer, as gt_run keeps
  * them); NULL for the zero state. c is ignored for a GRU. */

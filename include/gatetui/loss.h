@@ -18,6 +18,10 @@ typedef struct gt_loss {
     double uniform;  /* ln V: the loss of a uniform guess */
 } gt_loss;
 
+/* How many windows of window_len (at most `windows`, at least one) about 2e9 multiply-adds
+ * allow: the screen's quick measure, so that a wide model starts at once. */
+size_t loss_quick_windows(const gt_model *m, size_t window_len, size_t windows);
+
 /* threads: 0 for one per online processor. */
 int loss_measure(gt_loss *out, const gt_model *m, const uint16_t *tok, size_t steps,
                  size_t window_len, size_t windows, int threads, gt_error *e);

@@ -82,6 +82,10 @@ typedef struct gt_report {
     double *linearized, hl_linearized, *curve_linearized;
     double seconds;     /* time taken */
     int threads;
+    /* set by the caller when the model has interventions (intervene.h): what they are, and
+     * the loss of the model without them (loss_base.count 0: not given) */
+    const char *interventions;
+    gt_loss loss_base;
 } gt_report;
 
 /* Computes the report for tokens tok[0..steps) of model m. On failure nothing is left
@@ -94,5 +98,14 @@ void report_free(gt_report *r);
  * object of doc/measures.md. Return GT_OK, or GT_EFAIL when writing fails. */
 int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_error *e);
 int report_print_json(FILE *f, const gt_report *r, gt_error *e);
+
+/* The sweep of the forget bias (doc/measures.md, "The sweep"): report[i] for shift d[i].
+ * One row per shift: D, mean carry gate, median unit half-life, units with a half-life of
+ * 10 or more, measured and forget-only half-lives, loss in bits per character; or JSON
+ * {"sweep": [{"forget_bias": D, "report": {...}}, ...]}, each report naming every
+ * intervention. `others` (or NULL): the interventions besides the sweep's shift. */
+int report_print_sweep_text(FILE *f, const gt_report *r, const double *d, int n,
+                            const char *text_name, const char *others, gt_error *e);
+int report_print_sweep_json(FILE *f, const gt_report *r, const double *d, int n, gt_error *e);
 
 #endif

@@ -76,6 +76,11 @@ int trace_undo(gt_trace *tr, gt_edit *undone);
 size_t trace_edit_count(const gt_trace *tr);
 const gt_edit *trace_edit_at(const gt_trace *tr, size_t i); /* 0: the oldest */
 
+/* The model's weights changed in place (the same gt_model, its interventions made again,
+ * intervene.h): stops the background pass and forgets every state computed; the edits
+ * stay. */
+void trace_model_changed(gt_trace *tr);
+
 /* Makes the window hold steps [a, b) (b - a <= trace_window_len, b <= steps): computed from
  * the nearest known state, synchronously. GT_EFAIL only when out of memory. */
 int trace_load(gt_trace *tr, size_t a, size_t b, gt_error *e);

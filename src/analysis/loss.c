@@ -127,6 +127,15 @@ int loss_measure(gt_loss *out, const gt_model *m, const uint16_t *tok, size_t st
     return rc;
 }
 
+size_t loss_quick_windows(const gt_model *m, size_t window_len, size_t windows)
+{
+    double per_step = (double)m->vocab * m->hidden;
+    for (int k = 0; k < m->layers; k++)
+        per_step += (double)m->gates * m->hidden * (m->layer[k].in_dim + m->hidden);
+    double fit = 2e9 / (per_step * (double)window_len);
+    return fit < 1 ? 1 : fit > (double)windows ? windows : (size_t)fit;
+}
+
 void loss_warning(const gt_loss *l, char *buf, size_t n)
 {
     snprintf(buf, n,

@@ -66,8 +66,9 @@ static const char *unit_hl(double v, char *buf, size_t len)
     return buf;
 }
 
-/* The readout's loss over the windows, and the warning when it is no better than chance. */
-static void print_loss(FILE *f, const gt_loss *l)
+/* The readout's loss over the windows, and the warning when it is no better than chance;
+ * with interventions, its change against the model without them. */
+static void print_loss(FILE *f, const gt_loss *l, const gt_loss *base)
 {
     char a[48], w[400];
     if (!l->count) {
@@ -77,7 +78,11 @@ static void print_loss(FILE *f, const gt_loss *l)
     fprintf(f, "Readout loss: %.4f nats = %.4f bits per character over %s predictions (a "
                "uniform guess: %.2f bits)\n",
             l->nats, loss_bits(l), commas(l->count, a, sizeof a), l->uniform / log(2.0));
-    if (loss_suspect(l)) {
+    if (base && base->count)
+        fprintf(f, "  %+.4f nats = %+.4f bits per character against the model without "
+                   "interventions (%.4f bits)\n",
+                l->nats - base->nats, loss_bits(l) - loss_bits(base), loss_bits(base));
+    if (loss_suspect(l) && !(base && base->count)) { /* interventions may well do that */
         loss_warning(l, w, sizeof w);
         fprintf(f, "warning: %s\n", w);
     }
@@ -106,7 +111,9 @@ int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_err
     fprintf(f, "\n%s positions x %d units = %s values per gate\n",
             commas(r->positions, a, sizeof a), m->hidden,
             commas(r->positions * (size_t)m->hidden, b, sizeof b));
-    print_loss(f, &r->loss);
+    if (r->interventions && *r->interventions)
+        fprintf(f, "interventions: %s\n", r->interventions);
+    print_loss(f, &r->loss, &r->loss_base);
 
     fprintf(f, "Gates over all positions and units\n");
     fprintf(f, "              mean     5%%     25%%     50%%     75%%     95%%\n");
@@ -268,12 +275,21 @@ static json_t *report_json(const gt_report *r)
         loss = json_pack("{s:o, s:o, s:I}", "nats", num(r->loss.nats), "bits",
                          num(loss_bits(&r->loss)), "count", (json_int_t)r->loss.count);
     json_object_set_new(root, "loss", loss);
+    if (r->interventions && *r->interventions) {
+        json_object_set_new(root, "interventions", json_string(r->interventions));
+        json_t *lb = json_null();
+        if (r->loss_base.count && r->loss.count)
+            lb = json_pack("{s:o, s:o, s:o, s:o}", "nats", num(r->loss_base.nats), "bits",
+                           num(loss_bits(&r->loss_base)), "change_nats",
+                           num(r->loss.nats - r->loss_base.nats), "change_bits",
+                           num(loss_bits(&r->loss) - loss_bits(&r->loss_base)));
+        json_object_set_new(root, "loss_without_interventions", lb);
+    }
     return root;
 }
 
-int report_print_json(FILE *f, const gt_report *r, gt_error *e)
+static int dump_json(FILE *f, json_t *root, gt_error *e)
 {
-    json_t *root = report_json(r);
     if (!root)
         return gt_fail(e, GT_EFAIL, "out of memory for the JSON report");
     int bad = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) != 0;
@@ -282,4 +298,52 @@ int report_print_json(FILE *f, const gt_report *r, gt_error *e)
     if (bad || fflush(f) || ferror(f))
         return gt_fail(e, GT_EFAIL, "error writing the report");
     return GT_OK;
+}
+
+int report_print_sweep_json(FILE *f, const gt_report *r, const double *d, int n, gt_error *e)
+{
+    json_t *root = json_object(), *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_pack("{s:f, s:o}", "forget_bias", d[i], "report",
+                                           report_json(&r[i])));
+    json_object_set_new(root, "sweep", a);
+    return dump_json(f, root, e);
+}
+
+int report_print_sweep_text(FILE *f, const gt_report *r, const double *d, int n,
+                            const char *text_name, const char *others, gt_error *e)
+{
+    if (n < 1)
+        return GT_OK;
+    const gt_report *r0 = &r[0];
+    const int lstm = r0->m->arch == GT_LSTM;
+    const char *g = lstm ? "f" : "z";
+    char a[48], b[48], c[48], x[48];
+    fprintf(f, "%s on %s: layer %d, %zu windows of %zu characters; the forget bias (%s's "
+               "b_hh) shifted by D\n",
+            r0->m->path, text_name, r0->layer, r0->windows, r0->window_len, g);
+    if (others && *others)
+        fprintf(f, "and the interventions %s\n", others);
+    fprintf(f, "       D  mean %s  median unit t½  units t½>=10  measured t½  %s-only t½  "
+               "loss bits/char\n", g, g);
+    for (int i = 0; i < n; i++) {
+        const gt_report *q = &r[i];
+        double hl = lstm ? q->hl_cell : q->hl_hidden;
+        if (q->loss.count)
+            snprintf(x, sizeof x, "%.4f", loss_bits(&q->loss));
+        else
+            snprintf(x, sizeof x, "-");
+        fprintf(f, "%+8.2f  %6.3f  %14s  %12d  %11s  %9s  %14s\n", d[i],
+                q->gate[q->carry].mean, unit_hl(q->hl_median, a, sizeof a), q->halflife_ge10,
+                q->pairs ? halflife(hl, q->K, b, sizeof b) : "-",
+                q->pairs ? halflife(q->hl_forget_only, q->K, c, sizeof c) : "-", x);
+    }
+    if (fflush(f) || ferror(f))
+        return gt_fail(e, GT_EFAIL, "error writing the report");
+    return GT_OK;
+}
+
+int report_print_json(FILE *f, const gt_report *r, gt_error *e)
+{
+    return dump_json(f, report_json(r), e);
 }

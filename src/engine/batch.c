@@ -59,6 +59,15 @@ void batch_free(gt_batch *b)
     free(b->acc);
     free(b->tmp);
     free(b->rh);
+    if (b->out64)
+        mat64_free(b->out64);
+    if (b->out32)
+        mat32_free(b->out32);
+    free(b->out64);
+    free(b->out32);
+    free(b->out_b);
+    free(b->y0o);
+    free(b->dyo);
     memset(b, 0, sizeof *b);
 }
 
@@ -72,6 +81,7 @@ int batch_init(gt_batch *b, const gt_model *m, int upto, int cap, gt_error *e)
     b->cap = cap;
     b->H = m->hidden;
     b->G = m->gates;
+    b->ablate_layer = -1;
     const size_t H = (size_t)m->hidden, GH = (size_t)m->gates * H, NL = (size_t)upto + 1;
     const size_t V = (size_t)m->vocab, D0 = (size_t)m->input_dim, n = (size_t)cap;
     const int table = V * GH <= MAX_XTAB, before = m->arch == GT_GRU && m->gru_reset_before;
@@ -308,6 +318,16 @@ static void gru_cells(gt_batch *b, int k, size_t n)
  * item 0's products in double in the same pass over the weights; then each item's cell
  * in one pass: its pre-activations, nonlinearities, new state, its new difference for the
  * next products and, on the last layer, the squared norms of its differences. */
+/* Item i's ablated unit of layer k, if any, set to 0. */
+static void ablate(gt_batch *b, int k, size_t i)
+{
+    if (!b->ablate_unit || k != b->ablate_layer || b->ablate_unit[i] < 0)
+        return;
+    const size_t u = (size_t)b->ablate_unit[i];
+    batch_c(b, k, (int)i)[u] = 0;
+    batch_h(b, k, (int)i)[u] = 0;
+}
+
 static float *diffs(const gt_batch *b, int k)
 {
     return b->dT + (size_t)k * b->cap * b->H;
@@ -373,6 +393,7 @@ static void step_diffs(gt_batch *b, size_t n, const uint16_t *tok)
                 kern64_lstm(H, &p, g, b->tmp, batch_c(b, k, (int)i), batch_h(b, k, (int)i));
             else
                 kern64_gru(H, &p, g, b->tmp, batch_h(b, k, (int)i));
+            ablate(b, k, i);
             if (i)
                 cell_diffs(b, k, n, i);
         }
@@ -406,5 +427,47 @@ void batch_step(gt_batch *b, int n, const uint16_t *tok)
         } else {
             gru_cells(b, k, nn);
         }
+        for (size_t i = 0; i < nn; i++)
+            ablate(b, k, i);
+    }
+}
+
+int batch_use_readout(gt_batch *b, gt_error *e)
+{
+    const gt_model *m = b->m;
+    const size_t V = (size_t)m->vocab, H = (size_t)b->H;
+    if (!m->has_readout || b->upto != m->layers - 1)
+        return gt_fail(e, GT_EINPUT, "batch: no readout after layer %d", b->upto);
+    if (b->out64)
+        return GT_OK;
+    b->out64 = calloc(1, sizeof *b->out64);
+    b->out32 = calloc(1, sizeof *b->out32);
+    b->out_b = malloc(V * sizeof *b->out_b);
+    b->y0o = malloc(V * sizeof *b->y0o);
+    b->dyo = malloc((size_t)b->cap * V * sizeof *b->dyo);
+    if (!b->out64 || !b->out32 || !b->out_b || !b->y0o || !b->dyo ||
+        mat64_pack(b->out64, m->out_w, V, H) || mat32_pack(b->out32, m->out_w, V, H))
+        return gt_fail(e, GT_EFAIL, "out of memory for a batch's readout");
+    for (size_t v = 0; v < V; v++)
+        b->out_b[v] = m->out_b[v];
+    return GT_OK;
+}
+
+void batch_logits(gt_batch *b, int n, double *logits)
+{
+    const size_t V = (size_t)b->m->vocab, nn = (size_t)n;
+    if (!batch_diff_norms(b) || n < 2) {
+        kern64_gemm(b->out64, nn, batch_h(b, b->upto, 0), (size_t)b->H, b->out_b, logits, V, 0);
+        return;
+    }
+    diff_product(b, b->out32, nn, diffs(b, b->upto), b->dyo, batch_h(b, b->upto, 0), b->y0o);
+    for (size_t v = 0; v < V; v++)
+        b->y0o[v] += b->out_b[v];
+    memcpy(logits, b->y0o, V * sizeof *logits);
+    for (size_t i = 1; i < nn; i++) {
+        double *restrict y = logits + i * V;
+        const float *restrict d = b->dyo + (i - 1) * V;
+        for (size_t v = 0; v < V; v++)
+            y[v] = b->y0o[v] + (double)d[v];
     }
 }

@@ -423,6 +423,13 @@ static void invalidate_from(gt_trace *tr, size_t s)
         tr->win_n = s > tr->win_a ? s - tr->win_a : 0;
 }
 
+void trace_model_changed(gt_trace *tr)
+{
+    trace_pass_cancel(tr);
+    invalidate_from(tr, 0);
+    tr->win_n = 0;
+}
+
 int trace_edit(gt_trace *tr, size_t s, int tok, gt_error *e)
 {
     if (s >= tr->T)

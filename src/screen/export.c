@@ -214,14 +214,25 @@ int export_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt
         if (lstat(o->file, &sb) == 0)
             return gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", o->file);
     }
-    gt_trace *tr;
-    if ((rc = trace_open(&tr, m, t, NULL, e)))
+    gt_ivview ivs;
+    if ((rc = ivview_init(&ivs, m, o->iv, t, e)))
         return rc;
-    gt_view v;
-    if ((rc = view_init(&v, m, t, tr, o->layer, e))) {
-        trace_close(tr);
+    if (ivs.what[0] && (rc = ivview_measure_now(&ivs, e))) {
+        ivview_free(&ivs);
         return rc;
     }
+    gt_trace *tr;
+    if ((rc = trace_open(&tr, &ivs.m, t, NULL, e))) {
+        ivview_free(&ivs);
+        return rc;
+    }
+    gt_view v;
+    if ((rc = view_init(&v, &ivs.m, t, tr, o->layer, e))) {
+        trace_close(tr);
+        ivview_free(&ivs);
+        return rc;
+    }
+    v.ivs = &ivs;
     v.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     if (etok >= 0 && (rc = trace_edit(tr, es, etok, e)) == GT_OK)
         rc = pertview_update(&v.pert, tr, v.layer, e);
@@ -238,5 +249,6 @@ int export_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt
     surf_free(&s);
     view_free(&v);
     trace_close(tr);
+    ivview_free(&ivs);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "gatetui/error.h"
+#include "gatetui/intervene.h"
 #include "gatetui/model.h"
 #include "gatetui/text.h"
 #include "gatetui/trace.h"
@@ -19,6 +20,7 @@ typedef struct gt_screen_opts {
     const char *size;      /* --export: "COLSxROWS", or NULL for 120x40 */
     const char *file;      /* --export: the file, "-" for standard output */
     long steps;            /* the steps m, v and p search (--steps); <= 0: the default */
+    const gt_intervention *iv; /* the interventions to start with, or NULL */
 } gt_screen_opts;
 
 #define EXPORT_COLS 120

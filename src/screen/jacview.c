@@ -38,6 +38,14 @@ void jacview_free(gt_jacview *jv)
     jv->j_layer = -1;
 }
 
+void jacview_model_changed(gt_jacview *jv)
+{
+    if (jv->j_layer >= 0)
+        jacobian_free(&jv->j);
+    jv->j_layer = -1;
+    jv->valid = 0;
+}
+
 void jacview_invalidate(gt_jacview *jv)
 {
     jv->valid = 0;

@@ -41,6 +41,8 @@ typedef struct gt_jacview {
 
 int jacview_init(gt_jacview *jv, const gt_model *m, gt_error *e);
 void jacview_free(gt_jacview *jv);
+/* The model's weights changed (its interventions): made again at the next update. */
+void jacview_model_changed(gt_jacview *jv);
 /* The edits changed: compute again before the next frame. */
 void jacview_invalidate(gt_jacview *jv);
 /* Computes J at step t of `layer` unless that is what it holds, then the lags seen from

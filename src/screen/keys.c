@@ -301,6 +301,8 @@ static void change_layer(gt_view *v, int d)
     } else {
         v->layer += d;
         view_edits_changed(v);
+        if (v->sort == SORT_IMPORTANCE && v->ivs)
+            ivview_want_importance(v->ivs, v->layer);
         if (v->stats.shown) {
             v->stats.scroll = 0;
             statsview_want(&v->stats, v->layer);
@@ -381,6 +383,85 @@ static void write_text(gt_view *v)
         message(v, 0, "edited text written to ./%s", name);
 }
 
+/* ---- interventions ---- */
+
+/* After an intervention changed: everything computed again; what is changed now. */
+static void interventions_changed(gt_view *v, const char *did)
+{
+    view_model_changed(v);
+    if (v->msg_error)
+        return;
+    message(v, 0, "%s; %s", did, v->ivs->what[0] ? v->ivs->what : "no interventions");
+}
+
+static int have_interventions(gt_view *v)
+{
+    if (!v->ivs)
+        message(v, 1, "interventions are not available here");
+    return v->ivs != NULL;
+}
+
+/* < > (the layer) and { } (the selected unit): the carry gate's bias by d. */
+static void shift_bias(gt_view *v, int unit, double d)
+{
+    if (!have_interventions(v))
+        return;
+    iv_shift(&v->ivs->iv, v->layer, unit, d);
+    char did[96];
+    if (unit < 0)
+        snprintf(did, sizeof did, "forget bias of layer %d %+g", v->layer, d);
+    else
+        snprintf(did, sizeof did, "forget bias of unit %d %+g", unit, d);
+    interventions_changed(v, did);
+}
+
+static void toggle_ablate(gt_view *v)
+{
+    if (!have_interventions(v))
+        return;
+    iv_toggle_ablate(&v->ivs->iv, v->layer, v->unit);
+    int on = v->ivs->iv.ablate[(size_t)v->layer * v->m->hidden + (size_t)v->unit];
+    char did[64];
+    snprintf(did, sizeof did, "unit %d %s", v->unit, on ? "ablated" : "back");
+    interventions_changed(v, did);
+}
+
+static void toggle_carousel(gt_view *v)
+{
+    if (!have_interventions(v))
+        return;
+    if (!iv_toggle_carousel(&v->ivs->iv, v->layer)) {
+        message(v, 1, "a GRU has no forget gate to hold at 1: the carousel is an LSTM's");
+        return;
+    }
+    char did[64];
+    snprintf(did, sizeof did, "carousel on layer %d %s", v->layer,
+             v->ivs->iv.carousel[v->layer] ? "on (f = 1)" : "off");
+    interventions_changed(v, did);
+}
+
+static void clear_interventions(gt_view *v)
+{
+    if (!have_interventions(v))
+        return;
+    if (!iv_any(&v->ivs->iv)) {
+        message(v, 0, "no interventions to remove");
+        return;
+    }
+    iv_clear(&v->ivs->iv);
+    interventions_changed(v, "every intervention removed");
+}
+
+static void next_sort(gt_view *v)
+{
+    v->sort = keys_find_next_sort(v);
+    if (v->sort == SORT_IMPORTANCE && v->ivs) {
+        ivview_want_importance(v->ivs, v->layer);
+        if (!v->ivs->imp_known && ivview_importance_busy(v->ivs))
+            message(v, 0, "each unit's importance is computed in the background");
+    }
+}
+
 static gt_act ctrl_key(gt_view *v, const gt_key *k)
 {
     switch (k->cp) {
@@ -418,7 +499,7 @@ static gt_act char_key(gt_view *v, const gt_key *k)
     case '$':
     case 'G': view_seek(v, v->steps - 1); break;
     case ' ': step_by(v, (long)page_len(v)); break;
-    case 's': v->sort = keys_find_next_sort(v); break;
+    case 's': next_sort(v); break;
     case 'S': v->sort_reverse = !v->sort_reverse; break;
     case 'c': v->heat = !v->heat; break;
     case '[': change_layer(v, -1); break;
@@ -438,6 +519,13 @@ static gt_act char_key(gt_view *v, const gt_key *k)
     case 'w': write_text(v); break;
     case 'x': return ACT_EXPORT;
     case '?': v->help = 1; break;
+    case '<':
+    case '>': shift_bias(v, -1, k->cp == '>' ? 0.5 : -0.5); break;
+    case '{':
+    case '}': shift_bias(v, v->unit, k->cp == '}' ? 0.5 : -0.5); break;
+    case 'a': toggle_ablate(v); break;
+    case 'C': toggle_carousel(v); break;
+    case 'Z': clear_interventions(v); break;
     default: return ACT_NONE;
     }
     return ACT_REDRAW;

@@ -39,6 +39,10 @@ static const char *sort_name(const gt_view *v)
     case SORT_ABSC: return lstm ? "|c|" : "|h|";
     case SORT_CHANGE: return lstm ? "change of c" : "change of h";
     case SORT_R: return "|r|";
+    case SORT_IMPORTANCE:
+        return v->ivs && v->ivs->imp_known && v->ivs->imp_layer == v->layer
+                   ? "importance"
+                   : "importance (computing; by unit meanwhile)";
     default: return "unit";
     }
 }

@@ -15,15 +15,41 @@ static int put(gt_surface *s, int x, int y, int end, gt_role role, const char *t
 }
 
 /* The mean loss of the text (doc/model-files.md), where it fits: in bits per character,
- * marked when it is no better than a uniform guess (log2 V). */
+ * marked when it is no better than a uniform guess (log2 V); with interventions, the
+ * model's with them and its change against the model without (doc/screen.md). */
 static void header_loss(gt_surface *s, int x, int y, int end, const char *sep,
-                        const gt_text *t)
+                        const gt_view *v)
 {
-    if (!t->loss_count)
+    const gt_text *t = v->text;
+    const gt_ivview *iv = v->ivs;
+    double nats = t->loss_nats;
+    size_t count = t->loss_count;
+    int changed = iv && iv->what[0], known = !changed || iv->loss_known;
+    if (changed && known) {
+        nats = iv->loss_nats;
+        count = iv->loss_count;
+    }
+    if (!count)
         return;
-    char buf[160];
-    double bits = t->loss_nats / log(2.0), uniform = t->loss_uniform / log(2.0);
-    int bad = !(t->loss_nats < t->loss_uniform);
+    char buf[200];
+    double bits = nats / log(2.0), uniform = t->loss_uniform / log(2.0);
+    int bad = !(nats < t->loss_uniform);
+    if (changed) {
+        const char *forms[2] = {"loss %.2f bits/char, %+.3f against no interventions",
+                                "%.2f b/c (%+.3f)"};
+        for (int f = 0; f < 2; f++) {
+            if (known)
+                snprintf(buf, sizeof buf, forms[f], bits, bits - iv->base_nats / log(2.0));
+            else
+                snprintf(buf, sizeof buf, f ? "loss ..." : "loss: computing");
+            if (x + surf_width(sep) + surf_width(buf) <= end) {
+                x = put(s, x, y, end, R_DIM, sep);
+                put(s, x, y, end, R_EDIT, buf);
+                return;
+            }
+        }
+        return;
+    }
     const char *forms[2][2] = {
         {"loss %.2f bits/char", "%.2f b/c"},
         {"loss %.2f bits/char, no better than chance (%.2f): vocabulary order or readout "
@@ -60,7 +86,7 @@ void panel_header(gt_surface *s, gt_rect r, const gt_view *v)
         snprintf(buf, sizeof buf, " (%zu skipped)", v->text->skipped);
         x = put(s, x, y, end, R_DIM, buf);
     }
-    header_loss(s, x, y, end, sep, v->text);
+    header_loss(s, x, y, end, sep, v);
 
     /* row 2: where the cursor is */
     y++;
@@ -79,6 +105,10 @@ void panel_header(gt_surface *s, gt_rect r, const gt_view *v)
         panel_char_name(v, trace_original_at(v->tr, v->t), was, sizeof was);
         snprintf(buf, sizeof buf, " (edited, was %s)", was);
         x = put(s, x, y, end, R_EDIT, buf);
+    }
+    if (v->ivs && v->ivs->what[0]) { /* named wherever values are shown */
+        x = put(s, x, y, end, R_DIM, sep);
+        x = put(s, x, y, end, R_EDIT, v->ivs->what);
     }
     if (!m->has_readout) {
         x = put(s, x, y, end, R_DIM, sep);

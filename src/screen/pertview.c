@@ -60,6 +60,14 @@ static int by_last(const void *a, const void *b)
     return x - y;
 }
 
+void pertview_model_changed(gt_pertview *pv)
+{
+    if (pv->p_layer >= 0)
+        perturb_free(&pv->p);
+    pv->p_layer = -1;
+    pv->valid = 0;
+}
+
 int pertview_update(gt_pertview *pv, gt_trace *tr, int layer, gt_error *e)
 {
     size_t n = trace_edit_count(tr);

@@ -48,6 +48,9 @@ void pertview_free(gt_pertview *pv);
 
 /* Computes the curves of tr's last edit on layer `layer` with K = pv->horizon (clamped to
  * the text's end); with no edit left, empties them. */
+/* The model's weights changed (its interventions): the products made for them are made
+ * again at the next update. */
+void pertview_model_changed(gt_pertview *pv);
 int pertview_update(gt_pertview *pv, gt_trace *tr, int layer, gt_error *e);
 
 /* Sets K (PERTVIEW_KMIN..PERTVIEW_KMAX) and recomputes when it changed. */

@@ -95,6 +95,16 @@ void statsview_free(gt_statsview *sv)
     bgjob_init(&sv->job);
 }
 
+void statsview_forget(gt_statsview *sv)
+{
+    bgjob_cancel(&sv->job);
+    for (int k = 0; k < sv->layers; k++) {
+        free(sv->text[k]);
+        sv->text[k] = NULL;
+    }
+    sv->error[0] = 0;
+}
+
 void statsview_want(gt_statsview *sv, int layer)
 {
     if (layer < 0 || layer >= sv->layers || sv->text[layer])

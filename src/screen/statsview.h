@@ -38,6 +38,9 @@ void statsview_free(gt_statsview *sv);
 /* Asks for layer's tables: starts computing them unless they are known or on their way
  * (a computation for another layer is ended). */
 void statsview_want(gt_statsview *sv, int layer);
+/* The model changed (its interventions): the tables known are dropped, a computation
+ * ended. */
+void statsview_forget(gt_statsview *sv);
 /* Ends the computation that runs, if any. */
 void statsview_cancel(gt_statsview *sv);
 /* Reads what the child sent; collects the tables when it is done. 1 when the view should

@@ -129,6 +129,11 @@ static void sort_units(gt_view *v)
         case SORT_HALFLIFE: v->key[j] = (float)stats_halflife(carry[j]); break;
         case SORT_ABSC: v->key[j] = fabsf(now[j]); break;
         case SORT_CHANGE: v->key[j] = fabsf(now[j] - before[j]); break;
+        case SORT_IMPORTANCE:
+            v->key[j] = v->ivs && v->ivs->imp_known && v->ivs->imp_layer == v->layer
+                            ? (float)v->ivs->imp[j]
+                            : NAN;
+            break;
         case SORT_R:
             v->key[j] = findview_has_r(&v->find, v->layer) ? (float)fabs(findview_r(&v->find, j))
                                                           : NAN;
@@ -244,6 +249,26 @@ void view_edits_changed(gt_view *v)
     findview_changed(&v->find, v->layer, v->unit);
 }
 
+void view_model_changed(gt_view *v)
+{
+    gt_error e = {0};
+    trace_pass_cancel(v->tr);
+    statsview_forget(&v->stats);
+    pertview_model_changed(&v->pert);
+    jacview_model_changed(&v->jac);
+    if (ivview_apply(v->ivs, &e)) {
+        snprintf(v->msg, sizeof v->msg, "interventions: %.200s", e.msg);
+        v->msg_error = 1;
+    }
+    trace_model_changed(v->tr);
+    v->pending = 0;
+    view_edits_changed(v); /* the perturbation, the difference, m v p computed again */
+    if (v->stats.shown)
+        statsview_want(&v->stats, v->layer);
+    if (v->pass_wanted)
+        trace_pass_start(v->tr, v->steps, NULL);
+}
+
 int view_set_diff(gt_view *v, int on, gt_error *e)
 {
     if (on && !trace_edit_count(v->tr))
@@ -346,7 +371,8 @@ void view_seek(gt_view *v, size_t s)
 
 int view_busy(const gt_view *v)
 {
-    return v->pass_running || v->pending || statsview_busy(&v->stats) || findview_busy(&v->find);
+    return v->pass_running || v->pending || statsview_busy(&v->stats) ||
+           findview_busy(&v->find) || (v->ivs && ivview_busy(v->ivs));
 }
 
 int view_tick(gt_view *v)
@@ -357,6 +383,14 @@ int view_tick(gt_view *v)
         redraw = 1;
     if (findview_tick(&v->find))
         redraw = 1;
+    if (v->ivs && ivview_tick(v->ivs)) {
+        redraw = 1;
+        if (v->ivs->imp_error[0]) {
+            snprintf(v->msg, sizeof v->msg, "%.200s", v->ivs->imp_error);
+            v->msg_error = 1;
+            v->ivs->imp_error[0] = 0;
+        }
+    }
     if (v->find.msg_new) { /* a computation ended: what it found, in the message line */
         v->find.msg_new = 0;
         snprintf(v->msg, sizeof v->msg, "%s", v->find.msg);

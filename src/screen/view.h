@@ -12,6 +12,7 @@
 #include "gatetui/trace.h"
 #include "screen/diffrun.h"
 #include "screen/findview.h"
+#include "screen/ivview.h"
 #include "screen/jacview.h"
 #include "screen/layout.h"
 #include "screen/pertview.h"
@@ -23,6 +24,7 @@ typedef enum gt_sort {
     SORT_HALFLIFE, /* ln 0.5 / ln carry */
     SORT_ABSC,     /* |c| (|h| for a GRU) */
     SORT_CHANGE,   /* |c_t - c_(t-1)| (h for a GRU) */
+    SORT_IMPORTANCE, /* the loss's increase with the unit ablated (computed in the background) */
     SORT_COUNT,    /* the orders s always goes through; then, while there is a hypothesis: */
     SORT_R = SORT_COUNT /* |r| with the hypothesis */
 } gt_sort;
@@ -66,6 +68,8 @@ typedef struct gt_view {
     int diff;          /* the gate bars and the unit show edited - before the last edit */
     gt_diffrun dr;     /* the run of the text before the last edit (while diff is on) */
     gt_findview find;  /* hypotheses, selections, profiles (m, v, p) */
+    gt_ivview *ivs;    /* the interventions (< > { } a C Z) and the model they make, which
+                          is m; NULL: none can be made */
 
     /* derived for the frame by view_prepare */
     gt_layout lay;
@@ -100,6 +104,11 @@ void view_free(gt_view *v);
  * the difference view on the run before the last edit) after an edit, an undo or a change
  * of layer; a failure is said in the message line. */
 void view_edits_changed(gt_view *v);
+
+/* The interventions in v->ivs changed: the model is made again, every state computed
+ * from it forgotten (the edits stay), the panels computed again; a failure is said in the
+ * message line. */
+void view_model_changed(gt_view *v);
 
 /* Turns the difference view on or off. On needs an edit: without one GT_EINPUT (e says so);
  * when the run of the text before the edit fails (out of memory), its error. The view stays

@@ -269,18 +269,26 @@ int ui_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_err
                        "--report, --dump or --export FILE --step N",
                        why);
     catch_signals(); /* before any thread, and before curses, which then leaves them to us */
-    gt_trace *tr;
-    int rc = trace_open(&tr, m, t, NULL, e);
+    gt_ivview ivs;
+    int rc = ivview_init(&ivs, m, o->iv, t, e);
     if (rc) {
         release_signals();
         return rc;
     }
-    gt_view v;
-    if ((rc = view_init(&v, m, t, tr, o->layer, e))) {
-        trace_close(tr);
+    gt_trace *tr;
+    if ((rc = trace_open(&tr, &ivs.m, t, NULL, e))) {
+        ivview_free(&ivs);
         release_signals();
         return rc;
     }
+    gt_view v;
+    if ((rc = view_init(&v, &ivs.m, t, tr, o->layer, e))) {
+        trace_close(tr);
+        ivview_free(&ivs);
+        release_signals();
+        return rc;
+    }
+    v.ivs = &ivs;
     v.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     v.pass_wanted = 1;
     if (o->steps > 0)
@@ -304,6 +312,7 @@ int ui_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_err
     surf_free(&L.surf);
     view_free(&v);
     trace_close(tr);
+    ivview_free(&ivs);
     if (got_stop) /* die of the signal, now that the terminal is restored */
         default_action(got_stop);
     release_signals();

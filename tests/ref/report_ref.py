@@ -127,9 +127,11 @@ def sigmoid(x):
     return 1.0 / (1.0 + np.exp(-x))
 
 
-def step(m, toks, h, c, upto):
+def step(m, toks, h, c, upto, ablate=None, carousel=()):
     """One step of layers 0..upto for a batch: h, c are lists of [B, H] (updated in place
-    as new arrays); returns the gates of each layer, [B, G*H] after the nonlinearity."""
+    as new arrays); returns the gates of each layer, [B, G*H] after the nonlinearity.
+    Interventions (intervene_ref.py): ablate {layer: [units]} sets those units' c and h to
+    0 after their layer's cell (their candidate shown as 0); carousel: layers with f = 1."""
     H = m.H
     x = m.x0(toks)
     gates = []
@@ -139,6 +141,8 @@ def step(m, toks, h, c, upto):
         if m.arch == "lstm":
             a = gi + h[k] @ w_hh.T + b_hh
             i, f = sigmoid(a[:, :H]), sigmoid(a[:, H:2 * H])
+            if k in carousel:
+                f = np.ones_like(f)
             g, o = np.tanh(a[:, 2 * H:3 * H]), sigmoid(a[:, 3 * H:])
             c[k] = f * c[k] + i * g
             h[k] = o * np.tanh(c[k])
@@ -153,6 +157,12 @@ def step(m, toks, h, c, upto):
                 n = np.tanh(gi[:, 2 * H:] + r * (h[k] @ w_hh[2 * H:].T + b_hh[2 * H:]))
             h[k] = (1.0 - z) * n + z * h[k]
             gates.append(np.concatenate([r, z, n], axis=1))
+        units = (ablate or {}).get(k, [])
+        if units:
+            h[k], c[k] = h[k].copy(), c[k].copy()
+            h[k][:, units] = 0.0
+            c[k][:, units] = 0.0
+            gates[k][:, [2 * H + u for u in units]] = 0.0
         x = h[k]
     return gates
 

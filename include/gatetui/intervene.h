@@ -1,0 +1,59 @@
+/* Interventions on a model (doc/measures.md, "Interventions"): the carry gate's bias
+ * shifted, the constant error carousel (an LSTM's f = 1), units ablated (their c and h held
+ * at 0). Each is made once as a change to a copy of the model's weights, so that every
+ * mode and every path (float32, double, every kernel set) computes the model changed:
+ *   - a shift D of unit j's carry gate adds D to b_hh's row of f (LSTM) or z (GRU);
+ *   - the carousel sets b_hh's f rows of the layer above any pre-activation the rest of
+ *     the row can reach, by 64 (so f rounds to exactly 1 in float32 and double);
+ *   - ablating unit j zeroes its candidate rows (g of an LSTM, n of a GRU) in W_ih, W_hh
+ *     and both biases: from the zero state its candidate is tanh(0) = 0 at every step, so
+ *     c_j and h_j stay exactly 0, as if set to 0 after every step.
+ * The copy shares everything else with the model it was made from. */
+#ifndef GATETUI_INTERVENE_H
+#define GATETUI_INTERVENE_H
+
+#include <stddef.h>
+
+#include "gatetui/error.h"
+#include "gatetui/model.h"
+
+typedef struct gt_intervention {
+    int layers, hidden, lstm;
+    double *shift;           /* [L*H]: the carry gate's bias shift of each unit */
+    unsigned char *ablate;   /* [L*H]: 1 where the unit is ablated */
+    unsigned char *carousel; /* [L]: 1 where the layer's f is 1 */
+} gt_intervention;
+
+/* None, for model m's layers and units. */
+int iv_init(gt_intervention *iv, const gt_model *m, gt_error *e);
+void iv_free(gt_intervention *iv);
+void iv_clear(gt_intervention *iv);
+int iv_copy(gt_intervention *dst, const gt_intervention *src, gt_error *e);
+/* 1 when something is changed. */
+int iv_any(const gt_intervention *iv);
+
+/* The command line's forms (GT_EINPUT with one line for a bad one):
+ *   --forget-bias D[@L[:UNITS]]  (shifts add; every layer when @L is not given)
+ *   --carousel[@L]               (arg NULL or "" for every layer; LSTM only)
+ *   --ablate L:UNITS
+ * UNITS is a list like 3,17,200-210. */
+int iv_parse_forget_bias(gt_intervention *iv, const char *arg, gt_error *e);
+int iv_parse_carousel(gt_intervention *iv, const char *arg, gt_error *e);
+int iv_parse_ablate(gt_intervention *iv, const char *arg, gt_error *e);
+
+/* The screen's edits: shift one unit (unit < 0: the whole layer) by d; flip an ablation or
+ * a layer's carousel (returns 0 and changes nothing for a GRU's carousel). */
+void iv_shift(gt_intervention *iv, int layer, int unit, double d);
+void iv_toggle_ablate(gt_intervention *iv, int layer, int unit);
+int iv_toggle_carousel(gt_intervention *iv, int layer);
+
+/* What is changed, in the command line's words ("forget bias +1.5@0, ablated 0:3,17,
+ * carousel@1"), or "" when nothing is. */
+void iv_describe(const gt_intervention *iv, char *buf, size_t n);
+
+/* out = m changed by iv (a copy sharing m's unchanged parts; m must outlive it). Free it
+ * with iv_model_free, never model_free. */
+int iv_apply(gt_model *out, const gt_model *m, const gt_intervention *iv, gt_error *e);
+void iv_model_free(gt_model *out);
+
+#endif

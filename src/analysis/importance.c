@@ -1,0 +1,289 @@
+/* Importance (importance.h): jobs of (window, units) over a few threads, each a batch of the
+ * window's text as it is and with each of its units ablated; every job writes its own
+ * sums, which are added in window order afterwards, so the numbers do not depend on the
+ * number of threads. */
+#include "config.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gatetui/batch.h"
+#include "gatetui/importance.h"
+
+#define CHUNK_MAX 256 /* ablations per batch */
+
+typedef struct ijob {
+    size_t win;
+    int first, count; /* units first .. first+count-1 */
+} ijob;
+
+typedef struct ishared {
+    const gt_model *m;
+    const uint16_t *tok;
+    const gt_report_options *o;
+    size_t H, L, steps, nwin, njobs, chunk;
+    ijob *jobs;
+    double *base;     /* [nwin]: item 0's sum of the window (from its first job) */
+    size_t *count;    /* [nwin] */
+    double *sum;      /* [nwin * H] */
+    atomic_size_t next;
+    atomic_llong done;
+    atomic_int failed;
+    pthread_mutex_t lock;
+    gt_error err;
+} ishared;
+
+static size_t win_len(const ishared *sh, size_t w)
+{
+    size_t s = w * sh->L;
+    return sh->steps - s < sh->L ? sh->steps - s : sh->L;
+}
+
+/* -ln softmax(l)[next], in double. */
+static double nll(const double *l, size_t V, int next)
+{
+    double mx = l[0];
+    for (size_t v = 1; v < V; v++)
+        mx = l[v] > mx ? l[v] : mx;
+    double z = 0;
+    for (size_t v = 0; v < V; v++)
+        z += exp(l[v] - mx);
+    return mx + log(z) - l[next];
+}
+
+static void run_job(ishared *sh, gt_batch *b, int *unit, uint16_t *tk, double *logit,
+                    double *acc, const ijob *jb)
+{
+    const size_t V = (size_t)sh->m->vocab, n = (size_t)jb->count + 1;
+    const size_t start = jb->win * sh->L, len = win_len(sh, jb->win);
+    unit[0] = -1;
+    for (size_t i = 1; i < n; i++)
+        unit[i] = jb->first + (int)i - 1;
+    for (size_t i = 0; i < n; i++) {
+        batch_set_state(b, (int)i, NULL, NULL);
+        acc[i] = 0;
+    }
+    for (size_t t = 0; t + 1 < len; t++) { /* the last step predicts nothing counted */
+        for (size_t i = 0; i < n; i++)
+            tk[i] = sh->tok[start + t];
+        batch_step(b, (int)n, tk);
+        batch_logits(b, (int)n, logit);
+        const int next = sh->tok[start + t + 1];
+        for (size_t i = 0; i < n; i++)
+            acc[i] += nll(logit + i * V, V, next);
+    }
+    if (jb->first == 0) {
+        sh->base[jb->win] = acc[0];
+        sh->count[jb->win] = len - 1;
+    }
+    for (int x = 0; x < jb->count; x++)
+        sh->sum[jb->win * sh->H + (size_t)(jb->first + x)] = acc[x + 1];
+}
+
+static void fail(ishared *sh, const gt_error *e)
+{
+    pthread_mutex_lock(&sh->lock);
+    if (!atomic_load(&sh->failed))
+        sh->err = *e;
+    atomic_store(&sh->failed, 1);
+    pthread_mutex_unlock(&sh->lock);
+}
+
+typedef struct iworker {
+    ishared *sh;
+    int id;
+    pthread_t thread;
+} iworker;
+
+static void *work(void *arg)
+{
+    iworker *wk = arg;
+    ishared *sh = wk->sh;
+    const size_t cap = sh->chunk + 1, V = (size_t)sh->m->vocab;
+    gt_error e = {0};
+    gt_batch b;
+    int *unit = malloc(cap * sizeof *unit);
+    uint16_t *tk = malloc(cap * sizeof *tk);
+    double *logit = malloc(cap * V * sizeof *logit), *acc = malloc(cap * sizeof *acc);
+    if (!unit || !tk || !logit || !acc) {
+        gt_fail(&e, GT_EFAIL, "out of memory for the importance");
+        fail(sh, &e);
+        goto out;
+    }
+    if (batch_init(&b, sh->m, sh->m->layers - 1, (int)cap, &e)) {
+        fail(sh, &e);
+        goto out;
+    }
+    b.ablate_layer = sh->o->layer;
+    b.ablate_unit = unit;
+    if (batch_use_float32(&b, &e) || batch_use_readout(&b, &e))
+        fail(sh, &e);
+    const long long total = (long long)sh->njobs;
+    for (;;) {
+        size_t i = atomic_fetch_add(&sh->next, 1);
+        if (i >= sh->njobs || atomic_load(&sh->failed))
+            break;
+        run_job(sh, &b, unit, tk, logit, acc, &sh->jobs[i]);
+        long long done = atomic_fetch_add(&sh->done, 1) + 1;
+        if (wk->id == 0 && sh->o->progress)
+            sh->o->progress(sh->o->progress_ctx, (double)done / (double)total);
+    }
+    batch_free(&b);
+out:
+    free(unit);
+    free(tk);
+    free(logit);
+    free(acc);
+    return NULL;
+}
+
+void importance_free(gt_importance *r)
+{
+    free(r->unit_loss);
+    free(r->order);
+    memset(r, 0, sizeof *r);
+}
+
+typedef struct ranked {
+    double delta;
+    int unit;
+} ranked;
+
+static int by_delta(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->delta != y->delta)
+        return x->delta > y->delta ? -1 : 1;
+    return x->unit - y->unit;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int importance_compute(gt_importance *r, const gt_model *m, const uint16_t *tok, size_t steps,
+                       const gt_report_options *o, gt_error *e)
+{
+    memset(r, 0, sizeof *r);
+    if (!m->has_readout)
+        return gt_fail(e, GT_EINPUT, "--importance: the model has no readout, so there is no "
+                                     "loss to compare");
+    if (o->layer < 0 || o->layer >= m->layers)
+        return gt_fail(e, GT_EINPUT, "--layer %d: the model has %d layer%s (0..%d)", o->layer,
+                       m->layers, m->layers == 1 ? "" : "s", m->layers - 1);
+    if (o->window_len < 2 || o->windows < 1 || o->window_len > INT32_MAX)
+        return gt_fail(e, GT_EINPUT, "importance: window length %ld, %ld windows",
+                       o->window_len, o->windows);
+    if (steps < 2)
+        return gt_fail(e, GT_EINPUT, "importance: the text has fewer than 2 steps");
+    double t0 = now();
+    ishared sh;
+    memset(&sh, 0, sizeof sh);
+    pthread_mutex_init(&sh.lock, NULL);
+    sh.m = m;
+    sh.tok = tok;
+    sh.o = o;
+    sh.H = (size_t)m->hidden;
+    sh.L = (size_t)o->window_len;
+    sh.steps = steps;
+    size_t chunks = (steps + sh.L - 1) / sh.L;
+    sh.nwin = chunks < (size_t)o->windows ? chunks : (size_t)o->windows;
+    if (win_len(&sh, sh.nwin - 1) < 2)
+        sh.nwin--; /* a last window of one step predicts nothing */
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = o->threads > 0 ? o->threads : ncpu > 0 ? (int)ncpu : 1;
+    threads = threads > 64 ? 64 : threads;
+    /* the units of a window in as few batches as give every thread about two jobs */
+    size_t want = (2 * (size_t)threads + sh.nwin - 1) / sh.nwin;
+    size_t chunk = (sh.H + want - 1) / want;
+    sh.chunk = chunk > CHUNK_MAX ? CHUNK_MAX : chunk < 1 ? 1 : chunk;
+    size_t per_win = (sh.H + sh.chunk - 1) / sh.chunk;
+    sh.njobs = sh.nwin * per_win;
+    sh.jobs = calloc(sh.njobs, sizeof *sh.jobs);
+    sh.base = calloc(sh.nwin, sizeof *sh.base);
+    sh.count = calloc(sh.nwin, sizeof *sh.count);
+    sh.sum = calloc(sh.nwin * sh.H, sizeof *sh.sum);
+    r->unit_loss = malloc(sh.H * sizeof *r->unit_loss);
+    r->order = malloc(sh.H * sizeof *r->order);
+    int rc = GT_OK;
+    if (!sh.jobs || !sh.base || !sh.count || !sh.sum || !r->unit_loss || !r->order)
+        rc = gt_fail(e, GT_EFAIL, "out of memory for the importance");
+    size_t nj = 0;
+    for (size_t w = 0; !rc && w < sh.nwin; w++)
+        for (size_t f = 0; f < sh.H; f += sh.chunk)
+            sh.jobs[nj++] = (ijob){w, (int)f, (int)(sh.H - f < sh.chunk ? sh.H - f : sh.chunk)};
+    if ((size_t)threads > sh.njobs)
+        threads = (int)sh.njobs;
+    iworker *wk = rc ? NULL : calloc((size_t)threads, sizeof *wk);
+    if (!rc && !wk)
+        rc = gt_fail(e, GT_EFAIL, "out of memory for the importance's threads");
+    if (!rc) {
+        int started = 1;
+        for (int i = 0; i < threads; i++)
+            wk[i] = (iworker){&sh, i, 0};
+        for (int i = 1; i < threads; i++) {
+            if (pthread_create(&wk[i].thread, NULL, work, &wk[i]) != 0)
+                break;
+            started++;
+        }
+        work(&wk[0]);
+        for (int i = 1; i < started; i++)
+            pthread_join(wk[i].thread, NULL);
+        r->threads = started;
+        if (atomic_load(&sh.failed)) {
+            *e = sh.err;
+            rc = sh.err.code ? sh.err.code : GT_EFAIL;
+        }
+    }
+    free(wk);
+    if (!rc) {
+        double base = 0;
+        size_t count = 0;
+        for (size_t w = 0; w < sh.nwin; w++) {
+            base += sh.base[w];
+            count += sh.count[w];
+        }
+        for (size_t j = 0; j < sh.H; j++) {
+            double s = 0;
+            for (size_t w = 0; w < sh.nwin; w++)
+                s += sh.sum[w * sh.H + j];
+            r->unit_loss[j] = s / (double)count;
+            r->order[j] = (int)j;
+        }
+        r->loss = (gt_loss){base / (double)count, count, log((double)m->vocab)};
+        ranked *rk = malloc(sh.H * sizeof *rk);
+        if (!rk) {
+            rc = gt_fail(e, GT_EFAIL, "out of memory for the importance");
+        } else {
+            for (size_t j = 0; j < sh.H; j++)
+                rk[j] = (ranked){r->unit_loss[j] - r->loss.nats, (int)j};
+            qsort(rk, sh.H, sizeof *rk, by_delta);
+            for (size_t j = 0; j < sh.H; j++)
+                r->order[j] = rk[j].unit;
+            free(rk);
+        }
+        r->layer = o->layer;
+        r->hidden = (int)sh.H;
+        r->windows = sh.nwin;
+        r->window_len = sh.L;
+    }
+    free(sh.jobs);
+    free(sh.base);
+    free(sh.count);
+    free(sh.sum);
+    pthread_mutex_destroy(&sh.lock);
+    if (rc) {
+        importance_free(r);
+        return rc;
+    }
+    r->seconds = now() - t0;
+    return GT_OK;
+}

@@ -1,0 +1,59 @@
+/* Printing the importance (importance.h): a table, or JSON built with jansson. */
+#include "config.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "gatetui/importance.h"
+
+int importance_print_text(FILE *f, const gt_importance *r, const char *interventions, int top,
+                          gt_error *e)
+{
+    const int n = top > 0 && top < r->hidden ? top : r->hidden;
+    fprintf(f, "Importance of layer %d's %d units: the readout's loss with each ablated (c and "
+               "h held at 0)\n", r->layer, r->hidden);
+    fprintf(f, "over %zu window%s of %zu characters from zero state, %zu predictions\n",
+            r->windows, r->windows == 1 ? "" : "s", r->window_len, r->loss.count);
+    if (interventions && *interventions)
+        fprintf(f, "interventions: %s\n", interventions);
+    fprintf(f, "loss without ablation: %.4f nats = %.4f bits per character\n\n", r->loss.nats,
+            loss_bits(&r->loss));
+    fprintf(f, "rank   unit  loss bits/char  increase bits/char  increase nats\n");
+    for (int i = 0; i < n; i++) {
+        const int u = r->order[i];
+        const double d = r->unit_loss[u] - r->loss.nats;
+        fprintf(f, "%4d  %5d  %14.4f  %+18.5f  %+13.5f\n", i + 1, u, r->unit_loss[u] / M_LN2,
+                d / M_LN2, d);
+    }
+    if (fflush(f) || ferror(f))
+        return gt_fail(e, GT_EFAIL, "error writing the importance");
+    return GT_OK;
+}
+
+int importance_print_json(FILE *f, const gt_importance *r, const char *interventions,
+                          gt_error *e)
+{
+    json_t *root = json_object(), *units = json_array();
+    json_object_set_new(root, "layer", json_integer(r->layer));
+    json_object_set_new(root, "windows", json_integer((json_int_t)r->windows));
+    json_object_set_new(root, "window_len", json_integer((json_int_t)r->window_len));
+    json_object_set_new(root, "loss",
+                        json_pack("{s:f, s:f, s:I}", "nats", r->loss.nats, "bits",
+                                  loss_bits(&r->loss), "count", (json_int_t)r->loss.count));
+    for (int i = 0; i < r->hidden; i++) {
+        const int u = r->order[i];
+        json_array_append_new(units, json_pack("{s:i, s:f, s:f}", "unit", u, "loss",
+                                               r->unit_loss[u], "delta",
+                                               r->unit_loss[u] - r->loss.nats));
+    }
+    json_object_set_new(root, "units", units);
+    if (interventions && *interventions)
+        json_object_set_new(root, "interventions", json_string(interventions));
+    int bad = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) != 0;
+    json_decref(root);
+    bad |= fputc('\n', f) == EOF;
+    if (bad || fflush(f) || ferror(f))
+        return gt_fail(e, GT_EFAIL, "error writing the importance");
+    return GT_OK;
+}

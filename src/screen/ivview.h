@@ -1,0 +1,56 @@
+/* The screen's interventions (intervene.h; doc/screen.md, "Interventions"): what the keys
+ * < > { } a C Z change, the model changed by them (at one address for the whole session,
+ * so that the trace and the panels keep their pointer to it), and two computations in
+ * child processes (bgjob.h): the readout's loss with and without the interventions for
+ * the header, over the windows the header's loss uses; and each unit's importance on a
+ * layer, for the sort by importance. Both read the text as loaded. */
+#ifndef GATETUI_IVVIEW_H
+#define GATETUI_IVVIEW_H
+
+#include <stddef.h>
+
+#include "gatetui/error.h"
+#include "gatetui/intervene.h"
+#include "gatetui/model.h"
+#include "gatetui/text.h"
+#include "screen/bgjob.h"
+
+typedef struct gt_ivview {
+    const gt_model *base;    /* the model as loaded */
+    gt_intervention iv;
+    gt_model m;              /* base with iv */
+    char what[512];          /* iv_describe, "" when none */
+    /* the header's loss: known for the interventions as they are now */
+    int loss_known;
+    double loss_nats, base_nats;
+    size_t loss_count;
+    /* the importance (increase of the loss in nats) of imp_layer's units */
+    int imp_layer;           /* -1: none asked for */
+    int imp_known;
+    double *imp;             /* [H] */
+    char imp_error[256];
+    /* private */
+    const gt_text *text;
+    gt_bgjob loss_job, imp_job;
+} gt_ivview;
+
+/* iv (or NULL for none) is copied. The loss of t measured for the model with iv, when the
+ * caller has it (t->loss_count > 0), is the header's until the interventions change. */
+int ivview_init(gt_ivview *s, const gt_model *base, const gt_intervention *iv, const gt_text *t,
+                gt_error *e);
+void ivview_free(gt_ivview *s);
+/* s->iv changed: the model made again in place (whatever reads it must be stopped first),
+ * the loss and the importance asked for again. */
+int ivview_apply(gt_ivview *s, gt_error *e);
+/* The header's loss with and without the interventions, now (--export draws at once). */
+int ivview_measure_now(gt_ivview *s, gt_error *e);
+/* Starts computing the importance of layer's units unless it is known or on its way. */
+void ivview_want_importance(gt_ivview *s, int layer);
+/* Reads what the children sent; 1 when something arrived. */
+int ivview_tick(gt_ivview *s);
+/* 1 while a child computes; the importance's progress from 0 to 1. */
+int ivview_busy(const gt_ivview *s);
+double ivview_importance_progress(const gt_ivview *s);
+int ivview_importance_busy(const gt_ivview *s);
+
+#endif
