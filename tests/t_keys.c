@@ -164,7 +164,7 @@ static void test_units(gt_view *v)
     tap_ok(v->sort_reverse && sorted, "S reverses the order");
     for (int i = 0; i < SORT_COUNT - 1; i++)
         press(v, "s");
-    tap_ok(v->sort == SORT_INDEX, "s cycles through the five orders");
+    tap_ok(v->sort == SORT_INDEX, "s cycles through the %d orders", SORT_COUNT);
     press(v, "S");
 
     press(v, "]");

@@ -2,7 +2,6 @@
  * layers, prompts for a step, a search and an edit, undo, help. */
 #include "config.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "screen/keys.h"
 #include "screen/keys_find.h"
 #include "screen/layout.h"
+#include "screen/panel.h"
 
 static void message(gt_view *v, int error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -88,15 +88,27 @@ static void go_to(gt_view *v, const char *in)
         view_seek(v, v->steps - 1);
         return;
     }
-    char *end;
-    errno = 0;
-    double x = strtod(in, &end);
+    /* decimal digits only (a fraction only before %): no sign, exponent, hex or nan */
+    const char *end = in;
+    double x = 0, scale = 1;
+    int digits = 0, frac = 0;
+    for (; (*end >= '0' && *end <= '9') || (*end == '.' && !frac); end++) {
+        if (*end == '.') {
+            frac = 1;
+            continue;
+        }
+        digits++;
+        if (frac)
+            x += (*end - '0') * (scale /= 10);
+        else
+            x = x * 10 + (*end - '0');
+    }
     int pct = *end == '%';
     if (pct)
         end++;
     while (*end == ' ')
         end++;
-    if (errno || end == in || *end || x < 0 || (!pct && x != (double)(size_t)x)) {
+    if (!digits || *end || (frac && !pct) || x > 1e18) {
         message(v, 1, "go to: \"%s\" is not a step (0-%zu), N%% or end", in, v->steps - 1);
         return;
     }
@@ -214,11 +226,7 @@ static gt_act prompt_key(gt_view *v, const gt_key *k)
 static void stats_scroll(gt_view *v, long d)
 {
     gt_statsview *sv = &v->stats;
-    gt_rect g = v->lay.r[P_GATES];
-    g.w = v->lay.cols;
-    int rows = g.h - 1 > 1 ? g.h - 1 : 1;
-    int n = sv->text[v->layer] ? sv->lines[v->layer] : 0;
-    long max = n - (long)(n ? layout_text_columns(g, n, sv->width[v->layer]) : 1) * rows;
+    long max = view_stats_max_scroll(v);
     long to = sv->scroll + d;
     to = to > max ? max : to;
     sv->scroll = to < 0 ? 0 : (int)to;
@@ -437,18 +445,40 @@ static gt_act char_key(gt_view *v, const gt_key *k)
     case 'r': toggle_stats(v); break;
     case 'w': write_text(v); break;
     case 'x': return ACT_EXPORT;
-    case '?': v->help = 1; break;
+    case '?':
+        v->help = 1;
+        v->help_scroll = 0;
+        break;
     default: return ACT_NONE;
     }
     return ACT_REDRAW;
 }
 
-gt_act keys_handle(gt_view *v, const gt_key *k)
+static gt_act help_key(gt_view *v, const gt_key *k)
 {
-    if (v->help) { /* any key closes the help */
+    int rows = v->lay.rows > 0 ? v->lay.rows : 24, cols = v->lay.cols > 0 ? v->lay.cols : 80;
+    int max = panel_help_scroll_max(cols, rows), d = 0, page = rows - 4 > 1 ? rows - 4 : 1;
+    if (k->sym == K_UP || (k->sym == K_CHAR && !k->ctrl && k->cp == 'k'))
+        d = -1;
+    else if (k->sym == K_DOWN || (k->sym == K_CHAR && !k->ctrl && k->cp == 'j'))
+        d = 1;
+    else if (k->sym == K_PGUP)
+        d = -page;
+    else if (k->sym == K_PGDN || (k->sym == K_CHAR && !k->ctrl && k->cp == ' '))
+        d = page;
+    if (!d) {
         v->help = 0;
         return k->sym == K_CHAR && k->ctrl && k->cp == 'c' ? ACT_QUIT : ACT_REDRAW;
     }
+    int to = v->help_scroll + d;
+    v->help_scroll = to < 0 ? 0 : to > max ? max : to;
+    return ACT_REDRAW;
+}
+
+gt_act keys_handle(gt_view *v, const gt_key *k)
+{
+    if (v->help) /* the arrows scroll the help, any other key closes it */
+        return help_key(v, k);
     if (v->prompt != PROMPT_NONE)
         return prompt_key(v, k);
     v->msg[0] = 0;

@@ -159,16 +159,16 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
     put_hints(s, x, y, end, hints, (int)(sizeof hints / sizeof hints[0]));
 }
 
-void panel_help(gt_surface *s)
+/* The help's lines: a key and what it does; a line without a key says what a panel shows. */
+static int help_lines(int u, const hint **out)
 {
-    int u = s->utf8;
-    const hint keys[] = {
-        {u ? "← → h l" : "Left Right h l", "step one character back, forward"},
-        {"PgUp PgDn ^B ^F", "a page of text back, forward"},
-        {"Home End 0 $", "the first, the last step"},
-        {u ? "↑ ↓ k j" : "Up Down k j", "select the unit above, below"},
-        {"K J", "a page of units up, down"},
-        {"s S", "sort units: index, carry gate, half-life, |c|, change, |r|; reverse"},
+    static const hint uni[] = {
+        {"← → h l", "step one character back, forward"},
+        {"PgUp PgDn ^B ^F Space", "a page of text back, forward (Space: forward)"},
+        {"Home End 0 $ G", "the first, the last step"},
+        {"↑ ↓ k j", "select the unit above, below"},
+        {"K J Shift-↑ Shift-↓", "a page of units up, down"},
+        {"s S", "sort units: index, carry gate, |c|, |Δc|, |r|; reverse"},
         {"[ ]", "the layer below, above"},
         {"c", "colour the text by the selected unit's value"},
         {"g", "go to a step (a number, N%, end)"},
@@ -177,30 +177,145 @@ void panel_help(gt_surface *s)
         {"p ; , .", "the unit's profile; the signal of r, v, p; v's threshold -/+"},
         {"e", "edit the character under the cursor (then type it)"},
         {"u", "undo the last edit"},
-        {"+ -", "perturbation horizon K: double, halve (4-1024)"},
+        {"+ = -", "perturbation horizon K: double, halve (4-1024)"},
         {"d", "gate bars and unit: edited - before the last edit, or values"},
         {"w", "write the edited text to a new file here"},
         {"r", "report tables of the text (r or Esc closes, arrows scroll)"},
         {"D", "dc_T/dc_(T-k) against the carry line at the cursor (+ - its K, D Esc close)"},
         {"x", "export this frame to a text file"},
         {"Esc", "cancel a prompt or a selection, stop a computation"},
-        {"?", "this help (any key closes it)"},
-        {"q", "quit"},
+        {"^L", "draw the screen again"},
+        {"?", "this help (↑ ↓ scroll it, any other key closes it)"},
+        {"q ^C", "quit"},
+        {"", ""},
+        {"", "unit rows: # unit, gate bars and values, c, h, t½ = ln .5/ln f, Δc"},
+        {"", "c: text shaded by tanh c: blue -1 .. plain 0 .. red +1"},
+        {"", "hidden by o: units with |h| < .1 although |c| > .55"},
+        {"", "text marks: ▲ cursor, * edited, × not in the vocabulary"},
     };
-    int n = (int)(sizeof keys / sizeof keys[0]);
-    int kw = 0, ww = 0;
+    (void)u;
+    *out = uni;
+    return (int)(sizeof uni / sizeof uni[0]);
+}
+
+/* The help's text in ASCII: arrows and signs by name. */
+static void help_ascii(const char *in, char *out, size_t n)
+{
+    static const char *const from[] = {"←", "→", "↑", "↓", "½", "Δ", "▲", "×"};
+    static const char *const to[] = {"Left", "Right", "Up", "Down", "1/2", "d", "^", "x"};
+    size_t k = 0;
+    while (*in && k + 8 < n) {
+        int hit = 0;
+        for (size_t i = 0; i < sizeof from / sizeof from[0] && !hit; i++) {
+            size_t len = strlen(from[i]);
+            if (strncmp(in, from[i], len) == 0) {
+                k += (size_t)snprintf(out + k, n - k, "%s", to[i]);
+                in += len;
+                hit = 1;
+            }
+        }
+        if (!hit)
+            out[k++] = *in++;
+    }
+    out[k] = 0;
+}
+
+#define HELP_ROWS 128
+
+/* One row of the help box: a key (or "" under it) and a piece of what it does. */
+typedef struct help_row {
+    const char *key;
+    char text[160];
+    int legend;       /* a line of what the screen shows, across the box */
+} help_row;
+
+/* Breaks text into pieces of at most w columns at spaces (a word wider than w is cut);
+ * returns the number of pieces written into rows (at most max). */
+static int wrap_into(help_row *rows, int max, const char *key, const char *text, int w,
+                     int legend)
+{
+    int n = 0;
+    const char *p = text;
+    do {
+        char line[160] = "";
+        size_t len = 0;
+        const char *q = p;
+        while (*q) {
+            const char *e = q;
+            while (*e && *e != ' ')
+                e++;
+            char tmp[160];
+            snprintf(tmp, sizeof tmp, "%s%s%.*s", line, len ? " " : "", (int)(e - q), q);
+            if (len && surf_width(tmp) > w)
+                break;
+            snprintf(line, sizeof line, "%s", tmp);
+            len = strlen(line);
+            q = *e ? e + 1 : e;
+        }
+        if (n < max) {
+            rows[n].key = n == 0 ? key : "";
+            rows[n].legend = legend;
+            snprintf(rows[n].text, sizeof rows[n].text, "%s", line);
+        }
+        n++;
+        p = q;
+    } while (*p && n < max);
+    return n < max ? n : max;
+}
+
+/* The help box on a surface of w x h: its size, the first row of keys, how many rows show,
+ * the key column's width and the rows (wrapped to the box). Returns the number of rows. */
+static int help_layout(int u, int w, int h, int *bw, int *bh, int *top, int *shown, int *kw,
+                       help_row *rows)
+{
+    const hint *keys;
+    int n = help_lines(u, &keys), ww = 0;
+    *kw = 0;
     for (int i = 0; i < n; i++) {
-        int a = surf_width(keys[i].key), b = surf_width(keys[i].what);
-        kw = a > kw ? a : kw;
+        char kb[64], wb[160];
+        help_ascii(keys[i].key, kb, sizeof kb); /* the wider of the two forms */
+        help_ascii(keys[i].what, wb, sizeof wb);
+        int a = surf_width(kb), b = surf_width(wb);
+        *kw = a > *kw ? a : *kw;
         ww = b > ww ? b : ww;
     }
-    int bw = kw + ww + 7, bh = n + 4, top = 2; /* the first key's row in the box */
-    if (bw > s->w)
-        bw = s->w;
-    if (bh > s->h) { /* no blank row under the title */
-        bh = n + 3 > s->h ? s->h : n + 3;
-        top = 1;
+    *bw = *kw + ww + 7 < w ? *kw + ww + 7 : w;
+    int tw = *bw - *kw - 6 > 8 ? *bw - *kw - 6 : 8, nr = 0;
+    for (int i = 0; i < n && nr < HELP_ROWS; i++) {
+        char kb[64], wb[160];
+        if (u) {
+            snprintf(kb, sizeof kb, "%s", keys[i].key);
+            snprintf(wb, sizeof wb, "%s", keys[i].what);
+        } else {
+            help_ascii(keys[i].key, kb, sizeof kb);
+            help_ascii(keys[i].what, wb, sizeof wb);
+        }
+        int legend = !kb[0];
+        nr += wrap_into(rows + nr, HELP_ROWS - nr, keys[i].key, wb, legend ? *bw - 4 : tw,
+                        legend);
     }
+    *bh = nr + 4 < h ? nr + 4 : h;
+    *top = *bh == nr + 4 ? 2 : 1; /* no blank row under the title when it does not fit */
+    *shown = *bh - *top - 1 > 1 ? *bh - *top - 1 : 1;
+    return nr;
+}
+
+int panel_help_scroll_max(int w, int h)
+{
+    help_row rows[HELP_ROWS];
+    int bw, bh, top, shown, kw;
+    int n = help_layout(1, w, h, &bw, &bh, &top, &shown, &kw, rows);
+    return n > shown ? n - shown : 0;
+}
+
+void panel_help(gt_surface *s, int scroll)
+{
+    int u = s->utf8;
+    help_row rows[HELP_ROWS];
+    int bw, bh, top, shown, kw;
+    int n = help_layout(u, s->w, s->h, &bw, &bh, &top, &shown, &kw, rows);
+    int max = n > shown ? n - shown : 0;
+    scroll = scroll < 0 ? 0 : scroll > max ? max : scroll;
     int x0 = (s->w - bw) / 2, y0 = (s->h - bh) / 2;
     gt_rect box = {x0, y0, bw, bh};
     surf_fill(s, box, R_NORMAL, " ");
@@ -218,8 +333,26 @@ void panel_help(gt_surface *s)
     surf_put(s, x0, y0 + bh - 1, R_TITLE, u ? "└" : "+");
     surf_put(s, x0 + bw - 1, y0 + bh - 1, R_TITLE, u ? "┘" : "+");
     surf_text(s, x0 + 2, y0, bw - 4, R_TITLE, " gatetui keys ");
-    for (int i = 0; i < n && top + i < bh - 1; i++) {
-        surf_text(s, x0 + 2, y0 + top + i, kw, R_KEY, keys[i].key);
-        surf_text(s, x0 + 4 + kw, y0 + top + i, bw - kw - 6, R_NORMAL, keys[i].what);
+    if (max) { /* where the list is, at the bottom right */
+        char more[48];
+        snprintf(more, sizeof more, " %d-%d of %d, %s scroll ", scroll + 1, scroll + shown, n,
+                 u ? "↑↓" : "Up/Down");
+        int mw = surf_width(more);
+        surf_text(s, x0 + bw - 2 - mw, y0 + bh - 1, mw, R_DIM, more);
+    }
+    for (int i = 0; i < shown && scroll + i < n; i++) {
+        const help_row *r = &rows[scroll + i];
+        int y = y0 + top + i;
+        if (r->legend) {
+            surf_text(s, x0 + 2, y, bw - 4, R_DIM, r->text);
+            continue;
+        }
+        char kb[64];
+        if (u)
+            snprintf(kb, sizeof kb, "%s", r->key);
+        else
+            help_ascii(r->key, kb, sizeof kb);
+        surf_text(s, x0 + 2, y, kw, R_KEY, kb);
+        surf_text(s, x0 + 4 + kw, y, bw - kw - 6, R_NORMAL, r->text);
     }
 }

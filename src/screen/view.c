@@ -8,7 +8,6 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "gatetui/stats.h"
 #include "gatetui/signals.h"
 #include "gatetui/utf8.h"
 #include "screen/layout.h"
@@ -77,6 +76,17 @@ void view_free(gt_view *v)
     v->key = v->zeros = v->probs = NULL;
 }
 
+int view_stats_max_scroll(const gt_view *v)
+{
+    const gt_statsview *sv = &v->stats;
+    gt_rect g = v->lay.r[P_GATES];
+    g.w = v->lay.cols;
+    int rows = g.h - 1 > 1 ? g.h - 1 : 1;
+    int n = sv->text[v->layer] ? sv->lines[v->layer] : 0;
+    int max = n - (n ? layout_text_columns(g, n, sv->width[v->layer]) : 1) * rows;
+    return max > 0 ? max : 0;
+}
+
 int view_r_columns(const gt_view *v)
 {
     return findview_has_r(&v->find, v->layer) ? 8 : 0; /* a space, then " +0.123" */
@@ -126,7 +136,6 @@ static void sort_units(gt_view *v)
         switch (v->sort) {
         case SORT_INDEX: v->key[j] = 0; break;
         case SORT_CARRY: v->key[j] = carry[j]; break;
-        case SORT_HALFLIFE: v->key[j] = (float)stats_halflife(carry[j]); break;
         case SORT_ABSC: v->key[j] = fabsf(now[j]); break;
         case SORT_CHANGE: v->key[j] = fabsf(now[j] - before[j]); break;
         case SORT_R:
@@ -208,6 +217,9 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
         v->top = H - page;
     if (v->top < 0)
         v->top = 0;
+
+    if (v->stats.scroll > view_stats_max_scroll(v)) /* a larger screen shows more of it */
+        v->stats.scroll = view_stats_max_scroll(v);
 
     v->has_next = t + 1 < T;
     v->next_tok = v->has_next ? trace_token(v->tr, t + 1) : -1;

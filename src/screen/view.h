@@ -20,9 +20,9 @@
 typedef enum gt_sort {
     SORT_INDEX,    /* unit number */
     SORT_CARRY,    /* the carry gate (f or z) at the cursor */
-    SORT_HALFLIFE, /* ln 0.5 / ln carry */
     SORT_ABSC,     /* |c| (|h| for a GRU) */
-    SORT_CHANGE,   /* |c_t - c_(t-1)| (h for a GRU) */
+    SORT_CHANGE,   /* |c_t - c_(t-1)| (h for a GRU); the half-life, ln 0.5 / ln carry, would
+                    * only repeat the carry gate's order */
     SORT_COUNT,    /* the orders s always goes through; then, while there is a hypothesis: */
     SORT_R = SORT_COUNT /* |r| with the hypothesis */
 } gt_sort;
@@ -52,6 +52,7 @@ typedef struct gt_view {
     int sort_reverse;
     int heat;          /* colour the text strip by the selected unit's value */
     int help;          /* the help screen is up */
+    int help_scroll;   /* its first line shown */
     gt_prompt prompt;
     char input[VIEW_INPUT];
     char msg[256];
@@ -122,6 +123,9 @@ int view_tick(gt_view *v);
 int view_busy(const gt_view *v);
 /* Stops the background pass and forgets a pending jump. */
 void view_cancel_pass(gt_view *v);
+
+/* The stats view's last useful scroll position at the layout's size. */
+int view_stats_max_scroll(const gt_view *v);
 
 /* The columns of the r column in each unit row (0 without a hypothesis on this layer). */
 int view_r_columns(const gt_view *v);

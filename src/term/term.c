@@ -33,8 +33,10 @@ static const role_style styles[R_COUNT] = {
     [R_DIM] = {-1, -1, A_DIM, A_DIM},
     [R_TITLE] = {COLOR_CYAN, -1, A_BOLD, A_BOLD},
     [R_HEADER] = {COLOR_YELLOW, -1, A_BOLD, A_BOLD},
-    [R_CURSOR] = {COLOR_BLACK, COLOR_YELLOW, A_BOLD, A_REVERSE},
-    [R_EDIT] = {COLOR_MAGENTA, -1, A_BOLD, A_BOLD | A_UNDERLINE},
+    /* the cursor and an edit look like no shade of the text's colouring (c), in 8 colours
+     * and without colour alike, nor like each other */
+    [R_CURSOR] = {COLOR_BLACK, COLOR_WHITE, A_BOLD, A_REVERSE | A_BOLD},
+    [R_EDIT] = {COLOR_MAGENTA, -1, A_BOLD | A_UNDERLINE, A_BOLD | A_UNDERLINE},
     [R_SKIPPED] = {COLOR_RED, -1, A_DIM, A_DIM},
     [R_SELECTED] = {COLOR_BLACK, COLOR_CYAN, 0, A_REVERSE},
     [R_BAR0] = {COLOR_GREEN, -1, 0, 0},
@@ -50,13 +52,13 @@ static const role_style styles[R_COUNT] = {
     [R_MSG] = {COLOR_GREEN, -1, A_BOLD, A_BOLD},
     [R_ERROR] = {COLOR_RED, -1, A_BOLD, A_BOLD | A_REVERSE},
     [R_PROGRESS] = {COLOR_GREEN, -1, A_BOLD, A_BOLD},
-    [R_HEAT_N3] = {COLOR_WHITE, COLOR_BLUE, A_BOLD, A_UNDERLINE},
+    [R_HEAT_N3] = {COLOR_WHITE, COLOR_BLUE, A_BOLD, A_DIM | A_UNDERLINE},
     [R_HEAT_N2] = {COLOR_WHITE, COLOR_BLUE, 0, A_UNDERLINE},
-    [R_HEAT_N1] = {COLOR_BLACK, COLOR_CYAN, 0, 0},
+    [R_HEAT_N1] = {COLOR_BLACK, COLOR_CYAN, 0, A_DIM},
     [R_HEAT_0] = {-1, -1, 0, 0},
     [R_HEAT_P1] = {COLOR_BLACK, COLOR_YELLOW, 0, 0},
     [R_HEAT_P2] = {COLOR_WHITE, COLOR_RED, 0, A_BOLD},
-    [R_HEAT_P3] = {COLOR_WHITE, COLOR_RED, A_BOLD, A_BOLD | A_REVERSE},
+    [R_HEAT_P3] = {COLOR_WHITE, COLOR_RED, A_BOLD, A_REVERSE},
     [R_MATCH] = {-1, -1, A_UNDERLINE, A_UNDERLINE},
     [R_SPAN] = {COLOR_BLACK, COLOR_GREEN, 0, A_REVERSE},
 };
@@ -102,19 +104,28 @@ static void add_seq(const char *cap)
     }
 }
 
+void term_role_look(int role, int colors, short *fg, short *bg, unsigned long *attr)
+{
+    *fg = colors ? styles[role].fg : -1;
+    *bg = colors ? styles[role].bg : -1;
+    *attr = colors ? styles[role].color_attr : styles[role].mono_attr;
+    if (colors >= 256 && role >= R_HEAT_N3 && role <= R_HEAT_P3) {
+        *fg = heat256[role - R_HEAT_N3][0];
+        *bg = heat256[role - R_HEAT_N3][1];
+    }
+}
+
 static void set_colors(int color)
 {
     if (color && has_colors()) {
         start_color();
         use_default_colors();
-        int c256 = COLORS >= 256 && COLOR_PAIRS > R_COUNT;
+        int colors = COLORS >= 256 && COLOR_PAIRS > R_COUNT ? 256 : 8;
         for (int r = 0; r < R_COUNT; r++) {
-            short fg = styles[r].fg, bg = styles[r].bg;
-            if (c256 && r >= R_HEAT_N3 && r <= R_HEAT_P3) {
-                fg = heat256[r - R_HEAT_N3][0];
-                bg = heat256[r - R_HEAT_N3][1];
-            }
-            role_attr[r] = styles[r].color_attr;
+            short fg, bg;
+            unsigned long a;
+            term_role_look(r, colors, &fg, &bg, &a);
+            role_attr[r] = (attr_t)a;
             role_pair[r] = 0;
             if ((fg != -1 || bg != -1) && r + 1 < COLOR_PAIRS) {
                 init_pair((short)(r + 1), fg, bg);

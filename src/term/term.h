@@ -24,6 +24,9 @@ int term_cols(void);
 int term_rows(void);
 /* Takes the terminal's new size after SIGWINCH. */
 void term_resize(void);
+/* How a role looks with `colors` colours (0: none, 8, 256): its pair's colours (-1: the
+ * terminal's own) and attributes. */
+void term_role_look(int role, int colors, short *fg, short *bg, unsigned long *attr);
 /* Shows s on the screen (s must have the screen's size). */
 void term_show(const gt_surface *s);
 
