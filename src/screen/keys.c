@@ -57,25 +57,15 @@ static void restart_pass(gt_view *v)
 
 /* ---- prompts ---- */
 
-static void input_add(gt_view *v, uint32_t cp)
+/* Moves the cursor to step st, remembering where it was for '' . */
+static void jump(gt_view *v, size_t st)
 {
-    char u[8];
-    int n = utf8_encode(cp, u);
-    size_t len = strlen(v->input);
-    if (n > 0 && len + (size_t)n < sizeof v->input) {
-        memcpy(v->input + len, u, (size_t)n);
-        v->input[len + (size_t)n] = 0;
+    size_t now = v->pending ? v->pending_step : v->t;
+    if (st != now) {
+        v->prev_t = now;
+        v->have_prev = 1;
     }
-}
-
-static void input_backspace(gt_view *v)
-{
-    size_t len = strlen(v->input);
-    while (len > 0 && ((unsigned char)v->input[len - 1] & 0xC0) == 0x80)
-        len--;
-    if (len > 0)
-        len--;
-    v->input[len] = 0;
+    view_seek(v, st);
 }
 
 static void go_to(gt_view *v, const char *in)
@@ -85,7 +75,7 @@ static void go_to(gt_view *v, const char *in)
     if (!*in)
         return;
     if (strcmp(in, "end") == 0 || strcmp(in, "$") == 0) {
-        view_seek(v, v->steps - 1);
+        jump(v, v->steps - 1);
         return;
     }
     /* decimal digits only (a fraction only before %): no sign, exponent, hex or nan */
@@ -118,7 +108,23 @@ static void go_to(gt_view *v, const char *in)
         message(v, 1, "go to %s: the text has steps 0-%zu", in, v->steps - 1);
         return;
     }
-    view_seek(v, (size_t)(x + (pct ? 0.5 : 0)));
+    jump(v, (size_t)(x + (pct ? 0.5 : 0)));
+}
+
+/* # N: selects unit N. */
+static void select_unit(gt_view *v, const char *in)
+{
+    while (*in == ' ')
+        in++;
+    char *end;
+    long u = *in >= '0' && *in <= '9' ? strtol(in, &end, 10) : -1;
+    if (u < 0 || *end || u >= v->m->hidden) {
+        if (*in)
+            message(v, 1, "unit: \"%s\" is not a unit (0-%d)", in, v->m->hidden - 1);
+        return;
+    }
+    v->unit = (int)u;
+    message(v, 0, "unit %ld selected", u);
 }
 
 /* Finds the search text in the text as edited (the strip's characters) after (dir > 0) or
@@ -137,8 +143,14 @@ static void search(gt_view *v, int dir)
         message(v, 1, "%s", e.msg);
         return;
     }
+    /* smart case: a search without capitals finds either case */
+    x.fold = 1;
+    for (const char *p = v->search; *p; p++)
+        x.fold &= !(*p >= 'A' && *p <= 'Z');
     int wrapped;
-    size_t found = edtext_find(&x, v->search, strlen(v->search), cur, dir, &wrapped);
+    size_t len = strlen(v->search), before;
+    size_t found = edtext_find(&x, v->search, len, cur, dir, &wrapped);
+    size_t count = found == (size_t)-1 ? 0 : edtext_count(&x, v->search, len, found, &before);
     edtext_close(&x);
     if (found == (size_t)-1) {
         message(v, 1, "\"%s\" is not in the text", v->search);
@@ -147,9 +159,11 @@ static void search(gt_view *v, int dir)
     size_t s = text_step_at_offset(t, found);
     if (s >= v->steps)
         s = v->steps - 1;
-    view_seek(v, s);
-    if (wrapped)
-        message(v, 0, "search wrapped around the %s", dir > 0 ? "end" : "start");
+    jump(v, s);
+    v->search_matches = (int)count;
+    v->search_index = (int)before;
+    message(v, 0, "match %zu of %zu%s%s", before, count, x.fold ? " (either case)" : "",
+            wrapped ? (dir > 0 ? ", wrapped around the end" : ", wrapped around the start") : "");
 }
 
 static void edit(gt_view *v, uint32_t cp)
@@ -175,33 +189,53 @@ static void edit(gt_view *v, uint32_t cp)
         return;
     }
     v->pending = 0;
+    v->edit_gen++;
+    v->nredo = 0;
     message(v, 0, "step %zu edited; u undoes", v->t);
     view_edits_changed(v);
     restart_pass(v);
+}
+
+static void close_prompt(gt_view *v)
+{
+    v->prompt = PROMPT_NONE;
+    v->line.buf = NULL;
+    v->newline_asked = 0;
 }
 
 static gt_act prompt_key(gt_view *v, const gt_key *k)
 {
     gt_prompt p = v->prompt;
     if (k->sym == K_ESC || (k->ctrl && k->sym == K_CHAR && (k->cp == 'c' || k->cp == 'g'))) {
-        v->prompt = PROMPT_NONE;
+        close_prompt(v);
         return ACT_REDRAW;
     }
     if (p == PROMPT_EDIT) {
+        if (k->sym == K_ENTER && !v->newline_asked) { /* a newline only when asked twice */
+            v->newline_asked = 1;
+            return ACT_REDRAW;
+        }
         uint32_t cp = k->sym == K_CHAR && !k->ctrl ? k->cp
                       : k->sym == K_ENTER          ? '\n'
                       : k->sym == K_TAB            ? '\t'
                                                    : UTF8_INVALID;
         if (cp == UTF8_INVALID)
             return ACT_NONE;
-        v->prompt = PROMPT_NONE;
+        close_prompt(v);
         edit(v, cp);
         return ACT_REDRAW;
     }
+    if (!v->line.buf) { /* a prompt opened with its line filled in (m) */
+        prompt_start(&v->line, v->input, &v->hist[p]);
+        v->line.pos = strlen(v->input);
+    }
     if (k->sym == K_ENTER) {
-        v->prompt = PROMPT_NONE;
+        prompt_remember(&v->hist[p], v->input);
+        close_prompt(v);
         if (p == PROMPT_GOTO) {
             go_to(v, v->input);
+        } else if (p == PROMPT_UNIT) {
+            select_unit(v, v->input);
         } else if (p == PROMPT_MATCH) {
             keys_find_enter(v);
         } else {
@@ -212,13 +246,7 @@ static gt_act prompt_key(gt_view *v, const gt_key *k)
         }
         return ACT_REDRAW;
     }
-    if (k->sym == K_BACKSPACE)
-        input_backspace(v);
-    else if (k->sym == K_CHAR && !k->ctrl)
-        input_add(v, k->cp);
-    else
-        return ACT_NONE;
-    return ACT_REDRAW;
+    return prompt_edit(&v->line, k) ? ACT_REDRAW : ACT_NONE;
 }
 
 /* ---- the stats view ---- */
@@ -323,7 +351,8 @@ static void open_prompt(gt_view *v, gt_prompt p)
         return;
     }
     v->prompt = p;
-    v->input[0] = 0;
+    prompt_start(&v->line, v->input, &v->hist[p]);
+    v->newline_asked = 0;
 }
 
 static void undo(gt_view *v)
@@ -334,9 +363,61 @@ static void undo(gt_view *v)
         return;
     }
     v->pending = 0;
-    message(v, 0, "undid the edit at step %zu (%zu left)", ed.step, trace_edit_count(v->tr));
+    v->edit_gen++;
+    if (v->nredo == VIEW_REDO) { /* the oldest undone edit is forgotten */
+        memmove(v->redo, v->redo + 1, sizeof v->redo[0] * (VIEW_REDO - 1));
+        v->nredo--;
+    }
+    v->redo[v->nredo++] = ed;
+    message(v, 0, "undid the edit at step %zu (%zu left; Ctrl-R redoes)", ed.step,
+            trace_edit_count(v->tr));
     view_edits_changed(v);
     restart_pass(v);
+}
+
+/* Ctrl-R: the last edit undone, made again. */
+static void redo(gt_view *v)
+{
+    if (!v->nredo) {
+        message(v, 0, "no undone edit to redo");
+        return;
+    }
+    if (v->pending) {
+        message(v, 1, "wait for the states to be computed (Esc stops)");
+        return;
+    }
+    gt_edit ed = v->redo[v->nredo - 1];
+    gt_error e = {0};
+    if (trace_edit(v->tr, ed.step, ed.new_tok, &e)) {
+        message(v, 1, "%s", e.msg);
+        return;
+    }
+    v->nredo--;
+    v->edit_gen++;
+    jump(v, ed.step);
+    message(v, 0, "redid the edit at step %zu (%d more to redo)", ed.step, v->nredo);
+    view_edits_changed(v);
+    restart_pass(v);
+}
+
+/* E: the next edited step after the cursor, around the end. */
+static void next_edit(gt_view *v)
+{
+    size_t n = trace_edit_count(v->tr), T = v->steps, at = v->t;
+    if (!n) {
+        message(v, 0, "no edit: e edits");
+        return;
+    }
+    size_t s = trace_next_edited(v->tr, at + 1 < T ? at + 1 : T);
+    if (s >= T)
+        s = trace_next_edited(v->tr, 0);
+    size_t k = 0, total = 0;
+    for (size_t i = trace_next_edited(v->tr, 0); i < T; i = trace_next_edited(v->tr, i + 1)) {
+        total++;
+        k += i <= s;
+    }
+    jump(v, s);
+    message(v, 0, "edited step %zu of %zu: %zu", k, total, s);
 }
 
 /* The perturbation horizon K doubled (more) or halved. */
@@ -385,14 +466,17 @@ static void write_text(gt_view *v)
         message(v, 0, "no edit: the text is as loaded");
     else if (export_text_to_cwd(v->tr, v->text_name, name, sizeof name, &e))
         message(v, 1, "writing the text failed: %.200s", e.msg);
-    else
+    else {
+        v->written_gen = v->edit_gen;
         message(v, 0, "edited text written to ./%s", name);
+    }
 }
 
 static gt_act ctrl_key(gt_view *v, const gt_key *k)
 {
     switch (k->cp) {
     case 'c': return ACT_QUIT;
+    case 'r': redo(v); return ACT_REDRAW;
     case 'b': step_by(v, -(long)page_len(v)); return ACT_REDRAW;
     case 'f': step_by(v, (long)page_len(v)); return ACT_REDRAW;
     case 'l': return ACT_REDRAW;
@@ -414,8 +498,31 @@ static gt_act char_key(gt_view *v, const gt_key *k)
         return ACT_REDRAW;
     if (k->ctrl)
         return ctrl_key(v, k);
+    if (k->cp == '\'' || v->quote) { /* '' : back to where the cursor was before the jump */
+        int second = v->quote && k->cp == '\'';
+        v->quote = !v->quote && k->cp == '\'';
+        if (v->quote)
+            return ACT_REDRAW;
+        if (!second)
+            return ACT_NONE;
+        if (!v->have_prev)
+            message(v, 0, "no jump yet to go back from");
+        else
+            jump(v, v->prev_t);
+        return ACT_REDRAW;
+    }
     switch (k->cp) {
-    case 'q': return ACT_QUIT;
+    case 'q':
+        if (trace_edit_count(v->tr) && v->edit_gen != v->written_gen && !v->quit_asked) {
+            v->quit_asked = 1;
+            message(v, 1, "the edits are not written: q again quits, w writes them");
+            return ACT_REDRAW;
+        }
+        return ACT_QUIT;
+    case 'H': select_rank(v, 0); break;
+    case 'L': select_rank(v, v->m->hidden - 1); break;
+    case '#': open_prompt(v, PROMPT_UNIT); break;
+    case 'E': next_edit(v); break;
     case 'h': step_by(v, -1); break;
     case 'l': step_by(v, 1); break;
     case 'k': select_rank(v, v->rank - 1); break;
@@ -424,10 +531,16 @@ static gt_act char_key(gt_view *v, const gt_key *k)
     case 'J': select_rank(v, v->rank + view_units_per_page(v)); break;
     case '0': view_seek(v, 0); break;
     case '$':
-    case 'G': view_seek(v, v->steps - 1); break;
+    case 'G': jump(v, v->steps - 1); break;
     case ' ': step_by(v, (long)page_len(v)); break;
-    case 's': v->sort = keys_find_next_sort(v); break;
-    case 'S': v->sort_reverse = !v->sort_reverse; break;
+    case 's':
+        v->sort = keys_find_next_sort(v);
+        v->select_top = 1; /* the top of the new order */
+        break;
+    case 'S':
+        v->sort_reverse = !v->sort_reverse;
+        v->select_top = 1;
+        break;
     case 'c': v->heat = !v->heat; break;
     case '[': change_layer(v, -1); break;
     case ']': change_layer(v, 1); break;
@@ -483,6 +596,8 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
         return prompt_key(v, k);
     v->msg[0] = 0;
     v->msg_error = 0;
+    if (!(k->sym == K_CHAR && !k->ctrl && k->cp == 'q'))
+        v->quit_asked = 0;
     if (v->stats.shown && stats_key(v, k))
         return ACT_REDRAW;
     if (keys_find_overlay(v, k))
@@ -498,8 +613,8 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
     case K_DOWN: select_rank(v, v->rank + (k->shift ? page : 1)); break;
     case K_PGUP: step_by(v, -(long)page_len(v)); break;
     case K_PGDN: step_by(v, (long)page_len(v)); break;
-    case K_HOME: view_seek(v, 0); break;
-    case K_END: view_seek(v, v->steps - 1); break;
+    case K_HOME: jump(v, 0); break;
+    case K_END: jump(v, v->steps - 1); break;
     case K_ESC:
         if (keys_find_escape(v))
             break;

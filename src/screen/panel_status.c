@@ -8,6 +8,8 @@
 #include "screen/panel.h"
 #include "screen/plot.h"
 
+#define UP_HIST "Up: earlier"
+
 typedef struct hint {
     const char *key, *what;
 } hint;
@@ -49,39 +51,60 @@ static void progress_line(gt_surface *s, int x, int y, int end, const char *what
     surf_text(s, x, y, end - x, R_STATUS, " stops");
 }
 
+/* A prompt: its question, the line with the cursor where it is, and a hint. */
+static void prompt_line(gt_surface *s, int x, int y, int end, const gt_view *v, const char *ask,
+                        const char *tip)
+{
+    char before[VIEW_INPUT];
+    size_t pos = v->line.buf == v->input && v->line.pos <= strlen(v->input) ? v->line.pos
+                                                                          : strlen(v->input);
+    snprintf(before, sizeof before, "%.*s", (int)pos, v->input);
+    x += surf_text(s, x, y, end - x, R_KEY, ask);
+    x += surf_text(s, x, y, end - x, R_NORMAL, before);
+    x += surf_text(s, x, y, end - x, R_CURSOR, v->input[pos] ? "" : " ");
+    if (v->input[pos]) { /* the character under the cursor, shown as the cursor */
+        char ch[8];
+        size_t n = 1;
+        while (((unsigned char)v->input[pos + n] & 0xC0) == 0x80)
+            n++;
+        snprintf(ch, sizeof ch, "%.*s", (int)n, v->input + pos);
+        x += surf_text(s, x, y, end - x, R_CURSOR, ch);
+        x += surf_text(s, x, y, end - x, R_NORMAL, v->input + pos + n);
+    }
+    surf_text(s, x, y, end - x, R_DIM, tip);
+}
+
 void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
 {
     int x = r.x + 1, y = r.y, end = r.x + r.w;
     char buf[512];
-    const char *cursor = s->utf8 ? "█" : "_";
     switch (v->prompt) {
     case PROMPT_GOTO:
         snprintf(buf, sizeof buf, "go to step (0-%zu, N%%, end): ", v->steps - 1);
-        x += surf_text(s, x, y, end - x, R_KEY, buf);
-        x += surf_text(s, x, y, end - x, R_NORMAL, v->input);
-        x += surf_text(s, x, y, end - x, R_NORMAL, cursor);
-        surf_text(s, x, y, end - x, R_DIM, "   Enter goes, Esc cancels");
+        prompt_line(s, x, y, end, v, buf, "   Enter goes, Esc cancels");
+        return;
+    case PROMPT_UNIT:
+        snprintf(buf, sizeof buf, "select unit (0-%d): ", v->m->hidden - 1);
+        prompt_line(s, x, y, end, v, buf, "   Enter selects, Esc cancels");
         return;
     case PROMPT_SEARCH:
-        x += surf_text(s, x, y, end - x, R_KEY, "search the text: ");
-        x += surf_text(s, x, y, end - x, R_NORMAL, v->input);
-        x += surf_text(s, x, y, end - x, R_NORMAL, cursor);
-        surf_text(s, x, y, end - x, R_DIM, v->search[0] ? "   Enter finds (empty: again), Esc cancels"
-                                                        : "   Enter finds, Esc cancels");
+        prompt_line(s, x, y, end, v, "search the text: ",
+                    v->search[0] ? "   Enter finds (empty: again), " UP_HIST ", Esc cancels"
+                                 : "   Enter finds, lower case finds either, Esc cancels");
         return;
     case PROMPT_MATCH:
-        x += surf_text(s, x, y, end - x, R_KEY, "match (regular expression): ");
-        x += surf_text(s, x, y, end - x, R_NORMAL, v->input);
-        x += surf_text(s, x, y, end - x, R_NORMAL, cursor);
-        surf_text(s, x, y, end - x, R_DIM, "   Enter: every unit's r with it (empty: none), Esc cancels");
+        prompt_line(s, x, y, end, v, "match (regular expression): ",
+                    "   Enter: every unit's r with it (empty: none), Esc cancels");
         return;
     case PROMPT_EDIT: {
         char ch[32];
         panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
         snprintf(buf, sizeof buf, "replace %s at step %zu with: ", ch, v->t);
         x += surf_text(s, x, y, end - x, R_KEY, buf);
-        x += surf_text(s, x, y, end - x, R_NORMAL, cursor);
-        surf_text(s, x, y, end - x, R_DIM, "   type a character of the vocabulary, Esc cancels");
+        x += surf_text(s, x, y, end - x, R_CURSOR, " ");
+        surf_text(s, x, y, end - x, v->newline_asked ? R_MSG : R_DIM,
+                  v->newline_asked ? "   Enter again puts a newline here, Esc cancels"
+                                   : "   type a character of the vocabulary, Esc cancels");
         return;
     }
     case PROMPT_NONE: break;

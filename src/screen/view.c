@@ -207,6 +207,11 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     v->ph = t > 0 ? trace_h(v->tr, t - 1, v->layer) : v->zeros;
     shown_values(v);
     sort_units(v);
+    if (v->select_top) { /* after a new order: its first unit */
+        v->select_top = 0;
+        v->unit = v->order[0];
+        v->rank = 0;
+    }
 
     int page = view_units_per_page(v), H = v->m->hidden;
     if (v->rank < v->top)

@@ -15,6 +15,7 @@
 #include "screen/jacview.h"
 #include "screen/layout.h"
 #include "screen/pertview.h"
+#include "screen/prompt.h"
 #include "screen/statsview.h"
 
 typedef enum gt_sort {
@@ -29,8 +30,11 @@ typedef enum gt_sort {
 
 typedef enum gt_prompt {
     PROMPT_NONE, PROMPT_GOTO, PROMPT_SEARCH, PROMPT_EDIT,
-    PROMPT_MATCH /* a regular expression for m */
+    PROMPT_MATCH, /* a regular expression for m */
+    PROMPT_UNIT   /* a unit to select (#) */
 } gt_prompt;
+
+#define VIEW_REDO 64
 
 #define VIEW_TOPK 8
 #define VIEW_INPUT 256
@@ -58,6 +62,18 @@ typedef struct gt_view {
     char msg[256];
     int msg_error;
     char search[VIEW_INPUT];
+    gt_promptline line; /* the prompt's editing of input (line.buf NULL: not started) */
+    gt_history hist[PROMPT_UNIT + 1]; /* what was entered in each prompt */
+    int search_matches, search_index; /* the last search's matches, the one at the cursor */
+    int quit_asked;    /* q once while edits are not written: q again quits */
+    int newline_asked; /* Enter once in the edit prompt: Enter again puts a newline */
+    unsigned edit_gen, written_gen; /* edits, undos and redos so far; as last written (w) */
+    gt_edit redo[VIEW_REDO]; /* the edits undone, the last on top; a new edit drops them */
+    int nredo;
+    size_t prev_t;     /* the step before the last jump ('' goes back to it) */
+    int have_prev;
+    int quote;         /* ' pressed: the second ' goes back */
+    int select_top;    /* select the first unit of the order at the next frame */
     int pending;       /* waiting for the background pass to reach pending_step */
     size_t pending_step;
     int pass_wanted;   /* keep the background pass going */
