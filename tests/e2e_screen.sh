@@ -53,3 +53,54 @@ f=$(ls "$work"/kjv-valid-step*-edited.txt 2>/dev/null | head -1)
 mode=$(stat -c %a "$f" 2>/dev/null)
 [ -n "$f" ] && [ "$mode" = 640 ]
 check $? "x writes NAME-stepN-edited.txt with mode 640 under umask 027 (got ${mode:-none})"
+
+# w writes the edited text with the same mode
+keys w
+wait_for "edited text written to ./kjv-valid-edited.txt"
+mode=$(stat -c %a "$work/kjv-valid-edited.txt" 2>/dev/null)
+[ "$mode" = 640 ]
+check $? "w writes NAME-edited.EXT with mode 640 under umask 027 (got ${mode:-none})"
+
+# smart case and the count: lower case finds either case, a capital only itself
+keys g 0 Enter / 'the lord' Enter
+wait_for "match 1 of [0-9]+ \(either case\)"
+check $? "/the lord finds 'the LORD' (either case) and counts the matches"
+n_any=$(screen | sed -n 's/.*match 1 of \([0-9]*\).*/\1/p' | head -1)
+keys n
+wait_for "match 2 of $n_any"
+check $? "n: match 2 of the same $n_any"
+keys g 0 Enter / 'the LORD' Enter
+wait_for "match 1 of [0-9]+[^(]*$"
+n_case=$(screen | sed -n 's/.*match 1 of \([0-9]*\).*/\1/p' | head -1)
+[ -n "$n_case" ] && [ -n "$n_any" ] && [ "$n_case" -lt "$n_any" ]
+check $? "/the LORD with capitals: only those ($n_case of the $n_any either case)"
+keys / Up
+wait_for "search the text: the LORD"
+check $? "the up arrow in the prompt brings back the last search"
+keys C-u 'x' Left y Enter
+wait_for '"yx" is not in the text'
+check $? "Ctrl-U empties the line, the left arrow moves in it: yx"
+
+# Enter in the edit prompt asks first
+keys g 30 Enter e Enter
+wait_for "Enter again puts a newline"
+check $? "e Enter: asks before putting a newline"
+keys Escape
+wait_gone "Enter again puts a newline"
+check $? "Esc: nothing edited"
+
+# q with the edit not written since: asks; then quits on the second
+keys u
+wait_for "undid the edit"
+keys C-r
+wait_for "redid the edit at step 1200"
+check $? "Ctrl-R redoes the undone edit"
+keys q
+wait_for "the edits are not written: q again quits"
+check $? "q with an edit not written: asks again"
+keys q
+wait_for "EXIT=0"
+check $? "q again quits"
+[ ! -s "$work/err" ]
+check $? "nothing on standard error"
+echo "1..$n"

@@ -150,6 +150,18 @@ else
     notok "short texts fail:$fails"
 fi
 
+# the file's mode is what the umask leaves of 0666, as for any file a user writes
+modes=""
+for um in 022 027 077; do
+    (umask $um && LC_ALL=C "$bin" --export "$out/mode-$um.txt" --step 1 "$gru" "$text" 2>/dev/null)
+    modes="$modes $(stat -c %a "$out/mode-$um.txt" 2>/dev/null)"
+done
+if [ "$modes" = " 644 640 600" ]; then
+    ok "--export follows the umask (022, 027, 077:$modes)"
+else
+    notok "--export's modes under umasks 022, 027, 077:$modes (want 644 640 600)"
+fi
+
 # never overwrite
 echo keep >"$out/exists.txt"
 LC_ALL=C "$bin" --export "$out/exists.txt" --step 1 "$gru" "$text" 2>"$out/err"

@@ -151,6 +151,7 @@ static void search(gt_view *v, int dir)
     size_t len = strlen(v->search), before;
     size_t found = edtext_find(&x, v->search, len, cur, dir, &wrapped);
     size_t count = found == (size_t)-1 ? 0 : edtext_count(&x, v->search, len, found, &before);
+    int fold = x.fold;
     edtext_close(&x);
     if (found == (size_t)-1) {
         message(v, 1, "\"%s\" is not in the text", v->search);
@@ -162,7 +163,7 @@ static void search(gt_view *v, int dir)
     jump(v, s);
     v->search_matches = (int)count;
     v->search_index = (int)before;
-    message(v, 0, "match %zu of %zu%s%s", before, count, x.fold ? " (either case)" : "",
+    message(v, 0, "match %zu of %zu%s%s", before, count, fold ? " (either case)" : "",
             wrapped ? (dir > 0 ? ", wrapped around the end" : ", wrapped around the start") : "");
 }
 
