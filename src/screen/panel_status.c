@@ -14,9 +14,12 @@ typedef struct hint {
     const char *key, *what;
 } hint;
 
-static int put_hints(gt_surface *s, int x, int y, int end, const hint *h, int n)
+/* The hints that fit, in order (the last two always); [ ] only with more than one layer. */
+static int put_hints(gt_surface *s, int x, int y, int end, const hint *h, int n, int layers)
 {
     for (int i = 0; i < n; i++) {
+        if (layers == 1 && strcmp(h[i].key, "[ ]") == 0)
+            continue;
         int w = surf_width(h[i].key) + 1 + surf_width(h[i].what) + 2;
         /* keep room for the last two (help, quit) */
         int reserve = 0;
@@ -133,7 +136,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
             {u ? "←→" : "h/l", "step"},   {"r Esc", "close"}, {"?", "help"},
             {"q", "quit"},
         };
-        put_hints(s, x, y, end, sh, (int)(sizeof sh / sizeof sh[0]));
+        put_hints(s, x, y, end, sh, (int)(sizeof sh / sizeof sh[0]), v->m->layers);
         return;
     }
     if (v->find.prof_shown) {
@@ -141,7 +144,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
             {u ? "↑↓" : "j/k", "scroll"}, {"PgUp/Dn", "page"}, {";", "signal"},
             {"p Esc", "close"},           {"?", "help"},      {"q", "quit"},
         };
-        put_hints(s, x, y, end, ph, (int)(sizeof ph / sizeof ph[0]));
+        put_hints(s, x, y, end, ph, (int)(sizeof ph / sizeof ph[0]), v->m->layers);
         return;
     }
     if (v->find.selecting) {
@@ -149,7 +152,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
             {u ? "←→" : "h/l", "extend"}, {"PgUp/Dn", "page"}, {"v", "select"},
             {"Esc", "cancel"},            {"?", "help"},      {"q", "quit"},
         };
-        put_hints(s, x, y, end, vh, (int)(sizeof vh / sizeof vh[0]));
+        put_hints(s, x, y, end, vh, (int)(sizeof vh / sizeof vh[0]), v->m->layers);
         return;
     }
     if (v->jac.shown) {
@@ -158,7 +161,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
             {"[ ]", "layer"},           {"D Esc", "close"},        {"?", "help"},
             {"q", "quit"},
         };
-        put_hints(s, x, y, end, jh, (int)(sizeof jh / sizeof jh[0]));
+        put_hints(s, x, y, end, jh, (int)(sizeof jh / sizeof jh[0]), v->m->layers);
         return;
     }
     if (trace_edit_count(v->tr)) { /* the keys of an edit first */
@@ -168,7 +171,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
             {"w", "write text"},        {"[ ]", "layer"},     {"r", "report"},
             {"x", "export"},            {"?", "help"},        {"q", "quit"},
         };
-        put_hints(s, x, y, end, eh, (int)(sizeof eh / sizeof eh[0]));
+        put_hints(s, x, y, end, eh, (int)(sizeof eh / sizeof eh[0]), v->m->layers);
         return;
     }
     const hint hints[] = {
@@ -179,7 +182,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         {"m", "match"},               {"v", "select"},        {"p", "profile"},
         {"D", "derivative"},          {"?", "help"},          {"q", "quit"},
     };
-    put_hints(s, x, y, end, hints, (int)(sizeof hints / sizeof hints[0]));
+    put_hints(s, x, y, end, hints, (int)(sizeof hints / sizeof hints[0]), v->m->layers);
 }
 
 /* The help's lines: a key and what it does; a line without a key says what a panel shows. */
@@ -189,17 +192,21 @@ static int help_lines(int u, const hint **out)
         {"← → h l", "step one character back, forward"},
         {"PgUp PgDn ^B ^F Space", "a page of text back, forward (Space: forward)"},
         {"Home End 0 $ G", "the first, the last step"},
+        {"''", "back to the step before the last jump (g, /, n, E, Home, End)"},
         {"↑ ↓ k j", "select the unit above, below"},
         {"K J Shift-↑ Shift-↓", "a page of units up, down"},
-        {"s S", "sort units: index, carry gate, |c|, |Δc|, |r|; reverse"},
+        {"H L #", "the first, the last unit of the order; a unit by number"},
+        {"s S", "sort units (the first selected): index, carry gate, |c|, |Δc|, |r|; reverse"},
         {"[ ]", "the layer below, above"},
         {"c", "colour the text by the selected unit's value"},
         {"g", "go to a step (a number, N%, end)"},
-        {"/ n N", "search the text; the next, previous hit of a search, m or v"},
+        {"/ n N", "search the text (lower case: either case); the next, previous hit of a search, m or v"},
+        {"", "in a prompt: ← → Home End move, ^U ^W ^K delete, ↑ ↓ earlier lines"},
         {"m v", "match a regular expression (r of every unit); select a stretch"},
         {"p ; , .", "the unit's profile; the signal of r, v, p; v's threshold -/+"},
-        {"e", "edit the character under the cursor (then type it)"},
-        {"u", "undo the last edit"},
+        {"e", "edit the character under the cursor (then type it; Enter twice: a newline)"},
+        {"u ^R", "undo the last edit; redo the last undone"},
+        {"E", "the next edited step"},
         {"+ = -", "perturbation horizon K: double, halve (4-1024)"},
         {"d", "gate bars and unit: edited - before the last edit, or values"},
         {"w", "write the edited text to a new file here"},
@@ -209,9 +216,9 @@ static int help_lines(int u, const hint **out)
         {"Esc", "cancel a prompt or a selection, stop a computation"},
         {"^L", "draw the screen again"},
         {"?", "this help (↑ ↓ scroll it, any other key closes it)"},
-        {"q ^C", "quit"},
+        {"q ^C", "quit (q asks again while edits are not written)"},
         {"", ""},
-        {"", "unit rows: # unit, gate bars and values, c, h, t½ = ln .5/ln f, Δc"},
+        {"", "unit rows: #, gate bars and values, c, h, t½ = ln .5 / ln f (steps), Δc = c - c at the step before"},
         {"", "c: text shaded by tanh c: blue -1 .. plain 0 .. red +1"},
         {"", "hidden by o: units with |h| < .1 although |c| > .55"},
         {"", "text marks: ▲ cursor, * edited, × not in the vocabulary"},
