@@ -266,6 +266,43 @@ static void test_sort_orders(gt_view *v)
     v->sort = SORT_INDEX;
 }
 
+/* The last search's matches highlighted in the strip: every highlighted run reads the
+ * search, and there is one. */
+static void test_search_highlight(gt_view *v)
+{
+    draw(v, 120, 40);
+    key(v, K_CHAR, '/');
+    type(v, "bead\n");
+    draw(v, 120, 40);
+    gt_rect st = v->lay.r[P_STRIP];
+    int runs = 0, wrong = 0;
+    for (int y = st.y + 1; y < st.y + st.h; y++) {
+        char run[64] = "";
+        for (int x = 0; x <= surf.w; x++) {
+            const gt_cell *c = x < surf.w ? surf_cell(&surf, x, y) : NULL;
+            if (c && (c->role == R_FOUND || (c->role == R_CURSOR && run[0]))) {
+                if (strlen(run) + strlen(c->s) < sizeof run)
+                    strcat(run, c->s);
+            } else if (run[0]) {
+                runs++;
+                wrong += strcmp(run, "bead") != 0 && strstr("bead", run) == NULL;
+                run[0] = 0;
+            }
+        }
+    }
+    tap_ok(runs >= 1 && !wrong, "/bead: %d highlighted runs in the strip, %d not reading it",
+           runs, wrong);
+    key(v, K_CHAR, 'g');
+    type(v, "0\n");
+    draw(v, 120, 40);
+    int before = v->nfound;
+    v->find.last = FIND_LAST_MATCH; /* m was the last: its marks, not the search's */
+    draw(v, 120, 40);
+    tap_ok(before > 0 && v->nfound == 0, "after m the search's matches are no longer shown");
+    v->find.last = FIND_LAST_SEARCH;
+    v->search[0] = 0;
+}
+
 /* The cursor and an edit look like no shade of the text's colouring, nor like each other. */
 static void test_looks(void)
 {
@@ -347,6 +384,7 @@ int main(void)
     test_stats_resize(&v);
     test_goto_numbers(&v);
     test_sort_orders(&v);
+    test_search_highlight(&v);
     test_looks();
     test_progress(&v);
 

@@ -175,3 +175,17 @@ size_t edtext_count(const gt_edtext *x, const char *needle, size_t len, size_t u
     }
     return count;
 }
+
+size_t edtext_find_range(const gt_edtext *x, const char *needle, size_t len, size_t from,
+                         size_t to)
+{
+    return from < to ? find_forward(x, (const unsigned char *)needle, len, from, to) : NOWHERE;
+}
+
+int edtext_smart_fold(const char *needle)
+{
+    for (; *needle; needle++)
+        if (*needle >= 'A' && *needle <= 'Z')
+            return 0;
+    return 1;
+}

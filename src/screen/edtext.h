@@ -37,6 +37,13 @@ int edtext_write(const gt_edtext *x, FILE *f);
 size_t edtext_find(const gt_edtext *x, const char *needle, size_t len, size_t cur, int dir,
                    int *wrapped);
 
+/* Smart case: 1 (search either case) when needle has no capital letter. */
+int edtext_smart_fold(const char *needle);
+
+/* The first match starting at a position in [from, to), or (size_t)-1. */
+size_t edtext_find_range(const gt_edtext *x, const char *needle, size_t len, size_t from,
+                         size_t to);
+
 /* How many matches the edited text holds; *before gets how many start at or before
  * position upto. */
 size_t edtext_count(const gt_edtext *x, const char *needle, size_t len, size_t upto,

@@ -144,9 +144,7 @@ static void search(gt_view *v, int dir)
         return;
     }
     /* smart case: a search without capitals finds either case */
-    x.fold = 1;
-    for (const char *p = v->search; *p; p++)
-        x.fold &= !(*p >= 'A' && *p <= 'Z');
+    x.fold = edtext_smart_fold(v->search);
     int wrapped;
     size_t len = strlen(v->search), before;
     size_t found = edtext_find(&x, v->search, len, cur, dir, &wrapped);

@@ -60,6 +60,8 @@ static gt_role step_role(const gt_view *v, const gt_surface *s, size_t st, const
         if (!v->heat)
             role = R_MATCH;
     }
+    if (v->nfound && view_in_found(v, text_step_offset(v->text, st)))
+        role = R_FOUND;
     if (findview_in_span(f, st, v->t))
         role = R_SPAN;
     if (trace_edited(v->tr, st)) {

@@ -10,6 +10,7 @@
 
 #include "gatetui/signals.h"
 #include "gatetui/utf8.h"
+#include "screen/edtext.h"
 #include "screen/layout.h"
 #include "screen/view.h"
 
@@ -180,6 +181,37 @@ static void top_predictions(gt_view *v)
 
 static void shown_values(gt_view *v);
 
+/* The last search's matches among the characters the strip can show (a search, not m or v,
+ * was the last), in the text as edited and in the case the search chose. */
+static void found_near(gt_view *v, size_t t)
+{
+    v->nfound = 0;
+    if (!v->search[0] || v->find.last != FIND_LAST_SEARCH)
+        return;
+    size_t span = (size_t)(v->lay.cols > 0 ? v->lay.cols : 80) * 4, len = strlen(v->search);
+    size_t a = text_step_offset(v->text, t > span ? t - span : 0);
+    size_t b = t + span < v->steps ? text_step_offset(v->text, t + span) : v->text->nbytes;
+    gt_edtext x;
+    if (edtext_open(&x, v->tr, NULL))
+        return;
+    x.fold = edtext_smart_fold(v->search);
+    for (size_t o = edtext_find_range(&x, v->search, len, a, b);
+         o != (size_t)-1 && v->nfound < VIEW_FOUND;
+         o = edtext_find_range(&x, v->search, len, o + 1, b)) {
+        v->found_a[v->nfound] = o;
+        v->found_b[v->nfound++] = o + len;
+    }
+    edtext_close(&x);
+}
+
+int view_in_found(const gt_view *v, size_t off)
+{
+    for (int i = 0; i < v->nfound; i++)
+        if (off >= v->found_a[i] && off < v->found_b[i])
+            return 1;
+    return 0;
+}
+
 int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
 {
     layout_compute(cols, rows, &v->lay);
@@ -207,6 +239,7 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     v->ph = t > 0 ? trace_h(v->tr, t - 1, v->layer) : v->zeros;
     shown_values(v);
     sort_units(v);
+    found_near(v, t);
     if (v->select_top) { /* after a new order: its first unit */
         v->select_top = 0;
         v->unit = v->order[0];

@@ -35,6 +35,7 @@ typedef enum gt_prompt {
 } gt_prompt;
 
 #define VIEW_REDO 64
+#define VIEW_FOUND 64
 
 #define VIEW_TOPK 8
 #define VIEW_INPUT 256
@@ -85,6 +86,9 @@ typedef struct gt_view {
     gt_findview find;  /* hypotheses, selections, profiles (m, v, p) */
 
     /* derived for the frame by view_prepare */
+    size_t found_a[VIEW_FOUND], found_b[VIEW_FOUND]; /* the last search's matches near the
+                                                       * cursor: byte ranges [a, b) */
+    int nfound;
     gt_layout lay;
     int *order;        /* [H] units in display order */
     int rank;          /* the selected unit's place in order */
@@ -139,6 +143,9 @@ int view_tick(gt_view *v);
 int view_busy(const gt_view *v);
 /* Stops the background pass and forgets a pending jump. */
 void view_cancel_pass(gt_view *v);
+
+/* 1 when byte offset off of the text is inside a match of the last search near the cursor. */
+int view_in_found(const gt_view *v, size_t off);
 
 /* The stats view's last useful scroll position at the layout's size. */
 int view_stats_max_scroll(const gt_view *v);

@@ -61,6 +61,7 @@ static const role_style styles[R_COUNT] = {
     [R_HEAT_P3] = {COLOR_WHITE, COLOR_RED, A_BOLD, A_REVERSE},
     [R_MATCH] = {-1, -1, A_UNDERLINE, A_UNDERLINE},
     [R_SPAN] = {COLOR_BLACK, COLOR_GREEN, 0, A_REVERSE},
+    [R_FOUND] = {COLOR_BLACK, COLOR_MAGENTA, A_BOLD, A_STANDOUT | A_UNDERLINE},
 };
 
 /* A gradient for the heat roles when the terminal has 256 colours. */
