@@ -3,7 +3,8 @@
 # LSTM and its text: the search reads the text as edited; the files x writes follow the
 # umask; q asks again while edits are not written; Enter in the edit prompt asks before it
 # puts a newline; the prompts edit like a shell's; redo; back to the previous position and
-# through the edits; units by number, the top and bottom of the list. GATETUI_VALGRIND=1
+# through the edits; units by number, the top and bottom of the list; mouse reports on
+# while the screen is up, off after. GATETUI_VALGRIND=1
 # runs gatetui under valgrind (tests/e2e_lib.sh).
 src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
@@ -95,12 +96,16 @@ wait_for "undid the edit"
 keys C-r
 wait_for "redid the edit at step 1200"
 check $? "Ctrl-R redoes the undone edit"
+[ "$(tm display -p -t gt '#{mouse_standard_flag}')" = 1 ]
+check $? "the terminal reports mouse presses while the screen is up"
 keys q
 wait_for "the edits are not written: q again quits"
 check $? "q with an edit not written: asks again"
 keys q
 wait_for "EXIT=0"
 check $? "q again quits"
+[ "$(tm display -p -t gt '#{mouse_standard_flag}')" = 0 ]
+check $? "and no longer after"
 [ ! -s "$work/err" ]
 check $? "nothing on standard error"
 echo "1..$n"

@@ -19,7 +19,7 @@
 
 static TermKey *tk;
 
-/* The one key the bytes make. */
+/* The one key (or mouse event) the bytes make. */
 static int key_of(const char *bytes, gt_key *k)
 {
     termkey_push_bytes(tk, bytes, strlen(bytes));
@@ -27,7 +27,10 @@ static int key_of(const char *bytes, gt_key *k)
     TermKeyResult r = termkey_getkey(tk, &key);
     if (r == TERMKEY_RES_AGAIN)
         r = termkey_getkey_force(tk, &key);
-    return r == TERMKEY_RES_KEY && ui_translate_key(&key, k);
+    if (r != TERMKEY_RES_KEY)
+        return 0;
+    return key.type == TERMKEY_TYPE_MOUSE ? ui_translate_mouse(tk, &key, k)
+                                          : ui_translate_key(&key, k);
 }
 
 static gt_act press(gt_view *v, const char *bytes)
@@ -376,6 +379,48 @@ static void test_more_keys(gt_view *v)
     press(v, "S");
 }
 
+/* The bytes a terminal sends for mouse button code `code` at cell (x, y) from 0 (X10). */
+static const char *mouse_bytes(int code, int x, int y)
+{
+    static char b[8];
+    snprintf(b, sizeof b, "\x1b[M%c%c%c", 32 + code, 33 + x, 33 + y);
+    return b;
+}
+
+/* The mouse as a terminal reports it: a click on a unit row, on a character of the strip,
+ * the wheel over the units and over the strip. */
+static void test_mouse(gt_view *v)
+{
+    gt_key k;
+    tap_ok(key_of(mouse_bytes(0, 6, 11), &k) && k.sym == K_CLICK && k.x == 6 && k.y == 11,
+           "a press of the first button at (6, 11): a click there");
+    tap_ok(key_of(mouse_bytes(3, 6, 11), &k) == 0, "a release: nothing");
+    press_each(v, "g0\r");
+    gt_rect g = v->lay.r[P_GATES];
+    int want = v->order[v->top + 2];
+    press(v, mouse_bytes(0, g.x + 4, g.y + 2 + 2));
+    tap_ok(v->unit == want, "a click on the third unit row selects its unit (%d)", want);
+    /* the strip: the cursor's cell, then 3 cells to its right on the same row */
+    gt_rect st = v->lay.r[P_STRIP];
+    int pairs = (st.h - 1) / 2, W = st.w - 2;
+    long before = (long)(pairs / 2) * W + W / 2;
+    int cx = st.x + 1 + (int)(before % W), cy = st.y + 1 + 2 * (int)(before / W);
+    press_each(v, "g6\r");
+    press(v, mouse_bytes(0, cx + 3, cy));
+    tap_ok(v->t == 9, "a click 3 characters right of the cursor in the strip: step 9");
+    press(v, mouse_bytes(0, cx - 5, cy));
+    tap_ok(v->t == 4, "5 characters left of it: step 4");
+    tap_ok(press(v, mouse_bytes(0, cx, cy + 1)) == ACT_NONE && v->t == 4,
+           "a click on the row of marks: nothing");
+    press(v, mouse_bytes(65, cx, cy));
+    tap_ok(v->t == 7, "the wheel down over the strip: 3 steps on (7)");
+    press(v, "H");
+    press(v, mouse_bytes(65, g.x + 4, g.y + 3));
+    tap_ok(v->rank == 3, "the wheel down over the units: 3 units down");
+    press(v, mouse_bytes(64, g.x + 4, g.y + 3));
+    tap_ok(v->rank == 0, "the wheel up: back 3");
+}
+
 static void test_help_and_quit(gt_view *v)
 {
     press(v, "?");
@@ -549,6 +594,7 @@ int main(void)
     test_stats_view(&v);
     test_jacobian_view(&v, &m, &t);
     test_more_keys(&v);
+    test_mouse(&v);
     test_help_and_quit(&v);
     test_edited_text(dir);
 

@@ -12,6 +12,7 @@
 #include "screen/export.h"
 #include "screen/keys.h"
 #include "screen/keys_find.h"
+#include "screen/keys_mouse.h"
 #include "screen/layout.h"
 #include "screen/panel.h"
 
@@ -570,9 +571,10 @@ static gt_act help_key(gt_view *v, const gt_key *k)
 {
     int rows = v->lay.rows > 0 ? v->lay.rows : 24, cols = v->lay.cols > 0 ? v->lay.cols : 80;
     int max = panel_help_scroll_max(cols, rows), d = 0, page = rows - 4 > 1 ? rows - 4 : 1;
-    if (k->sym == K_UP || (k->sym == K_CHAR && !k->ctrl && k->cp == 'k'))
+    if (k->sym == K_UP || k->sym == K_WHEEL_UP || (k->sym == K_CHAR && !k->ctrl && k->cp == 'k'))
         d = -1;
-    else if (k->sym == K_DOWN || (k->sym == K_CHAR && !k->ctrl && k->cp == 'j'))
+    else if (k->sym == K_DOWN || k->sym == K_WHEEL_DOWN ||
+             (k->sym == K_CHAR && !k->ctrl && k->cp == 'j'))
         d = 1;
     else if (k->sym == K_PGUP)
         d = -page;
@@ -593,6 +595,8 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
         return help_key(v, k);
     if (v->prompt != PROMPT_NONE)
         return prompt_key(v, k);
+    if (k->sym == K_CLICK || k->sym == K_WHEEL_UP || k->sym == K_WHEEL_DOWN)
+        return keys_mouse(v, k);
     v->msg[0] = 0;
     v->msg_error = 0;
     if (!(k->sym == K_CHAR && !k->ctrl && k->cp == 'q'))

@@ -215,6 +215,7 @@ static int help_lines(int u, const hint **out)
         {"x", "export this frame to a text file"},
         {"Esc", "cancel a prompt or a selection, stop a computation"},
         {"^L", "draw the screen again"},
+        {"mouse", "click a unit row or a character; the wheel steps or selects units"},
         {"?", "this help (↑ ↓ scroll it, any other key closes it)"},
         {"q ^C", "quit (q asks again while edits are not written)"},
         {"", ""},

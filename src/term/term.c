@@ -20,6 +20,10 @@ static struct termios saved_tios;
 static char restore_seq[256]; /* leaves the alternate screen, shows the cursor */
 static size_t restore_len;
 static attr_t role_attr[R_COUNT];
+/* the terminal reports mouse presses while the screen is up (X10 encoding, which libtermkey
+ * reads: columns and rows up to 223) */
+static const char mouse_on[] = "\033[?1000h", mouse_off[] = "\033[?1000l";
+static int mouse;
 static short role_pair[R_COUNT];
 
 typedef struct role_style {
@@ -162,6 +166,14 @@ int term_usable(char *why, size_t n)
     return ok;
 }
 
+static void set_mouse(int on)
+{
+    const char *s = on ? mouse_on : mouse_off;
+    if (mouse && write(STDOUT_FILENO, s, strlen(s)) < 0) {
+        /* the mouse is a convenience: without it the keys do everything */
+    }
+}
+
 int term_start(FILE *out, const char *term, int color)
 {
     have_tty = tcgetattr(STDIN_FILENO, &saved_tios) == 0;
@@ -180,6 +192,12 @@ int term_start(FILE *out, const char *term, int color)
     add_seq("rmcup");
     add_seq("cnorm");
     add_seq("rmkx");
+    mouse = !out && getenv("GATETUI_NOMOUSE") == NULL;
+    if (mouse && restore_len + sizeof mouse_off - 1 < sizeof restore_seq) {
+        memcpy(restore_seq + restore_len, mouse_off, sizeof mouse_off - 1);
+        restore_len += sizeof mouse_off - 1;
+    }
+    set_mouse(1);
     static int hooked;
     if (!hooked) {
         int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
@@ -202,6 +220,7 @@ void term_stop(void)
     if (!active)
         return;
     active = 0;
+    set_mouse(0);
     endwin();
     if (screen) {
         delscreen(screen);
@@ -211,14 +230,18 @@ void term_stop(void)
 
 void term_suspend(void)
 {
-    if (active)
+    if (active) {
+        set_mouse(0);
         endwin();
+    }
 }
 
 void term_resume(void)
 {
-    if (active)
+    if (active) {
+        set_mouse(1);
         clearok(curscr, TRUE); /* the next doupdate sets the terminal up and repaints */
+    }
 }
 
 int term_cols(void) { return COLS; }

@@ -136,6 +136,21 @@ int ui_translate_key(const TermKeyKey *tk, gt_key *k)
     return 1;
 }
 
+int ui_translate_mouse(TermKey *tk, const TermKeyKey *key, gt_key *k)
+{
+    TermKeyMouseEvent ev;
+    int button, line, col;
+    memset(k, 0, sizeof *k);
+    if (termkey_interpret_mouse(tk, key, &ev, &button, &line, &col) != TERMKEY_RES_KEY ||
+        ev != TERMKEY_MOUSE_PRESS)
+        return 0;
+    k->sym = button == 1 ? K_CLICK : button == 4 ? K_WHEEL_UP : button == 5 ? K_WHEEL_DOWN
+                                                                            : K_NONE;
+    k->x = col - 1; /* libtermkey counts from 1 */
+    k->y = line - 1;
+    return k->sym != K_NONE;
+}
+
 static int use_color(void)
 {
     const char *nc = getenv("NO_COLOR");
@@ -198,7 +213,8 @@ static int read_keys(loop *L, int force)
         force = 0;
         L->partial = 0;
         gt_key k;
-        if (!ui_translate_key(&key, &k))
+        if (key.type == TERMKEY_TYPE_MOUSE ? !ui_translate_mouse(L->tk, &key, &k)
+                                           : !ui_translate_key(&key, &k))
             continue;
         if (k.sym == K_CHAR && k.ctrl && k.cp == 'z') {
             got_tstp = 1;
