@@ -74,7 +74,7 @@ static int frame_has(const char *needle)
 
 static gt_act key(gt_view *v, gt_keysym sym, uint32_t cp)
 {
-    gt_key k = {sym, cp, 0, 0};
+    gt_key k = {sym, cp, 0, 0, 0, 0};
     gt_act a = keys_handle(v, &k);
     gt_error e = {0};
     view_prepare(v, v->lay.cols, v->lay.rows, &e);
@@ -303,6 +303,56 @@ static void test_search_highlight(gt_view *v)
     v->search[0] = 0;
 }
 
+/* Without colours the perturbation curves are drawn with their letters, not braille dots
+ * that only colour tells apart; the decade labels in one format, no empty decade on top. */
+static void test_mono_curves(gt_view *v)
+{
+    gt_error e = {0};
+    v->t = 200;
+    trace_edit(v->tr, 200, (trace_token(v->tr, 200) + 1) % v->m->vocab, &e);
+    view_edits_changed(v);
+    int count[2][2] = {{0}}; /* [mono][braille, letters] */
+    int labels_bad = 0, top_label = 0;
+    for (int mono = 0; mono < 2; mono++) {
+        v->mono = mono;
+        draw(v, 120, 40);
+        gt_rect p = v->lay.r[P_PERTURB];
+        for (int y = p.y + 1; y < p.y + p.h; y++) {
+            int bar = 0;
+            for (int x = p.x + 1; x < p.x + p.w; x++) {
+                const gt_cell *c = surf_cell(&surf, x, y);
+                if (strcmp(c->s, "│") == 0 && x > p.x + 2)
+                    bar = x;
+                else if (bar && x < p.x + p.w - 2) { /* inside the plot */
+                    const unsigned char *u = (const unsigned char *)c->s;
+                    count[mono][0] += u[0] == 0xE2 && u[1] >= 0xA0 && u[1] <= 0xA3;
+                    count[mono][1] += strchr("cFhL", c->s[0]) && c->s[0] && !c->s[1];
+                }
+            }
+            if (bar && mono) { /* the label left of the axis: empty or 1eN */
+                char lab[16] = "";
+                for (int x = bar - 5; x < bar; x++)
+                    strcat(lab, surf_cell(&surf, x, y)->s);
+                char *l = lab;
+                while (*l == ' ')
+                    l++;
+                int d;
+                char rest;
+                labels_bad += *l && sscanf(l, "1e%d%c", &d, &rest) != 1;
+                if (*l && !top_label)
+                    top_label = y == p.y + 3 ? 1 : -1; /* the first plot row */
+            }
+        }
+    }
+    tap_ok(count[0][0] > 10 && count[1][0] == 0 && count[1][1] > 10,
+           "curves: %d braille cells with colours; without, %d braille and %d letters",
+           count[0][0], count[1][0], count[1][1]);
+    tap_ok(!labels_bad && top_label == 1, "the decades labelled 1eN, one at the plot's top row");
+    v->mono = 0;
+    trace_undo(v->tr, NULL);
+    view_edits_changed(v);
+}
+
 /* The cursor and an edit look like no shade of the text's colouring, nor like each other. */
 static void test_looks(void)
 {
@@ -385,6 +435,7 @@ int main(void)
     test_goto_numbers(&v);
     test_sort_orders(&v);
     test_search_highlight(&v);
+    test_mono_curves(&v);
     test_looks();
     test_progress(&v);
 

@@ -47,6 +47,7 @@ typedef struct gt_view {
     char model_name[256], text_name[256]; /* as shown: the files' base names */
     size_t steps;
     int utf8;          /* Unicode glyphs */
+    int mono;          /* the terminal shows no colours: curves drawn with their letters */
 
     /* the state the keys change */
     size_t t;          /* the cursor's step */

@@ -120,12 +120,18 @@ void term_role_look(int role, int colors, short *fg, short *bg, unsigned long *a
     }
 }
 
+static int colors_used;
+
+int term_colors(void) { return colors_used; }
+
 static void set_colors(int color)
 {
+    colors_used = 0;
     if (color && has_colors()) {
         start_color();
         use_default_colors();
         int colors = COLORS >= 256 && COLOR_PAIRS > R_COUNT ? 256 : 8;
+        colors_used = colors;
         for (int r = 0; r < R_COUNT; r++) {
             short fg, bg;
             unsigned long a;

@@ -308,6 +308,7 @@ int ui_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_err
         rc = gt_fail(e, GT_EFAIL, "cannot start the screen (TERM=%s)",
                      getenv("TERM") ? getenv("TERM") : "");
     } else {
+        v.mono = term_colors() == 0;
         L.tk = termkey_new(STDIN_FILENO, TERMKEY_FLAG_CTRLC);
         if (!L.tk)
             rc = gt_fail(e, GT_EFAIL, "cannot read the keyboard (libtermkey)");
