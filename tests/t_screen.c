@@ -14,6 +14,7 @@
 #include "gatetui/trace.h"
 #include "screen/frame.h"
 #include "screen/keys.h"
+#include "screen/keys_mouse.h"
 #include "screen/panel.h"
 #include "screen/view.h"
 #include "stwrite.h"
@@ -353,6 +354,45 @@ static void test_mono_curves(gt_view *v)
     view_edits_changed(v);
 }
 
+/* Ctrl-E and Ctrl-Y scroll the strip a row without moving the cursor; a click still finds
+ * the step of the character under it; moving the cursor brings the strip back to it. */
+static void test_strip_scroll(gt_view *v)
+{
+    char r0[3][512], r1[3][512], r2[3][512];
+    v->t = 600;
+    draw(v, 120, 40);
+    gt_rect st = v->lay.r[P_STRIP];
+    int rows = (st.h - 1) / 2, y0 = st.y + 1;
+    for (int k = 0; k < rows && k < 3; k++)
+        surf_row_text(&surf, y0 + 2 * k, r0[k], sizeof r0[k]);
+    long second = keys_strip_step_at(v, st.x + 1, y0 + 2);
+    gt_key ce = {K_CHAR, 'e', 1, 0, 0, 0}, cy = {K_CHAR, 'y', 1, 0, 0, 0};
+    keys_handle(v, &ce);
+    draw(v, 120, 40);
+    for (int k = 0; k < rows && k < 3; k++)
+        surf_row_text(&surf, y0 + 2 * k, r1[k], sizeof r1[k]);
+    long first = keys_strip_step_at(v, st.x + 1, y0);
+    tap_ok(rows >= 2 && v->t == 600 && strcmp(r1[0], r0[1]) == 0 && first == second,
+           "Ctrl-E: the second row of text comes up, the cursor stays, a click finds the same step");
+    keys_handle(v, &cy);
+    keys_handle(v, &cy);
+    draw(v, 120, 40);
+    for (int k = 0; k < rows && k < 3; k++)
+        surf_row_text(&surf, y0 + 2 * k, r2[k], sizeof r2[k]);
+    tap_ok(v->t == 600 && strcmp(r2[1], r0[0]) == 0, "Ctrl-Y twice: a row back from where it was");
+    for (int i = 0; i < 6; i++)
+        keys_handle(v, &ce);
+    draw(v, 120, 40);
+    int cursor_shown = 0;
+    for (int k = 0; k < rows; k++)
+        for (int x = 0; x < surf.w; x++)
+            cursor_shown |= surf_cell(&surf, x, y0 + 2 * k)->role == R_CURSOR;
+    key(v, K_RIGHT, 0);
+    draw(v, 120, 40);
+    tap_ok(!cursor_shown && v->t == 601 && v->strip_scroll == 0,
+           "scrolled past the cursor it is not shown; a step brings the strip back to it");
+}
+
 /* The cursor and an edit look like no shade of the text's colouring, nor like each other. */
 static void test_looks(void)
 {
@@ -436,6 +476,7 @@ int main(void)
     test_sort_orders(&v);
     test_search_highlight(&v);
     test_mono_curves(&v);
+    test_strip_scroll(&v);
     test_looks();
     test_progress(&v);
 

@@ -477,6 +477,12 @@ static gt_act ctrl_key(gt_view *v, const gt_key *k)
     switch (k->cp) {
     case 'c': return ACT_QUIT;
     case 'r': redo(v); return ACT_REDRAW;
+    case 'e': /* the strip scrolled a row on, back, the cursor staying */
+    case 'y': {
+        long to = v->strip_scroll + (k->cp == 'e' ? 1 : -1);
+        v->strip_scroll = to > 200 ? 200 : to < -200 ? -200 : to;
+        return ACT_REDRAW;
+    }
     case 'b': step_by(v, -(long)page_len(v)); return ACT_REDRAW;
     case 'f': step_by(v, (long)page_len(v)); return ACT_REDRAW;
     case 'l': return ACT_REDRAW;

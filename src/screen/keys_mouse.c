@@ -49,8 +49,7 @@ long keys_strip_step_at(const gt_view *v, int x, int y)
     if (pairs < 1 || W < 1 || y < in.y || (y - in.y) % 2 || (y - in.y) / 2 >= pairs ||
         x < in.x + 1 || x >= in.x + 1 + W)
         return -1;
-    long before = (long)(pairs / 2) * W + W / 2;
-    long cell = (long)((y - in.y) / 2) * W + (x - in.x - 1) - before;
+    long cell = (long)((y - in.y) / 2) * W + (x - in.x - 1) - view_strip_cursor_cell(v, pairs, W);
     const gt_text *t = v->text;
     size_t o = text_step_offset(t, v->t);
     if (cell >= 0) {

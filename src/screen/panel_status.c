@@ -192,6 +192,7 @@ static int help_lines(int u, const hint **out)
         {"← → h l", "step one character back, forward"},
         {"PgUp PgDn ^B ^F Space", "a page of text back, forward (Space: forward)"},
         {"Home End 0 $ G", "the first, the last step"},
+        {"^E ^Y", "scroll the text a row on, back; the cursor stays"},
         {"''", "back to the step before the last jump (g, /, n, E, Home, End)"},
         {"↑ ↓ k j", "select the unit above, below"},
         {"K J Shift-↑ Shift-↓", "a page of units up, down"},

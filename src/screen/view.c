@@ -204,6 +204,11 @@ static void found_near(gt_view *v, size_t t)
     edtext_close(&x);
 }
 
+long view_strip_cursor_cell(const gt_view *v, int pairs, int W)
+{
+    return (long)(pairs / 2) * W + W / 2 - v->strip_scroll * W;
+}
+
 int view_in_found(const gt_view *v, size_t off)
 {
     for (int i = 0; i < v->nfound; i++)
@@ -240,6 +245,10 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     shown_values(v);
     sort_units(v);
     found_near(v, t);
+    if (v->strip_t != t) { /* the cursor moved: the strip follows it again */
+        v->strip_t = t;
+        v->strip_scroll = 0;
+    }
     if (v->select_top) { /* after a new order: its first unit */
         v->select_top = 0;
         v->unit = v->order[0];

@@ -76,6 +76,9 @@ typedef struct gt_view {
     int have_prev;
     int quote;         /* ' pressed: the second ' goes back */
     int select_top;    /* select the first unit of the order at the next frame */
+    long strip_scroll; /* rows the text strip is scrolled by (later text: > 0; at most 200
+                        * either way), until the cursor moves */
+    size_t strip_t;    /* the step it was scrolled at */
     int pending;       /* waiting for the background pass to reach pending_step */
     size_t pending_step;
     int pass_wanted;   /* keep the background pass going */
@@ -144,6 +147,11 @@ int view_tick(gt_view *v);
 int view_busy(const gt_view *v);
 /* Stops the background pass and forgets a pending jump. */
 void view_cancel_pass(gt_view *v);
+
+/* The cell of the strip's pairs x W cells (rows read as one line) where the cursor's
+ * character is: the middle, moved by whole rows as the strip is scrolled (outside
+ * [0, pairs * W) when scrolled out of view). */
+long view_strip_cursor_cell(const gt_view *v, int pairs, int W);
 
 /* 1 when byte offset off of the text is inside a match of the last search near the cursor. */
 int view_in_found(const gt_view *v, size_t off);
