@@ -393,6 +393,28 @@ static void test_strip_scroll(gt_view *v)
            "scrolled past the cursor it is not shown; a step brings the strip back to it");
 }
 
+/* With c the strip's title shows the scale of its shades, -1 to +1 in order. */
+static void test_heat_scale(gt_view *v)
+{
+    int found = 0;
+    for (int heat = 0; heat < 2; heat++) {
+        v->heat = heat;
+        draw(v, 120, 40);
+        int y = v->lay.r[P_STRIP].y, run = 0, ok = 0;
+        for (int x = 0; x < surf.w; x++) {
+            int want = R_HEAT_N3 + run;
+            run = surf_cell(&surf, x, y)->role == want ? run + 1 : 0;
+            ok |= run == 7;
+        }
+        found += ok << heat;
+    }
+    char row[512];
+    surf_row_text(&surf, v->lay.r[P_STRIP].y, row, sizeof row);
+    tap_ok(found == 2 && strstr(row, "-1 ███████ +1"),
+           "c: the title shows the seven shades from -1 to +1 (off: none)");
+    v->heat = 0;
+}
+
 /* The cursor and an edit look like no shade of the text's colouring, nor like each other. */
 static void test_looks(void)
 {
@@ -477,6 +499,7 @@ int main(void)
     test_search_highlight(&v);
     test_mono_curves(&v);
     test_strip_scroll(&v);
+    test_heat_scale(&v);
     test_looks();
     test_progress(&v);
 

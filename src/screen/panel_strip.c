@@ -95,6 +95,15 @@ void panel_strip(gt_surface *s, gt_rect r, const gt_view *v)
     strip_note(v, s, note, sizeof note);
     gt_rect in;
     panel_frame(s, r, "text", note, &in);
+    if (v->heat) { /* the shades' scale, left of the note: -1 ███████ +1 */
+        int nx = r.x + r.w - 1 - surf_width(note) - 2, sx = nx - 15;
+        if (sx > r.x + 8) {
+            surf_text(s, sx, r.y, 4, R_DIM, " -1 ");
+            for (int i = 0; i < 7; i++)
+                surf_put(s, sx + 4 + i, r.y, (gt_role)(R_HEAT_N3 + i), s->utf8 ? "█" : "#");
+            surf_text(s, sx + 11, r.y, 4, R_DIM, " +1 ");
+        }
+    }
     int pairs = in.h / 2, W = in.w - 2;
     if (pairs < 1 || W < 1)
         return;
