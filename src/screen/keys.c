@@ -584,7 +584,7 @@ static gt_act help_key(gt_view *v, const gt_key *k)
         d = 1;
     else if (k->sym == K_PGUP)
         d = -page;
-    else if (k->sym == K_PGDN || (k->sym == K_CHAR && !k->ctrl && k->cp == ' '))
+    else if (k->sym == K_PGDN)
         d = page;
     if (!d) {
         v->help = 0;

@@ -217,7 +217,7 @@ static int help_lines(int u, const hint **out)
         {"Esc", "cancel a prompt or a selection, stop a computation"},
         {"^L", "draw the screen again"},
         {"mouse", "click a unit row or a character; the wheel steps or selects units"},
-        {"?", "this help (↑ ↓ scroll it, any other key closes it)"},
+        {"?", "this help (↑ ↓ PgUp PgDn scroll it, any other key closes it)"},
         {"q ^C", "quit (q asks again while edits are not written)"},
         {"", ""},
         {"", "unit rows: #, gate bars and values, c, h, t½ = ln .5 / ln f (steps), Δc = c - c at the step before"},
