@@ -331,8 +331,17 @@ static void test_more_keys(gt_view *v)
     press_each(v, "''");
     tap_ok(v->t == 20, "'' again: step 20");
     press(v, "l");
-    press_each(v, "'x");
+    press_each(v, "'X");
     tap_ok(v->t == 21 && !v->quote, "' then another key: nothing, the key is ignored");
+    press_each(v, "Mb");
+    press_each(v, "g2\r");
+    press_each(v, "'b");
+    tap_ok(v->t == 21 && v->mark[1] == 22, "M b marks step 21; 'b goes back to it");
+    press_each(v, "''");
+    tap_ok(v->t == 2, "'' after 'b: step 2");
+    press_each(v, "'q");
+    tap_ok(v->t == 2 && v->msg_error && strstr(v->msg, "not set"), "'q: no mark q, says so");
+    press(v, "l");
 
     press_each(v, "g3\rea");
     press_each(v, "g8\reb");

@@ -504,11 +504,28 @@ static gt_act char_key(gt_view *v, const gt_key *k)
         return ACT_REDRAW;
     if (k->ctrl)
         return ctrl_key(v, k);
+    if (v->mark_next) { /* M a: mark the cursor's step as a */
+        v->mark_next = 0;
+        if (k->cp < 'a' || k->cp > 'z')
+            return ACT_NONE;
+        v->mark[k->cp - 'a'] = v->t + 1;
+        message(v, 0, "mark %c at step %zu ('%c goes back to it)", (char)k->cp, v->t,
+                (char)k->cp);
+        return ACT_REDRAW;
+    }
     if (k->cp == '\'' || v->quote) { /* '' : back to where the cursor was before the jump */
         int second = v->quote && k->cp == '\'';
+        int letter = v->quote && k->cp >= 'a' && k->cp <= 'z';
         v->quote = !v->quote && k->cp == '\'';
         if (v->quote)
             return ACT_REDRAW;
+        if (letter) { /* 'a: to mark a */
+            if (!v->mark[k->cp - 'a'])
+                message(v, 1, "mark %c is not set (M%c sets it)", (char)k->cp, (char)k->cp);
+            else
+                jump(v, v->mark[k->cp - 'a'] - 1);
+            return ACT_REDRAW;
+        }
         if (!second)
             return ACT_NONE;
         if (!v->have_prev)
@@ -525,6 +542,7 @@ static gt_act char_key(gt_view *v, const gt_key *k)
             return ACT_REDRAW;
         }
         return ACT_QUIT;
+    case 'M': v->mark_next = 1; break;
     case 'H': select_rank(v, 0); break;
     case 'L': select_rank(v, v->m->hidden - 1); break;
     case '#': open_prompt(v, PROMPT_UNIT); break;

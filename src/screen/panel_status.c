@@ -193,7 +193,7 @@ static int help_lines(int u, const hint **out)
         {"PgUp PgDn ^B ^F Space", "a page of text back, forward (Space: forward)"},
         {"Home End 0 $ G", "the first, the last step"},
         {"^E ^Y", "scroll the text a row on, back; the cursor stays"},
-        {"''", "back to the step before the last jump (g, /, n, E, Home, End)"},
+        {"'' M 'a", "back to the step before the last jump (g, /, n, E, Home, End); mark a step a-z; go to mark a"},
         {"↑ ↓ k j", "select the unit above, below"},
         {"K J Shift-↑ Shift-↓", "a page of units up, down"},
         {"H L #", "the first, the last unit of the order; a unit by number"},

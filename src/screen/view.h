@@ -74,7 +74,9 @@ typedef struct gt_view {
     int nredo;
     size_t prev_t;     /* the step before the last jump ('' goes back to it) */
     int have_prev;
-    int quote;         /* ' pressed: the second ' goes back */
+    int quote;         /* ' pressed: ' goes back, a letter to its mark */
+    int mark_next;     /* M pressed: the next letter names a mark at the cursor */
+    size_t mark[26];   /* the marks a-z: their step + 1 (0: not set) */
     int select_top;    /* select the first unit of the order at the next frame */
     long strip_scroll; /* rows the text strip is scrolled by (later text: > 0; at most 200
                         * either way), until the cursor moves */
