@@ -37,7 +37,7 @@ static double whole_pass(gt_trace *tr, size_t steps)
 static int make_script(gt_key *script)
 {
     int n = 0;
-#define KEY(sym_, cp_) script[n++] = (gt_key){sym_, cp_, 0, 0}
+#define KEY(sym_, cp_) script[n++] = (gt_key){sym_, cp_, 0, 0, 0, 0}
     for (int r = 0; r < 3; r++) {
         for (int i = 0; i < 200; i++)
             KEY(K_RIGHT, 0);

@@ -58,7 +58,7 @@ tm send-keys -t gt e x
 wait_for "step 50: 's' → 'x'  layer 0, 1 edit"
 check $? "e x at step 50: the panel shows the edit"
 screen | grep -qE "c (measured|meas\.)  F (forget-only|forget)  h hidden  L (linearized|linear)" &&
-    screen | grep -qE "│ +1│"
+    screen | grep -qE "│ +1e0│"
 check $? "the curves are drawn on a log scale with their legend"
 same_numbers "edit 50:x" 0 64 50:x
 tm send-keys -t gt Escape

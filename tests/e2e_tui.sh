@@ -80,6 +80,8 @@ check $? "the up arrow selects the unit above (unit 1)"
 tm send-keys -t gt s
 wait_for "by forget gate f, highest first"
 check $? "s sorts the units by the forget gate"
+screen | sed -n 10p | grep -q "^▶"
+check $? "and selects the first unit of that order"
 
 tm send-keys -t gt '?'
 wait_for "gatetui keys"
@@ -112,7 +114,7 @@ wait_for "step $back / 378"
 check $? "PgDn goes forward a page"
 colours() { tm capture-pane -e -p -t gt | grep -qE "$(printf '\033')\[([0-9;]*;)?([34][0-7]|[34]8;5;[0-9]+)(;[0-9;]*)?m"; }
 tm send-keys -t gt c
-wait_for "coloured by tanh c of unit 1" && colours
+wait_for "coloured by tanh c of unit [0-9]+" && colours
 check $? "c colours the text by the selected unit"
 tm send-keys -t gt c
 

@@ -55,6 +55,8 @@ golden() {
 }
 
 golden lstm2-120x40 "$utf8" --step 57 "$lstm" "$text"
+# the smallest size: the gate values without bars, fields whole
+golden lstm2-64x22 "$utf8" --step 60 --size 64x22 "$lstm" "$text"
 golden lstm2-80x24-layer1-edit "$utf8" --step 60 --edit 55:x --layer 1 --size 80x24 "$lstm" "$text"
 golden lstm2-200x60-end "$utf8" --step 377 --size 200x60 "$lstm" "$text"
 golden gru-100x30-ascii C --step 20 --size 100x30 "$gru" "$text"
@@ -64,6 +66,63 @@ golden lstm2-120x40-edit "$utf8" --step 60 --edit 50:x "$lstm" "$text"
 golden gru-120x40-edit "$utf8" --step 30 --edit 20:x "$gru" "$text"
 golden lstm2-100x30-edit-ascii C --step 30 --edit 20:x --size 100x30 "$lstm" "$text"
 golden lstm2-120x40-edit-end "$utf8" --step 377 --edit 370:a "$lstm" "$text"
+
+# Numbers fitted, never cut: at every width from the smallest to 90 columns, the selected
+# unit's row of gate values (left of the divider) and the unit panel's two lines of values
+# (right of it) hold whole fields only: each one's fields are the first of those the same
+# frame shows at 200 columns, where everything fits.
+# fields FRAME: three lines, the gate row's numbers, the unit panel's gates and its state.
+fields() {
+    awk -v bar="│" -v tee="┬" '
+    function before(l,   i, j) { i = index(l, bar); j = index(l, tee)
+        if (j && (!i || j < i)) i = j; return i ? substr(l, 1, i - 1) : l }
+    function after(l,   i, r) { r = l; while ((i = index(r, bar)) > 0) r = substr(r, i + length(bar)); return r }
+    function nums(t,   o, k, a, m) { m = split(t, a, /[ ]+/); o = ""
+        for (k = 1; k <= m; k++) if (a[k] ~ /^[-+]?[0-9]+(\.[0-9]*)?$/) o = o " " a[k]; return o }
+    /^▶/ && !g { g = nums(before($0)) }
+    index($0, "Δc") && !st { x = after($0); if (x ~ /^ c [-+]/) st = x }
+    / i [0-9.]+ / && !gl { x = after($0); if (x ~ /^ i /) gl = x }
+    END { print "gates" g; print "unit" gl; print "state" st }' "$1"
+}
+# prefix WIDE NARROW: NARROW is WIDE or its first words, with at least MIN words
+prefix() {
+    set -f
+    set -- "$1" "$2" "$3"
+    w=$(echo "$1" | tr -s ' ') nw=$(echo "$2" | tr -s ' ')
+    set +f
+    [ "$(echo "$nw" | wc -w)" -ge "$3" ] || return 1
+    case "$w " in "$nw "*) return 0 ;; *) return 1 ;; esac
+}
+fit() { # fit NAME MODEL STEP [ARGS...]
+    name=$1 m=$2 st=$3
+    shift 3
+    if [ -z "$utf8" ]; then skip "$name: no UTF-8 locale here"; return; fi
+    LC_ALL=$utf8 "$bin" --export - --step "$st" --size 200x60 "$@" "$m" "$text" >"$out/wide.txt" 2>/dev/null
+    fields "$out/wide.txt" >"$out/wide.f"
+    bad=""
+    for w in $(seq 64 90); do
+        LC_ALL=$utf8 "$bin" --export - --step "$st" --size "${w}x24" "$@" "$m" "$text" >"$out/n.txt" 2>/dev/null
+        fields "$out/n.txt" >"$out/n.f"
+        prefix "$(sed -n 1p "$out/wide.f")" "$(sed -n 1p "$out/n.f")" 7 &&
+            prefix "$(sed -n 2p "$out/wide.f")" "$(sed -n 2p "$out/n.f")" 3 &&
+            prefix "$(sed -n 3p "$out/wide.f")" "$(sed -n 3p "$out/n.f")" 3 ||
+            bad="$bad $w:[$(tr '\n' '/' <"$out/n.f")]"
+    done
+    if [ -z "$bad" ] && [ "$(wc -w <"$out/wide.f")" -ge 20 ]; then
+        ok "$name: whole fields at 64-90 columns"
+    else
+        notok "$name: fields cut or missing at$bad (at 200: $(tr '\n' '/' <"$out/wide.f"))"
+    fi
+}
+fit "lstm2 layer 1 after an edit" "$lstm" 60 --edit 55:x --layer 1
+fit "lstm2 at the end" "$lstm" 377
+if [ -f "$src/samples/kjv-lstm.bin" ]; then
+    text_saved=$text text="$src/samples/kjv-valid.txt"
+    fit "the sample LSTM at step 2301" "$src/samples/kjv-lstm.bin" 2301
+    text=$text_saved
+else
+    skip "the sample LSTM is not in this tree"
+fi
 
 # the same frame again: the same bytes (nothing depends on time or memory)
 if LC_ALL=C "$bin" --export - --step 20 --size 100x30 "$gru" "$text" >"$out/stdout.txt" 2>/dev/null &&
@@ -89,6 +148,18 @@ if [ -z "$fails" ]; then
     ok "texts of one and two steps draw at every step"
 else
     notok "short texts fail:$fails"
+fi
+
+# the file's mode is what the umask leaves of 0666, as for any file a user writes
+modes=""
+for um in 022 027 077; do
+    (umask $um && LC_ALL=C "$bin" --export "$out/mode-$um.txt" --step 1 "$gru" "$text" 2>/dev/null)
+    modes="$modes $(stat -c %a "$out/mode-$um.txt" 2>/dev/null)"
+done
+if [ "$modes" = " 644 640 600" ]; then
+    ok "--export follows the umask (022, 027, 077:$modes)"
+else
+    notok "--export's modes under umasks 022, 027, 077:$modes (want 644 640 600)"
 fi
 
 # never overwrite

@@ -21,7 +21,7 @@
 
 static TermKey *tk;
 
-/* The one key the bytes make. */
+/* The one key (or mouse event) the bytes make. */
 static int key_of(const char *bytes, gt_key *k)
 {
     termkey_push_bytes(tk, bytes, strlen(bytes));
@@ -29,7 +29,10 @@ static int key_of(const char *bytes, gt_key *k)
     TermKeyResult r = termkey_getkey(tk, &key);
     if (r == TERMKEY_RES_AGAIN)
         r = termkey_getkey_force(tk, &key);
-    return r == TERMKEY_RES_KEY && ui_translate_key(&key, k);
+    if (r != TERMKEY_RES_KEY)
+        return 0;
+    return key.type == TERMKEY_TYPE_MOUSE ? ui_translate_mouse(tk, &key, k)
+                                          : ui_translate_key(&key, k);
 }
 
 static gt_act press(gt_view *v, const char *bytes)
@@ -166,7 +169,7 @@ static void test_units(gt_view *v)
     tap_ok(v->sort_reverse && sorted, "S reverses the order");
     for (int i = 0; i < SORT_COUNT - 1; i++)
         press(v, "s");
-    tap_ok(v->sort == SORT_INDEX, "s cycles through the six orders");
+    tap_ok(v->sort == SORT_INDEX, "s cycles through the %d orders", SORT_COUNT);
     press(v, "S");
 
     press(v, "]");
@@ -249,8 +252,11 @@ static void test_edits(gt_view *v)
     press(v, "w");
     tap_ok(access("t-edited-2.txt", F_OK) == 0, "w again: ./t-edited-2.txt, not over the first");
     press_each(v, "e\r");
+    tap_ok(trace_edit_count(tr) == 1 && v->prompt == PROMPT_EDIT && v->newline_asked,
+           "e Enter: nothing edited yet, the prompt asks before a newline");
+    press(v, "\r");
     tap_ok(trace_edit_count(tr) == 2 && m->vocab_cp[trace_token(tr, at)] == '\n',
-           "e Enter edits it to a newline");
+           "Enter again edits it to a newline");
     tap_ok(v->pert.valid && m->vocab_cp[v->pert.old_tok] == ' ' &&
                m->vocab_cp[v->pert.new_tok] == '\n',
            "a second edit: the curves are the newest edit's");
@@ -288,6 +294,142 @@ static void test_stats_view(gt_view *v)
     press_each(v, "rr");
     tap_ok(!v->stats.shown, "r closes it too");
     press(v, "[");
+}
+
+/* The prompt's line edited as in a shell, its history; q asked again while edits are not
+ * written; redo; '' back to the position before a jump; E through the edits; H, L and # for
+ * units; a new order shows its top. */
+static void test_more_keys(gt_view *v)
+{
+    gt_trace *tr = v->tr;
+    press(v, "g");
+    press_each(v, "13");
+    press(v, "\x1b[D");
+    press(v, "\x1b[D");
+    press(v, "2");
+    tap_ok(strcmp(v->input, "213") == 0 && v->line.pos == 1, "g: left arrow twice, 2: \"213\"");
+    press(v, "\x1b[F");
+    press(v, "\x7f");
+    tap_ok(strcmp(v->input, "21") == 0, "End, Backspace: \"21\"");
+    press(v, "\x15");
+    tap_ok(v->input[0] == 0, "Ctrl-U empties the line before the cursor");
+    press_each(v, "1 end");
+    press(v, "\x17");
+    tap_ok(strcmp(v->input, "1 ") == 0, "Ctrl-W deletes the word before the cursor");
+    press(v, "\x15");
+    press_each(v, "12\r");
+    tap_ok(v->t == 12 && v->prompt == PROMPT_NONE, "g 12 Enter: step 12");
+    press(v, "g");
+    press(v, "\x1b[A");
+    tap_ok(strcmp(v->input, "12") == 0, "g then the up arrow: the last line entered (12)");
+    press(v, "\x1b[B");
+    tap_ok(v->input[0] == 0, "the down arrow: back to the empty line");
+    press(v, "\x1b");
+
+    press_each(v, "g5\r");
+    press_each(v, "g20\r");
+    press_each(v, "''");
+    tap_ok(v->t == 5, "'': back to step 5, where g 20 jumped from");
+    press_each(v, "''");
+    tap_ok(v->t == 20, "'' again: step 20");
+    press(v, "l");
+    press_each(v, "'X");
+    tap_ok(v->t == 21 && !v->quote, "' then another key: nothing, the key is ignored");
+    press_each(v, "Mb");
+    press_each(v, "g2\r");
+    press_each(v, "'b");
+    tap_ok(v->t == 21 && v->mark[1] == 22, "M b marks step 21; 'b goes back to it");
+    press_each(v, "''");
+    tap_ok(v->t == 2, "'' after 'b: step 2");
+    press_each(v, "'q");
+    tap_ok(v->t == 2 && v->msg_error && strstr(v->msg, "not set"), "'q: no mark q, says so");
+    press(v, "l");
+
+    press_each(v, "g3\rea");
+    press_each(v, "g8\reb");
+    tap_ok(trace_edit_count(tr) == 2, "two edits (steps 3 and 8)");
+    press_each(v, "g0\rE");
+    tap_ok(v->t == 3 && strstr(v->msg, "1 of 2"), "E: the first edit (step 3, 1 of 2)");
+    press(v, "E");
+    tap_ok(v->t == 8, "E: the next (step 8)");
+    press(v, "E");
+    tap_ok(v->t == 3, "E: around the end to step 3");
+    press(v, "u");
+    tap_ok(trace_edit_count(tr) == 1 && !trace_edited(tr, 8), "u undoes step 8's edit");
+    press(v, "\x12");
+    tap_ok(trace_edit_count(tr) == 2 && trace_edited(tr, 8) && v->t == 8,
+           "Ctrl-R redoes it and goes there");
+    press(v, "\x12");
+    tap_ok(trace_edit_count(tr) == 2 && strstr(v->msg, "no undone"), "Ctrl-R again: nothing to redo");
+    tap_ok(press(v, "q") == ACT_REDRAW && strstr(v->msg, "not written"),
+           "q with edits not written: asks again");
+    press(v, "l");
+    tap_ok(press(v, "q") == ACT_REDRAW, "another key between: q asks again");
+    tap_ok(press(v, "q") == ACT_QUIT, "q twice: quits");
+    press(v, "w");
+    tap_ok(press(v, "q") == ACT_QUIT, "after w: q quits at once");
+    press_each(v, "uu");
+    unlink("t-edited-3.txt");
+    tap_ok(trace_edit_count(tr) == 0, "both undone");
+
+    press(v, "L");
+    tap_ok(v->rank == v->m->hidden - 1, "L: the last unit of the order");
+    press(v, "H");
+    tap_ok(v->rank == 0, "H: the first");
+    press_each(v, "#2\r");
+    tap_ok(v->unit == 2, "# 2 Enter: unit 2");
+    press_each(v, "#9\r");
+    tap_ok(v->unit == 2 && v->msg_error, "# 9: not a unit of 4, refused");
+    press(v, "s");
+    tap_ok(v->sort != SORT_INDEX && v->rank == 0 && v->top == 0,
+           "s: the new order's first unit selected");
+    press(v, "S");
+    tap_ok(v->rank == 0, "S: the reversed order's first unit selected");
+    while (v->sort != SORT_INDEX)
+        press(v, "s");
+    press(v, "S");
+}
+
+/* The bytes a terminal sends for mouse button code `code` at cell (x, y) from 0 (X10). */
+static const char *mouse_bytes(int code, int x, int y)
+{
+    static char b[8];
+    snprintf(b, sizeof b, "\x1b[M%c%c%c", 32 + code, 33 + x, 33 + y);
+    return b;
+}
+
+/* The mouse as a terminal reports it: a click on a unit row, on a character of the strip,
+ * the wheel over the units and over the strip. */
+static void test_mouse(gt_view *v)
+{
+    gt_key k;
+    tap_ok(key_of(mouse_bytes(0, 6, 11), &k) && k.sym == K_CLICK && k.x == 6 && k.y == 11,
+           "a press of the first button at (6, 11): a click there");
+    tap_ok(key_of(mouse_bytes(3, 6, 11), &k) == 0, "a release: nothing");
+    press_each(v, "g0\r");
+    gt_rect g = v->lay.r[P_GATES];
+    int want = v->order[v->top + 2];
+    press(v, mouse_bytes(0, g.x + 4, g.y + 2 + 2));
+    tap_ok(v->unit == want, "a click on the third unit row selects its unit (%d)", want);
+    /* the strip: the cursor's cell, then 3 cells to its right on the same row */
+    gt_rect st = v->lay.r[P_STRIP];
+    int pairs = (st.h - 1) / 2, W = st.w - 2;
+    long before = (long)(pairs / 2) * W + W / 2;
+    int cx = st.x + 1 + (int)(before % W), cy = st.y + 1 + 2 * (int)(before / W);
+    press_each(v, "g6\r");
+    press(v, mouse_bytes(0, cx + 3, cy));
+    tap_ok(v->t == 9, "a click 3 characters right of the cursor in the strip: step 9");
+    press(v, mouse_bytes(0, cx - 5, cy));
+    tap_ok(v->t == 4, "5 characters left of it: step 4");
+    tap_ok(press(v, mouse_bytes(0, cx, cy + 1)) == ACT_NONE && v->t == 4,
+           "a click on the row of marks: nothing");
+    press(v, mouse_bytes(65, cx, cy));
+    tap_ok(v->t == 7, "the wheel down over the strip: 3 steps on (7)");
+    press(v, "H");
+    press(v, mouse_bytes(65, g.x + 4, g.y + 3));
+    tap_ok(v->rank == 3, "the wheel down over the units: 3 units down");
+    press(v, mouse_bytes(64, g.x + 4, g.y + 3));
+    tap_ok(v->rank == 0, "the wheel up: back 3");
 }
 
 static void test_help_and_quit(gt_view *v)
@@ -577,6 +719,8 @@ int main(void)
     test_edits(&v);
     test_stats_view(&v);
     test_jacobian_view(&v, &m, &t);
+    test_more_keys(&v);
+    test_mouse(&v);
     test_help_and_quit(&v);
     test_edited_text(dir);
     test_interventions(&m, &t);

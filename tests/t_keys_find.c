@@ -19,7 +19,7 @@
 
 static gt_act key(gt_view *v, gt_keysym sym, uint32_t cp)
 {
-    gt_key k = {sym, cp, 0, 0};
+    gt_key k = {sym, cp, 0, 0, 0, 0};
     gt_act a = keys_handle(v, &k);
     gt_error e = {0};
     view_prepare(v, 120, 40, &e);

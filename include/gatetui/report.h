@@ -97,6 +97,8 @@ void report_free(gt_report *r);
 /* The report as aligned tables (text_name names the text in the heading), or as the JSON
  * object of doc/measures.md. Return GT_OK, or GT_EFAIL when writing fails. */
 int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_error *e);
+/* n with thousands separators, as the tables write counts (12,345); returns buf. */
+const char *report_commas(size_t n, char *buf, size_t len);
 int report_print_json(FILE *f, const gt_report *r, gt_error *e);
 
 /* The sweep of the forget bias (doc/measures.md, "The sweep"): report[i] for shift d[i].

@@ -112,7 +112,8 @@ int trace_pass_start(gt_trace *tr, size_t target, gt_error *e);
 void trace_pass_cancel(gt_trace *tr);
 /* 1 while the pass runs (and collects it when it has ended). */
 int trace_pass_running(gt_trace *tr);
-/* The pass's progress from 0 to 1. */
+/* The share of the text whose states are known, from 0 to 1: from its first step, however
+ * late the pass started (while it runs: of the text up to where it goes). */
 double trace_pass_progress(const gt_trace *tr);
 
 #endif

@@ -20,8 +20,7 @@ static const char *gate_label(const char *name)
     return name;
 }
 
-/* n with thousands separators, as the tables write counts. */
-static const char *commas(size_t n, char *buf, size_t len)
+const char *report_commas(size_t n, char *buf, size_t len)
 {
     char digits[32];
     int nd = snprintf(digits, sizeof digits, "%zu", n), k = 0;
@@ -77,7 +76,7 @@ static void print_loss(FILE *f, const gt_loss *l, const gt_loss *base)
     }
     fprintf(f, "Readout loss: %.4f nats = %.4f bits per character over %s predictions (a "
                "uniform guess: %.2f bits)\n",
-            l->nats, loss_bits(l), commas(l->count, a, sizeof a), l->uniform / log(2.0));
+            l->nats, loss_bits(l), report_commas(l->count, a, sizeof a), l->uniform / log(2.0));
     if (base && base->count)
         fprintf(f, "  %+.4f nats = %+.4f bits per character against the model without "
                    "interventions (%.4f bits)\n",
@@ -97,7 +96,7 @@ int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_err
     char a[48], b[48], c[48], d[48];
     fprintf(f, "%s: %s, %d layer%s, H = %d, V = %d, %s parameters\n", m->path,
             lstm ? "LSTM" : "GRU", m->layers, m->layers == 1 ? "" : "s", m->hidden, m->vocab,
-            commas((size_t)m->params, a, sizeof a));
+            report_commas((size_t)m->params, a, sizeof a));
     if (r->full_windows == r->windows)
         fprintf(f, "%s: layer %d, %zu window%s of %zu characters from zero state", text_name,
                 r->layer, r->windows, r->windows == 1 ? "" : "s", r->window_len);
@@ -109,8 +108,8 @@ int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_err
                 "one %zu", text_name, r->layer, r->windows, r->window_len,
                 r->positions - r->full_windows * r->window_len);
     fprintf(f, "\n%s positions x %d units = %s values per gate\n",
-            commas(r->positions, a, sizeof a), m->hidden,
-            commas(r->positions * (size_t)m->hidden, b, sizeof b));
+            report_commas(r->positions, a, sizeof a), m->hidden,
+            report_commas(r->positions * (size_t)m->hidden, b, sizeof b));
     if (r->interventions && *r->interventions)
         fprintf(f, "interventions: %s\n", r->interventions);
     print_loss(f, &r->loss, &r->loss_base);
@@ -146,7 +145,7 @@ int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_err
         else
             snprintf(d, sizeof d, "-");
         fprintf(f, "%-16s %7s   (%s position%s)\n", cls[k], d,
-                commas(r->char_count[k], a, sizeof a), r->char_count[k] == 1 ? "" : "s");
+                report_commas(r->char_count[k], a, sizeof a), r->char_count[k] == 1 ? "" : "s");
     }
 
     fprintf(f, "\nPerturbation: step %d of each full window replaced by each other character\n",
@@ -156,7 +155,7 @@ int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_err
                 r->full_windows ? "no replacement changed the state"
                                 : "no window is full (the text is shorter than one window)");
     } else {
-        fprintf(f, "%s pairs (%zu window%s x %d replacements", commas(r->pairs, a, sizeof a),
+        fprintf(f, "%s pairs (%zu window%s x %d replacements", report_commas(r->pairs, a, sizeof a),
                 r->full_windows, r->full_windows == 1 ? "" : "s", m->vocab - 1);
         if (r->dropped)
             fprintf(f, ", %zu without a difference left out", r->dropped);

@@ -594,10 +594,12 @@ int trace_pass_running(gt_trace *tr)
 
 double trace_pass_progress(const gt_trace *tr)
 {
+    /* the share of the text whose states are known, from its first step (a pass after an
+     * edit starts at the edit, not at 0) */
     if (!tr->pass_active)
-        return trace_known(tr) >= tr->T ? 1.0 : 0.0;
+        return trace_known(tr) >= tr->T ? 1.0 : (double)trace_known(tr) / (double)tr->T;
     size_t at = atomic_load_explicit(&tr->pass_at, memory_order_relaxed);
-    if (tr->pass_to <= tr->pass_from)
+    if (tr->pass_to == 0)
         return 1.0;
-    return (double)(at - tr->pass_from) / (double)(tr->pass_to - tr->pass_from);
+    return (double)at / (double)tr->pass_to;
 }

@@ -72,7 +72,7 @@ static int match_at(const gt_edtext *x, size_t o, size_t i, const unsigned char 
 {
     const unsigned char *b = x->t->bytes;
     size_t n = x->t->nbytes;
-    if (i == x->n || x->p[i].off >= o + len) /* loaded bytes only */
+    if (!x->fold && (i == x->n || x->p[i].off >= o + len)) /* loaded bytes only */
         return o + len <= n && memcmp(b + o, nd, len) == 0;
     for (size_t j = 0, k = 0; j < len; j++) {
         unsigned char c;
@@ -88,7 +88,7 @@ static int match_at(const gt_edtext *x, size_t o, size_t i, const unsigned char 
         } else {
             return 0;
         }
-        if (c != nd[j])
+        if (c != nd[j] && !(x->fold && c >= 'A' && c <= 'Z' && c + 32 == nd[j]))
             return 0;
     }
     return 1;
@@ -106,6 +106,10 @@ static size_t find_forward(const gt_edtext *x, const unsigned char *nd, size_t l
         size_t seg = i < x->n && x->p[i].off < to ? x->p[i].off : to; /* loaded bytes to seg */
         while (o < seg) {
             const unsigned char *q = memchr(b + o, nd[0], seg - o);
+            if (x->fold && nd[0] >= 'a' && nd[0] <= 'z') { /* the upper case one, if earlier */
+                const unsigned char *u = memchr(b + o, nd[0] - 32, (q ? (size_t)(q - b) : seg) - o);
+                q = u ? u : q;
+            }
             if (!q)
                 break;
             o = (size_t)(q - b);
@@ -156,4 +160,32 @@ size_t edtext_find(const gt_edtext *x, const char *needle, size_t len, size_t cu
             found = find_backward(x, nd, len, pass ? cur : 0, pass ? n : cur);
     }
     return found;
+}
+
+size_t edtext_count(const gt_edtext *x, const char *needle, size_t len, size_t upto,
+                    size_t *before)
+{
+    const unsigned char *nd = (const unsigned char *)needle;
+    size_t n = x->t->nbytes, count = 0;
+    *before = 0;
+    for (size_t o = find_forward(x, nd, len, 0, n); o != NOWHERE;
+         o = o + 1 < n ? find_forward(x, nd, len, o + 1, n) : NOWHERE) {
+        count++;
+        *before += o <= upto;
+    }
+    return count;
+}
+
+size_t edtext_find_range(const gt_edtext *x, const char *needle, size_t len, size_t from,
+                         size_t to)
+{
+    return from < to ? find_forward(x, (const unsigned char *)needle, len, from, to) : NOWHERE;
+}
+
+int edtext_smart_fold(const char *needle)
+{
+    for (; *needle; needle++)
+        if (*needle >= 'A' && *needle <= 'Z')
+            return 0;
+    return 1;
 }

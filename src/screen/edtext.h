@@ -22,6 +22,7 @@ typedef struct gt_edtext {
     const gt_text *t;
     gt_patch *p; /* [n] by increasing offset */
     size_t n;
+    int fold;    /* a search takes ASCII letters in either case (the needle in lower case) */
 } gt_edtext;
 
 /* The edited text of trace tr. GT_EFAIL when out of memory. */
@@ -35,5 +36,17 @@ int edtext_write(const gt_edtext *x, FILE *f);
  * wrapping around the end (*wrapped then set): a position, or (size_t)-1 when nowhere. */
 size_t edtext_find(const gt_edtext *x, const char *needle, size_t len, size_t cur, int dir,
                    int *wrapped);
+
+/* Smart case: 1 (search either case) when needle has no capital letter. */
+int edtext_smart_fold(const char *needle);
+
+/* The first match starting at a position in [from, to), or (size_t)-1. */
+size_t edtext_find_range(const gt_edtext *x, const char *needle, size_t len, size_t from,
+                         size_t to);
+
+/* How many matches the edited text holds; *before gets how many start at or before
+ * position upto. */
+size_t edtext_count(const gt_edtext *x, const char *needle, size_t len, size_t upto,
+                    size_t *before);
 
 #endif

@@ -45,5 +45,5 @@ void frame_draw(gt_surface *s, const gt_view *v)
     }
     panel_status(s, v->lay.r[P_STATUS], v);
     if (v->help)
-        panel_help(s);
+        panel_help(s, v->help_scroll);
 }

@@ -2,7 +2,6 @@
  * layers, prompts for a step, a search and an edit, undo, help. */
 #include "config.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +12,9 @@
 #include "screen/export.h"
 #include "screen/keys.h"
 #include "screen/keys_find.h"
+#include "screen/keys_mouse.h"
 #include "screen/layout.h"
+#include "screen/panel.h"
 
 static void message(gt_view *v, int error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -57,25 +58,15 @@ static void restart_pass(gt_view *v)
 
 /* ---- prompts ---- */
 
-static void input_add(gt_view *v, uint32_t cp)
+/* Moves the cursor to step st, remembering where it was for '' . */
+static void jump(gt_view *v, size_t st)
 {
-    char u[8];
-    int n = utf8_encode(cp, u);
-    size_t len = strlen(v->input);
-    if (n > 0 && len + (size_t)n < sizeof v->input) {
-        memcpy(v->input + len, u, (size_t)n);
-        v->input[len + (size_t)n] = 0;
+    size_t now = v->pending ? v->pending_step : v->t;
+    if (st != now) {
+        v->prev_t = now;
+        v->have_prev = 1;
     }
-}
-
-static void input_backspace(gt_view *v)
-{
-    size_t len = strlen(v->input);
-    while (len > 0 && ((unsigned char)v->input[len - 1] & 0xC0) == 0x80)
-        len--;
-    if (len > 0)
-        len--;
-    v->input[len] = 0;
+    view_seek(v, st);
 }
 
 static void go_to(gt_view *v, const char *in)
@@ -85,18 +76,30 @@ static void go_to(gt_view *v, const char *in)
     if (!*in)
         return;
     if (strcmp(in, "end") == 0 || strcmp(in, "$") == 0) {
-        view_seek(v, v->steps - 1);
+        jump(v, v->steps - 1);
         return;
     }
-    char *end;
-    errno = 0;
-    double x = strtod(in, &end);
+    /* decimal digits only (a fraction only before %): no sign, exponent, hex or nan */
+    const char *end = in;
+    double x = 0, scale = 1;
+    int digits = 0, frac = 0;
+    for (; (*end >= '0' && *end <= '9') || (*end == '.' && !frac); end++) {
+        if (*end == '.') {
+            frac = 1;
+            continue;
+        }
+        digits++;
+        if (frac)
+            x += (*end - '0') * (scale /= 10);
+        else
+            x = x * 10 + (*end - '0');
+    }
     int pct = *end == '%';
     if (pct)
         end++;
     while (*end == ' ')
         end++;
-    if (errno || end == in || *end || x < 0 || (!pct && x != (double)(size_t)x)) {
+    if (!digits || *end || (frac && !pct) || x > 1e18) {
         message(v, 1, "go to: \"%s\" is not a step (0-%zu), N%% or end", in, v->steps - 1);
         return;
     }
@@ -106,7 +109,23 @@ static void go_to(gt_view *v, const char *in)
         message(v, 1, "go to %s: the text has steps 0-%zu", in, v->steps - 1);
         return;
     }
-    view_seek(v, (size_t)(x + (pct ? 0.5 : 0)));
+    jump(v, (size_t)(x + (pct ? 0.5 : 0)));
+}
+
+/* # N: selects unit N. */
+static void select_unit(gt_view *v, const char *in)
+{
+    while (*in == ' ')
+        in++;
+    char *end;
+    long u = *in >= '0' && *in <= '9' ? strtol(in, &end, 10) : -1;
+    if (u < 0 || *end || u >= v->m->hidden) {
+        if (*in)
+            message(v, 1, "unit: \"%s\" is not a unit (0-%d)", in, v->m->hidden - 1);
+        return;
+    }
+    v->unit = (int)u;
+    message(v, 0, "unit %ld selected", u);
 }
 
 /* Finds the search text in the text as edited (the strip's characters) after (dir > 0) or
@@ -125,8 +144,13 @@ static void search(gt_view *v, int dir)
         message(v, 1, "%s", e.msg);
         return;
     }
+    /* smart case: a search without capitals finds either case */
+    x.fold = edtext_smart_fold(v->search);
     int wrapped;
-    size_t found = edtext_find(&x, v->search, strlen(v->search), cur, dir, &wrapped);
+    size_t len = strlen(v->search), before;
+    size_t found = edtext_find(&x, v->search, len, cur, dir, &wrapped);
+    size_t count = found == (size_t)-1 ? 0 : edtext_count(&x, v->search, len, found, &before);
+    int fold = x.fold;
     edtext_close(&x);
     if (found == (size_t)-1) {
         message(v, 1, "\"%s\" is not in the text", v->search);
@@ -135,9 +159,11 @@ static void search(gt_view *v, int dir)
     size_t s = text_step_at_offset(t, found);
     if (s >= v->steps)
         s = v->steps - 1;
-    view_seek(v, s);
-    if (wrapped)
-        message(v, 0, "search wrapped around the %s", dir > 0 ? "end" : "start");
+    jump(v, s);
+    v->search_matches = (int)count;
+    v->search_index = (int)before;
+    message(v, 0, "match %zu of %zu%s%s", before, count, fold ? " (either case)" : "",
+            wrapped ? (dir > 0 ? ", wrapped around the end" : ", wrapped around the start") : "");
 }
 
 static void edit(gt_view *v, uint32_t cp)
@@ -163,33 +189,53 @@ static void edit(gt_view *v, uint32_t cp)
         return;
     }
     v->pending = 0;
+    v->edit_gen++;
+    v->nredo = 0;
     message(v, 0, "step %zu edited; u undoes", v->t);
     view_edits_changed(v);
     restart_pass(v);
+}
+
+static void close_prompt(gt_view *v)
+{
+    v->prompt = PROMPT_NONE;
+    v->line.buf = NULL;
+    v->newline_asked = 0;
 }
 
 static gt_act prompt_key(gt_view *v, const gt_key *k)
 {
     gt_prompt p = v->prompt;
     if (k->sym == K_ESC || (k->ctrl && k->sym == K_CHAR && (k->cp == 'c' || k->cp == 'g'))) {
-        v->prompt = PROMPT_NONE;
+        close_prompt(v);
         return ACT_REDRAW;
     }
     if (p == PROMPT_EDIT) {
+        if (k->sym == K_ENTER && !v->newline_asked) { /* a newline only when asked twice */
+            v->newline_asked = 1;
+            return ACT_REDRAW;
+        }
         uint32_t cp = k->sym == K_CHAR && !k->ctrl ? k->cp
                       : k->sym == K_ENTER          ? '\n'
                       : k->sym == K_TAB            ? '\t'
                                                    : UTF8_INVALID;
         if (cp == UTF8_INVALID)
             return ACT_NONE;
-        v->prompt = PROMPT_NONE;
+        close_prompt(v);
         edit(v, cp);
         return ACT_REDRAW;
     }
+    if (!v->line.buf) { /* a prompt opened with its line filled in (m) */
+        prompt_start(&v->line, v->input, &v->hist[p]);
+        v->line.pos = strlen(v->input);
+    }
     if (k->sym == K_ENTER) {
-        v->prompt = PROMPT_NONE;
+        prompt_remember(&v->hist[p], v->input);
+        close_prompt(v);
         if (p == PROMPT_GOTO) {
             go_to(v, v->input);
+        } else if (p == PROMPT_UNIT) {
+            select_unit(v, v->input);
         } else if (p == PROMPT_MATCH) {
             keys_find_enter(v);
         } else {
@@ -200,13 +246,7 @@ static gt_act prompt_key(gt_view *v, const gt_key *k)
         }
         return ACT_REDRAW;
     }
-    if (k->sym == K_BACKSPACE)
-        input_backspace(v);
-    else if (k->sym == K_CHAR && !k->ctrl)
-        input_add(v, k->cp);
-    else
-        return ACT_NONE;
-    return ACT_REDRAW;
+    return prompt_edit(&v->line, k) ? ACT_REDRAW : ACT_NONE;
 }
 
 /* ---- the stats view ---- */
@@ -214,11 +254,7 @@ static gt_act prompt_key(gt_view *v, const gt_key *k)
 static void stats_scroll(gt_view *v, long d)
 {
     gt_statsview *sv = &v->stats;
-    gt_rect g = v->lay.r[P_GATES];
-    g.w = v->lay.cols;
-    int rows = g.h - 1 > 1 ? g.h - 1 : 1;
-    int n = sv->text[v->layer] ? sv->lines[v->layer] : 0;
-    long max = n - (long)(n ? layout_text_columns(g, n, sv->width[v->layer]) : 1) * rows;
+    long max = view_stats_max_scroll(v);
     long to = sv->scroll + d;
     to = to > max ? max : to;
     sv->scroll = to < 0 ? 0 : (int)to;
@@ -317,7 +353,8 @@ static void open_prompt(gt_view *v, gt_prompt p)
         return;
     }
     v->prompt = p;
-    v->input[0] = 0;
+    prompt_start(&v->line, v->input, &v->hist[p]);
+    v->newline_asked = 0;
 }
 
 static void undo(gt_view *v)
@@ -328,9 +365,61 @@ static void undo(gt_view *v)
         return;
     }
     v->pending = 0;
-    message(v, 0, "undid the edit at step %zu (%zu left)", ed.step, trace_edit_count(v->tr));
+    v->edit_gen++;
+    if (v->nredo == VIEW_REDO) { /* the oldest undone edit is forgotten */
+        memmove(v->redo, v->redo + 1, sizeof v->redo[0] * (VIEW_REDO - 1));
+        v->nredo--;
+    }
+    v->redo[v->nredo++] = ed;
+    message(v, 0, "undid the edit at step %zu (%zu left; Ctrl-R redoes)", ed.step,
+            trace_edit_count(v->tr));
     view_edits_changed(v);
     restart_pass(v);
+}
+
+/* Ctrl-R: the last edit undone, made again. */
+static void redo(gt_view *v)
+{
+    if (!v->nredo) {
+        message(v, 0, "no undone edit to redo");
+        return;
+    }
+    if (v->pending) {
+        message(v, 1, "wait for the states to be computed (Esc stops)");
+        return;
+    }
+    gt_edit ed = v->redo[v->nredo - 1];
+    gt_error e = {0};
+    if (trace_edit(v->tr, ed.step, ed.new_tok, &e)) {
+        message(v, 1, "%s", e.msg);
+        return;
+    }
+    v->nredo--;
+    v->edit_gen++;
+    jump(v, ed.step);
+    message(v, 0, "redid the edit at step %zu (%d more to redo)", ed.step, v->nredo);
+    view_edits_changed(v);
+    restart_pass(v);
+}
+
+/* E: the next edited step after the cursor, around the end. */
+static void next_edit(gt_view *v)
+{
+    size_t n = trace_edit_count(v->tr), T = v->steps, at = v->t;
+    if (!n) {
+        message(v, 0, "no edit: e edits");
+        return;
+    }
+    size_t s = trace_next_edited(v->tr, at + 1 < T ? at + 1 : T);
+    if (s >= T)
+        s = trace_next_edited(v->tr, 0);
+    size_t k = 0, total = 0;
+    for (size_t i = trace_next_edited(v->tr, 0); i < T; i = trace_next_edited(v->tr, i + 1)) {
+        total++;
+        k += i <= s;
+    }
+    jump(v, s);
+    message(v, 0, "edited step %zu of %zu: %zu", k, total, s);
 }
 
 /* The perturbation horizon K doubled (more) or halved. */
@@ -379,8 +468,10 @@ static void write_text(gt_view *v)
         message(v, 0, "no edit: the text is as loaded");
     else if (export_text_to_cwd(v->tr, v->text_name, name, sizeof name, &e))
         message(v, 1, "writing the text failed: %.200s", e.msg);
-    else
+    else {
+        v->written_gen = v->edit_gen;
         message(v, 0, "edited text written to ./%s", name);
+    }
 }
 
 /* ---- interventions ---- */
@@ -466,6 +557,13 @@ static gt_act ctrl_key(gt_view *v, const gt_key *k)
 {
     switch (k->cp) {
     case 'c': return ACT_QUIT;
+    case 'r': redo(v); return ACT_REDRAW;
+    case 'e': /* the strip scrolled a row on, back, the cursor staying */
+    case 'y': {
+        long to = v->strip_scroll + (k->cp == 'e' ? 1 : -1);
+        v->strip_scroll = to > 200 ? 200 : to < -200 ? -200 : to;
+        return ACT_REDRAW;
+    }
     case 'b': step_by(v, -(long)page_len(v)); return ACT_REDRAW;
     case 'f': step_by(v, (long)page_len(v)); return ACT_REDRAW;
     case 'l': return ACT_REDRAW;
@@ -487,8 +585,49 @@ static gt_act char_key(gt_view *v, const gt_key *k)
         return ACT_REDRAW;
     if (k->ctrl)
         return ctrl_key(v, k);
+    if (v->mark_next) { /* M a: mark the cursor's step as a */
+        v->mark_next = 0;
+        if (k->cp < 'a' || k->cp > 'z')
+            return ACT_NONE;
+        v->mark[k->cp - 'a'] = v->t + 1;
+        message(v, 0, "mark %c at step %zu ('%c goes back to it)", (char)k->cp, v->t,
+                (char)k->cp);
+        return ACT_REDRAW;
+    }
+    if (k->cp == '\'' || v->quote) { /* '' : back to where the cursor was before the jump */
+        int second = v->quote && k->cp == '\'';
+        int letter = v->quote && k->cp >= 'a' && k->cp <= 'z';
+        v->quote = !v->quote && k->cp == '\'';
+        if (v->quote)
+            return ACT_REDRAW;
+        if (letter) { /* 'a: to mark a */
+            if (!v->mark[k->cp - 'a'])
+                message(v, 1, "mark %c is not set (M%c sets it)", (char)k->cp, (char)k->cp);
+            else
+                jump(v, v->mark[k->cp - 'a'] - 1);
+            return ACT_REDRAW;
+        }
+        if (!second)
+            return ACT_NONE;
+        if (!v->have_prev)
+            message(v, 0, "no jump yet to go back from");
+        else
+            jump(v, v->prev_t);
+        return ACT_REDRAW;
+    }
     switch (k->cp) {
-    case 'q': return ACT_QUIT;
+    case 'q':
+        if (trace_edit_count(v->tr) && v->edit_gen != v->written_gen && !v->quit_asked) {
+            v->quit_asked = 1;
+            message(v, 1, "the edits are not written: q again quits, w writes them");
+            return ACT_REDRAW;
+        }
+        return ACT_QUIT;
+    case 'M': v->mark_next = 1; break;
+    case 'H': select_rank(v, 0); break;
+    case 'L': select_rank(v, v->m->hidden - 1); break;
+    case '#': open_prompt(v, PROMPT_UNIT); break;
+    case 'E': next_edit(v); break;
     case 'h': step_by(v, -1); break;
     case 'l': step_by(v, 1); break;
     case 'k': select_rank(v, v->rank - 1); break;
@@ -497,10 +636,16 @@ static gt_act char_key(gt_view *v, const gt_key *k)
     case 'J': select_rank(v, v->rank + view_units_per_page(v)); break;
     case '0': view_seek(v, 0); break;
     case '$':
-    case 'G': view_seek(v, v->steps - 1); break;
+    case 'G': jump(v, v->steps - 1); break;
     case ' ': step_by(v, (long)page_len(v)); break;
-    case 's': next_sort(v); break;
-    case 'S': v->sort_reverse = !v->sort_reverse; break;
+    case 's':
+        next_sort(v);
+        v->select_top = 1; /* the top of the new order */
+        break;
+    case 'S':
+        v->sort_reverse = !v->sort_reverse;
+        v->select_top = 1;
+        break;
     case 'c': v->heat = !v->heat; break;
     case '[': change_layer(v, -1); break;
     case ']': change_layer(v, 1); break;
@@ -518,7 +663,10 @@ static gt_act char_key(gt_view *v, const gt_key *k)
     case 'r': toggle_stats(v); break;
     case 'w': write_text(v); break;
     case 'x': return ACT_EXPORT;
-    case '?': v->help = 1; break;
+    case '?':
+        v->help = 1;
+        v->help_scroll = 0;
+        break;
     case '<':
     case '>': shift_bias(v, -1, k->cp == '>' ? 0.5 : -0.5); break;
     case '{':
@@ -531,16 +679,40 @@ static gt_act char_key(gt_view *v, const gt_key *k)
     return ACT_REDRAW;
 }
 
-gt_act keys_handle(gt_view *v, const gt_key *k)
+static gt_act help_key(gt_view *v, const gt_key *k)
 {
-    if (v->help) { /* any key closes the help */
+    int rows = v->lay.rows > 0 ? v->lay.rows : 24, cols = v->lay.cols > 0 ? v->lay.cols : 80;
+    int max = panel_help_scroll_max(cols, rows), d = 0, page = rows - 4 > 1 ? rows - 4 : 1;
+    if (k->sym == K_UP || k->sym == K_WHEEL_UP || (k->sym == K_CHAR && !k->ctrl && k->cp == 'k'))
+        d = -1;
+    else if (k->sym == K_DOWN || k->sym == K_WHEEL_DOWN ||
+             (k->sym == K_CHAR && !k->ctrl && k->cp == 'j'))
+        d = 1;
+    else if (k->sym == K_PGUP)
+        d = -page;
+    else if (k->sym == K_PGDN)
+        d = page;
+    if (!d) {
         v->help = 0;
         return k->sym == K_CHAR && k->ctrl && k->cp == 'c' ? ACT_QUIT : ACT_REDRAW;
     }
+    int to = v->help_scroll + d;
+    v->help_scroll = to < 0 ? 0 : to > max ? max : to;
+    return ACT_REDRAW;
+}
+
+gt_act keys_handle(gt_view *v, const gt_key *k)
+{
+    if (v->help) /* the arrows scroll the help, any other key closes it */
+        return help_key(v, k);
     if (v->prompt != PROMPT_NONE)
         return prompt_key(v, k);
+    if (k->sym == K_CLICK || k->sym == K_WHEEL_UP || k->sym == K_WHEEL_DOWN)
+        return keys_mouse(v, k);
     v->msg[0] = 0;
     v->msg_error = 0;
+    if (!(k->sym == K_CHAR && !k->ctrl && k->cp == 'q'))
+        v->quit_asked = 0;
     if (v->stats.shown && stats_key(v, k))
         return ACT_REDRAW;
     if (keys_find_overlay(v, k))
@@ -556,8 +728,8 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
     case K_DOWN: select_rank(v, v->rank + (k->shift ? page : 1)); break;
     case K_PGUP: step_by(v, -(long)page_len(v)); break;
     case K_PGDN: step_by(v, (long)page_len(v)); break;
-    case K_HOME: view_seek(v, 0); break;
-    case K_END: view_seek(v, v->steps - 1); break;
+    case K_HOME: jump(v, 0); break;
+    case K_END: jump(v, v->steps - 1); break;
     case K_ESC:
         if (keys_find_escape(v))
             break;

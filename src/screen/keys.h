@@ -12,12 +12,14 @@ typedef enum gt_keysym {
     K_LEFT, K_RIGHT, K_UP, K_DOWN,
     K_PGUP, K_PGDN, K_HOME, K_END,
     K_ENTER, K_ESC, K_BACKSPACE, K_TAB,
+    K_CLICK, K_WHEEL_UP, K_WHEEL_DOWN, /* the mouse at (x, y) */
 } gt_keysym;
 
 typedef struct gt_key {
     gt_keysym sym;
     uint32_t cp;   /* K_CHAR: the code point */
     int ctrl, shift;
+    int x, y;      /* the mouse's cell, from 0 */
 } gt_key;
 
 typedef enum gt_act {

@@ -75,7 +75,11 @@ void layout_gate_grid_extra(gt_rect r, int units, int ngates, int prefer_change,
     if (g->ncols < 1)
         g->ncols = 1;
     g->colw = (r.w - (g->ncols - 1)) / g->ncols;
-    int fixed = g->uw + 2 + 12 + 6 * ngates + extra;
+    /* the unit, each gate's value, c and h; the extra columns only where they fit */
+    int fixed = g->uw + 2 + 12 + 6 * ngates;
+    g->show_extra = extra > 0 && fixed - 1 + extra <= g->colw;
+    if (g->show_extra)
+        fixed += extra;
     if ((g->colw - fixed - 12) / ngates >= 4) {
         g->show_hl = g->show_d = 1;
     } else if ((g->colw - fixed - 6) / ngates >= 4) {
@@ -83,7 +87,7 @@ void layout_gate_grid_extra(gt_rect r, int units, int ngates, int prefer_change,
         g->show_hl = !g->show_d;
     }
     g->bw = (g->colw - fixed - 6 * (g->show_hl + g->show_d)) / ngates;
-    g->bw = g->bw < 1 ? 1 : g->bw > 24 ? 24 : g->bw;
+    g->bw = g->bw < 0 ? 0 : g->bw > 24 ? 24 : g->bw; /* 0: the values without bars */
 }
 
 int layout_text_columns(gt_rect r, int nlines, int width)

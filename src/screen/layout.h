@@ -37,12 +37,14 @@ const char *layout_panel_name(int p);
 typedef struct gt_gate_grid {
     int ncols, colw, rows;
     int uw;           /* digits of a unit number */
-    int bw;           /* bar width */
+    int bw;           /* bar width; 0 where only the values fit */
     int show_hl, show_d;
+    int show_extra;   /* the extra columns fit */
 } gt_gate_grid;
 
 void layout_gate_grid(gt_rect r, int units, int ngates, int prefer_change, gt_gate_grid *g);
-/* The same with `extra` more columns in every row (the r column of a hypothesis). */
+/* The same with `extra` more columns in every row (the r column of a hypothesis), where they
+ * fit (show_extra). */
 void layout_gate_grid_extra(gt_rect r, int units, int ngates, int prefer_change, int extra,
                             gt_gate_grid *g);
 

@@ -16,7 +16,9 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v);
 void panel_stats(gt_surface *s, gt_rect r, const gt_view *v); /* instead of the four below the strip */
 void panel_profile(gt_surface *s, gt_rect r, const gt_view *v); /* the same */
 void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v); /* likewise */
-void panel_help(gt_surface *s); /* over the whole frame */
+void panel_help(gt_surface *s, int scroll); /* over the whole frame, from line `scroll` */
+/* The help's last useful scroll position on a w x h screen. */
+int panel_help_scroll_max(int w, int h);
 
 /* A panel's title row: a rule with the title on the left and a note on the right. Right-hand
  * panels (x > 0) also draw a rule down their left edge; *inner gets the rest. */
@@ -24,6 +26,12 @@ void panel_frame(gt_surface *s, gt_rect r, const char *title, const char *note, 
 
 /* Writes text into w x h cells from (x, y), broken at spaces; returns the rows used. */
 int panel_wrap(gt_surface *s, int x, int y, int w, int h, gt_role role, const char *text);
+
+/* Fields on one row of w columns from (x, y), never cut: `gap` spaces between them (1 or 2)
+ * when all fit so, else one, else only the first ones that fit whole. Returns the columns
+ * used. */
+int panel_fields(gt_surface *s, int x, int y, int w, gt_role role, const char *const *fields,
+                 int n, int gap);
 
 /* A character as the header and messages name it: 'a', '\n', ' ', U+00AD. */
 void panel_char_name(const gt_view *v, int tok, char *buf, size_t n);

@@ -68,9 +68,15 @@ void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v)
     surf_text(s, px + (pw - surf_width(buf)) / 2, y, pw, R_DIM, buf);
     surf_text(s, px + pw - 1, y, 1, R_DIM, "1");
     y++;
-    if (lstm)
-        snprintf(buf, sizeof buf, "%d/%d hidden by o (|h|<.1, |c|>.55)", hidden, H);
-    else
-        snprintf(buf, sizeof buf, "mean |n| %.2f, mean |h| %.2f", sx / H, sy / H);
-    surf_text(s, in.x + 1, y, in.w - 1, R_NORMAL, buf);
+    /* the units whose output gate hides a cell that is not small (doc/screen.md) */
+    char b2[64];
+    const char *fields[2] = {buf, b2};
+    if (lstm) {
+        snprintf(buf, sizeof buf, "%d/%d hidden by o", hidden, H);
+        snprintf(b2, sizeof b2, "(|h|<.1, |c|>.55)");
+    } else {
+        snprintf(buf, sizeof buf, "mean |n| %.2f,", sx / H);
+        snprintf(b2, sizeof b2, "mean |h| %.2f", sy / H);
+    }
+    panel_fields(s, in.x + 1, y, in.w - 1, R_NORMAL, fields, 2, 1);
 }

@@ -39,6 +39,27 @@ void panel_frame(gt_surface *s, gt_rect r, const char *title, const char *note, 
         *inner = (gt_rect){r.x + left, r.y + 1, r.w - left, r.h - 1};
 }
 
+int panel_fields(gt_surface *s, int x, int y, int w, gt_role role, const char *const *fields,
+                 int n, int widest)
+{
+    for (int gap = widest; gap >= 1; gap--) {
+        int used = 0, fit = 0;
+        for (; fit < n; fit++) {
+            int need = (fit ? gap : 0) + surf_width(fields[fit]);
+            if (used + need > w)
+                break;
+            used += need;
+        }
+        if (fit < n && gap > 1)
+            continue; /* not all with two spaces: try one */
+        int cx = x;
+        for (int i = 0; i < fit; i++)
+            cx += surf_text(s, cx + (i ? gap : 0), y, w, role, fields[i]) + (i ? gap : 0);
+        return cx - x;
+    }
+    return 0;
+}
+
 void panel_char_name(const gt_view *v, int tok, char *buf, size_t n)
 {
     uint32_t cp = v->m->vocab_cp[tok];

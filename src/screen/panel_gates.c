@@ -23,21 +23,21 @@ static geom geometry(const gt_view *v, gt_rect r)
     geom g;
     gt_gate_grid l;
     g.ng = model_sigmoid_gates(v->m, g.blocks);
-    g.show_r = view_r_columns(v) > 0;
     layout_gate_grid_extra(r, v->m->hidden, g.ng, v->sort == SORT_CHANGE, view_r_columns(v), &l);
+    g.show_r = l.show_extra;
     g.ncols = l.ncols, g.colw = l.colw, g.rows = l.rows, g.uw = l.uw, g.bw = l.bw;
     g.show_hl = l.show_hl, g.show_d = l.show_d;
     return g;
 }
 
-static const char *sort_name(const gt_view *v)
+static const char *sort_name(const gt_view *v, const gt_surface *s)
 {
     int lstm = v->m->arch == GT_LSTM;
     switch (v->sort) {
     case SORT_CARRY: return lstm ? "forget gate f" : "update gate z";
-    case SORT_HALFLIFE: return "half-life";
     case SORT_ABSC: return lstm ? "|c|" : "|h|";
-    case SORT_CHANGE: return lstm ? "change of c" : "change of h";
+    case SORT_CHANGE:
+        return s->utf8 ? (lstm ? "|Δc|" : "|Δh|") : (lstm ? "|dc|" : "|dh|");
     case SORT_R: return "|r|";
     case SORT_IMPORTANCE:
         return v->ivs && v->ivs->imp_known && v->ivs->imp_layer == v->layer
@@ -99,7 +99,7 @@ static void unit_row(gt_surface *s, int x, int y, const geom *g, const gt_view *
     const int H = v->m->hidden;
     int lstm = v->m->arch == GT_LSTM, carry = model_carry_gate(v->m);
     int sel = u == v->unit;
-    surf_text(s, x, y, 1, R_SELECTED, sel ? (s->utf8 ? "▶" : ">") : " ");
+    surf_text(s, x, y, 1, sel ? R_SELECTED : R_NORMAL, sel ? (s->utf8 ? "▶" : ">") : " ");
     surf_printf(s, x + 1, y, g->uw, sel ? R_SELECTED : R_DIM, "%*d", g->uw, u);
     int cx = x + g->uw + 2;
     char num[32];
@@ -156,11 +156,30 @@ void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
     if (v->diff)
         snprintf(what, sizeof what, " edited %s before (step %zu)%s", s->utf8 ? "−" : "-",
                  v->dr.step, v->diff_known ? "" : ", not known here");
-    snprintf(title, sizeof title, "gates, layer %d%s: %d units by %s%s", v->layer, what, H,
-             sort_name(v),
-             v->sort == SORT_INDEX ? (v->sort_reverse ? ", last first" : "")
-                                   : (v->sort_reverse ? ", lowest first" : ", highest first"));
-    snprintf(note, sizeof note, "%d-%d of %d", v->top + 1, last, H);
+    const char *dir = v->sort == SORT_INDEX
+                          ? (v->sort_reverse ? ", last first" : "")
+                          : (v->sort_reverse ? ", lowest first" : ", highest first");
+    if (v->sort == SORT_INDEX) /* the units the rows show, as they number them */
+        snprintf(note, sizeof note, "units %d-%d of %d", v->order[v->top], v->order[last - 1], H);
+    else /* the rows, counted from 1 */
+        snprintf(note, sizeof note, "rows %d-%d of %d", v->top + 1, last, H);
+    /* the whole title with the note; the whole title alone; shorter titles with the note */
+    for (int f = 0; f < 4; f++) {
+        if (f <= 1)
+            snprintf(title, sizeof title, "gates, layer %d%s: %d units by %s%s", v->layer, what,
+                     H, sort_name(v, s), dir);
+        else if (f == 2)
+            snprintf(title, sizeof title, "layer %d%s by %s%s", v->layer, what, sort_name(v, s),
+                     dir);
+        else
+            snprintf(title, sizeof title, "by %s", sort_name(v, s));
+        if (f == 1 && surf_width(title) + 4 <= r.w) {
+            note[0] = 0;
+            break;
+        }
+        if (f != 1 && surf_width(title) + surf_width(note) + 5 <= r.w)
+            break;
+    }
     gt_rect in;
     panel_frame(s, r, title, note, &in);
     for (int col = 0; col < g.ncols; col++) {

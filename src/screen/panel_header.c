@@ -7,11 +7,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gatetui/report.h"
 #include "screen/panel.h"
 
+/* Text from x, cut before end with an ellipsis when it does not fit. */
 static int put(gt_surface *s, int x, int y, int end, gt_role role, const char *text)
 {
-    return x < end ? x + surf_text(s, x, y, end - x, role, text) : x;
+    if (x >= end)
+        return x;
+    if (surf_width(text) <= end - x)
+        return x + surf_text(s, x, y, end - x, role, text);
+    x += surf_text(s, x, y, end - x - 1, role, text);
+    return x + surf_text(s, x, y, 1, R_DIM, s->utf8 ? "…" : "~");
 }
 
 /* The mean loss of the text (doc/model-files.md), where it fits: in bits per character,
@@ -65,6 +72,8 @@ static void header_loss(gt_surface *s, int x, int y, int end, const char *sep,
     }
 }
 
+static void header_cursor_row(gt_surface *s, gt_rect r, const gt_view *v, const char *sep);
+
 void panel_header(gt_surface *s, gt_rect r, const gt_view *v)
 {
     const gt_model *m = v->m;
@@ -75,21 +84,32 @@ void panel_header(gt_surface *s, gt_rect r, const gt_view *v)
     /* row 1: what is loaded */
     int x = put(s, r.x, y, end, R_TITLE, " gatetui");
     x = put(s, x, y, end, R_DIM, sep);
-    snprintf(buf, sizeof buf, "%s: %s, %d layer%s, H %d, V %d, %lld params", v->model_name,
+    char n1[32], n2[32]; /* counts with thousands separators, as the report writes them */
+    snprintf(buf, sizeof buf, "%s: %s, %d layer%s, H %d, V %d, %s params", v->model_name,
              m->arch == GT_LSTM ? "LSTM" : "GRU", m->layers, m->layers == 1 ? "" : "s",
-             m->hidden, m->vocab, m->params);
+             m->hidden, m->vocab, report_commas((size_t)m->params, n1, sizeof n1));
     x = put(s, x, y, end, R_NORMAL, buf);
+    if (end - x < surf_width(sep) + 6) { /* no room for a useful part of the text's name */
+        header_cursor_row(s, r, v, sep);
+        return;
+    }
     x = put(s, x, y, end, R_DIM, sep);
-    snprintf(buf, sizeof buf, "%s, %zu steps", v->text_name, v->steps);
+    snprintf(buf, sizeof buf, "%s, %s steps", v->text_name, report_commas(v->steps, n2, sizeof n2));
     x = put(s, x, y, end, R_NORMAL, buf);
     if (v->text->skipped) {
-        snprintf(buf, sizeof buf, " (%zu skipped)", v->text->skipped);
+        snprintf(buf, sizeof buf, " (%s skipped)", report_commas(v->text->skipped, n1, sizeof n1));
         x = put(s, x, y, end, R_DIM, buf);
     }
     header_loss(s, x, y, end, sep, v);
+    header_cursor_row(s, r, v, sep);
+}
 
-    /* row 2: where the cursor is */
-    y++;
+/* Row 2: where the cursor is. */
+static void header_cursor_row(gt_surface *s, gt_rect r, const gt_view *v, const char *sep)
+{
+    const gt_model *m = v->m;
+    int end = r.x + r.w, y = r.y + 1, x;
+    char buf[512];
     char ch[32];
     panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
     snprintf(buf, sizeof buf, " step %zu / %zu", v->t, v->steps);

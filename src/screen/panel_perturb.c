@@ -20,16 +20,10 @@ static void fmt_hl(char *buf, size_t n, double hl, int K)
         snprintf(buf, n, "%.1f", hl);
 }
 
+/* A decade's label, all in one format: 1e1, 1e0, 1e-1, 1e-4. */
 static void fmt_decade(char *buf, size_t n, int d)
 {
-    if (d == 0)
-        snprintf(buf, n, "1");
-    else if (d == 1)
-        snprintf(buf, n, "10");
-    else if (d == -1)
-        snprintf(buf, n, "0.1");
-    else
-        snprintf(buf, n, "1e%d", d);
+    snprintf(buf, n, "1e%d", d);
 }
 
 typedef struct curve {
@@ -51,7 +45,7 @@ static double ratio_at(const double *v, double k, int K)
 }
 
 static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_pertview *pv,
-                      const curve *cv, int nc)
+                      const curve *cv, int nc, int letters)
 {
     const int K = pv->K, lab = 5;
     int pw = w - lab - 2; /* a column on the right for the curves' names */
@@ -68,10 +62,12 @@ static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_per
         }
     if (!(lo < INFINITY) || lo < 1e-12)
         lo = lo < INFINITY ? 1e-12 : 0.1;
-    int dtop = (int)ceil(log10(hi) - 1e-9), dbot = (int)floor(log10(lo) + 1e-9);
+    /* the axis from the lowest decade to the highest value: no empty decade on top */
+    double top = log10(hi) < 1e-9 ? 0 : log10(hi);
+    int dtop = (int)floor(top + 1e-9), dbot = (int)floor(log10(lo) + 1e-9);
     if (dbot >= dtop)
         dbot = dtop - 1;
-    double span = dtop - dbot;
+    double span = top - dbot;
     int px = x0 + lab + 1, py = y0;
     const char *axis = s->utf8 ? "│" : "|";
     for (int y = 0; y < ph; y++)
@@ -85,7 +81,7 @@ static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_per
             int want = d == 0 ? 0 : d == dbot || d == dtop ? 1 : 2;
             if (want != pass)
                 continue;
-            int row = (int)lround((dtop - d) / span * (ph - 1));
+            int row = (int)lround((top - d) / span * (ph - 1));
             if (row < 0 || row >= ph || row >= 255 || lab_row[row] ||
                 (row > 0 && lab_row[row - 1]) || lab_row[row + 1])
                 continue;
@@ -104,9 +100,9 @@ static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_per
             if (r > 0)
                 plot_canvas_dot(&c, (dx + 0.5) / c.dw, (log10(r) - dbot) / span);
         }
-        if (s->utf8) {
+        if (s->utf8 && !letters) {
             plot_canvas_draw(&c, s, px, py, cv[i].role);
-        } else { /* in ASCII each curve is drawn with its name */
+        } else { /* in ASCII and without colours each curve is drawn with its name */
             for (int cy = 0; cy < ph; cy++)
                 for (int cx = 0; cx < pw; cx++)
                     if (c.count[(size_t)cy * pw + cx])
@@ -237,7 +233,8 @@ static void legend(gt_surface *s, int x, int y, int w, int lstm)
 
 /* The plot of the curves over plot_rows rows at y, its k axis and its legend; returns the
  * row after them. */
-static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_pertview *pv)
+static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_pertview *pv,
+                  int letters)
 {
     int x = in.x + 1, w = in.w - 1;
     curve cv[4];
@@ -250,7 +247,7 @@ static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_pert
     if (pv->lstm && pv->dc[0] > 0)
         cv[nc++] = (curve){pv->dc, "c", R_PLOT};
     if (pv->fo[0] > 0) {
-        draw_plot(s, in.x, y, w, plot_rows, pv, cv, nc);
+        draw_plot(s, in.x, y, w, plot_rows, pv, cv, nc, letters);
     } else {
         nc = 0;
         panel_wrap(s, x, y, w, plot_rows, R_DIM, "no difference at k = 0 on this layer");
@@ -312,7 +309,7 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
     int urows = in.h >= 11 ? 2 : in.h >= 5 ? 1 : 0;
     int plot_rows = end - y - urows - 2; /* the k axis and the legend */
     if (pv->K >= 1 && plot_rows >= 2) {
-        y = curves(s, in, y, plot_rows, pv);
+        y = curves(s, in, y, plot_rows, pv, v->mono);
     } else if (pv->K < 1 && y < end) {
         panel_wrap(s, x, y, w, 1, R_DIM, "the edit is at the text's end: no k after it");
         y++;

@@ -8,13 +8,18 @@
 #include "screen/panel.h"
 #include "screen/plot.h"
 
+#define UP_HIST "Up: earlier"
+
 typedef struct hint {
     const char *key, *what;
 } hint;
 
-static int put_hints(gt_surface *s, int x, int y, int end, const hint *h, int n)
+/* The hints that fit, in order (the last two always); [ ] only with more than one layer. */
+static int put_hints(gt_surface *s, int x, int y, int end, const hint *h, int n, int layers)
 {
     for (int i = 0; i < n; i++) {
+        if (layers == 1 && strcmp(h[i].key, "[ ]") == 0)
+            continue;
         int w = surf_width(h[i].key) + 1 + surf_width(h[i].what) + 2;
         /* keep room for the last two (help, quit) */
         int reserve = 0;
@@ -49,39 +54,60 @@ static void progress_line(gt_surface *s, int x, int y, int end, const char *what
     surf_text(s, x, y, end - x, R_STATUS, " stops");
 }
 
+/* A prompt: its question, the line with the cursor where it is, and a hint. */
+static void prompt_line(gt_surface *s, int x, int y, int end, const gt_view *v, const char *ask,
+                        const char *tip)
+{
+    char before[VIEW_INPUT];
+    size_t pos = v->line.buf == v->input && v->line.pos <= strlen(v->input) ? v->line.pos
+                                                                          : strlen(v->input);
+    snprintf(before, sizeof before, "%.*s", (int)pos, v->input);
+    x += surf_text(s, x, y, end - x, R_KEY, ask);
+    x += surf_text(s, x, y, end - x, R_NORMAL, before);
+    x += surf_text(s, x, y, end - x, R_CURSOR, v->input[pos] ? "" : " ");
+    if (v->input[pos]) { /* the character under the cursor, shown as the cursor */
+        char ch[8];
+        size_t n = 1;
+        while (((unsigned char)v->input[pos + n] & 0xC0) == 0x80)
+            n++;
+        snprintf(ch, sizeof ch, "%.*s", (int)n, v->input + pos);
+        x += surf_text(s, x, y, end - x, R_CURSOR, ch);
+        x += surf_text(s, x, y, end - x, R_NORMAL, v->input + pos + n);
+    }
+    surf_text(s, x, y, end - x, R_DIM, tip);
+}
+
 void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
 {
     int x = r.x + 1, y = r.y, end = r.x + r.w;
     char buf[512];
-    const char *cursor = s->utf8 ? "█" : "_";
     switch (v->prompt) {
     case PROMPT_GOTO:
         snprintf(buf, sizeof buf, "go to step (0-%zu, N%%, end): ", v->steps - 1);
-        x += surf_text(s, x, y, end - x, R_KEY, buf);
-        x += surf_text(s, x, y, end - x, R_NORMAL, v->input);
-        x += surf_text(s, x, y, end - x, R_NORMAL, cursor);
-        surf_text(s, x, y, end - x, R_DIM, "   Enter goes, Esc cancels");
+        prompt_line(s, x, y, end, v, buf, "   Enter goes, Esc cancels");
+        return;
+    case PROMPT_UNIT:
+        snprintf(buf, sizeof buf, "select unit (0-%d): ", v->m->hidden - 1);
+        prompt_line(s, x, y, end, v, buf, "   Enter selects, Esc cancels");
         return;
     case PROMPT_SEARCH:
-        x += surf_text(s, x, y, end - x, R_KEY, "search the text: ");
-        x += surf_text(s, x, y, end - x, R_NORMAL, v->input);
-        x += surf_text(s, x, y, end - x, R_NORMAL, cursor);
-        surf_text(s, x, y, end - x, R_DIM, v->search[0] ? "   Enter finds (empty: again), Esc cancels"
-                                                        : "   Enter finds, Esc cancels");
+        prompt_line(s, x, y, end, v, "search the text: ",
+                    v->search[0] ? "   Enter finds (empty: again), " UP_HIST ", Esc cancels"
+                                 : "   Enter finds, lower case finds either, Esc cancels");
         return;
     case PROMPT_MATCH:
-        x += surf_text(s, x, y, end - x, R_KEY, "match (regular expression): ");
-        x += surf_text(s, x, y, end - x, R_NORMAL, v->input);
-        x += surf_text(s, x, y, end - x, R_NORMAL, cursor);
-        surf_text(s, x, y, end - x, R_DIM, "   Enter: every unit's r with it (empty: none), Esc cancels");
+        prompt_line(s, x, y, end, v, "match (regular expression): ",
+                    "   Enter: every unit's r with it (empty: none), Esc cancels");
         return;
     case PROMPT_EDIT: {
         char ch[32];
         panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
         snprintf(buf, sizeof buf, "replace %s at step %zu with: ", ch, v->t);
         x += surf_text(s, x, y, end - x, R_KEY, buf);
-        x += surf_text(s, x, y, end - x, R_NORMAL, cursor);
-        surf_text(s, x, y, end - x, R_DIM, "   type a character of the vocabulary, Esc cancels");
+        x += surf_text(s, x, y, end - x, R_CURSOR, " ");
+        surf_text(s, x, y, end - x, v->newline_asked ? R_MSG : R_DIM,
+                  v->newline_asked ? "   Enter again puts a newline here, Esc cancels"
+                                   : "   type a character of the vocabulary, Esc cancels");
         return;
     }
     case PROMPT_NONE: break;
@@ -110,7 +136,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
             {u ? "←→" : "h/l", "step"},   {"r Esc", "close"}, {"?", "help"},
             {"q", "quit"},
         };
-        put_hints(s, x, y, end, sh, (int)(sizeof sh / sizeof sh[0]));
+        put_hints(s, x, y, end, sh, (int)(sizeof sh / sizeof sh[0]), v->m->layers);
         return;
     }
     if (v->find.prof_shown) {
@@ -118,7 +144,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
             {u ? "↑↓" : "j/k", "scroll"}, {"PgUp/Dn", "page"}, {";", "signal"},
             {"p Esc", "close"},           {"?", "help"},      {"q", "quit"},
         };
-        put_hints(s, x, y, end, ph, (int)(sizeof ph / sizeof ph[0]));
+        put_hints(s, x, y, end, ph, (int)(sizeof ph / sizeof ph[0]), v->m->layers);
         return;
     }
     if (v->find.selecting) {
@@ -126,7 +152,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
             {u ? "←→" : "h/l", "extend"}, {"PgUp/Dn", "page"}, {"v", "select"},
             {"Esc", "cancel"},            {"?", "help"},      {"q", "quit"},
         };
-        put_hints(s, x, y, end, vh, (int)(sizeof vh / sizeof vh[0]));
+        put_hints(s, x, y, end, vh, (int)(sizeof vh / sizeof vh[0]), v->m->layers);
         return;
     }
     if (v->jac.shown) {
@@ -135,7 +161,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
             {"[ ]", "layer"},           {"D Esc", "close"},        {"?", "help"},
             {"q", "quit"},
         };
-        put_hints(s, x, y, end, jh, (int)(sizeof jh / sizeof jh[0]));
+        put_hints(s, x, y, end, jh, (int)(sizeof jh / sizeof jh[0]), v->m->layers);
         return;
     }
     if (trace_edit_count(v->tr)) { /* the keys of an edit first */
@@ -145,7 +171,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
             {"w", "write text"},        {"[ ]", "layer"},     {"r", "report"},
             {"x", "export"},            {"?", "help"},        {"q", "quit"},
         };
-        put_hints(s, x, y, end, eh, (int)(sizeof eh / sizeof eh[0]));
+        put_hints(s, x, y, end, eh, (int)(sizeof eh / sizeof eh[0]), v->m->layers);
         return;
     }
     const hint hints[] = {
@@ -156,28 +182,33 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         {"m", "match"},               {"v", "select"},        {"p", "profile"},
         {"D", "derivative"},          {"?", "help"},          {"q", "quit"},
     };
-    put_hints(s, x, y, end, hints, (int)(sizeof hints / sizeof hints[0]));
+    put_hints(s, x, y, end, hints, (int)(sizeof hints / sizeof hints[0]), v->m->layers);
 }
 
-void panel_help(gt_surface *s)
+/* The help's lines: a key and what it does; a line without a key says what a panel shows. */
+static int help_lines(int u, const hint **out)
 {
-    int u = s->utf8;
-    const hint keys[] = {
-        {u ? "← → h l" : "Left Right h l", "step one character back, forward"},
-        {"PgUp PgDn ^B ^F", "a page of text back, forward"},
-        {"Home End 0 $", "the first, the last step"},
-        {u ? "↑ ↓ k j" : "Up Down k j", "select the unit above, below"},
-        {"K J", "a page of units up, down"},
-        {"s S", "sort units: index, carry gate, half-life, |c|, change, importance, |r|; reverse"},
+    static const hint uni[] = {
+        {"← → h l", "step one character back, forward"},
+        {"PgUp PgDn ^B ^F Space", "a page of text back, forward (Space: forward)"},
+        {"Home End 0 $ G", "the first, the last step"},
+        {"^E ^Y", "scroll the text a row on, back; the cursor stays"},
+        {"'' M 'a", "back to the step before the last jump (g, /, n, E, Home, End); mark a step a-z; go to mark a"},
+        {"↑ ↓ k j", "select the unit above, below"},
+        {"K J Shift-↑ Shift-↓", "a page of units up, down"},
+        {"H L #", "the first, the last unit of the order; a unit by number"},
+        {"s S", "sort units (the first selected): index, carry gate, |c|, |Δc|, importance, |r|; reverse"},
         {"[ ]", "the layer below, above"},
         {"c", "colour the text by the selected unit's value"},
         {"g", "go to a step (a number, N%, end)"},
-        {"/ n N", "search the text; the next, previous hit of a search, m or v"},
+        {"/ n N", "search the text (lower case: either case); the next, previous hit of a search, m or v"},
+        {"", "in a prompt: ← → Home End move, ^U ^W ^K delete, ↑ ↓ earlier lines"},
         {"m v", "match a regular expression (r of every unit); select a stretch"},
         {"p ; , .", "the unit's profile; the signal of r, v, p; v's threshold -/+"},
-        {"e", "edit the character under the cursor (then type it)"},
-        {"u", "undo the last edit"},
-        {"+ -", "perturbation horizon K: double, halve (4-1024)"},
+        {"e", "edit the character under the cursor (then type it; Enter twice: a newline)"},
+        {"u ^R", "undo the last edit; redo the last undone"},
+        {"E", "the next edited step"},
+        {"+ = -", "perturbation horizon K: double, halve (4-1024)"},
         {"d", "gate bars and unit: edited - before the last edit, or values"},
         {"w", "write the edited text to a new file here"},
         {"r", "report tables of the text (r or Esc closes, arrows scroll)"},
@@ -188,23 +219,139 @@ void panel_help(gt_surface *s)
         {"Z", "remove every intervention (the edits stay)"},
         {"x", "export this frame to a text file"},
         {"Esc", "cancel a prompt or a selection, stop a computation"},
-        {"?", "this help (any key closes it)"},
-        {"q", "quit"},
+        {"^L", "draw the screen again"},
+        {"mouse", "click a unit row or a character; the wheel steps or selects units"},
+        {"?", "this help (↑ ↓ PgUp PgDn scroll it, any other key closes it)"},
+        {"q ^C", "quit (q asks again while edits are not written)"},
+        {"", ""},
+        {"", "unit rows: #, gate bars and values, c, h, t½ = ln .5 / ln f (steps), Δc = c - c at the step before"},
+        {"", "c: text shaded by tanh c: blue -1 .. plain 0 .. red +1"},
+        {"", "hidden by o: units with |h| < .1 although |c| > .55"},
+        {"", "text marks: ▲ cursor, * edited, × not in the vocabulary"},
     };
-    int n = (int)(sizeof keys / sizeof keys[0]);
-    int kw = 0, ww = 0;
+    (void)u;
+    *out = uni;
+    return (int)(sizeof uni / sizeof uni[0]);
+}
+
+/* The help's text in ASCII: arrows and signs by name. */
+static void help_ascii(const char *in, char *out, size_t n)
+{
+    static const char *const from[] = {"←", "→", "↑", "↓", "½", "Δ", "▲", "×"};
+    static const char *const to[] = {"Left", "Right", "Up", "Down", "1/2", "d", "^", "x"};
+    size_t k = 0;
+    while (*in && k + 8 < n) {
+        int hit = 0;
+        for (size_t i = 0; i < sizeof from / sizeof from[0] && !hit; i++) {
+            size_t len = strlen(from[i]);
+            if (strncmp(in, from[i], len) == 0) {
+                k += (size_t)snprintf(out + k, n - k, "%s", to[i]);
+                in += len;
+                hit = 1;
+            }
+        }
+        if (!hit)
+            out[k++] = *in++;
+    }
+    out[k] = 0;
+}
+
+#define HELP_ROWS 128
+
+/* One row of the help box: a key (or "" under it) and a piece of what it does. */
+typedef struct help_row {
+    const char *key;
+    char text[160];
+    int legend;       /* a line of what the screen shows, across the box */
+} help_row;
+
+/* Breaks text into pieces of at most w columns at spaces (a word wider than w is cut);
+ * returns the number of pieces written into rows (at most max). */
+static int wrap_into(help_row *rows, int max, const char *key, const char *text, int w,
+                     int legend)
+{
+    int n = 0;
+    const char *p = text;
+    do {
+        char line[160] = "";
+        size_t len = 0;
+        const char *q = p;
+        while (*q) {
+            const char *e = q;
+            while (*e && *e != ' ')
+                e++;
+            char tmp[160];
+            snprintf(tmp, sizeof tmp, "%s%s%.*s", line, len ? " " : "", (int)(e - q), q);
+            if (len && surf_width(tmp) > w)
+                break;
+            snprintf(line, sizeof line, "%s", tmp);
+            len = strlen(line);
+            q = *e ? e + 1 : e;
+        }
+        if (n < max) {
+            rows[n].key = n == 0 ? key : "";
+            rows[n].legend = legend;
+            snprintf(rows[n].text, sizeof rows[n].text, "%s", line);
+        }
+        n++;
+        p = q;
+    } while (*p && n < max);
+    return n < max ? n : max;
+}
+
+/* The help box on a surface of w x h: its size, the first row of keys, how many rows show,
+ * the key column's width and the rows (wrapped to the box). Returns the number of rows. */
+static int help_layout(int u, int w, int h, int *bw, int *bh, int *top, int *shown, int *kw,
+                       help_row *rows)
+{
+    const hint *keys;
+    int n = help_lines(u, &keys), ww = 0;
+    *kw = 0;
     for (int i = 0; i < n; i++) {
-        int a = surf_width(keys[i].key), b = surf_width(keys[i].what);
-        kw = a > kw ? a : kw;
+        char kb[64], wb[160];
+        help_ascii(keys[i].key, kb, sizeof kb); /* the wider of the two forms */
+        help_ascii(keys[i].what, wb, sizeof wb);
+        int a = surf_width(kb), b = surf_width(wb);
+        *kw = a > *kw ? a : *kw;
         ww = b > ww ? b : ww;
     }
-    int bw = kw + ww + 7, bh = n + 4, top = 2; /* the first key's row in the box */
-    if (bw > s->w)
-        bw = s->w;
-    if (bh > s->h) { /* no blank row under the title */
-        bh = n + 3 > s->h ? s->h : n + 3;
-        top = 1;
+    *bw = *kw + ww + 7 < w ? *kw + ww + 7 : w;
+    int tw = *bw - *kw - 6 > 8 ? *bw - *kw - 6 : 8, nr = 0;
+    for (int i = 0; i < n && nr < HELP_ROWS; i++) {
+        char kb[64], wb[160];
+        if (u) {
+            snprintf(kb, sizeof kb, "%s", keys[i].key);
+            snprintf(wb, sizeof wb, "%s", keys[i].what);
+        } else {
+            help_ascii(keys[i].key, kb, sizeof kb);
+            help_ascii(keys[i].what, wb, sizeof wb);
+        }
+        int legend = !kb[0];
+        nr += wrap_into(rows + nr, HELP_ROWS - nr, keys[i].key, wb, legend ? *bw - 4 : tw,
+                        legend);
     }
+    *bh = nr + 4 < h ? nr + 4 : h;
+    *top = *bh == nr + 4 ? 2 : 1; /* no blank row under the title when it does not fit */
+    *shown = *bh - *top - 1 > 1 ? *bh - *top - 1 : 1;
+    return nr;
+}
+
+int panel_help_scroll_max(int w, int h)
+{
+    help_row rows[HELP_ROWS];
+    int bw, bh, top, shown, kw;
+    int n = help_layout(1, w, h, &bw, &bh, &top, &shown, &kw, rows);
+    return n > shown ? n - shown : 0;
+}
+
+void panel_help(gt_surface *s, int scroll)
+{
+    int u = s->utf8;
+    help_row rows[HELP_ROWS];
+    int bw, bh, top, shown, kw;
+    int n = help_layout(u, s->w, s->h, &bw, &bh, &top, &shown, &kw, rows);
+    int max = n > shown ? n - shown : 0;
+    scroll = scroll < 0 ? 0 : scroll > max ? max : scroll;
     int x0 = (s->w - bw) / 2, y0 = (s->h - bh) / 2;
     gt_rect box = {x0, y0, bw, bh};
     surf_fill(s, box, R_NORMAL, " ");
@@ -222,8 +369,26 @@ void panel_help(gt_surface *s)
     surf_put(s, x0, y0 + bh - 1, R_TITLE, u ? "└" : "+");
     surf_put(s, x0 + bw - 1, y0 + bh - 1, R_TITLE, u ? "┘" : "+");
     surf_text(s, x0 + 2, y0, bw - 4, R_TITLE, " gatetui keys ");
-    for (int i = 0; i < n && top + i < bh - 1; i++) {
-        surf_text(s, x0 + 2, y0 + top + i, kw, R_KEY, keys[i].key);
-        surf_text(s, x0 + 4 + kw, y0 + top + i, bw - kw - 6, R_NORMAL, keys[i].what);
+    if (max) { /* where the list is, at the bottom right */
+        char more[48];
+        snprintf(more, sizeof more, " %d-%d of %d, %s scroll ", scroll + 1, scroll + shown, n,
+                 u ? "↑↓" : "Up/Down");
+        int mw = surf_width(more);
+        surf_text(s, x0 + bw - 2 - mw, y0 + bh - 1, mw, R_DIM, more);
+    }
+    for (int i = 0; i < shown && scroll + i < n; i++) {
+        const help_row *r = &rows[scroll + i];
+        int y = y0 + top + i;
+        if (r->legend) {
+            surf_text(s, x0 + 2, y, bw - 4, R_DIM, r->text);
+            continue;
+        }
+        char kb[64];
+        if (u)
+            snprintf(kb, sizeof kb, "%s", r->key);
+        else
+            help_ascii(r->key, kb, sizeof kb);
+        surf_text(s, x0 + 2, y, kw, R_KEY, kb);
+        surf_text(s, x0 + 4 + kw, y, bw - kw - 6, R_NORMAL, r->text);
     }
 }

@@ -60,6 +60,8 @@ static gt_role step_role(const gt_view *v, const gt_surface *s, size_t st, const
         if (!v->heat)
             role = R_MATCH;
     }
+    if (v->nfound && view_in_found(v, text_step_offset(v->text, st)))
+        role = R_FOUND;
     if (findview_in_span(f, st, v->t))
         role = R_SPAN;
     if (trace_edited(v->tr, st)) {
@@ -93,11 +95,22 @@ void panel_strip(gt_surface *s, gt_rect r, const gt_view *v)
     strip_note(v, s, note, sizeof note);
     gt_rect in;
     panel_frame(s, r, "text", note, &in);
+    if (v->heat) { /* the shades' scale, left of the note: -1 ███████ +1 */
+        int nx = r.x + r.w - 1 - surf_width(note) - 2, sx = nx - 15;
+        if (sx > r.x + 8) {
+            surf_text(s, sx, r.y, 4, R_DIM, " -1 ");
+            for (int i = 0; i < 7; i++)
+                surf_put(s, sx + 4 + i, r.y, (gt_role)(R_HEAT_N3 + i), s->utf8 ? "█" : "#");
+            surf_text(s, sx + 11, r.y, 4, R_DIM, " +1 ");
+        }
+    }
     int pairs = in.h / 2, W = in.w - 2;
     if (pairs < 1 || W < 1)
         return;
-    int mid = pairs / 2;
-    long before = (long)mid * W + W / 2, total = (long)pairs * W;
+    long total = (long)pairs * W, cpos = view_strip_cursor_cell(v, pairs, W);
+    /* the characters before the cursor that can show, and those after it */
+    long before = cpos < 0 ? 0 : cpos;
+    long nafter_max = total - cpos > 0 ? total - cpos : 0;
 
     /* the characters before the cursor: decode from a step far enough back */
     const gt_text *t = v->text;
@@ -105,7 +118,7 @@ void panel_strip(gt_surface *s, gt_rect r, const gt_view *v)
     size_t off = sb == 0 ? 0 : text_step_offset(t, sb), cur = text_step_offset(t, v->t);
     long step = (long)sb;
     dchar *ring = malloc((size_t)(before + 1) * sizeof *ring);
-    dchar *after = malloc((size_t)(total + 1) * sizeof *after);
+    dchar *after = malloc((size_t)(nafter_max + 1) * sizeof *after);
     if (!ring || !after) {
         free(ring);
         free(after);
@@ -124,7 +137,7 @@ void panel_strip(gt_surface *s, gt_rect r, const gt_view *v)
     }
     long nafter = 0;
     step = (long)v->t;
-    for (off = cur; off < t->nbytes && nafter < total;) {
+    for (off = cur; off < t->nbytes && nafter < nafter_max;) {
         off += (size_t)next_char(v, off, &step, &after[nafter]);
         nafter++;
     }
@@ -132,7 +145,7 @@ void panel_strip(gt_surface *s, gt_rect r, const gt_view *v)
     /* lay them out: the cursor at cell `before` of the rows read as one line */
     const char *mcur = s->utf8 ? "▲" : "^", *mskip = s->utf8 ? "×" : "x";
     for (int pass = 0; pass < 2; pass++) {
-        long pos = before;
+        long pos = cpos;
         long n = pass == 0 ? nafter : nring;
         for (long i = 0; i < n; i++) {
             const dchar *d = pass == 0 ? &after[i] : &ring[(head + nring - 1 - i) % before];
@@ -140,8 +153,13 @@ void panel_strip(gt_surface *s, gt_rect r, const gt_view *v)
             int w = glyph_of(v, d, g);
             if (pass == 1)
                 pos -= w;
-            if (pos < 0 || pos >= total)
+            if (pass == 0 ? pos >= total : pos < 0)
                 break;
+            if (pos < 0 || pos >= total) { /* scrolled out of view, on the far side */
+                if (pass == 0)
+                    pos += w;
+                continue;
+            }
             int row = (int)(pos / W), col = (int)(pos % W);
             int x = in.x + 1 + col, y = in.y + 2 * row;
             gt_role role = R_NORMAL;

@@ -32,16 +32,11 @@ static float value_at(const gt_view *v, const series *se, size_t s)
     return trace_gates(v->tr, s, v->layer)[(size_t)se->block * H + v->unit];
 }
 
-/* Makes the double spaces between values single when the line is wider than w. */
-static void squeeze(char *buf, int w)
+static const char *trim(const char *p)
 {
-    if (surf_width(buf) <= w)
-        return;
-    char *o = buf;
-    for (const char *p = buf; *p; p++)
-        if (!(p[0] == ' ' && p[1] == ' '))
-            *o++ = *p;
-    *o = 0;
+    while (*p == ' ')
+        p++;
+    return p;
 }
 
 /* The gates at the cursor: "i 0.52  f 0.97  g -0.31  o 0.60" (or r, z, n). */
@@ -49,49 +44,45 @@ static void gate_line(gt_surface *s, int x, int y, int w, const gt_view *v)
 {
     const int H = v->m->hidden, u = v->unit;
     const float *g = v->sg;
-    char buf[256], a[16], b[16], c[16], d[16];
+    char f[4][24], num[16];
+    const char *fields[4] = {f[0], f[1], f[2], f[3]};
     void (*fg)(char *, size_t, float) = v->diff ? fmt_signed : fmt_gate;
-    if (v->m->arch == GT_LSTM) {
-        fg(a, sizeof a, g[(size_t)GT_I * H + u]);
-        fg(b, sizeof b, g[(size_t)GT_F * H + u]);
-        fmt_signed(c, sizeof c, g[(size_t)GT_G * H + u]);
-        fg(d, sizeof d, g[(size_t)GT_O * H + u]);
-        snprintf(buf, sizeof buf, "i %s  f %s  g %s  o %s", a, b, c, d);
-    } else {
-        fg(a, sizeof a, g[(size_t)GT_R * H + u]);
-        fg(b, sizeof b, g[(size_t)GT_Z * H + u]);
-        fmt_signed(c, sizeof c, g[(size_t)GT_N * H + u]);
-        snprintf(buf, sizeof buf, "r %s  z %s  n %s", a, b, c);
+    int lstm = v->m->arch == GT_LSTM, n = lstm ? 4 : 3;
+    static const int lstm_b[4] = {GT_I, GT_F, GT_G, GT_O}, gru_b[3] = {GT_R, GT_Z, GT_N};
+    for (int i = 0; i < n; i++) {
+        int b = lstm ? lstm_b[i] : gru_b[i];
+        int cand = (lstm && b == GT_G) || (!lstm && b == GT_N); /* a tanh: signed */
+        (cand ? fmt_signed : fg)(num, sizeof num, g[(size_t)b * H + u]);
+        snprintf(f[i], sizeof f[i], "%s %s", model_gate_name(v->m, b), trim(num));
     }
-    squeeze(buf, w);
-    surf_text(s, x, y, w, R_NORMAL, buf);
+    panel_fields(s, x, y, w, R_NORMAL, fields, n, 2);
 }
 
 /* The state at the cursor, its change since the step before and the carry gate's half-life:
- * "c +0.41  h +0.23  Δc -0.02  t½ 3.1" (a GRU: h alone). */
+ * "c +0.41  h +0.23  Δc -0.02  t½ 3.1" (a GRU: h alone); the fields that do not fit are left
+ * out, never cut. */
 static void state_line(gt_surface *s, int x, int y, int w, const gt_view *v)
 {
     const int H = v->m->hidden, u = v->unit, carry = model_carry_gate(v->m);
     const float *cc = v->sc, *hh = v->sh, *pc = v->spc, *ph = v->sph;
-    char buf[256], a[16], b[16], c[16], hl[16];
+    char f[4][32], num[16], hl[16];
+    const char *fields[4] = {f[0], f[1], f[2], f[3]};
     fmt_halflife(hl, sizeof hl, stats_halflife(v->sg[(size_t)carry * H + u]), s->utf8);
     if (v->diff) /* a half-life of a difference of gates means nothing */
         snprintf(hl, sizeof hl, "-");
     const char *delta = s->utf8 ? "Δ" : "d";
+    int n = 0;
     if (v->m->arch == GT_LSTM) {
-        fmt_signed(a, sizeof a, cc[u]);
-        fmt_signed(b, sizeof b, hh[u]);
-        fmt_signed(c, sizeof c, cc[u] - pc[u]);
-        snprintf(buf, sizeof buf, "c %s  h %s  %sc %s  %s %s", a, b, delta, c,
-                 s->utf8 ? "t½" : "t1/2", hl);
-    } else {
-        fmt_signed(b, sizeof b, hh[u]);
-        fmt_signed(c, sizeof c, hh[u] - ph[u]);
-        snprintf(buf, sizeof buf, "h %s  %sh %s  %s %s", b, delta, c, s->utf8 ? "t½" : "t1/2",
-                 hl);
+        fmt_signed(num, sizeof num, cc[u]);
+        snprintf(f[n++], sizeof f[0], "c %s", trim(num));
     }
-    squeeze(buf, w);
-    surf_text(s, x, y, w, R_NORMAL, buf);
+    fmt_signed(num, sizeof num, hh[u]);
+    snprintf(f[n++], sizeof f[0], "h %s", trim(num));
+    const char *st = v->m->arch == GT_LSTM ? "c" : "h";
+    fmt_signed(num, sizeof num, v->m->arch == GT_LSTM ? cc[u] - pc[u] : hh[u] - ph[u]);
+    snprintf(f[n++], sizeof f[0], "%s%s %s", delta, st, trim(num));
+    snprintf(f[n++], sizeof f[0], "%s %s", s->utf8 ? "t½" : "t1/2", hl);
+    panel_fields(s, x, y, w, R_NORMAL, fields, n, 2);
 }
 
 /* One value's history over the sw steps from `first` as a sparkline at (x, y), and its

@@ -134,8 +134,8 @@ void plot_canvas_draw(const plot_canvas *c, gt_surface *s, int x, int y, gt_role
 
 void fmt_gate(char *buf, size_t n, float v)
 {
-    if (isnan(v))
-        snprintf(buf, n, " nan");
+    if (isnan(v)) /* not known */
+        snprintf(buf, n, "   ?");
     else
         snprintf(buf, n, "%4.2f", (double)v);
 }
@@ -143,8 +143,8 @@ void fmt_gate(char *buf, size_t n, float v)
 void fmt_signed(char *buf, size_t n, float v)
 {
     double a = fabs((double)v);
-    if (isnan(v))
-        snprintf(buf, n, "  nan");
+    if (isnan(v)) /* not known */
+        snprintf(buf, n, "    ?");
     else if (a < 9.995)
         snprintf(buf, n, "%+5.2f", (double)v);
     else if (a < 99.95)

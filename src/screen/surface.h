@@ -40,6 +40,7 @@ typedef enum gt_role {
     R_HEAT_P3,
     R_MATCH,    /* a character inside a match of the hypothesis (underlined) */
     R_SPAN,     /* the stretch being selected */
+    R_FOUND,    /* a character inside a match of the last search */
     R_COUNT
 } gt_role;
 

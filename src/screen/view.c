@@ -8,9 +8,9 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "gatetui/stats.h"
 #include "gatetui/signals.h"
 #include "gatetui/utf8.h"
+#include "screen/edtext.h"
 #include "screen/layout.h"
 #include "screen/view.h"
 
@@ -77,6 +77,17 @@ void view_free(gt_view *v)
     v->key = v->zeros = v->probs = NULL;
 }
 
+int view_stats_max_scroll(const gt_view *v)
+{
+    const gt_statsview *sv = &v->stats;
+    gt_rect g = v->lay.r[P_GATES];
+    g.w = v->lay.cols;
+    int rows = g.h - 1 > 1 ? g.h - 1 : 1;
+    int n = sv->text[v->layer] ? sv->lines[v->layer] : 0;
+    int max = n - (n ? layout_text_columns(g, n, sv->width[v->layer]) : 1) * rows;
+    return max > 0 ? max : 0;
+}
+
 int view_r_columns(const gt_view *v)
 {
     return findview_has_r(&v->find, v->layer) ? 8 : 0; /* a space, then " +0.123" */
@@ -126,7 +137,6 @@ static void sort_units(gt_view *v)
         switch (v->sort) {
         case SORT_INDEX: v->key[j] = 0; break;
         case SORT_CARRY: v->key[j] = carry[j]; break;
-        case SORT_HALFLIFE: v->key[j] = (float)stats_halflife(carry[j]); break;
         case SORT_ABSC: v->key[j] = fabsf(now[j]); break;
         case SORT_CHANGE: v->key[j] = fabsf(now[j] - before[j]); break;
         case SORT_IMPORTANCE:
@@ -176,6 +186,42 @@ static void top_predictions(gt_view *v)
 
 static void shown_values(gt_view *v);
 
+/* The last search's matches among the characters the strip can show (a search, not m or v,
+ * was the last), in the text as edited and in the case the search chose. */
+static void found_near(gt_view *v, size_t t)
+{
+    v->nfound = 0;
+    if (!v->search[0] || v->find.last != FIND_LAST_SEARCH)
+        return;
+    size_t span = (size_t)(v->lay.cols > 0 ? v->lay.cols : 80) * 4, len = strlen(v->search);
+    size_t a = text_step_offset(v->text, t > span ? t - span : 0);
+    size_t b = t + span < v->steps ? text_step_offset(v->text, t + span) : v->text->nbytes;
+    gt_edtext x;
+    if (edtext_open(&x, v->tr, NULL))
+        return;
+    x.fold = edtext_smart_fold(v->search);
+    for (size_t o = edtext_find_range(&x, v->search, len, a, b);
+         o != (size_t)-1 && v->nfound < VIEW_FOUND;
+         o = edtext_find_range(&x, v->search, len, o + 1, b)) {
+        v->found_a[v->nfound] = o;
+        v->found_b[v->nfound++] = o + len;
+    }
+    edtext_close(&x);
+}
+
+long view_strip_cursor_cell(const gt_view *v, int pairs, int W)
+{
+    return (long)(pairs / 2) * W + W / 2 - v->strip_scroll * W;
+}
+
+int view_in_found(const gt_view *v, size_t off)
+{
+    for (int i = 0; i < v->nfound; i++)
+        if (off >= v->found_a[i] && off < v->found_b[i])
+            return 1;
+    return 0;
+}
+
 int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
 {
     layout_compute(cols, rows, &v->lay);
@@ -203,6 +249,16 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     v->ph = t > 0 ? trace_h(v->tr, t - 1, v->layer) : v->zeros;
     shown_values(v);
     sort_units(v);
+    found_near(v, t);
+    if (v->strip_t != t) { /* the cursor moved: the strip follows it again */
+        v->strip_t = t;
+        v->strip_scroll = 0;
+    }
+    if (v->select_top) { /* after a new order: its first unit */
+        v->select_top = 0;
+        v->unit = v->order[0];
+        v->rank = 0;
+    }
 
     int page = view_units_per_page(v), H = v->m->hidden;
     if (v->rank < v->top)
@@ -213,6 +269,9 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
         v->top = H - page;
     if (v->top < 0)
         v->top = 0;
+
+    if (v->stats.scroll > view_stats_max_scroll(v)) /* a larger screen shows more of it */
+        v->stats.scroll = view_stats_max_scroll(v);
 
     v->has_next = t + 1 < T;
     v->next_tok = v->has_next ? trace_token(v->tr, t + 1) : -1;

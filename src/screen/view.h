@@ -16,14 +16,15 @@
 #include "screen/jacview.h"
 #include "screen/layout.h"
 #include "screen/pertview.h"
+#include "screen/prompt.h"
 #include "screen/statsview.h"
 
 typedef enum gt_sort {
     SORT_INDEX,    /* unit number */
     SORT_CARRY,    /* the carry gate (f or z) at the cursor */
-    SORT_HALFLIFE, /* ln 0.5 / ln carry */
     SORT_ABSC,     /* |c| (|h| for a GRU) */
-    SORT_CHANGE,   /* |c_t - c_(t-1)| (h for a GRU) */
+    SORT_CHANGE,   /* |c_t - c_(t-1)| (h for a GRU); the half-life, ln 0.5 / ln carry, would
+                    * only repeat the carry gate's order */
     SORT_IMPORTANCE, /* the loss's increase with the unit ablated (computed in the background) */
     SORT_COUNT,    /* the orders s always goes through; then, while there is a hypothesis: */
     SORT_R = SORT_COUNT /* |r| with the hypothesis */
@@ -31,8 +32,12 @@ typedef enum gt_sort {
 
 typedef enum gt_prompt {
     PROMPT_NONE, PROMPT_GOTO, PROMPT_SEARCH, PROMPT_EDIT,
-    PROMPT_MATCH /* a regular expression for m */
+    PROMPT_MATCH, /* a regular expression for m */
+    PROMPT_UNIT   /* a unit to select (#) */
 } gt_prompt;
+
+#define VIEW_REDO 64
+#define VIEW_FOUND 64
 
 #define VIEW_TOPK 8
 #define VIEW_INPUT 256
@@ -44,6 +49,7 @@ typedef struct gt_view {
     char model_name[256], text_name[256]; /* as shown: the files' base names */
     size_t steps;
     int utf8;          /* Unicode glyphs */
+    int mono;          /* the terminal shows no colours: curves drawn with their letters */
 
     /* the state the keys change */
     size_t t;          /* the cursor's step */
@@ -54,11 +60,29 @@ typedef struct gt_view {
     int sort_reverse;
     int heat;          /* colour the text strip by the selected unit's value */
     int help;          /* the help screen is up */
+    int help_scroll;   /* its first line shown */
     gt_prompt prompt;
     char input[VIEW_INPUT];
     char msg[256];
     int msg_error;
     char search[VIEW_INPUT];
+    gt_promptline line; /* the prompt's editing of input (line.buf NULL: not started) */
+    gt_history hist[PROMPT_UNIT + 1]; /* what was entered in each prompt */
+    int search_matches, search_index; /* the last search's matches, the one at the cursor */
+    int quit_asked;    /* q once while edits are not written: q again quits */
+    int newline_asked; /* Enter once in the edit prompt: Enter again puts a newline */
+    unsigned edit_gen, written_gen; /* edits, undos and redos so far; as last written (w) */
+    gt_edit redo[VIEW_REDO]; /* the edits undone, the last on top; a new edit drops them */
+    int nredo;
+    size_t prev_t;     /* the step before the last jump ('' goes back to it) */
+    int have_prev;
+    int quote;         /* ' pressed: ' goes back, a letter to its mark */
+    int mark_next;     /* M pressed: the next letter names a mark at the cursor */
+    size_t mark[26];   /* the marks a-z: their step + 1 (0: not set) */
+    int select_top;    /* select the first unit of the order at the next frame */
+    long strip_scroll; /* rows the text strip is scrolled by (later text: > 0; at most 200
+                        * either way), until the cursor moves */
+    size_t strip_t;    /* the step it was scrolled at */
     int pending;       /* waiting for the background pass to reach pending_step */
     size_t pending_step;
     int pass_wanted;   /* keep the background pass going */
@@ -72,6 +96,9 @@ typedef struct gt_view {
                           is m; NULL: none can be made */
 
     /* derived for the frame by view_prepare */
+    size_t found_a[VIEW_FOUND], found_b[VIEW_FOUND]; /* the last search's matches near the
+                                                       * cursor: byte ranges [a, b) */
+    int nfound;
     gt_layout lay;
     int *order;        /* [H] units in display order */
     int rank;          /* the selected unit's place in order */
@@ -131,6 +158,17 @@ int view_tick(gt_view *v);
 int view_busy(const gt_view *v);
 /* Stops the background pass and forgets a pending jump. */
 void view_cancel_pass(gt_view *v);
+
+/* The cell of the strip's pairs x W cells (rows read as one line) where the cursor's
+ * character is: the middle, moved by whole rows as the strip is scrolled (outside
+ * [0, pairs * W) when scrolled out of view). */
+long view_strip_cursor_cell(const gt_view *v, int pairs, int W);
+
+/* 1 when byte offset off of the text is inside a match of the last search near the cursor. */
+int view_in_found(const gt_view *v, size_t off);
+
+/* The stats view's last useful scroll position at the layout's size. */
+int view_stats_max_scroll(const gt_view *v);
 
 /* The columns of the r column in each unit row (0 without a hypothesis on this layer). */
 int view_r_columns(const gt_view *v);

@@ -20,6 +20,10 @@ static struct termios saved_tios;
 static char restore_seq[256]; /* leaves the alternate screen, shows the cursor */
 static size_t restore_len;
 static attr_t role_attr[R_COUNT];
+/* the terminal reports mouse presses while the screen is up (X10 encoding, which libtermkey
+ * reads: columns and rows up to 223) */
+static const char mouse_on[] = "\033[?1000h", mouse_off[] = "\033[?1000l";
+static int mouse;
 static short role_pair[R_COUNT];
 
 typedef struct role_style {
@@ -33,8 +37,10 @@ static const role_style styles[R_COUNT] = {
     [R_DIM] = {-1, -1, A_DIM, A_DIM},
     [R_TITLE] = {COLOR_CYAN, -1, A_BOLD, A_BOLD},
     [R_HEADER] = {COLOR_YELLOW, -1, A_BOLD, A_BOLD},
-    [R_CURSOR] = {COLOR_BLACK, COLOR_YELLOW, A_BOLD, A_REVERSE},
-    [R_EDIT] = {COLOR_MAGENTA, -1, A_BOLD, A_BOLD | A_UNDERLINE},
+    /* the cursor and an edit look like no shade of the text's colouring (c), in 8 colours
+     * and without colour alike, nor like each other */
+    [R_CURSOR] = {COLOR_BLACK, COLOR_WHITE, A_BOLD, A_REVERSE | A_BOLD},
+    [R_EDIT] = {COLOR_MAGENTA, -1, A_BOLD | A_UNDERLINE, A_BOLD | A_UNDERLINE},
     [R_SKIPPED] = {COLOR_RED, -1, A_DIM, A_DIM},
     [R_SELECTED] = {COLOR_BLACK, COLOR_CYAN, 0, A_REVERSE},
     [R_BAR0] = {COLOR_GREEN, -1, 0, 0},
@@ -50,15 +56,16 @@ static const role_style styles[R_COUNT] = {
     [R_MSG] = {COLOR_GREEN, -1, A_BOLD, A_BOLD},
     [R_ERROR] = {COLOR_RED, -1, A_BOLD, A_BOLD | A_REVERSE},
     [R_PROGRESS] = {COLOR_GREEN, -1, A_BOLD, A_BOLD},
-    [R_HEAT_N3] = {COLOR_WHITE, COLOR_BLUE, A_BOLD, A_UNDERLINE},
+    [R_HEAT_N3] = {COLOR_WHITE, COLOR_BLUE, A_BOLD, A_DIM | A_UNDERLINE},
     [R_HEAT_N2] = {COLOR_WHITE, COLOR_BLUE, 0, A_UNDERLINE},
-    [R_HEAT_N1] = {COLOR_BLACK, COLOR_CYAN, 0, 0},
+    [R_HEAT_N1] = {COLOR_BLACK, COLOR_CYAN, 0, A_DIM},
     [R_HEAT_0] = {-1, -1, 0, 0},
     [R_HEAT_P1] = {COLOR_BLACK, COLOR_YELLOW, 0, 0},
     [R_HEAT_P2] = {COLOR_WHITE, COLOR_RED, 0, A_BOLD},
-    [R_HEAT_P3] = {COLOR_WHITE, COLOR_RED, A_BOLD, A_BOLD | A_REVERSE},
+    [R_HEAT_P3] = {COLOR_WHITE, COLOR_RED, A_BOLD, A_REVERSE},
     [R_MATCH] = {-1, -1, A_UNDERLINE, A_UNDERLINE},
     [R_SPAN] = {COLOR_BLACK, COLOR_GREEN, 0, A_REVERSE},
+    [R_FOUND] = {COLOR_BLACK, COLOR_MAGENTA, A_BOLD, A_STANDOUT | A_UNDERLINE},
 };
 
 /* A gradient for the heat roles when the terminal has 256 colours. */
@@ -102,19 +109,34 @@ static void add_seq(const char *cap)
     }
 }
 
+void term_role_look(int role, int colors, short *fg, short *bg, unsigned long *attr)
+{
+    *fg = colors ? styles[role].fg : -1;
+    *bg = colors ? styles[role].bg : -1;
+    *attr = colors ? styles[role].color_attr : styles[role].mono_attr;
+    if (colors >= 256 && role >= R_HEAT_N3 && role <= R_HEAT_P3) {
+        *fg = heat256[role - R_HEAT_N3][0];
+        *bg = heat256[role - R_HEAT_N3][1];
+    }
+}
+
+static int colors_used;
+
+int term_colors(void) { return colors_used; }
+
 static void set_colors(int color)
 {
+    colors_used = 0;
     if (color && has_colors()) {
         start_color();
         use_default_colors();
-        int c256 = COLORS >= 256 && COLOR_PAIRS > R_COUNT;
+        int colors = COLORS >= 256 && COLOR_PAIRS > R_COUNT ? 256 : 8;
+        colors_used = colors;
         for (int r = 0; r < R_COUNT; r++) {
-            short fg = styles[r].fg, bg = styles[r].bg;
-            if (c256 && r >= R_HEAT_N3 && r <= R_HEAT_P3) {
-                fg = heat256[r - R_HEAT_N3][0];
-                bg = heat256[r - R_HEAT_N3][1];
-            }
-            role_attr[r] = styles[r].color_attr;
+            short fg, bg;
+            unsigned long a;
+            term_role_look(r, colors, &fg, &bg, &a);
+            role_attr[r] = (attr_t)a;
             role_pair[r] = 0;
             if ((fg != -1 || bg != -1) && r + 1 < COLOR_PAIRS) {
                 init_pair((short)(r + 1), fg, bg);
@@ -150,6 +172,14 @@ int term_usable(char *why, size_t n)
     return ok;
 }
 
+static void set_mouse(int on)
+{
+    const char *s = on ? mouse_on : mouse_off;
+    if (mouse && write(STDOUT_FILENO, s, strlen(s)) < 0) {
+        /* the mouse is a convenience: without it the keys do everything */
+    }
+}
+
 int term_start(FILE *out, const char *term, int color)
 {
     have_tty = tcgetattr(STDIN_FILENO, &saved_tios) == 0;
@@ -168,6 +198,12 @@ int term_start(FILE *out, const char *term, int color)
     add_seq("rmcup");
     add_seq("cnorm");
     add_seq("rmkx");
+    mouse = !out && getenv("GATETUI_NOMOUSE") == NULL;
+    if (mouse && restore_len + sizeof mouse_off - 1 < sizeof restore_seq) {
+        memcpy(restore_seq + restore_len, mouse_off, sizeof mouse_off - 1);
+        restore_len += sizeof mouse_off - 1;
+    }
+    set_mouse(1);
     static int hooked;
     if (!hooked) {
         int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
@@ -190,6 +226,7 @@ void term_stop(void)
     if (!active)
         return;
     active = 0;
+    set_mouse(0);
     endwin();
     if (screen) {
         delscreen(screen);
@@ -199,14 +236,18 @@ void term_stop(void)
 
 void term_suspend(void)
 {
-    if (active)
+    if (active) {
+        set_mouse(0);
         endwin();
+    }
 }
 
 void term_resume(void)
 {
-    if (active)
+    if (active) {
+        set_mouse(1);
         clearok(curscr, TRUE); /* the next doupdate sets the terminal up and repaints */
+    }
 }
 
 int term_cols(void) { return COLS; }

@@ -24,6 +24,11 @@ int term_cols(void);
 int term_rows(void);
 /* Takes the terminal's new size after SIGWINCH. */
 void term_resize(void);
+/* The colours the screen uses: 0 (none: NO_COLOR or a terminal without), 8 or 256. */
+int term_colors(void);
+/* How a role looks with `colors` colours (0: none, 8, 256): its pair's colours (-1: the
+ * terminal's own) and attributes. */
+void term_role_look(int role, int colors, short *fg, short *bg, unsigned long *attr);
 /* Shows s on the screen (s must have the screen's size). */
 void term_show(const gt_surface *s);
 

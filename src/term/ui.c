@@ -136,6 +136,21 @@ int ui_translate_key(const TermKeyKey *tk, gt_key *k)
     return 1;
 }
 
+int ui_translate_mouse(TermKey *tk, const TermKeyKey *key, gt_key *k)
+{
+    TermKeyMouseEvent ev;
+    int button, line, col;
+    memset(k, 0, sizeof *k);
+    if (termkey_interpret_mouse(tk, key, &ev, &button, &line, &col) != TERMKEY_RES_KEY ||
+        ev != TERMKEY_MOUSE_PRESS)
+        return 0;
+    k->sym = button == 1 ? K_CLICK : button == 4 ? K_WHEEL_UP : button == 5 ? K_WHEEL_DOWN
+                                                                            : K_NONE;
+    k->x = col - 1; /* libtermkey counts from 1 */
+    k->y = line - 1;
+    return k->sym != K_NONE;
+}
+
 static int use_color(void)
 {
     const char *nc = getenv("NO_COLOR");
@@ -198,7 +213,8 @@ static int read_keys(loop *L, int force)
         force = 0;
         L->partial = 0;
         gt_key k;
-        if (!ui_translate_key(&key, &k))
+        if (key.type == TERMKEY_TYPE_MOUSE ? !ui_translate_mouse(L->tk, &key, &k)
+                                           : !ui_translate_key(&key, &k))
             continue;
         if (k.sym == K_CHAR && k.ctrl && k.cp == 'z') {
             got_tstp = 1;
@@ -300,6 +316,7 @@ int ui_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_err
         rc = gt_fail(e, GT_EFAIL, "cannot start the screen (TERM=%s)",
                      getenv("TERM") ? getenv("TERM") : "");
     } else {
+        v.mono = term_colors() == 0;
         L.tk = termkey_new(STDIN_FILENO, TERMKEY_FLAG_CTRLC);
         if (!L.tk)
             rc = gt_fail(e, GT_EFAIL, "cannot read the keyboard (libtermkey)");

@@ -17,5 +17,8 @@ int ui_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_err
 
 /* A libtermkey key as the view's key; 0 when it means nothing here. */
 int ui_translate_key(const TermKeyKey *tk, gt_key *k);
+/* The same for a mouse event: a press of the first button (a click) or of the wheel; 0 for
+ * the others. */
+int ui_translate_mouse(TermKey *tk, const TermKeyKey *key, gt_key *k);
 
 #endif

@@ -1,0 +1,17 @@
+/* The mouse on the view: a click on a unit row selects the unit, a click on a character of
+ * the text strip moves the cursor to its step, the wheel selects units over the panels and
+ * steps over the strip (doc/screen.md). */
+#ifndef GATETUI_KEYS_MOUSE_H
+#define GATETUI_KEYS_MOUSE_H
+
+#include "screen/keys.h"
+
+/* What a mouse event (K_CLICK, K_WHEEL_UP, K_WHEEL_DOWN) does to v. */
+gt_act keys_mouse(gt_view *v, const gt_key *k);
+
+/* The step of the character drawn at (x, y) of the text strip, or -1 where there is none. */
+long keys_strip_step_at(const gt_view *v, int x, int y);
+/* The unit of the gate panel's row at (x, y), or -1. */
+int keys_unit_at(const gt_view *v, int x, int y);
+
+#endif

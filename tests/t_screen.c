@@ -1,0 +1,519 @@
+/* The screen drawn without a terminal: a view of a one-layer LSTM of 40 units over a text of
+ * 1,320 steps, its frames drawn into a surface at the sizes that matter (64x22, 80x24,
+ * 120x40, 200x60) and read back cell by cell: the selection's column, unknown differences,
+ * the help box, the gate panel's range, the stats view after a resize, the go-to prompt's
+ * numbers, the orders of s, the roles' looks without colour and in 8 colours, and the
+ * background pass's progress after an edit. */
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gatetui/trace.h"
+#include "screen/frame.h"
+#include "screen/keys.h"
+#include "screen/keys_mouse.h"
+#include "screen/panel.h"
+#include "screen/view.h"
+#include "stwrite.h"
+#include "term/term.h"
+#include "tap.h"
+
+enum { H = 40 };
+
+static void write_model(const char *path)
+{
+    enum { V = 8, D = 4, G = 4 };
+    static float w[16384];
+    unsigned x = 12345;
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
+        x = x * 1103515245u + 12345u;
+        w[i] = (float)((int)((x >> 16) % 2001) - 1000) / 1000.0f;
+    }
+    for (int j = 0; j < G * H; j++) /* the hidden-hidden biases small */
+        w[10000 + j] *= 0.1f;
+    for (int j = H; j < 2 * H; j++) /* forget biases from -2 to +4: long and short memories */
+        w[8000 + j] = -2.0f + 6.0f * (float)(j - H) / H;
+    stw_tensor t[] = {
+        {"emb.weight", V, D, w},
+        {"lstm.weight_ih_l0", G * H, D, w + 400},
+        {"lstm.weight_hh_l0", G * H, H, w + 1200},
+        {"lstm.bias_ih_l0", G * H, 0, w + 8000},
+        {"lstm.bias_hh_l0", G * H, 0, w + 10000},
+        {"fc.weight", V, H, w + 9000},
+        {"fc.bias", V, 0, w + 9500},
+    };
+    const char *meta[] = {"vocab", "\\n abcdex"};
+    stw_write(path, t, (int)(sizeof t / sizeof t[0]), meta, 1);
+}
+
+static gt_surface surf;
+
+/* The frame of the view at cols x rows, in surf (UTF-8 glyphs). */
+static void draw(gt_view *v, int cols, int rows)
+{
+    gt_error e = {0};
+    surf_free(&surf);
+    surf_init(&surf, cols, rows, 1);
+    view_prepare(v, cols, rows, &e);
+    frame_draw(&surf, v);
+}
+
+/* Whether any row of the frame contains needle. */
+static int frame_has(const char *needle)
+{
+    char row[4096];
+    for (int y = 0; y < surf.h; y++) {
+        surf_row_text(&surf, y, row, sizeof row);
+        if (strstr(row, needle))
+            return 1;
+    }
+    return 0;
+}
+
+static gt_act key(gt_view *v, gt_keysym sym, uint32_t cp)
+{
+    gt_key k = {sym, cp, 0, 0, 0, 0};
+    gt_act a = keys_handle(v, &k);
+    gt_error e = {0};
+    view_prepare(v, v->lay.cols, v->lay.rows, &e);
+    return a;
+}
+
+static void type(gt_view *v, const char *s)
+{
+    for (; *s; s++)
+        key(v, *s == '\n' ? K_ENTER : K_CHAR, (unsigned char)*s);
+}
+
+/* Only the selected unit's row has the selection's role in the column before the numbers. */
+static void test_selection_column(gt_view *v)
+{
+    v->unit = 3;
+    draw(v, 120, 40);
+    gt_rect g = v->lay.r[P_GATES];
+    int selected = 0, others = 0, rows = 0;
+    for (int y = g.y + 2; y < g.y + g.h; y++) {
+        char row[512];
+        surf_row_text(&surf, y, row, sizeof row);
+        if (!row[0])
+            continue;
+        rows++;
+        int sel = strncmp(row, "▶", strlen("▶")) == 0;
+        int role = surf_cell(&surf, 0, y)->role;
+        selected += sel && role == R_SELECTED;
+        if (getenv("T_SCREEN_DEBUG") && !sel && role == R_SELECTED)
+            printf("# %d: %s\n", y, row);
+        others += !sel && role == R_SELECTED;
+    }
+    tap_ok(rows > 20 && selected == 1 && others == 0,
+           "the selection's colour in column 0 of the selected row only (%d of %d rows)", others,
+           rows);
+}
+
+/* The difference view far past the edit: ? where it is not known, never nan. */
+static void test_unknown_difference(gt_view *v)
+{
+    gt_error e = {0};
+    v->t = 1;
+    int tok = (trace_token(v->tr, 1) + 1) % v->m->vocab;
+    tap_ok(trace_edit(v->tr, 1, tok, &e) == 0, "an edit at step 1");
+    view_edits_changed(v);
+    tap_ok(view_set_diff(v, 1, &e) == 0 && v->diff, "the difference view on");
+    view_seek(v, 1300);
+    for (int i = 0; i < 1000 && v->pending; i++) {
+        usleep(2000);
+        view_tick(v);
+    }
+    draw(v, 120, 40);
+    tap_ok(!v->diff_known && !frame_has("nan") && !frame_has("NaN") && frame_has("?"),
+           "1,299 steps after the edit: ? where the difference is not known, no nan");
+    view_set_diff(v, 0, &e);
+    trace_undo(v->tr, NULL);
+    view_edits_changed(v);
+}
+
+/* The help box: within the frame, no text against its right edge (nothing cut), and every
+ * key of the manual's list somewhere as it scrolls. */
+static void test_help(gt_view *v)
+{
+    static const char *const need[] = {"G", "Space", "=", "Shift-↑", "^L", "^C", "t½"};
+    static const int sizes[][2] = {{64, 22}, {80, 24}, {120, 40}};
+    for (int z = 0; z < 3; z++) {
+        int cols = sizes[z][0], rows = sizes[z][1];
+        draw(v, cols, rows);
+        key(v, K_CHAR, '?');
+        int found[7] = {0}, cut = 0, pages = 0, last = -1;
+        while (v->help && v->help_scroll != last && pages < 100) {
+            last = v->help_scroll;
+            draw(v, cols, rows);
+            pages++;
+            for (int y = 0; y < rows; y++) {
+                char row[1024];
+                surf_row_text(&surf, y, row, sizeof row);
+                for (int i = 0; i < 7; i++)
+                    found[i] |= strstr(row, need[i]) != NULL;
+                /* a row of the box: text up to one space before its right border */
+                int right = -1;
+                for (int x = 2; x < cols; x++)
+                    if (strcmp(surf_cell(&surf, x, y)->s, "│") == 0 &&
+                        surf_cell(&surf, x, y)->role == R_TITLE)
+                        right = x;
+                cut += right > 0 && surf_cell(&surf, right - 1, y)->s[0] != ' ' &&
+                       surf_cell(&surf, right - 1, y)->role != R_TITLE;
+            }
+            key(v, K_DOWN, 0);
+        }
+        int all = 1;
+        for (int i = 0; i < 7; i++) {
+            all &= found[i];
+            if (!found[i])
+                printf("# not found: %s\n", need[i]);
+        }
+        tap_ok(all && !cut, "help at %dx%d: every key found over %d scroll positions, %d rows cut",
+               cols, rows, pages, cut);
+        tap_ok(key(v, K_CHAR, 'x') == ACT_REDRAW && !v->help, "a key other than an arrow closes it");
+    }
+}
+
+/* The gate panel's title gives the units its rows show, as they number them. */
+static void test_unit_range(gt_view *v)
+{
+    v->sort = SORT_INDEX;
+    v->sort_reverse = 0;
+    v->unit = 30;
+    draw(v, 64, 22);
+    int page = view_units_per_page(v);
+    char want[64];
+    snprintf(want, sizeof want, "units %d-%d of %d", v->order[v->top],
+             v->order[v->top + page - 1], H);
+    char row[512];
+    surf_row_text(&surf, v->lay.r[P_GATES].y + 2, row, sizeof row);
+    char first[16];
+    snprintf(first, sizeof first, "%d", v->order[v->top]);
+    tap_ok(v->top > 0 && frame_has(want) && strstr(row, first),
+           "the title's range (%s) is the units of the first and last rows", want);
+}
+
+/* After a resize to a larger screen the stats view's scroll is where its end is in view. */
+static void test_stats_resize(gt_view *v)
+{
+    gt_statsview *sv = &v->stats;
+    size_t n = 0;
+    char *text = malloc(200 * 48);
+    for (int i = 0; i < 200; i++)
+        n += (size_t)sprintf(text + n, "table line %3d of two hundred\n", i);
+    free(sv->text[0]);
+    sv->text[0] = text;
+    sv->lines[0] = 200;
+    sv->width[0] = 30;
+    sv->shown = 1;
+    draw(v, 64, 22);
+    for (int i = 0; i < 100; i++)
+        key(v, K_PGDN, 0);
+    int small_end = sv->scroll;
+    draw(v, 200, 60);
+    tap_ok(small_end > 0 && sv->scroll == view_stats_max_scroll(v) && sv->scroll < small_end &&
+               frame_has("table line 199"),
+           "stats view scrolled to its end at 64x22 (%d), then 200x60: scroll %d, its end shown",
+           small_end, sv->scroll);
+    sv->shown = 0;
+}
+
+/* g: decimal steps and percentages only. */
+static void test_goto_numbers(gt_view *v)
+{
+    static const char *const bad[] = {"nan%", "nan", "0x10", "1e3", "-1", "inf", "12.5",
+                                      "+3", "1 2", "%"};
+    draw(v, 120, 40);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        v->t = 7;
+        key(v, K_CHAR, 'g');
+        type(v, bad[i]);
+        key(v, K_ENTER, 0);
+        tap_ok(v->t == 7 && v->msg_error, "g %s: refused, the cursor stays", bad[i]);
+    }
+    key(v, K_CHAR, 'g');
+    type(v, " 12 \n");
+    tap_ok(v->t == 12, "g 12: step 12");
+    key(v, K_CHAR, 'g');
+    type(v, "50%\n");
+    tap_ok(v->t == (size_t)lround(0.5 * (double)(v->steps - 1)), "g 50%%: the middle step");
+    key(v, K_CHAR, 'g');
+    type(v, "12.5%\n");
+    tap_ok(v->t == (size_t)lround(0.125 * (double)(v->steps - 1)), "g 12.5%%: an eighth");
+}
+
+/* s: each order it goes through differs from the others somewhere. The order by importance
+ * is left out: it waits for a computation in the background (tests/t_keys checks it), and
+ * until then keeps the units in their order. */
+static void test_sort_orders(gt_view *v)
+{
+    int orders[SORT_COUNT][H];
+    int same = 0, n = 0;
+    for (size_t st = 100; st < 1100; st += 100) {
+        v->t = st;
+        n = 0;
+        for (int o = 0; o < SORT_COUNT; o++) {
+            if (o == SORT_IMPORTANCE)
+                continue;
+            v->sort = (gt_sort)o;
+            draw(v, 120, 40);
+            memcpy(orders[n++], v->order, sizeof orders[0]);
+        }
+        for (int a = 0; a < n; a++)
+            for (int b = a + 1; b < n; b++)
+                same += memcmp(orders[a], orders[b], sizeof orders[a]) == 0;
+    }
+    tap_ok(same == 0, "the %d orders of s differ at each of 10 steps (%d equal pairs)",
+           n, same);
+    v->sort = SORT_INDEX;
+}
+
+/* The last search's matches highlighted in the strip: every highlighted run reads the
+ * search, and there is one. */
+static void test_search_highlight(gt_view *v)
+{
+    draw(v, 120, 40);
+    key(v, K_CHAR, '/');
+    type(v, "bead\n");
+    draw(v, 120, 40);
+    gt_rect st = v->lay.r[P_STRIP];
+    int runs = 0, wrong = 0;
+    for (int y = st.y + 1; y < st.y + st.h; y++) {
+        char run[64] = "";
+        for (int x = 0; x <= surf.w; x++) {
+            const gt_cell *c = x < surf.w ? surf_cell(&surf, x, y) : NULL;
+            if (c && (c->role == R_FOUND || (c->role == R_CURSOR && run[0]))) {
+                if (strlen(run) + strlen(c->s) < sizeof run)
+                    strcat(run, c->s);
+            } else if (run[0]) {
+                runs++;
+                wrong += strcmp(run, "bead") != 0 && strstr("bead", run) == NULL;
+                run[0] = 0;
+            }
+        }
+    }
+    tap_ok(runs >= 1 && !wrong, "/bead: %d highlighted runs in the strip, %d not reading it",
+           runs, wrong);
+    key(v, K_CHAR, 'g');
+    type(v, "0\n");
+    draw(v, 120, 40);
+    int before = v->nfound;
+    v->find.last = FIND_LAST_MATCH; /* m was the last: its marks, not the search's */
+    draw(v, 120, 40);
+    tap_ok(before > 0 && v->nfound == 0, "after m the search's matches are no longer shown");
+    v->find.last = FIND_LAST_SEARCH;
+    v->search[0] = 0;
+}
+
+/* Without colours the perturbation curves are drawn with their letters, not braille dots
+ * that only colour tells apart; the decade labels in one format, no empty decade on top. */
+static void test_mono_curves(gt_view *v)
+{
+    gt_error e = {0};
+    v->t = 200;
+    trace_edit(v->tr, 200, (trace_token(v->tr, 200) + 1) % v->m->vocab, &e);
+    view_edits_changed(v);
+    int count[2][2] = {{0}}; /* [mono][braille, letters] */
+    int labels_bad = 0, top_label = 0;
+    for (int mono = 0; mono < 2; mono++) {
+        v->mono = mono;
+        draw(v, 120, 40);
+        gt_rect p = v->lay.r[P_PERTURB];
+        for (int y = p.y + 1; y < p.y + p.h; y++) {
+            int bar = 0;
+            for (int x = p.x + 1; x < p.x + p.w; x++) {
+                const gt_cell *c = surf_cell(&surf, x, y);
+                if (strcmp(c->s, "│") == 0 && x > p.x + 2)
+                    bar = x;
+                else if (bar && x < p.x + p.w - 2) { /* inside the plot */
+                    const unsigned char *u = (const unsigned char *)c->s;
+                    count[mono][0] += u[0] == 0xE2 && u[1] >= 0xA0 && u[1] <= 0xA3;
+                    count[mono][1] += strchr("cFhL", c->s[0]) && c->s[0] && !c->s[1];
+                }
+            }
+            if (bar && mono) { /* the label left of the axis: empty or 1eN */
+                char lab[16] = "";
+                for (int x = bar - 5; x < bar; x++)
+                    strcat(lab, surf_cell(&surf, x, y)->s);
+                char *l = lab;
+                while (*l == ' ')
+                    l++;
+                int d;
+                char rest;
+                labels_bad += *l && sscanf(l, "1e%d%c", &d, &rest) != 1;
+                if (*l && !top_label)
+                    top_label = y == p.y + 3 ? 1 : -1; /* the first plot row */
+            }
+        }
+    }
+    tap_ok(count[0][0] > 10 && count[1][0] == 0 && count[1][1] > 10,
+           "curves: %d braille cells with colours; without, %d braille and %d letters",
+           count[0][0], count[1][0], count[1][1]);
+    tap_ok(!labels_bad && top_label == 1, "the decades labelled 1eN, one at the plot's top row");
+    v->mono = 0;
+    trace_undo(v->tr, NULL);
+    view_edits_changed(v);
+}
+
+/* Ctrl-E and Ctrl-Y scroll the strip a row without moving the cursor; a click still finds
+ * the step of the character under it; moving the cursor brings the strip back to it. */
+static void test_strip_scroll(gt_view *v)
+{
+    char r0[3][512], r1[3][512], r2[3][512];
+    v->t = 600;
+    draw(v, 120, 40);
+    gt_rect st = v->lay.r[P_STRIP];
+    int rows = (st.h - 1) / 2, y0 = st.y + 1;
+    for (int k = 0; k < rows && k < 3; k++)
+        surf_row_text(&surf, y0 + 2 * k, r0[k], sizeof r0[k]);
+    long second = keys_strip_step_at(v, st.x + 1, y0 + 2);
+    gt_key ce = {K_CHAR, 'e', 1, 0, 0, 0}, cy = {K_CHAR, 'y', 1, 0, 0, 0};
+    keys_handle(v, &ce);
+    draw(v, 120, 40);
+    for (int k = 0; k < rows && k < 3; k++)
+        surf_row_text(&surf, y0 + 2 * k, r1[k], sizeof r1[k]);
+    long first = keys_strip_step_at(v, st.x + 1, y0);
+    tap_ok(rows >= 2 && v->t == 600 && strcmp(r1[0], r0[1]) == 0 && first == second,
+           "Ctrl-E: the second row of text comes up, the cursor stays, a click finds the same step");
+    keys_handle(v, &cy);
+    keys_handle(v, &cy);
+    draw(v, 120, 40);
+    for (int k = 0; k < rows && k < 3; k++)
+        surf_row_text(&surf, y0 + 2 * k, r2[k], sizeof r2[k]);
+    tap_ok(v->t == 600 && strcmp(r2[1], r0[0]) == 0, "Ctrl-Y twice: a row back from where it was");
+    for (int i = 0; i < 6; i++)
+        keys_handle(v, &ce);
+    draw(v, 120, 40);
+    int cursor_shown = 0;
+    for (int k = 0; k < rows; k++)
+        for (int x = 0; x < surf.w; x++)
+            cursor_shown |= surf_cell(&surf, x, y0 + 2 * k)->role == R_CURSOR;
+    key(v, K_RIGHT, 0);
+    draw(v, 120, 40);
+    tap_ok(!cursor_shown && v->t == 601 && v->strip_scroll == 0,
+           "scrolled past the cursor it is not shown; a step brings the strip back to it");
+}
+
+/* With c the strip's title shows the scale of its shades, -1 to +1 in order. */
+static void test_heat_scale(gt_view *v)
+{
+    int found = 0;
+    for (int heat = 0; heat < 2; heat++) {
+        v->heat = heat;
+        draw(v, 120, 40);
+        int y = v->lay.r[P_STRIP].y, run = 0, ok = 0;
+        for (int x = 0; x < surf.w; x++) {
+            int want = R_HEAT_N3 + run;
+            run = surf_cell(&surf, x, y)->role == want ? run + 1 : 0;
+            ok |= run == 7;
+        }
+        found += ok << heat;
+    }
+    char row[512];
+    surf_row_text(&surf, v->lay.r[P_STRIP].y, row, sizeof row);
+    tap_ok(found == 2 && strstr(row, "-1 ███████ +1"),
+           "c: the title shows the seven shades from -1 to +1 (off: none)");
+    v->heat = 0;
+}
+
+/* The cursor and an edit look like no shade of the text's colouring, nor like each other. */
+static void test_looks(void)
+{
+    static const int colors[] = {0, 8, 256};
+    for (int c = 0; c < 3; c++) {
+        short f[R_COUNT], b[R_COUNT];
+        unsigned long a[R_COUNT];
+        for (int r = 0; r < R_COUNT; r++)
+            term_role_look(r, colors[c], &f[r], &b[r], &a[r]);
+        int clash = 0;
+        const int mine[2] = {R_CURSOR, R_EDIT};
+        for (int i = 0; i < 2; i++) {
+            int r = mine[i];
+            for (int h = R_HEAT_N3; h <= R_HEAT_P3; h++)
+                clash += f[r] == f[h] && b[r] == b[h] && a[r] == a[h];
+        }
+        clash += f[R_CURSOR] == f[R_EDIT] && b[R_CURSOR] == b[R_EDIT] && a[R_CURSOR] == a[R_EDIT];
+        /* in 8 colours the background alone must tell the cursor from a shade */
+        if (colors[c] == 8)
+            for (int h = R_HEAT_N3; h <= R_HEAT_P3; h++)
+                clash += b[R_CURSOR] == b[h];
+        tap_ok(clash == 0, "%d colours: the cursor and an edit unlike the shades of c (%d clashes)",
+               colors[c], clash);
+    }
+}
+
+/* The pass after an edit late in the text: its progress counts the states known from step
+ * 0, not from the edit. */
+static void test_progress(gt_view *v)
+{
+    gt_error e = {0};
+    trace_pass_start(v->tr, v->steps, &e);
+    while (trace_pass_running(v->tr))
+        usleep(1000);
+    size_t at = v->steps * 3 / 4;
+    trace_edit(v->tr, at, (trace_token(v->tr, at) + 1) % v->m->vocab, &e);
+    double p = trace_pass_progress(v->tr);
+    tap_ok(p > 0.7 && p < 0.76, "an edit at 3/4 of the text: the states are %.0f%% known", 100 * p);
+    trace_undo(v->tr, NULL);
+}
+
+int main(void)
+{
+    const char *locs[] = {"C.UTF-8", "C.utf8", "en_US.UTF-8"};
+    int have = 0;
+    for (int i = 0; i < 3 && !have; i++)
+        have = setlocale(LC_ALL, locs[i]) != NULL;
+    if (!have) {
+        printf("1..0 # SKIP no UTF-8 locale here\n");
+        return 0;
+    }
+    char dir[] = "/tmp/t_screen.XXXXXX";
+    if (!mkdtemp(dir))
+        return 1;
+    char path[256];
+    snprintf(path, sizeof path, "%s/m.safetensors", dir);
+    write_model(path);
+    if (chdir(dir) != 0)
+        return 1;
+    char text[2000];
+    size_t n = 0;
+    for (int i = 0; i < 110; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s", i % 3 ? "abc cab bad\n" : "dexa bead ax");
+    gt_error e = {0};
+    gt_model m;
+    gt_text t;
+    gt_trace *tr;
+    gt_view v;
+    if (model_load(&m, path, NULL, &e) || text_from_memory(&t, "t.txt", text, n, &m, &e) ||
+        trace_open(&tr, &m, &t, NULL, &e) || view_init(&v, &m, &t, tr, 0, &e)) {
+        printf("Bail out! %s\n", e.msg);
+        return 1;
+    }
+    v.utf8 = 1;
+    test_selection_column(&v);
+    test_unknown_difference(&v);
+    test_help(&v);
+    test_unit_range(&v);
+    test_stats_resize(&v);
+    test_goto_numbers(&v);
+    test_sort_orders(&v);
+    test_search_highlight(&v);
+    test_mono_curves(&v);
+    test_strip_scroll(&v);
+    test_heat_scale(&v);
+    test_looks();
+    test_progress(&v);
+
+    surf_free(&surf);
+    view_free(&v);
+    trace_close(tr);
+    text_free(&t);
+    model_free(&m);
+    unlink(path);
+    rmdir(dir);
+    return tap_done();
+}
