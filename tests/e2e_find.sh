@@ -8,10 +8,7 @@
 src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
 . "$src/tests/e2e_lib.sh"
-if ! e2e_terminal; then
-    echo "1..0 # SKIP $e2e_why"
-    exit 0
-fi
+e2e_terminal_or_skip
 e2e_setup find
 
 cat >"$work/run.sh" <<EOF

@@ -20,6 +20,15 @@ e2e_terminal() {
     return 1
 }
 
+# e2e_terminal_or_skip: e2e_terminal, or the whole script skipped (TAP's "1..0 # SKIP",
+# which .ci/run counts as a failure when its run does not expect it) with the reason.
+e2e_terminal_or_skip() {
+    if ! e2e_terminal; then
+        echo "1..0 # SKIP $e2e_why"
+        exit 0
+    fi
+}
+
 # e2e_runner BIN WORK SRC: sets runner to the command that starts gatetui and slow to how many
 # times longer to wait for it. With GATETUI_VALGRIND=1 it runs under valgrind's memcheck
 # (leaks at exit counted, suppressions in SRC/tests/valgrind.supp, a log per process in

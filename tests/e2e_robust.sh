@@ -159,7 +159,7 @@ check $? "the interrupted --export left no file, temporary or not"
 
 # ---- the screen ----
 if ! e2e_terminal; then
-    echo "# $e2e_why: the screen's tests are skipped"
+    skip "$e2e_why: the screen's tests"
     echo "1..$n"
     exit 0
 fi

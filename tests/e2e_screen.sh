@@ -9,10 +9,7 @@
 src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
 . "$src/tests/e2e_lib.sh"
-if ! e2e_terminal; then
-    echo "1..0 # SKIP $e2e_why"
-    exit 0
-fi
+e2e_terminal_or_skip
 if [ ! -f "$src/samples/kjv-lstm.bin" ]; then
     echo "1..0 # SKIP the sample model is not in this tree"
     exit 0
