@@ -274,6 +274,8 @@ def parse_args():
     ap.add_argument("--out", help="model file for the weights with the best validation loss")
     ap.add_argument("--snapshot", action="append", default=[], metavar="STEP:FILE",
                     help="also save the weights after exactly STEP steps")
+    ap.add_argument("--last", metavar="FILE",
+                    help="also save the weights as they are when training stops")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--ref-only", metavar="MODEL",
                     help="do not train: write the reference dump of an existing model file")
@@ -392,6 +394,13 @@ def main():
                     "embed": args.embed, "vocab": len(vocab), "params": params,
                     "rnn_params": rnn_params, "steps_run": step, "seconds": seconds,
                     "args": vars(args)})
+    if args.last:
+        vl = evaluate(model, valid)
+        tl = evaluate(model, train)
+        extra = "train %.4f, valid %.4f nats/char" % (tl, vl)
+        save_model(model, args.last, args, vocab, step, extra, ref_text)
+        results["last"] = {"file": args.last, "step": step, "train_loss": tl,
+                           "valid_loss": vl}
     if args.out:
         if best[2] is not None:
             model.load_state_dict(best[2])

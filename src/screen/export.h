@@ -9,6 +9,7 @@
 #include "gatetui/model.h"
 #include "gatetui/text.h"
 #include "gatetui/trace.h"
+#include "screen/models.h"
 #include "screen/surface.h"
 
 /* What the screen modes are asked for on the command line. */
@@ -40,6 +41,6 @@ int export_text_to_cwd(const gt_trace *tr, const char *text_name, char *out, siz
                        gt_error *e);
 
 /* The --export mode. */
-int export_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_error *e);
+int export_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e);
 
 #endif
