@@ -217,8 +217,9 @@ static void stats_scroll(gt_view *v, long d)
     gt_rect g = v->lay.r[P_GATES];
     g.w = v->lay.cols;
     int rows = g.h - 1 > 1 ? g.h - 1 : 1;
-    int n = sv->text[v->layer] ? sv->lines[v->layer] : 0;
-    long max = n - (long)(n ? layout_text_columns(g, n, sv->width[v->layer]) : 1) * rows;
+    int n, width;
+    statsview_tables(sv, v->layer, &n, &width);
+    long max = n - (long)(n ? layout_text_columns(g, n, width) : 1) * rows;
     long to = sv->scroll + d;
     to = to > max ? max : to;
     sv->scroll = to < 0 ? 0 : (int)to;

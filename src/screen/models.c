@@ -153,13 +153,32 @@ void models_switch(gt_models *ms, int dir)
     to->msg_error = 0;
 }
 
+/* When every model's tables of the layer shown are known: each view gets them side by side
+ * (once per layer: the text as loaded does not change). 1 when they were joined now. */
+static int join_tables(gt_models *ms)
+{
+    const gt_view *v = &ms->v[ms->cur];
+    const char *tables[64];
+    if (ms->n < 2 || ms->n > 64 || !v->stats.shown ||
+        (v->stats.joined && v->stats.joined_layer == v->layer))
+        return 0;
+    for (int k = 0; k < ms->n; k++) {
+        const gt_statsview *sv = &ms->v[k].stats;
+        if (ms->v[k].layer != v->layer || !(tables[k] = sv->text[v->layer]))
+            return 0;
+    }
+    for (int k = 0; k < ms->n; k++)
+        statsview_join(&ms->v[k].stats, tables, ms->n, v->layer);
+    return 1;
+}
+
 int models_tick(gt_models *ms)
 {
     int redraw = 0;
     for (int k = 0; k < ms->n; k++)
         if (view_tick(&ms->v[k]) && (k == ms->cur || ms->v[ms->cur].stats.shown))
             redraw = 1; /* the others show in the stats view only */
-    return redraw;
+    return join_tables(ms) || redraw;
 }
 
 int models_busy(const gt_models *ms)

@@ -165,10 +165,8 @@ static int draw(loop *L, gt_error *e)
             return gt_fail(e, GT_EFAIL, "out of memory for the screen");
     }
     gt_view *v = models_view(L->ms);
-    for (int k = 0; k < L->ms->n; k++) /* the others' values show in the stats view */
-        if (k == L->ms->cur || v->stats.shown)
-            if ((rc = view_prepare(&L->ms->v[k], cols, rows, e)))
-                return rc;
+    if ((rc = view_prepare(v, cols, rows, e)))
+        return rc;
     frame_draw(&L->surf, v);
     term_show(&L->surf);
     doupdate();
