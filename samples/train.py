@@ -274,6 +274,10 @@ def parse_args():
     ap.add_argument("--out", help="model file for the weights with the best validation loss")
     ap.add_argument("--snapshot", action="append", default=[], metavar="STEP:FILE",
                     help="also save the weights after exactly STEP steps")
+    ap.add_argument("--checkpoint", action="append", default=[], metavar="STEP:FILE",
+                    help="also save the weights after exactly STEP steps, leaving the run as "
+                    "it would be without (a --snapshot's reference dump draws from the random "
+                    "generator, which changes the dropout masks after it)")
     ap.add_argument("--last", metavar="FILE",
                     help="also save the weights as they are when training stops")
     ap.add_argument("--threads", type=int, default=1)
@@ -303,10 +307,12 @@ def fit(model, args, vocab, train, valid, ref_text, rng):
     (valid loss, step, weights) of the best evaluation (weights None when there was none),
     results has the snapshots' losses."""
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
-    snapshots = {}
-    for spec in args.snapshot:
+    snapshots, keep_rng = {}, set()
+    for spec in args.snapshot + args.checkpoint:
         s, _, f = spec.partition(":")
         snapshots[int(s)] = f
+        if spec in args.checkpoint:
+            keep_rng.add(int(s))
     last_needed = max(snapshots) if snapshots else 0
 
     best = (math.inf, 0, None)
@@ -334,7 +340,10 @@ def fit(model, args, vocab, train, valid, ref_text, rng):
                 vl = evaluate(model, valid)
                 tl = evaluate(model, train)
                 extra = "train %.4f, valid %.4f nats/char" % (tl, vl)
+                rng_state = torch.get_rng_state()
                 save_model(model, snapshots[step], args, vocab, step, extra, ref_text)
+                if step in keep_rng:
+                    torch.set_rng_state(rng_state)
                 results["snapshots"][snapshots[step]] = {
                     "step": step, "train_loss": tl, "valid_loss": vl,
                     "seconds": time.time() - t0}
