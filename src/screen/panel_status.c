@@ -183,6 +183,7 @@ void panel_help(gt_surface *s)
         {"r", "report tables of the text (r or Esc closes, arrows scroll)"},
         {"D", "dc_T/dc_(T-k) against the carry line at the cursor (+ - its K, D Esc close)"},
         {"x", "export this frame to a text file"},
+        {"Tab S-Tab", "several models: the next, previous one (same step, edits)"},
         {"Esc", "cancel a prompt or a selection, stop a computation"},
         {"?", "this help (any key closes it)"},
         {"q", "quit"},
