@@ -284,6 +284,9 @@ def parse_args():
     ap.add_argument("--ref-only", metavar="MODEL",
                     help="do not train: write the reference dump of an existing model file")
     ap.add_argument("--summary", help="write a JSON summary here")
+    ap.add_argument("--convert", nargs=2, metavar=("MODEL", "OUT"),
+                    help="do not train: write MODEL's weights rounded to --dtype into the new "
+                    "file OUT, with MODEL's metadata")
     return ap.parse_args()
 
 
@@ -299,6 +302,23 @@ def reference_only(args):
                                         args.ref_bytes)
     log("%s: reference dump of %d characters, max |float64 - PyTorch| = %.3g"
         % (args.ref_only, used, worst))
+
+
+def convert(args):
+    """args.convert's model file rounded to args.dtype, into a new file."""
+    src, out = args.convert
+    if os.path.exists(out):
+        sys.exit("%s exists; not overwritten" % out)
+    arrays, meta = load_file(src)
+    rounded = {k: np.asarray(v, dtype=np.float16 if args.dtype == "f16" else np.float32)
+               for k, v in arrays.items()}
+    worst = max(float(np.abs(rounded[k].astype(np.float64) - np.asarray(v, np.float64)).max())
+                for k, v in arrays.items())
+    meta = dict(meta)
+    meta["training"] = meta.get("training", "") + "; stored as %s" % args.dtype.upper()
+    save_file(rounded, out, metadata=meta)
+    log("%s -> %s (%s, %d bytes): largest |rounding| of a weight %.3g" % (
+        src, out, args.dtype.upper(), os.path.getsize(out), worst))
 
 
 def fit(model, args, vocab, train, valid, ref_text, rng):
@@ -374,6 +394,9 @@ def main():
     torch.set_num_threads(args.threads)
     if args.ref_only:
         reference_only(args)
+        return
+    if args.convert:
+        convert(args)
         return
     torch.manual_seed(args.seed)
     torch.use_deterministic_algorithms(True)
