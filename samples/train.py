@@ -321,6 +321,21 @@ def convert(args):
         src, out, args.dtype.upper(), os.path.getsize(out), worst))
 
 
+def save_snapshot(model, args, vocab, step, path, train, valid, ref_text, t0, results,
+                  keep_rng):
+    """Saves the weights as they are after `step` steps; with keep_rng, the random
+    generator is left as it was (the reference dump's model draws from it)."""
+    vl = evaluate(model, valid)
+    tl = evaluate(model, train)
+    extra = "train %.4f, valid %.4f nats/char" % (tl, vl)
+    rng_state = torch.get_rng_state()
+    save_model(model, path, args, vocab, step, extra, ref_text)
+    if keep_rng:
+        torch.set_rng_state(rng_state)
+    results["snapshots"][path] = {"step": step, "train_loss": tl, "valid_loss": vl,
+                                  "seconds": time.time() - t0}
+
+
 def fit(model, args, vocab, train, valid, ref_text, rng):
     """Trains model until --steps or --patience (and past the last --snapshot), saving the
     snapshots on the way. Returns (best, steps run, seconds, results): best is
@@ -342,6 +357,9 @@ def fit(model, args, vocab, train, valid, ref_text, rng):
     t0 = time.time()
     results = {"snapshots": {}}
     stop = False
+    if 0 in snapshots:  # the weights as initialised
+        save_snapshot(model, args, vocab, 0, snapshots[0], train, valid, ref_text, t0, results,
+                      0 in keep_rng)
     while not stop:
         state = None
         for x, y in epoch_batches(train, args.batch, args.seq, rng):
@@ -357,16 +375,8 @@ def fit(model, args, vocab, train, valid, ref_text, rng):
             step += 1
             recent.append(loss.item())
             if step in snapshots:
-                vl = evaluate(model, valid)
-                tl = evaluate(model, train)
-                extra = "train %.4f, valid %.4f nats/char" % (tl, vl)
-                rng_state = torch.get_rng_state()
-                save_model(model, snapshots[step], args, vocab, step, extra, ref_text)
-                if step in keep_rng:
-                    torch.set_rng_state(rng_state)
-                results["snapshots"][snapshots[step]] = {
-                    "step": step, "train_loss": tl, "valid_loss": vl,
-                    "seconds": time.time() - t0}
+                save_snapshot(model, args, vocab, step, snapshots[step], train, valid, ref_text,
+                              t0, results, step in keep_rng)
             if step % args.eval_every == 0:
                 vl = evaluate(model, valid)
                 mark = ""
