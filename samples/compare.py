@@ -45,7 +45,8 @@ def main():
         u, p, carry = r["units"], r["perturbation"], r["gates"][r["units"]["gate"]]
         k = p["k"]
         meas = p["cell"] if r["model"]["arch"] == "lstm" else p["hidden"]
-        ratio = meas[-1] / p["forget_only"][-1] if p["forget_only"][-1] > 0 else float("nan")
+        def ratio(i):  # "-" where forget-only is at rounding's floor
+            return "%.2f" % (meas[i] / p["forget_only"][i]) if p["forget_only"][i] > 1e-9 else "-"
         f = lambda v, d=3: "-" if v is None else ("%.*f" % (d, v))  # noqa: E731
         cols.append([
             os.path.basename(path), "%s %d" % (r["model"]["arch"].upper(), r["model"]["hidden"]),
@@ -58,7 +59,7 @@ def main():
             "%d of %d" % (u["below_half"], r["model"]["hidden"]), str(u["halflife_ge10"]),
             f(p["halflife_cell"] if r["model"]["arch"] == "lstm" else p["halflife_hidden"], 1),
             f(p["halflife_forget_only"], 1), f(p["halflife_linearized"], 1),
-            "%.2f" % ratio, "%s / %s" % (f(r["saturation"][u["gate"]]["left"]),
+            "%s / %s" % (ratio(k.index(16)), ratio(len(k) - 1)), "%s / %s" % (f(r["saturation"][u["gate"]]["left"]),
                                          f(r["saturation"][u["gate"]]["right"])),
             "%s / %s / %s" % (f(r["by_char"]["space"]["mean"]),
                               f(r["by_char"]["newline"]["mean"]),
@@ -69,7 +70,7 @@ def main():
             "its 5% / 50% / 95%", "median unit's mean carry gate",
             "unit half-lives min / median / max", "units below 0.5", "units with half-life >= 10",
             "half-life, measured (c; GRU: h)", "half-life, forget-only (GRU: z alone)",
-            "half-life, linearized", "measured / forget-only at k = %d" % k[-1],
+            "half-life, linearized", "measured / forget-only at k = 16 / %d" % k[-1],
             "carry gate < 0.1 / > 0.9", "carry gate at space / newline / other"]
     print("| | " + " | ".join(c[0] for c in cols) + " |")
     print("|---|" + "---|" * len(cols))

@@ -580,6 +580,8 @@ int main(int argc, char **argv)
         case MODE_JACOBIAN:
             rc = each_model(&c, m, n, &t, jacobian_mode, &e);
             break;
+        /* a further mode that prints per model (unit importances, ...) is one more
+         * model_mode here: each_model gives it its columns and its {"models": [...]} */
         case MODE_EXPORT:
         case MODE_UI: {
             gt_screen_opts so = {(int)c.layer, c.step, c.edit, c.size, c.export_file, c.find.steps};

@@ -144,9 +144,7 @@ void models_switch(gt_models *ms, int dir)
         to->diff = 0;
     }
     to->pass_wanted = wanted;
-    view_seek(to, from->t);
-    if (to->pending) /* shown when the pass reaches it; meanwhile the nearest step known */
-        to->t = from->t < trace_known(to->tr) ? from->t : 0;
+    view_seek(to, from->t); /* when its states are not known yet, a jump the pass ends */
     if (wanted)
         trace_pass_start(to->tr, to->steps, NULL);
     snprintf(to->msg, sizeof to->msg, "model %d of %d: %s", ms->cur + 1, ms->n, to->m->path);
