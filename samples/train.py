@@ -11,7 +11,11 @@ The validation loss is measured every --eval-every steps; the weights with the l
 validation loss are kept and training stops after --patience evaluations without
 improvement (or at --steps).  --snapshot STEP:FILE additionally saves the weights exactly as
 they are after STEP steps; the data order and the updates do not depend on --steps or on
-the evaluations, so a snapshot equals a separate run with --steps STEP.
+the evaluations, so a snapshot equals a separate run with --steps STEP.  A snapshot's
+reference dump draws from the random generator (it builds a model), which changes the
+dropout masks after it; --checkpoint STEP:FILE saves the same way and puts the generator
+back, so the run goes on as it would without (STEP 0: the weights as initialised).
+--convert MODEL OUT --dtype f16 writes a model file's weights rounded to F16.
 
 Each saved model FILE (say samples/kjv-lstm.bin) gets a reference dump next to it,
 samples/kjv-lstm.ref.csv, in the format of `gatetui --dump`, computed on the first
