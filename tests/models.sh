@@ -112,6 +112,18 @@ rc=$?
 [ $rc -eq 2 ] && [ ! -s "$out/o" ] && grep -q "take one MODEL" "$out/err"
 checkf $? "--dump with two models: exit 2 (got $rc)" "$out/err"
 
+# the samples: the checkpoints (F16) beside the trained LSTM and the GRU, one column each
+S="$src/samples"
+if [ -f "$S/kjv-lstm-0.bin" ] && [ -f "$S/kjv-gru.bin" ]; then
+    "$bin" --report --windows 1 --window-len 32 --horizon 8 "$S"/kjv-lstm-0.bin "$S"/kjv-lstm-100.bin \
+        "$S"/kjv-lstm-300.bin "$S"/kjv-lstm-800.bin "$S"/kjv-lstm-2000.bin "$S"/kjv-lstm.bin \
+        "$S"/kjv-lstm-2650.bin "$S"/kjv-gru.bin "$S"/kjv-valid.txt >"$out/s" 2>"$out/err" &&
+        [ "$(grep -o 'kjv-[a-z0-9-]*\.bin: [LG][SR][TU]' "$out/s" | wc -l)" -eq 8 ]
+    checkf $? "the samples: seven checkpoints of the LSTM and the GRU side by side" "$out/err"
+else
+    bail "the sample models are missing"
+fi
+
 # memory: a text of 7 MB (14 MB of tokens); each further model must add no more than its
 # weights (20 KB here) and 1 MB of slack, where a copy of the tokens would add 14 MB
 awk -v f="$text" 'BEGIN { while ((getline l < f) > 0) s = s l "\n"; for (i = 0; i < 2000; i++) printf "%s", s }' >"$out/big.txt"
