@@ -54,7 +54,7 @@ check $? "the list of half-lives is the same, the model shown in brackets ($line
 
 tm send-keys -t gt Tab
 wait_for "gru1.safetensors \[3/3\]" >/dev/null && wait_for "step 50: 'c' → 'w'" >/dev/null &&
-    screen | grep -q "t½ h "
+    wait_for "t½ h [0-9]"
 check $? "Tab again: the GRU, the same edit, its h half-life"
 tm send-keys -t gt BTab
 wait_for "lstm2_perm.safetensors \[2/3\]" >/dev/null
