@@ -11,7 +11,11 @@ The validation loss is measured every --eval-every steps; the weights with the l
 validation loss are kept and training stops after --patience evaluations without
 improvement (or at --steps).  --snapshot STEP:FILE additionally saves the weights exactly as
 they are after STEP steps; the data order and the updates do not depend on --steps or on
-the evaluations, so a snapshot equals a separate run with --steps STEP.
+the evaluations, so a snapshot equals a separate run with --steps STEP.  A snapshot's
+reference dump draws from the random generator (it builds a model), which changes the
+dropout masks after it; --checkpoint STEP:FILE saves the same way and puts the generator
+back, so the run goes on as it would without (STEP 0: the weights as initialised).
+--convert MODEL OUT --dtype f16 writes a model file's weights rounded to F16.
 
 Each saved model FILE (say samples/kjv-lstm.bin) gets a reference dump next to it,
 samples/kjv-lstm.ref.csv, in the format of `gatetui --dump`, computed on the first
@@ -274,10 +278,19 @@ def parse_args():
     ap.add_argument("--out", help="model file for the weights with the best validation loss")
     ap.add_argument("--snapshot", action="append", default=[], metavar="STEP:FILE",
                     help="also save the weights after exactly STEP steps")
+    ap.add_argument("--checkpoint", action="append", default=[], metavar="STEP:FILE",
+                    help="also save the weights after exactly STEP steps, leaving the run as "
+                    "it would be without (a --snapshot's reference dump draws from the random "
+                    "generator, which changes the dropout masks after it)")
+    ap.add_argument("--last", metavar="FILE",
+                    help="also save the weights as they are when training stops")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--ref-only", metavar="MODEL",
                     help="do not train: write the reference dump of an existing model file")
     ap.add_argument("--summary", help="write a JSON summary here")
+    ap.add_argument("--convert", nargs=2, metavar=("MODEL", "OUT"),
+                    help="do not train: write MODEL's weights rounded to --dtype into the new "
+                    "file OUT, with MODEL's metadata")
     return ap.parse_args()
 
 
@@ -295,16 +308,50 @@ def reference_only(args):
         % (args.ref_only, used, worst))
 
 
+def convert(args):
+    """args.convert's model file rounded to args.dtype, into a new file."""
+    src, out = args.convert
+    if os.path.exists(out):
+        sys.exit("%s exists; not overwritten" % out)
+    arrays, meta = load_file(src)
+    rounded = {k: np.asarray(v, dtype=np.float16 if args.dtype == "f16" else np.float32)
+               for k, v in arrays.items()}
+    worst = max(float(np.abs(rounded[k].astype(np.float64) - np.asarray(v, np.float64)).max())
+                for k, v in arrays.items())
+    meta = dict(meta)
+    meta["training"] = meta.get("training", "") + "; stored as %s" % args.dtype.upper()
+    save_file(rounded, out, metadata=meta)
+    log("%s -> %s (%s, %d bytes): largest |rounding| of a weight %.3g" % (
+        src, out, args.dtype.upper(), os.path.getsize(out), worst))
+
+
+def save_snapshot(model, args, vocab, step, path, train, valid, ref_text, t0, results,
+                  keep_rng):
+    """Saves the weights as they are after `step` steps; with keep_rng, the random
+    generator is left as it was (the reference dump's model draws from it)."""
+    vl = evaluate(model, valid)
+    tl = evaluate(model, train)
+    extra = "train %.4f, valid %.4f nats/char" % (tl, vl)
+    rng_state = torch.get_rng_state()
+    save_model(model, path, args, vocab, step, extra, ref_text)
+    if keep_rng:
+        torch.set_rng_state(rng_state)
+    results["snapshots"][path] = {"step": step, "train_loss": tl, "valid_loss": vl,
+                                  "seconds": time.time() - t0}
+
+
 def fit(model, args, vocab, train, valid, ref_text, rng):
     """Trains model until --steps or --patience (and past the last --snapshot), saving the
     snapshots on the way. Returns (best, steps run, seconds, results): best is
     (valid loss, step, weights) of the best evaluation (weights None when there was none),
     results has the snapshots' losses."""
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
-    snapshots = {}
-    for spec in args.snapshot:
+    snapshots, keep_rng = {}, set()
+    for spec in args.snapshot + args.checkpoint:
         s, _, f = spec.partition(":")
         snapshots[int(s)] = f
+        if spec in args.checkpoint:
+            keep_rng.add(int(s))
     last_needed = max(snapshots) if snapshots else 0
 
     best = (math.inf, 0, None)
@@ -314,6 +361,9 @@ def fit(model, args, vocab, train, valid, ref_text, rng):
     t0 = time.time()
     results = {"snapshots": {}}
     stop = False
+    if 0 in snapshots:  # the weights as initialised
+        save_snapshot(model, args, vocab, 0, snapshots[0], train, valid, ref_text, t0, results,
+                      0 in keep_rng)
     while not stop:
         state = None
         for x, y in epoch_batches(train, args.batch, args.seq, rng):
@@ -329,13 +379,8 @@ def fit(model, args, vocab, train, valid, ref_text, rng):
             step += 1
             recent.append(loss.item())
             if step in snapshots:
-                vl = evaluate(model, valid)
-                tl = evaluate(model, train)
-                extra = "train %.4f, valid %.4f nats/char" % (tl, vl)
-                save_model(model, snapshots[step], args, vocab, step, extra, ref_text)
-                results["snapshots"][snapshots[step]] = {
-                    "step": step, "train_loss": tl, "valid_loss": vl,
-                    "seconds": time.time() - t0}
+                save_snapshot(model, args, vocab, step, snapshots[step], train, valid, ref_text,
+                              t0, results, step in keep_rng)
             if step % args.eval_every == 0:
                 vl = evaluate(model, valid)
                 mark = ""
@@ -363,6 +408,9 @@ def main():
     torch.set_num_threads(args.threads)
     if args.ref_only:
         reference_only(args)
+        return
+    if args.convert:
+        convert(args)
         return
     torch.manual_seed(args.seed)
     torch.use_deterministic_algorithms(True)
@@ -392,6 +440,13 @@ def main():
                     "embed": args.embed, "vocab": len(vocab), "params": params,
                     "rnn_params": rnn_params, "steps_run": step, "seconds": seconds,
                     "args": vars(args)})
+    if args.last:
+        vl = evaluate(model, valid)
+        tl = evaluate(model, train)
+        extra = "train %.4f, valid %.4f nats/char" % (tl, vl)
+        save_model(model, args.last, args, vocab, step, extra, ref_text)
+        results["last"] = {"file": args.last, "step": step, "train_loss": tl,
+                           "valid_loss": vl}
     if args.out:
         if best[2] is not None:
             model.load_state_dict(best[2])

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "screen/export.h"
+#include "gatetui/columns.h"
 #include "gatetui/dump.h"
 #include "gatetui/kernset.h"
 #include "gatetui/loss.h"
@@ -26,6 +27,7 @@
 #include "gatetui/report.h"
 #include "gatetui/run.h"
 #include "gatetui/text.h"
+#include "gatetui/vocabmap.h"
 #include "term/ui.h"
 
 enum mode { MODE_UI, MODE_REPORT, MODE_DUMP, MODE_EXPORT, MODE_FIND, MODE_JACOBIAN,
@@ -49,7 +51,9 @@ typedef struct cli {
     const char *size;    /* "COLSxROWS" */
     gt_model_options mopt;
     gt_find_options find; /* --units, --select, --profile, --html */
-    const char *model_path, *text_path;
+    char **model_path;   /* [nmodels]: MODEL [MODEL ...] */
+    int nmodels;
+    const char *text_path;
     long lag;            /* --jacobian: K (default 32); its unit is find.unit (default 0) */
     int matrix;          /* --jacobian: J(T-K, K) as CSV */
     iv_arg iv[MAX_IV];   /* the interventions */
@@ -58,17 +62,17 @@ typedef struct cli {
 } cli;
 
 static const char usage[] =
-    "usage: gatetui [--layer N] [--vocab-from FILE] [--embedding NAME] [--gru-reset before|after] MODEL TEXT\n"
-    "       gatetui --report [--json] [--layer N] [--windows N] [--window-len L] [--horizon K] MODEL TEXT\n"
+    "usage: gatetui [--layer N] [--vocab-from FILE] [--embedding NAME] [--gru-reset before|after] MODEL [MODEL ...] TEXT\n"
+    "       gatetui --report [--json] [--layer N] [--windows N] [--window-len L] [--horizon K] MODEL [MODEL ...] TEXT\n"
     "       gatetui --dump [--layer N] [--from A] [--to B] [--probs] MODEL TEXT\n"
-    "       gatetui --export FILE --step N [--edit S:C] [--size COLSxROWS] [--layer N] MODEL TEXT\n"
-    "       gatetui --units REGEX [--signal s] [--steps N] [--layer N] [--json] MODEL TEXT\n"
-    "       gatetui --select A:B [--signal s] [--threshold T] [--steps N] [--layer N] [--json] MODEL TEXT\n"
-    "       gatetui --profile --unit J [--signal s] [--steps N] [--layer N] [--json] MODEL TEXT\n"
+    "       gatetui --export FILE --step N [--edit S:C] [--size COLSxROWS] [--layer N] MODEL [MODEL ...] TEXT\n"
+    "       gatetui --units REGEX [--signal s] [--steps N] [--layer N] [--json] MODEL [MODEL ...] TEXT\n"
+    "       gatetui --select A:B [--signal s] [--threshold T] [--steps N] [--layer N] [--json] MODEL [MODEL ...] TEXT\n"
+    "       gatetui --profile --unit J [--signal s] [--steps N] [--layer N] [--json] MODEL [MODEL ...] TEXT\n"
     "       gatetui --html FILE --unit J [--signal s] [--from A] [--to B] [--layer N] MODEL TEXT\n"
-    "       gatetui --jacobian --step T [--lag K] [--unit J] [--layer N] [--json | --matrix] MODEL TEXT\n"
-    "       gatetui --importance [--layer N] [--windows N] [--window-len L] [--json] MODEL TEXT\n"
-    "       gatetui --report --sweep-forget-bias A:B:STEP [--layer N] [--json] MODEL TEXT\n"
+    "       gatetui --jacobian --step T [--lag K] [--unit J] [--layer N] [--json | --matrix] MODEL [MODEL ...] TEXT\n"
+    "       gatetui --importance [--layer N] [--windows N] [--window-len L] [--json] MODEL [MODEL ...] TEXT\n"
+    "       gatetui --report --sweep-forget-bias A:B:STEP [--layer N] [--json] MODEL [MODEL ...] TEXT\n"
     "  any mode: [--forget-bias D[@L[:UNITS]]] [--carousel[@L]] [--ablate L:UNITS]\n"
     "       gatetui --kernels | --help | --version\n";
 
@@ -80,7 +84,10 @@ static void print_help(void)
           "whole module), read without running it, or a safetensors file: PyTorch nn.LSTM /\n"
           "nn.GRU (or stacked nn.LSTMCell / nn.GRUCell) state_dict names under any prefix,\n"
           "an optional embedding and readout, and the vocabulary the file keeps. TEXT is\n"
-          "UTF-8; characters outside the vocabulary are skipped.\n\n"
+          "UTF-8; characters outside the vocabulary are skipped. Several MODELs (their\n"
+          "vocabularies holding the same characters, in any order) are compared on TEXT:\n"
+          "the screen shows one at a time (Tab switches), the tables put one column per\n"
+          "model, --json prints {\"models\": [...]}.\n\n"
           "Options:\n"
           "  --layer N           the layer shown or reported (default 0; --dump: all)\n"
           "  --vocab-from FILE   build the vocabulary from FILE's distinct characters\n"
@@ -313,10 +320,14 @@ static int parse_args(cli *c, int argc, char **argv)
         }
         free(d);
     }
-    if (argc - optind != 2)
+    if (argc - optind < 2)
         return bad_usage("%s", "expected MODEL and TEXT");
-    c->model_path = argv[optind];
-    c->text_path = argv[optind + 1];
+    c->model_path = argv + optind;
+    c->nmodels = argc - optind - 1;
+    c->text_path = argv[argc - 1];
+    if (c->nmodels > 1 && (c->mode == MODE_DUMP || (c->mode == MODE_FIND && c->find.mode == FIND_HTML) ||
+                           c->matrix))
+        return bad_usage("%s", "--dump, --html and --matrix take one MODEL");
     if (c->mode == MODE_EXPORT && c->step < 0)
         return bad_usage("%s", "--export needs --step N");
     if (c->mode == MODE_JACOBIAN && c->step < 0)
@@ -348,13 +359,13 @@ static void report_progress(void *ctx, double done)
     }
 }
 
-/* The model with its interventions, what they are, and the model without them. */
-typedef struct models {
+/* A model with its interventions, what they are, and the model as loaded. */
+typedef struct intervened {
     const gt_model *base;  /* as loaded */
     gt_intervention iv;
     gt_model mi;           /* base with iv */
     char what[1024];       /* iv_describe, "" when none */
-} models;
+} intervened;
 
 static void report_opts(const cli *c, gt_report_options *o, progress *p, const char *what)
 {
@@ -372,7 +383,7 @@ static void report_opts(const cli *c, gt_report_options *o, progress *p, const c
 
 /* The loss of the model without interventions over the report's windows, when it has
  * some (count 0 otherwise). */
-static int base_loss(const models *ms, const gt_report_options *o, const gt_text *t,
+static int base_loss(const intervened *ms, const gt_report_options *o, const gt_text *t,
                      gt_loss *l, gt_error *e)
 {
     memset(l, 0, sizeof *l);
@@ -384,7 +395,8 @@ static int base_loss(const models *ms, const gt_report_options *o, const gt_text
 
 /* The whole report for each shift of the layer's forget bias (on top of the other
  * interventions), one after the other. */
-static int sweep_mode(const cli *c, models *ms, const gt_text *t, gt_error *e)
+static int sweep_mode(FILE *out, const cli *c, const intervened *ms, const gt_text *t,
+                      gt_error *e)
 {
     gt_report_options o;
     progress p;
@@ -425,8 +437,8 @@ static int sweep_mode(const cli *c, models *ms, const gt_text *t, gt_error *e)
     if (p.shown)
         fputs("\r\033[K", stderr);
     if (!rc)
-        rc = c->json ? report_print_sweep_json(stdout, rs, d, n, e)
-                     : report_print_sweep_text(stdout, rs, d, n, t->path, ms->what, e);
+        rc = c->json ? report_print_sweep_json(out, rs, d, n, e)
+                     : report_print_sweep_text(out, rs, d, n, t->path, ms->what, e);
     for (int i = 0; i < done; i++)
         report_free(&rs[i]);
     free(rs);
@@ -435,7 +447,8 @@ static int sweep_mode(const cli *c, models *ms, const gt_text *t, gt_error *e)
     return rc;
 }
 
-static int report_mode(const cli *c, const models *ms, const gt_text *t, gt_error *e)
+static int report_mode(FILE *out, const cli *c, const intervened *ms, const gt_text *t,
+                       gt_error *e)
 {
     gt_report_options o;
     progress p;
@@ -452,13 +465,14 @@ static int report_mode(const cli *c, const models *ms, const gt_text *t, gt_erro
     r.m = ms->base;
     r.interventions = ms->what;
     r.loss_base = lb;
-    rc = c->json ? report_print_json(stdout, &r, e)
-                 : report_print_text(stdout, &r, t->path, e);
+    rc = c->json ? report_print_json(out, &r, e)
+                 : report_print_text(out, &r, t->path, e);
     report_free(&r);
     return rc;
 }
 
-static int importance_mode(const cli *c, const models *ms, const gt_text *t, gt_error *e)
+static int importance_mode(FILE *out, const cli *c, const intervened *ms, const gt_text *t,
+                           gt_error *e)
 {
     gt_report_options o;
     progress p;
@@ -469,14 +483,14 @@ static int importance_mode(const cli *c, const models *ms, const gt_text *t, gt_
         fputs("\r\033[K", stderr);
     if (rc)
         return rc;
-    rc = c->json ? importance_print_json(stdout, &im, ms->what, e)
-                 : importance_print_text(stdout, &im, ms->what, 0, e);
+    rc = c->json ? importance_print_json(out, &im, ms->what, e)
+                 : importance_print_text(out, &im, ms->what, 0, e);
     importance_free(&im);
     return rc;
 }
 
 /* The interventions of the command line on the model as loaded. */
-static int make_models(const cli *c, models *ms, const gt_model *m, gt_error *e)
+static int make_intervened(const cli *c, intervened *ms, const gt_model *m, gt_error *e)
 {
     memset(ms, 0, sizeof *ms);
     ms->base = m;
@@ -496,7 +510,7 @@ static int make_models(const cli *c, models *ms, const gt_model *m, gt_error *e)
     return rc;
 }
 
-static void free_models(models *ms)
+static void free_intervened(intervened *ms)
 {
     iv_model_free(&ms->mi);
     iv_free(&ms->iv);
@@ -526,9 +540,13 @@ static int measure_loss(const gt_model *m, gt_text *t, int warn, gt_error *e)
     return GT_OK;
 }
 
-static int find_mode(cli *c, const gt_model *m, const gt_text *t, gt_error *e)
+static int find_mode(FILE *out, const cli *c, const intervened *im, const gt_text *t,
+                     gt_error *e)
 {
-    gt_find_options *o = &c->find;
+    const gt_model *m = &im->mi;
+    if (im->what[0]) /* named wherever values are shown */
+        fprintf(stderr, "gatetui: interventions: %s\n", im->what);
+    gt_find_options opts = c->find, *o = &opts;
     o->layer = c->layer < 0 ? 0 : (int)c->layer;
     o->json = c->json;
     o->from = c->from;
@@ -542,7 +560,7 @@ static int find_mode(cli *c, const gt_model *m, const gt_text *t, gt_error *e)
         o->progress = report_progress;
         o->progress_ctx = &p;
     }
-    int rc = find_main(stdout, m, t, o, e);
+    int rc = find_main(out, m, t, o, e);
     if (p.shown)
         fputs("\r\033[K", stderr);
     return rc;
@@ -551,8 +569,12 @@ static int find_mode(cli *c, const gt_model *m, const gt_text *t, gt_error *e)
 /* The longest lag --jacobian takes (its memory grows as K x H). */
 #define JACOBIAN_MAX_LAG 100000
 
-static int jacobian_mode(const cli *c, const gt_model *m, const gt_text *t, gt_error *e)
+static int jacobian_mode(FILE *out, const cli *c, const intervened *im, const gt_text *t,
+                         gt_error *e)
 {
+    const gt_model *m = &im->mi;
+    if (im->what[0])
+        fprintf(stderr, "gatetui: interventions: %s\n", im->what);
     const int layer = c->layer < 0 ? 0 : (int)c->layer;
     const size_t T = (size_t)c->step;
     if (T >= t->steps)
@@ -581,9 +603,9 @@ static int jacobian_mode(const cli *c, const gt_model *m, const gt_text *t, gt_e
         rc = jacobian_run(&j, r.h, r.c, t->tok + T - K, K, e);
     run_free(&r);
     if (!rc)
-        rc = c->matrix ? jacobian_print_matrix(stdout, &j, e)
-             : c->json ? jacobian_print_json(stdout, &j, T, (int)unit, e)
-                       : jacobian_print_text(stdout, &j, T, (int)unit, e);
+        rc = c->matrix ? jacobian_print_matrix(out, &j, e)
+             : c->json ? jacobian_print_json(out, &j, T, (int)unit, e)
+                       : jacobian_print_text(out, &j, T, (int)unit, e);
     jacobian_free(&j);
     return rc;
 }
@@ -614,6 +636,119 @@ static void catch_interrupts(void)
     sigaction(SIGHUP, &sa, NULL);
 }
 
+/* ---- several models on one text (doc/usage.md, "Several models") ---- */
+
+/* A mode that prints one model's tables or JSON to out. */
+typedef int (*model_mode)(FILE *out, const cli *c, const intervened *im, const gt_text *t,
+                          gt_error *e);
+
+/* Puts the text's tokens, now in the order of the vocabulary of t->model, in the order of
+ * to's, in place: the text is never copied, whatever the number of models. */
+static int retokenise(gt_text *t, const gt_model *to, gt_error *e)
+{
+    if (t->model == to)
+        return GT_OK;
+    uint16_t *map;
+    int rc = vocab_map(t->model, to, &map, e);
+    if (rc)
+        return rc;
+    if (map)
+        vocab_map_tokens(t->tok, t->steps, map);
+    free(map);
+    t->model = to;
+    return GT_OK;
+}
+
+/* Runs fn for each model: for one, straight to standard output; for several, each into
+ * memory, then side by side (one column per model) or, with --json, as
+ * {"models": [...]} whose entries are each model's own JSON. A new mode that prints per
+ * model (statistics, importances, ...) is one more model_mode called here. */
+static int each_model(const cli *c, const intervened *im, int n, gt_text *t, model_mode fn,
+                      gt_error *e)
+{
+    if (n == 1)
+        return fn(stdout, c, &im[0], t, e);
+    char **buf = calloc((size_t)n, sizeof *buf);
+    size_t *len = calloc((size_t)n, sizeof *len);
+    int rc = buf && len ? GT_OK : gt_fail(e, GT_EFAIL, "out of memory");
+    for (int k = 0; rc == GT_OK && k < n; k++) {
+        FILE *f = open_memstream(&buf[k], &len[k]);
+        if (!f) {
+            rc = gt_fail(e, GT_EFAIL, "out of memory");
+            break;
+        }
+        if ((rc = retokenise(t, im[k].base, e)) == GT_OK)
+            rc = fn(f, c, &im[k], t, e);
+        if (fclose(f) && rc == GT_OK)
+            rc = gt_fail(e, GT_EFAIL, "out of memory");
+    }
+    int back = retokenise(t, im[0].base, e);
+    if (rc == GT_OK)
+        rc = back;
+    if (rc == GT_OK && c->json) {
+        fputs("{\"models\": [\n", stdout);
+        for (int k = 0; k < n; k++) {
+            size_t l = len[k];
+            while (l && buf[k][l - 1] == '\n')
+                l--;
+            fwrite(buf[k], 1, l, stdout);
+            fputs(k + 1 < n ? ",\n" : "\n", stdout);
+        }
+        fputs("]}\n", stdout);
+    } else if (rc == GT_OK) {
+        columns_print(stdout, (const char *const *)buf, n, "   ");
+    }
+    if (rc == GT_OK && (fflush(stdout) || ferror(stdout)))
+        rc = gt_fail(e, GT_EFAIL, "writing the output: standard output failed");
+    for (int k = 0; buf && k < n; k++)
+        free(buf[k]);
+    free(buf);
+    free(len);
+    return rc;
+}
+
+/* Loads the models, refusing a layer one of them lacks and vocabularies that differ. */
+static int load_models(const cli *c, gt_model *m, int *loaded, gt_error *e)
+{
+    for (int k = 0; k < c->nmodels; k++) {
+        int rc = model_load(&m[k], c->model_path[k], &c->mopt, e);
+        if (rc)
+            return rc;
+        (*loaded)++;
+        if (c->layer >= m[k].layers)
+            return gt_fail(e, GT_EINPUT, "--layer %ld: %s has %d layer%s (0..%d)", c->layer,
+                           c->nmodels > 1 ? m[k].path : "the model", m[k].layers,
+                           m[k].layers == 1 ? "" : "s", m[k].layers - 1);
+        uint16_t *map = NULL;
+        if (k > 0 && (rc = vocab_map(&m[0], &m[k], &map, e)))
+            return rc;
+        free(map);
+    }
+    return GT_OK;
+}
+
+/* The screen's text for each model: the same steps (no copy of them), each with the loss
+ * of its own model measured on it. */
+static int screen_texts(gt_model *m, const intervened *im, int n, gt_text *t, gt_text *each,
+                        uint16_t **map, int warn, gt_error *e)
+{
+    int rc = GT_OK;
+    for (int k = 0; rc == GT_OK && k < n; k++) {
+        if ((rc = retokenise(t, &m[k], e)) == GT_OK &&
+            (rc = measure_loss(&im[k].mi, t, warn, e)) == GT_OK) {
+            each[k] = *t;
+            if (k > 0)
+                rc = vocab_map(&m[0], &m[k], &map[k], e);
+        }
+    }
+    int back = retokenise(t, &m[0], e);
+    for (int k = 0; k < n; k++) {
+        each[k].tok = t->tok; /* every model reads model 0's tokens through its map */
+        each[k].model = &m[0];
+    }
+    return rc ? rc : back;
+}
+
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
@@ -628,94 +763,91 @@ int main(int argc, char **argv)
     }
     if (c.mode != MODE_UI)
         catch_interrupts();
-    gt_model m;
+    const int n = c.nmodels;
+    gt_model *m = calloc((size_t)n, sizeof *m);
+    gt_text *each = calloc((size_t)n, sizeof *each);
+    uint16_t **map = calloc((size_t)n, sizeof *map);
+    intervened *im = calloc((size_t)n, sizeof *im);
+    gt_intervention *ivs = calloc((size_t)n, sizeof *ivs);
+    int loaded = 0, made = 0, have_text = 0;
     gt_text t;
-    if ((rc = model_load(&m, c.model_path, &c.mopt, &e))) {
-        fprintf(stderr, "gatetui: %s\n", e.msg);
-        return rc;
+    if (!m || !each || !map || !im || !ivs)
+        rc = gt_fail(&e, GT_EFAIL, "out of memory");
+    if (rc == GT_OK)
+        rc = load_models(&c, m, &loaded, &e);
+    for (int k = 0; rc == GT_OK && k < n; k++) { /* each model with its interventions */
+        if (c.mode == MODE_IMPORTANCE && !m[k].has_readout)
+            rc = gt_fail(&e, GT_EINPUT, "--importance: %s has no readout, so there is no loss "
+                         "to compare", m[k].path);
+        else if ((rc = make_intervened(&c, &im[k], &m[k], &e)) == GT_OK)
+            ivs[made++] = im[k].iv;
     }
-    if (c.layer >= m.layers) {
-        fprintf(stderr, "gatetui: --layer %ld: the model has %d layer%s (0..%d)\n", c.layer,
-                m.layers, m.layers == 1 ? "" : "s", m.layers - 1);
-        model_free(&m);
-        return GT_EINPUT;
+    if (rc == GT_OK && (rc = text_load(&t, c.text_path, &m[0], &e)) == GT_OK)
+        have_text = 1;
+    if (rc == GT_OK) {
+        char skip[512];
+        text_skip_summary(&t, skip, sizeof skip);
+        if (skip[0] && c.mode != MODE_DUMP && !c.json)
+            fprintf(stderr, "gatetui: %s: %s\n", t.path, skip);
     }
-    if (c.mode == MODE_IMPORTANCE && !m.has_readout) {
-        fprintf(stderr, "gatetui: --importance: %s has no readout, so there is no loss to "
-                        "compare\n", m.path);
-        model_free(&m);
-        return GT_EINPUT;
-    }
-    models ms;
-    if ((rc = make_models(&c, &ms, &m, &e))) {
-        fprintf(stderr, "gatetui: %s\n", e.msg);
-        model_free(&m);
-        return rc;
-    }
-    if ((rc = text_load(&t, c.text_path, &m, &e))) {
-        fprintf(stderr, "gatetui: %s\n", e.msg);
-        free_models(&ms);
-        model_free(&m);
-        return rc;
-    }
-    const gt_model *mi = &ms.mi;
-    char skip[512];
-    text_skip_summary(&t, skip, sizeof skip);
-    if (skip[0] && c.mode != MODE_DUMP && !c.json)
-        fprintf(stderr, "gatetui: %s: %s\n", t.path, skip);
-    if ((c.mode == MODE_UI || c.mode == MODE_EXPORT || c.mode == MODE_DUMP) &&
-        (rc = measure_loss(mi, &t, c.mode == MODE_DUMP && !ms.what[0], &e))) {
-        fprintf(stderr, "gatetui: %s\n", e.msg);
-        free_models(&ms);
-        text_free(&t);
-        model_free(&m);
-        return rc;
-    }
-    if (c.mode == MODE_DUMP && ms.what[0]) /* named wherever values are shown */
-        fprintf(stderr, "gatetui: interventions: %s\n", ms.what);
+    if (rc == GT_OK && c.mode == MODE_DUMP)
+        rc = measure_loss(&im[0].mi, &t, !im[0].what[0], &e);
+    if (rc == GT_OK && c.mode == MODE_DUMP && im[0].what[0]) /* named wherever values are shown */
+        fprintf(stderr, "gatetui: interventions: %s\n", im[0].what);
+    if (rc == GT_OK && (c.mode == MODE_UI || c.mode == MODE_EXPORT))
+        rc = screen_texts(m, im, n, &t, each, map, 0, &e);
 
-    switch (c.mode) {
-    case MODE_DUMP: {
-        static char obuf[1 << 16];
-        setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-        if ((size_t)c.from >= t.steps) {
-            rc = gt_fail(&e, GT_EINPUT, "--from %ld: the text has %zu steps (0..%zu)", c.from,
-                         t.steps, t.steps - 1);
+    if (rc == GT_OK) {
+        switch (c.mode) {
+        case MODE_DUMP: {
+            static char obuf[1 << 16];
+            setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+            if ((size_t)c.from >= t.steps) {
+                rc = gt_fail(&e, GT_EINPUT, "--from %ld: the text has %zu steps (0..%zu)", c.from,
+                             t.steps, t.steps - 1);
+                break;
+            }
+            size_t to = c.to == LONG_MAX ? t.steps - 1 : (size_t)c.to;
+            rc = c.probs ? dump_probs(stdout, &im[0].mi, &t, (size_t)c.from, to, &e)
+                         : dump_values(stdout, &im[0].mi, &t, (int)c.layer, (size_t)c.from, to,
+                                       &e);
             break;
         }
-        size_t to = c.to == LONG_MAX ? t.steps - 1 : (size_t)c.to;
-        rc = c.probs ? dump_probs(stdout, mi, &t, (size_t)c.from, to, &e)
-                     : dump_values(stdout, mi, &t, (int)c.layer, (size_t)c.from, to, &e);
-        break;
+        case MODE_REPORT:
+            rc = each_model(&c, im, n, &t, c.sweep ? sweep_mode : report_mode, &e);
+            break;
+        case MODE_IMPORTANCE:
+            rc = each_model(&c, im, n, &t, importance_mode, &e);
+            break;
+        case MODE_FIND:
+            rc = each_model(&c, im, n, &t, find_mode, &e);
+            break;
+        case MODE_JACOBIAN:
+            rc = each_model(&c, im, n, &t, jacobian_mode, &e);
+            break;
+        case MODE_EXPORT:
+        case MODE_UI: {
+            gt_screen_opts so = {(int)c.layer, c.step, c.edit, c.size, c.export_file, c.find.steps};
+            gt_screen_models sm = {m, each, (const uint16_t *const *)map, ivs, n};
+            rc = c.mode == MODE_UI ? ui_main(&sm, &so, &e) : export_main(&sm, &so, &e);
+            break;
+        }
+        }
     }
-    case MODE_REPORT:
-        rc = c.sweep ? sweep_mode(&c, &ms, &t, &e) : report_mode(&c, &ms, &t, &e);
-        break;
-    case MODE_IMPORTANCE:
-        rc = importance_mode(&c, &ms, &t, &e);
-        break;
-    case MODE_FIND:
-        if (ms.what[0])
-            fprintf(stderr, "gatetui: interventions: %s\n", ms.what);
-        rc = find_mode(&c, mi, &t, &e);
-        break;
-    case MODE_JACOBIAN:
-        if (ms.what[0])
-            fprintf(stderr, "gatetui: interventions: %s\n", ms.what);
-        rc = jacobian_mode(&c, mi, &t, &e);
-        break;
-    case MODE_EXPORT:
-    case MODE_UI: {
-        gt_screen_opts so = {(int)c.layer, c.step, c.edit, c.size, c.export_file, c.find.steps,
-                             &ms.iv};
-        rc = c.mode == MODE_UI ? ui_main(&m, &t, &so, &e) : export_main(&m, &t, &so, &e);
-        break;
-    }
-    }
-    free_models(&ms);
+    for (int k = 0; k < made; k++)
+        free_intervened(&im[k]);
+    free(im);
+    free(ivs);
     if (rc)
         fprintf(stderr, "gatetui: %s\n", e.msg);
-    text_free(&t);
-    model_free(&m);
+    if (have_text)
+        text_free(&t);
+    for (int k = 0; k < loaded; k++)
+        model_free(&m[k]);
+    for (int k = 0; map && k < n; k++)
+        free(map[k]);
+    free(map);
+    free(each);
+    free(m);
     return rc;
 }

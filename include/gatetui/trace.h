@@ -46,6 +46,11 @@ typedef struct gt_edit {
  * NULL. */
 int trace_open(gt_trace **out, const gt_model *m, const gt_text *t, const gt_trace_limits *lim,
                gt_error *e);
+/* The same for a model whose vocabulary holds the characters of t's model in another order:
+ * map[v] is its token for t's token v (vocabmap.h; it must outlive the trace). Every token
+ * the trace takes and gives is then the model's own. */
+int trace_open_mapped(gt_trace **out, const gt_model *m, const gt_text *t, const uint16_t *map,
+                      const gt_trace_limits *lim, gt_error *e);
 void trace_close(gt_trace *tr); /* stops the background pass first */
 
 const gt_model *trace_model(const gt_trace *tr);

@@ -6,10 +6,11 @@
 
 #include "engine/overlay.h"
 
-void overlay_init(gt_overlay *o, const uint16_t *base, size_t steps)
+void overlay_init(gt_overlay *o, const uint16_t *base, const uint16_t *map, size_t steps)
 {
     memset(o, 0, sizeof *o);
     o->base = base;
+    o->map = map;
     o->steps = steps;
 }
 
@@ -36,7 +37,7 @@ size_t overlay_lower(const gt_overlay *o, size_t s)
 int overlay_token(const gt_overlay *o, size_t s)
 {
     size_t i = overlay_lower(o, s);
-    return i < o->n && o->at[i].step == s ? o->at[i].tok : o->base[s];
+    return i < o->n && o->at[i].step == s ? o->at[i].tok : overlay_base(o, s);
 }
 
 int overlay_edited(const gt_overlay *o, size_t s)
@@ -62,7 +63,7 @@ int overlay_set(gt_overlay *o, size_t s, uint16_t tok)
 {
     size_t i = overlay_lower(o, s);
     int here = i < o->n && o->at[i].step == s;
-    if (tok == o->base[s]) { /* back to the text's token: no entry */
+    if (tok == overlay_base(o, s)) { /* back to the text's token: no entry */
         if (here) {
             memmove(o->at + i, o->at + i + 1, (o->n - i - 1) * sizeof *o->at);
             o->n--;
@@ -83,7 +84,11 @@ int overlay_set(gt_overlay *o, size_t s, uint16_t tok)
 
 void overlay_read(const gt_overlay *o, size_t a, size_t n, uint16_t *out)
 {
-    memcpy(out, o->base + a, n * sizeof *out);
+    if (o->map)
+        for (size_t k = 0; k < n; k++)
+            out[k] = o->map[o->base[a + k]];
+    else
+        memcpy(out, o->base + a, n * sizeof *out);
     for (size_t i = overlay_lower(o, a); i < o->n && o->at[i].step < a + n; i++)
         out[o->at[i].step - a] = o->at[i].tok;
 }
@@ -91,6 +96,7 @@ void overlay_read(const gt_overlay *o, size_t a, size_t n, uint16_t *out)
 void overlay_reader(const gt_overlay *o, size_t s, gt_overlay_reader *rd)
 {
     rd->base = o->base;
+    rd->map = o->map;
     rd->next = rd->end = o->at; /* NULL with no edit */
     if (o->n) {
         rd->next = o->at + overlay_lower(o, s);

@@ -18,12 +18,19 @@ typedef struct gt_overlay_entry {
 
 typedef struct gt_overlay {
     const uint16_t *base;   /* [steps] the text's tokens, never written */
+    const uint16_t *map;    /* [V] the text's token -> the model's (vocabmap.h), NULL: the
+                             * same; the edits are in the model's tokens */
     size_t steps;
     gt_overlay_entry *at;   /* [n] by increasing step; at[i].tok != base[at[i].step] */
     size_t n, cap;
 } gt_overlay;
 
-void overlay_init(gt_overlay *o, const uint16_t *base, size_t steps);
+void overlay_init(gt_overlay *o, const uint16_t *base, const uint16_t *map, size_t steps);
+/* Step s's token in the text, in the model's tokens. */
+static inline int overlay_base(const gt_overlay *o, size_t s)
+{
+    return o->map ? o->map[o->base[s]] : o->base[s];
+}
 void overlay_free(gt_overlay *o);
 
 /* The index of the first edited step at or after s (n when none is). */
@@ -42,7 +49,7 @@ void overlay_read(const gt_overlay *o, size_t a, size_t n, uint16_t *out);
 
 /* Reads the tokens as edited at steps that never decrease, from the one it starts at. */
 typedef struct gt_overlay_reader {
-    const uint16_t *base;
+    const uint16_t *base, *map;
     const gt_overlay_entry *next, *end; /* the edited steps not yet passed */
 } gt_overlay_reader;
 
@@ -52,7 +59,9 @@ static inline int overlay_reader_token(gt_overlay_reader *rd, size_t s)
 {
     while (rd->next < rd->end && rd->next->step < s)
         rd->next++;
-    return rd->next < rd->end && rd->next->step == s ? rd->next->tok : rd->base[s];
+    if (rd->next < rd->end && rd->next->step == s)
+        return rd->next->tok;
+    return rd->map ? rd->map[rd->base[s]] : rd->base[s];
 }
 
 #endif

@@ -97,7 +97,10 @@ void trace_read(const gt_trace *tr, size_t a, size_t n, uint16_t *out)
     overlay_read(&tr->ov, a, n, out);
 }
 
-int trace_original_at(const gt_trace *tr, size_t s) { return s < tr->T ? tr->text->tok[s] : -1; }
+int trace_original_at(const gt_trace *tr, size_t s)
+{
+    return s < tr->T ? overlay_base(&tr->ov, s) : -1;
+}
 
 size_t trace_next_edited(const gt_trace *tr, size_t s)
 {
@@ -127,6 +130,12 @@ size_t trace_known(const gt_trace *tr)
 int trace_open(gt_trace **out, const gt_model *m, const gt_text *t, const gt_trace_limits *lim,
                gt_error *e)
 {
+    return trace_open_mapped(out, m, t, NULL, lim, e);
+}
+
+int trace_open_mapped(gt_trace **out, const gt_model *m, const gt_text *t, const uint16_t *map,
+                      const gt_trace_limits *lim, gt_error *e)
+{
     *out = NULL;
     gt_trace *tr = calloc(1, sizeof *tr);
     if (!tr)
@@ -138,7 +147,7 @@ int trace_open(gt_trace **out, const gt_model *m, const gt_text *t, const gt_tra
     tr->m = m;
     tr->text = t;
     tr->T = t->steps;
-    overlay_init(&tr->ov, t->tok, t->steps);
+    overlay_init(&tr->ov, t->tok, map, t->steps);
     tr->state_len = L * H * (m->arch == GT_LSTM ? 2 : 1);
     size_t maxcp = cpb / (tr->state_len * sizeof(float));
     if (maxcp < 2)

@@ -24,7 +24,7 @@ int edtext_open(gt_edtext *x, const gt_trace *tr, gt_error *e)
         return gt_fail(e, GT_EFAIL, "out of memory for the edited text");
     for (size_t s = trace_next_edited(tr, 0); s < T; s = trace_next_edited(tr, s + 1)) {
         gt_patch *p = &x->p[x->n++];
-        uint32_t cp, now = t->model->vocab_cp[trace_token(tr, s)];
+        uint32_t cp, now = trace_model(tr)->vocab_cp[trace_token(tr, s)];
         p->off = text_step_offset(t, s);
         p->len = (size_t)text_char_at(t, p->off, &cp);
         if (t->bytes_mode) {

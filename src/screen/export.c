@@ -197,8 +197,10 @@ static int parse_edit(const gt_model *m, const char *s, size_t steps, size_t *st
     return GT_OK;
 }
 
-int export_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_error *e)
+int export_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e)
 {
+    const gt_model *m = &sm->m[0];
+    const gt_text *t = &sm->text[0];
     int cols = EXPORT_COLS, rows = EXPORT_ROWS, rc;
     if (o->size && (rc = parse_size(o->size, &cols, &rows, e)))
         return rc;
@@ -214,41 +216,28 @@ int export_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt
         if (lstat(o->file, &sb) == 0)
             return gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", o->file);
     }
-    gt_ivview ivs;
-    if ((rc = ivview_init(&ivs, m, o->iv, t, e)))
+    gt_models ms;
+    if ((rc = models_open(&ms, sm, o->layer, strcmp(nl_langinfo(CODESET), "UTF-8") == 0, e)))
         return rc;
-    if (ivs.what[0] && (rc = ivview_measure_now(&ivs, e))) {
-        ivview_free(&ivs);
-        return rc;
+    for (int k = 0; k < ms.n && rc == GT_OK; k++) /* the header's loss, at once */
+        if (ms.ivs[k].what[0])
+            rc = ivview_measure_now(&ms.ivs[k], e);
+    gt_view *v = models_view(&ms);
+    if (rc == GT_OK && etok >= 0 && (rc = trace_edit(v->tr, es, etok, e)) == GT_OK) {
+        rc = pertview_update(&v->pert, v->tr, v->layer, e);
+        models_sync(&ms); /* the same edit for every model */
     }
-    gt_trace *tr;
-    if ((rc = trace_open(&tr, &ivs.m, t, NULL, e))) {
-        ivview_free(&ivs);
-        return rc;
-    }
-    gt_view v;
-    if ((rc = view_init(&v, &ivs.m, t, tr, o->layer, e))) {
-        trace_close(tr);
-        ivview_free(&ivs);
-        return rc;
-    }
-    v.ivs = &ivs;
-    v.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-    if (etok >= 0 && (rc = trace_edit(tr, es, etok, e)) == GT_OK)
-        rc = pertview_update(&v.pert, tr, v.layer, e);
-    v.t = (size_t)o->step;
+    v->t = (size_t)o->step;
     gt_surface s = {0};
     if (rc == GT_OK)
-        rc = view_prepare(&v, cols, rows, e);
-    if (rc == GT_OK && surf_init(&s, cols, rows, v.utf8))
+        rc = view_prepare(v, cols, rows, e);
+    if (rc == GT_OK && surf_init(&s, cols, rows, v->utf8))
         rc = gt_fail(e, GT_EFAIL, "out of memory for the frame");
     if (rc == GT_OK) {
-        frame_draw(&s, &v);
+        frame_draw(&s, v);
         rc = export_to_file(&s, o->file, e);
     }
     surf_free(&s);
-    view_free(&v);
-    trace_close(tr);
-    ivview_free(&ivs);
+    models_close(&ms);
     return rc;
 }

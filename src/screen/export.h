@@ -10,6 +10,7 @@
 #include "gatetui/model.h"
 #include "gatetui/text.h"
 #include "gatetui/trace.h"
+#include "screen/models.h"
 #include "screen/surface.h"
 
 /* What the screen modes are asked for on the command line. */
@@ -20,7 +21,6 @@ typedef struct gt_screen_opts {
     const char *size;      /* --export: "COLSxROWS", or NULL for 120x40 */
     const char *file;      /* --export: the file, "-" for standard output */
     long steps;            /* the steps m, v and p search (--steps); <= 0: the default */
-    const gt_intervention *iv; /* the interventions to start with, or NULL */
 } gt_screen_opts;
 
 #define EXPORT_COLS 120
@@ -42,6 +42,6 @@ int export_text_to_cwd(const gt_trace *tr, const char *text_name, char *out, siz
                        gt_error *e);
 
 /* The --export mode. */
-int export_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_error *e);
+int export_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e);
 
 #endif

@@ -58,7 +58,27 @@ void ivview_free(gt_ivview *s)
     memset(s, 0, sizeof *s);
 }
 
+void ivview_set_map(gt_ivview *s, const uint16_t *map) { s->map = map; }
+
 /* ---- the children ---- */
+
+/* The text's tokens in this model's order: the text's own, or a copy through the map
+ * (freed with tokens_done; NULL when out of memory). */
+static const uint16_t *tokens(const gt_ivview *s)
+{
+    if (!s->map)
+        return s->text->tok;
+    uint16_t *t = malloc((s->text->steps ? s->text->steps : 1) * sizeof *t);
+    for (size_t i = 0; t && i < s->text->steps; i++)
+        t[i] = s->map[s->text->tok[i]];
+    return t;
+}
+
+static void tokens_done(const gt_ivview *s, const uint16_t *t)
+{
+    if (t != s->text->tok)
+        free((void *)t);
+}
 
 /* The header's loss with and without the interventions, over the windows of the loss
  * measured when the screen starts. */
@@ -68,8 +88,14 @@ static int both_losses(const gt_ivview *s, gt_loss *a, gt_loss *b, gt_error *e)
     report_options_init(&ro);
     const size_t L = (size_t)ro.window_len;
     const size_t w = loss_quick_windows(s->base, L, (size_t)ro.windows);
-    int rc = loss_measure(a, &s->m, s->text->tok, s->text->steps, L, w, 0, e);
-    return rc ? rc : loss_measure(b, s->base, s->text->tok, s->text->steps, L, w, 0, e);
+    const uint16_t *tok = tokens(s);
+    if (!tok)
+        return gt_fail(e, GT_EFAIL, "out of memory for the text's tokens");
+    int rc = loss_measure(a, &s->m, tok, s->text->steps, L, w, 0, e);
+    if (!rc)
+        rc = loss_measure(b, s->base, tok, s->text->steps, L, w, 0, e);
+    tokens_done(s, tok);
+    return rc;
 }
 
 int ivview_measure_now(gt_ivview *s, gt_error *e)
@@ -113,7 +139,12 @@ static int imp_child(gt_bgjob *job, void *ctx, char *why)
     o.progress_ctx = job;
     gt_importance im;
     gt_error e = {0};
-    if (importance_compute(&im, &s->m, s->text->tok, s->text->steps, &o, &e)) {
+    const uint16_t *tok = tokens(s);
+    int rc = tok ? importance_compute(&im, &s->m, tok, s->text->steps, &o, &e)
+                 : gt_fail(&e, GT_EFAIL, "out of memory for the text's tokens");
+    if (tok)
+        tokens_done(s, tok);
+    if (rc) {
         snprintf(why, 256, "%.250s", e.msg);
         return 1;
     }

@@ -31,6 +31,7 @@ typedef struct gt_ivview {
     char imp_error[256];
     /* private */
     const gt_text *text;
+    const uint16_t *map;     /* the text's tokens -> this model's (several models), or NULL */
     gt_bgjob loss_job, imp_job;
 } gt_ivview;
 
@@ -39,6 +40,9 @@ typedef struct gt_ivview {
 int ivview_init(gt_ivview *s, const gt_model *base, const gt_intervention *iv, const gt_text *t,
                 gt_error *e);
 void ivview_free(gt_ivview *s);
+/* The text's tokens are another model's: map takes them to this model's (it must outlive
+ * s; NULL: the same order). */
+void ivview_set_map(gt_ivview *s, const uint16_t *map);
 /* s->iv changed: the model made again in place (whatever reads it must be stopped first),
  * the loss and the importance asked for again. */
 int ivview_apply(gt_ivview *s, gt_error *e);

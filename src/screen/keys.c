@@ -740,3 +740,16 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
     }
     return ACT_REDRAW;
 }
+
+gt_act keys_handle_models(gt_models *ms, const gt_key *k)
+{
+    gt_view *v = models_view(ms);
+    if (k->sym == K_TAB && !v->help && v->prompt == PROMPT_NONE) {
+        v->msg[0] = 0;
+        models_switch(ms, k->shift ? -1 : 1);
+        return ACT_REDRAW;
+    }
+    gt_act a = keys_handle(v, k);
+    models_sync(ms);
+    return a;
+}

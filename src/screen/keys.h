@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "screen/models.h"
 #include "screen/view.h"
 
 typedef enum gt_keysym {
@@ -30,5 +31,8 @@ typedef enum gt_act {
 } gt_act;
 
 gt_act keys_handle(gt_view *v, const gt_key *k);
+/* The same for the model shown, Tab and Shift-Tab switching models; every other model then
+ * gets the same edits (models_sync). */
+gt_act keys_handle_models(gt_models *ms, const gt_key *k);
 
 #endif

@@ -12,6 +12,10 @@
 #include "screen/panel.h"
 #include "screen/plot.h"
 
+/* Other models' measured curves drawn at most (named 1-9 by their place on the command
+ * line). */
+#define PEER_MAX 9
+
 static void fmt_hl(char *buf, size_t n, double hl, int K)
 {
     if (hl == PERTURB_NONE || !(hl >= 0))
@@ -89,8 +93,9 @@ static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_per
             surf_printf(s, x0, py + row, lab, R_DIM, "%*s", lab, buf);
             lab_row[row] = 1;
         }
-    int used[4] = {-1, -1, -1, -1};
+    int used[PEER_MAX + 4];
     for (int i = 0; i < nc; i++) {
+        used[i] = -1;
         plot_canvas c;
         if (plot_canvas_init(&c, pw, ph, s->utf8))
             return;
@@ -132,6 +137,36 @@ static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_per
     surf_text(s, px + pw / 2, y, 1, R_DIM, buf);
     snprintf(buf, sizeof buf, "%d", K);
     surf_text(s, px + pw - surf_width(buf), y, surf_width(buf), R_DIM, buf);
+}
+
+/* The view of model k when it has the same edit's curves as v (same step, layer and K),
+ * else NULL. */
+static const gt_pertview *peer_pert(const gt_view *v, int k)
+{
+    const gt_pertview *pv = &v->pert, *o = &v->peers[k].pert;
+    return o->valid && o->step == pv->step && o->layer == pv->layer && o->K == pv->K ? o : NULL;
+}
+
+/* What each model's difference is measured on: c for an LSTM, h for a GRU. */
+static const double *measured(const gt_pertview *p) { return p->lstm ? p->dc : p->dh; }
+
+/* With several models: every model's half-life of its measured curve, on one line (the
+ * model shown in brackets). Returns the row after it. */
+static int models_line(gt_surface *s, int x, int y, int w, const gt_view *v)
+{
+    char buf[512], one[48];
+    int len = snprintf(buf, sizeof buf, "measured %s by model:", s->utf8 ? "t½" : "t1/2");
+    for (int k = 0; k < v->npeers && k < PEER_MAX; k++) {
+        const gt_pertview *o = peer_pert(v, k);
+        char hl[16] = "-";
+        if (o)
+            fmt_hl(hl, sizeof hl, o->lstm ? o->hl_c : o->hl_h, o->K);
+        snprintf(one, sizeof one, k == v->self ? " [%d] %s" : " %d %s", k + 1, hl);
+        if (len + (int)strlen(one) < (int)sizeof buf)
+            len += snprintf(buf + len, sizeof buf - (size_t)len, "%s", one);
+    }
+    surf_text(s, x, y, w, R_NORMAL, buf);
+    return y + 1;
 }
 
 /* The first line: the edit, its layer and the number of edits (or the layer alone). */
@@ -233,12 +268,20 @@ static void legend(gt_surface *s, int x, int y, int w, int lstm)
 
 /* The plot of the curves over plot_rows rows at y, its k axis and its legend; returns the
  * row after them. */
-static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_pertview *pv,
+static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_view *v,
                   int letters)
 {
+    const gt_pertview *pv = &v->pert;
     int x = in.x + 1, w = in.w - 1;
-    curve cv[4];
+    static const char *const name[PEER_MAX] = {"1", "2", "3", "4", "5", "6", "7", "8", "9"};
+    static const gt_role role[4] = {R_BAR1, R_BAR2, R_POS, R_NEG};
+    curve cv[PEER_MAX + 4];
     int nc = 0;
+    for (int k = 0; k < v->npeers && k < PEER_MAX; k++) { /* the other models under this one's */
+        const gt_pertview *o = k == v->self ? NULL : peer_pert(v, k);
+        if (o && measured(o)[0] > 0)
+            cv[nc++] = (curve){measured(o), name[k], role[k % 4]};
+    }
     cv[nc++] = (curve){pv->fo, "F", R_CARRY};
     if (pv->lin[0] > 0)
         cv[nc++] = (curve){pv->lin, "L", R_MARK};
@@ -303,13 +346,15 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
     if (++y >= end)
         return;
     y = halflife_lines(s, x, y, w, end, pv);
+    if (v->npeers > 1 && y < end)
+        y = models_line(s, x, y, w, v);
     if (y >= end)
         return;
     /* the units, at the bottom: two rows when there is room */
     int urows = in.h >= 11 ? 2 : in.h >= 5 ? 1 : 0;
     int plot_rows = end - y - urows - 2; /* the k axis and the legend */
     if (pv->K >= 1 && plot_rows >= 2) {
-        y = curves(s, in, y, plot_rows, pv, v->mono);
+        y = curves(s, in, y, plot_rows, v, v->mono);
     } else if (pv->K < 1 && y < end) {
         panel_wrap(s, x, y, w, 1, R_DIM, "the edit is at the text's end: no k after it");
         y++;

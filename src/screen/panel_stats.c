@@ -27,21 +27,18 @@ static int line_at(const char *text, int i, char *buf, size_t n)
     return 1;
 }
 
-static int text_columns(const gt_view *v, gt_rect r)
-{
-    const gt_statsview *sv = &v->stats;
-    return sv->text[v->layer] ? layout_text_columns(r, sv->lines[v->layer], sv->width[v->layer]) : 1;
-}
 
 void panel_stats(gt_surface *s, gt_rect r, const gt_view *v)
 {
     const gt_statsview *sv = &v->stats;
-    const char *text = sv->text[v->layer];
-    char title[320], note[64], buf[1024];
-    snprintf(title, sizeof title, "report: %s as loaded, layer %d", v->text_name, v->layer);
-    int rows = r.h - 1, cols = text_columns(v, r);
+    int n, width;
+    const char *text = statsview_tables(sv, v->layer, &n, &width);
+    char title[320], note[64], buf[4096];
+    snprintf(title, sizeof title, "report: %s as loaded, layer %d%s", v->text_name, v->layer,
+             sv->joined && sv->joined_layer == v->layer ? ", every model" : "");
+    int rows = r.h - 1, cols = text ? layout_text_columns(r, n, width) : 1;
     if (text) {
-        int n = sv->lines[v->layer], last = v->stats.scroll + cols * rows;
+        int last = v->stats.scroll + cols * rows;
         snprintf(note, sizeof note, "%d-%d of %d  %s scroll  r closes", v->stats.scroll + 1,
                  last < n ? last : n, n, s->utf8 ? "↑↓" : "up/down");
     } else {

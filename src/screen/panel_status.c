@@ -218,6 +218,7 @@ static int help_lines(int u, const hint **out)
         {"a C", "ablate the selected unit (again: back); the carousel f = 1 (LSTM)"},
         {"Z", "remove every intervention (the edits stay)"},
         {"x", "export this frame to a text file"},
+        {"Tab S-Tab", "several models: the next, previous one (same step, edits)"},
         {"Esc", "cancel a prompt or a selection, stop a computation"},
         {"^L", "draw the screen again"},
         {"mouse", "click a unit row or a character; the wheel steps or selects units"},

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gatetui/report.h"
+#include "gatetui/columns.h"
 #include "screen/statsview.h"
 #include "screen/surface.h"
 
@@ -50,7 +51,21 @@ static int child_main(gt_bgjob *job, void *ctx, char *why)
     char *buf = NULL;
     size_t n = 0;
     const gt_text *t = trace_text(sv->tr); /* as loaded: the edits are kept beside it */
-    int rc = report_compute(&r, sv->m, t->tok, t->steps, &o, &e);
+    uint16_t *tok = t->tok;
+    int rc = GT_OK;
+    if (sv->m != t->model) {
+        /* another model's vocabulary split the text: its tokens through this model's map,
+         * in this child only (the screen's process copies nothing) */
+        tok = malloc(t->steps * sizeof *tok);
+        if (!tok)
+            rc = gt_fail(&e, GT_EFAIL, "out of memory");
+        for (size_t s = 0; tok && s < t->steps; s++)
+            tok[s] = (uint16_t)trace_original_at(sv->tr, s);
+    }
+    if (rc == GT_OK)
+        rc = report_compute(&r, sv->m, tok, t->steps, &o, &e);
+    if (tok != t->tok)
+        free(tok);
     if (rc == GT_OK) {
         FILE *f = open_memstream(&buf, &n);
         int bad = !f || report_print_text(f, &r, sv->text_name, &e);
@@ -91,6 +106,7 @@ void statsview_free(gt_statsview *sv)
     free(sv->text);
     free(sv->lines);
     free(sv->width);
+    free(sv->joined);
     memset(sv, 0, sizeof *sv);
     bgjob_init(&sv->job);
 }
@@ -114,17 +130,10 @@ void statsview_want(gt_statsview *sv, int layer)
     start(sv, layer);
 }
 
-/* The tables become layer k's text. */
-static void take_tables(gt_statsview *sv, int k, const char *text, size_t len)
+/* The number of lines of t and the widest one's columns. */
+static void measure(char *t, int *nlines, int *nwidth)
 {
     int lines = 0, width = 0;
-    char *t = malloc(len + 1);
-    if (!t) {
-        snprintf(sv->error, sizeof sv->error, "report of layer %d: out of memory", k);
-        return;
-    }
-    memcpy(t, text, len);
-    t[len] = 0;
     for (char *p = t; *p;) {
         char *nl = strchr(p, '\n');
         if (nl)
@@ -137,10 +146,57 @@ static void take_tables(gt_statsview *sv, int k, const char *text, size_t len)
         *nl = '\n';
         p = nl + 1;
     }
+    *nlines = lines;
+    *nwidth = width;
+}
+
+/* The tables become layer k's text. */
+static void take_tables(gt_statsview *sv, int k, const char *text, size_t len)
+{
+    int lines = 0, width = 0;
+    char *t = malloc(len + 1);
+    if (!t) {
+        snprintf(sv->error, sizeof sv->error, "report of layer %d: out of memory", k);
+        return;
+    }
+    memcpy(t, text, len);
+    t[len] = 0;
+    measure(t, &lines, &width);
     free(sv->text[k]);
     sv->text[k] = t;
     sv->lines[k] = lines;
     sv->width[k] = width;
+}
+
+const char *statsview_tables(const gt_statsview *sv, int layer, int *lines, int *width)
+{
+    if (sv->joined && sv->joined_layer == layer) {
+        *lines = sv->joined_lines;
+        *width = sv->joined_width;
+        return sv->joined;
+    }
+    *lines = layer >= 0 && layer < sv->layers && sv->text[layer] ? sv->lines[layer] : 0;
+    *width = layer >= 0 && layer < sv->layers && sv->text[layer] ? sv->width[layer] : 0;
+    return layer >= 0 && layer < sv->layers ? sv->text[layer] : NULL;
+}
+
+int statsview_join(gt_statsview *sv, const char *const *tables, int n, int layer)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    int bad = !f || columns_print(f, tables, n, "   ");
+    if (f && fclose(f))
+        bad = 1;
+    if (bad) {
+        free(buf);
+        return GT_EFAIL;
+    }
+    free(sv->joined);
+    sv->joined = buf;
+    sv->joined_layer = layer;
+    measure(buf, &sv->joined_lines, &sv->joined_width);
+    return GT_OK;
 }
 
 int statsview_tick(gt_statsview *sv)

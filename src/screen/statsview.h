@@ -22,6 +22,10 @@ typedef struct gt_statsview {
     int *lines;         /* [layers] their number of lines */
     int *width;         /* [layers] the widest line's columns */
     char error[256];    /* why the last computation failed, or "" */
+    /* several models: every model's tables of layer joined_layer side by side, one column
+     * per model (models.c), or NULL */
+    char *joined;
+    int joined_layer, joined_lines, joined_width;
     /* private */
     const gt_model *m;
     gt_trace *tr;       /* its text, as loaded (the edits are beside it) */
@@ -41,6 +45,12 @@ void statsview_want(gt_statsview *sv, int layer);
 /* The model changed (its interventions): the tables known are dropped, a computation
  * ended. */
 void statsview_forget(gt_statsview *sv);
+/* The tables to show for layer: every model's side by side when they are joined, else
+ * this model's (NULL until computed); their lines and widest line's columns. */
+const char *statsview_tables(const gt_statsview *sv, int layer, int *lines, int *width);
+/* Joins the n models' tables of layer side by side (columns.h) as this view's; GT_EFAIL
+ * when out of memory (nothing changes). */
+int statsview_join(gt_statsview *sv, const char *const *tables, int n, int layer);
 /* Ends the computation that runs, if any. */
 void statsview_cancel(gt_statsview *sv);
 /* Reads what the child sent; collects the tables when it is done. 1 when the view should

@@ -79,12 +79,12 @@ void view_free(gt_view *v)
 
 int view_stats_max_scroll(const gt_view *v)
 {
-    const gt_statsview *sv = &v->stats;
     gt_rect g = v->lay.r[P_GATES];
     g.w = v->lay.cols;
     int rows = g.h - 1 > 1 ? g.h - 1 : 1;
-    int n = sv->text[v->layer] ? sv->lines[v->layer] : 0;
-    int max = n - (n ? layout_text_columns(g, n, sv->width[v->layer]) : 1) * rows;
+    int n, width; /* every model's tables side by side when there are several */
+    statsview_tables(&v->stats, v->layer, &n, &width);
+    int max = n - (n ? layout_text_columns(g, n, width) : 1) * rows;
     return max > 0 ? max : 0;
 }
 

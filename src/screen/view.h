@@ -44,6 +44,9 @@ typedef enum gt_prompt {
 
 typedef struct gt_view {
     const gt_model *m;
+    const struct gt_view *peers; /* [npeers] every model's view (models.h), this one peers[self];
+                                  * NULL with one model */
+    int npeers, self;
     const gt_text *text;
     gt_trace *tr;
     char model_name[256], text_name[256]; /* as shown: the files' base names */

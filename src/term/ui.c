@@ -158,7 +158,7 @@ static int use_color(void)
 }
 
 typedef struct loop {
-    gt_view *v;
+    gt_models *ms;      /* the models; the view shown is models_view(ms) */
     gt_surface surf;    /* the frame on screen */
     TermKey *tk;
     int dirty;
@@ -176,12 +176,13 @@ static int draw(loop *L, gt_error *e)
     }
     if (L->surf.w != cols || L->surf.h != rows || !L->surf.cells) {
         surf_free(&L->surf);
-        if (surf_init(&L->surf, cols, rows, L->v->utf8))
+        if (surf_init(&L->surf, cols, rows, models_view(L->ms)->utf8))
             return gt_fail(e, GT_EFAIL, "out of memory for the screen");
     }
-    if ((rc = view_prepare(L->v, cols, rows, e)))
+    gt_view *v = models_view(L->ms);
+    if ((rc = view_prepare(v, cols, rows, e)))
         return rc;
-    frame_draw(&L->surf, L->v);
+    frame_draw(&L->surf, v);
     term_show(&L->surf);
     doupdate();
     L->dirty = 0;
@@ -190,7 +191,7 @@ static int draw(loop *L, gt_error *e)
 
 static void do_export(loop *L)
 {
-    gt_view *v = L->v;
+    gt_view *v = models_view(L->ms);
     gt_error e = {0};
     char name[200];
     if (export_to_cwd(&L->surf, v->text_name, v->t, trace_edit_count(v->tr) > 0, name,
@@ -220,7 +221,7 @@ static int read_keys(loop *L, int force)
             got_tstp = 1;
             return 0;
         }
-        switch (keys_handle(L->v, &k)) {
+        switch (keys_handle_models(L->ms, &k)) {
         case ACT_QUIT: return 1;
         case ACT_EXPORT: do_export(L); L->dirty = 1; break;
         case ACT_REDRAW: L->dirty = 1; break;
@@ -242,11 +243,11 @@ static int run_loop(loop *L, gt_error *e)
             term_resize();
             L->dirty = 1;
         }
-        if (view_tick(L->v))
+        if (models_tick(L->ms))
             L->dirty = 1;
         if (L->dirty && (rc = draw(L, e)))
             return rc;
-        int timeout = view_busy(L->v) ? 100 : -1;
+        int timeout = models_busy(L->ms) ? 100 : -1;
         if (L->partial) {
             int wait = termkey_get_waittime(L->tk);
             if (timeout < 0 || wait < timeout)
@@ -271,7 +272,7 @@ static int run_loop(loop *L, gt_error *e)
     return GT_OK;
 }
 
-int ui_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_error *e)
+int ui_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e)
 {
     if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
         return gt_fail(e, GT_EINPUT,
@@ -285,38 +286,26 @@ int ui_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_err
                        "--report, --dump or --export FILE --step N",
                        why);
     catch_signals(); /* before any thread, and before curses, which then leaves them to us */
-    gt_ivview ivs;
-    int rc = ivview_init(&ivs, m, o->iv, t, e);
+    gt_models ms;
+    int rc = models_open(&ms, sm, o->layer, strcmp(nl_langinfo(CODESET), "UTF-8") == 0, e);
     if (rc) {
         release_signals();
         return rc;
     }
-    gt_trace *tr;
-    if ((rc = trace_open(&tr, &ivs.m, t, NULL, e))) {
-        ivview_free(&ivs);
-        release_signals();
-        return rc;
+    for (int k = 0; k < ms.n; k++) {
+        ms.v[k].pass_wanted = 1;
+        if (o->steps > 0)
+            ms.v[k].find.steps = (size_t)o->steps;
     }
-    gt_view v;
-    if ((rc = view_init(&v, &ivs.m, t, tr, o->layer, e))) {
-        trace_close(tr);
-        ivview_free(&ivs);
-        release_signals();
-        return rc;
-    }
-    v.ivs = &ivs;
-    v.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-    v.pass_wanted = 1;
-    if (o->steps > 0)
-        v.find.steps = (size_t)o->steps;
-    trace_pass_start(tr, t->steps, NULL);
+    trace_pass_start(ms.tr[0], sm->text[0].steps, NULL);
 
-    loop L = {&v, {0}, NULL, 1, 0};
+    loop L = {&ms, {0}, NULL, 1, 0};
     if (term_start(NULL, NULL, use_color())) {
         rc = gt_fail(e, GT_EFAIL, "cannot start the screen (TERM=%s)",
                      getenv("TERM") ? getenv("TERM") : "");
     } else {
-        v.mono = term_colors() == 0;
+        for (int k = 0; k < ms.n; k++) /* each curve drawn with its letter */
+            ms.v[k].mono = term_colors() == 0;
         L.tk = termkey_new(STDIN_FILENO, TERMKEY_FLAG_CTRLC);
         if (!L.tk)
             rc = gt_fail(e, GT_EFAIL, "cannot read the keyboard (libtermkey)");
@@ -327,9 +316,7 @@ int ui_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_err
         term_stop();
     }
     surf_free(&L.surf);
-    view_free(&v);
-    trace_close(tr);
-    ivview_free(&ivs);
+    models_close(&ms);
     if (got_stop) /* die of the signal, now that the terminal is restored */
         default_action(got_stop);
     release_signals();

@@ -1,4 +1,4 @@
-/* The full-screen program: `gatetui MODEL TEXT`. */
+/* The full-screen program: `gatetui MODEL [MODEL ...] TEXT`. */
 #ifndef GATETUI_UI_H
 #define GATETUI_UI_H
 
@@ -9,11 +9,12 @@
 #include "gatetui/model.h"
 #include "gatetui/text.h"
 #include "screen/keys.h"
+#include "screen/models.h"
 
 /* Runs the screen until the user quits. The terminal is restored before it returns, so the
  * caller prints e's message after. A signal that ended it is raised again once the terminal
  * is restored. */
-int ui_main(const gt_model *m, const gt_text *t, const gt_screen_opts *o, gt_error *e);
+int ui_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e);
 
 /* A libtermkey key as the view's key; 0 when it means nothing here. */
 int ui_translate_key(const TermKeyKey *tk, gt_key *k);

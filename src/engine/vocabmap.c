@@ -1,0 +1,83 @@
+/* Matching the vocabularies of several models (vocabmap.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gatetui/vocabmap.h"
+
+/* Appends cp to buf as 'c' (printable ASCII) or U+XXXX, while it fits. */
+static void name_cp(char *buf, size_t n, uint32_t cp)
+{
+    size_t len = strlen(buf);
+    char one[16];
+    if (cp > 0x20 && cp < 0x7F && cp != '\'')
+        snprintf(one, sizeof one, "%s'%c'", len ? ", " : "", (char)cp);
+    else
+        snprintf(one, sizeof one, "%sU+%04X", len ? ", " : "", (unsigned)cp);
+    if (len + strlen(one) + 5 < n)
+        memcpy(buf + len, one, strlen(one) + 1);
+    else if (len + 5 < n && !strstr(buf, "..."))
+        memcpy(buf + len, ", ...", 6);
+}
+
+/* The characters of a's look-up that b lacks, into buf (empty when none). */
+static int missing(const gt_model *a, const gt_model *b, char *buf, size_t n)
+{
+    int count = 0;
+    buf[0] = 0;
+    for (int i = 0; i < a->lookup_n; i++)
+        if (model_token(b, a->lookup_cp[i]) < 0) {
+            name_cp(buf, n, a->lookup_cp[i]);
+            count++;
+        }
+    return count;
+}
+
+int vocab_map(const gt_model *ref, const gt_model *m, uint16_t **map, gt_error *e)
+{
+    *map = NULL;
+    char only_ref[240], only_m[240];
+    int a = missing(ref, m, only_ref, sizeof only_ref), b = missing(m, ref, only_m, sizeof only_m);
+    if (a || b) {
+        char what[560];
+        snprintf(what, sizeof what, "%s%s%s%s%s%s", a ? "only the first has " : "",
+                 a ? only_ref : "", a && b ? "; " : "", b ? "only " : "", b ? m->path : "",
+                 b ? " has " : "");
+        return gt_fail(e, GT_EINPUT, "%s and %s: the vocabularies differ: %s%s", ref->path,
+                       m->path, what, b ? only_m : "");
+    }
+    if (ref->vocab != m->vocab)
+        return gt_fail(e, GT_EINPUT, "%s and %s: the vocabularies differ: %d tokens against %d "
+                       "(tokens no character maps to: %d against %d)", ref->path, m->path,
+                       ref->vocab, m->vocab, ref->vocab_special, m->vocab_special);
+    uint16_t *t = malloc((size_t)ref->vocab * sizeof *t);
+    if (!t)
+        return gt_fail(e, GT_EFAIL, "out of memory");
+    int identity = 1, next_special = 0;
+    for (int v = 0; v < ref->vocab; v++) {
+        int w = -1;
+        if (ref->vocab_cp[v] != GT_SPECIAL_CP || model_token(ref, GT_SPECIAL_CP) == v) {
+            w = model_token(m, ref->vocab_cp[v]);
+        } else { /* the next token of m no character maps to */
+            while (next_special < m->vocab && (m->vocab_cp[next_special] != GT_SPECIAL_CP ||
+                                               model_token(m, GT_SPECIAL_CP) == next_special))
+                next_special++;
+            w = next_special++;
+        }
+        t[v] = (uint16_t)w;
+        identity &= w == v;
+    }
+    if (identity)
+        free(t);
+    else
+        *map = t;
+    return GT_OK;
+}
+
+void vocab_map_tokens(uint16_t *tok, size_t n, const uint16_t *map)
+{
+    for (size_t s = 0; s < n; s++)
+        tok[s] = map[tok[s]];
+}

@@ -1,0 +1,219 @@
+/* Several models on the screen (models.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "screen/models.h"
+
+int models_open(gt_models *ms, const gt_screen_models *sm, int layer, int utf8, gt_error *e)
+{
+    memset(ms, 0, sizeof *ms);
+    ms->v = calloc((size_t)sm->n, sizeof *ms->v);
+    ms->tr = calloc((size_t)sm->n, sizeof *ms->tr);
+    ms->ivs = calloc((size_t)sm->n, sizeof *ms->ivs);
+    if (!ms->v || !ms->tr || !ms->ivs) {
+        free(ms->v);
+        free(ms->tr);
+        free(ms->ivs);
+        return gt_fail(e, GT_EFAIL, "out of memory for the screen");
+    }
+    for (int k = 0; k < sm->n; k++) {
+        gt_ivview *iv = &ms->ivs[k];
+        int rc = ivview_init(iv, &sm->m[k], sm->iv ? &sm->iv[k] : NULL, &sm->text[k], e);
+        if (rc) {
+            models_close(ms);
+            return rc;
+        }
+        ivview_set_map(iv, sm->map[k]);
+        rc = trace_open_mapped(&ms->tr[k], &iv->m, &sm->text[k], sm->map[k], NULL, e);
+        if (rc == GT_OK && (rc = view_init(&ms->v[k], &iv->m, &sm->text[k], ms->tr[k], layer,
+                                           e)) != GT_OK) {
+            trace_close(ms->tr[k]);
+            ms->tr[k] = NULL;
+        }
+        if (rc) {
+            ivview_free(iv);
+            models_close(ms);
+            return rc;
+        }
+        ms->n++;
+        gt_view *v = &ms->v[k];
+        v->ivs = iv;
+        v->utf8 = utf8;
+        v->peers = ms->v;
+        v->self = k;
+        if (sm->n > 1) {
+            size_t len = strlen(v->model_name);
+            snprintf(v->model_name + len, sizeof v->model_name - len, " [%d/%d]", k + 1, sm->n);
+        }
+    }
+    for (int k = 0; k < ms->n; k++)
+        ms->v[k].npeers = ms->n;
+    return GT_OK;
+}
+
+void models_close(gt_models *ms)
+{
+    for (int k = 0; k < ms->n; k++) {
+        view_free(&ms->v[k]);
+        trace_close(ms->tr[k]);
+        ivview_free(&ms->ivs[k]);
+    }
+    free(ms->v);
+    free(ms->tr);
+    free(ms->ivs);
+    memset(ms, 0, sizeof *ms);
+}
+
+gt_view *models_view(gt_models *ms) { return &ms->v[ms->cur]; }
+
+/* The code point of a token of v's model. */
+static uint32_t cp_of(const gt_view *v, int tok) { return v->m->vocab_cp[tok]; }
+
+/* 1 when edit i of a and of b put the same character at the same step. */
+static int same_edit(const gt_view *a, const gt_view *b, size_t i)
+{
+    const gt_edit *x = trace_edit_at(a->tr, i), *y = trace_edit_at(b->tr, i);
+    return x->step == y->step && cp_of(a, x->new_tok) == cp_of(b, y->new_tok);
+}
+
+/* Gives o the edits of v, undoing those of o's that differ and making the rest. */
+static void sync_edits(gt_view *o, const gt_view *v)
+{
+    size_t nv = trace_edit_count(v->tr), no = trace_edit_count(o->tr), i = 0;
+    while (i < nv && i < no && same_edit(v, o, i))
+        i++;
+    if (i == nv && i == no)
+        return;
+    while (trace_edit_count(o->tr) > i)
+        trace_undo(o->tr, NULL);
+    for (; i < nv; i++) {
+        const gt_edit *ed = trace_edit_at(v->tr, i);
+        gt_error e = {0};
+        /* the vocabularies hold the same characters, so the token exists */
+        if (trace_edit(o->tr, ed->step, model_token(o->m, cp_of(v, ed->new_tok)), &e)) {
+            snprintf(o->msg, sizeof o->msg, "%.250s", e.msg);
+            o->msg_error = 1;
+            break;
+        }
+    }
+    o->pending = 0;
+    view_edits_changed(o);
+}
+
+/* Gives o the interventions of v when its model has the same shape (layers, units, kind). */
+static void sync_interventions(gt_view *o, const gt_view *v)
+{
+    const gt_intervention *a = &v->ivs->iv;
+    gt_intervention *b = &o->ivs->iv;
+    if (a->layers != b->layers || a->hidden != b->hidden || a->lstm != b->lstm)
+        return;
+    size_t LH = (size_t)a->layers * (size_t)a->hidden;
+    if (!memcmp(a->shift, b->shift, LH * sizeof *a->shift) && !memcmp(a->ablate, b->ablate, LH) &&
+        !memcmp(a->carousel, b->carousel, (size_t)a->layers))
+        return;
+    memcpy(b->shift, a->shift, LH * sizeof *a->shift);
+    memcpy(b->ablate, a->ablate, LH);
+    memcpy(b->carousel, a->carousel, (size_t)a->layers);
+    view_model_changed(o);
+}
+
+void models_sync(gt_models *ms)
+{
+    const gt_view *v = &ms->v[ms->cur];
+    for (int k = 0; k < ms->n; k++) {
+        gt_view *o = &ms->v[k];
+        if (k == ms->cur)
+            continue;
+        int layer = v->layer < o->m->layers ? v->layer : o->m->layers - 1;
+        if (o->layer != layer) {
+            o->layer = layer;
+            view_edits_changed(o);
+        }
+        sync_edits(o, v);
+        sync_interventions(o, v);
+        if (o->pert.horizon != v->pert.horizon) {
+            gt_error e = {0};
+            pertview_set_horizon(&o->pert, o->tr, o->layer, v->pert.horizon, &e);
+        }
+        o->stats.shown = v->stats.shown;
+        if (v->stats.shown)
+            statsview_want(&o->stats, o->layer);
+        else
+            statsview_cancel(&o->stats);
+    }
+}
+
+void models_switch(gt_models *ms, int dir)
+{
+    if (ms->n < 2) {
+        gt_view *v = &ms->v[ms->cur];
+        snprintf(v->msg, sizeof v->msg, "one model (several: gatetui MODEL MODEL ... TEXT)");
+        v->msg_error = 0;
+        return;
+    }
+    gt_view *from = &ms->v[ms->cur];
+    ms->cur = (ms->cur + (dir > 0 ? 1 : ms->n - 1)) % ms->n;
+    gt_view *to = &ms->v[ms->cur];
+    int wanted = from->pass_wanted;
+    trace_pass_cancel(from->tr); /* one background pass at a time: the model shown */
+    from->pending = 0;
+    to->unit = from->unit < to->m->hidden ? from->unit : to->m->hidden - 1;
+    to->top = 0;
+    to->sort = from->sort < SORT_COUNT ? from->sort : SORT_INDEX;
+    to->sort_reverse = from->sort_reverse;
+    to->heat = from->heat;
+    to->stats.scroll = from->stats.scroll;
+    to->jac.shown = from->jac.shown;
+    to->jac.horizon = from->jac.horizon;
+    if (from->diff && !to->diff) {
+        gt_error e = {0};
+        view_set_diff(to, 1, &e);
+    } else if (!from->diff) {
+        to->diff = 0;
+    }
+    to->pass_wanted = wanted;
+    view_seek(to, from->t); /* when its states are not known yet, a jump the pass ends */
+    if (wanted)
+        trace_pass_start(to->tr, to->steps, NULL);
+    snprintf(to->msg, sizeof to->msg, "model %d of %d: %s", ms->cur + 1, ms->n, to->m->path);
+    to->msg_error = 0;
+}
+
+/* When every model's tables of the layer shown are known: each view gets them side by side
+ * (once per layer: the text as loaded does not change). 1 when they were joined now. */
+static int join_tables(gt_models *ms)
+{
+    const gt_view *v = &ms->v[ms->cur];
+    const char *tables[64];
+    if (ms->n < 2 || ms->n > 64 || !v->stats.shown ||
+        (v->stats.joined && v->stats.joined_layer == v->layer))
+        return 0;
+    for (int k = 0; k < ms->n; k++) {
+        const gt_statsview *sv = &ms->v[k].stats;
+        if (ms->v[k].layer != v->layer || !(tables[k] = sv->text[v->layer]))
+            return 0;
+    }
+    for (int k = 0; k < ms->n; k++)
+        statsview_join(&ms->v[k].stats, tables, ms->n, v->layer);
+    return 1;
+}
+
+int models_tick(gt_models *ms)
+{
+    int redraw = 0;
+    for (int k = 0; k < ms->n; k++)
+        if (view_tick(&ms->v[k]) && (k == ms->cur || ms->v[ms->cur].stats.shown))
+            redraw = 1; /* the others show in the stats view only */
+    return join_tables(ms) || redraw;
+}
+
+int models_busy(const gt_models *ms)
+{
+    for (int k = 0; k < ms->n; k++)
+        if (view_busy(&ms->v[k]))
+            return 1;
+    return 0;
+}

@@ -1,0 +1,48 @@
+/* Several models on the screen: one view and one trace per model over the same text, one
+ * shown at a time. Switching keeps the step, the layer, the unit and the panels open; every
+ * model has the same edits, so the perturbation panel can put each model's curve for the
+ * same edit side by side (doc/screen.md, "Several models"). */
+#ifndef GATETUI_MODELS_H
+#define GATETUI_MODELS_H
+#include <stdint.h>
+#include "gatetui/error.h"
+#include "gatetui/model.h"
+#include "gatetui/text.h"
+#include "gatetui/intervene.h"
+#include "screen/ivview.h"
+#include "screen/view.h"
+
+/* What main hands the screen: n models; text[k] the text for model k (the same steps, model
+ * 0's tokens, with model k's loss), map[k] model 0's token -> model k's (NULL: the same). */
+typedef struct gt_screen_models {
+    const gt_model *m;
+    const gt_text *text;
+    const uint16_t *const *map;
+    const gt_intervention *iv; /* [n]: each model's interventions from the command line, or NULL */
+    int n;
+} gt_screen_models;
+
+typedef struct gt_models {
+    int n, cur;
+    gt_view *v;      /* [n] */
+    gt_trace **tr;   /* [n] */
+    gt_ivview *ivs;  /* [n]: each model's interventions and the model they make */
+} gt_models;
+
+/* Opens a trace and a view for each model (layer < 0: 0). */
+int models_open(gt_models *ms, const gt_screen_models *sm, int layer, int utf8, gt_error *e);
+void models_close(gt_models *ms);
+/* The view shown. */
+gt_view *models_view(gt_models *ms);
+/* Shows the next (dir > 0) or previous model at the same step, layer and unit. */
+void models_switch(gt_models *ms, int dir);
+/* After a key changed the view shown: gives every other model its edits (by character),
+ * its layer, its perturbation horizon, its stats view and, to a model of the same shape,
+ * its interventions. */
+void models_sync(gt_models *ms);
+/* view_tick for every model; 1 when the screen should be redrawn. */
+int models_tick(gt_models *ms);
+/* 1 while any model computes in the background. */
+int models_busy(const gt_models *ms);
+
+#endif
