@@ -80,7 +80,7 @@ wait_for "lstm2.safetensors \[1/3\]" >/dev/null && wait_gone "forget bias \+0.5@
 check $? "Z on the second model clears the first's too"
 tm send-keys -t gt r
 wait_for "report: text.txt as loaded, layer 0, every model" >/dev/null &&
-    screen | grep -qE "forget f .*forget f"
+    wait_for "forget f .*forget f" >/dev/null # the tables, once the children have made them
 check $? "r: the stats view shows the three models' tables side by side"
 tm send-keys -t gt r q
 wait_for "EXIT=0" >/dev/null && ! grep -v "not in the vocabulary skipped" "$work/err" | grep -q .

@@ -67,6 +67,12 @@ static int child_main(gt_bgjob *job, void *ctx, char *why)
     if (tok != t->tok)
         free(tok);
     if (rc == GT_OK) {
+        /* the model by its file's name, as the header names it, so that several models'
+         * tables side by side are not widened by long paths */
+        gt_model named = *sv->m;
+        const char *slash = strrchr(sv->m->path, '/');
+        named.path = (char *)(slash ? slash + 1 : sv->m->path); /* only read here */
+        r.m = &named;
         FILE *f = open_memstream(&buf, &n);
         int bad = !f || report_print_text(f, &r, sv->text_name, &e);
         if (f && fclose(f))
