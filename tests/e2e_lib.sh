@@ -20,6 +20,9 @@ e2e_terminal() {
     return 1
 }
 
+# commas N: N with thousands separators, as the screen's header writes it (43,234)
+commas() { printf '%s\n' "$1" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta'; }
+
 # e2e_terminal_or_skip: e2e_terminal, or the whole script skipped (TAP's "1..0 # SKIP",
 # which .ci/run counts as a failure when its run does not expect it) with the reason.
 e2e_terminal_or_skip() {

@@ -23,11 +23,11 @@ hl() { screen | grep -o 't½ c [^│]*' | head -1 | sed 's/ *$//'; }
 models_line() { screen | grep -o 'measured t½ by model:[^│]*' | head -1 | sed 's/ *$//'; }
 
 tm -f /dev/null new-session -d -s gt -x 120 -y 40 "cd $work && $runner $A $P $G text.txt 2>err; echo EXIT=\$?; sleep 60"
-wait_for "lstm2.safetensors \[1/3\]" >/dev/null && wait_for "step 0 / 3549" >/dev/null
+wait_for "lstm2.safetensors \[1/3\]" >/dev/null && wait_for "step 0 of 0..3,548" >/dev/null
 check $? "three models: the first is shown, [1/3] in the header"
 
 tm send-keys -t gt g 5 0 Enter
-wait_for "step 50 / 3549" >/dev/null
+wait_for "step 50 of 0..3,548" >/dev/null
 tm send-keys -t gt e w
 wait_for "step 50: 'c' → 'w'" >/dev/null && wait_for "measured t½ by model: \[1\] [0-9.>]+ 2 [0-9.>]+ 3 [0-9.>]+" >/dev/null
 check $? "an edit: the panel lists every model's measured half-life"
@@ -41,7 +41,7 @@ check $? "the screen is the frame --export --edit 50:w draws for the three model
 check $? "the other models' curves are drawn, named 2 and 3"
 
 tm send-keys -t gt Tab
-wait_for "lstm2_perm.safetensors \[2/3\]" >/dev/null && wait_for "step 50 / 3549" >/dev/null &&
+wait_for "lstm2_perm.safetensors \[2/3\]" >/dev/null && wait_for "step 50 of 0..3,548" >/dev/null &&
     wait_for "step 50: 'c' → 'w'" >/dev/null
 check $? "Tab: the second model at the same step, with the same edit"
 second=$(hl)

@@ -44,13 +44,13 @@ same_numbers() {
 }
 
 tm -f /dev/null new-session -d -s gt -x 120 -y 40 "cd $work && $runner $model text.txt 2>err; echo EXIT=\$?; sleep 60"
-wait_for "step 0 / 378" >/dev/null
+wait_for "step 0 of 0..377" >/dev/null
 check $? "the screen comes up"
 wait_for "no edit: press e"
 check $? "no edit: the panel says how to make one"
 
 tm send-keys -t gt g 5 0 Enter
-wait_for "step 50 / 378" >/dev/null
+wait_for "step 50 of 0..377" >/dev/null
 tm send-keys -t gt e x
 wait_for "step 50: 's' → 'x'  layer 0, 1 edit"
 check $? "e x at step 50: the panel shows the edit"
@@ -85,7 +85,7 @@ tm send-keys -t gt - - - -
 wait_for "c/F( at k=|\()64" >/dev/null
 
 tm send-keys -t gt g 5 5 Enter
-wait_for "step 55 / 378" >/dev/null
+wait_for "step 55 of 0..377" >/dev/null
 tm send-keys -t gt e y
 wait_for "step 55: ' ' → 'y'  layer 0, 2 edits"
 check $? "a second edit stacks (2 edits)"
@@ -165,13 +165,13 @@ elif [ -f "$sample" ] && [ -f "$sampletext" ]; then
     sampletext=$(cd "$(dirname "$sampletext")" && pwd)/kjv-valid.txt
     children() { ps -o pid= --ppid "$1" 2>/dev/null | wc -l; }
     tm respawn-pane -k -t gt "cd $work && $bin $sample $sampletext 2>err2; echo EXIT=\$?; sleep 60"
-    wait_for "step 0 / 43235" >/dev/null
+    wait_for "step 0 of 0..43,234" >/dev/null
     gpid=$(ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | head -1)
     tm send-keys -t gt r
     wait_for "computing the report of layer 0" >/dev/null && [ "$(children "$gpid")" -ge 1 ]
     check $? "r on the sample: computing, in a child process"
     tm send-keys -t gt l
-    wait_for "step 1 / 43235" && screen | grep -q "computing the report"
+    wait_for "step 1 of 0..43,234" && screen | grep -q "computing the report"
     check $? "the keys keep working meanwhile"
     tm send-keys -t gt Escape
     i=0
@@ -196,7 +196,7 @@ elif [ -f "$sample" ] && [ -f "$sampletext" ]; then
     wait_for "EXIT=0"
     check $? "q quits (exit 0)"
     tm respawn-pane -k -t gt "cd $work && $bin $sample $sampletext 2>err3; echo EXIT=\$?; sleep 60"
-    wait_for "step 0 / 43235" >/dev/null
+    wait_for "step 0 of 0..43,234" >/dev/null
     gpid=$(ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | head -1)
     tm send-keys -t gt r
     wait_for "computing the report of layer 0" >/dev/null

@@ -26,19 +26,19 @@ echo "EXIT=\$?"
 sleep 60
 SH
 tm -f /dev/null new-session -d -s gt -x 120 -y 40 "sh $work/run.sh"
-wait_for "step 0 / 43235"
+wait_for "step 0 of 0..43,234"
 check $? "the screen comes up on the sample text"
 keys() { tm send-keys -t gt "$@"; }
 
 # the search over the text as edited: 'kindly with you' at step 1200 becomes 'withxyou'
 keys g 1200 Enter
-wait_for "step 1200 / 43235"
+wait_for "step 1,200 of 0..43,234"
 check $? "g 1200: step 1200"
 keys e x
 wait_for "step 1200 edited"
 check $? "e x: the space at step 1200 edited"
 keys g 0 Enter / withxyou Enter
-wait_for "step 1196 / 43235"
+wait_for "step 1,196 of 0..43,234"
 check $? "/withxyou finds the edited text (step 1196)"
 keys g 0 Enter / 'kindly with you' Enter
 wait_for '"kindly with you" is not in the text'

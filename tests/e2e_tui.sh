@@ -38,21 +38,21 @@ EOF
 gates() { screen | sed -n '8,27p'; }
 
 start 1
-wait_for "step 0 / 378"
+wait_for "step 0 of 0..377"
 check $? "the screen comes up at step 0 of 378"
 
 gates >"$work/g0"
 tm send-keys -t gt l
-wait_for "step 1 / 378"
+wait_for "step 1 of 0..377"
 check $? "l steps forward: step 1"
 gates >"$work/g1"
 ! cmp -s "$work/g0" "$work/g1"
 check $? "the gate bars change with the step"
 tm send-keys -t gt Right Right
-wait_for "step 3 / 378"
+wait_for "step 3 of 0..377"
 check $? "the right arrow steps too: step 3"
 tm send-keys -t gt Left h
-wait_for "step 1 / 378"
+wait_for "step 1 of 0..377"
 check $? "the left arrow and h step back: step 1"
 
 tm send-keys -t gt ']'
@@ -91,23 +91,23 @@ tm resize-window -t gt -x 40 -y 10
 wait_for "terminal too small"
 check $? "at 40x10 the screen says it is too small"
 tm resize-window -t gt -x 120 -y 40
-wait_for "step 1 / 378" && wait_gone "too small" && screen | grep -q "gates, layer 0"
+wait_for "step 1 of 0..377" && wait_gone "too small" && screen | grep -q "gates, layer 0"
 check $? "back at 120x40 the frame is drawn again"
 
 tm send-keys -t gt End
-wait_for "step 377 / 378"
+wait_for "step 377 of 0..377"
 check $? "End goes to the last step"
-step_now() { screen | sed -n 's/^ step \([0-9]*\) \/.*/\1/p' | head -1; }
+step_now() { screen | sed -n 's/^ step \([0-9,]*\) of .*/\1/p' | tr -d , | head -1; }
 tm send-keys -t gt PPage
-wait_gone "step 377 / 378" >/dev/null
+wait_gone "step 377 of 0..377" >/dev/null
 back=$((377 - $(step_now)))
 [ "$back" -ge 100 ] && [ "$back" -le 120 ]
 check $? "PgUp goes back a page ($back steps, the text strip's width)"
 tm send-keys -t gt Home
-wait_for "step 0 / 378"
+wait_for "step 0 of 0..377"
 check $? "Home goes to the first step"
 tm send-keys -t gt NPage
-wait_for "step $back / 378"
+wait_for "step $back of 0..377"
 check $? "PgDn goes forward a page"
 colours() { tm capture-pane -e -p -t gt | grep -qE "$(printf '\033')\[([0-9;]*;)?([34][0-7]|[34]8;5;[0-9]+)(;[0-9;]*)?m"; }
 tm send-keys -t gt c
@@ -116,13 +116,13 @@ check $? "c colours the text by the selected unit"
 tm send-keys -t gt c
 
 tm send-keys -t gt g 3 0 0 Enter
-wait_for "step 300 / 378"
+wait_for "step 300 of 0..377"
 check $? "g 300 Enter goes to step 300"
 tm send-keys -t gt g 1 0 % Enter
-wait_for "step 38 / 378"
+wait_for "step 38 of 0..377"
 check $? "g 10% goes to step 38"
 tm send-keys -t gt / H e a v e n Enter
-wait_for "step 330 / 378  layer 0 \(of 2\)  char 'H'"
+wait_for "step 330 of 0..377  layer 0 \(of 2\)  char 'H'"
 check $? "/Heaven finds the word (step 330, 'H')"
 
 tm send-keys -t gt e
@@ -135,7 +135,7 @@ tm send-keys -t gt e x
 wait_for "step 330: 'H' → 'x'  layer 0, 1 edit" && screen | grep -q "(edited, was 'H')"
 check $? "e x edits the character (perturbation panel and header say so)"
 tm send-keys -t gt l
-wait_for "step 331 / 378" >/dev/null
+wait_for "step 331 of 0..377" >/dev/null
 screen | sed -n '4,7p' | grep -q '\*'
 check $? "the text strip marks the edited character"
 tm send-keys -t gt u
@@ -181,7 +181,7 @@ restored 1 0
 check $? "q quits (exit 0) and the terminal is as it was"
 
 start 2
-wait_for "step 0 / 378" >/dev/null
+wait_for "step 0 of 0..377" >/dev/null
 tm send-keys -t gt C-c
 restored 2 0
 check $? "Ctrl-C quits and the terminal is as it was"
@@ -190,7 +190,7 @@ check $? "Ctrl-C quits and the terminal is as it was"
 # EXITCODE and the terminal is as before
 killed() {
     start "$1"
-    wait_for "step 0 / 378" >/dev/null
+    wait_for "step 0 of 0..377" >/dev/null
     pid=$(ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | head -1)
     [ -n "$pid" ] && kill -"$2" "$pid"
     restored "$1" "$3"
@@ -212,7 +212,7 @@ done
 steps=$((378 << doublings))
 last=$((steps - 1))
 start 5 "$work/long.txt"
-wait_for "step 0 / $steps" >/dev/null
+wait_for "step 0 of 0..$(commas $last)" >/dev/null
 check $? "a $(($(wc -c <"$work/long.txt") / 1000)) kB text ($steps steps) opens at once"
 tm send-keys -t gt End
 wait_for "computing the states up to step $last"
@@ -221,12 +221,12 @@ tm send-keys -t gt j
 wait_for "unit 1, layer 0" && screen | grep -q "computing the states"
 check $? "keys keep working meanwhile (j selects unit 1)"
 tm send-keys -t gt Escape
-wait_gone "computing the states" && screen | grep -q "step 0 / $steps"
+wait_gone "computing the states" && screen | grep -q "step 0 of 0..$(commas $last)"
 check $? "Esc stops the pass; the cursor stays"
 tm send-keys -t gt End
 i=0
-while [ $i -lt 3000 ] && ! screen | grep -q "step $last / $steps"; do sleep 0.1; i=$((i + 1)); done
-screen | grep -q "step $last / $steps"
+while [ $i -lt 3000 ] && ! screen | grep -q "step $(commas $last) of 0..$(commas $last)"; do sleep 0.1; i=$((i + 1)); done
+screen | grep -q "step $(commas $last) of 0..$(commas $last)"
 check $? "End again resumes the pass and arrives at the last step"
 if [ "$slow" -gt 1 ]; then
     skip "the memory of a process under valgrind is valgrind's"
@@ -237,7 +237,7 @@ else
     check $? "memory stays small on the long text (${rss} KB resident)"
 fi
 tm send-keys -t gt Left Home
-wait_for "step 0 / $steps"
+wait_for "step 0 of 0..$(commas $last)"
 check $? "then any step is reached at once"
 tm send-keys -t gt q
 restored 5 0
@@ -246,7 +246,7 @@ check $? "q quits"
 # NO_COLOR: everything drawn (the text, the gate bars, the text coloured by a unit asked
 # for), no colour anywhere
 start 6 "$text" "NO_COLOR=1"
-wait_for "step 0 / 378" && wait_for "It was the best of times" && wait_for "^▶ +0 +█+" &&
+wait_for "step 0 of 0..377" && wait_for "It was the best of times" && wait_for "^▶ +0 +█+" &&
     tm send-keys -t gt c && wait_for "coloured by tanh c of unit 0" && ! colours
 check $? "NO_COLOR: the text, the gate bars and c's colouring mode drawn, with no colours"
 tm send-keys -t gt q

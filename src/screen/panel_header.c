@@ -112,7 +112,9 @@ static void header_cursor_row(gt_surface *s, gt_rect r, const gt_view *v, const 
     char buf[512];
     char ch[32];
     panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
-    snprintf(buf, sizeof buf, " step %zu / %zu", v->t, v->steps);
+    char at[32], last[32]; /* steps count from 0, so the last is steps - 1 */
+    snprintf(buf, sizeof buf, " step %s of 0..%s", report_commas(v->t, at, sizeof at),
+             report_commas(v->steps ? v->steps - 1 : 0, last, sizeof last));
     x = put(s, r.x, y, end, R_HEADER, buf);
     if (r.w >= 100)
         snprintf(buf, sizeof buf, "  layer %d (of %d)  char ", v->layer, m->layers);
