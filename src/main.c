@@ -781,6 +781,11 @@ int main(int argc, char **argv)
                          "to compare", m[k].path);
         else if ((rc = make_intervened(&c, &im[k], &m[k], &e)) == GT_OK)
             ivs[made++] = im[k].iv;
+        else if (n > 1) { /* which of the models it does not fit */
+            char why[sizeof e.msg];
+            snprintf(why, sizeof why, "%s", e.msg);
+            gt_fail(&e, rc, "%s: %s", m[k].path, why);
+        }
     }
     if (rc == GT_OK && (rc = text_load(&t, c.text_path, &m[0], &e)) == GT_OK)
         have_text = 1;

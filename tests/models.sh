@@ -125,6 +125,11 @@ checkf $? "different vocabularies: exit 2 (got $rc), one line naming ',' 'w' aga
 rc=$?
 [ $rc -eq 2 ] && grep -q "vocabularies differ" "$out/err"
 checkf $? "different vocabularies refused before the screen starts (exit $rc)" "$out/err"
+"$bin" --report --ablate 0:22 "$A" "$G" "$text" >"$out/o" 2>"$out/err"
+rc=$?
+[ $rc -eq 2 ] && [ ! -s "$out/o" ] && [ "$(wc -l <"$out/err")" -eq 1 ] &&
+    grep -q "gru1.safetensors: --ablate: unit 22: layer 0 has 20 units" "$out/err"
+checkf $? "an intervention one model cannot take: exit 2 (got $rc), the model named" "$out/err"
 "$bin" --dump "$A" "$P" "$text" >"$out/o" 2>"$out/err"
 rc=$?
 [ $rc -eq 2 ] && [ ! -s "$out/o" ] && grep -q "take one MODEL" "$out/err"
