@@ -209,11 +209,6 @@ static void found_near(gt_view *v, size_t t)
     edtext_close(&x);
 }
 
-long view_strip_cursor_cell(const gt_view *v, int pairs, int W)
-{
-    return (long)(pairs / 2) * W + W / 2 - v->strip_scroll * W;
-}
-
 int view_in_found(const gt_view *v, size_t off)
 {
     for (int i = 0; i < v->nfound; i++)
