@@ -411,18 +411,21 @@ static void test_mouse(gt_view *v)
     int want = v->order[v->top + 2];
     press(v, mouse_bytes(0, g.x + 4, g.y + 2 + 2));
     tap_ok(v->unit == want, "a click on the third unit row selects its unit (%d)", want);
-    /* the strip: the cursor's cell, then 3 cells to its right on the same row */
+    /* the strip: rows of whole lines ("abc abc\n", "ab ca ba cab\n", ...), the cursor's
+     * row in the middle */
     gt_rect st = v->lay.r[P_STRIP];
-    int pairs = (st.h - 1) / 2, W = st.w - 2;
-    long before = (long)(pairs / 2) * W + W / 2;
-    int cx = st.x + 1 + (int)(before % W), cy = st.y + 1 + 2 * (int)(before / W);
-    press_each(v, "g6\r");
+    int pairs = (st.h - 1) / 2;
+    int cx = st.x + 1, cy = st.y + 1 + 2 * (pairs / 2);
+    press_each(v, "g9\r");
     press(v, mouse_bytes(0, cx + 3, cy));
-    tap_ok(v->t == 9, "a click 3 characters right of the cursor in the strip: step 9");
-    press(v, mouse_bytes(0, cx - 5, cy));
-    tap_ok(v->t == 4, "5 characters left of it: step 4");
-    tap_ok(press(v, mouse_bytes(0, cx, cy + 1)) == ACT_NONE && v->t == 4,
+    tap_ok(v->t == 11, "a click on the 4th cell of the cursor's row (\"ab ca ba cab\"): step 11");
+    press(v, mouse_bytes(0, cx + 1, cy - 2));
+    tap_ok(v->t == 1, "on the 2nd cell of the row above it (\"abc abc\"): step 1");
+    tap_ok(press(v, mouse_bytes(0, cx + 9, cy)) == ACT_NONE && v->t == 1,
+           "that row in the middle now, a click past its end: nothing");
+    tap_ok(press(v, mouse_bytes(0, cx, cy + 1)) == ACT_NONE && v->t == 1,
            "a click on the row of marks: nothing");
+    press_each(v, "g4\r");
     press(v, mouse_bytes(65, cx, cy));
     tap_ok(v->t == 7, "the wheel down over the strip: 3 steps on (7)");
     press(v, "H");

@@ -2,8 +2,9 @@
  * 1,320 steps, its frames drawn into a surface at the sizes that matter (64x22, 80x24,
  * 120x40, 200x60) and read back cell by cell: the selection's column, unknown differences,
  * the help box, the gate panel's range, the stats view after a resize, the go-to prompt's
- * numbers, the orders of s, the roles' looks without colour and in 8 colours, and the
- * background pass's progress after an edit. */
+ * numbers, the orders of s, the roles' looks without colour and in 8 colours, the
+ * background pass's progress after an edit, and the text strip's rows (words whole, steady
+ * as the cursor moves, clicks finding what is drawn). */
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
@@ -461,6 +462,195 @@ static void test_progress(gt_view *v)
     trace_undo(v->tr, NULL);
 }
 
+/* ---- the strip's rows: words whole, stable as the cursor moves, clicks where drawn ---- */
+
+typedef struct striprow {
+    char s[512][8]; /* each cell's glyph, "" after a wide one */
+    unsigned char wide[512], role[512];
+    int n;          /* W */
+} striprow;
+
+static void read_strip(const gt_view *v, striprow *rows, int *pairs, int *W)
+{
+    gt_rect st = v->lay.r[P_STRIP];
+    *pairs = (st.h - 1) / 2;
+    *W = st.w - 2;
+    for (int k = 0; k < *pairs && k < 8; k++)
+        for (int i = 0; i < *W && i < 512; i++) {
+            const gt_cell *c = surf_cell(&surf, st.x + 1 + i, st.y + 1 + 2 * k);
+            strcpy(rows[k].s[i], c->s);
+            rows[k].wide[i] = c->wide;
+            rows[k].role[i] = c->role;
+            rows[k].n = *W;
+        }
+}
+
+/* A cell of a word: one cell wide, not a space, not a newline, not blank. */
+static int word_cell(const striprow *r, int i)
+{
+    return i >= 0 && i < r->n && r->s[i][0] && strcmp(r->s[i], " ") != 0 &&
+           strcmp(r->s[i], "↵") != 0 && strcmp(r->s[i], "⇥") != 0 && !r->wide[i] &&
+           !(i > 0 && r->wide[i - 1]);
+}
+
+/* Rows k and k + 1 split a word that would have fitted on row k + 1. */
+static int split_word(const striprow *r, int k)
+{
+    int last = r[k].n - 1;
+    while (last >= 0 && !r[k].s[last][0] && !(last > 0 && r[k].wide[last - 1]))
+        last--;
+    if (!word_cell(&r[k], last) || !word_cell(&r[k + 1], 0))
+        return 0;
+    int len = 0;
+    for (int i = last; word_cell(&r[k], i); i--)
+        len++;
+    for (int i = 0; word_cell(&r[k + 1], i); i++)
+        len++;
+    return len <= r[k].n;
+}
+
+static int cursor_col(const striprow *r)
+{
+    for (int i = 0; i < r->n; i++)
+        if (r->role[i] == R_CURSOR)
+            return i;
+    return -1;
+}
+
+static int same_row(const striprow *a, const striprow *b)
+{
+    for (int i = 0; i < a->n; i++)
+        if (strcmp(a->s[i], b->s[i]) != 0)
+            return 0;
+    return 1;
+}
+
+/* Every cell of the strip's text rows clicked: a character of a step gives that step, whose
+ * glyph is the one drawn there (both cells of a wide one); the cursor's, the cursor's step.
+ * Returns the cells that disagree. */
+static int clicks_disagree(gt_view *v)
+{
+    gt_rect st = v->lay.r[P_STRIP];
+    int pairs = (st.h - 1) / 2, bad = 0;
+    for (int k = 0; k < pairs; k++) {
+        int y = st.y + 1 + 2 * k;
+        for (int x = st.x + 1; x < st.x + st.w - 1; x++) {
+            const gt_cell *c = surf_cell(&surf, x, y);
+            const gt_cell *g = c->s[0] || x == st.x + 1 ? c : surf_cell(&surf, x - 1, y);
+            long s = keys_strip_step_at(v, x, y);
+            if (s < 0) { /* nothing there: a blank */
+                bad += strcmp(g->s, " ") != 0;
+                continue;
+            }
+            if (g->role == R_SKIPPED)
+                continue;
+            char want[16];
+            view_token_glyph(v, trace_token(v->tr, (size_t)s), want);
+            bad += strcmp(want, g->s) != 0 || (g->role == R_CURSOR) != (s == (long)v->t);
+        }
+    }
+    return bad;
+}
+
+/* The strip of text at the sizes and steps that matter: no row ends inside a word that would
+ * fit on the next one; one step on leaves every row as it was when the cursor stays on its row
+ * (its cell further right), or moves them all up one when it goes on to the next; the cursor's
+ * mark under its character; a click on each cell finds the character drawn there. */
+static void test_strip_words(const gt_model *m, const char *text, size_t n, const char *what)
+{
+    gt_error e = {0};
+    gt_text t;
+    gt_trace *tr;
+    gt_view v;
+    if (text_from_memory(&t, what, text, n, m, &e) || trace_open(&tr, m, &t, NULL, &e) ||
+        view_init(&v, m, &t, tr, 0, &e)) {
+        tap_ok(0, "%s: %s", what, e.msg);
+        return;
+    }
+    v.utf8 = 1;
+    static striprow a[8], b[8];
+    int sizes[][2] = {{64, 22}, {80, 24}, {97, 40}, {120, 40}, {200, 60}};
+    int splits = 0, unstable = 0, marks = 0, clicks = 0, moves = 0, shifts = 0;
+    for (int z = 0; z < 5; z++) {
+        size_t blk = text_step_at_offset(&t, 4096); /* rows break at 4096 bytes too */
+        size_t from[] = {0, blk > 40 ? blk - 40 : v.steps / 3, v.steps > 90 ? v.steps - 90 : 0};
+        for (int f = 0; f < 3; f++) {
+            int pairs, W;
+            v.t = from[f];
+            draw(&v, sizes[z][0], sizes[z][1]);
+            read_strip(&v, a, &pairs, &W);
+            for (int i = 0; i < 80 && v.t + 1 < v.steps; i++) {
+                for (int k = 0; k + 1 < pairs; k++)
+                    splits += split_word(a, k);
+                int mid = pairs / 2, cx = cursor_col(&a[mid]);
+                gt_rect st = v.lay.r[P_STRIP];
+                marks += cx < 0 ||
+                         strcmp(surf_cell(&surf, st.x + 1 + cx, st.y + 2 + 2 * mid)->s, "▲") != 0;
+                if (i % 16 == 0)
+                    clicks += clicks_disagree(&v);
+                v.t++;
+                draw(&v, sizes[z][0], sizes[z][1]);
+                read_strip(&v, b, &pairs, &W);
+                int nx = cursor_col(&b[mid]), ok = 1;
+                if (nx > cx) {
+                    for (int k = 0; k < pairs; k++)
+                        ok &= same_row(&a[k], &b[k]);
+                } else {
+                    shifts++;
+                    for (int k = 0; k + 1 < pairs; k++)
+                        ok &= same_row(&a[k + 1], &b[k]);
+                }
+                unstable += !ok;
+                moves++;
+                memcpy(a, b, sizeof a);
+            }
+        }
+    }
+    tap_ok(splits == 0, "%s: no strip row ends inside a word that fits a row (%d do)", what, splits);
+    tap_ok(moves > 900 && shifts > 10 && unstable == 0,
+           "%s: a step on keeps the strip's rows, or moves them up one row (%d of %d steps "
+           "otherwise; %d moved up)", what, unstable, moves, shifts);
+    tap_ok(marks == 0, "%s: ▲ under the cursor's character (%d times not)", what, marks);
+    tap_ok(clicks == 0, "%s: a click on each cell of the strip finds the character drawn there "
+           "(%d cells not)", what, clicks);
+    view_free(&v);
+    trace_close(tr);
+    text_free(&t);
+}
+
+/* Long lines of words of 1 to 12 letters, now and then a word longer than any row, one of
+ * wide characters, a letter with a combining mark; one line of more than 8,192 bytes with a
+ * space before each multiple of 4,096 (where rows break anyway). */
+static size_t long_lines(char *out, size_t cap)
+{
+    unsigned x = 777;
+    size_t n = 0;
+    while (n + 400 < cap) {
+        size_t line = n < 2000 ? 9000 : 150 + (x >> 8) % 750, end = n + line;
+        while (n < end && n + 300 < cap) {
+            x = x * 1103515245u + 12345u;
+            unsigned r = (x >> 16) % 100;
+            if (r < 3)
+                for (int i = 0; i < 230; i++)
+                    out[n++] = "abcdex"[i % 6];
+            else if (r < 8)
+                n += (size_t)sprintf(out + n, "\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2");
+            else if (r < 12)
+                n += (size_t)sprintf(out + n, "de\xcc\x81x");
+            else
+                for (unsigned i = 0, len = 1 + (x >> 8) % 12; i < len; i++)
+                    out[n++] = "abcdex"[(x >> (i % 8)) % 6];
+            out[n++] = ' ';
+        }
+        out[n++] = '\n';
+    }
+    for (size_t b = 4095; b < n; b += 4096)
+        if (b < 9000)
+            out[b] = ' ';
+    return n;
+}
+
+
 int main(void)
 {
     const char *locs[] = {"C.UTF-8", "C.utf8", "en_US.UTF-8"};
@@ -470,6 +660,16 @@ int main(void)
     if (!have) {
         printf("1..0 # SKIP no UTF-8 locale here\n");
         return 0;
+    }
+    static char sample[4096], longtext[40000];
+    size_t nsample = 0, nlong = long_lines(longtext, sizeof longtext);
+    const char *top = getenv("top_srcdir");
+    char spath[1024];
+    snprintf(spath, sizeof spath, "%s/tests/frames/text.txt", top ? top : ".");
+    FILE *sf = fopen(spath, "rb");
+    if (sf) {
+        nsample = fread(sample, 1, sizeof sample, sf);
+        fclose(sf);
     }
     char dir[] = "/tmp/t_screen.XXXXXX";
     if (!mkdtemp(dir))
@@ -507,6 +707,11 @@ int main(void)
     test_heat_scale(&v);
     test_looks();
     test_progress(&v);
+    if (nsample)
+        test_strip_words(&m, sample, nsample, "the sample text");
+    else
+        tap_ok(0, "the sample text %s: not read", spath);
+    test_strip_words(&m, longtext, nlong, "long lines");
 
     surf_free(&surf);
     view_free(&v);

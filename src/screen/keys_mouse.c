@@ -4,77 +4,39 @@
 #include "gatetui/model.h"
 #include "screen/keys_mouse.h"
 #include "screen/layout.h"
-#include "screen/surface.h"
+#include "screen/striprows.h"
 
 static int inside(gt_rect r, int x, int y)
 {
     return x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h;
 }
 
-/* The columns the character at byte offset o takes in the strip. */
-static int char_cells(const gt_view *v, size_t o)
-{
-    uint32_t cp;
-    char g[16];
-    text_char_at(v->text, o, &cp);
-    size_t s = text_step_at_offset(v->text, o);
-    if (s < v->steps && text_step_offset(v->text, s) == o)
-        view_token_glyph(v, trace_token(v->tr, s), g);
-    else
-        view_cp_glyph(v->utf8, v->text->bytes_mode, cp, g);
-    return surf_width(g);
-}
-
-/* The start of the character before byte offset o (o > 0). */
-static size_t char_before(const gt_view *v, size_t o)
-{
-    const unsigned char *b = (const unsigned char *)v->text->bytes;
-    size_t p = o - 1;
-    if (!v->text->bytes_mode)
-        while (p > 0 && o - p < 4 && (b[p] & 0xC0) == 0x80)
-            p--;
-    uint32_t cp;
-    if ((size_t)text_char_at(v->text, p, &cp) != o - p) /* not one character: a bad byte */
-        p = o - 1;
-    return p;
-}
-
 long keys_strip_step_at(const gt_view *v, int x, int y)
 {
     /* the strip's geometry, as panel_strip draws it: rows of W cells under its title, each
-     * followed by a row of marks, the cursor at cell `before` of the rows read as one line */
+     * followed by a row of marks, the characters where strip_rows puts them */
     gt_rect r = v->lay.r[P_STRIP];
     gt_rect in = {r.x, r.y + 1, r.w, r.h - 1};
     int pairs = in.h / 2, W = in.w - 2;
     if (pairs < 1 || W < 1 || y < in.y || (y - in.y) % 2 || (y - in.y) / 2 >= pairs ||
         x < in.x + 1 || x >= in.x + 1 + W)
         return -1;
-    long cell = (long)((y - in.y) / 2) * W + (x - in.x - 1) - view_strip_cursor_cell(v, pairs, W);
-    const gt_text *t = v->text;
-    size_t o = text_step_offset(t, v->t);
-    if (cell >= 0) {
-        long at = 0;
-        while (o < t->nbytes) {
-            int w = char_cells(v, o);
-            if (cell < at + w)
-                break;
-            at += w;
-            uint32_t cp;
-            o += (size_t)text_char_at(t, o, &cp);
+    gt_strip_rows rows;
+    if (strip_rows(v, pairs, W, &rows) < 0)
+        return -1;
+    int row = (y - in.y) / 2, col = x - in.x - 1;
+    long s = -1;
+    for (size_t i = 0; i < rows.n; i++) {
+        const gt_strip_cell *c = &rows.c[i];
+        if (c->row == row && col >= c->col && col < c->col + c->w) {
+            /* a character not fed to the model: the next step */
+            size_t st = c->step >= 0 ? (size_t)c->step : text_step_at_offset(v->text, c->off);
+            s = st < v->steps ? (long)st : -1;
+            break;
         }
-        if (o >= t->nbytes)
-            return -1;
-    } else {
-        long at = 0;
-        while (o > 0 && at > cell) {
-            o = char_before(v, o);
-            at -= char_cells(v, o);
-        }
-        if (at > cell)
-            return -1;
     }
-    size_t s = text_step_at_offset(t, o); /* a character not fed to the model: the next step */
-    return s < v->steps ? (long)s : -1;
+    strip_rows_free(&rows);
+    return s;
 }
 
 int keys_unit_at(const gt_view *v, int x, int y)

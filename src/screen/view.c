@@ -209,11 +209,6 @@ static void found_near(gt_view *v, size_t t)
     edtext_close(&x);
 }
 
-long view_strip_cursor_cell(const gt_view *v, int pairs, int W)
-{
-    return (long)(pairs / 2) * W + W / 2 - v->strip_scroll * W;
-}
-
 int view_in_found(const gt_view *v, size_t off)
 {
     for (int i = 0; i < v->nfound; i++)
@@ -230,7 +225,7 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
      * each side), and with the text coloured, every step the strip shows */
     size_t half = (size_t)(cols > 0 ? cols : 1) / 4 + 50;
     if (v->heat)
-        half = (size_t)(cols > 0 ? cols : 1) * 3 / 2 + 8;
+        half = (size_t)(cols > 0 ? cols : 1) * 2 + 8; /* a row each side and the cursor's */
     size_t cap = trace_window_len(v->tr);
     if (half > (cap - 1) / 2)
         half = (cap - 1) / 2;

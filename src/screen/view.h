@@ -162,11 +162,6 @@ int view_busy(const gt_view *v);
 /* Stops the background pass and forgets a pending jump. */
 void view_cancel_pass(gt_view *v);
 
-/* The cell of the strip's pairs x W cells (rows read as one line) where the cursor's
- * character is: the middle, moved by whole rows as the strip is scrolled (outside
- * [0, pairs * W) when scrolled out of view). */
-long view_strip_cursor_cell(const gt_view *v, int pairs, int W);
-
 /* 1 when byte offset off of the text is inside a match of the last search near the cursor. */
 int view_in_found(const gt_view *v, size_t off);
 

@@ -1,0 +1,222 @@
+/* The text strip's rows (see striprows.h). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gatetui/utf8.h"
+#include "screen/striprows.h"
+#include "screen/surface.h"
+
+/* One character of a row being wrapped: where it is, its step and the step count at it. */
+typedef struct wchar_at {
+    size_t off;
+    long step, next; /* its step (-1: none), the step of the first one from it */
+    uint32_t cp;
+    int col, w;
+} wchar_at;
+
+/* The character drawn: for a step, its token as edited; otherwise the text's. */
+static uint32_t shown_cp(const gt_view *v, long step, uint32_t cp)
+{
+    return step >= 0 ? v->m->vocab_cp[trace_token(v->tr, (size_t)step)] : cp;
+}
+
+int strip_glyph(const gt_view *v, long step, uint32_t cp, char *g)
+{
+    if (step >= 0)
+        view_token_glyph(v, trace_token(v->tr, (size_t)step), g);
+    else
+        view_cp_glyph(v->utf8, v->text->bytes_mode, cp, g);
+    return surf_width(g);
+}
+
+/* The width of a character, without building its glyph for printable ASCII. */
+static int char_width(const gt_view *v, long step, uint32_t cp)
+{
+    uint32_t c = shown_cp(v, step, cp);
+    if (c >= 0x20 && c < 0x7F)
+        return 1;
+    char g[16];
+    return strip_glyph(v, step, cp, g);
+}
+
+static int is_space(uint32_t c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* Wraps one row from off (its step count *step) into c (room for W characters), stopping
+ * before limit: returns the next row's start (and its step count in *step), *n the row's
+ * characters. A row ends after a newline, before the first character of a new block, and
+ * when the next character does not fit: after the row's last space (or before a wide
+ * character), or there when it is a space, wide, or the row holds one word. */
+static size_t wrap_row(const gt_view *v, int W, size_t off, size_t limit, long *step,
+                       wchar_at *c, int *n)
+{
+    const gt_text *t = v->text;
+    int k = 0, col = 0, brk = -1; /* brk: the last character after which the row may break */
+    long s = *step;
+    while (off < limit) {
+        if (k > 0 && off / STRIP_BLOCK != c[k - 1].off / STRIP_BLOCK)
+            break;
+        uint32_t cp;
+        int len = text_char_at(t, off, &cp);
+        long st = cp != UTF8_INVALID && model_token(v->m, cp) >= 0 ? s : -1;
+        int w = char_width(v, st, cp);
+        uint32_t sc = shown_cp(v, st, cp);
+        if (col + w > W && k > 0) {
+            if (brk >= 0 && brk < k - 1 && !is_space(sc) && w < 2) { /* the word moves to the next row */
+                k = brk + 1;
+                s = c[k].next;
+                off = c[k].off;
+            }
+            break;
+        }
+        c[k] = (wchar_at){off, st, s, cp, col, w};
+        if (is_space(sc) || w > 1)
+            brk = k;
+        k++;
+        col += w;
+        s += st >= 0;
+        off += (size_t)len;
+        if (sc == '\n')
+            break;
+    }
+    *n = k;
+    *step = s;
+    return off;
+}
+
+/* The start of the row-wrapping anchor for the character at off: after the last newline
+ * before it in its block, or the block's first character. */
+static size_t anchor_of(const gt_text *t, size_t off)
+{
+    size_t b = off - off % STRIP_BLOCK;
+    for (size_t p = off; p > b; p--)
+        if (t->bytes[p - 1] == '\n')
+            return p;
+    if (!t->bytes_mode)
+        while (b < off && b % STRIP_BLOCK < 3 && (t->bytes[b] & 0xC0) == 0x80)
+            b++;
+    return b;
+}
+
+typedef struct rowstart {
+    size_t off;
+    long step;
+} rowstart;
+
+typedef struct rowlist {
+    rowstart *r;
+    size_t n, cap;
+} rowlist;
+
+static int push(rowlist *l, size_t off, long step)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        rowstart *r = realloc(l->r, cap * sizeof *r);
+        if (!r)
+            return -1;
+        l->r = r;
+        l->cap = cap;
+    }
+    l->r[l->n++] = (rowstart){off, step};
+    return 0;
+}
+
+/* The starts of the rows from a to b (b a row start: a newline's or a block's), appended. */
+static int rows_between(const gt_view *v, int W, size_t a, size_t b, wchar_at *buf,
+                        rowlist *l)
+{
+    long s = (long)text_step_at_offset(v->text, a);
+    int n;
+    while (a < b) {
+        if (push(l, a, s) < 0)
+            return -1;
+        a = wrap_row(v, W, a, b, &s, buf, &n);
+    }
+    return 0;
+}
+
+int strip_rows(const gt_view *v, int pairs, int W, gt_strip_rows *out)
+{
+    out->c = NULL;
+    out->n = 0;
+    const gt_text *t = v->text;
+    if (pairs < 1 || W < 1 || t->nbytes == 0)
+        return 0;
+    size_t cur = text_step_offset(t, v->t < v->steps ? v->t : v->steps - 1);
+    wchar_at *buf = malloc((size_t)W * sizeof *buf);
+    rowlist rows = {0}, before = {0};
+    out->c = malloc((size_t)pairs * (size_t)W * sizeof *out->c);
+    if (!buf || !out->c)
+        goto fail;
+    /* the rows from the anchor up to the cursor's */
+    size_t a = anchor_of(t, cur), off = a;
+    long s = (long)text_step_at_offset(t, a);
+    int n;
+    for (;;) {
+        if (push(&rows, off, s) < 0)
+            goto fail;
+        size_t next = wrap_row(v, W, off, t->nbytes, &s, buf, &n);
+        if (next > cur || next >= t->nbytes)
+            break;
+        off = next;
+    }
+    /* the row shown at the top, counted from the first in rows (negative: before it) */
+    long first = (long)rows.n - 1 - (pairs / 2 - v->strip_scroll);
+    while (first < 0 && a > 0) { /* the lines before the anchor, as far as they show */
+        size_t a0 = anchor_of(t, a - 1);
+        before.n = 0;
+        if (rows_between(v, W, a0, a, buf, &before) < 0)
+            goto fail;
+        for (size_t i = 0; i < rows.n; i++) /* rows after them */
+            if (push(&before, rows.r[i].off, rows.r[i].step) < 0)
+                goto fail;
+        rowlist x = rows;
+        rows = before;
+        before = x;
+        first += (long)(rows.n - before.n); /* the rows added */
+        a = a0;
+    }
+    /* lay out the shown rows from the top one (blank rows above the text's start) */
+    int row = 0;
+    if (first < 0) {
+        row = (int)(-first < pairs ? -first : pairs);
+        first = 0;
+    }
+    if ((size_t)first < rows.n) {
+        off = rows.r[first].off;
+        s = rows.r[first].step;
+    } else { /* scrolled on past the cursor's row: wrap on from it */
+        off = rows.r[rows.n - 1].off;
+        s = rows.r[rows.n - 1].step;
+        for (long skip = first - (long)rows.n + 1; skip > 0 && off < t->nbytes; skip--)
+            off = wrap_row(v, W, off, t->nbytes, &s, buf, &n);
+    }
+    for (; row < pairs && off < t->nbytes; row++) {
+        off = wrap_row(v, W, off, t->nbytes, &s, buf, &n);
+        for (int i = 0; i < n; i++)
+            out->c[out->n++] = (gt_strip_cell){buf[i].off, buf[i].step, buf[i].cp, row,
+                                               buf[i].col, buf[i].w};
+    }
+    free(buf);
+    free(rows.r);
+    free(before.r);
+    return 0;
+fail:
+    free(buf);
+    free(rows.r);
+    free(before.r);
+    strip_rows_free(out);
+    return -1;
+}
+
+void strip_rows_free(gt_strip_rows *r)
+{
+    free(r->c);
+    r->c = NULL;
+    r->n = 0;
+}
