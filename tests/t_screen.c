@@ -422,6 +422,31 @@ static void test_heat_scale(gt_view *v)
 }
 
 /* The cursor and an edit look like no shade of the text's colouring, nor like each other. */
+/* The cursor on an edited character keeps the edit's look (R_CURSOR_EDIT); elsewhere the
+ * cursor's own. */
+static void test_cursor_on_edit(gt_view *v)
+{
+    gt_error e = {0};
+    v->t = 700;
+    int roles[2] = {0, 0};
+    for (int edited = 0; edited < 2; edited++) {
+        if (edited)
+            trace_edit(v->tr, v->t, (trace_token(v->tr, v->t) + 1) % v->m->vocab, &e);
+        draw(v, 120, 40);
+        gt_rect st = v->lay.r[P_STRIP];
+        for (int y = st.y; y < st.y + st.h; y++)
+            for (int x = 0; x < surf.w; x++) {
+                int r = surf_cell(&surf, x, y)->role;
+                if (r == R_CURSOR || r == R_CURSOR_EDIT)
+                    roles[edited] = r;
+            }
+    }
+    trace_undo(v->tr, NULL);
+    view_edits_changed(v);
+    tap_ok(roles[0] == R_CURSOR && roles[1] == R_CURSOR_EDIT,
+           "the cursor's character: its own look, and the edit's mark on it once edited");
+}
+
 static void test_looks(void)
 {
     static const int colors[] = {0, 8, 256};
@@ -444,6 +469,13 @@ static void test_looks(void)
                 clash += b[R_CURSOR] == b[h];
         tap_ok(clash == 0, "%d colours: the cursor and an edit unlike the shades of c (%d clashes)",
                colors[c], clash);
+        /* the cursor on an edited character: unlike the cursor, an edit and every shade */
+        const int ce = R_CURSOR_EDIT;
+        int same = 0;
+        for (int r = 0; r < R_COUNT; r++)
+            same += r != ce && f[r] == f[ce] && b[r] == b[ce] && a[r] == a[ce];
+        tap_ok(same == 0, "%d colours: the cursor on an edit looks like no other role (%d do)",
+               colors[c], same);
     }
 }
 
@@ -706,6 +738,7 @@ int main(void)
     test_strip_scroll(&v);
     test_heat_scale(&v);
     test_looks();
+    test_cursor_on_edit(&v);
     test_progress(&v);
     if (nsample)
         test_strip_words(&m, sample, nsample, "the sample text");

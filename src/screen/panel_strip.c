@@ -98,8 +98,8 @@ void panel_strip(gt_surface *s, gt_rect r, const gt_view *v)
             mark = mskip;
         } else {
             role = step_role(v, s, (size_t)d->step, &mark);
-            if ((size_t)d->step == v->t) {
-                role = R_CURSOR;
+            if ((size_t)d->step == v->t) { /* an edit there stays visible under the cursor */
+                role = trace_edited(v->tr, v->t) ? R_CURSOR_EDIT : R_CURSOR;
                 mark = mcur;
             }
         }

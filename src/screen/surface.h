@@ -16,6 +16,7 @@ typedef enum gt_role {
     R_HEADER,   /* the header's main facts */
     R_CURSOR,   /* the cursor's character */
     R_EDIT,     /* an edited character */
+    R_CURSOR_EDIT, /* the cursor's character where it is edited: the cursor's look, marked */
     R_SKIPPED,  /* a character not fed to the model */
     R_SELECTED, /* the selected unit */
     R_BAR0,     /* the first, second and third gate columns */

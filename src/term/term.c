@@ -40,6 +40,8 @@ static const role_style styles[R_COUNT] = {
     /* the cursor and an edit look like no shade of the text's colouring (c), in 8 colours
      * and without colour alike, nor like each other */
     [R_CURSOR] = {COLOR_BLACK, COLOR_WHITE, A_BOLD, A_REVERSE | A_BOLD},
+    [R_CURSOR_EDIT] = {COLOR_MAGENTA, COLOR_WHITE, A_BOLD | A_UNDERLINE,
+                       A_REVERSE | A_BOLD | A_UNDERLINE},
     [R_EDIT] = {COLOR_MAGENTA, -1, A_BOLD | A_UNDERLINE, A_BOLD | A_UNDERLINE},
     [R_SKIPPED] = {COLOR_RED, -1, A_DIM, A_DIM},
     [R_SELECTED] = {COLOR_BLACK, COLOR_CYAN, 0, A_REVERSE},
