@@ -48,6 +48,27 @@ columns() {
               if (s != "") print s > (out "/col." k)
               at += w[k] + 3 } }'
 }
+# same_json_as_single DESCRIPTION OPTIONS -- MODELS: the JSON of the models together is
+# {"models": [...]}, each entry that model's JSON as it prints it alone
+same_json_as_single() {
+    what=$1 opts=$2
+    shift 3
+    k=0
+    {
+        printf '{"models": [\n'
+        for m in "$@"; do
+            k=$((k + 1))
+            [ $k -gt 1 ] && printf ',\n'
+            # shellcheck disable=SC2086
+            "$bin" $opts --json "$m" "$text" 2>/dev/null | awk 'NR > 1 { print prev } { prev = $0 } END { printf "%s", prev }'
+        done
+        printf '\n]}\n'
+    } >"$out/want.json"
+    # shellcheck disable=SC2086
+    "$bin" $opts --json "$@" "$text" >"$out/got.json" 2>"$out/err" &&
+        cmp -s "$out/want.json" "$out/got.json"
+    checkf $? "$what --json: {\"models\": [...]}, each entry the model's own JSON" "$out/err"
+}
 # same_as_single DESCRIPTION OPTIONS -- MODELS: the text output of the models together is
 # each model's own output side by side, and the JSON is {"models": [each one's JSON]}
 same_as_single() {
@@ -74,22 +95,7 @@ same_as_single() {
     [ "$k" -gt 1 ] && [ -s "$out/col.$k" ] || bad="$bad no column $k;"
     checkf "$([ -z "$bad" ]; echo $?)" "$what: one column per model, each the model's own output" "$out/err"
     [ -n "$bad" ] && echo "# $bad"
-    # the JSON: {"models": [...]}, each entry that model's JSON as it prints it alone
-    k=0
-    {
-        printf '{"models": [\n'
-        for m in "$@"; do
-            k=$((k + 1))
-            [ $k -gt 1 ] && printf ',\n'
-            # shellcheck disable=SC2086
-            "$bin" $opts --json "$m" "$text" 2>/dev/null | awk 'NR > 1 { print prev } { prev = $0 } END { printf "%s", prev }'
-        done
-        printf '\n]}\n'
-    } >"$out/want.json"
-    # shellcheck disable=SC2086
-    "$bin" $opts --json "$@" "$text" >"$out/got.json" 2>"$out/err" &&
-        cmp -s "$out/want.json" "$out/got.json"
-    checkf $? "$what --json: {\"models\": [...]}, each entry the model's own JSON" "$out/err"
+    same_json_as_single "$what" "$opts" -- "$@"
 }
 
 same_as_single "--report" "--report --windows 6 --window-len 48 --horizon 20" -- "$A" "$P" "$G"
@@ -98,21 +104,10 @@ same_as_single "--units" "--units [aeiou]" -- "$A" "$G" "$P"
 same_as_single "--jacobian" "--jacobian --step 60 --lag 8 --unit 3" -- "$G" "$A"
 same_as_single "--report with interventions" "--report --windows 4 --window-len 48 --forget-bias 1 --ablate 0:3" -- "$A" "$G"
 same_as_single "--importance" "--importance --windows 2 --window-len 48" -- "$A" "$P" "$G"
-# the sweep's JSON (its text has t½, which awk's columns would cut, as --profile's contexts)
-opts="--report --windows 2 --window-len 48 --sweep-forget-bias 0:1:1"
-{
-    printf '{"models": [\n'
-    # shellcheck disable=SC2086
-    "$bin" $opts --json "$G" "$text" 2>/dev/null | awk 'NR > 1 { print prev } { prev = $0 } END { printf "%s", prev }'
-    printf ',\n'
-    # shellcheck disable=SC2086
-    "$bin" $opts --json "$A" "$text" 2>/dev/null | awk 'NR > 1 { print prev } { prev = $0 } END { printf "%s", prev }'
-    printf '\n]}\n'
-} >"$out/want.json"
-# shellcheck disable=SC2086
-"$bin" $opts --json "$G" "$A" "$text" >"$out/got.json" 2>"$out/err" &&
-    grep -q '"sweep"' "$out/got.json" && cmp -s "$out/want.json" "$out/got.json"
-checkf $? "--report --sweep-forget-bias --json: {\"models\": [...]}, each entry the model's own sweep" "$out/err"
+# the sweep: its JSON only (its text has t½, which awk's columns would cut, as --profile's
+# contexts)
+same_json_as_single "--report --sweep-forget-bias" \
+    "--report --windows 2 --window-len 48 --sweep-forget-bias 0:1:1" -- "$G" "$A"
 # (--profile's contexts have characters of several bytes, which awk's columns would cut)
 
 # vocabularies that differ: one line naming the characters each has that the other lacks

@@ -18,7 +18,7 @@ enum { GT_R = 0, GT_Z = 1, GT_N = 2 };           /* GRU */
 
 #define GT_MAX_VOCAB 65535
 /* The code point shown for a token no character maps to ("<pad>", "<unk>"). */
-#define GT_SPECIAL_CP 0xFFFDu
+#define GT_NOCHAR_CP 0xFFFDu
 
 typedef struct gt_layer {
     int in_dim;          /* D_k: the input width, H above layer 0 */
@@ -42,7 +42,7 @@ typedef struct gt_model {
     const float *x_table; /* (V, G*H): layer 0's W_ih x_v + b_ih for each token v */
     const float *out_w;  /* (V, H) or NULL */
     const float *out_b;  /* (V) or NULL */
-    uint32_t *vocab_cp;  /* [V]: the code point of each token (GT_SPECIAL_CP for a token
+    uint32_t *vocab_cp;  /* [V]: the code point of each token (GT_NOCHAR_CP for a token
                             longer than one character, which no character maps to) */
     int vocab_special;   /* how many tokens are such */
     const char *vocab_where; /* where the vocabulary came from ("metadata vocab", ...) */

@@ -62,7 +62,7 @@ static int u64_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Takes the code point of each of the V tokens, in token order (GT_SPECIAL_CP with
+/* Takes the code point of each of the V tokens, in token order (GT_NOCHAR_CP with
  * special[i] set for a token no character maps to), and builds the look-up. */
 static int set_vocab(gt_model *m, const uint32_t *cp, const unsigned char *special,
                      const char *what, gt_error *e)
@@ -155,7 +155,7 @@ static int from_found(gt_model *m, const gt_vocab_found *v, gt_error *e)
         if (len && (size_t)used == len && c != UTF8_INVALID) {
             cp[i] = c;
         } else {
-            cp[i] = GT_SPECIAL_CP;
+            cp[i] = GT_NOCHAR_CP;
             special[i] = 1;
         }
     }

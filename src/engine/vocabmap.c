@@ -58,11 +58,11 @@ int vocab_map(const gt_model *ref, const gt_model *m, uint16_t **map, gt_error *
     int identity = 1, next_special = 0;
     for (int v = 0; v < ref->vocab; v++) {
         int w = -1;
-        if (ref->vocab_cp[v] != GT_SPECIAL_CP || model_token(ref, GT_SPECIAL_CP) == v) {
+        if (ref->vocab_cp[v] != GT_NOCHAR_CP || model_token(ref, GT_NOCHAR_CP) == v) {
             w = model_token(m, ref->vocab_cp[v]);
         } else { /* the next token of m no character maps to */
-            while (next_special < m->vocab && (m->vocab_cp[next_special] != GT_SPECIAL_CP ||
-                                               model_token(m, GT_SPECIAL_CP) == next_special))
+            while (next_special < m->vocab && (m->vocab_cp[next_special] != GT_NOCHAR_CP ||
+                                               model_token(m, GT_NOCHAR_CP) == next_special))
                 next_special++;
             w = next_special++;
         }
