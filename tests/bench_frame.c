@@ -117,7 +117,7 @@ int main(int argc, char **argv)
     setenv("COLUMNS", "200", 1);
     setenv("LINES", "60", 1);
     FILE *null = fopen("/dev/null", "w");
-    if (!null || term_start(null, "xterm-256color", 1)) {
+    if (!null || term_start(null, "xterm-256color", 1, 0)) {
         fprintf(stderr, "bench_frame: cannot start curses on /dev/null\n");
         return 1;
     }

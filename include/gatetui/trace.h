@@ -35,6 +35,8 @@ typedef struct gt_trace_limits {
     size_t checkpoint_budget; /* 0: TRACE_CHECKPOINT_BUDGET */
     size_t window_budget;     /* 0: TRACE_WINDOW_BUDGET */
     size_t min_interval;      /* 0: TRACE_MIN_INTERVAL */
+    int pass_threads;         /* the background pass's: N > 0; < 0: one or two, whichever is
+                               * faster now; 0: that choice on a model large enough, else 1 */
 } gt_trace_limits;
 
 typedef struct gt_edit {

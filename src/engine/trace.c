@@ -65,15 +65,14 @@ static double now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* Threads for the pass's products: GATETUI_THREADS when set (a number, or 0 for the
+/* Threads for the pass's products: `asked` when it is not 0 (a number, or < 0 for the
  * adaptive choice whatever the model); otherwise 0, "one or two, whichever is faster now",
  * on a machine with two processors or more and a model whose recurrent weights outgrow half
  * a core's L2 (below, one thread is faster). */
-static int pass_threads(const gt_model *m)
+static int pass_threads(const gt_model *m, int asked)
 {
-    const char *th = getenv("GATETUI_THREADS");
-    if (th && *th)
-        return atoi(th) > 0 ? atoi(th) : 0;
+    if (asked)
+        return asked > 0 ? asked : 0;
     double bytes = 0;
     for (int k = 0; k < m->layers; k++)
         bytes += 4.0 * m->gates * m->hidden * m->hidden;
@@ -179,7 +178,7 @@ int trace_open_mapped(gt_trace **out, const gt_model *m, const gt_text *t, const
     if (rc == GT_OK)
         rc = run_init(&tr->prun, m, e);
     if (rc == GT_OK)
-        tr->pass_threads = pass_threads(m);
+        tr->pass_threads = pass_threads(m, lim ? lim->pass_threads : 0);
     if (rc) {
         trace_close(tr);
         return rc;

@@ -21,6 +21,9 @@ typedef struct gt_screen_opts {
     const char *size;      /* --export: "COLSxROWS", or NULL for 120x40 */
     const char *file;      /* --export: the file, "-" for standard output */
     long steps;            /* the steps m, v and p search (--steps); <= 0: the default */
+    int color;             /* the screen: colours allowed (NO_COLOR unset or empty) */
+    int mouse;             /* the screen: the mouse's clicks and wheel (GATETUI_NOMOUSE unset) */
+    const char *term;      /* the screen: TERM, or NULL */
 } gt_screen_opts;
 
 #define EXPORT_COLS 120

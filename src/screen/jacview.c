@@ -66,8 +66,7 @@ static int compute(gt_jacview *jv, gt_trace *tr, int layer, size_t t, gt_error *
         if (jv->j_layer >= 0)
             jacobian_free(&jv->j);
         jv->j_layer = -1;
-        const char *th = getenv("GATETUI_THREADS");
-        int rc = jacobian_init(&jv->j, jv->m, layer, JACVIEW_KMAX, th ? atoi(th) : 0, e);
+        int rc = jacobian_init(&jv->j, jv->m, layer, JACVIEW_KMAX, jv->threads, e);
         if (rc)
             return rc;
         jv->j_layer = layer;

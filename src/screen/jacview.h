@@ -33,6 +33,7 @@ typedef struct gt_jacview {
     gt_jacobian_lag *lag; /* [JACVIEW_KMAX]: lag[k - 1] */
     /* private */
     const gt_model *m;
+    int threads;        /* the Jacobian's (0: one per processor, at most 16) */
     gt_jacobian j;
     int j_layer;        /* the layer j is for, -1: none */
     float *h0, *c0;     /* [L*H] */

@@ -27,7 +27,10 @@ int models_open(gt_models *ms, const gt_screen_models *sm, int layer, int utf8, 
             return rc;
         }
         ivview_set_map(iv, sm->map[k]);
-        rc = trace_open_mapped(&ms->tr[k], &iv->m, &sm->text[k], sm->map[k], NULL, e);
+        /* the pass: N threads, or 0 asking it to choose whatever the model */
+        gt_trace_limits lim = {.pass_threads = sm->threads < 0 ? 0 : sm->threads ? sm->threads
+                                                                                 : -1};
+        rc = trace_open_mapped(&ms->tr[k], &iv->m, &sm->text[k], sm->map[k], &lim, e);
         if (rc == GT_OK && (rc = view_init(&ms->v[k], &iv->m, &sm->text[k], ms->tr[k], layer,
                                            e)) != GT_OK) {
             trace_close(ms->tr[k]);
@@ -41,6 +44,7 @@ int models_open(gt_models *ms, const gt_screen_models *sm, int layer, int utf8, 
         ms->n++;
         gt_view *v = &ms->v[k];
         v->ivs = iv;
+        v->jac.threads = sm->threads < 0 ? 0 : sm->threads;
         v->utf8 = utf8;
         v->peers = ms->v;
         v->self = k;

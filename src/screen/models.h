@@ -20,6 +20,7 @@ typedef struct gt_screen_models {
     const uint16_t *const *map;
     const gt_intervention *iv; /* [n]: each model's interventions from the command line, or NULL */
     int n;
+    int threads; /* GATETUI_THREADS: N >= 0 for the pass and the Jacobian, or -1: their own */
 } gt_screen_models;
 
 typedef struct gt_models {

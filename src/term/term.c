@@ -153,15 +153,14 @@ static void set_colors(int color)
     }
 }
 
-int term_usable(char *why, size_t n)
+int term_usable(const char *t, char *why, size_t n)
 {
-    const char *t = getenv("TERM");
     int err = 0;
     if (!t || !*t) {
         snprintf(why, n, "TERM is not set");
         return 0;
     }
-    if (setupterm(NULL, STDOUT_FILENO, &err) != OK) {
+    if (setupterm(t, STDOUT_FILENO, &err) != OK) {
         snprintf(why, n, "the terminal type TERM=%.64s is unknown here (no terminfo entry)", t);
         return 0;
     }
@@ -182,7 +181,7 @@ static void set_mouse(int on)
     }
 }
 
-int term_start(FILE *out, const char *term, int color)
+int term_start(FILE *out, const char *term, int color, int want_mouse)
 {
     have_tty = tcgetattr(STDIN_FILENO, &saved_tios) == 0;
     if (out) {
@@ -200,7 +199,7 @@ int term_start(FILE *out, const char *term, int color)
     add_seq("rmcup");
     add_seq("cnorm");
     add_seq("rmkx");
-    mouse = !out && getenv("GATETUI_NOMOUSE") == NULL;
+    mouse = !out && want_mouse;
     if (mouse && restore_len + sizeof mouse_off - 1 < sizeof restore_seq) {
         memcpy(restore_seq + restore_len, mouse_off, sizeof mouse_off - 1);
         restore_len += sizeof mouse_off - 1;

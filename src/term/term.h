@@ -9,11 +9,12 @@
 
 /* Starts curses on the terminal (out: NULL for stdout, or a stream such as /dev/null for a
  * benchmark, with term the terminal type). color: 0 monochrome, 1 when the terminal has
- * colours. Returns 0, or -1 when the terminal cannot be used. */
-int term_start(FILE *out, const char *term, int color);
-/* Whether $TERM names a terminal that can show the screen (known, with cursor
- * addressing); if not, why goes to why. */
-int term_usable(char *why, size_t n);
+ * colours. mouse: the terminal reports clicks and the wheel (on stdout only). Returns 0, or
+ * -1 when the terminal cannot be used. */
+int term_start(FILE *out, const char *term, int color, int mouse);
+/* Whether term (the value of TERM, or NULL) names a terminal that can show the screen
+ * (known, with cursor addressing); if not, why goes to why. */
+int term_usable(const char *term, char *why, size_t n);
 /* Restores the terminal (idempotent). */
 void term_stop(void);
 /* Gives the terminal back before the process stops (SIGTSTP), and takes it again after

@@ -151,12 +151,6 @@ int ui_translate_mouse(TermKey *tk, const TermKeyKey *key, gt_key *k)
     return k->sym != K_NONE;
 }
 
-static int use_color(void)
-{
-    const char *nc = getenv("NO_COLOR");
-    return !(nc && *nc);
-}
-
 typedef struct loop {
     gt_models *ms;      /* the models; the view shown is models_view(ms) */
     gt_surface surf;    /* the frame on screen */
@@ -280,7 +274,7 @@ int ui_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e)
                        "--report, --dump or --export FILE --step N",
                        isatty(STDOUT_FILENO) ? "input" : "output");
     char why[160];
-    if (!term_usable(why, sizeof why))
+    if (!term_usable(o->term, why, sizeof why))
         return gt_fail(e, GT_EINPUT,
                        "%s; the screen needs one that can (e.g. TERM=xterm-256color), or use "
                        "--report, --dump or --export FILE --step N",
@@ -300,9 +294,8 @@ int ui_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e)
     trace_pass_start(ms.tr[0], sm->text[0].steps, NULL);
 
     loop L = {&ms, {0}, NULL, 1, 0};
-    if (term_start(NULL, NULL, use_color())) {
-        rc = gt_fail(e, GT_EFAIL, "cannot start the screen (TERM=%s)",
-                     getenv("TERM") ? getenv("TERM") : "");
+    if (term_start(NULL, NULL, o->color, o->mouse)) {
+        rc = gt_fail(e, GT_EFAIL, "cannot start the screen (TERM=%s)", o->term ? o->term : "");
     } else {
         for (int k = 0; k < ms.n; k++) /* each curve drawn with its letter */
             ms.v[k].mono = term_colors() == 0;

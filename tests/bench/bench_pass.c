@@ -3,6 +3,7 @@
  * the adaptive choice, which is also what it does unset on a model large enough).
  *   bench_pass MODEL TEXT */
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "clock.h"
@@ -20,8 +21,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_pass MODEL TEXT\n");
         return 2;
     }
+    const char *th = getenv("GATETUI_THREADS"); /* as gatetui takes it: 0 asks for the choice */
+    gt_trace_limits lim = {.pass_threads = !th || !*th ? 0 : atoi(th) > 0 ? atoi(th) : -1};
     if (model_load(&m, argv[1], NULL, &e) || text_load(&t, argv[2], &m, &e) ||
-        trace_open(&tr, &m, &t, NULL, &e)) {
+        trace_open(&tr, &m, &t, &lim, &e)) {
         fprintf(stderr, "bench_pass: %s\n", e.msg);
         return 2;
     }

@@ -1,0 +1,182 @@
+/* Reading the command line (cli.h): getopt's table made from the rows' options and the
+ * modes' own, then the checks that hold between them. */
+#include "config.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+#define MAX_OPTIONS 64
+
+/* What getopt's option i stands for: a row's option, or the row's own (its mode). */
+typedef struct opt_ref {
+    const cli_mode *row;
+    const cli_option *opt; /* NULL: the row's own option */
+} opt_ref;
+
+/* getopt's table from the rows, its size returned; val 256 + i is ref[i]. */
+static int getopt_table(const cli_mode *const *modes, struct option *lo, opt_ref *ref)
+{
+    int n = 0;
+    for (int i = 0; modes[i]; i++) {
+        const cli_mode *m = modes[i];
+        if (m->option && n < MAX_OPTIONS) {
+            lo[n] = (struct option){m->option, m->arg ? required_argument : no_argument, 0,
+                                    256 + n};
+            ref[n++] = (opt_ref){m, NULL};
+        }
+        for (const cli_option *o = m->opts; o && o->name && n < MAX_OPTIONS; o++) {
+            lo[n] = (struct option){o->name, o->arg ? required_argument : no_argument, 0,
+                                    256 + n};
+            ref[n++] = (opt_ref){m, o};
+        }
+    }
+    lo[n] = (struct option){0, 0, 0, 0};
+    return n;
+}
+
+static void defaults(cli *c, const cli_mode *const *modes)
+{
+    memset(c, 0, sizeof *c);
+    c->modes = modes;
+    c->layer = -1;
+    report_options_init(&c->report);
+    c->to = LONG_MAX;
+    c->step = -1;
+    c->lag = 32;
+    model_options_init(&c->mopt);
+    find_options_init(&c->find);
+    for (int i = 0; modes[i] && !c->mode; i++)
+        if (!modes[i]->option && (modes[i]->each || modes[i]->run))
+            c->mode = modes[i]; /* the screen */
+}
+
+/* --carousel@L is one word, which getopt does not take apart: kept aside here, and the
+ * operands after "--" kept as they are. Returns the new argc. */
+static int carousels_aside(cli *c, int argc, char **argv)
+{
+    int na = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strncmp(argv[i], "--carousel@", 11) == 0 && c->niv < CLI_MAX_IV) {
+            c->iv[c->niv++] = (cli_iv){'c', argv[i] + 11};
+            continue;
+        }
+        if (strcmp(argv[i], "--") == 0) { /* the rest are operands */
+            while (i < argc)
+                argv[na++] = argv[i++];
+            break;
+        }
+        argv[na++] = argv[i];
+    }
+    return na;
+}
+
+/* "--a, --b and --c" from the options of the rows that `pick` takes, and `last`. */
+static void options_list(char *buf, size_t n, const cli_mode *const *modes,
+                         int (*pick)(const cli_mode *m), const char *last)
+{
+    const char *names[32];
+    int k = 0;
+    for (int i = 0; modes[i] && k < 31; i++)
+        if (pick(modes[i]))
+            names[k++] = modes[i]->option;
+    if (last)
+        names[k++] = last;
+    size_t at = 0;
+    buf[0] = 0;
+    for (int i = 0; i < k && at < n; i++)
+        at += (size_t)snprintf(buf + at, n - at, "%s--%s",
+                               i == 0 ? "" : i + 1 == k ? " and " : ", ", names[i]);
+}
+
+static int is_mode_option(const cli_mode *m)
+{
+    return m->option && !m->with && (m->each || m->run);
+}
+
+static int takes_one_model(const cli_mode *m)
+{
+    return (m->flags & MODE_ONE_MODEL) != 0;
+}
+
+/* The checks that hold between the options once all are read. */
+static int check_modes(cli *c, int nmodes)
+{
+    char msg[400];
+    if (nmodes > 1) {
+        char list[300];
+        options_list(list, sizeof list, c->modes, is_mode_option, NULL);
+        snprintf(msg, sizeof msg, "choose one of %s", list);
+        return cli_bad_usage(c->modes, "%s", msg);
+    }
+    if (c->variant && (!c->mode->option || strcmp(c->mode->option, c->variant->with) != 0)) {
+        snprintf(msg, sizeof msg, "--%s goes with --%s", c->variant->option, c->variant->with);
+        return cli_bad_usage(c->modes, "%s", msg);
+    }
+    if (c->variant) {
+        c->mode = c->variant;
+        c->mode_arg = c->variant_arg;
+    }
+    gt_error e = {0};
+    int rc = c->mode->check ? c->mode->check(c, &e) : GT_OK;
+    if (rc)
+        fprintf(stderr, "gatetui: %s\n", e.msg);
+    return rc;
+}
+
+static int check_operands(cli *c, int argc, char **argv)
+{
+    if (argc - optind < 2)
+        return cli_bad_usage(c->modes, "%s", "expected MODEL and TEXT");
+    c->model_path = argv + optind;
+    c->nmodels = argc - optind - 1;
+    c->text_path = argv[argc - 1];
+    char msg[300];
+    if (c->nmodels > 1 && (takes_one_model(c->mode) || c->matrix)) {
+        options_list(msg, sizeof msg, c->modes, takes_one_model, "matrix");
+        return cli_bad_usage(c->modes, "%s take one MODEL", msg);
+    }
+    if (c->mode->needs_step && c->step < 0) {
+        snprintf(msg, sizeof msg, "--%s needs --step %s", c->mode->option, c->mode->needs_step);
+        return cli_bad_usage(c->modes, "%s", msg);
+    }
+    if (c->from > c->to)
+        return cli_bad_usage(c->modes, "%s", "--from is after --to");
+    return GT_OK;
+}
+
+int cli_parse(cli *c, const cli_mode *const *modes, int argc, char **argv)
+{
+    struct option lo[MAX_OPTIONS + 1];
+    opt_ref ref[MAX_OPTIONS];
+    const int nopt = getopt_table(modes, lo, ref);
+    defaults(c, modes);
+    argc = carousels_aside(c, argc, argv);
+    int nmodes = 0, o, rc = GT_OK;
+    opterr = 0;
+    while (rc == GT_OK && (o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+        if (o < 256 || o >= 256 + nopt)
+            return cli_bad_usage(modes, "unknown option or missing argument: %s",
+                                 argv[optind - 1]);
+        const opt_ref *r = &ref[o - 256];
+        if (r->opt) {
+            rc = r->opt->set(c, r->opt, r->opt->arg ? optarg : NULL);
+        } else if (r->row->now) { /* --help, --version, --kernels: at once */
+            c->mode = r->row;
+            return GT_OK;
+        } else if (r->row->with) {
+            c->variant = r->row;
+            c->variant_arg = optarg;
+        } else {
+            c->mode = r->row;
+            c->mode_arg = r->row->arg ? optarg : NULL;
+            nmodes++;
+        }
+    }
+    if (rc == GT_OK)
+        rc = check_modes(c, nmodes);
+    return rc ? rc : check_operands(c, argc, argv);
+}

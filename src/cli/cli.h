@@ -1,0 +1,180 @@
+/* The command line: its modes as one table of rows (src/cli/modes.c), the options they
+ * take, and what every mode shares (doc/usage.md). A row is a mode (the screen, --report,
+ * --dump, ...) or a group of options every mode takes; the option table of getopt, the
+ * usage, --help, the one-mode check and the dispatch are all made from the rows. */
+#ifndef GATETUI_CLI_H
+#define GATETUI_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "gatetui/error.h"
+#include "gatetui/finding.h"
+#include "gatetui/intervene.h"
+#include "gatetui/model.h"
+#include "gatetui/report.h"
+#include "gatetui/text.h"
+#include "screen/export.h"
+
+/* What the environment says, read once by main and passed down (doc/usage.md,
+ * "Environment"): the threads, the progress, the kernel set and the terminal. */
+typedef struct cli_env {
+    int threads;        /* GATETUI_THREADS: N >= 0; -1 when unset or empty */
+    int progress;       /* standard error is a terminal: long computations show progress */
+    const char *kernel; /* GATETUI_KERNEL, or NULL */
+    int color;          /* NO_COLOR unset or empty */
+    int mouse;          /* GATETUI_NOMOUSE unset */
+    const char *term;   /* TERM, or NULL */
+} cli_env;
+
+/* The interventions as given, in order: 'f' --forget-bias, 'c' --carousel, 'a' --ablate. */
+#define CLI_MAX_IV 256
+typedef struct cli_iv {
+    char kind;
+    const char *arg;
+} cli_iv;
+
+typedef struct cli_mode cli_mode;
+
+/* The command line as parsed. */
+typedef struct cli {
+    const cli_mode *const *modes; /* the table */
+    const cli_mode *mode;         /* the mode asked for */
+    const char *mode_arg;         /* its option's argument (--export FILE, --units REGEX...) */
+    const cli_mode *variant;      /* an option that replaces the mode (--sweep-forget-bias) */
+    const char *variant_arg;
+    int json, probs;
+    long layer;          /* -1: not given */
+    gt_report_options report; /* windows, window length, horizon */
+    long from, to, step;
+    const char *edit;    /* "S:C" */
+    const char *size;    /* "COLSxROWS" */
+    gt_model_options mopt;
+    gt_find_options find; /* --unit, --signal, --threshold, --steps */
+    char **model_path;   /* [nmodels]: MODEL [MODEL ...] */
+    int nmodels;
+    const char *text_path;
+    long lag;            /* --jacobian: K (default 32); its unit is find.unit (default 0) */
+    int matrix;          /* --jacobian: J(T-K, K) as CSV */
+    cli_iv iv[CLI_MAX_IV];
+    int niv;
+    cli_env env;
+} cli;
+
+/* One option: its name (without "--"), whether it takes an argument, and what it sets
+ * (the field at `at` of the cli; a count's least value is min). */
+typedef struct cli_option {
+    const char *name;
+    int arg;
+    int (*set)(cli *c, const struct cli_option *o, const char *arg);
+    size_t at;
+    long min;
+} cli_option;
+
+/* A model with its interventions, what they are, and the model as loaded. */
+typedef struct intervened {
+    const gt_model *base;  /* as loaded */
+    gt_intervention iv;
+    gt_model mi;           /* base with iv */
+    char what[1024];       /* iv_describe, "" when none */
+} intervened;
+
+/* The models and the text a mode runs on (src/cli/models.c). */
+typedef struct cli_models {
+    int n;
+    gt_model *m;           /* [n], as loaded */
+    intervened *im;        /* [n], with the interventions */
+    gt_intervention *ivs;  /* [n]: each model's interventions, for the screen */
+    gt_text *each;         /* [n]: the screen's text for each model */
+    uint16_t **map;        /* [n]: model 0's tokens to model k's (the screen) */
+    gt_text t;             /* the text, in model 0's tokens */
+    int loaded, made, have_text;
+} cli_models;
+
+/* A mode that prints one model's tables or JSON to out: for several models, the outputs
+ * are put side by side, or in {"models": [...]} (src/cli/models.c, cli_each_model). */
+typedef int (*cli_model_fn)(FILE *out, const cli *c, const intervened *im, const gt_text *t,
+                            gt_error *e);
+
+/* flags */
+#define MODE_ONE_MODEL 1u  /* takes one MODEL */
+#define MODE_READOUT 2u    /* each model needs a readout */
+#define MODE_NO_SKIPS 4u   /* the characters skipped in the text go unsaid */
+#define MODE_SCREEN 8u     /* the screen: signals are its own */
+
+/* A row of the table: a mode, or (with no function) a group of options. */
+struct cli_mode {
+    const char *name;     /* the mode's word (its progress line's) */
+    const char *option;   /* its option, without "--"; NULL: none (the screen, a group) */
+    int arg;              /* its option takes an argument (c->mode_arg) */
+    const char *with;     /* its option goes with that mode's and replaces it */
+    unsigned flags;       /* MODE_... */
+    const char *needs_step; /* it needs --step (the word after it in the message) */
+    int find;             /* the finding modes: which one (gt_find_mode) */
+    int (*check)(const cli *c, gt_error *e); /* its own check of the options, or NULL */
+    cli_model_fn each;    /* per model; or */
+    int (*run)(const cli *c, cli_models *s, gt_error *e); /* over all the models; or */
+    int (*now)(const cli_mode *const *modes); /* at once, without models or text */
+    const cli_option *opts; /* the options it brings, ended by {0} */
+    const char *usage;    /* its usage line after "gatetui " (a group's: the whole line) */
+    const char *help;     /* its lines in --help */
+};
+
+/* The table, in the order of --help (src/cli/modes.c). */
+extern const cli_mode *const cli_modes[];
+
+/* Reads the options and the operands into c (src/cli/args.c). After GT_OK, a mode with
+ * `now` runs without anything more; otherwise c->model_path and c->text_path are set. On
+ * bad usage the message (and the usage) went to standard error and GT_EINPUT is
+ * returned. */
+int cli_parse(cli *c, const cli_mode *const *modes, int argc, char **argv);
+
+/* The usage from the table (src/cli/usage.c); bad usage: "gatetui: " and the message
+ * (fmt with arg), then the usage, on standard error, and GT_EINPUT. */
+void cli_usage(FILE *f, const cli_mode *const *modes);
+int cli_bad_usage(const cli_mode *const *modes, const char *fmt, const char *arg);
+
+/* The options' setters (src/cli/option.c). */
+int cli_set_count(cli *c, const cli_option *o, const char *arg); /* a long >= o->min */
+int cli_set_text(cli *c, const cli_option *o, const char *arg);  /* a const char * */
+int cli_set_flag(cli *c, const cli_option *o, const char *arg);  /* an int set to 1 */
+int cli_set_reset(cli *c, const cli_option *o, const char *arg); /* --gru-reset */
+int cli_set_iv(cli *c, const cli_option *o, const char *arg);    /* an intervention */
+
+/* The models and the text for c's mode (src/cli/models.c): loaded, each model with its
+ * interventions, the characters skipped said. cli_models_close frees what open made,
+ * also after a failure. */
+int cli_models_open(cli_models *s, const cli *c, gt_error *e);
+void cli_models_close(cli_models *s);
+/* Runs fn for each model: for one, straight to standard output; for several, side by side
+ * or in {"models": [...]}. */
+int cli_each_model(const cli *c, cli_models *s, cli_model_fn fn, gt_error *e);
+/* The screen or the export (show): handed c's options and each model's text (in s->each
+ * and s->map), with its own loss. */
+int cli_screen_run(const cli *c, cli_models *s,
+                   int (*show)(const gt_screen_models *, const gt_screen_opts *, gt_error *),
+                   gt_error *e);
+/* The readout's loss for the screen's header or the dump; with warn, a warning on
+ * standard error when it is no better than a uniform guess. */
+int cli_measure_loss(const gt_model *m, gt_text *t, int warn, gt_error *e);
+/* "gatetui: interventions: ..." on standard error, when there are some. */
+void cli_say_interventions(const intervened *im);
+
+/* Progress of a long computation on standard error (src/cli/progress.c), when c->env
+ * says standard error is a terminal: after a second, "gatetui: WHAT  NN%" on one line
+ * (WHAT the mode's name), cleared by cli_progress_end. */
+typedef struct cli_progress {
+    struct timespec start;
+    int shown, percent;
+    const char *what;
+} cli_progress;
+/* Sets p up; *fn and *ctx are the computation's callback, NULL when there is none. */
+void cli_progress_start(cli_progress *p, const cli *c, void (**fn)(void *, double),
+                        void **ctx);
+void cli_progress_end(const cli_progress *p);
+/* The report's options from c (the layer, the threads, the progress in p), for the
+ * report, the importance and the sweep. */
+void cli_report_options(const cli *c, gt_report_options *o, cli_progress *p);
+
+#endif

@@ -1,0 +1,46 @@
+/* --dump: every value, or the readout's probabilities, as CSV (doc/usage.md). */
+#include "config.h"
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "gatetui/dump.h"
+
+static int dump_run(const cli *c, cli_models *s, gt_error *e)
+{
+    const intervened *im = &s->im[0];
+    /* the loss warning unless the interventions are named instead */
+    int rc = cli_measure_loss(&im->mi, &s->t, !im->what[0], e);
+    if (rc)
+        return rc;
+    cli_say_interventions(im);
+    static char obuf[1 << 16];
+    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+    const gt_text *t = &s->t;
+    if ((size_t)c->from >= t->steps)
+        return gt_fail(e, GT_EINPUT, "--from %ld: the text has %zu steps (0..%zu)", c->from,
+                       t->steps, t->steps - 1);
+    size_t to = c->to == LONG_MAX ? t->steps - 1 : (size_t)c->to;
+    return c->probs ? dump_probs(stdout, &im->mi, t, (size_t)c->from, to, e)
+                    : dump_values(stdout, &im->mi, t, (int)c->layer, (size_t)c->from, to, e);
+}
+
+static const cli_option dump_opts[] = {
+    {"from", 1, cli_set_count, offsetof(cli, from), 0},
+    {"to", 1, cli_set_count, offsetof(cli, to), 0},
+    {"probs", 0, cli_set_flag, offsetof(cli, probs), 0},
+    {0}};
+
+const cli_mode cli_mode_dump = {
+    .name = "dump",
+    .option = "dump",
+    .flags = MODE_ONE_MODEL | MODE_NO_SKIPS,
+    .run = dump_run,
+    .opts = dump_opts,
+    .usage = "--dump [--layer N] [--from A] [--to B] [--probs] MODEL TEXT",
+    .help = "  --dump              every value as CSV on standard output\n"
+            "  --from A, --to B    dump: first and last step (inclusive; from 0)\n"
+            "  --probs             dump: the readout's next-character probabilities instead\n",
+};

@@ -1,0 +1,32 @@
+/* --export FILE --step N: the screen rendered as text, without a terminal. */
+#include "config.h"
+
+#include <stddef.h>
+
+#include "cli/cli.h"
+#include "screen/export.h"
+
+static int export_run(const cli *c, cli_models *s, gt_error *e)
+{
+    return cli_screen_run(c, s, export_main, e);
+}
+
+static const cli_option export_opts[] = {
+    {"step", 1, cli_set_count, offsetof(cli, step), 0},
+    {"edit", 1, cli_set_text, offsetof(cli, edit), 0},
+    {"size", 1, cli_set_text, offsetof(cli, size), 0},
+    {0}};
+
+const cli_mode cli_mode_export = {
+    .name = "export",
+    .option = "export",
+    .arg = 1,
+    .needs_step = "N",
+    .run = export_run,
+    .opts = export_opts,
+    .usage = "--export FILE --step N [--edit S:C] [--size COLSxROWS] [--layer N] "
+             "MODEL [MODEL ...] TEXT",
+    .help = "  --export FILE       render the screen at --step N as text into FILE\n"
+            "  --edit S:C          export: replace the character at step S with C first\n"
+            "  --size COLSxROWS    export: the frame size (default 120x40)\n",
+};

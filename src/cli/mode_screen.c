@@ -1,0 +1,32 @@
+/* The screen (doc/screen.md): the mode without an option. */
+#include "config.h"
+
+#include <stddef.h>
+
+#include "cli/cli.h"
+#include "term/ui.h"
+
+static int screen_run(const cli *c, cli_models *s, gt_error *e)
+{
+    return cli_screen_run(c, s, ui_main, e);
+}
+
+static const cli_option model_opts[] = {
+    {"layer", 1, cli_set_count, offsetof(cli, layer), 0},
+    {"vocab-from", 1, cli_set_text, offsetof(cli, mopt.vocab_from), 0},
+    {"embedding", 1, cli_set_text, offsetof(cli, mopt.embedding), 0},
+    {"gru-reset", 1, cli_set_reset, 0, 0},
+    {0}};
+
+const cli_mode cli_mode_screen = {
+    .name = "screen",
+    .flags = MODE_SCREEN,
+    .run = screen_run,
+    .opts = model_opts,
+    .usage = "[--layer N] [--vocab-from FILE] [--embedding NAME] [--gru-reset before|after] "
+             "MODEL [MODEL ...] TEXT",
+    .help = "  --layer N           the layer shown or reported (default 0; --dump: all)\n"
+            "  --vocab-from FILE   build the vocabulary from FILE's distinct characters\n"
+            "  --embedding NAME    the embedding tensor, when several could be\n"
+            "  --gru-reset WHERE   GRU reset gate 'after' W_hn (PyTorch) or 'before' (Cho)\n",
+};

@@ -1,0 +1,57 @@
+/* The options' setters (cli.h): each sets the field of the cli that its option names. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+#define FIELD(c, o, type) ((type *)((char *)(c) + (o)->at))
+
+int cli_set_count(cli *c, const cli_option *o, const char *arg)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(arg, &end, 10);
+    if (errno || end == arg || *end || v < o->min) {
+        fprintf(stderr, "gatetui: --%s wants an integer >= %ld, not \"%s\"\n", o->name, o->min,
+                arg);
+        return GT_EINPUT;
+    }
+    *FIELD(c, o, long) = v;
+    return GT_OK;
+}
+
+int cli_set_text(cli *c, const cli_option *o, const char *arg)
+{
+    *FIELD(c, o, const char *) = arg;
+    return GT_OK;
+}
+
+int cli_set_flag(cli *c, const cli_option *o, const char *arg)
+{
+    *FIELD(c, o, int) = 1;
+    return GT_OK;
+}
+
+int cli_set_reset(cli *c, const cli_option *o, const char *arg)
+{
+    if (strcmp(arg, "before") == 0)
+        c->mopt.gru_reset = 1;
+    else if (strcmp(arg, "after") == 0)
+        c->mopt.gru_reset = 0;
+    else
+        return cli_bad_usage(c->modes, "--gru-reset wants 'before' or 'after', not \"%s\"", arg);
+    return GT_OK;
+}
+
+/* --forget-bias, --carousel, --ablate: kept in order, as the option's first letter. */
+int cli_set_iv(cli *c, const cli_option *o, const char *arg)
+{
+    if (c->niv == CLI_MAX_IV)
+        return cli_bad_usage(c->modes, "at most %s interventions", "256");
+    c->iv[c->niv++] = (cli_iv){o->name[0], arg};
+    return GT_OK;
+}

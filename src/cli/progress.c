@@ -1,0 +1,47 @@
+/* The progress line of a long computation (cli.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <time.h>
+
+#include "cli/cli.h"
+
+static void progress_show(void *ctx, double done)
+{
+    cli_progress *p = ctx;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double el = (double)(now.tv_sec - p->start.tv_sec) +
+                1e-9 * (double)(now.tv_nsec - p->start.tv_nsec);
+    int percent = (int)(100 * done);
+    if (el > 1.0 && (!p->shown || percent != p->percent)) {
+        fprintf(stderr, "\rgatetui: %s %3d%%", p->what, percent);
+        p->shown = 1;
+        p->percent = percent;
+    }
+}
+
+void cli_progress_start(cli_progress *p, const cli *c, void (**fn)(void *, double),
+                        void **ctx)
+{
+    *p = (cli_progress){.shown = 0, .percent = -1, .what = c->mode->name};
+    clock_gettime(CLOCK_MONOTONIC, &p->start);
+    if (c->env.progress) {
+        *fn = progress_show;
+        *ctx = p;
+    }
+}
+
+void cli_progress_end(const cli_progress *p)
+{
+    if (p->shown)
+        fputs("\r\033[K", stderr);
+}
+
+void cli_report_options(const cli *c, gt_report_options *o, cli_progress *p)
+{
+    *o = c->report;
+    o->layer = c->layer < 0 ? 0 : (int)c->layer;
+    o->threads = c->env.threads < 0 ? 0 : c->env.threads;
+    cli_progress_start(p, c, &o->progress, &o->progress_ctx);
+}
