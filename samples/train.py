@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Train a character-level LSTM or GRU on a text and save it as a gatetui model file.
+"""Train a character-level LSTM, GRU or plain RNN (tanh) on a text and save it as a gatetui model file.
 
-The model is Embedding (or one-hot) -> nn.LSTM / nn.GRU -> Linear readout, trained on the
+The model is Embedding (or one-hot) -> nn.LSTM / nn.GRU / nn.RNN -> Linear readout, trained on the
 CPU with Adam and truncated backpropagation through time: the training text is cut into
 --batch parallel streams, each step takes the next --seq characters of every stream and
 carries the recurrent state over (detached) from the previous step.  Everything is seeded,
@@ -20,7 +20,7 @@ back, so the run goes on as it would without (STEP 0: the weights as initialised
 Each saved model FILE (say samples/kjv-lstm.bin) gets a reference dump next to it,
 samples/kjv-lstm.ref.csv, in the format of `gatetui --dump`, computed on the first
 characters of --ref-text (saved as samples/kjv-lstm.ref.txt).  The states c and h are
-nn.LSTM's / nn.GRU's own outputs; the gates are computed by hand in float64 from the saved
+nn.LSTM's / nn.GRU's / nn.RNN's own outputs; the gates (an RNN's pre-activation a) are computed by hand in float64 from the saved
 weights, and the float64 states are checked against PyTorch's to 1e-5.
 
 Example:
@@ -57,16 +57,22 @@ class CharRNN(nn.Module):
         else:
             self.embedding = None
             width = vocab_size
-        cls = nn.LSTM if arch == "lstm" else nn.GRU
-        # The attribute name gives the tensor prefix: lstm.weight_ih_l0 / gru.weight_ih_l0.
-        setattr(self, arch, cls(width, hidden, num_layers=layers, batch_first=True))
+        # The attribute name gives the tensor prefix: lstm.weight_ih_l0 / gru.weight_ih_l0 /
+        # rnn.weight_ih_l0 (an nn.RNN with tanh).
+        if arch == "rnn":
+            cell = nn.RNN(width, hidden, num_layers=layers, nonlinearity="tanh",
+                          batch_first=True)
+        else:
+            cls = nn.LSTM if arch == "lstm" else nn.GRU
+            cell = cls(width, hidden, num_layers=layers, batch_first=True)
+        setattr(self, arch, cell)
         self.fc = nn.Linear(hidden, vocab_size)
         # Dropout on the recurrent layer's input and output during training only; it has
         # no weights, so the saved model is the same architecture either way.
         self.drop = nn.Dropout(dropout)
 
     @property
-    def rnn(self):
+    def recurrent(self):
         return getattr(self, self.arch)
 
     def inputs(self, idx):
@@ -75,7 +81,7 @@ class CharRNN(nn.Module):
         return nn.functional.one_hot(idx, self.vocab_size).float()
 
     def forward(self, idx, state=None):
-        out, state = self.rnn(self.drop(self.inputs(idx)), state)
+        out, state = self.recurrent(self.drop(self.inputs(idx)), state)
         return self.fc(self.drop(out)), state
 
 
@@ -159,6 +165,8 @@ def reference_dump(model_path, arrays, arch, layers, hidden, vocab, text, ref_ch
     text = text[:ref_chars]
     if arch == "lstm":
         header = "step,char,layer,unit,i,f,g,o,c,h\n"
+    elif arch == "rnn":
+        header = "step,char,layer,unit,a,h\n"
     else:
         header = "step,char,layer,unit,r,z,n,h\n"
     out = [header]
@@ -176,7 +184,7 @@ def reference_dump(model_path, arrays, arch, layers, hidden, vocab, text, ref_ch
                 continue
             tok = index[ch]
             xt = torch.tensor([[tok]])
-            _, state = ref.rnn(ref.inputs(xt), state)
+            _, state = ref.recurrent(ref.inputs(xt), state)
             if arch == "lstm":
                 th, tc = state[0][:, 0, :].numpy(), state[1][:, 0, :].numpy()
             else:
@@ -198,6 +206,13 @@ def reference_dump(model_path, arrays, arch, layers, hidden, vocab, text, ref_ch
                         rows.append("%d,%s,%d,%d,%s,%s,%s,%s,%s,%s\n" % (
                             step, csv_char(ch), l, u, g9(i[u]), g9(f[u]), g9(g[u]), g9(o[u]),
                             g9(tc[l][u]), g9(th[l][u])))
+                elif arch == "rnn":
+                    a = wih @ x + bih + whh @ h64[l] + bhh
+                    h64[l] = np.tanh(a)
+                    worst = max(worst, np.abs(h64[l] - th[l]).max())
+                    for u in range(H):
+                        rows.append("%d,%s,%d,%d,%s,%s\n" % (
+                            step, csv_char(ch), l, u, g9(a[u]), g9(th[l][u])))
                 else:
                     ai, ah = wih @ x + bih, whh @ h64[l] + bhh
                     r = sigmoid(ai[:H] + ah[:H])
@@ -231,6 +246,8 @@ def save_model(model, path, args, vocab, step, extra, ref_text):
     meta = {"vocab": vocab}
     if args.arch == "gru":
         meta["gru_reset"] = "after"
+    if args.arch == "rnn":
+        meta["nonlinearity"] = "tanh"
     meta["training"] = ("samples/train.py --arch %s --hidden %d --layers %d --embed %d "
                         "--dropout %g --seed %d; step %d; %s" % (
                             args.arch, args.hidden, args.layers, args.embed, args.dropout,
@@ -250,7 +267,7 @@ def log(msg):
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--arch", choices=["lstm", "gru"], default="lstm")
+    ap.add_argument("--arch", choices=["lstm", "gru", "rnn"], default="lstm")
     ap.add_argument("--hidden", type=int, default=256, help="units per layer (default 256)")
     ap.add_argument("--layers", type=int, default=1)
     ap.add_argument("--embed", type=int, default=64,
@@ -297,7 +314,7 @@ def parse_args():
 def reference_only(args):
     """The reference dump of the existing model file args.ref_only."""
     arrays, meta = load_file(args.ref_only)
-    arch = "lstm" if "lstm.weight_hh_l0" in arrays else "gru"
+    arch = next(a for a in ("lstm", "gru", "rnn") if a + ".weight_hh_l0" in arrays)
     hidden = arrays[arch + ".weight_hh_l0"].shape[1]
     layers = sum(1 for k in arrays if k.startswith(arch + ".weight_hh_l"))
     ref_text = open(args.ref_text or args.valid, encoding="utf-8").read()
@@ -429,7 +446,7 @@ def main():
 
     model = CharRNN(args.arch, len(vocab), args.hidden, args.layers, args.embed, args.dropout)
     params = sum(t.numel() for t in model.state_dict().values())
-    rnn_params = sum(t.numel() for t in model.rnn.state_dict().values())
+    rnn_params = sum(t.numel() for t in model.recurrent.state_dict().values())
     log("%s: V = %d, H = %d, layers = %d, embed = %d, parameters %d (recurrent %d)" % (
         args.arch, len(vocab), args.hidden, args.layers, args.embed, params, rnn_params))
     log("train %d characters, valid %d characters, %d steps per epoch" % (
