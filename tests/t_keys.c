@@ -274,7 +274,7 @@ static void test_edits(gt_view *v)
 
 static void test_stats_view(gt_view *v)
 {
-    tap_ok(press(v, "r") == ACT_REDRAW && v->stats.shown, "r opens the stats view");
+    tap_ok(press(v, "r") == ACT_REDRAW && v->overlay == OVERLAY_STATS, "r opens the stats view");
     for (int i = 0; i < 3000 && statsview_busy(&v->stats); i++) {
         usleep(2000);
         view_tick(v);
@@ -290,9 +290,9 @@ static void test_stats_view(gt_view *v)
     tap_ok(v->layer == 1 && (statsview_busy(&v->stats) || v->stats.text[1]),
            "] asks for layer 1's tables");
     press(v, "\x1b");
-    tap_ok(!v->stats.shown, "Esc closes the stats view");
+    tap_ok(v->overlay != OVERLAY_STATS, "Esc closes the stats view");
     press_each(v, "rr");
-    tap_ok(!v->stats.shown, "r closes it too");
+    tap_ok(v->overlay != OVERLAY_STATS, "r closes it too");
     press(v, "[");
 }
 
@@ -451,7 +451,7 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
 {
     press(v, "]");
     view_seek(v, 20);
-    tap_ok(press(v, "D") == ACT_REDRAW && v->jac.shown && v->jac.valid && v->jac.step == 20 &&
+    tap_ok(press(v, "D") == ACT_REDRAW && v->overlay == OVERLAY_JACOBIAN && v->jac.valid && v->jac.step == 20 &&
                v->jac.K == 20 && v->jac.layer == 1 && same_as_direct(v, m, t->tok),
            "D: the derivative at step 20 on layer 1, lags 1..20 (fewer than 32 so near the "
            "start), as computed straight from a run of the text");
@@ -467,13 +467,17 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
     press(v, "[");
     tap_ok(v->jac.layer == 0 && same_as_direct(v, m, t->tok), "[: layer 0's derivative");
     press(v, "r");
-    tap_ok(v->stats.shown && !v->jac.shown, "r closes it for the stats view");
+    tap_ok(v->overlay == OVERLAY_STATS && v->overlay != OVERLAY_JACOBIAN, "r closes it for the stats view");
     press(v, "D");
-    tap_ok(v->jac.shown && !v->stats.shown, "D closes the stats view for it");
+    tap_ok(v->overlay == OVERLAY_JACOBIAN && v->overlay != OVERLAY_STATS, "D closes the stats view for it");
     press(v, "\x1b");
-    tap_ok(!v->jac.shown, "Esc closes the derivative view");
+    tap_ok(v->overlay != OVERLAY_JACOBIAN, "Esc closes the derivative view");
     press_each(v, "DD");
-    tap_ok(!v->jac.shown, "D closes it too");
+    tap_ok(v->overlay != OVERLAY_JACOBIAN, "D closes it too");
+    press_each(v, "Dp");
+    tap_ok(v->overlay == OVERLAY_PROFILE && v->overlay != OVERLAY_JACOBIAN, "p over the derivative view: the profile instead");
+    press(v, "\x1b");
+    tap_ok(v->overlay != OVERLAY_PROFILE && v->overlay != OVERLAY_JACOBIAN, "Esc closes it back to the panels");
 }
 
 /* Types s into the prompt that key opened, then Enter. */

@@ -210,7 +210,7 @@ static void test_stats_resize(gt_view *v)
     sv->text[0] = text;
     sv->lines[0] = 200;
     sv->width[0] = 30;
-    sv->shown = 1;
+    v->overlay = OVERLAY_STATS;
     draw(v, 64, 22);
     for (int i = 0; i < 100; i++)
         key(v, K_PGDN, 0);
@@ -220,7 +220,7 @@ static void test_stats_resize(gt_view *v)
                frame_has("table line 199"),
            "stats view scrolled to its end at 64x22 (%d), then 200x60: scroll %d, its end shown",
            small_end, sv->scroll);
-    sv->shown = 0;
+    v->overlay = OVERLAY_NONE;
 }
 
 /* g: decimal steps and percentages only. */

@@ -269,10 +269,6 @@ static int stats_key(gt_view *v, const gt_key *k)
     case K_DOWN: stats_scroll(v, k->shift ? page : 1); return 1;
     case K_PGUP: stats_scroll(v, -page); return 1;
     case K_PGDN: stats_scroll(v, page); return 1;
-    case K_ESC:
-        v->stats.shown = 0;
-        statsview_cancel(&v->stats);
-        return 1;
     case K_CHAR:
         if (k->ctrl)
             return 0;
@@ -291,27 +287,18 @@ static int stats_key(gt_view *v, const gt_key *k)
 
 static void jac_toggle(gt_view *v)
 {
-    v->jac.shown = !v->jac.shown;
-    if (!v->jac.shown)
+    view_toggle_overlay(v, OVERLAY_JACOBIAN);
+    if (v->overlay != OVERLAY_JACOBIAN)
         return;
-    if (v->stats.shown) { /* one view over the panels at a time */
-        v->stats.shown = 0;
-        statsview_cancel(&v->stats);
-    }
-    v->find.prof_shown = 0;
     message(v, 0, "%s_T / %s_(T-k) against the carry line at the cursor: %s, D closes",
             v->m->arch == GT_LSTM ? "dc" : "dh", v->m->arch == GT_LSTM ? "dc" : "dh",
             "arrows step and select");
 }
 
-/* The keys that mean something else while the Jacobian view is up (K, closing); 0 for the
+/* The keys that mean something else while the Jacobian view is up (its K); 0 for the
  * others. */
 static int jac_key(gt_view *v, const gt_key *k)
 {
-    if (k->sym == K_ESC) {
-        v->jac.shown = 0;
-        return 1;
-    }
     if (k->sym != K_CHAR || k->ctrl || (k->cp != '+' && k->cp != '=' && k->cp != '-'))
         return 0;
     int K = v->jac.horizon, nk = k->cp == '-' ? K / 2 : K * 2;
@@ -339,7 +326,7 @@ static void change_layer(gt_view *v, int d)
         view_edits_changed(v);
         if (v->sort == SORT_IMPORTANCE && v->ivs)
             ivview_want_importance(v->ivs, v->layer);
-        if (v->stats.shown) {
+        if (v->overlay == OVERLAY_STATS) {
             v->stats.scroll = 0;
             statsview_want(&v->stats, v->layer);
         }
@@ -446,18 +433,6 @@ static void toggle_diff(gt_view *v)
     else
         message(v, 0, v->diff ? "gates and unit: edited - before the last edit (d: back)"
                               : "gates and unit: the text as edited");
-}
-
-static void toggle_stats(gt_view *v)
-{
-    v->stats.shown = !v->stats.shown;
-    v->jac.shown = 0; /* one view over the panels at a time */
-    if (v->stats.shown) {
-        v->stats.scroll = 0;
-        statsview_want(&v->stats, v->layer);
-    } else {
-        statsview_cancel(&v->stats); /* a computation not finished is ended */
-    }
 }
 
 static void write_text(gt_view *v)
@@ -660,7 +635,7 @@ static gt_act char_key(gt_view *v, const gt_key *k)
     case '-': change_horizon(v, 0); break;
     case 'd': toggle_diff(v); break;
     case 'D': jac_toggle(v); break;
-    case 'r': toggle_stats(v); break;
+    case 'r': view_toggle_overlay(v, OVERLAY_STATS); break;
     case 'w': write_text(v); break;
     case 'x': return ACT_EXPORT;
     case '?':
@@ -677,6 +652,26 @@ static gt_act char_key(gt_view *v, const gt_key *k)
     default: return ACT_NONE;
     }
     return ACT_REDRAW;
+}
+
+/* The keys that mean something else while a view is over the panels: Esc closes it back to
+ * the panels, others scroll it or change its K; 0 for the rest. */
+static int overlay_key(gt_view *v, const gt_key *k)
+{
+    switch (v->overlay) {
+    case OVERLAY_NONE: return 0;
+    case OVERLAY_STATS:
+    case OVERLAY_PROFILE:
+    case OVERLAY_JACOBIAN:
+        if (k->sym == K_ESC) {
+            view_set_overlay(v, OVERLAY_NONE);
+            return 1;
+        }
+        break;
+    }
+    if (v->overlay == OVERLAY_STATS)
+        return stats_key(v, k);
+    return v->overlay == OVERLAY_PROFILE ? keys_find_overlay(v, k) : jac_key(v, k);
 }
 
 static gt_act help_key(gt_view *v, const gt_key *k)
@@ -713,11 +708,7 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
     v->msg_error = 0;
     if (!(k->sym == K_CHAR && !k->ctrl && k->cp == 'q'))
         v->quit_asked = 0;
-    if (v->stats.shown && stats_key(v, k))
-        return ACT_REDRAW;
-    if (keys_find_overlay(v, k))
-        return ACT_REDRAW;
-    if (v->jac.shown && jac_key(v, k))
+    if (overlay_key(v, k))
         return ACT_REDRAW;
     int page = view_units_per_page(v);
     switch (k->sym) {

@@ -59,7 +59,7 @@ gt_act keys_mouse(gt_view *v, const gt_key *k)
 {
     if (v->lay.too_small || v->prompt != PROMPT_NONE)
         return ACT_NONE;
-    int overlay = v->stats.shown || v->jac.shown || v->find.prof_shown;
+    int overlay = v->overlay != OVERLAY_NONE;
     gt_rect strip = v->lay.r[P_STRIP];
     if (k->sym == K_WHEEL_UP || k->sym == K_WHEEL_DOWN) {
         int d = k->sym == K_WHEEL_UP ? -3 : 3;

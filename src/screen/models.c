@@ -138,8 +138,9 @@ void models_sync(gt_models *ms)
             gt_error e = {0};
             pertview_set_horizon(&o->pert, o->tr, o->layer, v->pert.horizon, &e);
         }
-        o->stats.shown = v->stats.shown;
-        if (v->stats.shown)
+        if (v->overlay == OVERLAY_STATS || o->overlay == OVERLAY_STATS)
+            view_set_overlay(o, v->overlay == OVERLAY_STATS ? OVERLAY_STATS : OVERLAY_NONE);
+        if (v->overlay == OVERLAY_STATS)
             statsview_want(&o->stats, o->layer);
         else
             statsview_cancel(&o->stats);
@@ -166,7 +167,10 @@ void models_switch(gt_models *ms, int dir)
     to->sort_reverse = from->sort_reverse;
     to->heat = from->heat;
     to->stats.scroll = from->stats.scroll;
-    to->jac.shown = from->jac.shown;
+    if (from->overlay == OVERLAY_JACOBIAN)
+        view_set_overlay(to, OVERLAY_JACOBIAN);
+    else if (to->overlay == OVERLAY_JACOBIAN)
+        view_set_overlay(to, OVERLAY_NONE);
     to->jac.horizon = from->jac.horizon;
     if (from->diff && !to->diff) {
         gt_error e = {0};
@@ -188,7 +192,7 @@ static int join_tables(gt_models *ms)
 {
     const gt_view *v = &ms->v[ms->cur];
     const char *tables[64];
-    if (ms->n < 2 || ms->n > 64 || !v->stats.shown ||
+    if (ms->n < 2 || ms->n > 64 || v->overlay != OVERLAY_STATS ||
         (v->stats.joined && v->stats.joined_layer == v->layer))
         return 0;
     for (int k = 0; k < ms->n; k++) {
@@ -205,7 +209,7 @@ int models_tick(gt_models *ms)
 {
     int redraw = 0;
     for (int k = 0; k < ms->n; k++)
-        if (view_tick(&ms->v[k]) && (k == ms->cur || ms->v[ms->cur].stats.shown))
+        if (view_tick(&ms->v[k]) && (k == ms->cur || ms->v[ms->cur].overlay == OVERLAY_STATS))
             redraw = 1; /* the others show in the stats view only */
     return join_tables(ms) || redraw;
 }

@@ -77,6 +77,46 @@ static void prompt_line(gt_surface *s, int x, int y, int end, const gt_view *v, 
     surf_text(s, x, y, end - x, R_DIM, tip);
 }
 
+/* The hints of the view over the panels, or of a selection being made (over the panels or
+ * the derivative); 0 when neither is up. */
+static int overlay_hints(gt_surface *s, int x, int y, int end, const gt_view *v)
+{
+    int u = s->utf8, L = v->m->layers;
+    const hint sh[] = {
+        {u ? "↑↓" : "j/k", "scroll"}, {"PgUp/Dn", "page"}, {"[ ]", "layer"},
+        {u ? "←→" : "h/l", "step"},   {"r Esc", "close"}, {"?", "help"},
+        {"q", "quit"},
+    };
+    const hint ph[] = {
+        {u ? "↑↓" : "j/k", "scroll"}, {"PgUp/Dn", "page"}, {";", "signal"},
+        {"p Esc", "close"},           {"?", "help"},      {"q", "quit"},
+    };
+    const hint vh[] = {
+        {u ? "←→" : "h/l", "extend"}, {"PgUp/Dn", "page"}, {"v", "select"},
+        {"Esc", "cancel"},            {"?", "help"},      {"q", "quit"},
+    };
+    const hint jh[] = {
+        {u ? "←→" : "h/l", "step"}, {u ? "↑↓" : "j/k", "unit"}, {"+/-", "K"},
+        {"[ ]", "layer"},           {"D Esc", "close"},        {"?", "help"},
+        {"q", "quit"},
+    };
+#define HINTS(h) put_hints(s, x, y, end, h, (int)(sizeof h / sizeof h[0]), L)
+    switch (v->overlay) {
+    case OVERLAY_STATS: HINTS(sh); return 1;
+    case OVERLAY_PROFILE: HINTS(ph); return 1;
+    case OVERLAY_JACOBIAN:
+    case OVERLAY_NONE: break;
+    }
+    if (v->find.selecting)
+        HINTS(vh);
+    else if (v->overlay == OVERLAY_JACOBIAN)
+        HINTS(jh);
+    else
+        return 0;
+#undef HINTS
+    return 1;
+}
+
 void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
 {
     int x = r.x + 1, y = r.y, end = r.x + r.w;
@@ -129,41 +169,9 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         progress_line(s, x, y, end, buf, done);
         return;
     }
+    if (overlay_hints(s, x, y, end, v))
+        return;
     int u = s->utf8;
-    if (v->stats.shown) {
-        const hint sh[] = {
-            {u ? "↑↓" : "j/k", "scroll"}, {"PgUp/Dn", "page"}, {"[ ]", "layer"},
-            {u ? "←→" : "h/l", "step"},   {"r Esc", "close"}, {"?", "help"},
-            {"q", "quit"},
-        };
-        put_hints(s, x, y, end, sh, (int)(sizeof sh / sizeof sh[0]), v->m->layers);
-        return;
-    }
-    if (v->find.prof_shown) {
-        const hint ph[] = {
-            {u ? "↑↓" : "j/k", "scroll"}, {"PgUp/Dn", "page"}, {";", "signal"},
-            {"p Esc", "close"},           {"?", "help"},      {"q", "quit"},
-        };
-        put_hints(s, x, y, end, ph, (int)(sizeof ph / sizeof ph[0]), v->m->layers);
-        return;
-    }
-    if (v->find.selecting) {
-        const hint vh[] = {
-            {u ? "←→" : "h/l", "extend"}, {"PgUp/Dn", "page"}, {"v", "select"},
-            {"Esc", "cancel"},            {"?", "help"},      {"q", "quit"},
-        };
-        put_hints(s, x, y, end, vh, (int)(sizeof vh / sizeof vh[0]), v->m->layers);
-        return;
-    }
-    if (v->jac.shown) {
-        const hint jh[] = {
-            {u ? "←→" : "h/l", "step"}, {u ? "↑↓" : "j/k", "unit"}, {"+/-", "K"},
-            {"[ ]", "layer"},           {"D Esc", "close"},        {"?", "help"},
-            {"q", "quit"},
-        };
-        put_hints(s, x, y, end, jh, (int)(sizeof jh / sizeof jh[0]), v->m->layers);
-        return;
-    }
     if (trace_edit_count(v->tr)) { /* the keys of an edit first */
         const hint eh[] = {
             {u ? "←→" : "h/l", "step"}, {"e", "edit"},        {"u", "undo"},

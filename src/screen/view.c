@@ -280,7 +280,7 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     }
     v->pass_running = trace_pass_running(v->tr);
     v->pass_progress = trace_pass_progress(v->tr);
-    if (v->jac.shown)
+    if (v->overlay == OVERLAY_JACOBIAN)
         jacview_update(&v->jac, v->tr, v->layer, t, v->unit);
     return GT_OK;
 }
@@ -317,10 +317,31 @@ void view_model_changed(gt_view *v)
     trace_model_changed(v->tr);
     v->pending = 0;
     view_edits_changed(v); /* the perturbation, the difference, m v p computed again */
-    if (v->stats.shown)
+    if (v->overlay == OVERLAY_STATS)
         statsview_want(&v->stats, v->layer);
     if (v->pass_wanted)
         trace_pass_start(v->tr, v->steps, NULL);
+}
+
+void view_set_overlay(gt_view *v, gt_overlay o)
+{
+    gt_overlay was = v->overlay;
+    v->overlay = o;
+    if (was == OVERLAY_STATS && o != OVERLAY_STATS)
+        statsview_cancel(&v->stats); /* a computation not finished is ended */
+    if (was == OVERLAY_PROFILE && o != OVERLAY_PROFILE)
+        findview_profile(&v->find, v->unit, v->layer, 0);
+    if (o == OVERLAY_STATS && was != OVERLAY_STATS) {
+        v->stats.scroll = 0;
+        statsview_want(&v->stats, v->layer);
+    }
+    if (o == OVERLAY_PROFILE && was != OVERLAY_PROFILE)
+        findview_profile(&v->find, v->unit, v->layer, 1);
+}
+
+void view_toggle_overlay(gt_view *v, gt_overlay o)
+{
+    view_set_overlay(v, v->overlay == o ? OVERLAY_NONE : o);
 }
 
 int view_set_diff(gt_view *v, int on, gt_error *e)

@@ -36,6 +36,16 @@ typedef enum gt_prompt {
     PROMPT_UNIT   /* a unit to select (#) */
 } gt_prompt;
 
+/* The view that covers the panels below the strip, or none. One at a time: opening one
+ * closes the one open; Esc, or the key that opened it, closes it back to the panels
+ * (doc/screen.md, "One view over the panels"). */
+typedef enum gt_overlay {
+    OVERLAY_NONE,     /* the gate, cell/hidden, unit and perturbation panels */
+    OVERLAY_STATS,    /* r: the report's tables */
+    OVERLAY_PROFILE,  /* p: the selected unit's profile */
+    OVERLAY_JACOBIAN  /* D: the derivative against the carry line */
+} gt_overlay;
+
 #define VIEW_REDO 64
 #define VIEW_FOUND 64
 
@@ -61,6 +71,7 @@ typedef struct gt_view {
     int top;           /* the first rank shown in the gate panel */
     gt_sort sort;
     int sort_reverse;
+    gt_overlay overlay; /* the view over the panels (view_set_overlay sets it) */
     int heat;          /* colour the text strip by the selected unit's value */
     int help;          /* the help screen is up */
     int help_scroll;   /* its first line shown */
@@ -139,6 +150,12 @@ void view_edits_changed(gt_view *v);
  * from it forgotten (the edits stay), the panels computed again; a failure is said in the
  * message line. */
 void view_model_changed(gt_view *v);
+
+/* Puts o over the panels (OVERLAY_NONE: the panels again), closing the view open, and asks
+ * for what o shows (the profile, the report's tables); o when it is open already: the
+ * panels again. */
+void view_set_overlay(gt_view *v, gt_overlay o);
+void view_toggle_overlay(gt_view *v, gt_overlay o);
 
 /* Turns the difference view on or off. On needs an edit: without one GT_EINPUT (e says so);
  * when the run of the text before the edit fails (out of memory), its error. The view stays
