@@ -63,8 +63,8 @@ static void jump(gt_view *v, size_t st)
 {
     size_t now = v->pending ? v->pending_step : v->t;
     if (st != now) {
-        v->prev_t = now;
-        v->have_prev = 1;
+        v->ui->prev_t = now;
+        v->ui->have_prev = 1;
     }
     view_seek(v, st);
 }
@@ -189,7 +189,7 @@ static void edit(gt_view *v, uint32_t cp)
         return;
     }
     v->pending = 0;
-    v->edit_gen++;
+    v->ui->edit_gen++;
     v->nredo = 0;
     message(v, 0, "step %zu edited; u undoes", v->t);
     view_edits_changed(v);
@@ -288,7 +288,7 @@ static int stats_key(gt_view *v, const gt_key *k)
 static void jac_toggle(gt_view *v)
 {
     view_toggle_overlay(v, OVERLAY_JACOBIAN);
-    if (v->overlay != OVERLAY_JACOBIAN)
+    if (v->ui->overlay != OVERLAY_JACOBIAN)
         return;
     message(v, 0, "%s_T / %s_(T-k) against the carry line at the cursor: %s, D closes",
             v->m->arch == GT_LSTM ? "dc" : "dh", v->m->arch == GT_LSTM ? "dc" : "dh",
@@ -326,7 +326,7 @@ static void change_layer(gt_view *v, int d)
         view_edits_changed(v);
         if (v->sort == SORT_IMPORTANCE && v->ivs)
             ivview_want_importance(v->ivs, v->layer);
-        if (v->overlay == OVERLAY_STATS) {
+        if (v->ui->overlay == OVERLAY_STATS) {
             v->stats.scroll = 0;
             statsview_want(&v->stats, v->layer);
         }
@@ -352,7 +352,7 @@ static void undo(gt_view *v)
         return;
     }
     v->pending = 0;
-    v->edit_gen++;
+    v->ui->edit_gen++;
     if (v->nredo == VIEW_REDO) { /* the oldest undone edit is forgotten */
         memmove(v->redo, v->redo + 1, sizeof v->redo[0] * (VIEW_REDO - 1));
         v->nredo--;
@@ -382,7 +382,7 @@ static void redo(gt_view *v)
         return;
     }
     v->nredo--;
-    v->edit_gen++;
+    v->ui->edit_gen++;
     jump(v, ed.step);
     message(v, 0, "redid the edit at step %zu (%d more to redo)", ed.step, v->nredo);
     view_edits_changed(v);
@@ -444,7 +444,7 @@ static void write_text(gt_view *v)
     else if (export_text_to_cwd(v->tr, v->text_name, name, sizeof name, &e))
         message(v, 1, "writing the text failed: %.200s", e.msg);
     else {
-        v->written_gen = v->edit_gen;
+        v->ui->written_gen = v->ui->edit_gen;
         message(v, 0, "edited text written to ./%s", name);
     }
 }
@@ -560,45 +560,45 @@ static gt_act char_key(gt_view *v, const gt_key *k)
         return ACT_REDRAW;
     if (k->ctrl)
         return ctrl_key(v, k);
-    if (v->mark_next) { /* M a: mark the cursor's step as a */
-        v->mark_next = 0;
+    if (v->ui->mark_next) { /* M a: mark the cursor's step as a */
+        v->ui->mark_next = 0;
         if (k->cp < 'a' || k->cp > 'z')
             return ACT_NONE;
-        v->mark[k->cp - 'a'] = v->t + 1;
+        v->ui->mark[k->cp - 'a'] = v->t + 1;
         message(v, 0, "mark %c at step %zu ('%c goes back to it)", (char)k->cp, v->t,
                 (char)k->cp);
         return ACT_REDRAW;
     }
-    if (k->cp == '\'' || v->quote) { /* '' : back to where the cursor was before the jump */
-        int second = v->quote && k->cp == '\'';
-        int letter = v->quote && k->cp >= 'a' && k->cp <= 'z';
-        v->quote = !v->quote && k->cp == '\'';
-        if (v->quote)
+    if (k->cp == '\'' || v->ui->quote) { /* '' : back to where the cursor was before the jump */
+        int second = v->ui->quote && k->cp == '\'';
+        int letter = v->ui->quote && k->cp >= 'a' && k->cp <= 'z';
+        v->ui->quote = !v->ui->quote && k->cp == '\'';
+        if (v->ui->quote)
             return ACT_REDRAW;
         if (letter) { /* 'a: to mark a */
-            if (!v->mark[k->cp - 'a'])
+            if (!v->ui->mark[k->cp - 'a'])
                 message(v, 1, "mark %c is not set (M%c sets it)", (char)k->cp, (char)k->cp);
             else
-                jump(v, v->mark[k->cp - 'a'] - 1);
+                jump(v, v->ui->mark[k->cp - 'a'] - 1);
             return ACT_REDRAW;
         }
         if (!second)
             return ACT_NONE;
-        if (!v->have_prev)
+        if (!v->ui->have_prev)
             message(v, 0, "no jump yet to go back from");
         else
-            jump(v, v->prev_t);
+            jump(v, v->ui->prev_t);
         return ACT_REDRAW;
     }
     switch (k->cp) {
     case 'q':
-        if (trace_edit_count(v->tr) && v->edit_gen != v->written_gen && !v->quit_asked) {
-            v->quit_asked = 1;
+        if (trace_edit_count(v->tr) && v->ui->edit_gen != v->ui->written_gen && !v->ui->quit_asked) {
+            v->ui->quit_asked = 1;
             message(v, 1, "the edits are not written: q again quits, w writes them");
             return ACT_REDRAW;
         }
         return ACT_QUIT;
-    case 'M': v->mark_next = 1; break;
+    case 'M': v->ui->mark_next = 1; break;
     case 'H': select_rank(v, 0); break;
     case 'L': select_rank(v, v->m->hidden - 1); break;
     case '#': open_prompt(v, PROMPT_UNIT); break;
@@ -618,10 +618,10 @@ static gt_act char_key(gt_view *v, const gt_key *k)
         v->select_top = 1; /* the top of the new order */
         break;
     case 'S':
-        v->sort_reverse = !v->sort_reverse;
+        v->ui->sort_reverse = !v->ui->sort_reverse;
         v->select_top = 1;
         break;
-    case 'c': v->heat = !v->heat; break;
+    case 'c': v->ui->heat = !v->ui->heat; break;
     case '[': change_layer(v, -1); break;
     case ']': change_layer(v, 1); break;
     case 'g': open_prompt(v, PROMPT_GOTO); break;
@@ -639,8 +639,8 @@ static gt_act char_key(gt_view *v, const gt_key *k)
     case 'w': write_text(v); break;
     case 'x': return ACT_EXPORT;
     case '?':
-        v->help = 1;
-        v->help_scroll = 0;
+        v->ui->help = 1;
+        v->ui->help_scroll = 0;
         break;
     case '<':
     case '>': shift_bias(v, -1, k->cp == '>' ? 0.5 : -0.5); break;
@@ -658,7 +658,7 @@ static gt_act char_key(gt_view *v, const gt_key *k)
  * the panels, others scroll it or change its K; 0 for the rest. */
 static int overlay_key(gt_view *v, const gt_key *k)
 {
-    switch (v->overlay) {
+    switch (v->ui->overlay) {
     case OVERLAY_NONE: return 0;
     case OVERLAY_STATS:
     case OVERLAY_PROFILE:
@@ -669,9 +669,9 @@ static int overlay_key(gt_view *v, const gt_key *k)
         }
         break;
     }
-    if (v->overlay == OVERLAY_STATS)
+    if (v->ui->overlay == OVERLAY_STATS)
         return stats_key(v, k);
-    return v->overlay == OVERLAY_PROFILE ? keys_find_overlay(v, k) : jac_key(v, k);
+    return v->ui->overlay == OVERLAY_PROFILE ? keys_find_overlay(v, k) : jac_key(v, k);
 }
 
 static gt_act help_key(gt_view *v, const gt_key *k)
@@ -688,17 +688,17 @@ static gt_act help_key(gt_view *v, const gt_key *k)
     else if (k->sym == K_PGDN)
         d = page;
     if (!d) {
-        v->help = 0;
+        v->ui->help = 0;
         return k->sym == K_CHAR && k->ctrl && k->cp == 'c' ? ACT_QUIT : ACT_REDRAW;
     }
-    int to = v->help_scroll + d;
-    v->help_scroll = to < 0 ? 0 : to > max ? max : to;
+    int to = v->ui->help_scroll + d;
+    v->ui->help_scroll = to < 0 ? 0 : to > max ? max : to;
     return ACT_REDRAW;
 }
 
 gt_act keys_handle(gt_view *v, const gt_key *k)
 {
-    if (v->help) /* the arrows scroll the help, any other key closes it */
+    if (v->ui->help) /* the arrows scroll the help, any other key closes it */
         return help_key(v, k);
     if (v->prompt != PROMPT_NONE)
         return prompt_key(v, k);
@@ -707,7 +707,7 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
     v->msg[0] = 0;
     v->msg_error = 0;
     if (!(k->sym == K_CHAR && !k->ctrl && k->cp == 'q'))
-        v->quit_asked = 0;
+        v->ui->quit_asked = 0;
     if (overlay_key(v, k))
         return ACT_REDRAW;
     int page = view_units_per_page(v);
@@ -735,7 +735,7 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
 gt_act keys_handle_models(gt_models *ms, const gt_key *k)
 {
     gt_view *v = models_view(ms);
-    if (k->sym == K_TAB && !v->help && v->prompt == PROMPT_NONE) {
+    if (k->sym == K_TAB && !v->ui->help && v->prompt == PROMPT_NONE) {
         v->msg[0] = 0;
         models_switch(ms, k->shift ? -1 : 1);
         return ACT_REDRAW;

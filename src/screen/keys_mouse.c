@@ -44,10 +44,7 @@ int keys_unit_at(const gt_view *v, int x, int y)
     gt_rect r = v->lay.r[P_GATES];
     if (!inside(r, x, y) || y < r.y + 2)
         return -1;
-    int blocks[3];
-    gt_gate_grid g;
-    layout_gate_grid_extra(r, v->m->hidden, model_sigmoid_gates(v->m, blocks), 0,
-                           view_r_columns(v), &g);
+    const gt_gate_grid g = v->grid;
     int col = (x - r.x) / (g.colw + 1), row = y - (r.y + 2);
     if (col >= g.ncols || row >= g.rows)
         return -1;
@@ -59,7 +56,7 @@ gt_act keys_mouse(gt_view *v, const gt_key *k)
 {
     if (v->lay.too_small || v->prompt != PROMPT_NONE)
         return ACT_NONE;
-    int overlay = v->overlay != OVERLAY_NONE;
+    int overlay = v->ui->overlay != OVERLAY_NONE;
     gt_rect strip = v->lay.r[P_STRIP];
     if (k->sym == K_WHEEL_UP || k->sym == K_WHEEL_DOWN) {
         int d = k->sym == K_WHEEL_UP ? -3 : 3;

@@ -43,6 +43,7 @@ int models_open(gt_models *ms, const gt_screen_models *sm, int layer, int utf8, 
         v->ivs = iv;
         v->utf8 = utf8;
         v->peers = ms->v;
+        v->ui = &ms->ui;
         v->self = k;
         if (sm->n > 1) {
             size_t len = strlen(v->model_name);
@@ -138,12 +139,7 @@ void models_sync(gt_models *ms)
             gt_error e = {0};
             pertview_set_horizon(&o->pert, o->tr, o->layer, v->pert.horizon, &e);
         }
-        if (v->overlay == OVERLAY_STATS || o->overlay == OVERLAY_STATS)
-            view_set_overlay(o, v->overlay == OVERLAY_STATS ? OVERLAY_STATS : OVERLAY_NONE);
-        if (v->overlay == OVERLAY_STATS)
-            statsview_want(&o->stats, o->layer);
-        else
-            statsview_cancel(&o->stats);
+        view_follow_overlay(o, 0);
     }
 }
 
@@ -164,13 +160,9 @@ void models_switch(gt_models *ms, int dir)
     to->unit = from->unit < to->m->hidden ? from->unit : to->m->hidden - 1;
     to->top = 0;
     to->sort = from->sort < SORT_COUNT ? from->sort : SORT_INDEX;
-    to->sort_reverse = from->sort_reverse;
-    to->heat = from->heat;
     to->stats.scroll = from->stats.scroll;
-    if (from->overlay == OVERLAY_JACOBIAN)
-        view_set_overlay(to, OVERLAY_JACOBIAN);
-    else if (to->overlay == OVERLAY_JACOBIAN)
-        view_set_overlay(to, OVERLAY_NONE);
+    view_follow_overlay(from, 0);
+    view_follow_overlay(to, 1);
     to->jac.horizon = from->jac.horizon;
     if (from->diff && !to->diff) {
         gt_error e = {0};
@@ -192,7 +184,7 @@ static int join_tables(gt_models *ms)
 {
     const gt_view *v = &ms->v[ms->cur];
     const char *tables[64];
-    if (ms->n < 2 || ms->n > 64 || v->overlay != OVERLAY_STATS ||
+    if (ms->n < 2 || ms->n > 64 || v->ui->overlay != OVERLAY_STATS ||
         (v->stats.joined && v->stats.joined_layer == v->layer))
         return 0;
     for (int k = 0; k < ms->n; k++) {
@@ -209,7 +201,7 @@ int models_tick(gt_models *ms)
 {
     int redraw = 0;
     for (int k = 0; k < ms->n; k++)
-        if (view_tick(&ms->v[k]) && (k == ms->cur || ms->v[ms->cur].overlay == OVERLAY_STATS))
+        if (view_tick(&ms->v[k]) && (k == ms->cur || ms->v[ms->cur].ui->overlay == OVERLAY_STATS))
             redraw = 1; /* the others show in the stats view only */
     return join_tables(ms) || redraw;
 }

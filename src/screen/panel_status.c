@@ -101,7 +101,7 @@ static int overlay_hints(gt_surface *s, int x, int y, int end, const gt_view *v)
         {"q", "quit"},
     };
 #define HINTS(h) put_hints(s, x, y, end, h, (int)(sizeof h / sizeof h[0]), L)
-    switch (v->overlay) {
+    switch (v->ui->overlay) {
     case OVERLAY_STATS: HINTS(sh); return 1;
     case OVERLAY_PROFILE: HINTS(ph); return 1;
     case OVERLAY_JACOBIAN:
@@ -109,7 +109,7 @@ static int overlay_hints(gt_surface *s, int x, int y, int end, const gt_view *v)
     }
     if (v->find.selecting)
         HINTS(vh);
-    else if (v->overlay == OVERLAY_JACOBIAN)
+    else if (v->ui->overlay == OVERLAY_JACOBIAN)
         HINTS(jh);
     else
         return 0;

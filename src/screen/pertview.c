@@ -1,4 +1,5 @@
 /* The last edit's perturbation for the screen (see pertview.h). */
+#define _GNU_SOURCE /* qsort_r */
 #include "config.h"
 
 #include <math.h>
@@ -45,13 +46,12 @@ void pertview_free(gt_pertview *pv)
     pv->p_layer = -1;
 }
 
-static const gt_perturb_result *by_last_res;
-
-/* Longest-lasting first; then the larger difference at k = 0; then the unit number. */
-static int by_last(const void *a, const void *b)
+/* Longest-lasting first; then the larger difference at k = 0; then the unit number (ctx:
+ * the result). */
+static int by_last(const void *a, const void *b, void *ctx)
 {
     int x = *(const int *)a, y = *(const int *)b;
-    const gt_perturb_result *r = by_last_res;
+    const gt_perturb_result *r = ctx;
     if (r->last[x] != r->last[y])
         return r->last[x] > r->last[y] ? -1 : 1;
     double dx = fabs(r->d0[x]), dy = fabs(r->d0[y]);
@@ -118,9 +118,7 @@ int pertview_update(gt_pertview *pv, gt_trace *tr, int layer, gt_error *e)
     for (int j = 0; j < H; j++)
         if (r->d0[j] != 0)
             pv->idx[cnt++] = j;
-    by_last_res = r;
-    qsort(pv->idx, (size_t)cnt, sizeof *pv->idx, by_last);
-    by_last_res = NULL;
+    qsort_r(pv->idx, (size_t)cnt, sizeof *pv->idx, by_last, (void *)r);
     for (int i = 0; i < cnt && i < PERTVIEW_TOP; i++) {
         int j = pv->idx[i];
         pv->top[i] = j;
