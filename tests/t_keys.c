@@ -526,6 +526,19 @@ static void test_models(const gt_model *m, const gt_text *t)
     keys_handle_models(&ms, &tab);
     tap_ok(ms.cur == 1 && models_view(&ms)->ui->overlay == OVERLAY_NONE,
            "Esc closes it for every model");
+    const gt_key e_ = {K_CHAR, 'e', 0, 0, 0, 0}, b = {K_CHAR, 'b', 0, 0, 0, 0};
+    const gt_key u = {K_CHAR, 'u', 0, 0, 0, 0}, redo = {K_CHAR, 'r', 1, 0, 0, 0};
+    keys_handle_models(&ms, &e_);
+    keys_handle_models(&ms, &b);
+    tap_ok(trace_edit_count(ms.tr[0]) == 1 && trace_edit_count(ms.tr[1]) == 1,
+           "an edit is made on every model");
+    keys_handle_models(&ms, &u);
+    tap_ok(trace_edit_count(ms.tr[0]) == 0 && trace_edit_count(ms.tr[1]) == 0,
+           "u undoes it on every model");
+    keys_handle_models(&ms, &tab);
+    keys_handle_models(&ms, &redo);
+    tap_ok(ms.cur == 0 && trace_edit_count(ms.tr[0]) == 1 && trace_edit_count(ms.tr[1]) == 1,
+           "Ctrl-R on the other model redoes it on every model");
     models_close(&ms);
 }
 

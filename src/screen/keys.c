@@ -50,12 +50,6 @@ static void select_rank(gt_view *v, long rank)
     v->rank = (int)rank;
 }
 
-static void restart_pass(gt_view *v)
-{
-    if (v->pass_wanted)
-        trace_pass_start(v->tr, v->steps, NULL);
-}
-
 /* ---- prompts ---- */
 
 /* Moves the cursor to step st, remembering where it was for '' . */
@@ -184,16 +178,12 @@ static void edit(gt_view *v, uint32_t cp)
         return;
     }
     gt_error e = {0};
-    if (trace_edit(v->tr, v->t, tok, &e)) {
+    if (view_apply_edit(v, v->t, tok, &e)) {
         message(v, 1, "%s", e.msg);
         return;
     }
-    v->pending = 0;
-    v->ui->edit_gen++;
-    v->nredo = 0;
-    message(v, 0, "step %zu edited; u undoes", v->t);
-    view_edits_changed(v);
-    restart_pass(v);
+    if (!v->msg_error) /* unless computing what depends on the edit failed */
+        message(v, 0, "step %zu edited; u undoes", v->t);
 }
 
 static void close_prompt(gt_view *v)
@@ -347,27 +337,19 @@ static void open_prompt(gt_view *v, gt_prompt p)
 static void undo(gt_view *v)
 {
     gt_edit ed;
-    if (!trace_undo(v->tr, &ed)) {
+    if (!view_undo(v, &ed)) {
         message(v, 0, "no edit to undo");
         return;
     }
-    v->pending = 0;
-    v->ui->edit_gen++;
-    if (v->nredo == VIEW_REDO) { /* the oldest undone edit is forgotten */
-        memmove(v->redo, v->redo + 1, sizeof v->redo[0] * (VIEW_REDO - 1));
-        v->nredo--;
-    }
-    v->redo[v->nredo++] = ed;
-    message(v, 0, "undid the edit at step %zu (%zu left; Ctrl-R redoes)", ed.step,
-            trace_edit_count(v->tr));
-    view_edits_changed(v);
-    restart_pass(v);
+    if (!v->msg_error)
+        message(v, 0, "undid the edit at step %zu (%zu left; Ctrl-R redoes)", ed.step,
+                trace_edit_count(v->tr));
 }
 
 /* Ctrl-R: the last edit undone, made again. */
 static void redo(gt_view *v)
 {
-    if (!v->nredo) {
+    if (!v->ui->nredo) {
         message(v, 0, "no undone edit to redo");
         return;
     }
@@ -375,18 +357,15 @@ static void redo(gt_view *v)
         message(v, 1, "wait for the states to be computed (Esc stops)");
         return;
     }
-    gt_edit ed = v->redo[v->nredo - 1];
+    size_t step;
     gt_error e = {0};
-    if (trace_edit(v->tr, ed.step, ed.new_tok, &e)) {
+    if (view_redo(v, &step, &e)) {
         message(v, 1, "%s", e.msg);
         return;
     }
-    v->nredo--;
-    v->ui->edit_gen++;
-    jump(v, ed.step);
-    message(v, 0, "redid the edit at step %zu (%d more to redo)", ed.step, v->nredo);
-    view_edits_changed(v);
-    restart_pass(v);
+    jump(v, step);
+    if (!v->msg_error)
+        message(v, 0, "redid the edit at step %zu (%d more to redo)", step, v->ui->nredo);
 }
 
 /* E: the next edited step after the cursor, around the end. */

@@ -70,40 +70,6 @@ void models_close(gt_models *ms)
 
 gt_view *models_view(gt_models *ms) { return &ms->v[ms->cur]; }
 
-/* The code point of a token of v's model. */
-static uint32_t cp_of(const gt_view *v, int tok) { return v->m->vocab_cp[tok]; }
-
-/* 1 when edit i of a and of b put the same character at the same step. */
-static int same_edit(const gt_view *a, const gt_view *b, size_t i)
-{
-    const gt_edit *x = trace_edit_at(a->tr, i), *y = trace_edit_at(b->tr, i);
-    return x->step == y->step && cp_of(a, x->new_tok) == cp_of(b, y->new_tok);
-}
-
-/* Gives o the edits of v, undoing those of o's that differ and making the rest. */
-static void sync_edits(gt_view *o, const gt_view *v)
-{
-    size_t nv = trace_edit_count(v->tr), no = trace_edit_count(o->tr), i = 0;
-    while (i < nv && i < no && same_edit(v, o, i))
-        i++;
-    if (i == nv && i == no)
-        return;
-    while (trace_edit_count(o->tr) > i)
-        trace_undo(o->tr, NULL);
-    for (; i < nv; i++) {
-        const gt_edit *ed = trace_edit_at(v->tr, i);
-        gt_error e = {0};
-        /* the vocabularies hold the same characters, so the token exists */
-        if (trace_edit(o->tr, ed->step, model_token(o->m, cp_of(v, ed->new_tok)), &e)) {
-            snprintf(o->msg, sizeof o->msg, "%.250s", e.msg);
-            o->msg_error = 1;
-            break;
-        }
-    }
-    o->pending = 0;
-    view_edits_changed(o);
-}
-
 /* Gives o the interventions of v when its model has the same shape (layers, units, kind). */
 static void sync_interventions(gt_view *o, const gt_view *v)
 {
@@ -133,7 +99,6 @@ void models_sync(gt_models *ms)
             o->layer = layer;
             view_edits_changed(o);
         }
-        sync_edits(o, v);
         sync_interventions(o, v);
         if (o->pert.horizon != v->pert.horizon) {
             gt_error e = {0};

@@ -39,9 +39,9 @@ gt_view *models_view(gt_models *ms);
 /* Shows the next (dir > 0) or previous model at the same step, layer and unit; what the
  * views share (ms->ui) stays as it is. */
 void models_switch(gt_models *ms, int dir);
-/* After a key changed the view shown: gives every other model its edits (by character),
- * its layer, its perturbation horizon, the report's tables and, to a model of the same shape,
- * its interventions. */
+/* After a key changed the view shown: gives every other model its layer, its perturbation
+ * horizon, the report's tables and, to a model of the same shape, its interventions (the
+ * edits are every model's at once: view_apply_edit). */
 void models_sync(gt_models *ms);
 /* view_tick for every model; 1 when the screen should be redrawn. */
 int models_tick(gt_models *ms);

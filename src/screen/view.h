@@ -46,6 +46,15 @@ typedef enum gt_overlay {
     OVERLAY_JACOBIAN  /* D: the derivative against the carry line */
 } gt_overlay;
 
+#define VIEW_REDO 64
+
+/* An edit undone, as Ctrl-R makes it again: its step and character (every model has a
+ * token for it). */
+typedef struct gt_undone {
+    size_t step;
+    uint32_t cp;
+} gt_undone;
+
 /* What every model shares on the screen, one per screen: with several models every view
  * points to the same (models.h), so Tab changes which model's data is drawn and nothing of
  * this. */
@@ -57,6 +66,8 @@ typedef struct gt_shared {
     int help_scroll;   /* its first line shown */
     int quit_asked;    /* q once while edits are not written: q again quits */
     unsigned edit_gen, written_gen; /* edits, undos and redos so far; as last written (w) */
+    gt_undone redo[VIEW_REDO]; /* the edits undone, the last on top; a new edit drops them */
+    int nredo;
     size_t prev_t;     /* the step before the last jump ('' goes back to it) */
     int have_prev;
     int quote;         /* ' pressed: ' goes back, a letter to its mark */
@@ -64,7 +75,6 @@ typedef struct gt_shared {
     size_t mark[26];   /* the marks a-z: their step + 1 (0: not set) */
 } gt_shared;
 
-#define VIEW_REDO 64
 #define VIEW_FOUND 64
 
 #define VIEW_TOPK 8
@@ -72,7 +82,7 @@ typedef struct gt_shared {
 
 typedef struct gt_view {
     const gt_model *m;
-    const struct gt_view *peers; /* [npeers] every model's view (models.h), this one peers[self];
+    struct gt_view *peers; /* [npeers] every model's view (models.h), this one peers[self];
                                   * NULL with one model */
     int npeers, self;
     const gt_text *text;
@@ -99,8 +109,6 @@ typedef struct gt_view {
     gt_history hist[PROMPT_UNIT + 1]; /* what was entered in each prompt */
     int search_matches, search_index; /* the last search's matches, the one at the cursor */
     int newline_asked; /* Enter once in the edit prompt: Enter again puts a newline */
-    gt_edit redo[VIEW_REDO]; /* the edits undone, the last on top; a new edit drops them */
-    int nredo;
     int select_top;    /* select the first unit of the order at the next frame */
     long strip_scroll; /* rows the text strip is scrolled by (later text: > 0; at most 200
                         * either way), until the cursor moves */
@@ -154,6 +162,16 @@ void view_free(gt_view *v);
  * the difference view on the run before the last edit) after an edit, an undo or a change
  * of layer; a failure is said in the message line. */
 void view_edits_changed(gt_view *v);
+
+/* The text's edits, made on every model at once (each model's token for the character)
+ * with their bookkeeping: the redo list, the count w compares, what depends on the edits
+ * computed again, the background pass going on. view_apply_edit puts tok at step (and
+ * forgets the edits undone); GT_OK, or the trace's error in e. view_undo undoes the last
+ * edit (into *ed; 0 when there is none). view_redo makes the last edit undone again (its
+ * step in *step); GT_EINPUT when there is none. */
+int view_apply_edit(gt_view *v, size_t step, int tok, gt_error *e);
+int view_undo(gt_view *v, gt_edit *ed);
+int view_redo(gt_view *v, size_t *step, gt_error *e);
 
 /* The interventions in v->ivs changed: the model is made again, every state computed
  * from it forgotten (the edits stay), the panels computed again; a failure is said in the
