@@ -681,8 +681,15 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
         return help_key(v, k);
     if (v->prompt != PROMPT_NONE)
         return prompt_key(v, k);
-    if (k->sym == K_CLICK || k->sym == K_WHEEL_UP || k->sym == K_WHEEL_DOWN)
-        return keys_mouse(v, k);
+    if (k->sym == K_CLICK || k->sym == K_WHEEL_UP || k->sym == K_WHEEL_DOWN) {
+        gt_key arrow;
+        gt_act a = keys_mouse(v, k, &arrow);
+        if (arrow.sym == K_NONE)
+            return a;
+        for (int i = 0; i < KEYS_WHEEL_STEPS; i++)
+            keys_handle(v, &arrow);
+        return ACT_REDRAW;
+    }
     v->msg[0] = 0;
     v->msg_error = 0;
     if (!(k->sym == K_CHAR && !k->ctrl && k->cp == 'q'))
