@@ -533,12 +533,10 @@ static void next_match(gt_view *v, int dir)
         search(v, dir);
 }
 
-static gt_act char_key(gt_view *v, const gt_key *k)
+/* M a, 'a and '': marks and going back; MARK_NOT_TAKEN for the other keys. */
+#define MARK_NOT_TAKEN ((gt_act)-1)
+static gt_act mark_key(gt_view *v, const gt_key *k)
 {
-    if (keys_find_char(v, k))
-        return ACT_REDRAW;
-    if (k->ctrl)
-        return ctrl_key(v, k);
     if (v->ui->mark_next) { /* M a: mark the cursor's step as a */
         v->ui->mark_next = 0;
         if (k->cp < 'a' || k->cp > 'z')
@@ -569,6 +567,18 @@ static gt_act char_key(gt_view *v, const gt_key *k)
             jump(v, v->ui->prev_t);
         return ACT_REDRAW;
     }
+    return MARK_NOT_TAKEN;
+}
+
+static gt_act char_key(gt_view *v, const gt_key *k)
+{
+    if (keys_find_char(v, k))
+        return ACT_REDRAW;
+    if (k->ctrl)
+        return ctrl_key(v, k);
+    gt_act a = mark_key(v, k);
+    if (a != MARK_NOT_TAKEN)
+        return a;
     switch (k->cp) {
     case 'q':
         if (trace_edit_count(v->tr) && v->ui->edit_gen != v->ui->written_gen && !v->ui->quit_asked) {
