@@ -223,9 +223,9 @@ static void test_edits(gt_view *v)
            "e Space edits the step under the cursor");
     size_t Kend = v->steps - 1 - at < 64 ? v->steps - 1 - at : 64;
     tap_ok(v->pert.valid && v->pert.step == at && v->pert.old_tok == before &&
-               v->pert.K == (int)Kend && v->pert.layer == 0 && v->pert.fo[0] > 0 &&
-               v->pert.dc[0] == v->pert.fo[0],
-           "the edit's curves are computed at once (K %d, D_c(0) = F(0))", v->pert.K);
+               v->pert.r.K == (int)Kend && v->pert.layer == 0 && v->pert.r.fo[0] > 0 &&
+               v->pert.r.dc[0] == v->pert.r.fo[0],
+           "the edit's curves are computed at once (K %d, D_c(0) = F(0))", v->pert.r.K);
     press(v, "+");
     tap_ok(v->pert.horizon == 128 && strstr(v->msg, "128"), "+ doubles K");
     press_each(v, "--");
