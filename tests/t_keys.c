@@ -166,7 +166,7 @@ static void test_units(gt_view *v)
     sorted = 1;
     for (int i = 1; i < H; i++)
         sorted &= f[v->order[i - 1]] <= f[v->order[i]];
-    tap_ok(v->sort_reverse && sorted, "S reverses the order");
+    tap_ok(v->ui->sort_reverse && sorted, "S reverses the order");
     for (int i = 0; i < SORT_COUNT - 1; i++)
         press(v, "s");
     tap_ok(v->sort == SORT_INDEX, "s cycles through the %d orders", SORT_COUNT);
@@ -223,9 +223,9 @@ static void test_edits(gt_view *v)
            "e Space edits the step under the cursor");
     size_t Kend = v->steps - 1 - at < 64 ? v->steps - 1 - at : 64;
     tap_ok(v->pert.valid && v->pert.step == at && v->pert.old_tok == before &&
-               v->pert.K == (int)Kend && v->pert.layer == 0 && v->pert.fo[0] > 0 &&
-               v->pert.dc[0] == v->pert.fo[0],
-           "the edit's curves are computed at once (K %d, D_c(0) = F(0))", v->pert.K);
+               v->pert.r.K == (int)Kend && v->pert.layer == 0 && v->pert.r.fo[0] > 0 &&
+               v->pert.r.dc[0] == v->pert.r.fo[0],
+           "the edit's curves are computed at once (K %d, D_c(0) = F(0))", v->pert.r.K);
     press(v, "+");
     tap_ok(v->pert.horizon == 128 && strstr(v->msg, "128"), "+ doubles K");
     press_each(v, "--");
@@ -274,7 +274,7 @@ static void test_edits(gt_view *v)
 
 static void test_stats_view(gt_view *v)
 {
-    tap_ok(press(v, "r") == ACT_REDRAW && v->stats.shown, "r opens the stats view");
+    tap_ok(press(v, "r") == ACT_REDRAW && v->ui->overlay == OVERLAY_STATS, "r opens the stats view");
     for (int i = 0; i < 3000 && statsview_busy(&v->stats); i++) {
         usleep(2000);
         view_tick(v);
@@ -290,9 +290,9 @@ static void test_stats_view(gt_view *v)
     tap_ok(v->layer == 1 && (statsview_busy(&v->stats) || v->stats.text[1]),
            "] asks for layer 1's tables");
     press(v, "\x1b");
-    tap_ok(!v->stats.shown, "Esc closes the stats view");
+    tap_ok(v->ui->overlay != OVERLAY_STATS, "Esc closes the stats view");
     press_each(v, "rr");
-    tap_ok(!v->stats.shown, "r closes it too");
+    tap_ok(v->ui->overlay != OVERLAY_STATS, "r closes it too");
     press(v, "[");
 }
 
@@ -334,11 +334,11 @@ static void test_more_keys(gt_view *v)
     tap_ok(v->t == 20, "'' again: step 20");
     press(v, "l");
     press_each(v, "'X");
-    tap_ok(v->t == 21 && !v->quote, "' then another key: nothing, the key is ignored");
+    tap_ok(v->t == 21 && !v->ui->quote, "' then another key: nothing, the key is ignored");
     press_each(v, "Mb");
     press_each(v, "g2\r");
     press_each(v, "'b");
-    tap_ok(v->t == 21 && v->mark[1] == 22, "M b marks step 21; 'b goes back to it");
+    tap_ok(v->t == 21 && v->ui->mark[1] == 22, "M b marks step 21; 'b goes back to it");
     press_each(v, "''");
     tap_ok(v->t == 2, "'' after 'b: step 2");
     press_each(v, "'q");
@@ -438,9 +438,9 @@ static void test_mouse(gt_view *v)
 static void test_help_and_quit(gt_view *v)
 {
     press(v, "?");
-    tap_ok(v->help, "? opens the help");
-    tap_ok(press(v, "q") == ACT_REDRAW && !v->help, "any key closes it (q too, without quitting)");
-    tap_ok(press(v, "c") == ACT_REDRAW && v->heat, "c colours the text");
+    tap_ok(v->ui->help, "? opens the help");
+    tap_ok(press(v, "q") == ACT_REDRAW && !v->ui->help, "any key closes it (q too, without quitting)");
+    tap_ok(press(v, "c") == ACT_REDRAW && v->ui->heat, "c colours the text");
     tap_ok(press(v, "x") == ACT_EXPORT, "x exports");
     tap_ok(press(v, "q") == ACT_QUIT, "q quits");
     tap_ok(press(v, "\x03") == ACT_QUIT, "Ctrl-C quits");
@@ -451,7 +451,7 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
 {
     press(v, "]");
     view_seek(v, 20);
-    tap_ok(press(v, "D") == ACT_REDRAW && v->jac.shown && v->jac.valid && v->jac.step == 20 &&
+    tap_ok(press(v, "D") == ACT_REDRAW && v->ui->overlay == OVERLAY_JACOBIAN && v->jac.valid && v->jac.step == 20 &&
                v->jac.K == 20 && v->jac.layer == 1 && same_as_direct(v, m, t->tok),
            "D: the derivative at step 20 on layer 1, lags 1..20 (fewer than 32 so near the "
            "start), as computed straight from a run of the text");
@@ -467,13 +467,17 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
     press(v, "[");
     tap_ok(v->jac.layer == 0 && same_as_direct(v, m, t->tok), "[: layer 0's derivative");
     press(v, "r");
-    tap_ok(v->stats.shown && !v->jac.shown, "r closes it for the stats view");
+    tap_ok(v->ui->overlay == OVERLAY_STATS && v->ui->overlay != OVERLAY_JACOBIAN, "r closes it for the stats view");
     press(v, "D");
-    tap_ok(v->jac.shown && !v->stats.shown, "D closes the stats view for it");
+    tap_ok(v->ui->overlay == OVERLAY_JACOBIAN && v->ui->overlay != OVERLAY_STATS, "D closes the stats view for it");
     press(v, "\x1b");
-    tap_ok(!v->jac.shown, "Esc closes the derivative view");
+    tap_ok(v->ui->overlay != OVERLAY_JACOBIAN, "Esc closes the derivative view");
     press_each(v, "DD");
-    tap_ok(!v->jac.shown, "D closes it too");
+    tap_ok(v->ui->overlay != OVERLAY_JACOBIAN, "D closes it too");
+    press_each(v, "Dp");
+    tap_ok(v->ui->overlay == OVERLAY_PROFILE && v->ui->overlay != OVERLAY_JACOBIAN, "p over the derivative view: the profile instead");
+    press(v, "\x1b");
+    tap_ok(v->ui->overlay != OVERLAY_PROFILE && v->ui->overlay != OVERLAY_JACOBIAN, "Esc closes it back to the panels");
 }
 
 /* Types s into the prompt that key opened, then Enter. */
@@ -488,6 +492,54 @@ static void prompt(gt_view *v, const char *key, const char *s)
         p += n;
     }
     press(v, "\r");
+}
+
+/* Two models: Tab changes which model's data is drawn, not what is open or selected. */
+static void test_models(const gt_model *m, const gt_text *t)
+{
+    gt_model two[2] = {*m, *m};
+    gt_text texts[2] = {*t, *t};
+    const uint16_t *maps[2] = {NULL, NULL};
+    gt_screen_models sm = {two, texts, maps, NULL, 2};
+    gt_models ms;
+    gt_error e = {0};
+    if (models_open(&ms, &sm, 0, 1, &e)) {
+        printf("# %s\n", e.msg);
+        tap_ok(0, "two models open");
+        return;
+    }
+    const gt_key p = {K_CHAR, 'p', 0, 0, 0, 0}, tab = {K_TAB, 0, 0, 0, 0, 0};
+    const gt_key esc = {K_ESC, 0, 0, 0, 0, 0};
+    view_prepare(models_view(&ms), 120, 40, &e);
+    keys_handle_models(&ms, &p);
+    tap_ok(ms.cur == 0 && models_view(&ms)->ui->overlay == OVERLAY_PROFILE, "two models: p opens the profile");
+    keys_handle_models(&ms, &tab);
+    view_prepare(models_view(&ms), 120, 40, &e);
+    tap_ok(ms.cur == 1 && models_view(&ms)->ui->overlay == OVERLAY_PROFILE &&
+               models_view(&ms)->find.prof_wanted,
+           "Tab: the other model, its profile open");
+    keys_handle_models(&ms, &tab);
+    view_prepare(models_view(&ms), 120, 40, &e);
+    tap_ok(ms.cur == 0 && models_view(&ms)->ui->overlay == OVERLAY_PROFILE,
+           "Tab back: the profile still open");
+    keys_handle_models(&ms, &esc);
+    keys_handle_models(&ms, &tab);
+    tap_ok(ms.cur == 1 && models_view(&ms)->ui->overlay == OVERLAY_NONE,
+           "Esc closes it for every model");
+    const gt_key e_ = {K_CHAR, 'e', 0, 0, 0, 0}, b = {K_CHAR, 'b', 0, 0, 0, 0};
+    const gt_key u = {K_CHAR, 'u', 0, 0, 0, 0}, redo = {K_CHAR, 'r', 1, 0, 0, 0};
+    keys_handle_models(&ms, &e_);
+    keys_handle_models(&ms, &b);
+    tap_ok(trace_edit_count(ms.tr[0]) == 1 && trace_edit_count(ms.tr[1]) == 1,
+           "an edit is made on every model");
+    keys_handle_models(&ms, &u);
+    tap_ok(trace_edit_count(ms.tr[0]) == 0 && trace_edit_count(ms.tr[1]) == 0,
+           "u undoes it on every model");
+    keys_handle_models(&ms, &tab);
+    keys_handle_models(&ms, &redo);
+    tap_ok(ms.cur == 0 && trace_edit_count(ms.tr[0]) == 1 && trace_edit_count(ms.tr[1]) == 1,
+           "Ctrl-R on the other model redoes it on every model");
+    models_close(&ms);
 }
 
 /* The text as edited, in bytes: `w` writes it and `/` searches it, with edited characters
@@ -727,6 +779,7 @@ int main(void)
     test_help_and_quit(&v);
     test_edited_text(dir);
     test_interventions(&m, &t);
+    test_models(&m, &t);
 
     termkey_destroy(tk);
     view_free(&v);

@@ -152,11 +152,11 @@ static void test_profile(gt_view *v)
 {
     v->unit = 0;
     key(v, K_CHAR, 'p');
-    int ok = settle(v) && v->find.prof_shown && v->find.prof_state == FIND_KNOWN;
+    int ok = settle(v) && v->ui->overlay == OVERLAY_PROFILE && v->find.prof_state == FIND_KNOWN;
     tap_ok(ok && strstr(v->find.prof_text, "the 10 steps of highest value"),
            "p: the profile of unit 0 is shown");
     key(v, K_CHAR, 'p');
-    tap_ok(!v->find.prof_shown, "p again closes it");
+    tap_ok(v->ui->overlay != OVERLAY_PROFILE, "p again closes it");
     const char *was = findview_signal_name(&v->find);
     key(v, K_CHAR, ';');
     tap_ok(strcmp(findview_signal_name(&v->find), was) != 0 &&

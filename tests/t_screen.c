@@ -147,8 +147,8 @@ static void test_help(gt_view *v)
         draw(v, cols, rows);
         key(v, K_CHAR, '?');
         int found[7] = {0}, cut = 0, pages = 0, last = -1;
-        while (v->help && v->help_scroll != last && pages < 100) {
-            last = v->help_scroll;
+        while (v->ui->help && v->ui->help_scroll != last && pages < 100) {
+            last = v->ui->help_scroll;
             draw(v, cols, rows);
             pages++;
             for (int y = 0; y < rows; y++) {
@@ -175,7 +175,7 @@ static void test_help(gt_view *v)
         }
         tap_ok(all && !cut, "help at %dx%d: every key found over %d scroll positions, %d rows cut",
                cols, rows, pages, cut);
-        tap_ok(key(v, K_CHAR, 'x') == ACT_REDRAW && !v->help, "a key other than an arrow closes it");
+        tap_ok(key(v, K_CHAR, 'x') == ACT_REDRAW && !v->ui->help, "a key other than an arrow closes it");
     }
 }
 
@@ -183,7 +183,7 @@ static void test_help(gt_view *v)
 static void test_unit_range(gt_view *v)
 {
     v->sort = SORT_INDEX;
-    v->sort_reverse = 0;
+    v->ui->sort_reverse = 0;
     v->unit = 30;
     draw(v, 64, 22);
     int page = view_units_per_page(v);
@@ -210,7 +210,7 @@ static void test_stats_resize(gt_view *v)
     sv->text[0] = text;
     sv->lines[0] = 200;
     sv->width[0] = 30;
-    sv->shown = 1;
+    v->ui->overlay = OVERLAY_STATS;
     draw(v, 64, 22);
     for (int i = 0; i < 100; i++)
         key(v, K_PGDN, 0);
@@ -220,7 +220,7 @@ static void test_stats_resize(gt_view *v)
                frame_has("table line 199"),
            "stats view scrolled to its end at 64x22 (%d), then 200x60: scroll %d, its end shown",
            small_end, sv->scroll);
-    sv->shown = 0;
+    v->ui->overlay = OVERLAY_NONE;
 }
 
 /* g: decimal steps and percentages only. */
@@ -404,7 +404,7 @@ static void test_heat_scale(gt_view *v)
 {
     int found = 0;
     for (int heat = 0; heat < 2; heat++) {
-        v->heat = heat;
+        v->ui->heat = heat;
         draw(v, 120, 40);
         int y = v->lay.r[P_STRIP].y, run = 0, ok = 0;
         for (int x = 0; x < surf.w; x++) {
@@ -418,7 +418,7 @@ static void test_heat_scale(gt_view *v)
     surf_row_text(&surf, v->lay.r[P_STRIP].y, row, sizeof row);
     tap_ok(found == 2 && strstr(row, "-1 ███████ +1"),
            "c: the title shows the seven shades from -1 to +1 (off: none)");
-    v->heat = 0;
+    v->ui->heat = 0;
 }
 
 /* The cursor and an edit look like no shade of the text's colouring, nor like each other. */

@@ -223,10 +223,10 @@ int export_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e
         if (ms.ivs[k].what[0])
             rc = ivview_measure_now(&ms.ivs[k], e);
     gt_view *v = models_view(&ms);
-    if (rc == GT_OK && etok >= 0 && (rc = trace_edit(v->tr, es, etok, e)) == GT_OK) {
-        rc = pertview_update(&v->pert, v->tr, v->layer, e);
-        models_sync(&ms); /* the same edit for every model */
-    }
+    /* the same edit for every model, their perturbations computed */
+    if (rc == GT_OK && etok >= 0 && (rc = view_apply_edit(v, es, etok, e)) == GT_OK &&
+        v->msg_error)
+        rc = gt_fail(e, GT_EFAIL, "%s", v->msg);
     v->t = (size_t)o->step;
     gt_surface s = {0};
     if (rc == GT_OK)

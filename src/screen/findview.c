@@ -271,7 +271,7 @@ void findview_select(gt_findview *f, size_t a, size_t b, int layer)
 
 void findview_profile(gt_findview *f, int unit, int layer, int show)
 {
-    f->prof_shown = show;
+    f->prof_wanted = show;
     f->prof_scroll = 0;
     if (!show) {
         if (bgjob_busy(&f->job) && f->job.tag == WANT_PROF)
@@ -291,7 +291,7 @@ void findview_profile(gt_findview *f, int unit, int layer, int show)
 static void again(gt_findview *f, int layer, int unit)
 {
     int want = (f->regex[0] ? WANT_HYP : 0) | (f->sel_state != FIND_NONE ? WANT_SEL : 0) |
-               (f->prof_shown ? WANT_PROF : 0);
+               (f->prof_wanted ? WANT_PROF : 0);
     f->want_unit = unit;
     if (want)
         ask(f, want, layer);
@@ -301,7 +301,7 @@ void findview_next_signal(gt_findview *f, int layer, int unit)
 {
     f->signal = (f->signal + 1) % f->nsig;
     /* the r column has every signal already; the selection and the profile do not */
-    int want = (f->sel_state != FIND_NONE ? WANT_SEL : 0) | (f->prof_shown ? WANT_PROF : 0);
+    int want = (f->sel_state != FIND_NONE ? WANT_SEL : 0) | (f->prof_wanted ? WANT_PROF : 0);
     f->want_unit = unit;
     if (want)
         ask(f, want, layer);
@@ -331,7 +331,7 @@ void findview_cancel(gt_findview *f)
     if (stopped & WANT_SEL && f->sel_state == FIND_COMPUTING)
         f->sel_state = FIND_NONE;
     if (stopped & WANT_PROF)
-        f->prof_shown = 0, f->prof_state = FIND_NONE;
+        f->prof_wanted = 0, f->prof_state = FIND_NONE;
 }
 
 /* ---- the results ---- */

@@ -31,7 +31,7 @@ typedef struct gt_findview {
     char regex[256];         /* the hypothesis, "" for none */
     int selecting;           /* v pressed once: the cursor is the other end */
     size_t anchor;           /* the end v marked */
-    int prof_shown, prof_scroll;
+    int prof_wanted, prof_scroll; /* the profile is over the panels: kept computed */
 
     /* the hypothesis: the matches and every unit's r with them, for hyp_layer */
     int hyp_state, hyp_layer;

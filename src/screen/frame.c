@@ -31,19 +31,18 @@ void frame_draw(gt_surface *s, const gt_view *v)
     panel_header(s, v->lay.r[P_HEADER], v);
     panel_strip(s, v->lay.r[P_STRIP], v);
     gt_rect g = v->lay.r[P_GATES], body = {g.x, g.y, v->lay.cols, g.h};
-    if (v->find.prof_shown) {
-        panel_profile(s, body, v);
-    } else if (v->stats.shown) {
-        panel_stats(s, body, v);
-    } else if (v->jac.shown) {
-        panel_jacobian(s, body, v);
-    } else {
+    switch (v->ui->overlay) {
+    case OVERLAY_PROFILE: panel_profile(s, body, v); break;
+    case OVERLAY_STATS: panel_stats(s, body, v); break;
+    case OVERLAY_JACOBIAN: panel_jacobian(s, body, v); break;
+    case OVERLAY_NONE:
         panel_gates(s, v->lay.r[P_GATES], v);
         panel_cellhid(s, v->lay.r[P_CELLHID], v);
         panel_unit(s, v->lay.r[P_UNIT], v);
         panel_perturb(s, v->lay.r[P_PERTURB], v);
+        break;
     }
     panel_status(s, v->lay.r[P_STATUS], v);
-    if (v->help)
-        panel_help(s, v->help_scroll);
+    if (v->ui->help)
+        panel_help(s, v->ui->help_scroll);
 }

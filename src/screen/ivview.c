@@ -245,8 +245,3 @@ int ivview_importance_busy(const gt_ivview *s)
 {
     return bgjob_busy(&s->imp_job);
 }
-
-double ivview_importance_progress(const gt_ivview *s)
-{
-    return s->imp_job.permille / 1000.0;
-}

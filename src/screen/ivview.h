@@ -52,9 +52,8 @@ int ivview_measure_now(gt_ivview *s, gt_error *e);
 void ivview_want_importance(gt_ivview *s, int layer);
 /* Reads what the children sent; 1 when something arrived. */
 int ivview_tick(gt_ivview *s);
-/* 1 while a child computes; the importance's progress from 0 to 1. */
+/* 1 while a child computes; while the importance's does. */
 int ivview_busy(const gt_ivview *s);
-double ivview_importance_progress(const gt_ivview *s);
 int ivview_importance_busy(const gt_ivview *s);
 
 #endif

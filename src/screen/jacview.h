@@ -19,7 +19,6 @@
 #define JACVIEW_KDEFAULT 32
 
 typedef struct gt_jacview {
-    int shown;          /* the view is up */
     int horizon;        /* K asked for (+ and - change it while the view is up) */
     /* what was computed */
     int valid;

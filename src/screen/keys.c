@@ -50,12 +50,6 @@ static void select_rank(gt_view *v, long rank)
     v->rank = (int)rank;
 }
 
-static void restart_pass(gt_view *v)
-{
-    if (v->pass_wanted)
-        trace_pass_start(v->tr, v->steps, NULL);
-}
-
 /* ---- prompts ---- */
 
 /* Moves the cursor to step st, remembering where it was for '' . */
@@ -63,8 +57,8 @@ static void jump(gt_view *v, size_t st)
 {
     size_t now = v->pending ? v->pending_step : v->t;
     if (st != now) {
-        v->prev_t = now;
-        v->have_prev = 1;
+        v->ui->prev_t = now;
+        v->ui->have_prev = 1;
     }
     view_seek(v, st);
 }
@@ -184,16 +178,12 @@ static void edit(gt_view *v, uint32_t cp)
         return;
     }
     gt_error e = {0};
-    if (trace_edit(v->tr, v->t, tok, &e)) {
+    if (view_apply_edit(v, v->t, tok, &e)) {
         message(v, 1, "%s", e.msg);
         return;
     }
-    v->pending = 0;
-    v->edit_gen++;
-    v->nredo = 0;
-    message(v, 0, "step %zu edited; u undoes", v->t);
-    view_edits_changed(v);
-    restart_pass(v);
+    if (!v->msg_error) /* unless computing what depends on the edit failed */
+        message(v, 0, "step %zu edited; u undoes", v->t);
 }
 
 static void close_prompt(gt_view *v)
@@ -269,10 +259,6 @@ static int stats_key(gt_view *v, const gt_key *k)
     case K_DOWN: stats_scroll(v, k->shift ? page : 1); return 1;
     case K_PGUP: stats_scroll(v, -page); return 1;
     case K_PGDN: stats_scroll(v, page); return 1;
-    case K_ESC:
-        v->stats.shown = 0;
-        statsview_cancel(&v->stats);
-        return 1;
     case K_CHAR:
         if (k->ctrl)
             return 0;
@@ -291,27 +277,18 @@ static int stats_key(gt_view *v, const gt_key *k)
 
 static void jac_toggle(gt_view *v)
 {
-    v->jac.shown = !v->jac.shown;
-    if (!v->jac.shown)
+    view_toggle_overlay(v, OVERLAY_JACOBIAN);
+    if (v->ui->overlay != OVERLAY_JACOBIAN)
         return;
-    if (v->stats.shown) { /* one view over the panels at a time */
-        v->stats.shown = 0;
-        statsview_cancel(&v->stats);
-    }
-    v->find.prof_shown = 0;
     message(v, 0, "%s_T / %s_(T-k) against the carry line at the cursor: %s, D closes",
             v->m->arch == GT_LSTM ? "dc" : "dh", v->m->arch == GT_LSTM ? "dc" : "dh",
             "arrows step and select");
 }
 
-/* The keys that mean something else while the Jacobian view is up (K, closing); 0 for the
+/* The keys that mean something else while the Jacobian view is up (its K); 0 for the
  * others. */
 static int jac_key(gt_view *v, const gt_key *k)
 {
-    if (k->sym == K_ESC) {
-        v->jac.shown = 0;
-        return 1;
-    }
     if (k->sym != K_CHAR || k->ctrl || (k->cp != '+' && k->cp != '=' && k->cp != '-'))
         return 0;
     int K = v->jac.horizon, nk = k->cp == '-' ? K / 2 : K * 2;
@@ -339,7 +316,7 @@ static void change_layer(gt_view *v, int d)
         view_edits_changed(v);
         if (v->sort == SORT_IMPORTANCE && v->ivs)
             ivview_want_importance(v->ivs, v->layer);
-        if (v->stats.shown) {
+        if (v->ui->overlay == OVERLAY_STATS) {
             v->stats.scroll = 0;
             statsview_want(&v->stats, v->layer);
         }
@@ -360,27 +337,19 @@ static void open_prompt(gt_view *v, gt_prompt p)
 static void undo(gt_view *v)
 {
     gt_edit ed;
-    if (!trace_undo(v->tr, &ed)) {
+    if (!view_undo(v, &ed)) {
         message(v, 0, "no edit to undo");
         return;
     }
-    v->pending = 0;
-    v->edit_gen++;
-    if (v->nredo == VIEW_REDO) { /* the oldest undone edit is forgotten */
-        memmove(v->redo, v->redo + 1, sizeof v->redo[0] * (VIEW_REDO - 1));
-        v->nredo--;
-    }
-    v->redo[v->nredo++] = ed;
-    message(v, 0, "undid the edit at step %zu (%zu left; Ctrl-R redoes)", ed.step,
-            trace_edit_count(v->tr));
-    view_edits_changed(v);
-    restart_pass(v);
+    if (!v->msg_error)
+        message(v, 0, "undid the edit at step %zu (%zu left; Ctrl-R redoes)", ed.step,
+                trace_edit_count(v->tr));
 }
 
 /* Ctrl-R: the last edit undone, made again. */
 static void redo(gt_view *v)
 {
-    if (!v->nredo) {
+    if (!v->ui->nredo) {
         message(v, 0, "no undone edit to redo");
         return;
     }
@@ -388,18 +357,15 @@ static void redo(gt_view *v)
         message(v, 1, "wait for the states to be computed (Esc stops)");
         return;
     }
-    gt_edit ed = v->redo[v->nredo - 1];
+    size_t step;
     gt_error e = {0};
-    if (trace_edit(v->tr, ed.step, ed.new_tok, &e)) {
+    if (view_redo(v, &step, &e)) {
         message(v, 1, "%s", e.msg);
         return;
     }
-    v->nredo--;
-    v->edit_gen++;
-    jump(v, ed.step);
-    message(v, 0, "redid the edit at step %zu (%d more to redo)", ed.step, v->nredo);
-    view_edits_changed(v);
-    restart_pass(v);
+    jump(v, step);
+    if (!v->msg_error)
+        message(v, 0, "redid the edit at step %zu (%d more to redo)", step, v->ui->nredo);
 }
 
 /* E: the next edited step after the cursor, around the end. */
@@ -448,18 +414,6 @@ static void toggle_diff(gt_view *v)
                               : "gates and unit: the text as edited");
 }
 
-static void toggle_stats(gt_view *v)
-{
-    v->stats.shown = !v->stats.shown;
-    v->jac.shown = 0; /* one view over the panels at a time */
-    if (v->stats.shown) {
-        v->stats.scroll = 0;
-        statsview_want(&v->stats, v->layer);
-    } else {
-        statsview_cancel(&v->stats); /* a computation not finished is ended */
-    }
-}
-
 static void write_text(gt_view *v)
 {
     char name[300];
@@ -469,7 +423,7 @@ static void write_text(gt_view *v)
     else if (export_text_to_cwd(v->tr, v->text_name, name, sizeof name, &e))
         message(v, 1, "writing the text failed: %.200s", e.msg);
     else {
-        v->written_gen = v->edit_gen;
+        v->ui->written_gen = v->ui->edit_gen;
         message(v, 0, "edited text written to ./%s", name);
     }
 }
@@ -579,51 +533,61 @@ static void next_match(gt_view *v, int dir)
         search(v, dir);
 }
 
+/* M a, 'a and '': marks and going back; MARK_NOT_TAKEN for the other keys. */
+#define MARK_NOT_TAKEN ((gt_act)-1)
+static gt_act mark_key(gt_view *v, const gt_key *k)
+{
+    if (v->ui->mark_next) { /* M a: mark the cursor's step as a */
+        v->ui->mark_next = 0;
+        if (k->cp < 'a' || k->cp > 'z')
+            return ACT_NONE;
+        v->ui->mark[k->cp - 'a'] = v->t + 1;
+        message(v, 0, "mark %c at step %zu ('%c goes back to it)", (char)k->cp, v->t,
+                (char)k->cp);
+        return ACT_REDRAW;
+    }
+    if (k->cp == '\'' || v->ui->quote) { /* '' : back to where the cursor was before the jump */
+        int second = v->ui->quote && k->cp == '\'';
+        int letter = v->ui->quote && k->cp >= 'a' && k->cp <= 'z';
+        v->ui->quote = !v->ui->quote && k->cp == '\'';
+        if (v->ui->quote)
+            return ACT_REDRAW;
+        if (letter) { /* 'a: to mark a */
+            if (!v->ui->mark[k->cp - 'a'])
+                message(v, 1, "mark %c is not set (M%c sets it)", (char)k->cp, (char)k->cp);
+            else
+                jump(v, v->ui->mark[k->cp - 'a'] - 1);
+            return ACT_REDRAW;
+        }
+        if (!second)
+            return ACT_NONE;
+        if (!v->ui->have_prev)
+            message(v, 0, "no jump yet to go back from");
+        else
+            jump(v, v->ui->prev_t);
+        return ACT_REDRAW;
+    }
+    return MARK_NOT_TAKEN;
+}
+
 static gt_act char_key(gt_view *v, const gt_key *k)
 {
     if (keys_find_char(v, k))
         return ACT_REDRAW;
     if (k->ctrl)
         return ctrl_key(v, k);
-    if (v->mark_next) { /* M a: mark the cursor's step as a */
-        v->mark_next = 0;
-        if (k->cp < 'a' || k->cp > 'z')
-            return ACT_NONE;
-        v->mark[k->cp - 'a'] = v->t + 1;
-        message(v, 0, "mark %c at step %zu ('%c goes back to it)", (char)k->cp, v->t,
-                (char)k->cp);
-        return ACT_REDRAW;
-    }
-    if (k->cp == '\'' || v->quote) { /* '' : back to where the cursor was before the jump */
-        int second = v->quote && k->cp == '\'';
-        int letter = v->quote && k->cp >= 'a' && k->cp <= 'z';
-        v->quote = !v->quote && k->cp == '\'';
-        if (v->quote)
-            return ACT_REDRAW;
-        if (letter) { /* 'a: to mark a */
-            if (!v->mark[k->cp - 'a'])
-                message(v, 1, "mark %c is not set (M%c sets it)", (char)k->cp, (char)k->cp);
-            else
-                jump(v, v->mark[k->cp - 'a'] - 1);
-            return ACT_REDRAW;
-        }
-        if (!second)
-            return ACT_NONE;
-        if (!v->have_prev)
-            message(v, 0, "no jump yet to go back from");
-        else
-            jump(v, v->prev_t);
-        return ACT_REDRAW;
-    }
+    gt_act a = mark_key(v, k);
+    if (a != MARK_NOT_TAKEN)
+        return a;
     switch (k->cp) {
     case 'q':
-        if (trace_edit_count(v->tr) && v->edit_gen != v->written_gen && !v->quit_asked) {
-            v->quit_asked = 1;
+        if (trace_edit_count(v->tr) && v->ui->edit_gen != v->ui->written_gen && !v->ui->quit_asked) {
+            v->ui->quit_asked = 1;
             message(v, 1, "the edits are not written: q again quits, w writes them");
             return ACT_REDRAW;
         }
         return ACT_QUIT;
-    case 'M': v->mark_next = 1; break;
+    case 'M': v->ui->mark_next = 1; break;
     case 'H': select_rank(v, 0); break;
     case 'L': select_rank(v, v->m->hidden - 1); break;
     case '#': open_prompt(v, PROMPT_UNIT); break;
@@ -643,10 +607,10 @@ static gt_act char_key(gt_view *v, const gt_key *k)
         v->select_top = 1; /* the top of the new order */
         break;
     case 'S':
-        v->sort_reverse = !v->sort_reverse;
+        v->ui->sort_reverse = !v->ui->sort_reverse;
         v->select_top = 1;
         break;
-    case 'c': v->heat = !v->heat; break;
+    case 'c': v->ui->heat = !v->ui->heat; break;
     case '[': change_layer(v, -1); break;
     case ']': change_layer(v, 1); break;
     case 'g': open_prompt(v, PROMPT_GOTO); break;
@@ -660,12 +624,12 @@ static gt_act char_key(gt_view *v, const gt_key *k)
     case '-': change_horizon(v, 0); break;
     case 'd': toggle_diff(v); break;
     case 'D': jac_toggle(v); break;
-    case 'r': toggle_stats(v); break;
+    case 'r': view_toggle_overlay(v, OVERLAY_STATS); break;
     case 'w': write_text(v); break;
     case 'x': return ACT_EXPORT;
     case '?':
-        v->help = 1;
-        v->help_scroll = 0;
+        v->ui->help = 1;
+        v->ui->help_scroll = 0;
         break;
     case '<':
     case '>': shift_bias(v, -1, k->cp == '>' ? 0.5 : -0.5); break;
@@ -677,6 +641,26 @@ static gt_act char_key(gt_view *v, const gt_key *k)
     default: return ACT_NONE;
     }
     return ACT_REDRAW;
+}
+
+/* The keys that mean something else while a view is over the panels: Esc closes it back to
+ * the panels, others scroll it or change its K; 0 for the rest. */
+static int overlay_key(gt_view *v, const gt_key *k)
+{
+    switch (v->ui->overlay) {
+    case OVERLAY_NONE: return 0;
+    case OVERLAY_STATS:
+    case OVERLAY_PROFILE:
+    case OVERLAY_JACOBIAN:
+        if (k->sym == K_ESC) {
+            view_set_overlay(v, OVERLAY_NONE);
+            return 1;
+        }
+        break;
+    }
+    if (v->ui->overlay == OVERLAY_STATS)
+        return stats_key(v, k);
+    return v->ui->overlay == OVERLAY_PROFILE ? keys_find_overlay(v, k) : jac_key(v, k);
 }
 
 static gt_act help_key(gt_view *v, const gt_key *k)
@@ -693,31 +677,34 @@ static gt_act help_key(gt_view *v, const gt_key *k)
     else if (k->sym == K_PGDN)
         d = page;
     if (!d) {
-        v->help = 0;
+        v->ui->help = 0;
         return k->sym == K_CHAR && k->ctrl && k->cp == 'c' ? ACT_QUIT : ACT_REDRAW;
     }
-    int to = v->help_scroll + d;
-    v->help_scroll = to < 0 ? 0 : to > max ? max : to;
+    int to = v->ui->help_scroll + d;
+    v->ui->help_scroll = to < 0 ? 0 : to > max ? max : to;
     return ACT_REDRAW;
 }
 
 gt_act keys_handle(gt_view *v, const gt_key *k)
 {
-    if (v->help) /* the arrows scroll the help, any other key closes it */
+    if (v->ui->help) /* the arrows scroll the help, any other key closes it */
         return help_key(v, k);
     if (v->prompt != PROMPT_NONE)
         return prompt_key(v, k);
-    if (k->sym == K_CLICK || k->sym == K_WHEEL_UP || k->sym == K_WHEEL_DOWN)
-        return keys_mouse(v, k);
+    if (k->sym == K_CLICK || k->sym == K_WHEEL_UP || k->sym == K_WHEEL_DOWN) {
+        gt_key arrow;
+        gt_act a = keys_mouse(v, k, &arrow);
+        if (arrow.sym == K_NONE)
+            return a;
+        for (int i = 0; i < KEYS_WHEEL_STEPS; i++)
+            keys_handle(v, &arrow);
+        return ACT_REDRAW;
+    }
     v->msg[0] = 0;
     v->msg_error = 0;
     if (!(k->sym == K_CHAR && !k->ctrl && k->cp == 'q'))
-        v->quit_asked = 0;
-    if (v->stats.shown && stats_key(v, k))
-        return ACT_REDRAW;
-    if (keys_find_overlay(v, k))
-        return ACT_REDRAW;
-    if (v->jac.shown && jac_key(v, k))
+        v->ui->quit_asked = 0;
+    if (overlay_key(v, k))
         return ACT_REDRAW;
     int page = view_units_per_page(v);
     switch (k->sym) {
@@ -744,7 +731,7 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
 gt_act keys_handle_models(gt_models *ms, const gt_key *k)
 {
     gt_view *v = models_view(ms);
-    if (k->sym == K_TAB && !v->help && v->prompt == PROMPT_NONE) {
+    if (k->sym == K_TAB && !v->ui->help && v->prompt == PROMPT_NONE) {
         v->msg[0] = 0;
         models_switch(ms, k->shift ? -1 : 1);
         return ACT_REDRAW;

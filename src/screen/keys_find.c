@@ -50,11 +50,7 @@ int keys_find_char(gt_view *v, const gt_key *k)
         snprintf(v->input, sizeof v->input, "%s", f->regex);
         return 1;
     case 'v': select_key(v); return 1;
-    case 'p':
-        v->stats.shown = 0;
-        statsview_cancel(&v->stats);
-        findview_profile(f, v->unit, v->layer, !f->prof_shown);
-        return 1;
+    case 'p': view_toggle_overlay(v, OVERLAY_PROFILE); return 1;
     case ';':
         findview_next_signal(f, v->layer, v->unit);
         snprintf(v->msg, sizeof v->msg, "signal %s for r, the selection and the profile",
@@ -121,16 +117,12 @@ static void scroll(gt_view *v, long d)
 
 int keys_find_overlay(gt_view *v, const gt_key *k)
 {
-    gt_findview *f = &v->find;
-    if (!f->prof_shown)
-        return 0;
     int page = v->lay.r[P_GATES].h - 2 > 1 ? v->lay.r[P_GATES].h - 2 : 1;
     switch (k->sym) {
     case K_UP: scroll(v, k->shift ? -page : -1); return 1;
     case K_DOWN: scroll(v, k->shift ? page : 1); return 1;
     case K_PGUP: scroll(v, -page); return 1;
     case K_PGDN: scroll(v, page); return 1;
-    case K_ESC: findview_profile(f, v->unit, v->layer, 0); return 1;
     case K_CHAR:
         if (k->ctrl)
             return 0;
@@ -139,8 +131,6 @@ int keys_find_overlay(gt_view *v, const gt_key *k)
         case 'j': scroll(v, 1); return 1;
         case 'K': scroll(v, -page); return 1;
         case 'J': scroll(v, page); return 1;
-        case 'p': findview_profile(f, v->unit, v->layer, 0); return 1;
-        case 'r': findview_profile(f, v->unit, v->layer, 0); return 0; /* then the report */
         default: return 0;
         }
     default: return 0;

@@ -14,7 +14,7 @@ void keys_find_enter(gt_view *v);
 /* n (dir > 0) and N when the last thing was a hypothesis or a selection; 0 otherwise (a
  * search then repeats). */
 int keys_find_jump(gt_view *v, int dir);
-/* The keys of the profile while it is shown: scrolling, p and Esc close it. */
+/* The keys of the profile while it is over the panels: its scrolling. */
 int keys_find_overlay(gt_view *v, const gt_key *k);
 /* Esc: ends a selection being made, or the computation running. */
 int keys_find_escape(gt_view *v);

@@ -44,10 +44,7 @@ int keys_unit_at(const gt_view *v, int x, int y)
     gt_rect r = v->lay.r[P_GATES];
     if (!inside(r, x, y) || y < r.y + 2)
         return -1;
-    int blocks[3];
-    gt_gate_grid g;
-    layout_gate_grid_extra(r, v->m->hidden, model_sigmoid_gates(v->m, blocks), 0,
-                           view_r_columns(v), &g);
+    const gt_gate_grid g = v->grid;
     int col = (x - r.x) / (g.colw + 1), row = y - (r.y + 2);
     if (col >= g.ncols || row >= g.rows)
         return -1;
@@ -55,24 +52,21 @@ int keys_unit_at(const gt_view *v, int x, int y)
     return rank < v->m->hidden ? v->order[rank] : -1;
 }
 
-gt_act keys_mouse(gt_view *v, const gt_key *k)
+gt_act keys_mouse(gt_view *v, const gt_key *k, gt_key *arrow)
 {
+    arrow->sym = K_NONE;
     if (v->lay.too_small || v->prompt != PROMPT_NONE)
         return ACT_NONE;
-    int overlay = v->stats.shown || v->jac.shown || v->find.prof_shown;
+    int overlay = v->ui->overlay != OVERLAY_NONE;
     gt_rect strip = v->lay.r[P_STRIP];
     if (k->sym == K_WHEEL_UP || k->sym == K_WHEEL_DOWN) {
-        int d = k->sym == K_WHEEL_UP ? -3 : 3;
-        gt_key arrow = {K_NONE, 0, 0, 0, 0, 0};
+        int up = k->sym == K_WHEEL_UP;
+        *arrow = (gt_key){K_NONE, 0, 0, 0, 0, 0};
         if (inside(strip, k->x, k->y))
-            arrow.sym = d < 0 ? K_LEFT : K_RIGHT;
+            arrow->sym = up ? K_LEFT : K_RIGHT;
         else if (k->y > strip.y + strip.h - 1 && k->y < v->lay.rows - 1)
-            arrow.sym = d < 0 ? K_UP : K_DOWN; /* the units, or an overlay's scrolling */
-        else
-            return ACT_NONE;
-        for (int i = 0; i < 3; i++)
-            keys_handle(v, &arrow);
-        return ACT_REDRAW;
+            arrow->sym = up ? K_UP : K_DOWN; /* the units, or an overlay's scrolling */
+        return ACT_NONE;
     }
     if (k->sym != K_CLICK)
         return ACT_NONE;

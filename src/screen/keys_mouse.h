@@ -6,8 +6,11 @@
 
 #include "screen/keys.h"
 
-/* What a mouse event (K_CLICK, K_WHEEL_UP, K_WHEEL_DOWN) does to v. */
-gt_act keys_mouse(gt_view *v, const gt_key *k);
+/* What a mouse event (K_CLICK, K_WHEEL_UP, K_WHEEL_DOWN) does to v: a click acts at once;
+ * the wheel is turned into *arrow (an arrow key, or K_NONE where it does nothing), which
+ * the caller handles KEYS_WHEEL_STEPS times. */
+#define KEYS_WHEEL_STEPS 3
+gt_act keys_mouse(gt_view *v, const gt_key *k, gt_key *arrow);
 
 /* The step of the character drawn at (x, y) of the text strip, or -1 where there is none. */
 long keys_strip_step_at(const gt_view *v, int x, int y);

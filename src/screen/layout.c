@@ -52,11 +52,6 @@ const char *layout_panel_name(int p)
 
 #define MIN_COL 56
 
-void layout_gate_grid(gt_rect r, int units, int ngates, int prefer_change, gt_gate_grid *g)
-{
-    layout_gate_grid_extra(r, units, ngates, prefer_change, 0, g);
-}
-
 void layout_gate_grid_extra(gt_rect r, int units, int ngates, int prefer_change, int extra,
                             gt_gate_grid *g)
 {

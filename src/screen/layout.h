@@ -42,9 +42,8 @@ typedef struct gt_gate_grid {
     int show_extra;   /* the extra columns fit */
 } gt_gate_grid;
 
-void layout_gate_grid(gt_rect r, int units, int ngates, int prefer_change, gt_gate_grid *g);
-/* The same with `extra` more columns in every row (the r column of a hypothesis), where they
- * fit (show_extra). */
+/* The gate panel's grid in r, with `extra` more columns in every row (the r column of a
+ * hypothesis), where they fit (show_extra). */
 void layout_gate_grid_extra(gt_rect r, int units, int ngates, int prefer_change, int extra,
                             gt_gate_grid *g);
 

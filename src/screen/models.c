@@ -47,6 +47,7 @@ int models_open(gt_models *ms, const gt_screen_models *sm, int layer, int utf8, 
         v->jac.threads = sm->threads < 0 ? 0 : sm->threads;
         v->utf8 = utf8;
         v->peers = ms->v;
+        v->ui = &ms->ui;
         v->self = k;
         if (sm->n > 1) {
             size_t len = strlen(v->model_name);
@@ -72,40 +73,6 @@ void models_close(gt_models *ms)
 }
 
 gt_view *models_view(gt_models *ms) { return &ms->v[ms->cur]; }
-
-/* The code point of a token of v's model. */
-static uint32_t cp_of(const gt_view *v, int tok) { return v->m->vocab_cp[tok]; }
-
-/* 1 when edit i of a and of b put the same character at the same step. */
-static int same_edit(const gt_view *a, const gt_view *b, size_t i)
-{
-    const gt_edit *x = trace_edit_at(a->tr, i), *y = trace_edit_at(b->tr, i);
-    return x->step == y->step && cp_of(a, x->new_tok) == cp_of(b, y->new_tok);
-}
-
-/* Gives o the edits of v, undoing those of o's that differ and making the rest. */
-static void sync_edits(gt_view *o, const gt_view *v)
-{
-    size_t nv = trace_edit_count(v->tr), no = trace_edit_count(o->tr), i = 0;
-    while (i < nv && i < no && same_edit(v, o, i))
-        i++;
-    if (i == nv && i == no)
-        return;
-    while (trace_edit_count(o->tr) > i)
-        trace_undo(o->tr, NULL);
-    for (; i < nv; i++) {
-        const gt_edit *ed = trace_edit_at(v->tr, i);
-        gt_error e = {0};
-        /* the vocabularies hold the same characters, so the token exists */
-        if (trace_edit(o->tr, ed->step, model_token(o->m, cp_of(v, ed->new_tok)), &e)) {
-            snprintf(o->msg, sizeof o->msg, "%.250s", e.msg);
-            o->msg_error = 1;
-            break;
-        }
-    }
-    o->pending = 0;
-    view_edits_changed(o);
-}
 
 /* Gives o the interventions of v when its model has the same shape (layers, units, kind). */
 static void sync_interventions(gt_view *o, const gt_view *v)
@@ -136,17 +103,12 @@ void models_sync(gt_models *ms)
             o->layer = layer;
             view_edits_changed(o);
         }
-        sync_edits(o, v);
         sync_interventions(o, v);
         if (o->pert.horizon != v->pert.horizon) {
             gt_error e = {0};
             pertview_set_horizon(&o->pert, o->tr, o->layer, v->pert.horizon, &e);
         }
-        o->stats.shown = v->stats.shown;
-        if (v->stats.shown)
-            statsview_want(&o->stats, o->layer);
-        else
-            statsview_cancel(&o->stats);
+        view_follow_overlay(o, 0);
     }
 }
 
@@ -167,10 +129,9 @@ void models_switch(gt_models *ms, int dir)
     to->unit = from->unit < to->m->hidden ? from->unit : to->m->hidden - 1;
     to->top = 0;
     to->sort = from->sort < SORT_COUNT ? from->sort : SORT_INDEX;
-    to->sort_reverse = from->sort_reverse;
-    to->heat = from->heat;
     to->stats.scroll = from->stats.scroll;
-    to->jac.shown = from->jac.shown;
+    view_follow_overlay(from, 0);
+    view_follow_overlay(to, 1);
     to->jac.horizon = from->jac.horizon;
     if (from->diff && !to->diff) {
         gt_error e = {0};
@@ -192,7 +153,7 @@ static int join_tables(gt_models *ms)
 {
     const gt_view *v = &ms->v[ms->cur];
     const char *tables[64];
-    if (ms->n < 2 || ms->n > 64 || !v->stats.shown ||
+    if (ms->n < 2 || ms->n > 64 || v->ui->overlay != OVERLAY_STATS ||
         (v->stats.joined && v->stats.joined_layer == v->layer))
         return 0;
     for (int k = 0; k < ms->n; k++) {
@@ -209,7 +170,7 @@ int models_tick(gt_models *ms)
 {
     int redraw = 0;
     for (int k = 0; k < ms->n; k++)
-        if (view_tick(&ms->v[k]) && (k == ms->cur || ms->v[ms->cur].stats.shown))
+        if (view_tick(&ms->v[k]) && (k == ms->cur || ms->v[ms->cur].ui->overlay == OVERLAY_STATS))
             redraw = 1; /* the others show in the stats view only */
     return join_tables(ms) || redraw;
 }

@@ -25,21 +25,24 @@ typedef struct gt_screen_models {
 
 typedef struct gt_models {
     int n, cur;
+    gt_shared ui;    /* what every model's view shares */
     gt_view *v;      /* [n] */
     gt_trace **tr;   /* [n] */
     gt_ivview *ivs;  /* [n]: each model's interventions and the model they make */
 } gt_models;
 
-/* Opens a trace and a view for each model (layer < 0: 0). */
+/* Opens a trace and a view for each model (layer < 0: 0); ms must stay where it is while
+ * open (the views point to ms->ui). */
 int models_open(gt_models *ms, const gt_screen_models *sm, int layer, int utf8, gt_error *e);
 void models_close(gt_models *ms);
 /* The view shown. */
 gt_view *models_view(gt_models *ms);
-/* Shows the next (dir > 0) or previous model at the same step, layer and unit. */
+/* Shows the next (dir > 0) or previous model at the same step, layer and unit; what the
+ * views share (ms->ui) stays as it is. */
 void models_switch(gt_models *ms, int dir);
-/* After a key changed the view shown: gives every other model its edits (by character),
- * its layer, its perturbation horizon, its stats view and, to a model of the same shape,
- * its interventions. */
+/* After a key changed the view shown: gives every other model its layer, its perturbation
+ * horizon, the report's tables and, to a model of the same shape, its interventions (the
+ * edits are every model's at once: view_apply_edit). */
 void models_sync(gt_models *ms);
 /* view_tick for every model; 1 when the screen should be redrawn. */
 int models_tick(gt_models *ms);

@@ -18,15 +18,14 @@ typedef struct geom {
     int blocks[3];
 } geom;
 
-static geom geometry(const gt_view *v, gt_rect r)
+static geom geometry(const gt_view *v)
 {
     geom g;
-    gt_gate_grid l;
+    const gt_gate_grid *l = &v->grid; /* view_prepare's, for the layout's gate panel */
     g.ng = model_sigmoid_gates(v->m, g.blocks);
-    layout_gate_grid_extra(r, v->m->hidden, g.ng, v->sort == SORT_CHANGE, view_r_columns(v), &l);
-    g.show_r = l.show_extra;
-    g.ncols = l.ncols, g.colw = l.colw, g.rows = l.rows, g.uw = l.uw, g.bw = l.bw;
-    g.show_hl = l.show_hl, g.show_d = l.show_d;
+    g.show_r = l->show_extra;
+    g.ncols = l->ncols, g.colw = l->colw, g.rows = l->rows, g.uw = l->uw, g.bw = l->bw;
+    g.show_hl = l->show_hl, g.show_d = l->show_d;
     return g;
 }
 
@@ -148,7 +147,7 @@ static void unit_row(gt_surface *s, int x, int y, const geom *g, const gt_view *
 void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
 {
     const int H = v->m->hidden;
-    geom g = geometry(v, r);
+    geom g = geometry(v);
     int page = g.ncols * g.rows;
     int last = v->top + page < H ? v->top + page : H;
     char title[160], note[96];
@@ -157,8 +156,8 @@ void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
         snprintf(what, sizeof what, " edited %s before (step %zu)%s", s->utf8 ? "−" : "-",
                  v->dr.step, v->diff_known ? "" : ", not known here");
     const char *dir = v->sort == SORT_INDEX
-                          ? (v->sort_reverse ? ", last first" : "")
-                          : (v->sort_reverse ? ", lowest first" : ", highest first");
+                          ? (v->ui->sort_reverse ? ", last first" : "")
+                          : (v->ui->sort_reverse ? ", lowest first" : ", highest first");
     if (v->sort == SORT_INDEX) /* the units the rows show, as they number them */
         snprintf(note, sizeof note, "units %d-%d of %d", v->order[v->top], v->order[last - 1], H);
     else /* the rows, counted from 1 */

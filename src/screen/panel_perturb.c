@@ -51,7 +51,7 @@ static double ratio_at(const double *v, double k, int K)
 static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_pertview *pv,
                       const curve *cv, int nc, int letters)
 {
-    const int K = pv->K, lab = 5;
+    const int K = pv->r.K, lab = 5;
     int pw = w - lab - 2; /* a column on the right for the curves' names */
     if (pw < 8 || ph < 2)
         return;
@@ -144,11 +144,11 @@ static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_per
 static const gt_pertview *peer_pert(const gt_view *v, int k)
 {
     const gt_pertview *pv = &v->pert, *o = &v->peers[k].pert;
-    return o->valid && o->step == pv->step && o->layer == pv->layer && o->K == pv->K ? o : NULL;
+    return o->valid && o->step == pv->step && o->layer == pv->layer && o->r.K == pv->r.K ? o : NULL;
 }
 
 /* What each model's difference is measured on: c for an LSTM, h for a GRU. */
-static const double *measured(const gt_pertview *p) { return p->lstm ? p->dc : p->dh; }
+static const double *measured(const gt_pertview *p) { return p->lstm ? p->r.dc : p->r.dh; }
 
 /* With several models: every model's half-life of its measured curve, on one line (the
  * model shown in brackets). Returns the row after it. */
@@ -160,7 +160,7 @@ static int models_line(gt_surface *s, int x, int y, int w, const gt_view *v)
         const gt_pertview *o = peer_pert(v, k);
         char hl[16] = "-";
         if (o)
-            fmt_hl(hl, sizeof hl, o->lstm ? o->hl_c : o->hl_h, o->K);
+            fmt_hl(hl, sizeof hl, o->lstm ? o->r.hl_c : o->r.hl_h, o->r.K);
         snprintf(one, sizeof one, k == v->self ? " [%d] %s" : " %d %s", k + 1, hl);
         if (len + (int)strlen(one) < (int)sizeof buf)
             len += snprintf(buf + len, sizeof buf - (size_t)len, "%s", one);
@@ -214,7 +214,7 @@ static const char *summary(char *buf, size_t n, int level, int lstm, const char 
  * narrowest the ratio goes on a line of its own. Returns the row after them. */
 static int halflife_lines(gt_surface *s, int x, int y, int w, int end, const gt_pertview *pv)
 {
-    const int K = pv->K, lstm = pv->lstm;
+    const int K = pv->r.K, lstm = pv->lstm;
     const char *half = s->utf8 ? "t½" : "t1/2";
     char buf[256], a[16], b[16], c[16], l[16];
     int k_at;
@@ -225,10 +225,10 @@ static int halflife_lines(gt_surface *s, int x, int y, int w, int end, const gt_
     else
         snprintf(rs, sizeof rs, ratio >= 99999.5 ? "%.3g" : ratio >= 99.95 ? "%.0f" : "%.2f",
                  ratio);
-    fmt_hl(b, sizeof b, pv->hl_fo, K);
-    fmt_hl(c, sizeof c, pv->hl_h, K);
-    fmt_hl(l, sizeof l, pv->hl_lin, K);
-    fmt_hl(a, sizeof a, pv->hl_c, K);
+    fmt_hl(b, sizeof b, pv->r.hl_fo, K);
+    fmt_hl(c, sizeof c, pv->r.hl_h, K);
+    fmt_hl(l, sizeof l, pv->r.hl_lin, K);
+    fmt_hl(a, sizeof a, pv->r.hl_c, K);
     int level = 0;
     while (surf_width(summary(buf, sizeof buf, level, lstm, half, a, l, b, c, K, k_at, rs)) > w &&
            level < 3)
@@ -282,14 +282,14 @@ static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_view
         if (o && measured(o)[0] > 0)
             cv[nc++] = (curve){measured(o), name[k], role[k % 4]};
     }
-    cv[nc++] = (curve){pv->fo, "F", R_CARRY};
-    if (pv->lin[0] > 0)
-        cv[nc++] = (curve){pv->lin, "L", R_MARK};
-    if (pv->dh[0] > 0)
-        cv[nc++] = (curve){pv->dh, "h", R_BAR0};
-    if (pv->lstm && pv->dc[0] > 0)
-        cv[nc++] = (curve){pv->dc, "c", R_PLOT};
-    if (pv->fo[0] > 0) {
+    cv[nc++] = (curve){pv->r.fo, "F", R_CARRY};
+    if (pv->r.lin[0] > 0)
+        cv[nc++] = (curve){pv->r.lin, "L", R_MARK};
+    if (pv->r.dh[0] > 0)
+        cv[nc++] = (curve){pv->r.dh, "h", R_BAR0};
+    if (pv->lstm && pv->r.dc[0] > 0)
+        cv[nc++] = (curve){pv->r.dc, "c", R_PLOT};
+    if (pv->r.fo[0] > 0) {
         draw_plot(s, in.x, y, w, plot_rows, pv, cv, nc, letters);
     } else {
         nc = 0;
@@ -318,8 +318,8 @@ static void lasting_units(gt_surface *s, int x, int y, int w, int urows, const g
     for (int i = 0; i < pv->ntop; i++) {
         char t1[16], t2[16];
         const char *ge = s->utf8 ? "≥" : ">=";
-        snprintf(t1, sizeof t1, "%s%d", pv->top_last[i] >= pv->K ? ge : "", pv->top_last[i]);
-        snprintf(t2, sizeof t2, "%s%d", pv->top_last_fo[i] >= pv->K ? ge : "",
+        snprintf(t1, sizeof t1, "%s%d", pv->top_last[i] >= pv->r.K ? ge : "", pv->top_last[i]);
+        snprintf(t2, sizeof t2, "%s%d", pv->top_last_fo[i] >= pv->r.K ? ge : "",
                  pv->top_last_fo[i]);
         snprintf(buf, sizeof buf, "%s#%d %s/%s", i || urows == 1 ? " " : "", pv->top[i], t1, t2);
         int bw = surf_width(buf);
@@ -353,9 +353,9 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
     /* the units, at the bottom: two rows when there is room */
     int urows = in.h >= 11 ? 2 : in.h >= 5 ? 1 : 0;
     int plot_rows = end - y - urows - 2; /* the k axis and the legend */
-    if (pv->K >= 1 && plot_rows >= 2) {
+    if (pv->r.K >= 1 && plot_rows >= 2) {
         y = curves(s, in, y, plot_rows, v, v->mono);
-    } else if (pv->K < 1 && y < end) {
+    } else if (pv->r.K < 1 && y < end) {
         panel_wrap(s, x, y, w, 1, R_DIM, "the edit is at the text's end: no k after it");
         y++;
     }

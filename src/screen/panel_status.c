@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "screen/keyhelp.h"
 #include "screen/panel.h"
 #include "screen/plot.h"
 
@@ -77,6 +78,46 @@ static void prompt_line(gt_surface *s, int x, int y, int end, const gt_view *v, 
     surf_text(s, x, y, end - x, R_DIM, tip);
 }
 
+/* The hints of the view over the panels, or of a selection being made (over the panels or
+ * the derivative); 0 when neither is up. */
+static int overlay_hints(gt_surface *s, int x, int y, int end, const gt_view *v)
+{
+    int u = s->utf8, L = v->m->layers;
+    const hint sh[] = {
+        {u ? "↑↓" : "j/k", "scroll"}, {"PgUp/Dn", "page"}, {"[ ]", "layer"},
+        {u ? "←→" : "h/l", "step"},   {"r Esc", "close"}, {"?", "help"},
+        {"q", "quit"},
+    };
+    const hint ph[] = {
+        {u ? "↑↓" : "j/k", "scroll"}, {"PgUp/Dn", "page"}, {";", "signal"},
+        {"p Esc", "close"},           {"?", "help"},      {"q", "quit"},
+    };
+    const hint vh[] = {
+        {u ? "←→" : "h/l", "extend"}, {"PgUp/Dn", "page"}, {"v", "select"},
+        {"Esc", "cancel"},            {"?", "help"},      {"q", "quit"},
+    };
+    const hint jh[] = {
+        {u ? "←→" : "h/l", "step"}, {u ? "↑↓" : "j/k", "unit"}, {"+/-", "K"},
+        {"[ ]", "layer"},           {"D Esc", "close"},        {"?", "help"},
+        {"q", "quit"},
+    };
+#define HINTS(h) put_hints(s, x, y, end, h, (int)(sizeof h / sizeof h[0]), L)
+    switch (v->ui->overlay) {
+    case OVERLAY_STATS: HINTS(sh); return 1;
+    case OVERLAY_PROFILE: HINTS(ph); return 1;
+    case OVERLAY_JACOBIAN:
+    case OVERLAY_NONE: break;
+    }
+    if (v->find.selecting)
+        HINTS(vh);
+    else if (v->ui->overlay == OVERLAY_JACOBIAN)
+        HINTS(jh);
+    else
+        return 0;
+#undef HINTS
+    return 1;
+}
+
 void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
 {
     int x = r.x + 1, y = r.y, end = r.x + r.w;
@@ -129,41 +170,9 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         progress_line(s, x, y, end, buf, done);
         return;
     }
+    if (overlay_hints(s, x, y, end, v))
+        return;
     int u = s->utf8;
-    if (v->stats.shown) {
-        const hint sh[] = {
-            {u ? "↑↓" : "j/k", "scroll"}, {"PgUp/Dn", "page"}, {"[ ]", "layer"},
-            {u ? "←→" : "h/l", "step"},   {"r Esc", "close"}, {"?", "help"},
-            {"q", "quit"},
-        };
-        put_hints(s, x, y, end, sh, (int)(sizeof sh / sizeof sh[0]), v->m->layers);
-        return;
-    }
-    if (v->find.prof_shown) {
-        const hint ph[] = {
-            {u ? "↑↓" : "j/k", "scroll"}, {"PgUp/Dn", "page"}, {";", "signal"},
-            {"p Esc", "close"},           {"?", "help"},      {"q", "quit"},
-        };
-        put_hints(s, x, y, end, ph, (int)(sizeof ph / sizeof ph[0]), v->m->layers);
-        return;
-    }
-    if (v->find.selecting) {
-        const hint vh[] = {
-            {u ? "←→" : "h/l", "extend"}, {"PgUp/Dn", "page"}, {"v", "select"},
-            {"Esc", "cancel"},            {"?", "help"},      {"q", "quit"},
-        };
-        put_hints(s, x, y, end, vh, (int)(sizeof vh / sizeof vh[0]), v->m->layers);
-        return;
-    }
-    if (v->jac.shown) {
-        const hint jh[] = {
-            {u ? "←→" : "h/l", "step"}, {u ? "↑↓" : "j/k", "unit"}, {"+/-", "K"},
-            {"[ ]", "layer"},           {"D Esc", "close"},        {"?", "help"},
-            {"q", "quit"},
-        };
-        put_hints(s, x, y, end, jh, (int)(sizeof jh / sizeof jh[0]), v->m->layers);
-        return;
-    }
     if (trace_edit_count(v->tr)) { /* the keys of an edit first */
         const hint eh[] = {
             {u ? "←→" : "h/l", "step"}, {"e", "edit"},        {"u", "undo"},
@@ -183,56 +192,6 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         {"D", "derivative"},          {"?", "help"},          {"q", "quit"},
     };
     put_hints(s, x, y, end, hints, (int)(sizeof hints / sizeof hints[0]), v->m->layers);
-}
-
-/* The help's lines: a key and what it does; a line without a key says what a panel shows. */
-static int help_lines(int u, const hint **out)
-{
-    static const hint uni[] = {
-        {"← → h l", "step one character back, forward"},
-        {"PgUp PgDn ^B ^F Space", "a page of text back, forward (Space: forward)"},
-        {"Home End 0 $ G", "the first, the last step"},
-        {"^E ^Y", "scroll the text a row on, back; the cursor stays"},
-        {"'' M 'a", "back to the step before the last jump (g, /, n, E, Home, End); mark a step a-z; go to mark a"},
-        {"↑ ↓ k j", "select the unit above, below"},
-        {"K J Shift-↑ Shift-↓", "a page of units up, down"},
-        {"H L #", "the first, the last unit of the order; a unit by number"},
-        {"s S", "sort units (the first selected): index, carry gate, |c|, |Δc|, importance, |r|; reverse"},
-        {"[ ]", "the layer below, above"},
-        {"c", "colour the text by the selected unit's value"},
-        {"g", "go to a step (a number, N%, end)"},
-        {"/ n N", "search the text (lower case: either case); the next, previous hit of a search, m or v"},
-        {"", "in a prompt: ← → Home End move, ^U ^W ^K delete, ↑ ↓ earlier lines"},
-        {"m v", "match a regular expression (r of every unit); select a stretch"},
-        {"p ; , .", "the unit's profile; the signal of r, v, p; v's threshold -/+"},
-        {"e", "edit the character under the cursor (then type it; Enter twice: a newline)"},
-        {"u ^R", "undo the last edit; redo the last undone"},
-        {"E", "the next edited step"},
-        {"+ = -", "perturbation horizon K: double, halve (4-1024)"},
-        {"d", "gate bars and unit: edited - before the last edit, or values"},
-        {"w", "write the edited text to a new file here"},
-        {"r", "report tables of the text (r or Esc closes, arrows scroll)"},
-        {"D", "dc_T/dc_(T-k) against the carry line at the cursor (+ - its K, D Esc close)"},
-        {"< >", "the layer's forget bias (GRU: update z) down, up by 0.5"},
-        {"{ }", "the selected unit's forget bias down, up by 0.5"},
-        {"a C", "ablate the selected unit (again: back); the carousel f = 1 (LSTM)"},
-        {"Z", "remove every intervention (the edits stay)"},
-        {"x", "export this frame to a text file"},
-        {"Tab S-Tab", "several models: the next, previous one (same step, edits)"},
-        {"Esc", "cancel a prompt or a selection, stop a computation"},
-        {"^L", "draw the screen again"},
-        {"mouse", "click a unit row or a character; the wheel steps or selects units"},
-        {"?", "this help (↑ ↓ PgUp PgDn scroll it, any other key closes it)"},
-        {"q ^C", "quit (q asks again while edits are not written)"},
-        {"", ""},
-        {"", "unit rows: #, gate bars and values, c, h, t½ = ln .5 / ln f (steps), Δc = c - c at the step before"},
-        {"", "c: text shaded by tanh c: blue -1 .. plain 0 .. red +1"},
-        {"", "hidden by o: units with |h| < .1 although |c| > .55"},
-        {"", "text marks: ▲ cursor, * edited, × not in the vocabulary"},
-    };
-    (void)u;
-    *out = uni;
-    return (int)(sizeof uni / sizeof uni[0]);
 }
 
 /* The help's text in ASCII: arrows and signs by name. */
@@ -305,12 +264,14 @@ static int wrap_into(help_row *rows, int max, const char *key, const char *text,
 static int help_layout(int u, int w, int h, int *bw, int *bh, int *top, int *shown, int *kw,
                        help_row *rows)
 {
-    const hint *keys;
-    int n = help_lines(u, &keys), ww = 0;
+    const gt_keyhelp *keys;
+    int n = keys_help(&keys), ww = 0;
     *kw = 0;
     for (int i = 0; i < n; i++) {
         char kb[64], wb[160];
-        help_ascii(keys[i].key, kb, sizeof kb); /* the wider of the two forms */
+        if (keys[i].doc_only)
+            continue;
+        help_ascii(keys[i].keys, kb, sizeof kb); /* the wider of the two forms */
         help_ascii(keys[i].what, wb, sizeof wb);
         int a = surf_width(kb), b = surf_width(wb);
         *kw = a > *kw ? a : *kw;
@@ -320,15 +281,17 @@ static int help_layout(int u, int w, int h, int *bw, int *bh, int *top, int *sho
     int tw = *bw - *kw - 6 > 8 ? *bw - *kw - 6 : 8, nr = 0;
     for (int i = 0; i < n && nr < HELP_ROWS; i++) {
         char kb[64], wb[160];
+        if (keys[i].doc_only)
+            continue;
         if (u) {
-            snprintf(kb, sizeof kb, "%s", keys[i].key);
+            snprintf(kb, sizeof kb, "%s", keys[i].keys);
             snprintf(wb, sizeof wb, "%s", keys[i].what);
         } else {
-            help_ascii(keys[i].key, kb, sizeof kb);
+            help_ascii(keys[i].keys, kb, sizeof kb);
             help_ascii(keys[i].what, wb, sizeof wb);
         }
         int legend = !kb[0];
-        nr += wrap_into(rows + nr, HELP_ROWS - nr, keys[i].key, wb, legend ? *bw - 4 : tw,
+        nr += wrap_into(rows + nr, HELP_ROWS - nr, keys[i].keys, wb, legend ? *bw - 4 : tw,
                         legend);
     }
     *bh = nr + 4 < h ? nr + 4 : h;

@@ -15,7 +15,7 @@
 
 static gt_role heat_role(const gt_view *v, size_t s)
 {
-    if (!v->heat || !trace_has(v->tr, s))
+    if (!v->ui->heat || !trace_has(v->tr, s))
         return R_NORMAL;
     float x = v->m->arch == GT_LSTM ? tanhf(trace_c(v->tr, s, v->layer)[v->unit])
                                     : trace_h(v->tr, s, v->layer)[v->unit];
@@ -34,7 +34,7 @@ static gt_role step_role(const gt_view *v, const gt_surface *s, size_t st, const
         *mark = s->utf8 ? "\xe2\x95\x90" : "="; /* a double rule */
     if (findview_in_match(f, st)) {
         *mark = s->utf8 ? "\xe2\x80\xbe" : "-"; /* an overline: under the character */
-        if (!v->heat)
+        if (!v->ui->heat)
             role = R_MATCH;
     }
     if (v->nfound && view_in_found(v, text_step_offset(v->text, st)))
@@ -59,7 +59,7 @@ static void strip_note(const gt_view *v, const gt_surface *s, char *note, size_t
     if (f->sel_state == FIND_KNOWN)
         k += snprintf(note + (size_t)k, n - (size_t)k, "%s %zu-%zu  ",
                       s->utf8 ? "\xe2\x95\x90" : "=", f->sel_a, f->sel_b);
-    if (v->heat)
+    if (v->ui->heat)
         snprintf(note + k, n - (size_t)k, "coloured by %s of unit %d (c: off)",
                  v->m->arch == GT_LSTM ? "tanh c" : "h", v->unit);
     else
@@ -72,7 +72,7 @@ void panel_strip(gt_surface *s, gt_rect r, const gt_view *v)
     strip_note(v, s, note, sizeof note);
     gt_rect in;
     panel_frame(s, r, "text", note, &in);
-    if (v->heat) { /* the shades' scale, left of the note: -1 ███████ +1 */
+    if (v->ui->heat) { /* the shades' scale, left of the note: -1 ███████ +1 */
         int nx = r.x + r.w - 1 - surf_width(note) - 2, sx = nx - 15;
         if (sx > r.x + 8) {
             surf_text(s, sx, r.y, 4, R_DIM, " -1 ");

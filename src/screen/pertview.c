@@ -1,4 +1,5 @@
 /* The last edit's perturbation for the screen (see pertview.h). */
+#define _GNU_SOURCE /* qsort_r */
 #include "config.h"
 
 #include <math.h>
@@ -6,6 +7,18 @@
 #include <string.h>
 
 #include "screen/pertview.h"
+
+/* r's curves pointed at this view's arrays, its per-unit values at none. */
+static void own_curves(gt_pertview *pv)
+{
+    const size_t K1 = PERTVIEW_KMAX + 1;
+    pv->r.dc = pv->curves;
+    pv->r.dh = pv->curves + K1;
+    pv->r.fo = pv->curves + 2 * K1;
+    pv->r.lin = pv->curves + 3 * K1;
+    pv->r.d0 = NULL;
+    pv->r.last = pv->r.last_fo = NULL;
+}
 
 int pertview_init(gt_pertview *pv, const gt_model *m, gt_error *e)
 {
@@ -15,19 +28,17 @@ int pertview_init(gt_pertview *pv, const gt_model *m, gt_error *e)
     pv->p_layer = -1;
     pv->lstm = m->arch == GT_LSTM;
     const size_t K1 = PERTVIEW_KMAX + 1, LH = (size_t)m->layers * m->hidden;
-    pv->dc = calloc(4 * K1, sizeof *pv->dc);
+    pv->curves = calloc(4 * K1, sizeof *pv->curves);
     pv->h0 = malloc(LH * sizeof *pv->h0);
     pv->c0 = malloc(LH * sizeof *pv->c0);
     pv->orig = malloc(K1 * sizeof *pv->orig);
     pv->now = malloc(K1 * sizeof *pv->now);
     pv->idx = malloc((size_t)m->hidden * sizeof *pv->idx);
-    if (!pv->dc || !pv->h0 || !pv->c0 || !pv->orig || !pv->now || !pv->idx) {
+    if (!pv->curves || !pv->h0 || !pv->c0 || !pv->orig || !pv->now || !pv->idx) {
         pertview_free(pv);
         return gt_fail(e, GT_EFAIL, "out of memory for the perturbation");
     }
-    pv->dh = pv->dc + K1;
-    pv->fo = pv->dc + 2 * K1;
-    pv->lin = pv->dc + 3 * K1;
+    own_curves(pv);
     return GT_OK;
 }
 
@@ -35,7 +46,7 @@ void pertview_free(gt_pertview *pv)
 {
     if (pv->m && pv->p_layer >= 0)
         perturb_free(&pv->p);
-    free(pv->dc);
+    free(pv->curves);
     free(pv->h0);
     free(pv->c0);
     free(pv->orig);
@@ -45,13 +56,12 @@ void pertview_free(gt_pertview *pv)
     pv->p_layer = -1;
 }
 
-static const gt_perturb_result *by_last_res;
-
-/* Longest-lasting first; then the larger difference at k = 0; then the unit number. */
-static int by_last(const void *a, const void *b)
+/* Longest-lasting first; then the larger difference at k = 0; then the unit number (ctx:
+ * the result). */
+static int by_last(const void *a, const void *b, void *ctx)
 {
     int x = *(const int *)a, y = *(const int *)b;
-    const gt_perturb_result *r = by_last_res;
+    const gt_perturb_result *r = ctx;
     if (r->last[x] != r->last[y])
         return r->last[x] > r->last[y] ? -1 : 1;
     double dx = fabs(r->d0[x]), dy = fabs(r->d0[y]);
@@ -99,17 +109,14 @@ int pertview_update(gt_pertview *pv, gt_trace *tr, int layer, gt_error *e)
     const gt_perturb_result *r = perturb_one(&pv->p, pv->h0, pv->c0, pv->orig, pv->now, len);
     if (!r)
         return gt_fail(e, GT_EFAIL, "perturbation at step %zu failed", s);
-    const size_t K1 = (size_t)r->K + 1;
+    const size_t K1 = (size_t)r->K + 1, KM = PERTVIEW_KMAX + 1;
     if (r->dc)
-        memcpy(pv->dc, r->dc, K1 * sizeof *pv->dc);
-    memcpy(pv->dh, r->dh, K1 * sizeof *pv->dh);
-    memcpy(pv->fo, r->fo, K1 * sizeof *pv->fo);
-    memcpy(pv->lin, r->lin, K1 * sizeof *pv->lin);
-    pv->hl_lin = r->hl_lin;
-    pv->K = r->K;
-    pv->hl_c = r->hl_c;
-    pv->hl_h = r->hl_h;
-    pv->hl_fo = r->hl_fo;
+        memcpy(pv->curves, r->dc, K1 * sizeof *pv->curves);
+    memcpy(pv->curves + KM, r->dh, K1 * sizeof *pv->curves);
+    memcpy(pv->curves + 2 * KM, r->fo, K1 * sizeof *pv->curves);
+    memcpy(pv->curves + 3 * KM, r->lin, K1 * sizeof *pv->curves);
+    pv->r = *r; /* K and the half-lives; the curves then pointed at the copies */
+    own_curves(pv);
     pv->step = s;
     pv->old_tok = ed->old_tok;
     pv->new_tok = ed->new_tok;
@@ -118,9 +125,7 @@ int pertview_update(gt_pertview *pv, gt_trace *tr, int layer, gt_error *e)
     for (int j = 0; j < H; j++)
         if (r->d0[j] != 0)
             pv->idx[cnt++] = j;
-    by_last_res = r;
-    qsort(pv->idx, (size_t)cnt, sizeof *pv->idx, by_last);
-    by_last_res = NULL;
+    qsort_r(pv->idx, (size_t)cnt, sizeof *pv->idx, by_last, (void *)r);
     for (int i = 0; i < cnt && i < PERTVIEW_TOP; i++) {
         int j = pv->idx[i];
         pv->top[i] = j;
@@ -147,5 +152,5 @@ double pertview_ratio(const gt_pertview *pv, int *k_at)
     *k_at = -1;
     if (!pv->valid)
         return NAN;
-    return perturb_ratio(pv->lstm ? pv->dc : pv->dh, pv->fo, pv->K, k_at);
+    return perturb_ratio(pv->lstm ? pv->r.dc : pv->r.dh, pv->r.fo, pv->r.K, k_at);
 }

@@ -25,11 +25,12 @@ typedef struct gt_pertview {
     size_t step;         /* the edited step s */
     int old_tok, new_tok;
     int layer;
-    int K;               /* the curves run k = 0..K (less than horizon near the text's end) */
     int lstm;
-    double *dc, *dh, *fo; /* [PERTVIEW_KMAX+1]: measured c (LSTM), measured h, forget-only */
-    double hl_c, hl_h, hl_fo; /* half-lives in steps, PERTURB_NONE beyond K */
-    double *lin, hl_lin;  /* the linearized curve (c for an LSTM, h for a GRU), its half-life */
+    /* the curves as perturb_one gave them, k = 0..r.K (K less than horizon near the text's
+     * end), in this view's own arrays (dc, dh, fo, lin: never NULL), and their half-lives
+     * (PERTURB_NONE beyond K); the per-unit values (d0, last, last_fo) are NULL: the
+     * lasting units are below */
+    gt_perturb_result r;
     int ntop;            /* units (with a difference at k = 0) by how long it lasts */
     int top[PERTVIEW_TOP], top_last[PERTVIEW_TOP], top_last_fo[PERTVIEW_TOP];
     double top_d0[PERTVIEW_TOP];
@@ -41,6 +42,7 @@ typedef struct gt_pertview {
     uint16_t *orig, *now; /* [PERTVIEW_KMAX+1] the tokens from the edited step on, before
                            * the edit and as edited */
     int *idx;            /* [H] */
+    double *curves;      /* [4 * (PERTVIEW_KMAX+1)]: r's dc, dh, fo, lin */
 } gt_pertview;
 
 int pertview_init(gt_pertview *pv, const gt_model *m, gt_error *e);

@@ -16,7 +16,6 @@
 #include "screen/bgjob.h"
 
 typedef struct gt_statsview {
-    int shown;          /* the view is up */
     int scroll;         /* its first line shown */
     char **text;        /* [layers] each layer's tables, NULL until computed */
     int *lines;         /* [layers] their number of lines */

@@ -165,14 +165,6 @@ void surf_fill(gt_surface *s, gt_rect r, gt_role role, const char *glyph)
             surf_put(s, x, y, role, glyph);
 }
 
-void surf_set_role(gt_surface *s, int x, int y, int n, gt_role role)
-{
-    if (y < 0 || y >= s->h)
-        return;
-    for (int i = x < 0 ? 0 : x; i < x + n && i < s->w; i++)
-        surf_cell(s, i, y)->role = (unsigned char)role;
-}
-
 int surf_width(const char *text)
 {
     const unsigned char *p = (const unsigned char *)text;

@@ -74,8 +74,6 @@ int surf_printf(gt_surface *s, int x, int y, int maxw, gt_role role, const char 
 void surf_put(gt_surface *s, int x, int y, gt_role role, const char *glyph);
 /* Fills r with a glyph. */
 void surf_fill(gt_surface *s, gt_rect r, gt_role role, const char *glyph);
-/* Sets the role of n cells from (x, y). */
-void surf_set_role(gt_surface *s, int x, int y, int n, gt_role role);
 /* The columns a UTF-8 string takes (as surf_text would draw it). */
 int surf_width(const char *text);
 

@@ -1,5 +1,5 @@
 /* The screen's state and what each frame derives from it (see view.h). */
-#define _XOPEN_SOURCE 700 /* wcwidth */
+#define _GNU_SOURCE /* wcwidth, qsort_r */
 #include "config.h"
 
 #include <math.h>
@@ -28,6 +28,7 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
     v->m = m;
     v->text = t;
     v->tr = tr;
+    v->ui = &v->own;
     v->steps = t->steps;
     base_name(v->model_name, sizeof v->model_name, m->path);
     base_name(v->text_name, sizeof v->text_name, t->path);
@@ -97,33 +98,29 @@ int view_units_per_page(const gt_view *v)
 {
     if (v->lay.too_small)
         return 1;
-    int blocks[3];
-    gt_gate_grid g;
-    layout_gate_grid_extra(v->lay.r[P_GATES], v->m->hidden, model_sigmoid_gates(v->m, blocks), 0,
-                           view_r_columns(v), &g);
-    int n = g.ncols * g.rows;
+    int n = v->grid.ncols * v->grid.rows;
     return n < 1 ? 1 : n;
 }
 
 /* ---- sorting ---- */
 
-static const gt_view *sort_view;
-
-static int by_key(const void *a, const void *b)
+/* Largest key first (ctx: the view); the unit number among equals. */
+static int by_key(const void *a, const void *b, void *ctx)
 {
+    const gt_view *sv = ctx;
     int x = *(const int *)a, y = *(const int *)b;
-    float kx = sort_view->key[x], ky = sort_view->key[y];
+    float kx = sv->key[x], ky = sv->key[y];
     if (isnan(kx))
         kx = -INFINITY;
     if (isnan(ky))
         ky = -INFINITY;
     int c = kx < ky ? 1 : kx > ky ? -1 : 0; /* largest first */
-    if (sort_view->sort == SORT_INDEX)
+    if (sv->sort == SORT_INDEX)
         c = 0;
-    if (sort_view->sort_reverse)
+    if (sv->ui->sort_reverse)
         c = -c;
     if (c == 0)
-        c = sort_view->sort_reverse && sort_view->sort == SORT_INDEX ? y - x : x - y;
+        c = sv->ui->sort_reverse && sv->sort == SORT_INDEX ? y - x : x - y;
     return c;
 }
 
@@ -152,9 +149,7 @@ static void sort_units(gt_view *v)
         }
         v->order[j] = j;
     }
-    sort_view = v;
-    qsort(v->order, (size_t)H, sizeof *v->order, by_key);
-    sort_view = NULL;
+    qsort_r(v->order, (size_t)H, sizeof *v->order, by_key, v);
     for (int j = 0; j < H; j++)
         if (v->order[j] == v->unit)
             v->rank = j;
@@ -220,11 +215,14 @@ int view_in_found(const gt_view *v, size_t off)
 int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
 {
     layout_compute(cols, rows, &v->lay);
+    int blocks[3];
+    layout_gate_grid_extra(v->lay.r[P_GATES], v->m->hidden, model_sigmoid_gates(v->m, blocks),
+                           v->sort == SORT_CHANGE, view_r_columns(v), &v->grid);
     size_t T = v->steps, t = v->t;
     /* the values around t the frame shows: the unit's history (half the right column
      * each side), and with the text coloured, every step the strip shows */
     size_t half = (size_t)(cols > 0 ? cols : 1) / 4 + 50;
-    if (v->heat)
+    if (v->ui->heat)
         half = (size_t)(cols > 0 ? cols : 1) * 2 + 8; /* a row each side and the cursor's */
     size_t cap = trace_window_len(v->tr);
     if (half > (cap - 1) / 2)
@@ -280,7 +278,7 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     }
     v->pass_running = trace_pass_running(v->tr);
     v->pass_progress = trace_pass_progress(v->tr);
-    if (v->jac.shown)
+    if (v->ui->overlay == OVERLAY_JACOBIAN)
         jacview_update(&v->jac, v->tr, v->layer, t, v->unit);
     return GT_OK;
 }
@@ -317,10 +315,44 @@ void view_model_changed(gt_view *v)
     trace_model_changed(v->tr);
     v->pending = 0;
     view_edits_changed(v); /* the perturbation, the difference, m v p computed again */
-    if (v->stats.shown)
+    if (v->ui->overlay == OVERLAY_STATS)
         statsview_want(&v->stats, v->layer);
     if (v->pass_wanted)
         trace_pass_start(v->tr, v->steps, NULL);
+}
+
+void view_set_overlay(gt_view *v, gt_overlay o)
+{
+    gt_overlay was = v->ui->overlay;
+    v->ui->overlay = o;
+    if (was == OVERLAY_STATS && o != OVERLAY_STATS)
+        statsview_cancel(&v->stats); /* a computation not finished is ended */
+    if (was == OVERLAY_PROFILE && o != OVERLAY_PROFILE)
+        findview_profile(&v->find, v->unit, v->layer, 0);
+    if (o == OVERLAY_STATS && was != OVERLAY_STATS) {
+        v->stats.scroll = 0;
+        statsview_want(&v->stats, v->layer);
+    }
+    if (o == OVERLAY_PROFILE && was != OVERLAY_PROFILE)
+        findview_profile(&v->find, v->unit, v->layer, 1);
+}
+
+void view_follow_overlay(gt_view *v, int shown)
+{
+    gt_overlay o = v->ui->overlay;
+    if (o == OVERLAY_STATS)
+        statsview_want(&v->stats, v->layer);
+    else
+        statsview_cancel(&v->stats);
+    if (o == OVERLAY_PROFILE && shown)
+        findview_profile(&v->find, v->unit, v->layer, 1);
+    else if (v->find.prof_wanted)
+        findview_profile(&v->find, v->unit, v->layer, 0);
+}
+
+void view_toggle_overlay(gt_view *v, gt_overlay o)
+{
+    view_set_overlay(v, v->ui->overlay == o ? OVERLAY_NONE : o);
 }
 
 int view_set_diff(gt_view *v, int on, gt_error *e)

@@ -36,7 +36,45 @@ typedef enum gt_prompt {
     PROMPT_UNIT   /* a unit to select (#) */
 } gt_prompt;
 
+/* The view that covers the panels below the strip, or none. One at a time: opening one
+ * closes the one open; Esc, or the key that opened it, closes it back to the panels
+ * (doc/screen.md, "One view over the panels"). */
+typedef enum gt_overlay {
+    OVERLAY_NONE,     /* the gate, cell/hidden, unit and perturbation panels */
+    OVERLAY_STATS,    /* r: the report's tables */
+    OVERLAY_PROFILE,  /* p: the selected unit's profile */
+    OVERLAY_JACOBIAN  /* D: the derivative against the carry line */
+} gt_overlay;
+
 #define VIEW_REDO 64
+
+/* An edit undone, as Ctrl-R makes it again: its step and character (every model has a
+ * token for it). */
+typedef struct gt_undone {
+    size_t step;
+    uint32_t cp;
+} gt_undone;
+
+/* What every model shares on the screen, one per screen: with several models every view
+ * points to the same (models.h), so Tab changes which model's data is drawn and nothing of
+ * this. */
+typedef struct gt_shared {
+    gt_overlay overlay; /* the view over the panels (view_set_overlay sets it) */
+    int sort_reverse;
+    int heat;          /* colour the text strip by the selected unit's value */
+    int help;          /* the help screen is up */
+    int help_scroll;   /* its first line shown */
+    int quit_asked;    /* q once while edits are not written: q again quits */
+    unsigned edit_gen, written_gen; /* edits, undos and redos so far; as last written (w) */
+    gt_undone redo[VIEW_REDO]; /* the edits undone, the last on top; a new edit drops them */
+    int nredo;
+    size_t prev_t;     /* the step before the last jump ('' goes back to it) */
+    int have_prev;
+    int quote;         /* ' pressed: ' goes back, a letter to its mark */
+    int mark_next;     /* M pressed: the next letter names a mark at the cursor */
+    size_t mark[26];   /* the marks a-z: their step + 1 (0: not set) */
+} gt_shared;
+
 #define VIEW_FOUND 64
 
 #define VIEW_TOPK 8
@@ -44,7 +82,7 @@ typedef enum gt_prompt {
 
 typedef struct gt_view {
     const gt_model *m;
-    const struct gt_view *peers; /* [npeers] every model's view (models.h), this one peers[self];
+    struct gt_view *peers; /* [npeers] every model's view (models.h), this one peers[self];
                                   * NULL with one model */
     int npeers, self;
     const gt_text *text;
@@ -54,16 +92,14 @@ typedef struct gt_view {
     int utf8;          /* Unicode glyphs */
     int mono;          /* the terminal shows no colours: curves drawn with their letters */
 
-    /* the state the keys change */
+    /* the state the keys change: shared by every model, then this model's */
+    gt_shared *ui;     /* &own, or with several models every view's the same */
+    gt_shared own;
     size_t t;          /* the cursor's step */
     int layer;
     int unit;          /* the selected unit */
     int top;           /* the first rank shown in the gate panel */
     gt_sort sort;
-    int sort_reverse;
-    int heat;          /* colour the text strip by the selected unit's value */
-    int help;          /* the help screen is up */
-    int help_scroll;   /* its first line shown */
     gt_prompt prompt;
     char input[VIEW_INPUT];
     char msg[256];
@@ -72,16 +108,7 @@ typedef struct gt_view {
     gt_promptline line; /* the prompt's editing of input (line.buf NULL: not started) */
     gt_history hist[PROMPT_UNIT + 1]; /* what was entered in each prompt */
     int search_matches, search_index; /* the last search's matches, the one at the cursor */
-    int quit_asked;    /* q once while edits are not written: q again quits */
     int newline_asked; /* Enter once in the edit prompt: Enter again puts a newline */
-    unsigned edit_gen, written_gen; /* edits, undos and redos so far; as last written (w) */
-    gt_edit redo[VIEW_REDO]; /* the edits undone, the last on top; a new edit drops them */
-    int nredo;
-    size_t prev_t;     /* the step before the last jump ('' goes back to it) */
-    int have_prev;
-    int quote;         /* ' pressed: ' goes back, a letter to its mark */
-    int mark_next;     /* M pressed: the next letter names a mark at the cursor */
-    size_t mark[26];   /* the marks a-z: their step + 1 (0: not set) */
     int select_top;    /* select the first unit of the order at the next frame */
     long strip_scroll; /* rows the text strip is scrolled by (later text: > 0; at most 200
                         * either way), until the cursor moves */
@@ -103,6 +130,7 @@ typedef struct gt_view {
                                                        * cursor: byte ranges [a, b) */
     int nfound;
     gt_layout lay;
+    gt_gate_grid grid; /* the gate panel's rows and columns in lay */
     int *order;        /* [H] units in display order */
     int rank;          /* the selected unit's place in order */
     float *key;        /* [H] the sort key of each unit */
@@ -135,10 +163,30 @@ void view_free(gt_view *v);
  * of layer; a failure is said in the message line. */
 void view_edits_changed(gt_view *v);
 
+/* The text's edits, made on every model at once (each model's token for the character)
+ * with their bookkeeping: the redo list, the count w compares, what depends on the edits
+ * computed again, the background pass going on. view_apply_edit puts tok at step (and
+ * forgets the edits undone); GT_OK, or the trace's error in e. view_undo undoes the last
+ * edit (into *ed; 0 when there is none). view_redo makes the last edit undone again (its
+ * step in *step); GT_EINPUT when there is none. */
+int view_apply_edit(gt_view *v, size_t step, int tok, gt_error *e);
+int view_undo(gt_view *v, gt_edit *ed);
+int view_redo(gt_view *v, size_t *step, gt_error *e);
+
 /* The interventions in v->ivs changed: the model is made again, every state computed
  * from it forgotten (the edits stay), the panels computed again; a failure is said in the
  * message line. */
 void view_model_changed(gt_view *v);
+
+/* Puts o over the panels (OVERLAY_NONE: the panels again), closing the view open, and asks
+ * for what o shows (the profile, the report's tables); o when it is open already: the
+ * panels again. */
+void view_set_overlay(gt_view *v, gt_overlay o);
+void view_toggle_overlay(gt_view *v, gt_overlay o);
+/* This model's data follows the overlay: what it shows asked for, what it no longer shows
+ * ended (the profile is computed only for the model shown; the report's tables for every
+ * model, side by side). */
+void view_follow_overlay(gt_view *v, int shown);
 
 /* Turns the difference view on or off. On needs an edit: without one GT_EINPUT (e says so);
  * when the run of the text before the edit fails (out of memory), its error. The view stays

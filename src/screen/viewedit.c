@@ -1,0 +1,84 @@
+/* Edits, undos and redos on every model at once (see view.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "screen/view.h"
+
+/* Every view of the screen: the models' (v->peers) or v alone. */
+static int view_count(const gt_view *v) { return v->peers ? v->npeers : 1; }
+static gt_view *view_at(gt_view *v, int k) { return v->peers ? &v->peers[k] : v; }
+
+/* After the edits changed: what depends on them computed again for every model, the
+ * background pass of the model shown going on. */
+static void edits_changed(gt_view *v)
+{
+    v->ui->edit_gen++;
+    for (int k = 0; k < view_count(v); k++) {
+        gt_view *o = view_at(v, k);
+        o->pending = 0;
+        view_edits_changed(o);
+    }
+    if (v->pass_wanted)
+        trace_pass_start(v->tr, v->steps, NULL);
+}
+
+/* The other models' traces get the edit of step `step` to code point cp (the vocabularies
+ * hold the same characters, so each has a token for it); a failure is said in v's message
+ * line. */
+static void edit_others(gt_view *v, size_t step, uint32_t cp)
+{
+    for (int k = 0; k < view_count(v); k++) {
+        gt_view *o = view_at(v, k);
+        gt_error e = {0};
+        if (o != v && trace_edit(o->tr, step, model_token(o->m, cp), &e)) {
+            snprintf(v->msg, sizeof v->msg, "%.250s", e.msg);
+            v->msg_error = 1;
+        }
+    }
+}
+
+int view_apply_edit(gt_view *v, size_t step, int tok, gt_error *e)
+{
+    int rc = trace_edit(v->tr, step, tok, e);
+    if (rc)
+        return rc;
+    v->ui->nredo = 0;
+    edit_others(v, step, v->m->vocab_cp[tok]);
+    edits_changed(v);
+    return GT_OK;
+}
+
+int view_undo(gt_view *v, gt_edit *ed)
+{
+    if (!trace_undo(v->tr, ed))
+        return 0;
+    for (int k = 0; k < view_count(v); k++)
+        if (view_at(v, k) != v)
+            trace_undo(view_at(v, k)->tr, NULL);
+    gt_shared *ui = v->ui;
+    if (ui->nredo == VIEW_REDO) { /* the oldest undone edit is forgotten */
+        memmove(ui->redo, ui->redo + 1, sizeof ui->redo[0] * (VIEW_REDO - 1));
+        ui->nredo--;
+    }
+    ui->redo[ui->nredo++] = (gt_undone){ed->step, v->m->vocab_cp[ed->new_tok]};
+    edits_changed(v);
+    return 1;
+}
+
+int view_redo(gt_view *v, size_t *step, gt_error *e)
+{
+    gt_shared *ui = v->ui;
+    if (!ui->nredo)
+        return gt_fail(e, GT_EINPUT, "no undone edit to redo");
+    gt_undone u = ui->redo[ui->nredo - 1];
+    int rc = trace_edit(v->tr, u.step, model_token(v->m, u.cp), e);
+    if (rc)
+        return rc;
+    ui->nredo--;
+    edit_others(v, u.step, u.cp);
+    edits_changed(v);
+    *step = u.step;
+    return GT_OK;
+}
