@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "gatetui/error.h"
-#include "gatetui/modelfile.h"
+#include "format/modelfile.h"
 
 typedef enum gt_arch { GT_LSTM, GT_GRU } gt_arch;
 
@@ -55,8 +55,8 @@ typedef struct gt_model {
     char *prefix;        /* the prefix of layer 0's recurrent tensors */
     char *embedding_name; /* the embedding's tensor name, or NULL */
     char *readout_name;  /* the readout weight's tensor name, or NULL */
-    gt_modelfile file;
-    unsigned char *recurrent; /* private: [file.ntensor], 1 for the layers' tensors */
+    struct gt_modelfile *file; /* private: the file, mapped (format/modelfile.h) */
+    unsigned char *recurrent; /* private: [file->ntensor], 1 for the layers' tensors */
     void **owned;        /* buffers to free */
     size_t nowned;
 } gt_model;

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gatetui/figure.h"
+#include "analysis/figure.h"
 #include "gatetui/fileio.h"
-#include "gatetui/steptext.h"
+#include "analysis/steptext.h"
 
 /* The scale's levels: -LEVELS .. LEVELS, each a CSS class. */
 #define LEVELS 10

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "gatetui/finding.h"
-#include "gatetui/steptext.h"
+#include "analysis/steptext.h"
 
 #define TEXT_TOP 10      /* units per signal in the plain --units output */
 #define TEXT_MATCHES 40  /* matches listed in the plain --select output */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "gatetui/profile.h"
-#include "gatetui/steptext.h"
+#include "analysis/steptext.h"
 
 typedef struct acc {
     gt_profile *p;

@@ -188,7 +188,7 @@ static int bytes_vocab(gt_model *m, gt_error *e)
 
 static int none_found(gt_model *m, gt_error *e)
 {
-    const gt_modelfile *f = &m->file;
+    const gt_modelfile *f = m->file;
     if (f->nvocab) { /* found, but of another size */
         const gt_vocab_found *v = &f->vocab[0];
         return gt_fail(e, GT_EINPUT, "%s: %s has %zu %s but the model has %d tokens", m->path,
@@ -215,7 +215,7 @@ int model_load_vocab(gt_model *m, const gt_model_options *opt, gt_error *e)
                        m->vocab, GT_MAX_VOCAB);
     if (opt && opt->vocab_from)
         return from_text(m, opt->vocab_from, e);
-    const gt_modelfile *f = &m->file;
+    const gt_modelfile *f = m->file;
     const gt_vocab_found *pick = NULL;
     for (size_t i = 0; i < f->nvocab; i++) {
         const gt_vocab_found *v = &f->vocab[i];

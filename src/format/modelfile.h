@@ -9,7 +9,7 @@
 
 #include "gatetui/error.h"
 #include "gatetui/fileio.h"
-#include "gatetui/tensor.h"
+#include "format/tensor.h"
 
 typedef enum gt_format { GT_SAFETENSORS, GT_TORCH_ZIP, GT_TORCH_LEGACY } gt_format;
 

@@ -5,9 +5,9 @@
 
 #include <stddef.h>
 
-#include "engine/pickle.h"
+#include "format/pickle.h"
 #include "gatetui/error.h"
-#include "gatetui/modelfile.h"
+#include "format/modelfile.h"
 
 #define TF_MAX_DEPTH 64          /* containers inside containers followed */
 #define TF_MAX_VISITS (1u << 22) /* values looked at by one search */

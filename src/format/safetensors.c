@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gatetui/safetensors.h"
+#include "format/safetensors.h"
 
 /* A header larger than this is refused before it is parsed. */
 #define ST_MAX_HEADER (100u * 1024 * 1024)

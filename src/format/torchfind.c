@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/torchfind.h"
-#include "gatetui/bytes.h"
+#include "format/torchfind.h"
+#include "base/bytes.h"
 
 enum { ON_PATH = 1, PURE_DONE = 2, PURE = 4 };
 

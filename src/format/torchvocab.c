@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/torchfind.h"
+#include "format/torchfind.h"
 #include "gatetui/model.h"
 #include "gatetui/utf8.h"
 

@@ -3,7 +3,7 @@
 #ifndef GATETUI_ENGINE_PICKLE_IMPL_H
 #define GATETUI_ENGINE_PICKLE_IMPL_H
 
-#include "engine/pickle.h"
+#include "format/pickle.h"
 
 enum { PK_CALL_REDUCE, PK_CALL_NEW };
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/pickle_impl.h"
-#include "gatetui/bytes.h"
+#include "format/pickle_impl.h"
+#include "base/bytes.h"
 #include "gatetui/utf8.h"
 
 #define BLOCK_VALUES 1024

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "gatetui/error.h"
-#include "gatetui/tensor.h"
+#include "format/tensor.h"
 
 #define ST_MAX_DIMS GT_MAX_DIMS
 

@@ -8,8 +8,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "gatetui/bytes.h"
-#include "gatetui/tensor.h"
+#include "base/bytes.h"
+#include "format/tensor.h"
 
 void tensor_set_contiguous(gt_tensor *t)
 {
