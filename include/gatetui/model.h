@@ -16,7 +16,6 @@ typedef enum gt_arch { GT_LSTM, GT_GRU } gt_arch;
 enum { GT_I = 0, GT_F = 1, GT_G = 2, GT_O = 3 }; /* LSTM */
 enum { GT_R = 0, GT_Z = 1, GT_N = 2 };           /* GRU */
 
-#define GT_MAX_VOCAB 65535
 /* The code point shown for a token no character maps to ("<pad>", "<unk>"). */
 #define GT_NOCHAR_CP 0xFFFDu
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "engine/model_impl.h"
-#include "gatetui/text.h"
+#include "gatetui/fileio.h"
 #include "gatetui/utf8.h"
 
 int vocab_from_file(const char *path, uint32_t **out, int *n, gt_error *e)

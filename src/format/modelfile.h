@@ -11,6 +11,9 @@
 #include "gatetui/fileio.h"
 #include "format/tensor.h"
 
+/* The most tokens a vocabulary may have (a token is a uint16_t). */
+#define GT_MAX_VOCAB 65535
+
 typedef enum gt_format { GT_SAFETENSORS, GT_TORCH_ZIP, GT_TORCH_LEGACY } gt_format;
 
 /* A vocabulary found in the file: its tokens in index order, each a UTF-8 string (one

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "format/torchfind.h"
-#include "gatetui/model.h"
+#include "format/modelfile.h"
 #include "gatetui/utf8.h"
 
 #define MAX_FOUND 64
