@@ -8,7 +8,8 @@
 #include <stdint.h>
 
 #include "gatetui/error.h"
-#include "format/modelfile.h"
+
+struct gt_modelfile;
 
 typedef enum gt_arch { GT_LSTM, GT_GRU } gt_arch;
 
@@ -83,9 +84,5 @@ int model_carry_gate(const gt_model *m);
 /* The blocks of the gates proper, the sigmoids (i, f, o or r, z: the carry gate second; not
  * the candidate g or n), into blocks[0..n); returns n (3 or 2). */
 int model_sigmoid_gates(const gt_model *m, int *blocks);
-
-/* Builds the sorted set of distinct code points of a UTF-8 file (invalid bytes ignored).
- * *out is malloc'ed. */
-int vocab_from_file(const char *path, uint32_t **out, int *n, gt_error *e);
 
 #endif

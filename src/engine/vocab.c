@@ -13,7 +13,9 @@
 #include "gatetui/fileio.h"
 #include "gatetui/utf8.h"
 
-int vocab_from_file(const char *path, uint32_t **out, int *n, gt_error *e)
+/* Builds the sorted set of distinct code points of a UTF-8 file (invalid bytes ignored).
+ * *out is malloc'ed. */
+static int vocab_from_file(const char *path, uint32_t **out, int *n, gt_error *e)
 {
     unsigned char *buf;
     size_t len;
@@ -115,8 +117,8 @@ int model_token(const gt_model *m, uint32_t cp)
 
 static int from_text(gt_model *m, const char *file, gt_error *e)
 {
-    uint32_t *cp;
-    int n;
+    uint32_t *cp = NULL;
+    int n = 0;
     int rc = vocab_from_file(file, &cp, &n, e);
     if (rc)
         return rc;

@@ -172,9 +172,3 @@ const gt_tensor *modelfile_find(const gt_modelfile *f, const char *name)
     return NULL;
 }
 
-const char *modelfile_format_name(const gt_modelfile *f)
-{
-    static const char *const names[] = {"safetensors", "torch.save (zip)",
-                                        "torch.save (legacy)"};
-    return names[f->format];
-}

@@ -44,6 +44,5 @@ int modelfile_open(gt_modelfile *f, const char *path, gt_error *e);
 void modelfile_close(gt_modelfile *f);
 
 const gt_tensor *modelfile_find(const gt_modelfile *f, const char *name);
-const char *modelfile_format_name(const gt_modelfile *f);
 
 #endif

@@ -250,14 +250,6 @@ void st_close(st_file *f)
     memset(f, 0, sizeof *f);
 }
 
-const gt_tensor *st_find(const st_file *f, const char *name)
-{
-    for (size_t i = 0; i < f->ntensor; i++)
-        if (strcmp(f->tensor[i].name, name) == 0)
-            return &f->tensor[i];
-    return NULL;
-}
-
 const char *st_meta(const st_file *f, const char *key, size_t *len)
 {
     for (size_t i = 0; i < f->nmeta; i++)

@@ -20,7 +20,8 @@ void tensor_set_contiguous(gt_tensor *t)
     }
 }
 
-int tensor_is_contiguous(const gt_tensor *t)
+/* 1 when t's elements are contiguous in row-major order. */
+static int tensor_is_contiguous(const gt_tensor *t)
 {
     uint64_t s = 1;
     for (int i = t->ndim; i-- > 0;) {
