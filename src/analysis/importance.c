@@ -161,6 +161,43 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The windows' sums added in window order: each unit's loss, the loss as it is, the units
+ * by the loss their ablation adds. */
+static int reduce(gt_importance *r, const ishared *sh, gt_error *e)
+{
+    double base = 0;
+    size_t count = 0;
+    for (size_t w = 0; w < sh->nwin; w++) {
+        base += sh->base[w];
+        count += sh->count[w];
+    }
+    for (size_t j = 0; j < sh->H; j++) {
+        double s = 0;
+        for (size_t w = 0; w < sh->nwin; w++)
+            s += sh->sum[w * sh->H + j];
+        r->unit_loss[j] = s / (double)count;
+        r->order[j] = (int)j;
+    }
+    r->loss = (gt_loss){base / (double)count, count, log((double)sh->m->vocab)};
+    ranked *rk = malloc(sh->H * sizeof *rk);
+    int rc = GT_OK;
+    if (!rk) {
+        rc = gt_fail(e, GT_EFAIL, "out of memory for the importance");
+    } else {
+        for (size_t j = 0; j < sh->H; j++)
+            rk[j] = (ranked){r->unit_loss[j] - r->loss.nats, (int)j};
+        qsort(rk, sh->H, sizeof *rk, by_delta);
+        for (size_t j = 0; j < sh->H; j++)
+            r->order[j] = rk[j].unit;
+        free(rk);
+    }
+    r->layer = sh->o->layer;
+    r->hidden = (int)sh->H;
+    r->windows = sh->nwin;
+    r->window_len = sh->L;
+    return rc;
+}
+
 int importance_compute(gt_importance *r, const gt_model *m, const uint16_t *tok, size_t steps,
                        const gt_report_options *o, gt_error *e)
 {
@@ -220,37 +257,8 @@ int importance_compute(gt_importance *r, const gt_model *m, const uint16_t *tok,
                            .progress = o->progress, .progress_ctx = o->progress_ctx};
         rc = jobs_run(&j, &r->threads, e);
     }
-    if (!rc) {
-        double base = 0;
-        size_t count = 0;
-        for (size_t w = 0; w < sh.nwin; w++) {
-            base += sh.base[w];
-            count += sh.count[w];
-        }
-        for (size_t j = 0; j < sh.H; j++) {
-            double s = 0;
-            for (size_t w = 0; w < sh.nwin; w++)
-                s += sh.sum[w * sh.H + j];
-            r->unit_loss[j] = s / (double)count;
-            r->order[j] = (int)j;
-        }
-        r->loss = (gt_loss){base / (double)count, count, log((double)m->vocab)};
-        ranked *rk = malloc(sh.H * sizeof *rk);
-        if (!rk) {
-            rc = gt_fail(e, GT_EFAIL, "out of memory for the importance");
-        } else {
-            for (size_t j = 0; j < sh.H; j++)
-                rk[j] = (ranked){r->unit_loss[j] - r->loss.nats, (int)j};
-            qsort(rk, sh.H, sizeof *rk, by_delta);
-            for (size_t j = 0; j < sh.H; j++)
-                r->order[j] = rk[j].unit;
-            free(rk);
-        }
-        r->layer = o->layer;
-        r->hidden = (int)sh.H;
-        r->windows = sh.nwin;
-        r->window_len = sh.L;
-    }
+    if (!rc)
+        rc = reduce(r, &sh, e);
     free(sh.jobs);
     free(sh.base);
     free(sh.count);
