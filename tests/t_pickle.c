@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/pickle.h"
+#include "format/pickle.h"
 #include "tap.h"
 
 /* pickle.dumps(OBJ, protocol=p) by Python 3.11 for p = 0..5, where OBJ is

@@ -17,7 +17,4 @@ int dump_values(FILE *out, const gt_model *m, const gt_text *t, int layer, size_
 int dump_probs(FILE *out, const gt_model *m, const gt_text *t, size_t from, size_t to,
                gt_error *e);
 
-/* The character of token tok as a CSV field (RFC 4180), NUL-terminated in buf (>= 16). */
-void dump_char_field(const gt_model *m, int tok, char *buf);
-
 #endif

@@ -1,4 +1,4 @@
-/* Writing files: a whole buffer to a file descriptor, and new files that never replace one
+/* Reading and writing files: a whole file read into memory, a whole buffer to a file descriptor, and new files that never replace one
  * that exists (written under a temporary name made with O_EXCL, then linked to their name,
  * which fails rather than replace anything); mapping a whole file to read. */
 #ifndef GATETUI_FILEIO_H
@@ -31,5 +31,8 @@ int file_publish(const char *tmp, const char *path, const char *data, size_t n);
 /* Writes data to path, which must not exist (GT_EINPUT, "the file exists; not overwritten",
  * if it does). Interrupting signals wait until the file is whole or gone. */
 int file_write_new(const char *path, const char *data, size_t n, gt_error *e);
+
+/* Reads a whole file into a malloc'ed buffer (NUL-terminated, *n bytes). */
+int read_whole_file(const char *path, unsigned char **buf, size_t *n, gt_error *e);
 
 #endif

@@ -8,7 +8,8 @@
 #include <stdint.h>
 
 #include "gatetui/error.h"
-#include "gatetui/modelfile.h"
+
+struct gt_modelfile;
 
 typedef enum gt_arch { GT_LSTM, GT_GRU } gt_arch;
 
@@ -16,7 +17,6 @@ typedef enum gt_arch { GT_LSTM, GT_GRU } gt_arch;
 enum { GT_I = 0, GT_F = 1, GT_G = 2, GT_O = 3 }; /* LSTM */
 enum { GT_R = 0, GT_Z = 1, GT_N = 2 };           /* GRU */
 
-#define GT_MAX_VOCAB 65535
 /* The code point shown for a token no character maps to ("<pad>", "<unk>"). */
 #define GT_NOCHAR_CP 0xFFFDu
 
@@ -55,8 +55,8 @@ typedef struct gt_model {
     char *prefix;        /* the prefix of layer 0's recurrent tensors */
     char *embedding_name; /* the embedding's tensor name, or NULL */
     char *readout_name;  /* the readout weight's tensor name, or NULL */
-    gt_modelfile file;
-    unsigned char *recurrent; /* private: [file.ntensor], 1 for the layers' tensors */
+    struct gt_modelfile *file; /* private: the file, mapped (format/modelfile.h) */
+    unsigned char *recurrent; /* private: [file->ntensor], 1 for the layers' tensors */
     void **owned;        /* buffers to free */
     size_t nowned;
 } gt_model;
@@ -84,9 +84,5 @@ int model_carry_gate(const gt_model *m);
 /* The blocks of the gates proper, the sigmoids (i, f, o or r, z: the carry gate second; not
  * the candidate g or n), into blocks[0..n); returns n (3 or 2). */
 int model_sigmoid_gates(const gt_model *m, int *blocks);
-
-/* Builds the sorted set of distinct code points of a UTF-8 file (invalid bytes ignored).
- * *out is malloc'ed. */
-int vocab_from_file(const char *path, uint32_t **out, int *n, gt_error *e);
 
 #endif

@@ -9,7 +9,8 @@
 #include "gatetui/run.h"
 #include "gatetui/utf8.h"
 
-void dump_char_field(const gt_model *m, int tok, char *buf)
+/* The character of token tok as a CSV field (RFC 4180), NUL-terminated in buf (>= 16). */
+static void dump_char_field(const gt_model *m, int tok, char *buf)
 {
     uint32_t cp = m->vocab_cp[tok];
     char u[8];

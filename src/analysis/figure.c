@@ -5,14 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gatetui/figure.h"
+#include "analysis/figure.h"
 #include "gatetui/fileio.h"
-#include "gatetui/steptext.h"
+#include "analysis/steptext.h"
 
 /* The scale's levels: -LEVELS .. LEVELS, each a CSS class. */
 #define LEVELS 10
 
-double figure_scale(const gt_model *m, int s, double v)
+/* Where value v of signal s falls on the scale, from -1 to 1. */
+static double figure_scale(const gt_model *m, int s, double v)
 {
     if (m->arch == GT_LSTM && s == 4)
         return tanh(v);
@@ -95,7 +96,9 @@ static void head(FILE *f, const gt_figure *fg)
     fputs("</p>\n<div id=\"text\">", f);
 }
 
-int figure_write(FILE *f, const gt_figure *fg, const uint16_t *tok, const float *values)
+/* Writes the page for tok (the text's steps; to < n) to f; values are the unit's, for
+ * steps from..to. */
+static int figure_write(FILE *f, const gt_figure *fg, const uint16_t *tok, const float *values)
 {
     const gt_model *m = fg->m;
     const char *sig = signals_name(m, fg->signal);

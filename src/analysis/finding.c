@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gatetui/figure.h"
+#include "analysis/figure.h"
 #include "gatetui/finding.h"
 #include "gatetui/signals.h"
 

@@ -6,26 +6,12 @@
 #include <math.h>
 #include <string.h>
 
+#include "analysis/jsonout.h"
 #include "gatetui/finding.h"
-#include "gatetui/steptext.h"
+#include "analysis/steptext.h"
 
 #define TEXT_TOP 10      /* units per signal in the plain --units output */
 #define TEXT_MATCHES 40  /* matches listed in the plain --select output */
-
-static json_t *num(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-static int dump_json(FILE *f, json_t *root)
-{
-    if (!root)
-        return -1;
-    int bad = json_dumpf(root, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0;
-    json_decref(root);
-    bad |= fputc('\n', f) == EOF;
-    return bad || fflush(f) || ferror(f) ? -1 : 0;
-}
 
 static int done(FILE *f)
 {
@@ -84,8 +70,8 @@ static json_t *units_json(const gt_units *u, const char *regex, int only)
         for (int j = 0; j < u->m->hidden; j++) {
             const gt_unit_r *x = &u->by_signal[s][j];
             json_array_append_new(list, json_pack("{s:i, s:o, s:o, s:o}", "unit", x->unit, "r",
-                                                  num(x->r), "mean_inside", num(x->mean_inside),
-                                                  "mean_outside", num(x->mean_outside)));
+                                                  jsonout_num(x->r), "mean_inside", jsonout_num(x->mean_inside),
+                                                  "mean_outside", jsonout_num(x->mean_outside)));
         }
         json_object_set_new(sigs, signals_name(u->m, s), list);
     }
@@ -97,7 +83,7 @@ int find_print_units(FILE *f, const gt_units *u, const char *regex, int only,
                      const char *text_name, int json)
 {
     if (json)
-        return dump_json(f, units_json(u, regex, only));
+        return jsonout_write(f, units_json(u, regex, only), 1, JSONOUT_FINDING);
     const gt_model *m = u->m;
     fprintf(f, "%s: %s, layer %d, %d units; %s, the first %zu steps from the zero state\n",
             m->path, arch(m), u->layer, m->hidden, text_name, u->steps);
@@ -154,7 +140,7 @@ int find_print_selection(FILE *f, const gt_selection *s, const uint16_t *tok, in
 {
     const gt_model *m = s->m;
     if (json)
-        return dump_json(f, selection_json(s, m));
+        return jsonout_write(f, selection_json(s, m), 1, JSONOUT_FINDING);
     fprintf(f, "steps %zu:%zu \"", s->a, s->b);
     put_steps(f, m, tok, s->a, s->b, 60);
     fprintf(f, "\", %s >= %g, layer %d, over the first %zu steps\n", signals_name(m, s->signal),
@@ -191,7 +177,7 @@ static json_t *hits_json(const gt_profile *p, const gt_profile_hit *h, int nh,
         char ctx[PROFILE_CONTEXT_BYTES];
         size_t at, len, n = profile_context(p->m, tok, ntok, h[i].step, ctx, &at, &len);
         json_array_append_new(a, json_pack("{s:I, s:o, s:s#}", "step", (json_int_t)h[i].step,
-                                           "value", num(h[i].value), "context", ctx, (int)n));
+                                           "value", jsonout_num(h[i].value), "context", ctx, (int)n));
     }
     return a;
 }
@@ -207,7 +193,7 @@ static json_t *profile_json(const gt_profile *p, const uint16_t *tok, size_t nto
         char u[4];
         int n = steptext_char(p->m, p->by_char[i].tok, u);
         json_array_append_new(chars, json_pack("{s:s#, s:o, s:I}", "char", u, n, "mean",
-                                               num(p->by_char[i].mean), "count",
+                                               jsonout_num(p->by_char[i].mean), "count",
                                                (json_int_t)p->by_char[i].count));
     }
     json_object_set_new(root, "by_char", chars);
@@ -234,7 +220,7 @@ static void hit_line(FILE *f, const gt_profile *p, const gt_profile_hit *h, cons
 int find_print_profile(FILE *f, const gt_profile *p, const uint16_t *tok, size_t ntok, int json)
 {
     if (json)
-        return dump_json(f, profile_json(p, tok, ntok));
+        return jsonout_write(f, profile_json(p, tok, ntok), 1, JSONOUT_FINDING);
     const gt_model *m = p->m;
     fprintf(f, "unit %d, %s, layer %d, over the first %zu steps from the zero state\n", p->unit,
             signal_label(m, p->signal), p->layer, p->steps);

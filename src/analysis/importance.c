@@ -5,13 +5,12 @@
 #include "config.h"
 
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "compute/jobs.h"
 #include "gatetui/batch.h"
 #include "gatetui/importance.h"
 
@@ -31,11 +30,6 @@ typedef struct ishared {
     double *base;     /* [nwin]: item 0's sum of the window (from its first job) */
     size_t *count;    /* [nwin] */
     double *sum;      /* [nwin * H] */
-    atomic_size_t next;
-    atomic_llong done;
-    atomic_int failed;
-    pthread_mutex_t lock;
-    gt_error err;
 } ishared;
 
 static size_t win_len(const ishared *sh, size_t w)
@@ -85,61 +79,59 @@ static void run_job(ishared *sh, gt_batch *b, int *unit, uint16_t *tk, double *l
         sh->sum[jb->win * sh->H + (size_t)(jb->first + x)] = acc[x + 1];
 }
 
-static void fail(ishared *sh, const gt_error *e)
-{
-    pthread_mutex_lock(&sh->lock);
-    if (!atomic_load(&sh->failed))
-        sh->err = *e;
-    atomic_store(&sh->failed, 1);
-    pthread_mutex_unlock(&sh->lock);
-}
-
+/* What a thread keeps from one job to the next: its batch and the batch's buffers. */
 typedef struct iworker {
-    ishared *sh;
-    int id;
-    pthread_t thread;
+    gt_batch b;
+    int have_b;
+    int *unit;
+    uint16_t *tk;
+    double *logit, *acc;
 } iworker;
 
-static void *work(void *arg)
+static int worker_begin(void *ctx, void **state, gt_error *e)
 {
-    iworker *wk = arg;
-    ishared *sh = wk->sh;
+    ishared *sh = ctx;
     const size_t cap = sh->chunk + 1, V = (size_t)sh->m->vocab;
-    gt_error e = {0};
-    gt_batch b;
-    int *unit = malloc(cap * sizeof *unit);
-    uint16_t *tk = malloc(cap * sizeof *tk);
-    double *logit = malloc(cap * V * sizeof *logit), *acc = malloc(cap * sizeof *acc);
-    if (!unit || !tk || !logit || !acc) {
-        gt_fail(&e, GT_EFAIL, "out of memory for the importance");
-        fail(sh, &e);
-        goto out;
-    }
-    if (batch_init(&b, sh->m, sh->m->layers - 1, (int)cap, &e)) {
-        fail(sh, &e);
-        goto out;
-    }
-    b.ablate_layer = sh->o->layer;
-    b.ablate_unit = unit;
-    if (batch_use_float32(&b, &e) || batch_use_readout(&b, &e))
-        fail(sh, &e);
-    const long long total = (long long)sh->njobs;
-    for (;;) {
-        size_t i = atomic_fetch_add(&sh->next, 1);
-        if (i >= sh->njobs || atomic_load(&sh->failed))
-            break;
-        run_job(sh, &b, unit, tk, logit, acc, &sh->jobs[i]);
-        long long done = atomic_fetch_add(&sh->done, 1) + 1;
-        if (wk->id == 0 && sh->o->progress)
-            sh->o->progress(sh->o->progress_ctx, (double)done / (double)total);
-    }
-    batch_free(&b);
-out:
-    free(unit);
-    free(tk);
-    free(logit);
-    free(acc);
-    return NULL;
+    iworker *wk = calloc(1, sizeof *wk);
+    *state = wk;
+    if (!wk)
+        return gt_fail(e, GT_EFAIL, "out of memory for the importance");
+    wk->unit = malloc(cap * sizeof *wk->unit);
+    wk->tk = malloc(cap * sizeof *wk->tk);
+    wk->logit = malloc(cap * V * sizeof *wk->logit);
+    wk->acc = malloc(cap * sizeof *wk->acc);
+    if (!wk->unit || !wk->tk || !wk->logit || !wk->acc)
+        return gt_fail(e, GT_EFAIL, "out of memory for the importance");
+    if (batch_init(&wk->b, sh->m, sh->m->layers - 1, (int)cap, e))
+        return e->code;
+    wk->have_b = 1;
+    wk->b.ablate_layer = sh->o->layer;
+    wk->b.ablate_unit = wk->unit;
+    if (batch_use_float32(&wk->b, e) || batch_use_readout(&wk->b, e))
+        return e->code;
+    return GT_OK;
+}
+
+static int worker_job(void *ctx, void *state, size_t i, gt_error *e)
+{
+    ishared *sh = ctx;
+    iworker *wk = state;
+    run_job(sh, &wk->b, wk->unit, wk->tk, wk->logit, wk->acc, &sh->jobs[i]);
+    return GT_OK;
+}
+
+static void worker_end(void *ctx, void *state)
+{
+    iworker *wk = state;
+    if (!wk)
+        return;
+    if (wk->have_b)
+        batch_free(&wk->b);
+    free(wk->unit);
+    free(wk->tk);
+    free(wk->logit);
+    free(wk->acc);
+    free(wk);
 }
 
 void importance_free(gt_importance *r)
@@ -169,6 +161,43 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The windows' sums added in window order: each unit's loss, the loss as it is, the units
+ * by the loss their ablation adds. */
+static int reduce(gt_importance *r, const ishared *sh, gt_error *e)
+{
+    double base = 0;
+    size_t count = 0;
+    for (size_t w = 0; w < sh->nwin; w++) {
+        base += sh->base[w];
+        count += sh->count[w];
+    }
+    for (size_t j = 0; j < sh->H; j++) {
+        double s = 0;
+        for (size_t w = 0; w < sh->nwin; w++)
+            s += sh->sum[w * sh->H + j];
+        r->unit_loss[j] = s / (double)count;
+        r->order[j] = (int)j;
+    }
+    r->loss = (gt_loss){base / (double)count, count, log((double)sh->m->vocab)};
+    ranked *rk = malloc(sh->H * sizeof *rk);
+    int rc = GT_OK;
+    if (!rk) {
+        rc = gt_fail(e, GT_EFAIL, "out of memory for the importance");
+    } else {
+        for (size_t j = 0; j < sh->H; j++)
+            rk[j] = (ranked){r->unit_loss[j] - r->loss.nats, (int)j};
+        qsort(rk, sh->H, sizeof *rk, by_delta);
+        for (size_t j = 0; j < sh->H; j++)
+            r->order[j] = rk[j].unit;
+        free(rk);
+    }
+    r->layer = sh->o->layer;
+    r->hidden = (int)sh->H;
+    r->windows = sh->nwin;
+    r->window_len = sh->L;
+    return rc;
+}
+
 int importance_compute(gt_importance *r, const gt_model *m, const uint16_t *tok, size_t steps,
                        const gt_report_options *o, gt_error *e)
 {
@@ -187,7 +216,6 @@ int importance_compute(gt_importance *r, const gt_model *m, const uint16_t *tok,
     double t0 = now();
     ishared sh;
     memset(&sh, 0, sizeof sh);
-    pthread_mutex_init(&sh.lock, NULL);
     sh.m = m;
     sh.tok = tok;
     sh.o = o;
@@ -222,64 +250,19 @@ int importance_compute(gt_importance *r, const gt_model *m, const uint16_t *tok,
             sh.jobs[nj++] = (ijob){w, (int)f, (int)(sh.H - f < sh.chunk ? sh.H - f : sh.chunk)};
     if ((size_t)threads > sh.njobs)
         threads = (int)sh.njobs;
-    iworker *wk = rc ? NULL : calloc((size_t)threads, sizeof *wk);
-    if (!rc && !wk)
-        rc = gt_fail(e, GT_EFAIL, "out of memory for the importance's threads");
     if (!rc) {
-        int started = 1;
-        for (int i = 0; i < threads; i++)
-            wk[i] = (iworker){&sh, i, 0};
-        for (int i = 1; i < threads; i++) {
-            if (pthread_create(&wk[i].thread, NULL, work, &wk[i]) != 0)
-                break;
-            started++;
-        }
-        work(&wk[0]);
-        for (int i = 1; i < started; i++)
-            pthread_join(wk[i].thread, NULL);
-        r->threads = started;
-        if (atomic_load(&sh.failed)) {
-            *e = sh.err;
-            rc = sh.err.code ? sh.err.code : GT_EFAIL;
-        }
+        const gt_jobs j = {.njobs = sh.njobs, .threads = threads, .ctx = &sh,
+                           .begin = worker_begin, .run = worker_job, .end = worker_end,
+                           .total = (long long)sh.njobs,
+                           .progress = o->progress, .progress_ctx = o->progress_ctx};
+        rc = jobs_run(&j, &r->threads, e);
     }
-    free(wk);
-    if (!rc) {
-        double base = 0;
-        size_t count = 0;
-        for (size_t w = 0; w < sh.nwin; w++) {
-            base += sh.base[w];
-            count += sh.count[w];
-        }
-        for (size_t j = 0; j < sh.H; j++) {
-            double s = 0;
-            for (size_t w = 0; w < sh.nwin; w++)
-                s += sh.sum[w * sh.H + j];
-            r->unit_loss[j] = s / (double)count;
-            r->order[j] = (int)j;
-        }
-        r->loss = (gt_loss){base / (double)count, count, log((double)m->vocab)};
-        ranked *rk = malloc(sh.H * sizeof *rk);
-        if (!rk) {
-            rc = gt_fail(e, GT_EFAIL, "out of memory for the importance");
-        } else {
-            for (size_t j = 0; j < sh.H; j++)
-                rk[j] = (ranked){r->unit_loss[j] - r->loss.nats, (int)j};
-            qsort(rk, sh.H, sizeof *rk, by_delta);
-            for (size_t j = 0; j < sh.H; j++)
-                r->order[j] = rk[j].unit;
-            free(rk);
-        }
-        r->layer = o->layer;
-        r->hidden = (int)sh.H;
-        r->windows = sh.nwin;
-        r->window_len = sh.L;
-    }
+    if (!rc)
+        rc = reduce(r, &sh, e);
     free(sh.jobs);
     free(sh.base);
     free(sh.count);
     free(sh.sum);
-    pthread_mutex_destroy(&sh.lock);
     if (rc) {
         importance_free(r);
         return rc;

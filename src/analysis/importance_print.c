@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "analysis/jsonout.h"
 #include "gatetui/importance.h"
 
 int importance_print_text(FILE *f, const gt_importance *r, const char *interventions, int top,
@@ -50,10 +51,7 @@ int importance_print_json(FILE *f, const gt_importance *r, const char *intervent
     json_object_set_new(root, "units", units);
     if (interventions && *interventions)
         json_object_set_new(root, "interventions", json_string(interventions));
-    int bad = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) != 0;
-    json_decref(root);
-    bad |= fputc('\n', f) == EOF;
-    if (bad || fflush(f) || ferror(f))
+    if (jsonout_write(f, root, 2, JSONOUT_MEASURES))
         return gt_fail(e, GT_EFAIL, "error writing the importance");
     return GT_OK;
 }

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "analysis/jsonout.h"
 #include "gatetui/jacobian.h"
 
 static int done(FILE *f, gt_error *e)
@@ -34,11 +35,6 @@ int jacobian_print_text(FILE *f, const gt_jacobian *j, size_t T, int unit, gt_er
     return done(f, e);
 }
 
-static json_t *num(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 int jacobian_print_json(FILE *f, const gt_jacobian *j, size_t T, int unit, gt_error *e)
 {
     json_t *root = json_object(), *lags = json_array();
@@ -50,22 +46,19 @@ int jacobian_print_json(FILE *f, const gt_jacobian *j, size_t T, int unit, gt_er
         jacobian_lag(j, k, unit, &l);
         json_t *o = json_object(), *u = json_object();
         json_object_set_new(o, "k", json_integer(k));
-        json_object_set_new(o, "frob", num(l.frob));
-        json_object_set_new(o, "carry_frob", num(l.carry_frob));
-        json_object_set_new(o, "diag_share", num(l.diag_share));
-        json_object_set_new(u, "diag", num(l.diag));
-        json_object_set_new(u, "row", num(l.row));
-        json_object_set_new(u, "carry", num(l.carry));
+        json_object_set_new(o, "frob", jsonout_num(l.frob));
+        json_object_set_new(o, "carry_frob", jsonout_num(l.carry_frob));
+        json_object_set_new(o, "diag_share", jsonout_num(l.diag_share));
+        json_object_set_new(u, "diag", jsonout_num(l.diag));
+        json_object_set_new(u, "row", jsonout_num(l.row));
+        json_object_set_new(u, "carry", jsonout_num(l.carry));
         json_object_set_new(o, "unit", u);
         json_array_append_new(lags, o);
     }
     json_object_set_new(root, "lags", lags);
-    int bad = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) != 0;
-    json_decref(root);
-    bad |= fputc('\n', f) == EOF;
-    if (bad)
+    if (jsonout_write(f, root, 2, JSONOUT_JACOBIAN))
         return gt_fail(e, GT_EFAIL, "error writing the Jacobian");
-    return done(f, e);
+    return GT_OK;
 }
 
 int jacobian_print_matrix(FILE *f, const gt_jacobian *j, gt_error *e)

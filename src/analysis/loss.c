@@ -1,14 +1,14 @@
-/* The readout's mean loss on a text (loss.h): the windows run from the zero state on a few
- * threads, each window's sum of -ln p(next) taken in double from the logits (a log-softmax,
- * so no probability underflows), the sums added in window order. */
+/* The readout's mean loss on a text (loss.h): the windows run from the zero state as jobs
+ * over a few threads (compute/jobs.h), each window's sum of -ln p(next) taken in double from
+ * the logits (a log-softmax, so no probability underflows), the sums added in window order. */
 #include "config.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "compute/jobs.h"
 #include "gatetui/loss.h"
 #include "gatetui/run.h"
 
@@ -17,13 +17,17 @@
 typedef struct loss_work {
     const gt_model *m;
     const uint16_t *tok;
-    size_t steps, L, nwin;
-    int stride, first;
+    size_t steps, L;
     double *sum;      /* [nwin] */
     size_t *count;    /* [nwin] */
-    int rc;
-    gt_error e;
 } loss_work;
+
+/* What a thread keeps from one window to the next. */
+typedef struct loss_thread {
+    gt_run r;
+    int have_run;
+    double *logit;    /* [V] */
+} loss_thread;
 
 /* -ln softmax(W h + b)[next], in double. */
 static double step_loss(const gt_model *m, const float *h, double *logit, int next)
@@ -45,30 +49,46 @@ static double step_loss(const gt_model *m, const float *h, double *logit, int ne
     return mx + log(z) - logit[next];
 }
 
-static void *loss_thread(void *arg)
+static int thread_begin(void *ctx, void **state, gt_error *e)
 {
-    loss_work *w = arg;
-    gt_run r;
-    double *logit = malloc((size_t)w->m->vocab * sizeof *logit);
-    if (!logit || run_init(&r, w->m, &w->e)) {
-        w->rc = logit ? w->e.code : gt_fail(&w->e, GT_EFAIL, "loss: out of memory");
-        free(logit);
-        return NULL;
-    }
-    for (size_t k = (size_t)w->first; k < w->nwin; k += (size_t)w->stride) {
-        size_t start = k * w->L, end = start + w->L < w->steps ? start + w->L : w->steps;
-        run_reset(&r);
-        for (size_t t = start; t < end; t++) {
-            run_step(&r, w->tok[t]);
-            if (t + 1 < end) {
-                w->sum[k] += step_loss(w->m, run_h(&r, w->m->layers - 1), logit, w->tok[t + 1]);
-                w->count[k]++;
-            }
+    const loss_work *w = ctx;
+    loss_thread *th = calloc(1, sizeof *th);
+    *state = th;
+    if (!th || !(th->logit = malloc((size_t)w->m->vocab * sizeof *th->logit)))
+        return gt_fail(e, GT_EFAIL, "loss: out of memory");
+    if (run_init(&th->r, w->m, e))
+        return e->code;
+    th->have_run = 1;
+    return GT_OK;
+}
+
+/* Window k's sum from the zero state. */
+static int window_loss(void *ctx, void *state, size_t k, gt_error *e)
+{
+    loss_work *w = ctx;
+    loss_thread *th = state;
+    size_t start = k * w->L, end = start + w->L < w->steps ? start + w->L : w->steps;
+    run_reset(&th->r);
+    for (size_t t = start; t < end; t++) {
+        run_step(&th->r, w->tok[t]);
+        if (t + 1 < end) {
+            w->sum[k] += step_loss(w->m, run_h(&th->r, w->m->layers - 1), th->logit,
+                                   w->tok[t + 1]);
+            w->count[k]++;
         }
     }
-    run_free(&r);
-    free(logit);
-    return NULL;
+    return GT_OK;
+}
+
+static void thread_end(void *ctx, void *state)
+{
+    loss_thread *th = state;
+    if (!th)
+        return;
+    if (th->have_run)
+        run_free(&th->r);
+    free(th->logit);
+    free(th);
 }
 
 static int threads_for(int threads, size_t nwin)
@@ -93,24 +113,14 @@ int loss_measure(gt_loss *out, const gt_model *m, const uint16_t *tok, size_t st
     int nt = threads_for(threads, nwin);
     double *sum = calloc(nwin, sizeof *sum);
     size_t *count = calloc(nwin, sizeof *count);
-    loss_work w[MAX_THREADS];
-    pthread_t th[MAX_THREADS];
-    int started = 0, ninit = 0, rc = GT_OK;
-    if (!sum || !count)
+    int rc = GT_OK;
+    if (!sum || !count) {
         rc = gt_fail(e, GT_EFAIL, "loss: out of memory");
-    for (int i = 0; rc == GT_OK && i < nt; i++) {
-        w[i] = (loss_work){m, tok, steps, window_len, nwin, nt, i, sum, count, GT_OK, {0}};
-        ninit++;
-        if (nt == 1 || pthread_create(&th[i], NULL, loss_thread, &w[i]) != 0)
-            loss_thread(&w[i]);
-        else
-            started |= 1 << i;
-    }
-    for (int i = 0; i < ninit; i++) {
-        if (started & (1 << i))
-            pthread_join(th[i], NULL);
-        if (rc == GT_OK && w[i].rc)
-            rc = gt_fail(e, w[i].rc, "%s", w[i].e.msg);
+    } else {
+        loss_work w = {m, tok, steps, window_len, sum, count};
+        const gt_jobs j = {.njobs = nwin, .threads = nt, .ctx = &w, .begin = thread_begin,
+                           .run = window_loss, .end = thread_end};
+        rc = jobs_run(&j, NULL, e);
     }
     double total = 0;
     size_t n = 0;

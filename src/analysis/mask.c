@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "gatetui/mask.h"
-#include "gatetui/steptext.h"
+#include "analysis/steptext.h"
 
 /* The expression with \n and \t turned into the characters (a doubled backslash is kept). */
 static char *translate(const char *re)

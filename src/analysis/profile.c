@@ -1,11 +1,12 @@
 /* A unit's profile (see profile.h). */
+#define _GNU_SOURCE /* qsort_r */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "gatetui/profile.h"
-#include "gatetui/steptext.h"
+#include "analysis/steptext.h"
 
 typedef struct acc {
     gt_profile *p;
@@ -44,11 +45,10 @@ static int profile_step(void *ctx, size_t t, const gt_run *r)
     return 0;
 }
 
-static const gt_model *cmp_model;
-
-static int by_mean(const void *pa, const void *pb)
+static int by_mean(const void *pa, const void *pb, void *model)
 {
     const gt_profile_char *a = pa, *b = pb;
+    const gt_model *cmp_model = model;
     if (a->mean != b->mean)
         return a->mean > b->mean ? -1 : 1;
     uint32_t x = cmp_model->vocab_cp[a->tok], y = cmp_model->vocab_cp[b->tok];
@@ -75,9 +75,7 @@ int profile_compute(gt_profile *p, const gt_model *m, const uint16_t *tok, size_
             if (a.count[v])
                 p->by_char[p->nchars++] =
                     (gt_profile_char){(int)v, a.sum[v] / (double)a.count[v], a.count[v]};
-        cmp_model = m;
-        qsort(p->by_char, (size_t)p->nchars, sizeof *p->by_char, by_mean);
-        cmp_model = NULL;
+        qsort_r(p->by_char, (size_t)p->nchars, sizeof *p->by_char, by_mean, (void *)m);
     }
     free(a.sum);
     free(a.count);

@@ -8,12 +8,12 @@
 
 #include <math.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "compute/jobs.h"
 #include "gatetui/loss.h"
 #include "gatetui/perturb.h"
 #include "gatetui/report.h"
@@ -55,19 +55,8 @@ typedef struct shared {
     unsigned char *kept; /* [npairs] */
     job *jobs;
     size_t njobs;
-    atomic_size_t next;
-    atomic_llong done;
     long long total;
-    atomic_int failed;
-    pthread_mutex_t lock;
-    gt_error err;
 } shared;
-
-typedef struct worker {
-    shared *sh;
-    int id;
-    pthread_t thread;
-} worker;
 
 static size_t win_start(const shared *sh, size_t w)
 {
@@ -143,68 +132,80 @@ static void perturb_job(shared *sh, gt_run *run, gt_perturb *pt, uint16_t *edbuf
     }
 }
 
-static void fail(shared *sh, const gt_error *e)
-{
-    pthread_mutex_lock(&sh->lock);
-    if (!atomic_load(&sh->failed))
-        sh->err = *e;
-    atomic_store(&sh->failed, 1);
-    pthread_mutex_unlock(&sh->lock);
-}
-
-static void *work(void *arg)
-{
-    worker *wk = arg;
-    shared *sh = wk->sh;
-    gt_error e = {0};
+/* What a thread keeps from one job to the next: its run and, from its first perturbation
+ * job, its perturbation and the replacements' texts. */
+typedef struct worker {
     gt_run run;
     gt_perturb pt;
-    int have_pt = 0;
-    uint16_t *edbuf = NULL;
-    const uint16_t **ed = NULL;
-    if (run_init(&run, sh->m, &e)) {
-        fail(sh, &e);
-        return NULL;
+    int have_run, have_pt;
+    uint16_t *edbuf;
+    const uint16_t **ed;
+} worker;
+
+static int worker_begin(void *ctx, void **state, gt_error *e)
+{
+    shared *sh = ctx;
+    worker *wk = calloc(1, sizeof *wk);
+    *state = wk;
+    if (!wk)
+        return gt_fail(e, GT_EFAIL, "out of memory for the report's threads");
+    if (run_init(&wk->run, sh->m, e))
+        return e->code;
+    wk->have_run = 1;
+    return GT_OK;
+}
+
+static int worker_perturb(shared *sh, worker *wk, gt_error *e)
+{
+    if (perturb_init(&wk->pt, sh->m, sh->layer, sh->K, sh->chunk, e))
+        return e->code;
+    wk->have_pt = 1;
+    if (perturb_use_float32(&wk->pt, e))
+        return e->code;
+    wk->pt.units = 0;
+    wk->edbuf = malloc((size_t)sh->chunk * ((size_t)sh->K + 1) * sizeof *wk->edbuf);
+    wk->ed = malloc((size_t)sh->chunk * sizeof *wk->ed);
+    if (!wk->edbuf || !wk->ed)
+        return gt_fail(e, GT_EFAIL, "out of memory for the perturbation table");
+    return GT_OK;
+}
+
+static int worker_job(void *ctx, void *state, size_t i, gt_error *e)
+{
+    shared *sh = ctx;
+    worker *wk = state;
+    const job *jb = &sh->jobs[i];
+    if (!jb->perturb) {
+        window_job(sh, &wk->run, jb->win);
+        return GT_OK;
     }
-    for (;;) {
-        size_t i = atomic_fetch_add(&sh->next, 1);
-        if (i >= sh->njobs || atomic_load(&sh->failed))
-            break;
-        const job *jb = &sh->jobs[i];
-        if (jb->perturb) {
-            if (!have_pt) {
-                if (perturb_init(&pt, sh->m, sh->layer, sh->K, sh->chunk, &e)) {
-                    fail(sh, &e);
-                    break;
-                }
-                have_pt = 1;
-                if (perturb_use_float32(&pt, &e)) {
-                    fail(sh, &e);
-                    break;
-                }
-                pt.units = 0;
-                edbuf = malloc((size_t)sh->chunk * ((size_t)sh->K + 1) * sizeof *edbuf);
-                ed = malloc((size_t)sh->chunk * sizeof *ed);
-                if (!edbuf || !ed) {
-                    gt_fail(&e, GT_EFAIL, "out of memory for the perturbation table");
-                    fail(sh, &e);
-                    break;
-                }
-            }
-            perturb_job(sh, &run, &pt, edbuf, ed, jb);
-        } else {
-            window_job(sh, &run, jb->win);
-        }
-        long long done = atomic_fetch_add(&sh->done, jb->cost) + jb->cost;
-        if (wk->id == 0 && sh->o->progress)
-            sh->o->progress(sh->o->progress_ctx, (double)done / (double)sh->total);
+    if (!wk->have_pt) {
+        int rc = worker_perturb(sh, wk, e);
+        if (rc)
+            return rc;
     }
-    free(edbuf);
-    free(ed);
-    if (have_pt)
-        perturb_free(&pt);
-    run_free(&run);
-    return NULL;
+    perturb_job(sh, &wk->run, &wk->pt, wk->edbuf, wk->ed, jb);
+    return GT_OK;
+}
+
+static void worker_end(void *ctx, void *state)
+{
+    worker *wk = state;
+    if (!wk)
+        return;
+    free(wk->edbuf);
+    free(wk->ed);
+    if (wk->have_pt)
+        perturb_free(&wk->pt);
+    if (wk->have_run)
+        run_free(&wk->run);
+    free(wk);
+}
+
+static long long job_cost(void *ctx, size_t i)
+{
+    const shared *sh = ctx;
+    return sh->jobs[i].cost;
 }
 
 void report_free(gt_report *r)
@@ -231,7 +232,6 @@ static void free_shared(shared *sh)
     free(sh->curves);
     free(sh->kept);
     free(sh->jobs);
-    pthread_mutex_destroy(&sh->lock);
 }
 
 /* One gate's table from its values over every window (sorted in place). */
@@ -509,28 +509,11 @@ static int make_jobs(shared *sh, const gt_report *r, int threads, gt_error *e)
 /* Does the jobs on `threads` threads, the calling one among them. */
 static int run_jobs(shared *sh, int threads, gt_error *e)
 {
-    worker *wk = calloc((size_t)threads, sizeof *wk);
-    if (!wk)
-        return gt_fail(e, GT_EFAIL, "out of memory for the report's threads");
-    int started = 1;
-    for (int i = 0; i < threads; i++) {
-        wk[i].sh = sh;
-        wk[i].id = i;
-    }
-    for (int i = 1; i < threads; i++) {
-        if (pthread_create(&wk[i].thread, NULL, work, &wk[i]) != 0)
-            break; /* the threads started do the work */
-        started++;
-    }
-    work(&wk[0]);
-    for (int i = 1; i < started; i++)
-        pthread_join(wk[i].thread, NULL);
-    free(wk);
-    if (atomic_load(&sh->failed)) {
-        *e = sh->err;
-        return sh->err.code ? sh->err.code : GT_EFAIL;
-    }
-    return GT_OK;
+    const gt_jobs j = {.njobs = sh->njobs, .threads = threads, .ctx = sh,
+                       .begin = worker_begin, .run = worker_job, .end = worker_end,
+                       .cost = job_cost, .total = sh->total,
+                       .progress = sh->o->progress, .progress_ctx = sh->o->progress_ctx};
+    return jobs_run(&j, NULL, e);
 }
 
 int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t steps,
@@ -543,7 +526,6 @@ int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t 
     double t0 = now();
     shared sh;
     memset(&sh, 0, sizeof sh);
-    pthread_mutex_init(&sh.lock, NULL);
     plan(&sh, r, m, tok, steps, o);
     int threads = threads_wanted(o);
     rc = make_jobs(&sh, r, threads, e);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/jsonout.h"
 #include "gatetui/report.h"
 
 static const char *gate_label(const char *name)
@@ -188,18 +189,13 @@ int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_err
 }
 
 /* A JSON number, or null where the value does not exist (NaN) or is infinite. */
-static json_t *num(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *num_array(const double *v, int n)
 {
     if (!v)
         return json_null();
     json_t *a = json_array();
     for (int i = 0; i < n; i++)
-        json_array_append_new(a, num(v[i]));
+        json_array_append_new(a, jsonout_num(v[i]));
     return a;
 }
 
@@ -217,29 +213,29 @@ static json_t *report_json(const gt_report *r)
     for (int g = 0; g < r->ngates; g++) {
         const gt_report_gate *gt = &r->gate[g];
         json_t *o = json_object();
-        json_object_set_new(o, "mean", num(gt->mean));
-        json_object_set_new(o, "q05", num(gt->q05));
-        json_object_set_new(o, "q25", num(gt->q25));
-        json_object_set_new(o, "q50", num(gt->q50));
-        json_object_set_new(o, "q75", num(gt->q75));
-        json_object_set_new(o, "q95", num(gt->q95));
+        json_object_set_new(o, "mean", jsonout_num(gt->mean));
+        json_object_set_new(o, "q05", jsonout_num(gt->q05));
+        json_object_set_new(o, "q25", jsonout_num(gt->q25));
+        json_object_set_new(o, "q50", jsonout_num(gt->q50));
+        json_object_set_new(o, "q75", jsonout_num(gt->q75));
+        json_object_set_new(o, "q95", jsonout_num(gt->q95));
         json_object_set_new(gates, gt->name, o);
         json_t *s = json_object();
-        json_object_set_new(s, "left", num(gt->left));
-        json_object_set_new(s, "right", num(gt->right));
+        json_object_set_new(s, "left", jsonout_num(gt->left));
+        json_object_set_new(s, "right", jsonout_num(gt->right));
         json_object_set_new(sat, gt->name, s);
     }
     json_object_set_new(root, "gates", gates);
     json_t *u = json_object();
     json_object_set_new(u, "gate", json_string(r->gate[r->carry].name));
-    json_object_set_new(u, "mean_min", num(r->mean_min));
-    json_object_set_new(u, "mean_q05", num(r->mean_q05));
-    json_object_set_new(u, "mean_median", num(r->mean_median));
-    json_object_set_new(u, "mean_q95", num(r->mean_q95));
-    json_object_set_new(u, "mean_max", num(r->mean_max));
-    json_object_set_new(u, "halflife_min", num(r->hl_min));
-    json_object_set_new(u, "halflife_median", num(r->hl_median));
-    json_object_set_new(u, "halflife_max", num(r->hl_max));
+    json_object_set_new(u, "mean_min", jsonout_num(r->mean_min));
+    json_object_set_new(u, "mean_q05", jsonout_num(r->mean_q05));
+    json_object_set_new(u, "mean_median", jsonout_num(r->mean_median));
+    json_object_set_new(u, "mean_q95", jsonout_num(r->mean_q95));
+    json_object_set_new(u, "mean_max", jsonout_num(r->mean_max));
+    json_object_set_new(u, "halflife_min", jsonout_num(r->hl_min));
+    json_object_set_new(u, "halflife_median", jsonout_num(r->hl_median));
+    json_object_set_new(u, "halflife_max", jsonout_num(r->hl_max));
     json_object_set_new(u, "below_half", json_integer(r->below_half));
     json_object_set_new(u, "halflife_ge10", json_integer(r->halflife_ge10));
     json_object_set_new(root, "units", u);
@@ -248,7 +244,7 @@ static json_t *report_json(const gt_report *r)
     static const char *const cls[3] = {"space", "newline", "other"};
     for (int k = 0; k < 3; k++) {
         json_t *o = json_object();
-        json_object_set_new(o, "mean", num(r->char_mean[k]));
+        json_object_set_new(o, "mean", jsonout_num(r->char_mean[k]));
         json_object_set_new(o, "count", json_integer((json_int_t)r->char_count[k]));
         json_object_set_new(bc, cls[k], o);
     }
@@ -263,25 +259,25 @@ static json_t *report_json(const gt_report *r)
     json_object_set_new(p, "cell", num_array(r->cell, r->nk));
     json_object_set_new(p, "forget_only", num_array(r->forget_only, r->nk));
     json_object_set_new(p, "hidden", num_array(r->hidden, r->nk));
-    json_object_set_new(p, "halflife_cell", num(r->hl_cell));
-    json_object_set_new(p, "halflife_forget_only", num(r->hl_forget_only));
-    json_object_set_new(p, "halflife_hidden", num(r->hl_hidden));
+    json_object_set_new(p, "halflife_cell", jsonout_num(r->hl_cell));
+    json_object_set_new(p, "halflife_forget_only", jsonout_num(r->hl_forget_only));
+    json_object_set_new(p, "halflife_hidden", jsonout_num(r->hl_hidden));
     json_object_set_new(p, "linearized", num_array(r->linearized, r->nk));
-    json_object_set_new(p, "halflife_linearized", num(r->hl_linearized));
+    json_object_set_new(p, "halflife_linearized", jsonout_num(r->hl_linearized));
     json_object_set_new(root, "perturbation", p);
     json_t *loss = json_null();
     if (r->loss.count)
-        loss = json_pack("{s:o, s:o, s:I}", "nats", num(r->loss.nats), "bits",
-                         num(loss_bits(&r->loss)), "count", (json_int_t)r->loss.count);
+        loss = json_pack("{s:o, s:o, s:I}", "nats", jsonout_num(r->loss.nats), "bits",
+                         jsonout_num(loss_bits(&r->loss)), "count", (json_int_t)r->loss.count);
     json_object_set_new(root, "loss", loss);
     if (r->interventions && *r->interventions) {
         json_object_set_new(root, "interventions", json_string(r->interventions));
         json_t *lb = json_null();
         if (r->loss_base.count && r->loss.count)
-            lb = json_pack("{s:o, s:o, s:o, s:o}", "nats", num(r->loss_base.nats), "bits",
-                           num(loss_bits(&r->loss_base)), "change_nats",
-                           num(r->loss.nats - r->loss_base.nats), "change_bits",
-                           num(loss_bits(&r->loss) - loss_bits(&r->loss_base)));
+            lb = json_pack("{s:o, s:o, s:o, s:o}", "nats", jsonout_num(r->loss_base.nats), "bits",
+                           jsonout_num(loss_bits(&r->loss_base)), "change_nats",
+                           jsonout_num(r->loss.nats - r->loss_base.nats), "change_bits",
+                           jsonout_num(loss_bits(&r->loss) - loss_bits(&r->loss_base)));
         json_object_set_new(root, "loss_without_interventions", lb);
     }
     return root;
@@ -291,10 +287,7 @@ static int dump_json(FILE *f, json_t *root, gt_error *e)
 {
     if (!root)
         return gt_fail(e, GT_EFAIL, "out of memory for the JSON report");
-    int bad = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) != 0;
-    json_decref(root);
-    bad |= fputc('\n', f) == EOF;
-    if (bad || fflush(f) || ferror(f))
+    if (jsonout_write(f, root, 2, JSONOUT_MEASURES))
         return gt_fail(e, GT_EFAIL, "error writing the report");
     return GT_OK;
 }

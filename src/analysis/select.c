@@ -1,4 +1,5 @@
 /* Select and match (see select.h). */
+#define _GNU_SOURCE /* qsort_r */
 #include "config.h"
 
 #include <math.h>
@@ -79,11 +80,10 @@ static int match_step(void *ctx, size_t t, const gt_run *r)
     return 0;
 }
 
-static const pick *rank_view;
-
-static int by_minimum(const void *pa, const void *pb)
+static int by_minimum(const void *pa, const void *pb, void *ctx)
 {
     int a = *(const int *)pa, b = *(const int *)pb;
+    const pick *rank_view = ctx;
     double x = rank_view->min[a], y = rank_view->min[b];
     if (x != y)
         return x > y ? -1 : 1;
@@ -100,9 +100,7 @@ static int take_units(gt_selection *s, pick *p, gt_error *e)
     for (int j = 0; j < p->H; j++)
         if (p->ok[j])
             s->units[s->nunits++] = j;
-    rank_view = p;
-    qsort(s->units, (size_t)s->nunits, sizeof *s->units, by_minimum);
-    rank_view = NULL;
+    qsort_r(s->units, (size_t)s->nunits, sizeof *s->units, by_minimum, p);
     for (int i = 0; i < s->nunits; i++)
         s->minimum[i] = p->min[s->units[i]];
     return GT_OK;

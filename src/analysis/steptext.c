@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "gatetui/steptext.h"
+#include "analysis/steptext.h"
 #include "gatetui/utf8.h"
 
 int steptext_char(const gt_model *m, int tok, char *out)

@@ -63,7 +63,8 @@ size_t kern_sets(const kern_set **out, size_t max)
     return n;
 }
 
-const kern_set *kern_find(const char *name)
+/* The set of that name if this processor runs it, else NULL. */
+static const kern_set *kern_find(const char *name)
 {
     for (size_t i = 0; i < NSETS; i++)
         if (strcmp(sets[i].name, name) == 0 && sets[i].runs())

@@ -75,8 +75,6 @@ const kern_set *kern(void);
 /* Chooses the set in use by name (NULL: the best this processor runs). -1 when this
  * processor runs no set of that name, or another set was chosen before. */
 int kern_init(const char *name);
-/* The set of that name if this processor runs it, else NULL. */
-const kern_set *kern_find(const char *name);
 /* The sets this processor runs, best first, into sets[0 ..]; returns how many (at most
  * max). */
 size_t kern_sets(const kern_set **sets, size_t max);

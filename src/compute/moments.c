@@ -46,11 +46,6 @@ __attribute__((target("avx2"))) void moments_avx2(size_t n, const float *x,
 }
 #endif
 
-void kern_moments(size_t n, const float *x, const double *base, double *s, double *q)
-{
-    kern()->moments(n, x, base, s, q);
-}
-
 void kern_moments_ref(size_t n, const float *x, const double *base, double *s, double *q)
 {
     moments_c(n, x, base, s, q);

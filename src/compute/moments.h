@@ -5,9 +5,15 @@
 
 #include <stddef.h>
 
+#include "compute/kernels.h"
+
 /* For j < n: d = x[j] - base[j]; s[j] += d; q[j] += d * d. With the kernel set in use
  * (kernels.h); the same numbers as the plain loop. */
-void kern_moments(size_t n, const float *x, const double *base, double *s, double *q);
+static inline void kern_moments(size_t n, const float *x, const double *base, double *s,
+                                double *q)
+{
+    kern()->moments(n, x, base, s, q);
+}
 /* The plain loop, the reference. */
 void kern_moments_ref(size_t n, const float *x, const double *base, double *s, double *q);
 

@@ -27,65 +27,6 @@ void model_options_init(gt_model_options *o)
     o->gru_reset = -1;
 }
 
-void *model_own(gt_model *m, void *p)
-{
-    if (!p)
-        return NULL;
-    void **n = realloc(m->owned, (m->nowned + 1) * sizeof *n);
-    if (!n) {
-        free(p);
-        return NULL;
-    }
-    m->owned = n;
-    m->owned[m->nowned++] = p;
-    return p;
-}
-
-int model_is_2d(const gt_tensor *t, uint64_t rows, uint64_t cols)
-{
-    return t->ndim == 2 && t->shape[0] == rows && t->shape[1] == cols;
-}
-
-int model_bad_shape(const gt_model *m, const gt_tensor *t, const char *want, gt_error *e)
-{
-    char got[128];
-    tensor_shape_str(t, got, sizeof got);
-    return gt_fail(e, GT_EINPUT, "%s: tensor %s: shape %s, expected %s", m->path, t->name, got,
-                   want);
-}
-
-int model_weights(gt_model *m, const gt_tensor *t, const float **out, gt_error *e)
-{
-    const float *direct = tensor_direct_f32(t);
-    if (direct) {
-        for (uint64_t i = 0; i < t->nelem; i++)
-            if (!(direct[i] - direct[i] == 0.0f))
-                return gt_fail(e, GT_EINPUT, "%s: tensor %s: %s at index %llu", m->path, t->name,
-                               direct[i] != direct[i] ? "NaN" : "infinite value",
-                               (unsigned long long)i);
-        *out = direct;
-        return GT_OK;
-    }
-    float *buf = model_own(m, malloc((t->nelem ? t->nelem : 1) * sizeof *buf));
-    if (!buf)
-        return gt_fail(e, GT_EFAIL, "%s: out of memory for tensor %s", m->path, t->name);
-    *out = buf;
-    int rc = tensor_read_f32(t, buf, m->path, e);
-    if (rc == GT_OK)
-        tensor_drop_pages(t);
-    return rc;
-}
-
-const float *model_zeros(gt_model *m, size_t n)
-{
-    return model_own(m, calloc(n ? n : 1, sizeof(float)));
-}
-
-int model_is_recurrent(const gt_model *m, const gt_tensor *t)
-{
-    return m->recurrent[t - m->file.tensor];
-}
-
 /* ---- finding the layers ---- */
 
 /* A set of recurrent tensors under one prefix: an nn.LSTM / nn.GRU (layers _l0, _l1, ...)
@@ -162,7 +103,7 @@ static int refuse_odd(const gt_model *m, const char *name, gt_error *e)
 
 static int collect_groups(const gt_model *m, group *g, int *ng, gt_error *e)
 {
-    const gt_modelfile *f = &m->file;
+    const gt_modelfile *f = m->file;
     *ng = 0;
     for (size_t i = 0; i < f->ntensor; i++) {
         const char *name = f->tensor[i].name;
@@ -233,7 +174,7 @@ static int find_layers(gt_model *m, layer_names **out, gt_error *e)
         return rc;
     if (ng == 0) {
         char some[200] = "";
-        const gt_modelfile *f = &m->file;
+        const gt_modelfile *f = m->file;
         for (size_t i = 0, k = 0; i < f->ntensor && i < 4; i++)
             k += (size_t)snprintf(some + k, sizeof some - k, "%s%.40s", i ? ", " : "",
                                   f->tensor[i].name);
@@ -275,9 +216,9 @@ static int find_layers(gt_model *m, layer_names **out, gt_error *e)
 
 static const gt_tensor *find_rec(gt_model *m, const char *name)
 {
-    const gt_tensor *t = modelfile_find(&m->file, name);
+    const gt_tensor *t = modelfile_find(m->file, name);
     if (t)
-        m->recurrent[t - m->file.tensor] = 1;
+        m->recurrent[t - m->file->tensor] = 1;
     return t;
 }
 
@@ -381,7 +322,7 @@ static int load_layers(gt_model *m, gt_error *e)
 
 static int load_options(gt_model *m, const gt_model_options *opt, gt_error *e)
 {
-    const char *r = m->file.gru_reset;
+    const char *r = m->file->gru_reset;
     if (r && strcmp(r, "before") != 0 && strcmp(r, "after") != 0)
         return gt_fail(e, GT_EINPUT,
                        "%s: metadata gru_reset is \"%.40s\"; expected \"before\" or \"after\"",
@@ -398,9 +339,15 @@ int model_load(gt_model *m, const char *path, const gt_model_options *opt, gt_er
     m->path = strdup(path);
     if (!m->path)
         return gt_fail(e, GT_EFAIL, "%s: out of memory", path);
-    int rc = modelfile_open(&m->file, path, e);
+    m->file = calloc(1, sizeof *m->file);
+    if (!m->file) {
+        free(m->path);
+        m->path = NULL;
+        return gt_fail(e, GT_EFAIL, "%s: out of memory", path);
+    }
+    int rc = modelfile_open(m->file, path, e);
     if (rc == GT_OK &&
-        !(m->recurrent = calloc(m->file.ntensor ? m->file.ntensor : 1, 1)))
+        !(m->recurrent = calloc(m->file->ntensor ? m->file->ntensor : 1, 1)))
         rc = gt_fail(e, GT_EFAIL, "%s: out of memory", path);
     if (rc == GT_OK)
         rc = load_layers(m, e);
@@ -416,8 +363,8 @@ int model_load(gt_model *m, const char *path, const gt_model_options *opt, gt_er
         model_free(m);
         return rc;
     }
-    for (size_t i = 0; i < m->file.ntensor; i++)
-        m->params += (long long)m->file.tensor[i].nelem;
+    for (size_t i = 0; i < m->file->ntensor; i++)
+        m->params += (long long)m->file->tensor[i].nelem;
     return GT_OK;
 }
 
@@ -431,7 +378,9 @@ void model_free(gt_model *m)
     free(m->embedding_name);
     free(m->readout_name);
     free(m->recurrent);
-    modelfile_close(&m->file);
+    if (m->file)
+        modelfile_close(m->file);
+    free(m->file);
     memset(m, 0, sizeof *m);
 }
 

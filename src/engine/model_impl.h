@@ -3,6 +3,7 @@
 #ifndef GATETUI_ENGINE_MODEL_IMPL_H
 #define GATETUI_ENGINE_MODEL_IMPL_H
 
+#include "format/modelfile.h"
 #include "gatetui/model.h"
 
 /* Keeps p to free with the model; NULL when p is NULL or the list cannot grow. */

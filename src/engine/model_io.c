@@ -47,7 +47,7 @@ static const gt_tensor *bias_of(const gt_model *m, const gt_tensor *w)
     if (!b)
         return NULL;
     snprintf(b, n, "%.*sbias%s", (int)(at - w->name), w->name, at + 6);
-    const gt_tensor *t = modelfile_find(&m->file, b);
+    const gt_tensor *t = modelfile_find(m->file, b);
     free(b);
     return t;
 }
@@ -76,7 +76,7 @@ static void list_names(const gt_tensor *const *c, int n, char *buf, size_t size)
 static int chosen_by_option(const gt_model *m, const char *want, const gt_tensor **out,
                             gt_error *e)
 {
-    const gt_tensor *t = modelfile_find(&m->file, want);
+    const gt_tensor *t = modelfile_find(m->file, want);
     if (!t)
         return gt_fail(e, GT_EINPUT, "%s: --embedding %.100s: no tensor of that name", m->path,
                        want);
@@ -99,7 +99,7 @@ static int choose_embedding(const gt_model *m, const gt_model_options *opt,
         return chosen_by_option(m, opt->embedding, out, e);
     const gt_tensor *best[MAX_CANDIDATES];
     int nbest = 0, top = 0;
-    const gt_modelfile *f = &m->file;
+    const gt_modelfile *f = m->file;
     for (size_t i = 0; i < f->ntensor; i++) {
         const gt_tensor *t = &f->tensor[i];
         if (t->ndim != 2 || model_is_recurrent(m, t) || t->shape[1] != (uint64_t)m->input_dim ||
@@ -131,7 +131,7 @@ static int choose_embedding(const gt_model *m, const gt_model_options *opt,
 /* A tensor named like an embedding whose width is not the input width: a mistake to say. */
 static int embedding_width(const gt_model *m, gt_error *e)
 {
-    const gt_modelfile *f = &m->file;
+    const gt_modelfile *f = m->file;
     for (size_t i = 0; i < f->ntensor; i++) {
         const gt_tensor *t = &f->tensor[i];
         if (t->ndim == 2 && !model_is_recurrent(m, t) && hints_embedding(t->name) &&
@@ -175,7 +175,7 @@ static int load_embedding(gt_model *m, const gt_model_options *opt, const gt_ten
 
 static int load_readout(gt_model *m, const gt_tensor *emb, gt_error *e)
 {
-    const gt_modelfile *f = &m->file;
+    const gt_modelfile *f = m->file;
     const gt_tensor *out = NULL;
     for (size_t i = 0; i < f->ntensor; i++) {
         const gt_tensor *t = &f->tensor[i];

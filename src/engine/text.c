@@ -9,57 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gatetui/fileio.h"
 #include "gatetui/text.h"
 #include "gatetui/utf8.h"
-
-int read_whole_file(const char *path, unsigned char **buf, size_t *n, gt_error *e)
-{
-    *buf = NULL;
-    *n = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return gt_fail(e, GT_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-    struct stat sb;
-    if (fstat(fd, &sb) < 0 || S_ISDIR(sb.st_mode)) {
-        int err = errno;
-        close(fd);
-        return gt_fail(e, GT_EINPUT, "%s: %s", path,
-                       S_ISDIR(sb.st_mode) ? "is a directory" : strerror(err));
-    }
-    size_t cap = S_ISREG(sb.st_mode) && sb.st_size > 0 ? (size_t)sb.st_size + 1 : 65536;
-    unsigned char *b = malloc(cap);
-    size_t len = 0;
-    int rc = b ? GT_OK : gt_fail(e, GT_EFAIL, "%s: out of memory", path);
-    while (rc == GT_OK) {
-        if (len + 1 >= cap) {
-            unsigned char *nb = cap < SIZE_MAX / 2 ? realloc(b, cap * 2) : NULL;
-            if (!nb) {
-                rc = gt_fail(e, GT_EFAIL, "%s: out of memory", path);
-                break;
-            }
-            b = nb;
-            cap *= 2;
-        }
-        ssize_t r = read(fd, b + len, cap - len - 1);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            rc = gt_fail(e, GT_EINPUT, "%s: read error: %s", path, strerror(errno));
-        else if (r == 0)
-            break;
-        else
-            len += (size_t)r;
-    }
-    close(fd);
-    if (rc) {
-        free(b);
-        return rc;
-    }
-    b[len] = 0;
-    *buf = b;
-    *n = len;
-    return GT_OK;
-}
 
 int text_char_at(const gt_text *t, size_t off, uint32_t *cp)
 {

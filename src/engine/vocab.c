@@ -10,10 +10,12 @@
 #include <string.h>
 
 #include "engine/model_impl.h"
-#include "gatetui/text.h"
+#include "gatetui/fileio.h"
 #include "gatetui/utf8.h"
 
-int vocab_from_file(const char *path, uint32_t **out, int *n, gt_error *e)
+/* Builds the sorted set of distinct code points of a UTF-8 file (invalid bytes ignored).
+ * *out is malloc'ed. */
+static int vocab_from_file(const char *path, uint32_t **out, int *n, gt_error *e)
 {
     unsigned char *buf;
     size_t len;
@@ -115,8 +117,8 @@ int model_token(const gt_model *m, uint32_t cp)
 
 static int from_text(gt_model *m, const char *file, gt_error *e)
 {
-    uint32_t *cp;
-    int n;
+    uint32_t *cp = NULL;
+    int n = 0;
     int rc = vocab_from_file(file, &cp, &n, e);
     if (rc)
         return rc;
@@ -188,7 +190,7 @@ static int bytes_vocab(gt_model *m, gt_error *e)
 
 static int none_found(gt_model *m, gt_error *e)
 {
-    const gt_modelfile *f = &m->file;
+    const gt_modelfile *f = m->file;
     if (f->nvocab) { /* found, but of another size */
         const gt_vocab_found *v = &f->vocab[0];
         return gt_fail(e, GT_EINPUT, "%s: %s has %zu %s but the model has %d tokens", m->path,
@@ -215,7 +217,7 @@ int model_load_vocab(gt_model *m, const gt_model_options *opt, gt_error *e)
                        m->vocab, GT_MAX_VOCAB);
     if (opt && opt->vocab_from)
         return from_text(m, opt->vocab_from, e);
-    const gt_modelfile *f = &m->file;
+    const gt_modelfile *f = m->file;
     const gt_vocab_found *pick = NULL;
     for (size_t i = 0; i < f->nvocab; i++) {
         const gt_vocab_found *v = &f->vocab[i];

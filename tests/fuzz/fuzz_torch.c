@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/filekind.h"
-#include "engine/torchfile.h"
-#include "engine/torchfind.h"
+#include "format/filekind.h"
+#include "format/torchfile.h"
+#include "format/torchfind.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -18,7 +18,7 @@ command -v "$cc" >/dev/null || cc=$(ls /usr/bin/clang-1[0-9] 2>/dev/null | tail 
 [ -f "$top/config.h" ] || { echo "fuzz: run ./configure first"; exit 1; }
 mkdir -p "$work"
 # the engine library's sources: the layers below the screen (doc/architecture.md)
-srcs=$(ls "$top"/src/base/*.c "$top"/src/compute/*.c "$top"/src/engine/*.c "$top"/src/analysis/*.c)
+srcs=$(ls "$top"/src/base/*.c "$top"/src/compute/*.c "$top"/src/format/*.c "$top"/src/engine/*.c "$top"/src/analysis/*.c)
 
 build() { # NAME
     # shellcheck disable=SC2086

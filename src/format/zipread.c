@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/zipread.h"
-#include "gatetui/bytes.h"
+#include "format/zipread.h"
+#include "base/bytes.h"
 
 #define SIG_LOCAL 0x04034b50u
 #define SIG_CENTRAL 0x02014b50u

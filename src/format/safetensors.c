@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gatetui/safetensors.h"
+#include "format/safetensors.h"
 
 /* A header larger than this is refused before it is parsed. */
 #define ST_MAX_HEADER (100u * 1024 * 1024)
@@ -248,14 +248,6 @@ void st_close(st_file *f)
     free(f->meta_len);
     free(f->path);
     memset(f, 0, sizeof *f);
-}
-
-const gt_tensor *st_find(const st_file *f, const char *name)
-{
-    for (size_t i = 0; i < f->ntensor; i++)
-        if (strcmp(f->tensor[i].name, name) == 0)
-            return &f->tensor[i];
-    return NULL;
 }
 
 const char *st_meta(const st_file *f, const char *key, size_t *len)

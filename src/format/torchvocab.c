@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/torchfind.h"
-#include "gatetui/model.h"
+#include "format/torchfind.h"
+#include "format/modelfile.h"
 #include "gatetui/utf8.h"
 
 #define MAX_FOUND 64

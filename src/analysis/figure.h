@@ -21,13 +21,6 @@ typedef struct gt_figure {
     size_t from, to;                    /* inclusive */
 } gt_figure;
 
-/* Where value v of signal s falls on the scale, from -1 to 1. */
-double figure_scale(const gt_model *m, int s, double v);
-
-/* Writes the page for tok (the text's steps; to < n) to f; values are the unit's, for
- * steps from..to. */
-int figure_write(FILE *f, const gt_figure *fg, const uint16_t *tok, const float *values);
-
 /* Runs the model over tok[0..to] and writes the page to path, a new file (never over one
  * that exists). */
 int figure_html(const char *path, const gt_figure *fg, const uint16_t *tok, size_t n,

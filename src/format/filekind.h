@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "engine/zipread.h"
+#include "format/zipread.h"
 #include "gatetui/error.h"
 
 /* 1 when the file starts like safetensors: a header length, then JSON. */

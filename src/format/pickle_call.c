@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "engine/pickle_impl.h"
+#include "format/pickle_impl.h"
 #include "gatetui/utf8.h"
 
 /* Modules whose functions and classes run commands, code, imports or I/O when called. */

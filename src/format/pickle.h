@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "gatetui/error.h"
-#include "gatetui/tensor.h"
+#include "format/tensor.h"
 
 /* Bounds on what one machine builds. */
 #define PK_MAX_VALUES (1u << 24) /* values made */

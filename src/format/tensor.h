@@ -31,8 +31,6 @@ typedef struct gt_tensor {
 
 /* Fills t's strides for a contiguous row-major layout. */
 void tensor_set_contiguous(gt_tensor *t);
-/* 1 when t's elements are contiguous in row-major order. */
-int tensor_is_contiguous(const gt_tensor *t);
 
 /* Converts t to float32 in dst (t->nelem values, row-major), refusing NaN, infinities and
  * float64 values outside float32's range; path names the file in messages. */

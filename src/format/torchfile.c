@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/torchfile.h"
-#include "gatetui/bytes.h"
+#include "format/torchfile.h"
+#include "base/bytes.h"
 
 #define MAX_STORAGES (1u << 20)
 

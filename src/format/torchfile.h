@@ -7,10 +7,10 @@
 
 #include <stddef.h>
 
-#include "engine/pickle.h"
-#include "engine/zipread.h"
+#include "format/pickle.h"
+#include "format/zipread.h"
 #include "gatetui/error.h"
-#include "gatetui/tensor.h"
+#include "format/tensor.h"
 
 typedef struct torch_file {
     const char *path;

@@ -5,9 +5,9 @@
 
 #include <stddef.h>
 
-#include "engine/pickle.h"
+#include "format/pickle.h"
 #include "gatetui/error.h"
-#include "gatetui/modelfile.h"
+#include "format/modelfile.h"
 
 #define TF_MAX_DEPTH 64          /* containers inside containers followed */
 #define TF_MAX_VISITS (1u << 22) /* values looked at by one search */
@@ -32,11 +32,6 @@ int tf_find_model(pk_value *root, const char *path, tf_named **out, size_t *n, c
 int tf_find_vocabs(pk_value *root, const char *path, gt_vocab_found **out, size_t *n,
                    gt_error *e);
 
-/* Shared by the two searches. */
-int tf_is_module(const pk_value *v);
-int tf_key_name(const pk_value *k, char *buf, size_t n);
-/* The children of a container or an object's state: key-value pairs (*pairs = 1) or items. */
-void tf_children(const pk_value *v, pk_value **kv_out[], size_t *n, int *pairs);
 /* A walk over the graph below a value, each value reached once per path (cycles cut),
  * at most TF_MAX_DEPTH deep and TF_MAX_VISITS values in all. visit is called for each value
  * with its key (NULL for a list's item), the key's name and its path ("a.b.c"); it returns
@@ -52,9 +47,5 @@ struct tf_walker {
 };
 int tf_walk(tf_walker *w, pk_value *v, pk_value *parent, const pk_value *key, const char *name,
             const char *path, int depth);
-
-/* Child i of those: its key's name into key[TF_MAX_NAME] (an item's index for a list), its
- * path below path into sub[TF_PATH_BUF]; NULL when it has no name or the path is too long. */
-pk_value *tf_child(pk_value **kv, size_t i, int pairs, const char *path, char *key, char *sub);
 
 #endif

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "gatetui/error.h"
-#include "gatetui/tensor.h"
+#include "format/tensor.h"
 
 #define ST_MAX_DIMS GT_MAX_DIMS
 
@@ -25,7 +25,6 @@ typedef struct st_file {
 int st_parse(st_file *f, const char *path, const unsigned char *base, size_t size, gt_error *e);
 void st_close(st_file *f);
 
-const gt_tensor *st_find(const st_file *f, const char *name);
 /* The metadata value of key (NUL-terminated; its length in *len when len is not NULL). */
 const char *st_meta(const st_file *f, const char *key, size_t *len);
 

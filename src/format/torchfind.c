@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/torchfind.h"
-#include "gatetui/bytes.h"
+#include "format/torchfind.h"
+#include "base/bytes.h"
 
 enum { ON_PATH = 1, PURE_DONE = 2, PURE = 4 };
 
 /* ---- walking the graph ---- */
 
-int tf_is_module(const pk_value *v)
+static int tf_is_module(const pk_value *v)
 {
     if (!v || v->kind != PK_OBJECT || !v->u.obj.state)
         return 0;
@@ -28,7 +28,7 @@ int tf_is_module(const pk_value *v)
 }
 
 /* The name a dict key gives its value's path: a string, or an integer in decimal. */
-int tf_key_name(const pk_value *k, char *buf, size_t n)
+static int tf_key_name(const pk_value *k, char *buf, size_t n)
 {
     if (k->kind == PK_STR) {
         if (k->u.str.n >= n || memchr(k->u.str.s, 0, k->u.str.n))
@@ -44,7 +44,8 @@ int tf_key_name(const pk_value *k, char *buf, size_t n)
     return -1;
 }
 
-void tf_children(const pk_value *v, pk_value **kv_out[], size_t *n, int *pairs)
+/* The children of a container or an object's state: key-value pairs (*pairs = 1) or items. */
+static void tf_children(const pk_value *v, pk_value **kv_out[], size_t *n, int *pairs)
 {
     static pk_value *none[1];
     *kv_out = none;
@@ -66,7 +67,10 @@ void tf_children(const pk_value *v, pk_value **kv_out[], size_t *n, int *pairs)
     }
 }
 
-pk_value *tf_child(pk_value **kv, size_t i, int pairs, const char *path, char *key, char *sub)
+/* Child i of those: its key's name into key[TF_MAX_NAME] (an item's index for a list), its
+ * path below path into sub[TF_PATH_BUF]; NULL when it has no name or the path is too long. */
+static pk_value *tf_child(pk_value **kv, size_t i, int pairs, const char *path, char *key,
+                          char *sub)
 {
     if (pairs ? tf_key_name(kv[2 * i], key, TF_MAX_NAME) != 0 : 0)
         return NULL;

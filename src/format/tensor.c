@@ -8,8 +8,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "gatetui/bytes.h"
-#include "gatetui/tensor.h"
+#include "base/bytes.h"
+#include "format/tensor.h"
 
 void tensor_set_contiguous(gt_tensor *t)
 {
@@ -20,7 +20,8 @@ void tensor_set_contiguous(gt_tensor *t)
     }
 }
 
-int tensor_is_contiguous(const gt_tensor *t)
+/* 1 when t's elements are contiguous in row-major order. */
+static int tensor_is_contiguous(const gt_tensor *t)
 {
     uint64_t s = 1;
     for (int i = t->ndim; i-- > 0;) {

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/filekind.h"
-#include "engine/torchfile.h"
-#include "engine/torchfind.h"
-#include "engine/zipread.h"
-#include "gatetui/modelfile.h"
-#include "gatetui/safetensors.h"
+#include "format/filekind.h"
+#include "format/torchfile.h"
+#include "format/torchfind.h"
+#include "format/zipread.h"
+#include "format/modelfile.h"
+#include "format/safetensors.h"
 #include "gatetui/utf8.h"
 
 static void free_vocabs(gt_modelfile *f)
@@ -172,9 +172,3 @@ const gt_tensor *modelfile_find(const gt_modelfile *f, const char *name)
     return NULL;
 }
 
-const char *modelfile_format_name(const gt_modelfile *f)
-{
-    static const char *const names[] = {"safetensors", "torch.save (zip)",
-                                        "torch.save (legacy)"};
-    return names[f->format];
-}

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/filekind.h"
+#include "format/filekind.h"
 #include "gatetui/utf8.h"
 
 #define WHAT_MODELS "gatetui reads safetensors files and what torch.save wrote"

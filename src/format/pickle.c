@@ -9,169 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/pickle_impl.h"
-#include "gatetui/bytes.h"
+#include "format/pickle_impl.h"
+#include "base/bytes.h"
 #include "gatetui/utf8.h"
 
-#define BLOCK_VALUES 1024
-#define CHUNK_BYTES (64u << 10)
 /* A memo key may run this far ahead of the number of keys stored so far. */
 #define MEMO_SLACK 1024
 #define MAX_LINE 4096
-
-struct pk_machine {
-    const char *path, *what;
-    gt_error *e;
-    int failed;
-    /* values, in blocks that are never moved */
-    pk_value **block;
-    size_t nblock, block_cap, in_last, nvalues, items;
-    /* bytes: chunks and single large allocations */
-    void **chunk;
-    size_t nchunk, chunk_cap;
-    unsigned char *cur;
-    size_t cur_left;
-    /* the run */
-    const unsigned char *start, *p, *end;
-    size_t op_pos;
-    pk_value **stack;
-    size_t sp, stack_cap;
-    size_t *marks;
-    size_t nmarks, marks_cap;
-    pk_value **memo;
-    size_t memo_cap, memo_puts;
-    pk_persistent_fn persistent;
-    void *ctx;
-};
-
-int pk_fail(pk_machine *pm, const char *fmt, ...)
-{
-    char msg[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (!pm->failed)
-        gt_fail(pm->e, GT_EINPUT, "%s: %s, byte %zu: %s", pm->path, pm->what ? pm->what : "pickle",
-                pm->op_pos, msg);
-    pm->failed = 1;
-    return GT_EINPUT;
-}
-
-static int oom(pk_machine *pm)
-{
-    if (!pm->failed)
-        gt_fail(pm->e, GT_EFAIL, "%s: out of memory reading the pickle", pm->path);
-    pm->failed = 1;
-    return GT_EFAIL;
-}
-
-pk_machine *pk_new(const char *path, gt_error *e)
-{
-    pk_machine *pm = calloc(1, sizeof *pm);
-    if (!pm) {
-        gt_fail(e, GT_EFAIL, "%s: out of memory", path);
-        return NULL;
-    }
-    pm->path = path;
-    pm->e = e;
-    return pm;
-}
-
-void pk_free(pk_machine *pm)
-{
-    if (!pm)
-        return;
-    for (size_t b = 0; b < pm->nblock; b++) {
-        size_t n = b + 1 == pm->nblock ? pm->in_last : BLOCK_VALUES;
-        for (size_t i = 0; i < n; i++) {
-            pk_value *v = &pm->block[b][i];
-            if (v->kind == PK_LIST || v->kind == PK_TUPLE || v->kind == PK_SET ||
-                v->kind == PK_DICT)
-                free(v->u.seq.v);
-        }
-        free(pm->block[b]);
-    }
-    free(pm->block);
-    for (size_t c = 0; c < pm->nchunk; c++)
-        free(pm->chunk[c]);
-    free(pm->chunk);
-    free(pm->stack);
-    free(pm->marks);
-    free(pm->memo);
-    free(pm);
-}
-
-pk_value *pk_alloc(pk_machine *pm, pk_kind kind)
-{
-    if (pm->nvalues >= PK_MAX_VALUES) {
-        pk_fail(pm, "more than %u values", PK_MAX_VALUES);
-        return NULL;
-    }
-    if (pm->nblock == 0 || pm->in_last == BLOCK_VALUES) {
-        if (grow_array(&pm->block, &pm->block_cap, pm->nblock, sizeof *pm->block, 16)) {
-            oom(pm);
-            return NULL;
-        }
-        pk_value *b = malloc(BLOCK_VALUES * sizeof *b);
-        if (!b) {
-            oom(pm);
-            return NULL;
-        }
-        pm->block[pm->nblock++] = b;
-        pm->in_last = 0;
-    }
-    pk_value *v = &pm->block[pm->nblock - 1][pm->in_last++];
-    memset(v, 0, sizeof *v);
-    v->kind = kind;
-    pm->nvalues++;
-    return v;
-}
-
-static void *own_chunk(pk_machine *pm, void *p)
-{
-    if (!p) {
-        oom(pm);
-        return NULL;
-    }
-    if (grow_array(&pm->chunk, &pm->chunk_cap, pm->nchunk, sizeof *pm->chunk, 16)) {
-        free(p);
-        oom(pm);
-        return NULL;
-    }
-    pm->chunk[pm->nchunk++] = p;
-    return p;
-}
-
-void *pk_bytes(pk_machine *pm, size_t n)
-{
-    n = (n + 15) & ~(size_t)15;
-    if (n > CHUNK_BYTES / 4)
-        return own_chunk(pm, malloc(n));
-    if (pm->cur_left < n) {
-        pm->cur = own_chunk(pm, malloc(CHUNK_BYTES));
-        if (!pm->cur) {
-            pm->cur_left = 0;
-            return NULL;
-        }
-        pm->cur_left = CHUNK_BYTES;
-    }
-    void *p = pm->cur;
-    pm->cur += n;
-    pm->cur_left -= n;
-    return p;
-}
-
-int pk_list_push(pk_machine *pm, pk_list *l, pk_value *v)
-{
-    if (pm->items >= PK_MAX_ITEMS)
-        return pk_fail(pm, "more than %u items in containers", PK_MAX_ITEMS);
-    if (grow_array(&l->v, &l->cap, l->n, sizeof *l->v, 4))
-        return oom(pm);
-    l->v[l->n++] = v;
-    pm->items++;
-    return GT_OK;
-}
 
 /* ---- the stack ---- */
 
@@ -187,7 +31,7 @@ static int push(pk_machine *pm, pk_value *v)
     if (pm->sp >= PK_MAX_STACK)
         return pk_fail(pm, "more than %u entries on the stack", PK_MAX_STACK);
     if (grow_array(&pm->stack, &pm->stack_cap, pm->sp, sizeof *pm->stack, 64))
-        return oom(pm);
+        return pk_oom(pm);
     pm->stack[pm->sp++] = v;
     return GT_OK;
 }
@@ -215,7 +59,7 @@ static int push_mark(pk_machine *pm)
     if (pm->nmarks >= PK_MAX_MARKS)
         return pk_fail(pm, "more than %u open marks", PK_MAX_MARKS);
     if (grow_array(&pm->marks, &pm->marks_cap, pm->nmarks, sizeof *pm->marks, 32))
-        return oom(pm);
+        return pk_oom(pm);
     pm->marks[pm->nmarks++] = pm->sp;
     return GT_OK;
 }
@@ -257,17 +101,6 @@ static const char *line(pk_machine *pm, size_t *n)
     *n = (size_t)(nl - pm->p);
     pm->p = nl + 1;
     return s;
-}
-
-/* A copy of s[0..n) ending in a NUL. */
-char *pk_strdup(pk_machine *pm, const char *s, size_t n)
-{
-    char *d = pk_bytes(pm, n + 1);
-    if (d) {
-        memcpy(d, s, n);
-        d[n] = 0;
-    }
-    return d;
 }
 
 /* A decimal integer in the text (INT, LONG, GET, PUT); *big set when it does not fit in 64
@@ -497,7 +330,7 @@ static int memo_put(pk_machine *pm, uint64_t key)
             cap *= 2;
         pk_value **nm = realloc(pm->memo, cap * sizeof *nm);
         if (!nm)
-            return oom(pm);
+            return pk_oom(pm);
         memset(nm + pm->memo_cap, 0, (cap - pm->memo_cap) * sizeof *nm);
         pm->memo = nm;
         pm->memo_cap = cap;
@@ -841,36 +674,4 @@ int pk_run(pk_machine *pm, const char *what, const unsigned char *p, size_t n, s
             return pk_fail(pm, "bad opcode 0x%02x", pm->start[pm->op_pos]);
     }
     return pm->e ? pm->e->code : GT_EINPUT;
-}
-
-/* ---- readers ---- */
-
-int pk_is_str(const pk_value *v, const char *s)
-{
-    return v && v->kind == PK_STR && v->u.str.n == strlen(s) && memcmp(v->u.str.s, s, v->u.str.n) == 0;
-}
-
-int pk_is_global(const pk_value *v, const char *module, const char *name)
-{
-    return v && v->kind == PK_GLOBAL && strcmp(v->u.global.module, module) == 0 &&
-           strcmp(v->u.global.name, name) == 0;
-}
-
-pk_value *pk_dict_get(const pk_value *dict, const char *key)
-{
-    if (!dict || dict->kind != PK_DICT)
-        return NULL;
-    pk_value *found = NULL;
-    for (size_t i = 0; i + 1 < dict->u.seq.n; i += 2)
-        if (pk_is_str(dict->u.seq.v[i], key))
-            found = dict->u.seq.v[i + 1];
-    return found;
-}
-
-int pk_int(const pk_value *v, int64_t *out)
-{
-    if (!v || (v->kind != PK_INT && v->kind != PK_BOOL))
-        return -1;
-    *out = v->u.i;
-    return 0;
 }

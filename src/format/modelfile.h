@@ -9,7 +9,10 @@
 
 #include "gatetui/error.h"
 #include "gatetui/fileio.h"
-#include "gatetui/tensor.h"
+#include "format/tensor.h"
+
+/* The most tokens a vocabulary may have (a token is a uint16_t). */
+#define GT_MAX_VOCAB 65535
 
 typedef enum gt_format { GT_SAFETENSORS, GT_TORCH_ZIP, GT_TORCH_LEGACY } gt_format;
 
@@ -41,6 +44,5 @@ int modelfile_open(gt_modelfile *f, const char *path, gt_error *e);
 void modelfile_close(gt_modelfile *f);
 
 const gt_tensor *modelfile_find(const gt_modelfile *f, const char *name);
-const char *modelfile_format_name(const gt_modelfile *f);
 
 #endif

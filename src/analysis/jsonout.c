@@ -1,0 +1,21 @@
+/* The JSON outputs written one way (see jsonout.h). */
+#include "config.h"
+
+#include <math.h>
+
+#include "analysis/jsonout.h"
+
+json_t *jsonout_num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+int jsonout_write(FILE *f, json_t *root, int indent, int digits)
+{
+    if (!root)
+        return -1;
+    int bad = json_dumpf(root, f, JSON_INDENT(indent) | JSON_REAL_PRECISION(digits)) != 0;
+    json_decref(root);
+    bad |= fputc('\n', f) == EOF;
+    return bad || fflush(f) || ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,66 @@
+/* The model's buffers and tensors while it is loaded (model_impl.h): the buffers it owns,
+ * weights converted to float32 or used in place, shapes checked. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "engine/model_impl.h"
+
+void *model_own(gt_model *m, void *p)
+{
+    if (!p)
+        return NULL;
+    void **n = realloc(m->owned, (m->nowned + 1) * sizeof *n);
+    if (!n) {
+        free(p);
+        return NULL;
+    }
+    m->owned = n;
+    m->owned[m->nowned++] = p;
+    return p;
+}
+
+int model_is_2d(const gt_tensor *t, uint64_t rows, uint64_t cols)
+{
+    return t->ndim == 2 && t->shape[0] == rows && t->shape[1] == cols;
+}
+
+int model_bad_shape(const gt_model *m, const gt_tensor *t, const char *want, gt_error *e)
+{
+    char got[128];
+    tensor_shape_str(t, got, sizeof got);
+    return gt_fail(e, GT_EINPUT, "%s: tensor %s: shape %s, expected %s", m->path, t->name, got,
+                   want);
+}
+
+int model_weights(gt_model *m, const gt_tensor *t, const float **out, gt_error *e)
+{
+    const float *direct = tensor_direct_f32(t);
+    if (direct) {
+        for (uint64_t i = 0; i < t->nelem; i++)
+            if (!(direct[i] - direct[i] == 0.0f))
+                return gt_fail(e, GT_EINPUT, "%s: tensor %s: %s at index %llu", m->path, t->name,
+                               direct[i] != direct[i] ? "NaN" : "infinite value",
+                               (unsigned long long)i);
+        *out = direct;
+        return GT_OK;
+    }
+    float *buf = model_own(m, malloc((t->nelem ? t->nelem : 1) * sizeof *buf));
+    if (!buf)
+        return gt_fail(e, GT_EFAIL, "%s: out of memory for tensor %s", m->path, t->name);
+    *out = buf;
+    int rc = tensor_read_f32(t, buf, m->path, e);
+    if (rc == GT_OK)
+        tensor_drop_pages(t);
+    return rc;
+}
+
+const float *model_zeros(gt_model *m, size_t n)
+{
+    return model_own(m, calloc(n ? n : 1, sizeof(float)));
+}
+
+int model_is_recurrent(const gt_model *m, const gt_tensor *t)
+{
+    return m->recurrent[t - m->file->tensor];
+}
