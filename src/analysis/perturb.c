@@ -172,6 +172,60 @@ static double norm(const double *v, size_t n)
     return sqrt(s);
 }
 
+/* Step k of edit x's curves: its differences in c and h, its forget-only curve from the
+ * products of the carry gate, and with p->units each unit's last lag above half its start. */
+static void measure_edit(gt_perturb *p, int x, int k, const double *base)
+{
+    gt_batch *b = &p->b;
+    const int lay = p->layer, lstm = p->m->arch == GT_LSTM;
+    const size_t H = (size_t)p->m->hidden;
+    gt_perturb_result *r = &p->res[x];
+    double *dc = (double *)r->dc, *dh = (double *)r->dh, *fo = (double *)r->fo;
+    double *restrict d0 = (double *)r->d0;
+    const double *restrict ed = lstm ? batch_c(b, lay, x + 1) : batch_h(b, lay, x + 1);
+    if (batch_diff_norms(b)) {
+        if (lstm)
+            dc[k] = sqrt(b->dn2[2 * (x + 1)]);
+        dh[k] = sqrt(b->dn2[2 * (x + 1) + 1]);
+    } else {
+        if (lstm)
+            dc[k] = norm_diff(batch_c(b, lay, x + 1), batch_c(b, lay, 0), H);
+        dh[k] = norm_diff(batch_h(b, lay, x + 1), batch_h(b, lay, 0), H);
+    }
+    if (!p->units) { /* the curves alone */
+        double s0 = 0, s1 = 0;
+        if (k == 0)
+            for (size_t j = 0; j < H; j++)
+                d0[j] = ed[j] - base[j];
+        for (size_t j = 0; j + 1 < H; j += 2) {
+            double f0 = d0[j] * p->prod[j], f1 = d0[j + 1] * p->prod[j + 1];
+            s0 += f0 * f0;
+            s1 += f1 * f1;
+        }
+        if (H & 1)
+            s0 += d0[H - 1] * p->prod[H - 1] * d0[H - 1] * p->prod[H - 1];
+        fo[k] = sqrt(s0 + s1);
+        return;
+    }
+    int *last = (int *)r->last, *last_fo = (int *)r->last_fo;
+    double s = 0;
+    for (size_t j = 0; j < H; j++) {
+        double d = ed[j] - base[j];
+        if (k == 0) {
+            d0[j] = d;
+            last[j] = last_fo[j] = d != 0 ? 0 : -1;
+        } else if (d0[j] != 0) {
+            if (fabs(d) >= 0.5 * fabs(d0[j]))
+                last[j] = k;
+            if (p->prod[j] >= 0.5)
+                last_fo[j] = k;
+        }
+        double f = d0[j] * p->prod[j];
+        s += f * f;
+    }
+    fo[k] = sqrt(s);
+}
+
 int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t *orig,
                 const uint16_t *const *edited, int nedits, size_t n)
 {
@@ -201,53 +255,8 @@ int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t 
         const double *carry = batch_gates(b, lay, 0) + H;
         for (size_t j = 0; j < H; j++)
             p->prod[j] = k == 0 ? 1.0 : p->prod[j] * carry[j];
-        for (int x = 0; x < nedits; x++) {
-            gt_perturb_result *r = &p->res[x];
-            double *dc = (double *)r->dc, *dh = (double *)r->dh, *fo = (double *)r->fo;
-            double *restrict d0 = (double *)r->d0;
-            const double *restrict ed = lstm ? batch_c(b, lay, x + 1) : batch_h(b, lay, x + 1);
-            if (batch_diff_norms(b)) {
-                if (lstm)
-                    dc[k] = sqrt(b->dn2[2 * (x + 1)]);
-                dh[k] = sqrt(b->dn2[2 * (x + 1) + 1]);
-            } else {
-                if (lstm)
-                    dc[k] = norm_diff(batch_c(b, lay, x + 1), batch_c(b, lay, 0), H);
-                dh[k] = norm_diff(batch_h(b, lay, x + 1), batch_h(b, lay, 0), H);
-            }
-            if (!p->units) { /* the curves alone */
-                double s0 = 0, s1 = 0;
-                if (k == 0)
-                    for (size_t j = 0; j < H; j++)
-                        d0[j] = ed[j] - base[j];
-                for (size_t j = 0; j + 1 < H; j += 2) {
-                    double f0 = d0[j] * p->prod[j], f1 = d0[j + 1] * p->prod[j + 1];
-                    s0 += f0 * f0;
-                    s1 += f1 * f1;
-                }
-                if (H & 1)
-                    s0 += d0[H - 1] * p->prod[H - 1] * d0[H - 1] * p->prod[H - 1];
-                fo[k] = sqrt(s0 + s1);
-                continue;
-            }
-            int *last = (int *)r->last, *last_fo = (int *)r->last_fo;
-            double s = 0;
-            for (size_t j = 0; j < H; j++) {
-                double d = ed[j] - base[j];
-                if (k == 0) {
-                    d0[j] = d;
-                    last[j] = last_fo[j] = d != 0 ? 0 : -1;
-                } else if (d0[j] != 0) {
-                    if (fabs(d) >= 0.5 * fabs(d0[j]))
-                        last[j] = k;
-                    if (p->prod[j] >= 0.5)
-                        last_fo[j] = k;
-                }
-                double f = d0[j] * p->prod[j];
-                s += f * f;
-            }
-            fo[k] = sqrt(s);
-        }
+        for (int x = 0; x < nedits; x++)
+            measure_edit(p, x, k, base);
     }
     for (int x = 0; x < nedits; x++) {
         gt_perturb_result *r = &p->res[x];

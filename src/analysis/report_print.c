@@ -89,12 +89,12 @@ static void print_loss(FILE *f, const gt_loss *l, const gt_loss *base)
     fputc('\n', f);
 }
 
-int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_error *e)
+/* The report's heading: the model, the text and its windows, the interventions, the loss. */
+static void print_heading(FILE *f, const gt_report *r, const char *text_name)
 {
     const gt_model *m = r->m;
     const int lstm = m->arch == GT_LSTM;
-    const char *carry = r->gate[r->carry].name, *carry_word = lstm ? "forget" : "update";
-    char a[48], b[48], c[48], d[48];
+    char a[48], b[48];
     fprintf(f, "%s: %s, %d layer%s, H = %d, V = %d, %s parameters\n", m->path,
             lstm ? "LSTM" : "GRU", m->layers, m->layers == 1 ? "" : "s", m->hidden, m->vocab,
             report_commas((size_t)m->params, a, sizeof a));
@@ -114,7 +114,16 @@ int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_err
     if (r->interventions && *r->interventions)
         fprintf(f, "interventions: %s\n", r->interventions);
     print_loss(f, &r->loss, &r->loss_base);
+}
 
+/* The gates' distributions, the carry gate's mean per unit, saturation, and the carry gate
+ * by input character. */
+static void print_gates(FILE *f, const gt_report *r)
+{
+    const gt_model *m = r->m;
+    const int lstm = m->arch == GT_LSTM;
+    const char *carry = r->gate[r->carry].name, *carry_word = lstm ? "forget" : "update";
+    char a[48], b[48], c[48], d[48];
     fprintf(f, "Gates over all positions and units\n");
     fprintf(f, "              mean     5%%     25%%     50%%     75%%     95%%\n");
     for (int g = 0; g < r->ngates; g++) {
@@ -148,7 +157,14 @@ int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_err
         fprintf(f, "%-16s %7s   (%s position%s)\n", cls[k], d,
                 report_commas(r->char_count[k], a, sizeof a), r->char_count[k] == 1 ? "" : "s");
     }
+}
 
+/* The perturbation's curves over the report's pairs and their half-lives. */
+static void print_perturbation(FILE *f, const gt_report *r)
+{
+    const gt_model *m = r->m;
+    const int lstm = m->arch == GT_LSTM;
+    char a[48], b[48], c[48], d[48];
     fprintf(f, "\nPerturbation: step %d of each full window replaced by each other character\n",
             r->site);
     if (!r->pairs) {
@@ -183,6 +199,13 @@ int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_err
                     halflife(r->hl_linearized, r->K, d, sizeof d));
         }
     }
+}
+
+int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_error *e)
+{
+    print_heading(f, r, text_name);
+    print_gates(f, r);
+    print_perturbation(f, r);
     if (fflush(f) || ferror(f))
         return gt_fail(e, GT_EFAIL, "error writing the report");
     return GT_OK;
@@ -197,6 +220,27 @@ static json_t *num_array(const double *v, int n)
     for (int i = 0; i < n; i++)
         json_array_append_new(a, jsonout_num(v[i]));
     return a;
+}
+
+/* The report's perturbation as JSON: the lags, the curves and their half-lives. */
+static json_t *pert_json(const gt_report *r)
+{
+    json_t *p = json_object(), *ks = json_array();
+    for (int i = 0; i < r->nk; i++)
+        json_array_append_new(ks, json_integer(r->k[i]));
+    json_object_set_new(p, "site_offset", json_integer(r->site));
+    json_object_set_new(p, "horizon", json_integer(r->K));
+    json_object_set_new(p, "pairs", json_integer((json_int_t)r->pairs));
+    json_object_set_new(p, "k", ks);
+    json_object_set_new(p, "cell", num_array(r->cell, r->nk));
+    json_object_set_new(p, "forget_only", num_array(r->forget_only, r->nk));
+    json_object_set_new(p, "hidden", num_array(r->hidden, r->nk));
+    json_object_set_new(p, "halflife_cell", jsonout_num(r->hl_cell));
+    json_object_set_new(p, "halflife_forget_only", jsonout_num(r->hl_forget_only));
+    json_object_set_new(p, "halflife_hidden", jsonout_num(r->hl_hidden));
+    json_object_set_new(p, "linearized", num_array(r->linearized, r->nk));
+    json_object_set_new(p, "halflife_linearized", jsonout_num(r->hl_linearized));
+    return p;
 }
 
 static json_t *report_json(const gt_report *r)
@@ -249,22 +293,7 @@ static json_t *report_json(const gt_report *r)
         json_object_set_new(bc, cls[k], o);
     }
     json_object_set_new(root, "by_char", bc);
-    json_t *p = json_object(), *ks = json_array();
-    for (int i = 0; i < r->nk; i++)
-        json_array_append_new(ks, json_integer(r->k[i]));
-    json_object_set_new(p, "site_offset", json_integer(r->site));
-    json_object_set_new(p, "horizon", json_integer(r->K));
-    json_object_set_new(p, "pairs", json_integer((json_int_t)r->pairs));
-    json_object_set_new(p, "k", ks);
-    json_object_set_new(p, "cell", num_array(r->cell, r->nk));
-    json_object_set_new(p, "forget_only", num_array(r->forget_only, r->nk));
-    json_object_set_new(p, "hidden", num_array(r->hidden, r->nk));
-    json_object_set_new(p, "halflife_cell", jsonout_num(r->hl_cell));
-    json_object_set_new(p, "halflife_forget_only", jsonout_num(r->hl_forget_only));
-    json_object_set_new(p, "halflife_hidden", jsonout_num(r->hl_hidden));
-    json_object_set_new(p, "linearized", num_array(r->linearized, r->nk));
-    json_object_set_new(p, "halflife_linearized", jsonout_num(r->hl_linearized));
-    json_object_set_new(root, "perturbation", p);
+    json_object_set_new(root, "perturbation", pert_json(r));
     json_t *loss = json_null();
     if (r->loss.count)
         loss = json_pack("{s:o, s:o, s:I}", "nats", jsonout_num(r->loss.nats), "bits",
