@@ -136,6 +136,92 @@ static int collect_groups(const gt_model *m, group *g, int *ng, gt_error *e)
     return GT_OK;
 }
 
+/* ---- tensors of the cell that a stock cell does not have ---- */
+
+/* A name part that is a LayerNorm ("layernorm_i", "ln_c", "norm_h", "ln1"). */
+static int norm_part(const char *s)
+{
+    return strstr(s, "norm") || (s[0] == 'l' && s[1] == 'n' && !isalpha((unsigned char)s[2]));
+}
+
+/* Whether name lies under the group's prefix; with no prefix, the module is the file's
+ * whole state_dict: its own tensors (no dot) and its LayerNorms ("layernorm_i.weight"). */
+static int under_prefix(const group *g, const char *name)
+{
+    size_t n = strlen(g->prefix);
+    if (n)
+        return strncmp(name, g->prefix, n) == 0;
+    const char *dot = strchr(name, '.');
+    return !dot || (norm_part(name) && dot == strrchr(name, '.'));
+}
+
+/* rest (the name after the prefix) is one of the group's own: weight_ih, weight_hh,
+ * bias_ih, bias_hh, with _l<k> for an nn.LSTM / nn.GRU. */
+static int stock_part(const group *g, const char *rest)
+{
+    static const char *const stems[4] = {"weight_ih", "weight_hh", "bias_ih", "bias_hh"};
+    for (int s = 0; s < 4; s++) {
+        size_t n = strlen(stems[s]);
+        if (strncmp(rest, stems[s], n) != 0)
+            continue;
+        const char *d = rest + n;
+        if (g->cell)
+            return *d == 0;
+        if (d[0] != '_' || d[1] != 'l' || !isdigit((unsigned char)d[2]))
+            return 0;
+        for (d += 2; isdigit((unsigned char)*d); d++)
+            ;
+        return *d == 0;
+    }
+    return 0;
+}
+
+static const char *cell_kind(const gt_modelfile *f, const group *g)
+{
+    char hh[NAME_MAX_LEN + 16];
+    snprintf(hh, sizeof hh, "%.1000s%s", g->prefix, g->cell ? "weight_hh" : "weight_hh_l0");
+    const gt_tensor *t = modelfile_find(f, hh);
+    return t && t->ndim == 2 && t->shape[0] == 3 * t->shape[1] ? "nn.GRU" : "nn.LSTM";
+}
+
+/* Every tensor under a recurrent group's prefix must be one the stock cell has: a
+ * LayerNorm, peepholes or a third bias there are refused, named. */
+static int refuse_foreign(const gt_model *m, const group *g, int ng, gt_error *e)
+{
+    const gt_modelfile *f = m->file;
+    char names[400] = "";
+    size_t len = 0, count = 0;
+    int norm = 0, peep = 0, j = 0;
+    for (size_t i = 0; i < f->ntensor; i++) {
+        const char *name = f->tensor[i].name;
+        int k = 0;
+        while (k < ng && !under_prefix(&g[k], name))
+            k++;
+        if (k == ng || stock_part(&g[k], name + strlen(g[k].prefix)))
+            continue;
+        const char *rest = name + strlen(g[k].prefix);
+        norm |= norm_part(rest);
+        peep |= strstr(rest, "peep") || strstr(rest, "w_c") || strstr(rest, "weight_c");
+        if (count++ == 0)
+            j = k;
+        if (count <= 3 && len < sizeof names)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%.100s",
+                                    count > 1 ? ", " : "", name);
+    }
+    if (!count)
+        return GT_OK;
+    const char *cls = cell_kind(f, &g[j]), *more = count > 3 ? ", ..." : "";
+    if (norm || peep)
+        return gt_fail(e, GT_EINPUT,
+                       "%s: %s%s: %s is not an %s; gatetui computes the stock cells only",
+                       m->path, names, more,
+                       norm ? "a layer-normalised cell" : "a cell with peepholes", cls);
+    return gt_fail(e, GT_EINPUT,
+                   "%s: %s%s: tensors an %s does not have under its prefix \"%s\"; gatetui "
+                   "computes the stock cells only",
+                   m->path, names, more, cls, g[j].prefix);
+}
+
 static int group_cmp(const void *a, const void *b)
 {
     const group *x = a, *y = b;
@@ -170,7 +256,7 @@ static int find_layers(gt_model *m, layer_names **out, gt_error *e)
 {
     group g[MAX_GROUPS];
     int ng, rc;
-    if ((rc = collect_groups(m, g, &ng, e)))
+    if ((rc = collect_groups(m, g, &ng, e)) || (rc = refuse_foreign(m, g, ng, e)))
         return rc;
     if (ng == 0) {
         char some[200] = "";
