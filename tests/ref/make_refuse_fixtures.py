@@ -9,13 +9,14 @@ Run with a Python that has torch (Debian: /usr/bin/python3):
 It writes into tests/fixtures/refuse/:
 
     EXPECTED      each file to refuse, a tab, and a word its one-line message must contain
-    ACCEPTED      each look-alike that must load (tensors beside the cell)
+    ACCEPTED      each look-alike that must load (tensors beside the cell, special tokens)
     text.txt      a text to run them on
 
 The refused files: cells that are not PyTorch's stock ones (a LayerNorm LSTM with the names
 of PyTorch's own benchmarks/fastrnns LayerNormLSTMCell, stacked; peepholes; a third bias; a
-layer-normalised GRU), as torch.save state_dicts and as safetensors files. Everything is
-seeded.
+layer-normalised GRU), as torch.save state_dicts and as safetensors files; word and
+sub-word models (a word vocabulary of 5,000; a BPE vocabulary of 282 with its merges; a
+byte-sized model with merges or a tokenizer object beside it). Everything is seeded.
 """
 import json
 import os
@@ -135,11 +136,97 @@ def accepted_cells():
     return ["cell_beside.pt", "lstm_out_beside.safetensors"]
 
 
+WORDS = ("the and of to in is that it was for on with he as his be at by this had not are "
+         "but from or have an they which one you were her all she there would their we him "
+         "been has when who will more no if out so said what up its about into than them can "
+         "only other new some could time these two may then do first any my now such like our "
+         "over man me even most made after also did many before must through back years where "
+         "much your way well down should because each just those people how too little state "
+         "good very make world still own see men work long get here between both life being "
+         "under never day same another know while last might us great old year off come since "
+         "against go came right used take three").split()
+
+
+def word_vocab(n):
+    """<pad>, <unk>, <bos>, <eos>, 95 printable characters, then words up to n tokens."""
+    toks = ["<pad>", "<unk>", "<bos>", "<eos>"] + [chr(c) for c in range(32, 127)]
+    i = 0
+    while len(toks) < n:
+        w = WORDS[i % len(WORDS)] + ("" if i < len(WORDS) else str(i // len(WORDS)))
+        toks.append(w)
+        i += 1
+    return toks
+
+
+def lstm_sd(V, D, H, readout=True):
+    torch.manual_seed(V)
+    net = Net({"lstm": nn.LSTM(D, H)}, V, D, H)
+    sd = net.state_dict()
+    if not readout:
+        del sd["fc.weight"], sd["fc.bias"]
+    return sd
+
+
+def tokens():
+    """Word and sub-word models."""
+    files = []
+    itos = word_vocab(5000)
+    torch.save({"model_state_dict": lstm_sd(5000, 2, 2, readout=False), "itos": itos},
+               os.path.join(OUT, "word_lstm.pt"))
+    files.append(("word_lstm.pt", "a word/sub-word model: 4,901 of the 5,000 tokens are longer "
+                  "than one character ('the', 'and', ...); gatetui steps characters"))
+    pieces = ["th", "he", "in", "er", "an", "re", "on", "at", "en", "nd", "ti", "es", "or", "te",
+              "of", "ed", "is", "it", "al", "ar", "st", "to", "nt", "ng", "se", "ha"]
+    bpe = [chr(c) for c in range(256)] + pieces
+    merges = [(p[0], p[1]) for p in pieces]
+    torch.save({"model": lstm_sd(282, 4, 3), "vocab": bpe, "merges": merges},
+               os.path.join(OUT, "bpe_lstm.pt"))
+    files.append(("bpe_lstm.pt", "the file holds a tokenizer (\"merges\" in the file)"))
+    torch.save({"model": lstm_sd(282, 4, 3), "vocab": bpe}, os.path.join(OUT, "bpe_vocab.pt"))
+    files.append(("bpe_vocab.pt", "26 of the 282 tokens are longer than one character "
+                  "('th', 'he', ...)"))
+    torch.save({"model": lstm_sd(256, 4, 3), "merges": merges},
+               os.path.join(OUT, "bpe_merges.pt"))
+    files.append(("bpe_merges.pt", "a tokenizer (\"merges\" in the file)"))
+    torch.save({"model": lstm_sd(256, 4, 3), "bpe_ranks": {m: i for i, m in enumerate(merges)}},
+               os.path.join(OUT, "bpe_ranks.pt"))
+    files.append(("bpe_ranks.pt", "a tokenizer (\"bpe_ranks\" in the file)"))
+    torch.save({"model": lstm_sd(256, 4, 3), "tokenizer": BPETokenizer(merges)},
+               os.path.join(OUT, "tokenizer_obj.pt"))
+    files.append(("tokenizer_obj.pt", "a tokenizer (\"tokenizer\" in the file, a __main__.BPETokenizer)"))
+    return files
+
+
+class BPETokenizer:
+    def __init__(self, merges):
+        self.merges = list(merges)
+        self.cache = {}
+
+
+class CharTokenizer:
+    def __init__(self, chars):
+        self.stoi = {c: i for i, c in enumerate(chars)}
+        self.itos = list(chars)
+
+
+def accepted_tokens():
+    """Character models with special tokens, a character tokenizer, a tokenizer setting."""
+    V = len(CHARS) + 3
+    itos = ["<pad>", "[MASK]"] + CHARS + ["<unk>"]
+    torch.save({"model": lstm_sd(V, 4, 3), "itos": itos}, os.path.join(OUT, "specials.pt"))
+    V = len(CHARS)
+    torch.save({"model": lstm_sd(V, 4, 3), "tokenizer": CharTokenizer(CHARS),
+                "config": {"tokenizer": "char"}},
+               os.path.join(OUT, "char_tokenizer.pt"))
+    return ["specials.pt", "char_tokenizer.pt"]
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     torch.manual_seed(1)
-    refused = cells()
-    accepted = accepted_cells()
+    refused, accepted = cells(), accepted_cells()
+    refused += tokens()
+    accepted += accepted_tokens()
     with open(os.path.join(OUT, "EXPECTED"), "w") as f:
         f.write("# file\tword of its one-line message (tests/refuse.sh)\n")
         for name, word in refused:
