@@ -419,6 +419,37 @@ static int load_options(gt_model *m, const gt_model_options *opt, gt_error *e)
     return GT_OK;
 }
 
+/* Orders tensors by their first element, then dtype, shape and strides. */
+static int view_cmp(const void *a, const void *b)
+{
+    const gt_tensor *x = *(const gt_tensor *const *)a, *y = *(const gt_tensor *const *)b;
+    uintptr_t p = (uintptr_t)x->data, q = (uintptr_t)y->data;
+    if (p != q)
+        return p < q ? -1 : 1;
+    if (x->dtype != y->dtype || x->ndim != y->ndim)
+        return x->dtype != y->dtype ? (int)x->dtype - (int)y->dtype : x->ndim - y->ndim;
+    int c = memcmp(x->shape, y->shape, (size_t)x->ndim * sizeof x->shape[0]);
+    return c ? c : memcmp(x->stride, y->stride, (size_t)x->ndim * sizeof x->stride[0]);
+}
+
+/* The parameters as PyTorch's model.parameters() counts them: a tensor saved under two
+ * names (a tied readout: the same elements, dtype, shape and strides) once. */
+static int count_params(gt_model *m, gt_error *e)
+{
+    const gt_modelfile *f = m->file;
+    const gt_tensor **t = malloc((f->ntensor ? f->ntensor : 1) * sizeof *t);
+    if (!t)
+        return gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
+    for (size_t i = 0; i < f->ntensor; i++)
+        t[i] = &f->tensor[i];
+    qsort(t, f->ntensor, sizeof *t, view_cmp);
+    for (size_t i = 0; i < f->ntensor; i++)
+        if (i == 0 || view_cmp(&t[i - 1], &t[i]) != 0)
+            m->params += (long long)t[i]->nelem;
+    free(t);
+    return GT_OK;
+}
+
 int model_load(gt_model *m, const char *path, const gt_model_options *opt, gt_error *e)
 {
     memset(m, 0, sizeof *m);
@@ -445,13 +476,11 @@ int model_load(gt_model *m, const char *path, const gt_model_options *opt, gt_er
         rc = load_options(m, opt, e);
     if (rc == GT_OK)
         rc = model_input_table(m, e);
-    if (rc) {
+    if (rc == GT_OK)
+        rc = count_params(m, e);
+    if (rc)
         model_free(m);
-        return rc;
-    }
-    for (size_t i = 0; i < m->file->ntensor; i++)
-        m->params += (long long)m->file->tensor[i].nelem;
-    return GT_OK;
+    return rc;
 }
 
 void model_free(gt_model *m)

@@ -10,6 +10,7 @@ It writes into tests/fixtures/refuse/:
 
     EXPECTED      each file to refuse, a tab, and a word its one-line message must contain
     ACCEPTED      each look-alike that must load (tensors beside the cell, special tokens)
+    PARAMS        files with shared storage and their parameter count as PyTorch gives it
     text.txt      a text to run them on
 
 The refused files: cells that are not PyTorch's stock ones (a LayerNorm LSTM with the names
@@ -221,6 +222,24 @@ def accepted_tokens():
     return ["specials.pt", "char_tokenizer.pt"]
 
 
+def params():
+    """Parameters counted as PyTorch's model.parameters() counts them: a tied readout once,
+    two views of one storage both."""
+    V, H = len(CHARS), 4
+    torch.manual_seed(3)
+    tied = Net({"lstm": nn.LSTM(H, H)}, V, H, H)
+    tied.fc.weight = tied.emb.weight
+    torch.save({"model": tied.state_dict(), "chars": CHARS}, os.path.join(OUT, "tied.pt"))
+    views = Net({"lstm": nn.LSTM(H, H)}, V, H, H)
+    sd = views.state_dict()
+    both = torch.randn(8 * H)
+    sd["lstm.bias_ih_l0"], sd["lstm.bias_hh_l0"] = both[:4 * H], both[4 * H:]
+    torch.save({"model": sd, "chars": CHARS}, os.path.join(OUT, "bias_views.pt"))
+    views.lstm.bias_ih_l0.data, views.lstm.bias_hh_l0.data = both[:4 * H], both[4 * H:]
+    return [("tied.pt", sum(p.numel() for p in tied.parameters())),
+            ("bias_views.pt", sum(p.numel() for p in views.parameters()))]
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     torch.manual_seed(1)
@@ -234,6 +253,9 @@ def main():
     with open(os.path.join(OUT, "ACCEPTED"), "w") as f:
         f.write("# files that must load (tests/refuse.sh)\n")
         f.write("".join(n + "\n" for n in accepted))
+    with open(os.path.join(OUT, "PARAMS"), "w") as f:
+        f.write("# file\tparameters as PyTorch counts them (tests/refuse.sh)\n")
+        f.write("".join(f"{n}\t{c}\n" for n, c in params()))
     with open(os.path.join(OUT, "text.txt"), "w") as f:
         f.write(TEXT)
 
