@@ -144,15 +144,26 @@ static int norm_part(const char *s)
     return strstr(s, "norm") || (s[0] == 'l' && s[1] == 'n' && !isalpha((unsigned char)s[2]));
 }
 
-/* Whether name lies under the group's prefix; with no prefix, the module is the file's
- * whole state_dict: its own tensors (no dot) and its LayerNorms ("layernorm_i.weight"). */
+/* A peephole's name ("w_ci", "weight_cf", "peephole_o"). */
+static int peep_part(const char *s)
+{
+    return strstr(s, "peep") || strncmp(s, "w_c", 3) == 0 || strncmp(s, "weight_c", 8) == 0;
+}
+
+/* Whether name lies under the group's prefix. With no prefix, the module is the file's
+ * whole state_dict and an embedding or a readout may stand beside it unprefixed ("emb",
+ * "out"): then only names of a cell's parts count (weight_*, bias_*, a peephole, a
+ * LayerNorm: "layernorm_i.weight"). */
 static int under_prefix(const group *g, const char *name)
 {
     size_t n = strlen(g->prefix);
     if (n)
         return strncmp(name, g->prefix, n) == 0;
     const char *dot = strchr(name, '.');
-    return !dot || (norm_part(name) && dot == strrchr(name, '.'));
+    if (dot)
+        return norm_part(name) && dot == strrchr(name, '.');
+    return strncmp(name, "weight_", 7) == 0 || strncmp(name, "bias_", 5) == 0 ||
+           peep_part(name) || norm_part(name);
 }
 
 /* rest (the name after the prefix) is one of the group's own: weight_ih, weight_hh,
@@ -201,7 +212,7 @@ static int refuse_foreign(const gt_model *m, const group *g, int ng, gt_error *e
             continue;
         const char *rest = name + strlen(g[k].prefix);
         norm |= norm_part(rest);
-        peep |= strstr(rest, "peep") || strstr(rest, "w_c") || strstr(rest, "weight_c");
+        peep |= peep_part(rest);
         if (count++ == 0)
             j = k;
         if (count <= 3 && len < sizeof names)
@@ -217,9 +228,11 @@ static int refuse_foreign(const gt_model *m, const group *g, int ng, gt_error *e
                        m->path, names, more,
                        norm ? "a layer-normalised cell" : "a cell with peepholes", cls);
     return gt_fail(e, GT_EINPUT,
-                   "%s: %s%s: tensors an %s does not have under its prefix \"%s\"; gatetui "
-                   "computes the stock cells only",
-                   m->path, names, more, cls, g[j].prefix);
+                   "%s: %s%s: tensors an %s does not have%s%s%s; gatetui computes the stock "
+                   "cells only",
+                   m->path, names, more, cls,
+                   *g[j].prefix ? " under its prefix \"" : ", beside its own at the top level",
+                   g[j].prefix, *g[j].prefix ? "\"" : "");
 }
 
 static int group_cmp(const void *a, const void *b)

@@ -240,12 +240,32 @@ def params():
             ("bias_views.pt", sum(p.numel() for p in views.parameters()))]
 
 
+def top_level():
+    """A model whose recurrent module is the file's top level: its own odd tensors refused,
+    an embedding and a readout beside it, unprefixed, read."""
+    V, D, H = len(CHARS), 4, 3
+    torch.manual_seed(4)
+    sd = dict(nn.LSTM(D, H).state_dict())
+    sd["emb"], sd["out"] = torch.randn(V, D), torch.randn(V, H)
+    save_safetensors(sd, os.path.join(OUT, "top_level.safetensors"), "".join(CHARS))
+    sd["bias_c_l0"] = torch.randn(4 * H)
+    save_safetensors(sd, os.path.join(OUT, "top_third_bias.safetensors"), "".join(CHARS))
+    torch.save(LayerNormLSTMCell(V, H).state_dict(), os.path.join(OUT, "top_ln_cell.pt"))
+    refused = [("top_third_bias.safetensors", "bias_c_l0: tensors an nn.LSTM does not have"),
+               ("top_ln_cell.pt", "layernorm_c.bias, layernorm_c.weight, layernorm_h.bias, ...: "
+                "a layer-normalised cell is not an nn.LSTM")]
+    return refused, ["top_level.safetensors"]
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     torch.manual_seed(1)
     refused, accepted = cells(), accepted_cells()
     refused += tokens()
     accepted += accepted_tokens()
+    r, a = top_level()
+    refused += r
+    accepted += a
     with open(os.path.join(OUT, "EXPECTED"), "w") as f:
         f.write("# file\tword of its one-line message (tests/refuse.sh)\n")
         for name, word in refused:
