@@ -136,6 +136,105 @@ static int collect_groups(const gt_model *m, group *g, int *ng, gt_error *e)
     return GT_OK;
 }
 
+/* ---- tensors of the cell that a stock cell does not have ---- */
+
+/* A name part that is a LayerNorm ("layernorm_i", "ln_c", "norm_h", "ln1"). */
+static int norm_part(const char *s)
+{
+    return strstr(s, "norm") || (s[0] == 'l' && s[1] == 'n' && !isalpha((unsigned char)s[2]));
+}
+
+/* A peephole's name ("w_ci", "weight_cf", "peephole_o"). */
+static int peep_part(const char *s)
+{
+    return strstr(s, "peep") || strncmp(s, "w_c", 3) == 0 || strncmp(s, "weight_c", 8) == 0;
+}
+
+/* Whether name lies under the group's prefix. With no prefix, the module is the file's
+ * whole state_dict and an embedding or a readout may stand beside it unprefixed ("emb",
+ * "out"): then only names of a cell's parts count (weight_*, bias_*, a peephole, a
+ * LayerNorm: "layernorm_i.weight"). */
+static int under_prefix(const group *g, const char *name)
+{
+    size_t n = strlen(g->prefix);
+    if (n)
+        return strncmp(name, g->prefix, n) == 0;
+    const char *dot = strchr(name, '.');
+    if (dot)
+        return norm_part(name) && dot == strrchr(name, '.');
+    return strncmp(name, "weight_", 7) == 0 || strncmp(name, "bias_", 5) == 0 ||
+           peep_part(name) || norm_part(name);
+}
+
+/* rest (the name after the prefix) is one of the group's own: weight_ih, weight_hh,
+ * bias_ih, bias_hh, with _l<k> for an nn.LSTM / nn.GRU. */
+static int stock_part(const group *g, const char *rest)
+{
+    static const char *const stems[4] = {"weight_ih", "weight_hh", "bias_ih", "bias_hh"};
+    for (int s = 0; s < 4; s++) {
+        size_t n = strlen(stems[s]);
+        if (strncmp(rest, stems[s], n) != 0)
+            continue;
+        const char *d = rest + n;
+        if (g->cell)
+            return *d == 0;
+        if (d[0] != '_' || d[1] != 'l' || !isdigit((unsigned char)d[2]))
+            return 0;
+        for (d += 2; isdigit((unsigned char)*d); d++)
+            ;
+        return *d == 0;
+    }
+    return 0;
+}
+
+static const char *cell_kind(const gt_modelfile *f, const group *g)
+{
+    char hh[NAME_MAX_LEN + 16];
+    snprintf(hh, sizeof hh, "%.1000s%s", g->prefix, g->cell ? "weight_hh" : "weight_hh_l0");
+    const gt_tensor *t = modelfile_find(f, hh);
+    return t && t->ndim == 2 && t->shape[0] == 3 * t->shape[1] ? "nn.GRU" : "nn.LSTM";
+}
+
+/* Every tensor under a recurrent group's prefix must be one the stock cell has: a
+ * LayerNorm, peepholes or a third bias there are refused, named. */
+static int refuse_foreign(const gt_model *m, const group *g, int ng, gt_error *e)
+{
+    const gt_modelfile *f = m->file;
+    char names[400] = "";
+    size_t len = 0, count = 0;
+    int norm = 0, peep = 0, j = 0;
+    for (size_t i = 0; i < f->ntensor; i++) {
+        const char *name = f->tensor[i].name;
+        int k = 0;
+        while (k < ng && !under_prefix(&g[k], name))
+            k++;
+        if (k == ng || stock_part(&g[k], name + strlen(g[k].prefix)))
+            continue;
+        const char *rest = name + strlen(g[k].prefix);
+        norm |= norm_part(rest);
+        peep |= peep_part(rest);
+        if (count++ == 0)
+            j = k;
+        if (count <= 3 && len < sizeof names)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%.100s",
+                                    count > 1 ? ", " : "", name);
+    }
+    if (!count)
+        return GT_OK;
+    const char *cls = cell_kind(f, &g[j]), *more = count > 3 ? ", ..." : "";
+    if (norm || peep)
+        return gt_fail(e, GT_EINPUT,
+                       "%s: %s%s: %s is not an %s; gatetui computes the stock cells only",
+                       m->path, names, more,
+                       norm ? "a layer-normalised cell" : "a cell with peepholes", cls);
+    return gt_fail(e, GT_EINPUT,
+                   "%s: %s%s: tensors an %s does not have%s%s%s; gatetui computes the stock "
+                   "cells only",
+                   m->path, names, more, cls,
+                   *g[j].prefix ? " under its prefix \"" : ", beside its own at the top level",
+                   g[j].prefix, *g[j].prefix ? "\"" : "");
+}
+
 static int group_cmp(const void *a, const void *b)
 {
     const group *x = a, *y = b;
@@ -170,7 +269,7 @@ static int find_layers(gt_model *m, layer_names **out, gt_error *e)
 {
     group g[MAX_GROUPS];
     int ng, rc;
-    if ((rc = collect_groups(m, g, &ng, e)))
+    if ((rc = collect_groups(m, g, &ng, e)) || (rc = refuse_foreign(m, g, ng, e)))
         return rc;
     if (ng == 0) {
         char some[200] = "";
@@ -333,6 +432,37 @@ static int load_options(gt_model *m, const gt_model_options *opt, gt_error *e)
     return GT_OK;
 }
 
+/* Orders tensors by their first element, then dtype, shape and strides. */
+static int view_cmp(const void *a, const void *b)
+{
+    const gt_tensor *x = *(const gt_tensor *const *)a, *y = *(const gt_tensor *const *)b;
+    uintptr_t p = (uintptr_t)x->data, q = (uintptr_t)y->data;
+    if (p != q)
+        return p < q ? -1 : 1;
+    if (x->dtype != y->dtype || x->ndim != y->ndim)
+        return x->dtype != y->dtype ? (int)x->dtype - (int)y->dtype : x->ndim - y->ndim;
+    int c = memcmp(x->shape, y->shape, (size_t)x->ndim * sizeof x->shape[0]);
+    return c ? c : memcmp(x->stride, y->stride, (size_t)x->ndim * sizeof x->stride[0]);
+}
+
+/* The parameters as PyTorch's model.parameters() counts them: a tensor saved under two
+ * names (a tied readout: the same elements, dtype, shape and strides) once. */
+static int count_params(gt_model *m, gt_error *e)
+{
+    const gt_modelfile *f = m->file;
+    const gt_tensor **t = malloc((f->ntensor ? f->ntensor : 1) * sizeof *t);
+    if (!t)
+        return gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
+    for (size_t i = 0; i < f->ntensor; i++)
+        t[i] = &f->tensor[i];
+    qsort(t, f->ntensor, sizeof *t, view_cmp);
+    for (size_t i = 0; i < f->ntensor; i++)
+        if (i == 0 || view_cmp(&t[i - 1], &t[i]) != 0)
+            m->params += (long long)t[i]->nelem;
+    free(t);
+    return GT_OK;
+}
+
 int model_load(gt_model *m, const char *path, const gt_model_options *opt, gt_error *e)
 {
     memset(m, 0, sizeof *m);
@@ -359,13 +489,11 @@ int model_load(gt_model *m, const char *path, const gt_model_options *opt, gt_er
         rc = load_options(m, opt, e);
     if (rc == GT_OK)
         rc = model_input_table(m, e);
-    if (rc) {
+    if (rc == GT_OK)
+        rc = count_params(m, e);
+    if (rc)
         model_free(m);
-        return rc;
-    }
-    for (size_t i = 0; i < m->file->ntensor; i++)
-        m->params += (long long)m->file->tensor[i].nelem;
-    return GT_OK;
+    return rc;
 }
 
 void model_free(gt_model *m)

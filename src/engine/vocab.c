@@ -139,9 +139,68 @@ static int from_text(gt_model *m, const char *file, gt_error *e)
     return rc;
 }
 
+/* A special token: "<pad>", "[MASK]". */
+static int special_token(const char *t, size_t len)
+{
+    return len >= 3 && ((t[0] == '<' && t[len - 1] == '>') || (t[0] == '[' && t[len - 1] == ']'));
+}
+
+/* n with thousands separators (5,000) into buf[32]. */
+static const char *commas(size_t n, char *buf)
+{
+    char d[32];
+    int k = snprintf(d, sizeof d, "%zu", n), o = 0;
+    for (int i = 0; i < k; i++) {
+        if (i && (k - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = d[i];
+    }
+    buf[o] = 0;
+    return buf;
+}
+
+/* Appends ", 'tok'" to the list, the token cut at a character's start after 20 bytes. */
+static size_t add_example(char *list, size_t at, size_t cap, const char *t, size_t len)
+{
+    size_t n = len;
+    if (n > 20)
+        for (n = 20; n > 0 && ((unsigned char)t[n] & 0xC0) == 0x80; n--)
+            ;
+    int w = snprintf(list + at, cap - at, "%s'%.*s%s'", at ? ", " : "", (int)n, t,
+                     n < len ? "..." : "");
+    return w > 0 && at + (size_t)w < cap ? at + (size_t)w : at;
+}
+
+/* A character model's tokens are one character each, but for the special ones: more than
+ * that is a word or sub-word model, which stepping characters would compute wrongly. */
+static int refuse_words(const gt_model *m, const gt_vocab_found *v, gt_error *e)
+{
+    size_t longer = 0, at = 0;
+    char list[160] = "", a[32], b[32];
+    for (size_t i = 0; i < v->ntok; i++) {
+        const char *t = v->tok[i];
+        size_t len = t ? strlen(t) : 0;
+        uint32_t c;
+        if (!len || special_token(t, len) ||
+            (size_t)utf8_decode((const unsigned char *)t, len, &c) == len)
+            continue;
+        if (++longer <= 2)
+            at = add_example(list, at, sizeof list, t, len);
+    }
+    if (!longer)
+        return GT_OK;
+    return gt_fail(e, GT_EINPUT,
+                   "%s: a word/sub-word model: %s of the %s tokens are longer than one character "
+                   "(%s%s); gatetui steps characters",
+                   m->path, commas(longer, a), commas(v->ntok, b), list, longer > 2 ? ", ..." : "");
+}
+
 /* The tokens of a vocabulary found in the file, as code points. */
 static int from_found(gt_model *m, const gt_vocab_found *v, gt_error *e)
 {
+    int rc = refuse_words(m, v, e);
+    if (rc)
+        return rc;
     uint32_t *cp = malloc((size_t)m->vocab * sizeof *cp);
     unsigned char *special = calloc((size_t)m->vocab, 1);
     if (!cp || !special) {
@@ -162,7 +221,7 @@ static int from_found(gt_model *m, const gt_vocab_found *v, gt_error *e)
         }
     }
     m->vocab_where = v->where;
-    int rc = set_vocab(m, cp, special, v->where, e);
+    rc = set_vocab(m, cp, special, v->where, e);
     free(cp);
     free(special);
     return rc;
@@ -215,9 +274,14 @@ int model_load_vocab(gt_model *m, const gt_model_options *opt, gt_error *e)
     if (m->vocab > GT_MAX_VOCAB)
         return gt_fail(e, GT_EINPUT, "%s: vocabulary of %d tokens is larger than %d", m->path,
                        m->vocab, GT_MAX_VOCAB);
+    const gt_modelfile *f = m->file;
+    if (f->tokenizer)
+        return gt_fail(e, GT_EINPUT,
+                       "%s: a word/sub-word model: the file holds a tokenizer (%.200s); gatetui "
+                       "steps characters",
+                       m->path, f->tokenizer);
     if (opt && opt->vocab_from)
         return from_text(m, opt->vocab_from, e);
-    const gt_modelfile *f = m->file;
     const gt_vocab_found *pick = NULL;
     for (size_t i = 0; i < f->nvocab; i++) {
         const gt_vocab_found *v = &f->vocab[i];

@@ -92,7 +92,7 @@ static int from_torch(gt_modelfile *f, torch_file *t, gt_error *e)
     }
     free(named);
     if (rc == GT_OK)
-        rc = tf_find_vocabs(t->root, f->path, &f->vocab, &f->nvocab, e);
+        rc = tf_find_vocabs(t->root, f->path, &f->vocab, &f->nvocab, &f->tokenizer, e);
     torch_close(t);
     return rc;
 }
@@ -159,6 +159,7 @@ void modelfile_close(gt_modelfile *f)
     free_vocabs(f);
     free(f->where);
     free(f->gru_reset);
+    free(f->tokenizer);
     unmap_file(&f->map);
     free(f->path);
     memset(f, 0, sizeof *f);

@@ -35,6 +35,7 @@ typedef struct gt_modelfile {
     gt_vocab_found *vocab; /* every vocabulary-like value found */
     size_t nvocab;
     char *gru_reset;       /* safetensors metadata "gru_reset", or NULL */
+    char *tokenizer;       /* where a torch.save file holds a sub-word tokenizer, or NULL */
     void *impl;            /* the format's reader */
 } gt_modelfile;
 

@@ -28,9 +28,10 @@ int tf_find_model(pk_value *root, const char *path, tf_named **out, size_t *n, c
 
 /* Every value under a key that names a vocabulary (vocab, chars, itos, char2idx, ...) that
  * has the form of one: a string, a list of strings, a dict index -> string or string ->
- * index. *out and its contents are malloc'ed. */
+ * index. *out and its contents are malloc'ed. *tokenizer: where the file holds a sub-word
+ * tokenizer (BPE merges or ranks, a tokenizer object), malloc'ed, or NULL. */
 int tf_find_vocabs(pk_value *root, const char *path, gt_vocab_found **out, size_t *n,
-                   gt_error *e);
+                   char **tokenizer, gt_error *e);
 
 /* A walk over the graph below a value, each value reached once per path (cycles cut),
  * at most TF_MAX_DEPTH deep and TF_MAX_VISITS values in all. visit is called for each value

@@ -41,6 +41,7 @@ typedef struct found {
     tf_walker w; /* first: the walk's visit gets it */
     gt_vocab_found *v;
     size_t n;
+    char *tokenizer; /* where the first sub-word tokenizer is, or NULL */
     const char *path;
     gt_error *e;
 } found;
@@ -159,21 +160,77 @@ static int try_value(found *f, const pk_value *v, const char *where)
     return GT_OK;
 }
 
-/* A value under a key that names a vocabulary is tried; the walk goes below every value
- * but tensors. */
+static int has_part(const char *s, const char *const *part, size_t nparts)
+{
+    char low[64];
+    size_t n = strlen(s);
+    if (n >= sizeof low)
+        n = sizeof low - 1;
+    for (size_t i = 0; i < n; i++)
+        low[i] = (char)tolower((unsigned char)s[i]);
+    low[n] = 0;
+    for (size_t i = 0; i < nparts; i++)
+        if (strstr(low, part[i]))
+            return 1;
+    return 0;
+}
+
+#define HAS_PART(s, parts) has_part(s, parts, sizeof parts / sizeof parts[0])
+
+/* A sub-word tokenizer: BPE merges or ranks under any key, or an object that is a
+ * tokenizer by its key or its class (not a character or byte one). */
+static int is_tokenizer(const pk_value *v, const char *name, const char **cls)
+{
+    static const char *const merges[] = {"merges", "bpe_ranks"};
+    static const char *const keys[] = {"tokeniz", "tokenis", "sp_model", "sentencepiece"};
+    static const char *const classes[] = {"tokeniz", "bpe", "sentencepiece", "wordpiece"};
+    static const char *const chars[] = {"char", "byte"};
+    const pk_value *c = v->kind == PK_OBJECT ? v->u.obj.cls : NULL;
+    *cls = c && c->kind == PK_GLOBAL ? c->u.global.name : NULL;
+    if (HAS_PART(name, merges))
+        return v->kind == PK_OBJECT || ((v->kind == PK_LIST || v->kind == PK_TUPLE ||
+                                         v->kind == PK_DICT) && v->u.seq.n > 0);
+    if (v->kind != PK_OBJECT && v->kind != PK_BYTES)
+        return 0;
+    if (HAS_PART(name, chars) || (*cls && HAS_PART(*cls, chars)))
+        return 0;
+    return HAS_PART(name, keys) || (*cls && HAS_PART(*cls, classes));
+}
+
+static int note_tokenizer(found *f, const pk_value *v, const char *name, const char *path)
+{
+    const char *cls;
+    if (f->tokenizer || !is_tokenizer(v, name, &cls))
+        return GT_OK;
+    const pk_value *g = cls ? v->u.obj.cls : NULL;
+    size_t n = strlen(path) + (g ? strlen(g->u.global.module) + strlen(cls) : 0) + 32;
+    if (!(f->tokenizer = malloc(n)))
+        return gt_fail(f->e, GT_EFAIL, "%s: out of memory", f->path);
+    if (g)
+        snprintf(f->tokenizer, n, "\"%s\" in the file, a %s.%s", path, g->u.global.module, cls);
+    else
+        snprintf(f->tokenizer, n, "\"%s\" in the file", path);
+    return GT_OK;
+}
+
+/* A value under a key that names a vocabulary is tried, a tokenizer noted; the walk goes
+ * below every value but tensors. */
 static int vocab_visit(tf_walker *w, pk_value *v, pk_value *parent, const pk_value *key,
                        const char *name, const char *path)
 {
     (void)parent;
     if (v->kind == PK_TENSOR)
         return TF_SKIP;
+    int rc = note_tokenizer((found *)w, v, name, path);
+    if (rc)
+        return rc;
     if (key && key->kind == PK_STR && vocab_key(name))
         return try_value((found *)w, v, path);
     return GT_OK;
 }
 
 int tf_find_vocabs(pk_value *root, const char *path, gt_vocab_found **out, size_t *n,
-                   gt_error *e)
+                   char **tokenizer, gt_error *e)
 {
     found f = {.w = {vocab_visit, 0, path, e}, .path = path, .e = e};
     int rc = tf_walk(&f.w, root, NULL, NULL, "", "", 0);
@@ -183,9 +240,11 @@ int tf_find_vocabs(pk_value *root, const char *path, gt_vocab_found **out, size_
             free_tokens(f.v[i].tok, f.v[i].ntok);
         }
         free(f.v);
+        free(f.tokenizer);
         return rc;
     }
     *out = f.v;
     *n = f.n;
+    *tokenizer = f.tokenizer;
     return GT_OK;
 }

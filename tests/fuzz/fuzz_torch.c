@@ -45,8 +45,10 @@ static void search(torch_file *t)
     free(where);
     gt_vocab_found *v = NULL;
     size_t nv = 0;
+    char *tokenizer = NULL;
     gt_error e3 = {0};
-    rc = tf_find_vocabs(t->root, "fuzz", &v, &nv, &e3);
+    rc = tf_find_vocabs(t->root, "fuzz", &v, &nv, &tokenizer, &e3);
+    free(tokenizer);
     check_refusal(rc, &e3);
     for (size_t i = 0; i < nv; i++) {
         for (size_t k = 0; k < v[i].ntok; k++)
