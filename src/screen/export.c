@@ -30,7 +30,9 @@ static int frame_text(const gt_surface *s, char **buf, size_t *len, gt_error *e)
     return GT_OK;
 }
 
-int export_to_file(const gt_surface *s, const char *path, gt_error *e)
+/* Writes s's text to path, which must not exist (GT_EINPUT if it does); "-" is standard
+ * output. */
+static int export_to_file(const gt_surface *s, const char *path, gt_error *e)
 {
     char *data;
     size_t n;

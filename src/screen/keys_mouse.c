@@ -39,7 +39,8 @@ long keys_strip_step_at(const gt_view *v, int x, int y)
     return s;
 }
 
-int keys_unit_at(const gt_view *v, int x, int y)
+/* The unit of the gate panel's row at (x, y), or -1. */
+static int keys_unit_at(const gt_view *v, int x, int y)
 {
     gt_rect r = v->lay.r[P_GATES];
     if (!inside(r, x, y) || y < r.y + 2)

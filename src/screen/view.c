@@ -89,7 +89,8 @@ int view_stats_max_scroll(const gt_view *v)
     return max > 0 ? max : 0;
 }
 
-int view_r_columns(const gt_view *v)
+/* The columns of the r column in each unit row (0 without a hypothesis on this layer). */
+static int view_r_columns(const gt_view *v)
 {
     return findview_has_r(&v->find, v->layer) ? 8 : 0; /* a space, then " +0.123" */
 }

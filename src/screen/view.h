@@ -216,8 +216,6 @@ int view_in_found(const gt_view *v, size_t off);
 /* The stats view's last useful scroll position at the layout's size. */
 int view_stats_max_scroll(const gt_view *v);
 
-/* The columns of the r column in each unit row (0 without a hypothesis on this layer). */
-int view_r_columns(const gt_view *v);
 /* The units the gate panel can show at once (from the layout). */
 int view_units_per_page(const gt_view *v);
 
