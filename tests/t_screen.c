@@ -118,7 +118,7 @@ static void test_selection_column(gt_view *v)
 static void test_unknown_difference(gt_view *v)
 {
     gt_error e = {0};
-    v->t = 1;
+    v->ui->t = v->t = 1;
     int tok = (trace_token(v->tr, 1) + 1) % v->m->vocab;
     tap_ok(trace_edit(v->tr, 1, tok, &e) == 0, "an edit at step 1");
     view_edits_changed(v);
@@ -230,7 +230,7 @@ static void test_goto_numbers(gt_view *v)
                                       "+3", "1 2", "%"};
     draw(v, 120, 40);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        v->t = 7;
+        v->ui->t = v->t = 7;
         key(v, K_CHAR, 'g');
         type(v, bad[i]);
         key(v, K_ENTER, 0);
@@ -255,7 +255,7 @@ static void test_sort_orders(gt_view *v)
     int orders[SORT_COUNT][H];
     int same = 0, n = 0;
     for (size_t st = 100; st < 1100; st += 100) {
-        v->t = st;
+        v->ui->t = v->t = st;
         n = 0;
         for (int o = 0; o < SORT_COUNT; o++) {
             if (o == SORT_IMPORTANCE)
@@ -315,7 +315,7 @@ static void test_search_highlight(gt_view *v)
 static void test_mono_curves(gt_view *v)
 {
     gt_error e = {0};
-    v->t = 200;
+    v->ui->t = v->t = 200;
     trace_edit(v->tr, 200, (trace_token(v->tr, 200) + 1) % v->m->vocab, &e);
     view_edits_changed(v);
     int count[2][2] = {{0}}; /* [mono][braille, letters] */
@@ -365,7 +365,7 @@ static void test_mono_curves(gt_view *v)
 static void test_strip_scroll(gt_view *v)
 {
     char r0[3][512], r1[3][512], r2[3][512];
-    v->t = 600;
+    v->ui->t = v->t = 600;
     draw(v, 120, 40);
     gt_rect st = v->lay.r[P_STRIP];
     int rows = (st.h - 1) / 2, y0 = st.y + 1;
@@ -427,7 +427,7 @@ static void test_heat_scale(gt_view *v)
 static void test_cursor_on_edit(gt_view *v)
 {
     gt_error e = {0};
-    v->t = 700;
+    v->ui->t = v->t = 700;
     int roles[2] = {0, 0};
     for (int edited = 0; edited < 2; edited++) {
         if (edited)
@@ -608,7 +608,7 @@ static void test_strip_words(const gt_model *m, const char *text, size_t n, cons
         size_t from[] = {0, blk > 40 ? blk - 40 : v.steps / 3, v.steps > 90 ? v.steps - 90 : 0};
         for (int f = 0; f < 3; f++) {
             int pairs, W;
-            v.t = from[f];
+            v.ui->t = v.t = from[f];
             draw(&v, sizes[z][0], sizes[z][1]);
             read_strip(&v, a, &pairs, &W);
             for (int i = 0; i < 80 && v.t + 1 < v.steps; i++) {
@@ -620,7 +620,7 @@ static void test_strip_words(const gt_model *m, const char *text, size_t n, cons
                          strcmp(surf_cell(&surf, st.x + 1 + cx, st.y + 2 + 2 * mid)->s, "▲") != 0;
                 if (i % 16 == 0)
                     clicks += clicks_disagree(&v);
-                v.t++;
+                v.ui->t = ++v.t;
                 draw(&v, sizes[z][0], sizes[z][1]);
                 read_strip(&v, b, &pairs, &W);
                 int nx = cursor_col(&b[mid]), ok = 1;

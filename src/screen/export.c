@@ -229,7 +229,7 @@ int export_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e
     if (rc == GT_OK && etok >= 0 && (rc = view_apply_edit(v, es, etok, e)) == GT_OK &&
         v->ui->msg_error)
         rc = gt_fail(e, GT_EFAIL, "%s", v->ui->msg);
-    v->t = (size_t)o->step;
+    v->ui->t = v->t = (size_t)o->step;
     gt_surface s = {0};
     if (rc == GT_OK)
         rc = view_prepare(v, cols, rows, e);

@@ -35,7 +35,7 @@ static size_t page_len(const gt_view *v)
 
 static void step_by(gt_view *v, long d)
 {
-    size_t base = v->pending ? v->pending_step : v->t;
+    size_t base = v->ui->t;
     if (d < 0)
         view_seek(v, (size_t)-d > base ? 0 : base - (size_t)-d);
     else
@@ -55,7 +55,7 @@ static void select_rank(gt_view *v, long rank)
 /* Moves the cursor to step st, remembering where it was for '' . */
 static void jump(gt_view *v, size_t st)
 {
-    size_t now = v->pending ? v->pending_step : v->t;
+    size_t now = v->ui->t;
     if (st != now) {
         v->ui->prev_t = now;
         v->ui->have_prev = 1;
@@ -131,7 +131,7 @@ static void search(gt_view *v, int dir)
         return;
     }
     const gt_text *t = v->text;
-    size_t cur = text_step_offset(t, v->pending ? v->pending_step : v->t);
+    size_t cur = text_step_offset(t, v->ui->t);
     gt_edtext x;
     gt_error e = {0};
     if (edtext_open(&x, v->tr, &e)) {

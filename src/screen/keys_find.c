@@ -90,7 +90,7 @@ void keys_find_enter(gt_view *v)
 int keys_find_jump(gt_view *v, int dir)
 {
     gt_findview *f = &v->find;
-    size_t to, from = v->pending ? v->pending_step : v->t;
+    size_t to, from = v->ui->t;
     int wrapped, rc = findview_jump(f, from, dir, &to, &wrapped);
     if (rc == 0)
         return 0;

@@ -124,7 +124,7 @@ void models_switch(gt_models *ms, int dir)
     ms->cur = (ms->cur + (dir > 0 ? 1 : ms->n - 1)) % ms->n;
     gt_view *to = &ms->v[ms->cur];
     trace_pass_cancel(from->tr); /* one background pass at a time: the model shown */
-    from->pending = 0;
+    view_forget_jump(from);
     if (view_clamp(to))
         view_edits_changed(to);
     ms->ui.top = 0; /* the gate panel from the selected unit's rank in this model's order */
@@ -136,7 +136,7 @@ void models_switch(gt_models *ms, int dir)
     } else if (!from->diff) {
         to->diff = 0;
     }
-    view_seek(to, from->t); /* when its states are not known yet, a jump the pass ends */
+    view_seek(to, ms->ui.t); /* when its states are not known yet, a jump the pass ends */
     if (ms->ui.pass_wanted)
         trace_pass_start(to->tr, to->steps, NULL);
     snprintf(ms->ui.msg, sizeof ms->ui.msg, "model %d of %d: %s", ms->cur + 1, ms->n, to->m->path);

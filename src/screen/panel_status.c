@@ -154,7 +154,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
     case PROMPT_NONE: break;
     }
     if (v->pending) {
-        snprintf(buf, sizeof buf, "computing the states up to step %zu ", v->pending_step);
+        snprintf(buf, sizeof buf, "computing the states up to step %zu ", v->ui->t);
         progress_line(s, x, y, end, buf, v->pass_progress);
         return;
     }

@@ -339,7 +339,7 @@ void view_model_changed(gt_view *v)
         v->ui->msg_error = 1;
     }
     trace_model_changed(v->tr);
-    v->pending = 0;
+    view_forget_jump(v);
     view_edits_changed(v); /* the perturbation, the difference, m v p computed again */
     if (v->ui->overlay == OVERLAY_STATS)
         statsview_want(&v->stats, v->layer);
@@ -470,13 +470,13 @@ void view_seek(gt_view *v, size_t s)
 {
     if (s >= v->steps)
         s = v->steps - 1;
+    v->ui->t = s;
     if (trace_reachable(v->tr, s)) {
         v->t = s;
         v->pending = 0;
         return;
     }
     v->pending = 1;
-    v->pending_step = s;
     v->ui->pass_wanted = 1;
     trace_pass_start(v->tr, v->steps, NULL);
 }
@@ -510,8 +510,8 @@ int view_tick(gt_view *v)
         redraw = 1;
     }
     if (v->pending) {
-        if (trace_reachable(v->tr, v->pending_step)) {
-            v->t = v->pending_step;
+        if (trace_reachable(v->tr, v->ui->t)) {
+            v->t = v->ui->t;
             v->pending = 0;
             redraw = 1;
         } else if (!running) {
@@ -521,10 +521,17 @@ int view_tick(gt_view *v)
     return redraw;
 }
 
+void view_forget_jump(gt_view *v)
+{
+    if (v->pending)
+        v->ui->t = v->t;
+    v->pending = 0;
+}
+
 void view_cancel_pass(gt_view *v)
 {
     trace_pass_cancel(v->tr);
-    v->pending = 0;
+    view_forget_jump(v);
     v->ui->pass_wanted = 0;
 }
 

@@ -75,6 +75,7 @@ typedef struct gt_shared {
     int quote;         /* ' pressed: ' goes back, a letter to its mark */
     int mark_next;     /* M pressed: the next letter names a mark at the cursor */
     size_t mark[26];   /* the marks a-z: their step + 1 (0: not set) */
+    size_t t;          /* the cursor's step, where the keys put it (view_seek) */
     int layer;         /* the layer and the unit chosen (each model shows them clamped to */
     int unit;          /* its size: gt_view's layer and unit) */
     int top;           /* the first rank shown in the gate panel */
@@ -116,9 +117,9 @@ typedef struct gt_view {
     /* the state the keys change: shared by every model, then this model's */
     gt_shared *ui;     /* &own, or with several models every view's the same */
     gt_shared own;
-    size_t t;          /* the cursor's step, once this model's states there are known */
-    int pending;       /* waiting for the background pass to reach pending_step */
-    size_t pending_step;
+    size_t t;          /* the step this model's values are shown at: the cursor's (ui->t),
+                        * or while pending the last it could reach */
+    int pending;       /* waiting for the background pass to reach the cursor */
     gt_pertview pert;  /* the last edit's perturbation curves (K: pert.horizon) */
     gt_statsview stats; /* the report's tables (r shows them) */
     gt_jacview jac;    /* the derivative against the carry line at the cursor (D shows it) */
@@ -218,6 +219,8 @@ int view_tick(gt_view *v);
 /* 1 while something computes in the background (the pass, the report): the screen then
  * looks at view_tick now and then. */
 int view_busy(const gt_view *v);
+/* Forgets a pending jump: the cursor back where v is shown. */
+void view_forget_jump(gt_view *v);
 /* Stops the background pass and forgets a pending jump. */
 void view_cancel_pass(gt_view *v);
 

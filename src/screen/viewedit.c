@@ -17,7 +17,7 @@ static void edits_changed(gt_view *v)
     v->ui->edit_gen++;
     for (int k = 0; k < view_count(v); k++) {
         gt_view *o = view_at(v, k);
-        o->pending = 0;
+        view_forget_jump(o);
         view_edits_changed(o);
     }
     if (v->ui->pass_wanted)
