@@ -156,7 +156,7 @@ static void test_units(gt_view *v)
     press(v, "J");
     tap_ok(v->unit == 3, "J: a page of units (to the last)");
     press(v, "s");
-    tap_ok(v->sort == SORT_CARRY && v->order[v->rank] == v->unit, "s sorts by the carry gate");
+    tap_ok(v->ui->sort == SORT_CARRY && v->order[v->rank] == v->unit, "s sorts by the carry gate");
     int sorted = 1;
     const float *f = v->g + H;
     for (int i = 1; i < H; i++)
@@ -169,13 +169,13 @@ static void test_units(gt_view *v)
     tap_ok(v->ui->sort_reverse && sorted, "S reverses the order");
     for (int i = 0; i < SORT_COUNT - 1; i++)
         press(v, "s");
-    tap_ok(v->sort == SORT_INDEX, "s cycles through the %d orders", SORT_COUNT);
+    tap_ok(v->ui->sort == SORT_INDEX, "s cycles through the %d orders", SORT_COUNT);
     press(v, "S");
 
     press(v, "]");
     tap_ok(v->layer == 1, "] layer 1");
     press(v, "]");
-    tap_ok(v->layer == 1 && strstr(v->msg, "top"), "] at the top layer: a message");
+    tap_ok(v->layer == 1 && strstr(v->ui->msg, "top"), "] at the top layer: a message");
     press(v, "[");
     tap_ok(v->layer == 0, "[ layer 0");
 }
@@ -183,11 +183,11 @@ static void test_units(gt_view *v)
 static void test_prompts(gt_view *v)
 {
     press_each(v, "g10\r");
-    tap_ok(v->t == 10 && v->prompt == PROMPT_NONE, "g 10 Enter: step 10");
+    tap_ok(v->t == 10 && v->ui->prompt == PROMPT_NONE, "g 10 Enter: step 10");
     press_each(v, "gx\r");
-    tap_ok(v->t == 10 && v->msg_error, "g x: an error message, no move");
+    tap_ok(v->t == 10 && v->ui->msg_error, "g x: an error message, no move");
     press_each(v, "g5\x1b");
-    tap_ok(v->t == 10 && v->prompt == PROMPT_NONE, "Esc cancels the prompt");
+    tap_ok(v->t == 10 && v->ui->prompt == PROMPT_NONE, "Esc cancels the prompt");
     press_each(v, "gend\r");
     tap_ok(v->t == v->steps - 1, "g end: the last step");
 
@@ -197,7 +197,7 @@ static void test_prompts(gt_view *v)
     press(v, "n");
     tap_ok(v->t == 23, "n: the next match (23)");
     press(v, "n");
-    tap_ok(v->t == 17 && strstr(v->msg, "wrapped"), "n again wraps around to 17");
+    tap_ok(v->t == 17 && strstr(v->ui->msg, "wrapped"), "n again wraps around to 17");
     press(v, "N");
     tap_ok(v->t == 23, "N: the previous match, wrapping back (23)");
 }
@@ -209,12 +209,12 @@ static void test_edits(gt_view *v)
     gt_trace *tr = v->tr;
     const gt_model *m = v->m;
     press_each(v, "ez");
-    tap_ok(trace_edit_count(tr) == 0 && v->msg_error, "e z: not in the vocabulary, refused");
+    tap_ok(trace_edit_count(tr) == 0 && v->ui->msg_error, "e z: not in the vocabulary, refused");
     tap_ok(!v->pert.valid, "no edit: no perturbation curves");
     press(v, "d");
-    tap_ok(!v->diff && strstr(v->msg, "no edit"), "d without an edit: nothing to compare, says so");
+    tap_ok(!v->diff && strstr(v->ui->msg, "no edit"), "d without an edit: nothing to compare, says so");
     tap_ok(press(v, "w") == ACT_REDRAW && access("t-edited.txt", F_OK) != 0 &&
-               strstr(v->msg, "no edit"),
+               strstr(v->ui->msg, "no edit"),
            "w without an edit writes nothing");
     size_t at = v->t;
     int before = trace_token(tr, at);
@@ -227,13 +227,13 @@ static void test_edits(gt_view *v)
                v->pert.r.dc[0] == v->pert.r.fo[0],
            "the edit's curves are computed at once (K %d, D_c(0) = F(0))", v->pert.r.K);
     press(v, "+");
-    tap_ok(v->pert.horizon == 128 && strstr(v->msg, "128"), "+ doubles K");
+    tap_ok(v->pert.horizon == 128 && strstr(v->ui->msg, "128"), "+ doubles K");
     press_each(v, "--");
     tap_ok(v->pert.horizon == 32, "- halves it");
     press(v, "=");
     tap_ok(v->pert.horizon == 64, "= doubles it too");
     press_each(v, "------");
-    tap_ok(v->pert.horizon == PERTVIEW_KMIN && strstr(v->msg, "K is"), "K stops at %d",
+    tap_ok(v->pert.horizon == PERTVIEW_KMIN && strstr(v->ui->msg, "K is"), "K stops at %d",
            PERTVIEW_KMIN);
     press_each(v, "++++");
     press(v, "]");
@@ -247,12 +247,12 @@ static void test_edits(gt_view *v)
     press(v, "d");
     tap_ok(!v->diff && v->sg == v->g, "d again: the values");
     tap_ok(press(v, "w") == ACT_REDRAW && access("t-edited.txt", F_OK) == 0 &&
-               strstr(v->msg, "t-edited.txt"),
+               strstr(v->ui->msg, "t-edited.txt"),
            "w writes the edited text to ./t-edited.txt");
     press(v, "w");
     tap_ok(access("t-edited-2.txt", F_OK) == 0, "w again: ./t-edited-2.txt, not over the first");
     press_each(v, "e\r");
-    tap_ok(trace_edit_count(tr) == 1 && v->prompt == PROMPT_EDIT && v->newline_asked,
+    tap_ok(trace_edit_count(tr) == 1 && v->ui->prompt == PROMPT_EDIT && v->ui->newline_asked,
            "e Enter: nothing edited yet, the prompt asks before a newline");
     press(v, "\r");
     tap_ok(trace_edit_count(tr) == 2 && m->vocab_cp[trace_token(tr, at)] == '\n',
@@ -269,7 +269,7 @@ static void test_edits(gt_view *v)
            "u u undoes both");
     tap_ok(!v->pert.valid && !v->diff, "no edit left: no curves, no difference");
     press(v, "u");
-    tap_ok(strstr(v->msg, "no edit") != NULL, "u with nothing to undo says so");
+    tap_ok(strstr(v->ui->msg, "no edit") != NULL, "u with nothing to undo says so");
 }
 
 static void test_stats_view(gt_view *v)
@@ -284,7 +284,7 @@ static void test_stats_view(gt_view *v)
     size_t tt = v->t;
     int uu = v->unit;
     press_each(v, "jkk");
-    tap_ok(v->stats.scroll == 0 && v->t == tt && v->unit == uu,
+    tap_ok(v->ui->stats_scroll == 0 && v->t == tt && v->unit == uu,
            "j and k scroll the tables, not units");
     press(v, "]");
     tap_ok(v->layer == 1 && (statsview_busy(&v->stats) || v->stats.text[1]),
@@ -307,23 +307,23 @@ static void test_more_keys(gt_view *v)
     press(v, "\x1b[D");
     press(v, "\x1b[D");
     press(v, "2");
-    tap_ok(strcmp(v->input, "213") == 0 && v->line.pos == 1, "g: left arrow twice, 2: \"213\"");
+    tap_ok(strcmp(v->ui->input, "213") == 0 && v->ui->line.pos == 1, "g: left arrow twice, 2: \"213\"");
     press(v, "\x1b[F");
     press(v, "\x7f");
-    tap_ok(strcmp(v->input, "21") == 0, "End, Backspace: \"21\"");
+    tap_ok(strcmp(v->ui->input, "21") == 0, "End, Backspace: \"21\"");
     press(v, "\x15");
-    tap_ok(v->input[0] == 0, "Ctrl-U empties the line before the cursor");
+    tap_ok(v->ui->input[0] == 0, "Ctrl-U empties the line before the cursor");
     press_each(v, "1 end");
     press(v, "\x17");
-    tap_ok(strcmp(v->input, "1 ") == 0, "Ctrl-W deletes the word before the cursor");
+    tap_ok(strcmp(v->ui->input, "1 ") == 0, "Ctrl-W deletes the word before the cursor");
     press(v, "\x15");
     press_each(v, "12\r");
-    tap_ok(v->t == 12 && v->prompt == PROMPT_NONE, "g 12 Enter: step 12");
+    tap_ok(v->t == 12 && v->ui->prompt == PROMPT_NONE, "g 12 Enter: step 12");
     press(v, "g");
     press(v, "\x1b[A");
-    tap_ok(strcmp(v->input, "12") == 0, "g then the up arrow: the last line entered (12)");
+    tap_ok(strcmp(v->ui->input, "12") == 0, "g then the up arrow: the last line entered (12)");
     press(v, "\x1b[B");
-    tap_ok(v->input[0] == 0, "the down arrow: back to the empty line");
+    tap_ok(v->ui->input[0] == 0, "the down arrow: back to the empty line");
     press(v, "\x1b");
 
     press_each(v, "g5\r");
@@ -342,14 +342,14 @@ static void test_more_keys(gt_view *v)
     press_each(v, "''");
     tap_ok(v->t == 2, "'' after 'b: step 2");
     press_each(v, "'q");
-    tap_ok(v->t == 2 && v->msg_error && strstr(v->msg, "not set"), "'q: no mark q, says so");
+    tap_ok(v->t == 2 && v->ui->msg_error && strstr(v->ui->msg, "not set"), "'q: no mark q, says so");
     press(v, "l");
 
     press_each(v, "g3\rea");
     press_each(v, "g8\reb");
     tap_ok(trace_edit_count(tr) == 2, "two edits (steps 3 and 8)");
     press_each(v, "g0\rE");
-    tap_ok(v->t == 3 && strstr(v->msg, "1 of 2"), "E: the first edit (step 3, 1 of 2)");
+    tap_ok(v->t == 3 && strstr(v->ui->msg, "1 of 2"), "E: the first edit (step 3, 1 of 2)");
     press(v, "E");
     tap_ok(v->t == 8, "E: the next (step 8)");
     press(v, "E");
@@ -360,8 +360,8 @@ static void test_more_keys(gt_view *v)
     tap_ok(trace_edit_count(tr) == 2 && trace_edited(tr, 8) && v->t == 8,
            "Ctrl-R redoes it and goes there");
     press(v, "\x12");
-    tap_ok(trace_edit_count(tr) == 2 && strstr(v->msg, "no undone"), "Ctrl-R again: nothing to redo");
-    tap_ok(press(v, "q") == ACT_REDRAW && strstr(v->msg, "not written"),
+    tap_ok(trace_edit_count(tr) == 2 && strstr(v->ui->msg, "no undone"), "Ctrl-R again: nothing to redo");
+    tap_ok(press(v, "q") == ACT_REDRAW && strstr(v->ui->msg, "not written"),
            "q with edits not written: asks again");
     press(v, "l");
     tap_ok(press(v, "q") == ACT_REDRAW, "another key between: q asks again");
@@ -379,13 +379,13 @@ static void test_more_keys(gt_view *v)
     press_each(v, "#2\r");
     tap_ok(v->unit == 2, "# 2 Enter: unit 2");
     press_each(v, "#9\r");
-    tap_ok(v->unit == 2 && v->msg_error, "# 9: not a unit of 4, refused");
+    tap_ok(v->unit == 2 && v->ui->msg_error, "# 9: not a unit of 4, refused");
     press(v, "s");
-    tap_ok(v->sort != SORT_INDEX && v->rank == 0 && v->top == 0,
+    tap_ok(v->ui->sort != SORT_INDEX && v->rank == 0 && v->ui->top == 0,
            "s: the new order's first unit selected");
     press(v, "S");
     tap_ok(v->rank == 0, "S: the reversed order's first unit selected");
-    while (v->sort != SORT_INDEX)
+    while (v->ui->sort != SORT_INDEX)
         press(v, "s");
     press(v, "S");
 }
@@ -408,7 +408,7 @@ static void test_mouse(gt_view *v)
     tap_ok(key_of(mouse_bytes(3, 6, 11), &k) == 0, "a release: nothing");
     press_each(v, "g0\r");
     gt_rect g = v->lay.r[P_GATES];
-    int want = v->order[v->top + 2];
+    int want = v->order[v->ui->top + 2];
     press(v, mouse_bytes(0, g.x + 4, g.y + 2 + 2));
     tap_ok(v->unit == want, "a click on the third unit row selects its unit (%d)", want);
     /* the strip: rows of whole lines ("abc abc\n", "ab ca ba cab\n", ...), the cursor's
@@ -456,10 +456,10 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
            "D: the derivative at step 20 on layer 1, lags 1..20 (fewer than 32 so near the "
            "start), as computed straight from a run of the text");
     press(v, "+");
-    tap_ok(v->jac.horizon == 64 && v->pert.horizon == PERTVIEW_KDEFAULT,
+    tap_ok(v->ui->jac_K == 64 && v->pert.horizon == PERTVIEW_KDEFAULT,
            "+ doubles its K, not the perturbation's");
     press_each(v, "---");
-    tap_ok(v->jac.horizon == 8 && v->jac.K == 8 && same_as_direct(v, m, t->tok),
+    tap_ok(v->ui->jac_K == 8 && v->jac.K == 8 && same_as_direct(v, m, t->tok),
            "- halves it: 8 lags");
     press_each(v, "lj");
     tap_ok(v->jac.step == 21 && v->jac.unit == v->unit && same_as_direct(v, m, t->tok),
@@ -492,6 +492,22 @@ static void prompt(gt_view *v, const char *key, const char *s)
         p += n;
     }
     press(v, "\r");
+}
+
+/* Each key of s (an escape sequence as one) handled on the model shown, then a frame. */
+static void models_press(gt_models *ms, const char *s)
+{
+    gt_error e = {0};
+    for (const char *p = s; *p;) {
+        char one[8] = {0};
+        size_t n = p[0] == '\x1b' && p[1] == '[' ? 3 : 1;
+        memcpy(one, p, n);
+        gt_key k;
+        if (key_of(one, &k))
+            keys_handle_models(ms, &k);
+        view_prepare(models_view(ms), 120, 40, &e);
+        p += n;
+    }
 }
 
 /* Two models: Tab changes which model's data is drawn, not what is open or selected. */
@@ -539,6 +555,13 @@ static void test_models(const gt_model *m, const gt_text *t)
     keys_handle_models(&ms, &redo);
     tap_ok(ms.cur == 0 && trace_edit_count(ms.tr[0]) == 1 && trace_edit_count(ms.tr[1]) == 1,
            "Ctrl-R on the other model redoes it on every model");
+    models_press(&ms, "g5\r#3\r");
+    keys_handle_models(&ms, &tab);
+    models_press(&ms, "g\x1b[A");
+    tap_ok(ms.cur == 1 && strcmp(models_view(&ms)->ui->input, "5") == 0 &&
+               models_view(&ms)->unit == 3 && ms.v[1].unit == 3,
+           "Tab: the prompt's history, the unit chosen, the same on the other model");
+    models_press(&ms, "\x1b");
     models_close(&ms);
 }
 
@@ -589,9 +612,9 @@ static void test_edited_text(const char *dir)
     prompt(&v, "/", "abb");
     tap_ok(v.t == 10, "/abb finds a match ending with the edited last step (step 10)");
     press(&v, "N");
-    tap_ok(v.t == 10 && strstr(v.msg, "wrapped"), "N: the only match, wrapping around");
+    tap_ok(v.t == 10 && strstr(v.ui->msg, "wrapped"), "N: the only match, wrapping around");
     prompt(&v, "/", "\xc3\xa9");
-    tap_ok(v.t == 1 && strstr(v.msg, "wrapped"), "/é from step 10 wraps to the edited step 1");
+    tap_ok(v.t == 1 && strstr(v.ui->msg, "wrapped"), "/é from step 10 wraps to the edited step 1");
     press(&v, "n");
     tap_ok(v.t == 8, "n: the next é is the loaded one at step 8 (step 2's is edited away)");
     press(&v, "N");
@@ -599,7 +622,7 @@ static void test_edited_text(const char *dir)
     prompt(&v, "/", "ab");
     tap_ok(v.t == 10, "/ab after step 1: step 10 (step 0's a is now followed by é)");
     prompt(&v, "/", "\xc3\xa9\xc3\xa9");
-    tap_ok(v.msg_error && strstr(v.msg, "is not in the text"),
+    tap_ok(v.ui->msg_error && strstr(v.ui->msg, "is not in the text"),
            "/éé, in the text as loaded (steps 7-8), is not in the edited text");
 
     gt_edtext x;
@@ -708,14 +731,14 @@ static void test_interventions(gt_model *m, gt_text *t)
     press(&v, "a");
     press(&v, "Z");
     tap_ok(!iv_any(&ivs.iv) && trace_edit_count(tr) == 1 && view_is_run(&v, m, tok) &&
-               strstr(v.msg, "removed"),
+               strstr(v.ui->msg, "removed"),
            "Z removes every intervention and keeps the edit");
     press(&v, "Z");
-    tap_ok(strstr(v.msg, "no interventions") != NULL, "Z with none: a message");
+    tap_ok(strstr(v.ui->msg, "no interventions") != NULL, "Z with none: a message");
     press(&v, "0");
     tap_ok(v.t == 0, "0 still goes to the first step");
 
-    while (v.sort != SORT_IMPORTANCE)
+    while (v.ui->sort != SORT_IMPORTANCE)
         press(&v, "s");
     for (int i = 0; i < 3000 && ivview_busy(&ivs); i++) {
         usleep(10000);

@@ -51,7 +51,7 @@ static int settle(gt_view *v)
 static void match(gt_view *v, const char *regex)
 {
     key(v, K_CHAR, 'm');
-    while (v->input[0]) /* m offers the last expression to edit */
+    while (v->ui->input[0]) /* m offers the last expression to edit */
         key(v, K_BACKSPACE, 0);
     type(v, regex);
     key(v, K_ENTER, 0);
@@ -87,9 +87,9 @@ static void test_match(gt_view *v, const parens *p)
     tap_ok(findview_r(&v->find, 0) > 0.9999, "unit 0: r = %.6f with h",
            findview_r(&v->find, 0));
     int sorts = 0;
-    while (v->sort != SORT_R && sorts++ <= SORT_COUNT)
+    while (v->ui->sort != SORT_R && sorts++ <= SORT_COUNT)
         key(v, K_CHAR, 's');
-    tap_ok(v->sort == SORT_R && v->order[0] == 0, "s reaches the sort by |r|: unit 0 first");
+    tap_ok(v->ui->sort == SORT_R && v->order[0] == 0, "s reaches the sort by |r|: unit 0 first");
     tap_ok(v->find.nmatch == p->n, "%zu matches, the %zu parentheticals", v->find.nmatch, p->n);
 
     key(v, K_HOME, 0);
@@ -150,7 +150,7 @@ static void test_select(gt_view *v, const parens *p, const char *txt)
 
 static void test_profile(gt_view *v)
 {
-    v->unit = 0;
+    v->ui->unit = 0;
     key(v, K_CHAR, 'p');
     int ok = settle(v) && v->ui->overlay == OVERLAY_PROFILE && v->find.prof_state == FIND_KNOWN;
     tap_ok(ok && strstr(v->find.prof_text, "the 10 steps of highest value"),
@@ -170,12 +170,12 @@ static void test_profile(gt_view *v)
 static void test_bad(gt_view *v)
 {
     match(v, "(");
-    tap_ok(v->msg_error && strstr(v->msg, "not a valid regular expression") &&
+    tap_ok(v->ui->msg_error && strstr(v->ui->msg, "not a valid regular expression") &&
                !findview_busy(&v->find),
-           "m with \"(\": %s", v->msg);
+           "m with \"(\": %s", v->ui->msg);
     match(v, "q");
     settle(v);
-    tap_ok(v->msg_error && strstr(v->msg, "matches no character"), "m with \"q\": %s", v->msg);
+    tap_ok(v->ui->msg_error && strstr(v->ui->msg, "matches no character"), "m with \"q\": %s", v->ui->msg);
     match(v, "\\([^)]*\\)");
     settle(v);
     key(v, K_CHAR, 'e');

@@ -92,7 +92,7 @@ static void type(gt_view *v, const char *s)
 /* Only the selected unit's row has the selection's role in the column before the numbers. */
 static void test_selection_column(gt_view *v)
 {
-    v->unit = 3;
+    v->ui->unit = 3;
     draw(v, 120, 40);
     gt_rect g = v->lay.r[P_GATES];
     int selected = 0, others = 0, rows = 0;
@@ -118,7 +118,7 @@ static void test_selection_column(gt_view *v)
 static void test_unknown_difference(gt_view *v)
 {
     gt_error e = {0};
-    v->t = 1;
+    v->ui->t = v->t = 1;
     int tok = (trace_token(v->tr, 1) + 1) % v->m->vocab;
     tap_ok(trace_edit(v->tr, 1, tok, &e) == 0, "an edit at step 1");
     view_edits_changed(v);
@@ -182,19 +182,19 @@ static void test_help(gt_view *v)
 /* The gate panel's title gives the units its rows show, as they number them. */
 static void test_unit_range(gt_view *v)
 {
-    v->sort = SORT_INDEX;
+    v->ui->sort = SORT_INDEX;
     v->ui->sort_reverse = 0;
-    v->unit = 30;
+    v->ui->unit = 30;
     draw(v, 64, 22);
     int page = view_units_per_page(v);
     char want[64];
-    snprintf(want, sizeof want, "units %d-%d of %d", v->order[v->top],
-             v->order[v->top + page - 1], H);
+    snprintf(want, sizeof want, "units %d-%d of %d", v->order[v->ui->top],
+             v->order[v->ui->top + page - 1], H);
     char row[512];
     surf_row_text(&surf, v->lay.r[P_GATES].y + 2, row, sizeof row);
     char first[16];
-    snprintf(first, sizeof first, "%d", v->order[v->top]);
-    tap_ok(v->top > 0 && frame_has(want) && strstr(row, first),
+    snprintf(first, sizeof first, "%d", v->order[v->ui->top]);
+    tap_ok(v->ui->top > 0 && frame_has(want) && strstr(row, first),
            "the title's range (%s) is the units of the first and last rows", want);
 }
 
@@ -214,12 +214,12 @@ static void test_stats_resize(gt_view *v)
     draw(v, 64, 22);
     for (int i = 0; i < 100; i++)
         key(v, K_PGDN, 0);
-    int small_end = sv->scroll;
+    int small_end = v->ui->stats_scroll;
     draw(v, 200, 60);
-    tap_ok(small_end > 0 && sv->scroll == view_stats_max_scroll(v) && sv->scroll < small_end &&
+    tap_ok(small_end > 0 && v->ui->stats_scroll == view_stats_max_scroll(v) && v->ui->stats_scroll < small_end &&
                frame_has("table line 199"),
            "stats view scrolled to its end at 64x22 (%d), then 200x60: scroll %d, its end shown",
-           small_end, sv->scroll);
+           small_end, v->ui->stats_scroll);
     v->ui->overlay = OVERLAY_NONE;
 }
 
@@ -230,11 +230,11 @@ static void test_goto_numbers(gt_view *v)
                                       "+3", "1 2", "%"};
     draw(v, 120, 40);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        v->t = 7;
+        v->ui->t = v->t = 7;
         key(v, K_CHAR, 'g');
         type(v, bad[i]);
         key(v, K_ENTER, 0);
-        tap_ok(v->t == 7 && v->msg_error, "g %s: refused, the cursor stays", bad[i]);
+        tap_ok(v->t == 7 && v->ui->msg_error, "g %s: refused, the cursor stays", bad[i]);
     }
     key(v, K_CHAR, 'g');
     type(v, " 12 \n");
@@ -255,12 +255,12 @@ static void test_sort_orders(gt_view *v)
     int orders[SORT_COUNT][H];
     int same = 0, n = 0;
     for (size_t st = 100; st < 1100; st += 100) {
-        v->t = st;
+        v->ui->t = v->t = st;
         n = 0;
         for (int o = 0; o < SORT_COUNT; o++) {
             if (o == SORT_IMPORTANCE)
                 continue;
-            v->sort = (gt_sort)o;
+            v->ui->sort = (gt_sort)o;
             draw(v, 120, 40);
             memcpy(orders[n++], v->order, sizeof orders[0]);
         }
@@ -270,7 +270,7 @@ static void test_sort_orders(gt_view *v)
     }
     tap_ok(same == 0, "the %d orders of s differ at each of 10 steps (%d equal pairs)",
            n, same);
-    v->sort = SORT_INDEX;
+    v->ui->sort = SORT_INDEX;
 }
 
 /* The last search's matches highlighted in the strip: every highlighted run reads the
@@ -307,7 +307,7 @@ static void test_search_highlight(gt_view *v)
     draw(v, 120, 40);
     tap_ok(before > 0 && v->nfound == 0, "after m the search's matches are no longer shown");
     v->find.last = FIND_LAST_SEARCH;
-    v->search[0] = 0;
+    v->ui->search[0] = 0;
 }
 
 /* Without colours the perturbation curves are drawn with their letters, not braille dots
@@ -315,7 +315,7 @@ static void test_search_highlight(gt_view *v)
 static void test_mono_curves(gt_view *v)
 {
     gt_error e = {0};
-    v->t = 200;
+    v->ui->t = v->t = 200;
     trace_edit(v->tr, 200, (trace_token(v->tr, 200) + 1) % v->m->vocab, &e);
     view_edits_changed(v);
     int count[2][2] = {{0}}; /* [mono][braille, letters] */
@@ -365,7 +365,7 @@ static void test_mono_curves(gt_view *v)
 static void test_strip_scroll(gt_view *v)
 {
     char r0[3][512], r1[3][512], r2[3][512];
-    v->t = 600;
+    v->ui->t = v->t = 600;
     draw(v, 120, 40);
     gt_rect st = v->lay.r[P_STRIP];
     int rows = (st.h - 1) / 2, y0 = st.y + 1;
@@ -395,7 +395,7 @@ static void test_strip_scroll(gt_view *v)
             cursor_shown |= surf_cell(&surf, x, y0 + 2 * k)->role == R_CURSOR;
     key(v, K_RIGHT, 0);
     draw(v, 120, 40);
-    tap_ok(!cursor_shown && v->t == 601 && v->strip_scroll == 0,
+    tap_ok(!cursor_shown && v->t == 601 && v->ui->strip_scroll == 0,
            "scrolled past the cursor it is not shown; a step brings the strip back to it");
 }
 
@@ -427,7 +427,7 @@ static void test_heat_scale(gt_view *v)
 static void test_cursor_on_edit(gt_view *v)
 {
     gt_error e = {0};
-    v->t = 700;
+    v->ui->t = v->t = 700;
     int roles[2] = {0, 0};
     for (int edited = 0; edited < 2; edited++) {
         if (edited)
@@ -608,7 +608,7 @@ static void test_strip_words(const gt_model *m, const char *text, size_t n, cons
         size_t from[] = {0, blk > 40 ? blk - 40 : v.steps / 3, v.steps > 90 ? v.steps - 90 : 0};
         for (int f = 0; f < 3; f++) {
             int pairs, W;
-            v.t = from[f];
+            v.ui->t = v.t = from[f];
             draw(&v, sizes[z][0], sizes[z][1]);
             read_strip(&v, a, &pairs, &W);
             for (int i = 0; i < 80 && v.t + 1 < v.steps; i++) {
@@ -620,7 +620,7 @@ static void test_strip_words(const gt_model *m, const char *text, size_t n, cons
                          strcmp(surf_cell(&surf, st.x + 1 + cx, st.y + 2 + 2 * mid)->s, "▲") != 0;
                 if (i % 16 == 0)
                     clicks += clicks_disagree(&v);
-                v.t++;
+                v.ui->t = ++v.t;
                 draw(&v, sizes[z][0], sizes[z][1]);
                 read_strip(&v, b, &pairs, &W);
                 int nx = cursor_col(&b[mid]), ok = 1;

@@ -30,7 +30,9 @@ static int frame_text(const gt_surface *s, char **buf, size_t *len, gt_error *e)
     return GT_OK;
 }
 
-int export_to_file(const gt_surface *s, const char *path, gt_error *e)
+/* Writes s's text to path, which must not exist (GT_EINPUT if it does); "-" is standard
+ * output. */
+static int export_to_file(const gt_surface *s, const char *path, gt_error *e)
 {
     char *data;
     size_t n;
@@ -225,9 +227,9 @@ int export_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e
     gt_view *v = models_view(&ms);
     /* the same edit for every model, their perturbations computed */
     if (rc == GT_OK && etok >= 0 && (rc = view_apply_edit(v, es, etok, e)) == GT_OK &&
-        v->msg_error)
-        rc = gt_fail(e, GT_EFAIL, "%s", v->msg);
-    v->t = (size_t)o->step;
+        v->ui->msg_error)
+        rc = gt_fail(e, GT_EFAIL, "%s", v->ui->msg);
+    v->ui->t = v->t = (size_t)o->step;
     gt_surface s = {0};
     if (rc == GT_OK)
         rc = view_prepare(v, cols, rows, e);

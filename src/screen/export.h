@@ -29,10 +29,6 @@ typedef struct gt_screen_opts {
 #define EXPORT_COLS 120
 #define EXPORT_ROWS 40
 
-/* Writes s's text to path, which must not exist (GT_EINPUT if it does); "-" is standard
- * output. */
-int export_to_file(const gt_surface *s, const char *path, gt_error *e);
-
 /* Writes s's text to a new file in the current directory named after the text and the step
  * (NAME-stepN.txt, NAME-stepN-2.txt, ...); its name goes to out. */
 int export_to_cwd(const gt_surface *s, const char *text_name, size_t step, int edited,

@@ -84,8 +84,9 @@ static int compute(gt_jacview *jv, gt_trace *tr, int layer, size_t t, gt_error *
     return rc;
 }
 
-void jacview_update(gt_jacview *jv, gt_trace *tr, int layer, size_t t, int unit)
+void jacview_update(gt_jacview *jv, gt_trace *tr, int layer, size_t t, int unit, int horizon)
 {
+    jv->horizon = horizon;
     int want_K = t < (size_t)jv->horizon ? (int)t : jv->horizon;
     if (!jv->valid || jv->step != t || jv->layer != layer || jv->K != want_K) {
         gt_error e = {0};

@@ -19,7 +19,7 @@
 #define JACVIEW_KDEFAULT 32
 
 typedef struct gt_jacview {
-    int horizon;        /* K asked for (+ and - change it while the view is up) */
+    int horizon;        /* K asked for at the last update */
     /* what was computed */
     int valid;
     size_t step;        /* T */
@@ -45,8 +45,8 @@ void jacview_free(gt_jacview *jv);
 void jacview_model_changed(gt_jacview *jv);
 /* The edits changed: compute again before the next frame. */
 void jacview_invalidate(gt_jacview *jv);
-/* Computes J at step t of `layer` unless that is what it holds, then the lags seen from
- * unit; a failure is kept in jv->error. */
-void jacview_update(gt_jacview *jv, gt_trace *tr, int layer, size_t t, int unit);
+/* Computes J at step t of `layer` with K lags asked for (horizon) unless that is what it
+ * holds, then the lags seen from unit; a failure is kept in jv->error. */
+void jacview_update(gt_jacview *jv, gt_trace *tr, int layer, size_t t, int unit, int horizon);
 
 #endif

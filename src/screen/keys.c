@@ -22,9 +22,9 @@ static void message(gt_view *v, int error, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(v->msg, sizeof v->msg, fmt, ap);
+    vsnprintf(v->ui->msg, sizeof v->ui->msg, fmt, ap);
     va_end(ap);
-    v->msg_error = error;
+    v->ui->msg_error = error;
 }
 
 static size_t page_len(const gt_view *v)
@@ -35,7 +35,7 @@ static size_t page_len(const gt_view *v)
 
 static void step_by(gt_view *v, long d)
 {
-    size_t base = v->pending ? v->pending_step : v->t;
+    size_t base = v->ui->t;
     if (d < 0)
         view_seek(v, (size_t)-d > base ? 0 : base - (size_t)-d);
     else
@@ -46,7 +46,7 @@ static void select_rank(gt_view *v, long rank)
 {
     const int H = v->m->hidden;
     rank = rank < 0 ? 0 : rank >= H ? H - 1 : rank;
-    v->unit = v->order[rank];
+    view_select_unit(v, v->order[rank]);
     v->rank = (int)rank;
 }
 
@@ -55,7 +55,7 @@ static void select_rank(gt_view *v, long rank)
 /* Moves the cursor to step st, remembering where it was for '' . */
 static void jump(gt_view *v, size_t st)
 {
-    size_t now = v->pending ? v->pending_step : v->t;
+    size_t now = v->ui->t;
     if (st != now) {
         v->ui->prev_t = now;
         v->ui->have_prev = 1;
@@ -118,7 +118,7 @@ static void select_unit(gt_view *v, const char *in)
             message(v, 1, "unit: \"%s\" is not a unit (0-%d)", in, v->m->hidden - 1);
         return;
     }
-    v->unit = (int)u;
+    view_select_unit(v, (int)u);
     message(v, 0, "unit %ld selected", u);
 }
 
@@ -126,12 +126,12 @@ static void select_unit(gt_view *v, const char *in)
  * before the cursor, wrapping around; moves to the step at the match. */
 static void search(gt_view *v, int dir)
 {
-    if (!v->search[0]) {
+    if (!v->ui->search[0]) {
         message(v, 1, "no search yet: / searches");
         return;
     }
     const gt_text *t = v->text;
-    size_t cur = text_step_offset(t, v->pending ? v->pending_step : v->t);
+    size_t cur = text_step_offset(t, v->ui->t);
     gt_edtext x;
     gt_error e = {0};
     if (edtext_open(&x, v->tr, &e)) {
@@ -139,23 +139,23 @@ static void search(gt_view *v, int dir)
         return;
     }
     /* smart case: a search without capitals finds either case */
-    x.fold = edtext_smart_fold(v->search);
+    x.fold = edtext_smart_fold(v->ui->search);
     int wrapped;
-    size_t len = strlen(v->search), before;
-    size_t found = edtext_find(&x, v->search, len, cur, dir, &wrapped);
-    size_t count = found == (size_t)-1 ? 0 : edtext_count(&x, v->search, len, found, &before);
+    size_t len = strlen(v->ui->search), before;
+    size_t found = edtext_find(&x, v->ui->search, len, cur, dir, &wrapped);
+    size_t count = found == (size_t)-1 ? 0 : edtext_count(&x, v->ui->search, len, found, &before);
     int fold = x.fold;
     edtext_close(&x);
     if (found == (size_t)-1) {
-        message(v, 1, "\"%s\" is not in the text", v->search);
+        message(v, 1, "\"%s\" is not in the text", v->ui->search);
         return;
     }
     size_t s = text_step_at_offset(t, found);
     if (s >= v->steps)
         s = v->steps - 1;
     jump(v, s);
-    v->search_matches = (int)count;
-    v->search_index = (int)before;
+    v->ui->search_matches = (int)count;
+    v->ui->search_index = (int)before;
     message(v, 0, "match %zu of %zu%s%s", before, count, fold ? " (either case)" : "",
             wrapped ? (dir > 0 ? ", wrapped around the end" : ", wrapped around the start") : "");
 }
@@ -182,27 +182,27 @@ static void edit(gt_view *v, uint32_t cp)
         message(v, 1, "%s", e.msg);
         return;
     }
-    if (!v->msg_error) /* unless computing what depends on the edit failed */
+    if (!v->ui->msg_error) /* unless computing what depends on the edit failed */
         message(v, 0, "step %zu edited; u undoes", v->t);
 }
 
 static void close_prompt(gt_view *v)
 {
-    v->prompt = PROMPT_NONE;
-    v->line.buf = NULL;
-    v->newline_asked = 0;
+    v->ui->prompt = PROMPT_NONE;
+    v->ui->line.buf = NULL;
+    v->ui->newline_asked = 0;
 }
 
 static gt_act prompt_key(gt_view *v, const gt_key *k)
 {
-    gt_prompt p = v->prompt;
+    gt_prompt p = v->ui->prompt;
     if (k->sym == K_ESC || (k->ctrl && k->sym == K_CHAR && (k->cp == 'c' || k->cp == 'g'))) {
         close_prompt(v);
         return ACT_REDRAW;
     }
     if (p == PROMPT_EDIT) {
-        if (k->sym == K_ENTER && !v->newline_asked) { /* a newline only when asked twice */
-            v->newline_asked = 1;
+        if (k->sym == K_ENTER && !v->ui->newline_asked) { /* a newline only when asked twice */
+            v->ui->newline_asked = 1;
             return ACT_REDRAW;
         }
         uint32_t cp = k->sym == K_CHAR && !k->ctrl ? k->cp
@@ -215,39 +215,38 @@ static gt_act prompt_key(gt_view *v, const gt_key *k)
         edit(v, cp);
         return ACT_REDRAW;
     }
-    if (!v->line.buf) { /* a prompt opened with its line filled in (m) */
-        prompt_start(&v->line, v->input, &v->hist[p]);
-        v->line.pos = strlen(v->input);
+    if (!v->ui->line.buf) { /* a prompt opened with its line filled in (m) */
+        prompt_start(&v->ui->line, v->ui->input, &v->ui->hist[p]);
+        v->ui->line.pos = strlen(v->ui->input);
     }
     if (k->sym == K_ENTER) {
-        prompt_remember(&v->hist[p], v->input);
+        prompt_remember(&v->ui->hist[p], v->ui->input);
         close_prompt(v);
         if (p == PROMPT_GOTO) {
-            go_to(v, v->input);
+            go_to(v, v->ui->input);
         } else if (p == PROMPT_UNIT) {
-            select_unit(v, v->input);
+            select_unit(v, v->ui->input);
         } else if (p == PROMPT_MATCH) {
             keys_find_enter(v);
         } else {
-            if (v->input[0])
-                snprintf(v->search, sizeof v->search, "%s", v->input);
+            if (v->ui->input[0])
+                snprintf(v->ui->search, sizeof v->ui->search, "%s", v->ui->input);
             v->find.last = FIND_LAST_SEARCH;
             search(v, 1);
         }
         return ACT_REDRAW;
     }
-    return prompt_edit(&v->line, k) ? ACT_REDRAW : ACT_NONE;
+    return prompt_edit(&v->ui->line, k) ? ACT_REDRAW : ACT_NONE;
 }
 
 /* ---- the stats view ---- */
 
 static void stats_scroll(gt_view *v, long d)
 {
-    gt_statsview *sv = &v->stats;
     long max = view_stats_max_scroll(v);
-    long to = sv->scroll + d;
+    long to = v->ui->stats_scroll + d;
     to = to > max ? max : to;
-    sv->scroll = to < 0 ? 0 : (int)to;
+    v->ui->stats_scroll = to < 0 ? 0 : (int)to;
 }
 
 /* The keys that scroll the stats view while it is up; 0 for the others. */
@@ -291,11 +290,11 @@ static int jac_key(gt_view *v, const gt_key *k)
 {
     if (k->sym != K_CHAR || k->ctrl || (k->cp != '+' && k->cp != '=' && k->cp != '-'))
         return 0;
-    int K = v->jac.horizon, nk = k->cp == '-' ? K / 2 : K * 2;
+    int K = v->ui->jac_K, nk = k->cp == '-' ? K / 2 : K * 2;
     if (nk < JACVIEW_KMIN || nk > JACVIEW_KMAX)
         message(v, 0, "K is %d (%d-%d)", K, JACVIEW_KMIN, JACVIEW_KMAX);
     else {
-        v->jac.horizon = nk;
+        v->ui->jac_K = nk;
         message(v, 0, "the derivative's lags: K = %d", nk);
     }
     return 1;
@@ -312,12 +311,12 @@ static void change_layer(gt_view *v, int d)
         message(v, 0, "layer %d is the %s (layers 0-%d)", v->layer, d > 0 ? "top" : "bottom",
                 L - 1);
     } else {
-        v->layer += d;
+        view_set_layer(v, v->layer + d);
         view_edits_changed(v);
-        if (v->sort == SORT_IMPORTANCE && v->ivs)
+        if (v->ui->sort == SORT_IMPORTANCE && v->ivs)
             ivview_want_importance(v->ivs, v->layer);
         if (v->ui->overlay == OVERLAY_STATS) {
-            v->stats.scroll = 0;
+            v->ui->stats_scroll = 0;
             statsview_want(&v->stats, v->layer);
         }
     }
@@ -329,9 +328,9 @@ static void open_prompt(gt_view *v, gt_prompt p)
         message(v, 1, "wait for the states to be computed (Esc stops)");
         return;
     }
-    v->prompt = p;
-    prompt_start(&v->line, v->input, &v->hist[p]);
-    v->newline_asked = 0;
+    v->ui->prompt = p;
+    prompt_start(&v->ui->line, v->ui->input, &v->ui->hist[p]);
+    v->ui->newline_asked = 0;
 }
 
 static void undo(gt_view *v)
@@ -341,7 +340,7 @@ static void undo(gt_view *v)
         message(v, 0, "no edit to undo");
         return;
     }
-    if (!v->msg_error)
+    if (!v->ui->msg_error)
         message(v, 0, "undid the edit at step %zu (%zu left; Ctrl-R redoes)", ed.step,
                 trace_edit_count(v->tr));
 }
@@ -364,7 +363,7 @@ static void redo(gt_view *v)
         return;
     }
     jump(v, step);
-    if (!v->msg_error)
+    if (!v->ui->msg_error)
         message(v, 0, "redid the edit at step %zu (%d more to redo)", step, v->ui->nredo);
 }
 
@@ -434,7 +433,7 @@ static void write_text(gt_view *v)
 static void interventions_changed(gt_view *v, const char *did)
 {
     view_model_changed(v);
-    if (v->msg_error)
+    if (v->ui->msg_error)
         return;
     message(v, 0, "%s; %s", did, v->ivs->what[0] ? v->ivs->what : "no interventions");
 }
@@ -499,8 +498,8 @@ static void clear_interventions(gt_view *v)
 
 static void next_sort(gt_view *v)
 {
-    v->sort = keys_find_next_sort(v);
-    if (v->sort == SORT_IMPORTANCE && v->ivs) {
+    v->ui->sort = keys_find_next_sort(v);
+    if (v->ui->sort == SORT_IMPORTANCE && v->ivs) {
         ivview_want_importance(v->ivs, v->layer);
         if (!v->ivs->imp_known && ivview_importance_busy(v->ivs))
             message(v, 0, "each unit's importance is computed in the background");
@@ -514,8 +513,8 @@ static gt_act ctrl_key(gt_view *v, const gt_key *k)
     case 'r': redo(v); return ACT_REDRAW;
     case 'e': /* the strip scrolled a row on, back, the cursor staying */
     case 'y': {
-        long to = v->strip_scroll + (k->cp == 'e' ? 1 : -1);
-        v->strip_scroll = to > 200 ? 200 : to < -200 ? -200 : to;
+        long to = v->ui->strip_scroll + (k->cp == 'e' ? 1 : -1);
+        v->ui->strip_scroll = to > 200 ? 200 : to < -200 ? -200 : to;
         return ACT_REDRAW;
     }
     case 'b': step_by(v, -(long)page_len(v)); return ACT_REDRAW;
@@ -604,11 +603,11 @@ static gt_act char_key(gt_view *v, const gt_key *k)
     case ' ': step_by(v, (long)page_len(v)); break;
     case 's':
         next_sort(v);
-        v->select_top = 1; /* the top of the new order */
+        v->ui->select_top = 1; /* the top of the new order */
         break;
     case 'S':
         v->ui->sort_reverse = !v->ui->sort_reverse;
-        v->select_top = 1;
+        v->ui->select_top = 1;
         break;
     case 'c': v->ui->heat = !v->ui->heat; break;
     case '[': change_layer(v, -1); break;
@@ -689,7 +688,7 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
 {
     if (v->ui->help) /* the arrows scroll the help, any other key closes it */
         return help_key(v, k);
-    if (v->prompt != PROMPT_NONE)
+    if (v->ui->prompt != PROMPT_NONE)
         return prompt_key(v, k);
     if (k->sym == K_CLICK || k->sym == K_WHEEL_UP || k->sym == K_WHEEL_DOWN) {
         gt_key arrow;
@@ -700,8 +699,8 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
             keys_handle(v, &arrow);
         return ACT_REDRAW;
     }
-    v->msg[0] = 0;
-    v->msg_error = 0;
+    v->ui->msg[0] = 0;
+    v->ui->msg_error = 0;
     if (!(k->sym == K_CHAR && !k->ctrl && k->cp == 'q'))
         v->ui->quit_asked = 0;
     if (overlay_key(v, k))
@@ -731,8 +730,8 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
 gt_act keys_handle_models(gt_models *ms, const gt_key *k)
 {
     gt_view *v = models_view(ms);
-    if (k->sym == K_TAB && !v->ui->help && v->prompt == PROMPT_NONE) {
-        v->msg[0] = 0;
+    if (k->sym == K_TAB && !v->ui->help && v->ui->prompt == PROMPT_NONE) {
+        v->ui->msg[0] = 0;
         models_switch(ms, k->shift ? -1 : 1);
         return ACT_REDRAW;
     }

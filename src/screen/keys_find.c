@@ -7,8 +7,8 @@
 
 static void say(gt_view *v, int error, const char *text)
 {
-    snprintf(v->msg, sizeof v->msg, "%.250s", text);
-    v->msg_error = error;
+    snprintf(v->ui->msg, sizeof v->ui->msg, "%.250s", text);
+    v->ui->msg_error = error;
 }
 
 static void select_key(gt_view *v)
@@ -28,15 +28,15 @@ static void select_key(gt_view *v)
     size_t n = f->steps < v->steps ? f->steps : v->steps;
     size_t a = f->anchor < v->t ? f->anchor : v->t, b = f->anchor < v->t ? v->t : f->anchor;
     if (b >= n) {
-        snprintf(v->msg, sizeof v->msg, "steps %zu-%zu: past the %zu steps searched (--steps N)",
+        snprintf(v->ui->msg, sizeof v->ui->msg, "steps %zu-%zu: past the %zu steps searched (--steps N)",
                  a, b, n);
-        v->msg_error = 1;
+        v->ui->msg_error = 1;
         return;
     }
     findview_select(f, a, b, v->layer);
-    snprintf(v->msg, sizeof v->msg, "selecting the units of steps %zu-%zu (%s >= %.2f)", a, b,
+    snprintf(v->ui->msg, sizeof v->ui->msg, "selecting the units of steps %zu-%zu (%s >= %.2f)", a, b,
              findview_signal_name(f), f->threshold);
-    v->msg_error = 0;
+    v->ui->msg_error = 0;
 }
 
 int keys_find_char(gt_view *v, const gt_key *k)
@@ -46,22 +46,22 @@ int keys_find_char(gt_view *v, const gt_key *k)
         return 0;
     switch (k->cp) {
     case 'm':
-        v->prompt = PROMPT_MATCH;
-        snprintf(v->input, sizeof v->input, "%s", f->regex);
+        v->ui->prompt = PROMPT_MATCH;
+        snprintf(v->ui->input, sizeof v->ui->input, "%s", f->regex);
         return 1;
     case 'v': select_key(v); return 1;
     case 'p': view_toggle_overlay(v, OVERLAY_PROFILE); return 1;
     case ';':
         findview_next_signal(f, v->layer, v->unit);
-        snprintf(v->msg, sizeof v->msg, "signal %s for r, the selection and the profile",
+        snprintf(v->ui->msg, sizeof v->ui->msg, "signal %s for r, the selection and the profile",
                  findview_signal_name(f));
-        v->msg_error = 0;
+        v->ui->msg_error = 0;
         return 1;
     case ',':
     case '.':
         findview_change_threshold(f, k->cp == '.' ? 1 : -1, v->layer);
-        snprintf(v->msg, sizeof v->msg, "selection threshold %.2f", f->threshold);
-        v->msg_error = 0;
+        snprintf(v->ui->msg, sizeof v->ui->msg, "selection threshold %.2f", f->threshold);
+        v->ui->msg_error = 0;
         return 1;
     default: return 0;
     }
@@ -71,26 +71,26 @@ void keys_find_enter(gt_view *v)
 {
     gt_findview *f = &v->find;
     gt_error e = {0};
-    if (!v->input[0] && !f->regex[0])
+    if (!v->ui->input[0] && !f->regex[0])
         return;
-    if (findview_set_regex(f, v->input, v->layer, &e)) {
+    if (findview_set_regex(f, v->ui->input, v->layer, &e)) {
         say(v, 1, e.msg);
         return;
     }
-    if (!v->input[0]) {
+    if (!v->ui->input[0]) {
         say(v, 0, "no hypothesis: the r column is gone");
-        if (v->sort == SORT_R)
-            v->sort = SORT_INDEX;
+        if (v->ui->sort == SORT_R)
+            v->ui->sort = SORT_INDEX;
         return;
     }
-    snprintf(v->msg, sizeof v->msg, "matching \"%.100s\" and every unit's r with it...", f->regex);
-    v->msg_error = 0;
+    snprintf(v->ui->msg, sizeof v->ui->msg, "matching \"%.100s\" and every unit's r with it...", f->regex);
+    v->ui->msg_error = 0;
 }
 
 int keys_find_jump(gt_view *v, int dir)
 {
     gt_findview *f = &v->find;
-    size_t to, from = v->pending ? v->pending_step : v->t;
+    size_t to, from = v->ui->t;
     int wrapped, rc = findview_jump(f, from, dir, &to, &wrapped);
     if (rc == 0)
         return 0;
@@ -155,9 +155,9 @@ int keys_find_escape(gt_view *v)
 
 gt_sort keys_find_next_sort(const gt_view *v)
 {
-    if (v->sort == SORT_R)
+    if (v->ui->sort == SORT_R)
         return SORT_INDEX;
-    if (v->sort == SORT_COUNT - 1 && findview_has_r(&v->find, v->layer))
+    if (v->ui->sort == SORT_COUNT - 1 && findview_has_r(&v->find, v->layer))
         return SORT_R;
-    return (gt_sort)((v->sort + 1) % SORT_COUNT);
+    return (gt_sort)((v->ui->sort + 1) % SORT_COUNT);
 }

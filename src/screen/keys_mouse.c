@@ -39,7 +39,8 @@ long keys_strip_step_at(const gt_view *v, int x, int y)
     return s;
 }
 
-int keys_unit_at(const gt_view *v, int x, int y)
+/* The unit of the gate panel's row at (x, y), or -1. */
+static int keys_unit_at(const gt_view *v, int x, int y)
 {
     gt_rect r = v->lay.r[P_GATES];
     if (!inside(r, x, y) || y < r.y + 2)
@@ -48,14 +49,14 @@ int keys_unit_at(const gt_view *v, int x, int y)
     int col = (x - r.x) / (g.colw + 1), row = y - (r.y + 2);
     if (col >= g.ncols || row >= g.rows)
         return -1;
-    int rank = v->top + col * g.rows + row;
+    int rank = v->ui->top + col * g.rows + row;
     return rank < v->m->hidden ? v->order[rank] : -1;
 }
 
 gt_act keys_mouse(gt_view *v, const gt_key *k, gt_key *arrow)
 {
     arrow->sym = K_NONE;
-    if (v->lay.too_small || v->prompt != PROMPT_NONE)
+    if (v->lay.too_small || v->ui->prompt != PROMPT_NONE)
         return ACT_NONE;
     int overlay = v->ui->overlay != OVERLAY_NONE;
     gt_rect strip = v->lay.r[P_STRIP];
@@ -77,7 +78,7 @@ gt_act keys_mouse(gt_view *v, const gt_key *k, gt_key *arrow)
     }
     int u = overlay ? -1 : keys_unit_at(v, k->x, k->y);
     if (u >= 0) {
-        v->unit = u;
+        view_select_unit(v, u);
         return ACT_REDRAW;
     }
     return ACT_NONE;

@@ -14,7 +14,5 @@ gt_act keys_mouse(gt_view *v, const gt_key *k, gt_key *arrow);
 
 /* The step of the character drawn at (x, y) of the text strip, or -1 where there is none. */
 long keys_strip_step_at(const gt_view *v, int x, int y);
-/* The unit of the gate panel's row at (x, y), or -1. */
-int keys_unit_at(const gt_view *v, int x, int y);
 
 #endif

@@ -47,7 +47,10 @@ int models_open(gt_models *ms, const gt_screen_models *sm, int layer, int utf8, 
         v->jac.threads = sm->threads < 0 ? 0 : sm->threads;
         v->utf8 = utf8;
         v->peers = ms->v;
+        if (k == 0)
+            ms->ui = v->own; /* the layer asked for, the defaults */
         v->ui = &ms->ui;
+        view_clamp(v);
         v->self = k;
         if (sm->n > 1) {
             size_t len = strlen(v->model_name);
@@ -98,11 +101,8 @@ void models_sync(gt_models *ms)
         gt_view *o = &ms->v[k];
         if (k == ms->cur)
             continue;
-        int layer = v->layer < o->m->layers ? v->layer : o->m->layers - 1;
-        if (o->layer != layer) {
-            o->layer = layer;
+        if (view_clamp(o))
             view_edits_changed(o);
-        }
         sync_interventions(o, v);
         if (o->pert.horizon != v->pert.horizon) {
             gt_error e = {0};
@@ -116,35 +116,31 @@ void models_switch(gt_models *ms, int dir)
 {
     if (ms->n < 2) {
         gt_view *v = &ms->v[ms->cur];
-        snprintf(v->msg, sizeof v->msg, "one model (several: gatetui MODEL MODEL ... TEXT)");
-        v->msg_error = 0;
+        snprintf(v->ui->msg, sizeof v->ui->msg, "one model (several: gatetui MODEL MODEL ... TEXT)");
+        v->ui->msg_error = 0;
         return;
     }
     gt_view *from = &ms->v[ms->cur];
     ms->cur = (ms->cur + (dir > 0 ? 1 : ms->n - 1)) % ms->n;
     gt_view *to = &ms->v[ms->cur];
-    int wanted = from->pass_wanted;
     trace_pass_cancel(from->tr); /* one background pass at a time: the model shown */
-    from->pending = 0;
-    to->unit = from->unit < to->m->hidden ? from->unit : to->m->hidden - 1;
-    to->top = 0;
-    to->sort = from->sort < SORT_COUNT ? from->sort : SORT_INDEX;
-    to->stats.scroll = from->stats.scroll;
+    view_forget_jump(from);
+    if (view_clamp(to))
+        view_edits_changed(to);
+    ms->ui.top = 0; /* the gate panel from the selected unit's rank in this model's order */
     view_follow_overlay(from, 0);
     view_follow_overlay(to, 1);
-    to->jac.horizon = from->jac.horizon;
     if (from->diff && !to->diff) {
         gt_error e = {0};
         view_set_diff(to, 1, &e);
     } else if (!from->diff) {
         to->diff = 0;
     }
-    to->pass_wanted = wanted;
-    view_seek(to, from->t); /* when its states are not known yet, a jump the pass ends */
-    if (wanted)
+    view_seek(to, ms->ui.t); /* when its states are not known yet, a jump the pass ends */
+    if (ms->ui.pass_wanted)
         trace_pass_start(to->tr, to->steps, NULL);
-    snprintf(to->msg, sizeof to->msg, "model %d of %d: %s", ms->cur + 1, ms->n, to->m->path);
-    to->msg_error = 0;
+    snprintf(ms->ui.msg, sizeof ms->ui.msg, "model %d of %d: %s", ms->cur + 1, ms->n, to->m->path);
+    ms->ui.msg_error = 0;
 }
 
 /* When every model's tables of the layer shown are known: each view gets them side by side

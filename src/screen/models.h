@@ -37,12 +37,14 @@ int models_open(gt_models *ms, const gt_screen_models *sm, int layer, int utf8, 
 void models_close(gt_models *ms);
 /* The view shown. */
 gt_view *models_view(gt_models *ms);
-/* Shows the next (dir > 0) or previous model at the same step, layer and unit; what the
- * views share (ms->ui) stays as it is. */
+/* Shows the next (dir > 0) or previous model at the same step; what the views share
+ * (ms->ui: the layer, the unit, the sort, the prompts, the open view...) stays as it is,
+ * clamped to the model's size where it is smaller. */
 void models_switch(gt_models *ms, int dir);
-/* After a key changed the view shown: gives every other model its layer, its perturbation
- * horizon, the report's tables and, to a model of the same shape, its interventions (the
- * edits are every model's at once: view_apply_edit). */
+/* After a key changed the view shown: every other model's data follows the shared state
+ * (its layer's curves computed again, the report's tables), and gets the perturbation
+ * horizon and, with the same shape, the interventions of the model shown (the edits are
+ * every model's at once: view_apply_edit). */
 void models_sync(gt_models *ms);
 /* view_tick for every model; 1 when the screen should be redrawn. */
 int models_tick(gt_models *ms);

@@ -32,7 +32,7 @@ static geom geometry(const gt_view *v)
 static const char *sort_name(const gt_view *v, const gt_surface *s)
 {
     int lstm = v->m->arch == GT_LSTM;
-    switch (v->sort) {
+    switch (v->ui->sort) {
     case SORT_CARRY: return lstm ? "forget gate f" : "update gate z";
     case SORT_ABSC: return lstm ? "|c|" : "|h|";
     case SORT_CHANGE:
@@ -149,19 +149,19 @@ void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
     const int H = v->m->hidden;
     geom g = geometry(v);
     int page = g.ncols * g.rows;
-    int last = v->top + page < H ? v->top + page : H;
+    int last = v->ui->top + page < H ? v->ui->top + page : H;
     char title[160], note[96];
     char what[64] = "";
     if (v->diff)
         snprintf(what, sizeof what, " edited %s before (step %zu)%s", s->utf8 ? "−" : "-",
                  v->dr.step, v->diff_known ? "" : ", not known here");
-    const char *dir = v->sort == SORT_INDEX
+    const char *dir = v->ui->sort == SORT_INDEX
                           ? (v->ui->sort_reverse ? ", last first" : "")
                           : (v->ui->sort_reverse ? ", lowest first" : ", highest first");
-    if (v->sort == SORT_INDEX) /* the units the rows show, as they number them */
-        snprintf(note, sizeof note, "units %d-%d of %d", v->order[v->top], v->order[last - 1], H);
+    if (v->ui->sort == SORT_INDEX) /* the units the rows show, as they number them */
+        snprintf(note, sizeof note, "units %d-%d of %d", v->order[v->ui->top], v->order[last - 1], H);
     else /* the rows, counted from 1 */
-        snprintf(note, sizeof note, "rows %d-%d of %d", v->top + 1, last, H);
+        snprintf(note, sizeof note, "rows %d-%d of %d", v->ui->top + 1, last, H);
     /* the whole title with the note; the whole title alone; shorter titles with the note */
     for (int f = 0; f < 4; f++) {
         if (f <= 1)
@@ -185,7 +185,7 @@ void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
         int x = in.x + col * (g.colw + 1);
         header_row(s, x, in.y, &g, v);
         for (int row = 0; row < g.rows; row++) {
-            int rank = v->top + col * g.rows + row;
+            int rank = v->ui->top + col * g.rows + row;
             if (rank >= H)
                 break;
             unit_row(s, x, in.y + 1 + row, &g, v, v->order[rank]);

@@ -48,6 +48,30 @@ static double ratio_at(const double *v, double k, int K)
     return exp((1 - t) * log(ra) + t * log(rb));
 }
 
+/* The decades' labels (lab columns from x0) of an axis of ph rows from top down to dbot,
+ * where each falls, without crowding: 1 (where every curve starts) first, then the lowest
+ * and the highest, then the others where they do not crowd. */
+static void draw_decades(gt_surface *s, int x0, int py, int lab, int ph, double top, int dbot,
+                         int dtop)
+{
+    double span = top - dbot;
+    char buf[32];
+    unsigned char lab_row[256] = {0};
+    for (int pass = 0; pass < 3; pass++)
+        for (int d = dtop; d >= dbot; d--) {
+            int want = d == 0 ? 0 : d == dbot || d == dtop ? 1 : 2;
+            if (want != pass)
+                continue;
+            int row = (int)lround((top - d) / span * (ph - 1));
+            if (row < 0 || row >= ph || row >= 255 || lab_row[row] ||
+                (row > 0 && lab_row[row - 1]) || lab_row[row + 1])
+                continue;
+            fmt_decade(buf, sizeof buf, d);
+            surf_printf(s, x0, py + row, lab, R_DIM, "%*s", lab, buf);
+            lab_row[row] = 1;
+        }
+}
+
 static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_pertview *pv,
                       const curve *cv, int nc, int letters)
 {
@@ -76,23 +100,8 @@ static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_per
     const char *axis = s->utf8 ? "│" : "|";
     for (int y = 0; y < ph; y++)
         surf_put(s, px - 1, py + y, R_DIM, axis);
-    /* the decades' labels, where each falls, without crowding */
-    /* 1 (where every curve starts) first, then the other decades where they do not crowd */
+    draw_decades(s, x0, py, lab, ph, top, dbot, dtop);
     char buf[32];
-    unsigned char lab_row[256] = {0};
-    for (int pass = 0; pass < 3; pass++)
-        for (int d = dtop; d >= dbot; d--) {
-            int want = d == 0 ? 0 : d == dbot || d == dtop ? 1 : 2;
-            if (want != pass)
-                continue;
-            int row = (int)lround((top - d) / span * (ph - 1));
-            if (row < 0 || row >= ph || row >= 255 || lab_row[row] ||
-                (row > 0 && lab_row[row - 1]) || lab_row[row + 1])
-                continue;
-            fmt_decade(buf, sizeof buf, d);
-            surf_printf(s, x0, py + row, lab, R_DIM, "%*s", lab, buf);
-            lab_row[row] = 1;
-        }
     int used[PEER_MAX + 4];
     for (int i = 0; i < nc; i++) {
         used[i] = -1;

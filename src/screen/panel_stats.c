@@ -38,8 +38,8 @@ void panel_stats(gt_surface *s, gt_rect r, const gt_view *v)
              sv->joined && sv->joined_layer == v->layer ? ", every model" : "");
     int rows = r.h - 1, cols = text ? layout_text_columns(r, n, width) : 1;
     if (text) {
-        int last = v->stats.scroll + cols * rows;
-        snprintf(note, sizeof note, "%d-%d of %d  %s scroll  r closes", v->stats.scroll + 1,
+        int last = v->ui->stats_scroll + cols * rows;
+        snprintf(note, sizeof note, "%d-%d of %d  %s scroll  r closes", v->ui->stats_scroll + 1,
                  last < n ? last : n, n, s->utf8 ? "↑↓" : "up/down");
     } else {
         snprintf(note, sizeof note, "r closes");
@@ -75,7 +75,7 @@ void panel_stats(gt_surface *s, gt_rect r, const gt_view *v)
     int colw = cols == 2 ? (w - 1) / 2 : w;
     for (int c = 0; c < cols; c++)
         for (int y = 0; y < in.h; y++) {
-            if (!line_at(text, v->stats.scroll + c * in.h + y, buf, sizeof buf))
+            if (!line_at(text, v->ui->stats_scroll + c * in.h + y, buf, sizeof buf))
                 break;
             surf_text(s, x + c * (colw + 1), in.y + y, colw, R_NORMAL, buf);
         }

@@ -60,20 +60,20 @@ static void prompt_line(gt_surface *s, int x, int y, int end, const gt_view *v, 
                         const char *tip)
 {
     char before[VIEW_INPUT];
-    size_t pos = v->line.buf == v->input && v->line.pos <= strlen(v->input) ? v->line.pos
-                                                                          : strlen(v->input);
-    snprintf(before, sizeof before, "%.*s", (int)pos, v->input);
+    size_t pos = v->ui->line.buf == v->ui->input && v->ui->line.pos <= strlen(v->ui->input) ? v->ui->line.pos
+                                                                          : strlen(v->ui->input);
+    snprintf(before, sizeof before, "%.*s", (int)pos, v->ui->input);
     x += surf_text(s, x, y, end - x, R_KEY, ask);
     x += surf_text(s, x, y, end - x, R_NORMAL, before);
-    x += surf_text(s, x, y, end - x, R_CURSOR, v->input[pos] ? "" : " ");
-    if (v->input[pos]) { /* the character under the cursor, shown as the cursor */
+    x += surf_text(s, x, y, end - x, R_CURSOR, v->ui->input[pos] ? "" : " ");
+    if (v->ui->input[pos]) { /* the character under the cursor, shown as the cursor */
         char ch[8];
         size_t n = 1;
-        while (((unsigned char)v->input[pos + n] & 0xC0) == 0x80)
+        while (((unsigned char)v->ui->input[pos + n] & 0xC0) == 0x80)
             n++;
-        snprintf(ch, sizeof ch, "%.*s", (int)n, v->input + pos);
+        snprintf(ch, sizeof ch, "%.*s", (int)n, v->ui->input + pos);
         x += surf_text(s, x, y, end - x, R_CURSOR, ch);
-        x += surf_text(s, x, y, end - x, R_NORMAL, v->input + pos + n);
+        x += surf_text(s, x, y, end - x, R_NORMAL, v->ui->input + pos + n);
     }
     surf_text(s, x, y, end - x, R_DIM, tip);
 }
@@ -122,7 +122,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
 {
     int x = r.x + 1, y = r.y, end = r.x + r.w;
     char buf[512];
-    switch (v->prompt) {
+    switch (v->ui->prompt) {
     case PROMPT_GOTO:
         snprintf(buf, sizeof buf, "go to step (0-%zu, N%%, end): ", v->steps - 1);
         prompt_line(s, x, y, end, v, buf, "   Enter goes, Esc cancels");
@@ -133,7 +133,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         return;
     case PROMPT_SEARCH:
         prompt_line(s, x, y, end, v, "search the text: ",
-                    v->search[0] ? "   Enter finds (empty: again), " UP_HIST ", Esc cancels"
+                    v->ui->search[0] ? "   Enter finds (empty: again), " UP_HIST ", Esc cancels"
                                  : "   Enter finds, lower case finds either, Esc cancels");
         return;
     case PROMPT_MATCH:
@@ -146,20 +146,20 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         snprintf(buf, sizeof buf, "replace %s at step %zu with: ", ch, v->t);
         x += surf_text(s, x, y, end - x, R_KEY, buf);
         x += surf_text(s, x, y, end - x, R_CURSOR, " ");
-        surf_text(s, x, y, end - x, v->newline_asked ? R_MSG : R_DIM,
-                  v->newline_asked ? "   Enter again puts a newline here, Esc cancels"
+        surf_text(s, x, y, end - x, v->ui->newline_asked ? R_MSG : R_DIM,
+                  v->ui->newline_asked ? "   Enter again puts a newline here, Esc cancels"
                                    : "   type a character of the vocabulary, Esc cancels");
         return;
     }
     case PROMPT_NONE: break;
     }
     if (v->pending) {
-        snprintf(buf, sizeof buf, "computing the states up to step %zu ", v->pending_step);
+        snprintf(buf, sizeof buf, "computing the states up to step %zu ", v->ui->t);
         progress_line(s, x, y, end, buf, v->pass_progress);
         return;
     }
-    if (v->msg[0]) {
-        surf_text(s, x, y, end - x, v->msg_error ? R_ERROR : R_MSG, v->msg);
+    if (v->ui->msg[0]) {
+        surf_text(s, x, y, end - x, v->ui->msg_error ? R_ERROR : R_MSG, v->ui->msg);
         return;
     }
     double done;

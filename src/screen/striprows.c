@@ -166,7 +166,7 @@ int strip_rows(const gt_view *v, int pairs, int W, gt_strip_rows *out)
         off = next;
     }
     /* the row shown at the top, counted from the first in rows (negative: before it) */
-    long first = (long)rows.n - 1 - (pairs / 2 - v->strip_scroll);
+    long first = (long)rows.n - 1 - (pairs / 2 - v->ui->strip_scroll);
     while (first < 0 && a > 0) { /* the lines before the anchor, as far as they show */
         size_t a0 = anchor_of(t, a - 1);
         before.n = 0;

@@ -32,7 +32,9 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
     v->steps = t->steps;
     base_name(v->model_name, sizeof v->model_name, m->path);
     base_name(v->text_name, sizeof v->text_name, t->path);
-    v->layer = layer < 0 ? 0 : layer >= m->layers ? m->layers - 1 : layer;
+    v->own.layer = layer < 0 ? 0 : layer;
+    v->own.jac_K = JACVIEW_KDEFAULT;
+    view_clamp(v);
     size_t H = (size_t)m->hidden;
     v->order = malloc(H * sizeof *v->order);
     v->key = malloc(H * sizeof *v->key);
@@ -89,7 +91,8 @@ int view_stats_max_scroll(const gt_view *v)
     return max > 0 ? max : 0;
 }
 
-int view_r_columns(const gt_view *v)
+/* The columns of the r column in each unit row (0 without a hypothesis on this layer). */
+static int view_r_columns(const gt_view *v)
 {
     return findview_has_r(&v->find, v->layer) ? 8 : 0; /* a space, then " +0.123" */
 }
@@ -115,12 +118,12 @@ static int by_key(const void *a, const void *b, void *ctx)
     if (isnan(ky))
         ky = -INFINITY;
     int c = kx < ky ? 1 : kx > ky ? -1 : 0; /* largest first */
-    if (sv->sort == SORT_INDEX)
+    if (sv->ui->sort == SORT_INDEX)
         c = 0;
     if (sv->ui->sort_reverse)
         c = -c;
     if (c == 0)
-        c = sv->ui->sort_reverse && sv->sort == SORT_INDEX ? y - x : x - y;
+        c = sv->ui->sort_reverse && sv->ui->sort == SORT_INDEX ? y - x : x - y;
     return c;
 }
 
@@ -131,7 +134,7 @@ static void sort_units(gt_view *v)
     int lstm = v->m->arch == GT_LSTM;
     const float *now = lstm ? v->sc : v->sh, *before = lstm ? v->spc : v->sph;
     for (int j = 0; j < H; j++) {
-        switch (v->sort) {
+        switch (v->ui->sort) {
         case SORT_INDEX: v->key[j] = 0; break;
         case SORT_CARRY: v->key[j] = carry[j]; break;
         case SORT_ABSC: v->key[j] = fabsf(now[j]); break;
@@ -186,18 +189,18 @@ static void shown_values(gt_view *v);
 static void found_near(gt_view *v, size_t t)
 {
     v->nfound = 0;
-    if (!v->search[0] || v->find.last != FIND_LAST_SEARCH)
+    if (!v->ui->search[0] || v->find.last != FIND_LAST_SEARCH)
         return;
-    size_t span = (size_t)(v->lay.cols > 0 ? v->lay.cols : 80) * 4, len = strlen(v->search);
+    size_t span = (size_t)(v->lay.cols > 0 ? v->lay.cols : 80) * 4, len = strlen(v->ui->search);
     size_t a = text_step_offset(v->text, t > span ? t - span : 0);
     size_t b = t + span < v->steps ? text_step_offset(v->text, t + span) : v->text->nbytes;
     gt_edtext x;
     if (edtext_open(&x, v->tr, NULL))
         return;
-    x.fold = edtext_smart_fold(v->search);
-    for (size_t o = edtext_find_range(&x, v->search, len, a, b);
+    x.fold = edtext_smart_fold(v->ui->search);
+    for (size_t o = edtext_find_range(&x, v->ui->search, len, a, b);
          o != (size_t)-1 && v->nfound < VIEW_FOUND;
-         o = edtext_find_range(&x, v->search, len, o + 1, b)) {
+         o = edtext_find_range(&x, v->ui->search, len, o + 1, b)) {
         v->found_a[v->nfound] = o;
         v->found_b[v->nfound++] = o + len;
     }
@@ -212,12 +215,35 @@ int view_in_found(const gt_view *v, size_t off)
     return 0;
 }
 
+int view_clamp(gt_view *v)
+{
+    const gt_shared *u = v->ui;
+    int layer = u->layer < v->m->layers ? u->layer : v->m->layers - 1;
+    int changed = layer != v->layer;
+    v->layer = layer;
+    v->unit = u->unit < v->m->hidden ? u->unit : v->m->hidden - 1;
+    return changed;
+}
+
+void view_set_layer(gt_view *v, int layer)
+{
+    v->ui->layer = layer;
+    view_clamp(v);
+}
+
+void view_select_unit(gt_view *v, int unit)
+{
+    v->ui->unit = unit;
+    view_clamp(v);
+}
+
 int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
 {
+    view_clamp(v);
     layout_compute(cols, rows, &v->lay);
     int blocks[3];
     layout_gate_grid_extra(v->lay.r[P_GATES], v->m->hidden, model_sigmoid_gates(v->m, blocks),
-                           v->sort == SORT_CHANGE, view_r_columns(v), &v->grid);
+                           v->ui->sort == SORT_CHANGE, view_r_columns(v), &v->grid);
     size_t T = v->steps, t = v->t;
     /* the values around t the frame shows: the unit's history (half the right column
      * each side), and with the text coloured, every step the strip shows */
@@ -243,28 +269,28 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     shown_values(v);
     sort_units(v);
     found_near(v, t);
-    if (v->strip_t != t) { /* the cursor moved: the strip follows it again */
-        v->strip_t = t;
-        v->strip_scroll = 0;
+    if (v->ui->strip_t != t) { /* the cursor moved: the strip follows it again */
+        v->ui->strip_t = t;
+        v->ui->strip_scroll = 0;
     }
-    if (v->select_top) { /* after a new order: its first unit */
-        v->select_top = 0;
-        v->unit = v->order[0];
+    if (v->ui->select_top) { /* after a new order: its first unit */
+        v->ui->select_top = 0;
+        view_select_unit(v, v->order[0]);
         v->rank = 0;
     }
 
     int page = view_units_per_page(v), H = v->m->hidden;
-    if (v->rank < v->top)
-        v->top = v->rank;
-    if (v->rank >= v->top + page)
-        v->top = v->rank - page + 1;
-    if (v->top > H - page)
-        v->top = H - page;
-    if (v->top < 0)
-        v->top = 0;
+    if (v->rank < v->ui->top)
+        v->ui->top = v->rank;
+    if (v->rank >= v->ui->top + page)
+        v->ui->top = v->rank - page + 1;
+    if (v->ui->top > H - page)
+        v->ui->top = H - page;
+    if (v->ui->top < 0)
+        v->ui->top = 0;
 
-    if (v->stats.scroll > view_stats_max_scroll(v)) /* a larger screen shows more of it */
-        v->stats.scroll = view_stats_max_scroll(v);
+    if (v->ui->stats_scroll > view_stats_max_scroll(v)) /* a larger screen shows more of it */
+        v->ui->stats_scroll = view_stats_max_scroll(v);
 
     v->has_next = t + 1 < T;
     v->next_tok = v->has_next ? trace_token(v->tr, t + 1) : -1;
@@ -279,7 +305,7 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     v->pass_running = trace_pass_running(v->tr);
     v->pass_progress = trace_pass_progress(v->tr);
     if (v->ui->overlay == OVERLAY_JACOBIAN)
-        jacview_update(&v->jac, v->tr, v->layer, t, v->unit);
+        jacview_update(&v->jac, v->tr, v->layer, t, v->unit, v->ui->jac_K);
     return GT_OK;
 }
 
@@ -288,15 +314,15 @@ void view_edits_changed(gt_view *v)
     gt_error e = {0};
     jacview_invalidate(&v->jac);
     if (pertview_update(&v->pert, v->tr, v->layer, &e)) {
-        snprintf(v->msg, sizeof v->msg, "perturbation: %.200s", e.msg);
-        v->msg_error = 1;
+        snprintf(v->ui->msg, sizeof v->ui->msg, "perturbation: %.200s", e.msg);
+        v->ui->msg_error = 1;
     }
     if (v->diff && !trace_edit_count(v->tr))
         v->diff = 0;
     if (v->diff && diffrun_update(&v->dr, v->tr, v->layer, &e)) {
         v->diff = 0;
-        snprintf(v->msg, sizeof v->msg, "difference: %.200s", e.msg);
-        v->msg_error = 1;
+        snprintf(v->ui->msg, sizeof v->ui->msg, "difference: %.200s", e.msg);
+        v->ui->msg_error = 1;
     }
     findview_changed(&v->find, v->layer, v->unit);
 }
@@ -309,15 +335,15 @@ void view_model_changed(gt_view *v)
     pertview_model_changed(&v->pert);
     jacview_model_changed(&v->jac);
     if (ivview_apply(v->ivs, &e)) {
-        snprintf(v->msg, sizeof v->msg, "interventions: %.200s", e.msg);
-        v->msg_error = 1;
+        snprintf(v->ui->msg, sizeof v->ui->msg, "interventions: %.200s", e.msg);
+        v->ui->msg_error = 1;
     }
     trace_model_changed(v->tr);
-    v->pending = 0;
+    view_forget_jump(v);
     view_edits_changed(v); /* the perturbation, the difference, m v p computed again */
     if (v->ui->overlay == OVERLAY_STATS)
         statsview_want(&v->stats, v->layer);
-    if (v->pass_wanted)
+    if (v->ui->pass_wanted)
         trace_pass_start(v->tr, v->steps, NULL);
 }
 
@@ -330,7 +356,7 @@ void view_set_overlay(gt_view *v, gt_overlay o)
     if (was == OVERLAY_PROFILE && o != OVERLAY_PROFILE)
         findview_profile(&v->find, v->unit, v->layer, 0);
     if (o == OVERLAY_STATS && was != OVERLAY_STATS) {
-        v->stats.scroll = 0;
+        v->ui->stats_scroll = 0;
         statsview_want(&v->stats, v->layer);
     }
     if (o == OVERLAY_PROFILE && was != OVERLAY_PROFILE)
@@ -444,14 +470,14 @@ void view_seek(gt_view *v, size_t s)
 {
     if (s >= v->steps)
         s = v->steps - 1;
+    v->ui->t = s;
     if (trace_reachable(v->tr, s)) {
         v->t = s;
         v->pending = 0;
         return;
     }
     v->pending = 1;
-    v->pending_step = s;
-    v->pass_wanted = 1;
+    v->ui->pass_wanted = 1;
     trace_pass_start(v->tr, v->steps, NULL);
 }
 
@@ -472,20 +498,20 @@ int view_tick(gt_view *v)
     if (v->ivs && ivview_tick(v->ivs)) {
         redraw = 1;
         if (v->ivs->imp_error[0]) {
-            snprintf(v->msg, sizeof v->msg, "%.200s", v->ivs->imp_error);
-            v->msg_error = 1;
+            snprintf(v->ui->msg, sizeof v->ui->msg, "%.200s", v->ivs->imp_error);
+            v->ui->msg_error = 1;
             v->ivs->imp_error[0] = 0;
         }
     }
     if (v->find.msg_new) { /* a computation ended: what it found, in the message line */
         v->find.msg_new = 0;
-        snprintf(v->msg, sizeof v->msg, "%s", v->find.msg);
-        v->msg_error = v->find.msg_error;
+        snprintf(v->ui->msg, sizeof v->ui->msg, "%s", v->find.msg);
+        v->ui->msg_error = v->find.msg_error;
         redraw = 1;
     }
     if (v->pending) {
-        if (trace_reachable(v->tr, v->pending_step)) {
-            v->t = v->pending_step;
+        if (trace_reachable(v->tr, v->ui->t)) {
+            v->t = v->ui->t;
             v->pending = 0;
             redraw = 1;
         } else if (!running) {
@@ -495,11 +521,18 @@ int view_tick(gt_view *v)
     return redraw;
 }
 
+void view_forget_jump(gt_view *v)
+{
+    if (v->pending)
+        v->ui->t = v->t;
+    v->pending = 0;
+}
+
 void view_cancel_pass(gt_view *v)
 {
     trace_pass_cancel(v->tr);
-    v->pending = 0;
-    v->pass_wanted = 0;
+    view_forget_jump(v);
+    v->ui->pass_wanted = 0;
 }
 
 /* ---- glyphs ---- */

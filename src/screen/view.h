@@ -1,5 +1,6 @@
-/* What the screen shows: the state the keys change (cursor step, layer, selected unit,
- * sorting, prompt, message) and, derived from it for each frame by view_prepare, the
+/* What the screen shows: the state the keys change (gt_shared, one per screen: the layer,
+ * the selected unit, sorting, prompts, message, ...; and each model's own: its data, the
+ * step its states are shown at) and, derived from it for each frame by view_prepare, the
  * values the panels draw. The panels read a const gt_view and change nothing. */
 #ifndef GATETUI_VIEW_H
 #define GATETUI_VIEW_H
@@ -47,6 +48,7 @@ typedef enum gt_overlay {
 } gt_overlay;
 
 #define VIEW_REDO 64
+#define VIEW_INPUT 256
 
 /* An edit undone, as Ctrl-R makes it again: its step and character (every model has a
  * token for it). */
@@ -73,12 +75,32 @@ typedef struct gt_shared {
     int quote;         /* ' pressed: ' goes back, a letter to its mark */
     int mark_next;     /* M pressed: the next letter names a mark at the cursor */
     size_t mark[26];   /* the marks a-z: their step + 1 (0: not set) */
+    size_t t;          /* the cursor's step, where the keys put it (view_seek) */
+    int layer;         /* the layer and the unit chosen (each model shows them clamped to */
+    int unit;          /* its size: gt_view's layer and unit) */
+    int top;           /* the first rank shown in the gate panel */
+    gt_sort sort;
+    int stats_scroll;  /* the stats view's first line shown */
+    int jac_K;         /* the derivative view's K (+ and - change it while it is up) */
+    gt_prompt prompt;
+    char input[VIEW_INPUT];
+    char msg[256];
+    int msg_error;
+    char search[VIEW_INPUT];
+    gt_promptline line; /* the prompt's editing of input (line.buf NULL: not started) */
+    gt_history hist[PROMPT_UNIT + 1]; /* what was entered in each prompt */
+    int search_matches, search_index; /* the last search's matches, the one at the cursor */
+    int newline_asked; /* Enter once in the edit prompt: Enter again puts a newline */
+    int select_top;    /* select the first unit of the order at the next frame */
+    long strip_scroll; /* rows the text strip is scrolled by (later text: > 0; at most 200
+                        * either way), until the cursor moves */
+    size_t strip_t;    /* the step it was scrolled at */
+    int pass_wanted;   /* keep the background pass going */
 } gt_shared;
 
 #define VIEW_FOUND 64
 
 #define VIEW_TOPK 8
-#define VIEW_INPUT 256
 
 typedef struct gt_view {
     const gt_model *m;
@@ -95,27 +117,9 @@ typedef struct gt_view {
     /* the state the keys change: shared by every model, then this model's */
     gt_shared *ui;     /* &own, or with several models every view's the same */
     gt_shared own;
-    size_t t;          /* the cursor's step */
-    int layer;
-    int unit;          /* the selected unit */
-    int top;           /* the first rank shown in the gate panel */
-    gt_sort sort;
-    gt_prompt prompt;
-    char input[VIEW_INPUT];
-    char msg[256];
-    int msg_error;
-    char search[VIEW_INPUT];
-    gt_promptline line; /* the prompt's editing of input (line.buf NULL: not started) */
-    gt_history hist[PROMPT_UNIT + 1]; /* what was entered in each prompt */
-    int search_matches, search_index; /* the last search's matches, the one at the cursor */
-    int newline_asked; /* Enter once in the edit prompt: Enter again puts a newline */
-    int select_top;    /* select the first unit of the order at the next frame */
-    long strip_scroll; /* rows the text strip is scrolled by (later text: > 0; at most 200
-                        * either way), until the cursor moves */
-    size_t strip_t;    /* the step it was scrolled at */
-    int pending;       /* waiting for the background pass to reach pending_step */
-    size_t pending_step;
-    int pass_wanted;   /* keep the background pass going */
+    size_t t;          /* the step this model's values are shown at: the cursor's (ui->t),
+                        * or while pending the last it could reach */
+    int pending;       /* waiting for the background pass to reach the cursor */
     gt_pertview pert;  /* the last edit's perturbation curves (K: pert.horizon) */
     gt_statsview stats; /* the report's tables (r shows them) */
     gt_jacview jac;    /* the derivative against the carry line at the cursor (D shows it) */
@@ -126,6 +130,7 @@ typedef struct gt_view {
                           is m; NULL: none can be made */
 
     /* derived for the frame by view_prepare */
+    int layer, unit;   /* the shared ones clamped to this model's layers and units */
     size_t found_a[VIEW_FOUND], found_b[VIEW_FOUND]; /* the last search's matches near the
                                                        * cursor: byte ranges [a, b) */
     int nfound;
@@ -196,6 +201,13 @@ int view_set_diff(gt_view *v, int on, gt_error *e);
  * shown: kind 0 a gate (block), 1 c, 2 h; NAN when not known. */
 float view_diff_value(const gt_view *v, int kind, int block, size_t st);
 
+/* This model's layer and unit: the shared ones (v->ui) clamped to its size; 1 when its
+ * layer changed (what depends on it is then to be computed again: view_edits_changed). */
+int view_clamp(gt_view *v);
+/* Chooses the layer, the unit, for every model (this one's at once, clamped). */
+void view_set_layer(gt_view *v, int layer);
+void view_select_unit(gt_view *v, int unit);
+
 /* Lays out a cols x rows screen and derives every value the panels draw. */
 int view_prepare(gt_view *v, int cols, int rows, gt_error *e);
 
@@ -207,6 +219,8 @@ int view_tick(gt_view *v);
 /* 1 while something computes in the background (the pass, the report): the screen then
  * looks at view_tick now and then. */
 int view_busy(const gt_view *v);
+/* Forgets a pending jump: the cursor back where v is shown. */
+void view_forget_jump(gt_view *v);
 /* Stops the background pass and forgets a pending jump. */
 void view_cancel_pass(gt_view *v);
 
@@ -216,8 +230,6 @@ int view_in_found(const gt_view *v, size_t off);
 /* The stats view's last useful scroll position at the layout's size. */
 int view_stats_max_scroll(const gt_view *v);
 
-/* The columns of the r column in each unit row (0 without a hypothesis on this layer). */
-int view_r_columns(const gt_view *v);
 /* The units the gate panel can show at once (from the layout). */
 int view_units_per_page(const gt_view *v);
 

@@ -17,10 +17,10 @@ static void edits_changed(gt_view *v)
     v->ui->edit_gen++;
     for (int k = 0; k < view_count(v); k++) {
         gt_view *o = view_at(v, k);
-        o->pending = 0;
+        view_forget_jump(o);
         view_edits_changed(o);
     }
-    if (v->pass_wanted)
+    if (v->ui->pass_wanted)
         trace_pass_start(v->tr, v->steps, NULL);
 }
 
@@ -33,8 +33,8 @@ static void edit_others(gt_view *v, size_t step, uint32_t cp)
         gt_view *o = view_at(v, k);
         gt_error e = {0};
         if (o != v && trace_edit(o->tr, step, model_token(o->m, cp), &e)) {
-            snprintf(v->msg, sizeof v->msg, "%.250s", e.msg);
-            v->msg_error = 1;
+            snprintf(v->ui->msg, sizeof v->ui->msg, "%.250s", e.msg);
+            v->ui->msg_error = 1;
         }
     }
 }

@@ -190,11 +190,11 @@ static void do_export(loop *L)
     char name[200];
     if (export_to_cwd(&L->surf, v->text_name, v->t, trace_edit_count(v->tr) > 0, name,
                       sizeof name, &e) == GT_OK) {
-        snprintf(v->msg, sizeof v->msg, "frame written to ./%s", name);
-        v->msg_error = 0;
+        snprintf(v->ui->msg, sizeof v->ui->msg, "frame written to ./%s", name);
+        v->ui->msg_error = 0;
     } else {
-        snprintf(v->msg, sizeof v->msg, "export failed: %.200s", e.msg);
-        v->msg_error = 1;
+        snprintf(v->ui->msg, sizeof v->ui->msg, "export failed: %.200s", e.msg);
+        v->ui->msg_error = 1;
     }
 }
 
@@ -286,11 +286,9 @@ int ui_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e)
         release_signals();
         return rc;
     }
-    for (int k = 0; k < ms.n; k++) {
-        ms.v[k].pass_wanted = 1;
-        if (o->steps > 0)
-            ms.v[k].find.steps = (size_t)o->steps;
-    }
+    ms.ui.pass_wanted = 1;
+    for (int k = 0; k < ms.n && o->steps > 0; k++)
+        ms.v[k].find.steps = (size_t)o->steps;
     trace_pass_start(ms.tr[0], sm->text[0].steps, NULL);
 
     loop L = {&ms, {0}, NULL, 1, 0};
