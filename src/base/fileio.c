@@ -1,4 +1,4 @@
-/* Writing files and mapping them to read (see fileio.h). */
+/* Writing files and reading them whole (see fileio.h). */
 #include "config.h"
 
 #include <errno.h>
@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,6 +27,42 @@ int write_all(int fd, const void *buf, size_t n)
     return 0;
 }
 
+/* Reads the whole regular file fd (its status sb) into memory of the process's own: a
+ * file truncated or rewritten afterwards cannot reach it (a mapping of the file would be
+ * changed by a rewrite, and fault with SIGBUS past a truncation). A file whose size or
+ * modification time changed while it was read is refused. */
+static int read_owned(gt_map *m, int fd, const struct stat *sb, const char *path,
+                      gt_error *e)
+{
+    size_t n = (size_t)sb->st_size, got = 0;
+    unsigned char *p = malloc(n);
+    if (!p)
+        return gt_fail(e, GT_EFAIL, "%s: out of memory for its %zu bytes", path, n);
+    while (got < n) {
+        ssize_t r = read(fd, p + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int err = errno;
+            free(p);
+            return gt_fail(e, GT_EINPUT, "%s: cannot read: %s", path, strerror(err));
+        }
+        if (r == 0)
+            break;
+        got += (size_t)r;
+    }
+    struct stat now;
+    if (got < n || fstat(fd, &now) < 0 || now.st_size != sb->st_size ||
+        now.st_mtim.tv_sec != sb->st_mtim.tv_sec || now.st_mtim.tv_nsec != sb->st_mtim.tv_nsec) {
+        free(p);
+        return gt_fail(e, GT_EINPUT, "%s: the file changed while it was read; try again once "
+                       "it is written", path);
+    }
+    m->data = p;
+    m->size = n;
+    return GT_OK;
+}
+
 int map_file(gt_map *m, const char *path, gt_error *e)
 {
     m->data = NULL;
@@ -43,23 +78,15 @@ int map_file(gt_map *m, const char *path, gt_error *e)
         rc = gt_fail(e, GT_EINPUT, "%s: is a directory, not a model file", path);
     else if (!S_ISREG(sb.st_mode))
         rc = gt_fail(e, GT_EINPUT, "%s: not a regular file", path);
-    else if (sb.st_size > 0) {
-        void *p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p == MAP_FAILED)
-            rc = gt_fail(e, GT_EFAIL, "%s: cannot map: %s", path, strerror(errno));
-        else {
-            m->data = p;
-            m->size = (size_t)sb.st_size;
-        }
-    }
+    else if (sb.st_size > 0)
+        rc = read_owned(m, fd, &sb, path, e);
     close(fd);
     return rc;
 }
 
 void unmap_file(gt_map *m)
 {
-    if (m->data)
-        munmap((void *)m->data, m->size);
+    free((void *)m->data);
     m->data = NULL;
     m->size = 0;
 }
