@@ -1,0 +1,34 @@
+#!/bin/sh
+# The model search visits each object of a torch.save file once: a checkpoint beside an
+# object whose state is a dict of 100,000 pairs referenced 10,000 times, or a dict of
+# 100,000 tensors referenced 1,000 times (files made by tests/robust/mktorch.py), loads
+# with the report of the same model saved without them, within 5 s of processor time
+# (ulimit -t; before, the search went through every reference again and ran out of its
+# bound on the values it may visit, or for minutes).
+src="${top_srcdir:-.}"
+bld="${top_builddir:-.}"
+. "$src/tests/tap.sh"
+bin=$(cd "$bld" && pwd)/gatetui
+need "$bin"
+mk="$(cd "$src/tests/robust" && pwd)/mktorch.py"
+command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP python3 is not installed"; exit 0; }
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT INT TERM
+printf 'the text' >"$work/t.txt"
+mkdir "$work/plain"
+python3 "$mk" shared "$work/plain/m.pt" 1 0 || bail "mktorch.py failed"
+(cd "$work/plain" && "$bin" --report m.pt ../t.txt >../plain.out 2>&1)
+check $? "the small model saved alone loads"
+for shape in "shared 100000 10000" "sharedt 100000 1000"; do
+    set -- $shape
+    d="$work/$1"
+    mkdir "$d"
+    python3 "$mk" $1 "$d/m.pt" $2 $3 || bail "mktorch.py failed"
+    (cd "$d" && ulimit -t 5 && "$bin" --report m.pt ../t.txt >"$d.out" 2>&1)
+    st=$?
+    [ $st -eq 0 ] && cmp -s "$work/plain.out" "$d.out"
+    r=$?
+    [ $r -eq 0 ] || { echo "# exit $st"; sed 's/^/# /' "$d.out" | head -5; }
+    check $r "$1 $2 x $3 ($(wc -c <"$d/m.pt") bytes): loads within 5 s of processor time, the model as saved alone"
+done
+echo "1..$n"
