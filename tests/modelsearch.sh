@@ -31,4 +31,15 @@ for shape in "shared 100000 10000" "sharedt 100000 1000"; do
     [ $r -eq 0 ] || { echo "# exit $st"; sed 's/^/# /' "$d.out" | head -5; }
     check $r "$1 $2 x $3 ($(wc -c <"$d/m.pt") bytes): loads within 5 s of processor time, the model as saved alone"
 done
+# a float16 model whose embedding and readout share one storage: the same report as with
+# two storages of the same values (the shared bytes are read twice, so they must stay)
+mkdir "$work/tied" "$work/apart"
+python3 "$mk" tied16 "$work/tied/m.pt" && python3 "$mk" tied16 "$work/apart/m.pt" apart ||
+    bail "mktorch.py failed"
+(cd "$work/tied" && "$bin" --report m.pt ../t.txt >../tied.out 2>&1) &&
+    (cd "$work/apart" && "$bin" --report m.pt ../t.txt >../apart.out 2>&1) &&
+    cmp -s "$work/tied.out" "$work/apart.out"
+r=$?
+[ $r -eq 0 ] || diff "$work/tied.out" "$work/apart.out" | sed 's/^/# /' | head -6
+check $r "float16 weights of one storage shared by two tensors: the report of two storages"
 echo "1..$n"

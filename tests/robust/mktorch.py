@@ -9,6 +9,8 @@ made by Python's own pickler with stand-ins for torch's globals.
   mktorch.py sharedt FILE N M    the same with a dict of N tensors (one storage)
   mktorch.py expand FILE         every tensor of an LSTM a stride-0 view of one 4-byte
                                  storage (what expand() saves)
+  mktorch.py tied16 FILE [apart] a float16 LSTM whose embedding and readout share one
+                                 storage (with apart: two storages of the same values)
 """
 import collections
 import io
@@ -28,8 +30,13 @@ class FloatStorage:
     pass
 
 
-FloatStorage.__module__ = "torch"
+class HalfStorage:
+    pass
+
+
+FloatStorage.__module__ = HalfStorage.__module__ = "torch"
 torch.FloatStorage = FloatStorage
+torch.HalfStorage = HalfStorage
 
 
 def _rebuild_tensor_v2(*args):
@@ -41,8 +48,8 @@ utils._rebuild_tensor_v2 = _rebuild_tensor_v2
 
 
 class Storage:
-    def __init__(self, key, data):
-        self.key, self.data = key, data
+    def __init__(self, key, data, half=False):
+        self.key, self.data, self.half = key, data, half
 
 
 class Tensor:
@@ -64,7 +71,8 @@ Holder.__module__ = "__main__"
 class P(pickle.Pickler):
     def persistent_id(self, obj):
         if isinstance(obj, Storage):
-            return ("storage", FloatStorage, obj.key, "cpu", len(obj.data) // 4)
+            kind, size = (HalfStorage, 2) if obj.half else (FloatStorage, 4)
+            return ("storage", kind, obj.key, "cpu", len(obj.data) // size)
         return None
 
 
@@ -134,6 +142,18 @@ def main():
             storages.append(s)
             h.__dict__ = {f"k{i}": Tensor(s, i, [1], [1]) for i in range(n)}
         extra = {"refs": [h] * m}
+    elif what == "tied16":
+        sd = lstm(96, 64, 64, 1, storages)
+        for s in storages:  # the same values as float16
+            s.data = struct.pack(f"<{len(s.data) // 4}e", *struct.unpack(f"<{len(s.data) // 4}f", s.data))
+            s.half = True
+        emb = sd["embedding.weight"].storage
+        if len(sys.argv) > 3:
+            sd["fc.weight"].storage.data = emb.data
+        else:
+            storages.remove(sd["fc.weight"].storage)
+            sd["fc.weight"].storage = emb
+        extra = {}
     elif what == "expand":
         one = Storage("0", struct.pack("<f", 0.01))
         storages.append(one)
