@@ -31,6 +31,17 @@ for shape in "shared 100000 10000" "sharedt 100000 1000"; do
     [ $r -eq 0 ] || { echo "# exit $st"; sed 's/^/# /' "$d.out" | head -5; }
     check $r "$1 $2 x $3 ($(wc -c <"$d/m.pt") bytes): loads within 5 s of processor time, the model as saved alone"
 done
+# every tensor a stride-0 view of one 4-byte storage (expand()): 100 MB from 2 KB, refused
+# with one line before anything is copied
+python3 "$mk" expand "$work/expand.pt" || bail "mktorch.py failed"
+(ulimit -t 5 && "$bin" --report "$work/expand.pt" "$work/t.txt" >"$work/expand.out" 2>&1)
+st=$?
+[ $st -eq 2 ] && [ "$(wc -l <"$work/expand.out")" -eq 1 ] &&
+    grep -q "would take more than 64 MB as float32" "$work/expand.out"
+r=$?
+[ $r -eq 0 ] || { echo "# exit $st"; head -3 "$work/expand.out" | sed 's/^/# /'; }
+check $r "stride-0 views of one 4-byte storage ($(wc -c <"$work/expand.pt") bytes): refused with one line (exit 2)"
+
 # a float16 model whose embedding and readout share one storage: the same report as with
 # two storages of the same values (the shared bytes are read twice, so they must stay)
 mkdir "$work/tied" "$work/apart"
