@@ -56,7 +56,9 @@ int text_char_at(const gt_text *t, size_t off, uint32_t *cp);
  * skipped: 'é' x2, U+20AC x1". Empty when nothing was skipped. */
 void text_skip_summary(const gt_text *t, char *buf, size_t n);
 
-/* Reads a whole file into a malloc'ed buffer (NUL-terminated, *n bytes). */
+/* Reads a whole file into a malloc'ed buffer (NUL-terminated, *n bytes); a file, pipe or
+ * device of more than GT_MAX_FILE_BYTES is refused once that much has been read. */
+#define GT_MAX_FILE_BYTES (512u << 20)
 int read_whole_file(const char *path, unsigned char **buf, size_t *n, gt_error *e);
 
 #endif

@@ -12,6 +12,14 @@
 #include "gatetui/text.h"
 #include "gatetui/utf8.h"
 
+static int too_big(const char *path, gt_error *e)
+{
+    return gt_fail(e, GT_EINPUT,
+                   "%s: more than %u MB; a text or a vocabulary file may take at most that "
+                   "(a device or a pipe that never ends?)",
+                   path, GT_MAX_FILE_BYTES >> 20);
+}
+
 int read_whole_file(const char *path, unsigned char **buf, size_t *n, gt_error *e)
 {
     *buf = NULL;
@@ -26,19 +34,28 @@ int read_whole_file(const char *path, unsigned char **buf, size_t *n, gt_error *
         return gt_fail(e, GT_EINPUT, "%s: %s", path,
                        S_ISDIR(sb.st_mode) ? "is a directory" : strerror(err));
     }
+    if (S_ISREG(sb.st_mode) && (unsigned long long)sb.st_size > GT_MAX_FILE_BYTES) {
+        close(fd);
+        return too_big(path, e);
+    }
     size_t cap = S_ISREG(sb.st_mode) && sb.st_size > 0 ? (size_t)sb.st_size + 1 : 65536;
     unsigned char *b = malloc(cap);
     size_t len = 0;
     int rc = b ? GT_OK : gt_fail(e, GT_EFAIL, "%s: out of memory", path);
     while (rc == GT_OK) {
+        if (len > GT_MAX_FILE_BYTES) { /* a pipe or a device that goes on */
+            rc = too_big(path, e);
+            break;
+        }
         if (len + 1 >= cap) {
-            unsigned char *nb = cap < SIZE_MAX / 2 ? realloc(b, cap * 2) : NULL;
+            size_t ncap = cap * 2 < GT_MAX_FILE_BYTES + 2 ? cap * 2 : GT_MAX_FILE_BYTES + 2;
+            unsigned char *nb = realloc(b, ncap);
             if (!nb) {
                 rc = gt_fail(e, GT_EFAIL, "%s: out of memory", path);
                 break;
             }
             b = nb;
-            cap *= 2;
+            cap = ncap;
         }
         ssize_t r = read(fd, b + len, cap - len - 1);
         if (r < 0 && errno == EINTR)
