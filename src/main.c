@@ -143,6 +143,16 @@ static void print_kernels(void)
         puts(names[i]);
 }
 
+/* The exit status once --help, --version or --kernels has written: 1, with a message,
+ * when standard output could not take it (a full disk, /dev/full). */
+static int written(void)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    fputs("gatetui: writing the output: standard output failed\n", stderr);
+    return 1;
+}
+
 static int bad_usage(const char *fmt, const char *arg)
 {
     fputs("gatetui: ", stderr);
@@ -265,7 +275,10 @@ static int parse_args(cli *c, int argc, char **argv)
         case O_FROM: rc = parse_count("--from", optarg, 0, &c->from); break;
         case O_TO: rc = parse_count("--to", optarg, 0, &c->to); break;
         case O_PROBS: c->probs = 1; break;
-        case O_EXPORT: c->mode = MODE_EXPORT; c->export_file = optarg; nmodes++; break;
+        case O_EXPORT:
+            if (!*optarg)
+                return bad_usage("--export needs a file name (or - for standard output)%s", "");
+            c->mode = MODE_EXPORT; c->export_file = optarg; nmodes++; break;
         case O_STEP: rc = parse_count("--step", optarg, 0, &c->step); break;
         case O_EDIT: c->edit = optarg; break;
         case O_SIZE: c->size = optarg; break;
@@ -296,9 +309,9 @@ static int parse_args(cli *c, int argc, char **argv)
             break;
         case O_IMPORTANCE: c->mode = MODE_IMPORTANCE; nmodes++; break;
         case O_SWEEP: c->sweep = optarg; break;
-        case O_HELP: print_help(); exit(0);
-        case O_VERSION: printf("gatetui %s\n", PACKAGE_VERSION); exit(0);
-        case O_KERNELS: print_kernels(); exit(0);
+        case O_HELP: print_help(); exit(written());
+        case O_VERSION: printf("gatetui %s\n", PACKAGE_VERSION); exit(written());
+        case O_KERNELS: print_kernels(); exit(written());
         default:
             return bad_usage("unknown option or missing argument: %s", argv[optind - 1]);
         }

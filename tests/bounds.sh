@@ -2,7 +2,7 @@
 # Inputs that would cost without bound: a text or a --vocab-from file that never ends
 # (/dev/zero, a FIFO fed forever) is read up to its bound (512 MB) and refused with one
 # line, exit status 2. Each run has 20 s of processor time (ulimit -t): before, such a text
-# was read until memory ran out.
+# was read until memory ran out. Then small faults of the command line (below).
 src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
 . "$src/tests/tap.sh"
@@ -39,4 +39,28 @@ feeder=""
 head -c 1000 "$text" >"$work/small.txt"
 "$bin" --report "$model" "$work/small.txt" >/dev/null 2>"$work/err"
 check $? "a text under the bound loads"
+
+# small faults of the command line: --help, --version and --kernels on a standard output
+# that cannot take them (/dev/full) exit 1 with a message, not 0; --export "" is bad usage
+# (exit 2), not an I/O error; --threshold inf refused as 1e999 is (infinite either way)
+for o in --help --version --kernels; do
+    if [ -w /dev/full ]; then
+        "$bin" $o >/dev/full 2>"$work/err"
+        st=$?
+        [ $st -eq 1 ] && grep -q "standard output failed" "$work/err"
+        check $? "$o onto /dev/full: exit 1 with a message (exit $st)"
+    else
+        skip "no /dev/full"
+    fi
+done
+"$bin" --export "" --step 3 "$model" "$text" >/dev/null 2>"$work/err"
+st=$?
+[ $st -eq 2 ] && grep -q -- "--export needs a file name" "$work/err"
+check $? "--export \"\": bad usage, exit 2 (exit $st)"
+for t in inf -inf 1e999; do
+    "$bin" --select 5:6 --threshold "$t" "$model" "$text" >/dev/null 2>"$work/err"
+    st=$?
+    [ $st -eq 2 ] && grep -q -- "--threshold wants a number" "$work/err"
+    check $? "--threshold $t: refused as every infinite threshold is (exit $st)"
+done
 echo "1..$n"
