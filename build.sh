@@ -1,9 +1,10 @@
 #!/bin/sh
-# Installs what gatetui needs to build (Debian/Ubuntu, when missing), then builds it.
+# Installs what gatetui needs to build and test (Debian/Ubuntu, when missing; python3 makes
+# some test files), then builds it.
 # Extra arguments go to ./configure (e.g. --enable-sanitizers).
 set -e
 cd "$(dirname "$0")"
-need="autoconf automake pkg-config make gcc libjansson-dev libncurses-dev libtermkey-dev tmux"
+need="autoconf automake pkg-config make gcc libjansson-dev libncurses-dev libtermkey-dev tmux python3"
 missing=""
 for p in $need; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -73,8 +73,14 @@ int main(int argc, char **argv)
     int rc = cli_parse(&c, cli_modes, argc, argv);
     if (rc)
         return rc;
-    if (c.mode->now)
-        return c.mode->now(cli_modes);
+    if (c.mode->now) { /* --help, --version, --kernels: 1 when standard output failed */
+        rc = c.mode->now(cli_modes);
+        if (rc == GT_OK && (fflush(stdout) || ferror(stdout))) {
+            fputs("gatetui: writing the output: standard output failed\n", stderr);
+            rc = GT_EFAIL;
+        }
+        return rc;
+    }
     if ((rc = read_env(&c.env)))
         return rc;
     gt_error e = {0};

@@ -59,9 +59,10 @@ screen | grep -qE "c (measured|meas\.)  F (forget-only|forget)  h hidden  L (lin
 check $? "the curves are drawn on a log scale with their legend"
 same_numbers "edit 50:x" 0 64 50:x
 tm send-keys -t gt Escape
-sleep 0.2
-screen | sed -n '1,39p' >"$work/screen.txt"
-"$bin" --export "$work/exp.txt" --step 50 --edit 50:x "$model" "$work/text.txt" 2>/dev/null &&
+"$bin" --export "$work/exp.txt" --step 50 --edit 50:x "$model" "$work/text.txt" 2>/dev/null
+i=0 # until the screen after Esc is the frame (or 10 s, times slow)
+while screen | sed -n '1,39p' >"$work/screen.txt" && ! sed -n '1,39p' "$work/exp.txt" |
+    cmp -s - "$work/screen.txt" && [ $i -lt $((200 * slow)) ]; do sleep 0.05; i=$((i + 1)); done
     sed -n '1,39p' "$work/exp.txt" | cmp -s - "$work/screen.txt"
 check $? "the screen is the frame --export --edit 50:x draws"
 
@@ -175,12 +176,12 @@ elif [ -f "$sample" ] && [ -f "$sampletext" ]; then
     check $? "the keys keep working meanwhile"
     tm send-keys -t gt Escape
     i=0
-    while [ $i -lt 40 ] && [ "$(children "$gpid")" -gt 0 ]; do sleep 0.05; i=$((i + 1)); done
+    while [ $i -lt $((400 * slow)) ] && [ "$(children "$gpid")" -gt 0 ]; do sleep 0.05; i=$((i + 1)); done
     [ "$(children "$gpid")" -eq 0 ] && wait_for "gates, layer 0: 256 units" >/dev/null
-    check $? "Esc closes the view and ends the computation at once"
+    check $? "Esc closes the view and ends the computation (its child gone within 20 s)"
     tm send-keys -t gt r
     i=0
-    while [ $i -lt 600 ] && ! screen | grep -q "Gates over all positions"; do sleep 0.05; i=$((i + 1)); done
+    while [ $i -lt $((2400 * slow)) ] && ! screen | grep -q "Gates over all positions"; do sleep 0.05; i=$((i + 1)); done
     screen | sed -n 's/^ \(forget f.*\)$/\1/p' | head -1 | sed 's/ *$//' >"$work/got"
     "$bin" --report "$sample" "$sampletext" >"$work/report" 2>/dev/null &&
         grep "^forget f" "$work/report" | head -1 >"$work/want" &&

@@ -1,6 +1,6 @@
 /* Reading and writing files: a whole file read into memory, a whole buffer to a file descriptor, and new files that never replace one
  * that exists (written under a temporary name made with O_EXCL, then linked to their name,
- * which fails rather than replace anything); mapping a whole file to read. */
+ * which fails rather than replace anything); reading a whole file into memory. */
 #ifndef GATETUI_FILEIO_H
 #define GATETUI_FILEIO_H
 
@@ -12,13 +12,15 @@
  * errno set. */
 int write_all(int fd, const void *p, size_t n);
 
-/* A regular file mapped read-only (an empty file has data NULL and size 0). */
+/* A regular file read whole into memory the process owns, so that the file truncated or
+ * rewritten afterwards changes nothing (an empty file has data NULL and size 0). */
 typedef struct gt_map {
     const unsigned char *data;
     size_t size;
 } gt_map;
 
-/* Maps path; on failure e says why (cannot open, not a regular file, ...). */
+/* Reads path; on failure e says why (cannot open, not a regular file, changed while it
+ * was read, ...). unmap_file frees it. */
 int map_file(gt_map *m, const char *path, gt_error *e);
 void unmap_file(gt_map *m);
 /* Writes data to a new temporary file in dir; its name goes to tmp. */
@@ -32,7 +34,9 @@ int file_publish(const char *tmp, const char *path, const char *data, size_t n);
  * if it does). Interrupting signals wait until the file is whole or gone. */
 int file_write_new(const char *path, const char *data, size_t n, gt_error *e);
 
-/* Reads a whole file into a malloc'ed buffer (NUL-terminated, *n bytes). */
+/* Reads a whole file into a malloc'ed buffer (NUL-terminated, *n bytes); a file, pipe or
+ * device of more than GT_MAX_FILE_BYTES is refused once that much has been read. */
+#define GT_MAX_FILE_BYTES (512u << 20)
 int read_whole_file(const char *path, unsigned char **buf, size_t *n, gt_error *e);
 
 #endif

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -58,7 +59,7 @@ static int parse_threshold(const char *s, double *out, gt_error *e)
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || end == s || *end || v != v)
+    if (errno || end == s || *end || !isfinite(v))
         return gt_fail(e, GT_EINPUT, "--threshold wants a number, not \"%s\"", s);
     *out = v;
     return GT_OK;

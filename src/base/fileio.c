@@ -1,4 +1,4 @@
-/* Writing files, reading and mapping them (see fileio.h). */
+/* Writing files and reading them whole (see fileio.h). */
 #include "config.h"
 
 #include <errno.h>
@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,6 +28,42 @@ int write_all(int fd, const void *buf, size_t n)
     return 0;
 }
 
+/* Reads the whole regular file fd (its status sb) into memory of the process's own: a
+ * file truncated or rewritten afterwards cannot reach it (a mapping of the file would be
+ * changed by a rewrite, and fault with SIGBUS past a truncation). A file whose size or
+ * modification time changed while it was read is refused. */
+static int read_owned(gt_map *m, int fd, const struct stat *sb, const char *path,
+                      gt_error *e)
+{
+    size_t n = (size_t)sb->st_size, got = 0;
+    unsigned char *p = malloc(n);
+    if (!p)
+        return gt_fail(e, GT_EFAIL, "%s: out of memory for its %zu bytes", path, n);
+    while (got < n) {
+        ssize_t r = read(fd, p + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int err = errno;
+            free(p);
+            return gt_fail(e, GT_EINPUT, "%s: cannot read: %s", path, strerror(err));
+        }
+        if (r == 0)
+            break;
+        got += (size_t)r;
+    }
+    struct stat now;
+    if (got < n || fstat(fd, &now) < 0 || now.st_size != sb->st_size ||
+        now.st_mtim.tv_sec != sb->st_mtim.tv_sec || now.st_mtim.tv_nsec != sb->st_mtim.tv_nsec) {
+        free(p);
+        return gt_fail(e, GT_EINPUT, "%s: the file changed while it was read; try again once "
+                       "it is written", path);
+    }
+    m->data = p;
+    m->size = n;
+    return GT_OK;
+}
+
 int map_file(gt_map *m, const char *path, gt_error *e)
 {
     m->data = NULL;
@@ -44,23 +79,15 @@ int map_file(gt_map *m, const char *path, gt_error *e)
         rc = gt_fail(e, GT_EINPUT, "%s: is a directory, not a model file", path);
     else if (!S_ISREG(sb.st_mode))
         rc = gt_fail(e, GT_EINPUT, "%s: not a regular file", path);
-    else if (sb.st_size > 0) {
-        void *p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (p == MAP_FAILED)
-            rc = gt_fail(e, GT_EFAIL, "%s: cannot map: %s", path, strerror(errno));
-        else {
-            m->data = p;
-            m->size = (size_t)sb.st_size;
-        }
-    }
+    else if (sb.st_size > 0)
+        rc = read_owned(m, fd, &sb, path, e);
     close(fd);
     return rc;
 }
 
 void unmap_file(gt_map *m)
 {
-    if (m->data)
-        munmap((void *)m->data, m->size);
+    free((void *)m->data);
     m->data = NULL;
     m->size = 0;
 }
@@ -146,6 +173,14 @@ int file_write_new(const char *path, const char *data, size_t n, gt_error *e)
     return rc;
 }
 
+static int too_big(const char *path, gt_error *e)
+{
+    return gt_fail(e, GT_EINPUT,
+                   "%s: more than %u MB; a text or a vocabulary file may take at most that "
+                   "(a device or a pipe that never ends?)",
+                   path, GT_MAX_FILE_BYTES >> 20);
+}
+
 int read_whole_file(const char *path, unsigned char **buf, size_t *n, gt_error *e)
 {
     *buf = NULL;
@@ -160,19 +195,28 @@ int read_whole_file(const char *path, unsigned char **buf, size_t *n, gt_error *
         return gt_fail(e, GT_EINPUT, "%s: %s", path,
                        S_ISDIR(sb.st_mode) ? "is a directory" : strerror(err));
     }
+    if (S_ISREG(sb.st_mode) && (unsigned long long)sb.st_size > GT_MAX_FILE_BYTES) {
+        close(fd);
+        return too_big(path, e);
+    }
     size_t cap = S_ISREG(sb.st_mode) && sb.st_size > 0 ? (size_t)sb.st_size + 1 : 65536;
     unsigned char *b = malloc(cap);
     size_t len = 0;
     int rc = b ? GT_OK : gt_fail(e, GT_EFAIL, "%s: out of memory", path);
     while (rc == GT_OK) {
+        if (len > GT_MAX_FILE_BYTES) { /* a pipe or a device that goes on */
+            rc = too_big(path, e);
+            break;
+        }
         if (len + 1 >= cap) {
-            unsigned char *nb = cap < SIZE_MAX / 2 ? realloc(b, cap * 2) : NULL;
+            size_t ncap = cap * 2 < GT_MAX_FILE_BYTES + 2 ? cap * 2 : GT_MAX_FILE_BYTES + 2;
+            unsigned char *nb = realloc(b, ncap);
             if (!nb) {
                 rc = gt_fail(e, GT_EFAIL, "%s: out of memory", path);
                 break;
             }
             b = nb;
-            cap *= 2;
+            cap = ncap;
         }
         ssize_t r = read(fd, b + len, cap - len - 1);
         if (r < 0 && errno == EINTR)

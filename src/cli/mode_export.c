@@ -11,6 +11,14 @@ static int export_run(const cli *c, cli_models *s, gt_error *e)
     return cli_screen_run(c, s, export_main, e);
 }
 
+/* An empty FILE is bad usage (not a file that cannot be written). */
+static int export_check(const cli *c, gt_error *e)
+{
+    if (!c->mode_arg || !*c->mode_arg)
+        return gt_fail(e, GT_EINPUT, "--export needs a file name (or - for standard output)");
+    return GT_OK;
+}
+
 static const cli_option export_opts[] = {
     {"step", 1, cli_set_count, offsetof(cli, step), 0},
     {"edit", 1, cli_set_text, offsetof(cli, edit), 0},
@@ -22,6 +30,7 @@ const cli_mode cli_mode_export = {
     .option = "export",
     .arg = 1,
     .needs_step = "N",
+    .check = export_check,
     .run = export_run,
     .opts = export_opts,
     .usage = "--export FILE --step N [--edit S:C] [--size COLSxROWS] [--layer N] "

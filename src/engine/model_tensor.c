@@ -49,10 +49,7 @@ int model_weights(gt_model *m, const gt_tensor *t, const float **out, gt_error *
     if (!buf)
         return gt_fail(e, GT_EFAIL, "%s: out of memory for tensor %s", m->path, t->name);
     *out = buf;
-    int rc = tensor_read_f32(t, buf, m->path, e);
-    if (rc == GT_OK)
-        tensor_drop_pages(t);
-    return rc;
+    return tensor_read_f32(t, buf, m->path, e);
 }
 
 const float *model_zeros(gt_model *m, size_t n)

@@ -122,6 +122,28 @@ static int open_torch_legacy(gt_modelfile *f, gt_error *e)
     return rc ? rc : from_torch(f, &t, e);
 }
 
+/* The bytes a model may take in all: its file (read whole) and the float32 copies of the
+ * tensors that cannot be used in place, at most MODEL_BYTES_FILES times the file plus
+ * MODEL_BYTES_FLOOR. A view repeats its storage's bytes (expand() saves a stride of 0), so
+ * a small file could otherwise ask for any amount; it is refused before anything is copied. */
+#define MODEL_BYTES_FILES 8
+#define MODEL_BYTES_FLOOR (64ull << 20)
+static int within_bound(const gt_modelfile *f, gt_error *e)
+{
+    unsigned long long file = f->map.size, total = file; /* in bytes */
+    unsigned long long bound = MODEL_BYTES_FILES * file + MODEL_BYTES_FLOOR;
+    for (size_t i = 0; i < f->ntensor && total <= bound; i++)
+        if (!tensor_direct_f32(&f->tensor[i]))
+            total += f->tensor[i].nelem > bound / 4 ? bound + 1 : f->tensor[i].nelem * 4;
+    if (total <= bound)
+        return GT_OK;
+    return gt_fail(e, GT_EINPUT,
+                   "%s: its tensors would take more than %llu MB as float32 (at most %d times "
+                   "the file plus %llu MB); views of a small storage, such as expand()'s, are "
+                   "copied out whole: save the tensors with .contiguous() or .clone()",
+                   f->path, bound >> 20, MODEL_BYTES_FILES, MODEL_BYTES_FLOOR >> 20);
+}
+
 int modelfile_open(gt_modelfile *f, const char *path, gt_error *e)
 {
     memset(f, 0, sizeof *f);
@@ -141,6 +163,8 @@ int modelfile_open(gt_modelfile *f, const char *path, gt_error *e)
         else
             rc = filekind_describe(b, n, path, e);
     }
+    if (rc == GT_OK)
+        rc = within_bound(f, e);
     if (rc)
         modelfile_close(f);
     return rc;

@@ -1,12 +1,10 @@
-/* Tensors inside a mapped model file: strides, and conversion to float32 (from float64,
+/* Tensors inside a model file as read: strides, and conversion to float32 (from float64,
  * float16 and bfloat16, in any row or column order) with every value checked. */
 #include "config.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "base/bytes.h"
 #include "format/tensor.h"
@@ -117,22 +115,6 @@ int tensor_read_f32(const gt_tensor *t, float *dst, const char *path, gt_error *
         }
     }
     return GT_OK;
-}
-
-void tensor_drop_pages(const gt_tensor *t)
-{
-    uint64_t last = 0; /* the element offset of the furthest element */
-    for (int i = 0; i < t->ndim; i++)
-        if (t->shape[i])
-            last += (t->shape[i] - 1) * t->stride[i];
-    if (!t->nelem)
-        return;
-    long page = sysconf(_SC_PAGESIZE);
-    uintptr_t begin = (uintptr_t)t->data, end = begin + (last + 1) * t->esize;
-    uintptr_t a = (begin + (uintptr_t)page - 1) / (uintptr_t)page * (uintptr_t)page;
-    uintptr_t b = end / (uintptr_t)page * (uintptr_t)page;
-    if (page > 0 && a < b)
-        madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
 const float *tensor_direct_f32(const gt_tensor *t)

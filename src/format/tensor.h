@@ -1,4 +1,4 @@
-/* A named tensor inside a mapped model file, whatever the file's format (safetensors or
+/* A named tensor inside a model file as read, whatever the file's format (safetensors or
  * torch.save): its dtype, shape and strides, and a pointer to its first element. Every
  * element the shape and strides reach has been checked to lie inside the file. */
 #ifndef GATETUI_TENSOR_H
@@ -40,10 +40,6 @@ int tensor_read_f32(const gt_tensor *t, float *dst, const char *path, gt_error *
  * aligned float32; NULL when it must be converted. Values are not checked. */
 const float *tensor_direct_f32(const gt_tensor *t);
 
-/* Once t has been converted: lets the kernel drop the file's pages that hold only t's bytes
- * (the mapping is read-only; they would be read from the file again if used), so that a
- * converted model does not hold both its copy and the file's pages. */
-void tensor_drop_pages(const gt_tensor *t);
 
 /* "[4, 3]" into buf. */
 void tensor_shape_str(const gt_tensor *t, char *buf, size_t n);

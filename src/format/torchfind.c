@@ -14,7 +14,7 @@
 #include "format/torchfind.h"
 #include "base/bytes.h"
 
-enum { ON_PATH = 1, PURE_DONE = 2, PURE = 4 };
+enum { ON_PATH = 1, PURE_DONE = 2, PURE = 4, WALK_SHIFT = 8 };
 
 /* ---- walking the graph ---- */
 
@@ -245,21 +245,35 @@ static int add_scope(search *s, pk_value *v, pk_value *parent, const char *path,
     return anchored(v, s->path, s->e, &sc->anchored);
 }
 
+/* Each walk a number of its own (never 0, the mark of a value no walk has seen). */
+static unsigned next_walk(void)
+{
+    static unsigned last;
+    unsigned w = __atomic_add_fetch(&last, 1, __ATOMIC_RELAXED) & (~0u >> WALK_SHIFT);
+    return w ? w : next_walk();
+}
+
+/* Visits every value reachable from v once: a container met again (shared by several
+ * references) is not walked again, so the walk is linear in the file. */
 int tf_walk(tf_walker *w, pk_value *v, pk_value *parent, const pk_value *key, const char *name,
             const char *path, int depth)
 {
+    if (depth == 0)
+        w->walk = next_walk();
     if (++w->visits > TF_MAX_VISITS)
         return gt_fail(w->e, GT_EINPUT, "%s: more than %u values to search", w->file,
                        TF_MAX_VISITS);
-    if (depth > TF_MAX_DEPTH || (v->mark & ON_PATH))
+    if (depth > TF_MAX_DEPTH || (v->mark & ON_PATH) || v->mark >> WALK_SHIFT == w->walk)
         return GT_OK;
-    int rc = w->visit(w, v, parent, key, name, path);
-    if (rc)
-        return rc == TF_SKIP ? GT_OK : rc;
     pk_value **kv;
     size_t n;
     int pairs;
     tf_children(v, &kv, &n, &pairs);
+    if (n)
+        v->mark = (v->mark & ((1u << WALK_SHIFT) - 1)) | w->walk << WALK_SHIFT;
+    int rc = w->visit(w, v, parent, key, name, path);
+    if (rc)
+        return rc == TF_SKIP ? GT_OK : rc;
     v->mark |= ON_PATH;
     for (size_t i = 0; i < n && rc == GT_OK; i++) {
         char k[TF_MAX_NAME], sub[TF_PATH_BUF];

@@ -33,7 +33,8 @@ int tf_find_model(pk_value *root, const char *path, tf_named **out, size_t *n, c
 int tf_find_vocabs(pk_value *root, const char *path, gt_vocab_found **out, size_t *n,
                    char **tokenizer, gt_error *e);
 
-/* A walk over the graph below a value, each value reached once per path (cycles cut),
+/* A walk over the graph below a value, each container reached once (by the first path to
+ * it; a container met again is passed over, so the walk is linear in the file; cycles cut),
  * at most TF_MAX_DEPTH deep and TF_MAX_VISITS values in all. visit is called for each value
  * with its key (NULL for a list's item), the key's name and its path ("a.b.c"); it returns
  * GT_OK to go below it, TF_SKIP not to, or an error. */
@@ -45,6 +46,7 @@ struct tf_walker {
     size_t visits;
     const char *file;
     gt_error *e;
+    unsigned walk; /* this walk's number, kept in the marks of the containers it has seen */
 };
 int tf_walk(tf_walker *w, pk_value *v, pk_value *parent, const pk_value *key, const char *name,
             const char *path, int depth);

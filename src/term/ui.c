@@ -103,6 +103,37 @@ static void suspend(TermKey *tk)
     got_winch = 1; /* the size may have changed meanwhile */
 }
 
+/* A signal that came while ppoll also found the keyboard ready stays pending: ppoll lets a
+ * signal in only when it returns for it. Taken here as if it had been delivered. */
+static void take_pending(void)
+{
+    sigset_t p;
+    if (sigpending(&p) != 0)
+        return;
+    for (size_t i = 0; i < NCAUGHT; i++) {
+        int sig = caught_sigs[i];
+        if (!sigismember(&p, sig))
+            continue;
+        if (sig == SIGWINCH)
+            got_winch = 1;
+        else if (sig == SIGTSTP)
+            got_tstp = 1;
+        else
+            got_stop = sig;
+    }
+}
+
+/* The terminal went away (hung up, closed, the key reader at its end): the screen ends as
+ * on SIGHUP; when SIGHUP was ignored from the start (nohup) it ends with an error. */
+static int terminal_gone(gt_error *e)
+{
+    for (size_t i = 0; i < NCAUGHT; i++)
+        if (caught_sigs[i] == SIGHUP && before[i].sa_handler == SIG_IGN)
+            return gt_fail(e, GT_EFAIL, "the terminal went away");
+    got_stop = SIGHUP;
+    return GT_OK;
+}
+
 int ui_translate_key(const TermKeyKey *tk, gt_key *k)
 {
     memset(k, 0, sizeof *k);
@@ -198,7 +229,7 @@ static void do_export(loop *L)
     }
 }
 
-/* Reads the keys that are waiting; 1 when the user quits. */
+/* Reads the keys that are waiting; 1 when the user quits, 2 at the end of the keys. */
 static int read_keys(loop *L, int force)
 {
     TermKeyKey key;
@@ -223,7 +254,7 @@ static int read_keys(loop *L, int force)
         }
     }
     L->partial = r == TERMKEY_RES_AGAIN;
-    return r == TERMKEY_RES_EOF;
+    return r == TERMKEY_RES_EOF || r == TERMKEY_RES_ERROR ? 2 : 0;
 }
 
 static int run_loop(loop *L, gt_error *e)
@@ -252,15 +283,19 @@ static int run_loop(loop *L, gt_error *e)
         int n = ppoll(&pfd, 1, timeout < 0 ? NULL : &ts, &waiting);
         if (n < 0 && errno != EINTR)
             return gt_fail(e, GT_EFAIL, "reading the keyboard: %s", strerror(errno));
+        take_pending();
+        if (got_stop)
+            break;
         if (n > 0) {
-            if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL) && !(pfd.revents & POLLIN))
-                return GT_OK;
-            termkey_advisereadable(L->tk);
+            if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL) ||
+                termkey_advisereadable(L->tk) == TERMKEY_RES_ERROR)
+                return terminal_gone(e);
         }
         int was_partial = L->partial;
-        if (n > 0 && read_keys(L, 0))
-            return GT_OK;
-        if (n == 0 && was_partial && read_keys(L, 1)) /* a lone Esc */
+        int r = n > 0 ? read_keys(L, 0) : n == 0 && was_partial ? read_keys(L, 1) : 0;
+        if (r == 2)
+            return terminal_gone(e);
+        if (r) /* q, or the end of the keys (a lone Esc is forced out after its wait) */
             return GT_OK;
     }
     return GT_OK;

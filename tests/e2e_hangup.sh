@@ -1,0 +1,92 @@
+#!/bin/sh
+# The terminal that goes away (tmux on a private server): the pane killed or the server
+# ended, while the screen runs, or after Ctrl-Z has stopped it (the kernel then sends
+# SIGHUP and SIGCONT); and SIGHUP after a stop and a continue. Each time the process must be
+# gone within a generous limit (before, a stopped screen whose terminal closed spun on the
+# dead terminal forever). Whatever is left at the end is killed and counted as a failure:
+# the script leaves no orphan. GATETUI_VALGRIND=1 runs gatetui under valgrind, without the
+# stops (valgrind does not stop a process on SIGTSTP's default action).
+src="${top_srcdir:-.}"
+bld="${top_builddir:-.}"
+. "$src/tests/e2e_lib.sh"
+e2e_terminal_or_skip
+e2e_setup hangup
+pids=""
+trap 'for p in $pids; do kill -9 "$p" 2>/dev/null; done; tm kill-server 2>/dev/null; rm -rf "$work"' EXIT INT TERM
+
+# start RUN: gatetui in a new pane under a shell with job control; its pid in $p
+start() {
+    cat >"$work/run-$1.sh" <<EOF
+set -m
+$runner "$model" "$text" 2>"$work/err-$1"
+st=\$?
+while [ \$st = 148 ]; do
+    echo "STOPPED"
+    read x
+    fg >/dev/null
+    st=\$?
+done
+echo "EXIT=\$st"
+exec sleep 600
+EOF
+    tm kill-server 2>/dev/null
+    tm -f /dev/null new-session -d -s gt -x 120 -y 40 "sh $work/run-$1.sh"
+    wait_for "step 0 of 0\.\." >/dev/null
+    p=$(ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | head -1)
+    pids="$pids $p"
+}
+# alive PID: the process is there and not a zombie
+alive() { s=$(ps -o stat= -p "$1" 2>/dev/null) && [ -n "$s" ] && [ "${s#Z}" = "$s" ]; }
+# gone_within PID: 0 once the process has ended, waiting at most 20 s (times slow)
+gone_within() {
+    i=0
+    while alive "$1" && [ $i -lt $((400 * slow)) ]; do sleep 0.05; i=$((i + 1)); done
+    alive "$1" && { echo "# process $1 still there: $(ps -o stat=,pcpu= -p "$1")"; return 1; }
+    return 0
+}
+stopped() { # stopped PID: waits until the process is stopped (T)
+    i=0
+    while [ $i -lt $((200 * slow)) ]; do
+        case $(ps -o stat= -p "$1" 2>/dev/null) in T*) return 0 ;; esac
+        sleep 0.05
+        i=$((i + 1))
+    done
+    return 1
+}
+
+start run
+tm kill-pane -t gt
+gone_within "$p"
+check $? "the pane killed while the screen runs: the process ends"
+
+if [ -n "${GATETUI_VALGRIND:-}" ]; then
+    skip "Ctrl-Z under valgrind"
+    skip "Ctrl-Z under valgrind"
+    skip "Ctrl-Z under valgrind"
+else
+    start zpane
+    tm send-keys -t gt C-z
+    wait_for STOPPED >/dev/null && stopped "$p" && tm kill-pane -t gt && gone_within "$p"
+    check $? "Ctrl-Z, then the pane killed: the process ends (no orphan spinning)"
+
+    start zserver
+    tm send-keys -t gt C-z
+    wait_for STOPPED >/dev/null && stopped "$p" && tm kill-server && gone_within "$p"
+    check $? "Ctrl-Z, then the tmux server ended: the process ends"
+
+    start zhup
+    tm send-keys -t gt C-z
+    wait_for STOPPED >/dev/null && tm send-keys -t gt Enter && wait_for "step 0 of 0\.\." >/dev/null &&
+        kill -HUP "$p" && wait_for "EXIT=129" >/dev/null && gone_within "$p"
+    check $? "Ctrl-Z, fg, then SIGHUP: exit 129"
+fi
+
+left=""
+for q in $pids; do alive "$q" && left="$left $q"; done
+[ -z "$left" ]
+check $? "no process left behind${left:+:$left}"
+if [ -n "${GATETUI_VALGRIND:-}" ]; then
+    e2e_valgrind_clean "$work"
+    check $? "valgrind: no error, no leak"
+fi
+echo "1..$n"
