@@ -269,7 +269,7 @@ static int help_layout(int u, int w, int h, int *bw, int *bh, int *top, int *sho
     *kw = 0;
     for (int i = 0; i < n; i++) {
         char kb[64], wb[160];
-        if (keys[i].doc_only)
+        if (keys[i].doc_only || !keys[i].keys) /* not in the box, or keys of a view */
             continue;
         help_ascii(keys[i].keys, kb, sizeof kb); /* the wider of the two forms */
         help_ascii(keys[i].what, wb, sizeof wb);
@@ -281,7 +281,7 @@ static int help_layout(int u, int w, int h, int *bw, int *bh, int *top, int *sho
     int tw = *bw - *kw - 6 > 8 ? *bw - *kw - 6 : 8, nr = 0;
     for (int i = 0; i < n && nr < HELP_ROWS; i++) {
         char kb[64], wb[160];
-        if (keys[i].doc_only)
+        if (keys[i].doc_only || !keys[i].keys) /* not in the box, or keys of a view */
             continue;
         if (u) {
             snprintf(kb, sizeof kb, "%s", keys[i].keys);
