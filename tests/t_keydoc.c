@@ -153,6 +153,8 @@ int main(void)
     int n = keys_help(&k);
     for (int i = 0; i < n; i++) {
         char line[128];
+        if (!k[i].keys) /* the keys of another line, in a view over the panels */
+            continue;
         snprintf(line, sizeof line, "%s", k[i].keys);
         add_words(&table, line);
     }

@@ -11,8 +11,8 @@
 #include "screen/edtext.h"
 #include "screen/export.h"
 #include "screen/keys.h"
+#include "screen/keys_run.h"
 #include "screen/keys_find.h"
-#include "screen/keys_mouse.h"
 #include "screen/layout.h"
 #include "screen/panel.h"
 
@@ -193,7 +193,7 @@ static void close_prompt(gt_view *v)
     v->ui->newline_asked = 0;
 }
 
-static gt_act prompt_key(gt_view *v, const gt_key *k)
+gt_act keys_prompt_key(gt_view *v, const gt_key *k)
 {
     gt_prompt p = v->ui->prompt;
     if (k->sym == K_ESC || (k->ctrl && k->sym == K_CHAR && (k->cp == 'c' || k->cp == 'g'))) {
@@ -506,24 +506,6 @@ static void next_sort(gt_view *v)
     }
 }
 
-static gt_act ctrl_key(gt_view *v, const gt_key *k)
-{
-    switch (k->cp) {
-    case 'c': return ACT_QUIT;
-    case 'r': redo(v); return ACT_REDRAW;
-    case 'e': /* the strip scrolled a row on, back, the cursor staying */
-    case 'y': {
-        long to = v->ui->strip_scroll + (k->cp == 'e' ? 1 : -1);
-        v->ui->strip_scroll = to > 200 ? 200 : to < -200 ? -200 : to;
-        return ACT_REDRAW;
-    }
-    case 'b': step_by(v, -(long)page_len(v)); return ACT_REDRAW;
-    case 'f': step_by(v, (long)page_len(v)); return ACT_REDRAW;
-    case 'l': return ACT_REDRAW;
-    default: return ACT_NONE;
-    }
-}
-
 /* The next (dir > 0) or previous match of the last select or regular expression when
  * there is one, else of the last search. */
 static void next_match(gt_view *v, int dir)
@@ -532,9 +514,8 @@ static void next_match(gt_view *v, int dir)
         search(v, dir);
 }
 
-/* M a, 'a and '': marks and going back; MARK_NOT_TAKEN for the other keys. */
-#define MARK_NOT_TAKEN ((gt_act)-1)
-static gt_act mark_key(gt_view *v, const gt_key *k)
+/* M a, 'a and '': marks and going back. */
+gt_act keys_mark_pending(gt_view *v, const gt_key *k)
 {
     if (v->ui->mark_next) { /* M a: mark the cursor's step as a */
         v->ui->mark_next = 0;
@@ -566,103 +547,10 @@ static gt_act mark_key(gt_view *v, const gt_key *k)
             jump(v, v->ui->prev_t);
         return ACT_REDRAW;
     }
-    return MARK_NOT_TAKEN;
+    return ACT_NONE;
 }
 
-static gt_act char_key(gt_view *v, const gt_key *k)
-{
-    if (keys_find_char(v, k))
-        return ACT_REDRAW;
-    if (k->ctrl)
-        return ctrl_key(v, k);
-    gt_act a = mark_key(v, k);
-    if (a != MARK_NOT_TAKEN)
-        return a;
-    switch (k->cp) {
-    case 'q':
-        if (trace_edit_count(v->tr) && v->ui->edit_gen != v->ui->written_gen && !v->ui->quit_asked) {
-            v->ui->quit_asked = 1;
-            message(v, 1, "the edits are not written: q again quits, w writes them");
-            return ACT_REDRAW;
-        }
-        return ACT_QUIT;
-    case 'M': v->ui->mark_next = 1; break;
-    case 'H': select_rank(v, 0); break;
-    case 'L': select_rank(v, v->m->hidden - 1); break;
-    case '#': open_prompt(v, PROMPT_UNIT); break;
-    case 'E': next_edit(v); break;
-    case 'h': step_by(v, -1); break;
-    case 'l': step_by(v, 1); break;
-    case 'k': select_rank(v, v->rank - 1); break;
-    case 'j': select_rank(v, v->rank + 1); break;
-    case 'K': select_rank(v, v->rank - view_units_per_page(v)); break;
-    case 'J': select_rank(v, v->rank + view_units_per_page(v)); break;
-    case '0': view_seek(v, 0); break;
-    case '$':
-    case 'G': jump(v, v->steps - 1); break;
-    case ' ': step_by(v, (long)page_len(v)); break;
-    case 's':
-        next_sort(v);
-        v->ui->select_top = 1; /* the top of the new order */
-        break;
-    case 'S':
-        v->ui->sort_reverse = !v->ui->sort_reverse;
-        v->ui->select_top = 1;
-        break;
-    case 'c': v->ui->heat = !v->ui->heat; break;
-    case '[': change_layer(v, -1); break;
-    case ']': change_layer(v, 1); break;
-    case 'g': open_prompt(v, PROMPT_GOTO); break;
-    case '/': open_prompt(v, PROMPT_SEARCH); break;
-    case 'e': open_prompt(v, PROMPT_EDIT); break;
-    case 'n':
-    case 'N': next_match(v, k->cp == 'n' ? 1 : -1); break;
-    case 'u': undo(v); break;
-    case '+':
-    case '=': change_horizon(v, 1); break;
-    case '-': change_horizon(v, 0); break;
-    case 'd': toggle_diff(v); break;
-    case 'D': jac_toggle(v); break;
-    case 'r': view_toggle_overlay(v, OVERLAY_STATS); break;
-    case 'w': write_text(v); break;
-    case 'x': return ACT_EXPORT;
-    case '?':
-        v->ui->help = 1;
-        v->ui->help_scroll = 0;
-        break;
-    case '<':
-    case '>': shift_bias(v, -1, k->cp == '>' ? 0.5 : -0.5); break;
-    case '{':
-    case '}': shift_bias(v, v->unit, k->cp == '}' ? 0.5 : -0.5); break;
-    case 'a': toggle_ablate(v); break;
-    case 'C': toggle_carousel(v); break;
-    case 'Z': clear_interventions(v); break;
-    default: return ACT_NONE;
-    }
-    return ACT_REDRAW;
-}
-
-/* The keys that mean something else while a view is over the panels: Esc closes it back to
- * the panels, others scroll it or change its K; 0 for the rest. */
-static int overlay_key(gt_view *v, const gt_key *k)
-{
-    switch (v->ui->overlay) {
-    case OVERLAY_NONE: return 0;
-    case OVERLAY_STATS:
-    case OVERLAY_PROFILE:
-    case OVERLAY_JACOBIAN:
-        if (k->sym == K_ESC) {
-            view_set_overlay(v, OVERLAY_NONE);
-            return 1;
-        }
-        break;
-    }
-    if (v->ui->overlay == OVERLAY_STATS)
-        return stats_key(v, k);
-    return v->ui->overlay == OVERLAY_PROFILE ? keys_find_overlay(v, k) : jac_key(v, k);
-}
-
-static gt_act help_key(gt_view *v, const gt_key *k)
+gt_act keys_help_key(gt_view *v, const gt_key *k)
 {
     int rows = v->lay.rows > 0 ? v->lay.rows : 24, cols = v->lay.cols > 0 ? v->lay.cols : 80;
     int max = panel_help_scroll_max(cols, rows), d = 0, page = rows - 4 > 1 ? rows - 4 : 1;
@@ -684,58 +572,267 @@ static gt_act help_key(gt_view *v, const gt_key *k)
     return ACT_REDRAW;
 }
 
-gt_act keys_handle(gt_view *v, const gt_key *k)
+
+/* ---- the handlers of the table of keys (keyhelp.c) ---- */
+
+void keys_begin(gt_view *v, const gt_key *k)
 {
-    if (v->ui->help) /* the arrows scroll the help, any other key closes it */
-        return help_key(v, k);
-    if (v->ui->prompt != PROMPT_NONE)
-        return prompt_key(v, k);
-    if (k->sym == K_CLICK || k->sym == K_WHEEL_UP || k->sym == K_WHEEL_DOWN) {
-        gt_key arrow;
-        gt_act a = keys_mouse(v, k, &arrow);
-        if (arrow.sym == K_NONE)
-            return a;
-        for (int i = 0; i < KEYS_WHEEL_STEPS; i++)
-            keys_handle(v, &arrow);
-        return ACT_REDRAW;
-    }
     v->ui->msg[0] = 0;
     v->ui->msg_error = 0;
     if (!(k->sym == K_CHAR && !k->ctrl && k->cp == 'q'))
         v->ui->quit_asked = 0;
-    if (overlay_key(v, k))
-        return ACT_REDRAW;
-    int page = view_units_per_page(v);
-    switch (k->sym) {
-    case K_CHAR: return char_key(v, k);
-    case K_LEFT: step_by(v, -1); break;
-    case K_RIGHT: step_by(v, 1); break;
-    case K_UP: select_rank(v, v->rank - (k->shift ? page : 1)); break;
-    case K_DOWN: select_rank(v, v->rank + (k->shift ? page : 1)); break;
-    case K_PGUP: step_by(v, -(long)page_len(v)); break;
-    case K_PGDN: step_by(v, (long)page_len(v)); break;
-    case K_HOME: jump(v, 0); break;
-    case K_END: jump(v, v->steps - 1); break;
-    case K_ESC:
-        if (keys_find_escape(v))
-            break;
-        if (v->pending || trace_pass_running(v->tr))
-            view_cancel_pass(v);
-        break;
-    default: return ACT_NONE;
-    }
+}
+
+/* k is the character c, alone. */
+static int is(const gt_key *k, char c) { return k->sym == K_CHAR && !k->ctrl && k->cp == (uint32_t)c; }
+
+gt_act keys_close_view(gt_view *v, const gt_key *k)
+{
+    (void)k;
+    view_set_overlay(v, OVERLAY_NONE);
     return ACT_REDRAW;
 }
 
-gt_act keys_handle_models(gt_models *ms, const gt_key *k)
+gt_act keys_scroll_tables(gt_view *v, const gt_key *k)
 {
-    gt_view *v = models_view(ms);
-    if (k->sym == K_TAB && !v->ui->help && v->ui->prompt == PROMPT_NONE) {
-        v->ui->msg[0] = 0;
-        models_switch(ms, k->shift ? -1 : 1);
+    stats_key(v, k);
+    return ACT_REDRAW;
+}
+
+gt_act keys_scroll_profile(gt_view *v, const gt_key *k)
+{
+    keys_find_overlay(v, k);
+    return ACT_REDRAW;
+}
+
+gt_act keys_derivative_lags(gt_view *v, const gt_key *k)
+{
+    jac_key(v, k);
+    return ACT_REDRAW;
+}
+
+gt_act keys_step(gt_view *v, const gt_key *k)
+{
+    step_by(v, k->sym == K_LEFT || is(k, 'h') ? -1 : 1);
+    return ACT_REDRAW;
+}
+
+gt_act keys_page(gt_view *v, const gt_key *k)
+{
+    int back = k->sym == K_PGUP || (k->sym == K_CHAR && k->ctrl && k->cp == 'b');
+    step_by(v, back ? -(long)page_len(v) : (long)page_len(v));
+    return ACT_REDRAW;
+}
+
+gt_act keys_ends(gt_view *v, const gt_key *k)
+{
+    if (is(k, '0'))
+        view_seek(v, 0);
+    else
+        jump(v, k->sym == K_HOME ? 0 : v->steps - 1);
+    return ACT_REDRAW;
+}
+
+/* The strip scrolled a row on, back, the cursor staying. */
+gt_act keys_scroll_text(gt_view *v, const gt_key *k)
+{
+    long to = v->ui->strip_scroll + (k->cp == 'e' ? 1 : -1);
+    v->ui->strip_scroll = to > 200 ? 200 : to < -200 ? -200 : to;
+    return ACT_REDRAW;
+}
+
+gt_act keys_mark(gt_view *v, const gt_key *k)
+{
+    if (!is(k, 'M'))
+        return keys_mark_pending(v, k);
+    v->ui->mark_next = 1;
+    return ACT_REDRAW;
+}
+
+gt_act keys_unit(gt_view *v, const gt_key *k)
+{
+    int page = view_units_per_page(v);
+    int d = k->sym == K_UP     ? -(k->shift ? page : 1)
+            : k->sym == K_DOWN ? (k->shift ? page : 1)
+            : is(k, 'k')       ? -1
+            : is(k, 'j')       ? 1
+            : is(k, 'K')       ? -page
+                               : page;
+    select_rank(v, v->rank + d);
+    return ACT_REDRAW;
+}
+
+gt_act keys_unit_ends(gt_view *v, const gt_key *k)
+{
+    if (is(k, '#'))
+        open_prompt(v, PROMPT_UNIT);
+    else
+        select_rank(v, is(k, 'H') ? 0 : v->m->hidden - 1);
+    return ACT_REDRAW;
+}
+
+gt_act keys_sort(gt_view *v, const gt_key *k)
+{
+    if (is(k, 's'))
+        next_sort(v);
+    else
+        v->ui->sort_reverse = !v->ui->sort_reverse;
+    v->ui->select_top = 1; /* the top of the new order */
+    return ACT_REDRAW;
+}
+
+gt_act keys_layer(gt_view *v, const gt_key *k)
+{
+    change_layer(v, is(k, '[') ? -1 : 1);
+    return ACT_REDRAW;
+}
+
+gt_act keys_colour(gt_view *v, const gt_key *k)
+{
+    (void)k;
+    v->ui->heat = !v->ui->heat;
+    return ACT_REDRAW;
+}
+
+gt_act keys_go_to(gt_view *v, const gt_key *k)
+{
+    (void)k;
+    open_prompt(v, PROMPT_GOTO);
+    return ACT_REDRAW;
+}
+
+gt_act keys_search(gt_view *v, const gt_key *k)
+{
+    if (is(k, '/'))
+        open_prompt(v, PROMPT_SEARCH);
+    else
+        next_match(v, is(k, 'n') ? 1 : -1);
+    return ACT_REDRAW;
+}
+
+gt_act keys_find(gt_view *v, const gt_key *k)
+{
+    return keys_find_char(v, k) ? ACT_REDRAW : ACT_NONE;
+}
+
+gt_act keys_edit(gt_view *v, const gt_key *k)
+{
+    (void)k;
+    open_prompt(v, PROMPT_EDIT);
+    return ACT_REDRAW;
+}
+
+gt_act keys_undo(gt_view *v, const gt_key *k)
+{
+    if (k->ctrl)
+        redo(v);
+    else
+        undo(v);
+    return ACT_REDRAW;
+}
+
+gt_act keys_next_edit(gt_view *v, const gt_key *k)
+{
+    (void)k;
+    next_edit(v);
+    return ACT_REDRAW;
+}
+
+gt_act keys_horizon(gt_view *v, const gt_key *k)
+{
+    change_horizon(v, !is(k, '-'));
+    return ACT_REDRAW;
+}
+
+gt_act keys_difference(gt_view *v, const gt_key *k)
+{
+    (void)k;
+    toggle_diff(v);
+    return ACT_REDRAW;
+}
+
+gt_act keys_write(gt_view *v, const gt_key *k)
+{
+    (void)k;
+    write_text(v);
+    return ACT_REDRAW;
+}
+
+gt_act keys_report(gt_view *v, const gt_key *k)
+{
+    (void)k;
+    view_toggle_overlay(v, OVERLAY_STATS);
+    return ACT_REDRAW;
+}
+
+gt_act keys_derivative(gt_view *v, const gt_key *k)
+{
+    (void)k;
+    jac_toggle(v);
+    return ACT_REDRAW;
+}
+
+/* < > the layer's forget bias, { } the selected unit's. */
+gt_act keys_bias(gt_view *v, const gt_key *k)
+{
+    int up = is(k, '>') || is(k, '}');
+    shift_bias(v, is(k, '<') || is(k, '>') ? -1 : v->unit, up ? 0.5 : -0.5);
+    return ACT_REDRAW;
+}
+
+gt_act keys_ablate(gt_view *v, const gt_key *k)
+{
+    if (is(k, 'a'))
+        toggle_ablate(v);
+    else
+        toggle_carousel(v);
+    return ACT_REDRAW;
+}
+
+gt_act keys_clear_interventions(gt_view *v, const gt_key *k)
+{
+    (void)k;
+    clear_interventions(v);
+    return ACT_REDRAW;
+}
+
+gt_act keys_export(gt_view *v, const gt_key *k)
+{
+    (void)v;
+    (void)k;
+    return ACT_EXPORT;
+}
+
+gt_act keys_escape(gt_view *v, const gt_key *k)
+{
+    (void)k;
+    if (!keys_find_escape(v) && (v->pending || trace_pass_running(v->tr)))
+        view_cancel_pass(v);
+    return ACT_REDRAW;
+}
+
+gt_act keys_redraw(gt_view *v, const gt_key *k)
+{
+    (void)v;
+    (void)k;
+    return ACT_REDRAW;
+}
+
+gt_act keys_help_open(gt_view *v, const gt_key *k)
+{
+    (void)k;
+    v->ui->help = 1;
+    v->ui->help_scroll = 0;
+    return ACT_REDRAW;
+}
+
+gt_act keys_quit(gt_view *v, const gt_key *k)
+{
+    if (!k->ctrl && trace_edit_count(v->tr) && v->ui->edit_gen != v->ui->written_gen &&
+        !v->ui->quit_asked) {
+        v->ui->quit_asked = 1;
+        message(v, 1, "the edits are not written: q again quits, w writes them");
         return ACT_REDRAW;
     }
-    gt_act a = keys_handle(v, k);
-    models_sync(ms);
-    return a;
+    return ACT_QUIT;
 }

@@ -118,28 +118,28 @@ static int overlay_hints(gt_surface *s, int x, int y, int end, const gt_view *v)
     return 1;
 }
 
-void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
+/* The prompt open, its question and its line; 0 when none is. */
+static int prompt_status(gt_surface *s, int x, int y, int end, const gt_view *v)
 {
-    int x = r.x + 1, y = r.y, end = r.x + r.w;
     char buf[512];
     switch (v->ui->prompt) {
     case PROMPT_GOTO:
         snprintf(buf, sizeof buf, "go to step (0-%zu, N%%, end): ", v->steps - 1);
         prompt_line(s, x, y, end, v, buf, "   Enter goes, Esc cancels");
-        return;
+        return 1;
     case PROMPT_UNIT:
         snprintf(buf, sizeof buf, "select unit (0-%d): ", v->m->hidden - 1);
         prompt_line(s, x, y, end, v, buf, "   Enter selects, Esc cancels");
-        return;
+        return 1;
     case PROMPT_SEARCH:
         prompt_line(s, x, y, end, v, "search the text: ",
                     v->ui->search[0] ? "   Enter finds (empty: again), " UP_HIST ", Esc cancels"
                                  : "   Enter finds, lower case finds either, Esc cancels");
-        return;
+        return 1;
     case PROMPT_MATCH:
         prompt_line(s, x, y, end, v, "match (regular expression): ",
                     "   Enter: every unit's r with it (empty: none), Esc cancels");
-        return;
+        return 1;
     case PROMPT_EDIT: {
         char ch[32];
         panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
@@ -149,10 +149,19 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         surf_text(s, x, y, end - x, v->ui->newline_asked ? R_MSG : R_DIM,
                   v->ui->newline_asked ? "   Enter again puts a newline here, Esc cancels"
                                    : "   type a character of the vocabulary, Esc cancels");
-        return;
+        return 1;
     }
     case PROMPT_NONE: break;
     }
+    return 0;
+}
+
+void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
+{
+    int x = r.x + 1, y = r.y, end = r.x + r.w;
+    char buf[512];
+    if (prompt_status(s, x, y, end, v))
+        return;
     if (v->pending) {
         snprintf(buf, sizeof buf, "computing the states up to step %zu ", v->ui->t);
         progress_line(s, x, y, end, buf, v->pass_progress);
@@ -269,7 +278,7 @@ static int help_layout(int u, int w, int h, int *bw, int *bh, int *top, int *sho
     *kw = 0;
     for (int i = 0; i < n; i++) {
         char kb[64], wb[160];
-        if (keys[i].doc_only)
+        if (keys[i].doc_only || !keys[i].keys) /* not in the box, or keys of a view */
             continue;
         help_ascii(keys[i].keys, kb, sizeof kb); /* the wider of the two forms */
         help_ascii(keys[i].what, wb, sizeof wb);
@@ -281,7 +290,7 @@ static int help_layout(int u, int w, int h, int *bw, int *bh, int *top, int *sho
     int tw = *bw - *kw - 6 > 8 ? *bw - *kw - 6 : 8, nr = 0;
     for (int i = 0; i < n && nr < HELP_ROWS; i++) {
         char kb[64], wb[160];
-        if (keys[i].doc_only)
+        if (keys[i].doc_only || !keys[i].keys) /* not in the box, or keys of a view */
             continue;
         if (u) {
             snprintf(kb, sizeof kb, "%s", keys[i].keys);
