@@ -40,7 +40,7 @@ want=$(printf '%+.3f' "$want")
 i=0
 while [ "$i" -lt "${top:-0}" ]; do tm send-keys -t gt j; i=$((i + 1)); done
 wait_for "^▶ *$top " >/dev/null
-got=$(screen | grep '^▶' | sed 's/ *│.*//' | awk '{ print $NF }')
+got=$(settled | grep '^▶' | sed 's/ *│.*//' | awk '{ print $NF }')
 [ -n "$top" ] && [ "$got" = "$want" ]
 check $? "unit $top, first by |r| with h: its r on the screen ($got) is that of --units ($want)"
 

@@ -77,6 +77,21 @@ wait_for() {
     screen | sed 's/^/#   | /'
     return 1
 }
+# settled: the screen once it has settled (the same in three captures in a row, at most 10 s
+# times slow): ncurses writes a large frame in several writes, and a capture between them,
+# likely under valgrind, holds part of the new frame and part of the old.
+settled() {
+    e2e_prev=$(screen)
+    e2e_same=0 e2e_i=0
+    while [ $e2e_same -lt 3 ] && [ $e2e_i -lt $((200 * slow)) ]; do
+        sleep 0.05
+        e2e_now=$(screen)
+        if [ "$e2e_now" = "$e2e_prev" ]; then e2e_same=$((e2e_same + 1)); else e2e_same=0; fi
+        e2e_prev=$e2e_now
+        e2e_i=$((e2e_i + 1))
+    done
+    printf '%s\n' "$e2e_prev"
+}
 wait_gone() {
     i=0
     while [ $i -lt $((200 * slow)) ]; do

@@ -35,7 +35,7 @@ first=$(hl) line1=$(models_line)
 # the frame once the background pass has ended (--export draws none: its progress, "states
 # N%" in the header, shows only while it runs, for seconds under valgrind)
 wait_gone "states [0-9]+%" >/dev/null
-screen | sed -n '1,39p' >"$work/screen.txt"
+settled | sed -n '1,39p' >"$work/screen.txt"
 tm send-keys -t gt Escape
 "$bin" --export "$work/exp.txt" --step 50 --edit 50:w "$A" "$P" "$G" "$work/text.txt" 2>/dev/null &&
     sed -n '1,39p' "$work/exp.txt" | cmp -s - "$work/screen.txt"

@@ -219,7 +219,7 @@ wait_for "step 0 of 0..263"
 check $? "the screen opens on a text of CJK, emoji and combining marks"
 tm send-keys -t gt l l l l l
 wait_for "step 5 of 0..263" >/dev/null
-screen >"$work/wide-screen.txt"
+settled >"$work/wide-screen.txt"
 [ "$(widths <"$work/wide-screen.txt" | sort -n | tail -1)" -le 120 ] &&
     sed -n 6p "$work/wide-screen.txt" | grep -q '^ 漢字の行 and 😀 emoji; .* wide 🎉 text\.↵ *$'
 check $? "every row is at most 120 cells wide; the strip's row holds the cursor's line whole"
@@ -247,16 +247,8 @@ check $? "undo, then another edit"
 
 # resize storm
 tm send-keys -t gt Escape
-# the screen before the storm, once it has settled (the same in three captures in a row)
-screen >"$work/pre-storm.txt"
-same=0 i=0
-while [ $same -lt 3 ] && [ $i -lt $((200 * slow)) ]; do
-    sleep 0.05
-    screen >"$work/pre-storm.now"
-    if cmp -s "$work/pre-storm.txt" "$work/pre-storm.now"; then same=$((same + 1)); else same=0; fi
-    mv "$work/pre-storm.now" "$work/pre-storm.txt"
-    i=$((i + 1))
-done
+# the screen before the storm, once it has settled
+settled >"$work/pre-storm.txt"
 for w in 1 2 3 5 8 13 21 34 55 64 89 120 144 200; do
     for h in 1 2 3 5 8 13 22 34 40 60; do
         tm resize-window -t gt -x $w -y $h

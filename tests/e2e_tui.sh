@@ -35,7 +35,7 @@ EOF
     fi
 }
 
-gates() { screen | sed -n '8,27p'; }
+gates() { settled | sed -n '8,27p'; }
 
 start 1
 wait_for "step 0 of 0..377"
@@ -158,7 +158,7 @@ check $? "Z removes every intervention"
 # x: the file holds exactly the frame on the screen
 tm send-keys -t gt Escape
 wait_gone "undid the edit" >/dev/null
-screen >"$work/screen.txt"
+settled >"$work/screen.txt"
 tm send-keys -t gt x
 wait_for "frame written to" >/dev/null
 name=$(screen | sed -n 's/.*frame written to \.\/\([^ ]*\).*/\1/p' | head -1)
