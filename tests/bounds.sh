@@ -63,4 +63,93 @@ for t in inf -inf 1e999; do
     [ $st -eq 2 ] && grep -q -- "--threshold wants a number" "$work/err"
     check $? "--threshold $t: refused as every infinite threshold is (exit $st)"
 done
+
+# a file name with control characters: written as '?' in the headings of --report and
+# --units and in messages (an escape sequence in a name never reaches the terminal)
+esc=$(printf '\033')
+cp "$model" "$work/m${esc}[31mX.safetensors"
+odd="$work/m${esc}[31mX.safetensors"
+"$bin" --report --windows 2 "$odd" "$text" >"$work/out" 2>&1 &&
+    ! grep -q "$esc" "$work/out" && grep -q "m?\[31mX.safetensors: LSTM" "$work/out"
+check $? "--report: a name's escape character is written as ?"
+"$bin" --units 'e' --steps 100 "$odd" "$text" >"$work/out" 2>&1 &&
+    ! grep -q "$esc" "$work/out" && grep -q "m?\[31mX.safetensors: LSTM" "$work/out"
+check $? "--units: a name's escape character is written as ?"
+"$bin" --report "$odd" "$work/no${esc}[2Jtext" >"$work/out" 2>&1
+! grep -q "$esc" "$work/out" && grep -q "no?\[2Jtext" "$work/out"
+check $? "a message naming a missing file writes its escape character as ?"
+
+# --html -: the page on the standard output, no file named "-"; the status line of --html
+# FILE that cannot be written: exit 1 with a message (the page kept)
+(cd "$work" && "$bin" --html - --unit 0 --to 50 "$model" "$text" >"$work/page" 2>"$work/err")
+st=$?
+[ $st -eq 0 ] && [ ! -e "$work/-" ] && grep -q '^<!DOCTYPE html>' "$work/page" &&
+    grep -q '</html>' "$work/page"
+check $? "--html -: the page on the standard output, no file named - (exit $st)"
+if [ -w /dev/full ]; then
+    "$bin" --html "$work/p.html" --unit 0 --to 50 "$model" "$text" >/dev/full 2>"$work/err"
+    st=$?
+    [ $st -eq 1 ] && grep -q "error writing the output" "$work/err" && [ -s "$work/p.html" ]
+    check $? "--html FILE onto /dev/full: exit 1 with a message, the page kept (exit $st)"
+else
+    skip "no /dev/full"
+fi
+
+# numbers out of range say why
+"$bin" --report --window-len 99999999999 "$model" "$text" >/dev/null 2>"$work/err"
+st=$?
+[ $st -eq 2 ] && grep -q -- "--window-len 99999999999: a window is 2 to 2147483647 characters" "$work/err"
+check $? "--window-len 99999999999: refused, saying the range (exit $st)"
+"$bin" --report --horizon 2147483648 "$model" "$text" >/dev/null 2>"$work/err"
+st=$?
+[ $st -eq 2 ] && grep -q -- "--horizon 2147483648: a horizon is 1 to 2147483647 steps" "$work/err"
+check $? "--horizon 2147483648: refused, saying the range (exit $st)"
+"$bin" --importance --window-len 99999999999 "$model" "$text" >/dev/null 2>"$work/err"
+st=$?
+[ $st -eq 2 ] && grep -q -- "--window-len 99999999999: a window is 2 to" "$work/err"
+check $? "--importance --window-len 99999999999: refused, saying the range (exit $st)"
+# a span is digits only, a space before it or after it alike
+for sp in ' 5:6' '5:6 ' '5: 6' '+5:6'; do
+    "$bin" --select "$sp" "$model" "$text" >/dev/null 2>"$work/err"
+    st=$?
+    [ $st -eq 2 ] && grep -q -- "--select wants A:B (two steps)" "$work/err"
+    check $? "--select '$sp': refused like any other malformed span (exit $st)"
+done
+
+# archives: a local header that disagrees with the directory (Python's zipfile refuses it
+# too), a deflated byteorder entry: refused with what is wrong, not read from the wrong
+# bytes or called big-endian
+mk="$(cd "$src/tests/robust" && pwd)/mktorch.py"
+python3 "$mk" badlocal "$work/badlocal.pt" && python3 "$mk" zbyteorder "$work/zbo.pt" ||
+    bail "mktorch.py failed"
+"$bin" --report "$work/badlocal.pt" "$text" >/dev/null 2>"$work/err"
+st=$?
+[ $st -eq 2 ] && grep -q "its local header disagrees with the directory" "$work/err"
+check $? "a zip entry whose local header is another entry's: refused (exit $st)"
+"$bin" --report "$work/zbo.pt" "$text" >/dev/null 2>"$work/err"
+st=$?
+[ $st -eq 2 ] && grep -q "archive/byteorder is compressed" "$work/err" && ! grep -q big-endian "$work/err"
+check $? "a deflated byteorder entry: said compressed, not big-endian (exit $st)"
+
+# a single cell's tensors beside a stacked network's under one prefix: named, not "prefix
+# \"rnn.\" besides \"rnn.\""
+python3 - "$model" "$work/twoforms.safetensors" <<'PY' || bail "could not write twoforms"
+import json, struct, sys
+b = open(sys.argv[1], "rb").read()
+n = struct.unpack("<Q", b[:8])[0]
+h, data = json.loads(b[8:8 + n]), b[8 + n:]
+extra = b""
+for part in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
+    a, z = h["rnn." + part + "_l0"]["data_offsets"]
+    o = len(data) + len(extra)
+    h["rnn." + part] = dict(h["rnn." + part + "_l0"], data_offsets=[o, o + z - a])
+    extra += data[a:z]
+head = json.dumps(h).encode()
+open(sys.argv[2], "wb").write(struct.pack("<Q", len(head)) + head + data + extra)
+PY
+"$bin" --report "$work/twoforms.safetensors" "$text" >/dev/null 2>"$work/err"
+st=$?
+[ $st -eq 2 ] && grep -q "rnn.weight_ih, rnn.weight_hh, rnn.bias_ih, ...: tensors an nn.LSTM does not have" "$work/err" &&
+    ! grep -q besides "$work/err"
+check $? "rnn.weight_ih... beside rnn.weight_ih_l0...: the cell's tensors named (exit $st)"
 echo "1..$n"

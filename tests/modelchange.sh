@@ -85,7 +85,7 @@ screenrun() {
     change "$1" "$work/m.bin"
     tm send-keys -t gt g 30000 Enter
     wait_for "step 30,000 of 0\.\." || { sed 's/^/# stderr: /' "$work/serr-$1"; return 1; }
-    screen >"$work/screen-$1"
+    settled >"$work/screen-$1"
     tm send-keys -t gt q
     wait_for "EXIT=0" >/dev/null
 }

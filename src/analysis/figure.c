@@ -1,6 +1,7 @@
 /* The figure as an HTML page (see figure.h). */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,7 +142,7 @@ static int collect_step(void *ctx, size_t t, const gt_run *r)
     return t >= fg->to;
 }
 
-int figure_html(const char *path, const gt_figure *fg, const uint16_t *tok, size_t n,
+int figure_html(const char *path, FILE *out, const gt_figure *fg, const uint16_t *tok, size_t n,
                 const gt_pass_options *o, gt_error *e)
 {
     if (fg->from > fg->to || fg->to >= n)
@@ -161,8 +162,10 @@ int figure_html(const char *path, const gt_figure *fg, const uint16_t *tok, size
         if (fclose(f) || bad)
             rc = gt_fail(e, GT_EFAIL, "out of memory for the page");
     }
-    if (rc == GT_OK)
+    if (rc == GT_OK && path)
         rc = file_write_new(path, page, len, e);
+    else if (rc == GT_OK && (fwrite(page, 1, len, out) != len || fflush(out) != 0))
+        rc = gt_fail(e, GT_EFAIL, "error writing the page: %s", strerror(errno));
     free(page);
     free(c.v);
     return rc;

@@ -22,8 +22,8 @@ typedef struct gt_figure {
 } gt_figure;
 
 /* Runs the model over tok[0..to] and writes the page to path, a new file (never over one
- * that exists). */
-int figure_html(const char *path, const gt_figure *fg, const uint16_t *tok, size_t n,
-                const gt_pass_options *o, gt_error *e);
+ * that exists), or to out when path is NULL. */
+int figure_html(const char *path, FILE *out, const gt_figure *fg, const uint16_t *tok,
+                size_t n, const gt_pass_options *o, gt_error *e);
 
 #endif

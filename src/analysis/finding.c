@@ -1,6 +1,7 @@
 /* The modes that find units (see finding.h): checking what they are asked, running them. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -71,10 +72,10 @@ static int parse_span(const char *s, size_t n, size_t T, size_t *a, size_t *b, g
     char *end, *end2;
     errno = 0;
     unsigned long long x = strtoull(s, &end, 10), y = 0;
-    int ok = end != s && *end == ':' && s[0] != '-';
+    int ok = isdigit((unsigned char)s[0]) && *end == ':'; /* digits only: no sign, no space */
     if (ok) {
         y = strtoull(end + 1, &end2, 10);
-        ok = end2 != end + 1 && !*end2 && end[1] != '-' && !errno;
+        ok = isdigit((unsigned char)end[1]) && !*end2 && !errno;
     }
     if (!ok)
         return gt_fail(e, GT_EINPUT, "--select wants A:B (two steps), not \"%s\"", s);
@@ -165,15 +166,18 @@ static int run_html(FILE *out, const gt_model *m, const gt_text *t, size_t n,
                        from >= T ? "from" : "to", from >= T ? from : to, T - 1);
     if (from > to)
         return gt_fail(e, GT_EINPUT, "--from %zu is after --to %zu", from, to);
+    int to_out = strcmp(o->arg, "-") == 0; /* "-": the page on the standard output */
     struct stat sb;
-    if (lstat(o->arg, &sb) == 0)
+    if (!to_out && lstat(o->arg, &sb) == 0)
         return gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", o->arg);
     gt_figure fg = {m, base_name(m->path), base_name(t->path), o->layer, (int)o->unit, sig,
                     from, to};
-    rc = figure_html(o->arg, &fg, t->tok, T, po, e);
-    if (rc == GT_OK)
-        fprintf(out, "%s: unit %ld, signal %s, layer %d, steps %zu to %zu\n", o->arg, o->unit,
-                signals_name(m, sig), o->layer, from, to);
+    rc = figure_html(to_out ? NULL : o->arg, out, &fg, t->tok, T, po, e);
+    if (rc == GT_OK && !to_out)
+        rc = written(fprintf(out, "%s: unit %ld, signal %s, layer %d, steps %zu to %zu\n",
+                             o->arg, o->unit, signals_name(m, sig), o->layer, from, to) < 0 ||
+                         fflush(out) != 0,
+                     e);
     return rc;
 }
 

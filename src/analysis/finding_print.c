@@ -8,6 +8,7 @@
 
 #include "analysis/jsonout.h"
 #include "gatetui/finding.h"
+#include "gatetui/utf8.h"
 #include "analysis/steptext.h"
 
 #define TEXT_TOP 10      /* units per signal in the plain --units output */
@@ -85,9 +86,12 @@ int find_print_units(FILE *f, const gt_units *u, const char *regex, int only,
     if (json)
         return jsonout_write(f, units_json(u, regex, only), 1, JSONOUT_FINDING);
     const gt_model *m = u->m;
+    char mp[1024], tp[1024], rp[1024];
     fprintf(f, "%s: %s, layer %d, %d units; %s, the first %zu steps from the zero state\n",
-            m->path, arch(m), u->layer, m->hidden, text_name, u->steps);
-    fprintf(f, "\"%s\": %zu match%s cover %zu steps (%.1f%%)\n", regex, u->matches,
+            utf8_printable(mp, sizeof mp, m->path), arch(m), u->layer, m->hidden,
+            utf8_printable(tp, sizeof tp, text_name), u->steps);
+    fprintf(f, "\"%s\": %zu match%s cover %zu steps (%.1f%%)\n",
+            utf8_printable(rp, sizeof rp, regex), u->matches,
             u->matches == 1 ? "" : "es", u->inside, 100.0 * (double)u->inside / (double)u->steps);
     int top = m->hidden < TEXT_TOP ? m->hidden : TEXT_TOP;
     for (int s = 0; s < u->nsig; s++) {

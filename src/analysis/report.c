@@ -403,10 +403,14 @@ static int check_options(const gt_model *m, size_t steps, const gt_report_option
     if (o->layer < 0 || o->layer >= m->layers)
         return gt_fail(e, GT_EINPUT, "--layer %d: the model has %d layer%s (0..%d)", o->layer,
                        m->layers, m->layers == 1 ? "" : "s", m->layers - 1);
-    if (o->window_len < 2 || o->windows < 1 || o->horizon < 1 || o->horizon > INT32_MAX ||
-        o->window_len > INT32_MAX)
-        return gt_fail(e, GT_EINPUT, "report: window length %ld, %ld windows, horizon %ld",
-                       o->window_len, o->windows, o->horizon);
+    if (o->window_len < 2 || o->window_len > INT32_MAX)
+        return gt_fail(e, GT_EINPUT, "--window-len %ld: a window is 2 to %ld characters",
+                       o->window_len, (long)INT32_MAX);
+    if (o->windows < 1)
+        return gt_fail(e, GT_EINPUT, "--windows %ld: at least one window", o->windows);
+    if (o->horizon < 1 || o->horizon > INT32_MAX)
+        return gt_fail(e, GT_EINPUT, "--horizon %ld: a horizon is 1 to %ld steps", o->horizon,
+                       (long)INT32_MAX);
     if (steps == 0)
         return gt_fail(e, GT_EINPUT, "report: the text has no steps");
     return GT_OK;

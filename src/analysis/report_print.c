@@ -9,6 +9,7 @@
 
 #include "analysis/jsonout.h"
 #include "gatetui/report.h"
+#include "gatetui/utf8.h"
 
 static const char *gate_label(const char *name)
 {
@@ -94,8 +95,10 @@ static void print_heading(FILE *f, const gt_report *r, const char *text_name)
 {
     const gt_model *m = r->m;
     const int lstm = m->arch == GT_LSTM;
-    char a[48], b[48];
-    fprintf(f, "%s: %s, %d layer%s, H = %d, V = %d, %s parameters\n", m->path,
+    char a[48], b[48], mp[1024], tp[1024];
+    text_name = utf8_printable(tp, sizeof tp, text_name);
+    fprintf(f, "%s: %s, %d layer%s, H = %d, V = %d, %s parameters\n",
+            utf8_printable(mp, sizeof mp, m->path),
             lstm ? "LSTM" : "GRU", m->layers, m->layers == 1 ? "" : "s", m->hidden, m->vocab,
             report_commas((size_t)m->params, a, sizeof a));
     if (r->full_windows == r->windows)
@@ -339,10 +342,11 @@ int report_print_sweep_text(FILE *f, const gt_report *r, const double *d, int n,
     const gt_report *r0 = &r[0];
     const int lstm = r0->m->arch == GT_LSTM;
     const char *g = lstm ? "f" : "z";
-    char a[48], b[48], c[48], x[48];
+    char a[48], b[48], c[48], x[48], mp[1024], tp[1024];
     fprintf(f, "%s on %s: layer %d, %zu windows of %zu characters; the forget bias (%s's "
                "b_hh) shifted by D\n",
-            r0->m->path, text_name, r0->layer, r0->windows, r0->window_len, g);
+            utf8_printable(mp, sizeof mp, r0->m->path), utf8_printable(tp, sizeof tp, text_name),
+            r0->layer, r0->windows, r0->window_len, g);
     if (others && *others)
         fprintf(f, "and the interventions %s\n", others);
     fprintf(f, "       D  mean %s  median unit t½  units t½>=10  measured t½  %s-only t½  "

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "gatetui/error.h"
+#include "gatetui/utf8.h"
 
 int gt_fail(gt_error *e, int code, const char *fmt, ...)
 {
@@ -14,9 +15,7 @@ int gt_fail(gt_error *e, int code, const char *fmt, ...)
         vsnprintf(e->msg, sizeof e->msg, fmt, ap);
         va_end(ap);
         /* one line, whatever a file's names or a parser's excerpt held */
-        for (char *c = e->msg; *c; c++)
-            if ((unsigned char)*c < 0x20 || *c == 0x7F)
-                *c = '?';
+        utf8_printable(e->msg, sizeof e->msg, e->msg);
         e->code = code;
     }
     return code;

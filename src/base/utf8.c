@@ -1,6 +1,8 @@
 /* UTF-8 decoding and encoding, strict (RFC 3629). */
 #include "config.h"
 
+#include <string.h>
+
 #include "gatetui/utf8.h"
 
 int utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
@@ -65,4 +67,26 @@ int utf8_encode(uint32_t cp, char *out)
         return 4;
     }
     return 0;
+}
+
+char *utf8_printable(char *dst, size_t cap, const char *src)
+{
+    const unsigned char *s = (const unsigned char *)src;
+    size_t n = strlen(src), i = 0, o = 0;
+    while (i < n) {
+        uint32_t cp;
+        int len = utf8_decode(s + i, n - i, &cp);
+        int bad = cp == UTF8_INVALID || cp < 0x20 || (cp >= 0x7F && cp < 0xA0);
+        size_t w = bad ? 1 : (size_t)len;
+        if (o + w >= cap)
+            break;
+        if (bad)
+            dst[o] = '?';
+        else
+            memmove(dst + o, s + i, w); /* o <= i: dst may be src */
+        o += w;
+        i += (size_t)len;
+    }
+    dst[o] = 0;
+    return dst;
 }

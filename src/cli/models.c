@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "gatetui/utf8.h"
 #include "gatetui/columns.h"
 #include "gatetui/loss.h"
 #include "gatetui/vocabmap.h"
@@ -96,10 +97,11 @@ int cli_models_open(cli_models *s, const cli *c, gt_error *e)
     if (rc == GT_OK && (rc = text_load(&s->t, c->text_path, &s->m[0], e)) == GT_OK)
         s->have_text = 1;
     if (rc == GT_OK) {
-        char skip[512];
+        char skip[512], name[1024];
         text_skip_summary(&s->t, skip, sizeof skip);
         if (skip[0] && !(c->mode->flags & MODE_NO_SKIPS) && !c->json)
-            fprintf(stderr, "gatetui: %s: %s\n", s->t.path, skip);
+            fprintf(stderr, "gatetui: %s: %s\n",
+                    utf8_printable(name, sizeof name, s->t.path), skip);
     }
     return rc;
 }

@@ -129,9 +129,16 @@ static int find_prefix(torch_file *t, gt_error *e)
     char name[400];
     snprintf(name, sizeof name, "%sbyteorder", t->prefix);
     const zr_entry *bo = zr_find(&t->zip, name);
-    if (bo && !(bo->size == 6 && memcmp(bo->data, "little", 6) == 0))
+    if (bo && zr_unreadable(bo))
+        return gt_fail(e, GT_EINPUT, "%s: zip entry %.200s %s", t->path, bo->name,
+                       zr_unreadable(bo));
+    if (bo && bo->size == 3 && memcmp(bo->data, "big", 3) == 0)
         return gt_fail(e, GT_EINPUT, "%s: saved on a big-endian machine; gatetui reads "
                                      "little-endian files",
+                       t->path);
+    if (bo && !(bo->size == 6 && memcmp(bo->data, "little", 6) == 0))
+        return gt_fail(e, GT_EINPUT, "%s: its byteorder entry says neither little nor big: a "
+                                     "damaged file",
                        t->path);
     if (zr_unreadable(pkl))
         return gt_fail(e, GT_EINPUT, "%s: zip entry %.200s %s", t->path, pkl->name,

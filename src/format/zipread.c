@@ -107,6 +107,21 @@ static int zip64_extra(const unsigned char *x, size_t n, uint64_t *usize, uint64
 }
 
 /* One central directory record at *p (advanced past it) into en. */
+/* Whether the local header at l (n bytes left, at least LOCAL_LEN) names another entry than
+ * the directory's record r, or another method, or (when it holds them: no data descriptor,
+ * no zip64) other sizes. Python's zipfile refuses such an archive too. */
+static int local_differs(const unsigned char *l, size_t n, const unsigned char *r,
+                         const char *name, size_t nlen)
+{
+    if (load_le(l + 26, 2) != nlen || n - LOCAL_LEN < nlen || memcmp(l + LOCAL_LEN, name, nlen))
+        return 1;
+    if (load_le(l + 8, 2) != load_le(r + 10, 2))
+        return 1;
+    uint64_t lc = load_le(l + 18, 4), lu = load_le(l + 22, 4);
+    int described = (load_le(l + 6, 2) & 8) != 0, zip64 = lc == 0xFFFFFFFFu || lu == 0xFFFFFFFFu;
+    return !described && !zip64 && (lc != load_le(r + 20, 4) || lu != load_le(r + 24, 4));
+}
+
 static int read_entry(const char *path, const unsigned char *b, size_t size,
                       const unsigned char **p, const unsigned char *cd_end, zr_entry *en,
                       gt_error *e)
@@ -131,6 +146,10 @@ static int read_entry(const char *path, const unsigned char *b, size_t size,
         return gt_fail(e, GT_EINPUT, "%s: zip entry %.*s: its local header is not where the "
                                      "directory says (byte %llu)",
                        path, (int)(nlen > 200 ? 200 : nlen), name, (unsigned long long)local);
+    if (local_differs(b + local, size - local, r, name, nlen))
+        return gt_fail(e, GT_EINPUT, "%s: zip entry %.*s: its local header disagrees with the "
+                                     "directory (name, method or sizes): a damaged archive",
+                       path, (int)(nlen > 200 ? 200 : nlen), name);
     uint64_t data = local + LOCAL_LEN + load_le(b + local + 26, 2) + load_le(b + local + 28, 2);
     if (data > size || csize > size - data)
         return gt_fail(e, GT_EINPUT, "%s: zip entry %.*s: %llu bytes at byte %llu run past the "

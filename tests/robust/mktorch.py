@@ -11,6 +11,9 @@ made by Python's own pickler with stand-ins for torch's globals.
                                  storage (what expand() saves)
   mktorch.py tied16 FILE [apart] a float16 LSTM whose embedding and readout share one
                                  storage (with apart: two storages of the same values)
+  mktorch.py badlocal FILE       a small LSTM checkpoint whose directory sends one storage
+                                 to another's local header (same size: wrong bytes if used)
+  mktorch.py zbyteorder FILE     a small LSTM checkpoint whose byteorder entry is deflated
 """
 import collections
 import io
@@ -114,14 +117,31 @@ def lstm(V, D, H, L, storages, view=None):
     return sd
 
 
-def save(path, obj, storages):
+def save(path, obj, storages, byteorder=None):
     buf = io.BytesIO()
     P(buf, protocol=2).dump(obj)
     with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
         z.writestr("archive/data.pkl", buf.getvalue())
+        if byteorder is not None:
+            z.writestr("archive/byteorder", "little", byteorder)
         for s in storages:
             z.writestr("archive/data/" + s.key, s.data)
         z.writestr("archive/version", "3\n")
+
+
+def misdirect(path, a, b):
+    """Points the directory record of entry a at entry b's local header."""
+    with zipfile.ZipFile(path) as z:
+        off = {i.filename: i.header_offset for i in z.infolist()}
+    raw = bytearray(open(path, "rb").read())
+    pos = raw.find(b"PK\x01\x02")
+    while pos >= 0:
+        nlen = struct.unpack_from("<H", raw, pos + 28)[0]
+        name = raw[pos + 46:pos + 46 + nlen].decode()
+        if name == a:
+            struct.pack_into("<I", raw, pos + 42, off[b])
+        pos = raw.find(b"PK\x01\x02", pos + 46)
+    open(path, "wb").write(bytes(raw))
 
 
 def main():
@@ -159,11 +179,17 @@ def main():
         storages.append(one)
         sd = lstm(96, 1024, 1024, 3, storages, view=one)
         extra = {}
+    elif what in ("badlocal", "zbyteorder"):
+        sd = lstm(96, 8, 8, 1, storages)
+        extra = {}
     else:
         sys.exit(__doc__)
     ckpt = {"epoch": 1, "model_state_dict": sd, "loss": 1.5, "chars": chars}
     ckpt.update(extra)
-    save(path, ckpt, storages)
+    save(path, ckpt, storages, zipfile.ZIP_DEFLATED if what == "zbyteorder" else None)
+    if what == "badlocal":  # the two bias storages have the same size
+        same = [s.key for s in storages if len(s.data) == 4 * 32]
+        misdirect(path, "archive/data/" + same[0], "archive/data/" + same[1])
 
 
 if __name__ == "__main__":
