@@ -47,6 +47,7 @@ typedef struct gt_model {
     int vocab_special;   /* how many tokens are such */
     const char *vocab_where; /* where the vocabulary came from ("metadata vocab", ...) */
     int vocab_bytes;     /* 1: tokens are bytes 0..255 (no vocabulary given) */
+    int vocab_beside;    /* 1: the vocabulary came from a file found beside the model */
     uint32_t *lookup_cp; /* [lookup_n] sorted code points, and their tokens */
     uint16_t *lookup_tok;
     int lookup_n;        /* V less the tokens no character maps to */
@@ -63,6 +64,7 @@ typedef struct gt_model {
 
 typedef struct gt_model_options {
     const char *vocab_from;  /* build the vocabulary from this file's characters */
+    const char *vocab_file;  /* the vocabulary from this file (JSON forms or characters) */
     const char *embedding;   /* the embedding's tensor name, when several fit */
     int gru_reset;           /* -1: from the file (default after), 0: after, 1: before */
 } gt_model_options;

@@ -14,6 +14,7 @@ static int screen_run(const cli *c, cli_models *s, gt_error *e)
 static const cli_option model_opts[] = {
     {"layer", 1, cli_set_count, offsetof(cli, layer), 0},
     {"vocab-from", 1, cli_set_text, offsetof(cli, mopt.vocab_from), 0},
+    {"vocab", 1, cli_set_text, offsetof(cli, mopt.vocab_file), 0},
     {"embedding", 1, cli_set_text, offsetof(cli, mopt.embedding), 0},
     {"gru-reset", 1, cli_set_reset, 0, 0},
     {0}};
@@ -23,10 +24,13 @@ const cli_mode cli_mode_screen = {
     .flags = MODE_SCREEN,
     .run = screen_run,
     .opts = model_opts,
-    .usage = "[--layer N] [--vocab-from FILE] [--embedding NAME] [--gru-reset before|after] "
+    .usage = "[--layer N] [--vocab FILE | --vocab-from TEXT] [--embedding NAME] [--gru-reset before|after] "
              "MODEL [MODEL ...] TEXT",
     .help = "  --layer N           the layer shown or reported (default 0; --dump: all)\n"
-            "  --vocab-from FILE   build the vocabulary from FILE's distinct characters\n"
+            "  --vocab FILE        the vocabulary from FILE: a JSON list, object, {\"itos\"} or\n"
+            "                      {\"stoi\"}, or the characters in index order\n"
+            "  --vocab-from TEXT   the vocabulary as sorted(set(TEXT)) (right only for a model\n"
+            "                      trained so)\n"
             "  --embedding NAME    the embedding tensor, when several could be\n"
             "  --gru-reset WHERE   GRU reset gate 'after' W_hn (PyTorch) or 'before' (Cho)\n",
 };

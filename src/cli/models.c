@@ -48,6 +48,11 @@ static int load_models(const cli *c, cli_models *s, gt_error *e)
         if (rc)
             return rc;
         s->loaded++;
+        if (m[k].vocab_beside) {
+            char name[1024];
+            fprintf(stderr, "gatetui: %s: the vocabulary of %s\n",
+                    utf8_printable(name, sizeof name, m[k].path), m[k].vocab_where);
+        }
         if (c->layer >= m[k].layers)
             return gt_fail(e, GT_EINPUT, "--layer %ld: %s has %d layer%s (0..%d)", c->layer,
                            c->nmodels > 1 ? m[k].path : "the model", m[k].layers,

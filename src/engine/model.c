@@ -23,6 +23,7 @@
 void model_options_init(gt_model_options *o)
 {
     o->vocab_from = NULL;
+    o->vocab_file = NULL;
     o->embedding = NULL;
     o->gru_reset = -1;
 }

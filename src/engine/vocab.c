@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "engine/model_impl.h"
+#include "format/vocabfile.h"
 #include "gatetui/fileio.h"
 #include "gatetui/utf8.h"
 
@@ -235,6 +237,50 @@ static int same_tokens(const gt_vocab_found *a, const gt_vocab_found *b)
     return 1;
 }
 
+/* The vocabulary of a file of its own: given (--vocab FILE), or found beside the model. */
+static int from_vocab_file(gt_model *m, const char *path, const char *where, gt_error *e)
+{
+    gt_vocab_found v;
+    int rc = vocabfile_read(&v, path, where, e);
+    if (rc)
+        return rc;
+    if (v.ntok != (size_t)m->vocab)
+        rc = gt_fail(e, GT_EINPUT, "%s: %s has %zu tokens but the model has %d%s", m->path,
+                     where, v.ntok, m->vocab,
+                     v.ntok == (size_t)m->vocab + 1 ? " (a final newline counts as one)" : "");
+    char *kept = rc ? NULL : model_own(m, strdup(where));
+    if (rc == GT_OK && !kept)
+        rc = gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
+    if (rc == GT_OK) {
+        free(v.where);
+        v.where = kept;
+        rc = from_found(m, &v, e);
+        v.where = NULL;
+    }
+    vocabfile_free(&v);
+    return rc;
+}
+
+/* MODEL.vocab.json (the model's name without its extension, or with it) or vocab.json in
+ * the model's folder: the first that exists, into path[cap]; 0 when none does. */
+static int beside(const char *model, char *path, size_t cap)
+{
+    const char *slash = strrchr(model, '/'), *dot = strrchr(model, '.');
+    size_t dir = slash ? (size_t)(slash - model) + 1 : 0;
+    size_t stem = dot && dot > model + dir ? (size_t)(dot - model) : strlen(model);
+    char c[3][4200];
+    struct stat sb;
+    snprintf(c[0], sizeof c[0], "%.*s.vocab.json", (int)stem, model);
+    snprintf(c[1], sizeof c[1], "%s.vocab.json", model);
+    snprintf(c[2], sizeof c[2], "%.*svocab.json", (int)dir, model);
+    for (int i = 0; i < 3; i++)
+        if (strlen(c[i]) < cap && stat(c[i], &sb) == 0 && S_ISREG(sb.st_mode)) {
+            strcpy(path, c[i]);
+            return 1;
+        }
+    return 0;
+}
+
 static int bytes_vocab(gt_model *m, gt_error *e)
 {
     m->vocab_bytes = 1;
@@ -247,6 +293,10 @@ static int bytes_vocab(gt_model *m, gt_error *e)
     return GT_OK;
 }
 
+#define VOCAB_HINT                                                                         \
+    "pass --vocab FILE (the tokens in index order: a JSON list or object, or the characters), " \
+    "or --vocab-from TEXT, which rebuilds sorted(set(TEXT)): right only for a model trained so"
+
 static int none_found(gt_model *m, gt_error *e)
 {
     const gt_modelfile *f = m->file;
@@ -258,14 +308,12 @@ static int none_found(gt_model *m, gt_error *e)
     }
     if (f->format == GT_SAFETENSORS)
         return gt_fail(e, GT_EINPUT,
-                       "%s: no vocabulary (metadata \"vocab\" is missing): pass --vocab-from FILE "
-                       "with the training text",
+                       "%s: no vocabulary (metadata \"vocab\" is missing): " VOCAB_HINT,
                        m->path);
     return gt_fail(e, GT_EINPUT,
                    "%s: no vocabulary of %d tokens in the file (looked at any depth for a string "
                    "or list under vocab, chars, itos, idx2char, int2char, alphabet, ... and a "
-                   "dict char -> index such as char2idx or stoi): pass --vocab-from FILE with the "
-                   "training text",
+                   "dict char -> index such as char2idx or stoi): " VOCAB_HINT,
                    m->path, m->vocab);
 }
 
@@ -282,6 +330,11 @@ int model_load_vocab(gt_model *m, const gt_model_options *opt, gt_error *e)
                        m->path, f->tokenizer);
     if (opt && opt->vocab_from)
         return from_text(m, opt->vocab_from, e);
+    char where[4300];
+    if (opt && opt->vocab_file) {
+        snprintf(where, sizeof where, "--vocab %s", opt->vocab_file);
+        return from_vocab_file(m, opt->vocab_file, where, e);
+    }
     const gt_vocab_found *pick = NULL;
     for (size_t i = 0; i < f->nvocab; i++) {
         const gt_vocab_found *v = &f->vocab[i];
@@ -290,13 +343,19 @@ int model_load_vocab(gt_model *m, const gt_model_options *opt, gt_error *e)
         if (pick && !same_tokens(pick, v))
             return gt_fail(e, GT_EINPUT,
                            "%s: two different vocabularies of %d tokens in the file, %.100s and "
-                           "%.100s: pass --vocab-from FILE with the training text",
+                           "%.100s: " VOCAB_HINT,
                            m->path, m->vocab, pick->where, v->where);
         if (!pick)
             pick = v;
     }
     if (pick)
         return from_found(m, pick, e);
+    char path[4200];
+    if (beside(m->path, path, sizeof path)) {
+        snprintf(where, sizeof where, "%s, beside the model", path);
+        m->vocab_beside = 1;
+        return from_vocab_file(m, path, where, e);
+    }
     if (m->vocab == 256 && (!f->nvocab || f->format != GT_SAFETENSORS))
         return bytes_vocab(m, e);
     return none_found(m, e);

@@ -1,0 +1,187 @@
+/* A vocabulary kept in a file of its own (doc/model-files.md, "The vocabulary"): a JSON
+ * list (index -> token), a JSON object token -> index or index -> token, {"itos": [...]} or
+ * {"stoi": {...}}, or a text file of the characters in index order (every character a
+ * token, a final newline too). */
+#include "config.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/vocabfile.h"
+#include "gatetui/fileio.h"
+#include "gatetui/utf8.h"
+
+/* Every index 0..n-1 given once: the tokens in order. */
+static int set_token(gt_vocab_found *v, const char *path, size_t i, const char *tok,
+                     gt_error *e)
+{
+    if (i >= v->ntok)
+        return gt_fail(e, GT_EINPUT, "%s: index %zu of a vocabulary of %zu tokens", path, i,
+                       v->ntok);
+    if (v->tok[i])
+        return gt_fail(e, GT_EINPUT, "%s: index %zu given twice", path, i);
+    if (!(v->tok[i] = strdup(tok)))
+        return gt_fail(e, GT_EFAIL, "%s: out of memory", path);
+    return GT_OK;
+}
+
+static int alloc_tokens(gt_vocab_found *v, const char *path, size_t n, gt_error *e)
+{
+    if (n == 0 || n > 65536)
+        return gt_fail(e, GT_EINPUT, "%s: %zu tokens cannot make a vocabulary", path, n);
+    v->ntok = n;
+    v->tok = calloc(n, sizeof *v->tok);
+    return v->tok ? GT_OK : gt_fail(e, GT_EFAIL, "%s: out of memory", path);
+}
+
+static int from_list(gt_vocab_found *v, const char *path, json_t *a, gt_error *e)
+{
+    int rc = alloc_tokens(v, path, json_array_size(a), e);
+    for (size_t i = 0; rc == GT_OK && i < v->ntok; i++) {
+        json_t *t = json_array_get(a, i);
+        rc = json_is_string(t) ? set_token(v, path, i, json_string_value(t), e)
+                               : gt_fail(e, GT_EINPUT, "%s: entry %zu is not a string", path, i);
+    }
+    return rc;
+}
+
+/* An index written as a JSON key: digits only. */
+static int key_index(const char *k, size_t *i)
+{
+    char *end;
+    if (k[0] < '0' || k[0] > '9')
+        return 0;
+    errno = 0;
+    unsigned long long x = strtoull(k, &end, 10);
+    *i = (size_t)x;
+    return !*end && !errno;
+}
+
+/* token -> index (every value an integer) or index -> token (every value a string). */
+static int from_object(gt_vocab_found *v, const char *path, json_t *o, gt_error *e)
+{
+    const char *k;
+    json_t *val;
+    int ints = 1, strs = 1;
+    json_object_foreach(o, k, val)
+    {
+        ints &= json_is_integer(val);
+        strs &= json_is_string(val);
+    }
+    if (!ints && !strs)
+        return gt_fail(e, GT_EINPUT, "%s: a JSON object neither token -> index nor index -> "
+                                     "token",
+                       path);
+    int rc = alloc_tokens(v, path, json_object_size(o), e);
+    json_object_foreach(o, k, val)
+    {
+        size_t i;
+        if (rc)
+            break;
+        if (ints) {
+            json_int_t x = json_integer_value(val);
+            rc = x < 0 ? gt_fail(e, GT_EINPUT, "%s: a negative index for \"%.40s\"", path, k)
+                       : set_token(v, path, (size_t)x, k, e);
+        } else if (!key_index(k, &i)) {
+            rc = gt_fail(e, GT_EINPUT, "%s: key \"%.40s\" is not an index", path, k);
+        } else {
+            rc = set_token(v, path, i, json_string_value(val), e);
+        }
+    }
+    return rc;
+}
+
+static int from_json(gt_vocab_found *v, const char *path, const unsigned char *b, size_t n,
+                     gt_error *e)
+{
+    json_error_t je;
+    json_t *j = json_loadb((const char *)b, n, JSON_REJECT_DUPLICATES, &je);
+    if (!j)
+        return gt_fail(e, GT_EINPUT, "%s: not valid JSON (line %d: %.100s)", path, je.line,
+                       je.text);
+    json_t *itos = json_is_object(j) ? json_object_get(j, "itos") : NULL;
+    json_t *stoi = json_is_object(j) ? json_object_get(j, "stoi") : NULL;
+    int rc;
+    if (json_is_array(j) || json_is_array(itos))
+        rc = from_list(v, path, json_is_array(j) ? j : itos, e);
+    else if (json_is_object(stoi))
+        rc = from_object(v, path, stoi, e);
+    else if (json_is_object(j))
+        rc = from_object(v, path, j, e);
+    else
+        rc = gt_fail(e, GT_EINPUT, "%s: JSON that is neither a list nor an object", path);
+    json_decref(j);
+    return rc;
+}
+
+static int from_characters(gt_vocab_found *v, const char *path, const unsigned char *b,
+                           size_t n, gt_error *e)
+{
+    size_t count = 0;
+    for (size_t off = 0; off < n; count++) {
+        uint32_t cp;
+        int len = utf8_decode(b + off, n - off, &cp);
+        if (cp == UTF8_INVALID)
+            return gt_fail(e, GT_EINPUT, "%s: not UTF-8 (byte %zu)", path, off);
+        off += (size_t)len;
+    }
+    int rc = alloc_tokens(v, path, count, e);
+    size_t off = 0;
+    for (size_t i = 0; rc == GT_OK && i < count; i++) {
+        uint32_t cp;
+        int len = utf8_decode(b + off, n - off, &cp);
+        char one[8] = {0};
+        memcpy(one, b + off, (size_t)len);
+        rc = set_token(v, path, i, one, e);
+        off += (size_t)len;
+    }
+    return rc;
+}
+
+static size_t skip_space(const unsigned char *b, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'))
+        i++;
+    return i;
+}
+
+int vocabfile_read(gt_vocab_found *v, const char *path, const char *where, gt_error *e)
+{
+    memset(v, 0, sizeof *v);
+    unsigned char *b;
+    size_t n;
+    int rc = read_whole_file(path, &b, &n, e);
+    if (rc)
+        return rc;
+    /* a name ending in .json is JSON; another file is JSON when it parses as JSON, else
+     * its characters (a character vocabulary may well start with '[') */
+    size_t s = skip_space(b, n), len = strlen(path);
+    int named = len >= 5 && strcmp(path + len - 5, ".json") == 0;
+    int json = named || (s < n && (b[s] == '[' || b[s] == '{'));
+    rc = json ? from_json(v, path, b, n, e) : from_characters(v, path, b, n, e);
+    if (rc == GT_EINPUT && json && !named && strstr(e->msg, "not valid JSON")) {
+        vocabfile_free(v);
+        rc = from_characters(v, path, b, n, e);
+    }
+    free(b);
+    if (rc == GT_OK && !(v->where = strdup(where)))
+        rc = gt_fail(e, GT_EFAIL, "%s: out of memory", path);
+    for (size_t i = 0; rc == GT_OK && i < v->ntok; i++)
+        if (!v->tok[i])
+            rc = gt_fail(e, GT_EINPUT, "%s: no token at index %zu (of %zu)", path, i, v->ntok);
+    if (rc)
+        vocabfile_free(v);
+    return rc;
+}
+
+void vocabfile_free(gt_vocab_found *v)
+{
+    for (size_t i = 0; v->tok && i < v->ntok; i++)
+        free(v->tok[i]);
+    free(v->tok);
+    free(v->where);
+    memset(v, 0, sizeof *v);
+}
