@@ -32,6 +32,9 @@ typedef struct gt_find_options {
 
 void find_options_init(gt_find_options *o);
 
+/* The signal called name (h when name is NULL), or -1 with e filled. */
+int find_pick_signal(const gt_model *m, const char *name, gt_error *e);
+
 /* Runs the mode on model m and text t and prints its result to out. */
 int find_main(FILE *out, const gt_model *m, const gt_text *t, const gt_find_options *o,
               gt_error *e);

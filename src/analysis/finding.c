@@ -25,8 +25,7 @@ static const char *mode_flag(gt_find_mode mode)
     return flags[mode];
 }
 
-/* The signal asked for (h when none is), or -1 with e filled. */
-static int pick_signal(const gt_model *m, const char *name, gt_error *e)
+int find_pick_signal(const gt_model *m, const char *name, gt_error *e)
 {
     if (!name)
         return signals_h(m);
@@ -40,7 +39,7 @@ static int pick_signal(const gt_model *m, const char *name, gt_error *e)
 /* --unit (which must be given) and --signal, into *sig. */
 static int pick_unit(const gt_model *m, const gt_find_options *o, int *sig, gt_error *e)
 {
-    if ((*sig = pick_signal(m, o->signal, e)) < 0)
+    if ((*sig = find_pick_signal(m, o->signal, e)) < 0)
         return e->code;
     if (o->unit < 0)
         return gt_fail(e, GT_EINPUT, "%s needs --unit J (0..%d)", mode_flag(o->mode),
@@ -101,7 +100,7 @@ static int run_units(FILE *out, const gt_model *m, const gt_text *t, size_t n,
                      const gt_find_options *o, const gt_pass_options *po, gt_error *e)
 {
     int only = -1;
-    if (o->signal && (only = pick_signal(m, o->signal, e)) < 0)
+    if (o->signal && (only = find_pick_signal(m, o->signal, e)) < 0)
         return e->code;
     gt_units u;
     int rc = units_compute(&u, m, t->tok, n, o->arg, po, e);
@@ -115,7 +114,7 @@ static int run_units(FILE *out, const gt_model *m, const gt_text *t, size_t n,
 static int run_select(FILE *out, const gt_model *m, const gt_text *t, size_t n,
                       const gt_find_options *o, const gt_pass_options *po, gt_error *e)
 {
-    int sig = pick_signal(m, o->signal, e);
+    int sig = find_pick_signal(m, o->signal, e);
     double th;
     size_t a = 0, b = 0;
     if (sig < 0)
