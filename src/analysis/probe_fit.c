@@ -68,6 +68,22 @@ static double objective(const double *x, const unsigned char *y, size_t n, int d
     return loss / (double)n + 0.5 * lambda * reg;
 }
 
+/* h's rows i..d-1 += q_k x_k[i] x_k[j] for four rows x_k at once (h: D wide). */
+static void hessian_rows4(double *restrict h, int d, int D, const double *const x[4],
+                          const double q[4])
+{
+    const double *restrict x0 = x[0], *restrict x1 = x[1], *restrict x2 = x[2],
+                           *restrict x3 = x[3];
+    for (int i = 0; i < d; i++) {
+        double a0 = q[0] * x0[i], a1 = q[1] * x1[i], a2 = q[2] * x2[i], a3 = q[3] * x3[i];
+        double *restrict hi = h + (size_t)i * D;
+        for (int j = i; j < d; j++)
+            hi[j] += a0 * x0[j] + a1 * x1[j] + a2 * x2[j] + a3 * x3[j];
+        hi[d] += a0 + a1 + a2 + a3;
+    }
+    h[(size_t)d * D + d] += q[0] + q[1] + q[2] + q[3];
+}
+
 /* The gradient g (d + 1) and the Hessian h ((d + 1)^2, its upper triangle, row-major) at
  * the point whose x w + b is z; returns |g|. */
 static double derivatives(const double *x, const unsigned char *y, size_t n, int d,
@@ -77,19 +93,22 @@ static double derivatives(const double *x, const unsigned char *y, size_t n, int
     const int D = d + 1;
     memset(g, 0, (size_t)D * sizeof *g);
     memset(h, 0, (size_t)D * (size_t)D * sizeof *h);
-    for (size_t t = 0; t < n; t++) {
-        const double *row = x + t * (size_t)d;
-        double p = 1 / (1 + exp(-z[t])), r = p - y[t], q = p * (1 - p);
-        for (int i = 0; i < d; i++) {
-            double a = q * row[i];
-            double *hi = h + (size_t)i * D;
-            g[i] += r * row[i];
-            for (int j = i; j < d; j++)
-                hi[j] += a * row[j];
-            hi[d] += a;
+    for (size_t t = 0; t < n; t += 4) {
+        const double *rows[4];
+        double q[4];
+        for (int k = 0; k < 4; k++) {
+            if (t + (size_t)k >= n) {
+                rows[k] = rows[0], q[k] = 0;
+                continue;
+            }
+            const double *row = x + (t + (size_t)k) * (size_t)d;
+            double p = 1 / (1 + exp(-z[t + (size_t)k])), r = p - y[t + (size_t)k];
+            rows[k] = row, q[k] = p * (1 - p);
+            for (int i = 0; i < d; i++)
+                g[i] += r * row[i];
+            g[d] += r;
         }
-        g[d] += r;
-        h[(size_t)d * D + d] += q;
+        hessian_rows4(h, d, D, rows, q);
     }
     double norm = 0;
     for (int i = 0; i < D; i++) {
