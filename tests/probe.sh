@@ -57,6 +57,17 @@ else
     sed 's/^/# /' "$out/two" "$out/err" | head -20
 fi
 
+# --html --component J: the page coloured by component J's scores, one title per step
+"$bin" --html "$out/c.html" --component 1 --to 99 "$lstm" "$clean" >"$out/o" 2>"$out/err"
+if [ "$(grep -o 'title="step [0-9]*: h ' "$out/c.html" | wc -l)" = 100 ] &&
+    grep -q '<title>component 1 (h), layer 0: ' "$out/c.html" &&
+    grep -q 'component 1, signal h, layer 0, steps 0 to 99' "$out/o"; then
+    ok "--html --component colours the text by the component"
+else
+    notok "--html --component"
+    sed 's/^/# /' "$out/o" "$out/err" | head -10
+fi
+
 bad() {
     want="$1"
     shift
@@ -76,5 +87,6 @@ bad 'folds' --probe 'a' --folds 1 "$lstm" "$clean"
 bad 'l2' --probe 'a' --l2 -1 "$lstm" "$clean"
 bad 'has 24 units' --components 25 "$lstm" "$clean"
 bad 'count' --components x "$lstm" "$clean"
+bad 'has 24 units' --html "$out/d.html" --component 24 "$lstm" "$clean"
 bad 'signal' --probe 'a' --signal q "$lstm" "$clean"
 echo "1..$n"

@@ -21,6 +21,7 @@ typedef struct gt_find_options {
     gt_find_mode mode;
     const char *arg;        /* the regex, the span "A:B" or the HTML file */
     long unit;              /* --unit; -1: not given */
+    long component;         /* --html --component J; -1: not given */
     const char *signal;     /* --signal; NULL: h (--units: every signal) */
     const char *threshold;  /* --threshold; NULL: 0.3 */
     long steps;             /* --steps; -1: SIGNALS_DEFAULT_STEPS */

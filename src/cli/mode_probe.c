@@ -50,6 +50,7 @@ const cli_mode cli_mode_components = {
 static const cli_option probe_opts[] = {
     {"folds", 1, cli_set_count, offsetof(cli, probe.folds), 2},
     {"l2", 1, cli_set_text, offsetof(cli, probe.l2), 0},
+    {"component", 1, cli_set_count, offsetof(cli, find.component), 0},
     {0}};
 
 /* The probe's options. */
@@ -57,5 +58,6 @@ const cli_mode cli_probe_options = {
     .name = "probe options",
     .opts = probe_opts,
     .help = "  --folds K           probe: contiguous folds (default 5)\n"
-            "  --l2 L              probe: the weights' L2 penalty (default 0.001)\n",
+            "  --l2 L              probe: the weights' L2 penalty (default 0.001)\n"
+            "  --component J       html: colour by principal component J, not a unit\n",
 };
