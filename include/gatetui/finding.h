@@ -21,6 +21,7 @@ typedef struct gt_find_options {
     gt_find_mode mode;
     const char *arg;        /* the regex, the span "A:B" or the HTML file */
     long unit;              /* --unit; -1: not given */
+    long component;         /* --html --component J; -1: not given */
     const char *signal;     /* --signal; NULL: h (--units: every signal) */
     const char *threshold;  /* --threshold; NULL: 0.3 */
     long steps;             /* --steps; -1: SIGNALS_DEFAULT_STEPS */
@@ -31,6 +32,9 @@ typedef struct gt_find_options {
 } gt_find_options;
 
 void find_options_init(gt_find_options *o);
+
+/* The signal called name (h when name is NULL), or -1 with e filled. */
+int find_pick_signal(const gt_model *m, const char *name, gt_error *e);
 
 /* Runs the mode on model m and text t and prints its result to out. */
 int find_main(FILE *out, const gt_model *m, const gt_text *t, const gt_find_options *o,

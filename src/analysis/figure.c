@@ -61,7 +61,10 @@ static void head(FILE *f, const gt_figure *fg)
     const gt_model *m = fg->m;
     const char *sig = signals_name(m, fg->signal);
     fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>", f);
-    fprintf(f, "unit %d (%s), layer %d: ", fg->unit, sig, fg->layer);
+    if (fg->score)
+        fprintf(f, "component %d (%s), layer %d: ", fg->component, sig, fg->layer);
+    else
+        fprintf(f, "unit %d (%s), layer %d: ", fg->unit, sig, fg->layer);
     put_escaped(f, fg->text_name, strlen(fg->text_name));
     fputs("</title>\n<style>\n"
           "body{font-family:sans-serif;margin:1.5em;color:#222}\n"
@@ -78,8 +81,12 @@ static void head(FILE *f, const gt_figure *fg)
                 abs(k) >= 7 ? ";color:#fff" : "");
     }
     fputs("</style></head><body>\n<h3>", f);
-    fprintf(f, "%s, unit %d, signal %s, layer %d", model_arch_name(m), fg->unit, sig,
-            fg->layer);
+    if (fg->score)
+        fprintf(f, "%s, component %d of signal %s, layer %d", model_arch_name(m),
+                fg->component, sig, fg->layer);
+    else
+        fprintf(f, "%s, unit %d, signal %s, layer %d", model_arch_name(m), fg->unit, sig,
+                fg->layer);
     fputs("</h3>\n<p>", f);
     put_escaped(f, fg->model_name, strlen(fg->model_name));
     fputs(" on ", f);
@@ -87,7 +94,8 @@ static void head(FILE *f, const gt_figure *fg)
     fprintf(f, ", steps %zu to %zu, each character's background by the value after reading "
                "it (%s). Hover over a character for its value.</p>\n",
             fg->from, fg->to,
-            m->arch == GT_LSTM && fg->signal == 4 ? "tanh c"
+            fg->score                             ? "the score over its largest |score|"
+            : m->arch == GT_LSTM && fg->signal == 4 ? "tanh c"
             : signals_is_gate(m, fg->signal)      ? "2v - 1: 0.5 is white"
                                                   : "the value");
     fputs("<p class=\"legend\">", f);
@@ -105,8 +113,8 @@ static int figure_write(FILE *f, const gt_figure *fg, const uint16_t *tok, const
     const char *sig = signals_name(m, fg->signal);
     head(f, fg);
     for (size_t s = fg->from; s <= fg->to; s++) {
-        double v = values[s - fg->from];
-        int k = level_of(figure_scale(m, fg->signal, v));
+        double v = fg->score ? fg->score[s] : values[s - fg->from];
+        int k = level_of(fg->score ? v / fg->scale : figure_scale(m, fg->signal, v));
         char ch[8];
         int n = steptext_char(m, tok[s], ch);
         uint32_t cp = m->vocab_cp[tok[s]];
@@ -142,8 +150,8 @@ static int collect_step(void *ctx, size_t t, const gt_run *r)
     return t >= fg->to;
 }
 
-int figure_html(const char *path, FILE *out, const gt_figure *fg, const uint16_t *tok, size_t n,
-                const gt_pass_options *o, gt_error *e)
+int figure_html(const char *path, FILE *out, const gt_figure *fg, const uint16_t *tok,
+                size_t n, const gt_pass_options *o, gt_error *e)
 {
     if (fg->from > fg->to || fg->to >= n)
         return gt_fail(e, GT_EINPUT, "steps %zu to %zu: outside the text (steps 0..%zu)",
@@ -151,7 +159,7 @@ int figure_html(const char *path, FILE *out, const gt_figure *fg, const uint16_t
     collect c = {fg, malloc((fg->to - fg->from + 1) * sizeof(float))};
     if (!c.v)
         return gt_fail(e, GT_EFAIL, "out of memory for %zu values", fg->to - fg->from + 1);
-    int rc = signals_pass(fg->m, tok, fg->to + 1, o, collect_step, &c, e);
+    int rc = fg->score ? GT_OK : signals_pass(fg->m, tok, fg->to + 1, o, collect_step, &c, e);
     char *page = NULL;
     size_t len = 0;
     FILE *f = rc ? NULL : open_memstream(&page, &len);

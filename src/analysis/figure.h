@@ -19,6 +19,11 @@ typedef struct gt_figure {
     const char *model_name, *text_name; /* for the page's title */
     int layer, unit, signal;
     size_t from, to;                    /* inclusive */
+    /* a principal component's scores instead of the unit's values (score[t] for step t,
+     * shown divided by scale): component >= 0 */
+    int component;
+    const double *score;
+    double scale;
 } gt_figure;
 
 /* Runs the model over tok[0..to] and writes the page to path, a new file (never over one

@@ -10,12 +10,14 @@
 
 #include "analysis/figure.h"
 #include "gatetui/finding.h"
+#include "gatetui/probe.h"
 #include "gatetui/signals.h"
 
 void find_options_init(gt_find_options *o)
 {
     memset(o, 0, sizeof *o);
     o->unit = -1;
+    o->component = -1;
     o->steps = -1;
     o->to = -1;
 }
@@ -26,8 +28,7 @@ static const char *mode_flag(gt_find_mode mode)
     return flags[mode];
 }
 
-/* The signal asked for (h when none is), or -1 with e filled. */
-static int pick_signal(const gt_model *m, const char *name, gt_error *e)
+int find_pick_signal(const gt_model *m, const char *name, gt_error *e)
 {
     if (!name)
         return signals_h(m);
@@ -41,7 +42,7 @@ static int pick_signal(const gt_model *m, const char *name, gt_error *e)
 /* --unit (which must be given) and --signal, into *sig. */
 static int pick_unit(const gt_model *m, const gt_find_options *o, int *sig, gt_error *e)
 {
-    if ((*sig = pick_signal(m, o->signal, e)) < 0)
+    if ((*sig = find_pick_signal(m, o->signal, e)) < 0)
         return e->code;
     if (o->unit < 0)
         return gt_fail(e, GT_EINPUT, "%s needs --unit J (0..%d)", mode_flag(o->mode),
@@ -102,7 +103,7 @@ static int run_units(FILE *out, const gt_model *m, const gt_text *t, size_t n,
                      const gt_find_options *o, const gt_pass_options *po, gt_error *e)
 {
     int only = -1;
-    if (o->signal && (only = pick_signal(m, o->signal, e)) < 0)
+    if (o->signal && (only = find_pick_signal(m, o->signal, e)) < 0)
         return e->code;
     gt_units u;
     int rc = units_compute(&u, m, t->tok, n, o->arg, po, e);
@@ -116,7 +117,7 @@ static int run_units(FILE *out, const gt_model *m, const gt_text *t, size_t n,
 static int run_select(FILE *out, const gt_model *m, const gt_text *t, size_t n,
                       const gt_find_options *o, const gt_pass_options *po, gt_error *e)
 {
-    int sig = pick_signal(m, o->signal, e);
+    int sig = find_pick_signal(m, o->signal, e);
     double th;
     size_t a = 0, b = 0;
     if (sig < 0)
@@ -154,10 +155,42 @@ static const char *base_name(const char *path)
     return b && b[1] ? b + 1 : path;
 }
 
+/* Component J's scores over the n steps searched, into fg (fg->score: c's, freed by the
+ * caller with components_free). */
+static int html_component(gt_figure *fg, gt_components *c, const gt_model *m,
+                          const gt_text *t, size_t n, const gt_find_options *o,
+                          const gt_pass_options *po, gt_error *e)
+{
+    fg->signal = find_pick_signal(m, o->signal, e);
+    if (fg->signal < 0)
+        return e->code;
+    if (o->component >= m->hidden || (size_t)o->component >= n)
+        return gt_fail(e, GT_EINPUT, "--component %ld: the model has %d units (0..%d)",
+                       o->component, m->hidden, m->hidden - 1);
+    if (fg->to >= n)
+        return gt_fail(e, GT_EINPUT, "--to %zu: past the %zu steps searched", fg->to, n);
+    gt_signal_matrix x;
+    int rc = probe_matrix(&x, m, t->tok, n, fg->signal, po, e);
+    if (rc)
+        return rc;
+    rc = components_compute(c, &x, (int)o->component + 1, e);
+    free(x.x);
+    if (rc)
+        return rc;
+    fg->component = (int)o->component;
+    fg->score = c->score + (size_t)o->component * n;
+    fg->scale = 0;
+    for (size_t s = 0; s < n; s++)
+        fg->scale = fmax(fg->scale, fabs(fg->score[s]));
+    if (fg->scale == 0)
+        fg->scale = 1;
+    return GT_OK;
+}
+
 static int run_html(FILE *out, const gt_model *m, const gt_text *t, size_t n,
                     const gt_find_options *o, const gt_pass_options *po, gt_error *e)
 {
-    int sig, rc = pick_unit(m, o, &sig, e);
+    int sig = 0, rc = o->component >= 0 ? GT_OK : pick_unit(m, o, &sig, e);
     if (rc)
         return rc;
     size_t T = t->steps, from = (size_t)o->from, to = o->to < 0 ? n - 1 : (size_t)o->to;
@@ -171,13 +204,20 @@ static int run_html(FILE *out, const gt_model *m, const gt_text *t, size_t n,
     if (!to_out && lstat(o->arg, &sb) == 0)
         return gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", o->arg);
     gt_figure fg = {m, base_name(m->path), base_name(t->path), o->layer, (int)o->unit, sig,
-                    from, to};
-    rc = figure_html(to_out ? NULL : o->arg, out, &fg, t->tok, T, po, e);
+                    from, to, -1, NULL, 0};
+    gt_components c = {0};
+    if (o->component >= 0)
+        rc = html_component(&fg, &c, m, t, n, o, po, e);
+    if (rc == GT_OK)
+        rc = figure_html(to_out ? NULL : o->arg, out, &fg, t->tok, T, po, e);
+    int comp = o->component >= 0;
     if (rc == GT_OK && !to_out)
-        rc = written(fprintf(out, "%s: unit %ld, signal %s, layer %d, steps %zu to %zu\n",
-                             o->arg, o->unit, signals_name(m, sig), o->layer, from, to) < 0 ||
+        rc = written(fprintf(out, "%s: %s %ld, signal %s, layer %d, steps %zu to %zu\n", o->arg,
+                             comp ? "component" : "unit", comp ? o->component : o->unit,
+                             signals_name(m, comp ? fg.signal : sig), o->layer, from, to) < 0 ||
                          fflush(out) != 0,
                      e);
+    components_free(&c);
     return rc;
 }
 

@@ -13,6 +13,7 @@
 #include "gatetui/finding.h"
 #include "gatetui/intervene.h"
 #include "gatetui/model.h"
+#include "gatetui/probe.h"
 #include "gatetui/report.h"
 #include "gatetui/text.h"
 #include "screen/export.h"
@@ -52,6 +53,7 @@ typedef struct cli {
     const char *size;    /* "COLSxROWS" */
     gt_model_options mopt;
     gt_find_options find; /* --unit, --signal, --threshold, --steps */
+    gt_probe_options probe; /* --folds, --l2 */
     char **model_path;   /* [nmodels]: MODEL [MODEL ...] */
     int nmodels;
     const char *text_path;

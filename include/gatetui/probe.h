@@ -1,0 +1,101 @@
+/* Meaning carried by many units (doc/measures.md, "Probes and components"): a linear probe,
+ * a cross-validated L2 logistic regression of a regular expression's mask on every unit of
+ * one signal of a layer, against the best single unit; and the principal components of the
+ * signal over the steps. Both over one run from the zero state over the first `steps`
+ * steps, printed as text for people or JSON for programs. */
+#ifndef GATETUI_PROBE_H
+#define GATETUI_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gatetui/error.h"
+#include "gatetui/model.h"
+#include "gatetui/signals.h"
+#include "gatetui/text.h"
+
+#define PROBE_DEFAULT_FOLDS 5
+#define PROBE_DEFAULT_L2 1e-3
+#define COMPONENTS_TOP 10 /* loadings listed per component */
+
+typedef enum gt_probe_mode { PROBE_FIT, PROBE_COMPONENTS } gt_probe_mode;
+
+typedef struct gt_probe_options {
+    gt_probe_mode mode;
+    const char *arg;     /* the regex, or the number of components */
+    const char *signal;  /* NULL: h */
+    const char *l2;      /* NULL: PROBE_DEFAULT_L2 */
+    long folds;          /* 0: PROBE_DEFAULT_FOLDS */
+    long steps;          /* -1: SIGNALS_DEFAULT_STEPS */
+    int layer, json, threads;
+    void (*progress)(void *ctx, double done);
+    void *progress_ctx;
+} gt_probe_options;
+
+/* The signal's values over steps [0, n): x[t * H + j], in double. */
+typedef struct gt_signal_matrix {
+    double *x;
+    size_t n;
+    int H;
+} gt_signal_matrix;
+
+int probe_matrix(gt_signal_matrix *out, const gt_model *m, const uint16_t *tok, size_t n,
+                 int signal, const gt_pass_options *o, gt_error *e);
+
+/* Minimises the mean log-loss of sigmoid(x w + b) against y over the n rows of x (n x d,
+ * row-major) + (lambda/2)|w|^2 by Newton's method to a gradient norm below 1e-8; w has d
+ * weights and then the bias. GT_EFAIL when it does not converge. */
+int probe_logistic(const double *x, const unsigned char *y, size_t n, int d, double lambda,
+                   double *w, gt_error *e);
+/* The area under the ROC curve of score s for labels y over the n steps, ties counted a
+ * half; NAN when y is constant. */
+double probe_auc(const double *s, const unsigned char *y, size_t n);
+
+typedef struct gt_probe_fold {
+    double auc, accuracy;   /* held out; auc NAN when the held-out fold is of one class */
+    int best_unit;          /* the best single unit on the training folds */
+    double best_unit_auc;   /* its held-out AUC, oriented as on the training folds */
+} gt_probe_fold;
+
+typedef struct gt_probe_weight {
+    int unit;
+    double w;
+} gt_probe_weight;
+
+typedef struct gt_probe {
+    const gt_model *m;
+    int layer, signal, nfolds, nweights;
+    size_t steps, inside;
+    double lambda, auc, accuracy, best_unit_auc; /* means over the folds */
+    gt_probe_fold *folds;      /* [nfolds] */
+    gt_probe_weight *weights;  /* [nweights]: the fit on every step, largest |w| first */
+    double bias;
+    int units_for_95;          /* -1 when the mean AUC is not defined */
+} gt_probe;
+
+typedef struct gt_components {
+    const gt_model *m;
+    int layer, signal, k, H;
+    size_t steps;
+    double *explained;   /* [k] */
+    double *loading;     /* [k * H] */
+    double *score;       /* [k * steps]: each step's score on each component */
+} gt_components;
+
+int probe_compute(gt_probe *p, const gt_signal_matrix *x, const unsigned char *y,
+                  int folds, double lambda, gt_error *e);
+void probe_free(gt_probe *p);
+int components_compute(gt_components *c, const gt_signal_matrix *x, int k, gt_error *e);
+void components_free(gt_components *c);
+
+/* Printing (probe_print.c). */
+int probe_print(FILE *f, const gt_probe *p, const char *regex, const char *text_name,
+                int json);
+int components_print(FILE *f, const gt_components *c, const char *text_name, int json);
+
+/* Runs the mode on model m and text t and prints its result to out. */
+int probe_main(FILE *out, const gt_model *m, const gt_text *t, const gt_probe_options *o,
+               gt_error *e);
+
+#endif

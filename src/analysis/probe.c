@@ -1,0 +1,261 @@
+/* The probe (see probe.h): the folds, the best single unit, the weights, units_for_95. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gatetui/probe.h"
+
+/* The rows [0, n) without [lo, hi): the training rows of a fold (lo = hi: every row). */
+typedef struct rows {
+    size_t n, lo, hi;
+} rows;
+
+static size_t row_count(const rows *r)
+{
+    return r->n - (r->hi - r->lo);
+}
+
+static size_t row_at(const rows *r, size_t i)
+{
+    return i < r->lo ? i : i + (r->hi - r->lo);
+}
+
+/* A fit on the columns cols[0..d) of x over the rows r, each column standardised by its
+ * mean and deviation over those rows (a constant one dropped). */
+typedef struct fit {
+    int d, *col;          /* the columns kept */
+    double *mean, *sd, *w; /* [d], [d], [d + 1] */
+} fit;
+
+static void fit_free(fit *f)
+{
+    free(f->col), free(f->mean), free(f->sd), free(f->w);
+}
+
+static int fit_rows(fit *f, const gt_signal_matrix *x, const unsigned char *y, const rows *r,
+                    const int *cols, int d, double lambda, gt_error *e)
+{
+    size_t n = row_count(r), H = (size_t)x->H;
+    f->col = malloc((size_t)d * sizeof *f->col);
+    f->mean = malloc((size_t)d * sizeof *f->mean);
+    f->sd = malloc((size_t)d * sizeof *f->sd);
+    f->w = malloc(((size_t)d + 1) * sizeof *f->w);
+    double *z = malloc(n * (size_t)d * sizeof *z);
+    unsigned char *yy = malloc(n);
+    int rc = GT_EFAIL;
+    if (!f->col || !f->mean || !f->sd || !f->w || !z || !yy)
+        goto out;
+    f->d = 0;
+    for (int c = 0; c < d; c++) {
+        double s = 0, ss = 0, v0 = x->x[row_at(r, 0) * H + (size_t)cols[c]];
+        int same = 1;
+        for (size_t i = 0; i < n; i++) {
+            double v = x->x[row_at(r, i) * H + (size_t)cols[c]];
+            same &= v == v0;
+            s += v;
+        }
+        double mu = s / (double)n;
+        for (size_t i = 0; i < n; i++) {
+            double v = x->x[row_at(r, i) * H + (size_t)cols[c]] - mu;
+            ss += v * v;
+        }
+        if (same || ss <= 0)
+            continue;
+        f->col[f->d] = cols[c];
+        f->mean[f->d] = mu;
+        f->sd[f->d++] = sqrt(ss / (double)n);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const double *row = x->x + row_at(r, i) * H;
+        for (int c = 0; c < f->d; c++)
+            z[i * (size_t)f->d + c] = (row[f->col[c]] - f->mean[c]) / f->sd[c];
+        yy[i] = y[row_at(r, i)];
+    }
+    rc = probe_logistic(z, yy, n, f->d, lambda, f->w, e);
+out:
+    free(z), free(yy);
+    return rc == GT_EFAIL && !e->msg[0] ? gt_fail(e, GT_EFAIL, "out of memory for the probe")
+                                         : rc;
+}
+
+static double fit_score(const fit *f, const double *row)
+{
+    double s = f->w[f->d];
+    for (int c = 0; c < f->d; c++)
+        s += f->w[c] * (row[f->col[c]] - f->mean[c]) / f->sd[c];
+    return s;
+}
+
+/* The mean of the defined values. */
+static double mean_of(const double *v, int n, size_t stride)
+{
+    double s = 0;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        double a = *(const double *)((const char *)v + (size_t)i * stride);
+        if (!isnan(a))
+            s += a, k++;
+    }
+    return k ? s / k : NAN;
+}
+
+/* Steps [lo, hi) of fold k of K over n. */
+static void fold_span(size_t n, int k, int K, size_t *lo, size_t *hi)
+{
+    *lo = n * (size_t)k / (size_t)K;
+    *hi = n * (size_t)(k + 1) / (size_t)K;
+}
+
+/* The cross-validated fits on cols[0..d): each fold's held-out AUC and accuracy. */
+static int cross_validate(const gt_signal_matrix *x, const unsigned char *y, int K,
+                          double lambda, const int *cols, int d, gt_probe_fold *folds,
+                          gt_error *e)
+{
+    double *s = malloc((x->n / (size_t)K + 2) * sizeof *s);
+    if (!s)
+        return gt_fail(e, GT_EFAIL, "out of memory for the probe");
+    int rc = GT_OK;
+    for (int k = 0; k < K && rc == GT_OK; k++) {
+        size_t lo, hi, right = 0;
+        fold_span(x->n, k, K, &lo, &hi);
+        rows r = {x->n, lo, hi};
+        fit f = {0};
+        rc = fit_rows(&f, x, y, &r, cols, d, lambda, e);
+        for (size_t t = lo; t < hi && rc == GT_OK; t++) {
+            s[t - lo] = fit_score(&f, x->x + t * (size_t)x->H);
+            right += (s[t - lo] > 0) == (y[t] != 0);
+        }
+        fit_free(&f);
+        folds[k].auc = probe_auc(s, y + lo, hi - lo);
+        folds[k].accuracy = (double)right / (double)(hi - lo);
+    }
+    free(s);
+    return rc;
+}
+
+/* Each fold's best single unit: the largest |AUC - 1/2| on the training steps (ties: the
+ * lowest unit), scored on the held-out steps in the direction it had in training. */
+static int best_units(const gt_signal_matrix *x, const unsigned char *y, int K,
+                      gt_probe_fold *folds, gt_error *e)
+{
+    size_t n = x->n, H = (size_t)x->H;
+    double *col = malloc(n * sizeof *col);
+    unsigned char *yy = malloc(n);
+    if (!col || !yy) {
+        free(col), free(yy);
+        return gt_fail(e, GT_EFAIL, "out of memory for the probe");
+    }
+    for (int k = 0; k < K; k++) {
+        size_t lo, hi;
+        fold_span(n, k, K, &lo, &hi);
+        rows r = {n, lo, hi};
+        double best = -1, dir = 1;
+        for (size_t j = 0; j < H; j++) {
+            for (size_t i = 0; i < row_count(&r); i++)
+                col[i] = x->x[row_at(&r, i) * H + j], yy[i] = y[row_at(&r, i)];
+            double a = probe_auc(col, yy, row_count(&r));
+            if (!isnan(a) && fabs(a - 0.5) > best)
+                best = fabs(a - 0.5), folds[k].best_unit = (int)j, dir = a < 0.5 ? -1 : 1;
+        }
+        for (size_t t = lo; t < hi; t++)
+            col[t - lo] = dir * x->x[t * H + (size_t)folds[k].best_unit];
+        folds[k].best_unit_auc = probe_auc(col, y + lo, hi - lo);
+    }
+    free(col), free(yy);
+    return GT_OK;
+}
+
+static int by_weight(const void *pa, const void *pb)
+{
+    const gt_probe_weight *a = pa, *b = pb;
+    if (fabs(a->w) != fabs(b->w))
+        return fabs(a->w) > fabs(b->w) ? -1 : 1;
+    return (a->unit > b->unit) - (a->unit < b->unit);
+}
+
+/* The fit on every step: the weights, largest |w| first, and the bias. */
+static int full_fit(gt_probe *p, const gt_signal_matrix *x, const unsigned char *y,
+                    const int *all, gt_error *e)
+{
+    rows r = {x->n, 0, 0};
+    fit f = {0};
+    int rc = fit_rows(&f, x, y, &r, all, x->H, p->lambda, e);
+    if (rc == GT_OK && !(p->weights = malloc(((size_t)f.d + 1) * sizeof *p->weights)))
+        rc = gt_fail(e, GT_EFAIL, "out of memory for the probe");
+    if (rc == GT_OK) {
+        for (int c = 0; c < f.d; c++)
+            p->weights[c] = (gt_probe_weight){f.col[c], f.w[c]};
+        p->nweights = f.d;
+        p->bias = f.w[f.d];
+        qsort(p->weights, (size_t)f.d, sizeof *p->weights, by_weight);
+    }
+    fit_free(&f);
+    return rc;
+}
+
+/* The fewest largest-|w| units whose probe reaches 95% of the full probe's mean AUC. */
+static int units_for_95(gt_probe *p, const gt_signal_matrix *x, const unsigned char *y,
+                        gt_error *e)
+{
+    p->units_for_95 = -1;
+    if (isnan(p->auc))
+        return GT_OK;
+    int *cols = malloc((size_t)p->nweights * sizeof *cols), rc = GT_OK;
+    gt_probe_fold *fo = calloc((size_t)p->nfolds, sizeof *fo);
+    if (!cols || !fo)
+        rc = gt_fail(e, GT_EFAIL, "out of memory for the probe");
+    for (int k = 1; rc == GT_OK && k <= p->nweights; k++) {
+        cols[k - 1] = p->weights[k - 1].unit;
+        if (k == p->nweights) {
+            p->units_for_95 = k;
+            break;
+        }
+        rc = cross_validate(x, y, p->nfolds, p->lambda, cols, k, fo, e);
+        if (rc == GT_OK && mean_of(&fo[0].auc, p->nfolds, sizeof *fo) >= 0.95 * p->auc) {
+            p->units_for_95 = k;
+            break;
+        }
+    }
+    free(cols), free(fo);
+    return rc;
+}
+
+int probe_compute(gt_probe *p, const gt_signal_matrix *x, const unsigned char *y, int K,
+                  double lambda, gt_error *e)
+{
+    memset(p, 0, sizeof *p);
+    p->steps = x->n;
+    p->nfolds = K;
+    p->lambda = lambda;
+    for (size_t t = 0; t < x->n; t++)
+        p->inside += y[t];
+    int *all = malloc((size_t)x->H * sizeof *all), rc;
+    p->folds = calloc((size_t)K, sizeof *p->folds);
+    if (!all || !p->folds) {
+        free(all);
+        return gt_fail(e, GT_EFAIL, "out of memory for the probe");
+    }
+    for (int j = 0; j < x->H; j++)
+        all[j] = j;
+    rc = cross_validate(x, y, K, lambda, all, x->H, p->folds, e);
+    if (rc == GT_OK)
+        rc = best_units(x, y, K, p->folds, e);
+    if (rc == GT_OK)
+        rc = full_fit(p, x, y, all, e);
+    p->auc = mean_of(&p->folds[0].auc, K, sizeof *p->folds);
+    p->accuracy = mean_of(&p->folds[0].accuracy, K, sizeof *p->folds);
+    p->best_unit_auc = mean_of(&p->folds[0].best_unit_auc, K, sizeof *p->folds);
+    if (rc == GT_OK)
+        rc = units_for_95(p, x, y, e);
+    free(all);
+    return rc;
+}
+
+void probe_free(gt_probe *p)
+{
+    free(p->folds);
+    free(p->weights);
+    memset(p, 0, sizeof *p);
+}
