@@ -47,6 +47,8 @@ static void defaults(cli *c, const cli_mode *const *modes)
     c->to = LONG_MAX;
     c->step = -1;
     c->lag = 32;
+    c->lmodes = 32;
+    c->warmup = 100;
     model_options_init(&c->mopt);
     find_options_init(&c->find);
     for (int i = 0; modes[i] && !c->mode; i++)

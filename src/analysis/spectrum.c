@@ -1,0 +1,77 @@
+/* The eigenvalues of one step's whole Jacobian (see dynamics.h), by LAPACK's dgeev. */
+#include "config.h"
+
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dynrun.h"
+#include "gatetui/dynamics.h"
+
+void spectrum_free(gt_spectrum *s)
+{
+    free(s->re);
+    free(s->carry);
+    memset(s, 0, sizeof *s);
+}
+
+/* Sorts the n eigenvalues by modulus, largest first (a conjugate pair: + before -). */
+static void sort_eigen(gt_spectrum *s, const double *wr, const double *wi)
+{
+    const size_t n = (size_t)s->n;
+    double *key = s->halflife; /* scratch: (abs, im, re) triples sorted as one */
+    for (size_t i = 0; i < n; i++) {
+        key[3 * i] = hypot(wr[i], wi[i]);
+        key[3 * i + 1] = wi[i];
+        key[3 * i + 2] = wr[i];
+    }
+    qsort(key, n, 3 * sizeof *key, dyn_cmp_desc);
+    for (size_t i = 0; i < n; i++) {
+        s->abs[i] = key[3 * i];
+        s->im[i] = key[3 * i + 1];
+        s->re[i] = key[3 * i + 2];
+    }
+    for (size_t i = 0; i < n; i++)
+        s->halflife[i] = s->abs[i] < 1 ? log(0.5) / log(s->abs[i]) : NAN;
+}
+
+int spectrum_compute(gt_spectrum *s, const gt_model *m, int layer, const uint16_t *tok,
+                     size_t T, gt_error *e)
+{
+    memset(s, 0, sizeof *s);
+    dynrun d;
+    int rc = dynrun_open(&d, m, layer, e);
+    if (rc)
+        return rc;
+    const size_t n = (size_t)d.n, H = (size_t)d.H;
+    s->layer = layer;
+    s->step = T;
+    s->n = d.n;
+    s->H = d.H;
+    /* re, im, abs and 3n for the half-lives (the sort's scratch); then wr, wi */
+    s->re = malloc(8 * n * sizeof *s->re);
+    s->carry = malloc(H * sizeof *s->carry);
+    if (!s->re || !s->carry) {
+        dynrun_close(&d);
+        spectrum_free(s);
+        return gt_fail(e, GT_EFAIL, "out of memory for the eigenvalues");
+    }
+    s->im = s->re + n;
+    s->abs = s->re + 2 * n;
+    s->halflife = s->re + 3 * n;
+    double *wr = s->re + 6 * n, *wi = s->re + 7 * n;
+    for (size_t t = 0; t <= T; t++)
+        dynrun_step(&d, tok[t], t == T);
+    memcpy(s->carry, dynrun_carry(&d), H * sizeof *s->carry);
+    qsort(s->carry, H, sizeof *s->carry, dyn_cmp_desc);
+    lapack_int info = LAPACKE_dgeev(LAPACK_ROW_MAJOR, 'N', 'N', (lapack_int)n, d.J,
+                                    (lapack_int)n, wr, wi, NULL, 1, NULL, 1);
+    dynrun_close(&d);
+    if (info) {
+        spectrum_free(s);
+        return gt_fail(e, GT_EFAIL, "LAPACK's eigenvalues did not converge at step %zu", T);
+    }
+    sort_eigen(s, wr, wi);
+    return GT_OK;
+}

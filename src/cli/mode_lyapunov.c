@@ -1,0 +1,78 @@
+/* --lyapunov: the Lyapunov spectrum of a layer's whole state along the text (doc/usage.md). */
+#include "config.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#include "cli/cli.h"
+#include "gatetui/dynamics.h"
+#include "gatetui/report.h"
+
+#define LYAPUNOV_STEPS 5000
+
+/* The report's measured, linearized and forget-only half-lives, for the text's table. */
+static int report_halflives(const cli *c, const intervened *im, const gt_text *t, double hl[3],
+                            gt_error *e)
+{
+    gt_report_options o;
+    cli_progress p;
+    cli_report_options(c, &o, &p);
+    gt_report r;
+    int rc = report_compute(&r, &im->mi, t->tok, t->steps, &o, e);
+    cli_progress_end(&p);
+    if (rc)
+        return rc;
+    const int lstm = im->mi.arch == GT_LSTM;
+    hl[0] = lstm ? r.hl_cell : r.hl_hidden;
+    hl[1] = r.hl_linearized;
+    hl[2] = r.hl_forget_only;
+    report_free(&r);
+    return GT_OK;
+}
+
+static int lyapunov_each(FILE *out, const cli *c, const intervened *im, const gt_text *t,
+                         gt_error *e)
+{
+    const gt_model *m = &im->mi;
+    cli_say_interventions(im);
+    const int layer = c->layer < 0 ? 0 : (int)c->layer;
+    size_t N = c->find.steps < 0 ? LYAPUNOV_STEPS : (size_t)c->find.steps;
+    if (N > t->steps)
+        N = t->steps;
+    const int n = dyn_state_size(m);
+    if (c->lmodes > n)
+        return gt_fail(e, GT_EINPUT, "--modes %ld: the state of layer %d has %d numbers "
+                       "(1..%d)", c->lmodes, layer, n, n);
+    if ((size_t)c->warmup >= N)
+        return gt_fail(e, GT_EINPUT, "--warmup %ld: not below the %zu steps run", c->warmup,
+                       N);
+    gt_lyapunov l;
+    int rc = lyapunov_compute(&l, m, layer, (int)c->lmodes, t->tok, N, (size_t)c->warmup, e);
+    if (rc)
+        return rc;
+    double hl[3] = {NAN, NAN, NAN};
+    if (!c->json)
+        rc = report_halflives(c, im, t, hl, e);
+    if (!rc)
+        rc = c->json ? lyapunov_print_json(out, &l, e) : lyapunov_print_text(out, &l, hl, e);
+    lyapunov_free(&l);
+    return rc;
+}
+
+static const cli_option lyapunov_opts[] = {
+    {"modes", 1, cli_set_count, offsetof(cli, lmodes), 1},
+    {"warmup", 1, cli_set_count, offsetof(cli, warmup), 0},
+    {0}};
+
+const cli_mode cli_mode_lyapunov = {
+    .name = "lyapunov",
+    .option = "lyapunov",
+    .each = lyapunov_each,
+    .opts = lyapunov_opts,
+    .usage = "--lyapunov [--modes M] [--steps N] [--warmup W] [--layer N] [--json] "
+             "MODEL [MODEL ...] TEXT",
+    .help = "  --lyapunov          the Lyapunov spectrum of the layer's state along the text\n"
+            "  --modes M           lyapunov: the exponents computed (default 32)\n"
+            "  --warmup W          lyapunov: the first steps left out (default 100);\n"
+            "                      its --steps N: the steps run (default 5000)\n",
+};
