@@ -1,4 +1,4 @@
-/* The keys documented against the screen's key table (keyhelp.h): every key of the table
+/* The keys documented against the screen's key table (keys_table.h): every key of the table
  * is in gatetui.1's KEYS and in doc/screen.md's table of keys, and neither documents a key
  * that is not in the table. Keys are compared by name: arrows, Ctrl-X, Shift-X as words. */
 #include "config.h"
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "screen/keyhelp.h"
+#include "screen/keys_table.h"
 #include "tap.h"
 
 #define MAXKEYS 256
@@ -149,7 +149,7 @@ int main(void)
     const char *top = getenv("top_srcdir");
     top = top ? top : ".";
     keyset table = {0}, man = {0}, md = {0};
-    const gt_keyhelp *k;
+    const gt_keys_table *k;
     int n = keys_help(&k);
     for (int i = 0; i < n; i++) {
         char line[128];

@@ -50,7 +50,7 @@ static gt_act press(gt_view *v, const char *bytes)
  * run of the text from its start (to T - K) on layer 1: the same numbers, bit for bit. */
 static int same_as_direct(const gt_view *v, const gt_model *m, const uint16_t *tok)
 {
-    const gt_jacview *jv = &v->jac;
+    const gt_data_jac *jv = &v->jac;
     const int K = jv->K;
     gt_error e;
     gt_run r;
@@ -233,15 +233,15 @@ static void test_edits(gt_view *v)
     press(v, "=");
     tap_ok(v->pert.horizon == 64, "= doubles it too");
     press_each(v, "------");
-    tap_ok(v->pert.horizon == PERTVIEW_KMIN && strstr(v->ui->msg, "K is"), "K stops at %d",
-           PERTVIEW_KMIN);
+    tap_ok(v->pert.horizon == DATA_PERT_KMIN && strstr(v->ui->msg, "K is"), "K stops at %d",
+           DATA_PERT_KMIN);
     press_each(v, "++++");
     press(v, "]");
     tap_ok(v->pert.valid && v->pert.layer == 1, "] recomputes the curves for layer 1");
     press(v, "[");
     tap_ok(v->pert.valid && v->pert.layer == 0, "[ back to layer 0's");
     press(v, "d");
-    tap_ok(v->diff && v->sg != v->g && v->sc[0] == v->c[0] - diffrun_c(&v->dr, at)[0] &&
+    tap_ok(v->diff && v->sg != v->g && v->sc[0] == v->c[0] - data_diff_c(&v->dr, at)[0] &&
                v->dr.step == at,
            "d: the gate bars and the unit show edited - before");
     press(v, "d");
@@ -275,7 +275,7 @@ static void test_edits(gt_view *v)
 static void test_stats_view(gt_view *v)
 {
     tap_ok(press(v, "r") == ACT_REDRAW && v->ui->overlay == OVERLAY_STATS, "r opens the stats view");
-    for (int i = 0; i < 3000 && statsview_busy(&v->stats); i++) {
+    for (int i = 0; i < 3000 && data_stats_busy(&v->stats); i++) {
         usleep(2000);
         view_tick(v);
     }
@@ -287,7 +287,7 @@ static void test_stats_view(gt_view *v)
     tap_ok(v->ui->stats_scroll == 0 && v->t == tt && v->unit == uu,
            "j and k scroll the tables, not units");
     press(v, "]");
-    tap_ok(v->layer == 1 && (statsview_busy(&v->stats) || v->stats.text[1]),
+    tap_ok(v->layer == 1 && (data_stats_busy(&v->stats) || v->stats.text[1]),
            "] asks for layer 1's tables");
     press(v, "\x1b");
     tap_ok(v->ui->overlay != OVERLAY_STATS, "Esc closes the stats view");
@@ -456,7 +456,7 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
            "D: the derivative at step 20 on layer 1, lags 1..20 (fewer than 32 so near the "
            "start), as computed straight from a run of the text");
     press(v, "+");
-    tap_ok(v->ui->jac_K == 64 && v->pert.horizon == PERTVIEW_KDEFAULT,
+    tap_ok(v->ui->jac_K == 64 && v->pert.horizon == DATA_PERT_KDEFAULT,
            "+ doubles its K, not the perturbation's");
     press_each(v, "---");
     tap_ok(v->ui->jac_K == 8 && v->jac.K == 8 && same_as_direct(v, m, t->tok),
@@ -673,10 +673,10 @@ static int view_is_run(const gt_view *v, const gt_model *m, const uint16_t *tok)
 static void test_interventions(gt_model *m, gt_text *t)
 {
     gt_error e = {0};
-    gt_ivview ivs;
+    gt_data_interv ivs;
     gt_trace *tr;
     gt_view v;
-    if (ivview_init(&ivs, m, NULL, t, &e) || trace_open(&tr, &ivs.m, t, NULL, &e) ||
+    if (data_interv_init(&ivs, m, NULL, t, &e) || trace_open(&tr, &ivs.m, t, NULL, &e) ||
         view_init(&v, &ivs.m, t, tr, 1, &e)) {
         tap_ok(0, "interventions: the screen opens (%s)", e.msg);
         return;
@@ -740,7 +740,7 @@ static void test_interventions(gt_model *m, gt_text *t)
 
     while (v.ui->sort != SORT_IMPORTANCE)
         press(&v, "s");
-    for (int i = 0; i < 3000 && ivview_busy(&ivs); i++) {
+    for (int i = 0; i < 3000 && data_interv_busy(&ivs); i++) {
         usleep(10000);
         view_tick(&v);
     }
@@ -762,7 +762,7 @@ static void test_interventions(gt_model *m, gt_text *t)
     iv_free(&want);
     view_free(&v);
     trace_close(tr);
-    ivview_free(&ivs);
+    data_interv_free(&ivs);
 }
 
 int main(void)

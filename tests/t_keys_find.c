@@ -38,7 +38,7 @@ static int settle(gt_view *v)
     struct timespec ms = {0, 5000000};
     for (int i = 0; i < 6000; i++) {
         view_tick(v);
-        if (!findview_busy(&v->find)) {
+        if (!data_find_busy(&v->find)) {
             gt_error e = {0};
             view_prepare(v, 120, 40, &e);
             return 1;
@@ -83,9 +83,9 @@ static void find_parens(const char *s, size_t len, parens *p)
 static void test_match(gt_view *v, const parens *p)
 {
     match(v, "\\([^)]*\\)");
-    tap_ok(settle(v) && findview_has_r(&v->find, 0), "m: every unit's r computed");
-    tap_ok(findview_r(&v->find, 0) > 0.9999, "unit 0: r = %.6f with h",
-           findview_r(&v->find, 0));
+    tap_ok(settle(v) && data_find_has_r(&v->find, 0), "m: every unit's r computed");
+    tap_ok(data_find_r(&v->find, 0) > 0.9999, "unit 0: r = %.6f with h",
+           data_find_r(&v->find, 0));
     int sorts = 0;
     while (v->ui->sort != SORT_R && sorts++ <= SORT_COUNT)
         key(v, K_CHAR, 's');
@@ -157,11 +157,11 @@ static void test_profile(gt_view *v)
            "p: the profile of unit 0 is shown");
     key(v, K_CHAR, 'p');
     tap_ok(v->ui->overlay != OVERLAY_PROFILE, "p again closes it");
-    const char *was = findview_signal_name(&v->find);
+    const char *was = data_find_signal_name(&v->find);
     key(v, K_CHAR, ';');
-    tap_ok(strcmp(findview_signal_name(&v->find), was) != 0 &&
-               strcmp(findview_signal_name(&v->find), "i") == 0,
-           "; goes from %s to the next signal, %s", was, findview_signal_name(&v->find));
+    tap_ok(strcmp(data_find_signal_name(&v->find), was) != 0 &&
+               strcmp(data_find_signal_name(&v->find), "i") == 0,
+           "; goes from %s to the next signal, %s", was, data_find_signal_name(&v->find));
     for (int i = 0; i < 5; i++) /* back to h */
         key(v, K_CHAR, ';');
     settle(v);
@@ -171,7 +171,7 @@ static void test_bad(gt_view *v)
 {
     match(v, "(");
     tap_ok(v->ui->msg_error && strstr(v->ui->msg, "not a valid regular expression") &&
-               !findview_busy(&v->find),
+               !data_find_busy(&v->find),
            "m with \"(\": %s", v->ui->msg);
     match(v, "q");
     settle(v);
@@ -180,12 +180,12 @@ static void test_bad(gt_view *v)
     settle(v);
     key(v, K_CHAR, 'e');
     key(v, K_CHAR, 'b');
-    tap_ok(v->find.hyp_state == FIND_COMPUTING || findview_busy(&v->find),
+    tap_ok(v->find.hyp_state == FIND_COMPUTING || data_find_busy(&v->find),
            "an edit computes the hypothesis again");
     tap_ok(settle(v) && v->find.hyp_state == FIND_KNOWN, "and it is known again");
     match(v, "\\([^)]*\\)");
     key(v, K_ESC, 0);
-    tap_ok(!findview_busy(&v->find), "Esc stops the computation");
+    tap_ok(!data_find_busy(&v->find), "Esc stops the computation");
 }
 
 int main(void)

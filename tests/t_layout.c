@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "screen/layout.h"
+#include "screen/draw_layout.h"
 #include "tap.h"
 
 static int inside(gt_rect r, int cols, int rows)

@@ -201,7 +201,7 @@ static void test_unit_range(gt_view *v)
 /* After a resize to a larger screen the stats view's scroll is where its end is in view. */
 static void test_stats_resize(gt_view *v)
 {
-    gt_statsview *sv = &v->stats;
+    gt_data_stats *sv = &v->stats;
     size_t n = 0;
     char *text = malloc(200 * 48);
     for (int i = 0; i < 200; i++)

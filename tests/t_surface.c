@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "screen/surface.h"
+#include "screen/draw_surface.h"
 #include "tap.h"
 
 static const char *row(const gt_surface *s, int y)

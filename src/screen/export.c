@@ -223,7 +223,7 @@ int export_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e
         return rc;
     for (int k = 0; k < ms.n && rc == GT_OK; k++) /* the header's loss, at once */
         if (ms.ivs[k].what[0])
-            rc = ivview_measure_now(&ms.ivs[k], e);
+            rc = data_interv_measure_now(&ms.ivs[k], e);
     gt_view *v = models_view(&ms);
     /* the same edit for every model, their perturbations computed */
     if (rc == GT_OK && etok >= 0 && (rc = view_apply_edit(v, es, etok, e)) == GT_OK &&

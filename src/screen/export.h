@@ -11,7 +11,7 @@
 #include "gatetui/text.h"
 #include "gatetui/trace.h"
 #include "screen/models.h"
-#include "screen/surface.h"
+#include "screen/draw_surface.h"
 
 /* What the screen modes are asked for on the command line. */
 typedef struct gt_screen_opts {

@@ -2,7 +2,7 @@
 #ifndef GATETUI_FRAME_H
 #define GATETUI_FRAME_H
 
-#include "screen/surface.h"
+#include "screen/draw_surface.h"
 #include "screen/view.h"
 
 /* Draws the frame of v (prepared for s's size) into s. */

@@ -13,7 +13,7 @@
 #include "screen/keys.h"
 #include "screen/keys_run.h"
 #include "screen/keys_find.h"
-#include "screen/layout.h"
+#include "screen/draw_layout.h"
 #include "screen/panel.h"
 
 static void message(gt_view *v, int error, const char *fmt, ...)
@@ -291,8 +291,8 @@ static int jac_key(gt_view *v, const gt_key *k)
     if (k->sym != K_CHAR || k->ctrl || (k->cp != '+' && k->cp != '=' && k->cp != '-'))
         return 0;
     int K = v->ui->jac_K, nk = k->cp == '-' ? K / 2 : K * 2;
-    if (nk < JACVIEW_KMIN || nk > JACVIEW_KMAX)
-        message(v, 0, "K is %d (%d-%d)", K, JACVIEW_KMIN, JACVIEW_KMAX);
+    if (nk < DATA_JAC_KMIN || nk > DATA_JAC_KMAX)
+        message(v, 0, "K is %d (%d-%d)", K, DATA_JAC_KMIN, DATA_JAC_KMAX);
     else {
         v->ui->jac_K = nk;
         message(v, 0, "the derivative's lags: K = %d", nk);
@@ -314,10 +314,10 @@ static void change_layer(gt_view *v, int d)
         view_set_layer(v, v->layer + d);
         view_edits_changed(v);
         if (v->ui->sort == SORT_IMPORTANCE && v->ivs)
-            ivview_want_importance(v->ivs, v->layer);
+            data_interv_want_importance(v->ivs, v->layer);
         if (v->ui->overlay == OVERLAY_STATS) {
             v->ui->stats_scroll = 0;
-            statsview_want(&v->stats, v->layer);
+            data_stats_want(&v->stats, v->layer);
         }
     }
 }
@@ -392,9 +392,9 @@ static void change_horizon(gt_view *v, int more)
 {
     int K = v->pert.horizon, nk = more ? K * 2 : K / 2;
     gt_error e = {0};
-    if (nk < PERTVIEW_KMIN || nk > PERTVIEW_KMAX)
-        message(v, 0, "K is %d (%d-%d)", K, PERTVIEW_KMIN, PERTVIEW_KMAX);
-    else if (pertview_set_horizon(&v->pert, v->tr, v->layer, nk, &e))
+    if (nk < DATA_PERT_KMIN || nk > DATA_PERT_KMAX)
+        message(v, 0, "K is %d (%d-%d)", K, DATA_PERT_KMIN, DATA_PERT_KMAX);
+    else if (data_pert_set_horizon(&v->pert, v->tr, v->layer, nk, &e))
         message(v, 1, "perturbation: %.200s", e.msg);
     else
         message(v, 0, "perturbation horizon K = %d", nk);
@@ -500,8 +500,8 @@ static void next_sort(gt_view *v)
 {
     v->ui->sort = keys_find_next_sort(v);
     if (v->ui->sort == SORT_IMPORTANCE && v->ivs) {
-        ivview_want_importance(v->ivs, v->layer);
-        if (!v->ivs->imp_known && ivview_importance_busy(v->ivs))
+        data_interv_want_importance(v->ivs, v->layer);
+        if (!v->ivs->imp_known && data_interv_importance_busy(v->ivs))
             message(v, 0, "each unit's importance is computed in the background");
     }
 }
@@ -573,7 +573,7 @@ gt_act keys_help_key(gt_view *v, const gt_key *k)
 }
 
 
-/* ---- the handlers of the table of keys (keyhelp.c) ---- */
+/* ---- the handlers of the table of keys (keys_table.c) ---- */
 
 void keys_begin(gt_view *v, const gt_key *k)
 {

@@ -13,7 +13,7 @@ static void say(gt_view *v, int error, const char *text)
 
 static void select_key(gt_view *v)
 {
-    gt_findview *f = &v->find;
+    gt_data_find *f = &v->find;
     if (v->pending) {
         say(v, 1, "wait for the states to be computed (Esc stops)");
         return;
@@ -33,15 +33,15 @@ static void select_key(gt_view *v)
         v->ui->msg_error = 1;
         return;
     }
-    findview_select(f, a, b, v->layer);
+    data_find_select(f, a, b, v->layer);
     snprintf(v->ui->msg, sizeof v->ui->msg, "selecting the units of steps %zu-%zu (%s >= %.2f)", a, b,
-             findview_signal_name(f), f->threshold);
+             data_find_signal_name(f), f->threshold);
     v->ui->msg_error = 0;
 }
 
 int keys_find_char(gt_view *v, const gt_key *k)
 {
-    gt_findview *f = &v->find;
+    gt_data_find *f = &v->find;
     if (k->ctrl)
         return 0;
     switch (k->cp) {
@@ -52,14 +52,14 @@ int keys_find_char(gt_view *v, const gt_key *k)
     case 'v': select_key(v); return 1;
     case 'p': view_toggle_overlay(v, OVERLAY_PROFILE); return 1;
     case ';':
-        findview_next_signal(f, v->layer, v->unit);
+        data_find_next_signal(f, v->layer, v->unit);
         snprintf(v->ui->msg, sizeof v->ui->msg, "signal %s for r, the selection and the profile",
-                 findview_signal_name(f));
+                 data_find_signal_name(f));
         v->ui->msg_error = 0;
         return 1;
     case ',':
     case '.':
-        findview_change_threshold(f, k->cp == '.' ? 1 : -1, v->layer);
+        data_find_change_threshold(f, k->cp == '.' ? 1 : -1, v->layer);
         snprintf(v->ui->msg, sizeof v->ui->msg, "selection threshold %.2f", f->threshold);
         v->ui->msg_error = 0;
         return 1;
@@ -69,11 +69,11 @@ int keys_find_char(gt_view *v, const gt_key *k)
 
 void keys_find_enter(gt_view *v)
 {
-    gt_findview *f = &v->find;
+    gt_data_find *f = &v->find;
     gt_error e = {0};
     if (!v->ui->input[0] && !f->regex[0])
         return;
-    if (findview_set_regex(f, v->ui->input, v->layer, &e)) {
+    if (data_find_set_regex(f, v->ui->input, v->layer, &e)) {
         say(v, 1, e.msg);
         return;
     }
@@ -89,9 +89,9 @@ void keys_find_enter(gt_view *v)
 
 int keys_find_jump(gt_view *v, int dir)
 {
-    gt_findview *f = &v->find;
+    gt_data_find *f = &v->find;
     size_t to, from = v->ui->t;
-    int wrapped, rc = findview_jump(f, from, dir, &to, &wrapped);
+    int wrapped, rc = data_find_jump(f, from, dir, &to, &wrapped);
     if (rc == 0)
         return 0;
     if (rc < 0) {
@@ -107,7 +107,7 @@ int keys_find_jump(gt_view *v, int dir)
 
 static void scroll(gt_view *v, long d)
 {
-    gt_findview *f = &v->find;
+    gt_data_find *f = &v->find;
     int rows = v->lay.r[P_GATES].h - 1;
     long max = f->prof_lines - (rows > 1 ? rows : 1);
     long to = f->prof_scroll + d;
@@ -139,14 +139,14 @@ int keys_find_overlay(gt_view *v, const gt_key *k)
 
 int keys_find_escape(gt_view *v)
 {
-    gt_findview *f = &v->find;
+    gt_data_find *f = &v->find;
     if (f->selecting) {
         f->selecting = 0;
         say(v, 0, "selection cancelled");
         return 1;
     }
-    if (findview_busy(f)) {
-        findview_cancel(f);
+    if (data_find_busy(f)) {
+        data_find_cancel(f);
         say(v, 0, "stopped");
         return 1;
     }
@@ -157,7 +157,7 @@ gt_sort keys_find_next_sort(const gt_view *v)
 {
     if (v->ui->sort == SORT_R)
         return SORT_INDEX;
-    if (v->ui->sort == SORT_COUNT - 1 && findview_has_r(&v->find, v->layer))
+    if (v->ui->sort == SORT_COUNT - 1 && data_find_has_r(&v->find, v->layer))
         return SORT_R;
     return (gt_sort)((v->ui->sort + 1) % SORT_COUNT);
 }

@@ -3,8 +3,8 @@
 
 #include "gatetui/model.h"
 #include "screen/keys_mouse.h"
-#include "screen/layout.h"
-#include "screen/striprows.h"
+#include "screen/draw_layout.h"
+#include "screen/draw_striprows.h"
 
 static int inside(gt_rect r, int x, int y)
 {

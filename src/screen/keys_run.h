@@ -1,4 +1,4 @@
-/* What each key does (keys.c): the handlers the table of keys names (keyhelp.c), each
+/* What each key does (keys.c): the handlers the table of keys names (keys_table.c), each
  * given the view and the key pressed (which of its line's keys it was), and the states
  * handled before the table (the help, a prompt, a mark being named). */
 #ifndef GATETUI_KEYS_RUN_H

@@ -20,13 +20,13 @@ int models_open(gt_models *ms, const gt_screen_models *sm, int layer, int utf8, 
         return gt_fail(e, GT_EFAIL, "out of memory for the screen");
     }
     for (int k = 0; k < sm->n; k++) {
-        gt_ivview *iv = &ms->ivs[k];
-        int rc = ivview_init(iv, &sm->m[k], sm->iv ? &sm->iv[k] : NULL, &sm->text[k], e);
+        gt_data_interv *iv = &ms->ivs[k];
+        int rc = data_interv_init(iv, &sm->m[k], sm->iv ? &sm->iv[k] : NULL, &sm->text[k], e);
         if (rc) {
             models_close(ms);
             return rc;
         }
-        ivview_set_map(iv, sm->map[k]);
+        data_interv_set_map(iv, sm->map[k]);
         /* the pass: N threads, or 0 asking it to choose whatever the model */
         gt_trace_limits lim = {.pass_threads = sm->threads < 0 ? 0 : sm->threads ? sm->threads
                                                                                  : -1};
@@ -37,7 +37,7 @@ int models_open(gt_models *ms, const gt_screen_models *sm, int layer, int utf8, 
             ms->tr[k] = NULL;
         }
         if (rc) {
-            ivview_free(iv);
+            data_interv_free(iv);
             models_close(ms);
             return rc;
         }
@@ -67,7 +67,7 @@ void models_close(gt_models *ms)
     for (int k = 0; k < ms->n; k++) {
         view_free(&ms->v[k]);
         trace_close(ms->tr[k]);
-        ivview_free(&ms->ivs[k]);
+        data_interv_free(&ms->ivs[k]);
     }
     free(ms->v);
     free(ms->tr);
@@ -106,7 +106,7 @@ void models_sync(gt_models *ms)
         sync_interventions(o, v);
         if (o->pert.horizon != v->pert.horizon) {
             gt_error e = {0};
-            pertview_set_horizon(&o->pert, o->tr, o->layer, v->pert.horizon, &e);
+            data_pert_set_horizon(&o->pert, o->tr, o->layer, v->pert.horizon, &e);
         }
         view_follow_overlay(o, 0);
     }
@@ -153,12 +153,12 @@ static int join_tables(gt_models *ms)
         (v->stats.joined && v->stats.joined_layer == v->layer))
         return 0;
     for (int k = 0; k < ms->n; k++) {
-        const gt_statsview *sv = &ms->v[k].stats;
+        const gt_data_stats *sv = &ms->v[k].stats;
         if (ms->v[k].layer != v->layer || !(tables[k] = sv->text[v->layer]))
             return 0;
     }
     for (int k = 0; k < ms->n; k++)
-        statsview_join(&ms->v[k].stats, tables, ms->n, v->layer);
+        data_stats_join(&ms->v[k].stats, tables, ms->n, v->layer);
     return 1;
 }
 

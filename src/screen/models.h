@@ -9,7 +9,7 @@
 #include "gatetui/model.h"
 #include "gatetui/text.h"
 #include "gatetui/intervene.h"
-#include "screen/ivview.h"
+#include "screen/data_interv.h"
 #include "screen/view.h"
 
 /* What main hands the screen: n models; text[k] the text for model k (the same steps, model
@@ -28,7 +28,7 @@ typedef struct gt_models {
     gt_shared ui;    /* what every model's view shares */
     gt_view *v;      /* [n] */
     gt_trace **tr;   /* [n] */
-    gt_ivview *ivs;  /* [n]: each model's interventions and the model they make */
+    gt_data_interv *ivs;  /* [n]: each model's interventions and the model they make */
 } gt_models;
 
 /* Opens a trace and a view for each model (layer < 0: 0); ms must stay where it is while

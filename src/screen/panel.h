@@ -2,8 +2,8 @@
 #ifndef GATETUI_PANEL_H
 #define GATETUI_PANEL_H
 
-#include "screen/layout.h"
-#include "screen/surface.h"
+#include "screen/draw_layout.h"
+#include "screen/draw_surface.h"
 #include "screen/view.h"
 
 void panel_header(gt_surface *s, gt_rect r, const gt_view *v);

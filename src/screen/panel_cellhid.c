@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "screen/panel.h"
-#include "screen/plot.h"
+#include "screen/draw_plot.h"
 
 void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v)
 {

@@ -10,7 +10,7 @@
 
 #include "gatetui/stats.h"
 #include "screen/panel.h"
-#include "screen/plot.h"
+#include "screen/draw_plot.h"
 
 /* The grid from the layout, and which gates the bars show. */
 typedef struct geom {
@@ -88,7 +88,7 @@ static void header_row(gt_surface *s, int x, int y, const geom *g, const gt_view
                           s->utf8 ? (lstm ? "Δc" : "Δh") : (lstm ? "dc" : "dh"));
     if (g->show_r) {
         char h[16];
-        snprintf(h, sizeof h, "r %s", findview_signal_name(&v->find));
+        snprintf(h, sizeof h, "r %s", data_find_signal_name(&v->find));
         surf_printf(s, cx, y, 8, R_DIM, "  %6s", h);
     }
 }
@@ -136,7 +136,7 @@ static void unit_row(gt_surface *s, int x, int y, const geom *g, const gt_view *
         cx += surf_printf(s, cx, y, 6, R_NORMAL, " %5s", num);
     }
     if (g->show_r) {
-        double r = findview_r(&v->find, u);
+        double r = data_find_r(&v->find, u);
         if (isnan(r))
             surf_printf(s, cx, y, 8, R_DIM, "  %6s", "-");
         else

@@ -28,7 +28,7 @@ static void header_loss(gt_surface *s, int x, int y, int end, const char *sep,
                         const gt_view *v)
 {
     const gt_text *t = v->text;
-    const gt_ivview *iv = v->ivs;
+    const gt_data_interv *iv = v->ivs;
     double nats = t->loss_nats;
     size_t count = t->loss_count;
     int changed = iv && iv->what[0], known = !changed || iv->loss_known;

@@ -61,13 +61,13 @@ static int pick_lags(int K, int n, int *out)
 }
 
 /* The table of lags in rows y0 .. y0+rows-1 (the first one its header). */
-static void table(gt_surface *s, int x, int y0, int w, int rows, const gt_jacview *jv)
+static void table(gt_surface *s, int x, int y0, int w, int rows, const gt_data_jac *jv)
 {
     const int K = jv->K, per = rows - 1;
     if (per < 1)
         return;
     const int blocks = K > per && w >= 2 * BLOCK_W + 1 ? 2 : 1;
-    int lags[JACVIEW_KMAX], n;
+    int lags[DATA_JAC_KMAX], n;
     if (K <= per * blocks) {
         n = K;
         for (int k = 1; k <= K; k++)
@@ -89,7 +89,7 @@ static void table(gt_surface *s, int x, int y0, int w, int rows, const gt_jacvie
 
 void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
 {
-    const gt_jacview *jv = &v->jac;
+    const gt_data_jac *jv = &v->jac;
     const int lstm = v->m->arch == GT_LSTM;
     const char *st = lstm ? "c" : "h", *g = lstm ? "f" : "z";
     char title[160], note[64], ch[32], buf[256];

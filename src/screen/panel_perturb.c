@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "screen/panel.h"
-#include "screen/plot.h"
+#include "screen/draw_plot.h"
 
 /* Other models' measured curves drawn at most (named 1-9 by their place on the command
  * line). */
@@ -72,7 +72,7 @@ static void draw_decades(gt_surface *s, int x0, int py, int lab, int ph, double 
         }
 }
 
-static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_pertview *pv,
+static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_data_pert *pv,
                       const curve *cv, int nc, int letters)
 {
     const int K = pv->r.K, lab = 5;
@@ -150,14 +150,14 @@ static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_per
 
 /* The view of model k when it has the same edit's curves as v (same step, layer and K),
  * else NULL. */
-static const gt_pertview *peer_pert(const gt_view *v, int k)
+static const gt_data_pert *peer_pert(const gt_view *v, int k)
 {
-    const gt_pertview *pv = &v->pert, *o = &v->peers[k].pert;
+    const gt_data_pert *pv = &v->pert, *o = &v->peers[k].pert;
     return o->valid && o->step == pv->step && o->layer == pv->layer && o->r.K == pv->r.K ? o : NULL;
 }
 
 /* What each model's difference is measured on: c for an LSTM, h for a GRU. */
-static const double *measured(const gt_pertview *p) { return p->lstm ? p->r.dc : p->r.dh; }
+static const double *measured(const gt_data_pert *p) { return p->lstm ? p->r.dc : p->r.dh; }
 
 /* With several models: every model's half-life of its measured curve, on one line (the
  * model shown in brackets). Returns the row after it. */
@@ -166,7 +166,7 @@ static int models_line(gt_surface *s, int x, int y, int w, const gt_view *v)
     char buf[512], one[48];
     int len = snprintf(buf, sizeof buf, "measured %s by model:", s->utf8 ? "t½" : "t1/2");
     for (int k = 0; k < v->npeers && k < PEER_MAX; k++) {
-        const gt_pertview *o = peer_pert(v, k);
+        const gt_data_pert *o = peer_pert(v, k);
         char hl[16] = "-";
         if (o)
             fmt_hl(hl, sizeof hl, o->lstm ? o->r.hl_c : o->r.hl_h, o->r.K);
@@ -181,7 +181,7 @@ static int models_line(gt_surface *s, int x, int y, int w, const gt_view *v)
 /* The first line: the edit, its layer and the number of edits (or the layer alone). */
 static void edit_line(gt_surface *s, int x, int y, int w, const gt_view *v, size_t n)
 {
-    const gt_pertview *pv = &v->pert;
+    const gt_data_pert *pv = &v->pert;
     char from[32], to[32], buf[256];
     panel_char_name(v, pv->old_tok, from, sizeof from);
     panel_char_name(v, pv->new_tok, to, sizeof to);
@@ -221,13 +221,13 @@ static const char *summary(char *buf, size_t n, int level, int lstm, const char 
 
 /* The half-lives and the ratio measured / forget-only, in the widest form that fits; at the
  * narrowest the ratio goes on a line of its own. Returns the row after them. */
-static int halflife_lines(gt_surface *s, int x, int y, int w, int end, const gt_pertview *pv)
+static int halflife_lines(gt_surface *s, int x, int y, int w, int end, const gt_data_pert *pv)
 {
     const int K = pv->r.K, lstm = pv->lstm;
     const char *half = s->utf8 ? "t½" : "t1/2";
     char buf[256], a[16], b[16], c[16], l[16];
     int k_at;
-    double ratio = pertview_ratio(pv, &k_at);
+    double ratio = data_pert_ratio(pv, &k_at);
     char rs[32];
     if (isnan(ratio))
         snprintf(rs, sizeof rs, "-");
@@ -280,14 +280,14 @@ static void legend(gt_surface *s, int x, int y, int w, int lstm)
 static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_view *v,
                   int letters)
 {
-    const gt_pertview *pv = &v->pert;
+    const gt_data_pert *pv = &v->pert;
     int x = in.x + 1, w = in.w - 1;
     static const char *const name[PEER_MAX] = {"1", "2", "3", "4", "5", "6", "7", "8", "9"};
     static const gt_role role[4] = {R_BAR1, R_BAR2, R_POS, R_NEG};
     curve cv[PEER_MAX + 4];
     int nc = 0;
     for (int k = 0; k < v->npeers && k < PEER_MAX; k++) { /* the other models under this one's */
-        const gt_pertview *o = k == v->self ? NULL : peer_pert(v, k);
+        const gt_data_pert *o = k == v->self ? NULL : peer_pert(v, k);
         if (o && measured(o)[0] > 0)
             cv[nc++] = (curve){measured(o), name[k], role[k % 4]};
     }
@@ -312,7 +312,7 @@ static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_view
 
 /* How long each unit's difference stays above half its start, measured / forget-only: on
  * urows (1 or 2) rows at y. */
-static void lasting_units(gt_surface *s, int x, int y, int w, int urows, const gt_pertview *pv)
+static void lasting_units(gt_surface *s, int x, int y, int w, int urows, const gt_data_pert *pv)
 {
     char buf[256];
     if (urows == 2) {
@@ -340,7 +340,7 @@ static void lasting_units(gt_surface *s, int x, int y, int w, int urows, const g
 
 void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
 {
-    const gt_pertview *pv = &v->pert;
+    const gt_data_pert *pv = &v->pert;
     gt_rect in;
     char note[48];
     snprintf(note, sizeof note, "K %d  +/-", pv->horizon);

@@ -8,11 +8,11 @@
 
 #include "gatetui/signals.h"
 #include "screen/panel.h"
-#include "screen/plot.h"
+#include "screen/draw_plot.h"
 
 void panel_profile(gt_surface *s, gt_rect r, const gt_view *v)
 {
-    const gt_findview *f = &v->find;
+    const gt_data_find *f = &v->find;
     char title[160], note[80], line[1024];
     int known = f->prof_state == FIND_KNOWN;
     snprintf(title, sizeof title, "profile: unit %d, %s, layer %d",
@@ -34,7 +34,7 @@ void panel_profile(gt_surface *s, gt_rect r, const gt_view *v)
     }
     if (!known) {
         double done = 0;
-        findview_progress(f, &done);
+        data_find_progress(f, &done);
         int used = surf_text(s, x, in.y + 1, w, R_NORMAL, "computing the profile ");
         int bw = w - used - 8 > 40 ? 40 : w - used - 8;
         if (bw > 4) {

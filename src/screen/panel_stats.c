@@ -8,7 +8,7 @@
 
 #include "gatetui/report.h"
 #include "screen/panel.h"
-#include "screen/plot.h"
+#include "screen/draw_plot.h"
 
 /* Line i (0-based) of text into buf; 0 when there is none. */
 static int line_at(const char *text, int i, char *buf, size_t n)
@@ -30,9 +30,9 @@ static int line_at(const char *text, int i, char *buf, size_t n)
 
 void panel_stats(gt_surface *s, gt_rect r, const gt_view *v)
 {
-    const gt_statsview *sv = &v->stats;
+    const gt_data_stats *sv = &v->stats;
     int n, width;
-    const char *text = statsview_tables(sv, v->layer, &n, &width);
+    const char *text = data_stats_tables(sv, v->layer, &n, &width);
     char title[320], note[64], buf[4096];
     snprintf(title, sizeof title, "report: %s as loaded, layer %d%s", v->text_name, v->layer,
              sv->joined && sv->joined_layer == v->layer ? ", every model" : "");
@@ -49,8 +49,8 @@ void panel_stats(gt_surface *s, gt_rect r, const gt_view *v)
     int x = in.x + 1, w = in.w - 1;
     if (!text) {
         int layer;
-        double p = statsview_progress(sv, &layer);
-        if (sv->error[0] && !statsview_busy(sv)) {
+        double p = data_stats_progress(sv, &layer);
+        if (sv->error[0] && !data_stats_busy(sv)) {
             panel_wrap(s, x, in.y + 1, w, in.h - 1, R_ERROR, sv->error);
             return;
         }

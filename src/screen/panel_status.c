@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "screen/keyhelp.h"
+#include "screen/keys_table.h"
 #include "screen/panel.h"
-#include "screen/plot.h"
+#include "screen/draw_plot.h"
 
 #define UP_HIST "Up: earlier"
 
@@ -172,7 +172,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         return;
     }
     double done;
-    const char *what = findview_progress(&v->find, &done);
+    const char *what = data_find_progress(&v->find, &done);
     if (what) {
         snprintf(buf, sizeof buf, "computing %s over the first %zu steps ", what,
                  v->find.steps < v->steps ? v->find.steps : v->steps);
@@ -273,7 +273,7 @@ static int wrap_into(help_row *rows, int max, const char *key, const char *text,
 static int help_layout(int u, int w, int h, int *bw, int *bh, int *top, int *shown, int *kw,
                        help_row *rows)
 {
-    const gt_keyhelp *keys;
+    const gt_keys_table *keys;
     int n = keys_help(&keys), ww = 0;
     *kw = 0;
     for (int i = 0; i < n; i++) {

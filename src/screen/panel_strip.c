@@ -1,5 +1,5 @@
 /* The text strip: the text around the cursor as rows of characters (words kept whole,
- * striprows.h), each with a row of marks under it (the cursor, edited characters,
+ * draw_striprows.h), each with a row of marks under it (the cursor, edited characters,
  * characters not fed to the model, the matches of the hypothesis and of the selection);
  * optionally coloured by the selected unit's value at each step; the matches of the hypothesis underlined, the stretch being
  * selected highlighted. */
@@ -11,7 +11,7 @@
 
 #include "gatetui/utf8.h"
 #include "screen/panel.h"
-#include "screen/striprows.h"
+#include "screen/draw_striprows.h"
 
 static gt_role heat_role(const gt_view *v, size_t s)
 {
@@ -27,19 +27,19 @@ static gt_role heat_role(const gt_view *v, size_t s)
 /* The role and the mark of a step's character (mark NULL: none). */
 static gt_role step_role(const gt_view *v, const gt_surface *s, size_t st, const char **mark)
 {
-    const gt_findview *f = &v->find;
+    const gt_data_find *f = &v->find;
     gt_role role = heat_role(v, st);
     *mark = NULL;
-    if (findview_in_selection(f, st))
+    if (data_find_in_selection(f, st))
         *mark = s->utf8 ? "\xe2\x95\x90" : "="; /* a double rule */
-    if (findview_in_match(f, st)) {
+    if (data_find_in_match(f, st)) {
         *mark = s->utf8 ? "\xe2\x80\xbe" : "-"; /* an overline: under the character */
         if (!v->ui->heat)
             role = R_MATCH;
     }
     if (v->nfound && view_in_found(v, text_step_offset(v->text, st)))
         role = R_FOUND;
-    if (findview_in_span(f, st, v->t))
+    if (data_find_in_span(f, st, v->t))
         role = R_SPAN;
     if (trace_edited(v->tr, st)) {
         role = R_EDIT;
@@ -51,7 +51,7 @@ static gt_role step_role(const gt_view *v, const gt_surface *s, size_t st, const
 /* What the strip's title says on its right. */
 static void strip_note(const gt_view *v, const gt_surface *s, char *note, size_t n)
 {
-    const gt_findview *f = &v->find;
+    const gt_data_find *f = &v->find;
     int k = 0;
     if (f->hyp_state == FIND_KNOWN)
         k += snprintf(note + k, n - (size_t)k, "%s \"%.24s\"  ", s->utf8 ? "\xe2\x80\xbe" : "-",

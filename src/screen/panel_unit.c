@@ -9,7 +9,7 @@
 
 #include "gatetui/stats.h"
 #include "screen/panel.h"
-#include "screen/plot.h"
+#include "screen/draw_plot.h"
 
 #define HIST_MAX 512
 

@@ -11,7 +11,7 @@
 #include "gatetui/signals.h"
 #include "gatetui/utf8.h"
 #include "screen/edtext.h"
-#include "screen/layout.h"
+#include "screen/draw_layout.h"
 #include "screen/view.h"
 
 static void base_name(char *out, size_t n, const char *path)
@@ -33,7 +33,7 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
     base_name(v->model_name, sizeof v->model_name, m->path);
     base_name(v->text_name, sizeof v->text_name, t->path);
     v->own.layer = layer < 0 ? 0 : layer;
-    v->own.jac_K = JACVIEW_KDEFAULT;
+    v->own.jac_K = DATA_JAC_KDEFAULT;
     view_clamp(v);
     size_t H = (size_t)m->hidden;
     v->order = malloc(H * sizeof *v->order);
@@ -45,15 +45,15 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
         view_free(v);
         return gt_fail(e, GT_EFAIL, "out of memory for the screen");
     }
-    int rc = pertview_init(&v->pert, m, e);
+    int rc = data_pert_init(&v->pert, m, e);
     if (rc == GT_OK)
-        rc = statsview_init(&v->stats, m, tr, v->text_name, e);
+        rc = data_stats_init(&v->stats, m, tr, v->text_name, e);
     if (rc == GT_OK)
-        rc = diffrun_init(&v->dr, m, e);
+        rc = data_diff_init(&v->dr, m, e);
     if (rc == GT_OK)
-        rc = findview_init(&v->find, m, tr, SIGNALS_DEFAULT_STEPS, e);
+        rc = data_find_init(&v->find, m, tr, SIGNALS_DEFAULT_STEPS, e);
     if (rc == GT_OK)
-        rc = jacview_init(&v->jac, m, e);
+        rc = data_jac_init(&v->jac, m, e);
     if (rc) {
         view_free(v);
         return rc;
@@ -69,11 +69,11 @@ void view_free(gt_view *v)
     free(v->key);
     free(v->zeros);
     free(v->probs);
-    pertview_free(&v->pert);
-    statsview_free(&v->stats);
-    diffrun_free(&v->dr);
-    findview_free(&v->find);
-    jacview_free(&v->jac);
+    data_pert_free(&v->pert);
+    data_stats_free(&v->stats);
+    data_diff_free(&v->dr);
+    data_find_free(&v->find);
+    data_jac_free(&v->jac);
     free(v->dbuf);
     v->dbuf = NULL;
     v->order = NULL;
@@ -86,7 +86,7 @@ int view_stats_max_scroll(const gt_view *v)
     g.w = v->lay.cols;
     int rows = g.h - 1 > 1 ? g.h - 1 : 1;
     int n, width; /* every model's tables side by side when there are several */
-    statsview_tables(&v->stats, v->layer, &n, &width);
+    data_stats_tables(&v->stats, v->layer, &n, &width);
     int max = n - (n ? layout_text_columns(g, n, width) : 1) * rows;
     return max > 0 ? max : 0;
 }
@@ -94,7 +94,7 @@ int view_stats_max_scroll(const gt_view *v)
 /* The columns of the r column in each unit row (0 without a hypothesis on this layer). */
 static int view_r_columns(const gt_view *v)
 {
-    return findview_has_r(&v->find, v->layer) ? 8 : 0; /* a space, then " +0.123" */
+    return data_find_has_r(&v->find, v->layer) ? 8 : 0; /* a space, then " +0.123" */
 }
 
 int view_units_per_page(const gt_view *v)
@@ -145,7 +145,7 @@ static void sort_units(gt_view *v)
                             : NAN;
             break;
         case SORT_R:
-            v->key[j] = findview_has_r(&v->find, v->layer) ? (float)fabs(findview_r(&v->find, j))
+            v->key[j] = data_find_has_r(&v->find, v->layer) ? (float)fabs(data_find_r(&v->find, j))
                                                           : NAN;
             break;
         default: v->key[j] = 0;
@@ -305,36 +305,36 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     v->pass_running = trace_pass_running(v->tr);
     v->pass_progress = trace_pass_progress(v->tr);
     if (v->ui->overlay == OVERLAY_JACOBIAN)
-        jacview_update(&v->jac, v->tr, v->layer, t, v->unit, v->ui->jac_K);
+        data_jac_update(&v->jac, v->tr, v->layer, t, v->unit, v->ui->jac_K);
     return GT_OK;
 }
 
 void view_edits_changed(gt_view *v)
 {
     gt_error e = {0};
-    jacview_invalidate(&v->jac);
-    if (pertview_update(&v->pert, v->tr, v->layer, &e)) {
+    data_jac_invalidate(&v->jac);
+    if (data_pert_update(&v->pert, v->tr, v->layer, &e)) {
         snprintf(v->ui->msg, sizeof v->ui->msg, "perturbation: %.200s", e.msg);
         v->ui->msg_error = 1;
     }
     if (v->diff && !trace_edit_count(v->tr))
         v->diff = 0;
-    if (v->diff && diffrun_update(&v->dr, v->tr, v->layer, &e)) {
+    if (v->diff && data_diff_update(&v->dr, v->tr, v->layer, &e)) {
         v->diff = 0;
         snprintf(v->ui->msg, sizeof v->ui->msg, "difference: %.200s", e.msg);
         v->ui->msg_error = 1;
     }
-    findview_changed(&v->find, v->layer, v->unit);
+    data_find_changed(&v->find, v->layer, v->unit);
 }
 
 void view_model_changed(gt_view *v)
 {
     gt_error e = {0};
     trace_pass_cancel(v->tr);
-    statsview_forget(&v->stats);
-    pertview_model_changed(&v->pert);
-    jacview_model_changed(&v->jac);
-    if (ivview_apply(v->ivs, &e)) {
+    data_stats_forget(&v->stats);
+    data_pert_model_changed(&v->pert);
+    data_jac_model_changed(&v->jac);
+    if (data_interv_apply(v->ivs, &e)) {
         snprintf(v->ui->msg, sizeof v->ui->msg, "interventions: %.200s", e.msg);
         v->ui->msg_error = 1;
     }
@@ -342,7 +342,7 @@ void view_model_changed(gt_view *v)
     view_forget_jump(v);
     view_edits_changed(v); /* the perturbation, the difference, m v p computed again */
     if (v->ui->overlay == OVERLAY_STATS)
-        statsview_want(&v->stats, v->layer);
+        data_stats_want(&v->stats, v->layer);
     if (v->ui->pass_wanted)
         trace_pass_start(v->tr, v->steps, NULL);
 }
@@ -352,28 +352,28 @@ void view_set_overlay(gt_view *v, gt_overlay o)
     gt_overlay was = v->ui->overlay;
     v->ui->overlay = o;
     if (was == OVERLAY_STATS && o != OVERLAY_STATS)
-        statsview_cancel(&v->stats); /* a computation not finished is ended */
+        data_stats_cancel(&v->stats); /* a computation not finished is ended */
     if (was == OVERLAY_PROFILE && o != OVERLAY_PROFILE)
-        findview_profile(&v->find, v->unit, v->layer, 0);
+        data_find_profile(&v->find, v->unit, v->layer, 0);
     if (o == OVERLAY_STATS && was != OVERLAY_STATS) {
         v->ui->stats_scroll = 0;
-        statsview_want(&v->stats, v->layer);
+        data_stats_want(&v->stats, v->layer);
     }
     if (o == OVERLAY_PROFILE && was != OVERLAY_PROFILE)
-        findview_profile(&v->find, v->unit, v->layer, 1);
+        data_find_profile(&v->find, v->unit, v->layer, 1);
 }
 
 void view_follow_overlay(gt_view *v, int shown)
 {
     gt_overlay o = v->ui->overlay;
     if (o == OVERLAY_STATS)
-        statsview_want(&v->stats, v->layer);
+        data_stats_want(&v->stats, v->layer);
     else
-        statsview_cancel(&v->stats);
+        data_stats_cancel(&v->stats);
     if (o == OVERLAY_PROFILE && shown)
-        findview_profile(&v->find, v->unit, v->layer, 1);
+        data_find_profile(&v->find, v->unit, v->layer, 1);
     else if (v->find.prof_wanted)
-        findview_profile(&v->find, v->unit, v->layer, 0);
+        data_find_profile(&v->find, v->unit, v->layer, 0);
 }
 
 void view_toggle_overlay(gt_view *v, gt_overlay o)
@@ -386,7 +386,7 @@ int view_set_diff(gt_view *v, int on, gt_error *e)
     if (on && !trace_edit_count(v->tr))
         return gt_fail(e, GT_EINPUT, "no edit: the difference needs one (e edits)");
     v->diff = on;
-    int rc = on ? diffrun_update(&v->dr, v->tr, v->layer, e) : GT_OK;
+    int rc = on ? data_diff_update(&v->dr, v->tr, v->layer, e) : GT_OK;
     if (rc)
         v->diff = 0;
     return rc;
@@ -394,25 +394,25 @@ int view_set_diff(gt_view *v, int on, gt_error *e)
 
 float view_diff_value(const gt_view *v, int kind, int block, size_t st)
 {
-    const gt_diffrun *d = &v->dr;
+    const gt_data_diff *d = &v->dr;
     if (!d->valid || st < d->step)
         return d->valid ? 0.0f : NAN;
-    if (!diffrun_known(d, st) || !trace_has(v->tr, st))
+    if (!data_diff_known(d, st) || !trace_has(v->tr, st))
         return NAN;
     const int H = v->m->hidden;
     size_t i = (size_t)block * H + v->unit;
     if (kind == 1)
-        return trace_c(v->tr, st, v->layer)[v->unit] - diffrun_c(d, st)[v->unit];
+        return trace_c(v->tr, st, v->layer)[v->unit] - data_diff_c(d, st)[v->unit];
     if (kind == 2)
-        return trace_h(v->tr, st, v->layer)[v->unit] - diffrun_h(d, st)[v->unit];
-    return trace_gates(v->tr, st, v->layer)[i] - diffrun_gates(d, st)[i];
+        return trace_h(v->tr, st, v->layer)[v->unit] - data_diff_h(d, st)[v->unit];
+    return trace_gates(v->tr, st, v->layer)[i] - data_diff_gates(d, st)[i];
 }
 
 /* The differences at step st into g [G*H], c [H], h [H]; 0 when they are not known. */
 static int diff_at(const gt_view *v, size_t st, const float *tg, const float *tc,
                    const float *th, float *g, float *c, float *h)
 {
-    const gt_diffrun *d = &v->dr;
+    const gt_data_diff *d = &v->dr;
     const size_t H = (size_t)v->m->hidden, GH = (size_t)v->m->gates * H;
     if (st < d->step) {
         memset(g, 0, GH * sizeof *g);
@@ -420,14 +420,14 @@ static int diff_at(const gt_view *v, size_t st, const float *tg, const float *tc
         memset(h, 0, H * sizeof *h);
         return 1;
     }
-    if (!diffrun_known(d, st)) {
+    if (!data_diff_known(d, st)) {
         for (size_t j = 0; j < GH; j++)
             g[j] = NAN;
         for (size_t j = 0; j < H; j++)
             c[j] = h[j] = NAN;
         return 0;
     }
-    const float *bg = diffrun_gates(d, st), *bc = diffrun_c(d, st), *bh = diffrun_h(d, st);
+    const float *bg = data_diff_gates(d, st), *bc = data_diff_c(d, st), *bh = data_diff_h(d, st);
     for (size_t j = 0; j < GH; j++)
         g[j] = tg[j] - bg[j];
     for (size_t j = 0; j < H; j++) {
@@ -483,19 +483,19 @@ void view_seek(gt_view *v, size_t s)
 
 int view_busy(const gt_view *v)
 {
-    return v->pass_running || v->pending || statsview_busy(&v->stats) ||
-           findview_busy(&v->find) || (v->ivs && ivview_busy(v->ivs));
+    return v->pass_running || v->pending || data_stats_busy(&v->stats) ||
+           data_find_busy(&v->find) || (v->ivs && data_interv_busy(v->ivs));
 }
 
 int view_tick(gt_view *v)
 {
     int running = trace_pass_running(v->tr);
     int redraw = running || v->pass_running != running;
-    if (statsview_tick(&v->stats))
+    if (data_stats_tick(&v->stats))
         redraw = 1;
-    if (findview_tick(&v->find))
+    if (data_find_tick(&v->find))
         redraw = 1;
-    if (v->ivs && ivview_tick(v->ivs)) {
+    if (v->ivs && data_interv_tick(v->ivs)) {
         redraw = 1;
         if (v->ivs->imp_error[0]) {
             snprintf(v->ui->msg, sizeof v->ui->msg, "%.200s", v->ivs->imp_error);

@@ -11,14 +11,14 @@
 #include "gatetui/model.h"
 #include "gatetui/text.h"
 #include "gatetui/trace.h"
-#include "screen/diffrun.h"
-#include "screen/findview.h"
-#include "screen/ivview.h"
-#include "screen/jacview.h"
-#include "screen/layout.h"
-#include "screen/pertview.h"
+#include "screen/data_diff.h"
+#include "screen/data_find.h"
+#include "screen/data_interv.h"
+#include "screen/data_jac.h"
+#include "screen/draw_layout.h"
+#include "screen/data_pert.h"
 #include "screen/prompt.h"
-#include "screen/statsview.h"
+#include "screen/data_stats.h"
 
 typedef enum gt_sort {
     SORT_INDEX,    /* unit number */
@@ -120,13 +120,13 @@ typedef struct gt_view {
     size_t t;          /* the step this model's values are shown at: the cursor's (ui->t),
                         * or while pending the last it could reach */
     int pending;       /* waiting for the background pass to reach the cursor */
-    gt_pertview pert;  /* the last edit's perturbation curves (K: pert.horizon) */
-    gt_statsview stats; /* the report's tables (r shows them) */
-    gt_jacview jac;    /* the derivative against the carry line at the cursor (D shows it) */
+    gt_data_pert pert;  /* the last edit's perturbation curves (K: pert.horizon) */
+    gt_data_stats stats; /* the report's tables (r shows them) */
+    gt_data_jac jac;    /* the derivative against the carry line at the cursor (D shows it) */
     int diff;          /* the gate bars and the unit show edited - before the last edit */
-    gt_diffrun dr;     /* the run of the text before the last edit (while diff is on) */
-    gt_findview find;  /* hypotheses, selections, profiles (m, v, p) */
-    gt_ivview *ivs;    /* the interventions (< > { } a C Z) and the model they make, which
+    gt_data_diff dr;     /* the run of the text before the last edit (while diff is on) */
+    gt_data_find find;  /* hypotheses, selections, profiles (m, v, p) */
+    gt_data_interv *ivs;    /* the interventions (< > { } a C Z) and the model they make, which
                           is m; NULL: none can be made */
 
     /* derived for the frame by view_prepare */

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "screen/surface.h"
+#include "screen/draw_surface.h"
 
 /* Starts curses on the terminal (out: NULL for stdout, or a stream such as /dev/null for a
  * benchmark, with term the terminal type). color: 0 monochrome, 1 when the terminal has

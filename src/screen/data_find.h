@@ -5,8 +5,8 @@
  * from the zero state over the first `steps` steps of the text as edited, on the layer
  * shown, by a child process (bgjob.h): progress shown, keys answering. An edit, an undo or
  * another layer computes again what is shown. */
-#ifndef GATETUI_FINDVIEW_H
-#define GATETUI_FINDVIEW_H
+#ifndef GATETUI_DATA_FIND_H
+#define GATETUI_DATA_FIND_H
 
 #include <stddef.h>
 
@@ -22,7 +22,7 @@ enum { FIND_NONE, FIND_COMPUTING, FIND_KNOWN, FIND_FAILED };
 
 #define FIND_THRESHOLD_STEP 0.05
 
-typedef struct gt_findview {
+typedef struct gt_data_find {
     /* what the keys set */
     int signal;              /* of the r column, the selection and the profile */
     double threshold;        /* of the selection */
@@ -65,47 +65,47 @@ typedef struct gt_findview {
     int want;                /* the computations waiting their turn */
     int want_layer, want_unit;
     gt_bgjob job;
-} gt_findview;
+} gt_data_find;
 
-int findview_init(gt_findview *f, const gt_model *m, gt_trace *tr, size_t steps, gt_error *e);
-void findview_free(gt_findview *f);
+int data_find_init(gt_data_find *f, const gt_model *m, gt_trace *tr, size_t steps, gt_error *e);
+void data_find_free(gt_data_find *f);
 
 /* The hypothesis: computed for layer (regex "" removes it). GT_EINPUT, with e filled, when
  * the expression is not valid. */
-int findview_set_regex(gt_findview *f, const char *regex, int layer, gt_error *e);
+int data_find_set_regex(gt_data_find *f, const char *regex, int layer, gt_error *e);
 /* The selection of steps a..b (in either order), computed for layer. */
-void findview_select(gt_findview *f, size_t a, size_t b, int layer);
+void data_find_select(gt_data_find *f, size_t a, size_t b, int layer);
 /* The profile of unit on layer, shown (or hidden when it is shown). */
-void findview_profile(gt_findview *f, int unit, int layer, int show);
+void data_find_profile(gt_data_find *f, int unit, int layer, int show);
 /* The next signal (i f g o c h, r z n h) or threshold +-FIND_THRESHOLD_STEP: what is shown is
  * computed again. */
-void findview_next_signal(gt_findview *f, int layer, int unit);
-void findview_change_threshold(gt_findview *f, int dir, int layer);
+void data_find_next_signal(gt_data_find *f, int layer, int unit);
+void data_find_change_threshold(gt_data_find *f, int dir, int layer);
 /* The edits or the layer changed: what is shown is computed again. */
-void findview_changed(gt_findview *f, int layer, int unit);
+void data_find_changed(gt_data_find *f, int layer, int unit);
 
 /* Follows the computation; 1 when the screen should be redrawn. */
-int findview_tick(gt_findview *f);
-int findview_busy(const gt_findview *f);
+int data_find_tick(gt_data_find *f);
+int data_find_busy(const gt_data_find *f);
 /* The running computation's name ("the correlations", "the selection", "the profile") and
  * progress from 0 to 1, or NULL when none runs. */
-const char *findview_progress(const gt_findview *f, double *done);
+const char *data_find_progress(const gt_data_find *f, double *done);
 /* Ends the running computation and forgets what waits. */
-void findview_cancel(gt_findview *f);
+void data_find_cancel(gt_data_find *f);
 
 /* Where n (dir > 0) or N goes from step t through the matches of the last hypothesis or
  * selection (around the end; *wrapped: it went around): 1 and *to; -1 when there is no
  * match; 0 when the last thing was a search (or is not known yet). */
-int findview_jump(const gt_findview *f, size_t t, int dir, size_t *to, int *wrapped);
+int data_find_jump(const gt_data_find *f, size_t t, int dir, size_t *to, int *wrapped);
 
 /* For drawing: step s inside a match of the hypothesis, of the selection; inside the span
  * being selected (cursor at t). */
-int findview_in_match(const gt_findview *f, size_t s);
-int findview_in_selection(const gt_findview *f, size_t s);
-int findview_in_span(const gt_findview *f, size_t s, size_t t);
+int data_find_in_match(const gt_data_find *f, size_t s);
+int data_find_in_selection(const gt_data_find *f, size_t s);
+int data_find_in_span(const gt_data_find *f, size_t s, size_t t);
 /* The r column: 1 when r is known for layer, and unit's r with the signal chosen. */
-int findview_has_r(const gt_findview *f, int layer);
-double findview_r(const gt_findview *f, int unit);
-const char *findview_signal_name(const gt_findview *f);
+int data_find_has_r(const gt_data_find *f, int layer);
+double data_find_r(const gt_data_find *f, int unit);
+const char *data_find_signal_name(const gt_data_find *f);
 
 #endif

@@ -1,4 +1,4 @@
-/* Finding units on the screen (see findview.h): the computations in a child process, their
+/* Finding units on the screen (see data_find.h): the computations in a child process, their
  * results taken back, and the questions the panels and keys ask of them. */
 #include "config.h"
 
@@ -14,11 +14,11 @@
 #include "gatetui/select.h"
 #include "gatetui/signals.h"
 #include "gatetui/units.h"
-#include "screen/findview.h"
+#include "screen/data_find.h"
 
 enum { WANT_HYP = 1, WANT_SEL = 2, WANT_PROF = 4 };
 
-int findview_init(gt_findview *f, const gt_model *m, gt_trace *tr, size_t steps, gt_error *e)
+int data_find_init(gt_data_find *f, const gt_model *m, gt_trace *tr, size_t steps, gt_error *e)
 {
     memset(f, 0, sizeof *f);
     f->m = m;
@@ -34,7 +34,7 @@ int findview_init(gt_findview *f, const gt_model *m, gt_trace *tr, size_t steps,
     return GT_OK;
 }
 
-static void drop_matches(gt_findview *f)
+static void drop_matches(gt_data_find *f)
 {
     free(f->mfrom);
     free(f->mto);
@@ -42,7 +42,7 @@ static void drop_matches(gt_findview *f)
     f->nmatch = 0;
 }
 
-static void drop_selection(gt_findview *f)
+static void drop_selection(gt_data_find *f)
 {
     free(f->sel_units);
     free(f->sel_min);
@@ -55,7 +55,7 @@ static void drop_selection(gt_findview *f)
     f->nsm = 0;
 }
 
-void findview_free(gt_findview *f)
+void data_find_free(gt_data_find *f)
 {
     bgjob_cancel(&f->job);
     drop_matches(f);
@@ -66,7 +66,7 @@ void findview_free(gt_findview *f)
     bgjob_init(&f->job);
 }
 
-static size_t searched(const gt_findview *f)
+static size_t searched(const gt_data_find *f)
 {
     size_t T = trace_steps(f->tr);
     return f->steps < T ? f->steps : T;
@@ -80,7 +80,7 @@ static void fail_why(char *why, const gt_error *e)
 }
 
 /* Sends the matches and every r (by signal, then unit). */
-static void send_hypothesis(gt_bgjob *job, gt_findview *f, const gt_mask *mask,
+static void send_hypothesis(gt_bgjob *job, gt_data_find *f, const gt_mask *mask,
                             const gt_units *u, size_t n)
 {
     const int H = f->m->hidden;
@@ -96,7 +96,7 @@ static void send_hypothesis(gt_bgjob *job, gt_findview *f, const gt_mask *mask,
 
 /* The first n steps as edited, for a child (its own copy of memory; freed when it exits):
  * what the screen shows, so that matches and contexts are those of the strip. */
-static uint16_t *edited_tokens(const gt_findview *f, size_t n, char *why)
+static uint16_t *edited_tokens(const gt_data_find *f, size_t n, char *why)
 {
     uint16_t *tok = malloc((n ? n : 1) * sizeof *tok);
     if (!tok)
@@ -108,7 +108,7 @@ static uint16_t *edited_tokens(const gt_findview *f, size_t n, char *why)
 
 static int hyp_child(gt_bgjob *job, void *ctx, char *why)
 {
-    gt_findview *f = ctx;
+    gt_data_find *f = ctx;
     size_t n = searched(f);
     uint16_t *tok = edited_tokens(f, n, why);
     if (!tok)
@@ -139,7 +139,7 @@ static int hyp_child(gt_bgjob *job, void *ctx, char *why)
 
 static int sel_child(gt_bgjob *job, void *ctx, char *why)
 {
-    gt_findview *f = ctx;
+    gt_data_find *f = ctx;
     gt_pass_options o = {f->want_layer, 1, bgjob_progress, job};
     gt_selection s;
     gt_error e = {0};
@@ -165,7 +165,7 @@ static int sel_child(gt_bgjob *job, void *ctx, char *why)
 
 static int prof_child(gt_bgjob *job, void *ctx, char *why)
 {
-    gt_findview *f = ctx;
+    gt_data_find *f = ctx;
     gt_pass_options o = {f->want_layer, 1, bgjob_progress, job};
     gt_profile p;
     gt_error e = {0};
@@ -195,7 +195,7 @@ static int prof_child(gt_bgjob *job, void *ctx, char *why)
 
 /* ---- starting them, one at a time ---- */
 
-static void start_next(gt_findview *f)
+static void start_next(gt_data_find *f)
 {
     if (bgjob_busy(&f->job) || !f->want)
         return;
@@ -215,7 +215,7 @@ static void start_next(gt_findview *f)
 }
 
 /* Asks for the computations in want on layer (the running one, stale, is ended). */
-static void ask(gt_findview *f, int want, int layer)
+static void ask(gt_data_find *f, int want, int layer)
 {
     if (bgjob_busy(&f->job) && (f->job.tag & want))
         bgjob_cancel(&f->job);
@@ -234,7 +234,7 @@ static void ask(gt_findview *f, int want, int layer)
     start_next(f);
 }
 
-int findview_set_regex(gt_findview *f, const char *regex, int layer, gt_error *e)
+int data_find_set_regex(gt_data_find *f, const char *regex, int layer, gt_error *e)
 {
     if (!regex[0]) {
         if (bgjob_busy(&f->job) && f->job.tag == WANT_HYP)
@@ -261,7 +261,7 @@ int findview_set_regex(gt_findview *f, const char *regex, int layer, gt_error *e
     return GT_OK;
 }
 
-void findview_select(gt_findview *f, size_t a, size_t b, int layer)
+void data_find_select(gt_data_find *f, size_t a, size_t b, int layer)
 {
     f->sel_a = a < b ? a : b;
     f->sel_b = a < b ? b : a;
@@ -269,7 +269,7 @@ void findview_select(gt_findview *f, size_t a, size_t b, int layer)
     ask(f, WANT_SEL, layer);
 }
 
-void findview_profile(gt_findview *f, int unit, int layer, int show)
+void data_find_profile(gt_data_find *f, int unit, int layer, int show)
 {
     f->prof_wanted = show;
     f->prof_scroll = 0;
@@ -288,7 +288,7 @@ void findview_profile(gt_findview *f, int unit, int layer, int show)
 }
 
 /* What is shown, computed again (on layer, the profile of unit). */
-static void again(gt_findview *f, int layer, int unit)
+static void again(gt_data_find *f, int layer, int unit)
 {
     int want = (f->regex[0] ? WANT_HYP : 0) | (f->sel_state != FIND_NONE ? WANT_SEL : 0) |
                (f->prof_wanted ? WANT_PROF : 0);
@@ -297,7 +297,7 @@ static void again(gt_findview *f, int layer, int unit)
         ask(f, want, layer);
 }
 
-void findview_next_signal(gt_findview *f, int layer, int unit)
+void data_find_next_signal(gt_data_find *f, int layer, int unit)
 {
     f->signal = (f->signal + 1) % f->nsig;
     /* the r column has every signal already; the selection and the profile do not */
@@ -307,7 +307,7 @@ void findview_next_signal(gt_findview *f, int layer, int unit)
         ask(f, want, layer);
 }
 
-void findview_change_threshold(gt_findview *f, int dir, int layer)
+void data_find_change_threshold(gt_data_find *f, int dir, int layer)
 {
     double t = f->threshold + dir * FIND_THRESHOLD_STEP;
     f->threshold = round(t / FIND_THRESHOLD_STEP) * FIND_THRESHOLD_STEP;
@@ -315,12 +315,12 @@ void findview_change_threshold(gt_findview *f, int dir, int layer)
         ask(f, WANT_SEL, layer);
 }
 
-void findview_changed(gt_findview *f, int layer, int unit)
+void data_find_changed(gt_data_find *f, int layer, int unit)
 {
     again(f, layer, unit);
 }
 
-void findview_cancel(gt_findview *f)
+void data_find_cancel(gt_data_find *f)
 {
     int tag = bgjob_busy(&f->job) ? f->job.tag : 0;
     bgjob_cancel(&f->job);
@@ -364,7 +364,7 @@ static int take_into(reader *r, void *dst, size_t n)
     return 0;
 }
 
-static int take_hypothesis(gt_findview *f, reader *r)
+static int take_hypothesis(gt_data_find *f, reader *r)
 {
     size_t head[3];
     if (take_into(r, head, sizeof head) || head[0] > r->left / (2 * sizeof(size_t)))
@@ -392,11 +392,11 @@ static int take_hypothesis(gt_findview *f, reader *r)
              "\"%.60s\": %zu match%s, %zu of %zu steps; largest |r|: unit %d (%s %+.3f); "
              "s sorts by |r|, n/N jump",
              f->regex, f->nmatch, f->nmatch == 1 ? "" : "es", f->inside, f->searched, best,
-             findview_signal_name(f), best < 0 ? NAN : f->r[(size_t)f->signal * H + best]);
+             data_find_signal_name(f), best < 0 ? NAN : f->r[(size_t)f->signal * H + best]);
     return 0;
 }
 
-static int take_selection(gt_findview *f, reader *r)
+static int take_selection(gt_data_find *f, reader *r)
 {
     size_t head[2];
     if (take_into(r, head, sizeof head) || head[0] > (size_t)f->m->hidden ||
@@ -415,7 +415,7 @@ static int take_selection(gt_findview *f, reader *r)
     f->sel_signal = f->signal;
     f->sel_threshold = f->threshold;
     f->sel_state = FIND_KNOWN;
-    const char *sig = findview_signal_name(f);
+    const char *sig = data_find_signal_name(f);
     if (!f->nsel) {
         snprintf(f->msg, sizeof f->msg,
                  "steps %zu-%zu: no unit has %s >= %.2f throughout and below it around; "
@@ -432,7 +432,7 @@ static int take_selection(gt_findview *f, reader *r)
     return 0;
 }
 
-static int take_profile(gt_findview *f, reader *r)
+static int take_profile(gt_data_find *f, reader *r)
 {
     char *t = malloc(r->left + 1);
     if (!t)
@@ -452,7 +452,7 @@ static int take_profile(gt_findview *f, reader *r)
 }
 
 /* The finished job's result (or its failure) into f. */
-static void take_result(gt_findview *f)
+static void take_result(gt_data_find *f)
 {
     gt_bgjob *j = &f->job;
     int tag = j->tag, bad = 0;
@@ -481,7 +481,7 @@ static void take_result(gt_findview *f)
     bgjob_cancel(j);
 }
 
-int findview_tick(gt_findview *f)
+int data_find_tick(gt_data_find *f)
 {
     if (!bgjob_busy(&f->job)) {
         start_next(f);
@@ -494,12 +494,12 @@ int findview_tick(gt_findview *f)
     return 1;
 }
 
-int findview_busy(const gt_findview *f)
+int data_find_busy(const gt_data_find *f)
 {
     return bgjob_busy(&f->job) || f->want;
 }
 
-const char *findview_progress(const gt_findview *f, double *done)
+const char *data_find_progress(const gt_data_find *f, double *done)
 {
     if (!bgjob_busy(&f->job))
         return NULL;
@@ -530,23 +530,23 @@ static int inside(const size_t *from, const size_t *to, size_t n, size_t s)
     return i >= 0 && s <= to[i];
 }
 
-int findview_in_match(const gt_findview *f, size_t s)
+int data_find_in_match(const gt_data_find *f, size_t s)
 {
     return f->hyp_state == FIND_KNOWN && inside(f->mfrom, f->mto, f->nmatch, s);
 }
 
-int findview_in_selection(const gt_findview *f, size_t s)
+int data_find_in_selection(const gt_data_find *f, size_t s)
 {
     return f->sel_state == FIND_KNOWN && inside(f->sfrom, f->sto, f->nsm, s);
 }
 
-int findview_in_span(const gt_findview *f, size_t s, size_t t)
+int data_find_in_span(const gt_data_find *f, size_t s, size_t t)
 {
     size_t a = f->anchor < t ? f->anchor : t, b = f->anchor < t ? t : f->anchor;
     return f->selecting && s >= a && s <= b;
 }
 
-int findview_jump(const gt_findview *f, size_t t, int dir, size_t *to, int *wrapped)
+int data_find_jump(const gt_data_find *f, size_t t, int dir, size_t *to, int *wrapped)
 {
     const size_t *from;
     size_t n;
@@ -577,17 +577,17 @@ int findview_jump(const gt_findview *f, size_t t, int dir, size_t *to, int *wrap
     return 1;
 }
 
-int findview_has_r(const gt_findview *f, int layer)
+int data_find_has_r(const gt_data_find *f, int layer)
 {
     return f->hyp_state == FIND_KNOWN && f->hyp_layer == layer;
 }
 
-double findview_r(const gt_findview *f, int unit)
+double data_find_r(const gt_data_find *f, int unit)
 {
     return f->r[(size_t)f->signal * f->m->hidden + unit];
 }
 
-const char *findview_signal_name(const gt_findview *f)
+const char *data_find_signal_name(const gt_data_find *f)
 {
     return signals_name(f->m, f->signal);
 }

@@ -2,8 +2,8 @@
  * what they do. keys_handle dispatches from it, the help box (?) is drawn from it, and
  * tests/t_keydoc holds gatetui.1's KEYS and doc/screen.md's Keys to it (every key in the
  * table is in both, and they document no other). */
-#ifndef GATETUI_KEYHELP_H
-#define GATETUI_KEYHELP_H
+#ifndef GATETUI_KEYS_TABLE_H
+#define GATETUI_KEYS_TABLE_H
 
 #include "screen/keys.h"
 
@@ -17,7 +17,7 @@
 
 typedef gt_act (*gt_keyrun)(gt_view *v, const gt_key *k);
 
-typedef struct gt_keyhelp {
+typedef struct gt_keys_table {
     const char *keys; /* as the help box shows them ("^B" for Ctrl-B); "": a line of what the
                        * screen shows; NULL: keys that mean something else in a view over
                        * the panels (its line of the help says so) */
@@ -28,9 +28,9 @@ typedef struct gt_keyhelp {
                        * the mouse, ^Z by the terminal) */
     const char *chars, *ctrl; /* the characters that are its keys, alone and with Ctrl */
     gt_keysym sym[4]; /* its other keys (K_NONE ends them) */
-} gt_keyhelp;
+} gt_keys_table;
 
 /* The table (*out) and its number of lines. */
-int keys_help(const gt_keyhelp **out);
+int keys_help(const gt_keys_table **out);
 
 #endif

@@ -1,16 +1,16 @@
-/* The screen's keys as one table (see keyhelp.h), and the keys dispatched from it. */
+/* The screen's keys as one table (see keys_table.h), and the keys dispatched from it. */
 #include "config.h"
 
 #include <string.h>
 
-#include "screen/keyhelp.h"
+#include "screen/keys_table.h"
 #include "screen/keys_mouse.h"
 #include "screen/keys_run.h"
 
 /* The keys that mean something else in a view over the panels first (they are found
  * first), then the help box's lines (a line without a key says what a panel shows), then
  * the keys documented that it does not list. */
-static const gt_keyhelp table[] = {
+static const gt_keys_table table[] = {
     {NULL, "close the view over the panels", 0, KEY_VIEWS, keys_close_view, NULL, NULL, {K_ESC}},
     {NULL, "scroll the report's tables", 0, KEY_STATS, keys_scroll_tables, "kjKJ", NULL,
      {K_UP, K_DOWN, K_PGUP, K_PGDN}},
@@ -62,14 +62,14 @@ static const gt_keyhelp table[] = {
      {K_NONE}},
 };
 
-int keys_help(const gt_keyhelp **out)
+int keys_help(const gt_keys_table **out)
 {
     *out = table;
     return (int)(sizeof table / sizeof table[0]);
 }
 
 /* 1 when k is one of r's keys. */
-static int binds(const gt_keyhelp *r, const gt_key *k)
+static int binds(const gt_keys_table *r, const gt_key *k)
 {
     if (k->sym == K_CHAR) {
         const char *set = k->ctrl ? r->ctrl : r->chars;
@@ -82,7 +82,7 @@ static int binds(const gt_keyhelp *r, const gt_key *k)
 }
 
 /* The first line of the table whose keys include k where the screen is, or NULL. */
-static const gt_keyhelp *line_of(const gt_view *v, const gt_key *k)
+static const gt_keys_table *line_of(const gt_view *v, const gt_key *k)
 {
     unsigned here = 1u << v->ui->overlay;
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
@@ -107,7 +107,7 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
         return ACT_REDRAW;
     }
     keys_begin(v, k);
-    const gt_keyhelp *r = line_of(v, k);
+    const gt_keys_table *r = line_of(v, k);
     /* after M or ': the next character names a mark, unless a view or m v p takes it */
     if (k->sym == K_CHAR && !k->ctrl && (v->ui->mark_next || v->ui->quote) &&
         !(r && (!(r->where & KEY_PANELS) || r->run == keys_find)))

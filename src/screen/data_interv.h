@@ -4,8 +4,8 @@
  * child processes (bgjob.h): the readout's loss with and without the interventions for
  * the header, over the windows the header's loss uses; and each unit's importance on a
  * layer, for the sort by importance. Both read the text as loaded. */
-#ifndef GATETUI_IVVIEW_H
-#define GATETUI_IVVIEW_H
+#ifndef GATETUI_DATA_INTERV_H
+#define GATETUI_DATA_INTERV_H
 
 #include <stddef.h>
 
@@ -15,7 +15,7 @@
 #include "gatetui/text.h"
 #include "screen/bgjob.h"
 
-typedef struct gt_ivview {
+typedef struct gt_data_interv {
     const gt_model *base;    /* the model as loaded */
     gt_intervention iv;
     gt_model m;              /* base with iv */
@@ -33,27 +33,27 @@ typedef struct gt_ivview {
     const gt_text *text;
     const uint16_t *map;     /* the text's tokens -> this model's (several models), or NULL */
     gt_bgjob loss_job, imp_job;
-} gt_ivview;
+} gt_data_interv;
 
 /* iv (or NULL for none) is copied. The loss of t measured for the model with iv, when the
  * caller has it (t->loss_count > 0), is the header's until the interventions change. */
-int ivview_init(gt_ivview *s, const gt_model *base, const gt_intervention *iv, const gt_text *t,
+int data_interv_init(gt_data_interv *s, const gt_model *base, const gt_intervention *iv, const gt_text *t,
                 gt_error *e);
-void ivview_free(gt_ivview *s);
+void data_interv_free(gt_data_interv *s);
 /* The text's tokens are another model's: map takes them to this model's (it must outlive
  * s; NULL: the same order). */
-void ivview_set_map(gt_ivview *s, const uint16_t *map);
+void data_interv_set_map(gt_data_interv *s, const uint16_t *map);
 /* s->iv changed: the model made again in place (whatever reads it must be stopped first),
  * the loss and the importance asked for again. */
-int ivview_apply(gt_ivview *s, gt_error *e);
+int data_interv_apply(gt_data_interv *s, gt_error *e);
 /* The header's loss with and without the interventions, now (--export draws at once). */
-int ivview_measure_now(gt_ivview *s, gt_error *e);
+int data_interv_measure_now(gt_data_interv *s, gt_error *e);
 /* Starts computing the importance of layer's units unless it is known or on its way. */
-void ivview_want_importance(gt_ivview *s, int layer);
+void data_interv_want_importance(gt_data_interv *s, int layer);
 /* Reads what the children sent; 1 when something arrived. */
-int ivview_tick(gt_ivview *s);
+int data_interv_tick(gt_data_interv *s);
 /* 1 while a child computes; while the importance's does. */
-int ivview_busy(const gt_ivview *s);
-int ivview_importance_busy(const gt_ivview *s);
+int data_interv_busy(const gt_data_interv *s);
+int data_interv_importance_busy(const gt_data_interv *s);
 
 #endif

@@ -2,8 +2,8 @@
  * against the text before that edit, on the layer shown, for k = 0..K. Computed when an
  * edit is made or undone, the layer changes or K does (never while drawing), from the
  * edited step on and only K + 1 steps far. */
-#ifndef GATETUI_PERTVIEW_H
-#define GATETUI_PERTVIEW_H
+#ifndef GATETUI_DATA_PERT_H
+#define GATETUI_DATA_PERT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -13,12 +13,12 @@
 #include "gatetui/perturb.h"
 #include "gatetui/trace.h"
 
-#define PERTVIEW_KMIN 4
-#define PERTVIEW_KMAX 1024
-#define PERTVIEW_KDEFAULT 64
-#define PERTVIEW_TOP 6 /* the units that carry the edit furthest */
+#define DATA_PERT_KMIN 4
+#define DATA_PERT_KMAX 1024
+#define DATA_PERT_KDEFAULT 64
+#define DATA_PERT_TOP 6 /* the units that carry the edit furthest */
 
-typedef struct gt_pertview {
+typedef struct gt_data_pert {
     int horizon;         /* K asked for (+ and - change it) */
     /* the last edit's curves (valid), as computed */
     int valid;
@@ -32,35 +32,35 @@ typedef struct gt_pertview {
      * lasting units are below */
     gt_perturb_result r;
     int ntop;            /* units (with a difference at k = 0) by how long it lasts */
-    int top[PERTVIEW_TOP], top_last[PERTVIEW_TOP], top_last_fo[PERTVIEW_TOP];
-    double top_d0[PERTVIEW_TOP];
+    int top[DATA_PERT_TOP], top_last[DATA_PERT_TOP], top_last_fo[DATA_PERT_TOP];
+    double top_d0[DATA_PERT_TOP];
     /* private */
     const gt_model *m;
     gt_perturb p;
     int p_layer;         /* the layer p is for, -1: none */
     float *h0, *c0;      /* [L*H] */
-    uint16_t *orig, *now; /* [PERTVIEW_KMAX+1] the tokens from the edited step on, before
+    uint16_t *orig, *now; /* [DATA_PERT_KMAX+1] the tokens from the edited step on, before
                            * the edit and as edited */
     int *idx;            /* [H] */
-    double *curves;      /* [4 * (PERTVIEW_KMAX+1)]: r's dc, dh, fo, lin */
-} gt_pertview;
+    double *curves;      /* [4 * (DATA_PERT_KMAX+1)]: r's dc, dh, fo, lin */
+} gt_data_pert;
 
-int pertview_init(gt_pertview *pv, const gt_model *m, gt_error *e);
-void pertview_free(gt_pertview *pv);
+int data_pert_init(gt_data_pert *pv, const gt_model *m, gt_error *e);
+void data_pert_free(gt_data_pert *pv);
 
 /* Computes the curves of tr's last edit on layer `layer` with K = pv->horizon (clamped to
  * the text's end); with no edit left, empties them. */
 /* The model's weights changed (its interventions): the products made for them are made
  * again at the next update. */
-void pertview_model_changed(gt_pertview *pv);
-int pertview_update(gt_pertview *pv, gt_trace *tr, int layer, gt_error *e);
+void data_pert_model_changed(gt_data_pert *pv);
+int data_pert_update(gt_data_pert *pv, gt_trace *tr, int layer, gt_error *e);
 
-/* Sets K (PERTVIEW_KMIN..PERTVIEW_KMAX) and recomputes when it changed. */
-int pertview_set_horizon(gt_pertview *pv, gt_trace *tr, int layer, int K, gt_error *e);
+/* Sets K (DATA_PERT_KMIN..DATA_PERT_KMAX) and recomputes when it changed. */
+int data_pert_set_horizon(gt_data_pert *pv, gt_trace *tr, int layer, int K, gt_error *e);
 
 /* The ratio measured / forget-only (c for an LSTM, h for a GRU) at the last k whose
  * measured difference is at or above rounding's floor (perturb_ratio), that k in *k_at; NAN when there is
  * none. */
-double pertview_ratio(const gt_pertview *pv, int *k_at);
+double data_pert_ratio(const gt_data_pert *pv, int *k_at);
 
 #endif

@@ -1,12 +1,12 @@
-/* The text strip's rows (see striprows.h). */
+/* The text strip's rows (see draw_striprows.h). */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "gatetui/utf8.h"
-#include "screen/striprows.h"
-#include "screen/surface.h"
+#include "screen/draw_striprows.h"
+#include "screen/draw_surface.h"
 
 /* One character of a row being wrapped: where it is, its step and the step count at it. */
 typedef struct wchar_at {

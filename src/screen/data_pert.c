@@ -1,4 +1,4 @@
-/* The last edit's perturbation for the screen (see pertview.h). */
+/* The last edit's perturbation for the screen (see data_pert.h). */
 #define _GNU_SOURCE /* qsort_r */
 #include "config.h"
 
@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "screen/pertview.h"
+#include "screen/data_pert.h"
 
 /* r's curves pointed at this view's arrays, its per-unit values at none. */
-static void own_curves(gt_pertview *pv)
+static void own_curves(gt_data_pert *pv)
 {
-    const size_t K1 = PERTVIEW_KMAX + 1;
+    const size_t K1 = DATA_PERT_KMAX + 1;
     pv->r.dc = pv->curves;
     pv->r.dh = pv->curves + K1;
     pv->r.fo = pv->curves + 2 * K1;
@@ -20,14 +20,14 @@ static void own_curves(gt_pertview *pv)
     pv->r.last = pv->r.last_fo = NULL;
 }
 
-int pertview_init(gt_pertview *pv, const gt_model *m, gt_error *e)
+int data_pert_init(gt_data_pert *pv, const gt_model *m, gt_error *e)
 {
     memset(pv, 0, sizeof *pv);
     pv->m = m;
-    pv->horizon = PERTVIEW_KDEFAULT;
+    pv->horizon = DATA_PERT_KDEFAULT;
     pv->p_layer = -1;
     pv->lstm = m->arch == GT_LSTM;
-    const size_t K1 = PERTVIEW_KMAX + 1, LH = (size_t)m->layers * m->hidden;
+    const size_t K1 = DATA_PERT_KMAX + 1, LH = (size_t)m->layers * m->hidden;
     pv->curves = calloc(4 * K1, sizeof *pv->curves);
     pv->h0 = malloc(LH * sizeof *pv->h0);
     pv->c0 = malloc(LH * sizeof *pv->c0);
@@ -35,14 +35,14 @@ int pertview_init(gt_pertview *pv, const gt_model *m, gt_error *e)
     pv->now = malloc(K1 * sizeof *pv->now);
     pv->idx = malloc((size_t)m->hidden * sizeof *pv->idx);
     if (!pv->curves || !pv->h0 || !pv->c0 || !pv->orig || !pv->now || !pv->idx) {
-        pertview_free(pv);
+        data_pert_free(pv);
         return gt_fail(e, GT_EFAIL, "out of memory for the perturbation");
     }
     own_curves(pv);
     return GT_OK;
 }
 
-void pertview_free(gt_pertview *pv)
+void data_pert_free(gt_data_pert *pv)
 {
     if (pv->m && pv->p_layer >= 0)
         perturb_free(&pv->p);
@@ -70,7 +70,7 @@ static int by_last(const void *a, const void *b, void *ctx)
     return x - y;
 }
 
-void pertview_model_changed(gt_pertview *pv)
+void data_pert_model_changed(gt_data_pert *pv)
 {
     if (pv->p_layer >= 0)
         perturb_free(&pv->p);
@@ -78,7 +78,7 @@ void pertview_model_changed(gt_pertview *pv)
     pv->valid = 0;
 }
 
-int pertview_update(gt_pertview *pv, gt_trace *tr, int layer, gt_error *e)
+int data_pert_update(gt_data_pert *pv, gt_trace *tr, int layer, gt_error *e)
 {
     size_t n = trace_edit_count(tr);
     pv->valid = 0;
@@ -90,7 +90,7 @@ int pertview_update(gt_pertview *pv, gt_trace *tr, int layer, gt_error *e)
         if (pv->p_layer >= 0)
             perturb_free(&pv->p);
         pv->p_layer = -1;
-        int rc = perturb_init(&pv->p, m, layer, PERTVIEW_KMAX, 1, e);
+        int rc = perturb_init(&pv->p, m, layer, DATA_PERT_KMAX, 1, e);
         if (rc)
             return rc;
         pv->p_layer = layer;
@@ -109,7 +109,7 @@ int pertview_update(gt_pertview *pv, gt_trace *tr, int layer, gt_error *e)
     const gt_perturb_result *r = perturb_one(&pv->p, pv->h0, pv->c0, pv->orig, pv->now, len);
     if (!r)
         return gt_fail(e, GT_EFAIL, "perturbation at step %zu failed", s);
-    const size_t K1 = (size_t)r->K + 1, KM = PERTVIEW_KMAX + 1;
+    const size_t K1 = (size_t)r->K + 1, KM = DATA_PERT_KMAX + 1;
     if (r->dc)
         memcpy(pv->curves, r->dc, K1 * sizeof *pv->curves);
     memcpy(pv->curves + KM, r->dh, K1 * sizeof *pv->curves);
@@ -126,7 +126,7 @@ int pertview_update(gt_pertview *pv, gt_trace *tr, int layer, gt_error *e)
         if (r->d0[j] != 0)
             pv->idx[cnt++] = j;
     qsort_r(pv->idx, (size_t)cnt, sizeof *pv->idx, by_last, (void *)r);
-    for (int i = 0; i < cnt && i < PERTVIEW_TOP; i++) {
+    for (int i = 0; i < cnt && i < DATA_PERT_TOP; i++) {
         int j = pv->idx[i];
         pv->top[i] = j;
         pv->top_last[i] = r->last[j];
@@ -138,16 +138,16 @@ int pertview_update(gt_pertview *pv, gt_trace *tr, int layer, gt_error *e)
     return GT_OK;
 }
 
-int pertview_set_horizon(gt_pertview *pv, gt_trace *tr, int layer, int K, gt_error *e)
+int data_pert_set_horizon(gt_data_pert *pv, gt_trace *tr, int layer, int K, gt_error *e)
 {
-    K = K < PERTVIEW_KMIN ? PERTVIEW_KMIN : K > PERTVIEW_KMAX ? PERTVIEW_KMAX : K;
+    K = K < DATA_PERT_KMIN ? DATA_PERT_KMIN : K > DATA_PERT_KMAX ? DATA_PERT_KMAX : K;
     if (K == pv->horizon)
         return GT_OK;
     pv->horizon = K;
-    return pertview_update(pv, tr, layer, e);
+    return data_pert_update(pv, tr, layer, e);
 }
 
-double pertview_ratio(const gt_pertview *pv, int *k_at)
+double data_pert_ratio(const gt_data_pert *pv, int *k_at)
 {
     *k_at = -1;
     if (!pv->valid)

@@ -3,8 +3,8 @@
  * A report takes a while (seconds on a 256-unit model, minutes on a very wide one), so it
  * is computed by a child process (bgjob.h): the keys keep working meanwhile, and closing
  * the view, asking for another layer or quitting ends the computation at once. */
-#ifndef GATETUI_STATSVIEW_H
-#define GATETUI_STATSVIEW_H
+#ifndef GATETUI_DATA_STATS_H
+#define GATETUI_DATA_STATS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -15,7 +15,7 @@
 #include "gatetui/trace.h"
 #include "screen/bgjob.h"
 
-typedef struct gt_statsview {
+typedef struct gt_data_stats {
     int scroll;         /* its first line shown */
     char **text;        /* [layers] each layer's tables, NULL until computed */
     int *lines;         /* [layers] their number of lines */
@@ -31,33 +31,33 @@ typedef struct gt_statsview {
     char text_name[256];
     int layers;
     gt_bgjob job;       /* the computation; its tag is the layer */
-} gt_statsview;
+} gt_data_stats;
 
-int statsview_init(gt_statsview *sv, const gt_model *m, gt_trace *tr, const char *text_name,
+int data_stats_init(gt_data_stats *sv, const gt_model *m, gt_trace *tr, const char *text_name,
                    gt_error *e);
 /* Ends a computation that is running. */
-void statsview_free(gt_statsview *sv);
+void data_stats_free(gt_data_stats *sv);
 
 /* Asks for layer's tables: starts computing them unless they are known or on their way
  * (a computation for another layer is ended). */
-void statsview_want(gt_statsview *sv, int layer);
+void data_stats_want(gt_data_stats *sv, int layer);
 /* The model changed (its interventions): the tables known are dropped, a computation
  * ended. */
-void statsview_forget(gt_statsview *sv);
+void data_stats_forget(gt_data_stats *sv);
 /* The tables to show for layer: every model's side by side when they are joined, else
  * this model's (NULL until computed); their lines and widest line's columns. */
-const char *statsview_tables(const gt_statsview *sv, int layer, int *lines, int *width);
+const char *data_stats_tables(const gt_data_stats *sv, int layer, int *lines, int *width);
 /* Joins the n models' tables of layer side by side (columns.h) as this view's; GT_EFAIL
  * when out of memory (nothing changes). */
-int statsview_join(gt_statsview *sv, const char *const *tables, int n, int layer);
+int data_stats_join(gt_data_stats *sv, const char *const *tables, int n, int layer);
 /* Ends the computation that runs, if any. */
-void statsview_cancel(gt_statsview *sv);
+void data_stats_cancel(gt_data_stats *sv);
 /* Reads what the child sent; collects the tables when it is done. 1 when the view should
  * be redrawn. */
-int statsview_tick(gt_statsview *sv);
+int data_stats_tick(gt_data_stats *sv);
 /* 1 while a computation runs. */
-int statsview_busy(const gt_statsview *sv);
+int data_stats_busy(const gt_data_stats *sv);
 /* The running computation: its layer and progress from 0 to 1. */
-double statsview_progress(const gt_statsview *sv, int *layer);
+double data_stats_progress(const gt_data_stats *sv, int *layer);
 
 #endif

@@ -1,4 +1,4 @@
-/* Bars, sparklines, dot plots and fixed-width numbers (see plot.h). */
+/* Bars, sparklines, dot plots and fixed-width numbers (see draw_plot.h). */
 #include "config.h"
 
 #include <math.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "screen/plot.h"
+#include "screen/draw_plot.h"
 
 static const char *const eighths[8] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
 static const char *const levels_u[8] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};

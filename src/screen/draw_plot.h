@@ -3,7 +3,7 @@
 #ifndef GATETUI_PLOT_H
 #define GATETUI_PLOT_H
 
-#include "screen/surface.h"
+#include "screen/draw_surface.h"
 
 /* A horizontal bar of w cells filled to frac (0..1, clamped) from the left, in eighths of
  * a cell (halves in ASCII). */

@@ -5,8 +5,8 @@
  * it; rows break after spaces and keep words whole, a word longer than a row is cut. The
  * row holding the cursor is shown in the middle, moved by whole rows by the strip's
  * scrolling (doc/screen.md). */
-#ifndef GATETUI_SCREEN_STRIPROWS_H
-#define GATETUI_SCREEN_STRIPROWS_H
+#ifndef GATETUI_SCREEN_DRAW_STRIPROWS_H
+#define GATETUI_SCREEN_DRAW_STRIPROWS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* The report computed by a child process for the stats view (see statsview.h): the child
+/* The report computed by a child process for the stats view (see data_stats.h): the child
  * computes it with report.h and sends the tables' text. */
 #include "config.h"
 
@@ -8,10 +8,10 @@
 
 #include "gatetui/report.h"
 #include "gatetui/columns.h"
-#include "screen/statsview.h"
-#include "screen/surface.h"
+#include "screen/data_stats.h"
+#include "screen/draw_surface.h"
 
-int statsview_init(gt_statsview *sv, const gt_model *m, gt_trace *tr, const char *text_name,
+int data_stats_init(gt_data_stats *sv, const gt_model *m, gt_trace *tr, const char *text_name,
                    gt_error *e)
 {
     memset(sv, 0, sizeof *sv);
@@ -24,7 +24,7 @@ int statsview_init(gt_statsview *sv, const gt_model *m, gt_trace *tr, const char
     sv->lines = calloc((size_t)m->layers, sizeof *sv->lines);
     sv->width = calloc((size_t)m->layers, sizeof *sv->width);
     if (!sv->text || !sv->lines || !sv->width) {
-        statsview_free(sv);
+        data_stats_free(sv);
         return gt_fail(e, GT_EFAIL, "out of memory for the stats view");
     }
     return GT_OK;
@@ -33,14 +33,14 @@ int statsview_init(gt_statsview *sv, const gt_model *m, gt_trace *tr, const char
 /* ---- the child ---- */
 
 typedef struct child_ctx {
-    const gt_statsview *sv;
+    const gt_data_stats *sv;
     int layer;
 } child_ctx;
 
 static int child_main(gt_bgjob *job, void *ctx, char *why)
 {
     const child_ctx *c = ctx;
-    const gt_statsview *sv = c->sv;
+    const gt_data_stats *sv = c->sv;
     gt_report_options o;
     report_options_init(&o);
     o.layer = c->layer;
@@ -91,7 +91,7 @@ static int child_main(gt_bgjob *job, void *ctx, char *why)
 
 /* ---- the screen's side ---- */
 
-static void start(gt_statsview *sv, int layer)
+static void start(gt_data_stats *sv, int layer)
 {
     sv->error[0] = 0;
     child_ctx c = {sv, layer};
@@ -99,12 +99,12 @@ static void start(gt_statsview *sv, int layer)
         snprintf(sv->error, sizeof sv->error, "report: %.200s", sv->job.error);
 }
 
-void statsview_cancel(gt_statsview *sv)
+void data_stats_cancel(gt_data_stats *sv)
 {
     bgjob_cancel(&sv->job);
 }
 
-void statsview_free(gt_statsview *sv)
+void data_stats_free(gt_data_stats *sv)
 {
     bgjob_cancel(&sv->job);
     for (int k = 0; sv->text && k < sv->layers; k++)
@@ -117,7 +117,7 @@ void statsview_free(gt_statsview *sv)
     bgjob_init(&sv->job);
 }
 
-void statsview_forget(gt_statsview *sv)
+void data_stats_forget(gt_data_stats *sv)
 {
     bgjob_cancel(&sv->job);
     for (int k = 0; k < sv->layers; k++) {
@@ -127,7 +127,7 @@ void statsview_forget(gt_statsview *sv)
     sv->error[0] = 0;
 }
 
-void statsview_want(gt_statsview *sv, int layer)
+void data_stats_want(gt_data_stats *sv, int layer)
 {
     if (layer < 0 || layer >= sv->layers || sv->text[layer])
         return;
@@ -157,7 +157,7 @@ static void measure(char *t, int *nlines, int *nwidth)
 }
 
 /* The tables become layer k's text. */
-static void take_tables(gt_statsview *sv, int k, const char *text, size_t len)
+static void take_tables(gt_data_stats *sv, int k, const char *text, size_t len)
 {
     int lines = 0, width = 0;
     char *t = malloc(len + 1);
@@ -174,7 +174,7 @@ static void take_tables(gt_statsview *sv, int k, const char *text, size_t len)
     sv->width[k] = width;
 }
 
-const char *statsview_tables(const gt_statsview *sv, int layer, int *lines, int *width)
+const char *data_stats_tables(const gt_data_stats *sv, int layer, int *lines, int *width)
 {
     if (sv->joined && sv->joined_layer == layer) {
         *lines = sv->joined_lines;
@@ -186,7 +186,7 @@ const char *statsview_tables(const gt_statsview *sv, int layer, int *lines, int 
     return layer >= 0 && layer < sv->layers ? sv->text[layer] : NULL;
 }
 
-int statsview_join(gt_statsview *sv, const char *const *tables, int n, int layer)
+int data_stats_join(gt_data_stats *sv, const char *const *tables, int n, int layer)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -205,7 +205,7 @@ int statsview_join(gt_statsview *sv, const char *const *tables, int n, int layer
     return GT_OK;
 }
 
-int statsview_tick(gt_statsview *sv)
+int data_stats_tick(gt_data_stats *sv)
 {
     if (!bgjob_busy(&sv->job))
         return 0;
@@ -221,12 +221,12 @@ int statsview_tick(gt_statsview *sv)
     return 1;
 }
 
-int statsview_busy(const gt_statsview *sv)
+int data_stats_busy(const gt_data_stats *sv)
 {
     return bgjob_busy(&sv->job);
 }
 
-double statsview_progress(const gt_statsview *sv, int *layer)
+double data_stats_progress(const gt_data_stats *sv, int *layer)
 {
     if (layer)
         *layer = sv->job.tag;

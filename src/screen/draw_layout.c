@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "screen/layout.h"
+#include "screen/draw_layout.h"
 
 static int clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 

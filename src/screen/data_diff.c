@@ -1,25 +1,25 @@
-/* The run of the text before the last edit (see diffrun.h). */
+/* The run of the text before the last edit (see data_diff.h). */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "screen/diffrun.h"
+#include "screen/data_diff.h"
 
-int diffrun_init(gt_diffrun *d, const gt_model *m, gt_error *e)
+int data_diff_init(gt_data_diff *d, const gt_model *m, gt_error *e)
 {
     memset(d, 0, sizeof *d);
     d->m = m;
     const size_t per = (size_t)(m->gates + 2) * m->hidden * sizeof(float);
-    d->span = DIFFRUN_BUDGET / per;
-    d->span = d->span > DIFFRUN_SPAN ? DIFFRUN_SPAN
-              : d->span < DIFFRUN_MIN_SPAN ? DIFFRUN_MIN_SPAN : d->span;
+    d->span = DATA_DIFF_BUDGET / per;
+    d->span = d->span > DATA_DIFF_SPAN ? DATA_DIFF_SPAN
+              : d->span < DATA_DIFF_MIN_SPAN ? DATA_DIFF_MIN_SPAN : d->span;
     (void)e;
     return GT_OK;
 }
 
 /* The arrays and the run, at the first use. */
-static int allocate(gt_diffrun *d, gt_error *e)
+static int allocate(gt_data_diff *d, gt_error *e)
 {
     const gt_model *m = d->m;
     const size_t H = (size_t)m->hidden, G = (size_t)m->gates, S = d->span;
@@ -48,7 +48,7 @@ static int allocate(gt_diffrun *d, gt_error *e)
     return GT_OK;
 }
 
-void diffrun_free(gt_diffrun *d)
+void data_diff_free(gt_data_diff *d)
 {
     if (d->have_run)
         run_free(&d->run);
@@ -61,7 +61,7 @@ void diffrun_free(gt_diffrun *d)
     memset(d, 0, sizeof *d);
 }
 
-int diffrun_update(gt_diffrun *d, gt_trace *tr, int layer, gt_error *e)
+int data_diff_update(gt_data_diff *d, gt_trace *tr, int layer, gt_error *e)
 {
     d->valid = 0;
     size_t ne = trace_edit_count(tr);
@@ -98,22 +98,22 @@ int diffrun_update(gt_diffrun *d, gt_trace *tr, int layer, gt_error *e)
     return GT_OK;
 }
 
-int diffrun_known(const gt_diffrun *d, size_t st)
+int data_diff_known(const gt_data_diff *d, size_t st)
 {
     return d->valid && st < d->step + d->n;
 }
 
-const float *diffrun_gates(const gt_diffrun *d, size_t st)
+const float *data_diff_gates(const gt_data_diff *d, size_t st)
 {
     return d->g + (st - d->step) * (size_t)d->m->gates * d->m->hidden;
 }
 
-const float *diffrun_c(const gt_diffrun *d, size_t st)
+const float *data_diff_c(const gt_data_diff *d, size_t st)
 {
     return d->c + (st - d->step) * (size_t)d->m->hidden;
 }
 
-const float *diffrun_h(const gt_diffrun *d, size_t st)
+const float *data_diff_h(const gt_data_diff *d, size_t st)
 {
     return d->h + (st - d->step) * (size_t)d->m->hidden;
 }

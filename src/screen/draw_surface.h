@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "screen/layout.h"
+#include "screen/draw_layout.h"
 
 /* What a cell is for; the screen turns roles into colours and attributes. */
 typedef enum gt_role {

@@ -1,4 +1,4 @@
-/* The character grid the panels draw into (see surface.h). */
+/* The character grid the panels draw into (see draw_surface.h). */
 #define _XOPEN_SOURCE 700 /* wcwidth */
 #include "config.h"
 
@@ -8,7 +8,7 @@
 #include <wchar.h>
 
 #include "gatetui/utf8.h"
-#include "screen/surface.h"
+#include "screen/draw_surface.h"
 
 int surf_init(gt_surface *s, int w, int h, int utf8)
 {

@@ -1,4 +1,4 @@
-/* The screen's interventions (ivview.h): the model made again when they change; the loss
+/* The screen's interventions (data_interv.h): the model made again when they change; the loss
  * and the importance computed by child processes, each sending its numbers as text. */
 #include "config.h"
 
@@ -10,11 +10,11 @@
 #include "gatetui/importance.h"
 #include "gatetui/loss.h"
 #include "gatetui/report.h"
-#include "screen/ivview.h"
+#include "screen/data_interv.h"
 
-static void want_loss(gt_ivview *s);
+static void want_loss(gt_data_interv *s);
 
-int ivview_init(gt_ivview *s, const gt_model *base, const gt_intervention *iv, const gt_text *t,
+int data_interv_init(gt_data_interv *s, const gt_model *base, const gt_intervention *iv, const gt_text *t,
                 gt_error *e)
 {
     memset(s, 0, sizeof *s);
@@ -48,7 +48,7 @@ int ivview_init(gt_ivview *s, const gt_model *base, const gt_intervention *iv, c
     return GT_OK;
 }
 
-void ivview_free(gt_ivview *s)
+void data_interv_free(gt_data_interv *s)
 {
     bgjob_cancel(&s->loss_job);
     bgjob_cancel(&s->imp_job);
@@ -58,13 +58,13 @@ void ivview_free(gt_ivview *s)
     memset(s, 0, sizeof *s);
 }
 
-void ivview_set_map(gt_ivview *s, const uint16_t *map) { s->map = map; }
+void data_interv_set_map(gt_data_interv *s, const uint16_t *map) { s->map = map; }
 
 /* ---- the children ---- */
 
 /* The text's tokens in this model's order: the text's own, or a copy through the map
  * (freed with tokens_done; NULL when out of memory). */
-static const uint16_t *tokens(const gt_ivview *s)
+static const uint16_t *tokens(const gt_data_interv *s)
 {
     if (!s->map)
         return s->text->tok;
@@ -74,7 +74,7 @@ static const uint16_t *tokens(const gt_ivview *s)
     return t;
 }
 
-static void tokens_done(const gt_ivview *s, const uint16_t *t)
+static void tokens_done(const gt_data_interv *s, const uint16_t *t)
 {
     if (t != s->text->tok)
         free((void *)t);
@@ -82,7 +82,7 @@ static void tokens_done(const gt_ivview *s, const uint16_t *t)
 
 /* The header's loss with and without the interventions, over the windows of the loss
  * measured when the screen starts. */
-static int both_losses(const gt_ivview *s, gt_loss *a, gt_loss *b, gt_error *e)
+static int both_losses(const gt_data_interv *s, gt_loss *a, gt_loss *b, gt_error *e)
 {
     gt_report_options ro;
     report_options_init(&ro);
@@ -98,7 +98,7 @@ static int both_losses(const gt_ivview *s, gt_loss *a, gt_loss *b, gt_error *e)
     return rc;
 }
 
-int ivview_measure_now(gt_ivview *s, gt_error *e)
+int data_interv_measure_now(gt_data_interv *s, gt_error *e)
 {
     gt_loss a, b;
     if (!s->base->has_readout)
@@ -116,7 +116,7 @@ int ivview_measure_now(gt_ivview *s, gt_error *e)
 
 static int loss_child(gt_bgjob *job, void *ctx, char *why)
 {
-    const gt_ivview *s = ctx;
+    const gt_data_interv *s = ctx;
     gt_loss a, b;
     gt_error e = {0};
     if (both_losses(s, &a, &b, &e)) {
@@ -131,7 +131,7 @@ static int loss_child(gt_bgjob *job, void *ctx, char *why)
 
 static int imp_child(gt_bgjob *job, void *ctx, char *why)
 {
-    const gt_ivview *s = ctx;
+    const gt_data_interv *s = ctx;
     gt_report_options o;
     report_options_init(&o);
     o.layer = s->imp_layer; /* set before the fork (the job's tag is set after) */
@@ -157,7 +157,7 @@ static int imp_child(gt_bgjob *job, void *ctx, char *why)
     return 0;
 }
 
-static void want_loss(gt_ivview *s)
+static void want_loss(gt_data_interv *s)
 {
     s->loss_known = 0;
     if (!s->base->has_readout)
@@ -165,7 +165,7 @@ static void want_loss(gt_ivview *s)
     bgjob_start(&s->loss_job, 0, loss_child, s);
 }
 
-void ivview_want_importance(gt_ivview *s, int layer)
+void data_interv_want_importance(gt_data_interv *s, int layer)
 {
     if (!s->base->has_readout) {
         snprintf(s->imp_error, sizeof s->imp_error, "the model has no readout: no loss");
@@ -180,7 +180,7 @@ void ivview_want_importance(gt_ivview *s, int layer)
         snprintf(s->imp_error, sizeof s->imp_error, "%s", s->imp_job.error);
 }
 
-int ivview_apply(gt_ivview *s, gt_error *e)
+int data_interv_apply(gt_data_interv *s, gt_error *e)
 {
     bgjob_cancel(&s->loss_job);
     bgjob_cancel(&s->imp_job);
@@ -197,11 +197,11 @@ int ivview_apply(gt_ivview *s, gt_error *e)
     s->imp_known = 0;
     s->imp_layer = -1;
     if (layer >= 0)
-        ivview_want_importance(s, layer);
+        data_interv_want_importance(s, layer);
     return rc;
 }
 
-int ivview_tick(gt_ivview *s)
+int data_interv_tick(gt_data_interv *s)
 {
     int changed = 0;
     if (bgjob_tick(&s->loss_job)) {
@@ -236,12 +236,12 @@ int ivview_tick(gt_ivview *s)
     return changed;
 }
 
-int ivview_busy(const gt_ivview *s)
+int data_interv_busy(const gt_data_interv *s)
 {
     return bgjob_busy(&s->loss_job) || bgjob_busy(&s->imp_job);
 }
 
-int ivview_importance_busy(const gt_ivview *s)
+int data_interv_importance_busy(const gt_data_interv *s)
 {
     return bgjob_busy(&s->imp_job);
 }

@@ -1,4 +1,4 @@
-/* The Jacobian view's data (see jacview.h). */
+/* The Jacobian view's data (see data_jac.h). */
 #include "config.h"
 
 #include <stdio.h>
@@ -6,27 +6,27 @@
 #include <string.h>
 #include <time.h>
 
-#include "screen/jacview.h"
+#include "screen/data_jac.h"
 
-int jacview_init(gt_jacview *jv, const gt_model *m, gt_error *e)
+int data_jac_init(gt_data_jac *jv, const gt_model *m, gt_error *e)
 {
     memset(jv, 0, sizeof *jv);
     jv->m = m;
-    jv->horizon = JACVIEW_KDEFAULT;
+    jv->horizon = DATA_JAC_KDEFAULT;
     jv->j_layer = -1;
     const size_t LH = (size_t)m->layers * m->hidden;
     jv->h0 = malloc(LH * sizeof *jv->h0);
     jv->c0 = malloc(LH * sizeof *jv->c0);
-    jv->tok = malloc((JACVIEW_KMAX + 1) * sizeof *jv->tok);
-    jv->lag = calloc(JACVIEW_KMAX, sizeof *jv->lag);
+    jv->tok = malloc((DATA_JAC_KMAX + 1) * sizeof *jv->tok);
+    jv->lag = calloc(DATA_JAC_KMAX, sizeof *jv->lag);
     if (!jv->h0 || !jv->c0 || !jv->tok || !jv->lag) {
-        jacview_free(jv);
+        data_jac_free(jv);
         return gt_fail(e, GT_EFAIL, "out of memory for the Jacobian view");
     }
     return GT_OK;
 }
 
-void jacview_free(gt_jacview *jv)
+void data_jac_free(gt_data_jac *jv)
 {
     if (jv->j_layer >= 0)
         jacobian_free(&jv->j);
@@ -38,7 +38,7 @@ void jacview_free(gt_jacview *jv)
     jv->j_layer = -1;
 }
 
-void jacview_model_changed(gt_jacview *jv)
+void data_jac_model_changed(gt_data_jac *jv)
 {
     if (jv->j_layer >= 0)
         jacobian_free(&jv->j);
@@ -46,7 +46,7 @@ void jacview_model_changed(gt_jacview *jv)
     jv->valid = 0;
 }
 
-void jacview_invalidate(gt_jacview *jv)
+void data_jac_invalidate(gt_data_jac *jv)
 {
     jv->valid = 0;
 }
@@ -59,14 +59,14 @@ static double now_ms(void)
 }
 
 /* J at step t of layer, K = min(horizon, t) lags. */
-static int compute(gt_jacview *jv, gt_trace *tr, int layer, size_t t, gt_error *e)
+static int compute(gt_data_jac *jv, gt_trace *tr, int layer, size_t t, gt_error *e)
 {
     const int K = t < (size_t)jv->horizon ? (int)t : jv->horizon;
     if (jv->j_layer != layer) {
         if (jv->j_layer >= 0)
             jacobian_free(&jv->j);
         jv->j_layer = -1;
-        int rc = jacobian_init(&jv->j, jv->m, layer, JACVIEW_KMAX, jv->threads, e);
+        int rc = jacobian_init(&jv->j, jv->m, layer, DATA_JAC_KMAX, jv->threads, e);
         if (rc)
             return rc;
         jv->j_layer = layer;
@@ -84,7 +84,7 @@ static int compute(gt_jacview *jv, gt_trace *tr, int layer, size_t t, gt_error *
     return rc;
 }
 
-void jacview_update(gt_jacview *jv, gt_trace *tr, int layer, size_t t, int unit, int horizon)
+void data_jac_update(gt_data_jac *jv, gt_trace *tr, int layer, size_t t, int unit, int horizon)
 {
     jv->horizon = horizon;
     int want_K = t < (size_t)jv->horizon ? (int)t : jv->horizon;
