@@ -16,6 +16,7 @@ static const cli_option model_opts[] = {
     {"vocab-from", 1, cli_set_text, offsetof(cli, mopt.vocab_from), 0},
     {"embedding", 1, cli_set_text, offsetof(cli, mopt.embedding), 0},
     {"gru-reset", 1, cli_set_reset, 0, 0},
+    {"nonlinearity", 1, cli_set_nonlinearity, 0, 0},
     {0}};
 
 const cli_mode cli_mode_screen = {
@@ -24,9 +25,11 @@ const cli_mode cli_mode_screen = {
     .run = screen_run,
     .opts = model_opts,
     .usage = "[--layer N] [--vocab-from FILE] [--embedding NAME] [--gru-reset before|after] "
-             "MODEL [MODEL ...] TEXT",
+             "[--nonlinearity tanh|relu] MODEL [MODEL ...] TEXT",
     .help = "  --layer N           the layer shown or reported (default 0; --dump: all)\n"
             "  --vocab-from FILE   build the vocabulary from FILE's distinct characters\n"
             "  --embedding NAME    the embedding tensor, when several could be\n"
-            "  --gru-reset WHERE   GRU reset gate 'after' W_hn (PyTorch) or 'before' (Cho)\n",
+            "  --gru-reset WHERE   GRU reset gate 'after' W_hn (PyTorch) or 'before' (Cho)\n"
+            "  --nonlinearity F    a plain RNN's h = tanh(a) (default) or relu(a), when the\n"
+            "                      file does not say\n",
 };
