@@ -25,6 +25,17 @@ while read -r name opts; do
         sed 's/^/# /' "$out/err" "$out/diff" | head -20
     fi
 done <"$fix/MANIFEST"
+# the nonlinearity from torch.save files: a pickled nn.RNN, a checkpoint's entry
+for kind in module ckpt; do
+    n=$((n + 1))
+    if "$bin" --dump "$fix/relu_onehot.$kind.pt" "$fix/relu_onehot.txt" >"$out/t.csv" 2>"$out/err" &&
+        "$cmp" "$fix/relu_onehot.csv" "$out/t.csv" 1e-5 >"$out/diff" 2>&1; then
+        echo "ok $n - rnn: relu read from the $kind's torch.save file, every value within 1e-5 * max(1, |ref|)"
+    else
+        echo "not ok $n - rnn: the $kind's torch.save file not read as relu"
+        sed 's/^/# /' "$out/err" "$out/diff" | head -10
+    fi
+done
 # the nonlinearity the file leaves unsaid is tanh unless --nonlinearity says relu
 n=$((n + 1))
 "$bin" --dump "$fix/relu_nobias_cli.safetensors" "$fix/relu_nobias_cli.txt" >"$out/t.csv" 2>/dev/null

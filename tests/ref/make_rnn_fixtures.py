@@ -118,7 +118,30 @@ def make(name, nl, L, H, E, bias, scale, meta_nl, seed):
         sys.exit("%s: numpy's h differs from nn.RNN's by %.3g" % (name, worst))
     with open(os.path.join(OUT, name + ".csv"), "w", encoding="utf-8", newline="") as f:
         f.write("".join(rows))
+    if name == "relu_onehot":  # the nonlinearity from torch.save files too
+        save_torch(rnn, W, "".join(vocab), name)
     return max(abs(v) for v in np.concatenate(h64))
+
+
+class CharRNN(torch.nn.Module):
+    def __init__(self, rnn, readout):
+        super().__init__()
+        self.rnn = rnn
+        self.readout = readout
+
+
+def save_torch(rnn, W, vocab, name):
+    """NAME.module.pt: the whole module pickled (nn.RNN's nonlinearity attribute);
+    NAME.ckpt.pt: a checkpoint with a state_dict and a "nonlinearity" entry."""
+    V, H = W["readout.weight"].shape
+    readout = torch.nn.Linear(H, V).double()
+    with torch.no_grad():
+        readout.weight.copy_(torch.from_numpy(W["readout.weight"].astype(np.float64)))
+        readout.bias.copy_(torch.from_numpy(W["readout.bias"].astype(np.float64)))
+    model = CharRNN(rnn, readout).float()
+    torch.save({"model": model, "vocab": vocab}, os.path.join(OUT, name + ".module.pt"))
+    torch.save({"state_dict": model.state_dict(), "vocab": vocab, "nonlinearity": "relu"},
+               os.path.join(OUT, name + ".ckpt.pt"))
 
 
 def main():
