@@ -68,47 +68,45 @@ static double objective(const double *x, const unsigned char *y, size_t n, int d
     return loss / (double)n + 0.5 * lambda * reg;
 }
 
-/* h's rows i..d-1 += q_k x_k[i] x_k[j] for four rows x_k at once (h: D wide). */
-static void hessian_rows4(double *restrict h, int d, int D, const double *const x[4],
-                          const double q[4])
+/* The BLAS's symmetric rank-k update (Fortran interface): c += alpha a a' (column-major). */
+void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k, const double *alpha,
+            const double *a, const int *lda, const double *beta, double *c, const int *ldc,
+            size_t uplo_len, size_t trans_len);
+
+#define HESS_BLOCK 256 /* rows scaled and added to the Hessian at a time */
+
+/* h (D x D, row-major, its upper triangle) += the sum over the rows of b (rows x D) of
+ * b_t' b_t: one dsyrk (row-major upper is column-major lower). */
+static void hessian_add(double *h, int D, const double *b, int rows)
 {
-    const double *restrict x0 = x[0], *restrict x1 = x[1], *restrict x2 = x[2],
-                           *restrict x3 = x[3];
-    for (int i = 0; i < d; i++) {
-        double a0 = q[0] * x0[i], a1 = q[1] * x1[i], a2 = q[2] * x2[i], a3 = q[3] * x3[i];
-        double *restrict hi = h + (size_t)i * D;
-        for (int j = i; j < d; j++)
-            hi[j] += a0 * x0[j] + a1 * x1[j] + a2 * x2[j] + a3 * x3[j];
-        hi[d] += a0 + a1 + a2 + a3;
-    }
-    h[(size_t)d * D + d] += q[0] + q[1] + q[2] + q[3];
+    const double one = 1;
+    dsyrk_("L", "N", &D, &rows, &one, b, &D, &one, h, &D, 1, 1);
 }
 
 /* The gradient g (d + 1) and the Hessian h ((d + 1)^2, its upper triangle, row-major) at
  * the point whose x w + b is z; returns |g|. */
 static double derivatives(const double *x, const unsigned char *y, size_t n, int d,
                           double lambda, const double *w, const double *z, double *g,
-                          double *h)
+                          double *h, double *b)
 {
     const int D = d + 1;
     memset(g, 0, (size_t)D * sizeof *g);
     memset(h, 0, (size_t)D * (size_t)D * sizeof *h);
-    for (size_t t = 0; t < n; t += 4) {
-        const double *rows[4];
-        double q[4];
-        for (int k = 0; k < 4; k++) {
-            if (t + (size_t)k >= n) {
-                rows[k] = rows[0], q[k] = 0;
-                continue;
-            }
-            const double *row = x + (t + (size_t)k) * (size_t)d;
-            double p = 1 / (1 + exp(-z[t + (size_t)k])), r = p - y[t + (size_t)k];
-            rows[k] = row, q[k] = p * (1 - p);
-            for (int i = 0; i < d; i++)
-                g[i] += r * row[i];
-            g[d] += r;
+    int rows = 0;
+    for (size_t t = 0; t < n; t++) {
+        const double *row = x + t * (size_t)d;
+        double p = 1 / (1 + exp(-z[t])), r = p - y[t], s = sqrt(p * (1 - p));
+        double *bt = b + (size_t)rows * D; /* sqrt(q_t) (x_t, 1) */
+        for (int i = 0; i < d; i++) {
+            g[i] += r * row[i];
+            bt[i] = s * row[i];
         }
-        hessian_rows4(h, d, D, rows, q);
+        g[d] += r;
+        bt[d] = s;
+        if (++rows == HESS_BLOCK || t + 1 == n) {
+            hessian_add(h, D, b, rows);
+            rows = 0;
+        }
     }
     double norm = 0;
     for (int i = 0; i < D; i++) {
@@ -127,9 +125,10 @@ int probe_logistic(const double *x, const unsigned char *y, size_t n, int d, dou
 {
     const int D = d + 1;
     double *z = malloc(2 * n * sizeof *z), *g = malloc((size_t)D * 3 * sizeof *g),
-           *h = malloc((size_t)D * (size_t)D * sizeof *h);
-    if (!z || !g || !h) {
-        free(z), free(g), free(h);
+           *h = malloc((size_t)D * (size_t)D * sizeof *h),
+           *b = malloc((size_t)HESS_BLOCK * (size_t)D * sizeof *b);
+    if (!z || !g || !h || !b) {
+        free(z), free(g), free(h), free(b);
         return gt_fail(e, GT_EFAIL, "out of memory for the probe");
     }
     double *step = g + D, *trial = g + 2 * D, *z2 = z + n;
@@ -141,7 +140,7 @@ int probe_logistic(const double *x, const unsigned char *y, size_t n, int d, dou
     double f = objective(x, y, n, d, lambda, w, z);
     int rc = GT_EFAIL;
     for (int it = 0; it < FIT_MAX_ITER; it++) {
-        if (derivatives(x, y, n, d, lambda, w, z, g, h) < FIT_TOL) {
+        if (derivatives(x, y, n, d, lambda, w, z, g, h, b) < FIT_TOL) {
             rc = GT_OK;
             break;
         }
@@ -162,7 +161,7 @@ int probe_logistic(const double *x, const unsigned char *y, size_t n, int d, dou
         memcpy(z, z2, n * sizeof *z);
         f = f2;
     }
-    free(z), free(g), free(h);
+    free(z), free(g), free(h), free(b);
     return rc ? gt_fail(e, GT_EFAIL, "the probe's fit did not converge") : GT_OK;
 }
 

@@ -16,7 +16,7 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "${CC:-cc}" -O2 -I"$top" -I"$top/include" -I"$top/src" "$top/tests/bench/bench_probe.c" \
-    "$top/libgatetui.a" $(pkg-config --libs jansson lapacke) -lm -lpthread -o "$work/bench_probe"
+    "$top/libgatetui.a" $(pkg-config --libs jansson lapacke blas) -lm -lpthread -o "$work/bench_probe"
 printf '%s, "%s", the first %s steps of kjv-train.txt; load average %s\n' \
     "$(basename "$model")" "$regex" "$steps" "$(cut -d' ' -f1-3 /proc/loadavg)"
 set -- $("$work/bench_probe" "$model" "$top/samples/kjv-train.txt" "$regex" "$steps" "$reps" "$work")

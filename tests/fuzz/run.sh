@@ -24,7 +24,7 @@ build() { # NAME
     # shellcheck disable=SC2086
     "$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
         -I"$top" -I"$top/include" -I"$top/src" $srcs "$top/tests/fuzz/fuzz_$1.c" \
-        $(pkg-config --cflags --libs jansson lapacke) -lm -lpthread -o "$work/fuzz_$1"
+        $(pkg-config --cflags --libs jansson lapacke blas) -lm -lpthread -o "$work/fuzz_$1"
 }
 
 run() { # NAME SECONDS CORPUS-SOURCES...
