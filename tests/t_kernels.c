@@ -416,6 +416,24 @@ static double gru64_case(const kern_set *ks, const cell_in *in, int da, int dy, 
     return worst;
 }
 
+/* The double plain RNN cell: a kept or not, tanh or relu. */
+static double rnn64_case(const kern_set *ks, const cell_in *in, int da, int dy, int keep,
+                         int relu)
+{
+    const size_t H = in->H;
+    const kern64_pre p = {in->a, da ? in->da : NULL, in->y, dy ? in->dy : NULL};
+    double *g = keep ? malloc(H * sizeof *g) : NULL, *h = malloc(H * sizeof *h), worst = 0;
+    cell64_rnn(ks, H, relu, &p, g, h);
+    for (size_t j = 0; j < H; j++) {
+        const double a = pre(in, &p, j);
+        worst = fmax(worst, rel1(h[j], relu ? (a > 0 ? a : 0) : tanh(a)));
+        if (g)
+            worst = fmax(worst, rel1(g[j], a));
+    }
+    free(g), free(h);
+    return worst;
+}
+
 static void check_cells64(const kern_set *ks)
 {
     static const int cases[][3] = {{0, 0, 1}, {1, 1, 1}, {1, 1, 0}, {0, 1, 0}}; /* da dy keep */
@@ -424,12 +442,16 @@ static void check_cells64(const kern_set *ks)
         cell_in l, gr;
         cell_in_make(&l, H, 4);
         cell_in_make(&gr, H, 3);
-        double wl = 0, wg = 0, wb = 0;
+        double wl = 0, wg = 0, wb = 0, wr = 0;
         for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
             wl = fmax(wl, lstm64_case(ks, &l, cases[k][0], cases[k][1], cases[k][2]));
             wg = fmax(wg, gru64_case(ks, &gr, cases[k][0], cases[k][1], cases[k][2], 0));
             wb = fmax(wb, gru64_case(ks, &gr, cases[k][0], cases[k][1], 1, 1));
+            for (int relu = 0; relu < 2; relu++)
+                wr = fmax(wr, rnn64_case(ks, &gr, cases[k][0], cases[k][1], cases[k][2], relu));
         }
+        tap_ok(wr <= 2e-15, "double plain RNN cell, H = %zu, tanh and relu, a kept or not: "
+               "within %.2g of the plain loop (bound 2e-15)", H, wr);
         tap_ok(wl <= 2e-15, "double LSTM cell, H = %zu, with and without the float32 terms, "
                "the gates kept or not: within %.2g of the plain loop (bound 2e-15)", H, wl);
         tap_ok(wg <= 2e-15 && wb <= 2e-15, "double GRU cell, H = %zu, reset after and before: "

@@ -1,6 +1,6 @@
-/* A character-level LSTM or GRU read from a model file (safetensors or torch.save) with
- * PyTorch's nn.LSTM / nn.GRU (or stacked nn.LSTMCell / nn.GRUCell) state_dict names, and
- * its vocabulary. */
+/* A character-level LSTM, GRU or plain RNN read from a model file (safetensors or
+ * torch.save) with PyTorch's nn.LSTM / nn.GRU / nn.RNN (or stacked nn.LSTMCell /
+ * nn.GRUCell / nn.RNNCell) state_dict names, and its vocabulary. */
 #ifndef GATETUI_MODEL_H
 #define GATETUI_MODEL_H
 
@@ -11,11 +11,12 @@
 
 struct gt_modelfile;
 
-typedef enum gt_arch { GT_LSTM, GT_GRU } gt_arch;
+typedef enum gt_arch { GT_LSTM, GT_GRU, GT_RNN } gt_arch;
 
 /* Gate blocks, in PyTorch's row order. */
 enum { GT_I = 0, GT_F = 1, GT_G = 2, GT_O = 3 }; /* LSTM */
 enum { GT_R = 0, GT_Z = 1, GT_N = 2 };           /* GRU */
+enum { GT_A = 0 }; /* RNN: its one block is the pre-activation a, h = tanh(a) or relu(a) */
 
 /* The code point shown for a token no character maps to ("<pad>", "<unk>"). */
 #define GT_NOCHAR_CP 0xFFFDu
@@ -30,13 +31,15 @@ typedef struct gt_layer {
 
 typedef struct gt_model {
     gt_arch arch;
-    int gates;           /* G: 4 for an LSTM, 3 for a GRU */
+    int gates;           /* G: 4 for an LSTM, 3 for a GRU, 1 for an RNN */
     int layers;          /* L */
     int hidden;          /* H */
     int vocab;           /* V */
     int input_dim;       /* D_0: V for one-hot input, the embedding width otherwise */
     int has_bias, has_embedding, has_readout;
     int gru_reset_before; /* 1: Cho et al. (reset before W_hn); 0: PyTorch (after) */
+    int rnn_relu;        /* RNN: 1 for h = relu(a), 0 for tanh(a) */
+    int nonlin_assumed;  /* RNN: 1 when the file does not say which (--nonlinearity) */
     gt_layer *layer;     /* [L] */
     const float *emb;    /* (V, D_0) or NULL */
     const float *x_table; /* (V, G*H): layer 0's W_ih x_v + b_ih for each token v */
@@ -67,6 +70,7 @@ typedef struct gt_model_options {
     const char *vocab_file;  /* the vocabulary from this file (JSON forms or characters) */
     const char *embedding;   /* the embedding's tensor name, when several fit */
     int gru_reset;           /* -1: from the file (default after), 0: after, 1: before */
+    int nonlinearity;        /* RNN: -1 from the file (default tanh), 0: tanh, 1: relu */
 } gt_model_options;
 
 void model_options_init(gt_model_options *o);
@@ -79,12 +83,12 @@ void model_free(gt_model *m);
 int model_token(const gt_model *m, uint32_t cp);
 
 const char *model_arch_name(const gt_model *m);
-/* The letter of gate block b: "i","f","g","o" or "r","z","n". */
+/* The letter of gate block b: "i","f","g","o", "r","z","n" or "a" (RNN). */
 const char *model_gate_name(const gt_model *m, int b);
-/* The carry gate's block: f for an LSTM, z for a GRU. */
+/* The carry gate's block: f for an LSTM, z for a GRU; -1 for an RNN (none). */
 int model_carry_gate(const gt_model *m);
 /* The blocks of the gates proper, the sigmoids (i, f, o or r, z: the carry gate second; not
- * the candidate g or n), into blocks[0..n); returns n (3 or 2). */
+ * the candidate g or n), into blocks[0..n); returns n (3, 2, or 0 for an RNN). */
 int model_sigmoid_gates(const gt_model *m, int *blocks);
 
 #endif

@@ -11,7 +11,8 @@ typedef struct gt_run {
     float *h;       /* [L*H] hidden state of each layer after the last step */
     float *c;       /* [L*H] cell state (LSTM; zeros for a GRU) */
     float *gates;   /* [L*G*H] the last step's gates after their nonlinearity:
-                       i, f, g, o (LSTM) or r, z, n (GRU), layer by layer */
+                       i, f, g, o (LSTM) or r, z, n (GRU), layer by layer; an
+                       RNN's pre-activation a */
     float *scratch; /* private */
     struct gt_pool *pool; /* threads sharing each product, or NULL */
     int backward;   /* private: the direction of the next step's products */

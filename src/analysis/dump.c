@@ -47,6 +47,8 @@ int dump_values(FILE *out, const gt_model *m, const gt_text *t, int layer, size_
         return rc;
     if (m->arch == GT_LSTM)
         fputs("step,char,layer,unit,i,f,g,o,c,h\n", out);
+    else if (m->arch == GT_RNN)
+        fputs("step,char,layer,unit,a,h\n", out);
     else
         fputs("step,char,layer,unit,r,z,n,h\n", out);
     const int H = m->hidden;
@@ -65,6 +67,8 @@ int dump_values(FILE *out, const gt_model *m, const gt_text *t, int layer, size_
                 if (m->arch == GT_LSTM)
                     fprintf(out, "%zu,%s,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", s, ch, k, j,
                             g[j], g[H + j], g[2 * H + j], g[3 * H + j], c[j], h[j]);
+                else if (m->arch == GT_RNN)
+                    fprintf(out, "%zu,%s,%d,%d,%.9g,%.9g\n", s, ch, k, j, g[j], h[j]);
                 else
                     fprintf(out, "%zu,%s,%d,%d,%.9g,%.9g,%.9g,%.9g\n", s, ch, k, j, g[j],
                             g[H + j], g[2 * H + j], h[j]);

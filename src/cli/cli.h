@@ -143,6 +143,7 @@ int cli_set_count(cli *c, const cli_option *o, const char *arg); /* a long >= o-
 int cli_set_text(cli *c, const cli_option *o, const char *arg);  /* a const char * */
 int cli_set_flag(cli *c, const cli_option *o, const char *arg);  /* an int set to 1 */
 int cli_set_reset(cli *c, const cli_option *o, const char *arg); /* --gru-reset */
+int cli_set_nonlinearity(cli *c, const cli_option *o, const char *arg); /* --nonlinearity */
 int cli_set_iv(cli *c, const cli_option *o, const char *arg);    /* an intervention */
 
 /* The models and the text for c's mode (src/cli/models.c): loaded, each model with its

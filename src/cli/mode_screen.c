@@ -17,6 +17,7 @@ static const cli_option model_opts[] = {
     {"vocab", 1, cli_set_text, offsetof(cli, mopt.vocab_file), 0},
     {"embedding", 1, cli_set_text, offsetof(cli, mopt.embedding), 0},
     {"gru-reset", 1, cli_set_reset, 0, 0},
+    {"nonlinearity", 1, cli_set_nonlinearity, 0, 0},
     {0}};
 
 const cli_mode cli_mode_screen = {
@@ -24,13 +25,15 @@ const cli_mode cli_mode_screen = {
     .flags = MODE_SCREEN,
     .run = screen_run,
     .opts = model_opts,
-    .usage = "[--layer N] [--vocab FILE | --vocab-from TEXT] [--embedding NAME] [--gru-reset before|after] "
-             "MODEL [MODEL ...] TEXT",
+    .usage = "[--layer N] [--vocab FILE | --vocab-from TEXT] [--embedding NAME] "
+             "[--gru-reset before|after] [--nonlinearity tanh|relu] MODEL [MODEL ...] TEXT",
     .help = "  --layer N           the layer shown or reported (default 0; --dump: all)\n"
             "  --vocab FILE        the vocabulary from FILE: a JSON list, object, {\"itos\"} or\n"
             "                      {\"stoi\"}, or the characters in index order\n"
             "  --vocab-from TEXT   the vocabulary as sorted(set(TEXT)) (right only for a model\n"
             "                      trained so)\n"
             "  --embedding NAME    the embedding tensor, when several could be\n"
-            "  --gru-reset WHERE   GRU reset gate 'after' W_hn (PyTorch) or 'before' (Cho)\n",
+            "  --gru-reset WHERE   GRU reset gate 'after' W_hn (PyTorch) or 'before' (Cho)\n"
+            "  --nonlinearity F    a plain RNN's h = tanh(a) (default) or relu(a), when the\n"
+            "                      file does not say\n",
 };

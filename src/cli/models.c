@@ -53,6 +53,9 @@ static int load_models(const cli *c, cli_models *s, gt_error *e)
             fprintf(stderr, "gatetui: %s: the vocabulary of %s\n",
                     utf8_printable(name, sizeof name, m[k].path), m[k].vocab_where);
         }
+        if (m[k].arch == GT_RNN && (strcmp(c->mode->name, "dump") != 0 || c->niv > 0))
+            return gt_fail(e, GT_EINPUT, "%s: a plain RNN (nn.RNN) is read by --dump only, "
+                           "without interventions", m[k].path);
         if (c->layer >= m[k].layers)
             return gt_fail(e, GT_EINPUT, "--layer %ld: %s has %d layer%s (0..%d)", c->layer,
                            c->nmodels > 1 ? m[k].path : "the model", m[k].layers,

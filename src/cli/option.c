@@ -47,6 +47,16 @@ int cli_set_reset(cli *c, const cli_option *o, const char *arg)
     return GT_OK;
 }
 
+int cli_set_nonlinearity(cli *c, const cli_option *o, const char *arg)
+{
+    if (strcmp(arg, "tanh") == 0 || strcmp(arg, "relu") == 0)
+        c->mopt.nonlinearity = arg[0] == 'r';
+    else
+        return cli_bad_usage(c->modes, "--nonlinearity wants 'tanh' or 'relu', not \"%s\"",
+                             arg);
+    return GT_OK;
+}
+
 /* --forget-bias, --carousel, --ablate: kept in order, as the option's first letter. */
 int cli_set_iv(cli *c, const cli_option *o, const char *arg)
 {

@@ -1,10 +1,13 @@
-/* The cells (doc/measures.md, "The cells"), written once: the LSTM and the GRU, in float32
+/* The cells (doc/measures.md, "The cells"), written once: the LSTM, the GRU and the plain
+ * RNN, in float32
  * for one stream and in double for the batches, each on the nonlinearities of a kernel
  * set. The plain C set runs them as they are, so they are the reference; a vectorised set
  * runs them with its own nonlinearities, or has a one-pass version of the same equations
  * that leaves the last units to them (kernels.h). The products of the state update are
  * rounded apart (no fused multiply-add). */
 #include "config.h"
+
+#include <string.h>
 
 #include "compute/kernels.h"
 
@@ -45,6 +48,25 @@ void cell32_gru_state(const kern_set *k, size_t H, const float *xp, const float 
     k->act(H, n, 1);
     for (size_t j = 0; j < H; j++)
         h[j] = (1.0f - z[j]) * n[j] + z[j] * h[j];
+}
+
+/* h = relu(v) for n values (NaN stays NaN, as in PyTorch) */
+static void relu32(size_t n, const float *v, float *h)
+{
+    for (size_t j = 0; j < n; j++)
+        h[j] = v[j] < 0.0f ? 0.0f : v[j];
+}
+
+void cell32_rnn(const kern_set *k, size_t H, int relu, const float *xp, float *a, float *h)
+{
+    for (size_t j = 0; j < H; j++)
+        a[j] += xp[j];
+    if (relu) {
+        relu32(H, a, h);
+        return;
+    }
+    memcpy(h, a, H * sizeof *h);
+    k->act(H, h, 1);
 }
 
 /* The pre-activations of units j0 .. H-1 of the first blocks blocks (of H rows), into q. */
@@ -132,4 +154,18 @@ void cell64_gru_state(const kern_set *k, size_t H, const kern64_pre *p, int befo
                       double *h)
 {
     gru_state_from(k, H, 0, p, before, g, h);
+}
+
+void cell64_rnn(const kern_set *k, size_t H, int relu, const kern64_pre *p, double *g,
+                double *h)
+{
+    pre_rows(H, 0, 1, p, h);
+    if (g)
+        memcpy(g, h, H * sizeof *g);
+    if (!relu) {
+        k->act64(H, h, 1);
+        return;
+    }
+    for (size_t u = 0; u < H; u++)
+        h[u] = h[u] < 0.0 ? 0.0 : h[u];
 }

@@ -92,6 +92,10 @@ void cell32_gru_gates(const kern_set *k, size_t H, const float *xp, const float 
 void cell32_gru_state(const kern_set *k, size_t H, const float *xp, const float *gh,
                       int before, float *g, float *h);
 
+/* float32 plain RNN for H units: a holds W_hh h + b_hh; xp (H) is added, a keeps the
+ * pre-activation and h = tanh(a) (relu = 0) or relu(a). */
+void cell32_rnn(const kern_set *k, size_t H, int relu, const float *xp, float *a, float *h);
+
 /* double cells for H units from their pre-activations p, on units j0 .. H-1 (the
  * _from forms, for a one-pass cell that leaves the last units) or all. The gates after
  * their nonlinearities go to g (G*H), or only to the scratch t when g is NULL. t holds
@@ -110,6 +114,11 @@ void cell64_gru_from(const kern_set *k, size_t H, size_t j0, const kern64_pre *p
 void cell64_gru_gates(const kern_set *k, size_t H, const kern64_pre *p, double *g);
 void cell64_gru_state(const kern_set *k, size_t H, const kern64_pre *p, int before, double *g,
                       double *h);
+
+/* double plain RNN: the pre-activation a into g (H, or nowhere when g is NULL) and
+ * h = tanh(a) or relu(a). */
+void cell64_rnn(const kern_set *k, size_t H, int relu, const kern64_pre *p, double *g,
+                double *h);
 
 /* The set in use, function by function. */
 static inline void kern_gemv(size_t rows, size_t cols, const float *W, const float *x,
@@ -135,6 +144,14 @@ static inline void kern_gru_state(size_t H, const float *xp, const float *gh, in
                                   float *g, float *h)
 {
     cell32_gru_state(kern(), H, xp, gh, before, g, h);
+}
+static inline void kern_rnn(size_t H, int relu, const float *xp, float *a, float *h)
+{
+    cell32_rnn(kern(), H, relu, xp, a, h);
+}
+static inline void kern64_rnn(size_t H, int relu, const kern64_pre *p, double *g, double *h)
+{
+    cell64_rnn(kern(), H, relu, p, g, h);
 }
 static inline void kern64_gemm(const gt_mat64 *A, size_t nb, const double *X, size_t ldx,
                                const double *bias, double *Y, size_t ldy, int accumulate)

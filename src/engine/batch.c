@@ -283,6 +283,16 @@ static void lstm_cells(gt_batch *b, int k, size_t n)
     }
 }
 
+static void rnn_cells(gt_batch *b, int k, size_t n)
+{
+    const size_t H = (size_t)b->H;
+    const double *bh = b->b_hh + (size_t)k * H;
+    for (size_t i = 0; i < n; i++) {
+        const kern64_pre p = {.a = b->acc + i * H, .y = bh};
+        kern64_rnn(H, b->m->rnn_relu, &p, batch_gates(b, k, (int)i), batch_h(b, k, (int)i));
+    }
+}
+
 static void gru_cells(gt_batch *b, int k, size_t n)
 {
     const size_t H = (size_t)b->H, GH = 3 * H;
@@ -391,6 +401,8 @@ static void step_diffs(gt_batch *b, size_t n, const uint16_t *tok)
             const kern64_pre p = {.a = a, .da = da, .y = b->y0, .dy = dy};
             if (lstm)
                 kern64_lstm(H, &p, g, b->tmp, batch_c(b, k, (int)i), batch_h(b, k, (int)i));
+            else if (b->m->arch == GT_RNN)
+                kern64_rnn(H, b->m->rnn_relu, &p, g, batch_h(b, k, (int)i));
             else
                 kern64_gru(H, &p, g, b->tmp, batch_h(b, k, (int)i));
             ablate(b, k, i);
@@ -420,10 +432,13 @@ void batch_step(gt_batch *b, int n, const uint16_t *tok)
         else
             product(b, &b->ih[k], b->ih32 ? &b->ih32[k] : NULL, nn, batch_h(b, k - 1, 0), H,
                     b->b_ih + (size_t)k * GH, b->acc, GH, 0);
-        if (b->m->arch == GT_LSTM) {
+        if (b->m->arch != GT_GRU) {
             product(b, &b->hh[k], b->hh32 ? &b->hh32[k] : NULL, nn, batch_h(b, k, 0), H, NULL,
                     b->acc, GH, 1);
-            lstm_cells(b, k, nn);
+            if (b->m->arch == GT_LSTM)
+                lstm_cells(b, k, nn);
+            else
+                rnn_cells(b, k, nn);
         } else {
             gru_cells(b, k, nn);
         }

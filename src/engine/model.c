@@ -26,6 +26,7 @@ void model_options_init(gt_model_options *o)
     o->vocab_file = NULL;
     o->embedding = NULL;
     o->gru_reset = -1;
+    o->nonlinearity = -1;
 }
 
 /* ---- finding the layers ---- */
@@ -329,14 +330,13 @@ static int first_layer_shape(gt_model *m, const layer_names *ln, gt_error *e)
         return gt_fail(e, GT_EINPUT, "%s: tensor %s is missing", m->path, ln[0].n[1]);
     if (hh0->ndim != 2 || hh0->shape[1] == 0 || hh0->shape[1] > MAX_HIDDEN ||
         hh0->shape[0] % hh0->shape[1] != 0)
-        return model_bad_shape(m, hh0, "[G*H, H] with G = 4 (LSTM) or 3 (GRU)", e);
+        return model_bad_shape(m, hh0, "[G*H, H] with G = 4 (LSTM), 3 (GRU) or 1 (RNN)", e);
     uint64_t g = hh0->shape[0] / hh0->shape[1];
-    if (g != 4 && g != 3)
+    if (g != 4 && g != 3 && g != 1)
         return gt_fail(e, GT_EINPUT,
-                       "%s: tensor %s: %llu gate blocks; an LSTM has 4 and a GRU 3 (plain RNNs are "
-                       "not supported)",
+                       "%s: tensor %s: %llu gate blocks; an LSTM has 4, a GRU 3 and an RNN 1",
                        m->path, hh0->name, (unsigned long long)g);
-    m->arch = g == 4 ? GT_LSTM : GT_GRU;
+    m->arch = g == 4 ? GT_LSTM : g == 3 ? GT_GRU : GT_RNN;
     m->gates = (int)g;
     m->hidden = (int)hh0->shape[1];
     return GT_OK;
@@ -430,6 +430,17 @@ static int load_options(gt_model *m, const gt_model_options *opt, gt_error *e)
     m->gru_reset_before = r && strcmp(r, "before") == 0;
     if (opt && opt->gru_reset >= 0)
         m->gru_reset_before = opt->gru_reset;
+    const char *nl = m->arch == GT_RNN ? m->file->nonlinearity : NULL;
+    if (nl && strcmp(nl, "tanh") != 0 && strcmp(nl, "relu") != 0)
+        return gt_fail(e, GT_EINPUT,
+                       "%s: nonlinearity is \"%.40s\"; expected \"tanh\" or \"relu\"", m->path,
+                       nl);
+    m->rnn_relu = nl && strcmp(nl, "relu") == 0;
+    if (opt && opt->nonlinearity >= 0) {
+        m->rnn_relu = opt->nonlinearity;
+        nl = "";
+    }
+    m->nonlin_assumed = m->arch == GT_RNN && !nl;
     return GT_OK;
 }
 
@@ -515,7 +526,7 @@ void model_free(gt_model *m)
 
 const char *model_arch_name(const gt_model *m)
 {
-    return m->arch == GT_LSTM ? "lstm" : "gru";
+    return m->arch == GT_LSTM ? "lstm" : m->arch == GT_GRU ? "gru" : "rnn";
 }
 
 const char *model_gate_name(const gt_model *m, int b)
@@ -523,12 +534,14 @@ const char *model_gate_name(const gt_model *m, int b)
     static const char *lstm[] = {"i", "f", "g", "o"}, *gru[] = {"r", "z", "n"};
     if (b < 0 || b >= m->gates)
         return "?";
+    if (m->arch == GT_RNN)
+        return "a";
     return m->arch == GT_LSTM ? lstm[b] : gru[b];
 }
 
 int model_carry_gate(const gt_model *m)
 {
-    return m->arch == GT_LSTM ? GT_F : GT_Z;
+    return m->arch == GT_LSTM ? GT_F : m->arch == GT_GRU ? GT_Z : -1;
 }
 
 int model_sigmoid_gates(const gt_model *m, int *blocks)
@@ -539,6 +552,8 @@ int model_sigmoid_gates(const gt_model *m, int *blocks)
         blocks[2] = GT_O;
         return 3;
     }
+    if (m->arch == GT_RNN)
+        return 0;
     blocks[0] = GT_R;
     blocks[1] = GT_Z;
     return 2;

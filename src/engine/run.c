@@ -1,4 +1,4 @@
-/* One step of an LSTM or GRU layer stack: the products, then the cells (compute/cell.c;
+/* One step of an LSTM, GRU or plain RNN layer stack: the products, then the cells (compute/cell.c;
  * doc/measures.md, "The cells"). */
 #include "config.h"
 
@@ -87,6 +87,13 @@ static void gru_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H, int
     kern_gru_state(H, xp, gh, reset_before, gates, h);
 }
 
+static void rnn_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H, int relu,
+                      const float *xp, float *h, float *a)
+{
+    pool_gemv(pool, H, H, ly->w_hh, h, ly->b_hh, a, back);
+    kern_rnn(H, relu, xp, a, h);
+}
+
 void run_step_layers(gt_run *r, int token, int upto)
 {
     const gt_model *m = r->m;
@@ -104,6 +111,8 @@ void run_step_layers(gt_run *r, int token, int upto)
         }
         if (m->arch == GT_LSTM)
             lstm_layer(r->pool, back, ly, H, xp, run_h(r, k), run_c(r, k), run_gates(r, k));
+        else if (m->arch == GT_RNN)
+            rnn_layer(r->pool, back, ly, H, m->rnn_relu, xp, run_h(r, k), run_gates(r, k));
         else
             gru_layer(r->pool, back, ly, H, m->gru_reset_before, xp, run_h(r, k), run_gates(r, k),
                       gh, rh);

@@ -73,6 +73,9 @@ static int open_safetensors(gt_modelfile *f, gt_error *e)
     const char *r = st_meta(st, "gru_reset", NULL);
     if (r && !(f->gru_reset = strdup(r)))
         return gt_fail(e, GT_EFAIL, "%s: out of memory", f->path);
+    const char *nl = st_meta(st, "nonlinearity", NULL);
+    if (nl && !(f->nonlinearity = strdup(nl)))
+        return gt_fail(e, GT_EFAIL, "%s: out of memory", f->path);
     return st_vocab(f, st, e);
 }
 
@@ -93,6 +96,8 @@ static int from_torch(gt_modelfile *f, torch_file *t, gt_error *e)
     free(named);
     if (rc == GT_OK)
         rc = tf_find_vocabs(t->root, f->path, &f->vocab, &f->nvocab, &f->tokenizer, e);
+    if (rc == GT_OK)
+        rc = tf_find_string(t->root, f->path, "nonlinearity", &f->nonlinearity, e);
     torch_close(t);
     return rc;
 }
@@ -183,6 +188,7 @@ void modelfile_close(gt_modelfile *f)
     free_vocabs(f);
     free(f->where);
     free(f->gru_reset);
+    free(f->nonlinearity);
     free(f->tokenizer);
     unmap_file(&f->map);
     free(f->path);

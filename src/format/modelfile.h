@@ -35,6 +35,9 @@ typedef struct gt_modelfile {
     gt_vocab_found *vocab; /* every vocabulary-like value found */
     size_t nvocab;
     char *gru_reset;       /* safetensors metadata "gru_reset", or NULL */
+    char *nonlinearity;    /* an RNN's: safetensors metadata "nonlinearity", or the first
+                              string under that key in a torch.save file (a pickled
+                              nn.RNN's attribute, a checkpoint's entry), or NULL */
     char *tokenizer;       /* where a torch.save file holds a sub-word tokenizer, or NULL */
     void *impl;            /* the format's reader */
 } gt_modelfile;

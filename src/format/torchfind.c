@@ -427,3 +427,33 @@ int tf_find_model(pk_value *root, const char *path, tf_named **out, size_t *n, c
     *n = f.n;
     return GT_OK;
 }
+
+/* ---- a string under a key ---- */
+
+typedef struct str_find {
+    tf_walker w; /* first: the walk's visit gets it */
+    const char *key;
+    char **out;
+} str_find;
+
+static int string_visit(tf_walker *w, pk_value *v, pk_value *parent, const pk_value *key,
+                        const char *name, const char *path)
+{
+    str_find *f = (str_find *)w;
+    (void)parent, (void)key, (void)path;
+    if (*f->out)
+        return TF_SKIP;
+    if (v->kind != PK_STR || !name || strcmp(name, f->key) != 0)
+        return GT_OK;
+    if (!(*f->out = strndup(v->u.str.s, v->u.str.n)))
+        return gt_fail(w->e, GT_EFAIL, "%s: out of memory", w->file);
+    return TF_SKIP;
+}
+
+int tf_find_string(pk_value *root, const char *path, const char *key, char **out,
+                   gt_error *e)
+{
+    str_find f = {.w = {.visit = string_visit, .file = path, .e = e}, .key = key, .out = out};
+    *out = NULL;
+    return tf_walk(&f.w, root, NULL, NULL, "", "", 0);
+}

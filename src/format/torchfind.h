@@ -33,6 +33,11 @@ int tf_find_model(pk_value *root, const char *path, tf_named **out, size_t *n, c
 int tf_find_vocabs(pk_value *root, const char *path, gt_vocab_found **out, size_t *n,
                    char **tokenizer, gt_error *e);
 
+/* The first string under a key named key (a module's attribute, a checkpoint's entry) in
+ * root, malloc'ed into *out, or NULL when there is none. */
+int tf_find_string(pk_value *root, const char *path, const char *key, char **out,
+                   gt_error *e);
+
 /* A walk over the graph below a value, each container reached once (by the first path to
  * it; a container met again is passed over, so the walk is linear in the file; cycles cut),
  * at most TF_MAX_DEPTH deep and TF_MAX_VISITS values in all. visit is called for each value
