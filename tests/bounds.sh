@@ -152,4 +152,30 @@ st=$?
 [ $st -eq 2 ] && grep -q "rnn.weight_ih, rnn.weight_hh, rnn.bias_ih, ...: tensors an nn.LSTM does not have" "$work/err" &&
     ! grep -q besides "$work/err"
 check $? "rnn.weight_ih... beside rnn.weight_ih_l0...: the cell's tensors named (exit $st)"
+# Regular expressions: compiling one is bounded by its size once its bounded repetitions
+# are written out (this one would take 1.8 GB), searching by --regex-seconds (this one takes
+# hours over the sample text); the search's child is gone when gatetui is.
+lstm="$src/samples/kjv-lstm.bin"
+valid="$(cd "$src/samples" && pwd)/kjv-valid.txt"
+mkdir "$work/long" && cp "$valid" "$work/long/kjv-valid.txt"
+(ulimit -t 20 && "$bin" --units '(((a{1,100}){1,100}){1,100})' "$lstm" "$valid" >/dev/null 2>"$work/err")
+st=$?
+[ $st -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q 'expands to 1000000 atoms, over 2000' "$work/err"
+check $? "--units with nested bounded repetitions: refused by their size, one line (exit $st)"
+"$bin" --probe 'x{1999}|ab' "$lstm" "$valid" >/dev/null 2>"$work/err"
+grep -q 'expands to 2002 atoms' "$work/err"
+check $? "--probe: each branch of an alternation counted (x{1999}|ab: 2002 atoms)"
+"$bin" --units '(.*){1,5}Q' --regex-seconds 1 "$lstm" "$work/long/kjv-valid.txt" >/dev/null 2>"$work/err"
+st=$?
+[ $st -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q 'still searching the text after 1 s and was stopped' "$work/err"
+check $? "--units '(.*){1,5}Q' --regex-seconds 1: stopped after a second, one line (exit $st)"
+! pgrep -f "$work/long/kjv-valid.txt" >/dev/null
+check $? "no search left running after gatetui ends"
+"$bin" --units 'the' --regex-seconds 0 "$lstm" "$valid" >/dev/null 2>"$work/err"
+st=$?
+[ $st -eq 2 ] && grep -q -- '--regex-seconds wants an integer >= 1' "$work/err"
+check $? "--regex-seconds 0: refused (exit $st)"
+"$bin" --units 'the' --steps 2000 --regex-seconds 5 "$lstm" "$valid" >"$work/out" 2>/dev/null &&
+    grep -q '"the": [0-9]* matches' "$work/out"
+check $? "--units 'the' within --regex-seconds 5: searched as before"
 echo "1..$n"

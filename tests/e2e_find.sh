@@ -55,6 +55,12 @@ tm send-keys -t gt Enter
 wait_for 'not a valid regular expression' >/dev/null
 check $? "m with a bad expression: said on the screen"
 
+tm send-keys -t gt m C-u
+tm send-keys -t gt -l '(((a{1,100}){1,100}){1,100})'
+tm send-keys -t gt Enter
+wait_for 'expands to 1000000 atoms' >/dev/null
+check $? "m with nested bounded repetitions: refused by their size, said on the screen"
+
 tm send-keys -t gt v l l l v
 wait_for 'steps [0-9]+-[0-9]+(, h >= 0.30: unit|: no unit has h)' >/dev/null
 check $? "v, three steps, v: the selection is said"

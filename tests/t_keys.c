@@ -275,10 +275,7 @@ static void test_edits(gt_view *v)
 static void test_stats_view(gt_view *v)
 {
     tap_ok(press(v, "r") == ACT_REDRAW && v->ui->overlay == OVERLAY_STATS, "r opens the stats view");
-    for (int i = 0; i < 3000 && data_stats_busy(&v->stats); i++) {
-        usleep(2000);
-        view_tick(v);
-    }
+    TAP_WAIT_WHILE(data_stats_busy(&v->stats), view_tick(v));
     tap_ok(v->stats.text[0] && strstr(v->stats.text[0], "Gates over all positions"),
            "the report's tables are computed in the background");
     size_t tt = v->t;
@@ -740,10 +737,7 @@ static void test_interventions(gt_model *m, gt_text *t)
 
     while (v.ui->sort != SORT_IMPORTANCE)
         press(&v, "s");
-    for (int i = 0; i < 3000 && data_interv_busy(&ivs); i++) {
-        usleep(10000);
-        view_tick(&v);
-    }
+    TAP_WAIT_WHILE(data_interv_busy(&ivs), view_tick(&v));
     view_prepare(&v, 120, 40, &e);
     gt_report_options o;
     report_options_init(&o);

@@ -32,20 +32,16 @@ static void type(gt_view *v, const char *s)
         key(v, K_CHAR, (unsigned char)*s);
 }
 
-/* Ticks the view until the finding computations are done (at most 30 s). */
+/* Ticks the view until the finding computations are done (at most TAP_WAIT_SECONDS). */
 static int settle(gt_view *v)
 {
-    struct timespec ms = {0, 5000000};
-    for (int i = 0; i < 6000; i++) {
-        view_tick(v);
-        if (!data_find_busy(&v->find)) {
-            gt_error e = {0};
-            view_prepare(v, 120, 40, &e);
-            return 1;
-        }
-        nanosleep(&ms, NULL);
-    }
-    return 0;
+    view_tick(v);
+    TAP_WAIT_WHILE(data_find_busy(&v->find), view_tick(v));
+    if (data_find_busy(&v->find))
+        return 0;
+    gt_error e = {0};
+    view_prepare(v, 120, 40, &e);
+    return 1;
 }
 
 static void match(gt_view *v, const char *regex)

@@ -84,7 +84,7 @@ int main(void)
     gt_signal_matrix x;
     gt_pass_options po = {0, 1, NULL, NULL};
     gt_probe p;
-    int rc = mask_from_regex(&k, &m, t.tok, t.steps, "[ab]", &e);
+    int rc = mask_from_regex(&k, &m, t.tok, t.steps, "[ab]", MASK_SECONDS, &e);
     if (rc == GT_OK)
         rc = probe_matrix(&x, &m, t.tok, t.steps, 4 /* c */, &po, &e);
     if (rc == GT_OK)

@@ -124,10 +124,7 @@ static void test_unknown_difference(gt_view *v)
     view_edits_changed(v);
     tap_ok(view_set_diff(v, 1, &e) == 0 && v->diff, "the difference view on");
     view_seek(v, 1300);
-    for (int i = 0; i < 1000 && v->pending; i++) {
-        usleep(2000);
-        view_tick(v);
-    }
+    TAP_WAIT_WHILE(v->pending, view_tick(v));
     draw(v, 120, 40);
     tap_ok(!v->diff_known && !frame_has("nan") && !frame_has("NaN") && frame_has("?"),
            "1,299 steps after the edit: ? where the difference is not known, no nan");

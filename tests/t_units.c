@@ -58,7 +58,7 @@ static void test_units(const gt_model *m, const gt_text *t, const char *model_pa
     const gt_pass_options o = {0, 1, NULL, NULL};
     gt_units u;
     gt_error e = {0};
-    int rc = units_compute(&u, m, t->tok, t->steps, "\\([^)]*\\)", &o, &e);
+    int rc = units_compute(&u, m, t->tok, t->steps, "\\([^)]*\\)", MASK_SECONDS, &o, &e);
     tap_ok(rc == GT_OK, "--units on the parentheses model: %s", rc ? e.msg : "computed");
     if (rc)
         return;
@@ -168,7 +168,7 @@ static void mask_is(const char *text, const char *regex, const char *want, size_
     gt_mask k;
     gt_error e = {0};
     char got[64] = "";
-    int rc = mask_from_regex(&k, &tiny, tok, n, regex, &e);
+    int rc = mask_from_regex(&k, &tiny, tok, n, regex, MASK_SECONDS, &e);
     for (size_t i = 0; rc == GT_OK && i < n; i++)
         got[i] = (char)('0' + k.m[i]);
     tap_ok(rc == GT_OK && strcmp(got, want) == 0 && k.matches == matches,
@@ -186,7 +186,7 @@ static void mask_refused(const char *text, const char *regex, const char *why)
         tok[i] = text[i] == 'a' ? 2 : 3;
     gt_mask k;
     gt_error e = {0};
-    int rc = mask_from_regex(&k, &tiny, tok, n, regex, &e);
+    int rc = mask_from_regex(&k, &tiny, tok, n, regex, MASK_SECONDS, &e);
     tap_ok(rc == GT_EINPUT && strstr(e.msg, why) && !k.m, "\"%s\" refused: %s", regex, e.msg);
 }
 

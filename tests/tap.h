@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static int tap_n, tap_failed;
@@ -69,6 +70,32 @@ static void tap_child(void (*fn)(const char *), const char *name)
         tap_ok(0, "%s: the checks ran to their end (wait status %d)", name, status);
     }
 }
+
+/* How long a test waits for work in the background before it counts as not done: long
+ * enough for a machine loaded by other work under valgrind; a test never waits for a time,
+ * only for a condition, this being its limit. */
+#define TAP_WAIT_SECONDS 600.0
+
+/* Seconds on CLOCK_MONOTONIC. */
+static double tap_clock(void) __attribute__((unused));
+static double tap_clock(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Runs tick (a statement) every 2 ms while busy (an expression) holds, for at most
+ * TAP_WAIT_SECONDS. */
+#define TAP_WAIT_WHILE(busy, tick)                                                       \
+    do {                                                                                 \
+        double tap_from_ = tap_clock();                                                  \
+        struct timespec tap_2ms_ = {0, 2000000};                                         \
+        while ((busy) && tap_clock() - tap_from_ < TAP_WAIT_SECONDS) {                  \
+            nanosleep(&tap_2ms_, NULL);                                                  \
+            tick;                                                                        \
+        }                                                                                \
+    } while (0)
 
 static int tap_done(void) __attribute__((unused));
 static int tap_done(void)

@@ -5,12 +5,17 @@
 #define GATETUI_FILEIO_H
 
 #include <stddef.h>
+#include <time.h>
 
 #include "gatetui/error.h"
 
 /* Writes all n bytes of p to fd, retrying after EINTR and short writes. 0, or -1 with
  * errno set. */
 int write_all(int fd, const void *p, size_t n);
+/* Reads n bytes from fd into p, waiting no later than the CLOCK_MONOTONIC time deadline:
+ * 0 when all came, 1 when the deadline passed first, -1 at the end of the input or an
+ * error. */
+int read_by(int fd, void *p, size_t n, const struct timespec *deadline);
 
 /* A regular file read whole into memory the process owns, so that the file truncated or
  * rewritten afterwards changes nothing (an empty file has data NULL and size 0). */

@@ -25,6 +25,7 @@ typedef struct gt_find_options {
     const char *signal;     /* --signal; NULL: h (--units: every signal) */
     const char *threshold;  /* --threshold; NULL: 0.3 */
     long steps;             /* --steps; -1: SIGNALS_DEFAULT_STEPS */
+    long regex_seconds;     /* --regex-seconds; 0: MASK_SECONDS */
     long from, to;          /* --html's steps; to -1: the last step searched */
     int layer, json, threads;
     void (*progress)(void *ctx, double done);

@@ -21,10 +21,17 @@ typedef struct gt_mask {
     size_t *from, *to;  /* [matches] each match's first and last step, in order */
 } gt_mask;
 
-/* Searches tok[0..n). GT_EINPUT, with one line in e, when regex is not a valid expression,
- * or matches no step or every step (the mask is then constant: nothing to correlate). */
+/* The seconds a search may take unless told otherwise. */
+#define MASK_SECONDS 30.0
+
+/* Searches tok[0..n), in a child process stopped after seconds. GT_EINPUT, with one line
+ * in e, when regex is not a valid expression or too large to compile (its bounded
+ * repetitions written out, doc/measures.md), takes longer than seconds, or matches no
+ * step or every step (the mask is then constant: nothing to correlate). */
 int mask_from_regex(gt_mask *out, const gt_model *m, const uint16_t *tok, size_t n,
-                    const char *regex, gt_error *e);
+                    const char *regex, double seconds, gt_error *e);
+/* GT_OK when regex compiles within the size bound; else GT_EINPUT and one line in e. */
+int mask_regex_check(const char *regex, gt_error *e);
 void mask_free(gt_mask *k);
 
 #endif

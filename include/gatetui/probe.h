@@ -28,6 +28,7 @@ typedef struct gt_probe_options {
     const char *l2;      /* NULL: PROBE_DEFAULT_L2 */
     long folds;          /* 0: PROBE_DEFAULT_FOLDS */
     long steps;          /* -1: SIGNALS_DEFAULT_STEPS */
+    long regex_seconds;  /* 0: MASK_SECONDS */
     int layer, json, threads;
     void (*progress)(void *ctx, double done);
     void *progress_ctx;

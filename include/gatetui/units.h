@@ -50,6 +50,6 @@ void units_free(gt_units *u);
 
 /* The whole computation: the mask of regex over tok[0..n), one pass, the ranking. */
 int units_compute(gt_units *u, const gt_model *m, const uint16_t *tok, size_t n,
-                  const char *regex, const gt_pass_options *o, gt_error *e);
+                  const char *regex, double seconds, const gt_pass_options *o, gt_error *e);
 
 #endif

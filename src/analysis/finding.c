@@ -106,7 +106,8 @@ static int run_units(FILE *out, const gt_model *m, const gt_text *t, size_t n,
     if (o->signal && (only = find_pick_signal(m, o->signal, e)) < 0)
         return e->code;
     gt_units u;
-    int rc = units_compute(&u, m, t->tok, n, o->arg, po, e);
+    double seconds = o->regex_seconds > 0 ? (double)o->regex_seconds : MASK_SECONDS;
+    int rc = units_compute(&u, m, t->tok, n, o->arg, seconds, po, e);
     if (rc)
         return rc;
     rc = written(find_print_units(out, &u, o->arg, only, t->path, o->json), e);

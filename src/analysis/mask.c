@@ -1,11 +1,19 @@
 /* The mask of a regular expression over the steps' characters (see mask.h). */
 #include "config.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "gatetui/fileio.h"
 #include "gatetui/mask.h"
+#include "analysis/regexsize.h"
 #include "analysis/steptext.h"
 
 /* The expression with \n and \t turned into the characters (a doubled backslash is kept). */
@@ -32,6 +40,12 @@ static char *translate(const char *re)
 
 static int compile(regex_t *rx, const char *regex, gt_error *e)
 {
+    double size = regex_expanded_size(regex);
+    if (size > REGEX_SIZE_MAX)
+        return gt_fail(e, GT_EINPUT,
+                       "\"%s\" expands to %.0f atoms, over %d: its bounded repetitions "
+                       "({m,n}, nested ones multiplying) are written out as copies",
+                       regex, size, REGEX_SIZE_MAX);
     char *tr = translate(regex);
     if (!tr)
         return gt_fail(e, GT_EFAIL, "out of memory for the regular expression");
@@ -123,8 +137,97 @@ static int search(gt_mask *k, const regex_t *rx, const char *buf, size_t len, cu
     return GT_OK;
 }
 
+/* What the child that searches sends back before the mask and the matches. */
+typedef struct found {
+    int rc;
+    size_t inside, matches;
+    gt_error e;
+} found;
+
+/* In the child: the search, its result down fd, and the end (an alarm ends it too should
+ * the parent be gone: it never outlives its budget by more than a second). */
+static void search_child(int fd, gt_mask *k, const regex_t *rx, const char *buf, size_t len,
+                         cursor *c, double seconds)
+{
+    alarm((unsigned)seconds + 2);
+    found f = {0};
+    f.rc = search(k, rx, buf, len, c, &f.e);
+    f.inside = k->inside;
+    f.matches = k->matches;
+    int bad = write_all(fd, &f, sizeof f) ||
+              (f.rc == GT_OK && (write_all(fd, k->m, k->n) ||
+                                 write_all(fd, k->from, f.matches * sizeof *k->from) ||
+                                 write_all(fd, k->to, f.matches * sizeof *k->to)));
+    _exit(bad);
+}
+
+/* In the parent: the child's result into k, or the reason there is none. */
+static int search_receive(int fd, gt_mask *k, const char *regex, double seconds, gt_error *e)
+{
+    struct timespec by;
+    clock_gettime(CLOCK_MONOTONIC, &by);
+    by.tv_sec += (time_t)seconds;
+    by.tv_nsec += (long)((seconds - (double)(time_t)seconds) * 1e9);
+    if (by.tv_nsec >= 1000000000L) {
+        by.tv_sec++;
+        by.tv_nsec -= 1000000000L;
+    }
+    found f;
+    int r = read_by(fd, &f, sizeof f, &by);
+    if (r == 0 && f.rc) {
+        *e = f.e;
+        return f.rc;
+    }
+    if (r == 0) {
+        k->from = malloc((f.matches ? f.matches : 1) * sizeof *k->from);
+        k->to = malloc((f.matches ? f.matches : 1) * sizeof *k->to);
+        if (!k->from || !k->to)
+            return gt_fail(e, GT_EFAIL, "out of memory for the matches");
+        k->inside = f.inside;
+        k->matches = f.matches;
+        r = read_by(fd, k->m, k->n, &by);
+        if (r == 0)
+            r = read_by(fd, k->from, f.matches * sizeof *k->from, &by);
+        if (r == 0)
+            r = read_by(fd, k->to, f.matches * sizeof *k->to, &by);
+    }
+    if (r == 1)
+        return gt_fail(e, GT_EINPUT,
+                       "\"%s\" was still searching the text after %g s and was stopped (a "
+                       "repeated group such as (.*){1,5} tries each start against the rest "
+                       "of the text): narrow it",
+                       regex, seconds);
+    return r ? gt_fail(e, GT_EFAIL, "the search for \"%s\" ended without its result", regex)
+             : GT_OK;
+}
+
+/* The search, in a child process stopped after seconds: the C library's matcher cannot be
+ * interrupted, and some expressions take it hours over a long text. */
+static int search_within(gt_mask *k, const regex_t *rx, const char *buf, size_t len,
+                         cursor *c, const char *regex, double seconds, gt_error *e)
+{
+    int fd[2];
+    if (pipe(fd) < 0)
+        return gt_fail(e, GT_EFAIL, "cannot start the search: %s", strerror(errno));
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        search_child(fd[1], k, rx, buf, len, c, seconds);
+    }
+    close(fd[1]);
+    int rc = pid < 0 ? gt_fail(e, GT_EFAIL, "cannot start the search: %s", strerror(errno))
+                     : search_receive(fd[0], k, regex, seconds, e);
+    close(fd[0]);
+    if (pid > 0) {
+        kill(pid, SIGKILL);
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    return rc;
+}
+
 int mask_from_regex(gt_mask *k, const gt_model *m, const uint16_t *tok, size_t n,
-                    const char *regex, gt_error *e)
+                    const char *regex, double seconds, gt_error *e)
 {
     memset(k, 0, sizeof *k);
     regex_t rx;
@@ -143,7 +246,7 @@ int mask_from_regex(gt_mask *k, const gt_model *m, const uint16_t *tok, size_t n
         for (int v = 0; v < m->vocab; v++)
             tlen[v] = (unsigned char)steptext_raw_char(m, v, u);
         cursor c = {0, 0, tlen, tok, n};
-        rc = search(k, &rx, buf, len, &c, e);
+        rc = search_within(k, &rx, buf, len, &c, regex, seconds, e);
     }
     regfree(&rx);
     free(buf);
@@ -157,6 +260,15 @@ int mask_from_regex(gt_mask *k, const gt_model *m, const uint16_t *tok, size_t n
                      regex, n);
     if (rc)
         mask_free(k);
+    return rc;
+}
+
+int mask_regex_check(const char *regex, gt_error *e)
+{
+    regex_t rx;
+    int rc = compile(&rx, regex, e);
+    if (rc == GT_OK)
+        regfree(&rx);
     return rc;
 }
 

@@ -42,7 +42,8 @@ static int run_probe(FILE *out, const gt_model *m, const gt_text *t, size_t n, i
         return gt_fail(e, GT_EINPUT, "--folds %ld: more folds than the %zu steps searched",
                        o->folds, n);
     gt_mask k;
-    if ((rc = mask_from_regex(&k, m, t->tok, n, o->arg, e)))
+    double seconds = o->regex_seconds > 0 ? (double)o->regex_seconds : MASK_SECONDS;
+    if ((rc = mask_from_regex(&k, m, t->tok, n, o->arg, seconds, e)))
         return rc;
     gt_signal_matrix x;
     gt_probe p;

@@ -121,11 +121,11 @@ void units_free(gt_units *u)
 }
 
 int units_compute(gt_units *u, const gt_model *m, const uint16_t *tok, size_t n,
-                  const char *regex, const gt_pass_options *o, gt_error *e)
+                  const char *regex, double seconds, const gt_pass_options *o, gt_error *e)
 {
     memset(u, 0, sizeof *u);
     gt_mask mask;
-    int rc = mask_from_regex(&mask, m, tok, n, regex, e);
+    int rc = mask_from_regex(&mask, m, tok, n, regex, seconds, e);
     if (rc)
         return rc;
     gt_units_acc acc;

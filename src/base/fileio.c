@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +25,39 @@ int write_all(int fd, const void *buf, size_t n)
             return -1;
         p += w;
         n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* The milliseconds from now to the CLOCK_MONOTONIC time d (0 once it has passed). */
+static int ms_until(const struct timespec *d)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double ms = (double)(d->tv_sec - now.tv_sec) * 1e3 + (double)(d->tv_nsec - now.tv_nsec) / 1e6;
+    return ms <= 0 ? 0 : ms > 1e9 ? 1000000000 : (int)ms + 1;
+}
+
+int read_by(int fd, void *buf, size_t n, const struct timespec *deadline)
+{
+    char *p = buf;
+    while (n) {
+        struct pollfd pf = {fd, POLLIN, 0};
+        int wait = ms_until(deadline);
+        int r = wait ? poll(&pf, 1, wait) : 0;
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            return 1;
+        ssize_t got = read(fd, p, n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return -1;
+        p += got;
+        n -= (size_t)got;
     }
     return 0;
 }

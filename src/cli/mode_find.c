@@ -35,7 +35,8 @@ const cli_mode cli_mode_units = {
     .arg = 1,
     .find = FIND_UNITS,
     .each = find_each,
-    .usage = "--units REGEX " FIND_USAGE,
+    .usage = "--units REGEX [--signal s] [--steps N] [--regex-seconds S] [--layer N] [--json] "
+             "MODEL [MODEL ...] TEXT",
     .help = "  --units REGEX       every unit's correlation with where REGEX matches\n",
 };
 
@@ -75,6 +76,7 @@ static const cli_option find_opts[] = {
     {"signal", 1, cli_set_text, offsetof(cli, find.signal), 0},
     {"threshold", 1, cli_set_text, offsetof(cli, find.threshold), 0},
     {"steps", 1, cli_set_count, offsetof(cli, find.steps), 1},
+    {"regex-seconds", 1, cli_set_count, offsetof(cli, find.regex_seconds), 1},
     {0}};
 
 /* Their options (--unit also the Jacobian's, --steps also the screen's). */
@@ -85,5 +87,7 @@ const cli_mode cli_find_options = {
             "  --signal s          i f g o c h (LSTM), r z n h (GRU); default h\n"
             "  --threshold T       select: the value that counts as on (default 0.3)\n"
             "  --steps N           units, select, profile, html and the screen's m, v, p:\n"
-            "                      the first N steps (default 100000)\n",
+            "                      the first N steps (default 100000)\n"
+            "  --regex-seconds S   units, probe: stop a search of the text after S seconds\n"
+            "                      (default 30)\n",
 };

@@ -16,6 +16,7 @@ static int probe_each(FILE *out, const cli *c, const intervened *im, const gt_te
     o.arg = c->mode_arg;
     o.signal = c->find.signal;
     o.steps = c->find.steps;
+    o.regex_seconds = c->find.regex_seconds;
     o.layer = c->layer < 0 ? 0 : (int)c->layer;
     o.json = c->json;
     o.threads = c->env.threads < 0 ? 1 : c->env.threads;
@@ -31,8 +32,8 @@ const cli_mode cli_mode_probe = {
     .option = "probe",
     .arg = 1,
     .each = probe_each,
-    .usage = "--probe REGEX [--signal s] [--steps N] [--folds K] [--l2 L] [--layer N] "
-             "[--json] MODEL [MODEL ...] TEXT",
+    .usage = "--probe REGEX [--signal s] [--steps N] [--regex-seconds S] [--folds K] [--l2 L] "
+             "[--layer N] [--json] MODEL [MODEL ...] TEXT",
     .help = "  --probe REGEX       a cross-validated logistic probe of REGEX on every unit\n",
 };
 
