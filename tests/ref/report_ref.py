@@ -245,7 +245,8 @@ def perturb(m, layer, h0, c0, orig, edits, K, units=True):
     for e in range(E):
         if not units:
             out.append(dict(dc=np.array(dcs)[:, e] if lstm else None,
-                            dh=np.array(dhs)[:, e], fo=fo[:, e], lin=lin[:, e]))
+                            dh=np.array(dhs)[:, e], fo=fo[:, e], lin=lin[:, e],
+                            absd=np.abs(D[:, e, :])))
             continue
         ratio = np.abs(D[:, e, :]) / np.where(d0[e] != 0, np.abs(d0[e]), 1.0)
         last, last_fo, margin = [], [], []
@@ -281,6 +282,7 @@ def perturbation(m, wins, layer, L, horizon):
     s = L // 4
     K = min(horizon, L - s - 1)
     curves = {"cell": [], "fo": [], "hidden": [], "lin": []}
+    absd = np.zeros((K + 1, m.H))  # the unit table's sum over pairs of |D_j(k)|
     for win in wins:
         if len(win) != L:
             continue
@@ -299,6 +301,7 @@ def perturbation(m, wins, layer, L, horizon):
         for res in perturb(m, layer, h0, c0, orig, edits, K, units=False):
             if not (res["fo"][0] > 0 and res["dh"][0] > 0 and (not lstm or res["dc"][0] > 0)):
                 continue
+            absd += res["absd"]
             if lstm:
                 curves["cell"].append(np.array(res["dc"]) / res["dc"][0])
             curves["fo"].append(np.array(res["fo"]) / res["fo"][0])
@@ -315,7 +318,7 @@ def perturbation(m, wins, layer, L, horizon):
             "halflife_cell": hl(mean["cell"]), "halflife_forget_only": hl(mean["fo"]),
             "halflife_hidden": hl(mean["hidden"]),
             "linearized": pick(mean["lin"]), "halflife_linearized": hl(mean["lin"])}
-    return pert
+    return pert, absd
 
 
 def loss(m, wins):
@@ -398,7 +401,20 @@ def report(m, toks, layer, N, L, horizon):
         cnt = int(sel.sum())
         by_char[key] = {"mean": float(pos_mean[sel].mean()) if cnt else None, "count": cnt}
 
-    pert = perturbation(m, wins, layer, L, horizon)
+    pert, absd = perturbation(m, wins, layer, L, horizon)
+    # the unit table: each unit's mean gates, three half-lives, its carry gate's saturation
+    b = m.layers[layer][2] + m.layers[layer][3]
+    table = []
+    for j in range(H):
+        mean = {}
+        for gname in names:
+            mean[gname] = float(np.concatenate(order(vals[gname]), axis=0)[:, j].mean())
+        bias_gate = sigmoid(b[H + j])
+        table.append({"unit": j, "mean": mean, "halflife": num(float(uhl[j])),
+                      "halflife_bias": num(math.log(0.5) / math.log(bias_gate)),
+                      "halflife_measured": num(halflife(list(absd[:, j]))),
+                      "left": float(np.mean(carry[:, j] < 0.1)),
+                      "right": float(np.mean(carry[:, j] > 0.9))})
     return {"model": {"arch": m.arch, "layers": m.L, "hidden": H, "vocab": m.V,
                       "params": int(m.params)},
             "layer": layer, "positions": positions,
@@ -406,7 +422,7 @@ def report(m, toks, layer, N, L, horizon):
             "units": {k: (float(v) if isinstance(v, np.floating) else v)
                       for k, v in units.items()},
             "saturation": sat, "by_char": by_char, "perturbation": pert,
-            "loss": loss(m, wins)}
+            "loss": loss(m, wins), "unit_table": table}
 
 
 def add_report_options(ap):
