@@ -39,21 +39,6 @@ static double measured(const gt_unit_row *u)
     return isnan(u->halflife_measured) ? INFINITY : u->halflife_measured;
 }
 
-static const gt_unit_row *sort_rows;
-static int sort_by_measured;
-
-/* Longest first, then by unit. */
-static int cmp_units(const void *a, const void *b)
-{
-    const int i = *(const int *)a, j = *(const int *)b;
-    const gt_unit_row *u = &sort_rows[i], *v = &sort_rows[j];
-    double x = sort_by_measured ? measured(u) : u->halflife;
-    double y = sort_by_measured ? measured(v) : v->halflife;
-    if (x != y)
-        return x > y ? -1 : 1;
-    return (i > j) - (i < j);
-}
-
 static const char *steps(double v, int K, int is_measured, char *buf, size_t len)
 {
     if (is_measured && isnan(v))
@@ -70,9 +55,9 @@ static const char *steps(double v, int K, int is_measured, char *buf, size_t len
 static void print_top(FILE *f, const gt_report *r, int *order, int by_measured)
 {
     const int H = r->m->hidden, n = H < TOP ? H : TOP;
-    sort_rows = r->unit_table;
-    sort_by_measured = by_measured;
-    qsort(order, (size_t)H, sizeof *order, cmp_units);
+    unittable_order(r->unit_table, H, r->ngates,
+                    unittable_column(by_measured ? UT_MEASURED : UT_HALFLIFE, 0, r->ngates), 0,
+                    order);
     fprintf(f, "\nThe %d longest-lived units by the %s half-life\n", n,
             by_measured ? "measured" : "gate's");
     fprintf(f, "  unit  measured     gate     bias  mean %s\n", r->gate[r->carry].name);
@@ -127,8 +112,6 @@ void unittable_print(FILE *f, const gt_report *r)
     int *order = malloc((size_t)H * sizeof *order);
     if (!order)
         return;
-    for (int j = 0; j < H; j++)
-        order[j] = j;
     fprintf(f, "\nUnits one by one: half-lives in steps of the unit's own difference over the "
                "%zu pairs (measured),\nfrom its mean %s gate (gate) and from that gate's bias "
                "alone (bias)\n",
