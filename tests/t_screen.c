@@ -322,7 +322,7 @@ static void test_unit_table(gt_view *v)
     bad = 0;
     for (int i = 1; i < H; i++)
         bad += rows[v->order[i - 1]].mean[1] < rows[v->order[i]].mean[1];
-    tap_ok(bad == 0 && frame_has("by mean f over the text"),
+    tap_ok(bad == 0 && frame_has("by mean f over the report's windows"),
            "s to the mean carry gate: the panels' order is the unit table's mean f, largest first");
     v->ui->sort = SORT_INDEX;
     v->ui->ut_reverse = v->ui->ut_col = 0;

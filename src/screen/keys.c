@@ -501,7 +501,7 @@ static void next_sort(gt_view *v)
     if (v->ui->sort == SORT_MEAN) {
         data_stats_want(&v->stats, v->layer);
         if (!data_stats_units(&v->stats, v->layer))
-            message(v, 0, "the mean carry gate over the text is computed in the background");
+            message(v, 0, "the mean carry gate over the report's windows is computed in the background");
     }
     if (v->ui->sort == SORT_IMPORTANCE && v->ivs) {
         data_interv_want_importance(v->ivs, v->layer);
