@@ -91,6 +91,8 @@ check $? "Esc: nothing edited"
 # the unit table: the report's rows computed in the background, sorted by the measured
 # half-life the longest-lived unit first (69 does not halve within K), Enter selects it
 keys U
+i=0 # the report: a second or two, a minute under the sanitizers
+while [ $i -lt $((2400 * slow)) ] && ! screen | grep -q "t½ meas .* right"; do sleep 0.05; i=$((i + 1)); done
 wait_for "t½ meas .* right"
 check $? "U: the unit table of the sample LSTM"
 keys Right Right Right Right Right Right
