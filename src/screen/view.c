@@ -136,6 +136,8 @@ static void sort_units(gt_view *v)
     int lstm = v->m->arch == GT_LSTM;
     const float *now = lstm ? v->sc : v->sh, *before = lstm ? v->spc : v->sph;
     const gt_unit_row *means = data_stats_units(&v->stats, v->layer);
+    if (v->stats.carry >= v->stats.ngates) /* a cell without a carry gate */
+        means = NULL;
     for (int j = 0; j < H; j++) {
         switch (v->ui->sort) {
         case SORT_INDEX: v->key[j] = 0; break;

@@ -34,6 +34,8 @@ static void keep_in_sight(gt_view *v)
 int view_units_col(const gt_view *v)
 {
     int ng = v->stats.ngates, g = v->ui->ut_gate < ng ? v->ui->ut_gate : ng - 1;
+    if (v->ui->ut_col == UT_MEAN && ng == 0) /* a cell without gates: by unit */
+        return 0;
     return unittable_column((gt_unit_col)v->ui->ut_col, g < 0 ? 0 : g, ng);
 }
 
