@@ -3,7 +3,8 @@
 # LSTM and its text: the search reads the text as edited; the files x writes follow the
 # umask; q asks again while edits are not written; Enter in the edit prompt asks before it
 # puts a newline; the prompts edit like a shell's; redo; back to the previous position and
-# through the edits; units by number, the top and bottom of the list; mouse reports on
+# through the edits; units by number, the top and bottom of the list; the unit table (U,
+# sorted by a column, Enter) and the sort by the mean carry gate; mouse reports on
 # while the screen is up, off after. GATETUI_VALGRIND=1
 # runs gatetui under valgrind (tests/e2e_lib.sh).
 src="${top_srcdir:-.}"
@@ -86,6 +87,25 @@ check $? "e Enter: asks before putting a newline"
 keys Escape
 wait_gone "Enter again puts a newline"
 check $? "Esc: nothing edited"
+
+# the unit table: the report's rows computed in the background, sorted by the measured
+# half-life the longest-lived unit first (69 does not halve within K), Enter selects it
+keys U
+i=0 # the report: a second or two, a minute under the sanitizers
+while [ $i -lt $((2400 * slow)) ] && ! screen | grep -q "t½ meas .* right"; do sleep 0.05; i=$((i + 1)); done
+wait_for "t½ meas .* right"
+check $? "U: the unit table of the sample LSTM"
+keys Right Right Right Right Right Right
+wait_for "by t½ meas▼"
+row=$(settled | grep -A1 "t½ meas▼ .* right" | tail -1)
+case $row in *" 69 "*"> 64"*) true ;; *) false ;; esac
+check $? "sorted by the measured half-life: unit 69 first, past K (${row:-no row})"
+keys Enter
+wait_for "unit 69 selected"
+check $? "Enter: unit 69 selected on the panels"
+keys s s
+wait_for "by mean f over the report's windows"
+check $? "s s: the units by the mean forget gate"
 
 # q with the edit not written since: asks; then quits on the second
 keys u

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/unittable.h"
 #include "screen/edtext.h"
 #include "screen/keys.h"
 #include "term/ui.h"
@@ -293,6 +294,60 @@ static void test_stats_view(gt_view *v)
     press(v, "[");
 }
 
+/* Waits for the stats view's report of v (at most 6 s). */
+static void wait_stats(gt_view *v)
+{
+    for (int i = 0; i < 3000 && data_stats_busy(&v->stats); i++) {
+        usleep(2000);
+        view_tick(v);
+    }
+}
+
+/* U: the unit table from the report computed in the background; the row keys, the column
+ * sorted by and s change its order as the rows say; Enter selects the unit on the panels;
+ * s on the panels reaches the mean carry gate, whose order is the table's. */
+static void test_unit_table(gt_view *v)
+{
+    tap_ok(press(v, "U") == ACT_REDRAW && v->ui->overlay == OVERLAY_UNITS, "U opens the unit table");
+    wait_stats(v);
+    press(v, "\x0c"); /* a frame after the report came */
+    const gt_unit_row *rows = data_stats_units(&v->stats, v->layer);
+    const int H = v->m->hidden;
+    tap_ok(rows && v->ut_known && v->stats.ngates == 3 && v->stats.carry == 1,
+           "its rows come with the report (%d gates)", v->stats.ngates);
+    if (!rows)
+        return;
+    press_each(v, "llll"); /* unit, mean i, f, o: to t½ gate */
+    int bad = 0;
+    for (int i = 1; i < H; i++)
+        bad += rows[v->ut_order[i - 1]].halflife < rows[v->ut_order[i]].halflife;
+    tap_ok(v->ui->ut_col == UT_HALFLIFE && bad == 0, "l four times: by the gate's half-life, largest first");
+    press(v, "s");
+    bad = 0;
+    for (int i = 1; i < H; i++)
+        bad += rows[v->ut_order[i - 1]].halflife > rows[v->ut_order[i]].halflife;
+    tap_ok(v->ui->ut_reverse && bad == 0, "s: smallest first");
+    press_each(v, "hh"); /* mean o, mean f */
+    press_each(v, "jj");
+    size_t t = v->t;
+    int want = v->ut_order[2];
+    tap_ok(v->ui->ut_row == 2 && v->ui->ut_gate == 1 && v->t == t,
+           "h twice: by mean f; j j the third row, the cursor stays");
+    press(v, "\r");
+    tap_ok(v->ui->overlay == OVERLAY_NONE && v->unit == want && strstr(v->ui->msg, "selected"),
+           "Enter: unit %d (the row's, %d) selected on the panels", v->unit, want);
+    v->ui->sort = SORT_INDEX;
+    v->ui->sort_reverse = 0;
+    press_each(v, "ss");
+    bad = 0;
+    for (int i = 1; i < H; i++)
+        bad += rows[v->order[i - 1]].mean[1] < rows[v->order[i]].mean[1];
+    tap_ok(v->ui->sort == SORT_MEAN && bad == 0,
+           "s s: the units by the mean carry gate over the text, largest first");
+    v->ui->sort = SORT_INDEX;
+    v->ui->ut_col = v->ui->ut_reverse = 0;
+}
+
 /* The prompt's line edited as in a shell, its history; q asked again while edits are not
  * written; redo; '' back to the position before a jump; E through the edits; H, L and # for
  * units; a new order shows its top. */
@@ -539,6 +594,21 @@ static void test_models(const gt_model *m, const gt_text *t)
     keys_handle_models(&ms, &tab);
     tap_ok(ms.cur == 1 && models_view(&ms)->ui->overlay == OVERLAY_NONE,
            "Esc closes it for every model");
+    models_press(&ms, "U");
+    for (int i = 0; i < 3000 && models_busy(&ms); i++) {
+        usleep(2000);
+        models_tick(&ms);
+    }
+    models_press(&ms, "j");
+    const gt_unit_row *one = data_stats_units(&ms.v[1].stats, 0);
+    keys_handle_models(&ms, &tab);
+    view_prepare(models_view(&ms), 120, 40, &e);
+    const gt_view *other = models_view(&ms);
+    tap_ok(ms.cur == 0 && other->ui->overlay == OVERLAY_UNITS && other->ut_known && one &&
+               data_stats_units(&other->stats, 0) != one && other->ui->ut_row == 1,
+           "U with two models: each its own unit table; Tab shows the other's at the same row");
+    keys_handle_models(&ms, &esc);
+    keys_handle_models(&ms, &tab);
     const gt_key e_ = {K_CHAR, 'e', 0, 0, 0, 0}, b = {K_CHAR, 'b', 0, 0, 0, 0};
     const gt_key u = {K_CHAR, 'u', 0, 0, 0, 0}, redo = {K_CHAR, 'r', 1, 0, 0, 0};
     keys_handle_models(&ms, &e_);
@@ -790,6 +860,7 @@ int main(void)
     test_prompts(&v);
     test_edits(&v);
     test_stats_view(&v);
+    test_unit_table(&v);
     test_jacobian_view(&v, &m, &t);
     test_more_keys(&v);
     test_mouse(&v);

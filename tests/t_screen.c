@@ -220,6 +220,111 @@ static void test_stats_resize(gt_view *v)
     v->ui->overlay = OVERLAY_NONE;
 }
 
+/* The unit numbers the unit table's rows show, top down, into units[]; the rows' count. The
+ * selected row's index in *sel (-1: none, -2: more than one). */
+static int table_rows(const gt_view *v, int *units, int *sel, char measured[][16])
+{
+    gt_rect g = v->lay.r[P_GATES];
+    int n = 0;
+    *sel = -1;
+    for (int y = g.y + 2; y < g.y + g.h && n < H; y++) {
+        char row[1024];
+        surf_row_text(&surf, y, row, sizeof row);
+        if (sscanf(row, "%d", &units[n]) != 1)
+            break;
+        if (measured) /* the seventh column: t½ meas (three gates' means before it) */
+            snprintf(measured[n], 16, "%.8s", row + 6 * 9);
+        if (surf_cell(&surf, 1, y)->role == R_SELECTED)
+            *sel = *sel == -1 ? n : -2;
+        n++;
+    }
+    return n;
+}
+
+/* The unit table view of rows made here (the report's would wait for a child): its
+ * columns named, the rows in the order of the column chosen (largest first, a measured
+ * half-life past K longest), the selected row marked and kept in sight, s reversing, Enter
+ * selecting the unit on the panels; drawing changes nothing; the panels' order by the mean
+ * carry gate is the table's. */
+static void test_unit_table(gt_view *v)
+{
+    gt_data_stats *sv = &v->stats;
+    gt_unit_row *rows = calloc(H, sizeof *rows);
+    for (int j = 0; j < H; j++) {
+        rows[j].mean[0] = 0.5;
+        rows[j].mean[1] = (double)((j * 7) % H) / H; /* a permutation of the units */
+        rows[j].mean[2] = 0.25;
+        rows[j].halflife = j;
+        rows[j].halflife_bias = H - j;
+        rows[j].halflife_measured = j % 5 == 0 ? NAN : (double)((j * 13) % H) + 0.5;
+    }
+    free(sv->units[0]);
+    sv->units[0] = rows;
+    sv->ngates = 3, sv->carry = 1, sv->K = 64;
+    snprintf(sv->gate_name[0], 4, "i"), snprintf(sv->gate_name[1], 4, "f");
+    snprintf(sv->gate_name[2], 4, "o");
+    v->ui->layer = 0;
+    draw(v, 120, 40);
+    key(v, K_CHAR, 'U');
+    for (int i = 0; i < 6; i++) /* unit, mean i f o, t½ gate, t½ bias: to t½ meas */
+        key(v, K_RIGHT, 0);
+    draw(v, 120, 40);
+    int units[H], sel, n, want[H], w = 0, bad = 0;
+    char meas[H][16];
+    n = table_rows(v, units, &sel, meas);
+    for (int j = 0; j < H; j += 5) /* past K first, by unit */
+        want[w++] = j;
+    for (int r = H - 1; r >= 0; r--) /* then measured (13 j mod H) + 0.5, largest first */
+        for (int j = 0; j < H; j++)
+            if (j % 5 && (j * 13) % H == r)
+                want[w++] = j;
+    for (int i = 0; i < n; i++)
+        bad += units[i] != want[i];
+    tap_ok(v->ui->overlay == OVERLAY_UNITS && frame_has("t½ meas▼") && frame_has("mean f") &&
+               frame_has("t½ bias") && frame_has("right") && n == view_units_page(v) && bad == 0 &&
+               sel == 0 &&
+               strstr(meas[0], "> 64") && frame_has("by t½ meas▼"),
+           "U: the unit table by the measured half-life, past K first, row 1 selected (%d rows, %d "
+           "out of order, selected %d)", n, bad, sel);
+    for (int i = 0; i < 45; i++)
+        key(v, K_DOWN, 0);
+    key(v, K_PGUP, 0);
+    int row = v->ui->ut_row, page = view_units_page(v);
+    draw(v, 120, 24);
+    n = table_rows(v, units, &sel, NULL);
+    tap_ok(row == H - 1 - page && n == view_units_page(v) && sel >= 0 &&
+               units[sel] == want[v->ui->ut_row],
+           "↓ past the end, PgUp: row %d of %d, its unit %d in sight at 120x24", v->ui->ut_row, H,
+           sel >= 0 ? units[sel] : -1);
+    gt_shared before = *v->ui;
+    int order[H];
+    memcpy(order, v->ut_order, sizeof order);
+    frame_draw(&surf, v);
+    frame_draw(&surf, v);
+    tap_ok(memcmp(&before, v->ui, sizeof before) == 0 && memcmp(order, v->ut_order, sizeof order) == 0,
+           "drawing the unit table changes no state");
+    key(v, K_CHAR, 's');
+    key(v, K_PGUP, 0);
+    key(v, K_PGUP, 0);
+    draw(v, 120, 40);
+    n = table_rows(v, units, &sel, NULL);
+    tap_ok(n > 0 && units[0] == want[H - 1] && frame_has("t½ meas▲"),
+           "s: smallest first (unit %d at the top)", n > 0 ? units[0] : -1);
+    int chosen = v->ut_order[v->ui->ut_row];
+    key(v, K_ENTER, 0);
+    tap_ok(v->ui->overlay == OVERLAY_NONE && v->ui->unit == chosen,
+           "Enter: the panels again, unit %d selected (%d)", chosen, v->ui->unit);
+    v->ui->sort = SORT_MEAN;
+    draw(v, 120, 40);
+    bad = 0;
+    for (int i = 1; i < H; i++)
+        bad += rows[v->order[i - 1]].mean[1] < rows[v->order[i]].mean[1];
+    tap_ok(bad == 0 && frame_has("by mean f over the report's windows"),
+           "s to the mean carry gate: the panels' order is the unit table's mean f, largest first");
+    v->ui->sort = SORT_INDEX;
+    v->ui->ut_reverse = v->ui->ut_col = 0;
+}
+
 /* g: decimal steps and percentages only. */
 static void test_goto_numbers(gt_view *v)
 {
@@ -244,9 +349,10 @@ static void test_goto_numbers(gt_view *v)
     tap_ok(v->t == (size_t)lround(0.125 * (double)(v->steps - 1)), "g 12.5%%: an eighth");
 }
 
-/* s: each order it goes through differs from the others somewhere. The order by importance
- * is left out: it waits for a computation in the background (tests/t_keys checks it), and
- * until then keeps the units in their order. */
+/* s: each order it goes through differs from the others somewhere. The orders by importance
+ * and by the mean carry gate are left out: they wait for a computation in the background
+ * (tests/t_keys checks them; test_unit_table the mean's order), and until then keep the
+ * units in their order. */
 static void test_sort_orders(gt_view *v)
 {
     int orders[SORT_COUNT][H];
@@ -255,7 +361,7 @@ static void test_sort_orders(gt_view *v)
         v->ui->t = v->t = st;
         n = 0;
         for (int o = 0; o < SORT_COUNT; o++) {
-            if (o == SORT_IMPORTANCE)
+            if (o == SORT_IMPORTANCE || o == SORT_MEAN)
                 continue;
             v->ui->sort = (gt_sort)o;
             draw(v, 120, 40);
@@ -728,6 +834,7 @@ int main(void)
     test_help(&v);
     test_unit_range(&v);
     test_stats_resize(&v);
+    test_unit_table(&v);
     test_goto_numbers(&v);
     test_sort_orders(&v);
     test_search_highlight(&v);

@@ -57,6 +57,10 @@ typedef struct gt_perturb {
     int units;          /* 1 (perturb_init's default): fill last and last_fo; 0: the curves,
                            half-lives and d0 alone */
     int linearized;     /* 1 (the default): the linearized curve too */
+    /* NULL (the default), or [2 (kmax+1) H] that each run adds to, for every edit that
+     * perturb_kept keeps: |D_j(k)| (c for an LSTM, h for a GRU) at [k H + j], a sum carried
+     * with its rounding error at [(kmax+1) H + k H + j] (perturb_sum_add) */
+    double *unit_abs;
     gt_perturb_result *res; /* [cap] */
     /* private */
     gt_batch b;         /* item 0: the original text; items 1..n: the edits */
@@ -97,6 +101,19 @@ int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t 
 /* The same for a single edit; NULL on bad arguments. The result lives until the next run. */
 const gt_perturb_result *perturb_one(gt_perturb *p, const float *h0, const float *c0,
                                      const uint16_t *orig, const uint16_t *edited, size_t n);
+
+/* Whether an edit's curves count in an average: its differences at k = 0 (c for an LSTM,
+ * h, and the forget-only start) are not zero. */
+int perturb_kept(const gt_perturb_result *r);
+
+/* Adds x to the sum *hi with its accumulated rounding error *lo (a two-sum): the sum
+ * hi + lo is then exact to about 1e-30 of its size, whatever the order of the terms. */
+static inline void perturb_sum_add(double *hi, double *lo, double x)
+{
+    double s = *hi + x, bb = s - *hi;
+    *lo += (*hi - (s - bb)) + (x - bb);
+    *hi = s;
+}
 
 /* The half-life of curve[0..K] relative to curve[0]: the smallest k whose ratio
  * curve[k] / curve[0] is <= 0.5, interpolated log-linearly between k-1 and k

@@ -50,6 +50,16 @@ typedef struct gt_report_gate {
     double left, right; /* fractions of the values below 0.1 and above 0.9 */
 } gt_report_gate;
 
+/* A unit's row of the unit table (doc/measures.md, "The unit table"); NAN where a value
+ * does not exist (JSON null). */
+typedef struct gt_unit_row {
+    double mean[REPORT_MAX_GATES]; /* each gate's mean, in the order of gt_report.gate */
+    double halflife;    /* ln 0.5 / ln (mean carry gate); +inf at 1 */
+    double halflife_bias; /* ln 0.5 / ln sigmoid(b_ih + b_hh) at the carry gate's row */
+    double halflife_measured; /* of the unit's own decay over the perturbation pairs */
+    double left, right; /* the carry gate's fractions below 0.1 and above 0.9 */
+} gt_unit_row;
+
 typedef struct gt_report {
     const gt_model *m;
     int layer;
@@ -80,6 +90,7 @@ typedef struct gt_report {
     gt_loss loss;       /* the readout's mean loss over the windows (count 0 without one) */
     /* the linearized curve (perturb.h) likewise: at k[0..nk), its half-life, the whole */
     double *linearized, hl_linearized, *curve_linearized;
+    gt_unit_row *unit_table; /* [H], in unit order */
     double seconds;     /* time taken */
     int threads;
     /* set by the caller when the model has interventions (intervene.h): what they are, and

@@ -113,6 +113,22 @@ double perturb_halflife(const double *curve, int K)
     return PERTURB_NONE;
 }
 
+int perturb_kept(const gt_perturb_result *r)
+{
+    return r->fo[0] > 0 && r->dh[0] > 0 && (!r->dc || r->dc[0] > 0);
+}
+
+/* Each unit's |D_j(k)| of a kept edit into p->unit_abs. */
+static void unit_abs_add(gt_perturb *p, int x, int k, const double *ed, const double *base)
+{
+    if (!perturb_kept(&p->res[x]))
+        return;
+    const size_t H = (size_t)p->m->hidden, off = (size_t)k * H;
+    double *hi = p->unit_abs + off, *lo = p->unit_abs + ((size_t)p->kmax + 1) * H + off;
+    for (size_t j = 0; j < H; j++)
+        perturb_sum_add(&hi[j], &lo[j], fabs(ed[j] - base[j]));
+}
+
 static double norm_diff(const double *restrict a, const double *restrict b, size_t n)
 {
     double s0 = 0, s1 = 0; /* two sums: twice the throughput */
@@ -205,6 +221,8 @@ static void measure_edit(gt_perturb *p, int x, int k, const double *base)
         if (H & 1)
             s0 += d0[H - 1] * p->prod[H - 1] * d0[H - 1] * p->prod[H - 1];
         fo[k] = sqrt(s0 + s1);
+        if (p->unit_abs)
+            unit_abs_add(p, x, k, ed, base);
         return;
     }
     int *last = (int *)r->last, *last_fo = (int *)r->last_fo;
@@ -224,6 +242,8 @@ static void measure_edit(gt_perturb *p, int x, int k, const double *base)
         s += f * f;
     }
     fo[k] = sqrt(s);
+    if (p->unit_abs)
+        unit_abs_add(p, x, k, ed, base);
 }
 
 int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t *orig,

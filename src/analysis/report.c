@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/unittable.h"
 #include "compute/jobs.h"
 #include "gatetui/loss.h"
 #include "gatetui/perturb.h"
@@ -48,6 +49,10 @@ typedef struct shared {
     size_t H, L, steps, nwin, nfull;
     float *vals[REPORT_MAX_GATES]; /* [positions * H] per gate */
     double *unit_sum;   /* [nwin * H] */
+    double *gate_sum;   /* [nwin * ngates * H]: the unit table's means */
+    unsigned *sat;      /* [nwin * 2 * H]: the carry gate below 0.1, above 0.9 */
+    double *abs_sum;    /* [2 * (K+1) * H]: the unit table's decays (perturb.h's unit_abs) */
+    pthread_mutex_t abs_lock; /* a thread adds its own decay sums to abs_sum when it ends */
     double *char_sum;   /* [nwin * 3] */
     size_t *char_cnt;   /* [nwin * 3] */
     double *curves;     /* [npairs * NCURVES * (K+1)]: cell, forget-only, hidden,
@@ -78,19 +83,25 @@ static int char_class(const gt_model *m, int tok)
 static void window_job(shared *sh, gt_run *run, size_t w)
 {
     const size_t H = sh->H, start = win_start(sh, w), n = win_len(sh, w);
-    double *usum = sh->unit_sum + w * H;
+    double *usum = sh->unit_sum + w * H, *gsum = sh->gate_sum + w * (size_t)sh->ngates * H;
+    unsigned *sat = sh->sat + w * 2 * H;
     run_reset(run);
     for (size_t p = 0; p < n; p++) {
         int tk = sh->tok[start + p];
         run_step_layers(run, tk, sh->layer);
         const float *g = run_gates(run, sh->layer), *carry = g + H;
-        for (int gi = 0; gi < sh->ngates; gi++)
-            memcpy(sh->vals[gi] + (start + p) * H, g + (size_t)sh->blocks[gi] * H,
-                   H * sizeof(float));
+        for (int gi = 0; gi < sh->ngates; gi++) {
+            const float *gv = g + (size_t)sh->blocks[gi] * H;
+            memcpy(sh->vals[gi] + (start + p) * H, gv, H * sizeof(float));
+            for (size_t j = 0; j < H; j++)
+                gsum[(size_t)gi * H + j] += gv[j];
+        }
         double s = 0;
         for (size_t j = 0; j < H; j++) {
             usum[j] += carry[j];
             s += carry[j];
+            sat[j] += (double)carry[j] < 0.1;
+            sat[H + j] += (double)carry[j] > 0.9;
         }
         int cls = char_class(sh->m, tk);
         sh->char_sum[w * 3 + cls] += s / (double)H;
@@ -119,7 +130,7 @@ static void perturb_job(shared *sh, gt_run *run, gt_perturb *pt, uint16_t *edbuf
         const gt_perturb_result *res = &pt->res[x];
         size_t pair = jb->win * (size_t)sh->reps + (size_t)(jb->first + x);
         double *cv = sh->curves + pair * NCURVES * K1;
-        int keep = res->fo[0] > 0 && res->dh[0] > 0 && (!lstm || res->dc[0] > 0);
+        int keep = perturb_kept(res);
         sh->kept[pair] = (unsigned char)keep;
         if (!keep)
             continue;
@@ -140,6 +151,7 @@ typedef struct worker {
     int have_run, have_pt;
     uint16_t *edbuf;
     const uint16_t **ed;
+    double *abs_sum;    /* this thread's share of shared.abs_sum */
 } worker;
 
 static int worker_begin(void *ctx, void **state, gt_error *e)
@@ -163,9 +175,10 @@ static int worker_perturb(shared *sh, worker *wk, gt_error *e)
     if (perturb_use_float32(&wk->pt, e))
         return e->code;
     wk->pt.units = 0;
+    wk->pt.unit_abs = wk->abs_sum = calloc(2 * ((size_t)sh->K + 1) * sh->H, sizeof(double));
     wk->edbuf = malloc((size_t)sh->chunk * ((size_t)sh->K + 1) * sizeof *wk->edbuf);
     wk->ed = malloc((size_t)sh->chunk * sizeof *wk->ed);
-    if (!wk->edbuf || !wk->ed)
+    if (!wk->edbuf || !wk->ed || !wk->abs_sum)
         return gt_fail(e, GT_EFAIL, "out of memory for the perturbation table");
     return GT_OK;
 }
@@ -188,11 +201,28 @@ static int worker_job(void *ctx, void *state, size_t i, gt_error *e)
     return GT_OK;
 }
 
+/* A thread's decay sums into the report's, each with its rounding error: the order in
+ * which the threads end changes the sums by about 1e-30 of their size. */
+static void add_abs_sums(shared *sh, const double *a)
+{
+    const size_t n = ((size_t)sh->K + 1) * sh->H;
+    pthread_mutex_lock(&sh->abs_lock);
+    for (size_t i = 0; i < n; i++) {
+        perturb_sum_add(&sh->abs_sum[i], &sh->abs_sum[n + i], a[i]);
+        sh->abs_sum[n + i] += a[n + i];
+    }
+    pthread_mutex_unlock(&sh->abs_lock);
+}
+
 static void worker_end(void *ctx, void *state)
 {
     worker *wk = state;
     if (!wk)
         return;
+    if (wk->abs_sum) {
+        add_abs_sums(ctx, wk->abs_sum);
+        free(wk->abs_sum);
+    }
     free(wk->edbuf);
     free(wk->ed);
     if (wk->have_pt)
@@ -211,6 +241,7 @@ static long long job_cost(void *ctx, size_t i)
 void report_free(gt_report *r)
 {
     free(r->unit_mean);
+    free(r->unit_table);
     free(r->cell);
     free(r->forget_only);
     free(r->hidden);
@@ -227,6 +258,9 @@ static void free_shared(shared *sh)
     for (int g = 0; g < REPORT_MAX_GATES; g++)
         free(sh->vals[g]);
     free(sh->unit_sum);
+    free(sh->gate_sum);
+    free(sh->sat);
+    free(sh->abs_sum);
     free(sh->char_sum);
     free(sh->char_cnt);
     free(sh->curves);
@@ -483,8 +517,11 @@ static int make_jobs(shared *sh, const gt_report *r, int threads, gt_error *e)
     sh->char_cnt = calloc(sh->nwin * 3, sizeof *sh->char_cnt);
     sh->curves = malloc((npairs ? npairs : 1) * NCURVES * ((size_t)sh->K + 1) * sizeof *sh->curves);
     sh->kept = calloc(npairs ? npairs : 1, 1);
+    sh->gate_sum = calloc(sh->nwin * (size_t)sh->ngates * H + 1, sizeof *sh->gate_sum);
+    sh->sat = calloc(sh->nwin * 2 * H, sizeof *sh->sat);
+    sh->abs_sum = calloc(2 * ((size_t)sh->K + 1) * H, sizeof *sh->abs_sum);
     int oom = !sh->jobs || !sh->unit_sum || !sh->char_sum || !sh->char_cnt || !sh->curves ||
-              !sh->kept;
+              !sh->kept || !sh->gate_sum || !sh->sat || !sh->abs_sum;
     for (int g = 0; g < sh->ngates && !oom; g++)
         oom = !(sh->vals[g] = malloc(r->positions * H * sizeof(float)));
     if (oom)
@@ -530,6 +567,7 @@ int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t 
     double t0 = now();
     shared sh;
     memset(&sh, 0, sizeof sh);
+    pthread_mutex_init(&sh.abs_lock, NULL);
     plan(&sh, r, m, tok, steps, o);
     int threads = threads_wanted(o);
     rc = make_jobs(&sh, r, threads, e);
@@ -543,7 +581,13 @@ int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t 
         rc = gate_tables(r, &sh, threads, e);
     if (!rc)
         rc = perturbation_table(r, &sh, e);
+    if (!rc) {
+        const unittable_sums us = {.nwin = sh.nwin, .gate_sum = sh.gate_sum, .sat = sh.sat,
+                                   .abs_sum = sh.abs_sum};
+        rc = unittable_build(r, &us, e);
+    }
     free_shared(&sh);
+    pthread_mutex_destroy(&sh.abs_lock);
     if (!rc)
         rc = loss_measure(&r->loss, m, tok, steps, (size_t)o->window_len, (size_t)o->windows,
                           o->threads, e);

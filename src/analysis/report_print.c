@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/jsonout.h"
+#include "analysis/unittable.h"
 #include "gatetui/report.h"
 #include "gatetui/utf8.h"
 
@@ -209,6 +210,7 @@ int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_err
     print_heading(f, r, text_name);
     print_gates(f, r);
     print_perturbation(f, r);
+    unittable_print(f, r);
     if (fflush(f) || ferror(f))
         return gt_fail(e, GT_EFAIL, "error writing the report");
     return GT_OK;
@@ -370,5 +372,8 @@ int report_print_sweep_text(FILE *f, const gt_report *r, const double *d, int n,
 
 int report_print_json(FILE *f, const gt_report *r, gt_error *e)
 {
-    return dump_json(f, report_json(r), e);
+    json_t *root = report_json(r);
+    if (root)
+        json_object_set_new(root, "unit_table", unittable_json(r));
+    return dump_json(f, root, e);
 }

@@ -23,7 +23,8 @@ int data_stats_init(gt_data_stats *sv, const gt_model *m, gt_trace *tr, const ch
     sv->text = calloc((size_t)m->layers, sizeof *sv->text);
     sv->lines = calloc((size_t)m->layers, sizeof *sv->lines);
     sv->width = calloc((size_t)m->layers, sizeof *sv->width);
-    if (!sv->text || !sv->lines || !sv->width) {
+    sv->units = calloc((size_t)m->layers, sizeof *sv->units);
+    if (!sv->text || !sv->lines || !sv->width || !sv->units) {
         data_stats_free(sv);
         return gt_fail(e, GT_EFAIL, "out of memory for the stats view");
     }
@@ -31,6 +32,24 @@ int data_stats_init(gt_data_stats *sv, const gt_model *m, gt_trace *tr, const ch
 }
 
 /* ---- the child ---- */
+
+/* What follows the tables' text and a 0 byte in the child's result: this, then the H rows
+ * of the unit table (the child is a fork: the same layout). */
+typedef struct units_head {
+    int hidden, ngates, carry, K;
+    char gate_name[REPORT_MAX_GATES][4];
+} units_head;
+
+/* The unit table after the text in f. */
+static void write_units(FILE *f, const gt_report *r)
+{
+    units_head hd = {r->m->hidden, r->ngates, r->carry, r->K, {{0}}};
+    for (int g = 0; g < r->ngates; g++)
+        snprintf(hd.gate_name[g], sizeof hd.gate_name[g], "%s", r->gate[g].name);
+    fputc(0, f);
+    fwrite(&hd, sizeof hd, 1, f);
+    fwrite(r->unit_table, sizeof *r->unit_table, (size_t)r->m->hidden, f);
+}
 
 typedef struct child_ctx {
     const gt_data_stats *sv;
@@ -75,6 +94,8 @@ static int child_main(gt_bgjob *job, void *ctx, char *why)
         r.m = &named;
         FILE *f = open_memstream(&buf, &n);
         int bad = !f || report_print_text(f, &r, sv->text_name, &e);
+        if (!bad && r.unit_table)
+            write_units(f, &r);
         if (f && fclose(f))
             bad = 1;
         if (bad)
@@ -109,7 +130,10 @@ void data_stats_free(gt_data_stats *sv)
     bgjob_cancel(&sv->job);
     for (int k = 0; sv->text && k < sv->layers; k++)
         free(sv->text[k]);
+    for (int k = 0; sv->units && k < sv->layers; k++)
+        free(sv->units[k]);
     free(sv->text);
+    free(sv->units);
     free(sv->lines);
     free(sv->width);
     free(sv->joined);
@@ -122,7 +146,9 @@ void data_stats_forget(gt_data_stats *sv)
     bgjob_cancel(&sv->job);
     for (int k = 0; k < sv->layers; k++) {
         free(sv->text[k]);
+        free(sv->units[k]);
         sv->text[k] = NULL;
+        sv->units[k] = NULL;
     }
     sv->error[0] = 0;
 }
@@ -156,10 +182,36 @@ static void measure(char *t, int *nlines, int *nwidth)
     *nwidth = width;
 }
 
-/* The tables become layer k's text. */
-static void take_tables(gt_data_stats *sv, int k, const char *text, size_t len)
+/* The unit table after the text's 0 byte, n bytes at p, becomes layer k's. */
+static void take_units(gt_data_stats *sv, int k, const char *p, size_t n)
+{
+    units_head hd;
+    const size_t H = (size_t)sv->m->hidden;
+    if (n != sizeof hd + H * sizeof **sv->units)
+        return;
+    memcpy(&hd, p, sizeof hd);
+    gt_unit_row *rows = malloc(H * sizeof *rows);
+    if (!rows || hd.hidden != (int)H || hd.ngates > REPORT_MAX_GATES) {
+        free(rows);
+        return;
+    }
+    memcpy(rows, p + sizeof hd, H * sizeof *rows);
+    sv->ngates = hd.ngates;
+    sv->carry = hd.carry;
+    sv->K = hd.K;
+    memcpy(sv->gate_name, hd.gate_name, sizeof hd.gate_name);
+    free(sv->units[k]);
+    sv->units[k] = rows;
+}
+
+/* The tables (up to a 0 byte) become layer k's text; the unit table after it, its rows. */
+static void take_tables(gt_data_stats *sv, int k, const char *text, size_t all)
 {
     int lines = 0, width = 0;
+    const char *nul = memchr(text, 0, all);
+    size_t len = nul ? (size_t)(nul - text) : all;
+    if (nul)
+        take_units(sv, k, nul + 1, all - len - 1);
     char *t = malloc(len + 1);
     if (!t) {
         snprintf(sv->error, sizeof sv->error, "report of layer %d: out of memory", k);
@@ -184,6 +236,11 @@ const char *data_stats_tables(const gt_data_stats *sv, int layer, int *lines, in
     *lines = layer >= 0 && layer < sv->layers && sv->text[layer] ? sv->lines[layer] : 0;
     *width = layer >= 0 && layer < sv->layers && sv->text[layer] ? sv->width[layer] : 0;
     return layer >= 0 && layer < sv->layers ? sv->text[layer] : NULL;
+}
+
+const gt_unit_row *data_stats_units(const gt_data_stats *sv, int layer)
+{
+    return layer >= 0 && layer < sv->layers && sv->units ? sv->units[layer] : NULL;
 }
 
 int data_stats_join(gt_data_stats *sv, const char *const *tables, int n, int layer)

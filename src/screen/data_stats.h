@@ -1,5 +1,7 @@
 /* The stats view's data: the report (report.h, doc/measures.md) for the text as loaded, one
- * per layer, kept once computed. The tables are the same text `gatetui --report` prints.
+ * per layer, kept once computed. The tables are the same text `gatetui --report` prints;
+ * the unit table's rows come with them (the unit table view, the sort by the mean carry
+ * gate).
  * A report takes a while (seconds on a 256-unit model, minutes on a very wide one), so it
  * is computed by a child process (bgjob.h): the keys keep working meanwhile, and closing
  * the view, asking for another layer or quitting ends the computation at once. */
@@ -12,6 +14,7 @@
 
 #include "gatetui/error.h"
 #include "gatetui/model.h"
+#include "gatetui/report.h"
 #include "gatetui/trace.h"
 #include "screen/bgjob.h"
 
@@ -20,6 +23,12 @@ typedef struct gt_data_stats {
     char **text;        /* [layers] each layer's tables, NULL until computed */
     int *lines;         /* [layers] their number of lines */
     int *width;         /* [layers] the widest line's columns */
+    gt_unit_row **units; /* [layers] each layer's unit table ([H] rows, unit order), NULL
+                            until computed, with the tables */
+    /* the unit table's gates (their names, the carry gate's index) and the report's
+     * horizon, from the last computation */
+    int ngates, carry, K;
+    char gate_name[REPORT_MAX_GATES][4];
     char error[256];    /* why the last computation failed, or "" */
     /* several models: every model's tables of layer joined_layer side by side, one column
      * per model (models.c), or NULL */
@@ -47,6 +56,8 @@ void data_stats_forget(gt_data_stats *sv);
 /* The tables to show for layer: every model's side by side when they are joined, else
  * this model's (NULL until computed); their lines and widest line's columns. */
 const char *data_stats_tables(const gt_data_stats *sv, int layer, int *lines, int *width);
+/* Layer's unit table ([H] rows in unit order), NULL until computed. */
+const gt_unit_row *data_stats_units(const gt_data_stats *sv, int layer);
 /* Joins the n models' tables of layer side by side (columns.h) as this view's; GT_EFAIL
  * when out of memory (nothing changes). */
 int data_stats_join(gt_data_stats *sv, const char *const *tables, int n, int layer);

@@ -34,6 +34,7 @@ void frame_draw(gt_surface *s, const gt_view *v)
     switch (v->ui->overlay) {
     case OVERLAY_PROFILE: panel_profile(s, body, v); break;
     case OVERLAY_STATS: panel_stats(s, body, v); break;
+    case OVERLAY_UNITS: panel_units(s, body, v); break;
     case OVERLAY_JACOBIAN: panel_jacobian(s, body, v); break;
     case OVERLAY_NONE:
         panel_gates(s, v->lay.r[P_GATES], v);

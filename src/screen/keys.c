@@ -315,10 +315,9 @@ static void change_layer(gt_view *v, int d)
         view_edits_changed(v);
         if (v->ui->sort == SORT_IMPORTANCE && v->ivs)
             data_interv_want_importance(v->ivs, v->layer);
-        if (v->ui->overlay == OVERLAY_STATS) {
-            v->ui->stats_scroll = 0;
+        v->ui->stats_scroll = v->ui->ut_row = v->ui->ut_top = 0;
+        if (view_wants_stats(v))
             data_stats_want(&v->stats, v->layer);
-        }
     }
 }
 
@@ -499,6 +498,11 @@ static void clear_interventions(gt_view *v)
 static void next_sort(gt_view *v)
 {
     v->ui->sort = keys_find_next_sort(v);
+    if (v->ui->sort == SORT_MEAN) {
+        data_stats_want(&v->stats, v->layer);
+        if (!data_stats_units(&v->stats, v->layer))
+            message(v, 0, "the mean carry gate over the report's windows is computed in the background");
+    }
     if (v->ui->sort == SORT_IMPORTANCE && v->ivs) {
         data_interv_want_importance(v->ivs, v->layer);
         if (!v->ivs->imp_known && data_interv_importance_busy(v->ivs))

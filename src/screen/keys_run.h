@@ -48,5 +48,8 @@ gt_act keys_escape(gt_view *v, const gt_key *k);
 gt_act keys_redraw(gt_view *v, const gt_key *k);
 gt_act keys_help_open(gt_view *v, const gt_key *k);
 gt_act keys_quit(gt_view *v, const gt_key *k);
+/* the unit table's (keys_units.c): U opens and closes it; the keys in it */
+gt_act keys_units_open(gt_view *v, const gt_key *k);
+gt_act keys_units_table(gt_view *v, const gt_key *k);
 
 #endif

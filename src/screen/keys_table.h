@@ -12,7 +12,8 @@
 #define KEY_STATS (1u << OVERLAY_STATS)
 #define KEY_PROFILE (1u << OVERLAY_PROFILE)
 #define KEY_JACOBIAN (1u << OVERLAY_JACOBIAN)
-#define KEY_VIEWS (KEY_STATS | KEY_PROFILE | KEY_JACOBIAN)
+#define KEY_UNITS (1u << OVERLAY_UNITS)
+#define KEY_VIEWS (KEY_STATS | KEY_PROFILE | KEY_JACOBIAN | KEY_UNITS)
 #define KEY_ALL (KEY_PANELS | KEY_VIEWS)
 
 typedef gt_act (*gt_keyrun)(gt_view *v, const gt_key *k);

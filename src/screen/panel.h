@@ -15,6 +15,10 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v);
 void panel_status(gt_surface *s, gt_rect r, const gt_view *v);
 void panel_stats(gt_surface *s, gt_rect r, const gt_view *v); /* instead of the four below the strip */
 void panel_profile(gt_surface *s, gt_rect r, const gt_view *v); /* the same */
+void panel_units(gt_surface *s, gt_rect r, const gt_view *v); /* the same */
+/* Inside a view's frame (in): the report of the layer being computed, its progress, or why
+ * it failed. */
+void panel_stats_computing(gt_surface *s, gt_rect in, const gt_view *v);
 void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v); /* likewise */
 void panel_help(gt_surface *s, int scroll); /* over the whole frame, from line `scroll` */
 /* The help's last useful scroll position on a w x h screen. */

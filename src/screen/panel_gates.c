@@ -34,6 +34,11 @@ static const char *sort_name(const gt_view *v, const gt_surface *s)
     int lstm = v->m->arch == GT_LSTM;
     switch (v->ui->sort) {
     case SORT_CARRY: return lstm ? "forget gate f" : "update gate z";
+    case SORT_MEAN:
+        if (!data_stats_units(&v->stats, v->layer))
+            return lstm ? "mean f (computing; by unit meanwhile)"
+                        : "mean z (computing; by unit meanwhile)";
+        return lstm ? "mean f over the report's windows" : "mean z over the report's windows";
     case SORT_ABSC: return lstm ? "|c|" : "|h|";
     case SORT_CHANGE:
         return s->utf8 ? (lstm ? "|Δc|" : "|Δh|") : (lstm ? "|dc|" : "|dh|");

@@ -48,28 +48,7 @@ void panel_stats(gt_surface *s, gt_rect r, const gt_view *v)
     panel_frame(s, r, title, note, &in);
     int x = in.x + 1, w = in.w - 1;
     if (!text) {
-        int layer;
-        double p = data_stats_progress(sv, &layer);
-        if (sv->error[0] && !data_stats_busy(sv)) {
-            panel_wrap(s, x, in.y + 1, w, in.h - 1, R_ERROR, sv->error);
-            return;
-        }
-        snprintf(buf, sizeof buf, "computing the report of layer %d%s ", v->layer,
-                 s->utf8 ? "…" : "...");
-        int used = surf_text(s, x, in.y + 1, w, R_NORMAL, buf);
-        int bw = w - used - 8 > 40 ? 40 : w - used - 8;
-        if (layer == v->layer && bw > 4) {
-            surf_text(s, x + used, in.y + 1, 1, R_DIM, "[");
-            plot_bar(s, x + used + 1, in.y + 1, bw, p, R_PROGRESS);
-            surf_text(s, x + used + 1 + bw, in.y + 1, 1, R_DIM, "]");
-            surf_printf(s, x + used + bw + 2, in.y + 1, 6, R_NORMAL, " %3.0f%%", 100.0 * p);
-        }
-        snprintf(buf, sizeof buf,
-                 "the keys keep working meanwhile; r or Esc closes the view and stops the "
-                 "computation. The tables are those of gatetui --report (%d windows of %d "
-                 "characters from the start of the text).",
-                 REPORT_WINDOWS, REPORT_WINDOW_LEN);
-        panel_wrap(s, x, in.y + 3, w, in.h - 3, R_DIM, buf);
+        panel_stats_computing(s, in, v);
         return;
     }
     int colw = cols == 2 ? (w - 1) / 2 : w;
@@ -79,4 +58,32 @@ void panel_stats(gt_surface *s, gt_rect r, const gt_view *v)
                 break;
             surf_text(s, x + c * (colw + 1), in.y + y, colw, R_NORMAL, buf);
         }
+}
+
+void panel_stats_computing(gt_surface *s, gt_rect in, const gt_view *v)
+{
+    const gt_data_stats *sv = &v->stats;
+    char buf[512];
+    int x = in.x + 1, w = in.w - 1, layer;
+    double p = data_stats_progress(sv, &layer);
+    if (sv->error[0] && !data_stats_busy(sv)) {
+        panel_wrap(s, x, in.y + 1, w, in.h - 1, R_ERROR, sv->error);
+        return;
+    }
+    snprintf(buf, sizeof buf, "computing the report of layer %d%s ", v->layer,
+             s->utf8 ? "…" : "...");
+    int used = surf_text(s, x, in.y + 1, w, R_NORMAL, buf);
+    int bw = w - used - 8 > 40 ? 40 : w - used - 8;
+    if (layer == v->layer && bw > 4) {
+        surf_text(s, x + used, in.y + 1, 1, R_DIM, "[");
+        plot_bar(s, x + used + 1, in.y + 1, bw, p, R_PROGRESS);
+        surf_text(s, x + used + 1 + bw, in.y + 1, 1, R_DIM, "]");
+        surf_printf(s, x + used + bw + 2, in.y + 1, 6, R_NORMAL, " %3.0f%%", 100.0 * p);
+    }
+    snprintf(buf, sizeof buf,
+             "the keys keep working meanwhile; %s or Esc closes the view and stops the "
+             "computation. The tables are those of gatetui --report (%d windows of %d "
+             "characters from the start of the text).",
+             v->ui->overlay == OVERLAY_UNITS ? "U" : "r", REPORT_WINDOWS, REPORT_WINDOW_LEN);
+    panel_wrap(s, x, in.y + 3, w, in.h - 3, R_DIM, buf);
 }

@@ -96,6 +96,11 @@ static int overlay_hints(gt_surface *s, int x, int y, int end, const gt_view *v)
         {u ? "←→" : "h/l", "extend"}, {"PgUp/Dn", "page"}, {"v", "select"},
         {"Esc", "cancel"},            {"?", "help"},      {"q", "quit"},
     };
+    const hint uh[] = {
+        {u ? "↑↓" : "j/k", "row"}, {u ? "←→" : "h/l", "column"}, {"s", "reverse"},
+        {"Enter", "select"},      {"U Esc", "close"},          {"?", "help"},
+        {"q", "quit"},
+    };
     const hint jh[] = {
         {u ? "←→" : "h/l", "step"}, {u ? "↑↓" : "j/k", "unit"}, {"+/-", "K"},
         {"[ ]", "layer"},           {"D Esc", "close"},        {"?", "help"},
@@ -105,6 +110,7 @@ static int overlay_hints(gt_surface *s, int x, int y, int end, const gt_view *v)
     switch (v->ui->overlay) {
     case OVERLAY_STATS: HINTS(sh); return 1;
     case OVERLAY_PROFILE: HINTS(ph); return 1;
+    case OVERLAY_UNITS: HINTS(uh); return 1;
     case OVERLAY_JACOBIAN:
     case OVERLAY_NONE: break;
     }

@@ -37,11 +37,12 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
     view_clamp(v);
     size_t H = (size_t)m->hidden;
     v->order = malloc(H * sizeof *v->order);
+    v->ut_order = malloc(H * sizeof *v->ut_order);
     v->key = malloc(H * sizeof *v->key);
     v->zeros = calloc(H, sizeof *v->zeros);
     v->probs = malloc((size_t)m->vocab * sizeof *v->probs);
     v->dbuf = malloc(2 * (size_t)(m->gates + 2) * H * sizeof *v->dbuf);
-    if (!v->order || !v->key || !v->zeros || !v->probs || !v->dbuf) {
+    if (!v->order || !v->ut_order || !v->key || !v->zeros || !v->probs || !v->dbuf) {
         view_free(v);
         return gt_fail(e, GT_EFAIL, "out of memory for the screen");
     }
@@ -66,6 +67,7 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
 void view_free(gt_view *v)
 {
     free(v->order);
+    free(v->ut_order);
     free(v->key);
     free(v->zeros);
     free(v->probs);
@@ -76,7 +78,7 @@ void view_free(gt_view *v)
     data_jac_free(&v->jac);
     free(v->dbuf);
     v->dbuf = NULL;
-    v->order = NULL;
+    v->order = v->ut_order = NULL;
     v->key = v->zeros = v->probs = NULL;
 }
 
@@ -133,10 +135,16 @@ static void sort_units(gt_view *v)
     const float *carry = v->sg + (size_t)model_carry_gate(v->m) * H;
     int lstm = v->m->arch == GT_LSTM;
     const float *now = lstm ? v->sc : v->sh, *before = lstm ? v->spc : v->sph;
+    const gt_unit_row *means = data_stats_units(&v->stats, v->layer);
+    if (v->stats.carry >= v->stats.ngates) /* a cell without a carry gate */
+        means = NULL;
     for (int j = 0; j < H; j++) {
         switch (v->ui->sort) {
         case SORT_INDEX: v->key[j] = 0; break;
         case SORT_CARRY: v->key[j] = carry[j]; break;
+        case SORT_MEAN:
+            v->key[j] = means ? (float)means[j].mean[v->stats.carry] : NAN;
+            break;
         case SORT_ABSC: v->key[j] = fabsf(now[j]); break;
         case SORT_CHANGE: v->key[j] = fabsf(now[j] - before[j]); break;
         case SORT_IMPORTANCE:
@@ -268,6 +276,7 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     v->ph = t > 0 ? trace_h(v->tr, t - 1, v->layer) : v->zeros;
     shown_values(v);
     sort_units(v);
+    view_units_prepare(v);
     found_near(v, t);
     if (v->ui->strip_t != t) { /* the cursor moved: the strip follows it again */
         v->ui->strip_t = t;
@@ -341,18 +350,28 @@ void view_model_changed(gt_view *v)
     trace_model_changed(v->tr);
     view_forget_jump(v);
     view_edits_changed(v); /* the perturbation, the difference, m v p computed again */
-    if (v->ui->overlay == OVERLAY_STATS)
+    if (view_wants_stats(v))
         data_stats_want(&v->stats, v->layer);
     if (v->ui->pass_wanted)
         trace_pass_start(v->tr, v->steps, NULL);
+}
+
+int view_wants_stats(const gt_view *v)
+{
+    gt_overlay o = v->ui->overlay;
+    return o == OVERLAY_STATS || o == OVERLAY_UNITS || v->ui->sort == SORT_MEAN;
 }
 
 void view_set_overlay(gt_view *v, gt_overlay o)
 {
     gt_overlay was = v->ui->overlay;
     v->ui->overlay = o;
-    if (was == OVERLAY_STATS && o != OVERLAY_STATS)
+    if (!view_wants_stats(v))
         data_stats_cancel(&v->stats); /* a computation not finished is ended */
+    if (o == OVERLAY_UNITS && was != OVERLAY_UNITS) {
+        v->ui->ut_row = v->ui->ut_top = 0;
+        data_stats_want(&v->stats, v->layer);
+    }
     if (was == OVERLAY_PROFILE && o != OVERLAY_PROFILE)
         data_find_profile(&v->find, v->unit, v->layer, 0);
     if (o == OVERLAY_STATS && was != OVERLAY_STATS) {
@@ -366,7 +385,7 @@ void view_set_overlay(gt_view *v, gt_overlay o)
 void view_follow_overlay(gt_view *v, int shown)
 {
     gt_overlay o = v->ui->overlay;
-    if (o == OVERLAY_STATS)
+    if (view_wants_stats(v))
         data_stats_want(&v->stats, v->layer);
     else
         data_stats_cancel(&v->stats);

@@ -23,6 +23,8 @@
 typedef enum gt_sort {
     SORT_INDEX,    /* unit number */
     SORT_CARRY,    /* the carry gate (f or z) at the cursor */
+    SORT_MEAN,     /* the mean carry gate over the text (the unit table's, computed in the
+                    * background with the stats view's report) */
     SORT_ABSC,     /* |c| (|h| for a GRU) */
     SORT_CHANGE,   /* |c_t - c_(t-1)| (h for a GRU); the half-life, ln 0.5 / ln carry, would
                     * only repeat the carry gate's order */
@@ -44,7 +46,8 @@ typedef enum gt_overlay {
     OVERLAY_NONE,     /* the gate, cell/hidden, unit and perturbation panels */
     OVERLAY_STATS,    /* r: the report's tables */
     OVERLAY_PROFILE,  /* p: the selected unit's profile */
-    OVERLAY_JACOBIAN  /* D: the derivative against the carry line */
+    OVERLAY_JACOBIAN, /* D: the derivative against the carry line */
+    OVERLAY_UNITS     /* U: the stats view's unit table */
 } gt_overlay;
 
 #define VIEW_REDO 64
@@ -81,6 +84,11 @@ typedef struct gt_shared {
     int top;           /* the first rank shown in the gate panel */
     gt_sort sort;
     int stats_scroll;  /* the stats view's first line shown */
+    int ut_row, ut_top; /* the unit table's selected row and first row shown (ranks in its
+                         * order) */
+    int ut_col, ut_gate; /* the column it is sorted by: its kind (gt_unit_col) and for a
+                          * mean its gate, so that it stays the same for every model */
+    int ut_reverse;    /* the other way round */
     int jac_K;         /* the derivative view's K (+ and - change it while it is up) */
     gt_prompt prompt;
     char input[VIEW_INPUT];
@@ -137,6 +145,8 @@ typedef struct gt_view {
     gt_layout lay;
     gt_gate_grid grid; /* the gate panel's rows and columns in lay */
     int *order;        /* [H] units in display order */
+    int *ut_order;     /* [H] the unit table's rows in its order (while it is known) */
+    int ut_known;      /* the unit table of the layer is known: ut_order is its order */
     int rank;          /* the selected unit's place in order */
     float *key;        /* [H] the sort key of each unit */
     const float *g, *c, *h;  /* the layer's values at t: gates [G*H], c [H], h [H] */
@@ -192,6 +202,21 @@ void view_toggle_overlay(gt_view *v, gt_overlay o);
  * ended (the profile is computed only for the model shown; the report's tables for every
  * model, side by side). */
 void view_follow_overlay(gt_view *v, int shown);
+
+/* 1 when the report of the layer is wanted: the stats view or the unit table is up, or the
+ * units are sorted by their mean carry gate. */
+int view_wants_stats(const gt_view *v);
+
+/* The unit table (viewunits.c): its order derived for the frame (view_prepare), the rows a
+ * page shows, the selected row moved by d (the first row shown following it), the sort
+ * column moved by d, the unit of its selected row (-1 while it is not known). */
+void view_units_prepare(gt_view *v);
+int view_units_page(const gt_view *v);
+void view_units_move(gt_view *v, int d);
+void view_units_column(gt_view *v, int d);
+/* The column sorted by, in this model's table (unittable_col). */
+int view_units_col(const gt_view *v);
+int view_units_selected(const gt_view *v);
 
 /* Turns the difference view on or off. On needs an edit: without one GT_EINPUT (e says so);
  * when the run of the text before the edit fails (out of memory), its error. The view stays

@@ -4,7 +4,9 @@ the perturbation curves of doc/measures.md, in numpy from the equations there.
 
   report_ref.py report MODEL TEXT [--layer N] [--windows N] [--window-len L]
                 [--horizon K] [--vocab-from FILE] [--gru-reset before|after]
-      prints the report's JSON object.
+      prints the report's JSON object; each row of its unit table has one key more than
+      gatetui's, "condition": {"halflife_measured": k}, the half-life's condition number
+      (halflife_condition) that tests/reportcmp bounds it by.
 
   report_ref.py perturb MODEL TEXT --edit S=T[,S2=T2...] [--edit ...] [--layer N]
                 [--horizon K] [--vocab-from FILE] [--gru-reset before|after]
@@ -186,6 +188,39 @@ def halflife(curve):
     return None
 
 
+def halflife_condition(S, N):
+    """The measured half-life of a unit's decay S[0..K] (halflife(S)), and its condition
+    number: k with |d hl| <= k * eps when every pair's difference vector D(q) carries an
+    error of at most eps * |D(q)| (the float32 difference path's relative error, which
+    tests/reportcmp holds the curves to) and so each unit's share of it at most that:
+    S[q] then moves by at most eps * N[q], N[q] the sum over the pairs of |D(q)|.  The
+    interpolation hl = k - 1 + a / b, a = ln(S[k-1] / S[0]) + ln 2, b = ln(S[k-1] / S[k]),
+    has d hl / d ln S[0] = -1/b, d / d ln S[k-1] = 1/b - a/b^2, d / d ln S[k] = a/b^2;
+    the condition number sums their sizes times N[q] / S[q].  (None, 0) when there is no
+    half-life; ValueError when a lag's ratio lies within the error of 0.5, where the
+    half-life would jump (an ambiguous fixture)."""
+    hl = halflife(list(S))
+    if not S[0] > 0:
+        return hl, 0.0
+    eps = 1e-6
+    for q in range(1, len(S)):
+        r, err = S[q] / S[0], eps * (N[q] / S[0] + S[q] * N[0] / S[0] ** 2)
+        if abs(r - 0.5) <= 2 * err:
+            raise ValueError("a unit's decay ratio %.9g at lag %d is within its error "
+                             "%.3g of 0.5" % (r, q, err))
+        if r <= 0.5:
+            break
+    if hl is None or hl == math.floor(hl):
+        return hl, 0.0
+    k = int(math.floor(hl)) + 1
+    a = math.log(S[k - 1] / S[0]) + math.log(2)
+    b = math.log(S[k - 1] / S[k])
+    g = {0: -1 / b}
+    g[k - 1] = g.get(k - 1, 0.0) + 1 / b - a / b ** 2
+    g[k] = g.get(k, 0.0) + a / b ** 2
+    return hl, sum(abs(v) * N[q] / S[q] for q, v in g.items())
+
+
 def num(v):
     return None if v is None or not math.isfinite(v) else float(v)
 
@@ -245,7 +280,8 @@ def perturb(m, layer, h0, c0, orig, edits, K, units=True):
     for e in range(E):
         if not units:
             out.append(dict(dc=np.array(dcs)[:, e] if lstm else None,
-                            dh=np.array(dhs)[:, e], fo=fo[:, e], lin=lin[:, e]))
+                            dh=np.array(dhs)[:, e], fo=fo[:, e], lin=lin[:, e],
+                            absd=np.abs(D[:, e, :])))
             continue
         ratio = np.abs(D[:, e, :]) / np.where(d0[e] != 0, np.abs(d0[e]), 1.0)
         last, last_fo, margin = [], [], []
@@ -281,6 +317,8 @@ def perturbation(m, wins, layer, L, horizon):
     s = L // 4
     K = min(horizon, L - s - 1)
     curves = {"cell": [], "fo": [], "hidden": [], "lin": []}
+    absd = np.zeros((K + 1, m.H))  # the unit table's sum over pairs of |D_j(k)|
+    normd = np.zeros(K + 1)        # and of |D(k)| (halflife_condition)
     for win in wins:
         if len(win) != L:
             continue
@@ -299,6 +337,8 @@ def perturbation(m, wins, layer, L, horizon):
         for res in perturb(m, layer, h0, c0, orig, edits, K, units=False):
             if not (res["fo"][0] > 0 and res["dh"][0] > 0 and (not lstm or res["dc"][0] > 0)):
                 continue
+            absd += res["absd"]
+            normd += np.linalg.norm(res["absd"], axis=1)
             if lstm:
                 curves["cell"].append(np.array(res["dc"]) / res["dc"][0])
             curves["fo"].append(np.array(res["fo"]) / res["fo"][0])
@@ -315,7 +355,7 @@ def perturbation(m, wins, layer, L, horizon):
             "halflife_cell": hl(mean["cell"]), "halflife_forget_only": hl(mean["fo"]),
             "halflife_hidden": hl(mean["hidden"]),
             "linearized": pick(mean["lin"]), "halflife_linearized": hl(mean["lin"])}
-    return pert
+    return pert, absd, normd
 
 
 def loss(m, wins):
@@ -398,7 +438,22 @@ def report(m, toks, layer, N, L, horizon):
         cnt = int(sel.sum())
         by_char[key] = {"mean": float(pos_mean[sel].mean()) if cnt else None, "count": cnt}
 
-    pert = perturbation(m, wins, layer, L, horizon)
+    pert, absd, normd = perturbation(m, wins, layer, L, horizon)
+    # the unit table: each unit's mean gates, three half-lives, its carry gate's saturation
+    b = m.layers[layer][2] + m.layers[layer][3]
+    table = []
+    for j in range(H):
+        mean = {}
+        for gname in names:
+            mean[gname] = float(np.concatenate(order(vals[gname]), axis=0)[:, j].mean())
+        bias_gate = sigmoid(b[H + j])
+        hl, cond = halflife_condition(absd[:, j], normd)
+        table.append({"unit": j, "mean": mean, "halflife": num(float(uhl[j])),
+                      "halflife_bias": num(math.log(0.5) / math.log(bias_gate)),
+                      "halflife_measured": num(hl),
+                      "left": float(np.mean(carry[:, j] < 0.1)),
+                      "right": float(np.mean(carry[:, j] > 0.9)),
+                      "condition": {"halflife_measured": cond}})
     return {"model": {"arch": m.arch, "layers": m.L, "hidden": H, "vocab": m.V,
                       "params": int(m.params)},
             "layer": layer, "positions": positions,
@@ -406,7 +461,7 @@ def report(m, toks, layer, N, L, horizon):
             "units": {k: (float(v) if isinstance(v, np.floating) else v)
                       for k, v in units.items()},
             "saturation": sat, "by_char": by_char, "perturbation": pert,
-            "loss": loss(m, wins)}
+            "loss": loss(m, wins), "unit_table": table}
 
 
 def add_report_options(ap):

@@ -1,0 +1,129 @@
+/* The unit table printed (doc/measures.md, "The unit table"): JSON rows, and the text
+ * report's longest-lived units, the units that outlive their gate, the histogram. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "analysis/jsonout.h"
+#include "analysis/unittable.h"
+
+#define TOP 10
+#define NBINS 9 /* < 1, [1, 2), [2, 4), ... [64, 128), >= 128 */
+
+json_t *unittable_json(const gt_report *r)
+{
+    json_t *a = json_array();
+    if (!r->unit_table)
+        return a;
+    for (int j = 0; j < r->m->hidden; j++) {
+        const gt_unit_row *u = &r->unit_table[j];
+        json_t *o = json_object(), *mean = json_object();
+        for (int g = 0; g < r->ngates; g++)
+            json_object_set_new(mean, r->gate[g].name, jsonout_num(u->mean[g]));
+        json_object_set_new(o, "unit", json_integer(j));
+        json_object_set_new(o, "mean", mean);
+        json_object_set_new(o, "halflife", jsonout_num(u->halflife));
+        json_object_set_new(o, "halflife_bias", jsonout_num(u->halflife_bias));
+        json_object_set_new(o, "halflife_measured", jsonout_num(u->halflife_measured));
+        json_object_set_new(o, "left", jsonout_num(u->left));
+        json_object_set_new(o, "right", jsonout_num(u->right));
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+/* A measured half-life that does not exist within the horizon is longer than it. */
+static double measured(const gt_unit_row *u)
+{
+    return isnan(u->halflife_measured) ? INFINITY : u->halflife_measured;
+}
+
+static const char *steps(double v, int K, int is_measured, char *buf, size_t len)
+{
+    if (is_measured && isnan(v))
+        snprintf(buf, len, "> %d", K);
+    else if (isinf(v))
+        snprintf(buf, len, "inf");
+    else if (isnan(v))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%.2f", v);
+    return buf;
+}
+
+static void print_top(FILE *f, const gt_report *r, int *order, int by_measured)
+{
+    const int H = r->m->hidden, n = H < TOP ? H : TOP;
+    unittable_order(r->unit_table, H, r->ngates,
+                    unittable_column(by_measured ? UT_MEASURED : UT_HALFLIFE, 0, r->ngates), 0,
+                    order);
+    fprintf(f, "\nThe %d longest-lived units by the %s half-life\n", n,
+            by_measured ? "measured" : "gate's");
+    fprintf(f, "  unit  measured     gate     bias  mean %s\n", r->gate[r->carry].name);
+    for (int i = 0; i < n; i++) {
+        const gt_unit_row *u = &r->unit_table[order[i]];
+        char a[32], b[32], c[32];
+        fprintf(f, "  %4d  %8s  %7s  %7s  %6.4f\n", order[i],
+                steps(u->halflife_measured, r->K, 1, a, sizeof a),
+                steps(u->halflife, r->K, 0, b, sizeof b),
+                steps(u->halflife_bias, r->K, 0, c, sizeof c), r->unit_mean[order[i]]);
+    }
+}
+
+static int bin_of(double v)
+{
+    if (!(v >= 1))
+        return 0;
+    int b = 1 + (int)floor(log2(v));
+    return b >= NBINS ? NBINS - 1 : b;
+}
+
+static void print_histogram(FILE *f, const gt_report *r)
+{
+    int cnt[3][NBINS + 1] = {{0}};
+    for (int j = 0; j < r->m->hidden; j++) {
+        const gt_unit_row *u = &r->unit_table[j];
+        cnt[0][bin_of(u->halflife)]++;
+        cnt[1][bin_of(u->halflife_bias)]++;
+        cnt[2][isnan(u->halflife_measured) ? NBINS : bin_of(u->halflife_measured)]++;
+    }
+    fprintf(f, "\nUnits by half-life in steps (log axis)\n");
+    fprintf(f, "  half-life    gate   bias  measured\n");
+    for (int b = 0; b <= NBINS; b++) {
+        char lab[32];
+        if (b == 0)
+            snprintf(lab, sizeof lab, "< 1");
+        else if (b == NBINS - 1)
+            snprintf(lab, sizeof lab, ">= %d", 1 << (b - 1));
+        else if (b == NBINS)
+            snprintf(lab, sizeof lab, "> %d (none)", r->K);
+        else
+            snprintf(lab, sizeof lab, "%d - %d", 1 << (b - 1), 1 << b);
+        fprintf(f, "  %-11s %5d  %5d  %8d\n", lab, cnt[0][b], cnt[1][b], cnt[2][b]);
+    }
+}
+
+void unittable_print(FILE *f, const gt_report *r)
+{
+    const int H = r->m->hidden;
+    if (!r->unit_table || r->carry >= r->ngates || !r->pairs)
+        return;
+    int *order = malloc((size_t)H * sizeof *order);
+    if (!order)
+        return;
+    fprintf(f, "\nUnits one by one: half-lives in steps of the unit's own difference over the "
+               "%zu pairs (measured),\nfrom its mean %s gate (gate) and from that gate's bias "
+               "alone (bias)\n",
+            r->pairs, r->gate[r->carry].name);
+    print_top(f, r, order, 1);
+    print_top(f, r, order, 0);
+    int twice = 0;
+    for (int j = 0; j < H; j++)
+        twice += measured(&r->unit_table[j]) >= 2 * r->unit_table[j].halflife;
+    fprintf(f, "\n%d of %d units remember at least twice as long as their gate implies\n"
+               "(measured >= 2 x gate; a measured half-life past %d counts as longer)\n",
+            twice, H, r->K);
+    print_histogram(f, r);
+    free(order);
+}
