@@ -99,6 +99,10 @@ same_as_single() {
 }
 
 same_as_single "--report" "--report --windows 6 --window-len 48 --horizon 20" -- "$A" "$P" "$G"
+# the same characters, one model with two special tokens (<pad>, <unk>) besides them
+S="$fix/lstm1_specials.safetensors"
+same_as_single "--report, a model with special tokens beside one without" "--report --windows 4 --window-len 48" -- "$S" "$A"
+same_as_single "--units, a model without special tokens beside one with" "--units [aeiou]" -- "$A" "$S"
 same_as_single "--report of two GRUs" "--report --windows 4 --window-len 50" -- "$Q" "$G"
 same_as_single "--units" "--units [aeiou]" -- "$A" "$G" "$P"
 same_as_single "--jacobian" "--jacobian --step 60 --lag 8 --unit 3" -- "$G" "$A"

@@ -48,10 +48,9 @@ int vocab_map(const gt_model *ref, const gt_model *m, uint16_t **map, gt_error *
         return gt_fail(e, GT_EINPUT, "%s and %s: the vocabularies differ: %s%s", ref->path,
                        m->path, what, b ? only_m : "");
     }
-    if (ref->vocab != m->vocab)
-        return gt_fail(e, GT_EINPUT, "%s and %s: the vocabularies differ: %d tokens against %d "
-                       "(tokens no character maps to: %d against %d)", ref->path, m->path,
-                       ref->vocab, m->vocab, ref->vocab_special, m->vocab_special);
+    /* the same characters: the tokens no character maps to (<pad>, <unk>, ...) may differ
+     * in number, since no text holds them; ref's are matched to m's in order while m has
+     * some, the rest to m's token 0 (never looked up) */
     uint16_t *t = malloc((size_t)ref->vocab * sizeof *t);
     if (!t)
         return gt_fail(e, GT_EFAIL, "out of memory");
@@ -64,7 +63,7 @@ int vocab_map(const gt_model *ref, const gt_model *m, uint16_t **map, gt_error *
             while (next_special < m->vocab && (m->vocab_cp[next_special] != GT_NOCHAR_CP ||
                                                model_token(m, GT_NOCHAR_CP) == next_special))
                 next_special++;
-            w = next_special++;
+            w = next_special < m->vocab ? next_special++ : 0;
         }
         t[v] = (uint16_t)w;
         identity &= w == v;

@@ -21,11 +21,16 @@ static int put(gt_surface *s, int x, int y, int end, gt_role role, const char *t
     return x + surf_text(s, x, y, 1, R_DIM, s->utf8 ? "…" : "~");
 }
 
-/* The mean loss of the text (doc/model-files.md), where it fits: in bits per character,
- * marked when it is no better than a uniform guess (log2 V); with interventions, the
- * model's with them and its change against the model without (doc/screen.md). */
-static void header_loss(gt_surface *s, int x, int y, int end, const char *sep,
-                        const gt_view *v)
+/* The mean loss of the text (doc/model-files.md) in its forms, longest first: in bits per
+ * character, marked when it is no better than a uniform guess (log2 V); with
+ * interventions, the model's with them and its change against the model without
+ * (doc/screen.md). The number of forms (0: no loss), their role in *role. */
+typedef struct loss_forms {
+    char text[2][200];
+    gt_role role;
+} loss_forms;
+
+static int loss_forms_of(const gt_view *v, loss_forms *lf)
 {
     const gt_text *t = v->text;
     const gt_data_interv *iv = v->ivs;
@@ -37,8 +42,7 @@ static void header_loss(gt_surface *s, int x, int y, int end, const char *sep,
         count = iv->loss_count;
     }
     if (!count)
-        return;
-    char buf[200];
+        return 0;
     double bits = nats / log(2.0), uniform = t->loss_uniform / log(2.0);
     int bad = !(nats < t->loss_uniform);
     if (changed) {
@@ -46,27 +50,33 @@ static void header_loss(gt_surface *s, int x, int y, int end, const char *sep,
                                 "%.2f b/c (%+.3f)"};
         for (int f = 0; f < 2; f++) {
             if (known)
-                snprintf(buf, sizeof buf, forms[f], bits, bits - iv->base_nats / log(2.0));
+                snprintf(lf->text[f], sizeof lf->text[f], forms[f], bits,
+                         bits - iv->base_nats / log(2.0));
             else
-                snprintf(buf, sizeof buf, f ? "loss ..." : "loss: computing");
-            if (x + surf_width(sep) + surf_width(buf) <= end) {
-                x = put(s, x, y, end, R_DIM, sep);
-                put(s, x, y, end, R_EDIT, buf);
-                return;
-            }
+                snprintf(lf->text[f], sizeof lf->text[f], f ? "loss ..." : "loss: computing");
         }
-        return;
+        lf->role = R_EDIT;
+        return 2;
     }
     const char *forms[2][2] = {
         {"loss %.2f bits/char", "%.2f b/c"},
         {"loss %.2f bits/char, no better than chance (%.2f): vocabulary order or readout "
          "layer wrong?",
          "loss %.2f b/c >= chance (%.2f)!"}};
-    for (int f = 0; f < 2; f++) {
-        snprintf(buf, sizeof buf, forms[bad][f], bits, uniform);
-        if (x + surf_width(sep) + surf_width(buf) <= end) {
+    for (int f = 0; f < 2; f++)
+        snprintf(lf->text[f], sizeof lf->text[f], forms[bad][f], bits, uniform);
+    lf->role = bad ? R_EDIT : R_NORMAL;
+    return 2;
+}
+
+/* The longest form of the loss that fits between x and end, after sep. */
+static void header_loss(gt_surface *s, int x, int y, int end, const char *sep,
+                        const loss_forms *lf, int forms)
+{
+    for (int f = 0; f < forms; f++) {
+        if (x + surf_width(sep) + surf_width(lf->text[f]) <= end) {
             x = put(s, x, y, end, R_DIM, sep);
-            put(s, x, y, end, bad ? R_EDIT : R_NORMAL, buf);
+            put(s, x, y, end, lf->role, lf->text[f]);
             return;
         }
     }
@@ -81,26 +91,30 @@ void panel_header(gt_surface *s, gt_rect r, const gt_view *v)
     int end = r.x + r.w, y = r.y;
     char buf[512];
 
-    /* row 1: what is loaded */
-    int x = put(s, r.x, y, end, R_TITLE, " gatetui");
-    x = put(s, x, y, end, R_DIM, sep);
+    /* row 1: what is loaded, the loss (and its warning) kept when the rest must be cut */
+    loss_forms lf;
+    int forms = loss_forms_of(v, &lf);
+    int keep = forms ? surf_width(sep) + surf_width(lf.text[forms - 1]) : 0;
+    int rest = end - keep > r.x + 9 ? end - keep : end;
+    int x = put(s, r.x, y, rest, R_TITLE, " gatetui");
+    x = put(s, x, y, rest, R_DIM, sep);
     char n1[32], n2[32]; /* counts with thousands separators, as the report writes them */
     snprintf(buf, sizeof buf, "%s: %s, %d layer%s, H %d, V %d, %s params", v->model_name,
              m->arch == GT_LSTM ? "LSTM" : "GRU", m->layers, m->layers == 1 ? "" : "s",
              m->hidden, m->vocab, report_commas((size_t)m->params, n1, sizeof n1));
-    x = put(s, x, y, end, R_NORMAL, buf);
-    if (end - x < surf_width(sep) + 6) { /* no room for a useful part of the text's name */
-        header_cursor_row(s, r, v, sep);
-        return;
+    x = put(s, x, y, rest, R_NORMAL, buf);
+    if (rest - x >= surf_width(sep) + 6) { /* room for a useful part of the text's name */
+        x = put(s, x, y, rest, R_DIM, sep);
+        snprintf(buf, sizeof buf, "%s, %s steps", v->text_name,
+                 report_commas(v->steps, n2, sizeof n2));
+        x = put(s, x, y, rest, R_NORMAL, buf);
+        if (v->text->skipped) {
+            snprintf(buf, sizeof buf, " (%s skipped)",
+                     report_commas(v->text->skipped, n1, sizeof n1));
+            x = put(s, x, y, rest, R_DIM, buf);
+        }
     }
-    x = put(s, x, y, end, R_DIM, sep);
-    snprintf(buf, sizeof buf, "%s, %s steps", v->text_name, report_commas(v->steps, n2, sizeof n2));
-    x = put(s, x, y, end, R_NORMAL, buf);
-    if (v->text->skipped) {
-        snprintf(buf, sizeof buf, " (%s skipped)", report_commas(v->text->skipped, n1, sizeof n1));
-        x = put(s, x, y, end, R_DIM, buf);
-    }
-    header_loss(s, x, y, end, sep, v);
+    header_loss(s, x, y, end, sep, &lf, forms);
     header_cursor_row(s, r, v, sep);
 }
 

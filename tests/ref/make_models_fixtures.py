@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
 """Makes tests/fixtures/models/: the report fixtures' models (tests/fixtures/report) with
-their vocabulary in another order, and one whose vocabulary differs, for tests/models.sh.
+their vocabulary in another order, one whose vocabulary differs, and one with two special
+tokens (<pad>, <unk>) besides the same characters, for tests/models.sh.
 
 A model with its vocabulary permuted computes the same function of the text: token j of
 the new order is token p[j] of the old one, so the one-hot columns of W_ih (or the rows of
 the embedding) and the readout's rows are taken in the order p. Its report must therefore
-match the original model's float64 reference (tests/fixtures/report/*.json).  Needs numpy
-only.
+match the original model's float64 reference (tests/fixtures/report/*.json).  The model
+with special tokens first is lstm1 with two more tokens in front: one-hot columns of zeros
+(no text holds them) and readout rows of bias -1e4, whose share of the softmax is 0 even in
+float32, so it too computes lstm1's function of any text. Its vocabulary is a JSON list
+beside it (lstm1_specials.vocab.json).  Needs numpy only.
 
     python3 tests/ref/make_models_fixtures.py
 """
+import json
 import os
 import sys
 
@@ -54,6 +59,21 @@ def main():
     meta["vocab"] = meta["vocab"].replace("w", "x").replace(",", ";")
     save_file({k: np.asarray(v) for k, v in arrays.items()},
               os.path.join(OUT, "lstm1_other.safetensors"), metadata=meta)
+    with_specials()
+
+
+def with_specials():
+    arrays, meta = load_file(os.path.join(SRC, "lstm1.safetensors"))
+    out = {k: np.asarray(v) for k, v in arrays.items()}
+    w = out["rnn.weight_ih_l0"]
+    out["rnn.weight_ih_l0"] = np.ascontiguousarray(
+        np.concatenate([np.zeros((w.shape[0], 2), w.dtype), w], axis=1))
+    fw, fb = out["fc.weight"], out["fc.bias"]
+    out["fc.weight"] = np.concatenate([np.zeros((2, fw.shape[1]), fw.dtype), fw])
+    out["fc.bias"] = np.concatenate([np.full(2, -1e4, fb.dtype), fb])
+    save_file(out, os.path.join(OUT, "lstm1_specials.safetensors"))
+    with open(os.path.join(OUT, "lstm1_specials.vocab.json"), "w", encoding="utf-8") as f:
+        json.dump(["<pad>", "<unk>"] + list(meta["vocab"]), f)
 
 
 if __name__ == "__main__":
