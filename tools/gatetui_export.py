@@ -13,7 +13,14 @@ import re
 import struct
 import sys
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError as _e:
+    if __name__ != "__main__":
+        raise
+    sys.exit("gatetui-export: needs numpy, which %s (Python %d.%d) cannot import (%s); on "
+             "Debian: apt-get install python3-numpy" % (sys.executable, sys.version_info[0],
+                                                       sys.version_info[1], _e))
 
 _DTYPES = {
     np.dtype("float32"): "F32",
@@ -81,6 +88,10 @@ class ExportError(Exception):
     """Bad input: reported as one line, exit status 2."""
 
 
+class MissingModule(Exception):
+    """A module the input needs and this Python lacks: one line, exit status 1."""
+
+
 HELP = """\
 Reads a PyTorch model holding one nn.LSTM or nn.GRU (any number of layers), an optional
 embedding and an optional readout, and writes it as a safetensors model file, with the
@@ -106,9 +117,10 @@ RUNS CODE FROM THE FILE.  --trust-pickle allows that; use it only on files you t
 Loading a whole module also needs its class to be importable (run from its project).
 
 Only the tensors gatetui uses are written: <prefix>weight_ih_l<k>, weight_hh_l<k>,
-bias_ih_l<k>, bias_hh_l<k> (names as found), the embedding (a 2-D tensor whose name
-contains 'emb' or ends in 'encoder.weight') and the readout (a [V, H] weight and its
-[V] bias).  Without an embedding the input is one-hot and its width must equal V.
+bias_ih_l<k>, bias_hh_l<k> (names as found), the embedding (a 2-D [V, D0] tensor
+whose name contains 'emb', 'wte', 'tok' or 'lookup' or ends in 'encoder.weight'; with none
+so named, the one tensor of that shape not named like a readout) and the readout (a [V, H]
+weight and its [V] bias).  Without an embedding the input is one-hot and its width must equal V.
 Refused, with one line and exit status 2: bidirectional (_reverse) or projected
 (weight_hr_l) LSTMs, plain RNNs, more than one recurrent prefix (choose with --prefix),
 shapes that disagree, non-float tensors, NaN or Inf values, a missing vocabulary or one
@@ -116,8 +128,9 @@ whose length is not V.
 
 The vocabulary is one Unicode character per token, in index order.  --vocab-from-text
 builds it as "".join(sorted(set(text))), the usual character-level recipe.  A vocabulary
-file is used as it is (one trailing newline too many is dropped); a JSON list of
-one-character strings is also accepted.
+file is used as it is (one trailing newline too many is dropped), or, when it is JSON, as
+a list of one-character strings, a dict character -> index or index -> character, or one
+of these under "itos" or "stoi".
 """
 
 
@@ -183,27 +196,124 @@ _CKPT_KEYS = ("state_dict", "model_state_dict", "model", "net", "module",
               "model_state", "state")
 
 
-def _load_torch(path, trust):
-    import pickle
-
-    import torch
-
+def _import_torch():
     try:
-        obj = torch.load(path, map_location="cpu", weights_only=True)
+        import torch
+    except ImportError as e:
+        raise MissingModule("needs PyTorch to read a torch.save file, which %s (Python "
+                            "%d.%d) cannot import (%s); on Debian: apt-get install "
+                            "python3-torch" % (sys.executable, sys.version_info[0],
+                                               sys.version_info[1], e))
+    return torch
+
+
+# What a checkpoint may call besides building tensors and containers and still be read
+# without running code from it: the classes and functions torch.save itself writes for
+# tensors (and torch.<x>Storage), and numpy's scalars (a best loss kept as numpy.float64).
+# Everything else a pickle names is a class or function it would call.
+_DATA_GLOBALS = {
+    ("collections", "OrderedDict"), ("torch._utils", "_rebuild_tensor_v2"),
+    ("torch._utils", "_rebuild_parameter"), ("torch._utils", "_rebuild_parameter_with_state"),
+    ("torch", "Size"), ("numpy.core.multiarray", "scalar"), ("numpy", "dtype"),
+    ("builtins", "set"), ("builtins", "frozenset"), ("builtins", "slice"),
+    ("__builtin__", "set"), ("__builtin__", "frozenset"), ("__builtin__", "slice"),
+    ("_codecs", "encode"),  # protocol 2's bytes, from a str and an encoding name
+}
+
+
+def _pickle_globals(path):
+    """The (module, name) pairs the pickle of a torch.save zip file would call, read from
+    its opcodes without running them; None when the file is not such a zip, or a name is
+    built in a way this does not follow (it then counts as unknown)."""
+    import pickletools
+    import zipfile
+    try:
+        with zipfile.ZipFile(path) as z:
+            pkl = [n for n in z.namelist() if n == "data.pkl" or n.endswith("/data.pkl")]
+            if len(pkl) != 1:
+                return None
+            data = z.read(pkl[0])
+    except (zipfile.BadZipFile, OSError, KeyError):
+        return None
+    found, memo, recent = set(), {}, []
+    strings = ("SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE", "STRING",
+               "BINSTRING", "SHORT_BINSTRING")
+    try:
+        for op, arg, _ in pickletools.genops(data):
+            name = op.name
+            if name == "GLOBAL":
+                found.add(tuple(arg.split(" ", 1)))
+            elif name == "STACK_GLOBAL":
+                pair = tuple(recent[-2:]) if len(recent) >= 2 else (None, None)
+                found.add(pair if None not in pair else ("?", "?"))
+            if name in strings:
+                recent.append(arg)
+            elif name in ("BINPUT", "LONG_BINPUT", "PUT"):
+                memo[arg] = recent[-1] if recent else None
+            elif name == "MEMOIZE":
+                memo[len(memo)] = recent[-1] if recent else None
+            elif name in ("BINGET", "LONG_BINGET", "GET"):
+                recent.append(memo.get(arg))
+            elif op.stack_after:
+                recent.append(None)
+    except ValueError:
+        return None
+    return found
+
+
+def _opcode_name(why):
+    """'Unsupported operand 71' -> 'BINFLOAT (a Python float)'."""
+    import pickletools
+    m = re.search(r"Unsupported operand (\d+)", why)
+    if not m:
+        return why
+    code = chr(int(m.group(1)))
+    for op in pickletools.opcodes:
+        if op.code == code:
+            kind = {"BINFLOAT": "a Python float", "FLOAT": "a Python float",
+                    "BININT": "a Python int", "LONG1": "a Python int"}.get(op.name, "")
+            return "the pickle opcode %s%s" % (op.name, " (%s)" % kind if kind else "")
+    return why
+
+
+def _load_safely(torch, path):
+    """torch.load's safe loader, or, where it refuses what is only data (the safe loader
+    of older PyTorch refuses Python floats), the full loader once the file's pickle is
+    seen to call nothing but _DATA_GLOBALS. The object, or why it was not loaded."""
+    import pickle
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True), None
     except pickle.UnpicklingError as e:
+        first = _opcode_name(str(e).split("WeightsUnpickler error:")[-1].strip().rstrip("."))
+    calls = _pickle_globals(path)
+    if calls is None:
+        return None, "holds a pickle torch.load's safe loader refuses (%s)" % first
+    other = sorted(c for c in calls if c not in _DATA_GLOBALS and
+                   not (c[0] == "torch" and c[1].endswith("Storage")))
+    if other:
+        return None, "names %s%s, which loading would call (PyTorch %s's safe loader " \
+                     "refused %s)" % (", ".join("%s.%s" % c for c in other[:3]),
+                                      ", ..." if len(other) > 3 else "", torch.__version__,
+                                      first)
+    return torch.load(path, map_location="cpu", weights_only=False), None
+
+
+def _load_torch(path, trust):
+    torch = _import_torch()
+    try:
+        obj, refused = _load_safely(torch, path)
+    except Exception as e:
+        _fail("not a PyTorch file torch.load can read (%s: %s)" % (type(e).__name__, e))
+    if refused:
         if not trust:
-            why = str(e).split("WeightsUnpickler error:")[-1].strip()
-            _fail("holds Python objects the safe loader refuses (%s): a whole module or a "
-                  "pickled checkpoint; loading it runs code from the file, so rerun with "
-                  "--trust-pickle only if you trust it, or save model.state_dict() instead"
-                  % why.rstrip("."))
+            _fail("%s: a whole module or a pickled object, and loading it runs code from "
+                  "the file, so rerun with --trust-pickle only if you trust it, or save "
+                  "model.state_dict() instead" % refused)
         try:
             obj = torch.load(path, map_location="cpu", weights_only=False)
         except Exception as e2:  # a missing class, a broken pickle, ...
             _fail("cannot unpickle (%s: %s); a whole module needs its class importable"
                   % (type(e2).__name__, e2))
-    except Exception as e:
-        _fail("not a PyTorch file torch.load can read (%s: %s)" % (type(e).__name__, e))
 
     vocab = None
     if isinstance(obj, torch.nn.Module):
@@ -459,10 +569,25 @@ def _layer_names(tensors, parts, p, layered, cell):
     return names, d0, with_bias
 
 
+_EMB_WORDS = ("emb", "wte", "tok", "lookup", "encoder.weight")
+_READOUT_WORDS = ("fc", "out", "head", "decoder", "readout", "proj", "linear", "classifier",
+                  "logit")
+
+
 def _find_embedding(tensors, floats, d0, p):
-    """Embedding: [V, D0], named *emb* or *encoder.weight; None for one-hot input."""
-    emb = [n for n in floats if tensors[n].ndim == 2 and
-           ("emb" in n.lower() or n.endswith("encoder.weight"))]
+    """Embedding: [V, D0], named like one (*emb*, *wte*, *tok*, *lookup*, *encoder.weight);
+    with none so named, by its shape: the one 2-D [V, D0] tensor not named like a readout,
+    of as many rows as a readout's [V, H] when there is one; None for one-hot input."""
+    two = [n for n in floats if tensors[n].ndim == 2]
+    emb = [n for n in two if any(w in n.lower() for w in _EMB_WORDS)]
+    if not emb:
+        heads = {tensors[n].shape[0] for n in two if tensors[n].shape[1] != d0}
+        emb = [n for n in two if tensors[n].shape[1] == d0 and tensors[n].shape[0] > 1 and
+               not any(w in n.lower() for w in _READOUT_WORDS) and
+               (not heads or tensors[n].shape[0] in heads)]
+        if len(emb) > 1:
+            _fail("more than one tensor of the embedding's shape [V, %d]: %s (name it with "
+                  "'emb' or pass --prefix)" % (d0, ", ".join(emb)))
     emb_ok = [n for n in emb if tensors[n].shape[1] == d0]
     if len(emb_ok) > 1:
         _fail("more than one possible embedding: %s" % ", ".join(emb_ok))
@@ -546,17 +671,45 @@ def _read_text(path, what):
         _fail("%s %s: not UTF-8 (byte %d)" % (what, path, e.start))
 
 
+def _tokens_of_json(items):
+    """The tokens in index order from the JSON forms a vocabulary is kept in: a list, a
+    dict token -> index or index -> token, or one under "itos" or "stoi"; None otherwise."""
+    if isinstance(items, dict) and len(items) == 1 and next(iter(items)) in ("itos", "stoi"):
+        items = next(iter(items.values()))
+    if isinstance(items, list):
+        return items if all(isinstance(t, str) for t in items) else None
+    if not isinstance(items, dict) or not items:
+        return None
+    if all(isinstance(i, int) and not isinstance(i, bool) for i in items.values()):
+        pairs = [(i, t) for t, i in items.items()]
+    elif all(re.fullmatch(r"\d+", k) for k in items) and \
+            all(isinstance(t, str) for t in items.values()):
+        pairs = [(int(k), t) for k, t in items.items()]
+    else:
+        return None
+    pairs.sort()
+    if [i for i, _ in pairs] != list(range(len(pairs))):
+        _fail("the vocabulary's indices are not 0..%d, each once" % (len(pairs) - 1))
+    return [t for _, t in pairs]
+
+
 def _vocab_from_file(path, size):
     text = _read_text(path, "vocabulary file")
     stripped = text.strip()
-    if stripped.startswith("[") and stripped.endswith("]"):
+    if stripped[:1] in ("[", "{") and stripped[-1:] in ("]", "}"):
         try:
-            items = json.loads(stripped)
+            tokens = _tokens_of_json(json.loads(stripped))
         except ValueError:
-            items = None
-        if isinstance(items, list) and all(isinstance(c, str) and len(c) == 1
-                                           for c in items):
-            return "".join(items)
+            tokens = None
+        if tokens is not None:
+            long = [t for t in tokens if len(t) != 1]
+            if long:
+                _fail("vocabulary file %s: %d of its %d tokens are not one character (%s): "
+                      "the model file keeps one character per token; gatetui reads such a "
+                      "vocabulary itself (gatetui --vocab %s MODEL TEXT)"
+                      % (path, len(long), len(tokens),
+                         ", ".join(repr(t) for t in long[:3]), path))
+            return "".join(tokens)
     if size is not None and len(text) == size + 1 and text.endswith("\n"):
         return text[:-1]
     return text
@@ -596,6 +749,9 @@ def main(argv=None):
     except ExportError as e:
         print("%s: %s: %s" % (prog, args.input, e), file=sys.stderr)
         return 2
+    except MissingModule as e:
+        print("%s: %s: %s" % (prog, args.input, e), file=sys.stderr)
+        return 1
     except OSError as e:
         print("%s: %s: %s" % (prog, getattr(e, "filename", None) or args.output,
                               e.strerror or e), file=sys.stderr)
