@@ -64,7 +64,7 @@ fi
 
 # the fixed point of the models with no recurrent weight: the closed form's
 for kind in lstm gru; do
-    "$bin" --fixed-points a --starts 10 --json "$fix/dynamics/held_$kind.safetensors" \
+    "$bin" --fixed-points a --starts 10 --hold 0 --json "$fix/dynamics/held_$kind.safetensors" \
         "$fix/dynamics/abab.txt" >"$out/h.json" 2>"$out/err"
     if "$cmp" --tol 1e-12,0 "$fix/dynamics/held_$kind.json" "$out/h.json" >"$out/diff" 2>&1; then
         ok "held input, no recurrence, $kind: the fixed point in closed form, stable, to 1e-12"
@@ -75,7 +75,7 @@ for kind in lstm gru; do
 done
 
 # h' = tanh(2h): 0 unstable (|lambda| = 2), +-h* stable; each point: state, max |lambda|, stable
-"$bin" --fixed-points a --json "$fix/dynamics/unstable_gru.safetensors" "$fix/dynamics/bca.txt" \
+"$bin" --fixed-points a --hold 0 --json "$fix/dynamics/unstable_gru.safetensors" "$fix/dynamics/bca.txt" \
     >"$out/u.json" 2>"$out/err"
 tr -d ' \n' <"$out/u.json" | sed 's/"residual"/\
 /g' | sed -n '2,$s/.*"max_abs_eigenvalue":\([^,]*\),"stable":\([a-z]*\),.*"state":\[\([^]]*\)\].*/\3 \1 \2/p' >"$out/u.got"
@@ -88,7 +88,7 @@ else
     notok "h' = tanh(2h): not the fixed points 0, +-h*"
     sed 's/^/# /' "$out/u.got" "$out/err" | head -20
 fi
-"$bin" --fixed-points a "$fix/dynamics/unstable_gru.safetensors" "$fix/dynamics/bca.txt" >"$out/u.txt" 2>"$out/err"
+"$bin" --fixed-points a --hold 0 "$fix/dynamics/unstable_gru.safetensors" "$fix/dynamics/bca.txt" >"$out/u.txt" 2>"$out/err"
 if grep -q 'fixed points under a held .a.' "$out/u.txt" && grep -Eq '^ +[0-9]+ +[0-9]+ .* 2\.0+ +no +-$' "$out/u.txt"; then
     ok "the text names the held character and the unstable point"
 else
@@ -151,4 +151,5 @@ bad "--fixed-points --starts 0" --fixed-points a --starts 0
 bad "--fixed-points --starts above the steps run" --fixed-points a --starts 201
 bad "--fixed-points --starts above --steps" --fixed-points a --steps 10 --starts 11
 bad "--fixed-points --layer past the model's layers" --fixed-points a --layer 1
+bad "--fixed-points --hold not a count" --fixed-points a --hold -1
 echo "1..$n"

@@ -163,8 +163,9 @@ static void test_fixed(const char *model, const char *name, int layer, int ch)
     }
     gt_fixed a, b;
     const int tok = model_token(&m, (uint32_t)ch);
-    int rc = fixed_compute(&a, &m, layer, (uint16_t)tok, t.tok, 2000, 24, 1, &e);
-    rc = rc ? rc : fixed_compute(&b, &m, layer, (uint16_t)tok, t.tok, 2000, 24, 2, &e);
+    gt_fixed_options o1 = {2000, 24, 10, 1}, o2 = {2000, 24, 10, 2};
+    int rc = fixed_compute(&a, &m, layer, (uint16_t)tok, t.tok, &o1, &e);
+    rc = rc ? rc : fixed_compute(&b, &m, layer, (uint16_t)tok, t.tok, &o2, &e);
     if (rc) {
         printf("# %s\n", e.msg);
         tap_ok(0, "%s: fixed points computed", name);

@@ -134,8 +134,8 @@ int fixed_print_text(FILE *f, const gt_fixed *x, const char *ch, gt_error *e)
 {
     char nb[32], a[32];
     fprintf(f, "layer %d: fixed points under a held %s, Newton from %zu states of the text's "
-               "run: %zu point%s, %zu start%s not converged\n",
-            x->layer, char_name(ch, nb, sizeof nb), x->starts, x->count,
+               "run, each after %zu more steps of it: %zu point%s, %zu start%s not converged\n",
+            x->layer, char_name(ch, nb, sizeof nb), x->starts, x->hold, x->count,
             x->count == 1 ? "" : "s", x->not_converged, x->not_converged == 1 ? "" : "s");
     fprintf(f, "point  found from    residual  max |eigenvalue|  stable  half-life\n");
     for (size_t i = 0; i < x->count; i++) {
@@ -156,6 +156,7 @@ int fixed_print_json(FILE *f, const gt_fixed *x, const char *ch, gt_error *e)
     json_object_set_new(root, "layer", json_integer(x->layer));
     json_object_set_new(root, "char", json_string(ch));
     json_object_set_new(root, "starts", json_integer((json_int_t)x->starts));
+    json_object_set_new(root, "hold", json_integer((json_int_t)x->hold));
     json_object_set_new(root, "not_converged", json_integer((json_int_t)x->not_converged));
     for (size_t i = 0; i < x->count; i++) {
         const gt_fixed_point *p = &x->point[i];

@@ -21,6 +21,7 @@ typedef struct fx_shared {
     int layer, n;
     uint16_t tok;
     size_t nstarts, len;  /* len: the stack's state, (layer + 1) * n */
+    size_t hold;          /* the held character's steps before Newton */
     double *st;           /* [nstarts * len]: each start, then its fixed point */
     double *res;          /* [nstarts]: the stack's residual, or -1: not converged */
 } fx_shared;
@@ -53,6 +54,19 @@ static void layer_state(const dynrun *d, double *s)
     if (lstm)
         memcpy(s, batch_c(&d->b, d->layer, 0), H * sizeof *s);
     memcpy(s + (lstm ? H : 0), batch_h(&d->b, d->layer, 0), H * sizeof *s);
+}
+
+/* Layers 0..d->layer of d's batch into the stack's state st. */
+static void stack_state(const dynrun *d, double *st)
+{
+    const size_t H = (size_t)d->H, n = (size_t)d->n;
+    const int lstm = d->m->arch == GT_LSTM;
+    for (int k = 0; k <= d->layer; k++) {
+        double *s = st + (size_t)k * n;
+        if (lstm)
+            memcpy(s, batch_c(&d->b, k, 0), H * sizeof *s);
+        memcpy(s + (lstm ? H : 0), batch_h(&d->b, k, 0), H * sizeof *s);
+    }
 }
 
 /* F(s) - s of layer k at the stack's state st into r, and J into d->J; |r|_2 returned
@@ -161,12 +175,25 @@ static int work_begin(void *ctx, void **state, gt_error *e)
     return GT_OK;
 }
 
+/* The stack's state st moved on by sh->hold steps reading the held character. */
+static void hold(fx_work *w, const fx_shared *sh, double *st)
+{
+    if (!sh->hold)
+        return;
+    dynrun *d = &w->d[sh->layer];
+    load_state(d, st);
+    for (size_t t = 0; t < sh->hold; t++)
+        dynrun_step(d, sh->tok, 0);
+    stack_state(d, st);
+}
+
 /* Start i: every layer in turn, the stack's residual into res[i] (-1: not converged). */
 static int work_run(void *ctx, void *state, size_t i, gt_error *e)
 {
     (void)e;
     fx_shared *sh = ctx;
     double *st = sh->st + i * sh->len, sum = 0;
+    hold(state, sh, st);
     for (int k = 0; k <= sh->layer; k++) {
         const double res = newton_layer(state, k, st, sh->tok);
         if (res < 0) {
@@ -188,19 +215,12 @@ static int take_starts(fx_shared *sh, const uint16_t *text, size_t steps, gt_err
     int rc = dynrun_open(&d, sh->m, sh->layer, e);
     if (rc)
         return rc;
-    const size_t H = (size_t)d.H, n = (size_t)d.n;
-    const int lstm = sh->m->arch == GT_LSTM;
     size_t t = 0;
     for (size_t i = 0; i < sh->nstarts; i++) {
         const size_t upto = (i + 1) * steps / sh->nstarts;
         for (; t < upto; t++)
             dynrun_step(&d, text[t], 0);
-        for (int k = 0; k <= sh->layer; k++) {
-            double *s = sh->st + i * sh->len + (size_t)k * n;
-            if (lstm)
-                memcpy(s, batch_c(&d.b, k, 0), H * sizeof *s);
-            memcpy(s + (lstm ? H : 0), batch_h(&d.b, k, 0), H * sizeof *s);
-        }
+        stack_state(&d, sh->st + i * sh->len);
     }
     dynrun_close(&d);
     return GT_OK;
@@ -311,8 +331,9 @@ static int gather(gt_fixed *f, fx_shared *sh, gt_error *e)
 }
 
 int fixed_compute(gt_fixed *f, const gt_model *m, int layer, uint16_t tok,
-                  const uint16_t *text, size_t steps, size_t starts, int threads, gt_error *e)
+                  const uint16_t *text, const gt_fixed_options *o, gt_error *e)
 {
+    const size_t steps = o->steps, starts = o->starts;
     memset(f, 0, sizeof *f);
     if (layer < 0 || layer >= m->layers)
         return gt_fail(e, GT_EINPUT, "--layer %d: the model has %d layer%s (0..%d)", layer,
@@ -321,17 +342,18 @@ int fixed_compute(gt_fixed *f, const gt_model *m, int layer, uint16_t tok,
         return gt_fail(e, GT_EINPUT, "--starts %zu: the text's run has %zu steps (1..%zu)",
                        starts, steps, steps);
     fx_shared sh = {.m = m, .layer = layer, .n = dyn_state_size(m), .tok = tok,
-                    .nstarts = starts};
+                    .nstarts = starts, .hold = o->hold};
     sh.len = (size_t)(layer + 1) * (size_t)sh.n;
     sh.st = malloc(starts * sh.len * sizeof *sh.st);
     sh.res = malloc(starts * sizeof *sh.res);
     int rc = !sh.st || !sh.res ? gt_fail(e, GT_EFAIL, "out of memory for %zu starts", starts)
-                               : newton_all(&sh, text, steps, threads, e);
+                               : newton_all(&sh, text, steps, o->threads, e);
     f->layer = layer;
     f->n = sh.n;
     f->lstm = m->arch == GT_LSTM;
     f->tok = tok;
     f->starts = starts;
+    f->hold = o->hold;
     if (!rc)
         rc = gather(f, &sh, e);
     free(sh.st);

@@ -50,6 +50,7 @@ static void defaults(cli *c, const cli_mode *const *modes)
     c->lmodes = 32;
     c->warmup = 100;
     c->starts = 64;
+    c->hold = 100;
     model_options_init(&c->mopt);
     find_options_init(&c->find);
     for (int i = 0; modes[i] && !c->mode; i++)

@@ -50,9 +50,10 @@ static int fixed_each(FILE *out, const cli *c, const intervened *im, const gt_te
     size_t N = c->find.steps < 0 ? FIXED_STEPS : (size_t)c->find.steps;
     if (N > t->steps)
         N = t->steps;
+    const gt_fixed_options o = {N, (size_t)c->starts, (size_t)c->hold,
+                                c->env.threads < 0 ? 0 : c->env.threads};
     gt_fixed x;
-    rc = fixed_compute(&x, m, layer, (uint16_t)tok, t->tok, N, (size_t)c->starts,
-                       c->env.threads < 0 ? 0 : c->env.threads, e);
+    rc = fixed_compute(&x, m, layer, (uint16_t)tok, t->tok, &o, e);
     if (rc)
         return rc;
     rc = c->json ? fixed_print_json(out, &x, ch, e) : fixed_print_text(out, &x, ch, e);
@@ -62,6 +63,7 @@ static int fixed_each(FILE *out, const cli *c, const intervened *im, const gt_te
 
 static const cli_option fixed_opts[] = {
     {"starts", 1, cli_set_count, offsetof(cli, starts), 1},
+    {"hold", 1, cli_set_count, offsetof(cli, hold), 0},
     {0}};
 
 const cli_mode cli_mode_fixed = {
@@ -70,10 +72,12 @@ const cli_mode cli_mode_fixed = {
     .arg = 1,
     .each = fixed_each,
     .opts = fixed_opts,
-    .usage = "--fixed-points CHAR [--starts N] [--steps N] [--layer N] [--json] "
+    .usage = "--fixed-points CHAR [--starts N] [--hold K] [--steps N] [--layer N] [--json] "
              "MODEL [MODEL ...] TEXT",
     .help = "  --fixed-points CHAR the layer's fixed points under CHAR held (\\n: newline)\n"
             "  --starts N          fixed-points: the Newton starts, taken evenly from the\n"
             "                      text's run (default 64); its --steps N: the steps run\n"
-            "                      (default 5000)\n",
+            "                      (default 5000)\n"
+            "  --hold K            fixed-points: CHAR read K times from each start before\n"
+            "                      Newton (default 100)\n",
 };

@@ -4,7 +4,7 @@
 
   dynamics_ref.py lyapunov MODEL TEXT [--modes M] [--steps N] [--warmup W] [--layer N]
   dynamics_ref.py spectrum MODEL TEXT --step T [--layer N]
-  dynamics_ref.py fixed MODEL TEXT --char C [--starts N] [--steps N] [--layer N]
+  dynamics_ref.py fixed MODEL TEXT --char C [--starts N] [--hold K] [--steps N] [--layer N]
 
 The text runs from the start in float64.  Each step's Jacobian J_t = ds_t / ds_(t-1) of the
 layer's state s = (c, h) (LSTM) or h (GRU) is taken by central differences: each number of
@@ -14,7 +14,7 @@ of ln R_ii after the warm-up; the eigenvalues: numpy's eigvals, by modulus (conj
 positive imaginary part first).
 
 The fixed points under a held character: the starts are the states of the text's run
-after steps floor((i + 1) T / N) - 1;
+after steps floor((i + 1) T / N) - 1, each then reading the character K times;
 from each, layer by layer (the layers below held at their fixed points), Newton's method on
 F(s) - s = 0 with the step's Jacobian written out as matrices (not the program's row by row
 forming; tests/t_dynamics checks that one against differences), numpy's solve, the step
@@ -186,6 +186,12 @@ def fixed(m, toks, a):
     L = a.layer
     found, bad = [], 0
     for st in starts(m, toks, a.starts, T, L):
+        h = [x[None, m.H:].copy() if m.arch == "lstm" else x[None, :].copy() for x in st]
+        c = [x[None, :m.H].copy() if m.arch == "lstm" else np.zeros((1, m.H)) for x in st]
+        for _ in range(a.hold):
+            step(m, [tok], h, c, L)
+        st = [np.concatenate([c[k][0], h[k][0]]) if m.arch == "lstm" else h[k][0].copy()
+              for k in range(L + 1)]
         res = [newton(m, k, tok, st) for k in range(L + 1)]
         if any(r is None for r in res):
             bad += 1
@@ -207,7 +213,7 @@ def fixed(m, toks, a):
         pts.append({"residual": p["residual"], "max_abs_eigenvalue": mx, "stable": mx < 1,
                     "halflife": math.log(0.5) / math.log(mx) if mx < 1 else None,
                     "found_from": p["found_from"], "state": p["st"][L].tolist()})
-    return {"layer": L, "char": a.char, "starts": a.starts, "not_converged": bad,
+    return {"layer": L, "char": a.char, "starts": a.starts, "hold": a.hold, "not_converged": bad,
             "fixed_points": pts}
 
 
@@ -224,6 +230,7 @@ def main():
     ap.add_argument("--eps", type=float, default=1e-6)
     ap.add_argument("--char")
     ap.add_argument("--starts", type=int, default=64)
+    ap.add_argument("--hold", type=int, default=100)
     a = ap.parse_args()
     m = Model(a.model)
     toks = m.tokens(a.text)

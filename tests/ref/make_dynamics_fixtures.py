@@ -43,12 +43,14 @@ CASES = [
     ("sp_gru2_l1", "spectrum", R % "gru2", T, "--step 200 --layer 1"),
     # the fixed points: CHAR first (a space as \s), then the options
     ("fx_lstm1_e", "fixed", R % "lstm1", T, "e"),
-    ("fx_lstm1_a", "fixed", R % "lstm1", T, "a --starts 40 --steps 2000"),
+    ("fx_lstm1_a", "fixed", R % "lstm1", T, "a --starts 40 --steps 2000 --hold 0"),
+    ("fx_lstm1_a20", "fixed", R % "lstm1", T, "a --starts 40 --hold 20"),
     ("fx_gru1_s", "fixed", R % "gru1", T, "\\s --starts 32"),
-    ("fx_gru1_nl", "fixed", R % "gru1", T, "\\n --starts 16 --steps 3000"),
-    ("fx_lstm2_l1", "fixed", R % "lstm2", T, "e --layer 1"),
-    ("fx_lstm2_l0", "fixed", R % "lstm2", T, "\\s"),
-    ("fx_gru2_l1", "fixed", R % "gru2", T, "s --layer 1 --starts 48"),
+    ("fx_gru1_nl", "fixed", R % "gru1", T, "\\n --starts 16 --steps 3000 --hold 0"),
+    ("fx_lstm2_l1", "fixed", R % "lstm2", T, "e --layer 1 --hold 5"),
+    ("fx_lstm2_l0", "fixed", R % "lstm2", T, "\\s --hold 0"),
+    ("fx_lstm2_l0h", "fixed", R % "lstm2", T, "\\s"),
+    ("fx_gru2_l1", "fixed", R % "gru2", T, "s --layer 1 --starts 48 --hold 0"),
 ]
 
 H = 4
@@ -91,7 +93,8 @@ def held(kind):
         z, n = sg(a[H:2 * H]), np.tanh(a[2 * H:])
         state, carry = n, z
     mx = float(carry.max())
-    want = {"layer": 0, "char": "a", "starts": 10, "not_converged": 0, "fixed_points": [
+    want = {"layer": 0, "char": "a", "starts": 10, "hold": 0, "not_converged": 0,
+            "fixed_points": [
         {"residual": 0.0, "max_abs_eigenvalue": mx, "stable": True,
          "halflife": math.log(0.5) / math.log(mx), "found_from": 10, "state": state.tolist()}]}
     return t, want
