@@ -6,6 +6,7 @@
  * of every layer in turn and its eigenvalues those of the layers' own Jacobians. */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -235,6 +236,23 @@ static int threads_for(int threads, size_t jobs)
     return (size_t)t > jobs ? (int)jobs : t;
 }
 
+/* With OpenBLAS under LAPACK, its own threads inside each job's thread would share the
+ * cores with the jobs (twice as slow on two) and make a solve's rounding depend on how many
+ * there are: one thread for it while the jobs run, its number before returned (0: another
+ * BLAS, nothing done); blas_threads(n) gives it back. */
+static int blas_threads(int n)
+{
+    int (*get)(void);
+    void (*set)(int);
+    *(void **)&get = dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
+    *(void **)&set = dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
+    if (!get || !set || n < 1)
+        return 0;
+    const int was = get();
+    set(n);
+    return was;
+}
+
 /* Newton from every start over threads: sh->st and sh->res filled. */
 static int newton_all(fx_shared *sh, const uint16_t *text, size_t steps, int threads, gt_error *e)
 {
@@ -243,7 +261,10 @@ static int newton_all(fx_shared *sh, const uint16_t *text, size_t steps, int thr
         return rc;
     const gt_jobs j = {.njobs = sh->nstarts, .threads = threads_for(threads, sh->nstarts),
                        .ctx = sh, .begin = work_begin, .run = work_run, .end = work_end};
-    return jobs_run(&j, NULL, e);
+    const int was = blas_threads(1); /* and the same solves whatever the threads */
+    rc = jobs_run(&j, NULL, e);
+    blas_threads(was);
+    return rc;
 }
 
 /* The largest |eigenvalue| of the stack's step Jacobian at its state st: the largest of
