@@ -43,6 +43,11 @@ typedef struct gt_spectrum {
 
 int spectrum_compute(gt_spectrum *s, const gt_model *m, int layer, const uint16_t *tok,
                      size_t T, gt_error *e);
+/* The same for the step reading tok from the state before it, h and c of every layer
+ * ([layers * H] each, as the trace keeps them; c ignored for a GRU); T is its step's
+ * number, for s->step and the messages. */
+int spectrum_from(gt_spectrum *s, const gt_model *m, int layer, const float *h,
+                  const float *c, uint16_t tok, size_t T, gt_error *e);
 void spectrum_free(gt_spectrum *s);
 
 /* Fixed points of layers 0..layer under a held token (Newton's method, doc/measures.md,
