@@ -1,30 +1,40 @@
 #!/bin/sh
-# gatetui --lyapunov and --spectrum on the fixtures of tests/fixtures/dynamics (MANIFEST,
+# gatetui --lyapunov, --spectrum and --fixed-points on the fixtures of tests/fixtures/dynamics (MANIFEST,
 # made by tests/ref/make_dynamics_fixtures.py) against the float64 reference of
 # tests/ref/dynamics_ref.py, whose step Jacobians are central differences: the exponents
 # within 1e-4, the eigenvalues and the sorted carry gates within 1e-6 (tests/reportcmp).
-# Then the models built by hand whose step Jacobian is diagonal and constant: the exponents
-# are the logarithms of the carry gates (to 1e-12), LSTM and GRU; two models at once, one
-# entry each; bad input: exit 2, one line.
+# the fixed points within 1e-6 (their counts exactly). Then the models built by hand whose
+# step Jacobian is diagonal and constant: the exponents are the logarithms of the carry gates
+# (to 1e-12), LSTM and GRU, and the fixed point is the closed form's (to 1e-12); a GRU unit
+# whose fixed points are 0 (unstable) and +-h*; two models at once, one entry each; bad
+# input: exit 2, one line.
 fix="$top_srcdir/tests/fixtures"
 bin="$top_builddir/gatetui"
 cmp="$top_builddir/tests/reportcmp"
 out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
 n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
+ok() { n=$((n + 1)); printf 'ok %d - %s\n' "$n" "$1"; }
+notok() { n=$((n + 1)); printf 'not ok %d - %s\n' "$n" "$1"; }
 
 while read -r name what model text opts; do
     case "$name" in ''|'#'*) continue ;; esac
     tol=1e-6,0
     [ "$what" = lyapunov ] && tol=1e-4,0
+    set -- --"$what"
+    label="$what $opts"
+    if [ "$what" = fixed ]; then # CHAR first, a space written \s
+        ch=${opts%% *}
+        opts=${opts#"$ch"}
+        [ "$ch" = '\s' ] && ch=' '
+        set -- --fixed-points "$ch"
+    fi
     # shellcheck disable=SC2086
-    if "$bin" --"$what" --json $opts "$fix/$model" "$fix/$text" >"$out/$name.json" 2>"$out/err" &&
+    if "$bin" "$@" --json $opts "$fix/$model" "$fix/$text" >"$out/$name.json" 2>"$out/err" &&
         "$cmp" --tol "$tol" "$fix/dynamics/$name.json" "$out/$name.json" >"$out/diff" 2>&1; then
-        ok "$name ($what $opts): matches the float64 reference within $tol"
+        ok "$name ($label): matches the float64 reference within $tol"
     else
-        notok "$name ($what $opts): differs from the reference"
+        notok "$name ($label): differs from the reference"
         sed 's/^/# /' "$out/err" "$out/diff" | head -20
     fi
 done <"$fix/dynamics/MANIFEST"
@@ -52,6 +62,40 @@ else
     sed 's/^/# /' "$out/s.json" | head -30
 fi
 
+# the fixed point of the models with no recurrent weight: the closed form's
+for kind in lstm gru; do
+    "$bin" --fixed-points a --starts 10 --hold 0 --json "$fix/dynamics/held_$kind.safetensors" \
+        "$fix/dynamics/abab.txt" >"$out/h.json" 2>"$out/err"
+    if "$cmp" --tol 1e-12,0 "$fix/dynamics/held_$kind.json" "$out/h.json" >"$out/diff" 2>&1; then
+        ok "held input, no recurrence, $kind: the fixed point in closed form, stable, to 1e-12"
+    else
+        notok "held input, no recurrence, $kind: not the closed form's fixed point"
+        sed 's/^/# /' "$out/err" "$out/diff" | head -20
+    fi
+done
+
+# h' = tanh(2h): 0 unstable (|lambda| = 2), +-h* stable; each point: state, max |lambda|, stable
+"$bin" --fixed-points a --hold 0 --json "$fix/dynamics/unstable_gru.safetensors" "$fix/dynamics/bca.txt" \
+    >"$out/u.json" 2>"$out/err"
+tr -d ' \n' <"$out/u.json" | sed 's/"residual"/\
+/g' | sed -n '2,$s/.*"max_abs_eigenvalue":\([^,]*\),"stable":\([a-z]*\),.*"state":\[\([^]]*\)\].*/\3 \1 \2/p' >"$out/u.got"
+if awk 'NR == FNR { s[NR] = $1; a[NR] = $2; st[NR] = $3; n = NR; next }
+        { for (i = 1; i <= n; i++) { d = $1 - s[i]; e = $2 - a[i]; if (d < 0) d = -d; if (e < 0) e = -e
+              if (d < 1e-9 && e < 1e-9 && $3 == st[i] && !used[i]) { used[i] = 1; hit++; break } } }
+        END { exit !(hit == n && FNR == n) }' "$fix/dynamics/unstable.expected" "$out/u.got"; then
+    ok "h' = tanh(2h): the fixed points 0 (unstable, |lambda| = 2) and +-h* (stable)"
+else
+    notok "h' = tanh(2h): not the fixed points 0, +-h*"
+    sed 's/^/# /' "$out/u.got" "$out/err" | head -20
+fi
+"$bin" --fixed-points a --hold 0 "$fix/dynamics/unstable_gru.safetensors" "$fix/dynamics/bca.txt" >"$out/u.txt" 2>"$out/err"
+if grep -q 'fixed points under a held .a.' "$out/u.txt" && grep -Eq '^ +[0-9]+ +[0-9]+ .* 2\.0+ +no +-$' "$out/u.txt"; then
+    ok "the text names the held character and the unstable point"
+else
+    notok "the text lacks the held character or the unstable point"
+    sed 's/^/# /' "$out/u.txt" "$out/err" | head -20
+fi
+
 # two models: one entry each
 m1="$fix/report/lstm1.safetensors"
 t1="$fix/report/text.txt"
@@ -60,6 +104,14 @@ if [ "$(grep -c '"exponents"' "$out/two.json")" -eq 2 ]; then
     ok "two models: one spectrum each"
 else
     notok "two models: not one spectrum each"
+    sed 's/^/# /' "$out/two.json" "$out/err" | head -20
+fi
+"$bin" --fixed-points e --starts 8 --json "$m1" "$fix/report/gru1.safetensors" "$fix/dynamics/abab.txt" \
+    >"$out/two.json" 2>"$out/err"
+if [ "$(grep -c '"fixed_points"' "$out/two.json")" -eq 2 ]; then
+    ok "two models: fixed points for each"
+else
+    notok "two models: not fixed points for each"
     sed 's/^/# /' "$out/two.json" "$out/err" | head -20
 fi
 
@@ -91,4 +143,13 @@ bad "--warmup not below the steps" --lyapunov --steps 50 --warmup 50
 bad "--layer past the model's layers" --lyapunov --layer 1
 bad "--spectrum --step past the text's end" --spectrum --step 100000
 bad "--spectrum --layer past the model's layers" --spectrum --step 3 --layer 2
+bad "--fixed-points: a character not in the vocabulary" --fixed-points z
+bad "--fixed-points: two characters" --fixed-points ab
+bad "--fixed-points: nothing" --fixed-points ''
+bad "--fixed-points: an escape it does not know" --fixed-points '\q'
+bad "--fixed-points --starts 0" --fixed-points a --starts 0
+bad "--fixed-points --starts above the steps run" --fixed-points a --starts 201
+bad "--fixed-points --starts above --steps" --fixed-points a --steps 10 --starts 11
+bad "--fixed-points --layer past the model's layers" --fixed-points a --layer 1
+bad "--fixed-points --hold not a count" --fixed-points a --hold -1
 echo "1..$n"

@@ -14,6 +14,7 @@
 #include "screen/view.h"
 #include "gatetui/importance.h"
 #include "gatetui/intervene.h"
+#include "gatetui/dynamics.h"
 #include "gatetui/jacobian.h"
 #include "gatetui/run.h"
 #include "gatetui/trace.h"
@@ -498,6 +499,37 @@ static void test_help_and_quit(gt_view *v)
     tap_ok(press(v, "\x03") == ACT_QUIT, "Ctrl-C quits");
 }
 
+/* The derivative view's eigenvalues, once its child has computed them (ticks until then),
+ * against the spectrum of the step computed here from a float32 run of the text. */
+static int eig_as_direct(gt_view *v, const gt_model *m, const uint16_t *tok)
+{
+    for (int i = 0; i < 5000 && data_eig_busy(&v->eig); i++) {
+        usleep(2000);
+        view_tick(v);
+    }
+    const gt_data_eig *de = &v->eig;
+    if (!de->valid || de->step != v->t || de->layer != v->layer)
+        return 0;
+    gt_run r;
+    gt_error e;
+    gt_spectrum sp;
+    if (run_init(&r, m, &e))
+        return 0;
+    for (size_t s = 0; s < v->t; s++)
+        run_step(&r, tok[s]);
+    int ok = spectrum_from(&sp, m, v->layer, r.h, r.c, tok[v->t], v->t, &e) == 0;
+    run_free(&r);
+    if (!ok)
+        return 0;
+    ok = sp.n == de->n && sp.H == de->H;
+    for (int i = 0; ok && i < sp.n; i++)
+        ok = fabs(sp.abs[i] - de->abs[i]) <= 1e-9;
+    for (int i = 0; ok && i < sp.H; i++)
+        ok = fabs(sp.carry[i] - de->carry[i]) <= 1e-9;
+    spectrum_free(&sp);
+    return ok;
+}
+
 /* D: the derivative view, on layer 1 then 0, against a direct computation. */
 static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
 {
@@ -507,6 +539,10 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
                v->jac.K == 20 && v->jac.layer == 1 && same_as_direct(v, m, t->tok),
            "D: the derivative at step 20 on layer 1, lags 1..20 (fewer than 32 so near the "
            "start), as computed straight from a run of the text");
+    const int eig_ok = eig_as_direct(v, m, t->tok) && v->eig.abs[0] > 0;
+    tap_ok(eig_ok,
+           "D: the moduli of the step's eigenvalues and the sorted carry gates at step 20, "
+           "computed by a child, as computed here (largest |eigenvalue| %.3g)", v->eig.abs[0]);
     press(v, "+");
     tap_ok(v->ui->jac_K == 64 && v->pert.horizon == DATA_PERT_KDEFAULT,
            "+ doubles its K, not the perturbation's");
@@ -518,6 +554,7 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
            "l steps and j selects another unit: the view follows");
     press(v, "[");
     tap_ok(v->jac.layer == 0 && same_as_direct(v, m, t->tok), "[: layer 0's derivative");
+    tap_ok(eig_as_direct(v, m, t->tok), "[: layer 0's eigenvalues at step 21");
     press(v, "r");
     tap_ok(v->ui->overlay == OVERLAY_STATS && v->ui->overlay != OVERLAY_JACOBIAN, "r closes it for the stats view");
     press(v, "D");

@@ -43,7 +43,53 @@ typedef struct gt_spectrum {
 
 int spectrum_compute(gt_spectrum *s, const gt_model *m, int layer, const uint16_t *tok,
                      size_t T, gt_error *e);
+/* The same for the step reading tok from the state before it, h and c of every layer
+ * ([layers * H] each, as the trace keeps them; c ignored for a GRU); T is its step's
+ * number, for s->step and the messages. */
+int spectrum_from(gt_spectrum *s, const gt_model *m, int layer, const float *h,
+                  const float *c, uint16_t tok, size_t T, gt_error *e);
 void spectrum_free(gt_spectrum *s);
+
+/* Fixed points of layers 0..layer under a held token (Newton's method, doc/measures.md,
+ * "Fixed points"): the starts are N states of the text's run in double, after steps
+ * floor((i + 1) steps / N) - 1, each then moved on by `hold` steps reading the held token;
+ * Newton stops when |F(s) - s|_2 <= FIXED_TOL and gives up
+ * after FIXED_ITERS steps (or at a singular step or a state not finite); points within
+ * FIXED_SAME of each other (the stack's state, Euclidean) are one. */
+#define FIXED_ITERS 50
+#define FIXED_TOL 1e-10
+#define FIXED_SAME 1e-6
+#define FIXED_HALVINGS 30
+
+typedef struct gt_fixed_point {
+    double residual;   /* |F(s*) - s*|_2 of the stack's state */
+    double max_abs;    /* the largest |eigenvalue| of the stack's step Jacobian at s* */
+    double halflife;   /* ln 1/2 / ln max_abs; NAN when max_abs >= 1 */
+    int stable;        /* max_abs < 1 */
+    size_t found_from; /* how many starts reached it */
+    size_t first;      /* the first of them */
+    double *state;     /* [n]: the layer's s*, (c, h) or h */
+} gt_fixed_point;
+
+typedef struct gt_fixed_options {
+    size_t steps, starts, hold; /* the text's steps the starts come from, their number, and
+                                   the held token's steps from each before Newton */
+    int threads;                /* 0: one per online processor; the numbers do not depend
+                                   on it */
+} gt_fixed_options;
+
+typedef struct gt_fixed {
+    int layer, n, lstm;
+    uint16_t tok;
+    size_t starts, hold, not_converged, count;
+    gt_fixed_point *point; /* [count]: by found_from, most first */
+    double *store;
+} gt_fixed;
+
+/* GT_EINPUT when layer is not the model's or o->starts is not in 1..o->steps. */
+int fixed_compute(gt_fixed *f, const gt_model *m, int layer, uint16_t tok,
+                  const uint16_t *text, const gt_fixed_options *o, gt_error *e);
+void fixed_free(gt_fixed *f);
 
 /* As text (the slowest half-life beside others given by the caller: the report's measured,
  * linearized and forget-only, NAN when unknown) or as JSON {"layer", "steps", "warmup",
@@ -54,5 +100,10 @@ int lyapunov_print_text(FILE *f, const gt_lyapunov *l, const double report_hl[3]
 int lyapunov_print_json(FILE *f, const gt_lyapunov *l, gt_error *e);
 int spectrum_print_text(FILE *f, const gt_spectrum *s, gt_error *e);
 int spectrum_print_json(FILE *f, const gt_spectrum *s, gt_error *e);
+/* As text, or as JSON {"layer", "char", "starts", "hold", "not_converged", "fixed_points":
+ * [{"residual", "max_abs_eigenvalue", "stable", "halflife", "found_from", "state"}, ...]};
+ * ch is the held character as UTF-8. */
+int fixed_print_text(FILE *f, const gt_fixed *x, const char *ch, gt_error *e);
+int fixed_print_json(FILE *f, const gt_fixed *x, const char *ch, gt_error *e);
 
 #endif

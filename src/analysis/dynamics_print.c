@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "analysis/jsonout.h"
 #include "gatetui/dynamics.h"
@@ -99,5 +100,77 @@ int spectrum_print_json(FILE *f, const gt_spectrum *s, gt_error *e)
     json_object_set_new(root, "carry_sorted", num_array(s->carry, (size_t)s->H));
     if (jsonout_write(f, root, 2, JSONOUT_JACOBIAN))
         return gt_fail(e, GT_EFAIL, "error writing the dynamics");
+    return GT_OK;
+}
+
+/* The held character as the text names it: a word for the blanks, else quoted. */
+static const char *char_name(const char *ch, char *buf, size_t len)
+{
+    if (strcmp(ch, " ") == 0)
+        return "space";
+    if (strcmp(ch, "\n") == 0)
+        return "newline";
+    if (strcmp(ch, "\t") == 0)
+        return "tab";
+    if ((unsigned char)ch[0] < 0x20 || ch[0] == 0x7f)
+        snprintf(buf, len, "U+%04X", (unsigned)(unsigned char)ch[0]);
+    else
+        snprintf(buf, len, "'%s'", ch);
+    return buf;
+}
+
+static void state_text(FILE *f, const gt_fixed *x, const gt_fixed_point *p)
+{
+    const int H = x->lstm ? x->n / 2 : x->n;
+    for (int part = 0; part * H < x->n; part++) {
+        fprintf(f, "  %s", x->lstm ? (part ? "h" : "c") : "h");
+        for (int q = 0; q < H; q++)
+            fprintf(f, "%s%9.5f", q && q % 10 == 0 ? "\n   " : " ", p->state[part * H + q]);
+        fputc('\n', f);
+    }
+}
+
+int fixed_print_text(FILE *f, const gt_fixed *x, const char *ch, gt_error *e)
+{
+    char nb[32], a[32];
+    fprintf(f, "layer %d: fixed points under a held %s, Newton from %zu states of the text's "
+               "run, each after %zu more steps of it: %zu point%s, %zu start%s not converged\n",
+            x->layer, char_name(ch, nb, sizeof nb), x->starts, x->hold, x->count,
+            x->count == 1 ? "" : "s", x->not_converged, x->not_converged == 1 ? "" : "s");
+    fprintf(f, "point  found from    residual  max |eigenvalue|  stable  half-life\n");
+    for (size_t i = 0; i < x->count; i++) {
+        const gt_fixed_point *p = &x->point[i];
+        fprintf(f, "%5zu  %10zu  %10.3g  %16.9f  %6s  %9s\n", i, p->found_from, p->residual,
+                p->max_abs, p->stable ? "yes" : "no", hl_text(p->halflife, a, sizeof a));
+    }
+    for (size_t i = 0; i < x->count; i++) {
+        fprintf(f, "point %zu, the state:\n", i);
+        state_text(f, x, &x->point[i]);
+    }
+    return done(f, e);
+}
+
+int fixed_print_json(FILE *f, const gt_fixed *x, const char *ch, gt_error *e)
+{
+    json_t *root = json_object(), *pts = json_array();
+    json_object_set_new(root, "layer", json_integer(x->layer));
+    json_object_set_new(root, "char", json_string(ch));
+    json_object_set_new(root, "starts", json_integer((json_int_t)x->starts));
+    json_object_set_new(root, "hold", json_integer((json_int_t)x->hold));
+    json_object_set_new(root, "not_converged", json_integer((json_int_t)x->not_converged));
+    for (size_t i = 0; i < x->count; i++) {
+        const gt_fixed_point *p = &x->point[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "residual", jsonout_num(p->residual));
+        json_object_set_new(o, "max_abs_eigenvalue", jsonout_num(p->max_abs));
+        json_object_set_new(o, "stable", json_boolean(p->stable));
+        json_object_set_new(o, "halflife", jsonout_num(p->halflife));
+        json_object_set_new(o, "found_from", json_integer((json_int_t)p->found_from));
+        json_object_set_new(o, "state", num_array(p->state, (size_t)x->n));
+        json_array_append_new(pts, o);
+    }
+    json_object_set_new(root, "fixed_points", pts);
+    if (jsonout_write(f, root, 2, JSONOUT_JACOBIAN))
+        return gt_fail(e, GT_EFAIL, "error writing the fixed points");
     return GT_OK;
 }

@@ -60,6 +60,8 @@ typedef struct cli {
     long lag;            /* --jacobian: K (default 32); its unit is find.unit (default 0) */
     int matrix;          /* --jacobian: J(T-K, K) as CSV */
     long lmodes, warmup; /* --lyapunov: M (default 32), W (default 100); its N is find.steps */
+    long starts, hold;   /* --fixed-points: the Newton starts (default 64), the held
+                            character's steps from each first (default 100) */
     cli_iv iv[CLI_MAX_IV];
     int niv;
     cli_env env;

@@ -3,7 +3,10 @@
  * the selected unit's J_jj, its carry line C_jj and its row norm |J_j.|, then over all units
  * |J|_F against |C|_F and the diagonal's share of |J|_F; in two blocks side by side when
  * the lags do not fit one under the other and there is room, and when they still do not
- * fit, some of them (1, 2, 3, ... then further apart, up to K). The last line compares the two at the last lag. */
+ * fit, some of them (1, 2, 3, ... then further apart, up to K). Below them the moduli of
+ * the eigenvalues of the whole state's step Jacobian at T, largest first, above the carry
+ * gates at T sorted (computed by a child: "computing" until then). The last line compares
+ * the two at the last lag. */
 #include "config.h"
 
 #include <math.h>
@@ -87,6 +90,33 @@ static void table(gt_surface *s, int x, int y0, int w, int rows, const gt_data_j
     }
 }
 
+/* As many of n values as fit in w columns after the label, each in 7. */
+static void values(gt_surface *s, int x, int y, int w, gt_role role, const char *label,
+                   const double *v, int n)
+{
+    int cx = x + surf_text(s, x, y, w, R_DIM, label);
+    for (int i = 0; i < n && cx + 7 <= x + w; i++)
+        cx += surf_printf(s, cx, y, 7, role, " %6.4f", v[i]);
+}
+
+/* Two lines at y: the step's eigenvalue moduli above the sorted carry gates. */
+static void eigen(gt_surface *s, int x, int y, int w, const gt_view *v, const char *g)
+{
+    const gt_data_eig *de = &v->eig;
+    char label[32];
+    if (de->error[0]) {
+        surf_text(s, x, y, w, R_ERROR, de->error);
+        return;
+    }
+    if (!de->valid || de->step != v->t || de->layer != v->layer) {
+        surf_text(s, x, y, w, R_DIM, "|eigenvalues| of the step's whole Jacobian: computing");
+        return;
+    }
+    values(s, x, y, w, R_NORMAL, "|eig J_T|   ", de->abs, de->n);
+    snprintf(label, sizeof label, "%s_T sorted  ", g);
+    values(s, x, y + 1, w, R_CARRY, label, de->carry, de->H);
+}
+
 void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
 {
     const gt_data_jac *jv = &v->jac;
@@ -113,8 +143,9 @@ void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
              "J = d%s_T/d%s_(T-k), every later gate moving, against the carry line C = "
              "%s_(T-k+1)...%s_T (%.0f ms)", st, st, g, g, jv->ms);
     y += panel_wrap(s, x, y, w, 2, R_DIM, buf);
-    int rows = end - y - 1; /* the last line: the comparison at k = K */
+    int rows = end - y - 3; /* then the eigenvalues (two lines), the comparison at k = K */
     table(s, x, y, w, rows, jv);
+    eigen(s, x, end - 3, w, v, g);
     const gt_jacobian_lag *l = &jv->lag[jv->K - 1];
     snprintf(buf, sizeof buf,
              "k = %d: |J|_F = %.3g times |C|_F, the diagonal %.0f%% of it; unit %d: J_jj %.3g "

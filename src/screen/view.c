@@ -55,6 +55,8 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
         rc = data_find_init(&v->find, m, tr, SIGNALS_DEFAULT_STEPS, e);
     if (rc == GT_OK)
         rc = data_jac_init(&v->jac, m, e);
+    if (rc == GT_OK)
+        rc = data_eig_init(&v->eig, m, e);
     if (rc) {
         view_free(v);
         return rc;
@@ -76,6 +78,7 @@ void view_free(gt_view *v)
     data_diff_free(&v->dr);
     data_find_free(&v->find);
     data_jac_free(&v->jac);
+    data_eig_free(&v->eig);
     free(v->dbuf);
     v->dbuf = NULL;
     v->order = v->ut_order = NULL;
@@ -313,8 +316,10 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     }
     v->pass_running = trace_pass_running(v->tr);
     v->pass_progress = trace_pass_progress(v->tr);
-    if (v->ui->overlay == OVERLAY_JACOBIAN)
+    if (v->ui->overlay == OVERLAY_JACOBIAN) {
         data_jac_update(&v->jac, v->tr, v->layer, t, v->unit, v->ui->jac_K);
+        data_eig_want(&v->eig, v->tr, v->layer, t);
+    }
     return GT_OK;
 }
 
@@ -322,6 +327,7 @@ void view_edits_changed(gt_view *v)
 {
     gt_error e = {0};
     data_jac_invalidate(&v->jac);
+    data_eig_invalidate(&v->eig);
     if (data_pert_update(&v->pert, v->tr, v->layer, &e)) {
         snprintf(v->ui->msg, sizeof v->ui->msg, "perturbation: %.200s", e.msg);
         v->ui->msg_error = 1;
@@ -343,6 +349,7 @@ void view_model_changed(gt_view *v)
     data_stats_forget(&v->stats);
     data_pert_model_changed(&v->pert);
     data_jac_model_changed(&v->jac);
+    data_eig_invalidate(&v->eig);
     if (data_interv_apply(v->ivs, &e)) {
         snprintf(v->ui->msg, sizeof v->ui->msg, "interventions: %.200s", e.msg);
         v->ui->msg_error = 1;
@@ -502,7 +509,7 @@ void view_seek(gt_view *v, size_t s)
 
 int view_busy(const gt_view *v)
 {
-    return v->pass_running || v->pending || data_stats_busy(&v->stats) ||
+    return v->pass_running || v->pending || data_stats_busy(&v->stats) || data_eig_busy(&v->eig) ||
            data_find_busy(&v->find) || (v->ivs && data_interv_busy(v->ivs));
 }
 
@@ -513,6 +520,8 @@ int view_tick(gt_view *v)
     if (data_stats_tick(&v->stats))
         redraw = 1;
     if (data_find_tick(&v->find))
+        redraw = 1;
+    if (data_eig_tick(&v->eig))
         redraw = 1;
     if (v->ivs && data_interv_tick(v->ivs)) {
         redraw = 1;

@@ -14,6 +14,7 @@
 #include "screen/data_diff.h"
 #include "screen/data_find.h"
 #include "screen/data_interv.h"
+#include "screen/data_eig.h"
 #include "screen/data_jac.h"
 #include "screen/draw_layout.h"
 #include "screen/data_pert.h"
@@ -131,6 +132,7 @@ typedef struct gt_view {
     gt_data_pert pert;  /* the last edit's perturbation curves (K: pert.horizon) */
     gt_data_stats stats; /* the report's tables (r shows them) */
     gt_data_jac jac;    /* the derivative against the carry line at the cursor (D shows it) */
+    gt_data_eig eig;    /* the step's eigenvalues at the cursor, by a child (D shows them) */
     int diff;          /* the gate bars and the unit show edited - before the last edit */
     gt_data_diff dr;     /* the run of the text before the last edit (while diff is on) */
     gt_data_find find;  /* hypotheses, selections, profiles (m, v, p) */

@@ -4,13 +4,23 @@
 
   dynamics_ref.py lyapunov MODEL TEXT [--modes M] [--steps N] [--warmup W] [--layer N]
   dynamics_ref.py spectrum MODEL TEXT --step T [--layer N]
+  dynamics_ref.py fixed MODEL TEXT --char C [--starts N] [--hold K] [--steps N] [--layer N]
 
 The text runs from the start in float64.  Each step's Jacobian J_t = ds_t / ds_(t-1) of the
 layer's state s = (c, h) (LSTM) or h (GRU) is taken by central differences: each number of
 the layer's state before the step moved by +-eps (the layers below as they were), the step
 run again.  The spectrum: numpy's QR of J_t Q_(t-1), the signs making diag R >= 0, the means
 of ln R_ii after the warm-up; the eigenvalues: numpy's eigvals, by modulus (conjugates: the
-positive imaginary part first).  Needs only numpy.
+positive imaginary part first).
+
+The fixed points under a held character: the starts are the states of the text's run
+after steps floor((i + 1) T / N) - 1, each then reading the character K times;
+from each, layer by layer (the layers below held at their fixed points), Newton's method on
+F(s) - s = 0 with the step's Jacobian written out as matrices (not the program's row by row
+forming; tests/t_dynamics checks that one against differences), numpy's solve, the step
+halved until the residual falls by 1e-4 of its share (at most 30 halvings), at most 50
+steps, converged at |F(s) - s| <= 1e-10; points within 1e-6 (the stack's state) are one;
+the stability from numpy's eigvals of each layer's Jacobian at the point.  Needs only numpy.
 """
 import argparse
 import json
@@ -80,9 +90,136 @@ def spectrum(m, toks, a):
     return {"step": a.step, "layer": a.layer, "eigenvalues": ev, "carry_sorted": carry}
 
 
+def sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def layer_step(m, k, x, s):
+    """F of layer k at state s ((c, h) or h) with input x [D]: the new state and its J."""
+    H = m.H
+    w_ih, w_hh, b_ih, b_hh = m.layers[k]
+    gi = w_ih @ x + b_ih
+    if m.arch == "lstm":
+        c, h = s[:H], s[H:]
+        a = gi + w_hh @ h + b_hh
+        i, f = sigmoid(a[:H]), sigmoid(a[H:2 * H])
+        g, o = np.tanh(a[2 * H:3 * H]), sigmoid(a[3 * H:])
+        c2 = f * c + i * g
+        th = np.tanh(c2)
+        A = ((g * i * (1 - i))[:, None] * w_hh[:H] + (c * f * (1 - f))[:, None] * w_hh[H:2 * H]
+             + (i * (1 - g * g))[:, None] * w_hh[2 * H:3 * H])
+        B = (th * o * (1 - o))[:, None] * w_hh[3 * H:]
+        u = o * (1 - th * th)
+        J = np.block([[np.diag(f), A], [np.diag(u * f), B + u[:, None] * A]])
+        return np.concatenate([c2, o * th]), J
+    h = s
+    gh = w_hh[:2 * H] @ h + b_hh[:2 * H]
+    r, z = sigmoid(gi[:H] + gh[:H]), sigmoid(gi[H:2 * H] + gh[H:])
+    dr = (r * (1 - r))[:, None] * w_hh[:H]
+    if m.before:
+        n = np.tanh(gi[2 * H:] + w_hh[2 * H:] @ (r * h) + b_hh[2 * H:])
+        dn = w_hh[2 * H:] @ (np.diag(r) + h[:, None] * dr)
+    else:
+        hn = w_hh[2 * H:] @ h + b_hh[2 * H:]
+        n = np.tanh(gi[2 * H:] + r * hn)
+        dn = r[:, None] * w_hh[2 * H:] + hn[:, None] * dr
+    J = (np.diag(z) + (h - n)[:, None] * ((z * (1 - z))[:, None] * w_hh[H:2 * H])
+         + ((1 - z) * (1 - n * n))[:, None] * dn)
+    return (1 - z) * n + z * h, J
+
+
+def layer_input(m, k, tok, st):
+    """Layer k's input: the token's, or layer k-1's h after a step from its fixed point."""
+    if k == 0:
+        return m.x0([tok])[0]
+    s, _ = layer_step(m, k - 1, layer_input(m, k - 1, tok, st), st[k - 1])
+    return s[m.H:] if m.arch == "lstm" else s
+
+
+def newton(m, k, tok, st):
+    """Newton on layer k from st[k] (in place): the residual, or None."""
+    x = layer_input(m, k, tok, st)
+    n = len(st[k])
+    for it in range(51):
+        f, J = layer_step(m, k, x, st[k])
+        r = f - st[k]
+        res = float(np.sqrt(r @ r))
+        if not math.isfinite(res):
+            return None
+        if res <= 1e-10:
+            return res
+        if it == 50:
+            return None
+        try:
+            d = np.linalg.solve(J - np.eye(n), -r)
+        except np.linalg.LinAlgError:
+            return None
+        s0, alpha = st[k].copy(), 1.0
+        for _ in range(31):
+            t = s0 + alpha * d
+            ft, _ = layer_step(m, k, x, t)
+            rt = float(np.sqrt((ft - t) @ (ft - t)))
+            if math.isfinite(rt) and rt <= (1 - 1e-4 * alpha) * res:
+                st[k] = t
+                break
+            alpha *= 0.5
+        else:
+            return None
+
+
+def starts(m, toks, N, T, L):
+    """The states of the run after steps floor((i + 1) T / N) - 1, layers 0..L."""
+    h, c = zeros(m, 1)
+    out, t = [], 0
+    for i in range(N):
+        while t < (i + 1) * T // N:
+            step(m, [toks[t]], h, c, L)
+            t += 1
+        out.append([np.concatenate([c[k][0], h[k][0]]) if m.arch == "lstm" else h[k][0].copy()
+                    for k in range(L + 1)])
+    return out
+
+
+def fixed(m, toks, a):
+    tok = [v for v in range(m.V) if m.code_point(v) == ord(a.char)][0]
+    T = min(a.steps, len(toks))
+    L = a.layer
+    found, bad = [], 0
+    for st in starts(m, toks, a.starts, T, L):
+        h = [x[None, m.H:].copy() if m.arch == "lstm" else x[None, :].copy() for x in st]
+        c = [x[None, :m.H].copy() if m.arch == "lstm" else np.zeros((1, m.H)) for x in st]
+        for _ in range(a.hold):
+            step(m, [tok], h, c, L)
+        st = [np.concatenate([c[k][0], h[k][0]]) if m.arch == "lstm" else h[k][0].copy()
+              for k in range(L + 1)]
+        res = [newton(m, k, tok, st) for k in range(L + 1)]
+        if any(r is None for r in res):
+            bad += 1
+            continue
+        flat = np.concatenate(st)
+        for p in found:
+            if np.sqrt(((p["flat"] - flat) ** 2).sum()) <= 1e-6:
+                p["found_from"] += 1
+                break
+        else:
+            found.append({"flat": flat, "st": [s.copy() for s in st], "found_from": 1,
+                          "residual": math.sqrt(sum(r * r for r in res))})
+    found.sort(key=lambda p: -p["found_from"])  # stable: the first start's order kept
+    pts = []
+    for p in found:
+        mx = max(float(np.abs(np.linalg.eigvals(
+            layer_step(m, k, layer_input(m, k, tok, p["st"]), p["st"][k])[1])).max())
+            for k in range(L + 1))
+        pts.append({"residual": p["residual"], "max_abs_eigenvalue": mx, "stable": mx < 1,
+                    "halflife": math.log(0.5) / math.log(mx) if mx < 1 else None,
+                    "found_from": p["found_from"], "state": p["st"][L].tolist()})
+    return {"layer": L, "char": a.char, "starts": a.starts, "hold": a.hold, "not_converged": bad,
+            "fixed_points": pts}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=["lyapunov", "spectrum"])
+    ap.add_argument("what", choices=["lyapunov", "spectrum", "fixed"])
     ap.add_argument("model")
     ap.add_argument("text")
     ap.add_argument("--modes", type=int, default=32)
@@ -91,10 +228,17 @@ def main():
     ap.add_argument("--step", type=int)
     ap.add_argument("--layer", type=int, default=0)
     ap.add_argument("--eps", type=float, default=1e-6)
+    ap.add_argument("--char")
+    ap.add_argument("--starts", type=int, default=64)
+    ap.add_argument("--hold", type=int, default=100)
     a = ap.parse_args()
     m = Model(a.model)
     toks = m.tokens(a.text)
-    out = lyapunov(m, toks, a) if a.what == "lyapunov" else spectrum(m, toks, a)
+    if a.what == "fixed":
+        a.char = {"\\n": "\n", "\\t": "\t"}.get(a.char, a.char)
+        out = fixed(m, toks, a)
+    else:
+        out = lyapunov(m, toks, a) if a.what == "lyapunov" else spectrum(m, toks, a)
     json.dump(out, sys.stdout, indent=1)
     sys.stdout.write("\n")
 
