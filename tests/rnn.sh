@@ -52,11 +52,10 @@ else
     echo "not ok $n - rnn: --nonlinearity sigmoid not refused"
 fi
 n=$((n + 1))
-if ! "$bin" --report "$fix/tanh_onehot.safetensors" "$fix/tanh_onehot.txt" >/dev/null 2>"$out/err" &&
-    grep -q "read by --dump only" "$out/err"; then
-    echo "ok $n - rnn: --report refused with one line"
+if ! "$bin" --lyapunov "$fix/tanh_onehot.safetensors" "$fix/tanh_onehot.txt" >/dev/null 2>"$out/err" &&
+    grep -q "not read by --lyapunov yet" "$out/err" && [ "$(wc -l <"$out/err")" -eq 1 ]; then
+    echo "ok $n - rnn: --lyapunov refused with one line"
 else
-    echo "not ok $n - rnn: --report not refused"
-    sed 's/^/# /' "$out/err" | head -5
+    echo "not ok $n - rnn: --lyapunov not refused"
 fi
 echo "1..$n"
