@@ -42,7 +42,7 @@ static int make_intervened(const cli *c, intervened *ms, const gt_model *m, gt_e
 /* The modes that read a plain RNN (the others refuse it). */
 static int rnn_mode(const char *name)
 {
-    static const char *const modes[] = {"dump", "report", "jacobian"};
+    static const char *const modes[] = {"dump", "report", "jacobian", "units", "select", "profile", "html"};
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
         if (strcmp(name, modes[i]) == 0)
             return 1;
