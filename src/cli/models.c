@@ -42,7 +42,7 @@ static int make_intervened(const cli *c, intervened *ms, const gt_model *m, gt_e
 /* The modes that read a plain RNN (the others refuse it). */
 static int rnn_mode(const char *name)
 {
-    static const char *const modes[] = {"dump", "report", "jacobian", "units", "select", "profile", "html"};
+    static const char *const modes[] = {"dump", "report", "jacobian", "units", "select", "profile", "html", "importance"};
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
         if (strcmp(name, modes[i]) == 0)
             return 1;
@@ -63,6 +63,9 @@ static int load_models(const cli *c, cli_models *s, gt_error *e)
             fprintf(stderr, "gatetui: %s: the vocabulary of %s\n",
                     utf8_printable(name, sizeof name, m[k].path), m[k].vocab_where);
         }
+        if (m[k].arch == GT_RNN && strcmp(c->mode->name, "sweep") == 0)
+            return gt_fail(e, GT_EINPUT, "--sweep-forget-bias: %s is a plain RNN, with no carry "
+                           "gate (no forget or update gate) whose bias to shift", m[k].path);
         if (m[k].arch == GT_RNN && !rnn_mode(c->mode->name))
             return gt_fail(e, GT_EINPUT, "%s: a plain RNN (nn.RNN) is not read by %s%s yet",
                            m[k].path, strcmp(c->mode->name, "screen") ? "--" : "the ",

@@ -138,10 +138,12 @@ def step(m, toks, h, c, upto, ablate=None, carousel=()):
     """One step of layers 0..upto for a batch: h, c are lists of [B, H] (updated in place
     as new arrays); returns the gates of each layer, [B, G*H] after the nonlinearity.
     Interventions (intervene_ref.py): ablate {layer: [units]} sets those units' c and h to
-    0 after their layer's cell (their candidate shown as 0); carousel: layers with f = 1."""
+    0 after their layer's cell (their candidate, an RNN's a, shown as 0); carousel: layers
+    with f = 1."""
     H = m.H
     x = m.x0(toks)
     gates = []
+    m.ablated = ablate or {}  # what rnn_tangents holds at 0 too
     for k in range(upto + 1):
         w_ih, w_hh, b_ih, b_hh = m.layers[k]
         gi = x @ w_ih.T + b_ih
@@ -173,8 +175,9 @@ def step(m, toks, h, c, upto, ablate=None, carousel=()):
             h[k], c[k] = h[k].copy(), c[k].copy()
             h[k][:, units] = 0.0
             c[k][:, units] = 0.0
-            if m.arch != "rnn":
-                gates[k][:, [2 * H + u for u in units]] = 0.0
+            # the candidate (an RNN's a) shown as 0, as its weights' rows are
+            cand = 0 if m.arch == "rnn" else 2 * H
+            gates[k][:, [cand + u for u in units]] = 0.0
         x = h[k]
     return gates
 
@@ -231,7 +234,9 @@ def rnn_tangents(m, layer, h, gates, tang, E):
         a = gates[q][0]
         slope = (a > 0).astype(np.float64) if m.relu else 1.0 - np.tanh(a) ** 2
         d = tang[q] @ w_hh.T + (out[q - 1] @ w_ih.T if q > 0 else 0.0)
-        out.append(d * slope)
+        d = d * slope
+        d[:, getattr(m, "ablated", {}).get(q, [])] = 0.0  # an ablated unit's h is held at 0
+        out.append(d)
     return out
 
 
