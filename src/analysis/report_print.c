@@ -119,13 +119,14 @@ static void print_heading(FILE *f, const gt_report *r, const char *text_name)
 }
 
 /* A plain RNN: no gate tables (nothing to say per unit or by character either), the
- * saturation of h. */
+ * saturation of h; a paragraph for each of the gated cells' (several models' columns line
+ * up). */
 static void print_rnn(FILE *f, const gt_report *r)
 {
     const int relu = r->m->rnn_relu;
-    fprintf(f, "No gates: a plain RNN, h = %s(W_ih x + W_hh h + b), has no gates, so no gate "
-               "tables and no carry gate per unit or by character\n",
-            relu ? "relu" : "tanh");
+    fprintf(f, "No gates: a plain RNN, h = %s(W_ih x + W_hh h + b),\nhas no gates, so no "
+               "gate tables\n", relu ? "relu" : "tanh");
+    fprintf(f, "\nNo carry gate to average per unit\n");
     if (relu)
         fprintf(f, "\nSaturation of h: the fraction of values at 0 (relu's flat side)\n"
                    "h = 0     %6.3f\n", r->h_zero);
@@ -134,6 +135,7 @@ static void print_rnn(FILE *f, const gt_report *r)
                    "              left   right   |h| > 0.9\n"
                    "hidden h    %6.3f  %6.3f  %10.3f\n",
                 r->h_left, r->h_right, r->h_left + r->h_right);
+    fprintf(f, "\nNo carry gate to average by input character\n");
 }
 
 /* The gates' distributions, the carry gate's mean per unit, saturation, and the carry gate
@@ -213,14 +215,14 @@ static void print_perturbation(FILE *f, const gt_report *r)
                     halflife(r->hl_hidden, r->K, c, sizeof c),
                     halflife(r->hl_linearized, r->K, d, sizeof d));
         } else if (m->arch == GT_RNN) {
-            fprintf(f, "no forget-only curve: a plain RNN has no carry gate (nothing multiplies "
-                       "h elementwise from one step to the next)\n");
             fprintf(f, "    after  measured h  linearized h\n");
             for (int i = 0; i < r->nk; i++)
                 fprintf(f, "%9d  %10s  %12s\n", r->k[i], ratio(r->hidden[i], a, sizeof a),
                         ratio(r->linearized[i], d, sizeof d));
             fprintf(f, "half-life  %10s  %12s\n", halflife(r->hl_hidden, r->K, a, sizeof a),
                     halflife(r->hl_linearized, r->K, d, sizeof d));
+            fprintf(f, "no forget-only curve: a plain RNN has no carry gate\n(nothing "
+                       "multiplies h elementwise from one step to the next)\n");
         } else {
             fprintf(f, "    after  measured h  update gate alone  linearized h\n");
             for (int i = 0; i < r->nk; i++)
