@@ -76,14 +76,18 @@ static int char_class(const gt_model *m, int tok)
     return cp == ' ' ? REPORT_SPACE : cp == '\n' ? REPORT_NEWLINE : REPORT_OTHER;
 }
 
-/* A plain RNN's window: no gates, h's saturation counted. */
-static void window_rnn(shared *sh, gt_run *run, size_t w)
+/* A plain RNN's window: no gates, h's saturation counted; a relu RNN's h that overflows
+ * float32 is an error. */
+static int window_rnn(shared *sh, gt_run *run, size_t w, gt_error *e)
 {
     const size_t H = sh->H, start = win_start(sh, w), n = win_len(sh, w);
     size_t *cnt = sh->hsat + w * 3;
     run_reset(run);
     for (size_t p = 0; p < n; p++) {
         run_step_layers(run, sh->tok[start + p], sh->layer);
+        int rc = run_check_finite(run, sh->layer, start + p, e);
+        if (rc)
+            return rc;
         const float *h = run_h(run, sh->layer);
         for (size_t j = 0; j < H; j++) {
             cnt[0] += h[j] < -0.9f;
@@ -91,16 +95,13 @@ static void window_rnn(shared *sh, gt_run *run, size_t w)
             cnt[2] += h[j] == 0.0f;
         }
     }
+    return GT_OK;
 }
 
 static void window_job(shared *sh, gt_run *run, size_t w)
 {
     const size_t H = sh->H, start = win_start(sh, w), n = win_len(sh, w);
     double *usum = sh->unit_sum + w * H;
-    if (sh->m->arch == GT_RNN) {
-        window_rnn(sh, run, w);
-        return;
-    }
     run_reset(run);
     for (size_t p = 0; p < n; p++) {
         int tk = sh->tok[start + p];
@@ -197,6 +198,8 @@ static int worker_job(void *ctx, void *state, size_t i, gt_error *e)
     shared *sh = ctx;
     worker *wk = state;
     const job *jb = &sh->jobs[i];
+    if (!jb->perturb && sh->m->arch == GT_RNN)
+        return window_rnn(sh, &wk->run, jb->win, e);
     if (!jb->perturb) {
         window_job(sh, &wk->run, jb->win);
         return GT_OK;

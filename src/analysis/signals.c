@@ -73,11 +73,13 @@ int signals_pass(const gt_model *m, const uint16_t *tok, size_t n, const gt_pass
         if (o->progress && t % PROGRESS_EVERY == 0)
             o->progress(o->progress_ctx, (double)t / (double)n);
         run_step_layers(&r, tok[t], o->layer);
+        if ((rc = run_check_finite(&r, o->layer, t, e)))
+            break;
         if (fn && fn(ctx, t, &r))
             break;
     }
-    if (o->progress)
+    if (o->progress && !rc)
         o->progress(o->progress_ctx, 1.0);
     run_free(&r);
-    return GT_OK;
+    return rc;
 }
