@@ -88,6 +88,10 @@ bad "a layer out of range for the carousel" --report --carousel@2 "$rep/lstm2.sa
 bad "a bad list of units" --dump --ablate 0:3-1 "$l1" "$t"
 bad "a bad shift" --dump --forget-bias x "$l1" "$t"
 bad "a GRU with --carousel" --report --carousel "$rep/gru1.safetensors" "$t"
+bad "a plain RNN with --carousel" --report --carousel "$rep/rnn1.safetensors" "$t"
+bad "a plain RNN with --forget-bias" --report --forget-bias 1 "$rep/rnn1.safetensors" "$t"
+bad "a plain RNN with --sweep-forget-bias" --report --sweep-forget-bias 0:1:0.5 \
+    "$rep/rnn1.safetensors" "$t"
 bad "a model without a readout asked for importance" --importance \
     "$top_srcdir/tests/fixtures/lstm_f16.safetensors" "$top_srcdir/tests/fixtures/lstm_f16.txt"
 bad "a bad sweep" --report --sweep-forget-bias 2:1:0.5 "$l1" "$t"

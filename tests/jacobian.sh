@@ -93,4 +93,13 @@ bad "--layer past the model's layers" --step 2 --lag 1 --layer 1
 "$bin" --jacobian "$ex" "$fix/jacobian/abb.txt" >/dev/null 2>&1
 rc=$?
 if [ $rc -eq 2 ]; then ok "--jacobian without --step: exit 2"; else notok "--jacobian without --step: exit $rc"; fi
+# a plain RNN's table says it has no carry line and leaves its columns empty
+if "$bin" --jacobian --step 300 --lag 3 "$fix/report/rnn1.safetensors" "$fix/report/text.txt" \
+    >"$out/rnn" 2>/dev/null && grep -q 'no carry line: a plain RNN has no carry gate' "$out/rnn" &&
+    [ "$(grep -c '^   [123]  .*  -  ' "$out/rnn")" -eq 3 ]; then
+    ok "a plain RNN: J = dh_T / dh_(T-k), no carry line"
+else
+    notok "a plain RNN's table"
+    sed 's/^/# /' "$out/rnn" | head -8
+fi
 echo "1..$n"

@@ -25,7 +25,7 @@ out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
 text="$rep/text.txt"
 A="$rep/lstm1.safetensors" P="$fix/lstm1_perm.safetensors" G="$rep/gru1.safetensors"
-Q="$fix/gru1_perm.safetensors"
+Q="$fix/gru1_perm.safetensors" R="$rep/rnn1.safetensors"
 
 # the permuted models against the originals' references (the same options as the MANIFEST)
 while read -r name model _ opts; do
@@ -108,6 +108,16 @@ same_as_single "--units" "--units [aeiou]" -- "$A" "$G" "$P"
 same_as_single "--jacobian" "--jacobian --step 60 --lag 8 --unit 3" -- "$G" "$A"
 same_as_single "--report with interventions" "--report --windows 4 --window-len 48 --forget-bias 1 --ablate 0:3" -- "$A" "$G"
 same_as_single "--importance" "--importance --windows 2 --window-len 48" -- "$A" "$P" "$G"
+# a plain RNN beside an LSTM and a GRU, one column or entry each
+same_as_single "--report of an RNN, a GRU and an LSTM" \
+    "--report --windows 6 --window-len 48 --horizon 20" -- "$R" "$G" "$A"
+# its paragraphs line up with the gated cells': the perturbation's rows side by side
+"$bin" --report --windows 6 --window-len 48 --horizon 20 "$R" "$G" "$A" "$text" 2>/dev/null |
+    grep -c 'Perturbation: step.*Perturbation: step.*Perturbation: step' >"$out/n"
+checkf "$([ "$(cat "$out/n")" -eq 1 ]; echo $?)" "an RNN's perturbation table beside the GRU's and the LSTM's" "$out/n"
+same_as_single "--units of an RNN beside others" "--units [aeiou]" -- "$G" "$R" "$A"
+same_as_single "--jacobian of an RNN beside an LSTM" "--jacobian --step 60 --lag 8 --unit 3" -- "$R" "$A"
+same_as_single "--importance of an RNN beside a GRU" "--importance --windows 2 --window-len 48" -- "$G" "$R"
 # the sweep: its JSON only (its text has t½, which awk's columns would cut, as --profile's
 # contexts)
 same_json_as_single "--report --sweep-forget-bias" \

@@ -55,6 +55,17 @@ else
 fi
 
 n=$((n + 1))
+if "$bin" --report "$fix/rnn1.safetensors" "$fix/text.txt" >"$out/plain" 2>"$out/err" &&
+    grep -q '^No gates: a plain RNN' "$out/plain" && grep -q '^hidden h ' "$out/plain" &&
+    grep -q '^no forget-only curve: a plain RNN has no carry gate' "$out/plain" &&
+    grep -q '^half-life  ' "$out/plain" && ! grep -q 'forget gate alone' "$out/plain"; then
+    echo "ok $n - an RNN's plain report: no gates, h's saturation, no forget-only curve"
+else
+    echo "not ok $n - an RNN's plain report"
+    sed 's/^/# /' "$out/err" "$out/plain" | head -20
+fi
+
+n=$((n + 1))
 "$bin" --report --layer 1 "$fix/lstm1.safetensors" "$fix/text.txt" >/dev/null 2>"$out/err"
 rc=$?
 if [ $rc -eq 2 ] && [ "$(wc -l <"$out/err")" -eq 1 ]; then

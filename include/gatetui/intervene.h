@@ -19,6 +19,7 @@
 
 typedef struct gt_intervention {
     int layers, hidden, lstm;
+    int rnn;                 /* a plain RNN: no carry gate to shift, no carousel */
     double *shift;           /* [L*H]: the carry gate's bias shift of each unit */
     unsigned char *ablate;   /* [L*H]: 1 where the unit is ablated */
     unsigned char *carousel; /* [L]: 1 where the layer's f is 1 */

@@ -83,6 +83,9 @@ void model_free(gt_model *m);
 int model_token(const gt_model *m, uint32_t cp);
 
 const char *model_arch_name(const gt_model *m);
+/* The cell as the header names it: "LSTM", "GRU", "RNN (tanh)", "RNN (relu)", or with
+ * ", assumed: --nonlinearity" when neither the file nor the option said which. */
+const char *model_kind(const gt_model *m);
 /* The letter of gate block b: "i","f","g","o", "r","z","n" or "a" (RNN). */
 const char *model_gate_name(const gt_model *m, int b);
 /* The carry gate's block: f for an LSTM, z for a GRU; -1 for an RNN (none). */

@@ -10,7 +10,8 @@
  *                edit (tangent.h): what the edit would do if the cells were linear around it
  *
  * (Euclidean norms over the layer's units; for a GRU D0 = h'_s - h_s, the update gate z
- * takes f's place, L follows h, and there is no D_c). An edited text that differs again
+ * takes f's place, L follows h, and there is no D_c; for a plain RNN likewise, with no
+ * forget-only curve: nothing multiplies its state elementwise from one step to the next). An edited text that differs again
  * after s has those later changes in the measured curves only. Several edits of one text run together as one
  * batch. The runs are evaluated in double precision from the float32 state given, so that
  * differences far below float32's resolution of the states are still exact to 1e-10 or
@@ -34,7 +35,7 @@ typedef struct gt_perturb_result {
     int K;              /* the curves run k = 0..K */
     const double *dc;   /* [K+1] measured cell difference; NULL for a GRU */
     const double *dh;   /* [K+1] measured hidden difference */
-    const double *fo;   /* [K+1] forget-only */
+    const double *fo;   /* [K+1] forget-only; NAN for an RNN (no carry gate) */
     const double *lin;  /* [K+1] linearized (c for an LSTM, h for a GRU); when
                            gt_perturb.linearized is set */
     double hl_c, hl_h, hl_fo; /* half-lives in steps of dc, dh, fo (see perturb_halflife) */

@@ -67,7 +67,10 @@ typedef struct gt_report {
     size_t positions;
     int ngates;
     gt_report_gate gate[REPORT_MAX_GATES];
-    int carry;          /* the carry gate's index in gate[] */
+    int carry;          /* the carry gate's index in gate[]; -1 for an RNN (no gates: the units
+                           and by-character tables are NAN) */
+    /* RNN: the fractions of h's values (positions x H) below -0.9, above 0.9, and at 0 */
+    double h_left, h_right, h_zero;
     /* units: each unit's mean carry gate over the positions */
     double *unit_mean;  /* [H] */
     double mean_min, mean_q05, mean_median, mean_q95, mean_max;
@@ -83,7 +86,8 @@ typedef struct gt_report {
     size_t dropped;     /* pairs left out: no difference at k = 0 */
     int nk;
     int k[REPORT_MAX_K];
-    /* mean normalised curves at k[0..nk); NULL when pairs == 0 (cell: for a GRU too) */
+    /* mean normalised curves at k[0..nk); NULL when pairs == 0 (cell: for a GRU and an RNN
+       too; forget_only: for an RNN too) */
     double *cell, *forget_only, *hidden;
     double hl_cell, hl_forget_only, hl_hidden; /* NAN when none within K */
     double *curve_cell, *curve_forget_only, *curve_hidden; /* the whole mean curves [K+1] */

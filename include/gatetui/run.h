@@ -30,6 +30,11 @@ void run_step(gt_run *r, int token);
 /* Reads one token through layers 0..upto only (the others keep their state). */
 void run_step_layers(gt_run *r, int token, int upto);
 
+/* A relu RNN's h is unbounded: GT_OK while every h of layers 0..upto is finite, else
+ * GT_EINPUT and one line in e saying that it overflowed float32 at `step` (where, and why).
+ * Other cells: GT_OK at once. */
+int run_check_finite(const gt_run *r, int upto, size_t step, gt_error *e);
+
 /* Next-token probabilities from the top layer's h (the model must have a readout). */
 void run_probs(const gt_run *r, float *p /* [V] */);
 

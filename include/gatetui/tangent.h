@@ -10,6 +10,7 @@
  *             dc' = f * dc + A [dh; dx],    dh' = B [dh; dx] + u * dc',   u = o (1 - tanh^2 c')
  *         (* elementwise; f and u are vectors of the step).
  *   GRU:  rows 0..H-1: dh' = M [dh; dx], the update gate z on the diagonal of the h columns.
+ *   RNN:  rows 0..H-1: dh' = M [dh; dx] = d (W_hh dh + W_ih dx), d the nonlinearity's slope.
  * So a step costs 2H x (H + D) (LSTM) or H x (H + D) (GRU) multiply-adds per tangent, once M
  * is formed (3 to 4 H (H + D); for a GRU with the reset before W_hn, a product of H x H by
  * H x (H + D) more). */
@@ -32,7 +33,7 @@ typedef struct gt_step_point {
 typedef struct gt_stepjac {
     const gt_model *m;
     int layer, H, D;
-    int lstm, before;   /* before: a GRU with the reset before W_hn */
+    int lstm, rnn, before; /* before: a GRU with the reset before W_hn */
     int with_input;     /* M has the input's D columns */
     int rows, cols;     /* 2H or H; H or H + D */
     /* private */
@@ -44,7 +45,9 @@ typedef struct gt_stepjac {
 /* The step's coefficients in gt_stepjac_work.v, H values each (s' = s (1 - s)):
  *   LSTM  di = g i', df = c f', dg = i (1 - g^2), do = tanh(c') o', f, u = o (1 - tanh^2 c')
  *   GRU   dr = e hn r' (reset after) or r (before), dz = (h - n) z', dn = e r (after),
- *         e = (1 - z)(1 - n^2), z, hn = W_hn h + b_hn (after) or w = h r' (before) */
+ *         e = (1 - z)(1 - n^2), z, hn = W_hn h + b_hn (after) or w = h r' (before)
+ *   RNN   d = 1 - h'^2 (tanh) or [a > 0] (relu) */
+enum { SJ_D };
 enum { SJ_DI, SJ_DF, SJ_DG, SJ_DO, SJ_F, SJ_U };
 enum { SJ_DR, SJ_DZ, SJ_DN, SJ_E, SJ_Z, SJ_HN };
 #define SJ_R SJ_DR

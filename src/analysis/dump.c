@@ -57,6 +57,10 @@ int dump_values(FILE *out, const gt_model *m, const gt_text *t, int layer, size_
         to = t->steps - 1;
     for (size_t s = 0; s <= to && !ferror(out); s++) {
         run_step_layers(&r, t->tok[s], k1);
+        if ((rc = run_check_finite(&r, k1, s, e))) {
+            run_free(&r);
+            return rc;
+        }
         if (s < from)
             continue;
         char ch[16];

@@ -16,7 +16,7 @@
 /* Where value v of signal s falls on the scale, from -1 to 1. */
 static double figure_scale(const gt_model *m, int s, double v)
 {
-    if (m->arch == GT_LSTM && s == 4)
+    if ((m->arch == GT_LSTM && s == 4) || (m->arch == GT_RNN && s == GT_A))
         return tanh(v);
     if (signals_is_gate(m, s))
         return 2 * v - 1;
@@ -96,6 +96,7 @@ static void head(FILE *f, const gt_figure *fg)
             fg->from, fg->to,
             fg->score                             ? "the score over its largest |score|"
             : m->arch == GT_LSTM && fg->signal == 4 ? "tanh c"
+            : m->arch == GT_RNN && fg->signal == GT_A ? "tanh a"
             : signals_is_gate(m, fg->signal)      ? "2v - 1: 0.5 is white"
                                                   : "the value");
     fputs("<p class=\"legend\">", f);

@@ -41,10 +41,6 @@ static void put_token(FILE *f, const gt_model *m, int tok)
     put_shown(f, u, (size_t)n);
 }
 
-static const char *arch(const gt_model *m)
-{
-    return m->arch == GT_LSTM ? "LSTM" : "GRU";
-}
 
 static const char *signal_label(const gt_model *m, int s)
 {
@@ -52,7 +48,8 @@ static const char *signal_label(const gt_model *m, int s)
                                        "output gate o", "cell state c", "hidden state h"};
     static const char *const gru[] = {"reset gate r", "update gate z", "new state n",
                                       "hidden state h"};
-    return m->arch == GT_LSTM ? lstm[s] : gru[s];
+    static const char *const rnn[] = {"pre-activation a", "hidden state h"};
+    return m->arch == GT_LSTM ? lstm[s] : m->arch == GT_GRU ? gru[s] : rnn[s];
 }
 
 /* ---- --units ---- */
@@ -88,7 +85,7 @@ int find_print_units(FILE *f, const gt_units *u, const char *regex, int only,
     const gt_model *m = u->m;
     char mp[1024], tp[1024], rp[1024];
     fprintf(f, "%s: %s, layer %d, %d units; %s, the first %zu steps from the zero state\n",
-            utf8_printable(mp, sizeof mp, m->path), arch(m), u->layer, m->hidden,
+            utf8_printable(mp, sizeof mp, m->path), model_kind(m), u->layer, m->hidden,
             utf8_printable(tp, sizeof tp, text_name), u->steps);
     fprintf(f, "\"%s\": %zu match%s cover %zu steps (%.1f%%)\n",
             utf8_printable(rp, sizeof rp, regex), u->matches,

@@ -12,8 +12,8 @@ int importance_print_text(FILE *f, const gt_importance *r, const char *intervent
                           gt_error *e)
 {
     const int n = top > 0 && top < r->hidden ? top : r->hidden;
-    fprintf(f, "Importance of layer %d's %d units: the readout's loss with each ablated (c and "
-               "h held at 0)\n", r->layer, r->hidden);
+    fprintf(f, "Importance of layer %d's %d units: the readout's loss with each ablated (%s "
+               "held at 0)\n", r->layer, r->hidden, r->lstm ? "c and h" : "h");
     fprintf(f, "over %zu window%s of %zu characters from zero state, %zu predictions\n",
             r->windows, r->windows == 1 ? "" : "s", r->window_len, r->loss.count);
     if (interventions && *interventions)

@@ -163,10 +163,15 @@ static void forward(gt_jacobian *j, const float *h0, const float *c0, const uint
         memcpy(t + 2 * H, batch_gates(b, L, 0), GH * sizeof *t);
         memcpy(t + 2 * H + GH, lstm ? batch_c(b, L, 0) : batch_h(b, L, 0), H * sizeof *t);
     }
-    /* C(T-k, k) = f_{T-k+1} ... f_T, multiplied from T back (as the sweep does) */
+    /* C(T-k, k) = f_{T-k+1} ... f_T, multiplied from T back (as the sweep does); a plain
+       RNN has no carry gate, no carry line (NAN) */
     for (size_t q = 0; q < H; q++)
-        j->carry[q] = 1.0;
+        j->carry[q] = j->m->arch == GT_RNN ? NAN : 1.0;
     for (int k = 1; k <= K; k++) {
+        if (j->m->arch == GT_RNN) {
+            memcpy(j->carry + (size_t)k * H, j->carry, H * sizeof *j->carry);
+            continue;
+        }
         const double *f = tape_point(j, K - k + 1).gates + H;
         for (size_t q = 0; q < H; q++)
             j->carry[(size_t)k * H + q] = j->carry[(size_t)(k - 1) * H + q] * f[q];
@@ -278,7 +283,7 @@ static void sweep(void *ctx, int k, int n)
         return;
     if (j->m->arch == GT_LSTM)
         sweep_lstm(pt);
-    else
+    else /* a GRU's or a plain RNN's: dh_T / dh_(T-k) */
         sweep_gru(pt);
 }
 

@@ -20,8 +20,13 @@ int jacobian_print_text(FILE *f, const gt_jacobian *j, size_t T, int unit, gt_er
 {
     const int lstm = j->m->arch == GT_LSTM;
     const char *s = lstm ? "c" : "h", *g = lstm ? "f" : "z";
-    fprintf(f, "layer %d, step %zu: J = d%s_T / d%s_(T-k) against the carry line C = "
-               "%s_(T-k+1) ... %s_T\n", j->layer, T, s, s, g, g);
+    if (j->m->arch == GT_RNN) {
+        fprintf(f, "layer %d, step %zu: J = dh_T / dh_(T-k); no carry line: a plain RNN has no "
+                   "carry gate (C_jj and |C|_F are -)\n", j->layer, T);
+    } else {
+        fprintf(f, "layer %d, step %zu: J = d%s_T / d%s_(T-k) against the carry line C = "
+                   "%s_(T-k+1) ... %s_T\n", j->layer, T, s, s, g, g);
+    }
     fprintf(f, "unit %d: J_jj, the row norm |J_j.| and C_jj; over the %d unit%s: |J|_F, |C|_F "
                "and the diagonal's share |diag J| / |J|_F\n", unit, j->H, j->H == 1 ? "" : "s");
     fprintf(f, "   k          J_jj        |J_j.|          C_jj         |J|_F         |C|_F  "
@@ -29,8 +34,11 @@ int jacobian_print_text(FILE *f, const gt_jacobian *j, size_t T, int unit, gt_er
     for (int k = 1; k <= j->K; k++) {
         gt_jacobian_lag l;
         jacobian_lag(j, k, unit, &l);
-        fprintf(f, "%4d  %12.6g  %12.6g  %12.6g  %12.6g  %12.6g  %10.4f\n", k, l.diag, l.row,
-                l.carry, l.frob, l.carry_frob, l.diag_share);
+        char c[32], cf[32];
+        snprintf(c, sizeof c, isnan(l.carry) ? "-" : "%.6g", l.carry);
+        snprintf(cf, sizeof cf, isnan(l.carry_frob) ? "-" : "%.6g", l.carry_frob);
+        fprintf(f, "%4d  %12.6g  %12.6g  %12s  %12.6g  %12s  %10.4f\n", k, l.diag, l.row, c,
+                l.frob, cf, l.diag_share);
     }
     return done(f, e);
 }

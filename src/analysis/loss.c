@@ -71,6 +71,9 @@ static int window_loss(void *ctx, void *state, size_t k, gt_error *e)
     run_reset(&th->r);
     for (size_t t = start; t < end; t++) {
         run_step(&th->r, w->tok[t]);
+        int rc = run_check_finite(&th->r, w->m->layers - 1, t, e);
+        if (rc)
+            return rc;
         if (t + 1 < end) {
             w->sum[k] += step_loss(w->m, run_h(&th->r, w->m->layers - 1), th->logit,
                                    w->tok[t + 1]);

@@ -115,7 +115,8 @@ double perturb_halflife(const double *curve, int K)
 
 int perturb_kept(const gt_perturb_result *r)
 {
-    return r->fo[0] > 0 && r->dh[0] > 0 && (!r->dc || r->dc[0] > 0);
+    /* an RNN's forget-only curve is NAN (it has no carry gate): only its h must move */
+    return (isnan(r->fo[0]) || r->fo[0] > 0) && r->dh[0] > 0 && (!r->dc || r->dc[0] > 0);
 }
 
 /* Each unit's |D_j(k)| of a kept edit into p->unit_abs. */
@@ -246,13 +247,23 @@ static void measure_edit(gt_perturb *p, int x, int k, const double *base)
         unit_abs_add(p, x, k, ed, base);
 }
 
+/* An RNN's result: no carry gate, so no forget-only curve (NAN) and no unit's last lag of
+ * one (-1). */
+static void no_forget_only(gt_perturb_result *r, int K, size_t H)
+{
+    for (int k = 0; k <= K; k++)
+        ((double *)r->fo)[k] = NAN;
+    for (size_t j = 0; j < H; j++)
+        ((int *)r->last_fo)[j] = -1;
+}
+
 int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t *orig,
                 const uint16_t *const *edited, int nedits, size_t n)
 {
     if (n == 0 || nedits < 1 || nedits > p->cap)
         return -1;
     gt_batch *b = &p->b;
-    const int lay = p->layer, lstm = p->m->arch == GT_LSTM;
+    const int lay = p->layer, lstm = p->m->arch == GT_LSTM, rnn = p->m->arch == GT_RNN;
     const size_t H = (size_t)p->m->hidden;
     const int K = (size_t)p->horizon < n - 1 ? p->horizon : (int)(n - 1);
     for (int i = 0; i <= nedits; i++)
@@ -270,17 +281,20 @@ int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t 
                 ((double *)p->res[x].lin)[k] =
                     norm(lstm ? tangent_c(&p->tg, lay, x) : tangent_h(&p->tg, lay, x), H);
         }
-        /* the carried state: c (LSTM) or h (GRU); its gate, f or z, is block 1 either way */
+        /* the carried state: c (LSTM) or h (GRU, RNN); its gate, f or z, is block 1 either
+           way; an RNN has none (its products stay 1 and its forget-only curve is NAN) */
         const double *base = lstm ? batch_c(b, lay, 0) : batch_h(b, lay, 0);
-        const double *carry = batch_gates(b, lay, 0) + H;
+        const double *carry = rnn ? NULL : batch_gates(b, lay, 0) + H;
         for (size_t j = 0; j < H; j++)
-            p->prod[j] = k == 0 ? 1.0 : p->prod[j] * carry[j];
+            p->prod[j] = k == 0 || !carry ? 1.0 : p->prod[j] * carry[j];
         for (int x = 0; x < nedits; x++)
             measure_edit(p, x, k, base);
     }
     for (int x = 0; x < nedits; x++) {
         gt_perturb_result *r = &p->res[x];
         r->K = K;
+        if (rnn)
+            no_forget_only(r, K, p->units ? H : 0);
         r->hl_c = lstm ? perturb_halflife(r->dc, K) : PERTURB_NONE;
         r->hl_h = perturb_halflife(r->dh, K);
         r->hl_fo = perturb_halflife(r->fo, K);

@@ -55,6 +55,7 @@ typedef struct shared {
     pthread_mutex_t abs_lock; /* a thread adds its own decay sums to abs_sum when it ends */
     double *char_sum;   /* [nwin * 3] */
     size_t *char_cnt;   /* [nwin * 3] */
+    size_t *hsat;       /* RNN: [nwin * 3] counts of h < -0.9, h > 0.9, h = 0 */
     double *curves;     /* [npairs * NCURVES * (K+1)]: cell, forget-only, hidden,
                            linearized, normalised */
     unsigned char *kept; /* [npairs] */
@@ -78,6 +79,28 @@ static int char_class(const gt_model *m, int tok)
 {
     uint32_t cp = m->vocab_cp[tok];
     return cp == ' ' ? REPORT_SPACE : cp == '\n' ? REPORT_NEWLINE : REPORT_OTHER;
+}
+
+/* A plain RNN's window: no gates, h's saturation counted; a relu RNN's h that overflows
+ * float32 is an error. */
+static int window_rnn(shared *sh, gt_run *run, size_t w, gt_error *e)
+{
+    const size_t H = sh->H, start = win_start(sh, w), n = win_len(sh, w);
+    size_t *cnt = sh->hsat + w * 3;
+    run_reset(run);
+    for (size_t p = 0; p < n; p++) {
+        run_step_layers(run, sh->tok[start + p], sh->layer);
+        int rc = run_check_finite(run, sh->layer, start + p, e);
+        if (rc)
+            return rc;
+        const float *h = run_h(run, sh->layer);
+        for (size_t j = 0; j < H; j++) {
+            cnt[0] += h[j] < -0.9f;
+            cnt[1] += h[j] > 0.9f;
+            cnt[2] += h[j] == 0.0f;
+        }
+    }
+    return GT_OK;
 }
 
 static void window_job(shared *sh, gt_run *run, size_t w)
@@ -125,7 +148,7 @@ static void perturb_job(shared *sh, gt_run *run, gt_perturb *pt, uint16_t *edbuf
         ed[x] = e;
     }
     perturb_run(pt, run->h, run->c, orig, ed, jb->count, n);
-    const int lstm = sh->m->arch == GT_LSTM;
+    const int lstm = sh->m->arch == GT_LSTM, rnn = sh->m->arch == GT_RNN;
     for (int x = 0; x < jb->count; x++) {
         const gt_perturb_result *res = &pt->res[x];
         size_t pair = jb->win * (size_t)sh->reps + (size_t)(jb->first + x);
@@ -188,6 +211,8 @@ static int worker_job(void *ctx, void *state, size_t i, gt_error *e)
     shared *sh = ctx;
     worker *wk = state;
     const job *jb = &sh->jobs[i];
+    if (!jb->perturb && sh->m->arch == GT_RNN)
+        return window_rnn(sh, &wk->run, jb->win, e);
     if (!jb->perturb) {
         window_job(sh, &wk->run, jb->win);
         return GT_OK;
@@ -263,6 +288,7 @@ static void free_shared(shared *sh)
     free(sh->abs_sum);
     free(sh->char_sum);
     free(sh->char_cnt);
+    free(sh->hsat);
     free(sh->curves);
     free(sh->kept);
     free(sh->jobs);
@@ -299,10 +325,32 @@ static void *gate_table(void *arg)
     return NULL;
 }
 
+/* A plain RNN has no gates: the fractions of its h values beyond +-0.9 and at 0, and
+ * nothing per unit or by character. */
+static void rnn_saturation(gt_report *r, const shared *sh)
+{
+    size_t c[3] = {0, 0, 0};
+    for (size_t w = 0; w < sh->nwin; w++)
+        for (int i = 0; i < 3; i++)
+            c[i] += sh->hsat[w * 3 + i];
+    const double n = (double)(r->positions * sh->H);
+    r->h_left = (double)c[0] / n;
+    r->h_right = (double)c[1] / n;
+    r->h_zero = (double)c[2] / n;
+    r->mean_min = r->mean_q05 = r->mean_median = r->mean_q95 = r->mean_max = NAN;
+    r->hl_min = r->hl_median = r->hl_max = NAN;
+    for (int k = 0; k < 3; k++)
+        r->char_mean[k] = NAN;
+}
+
 /* The gate tables from the values of every window: the gates sorted side by side on up
  * to `threads` threads. */
 static int gate_tables(gt_report *r, shared *sh, int threads, gt_error *e)
 {
+    if (sh->m->arch == GT_RNN) {
+        rnn_saturation(r, sh);
+        return GT_OK;
+    }
     gate_work gw[REPORT_MAX_GATES];
     int started[REPORT_MAX_GATES] = {0};
     for (int g = 0; g < r->ngates; g++) {
@@ -399,25 +447,33 @@ static int perturbation_table(gt_report *r, shared *sh, gt_error *e)
     } else {
         free(mean[0]);
     }
+    if (sh->m->arch == GT_RNN) { /* no carry gate: no forget-only curve */
+        free(mean[1]);
+        mean[1] = NULL;
+    }
     r->curve_forget_only = mean[1];
     r->curve_hidden = mean[2];
-    double hf = perturb_halflife(mean[1], sh->K), hh = perturb_halflife(mean[2], sh->K);
+    double hf = mean[1] ? perturb_halflife(mean[1], sh->K) : PERTURB_NONE;
+    double hh = perturb_halflife(mean[2], sh->K);
     r->hl_forget_only = hf == PERTURB_NONE ? NAN : hf;
     r->hl_hidden = hh == PERTURB_NONE ? NAN : hh;
     r->curve_linearized = mean[3];
     double hlin = perturb_halflife(mean[3], sh->K);
     r->hl_linearized = hlin == PERTURB_NONE ? NAN : hlin;
     r->linearized = malloc((size_t)r->nk * sizeof(double));
-    r->forget_only = malloc((size_t)r->nk * sizeof(double));
+    if (r->curve_forget_only)
+        r->forget_only = malloc((size_t)r->nk * sizeof(double));
     r->hidden = malloc((size_t)r->nk * sizeof(double));
     if (lstm)
         r->cell = malloc((size_t)r->nk * sizeof(double));
-    if (!r->forget_only || !r->hidden || (lstm && !r->cell) || !r->linearized)
+    if ((r->curve_forget_only && !r->forget_only) || !r->hidden || (lstm && !r->cell) ||
+        !r->linearized)
         return gt_fail(e, GT_EFAIL, "out of memory for the report");
     for (int i = 0; i < r->nk; i++) {
         if (lstm)
             r->cell[i] = r->curve_cell[r->k[i]];
-        r->forget_only[i] = r->curve_forget_only[r->k[i]];
+        if (r->forget_only)
+            r->forget_only[i] = r->curve_forget_only[r->k[i]];
         r->hidden[i] = r->curve_hidden[r->k[i]];
         r->linearized[i] = r->curve_linearized[r->k[i]];
     }
@@ -477,7 +533,7 @@ static void plan(shared *sh, gt_report *r, const gt_model *m, const uint16_t *to
     r->full_windows = sh->nfull;
     r->positions = sh->nwin < chunks ? sh->nwin * sh->L : steps;
     r->ngates = sh->ngates;
-    r->carry = 1;
+    r->carry = m->arch == GT_RNN ? -1 : 1;
     for (int g = 0; g < sh->ngates; g++) {
         r->gate[g].name = model_gate_name(m, sh->blocks[g]);
         r->gate[g].block = sh->blocks[g];
@@ -515,13 +571,14 @@ static int make_jobs(shared *sh, const gt_report *r, int threads, gt_error *e)
     sh->unit_sum = calloc(sh->nwin * H, sizeof *sh->unit_sum);
     sh->char_sum = calloc(sh->nwin * 3, sizeof *sh->char_sum);
     sh->char_cnt = calloc(sh->nwin * 3, sizeof *sh->char_cnt);
+    sh->hsat = calloc(sh->nwin * 3, sizeof *sh->hsat);
     sh->curves = malloc((npairs ? npairs : 1) * NCURVES * ((size_t)sh->K + 1) * sizeof *sh->curves);
     sh->kept = calloc(npairs ? npairs : 1, 1);
     sh->gate_sum = calloc(sh->nwin * (size_t)sh->ngates * H + 1, sizeof *sh->gate_sum);
     sh->sat = calloc(sh->nwin * 2 * H, sizeof *sh->sat);
     sh->abs_sum = calloc(2 * ((size_t)sh->K + 1) * H, sizeof *sh->abs_sum);
-    int oom = !sh->jobs || !sh->unit_sum || !sh->char_sum || !sh->char_cnt || !sh->curves ||
-              !sh->kept || !sh->gate_sum || !sh->sat || !sh->abs_sum;
+    int oom = !sh->jobs || !sh->unit_sum || !sh->char_sum || !sh->char_cnt || !sh->hsat ||
+              !sh->curves || !sh->kept || !sh->gate_sum || !sh->sat || !sh->abs_sum;
     for (int g = 0; g < sh->ngates && !oom; g++)
         oom = !(sh->vals[g] = malloc(r->positions * H * sizeof(float)));
     if (oom)

@@ -95,12 +95,10 @@ static void print_loss(FILE *f, const gt_loss *l, const gt_loss *base)
 static void print_heading(FILE *f, const gt_report *r, const char *text_name)
 {
     const gt_model *m = r->m;
-    const int lstm = m->arch == GT_LSTM;
     char a[48], b[48], mp[1024], tp[1024];
     text_name = utf8_printable(tp, sizeof tp, text_name);
     fprintf(f, "%s: %s, %d layer%s, H = %d, V = %d, %s parameters\n",
-            utf8_printable(mp, sizeof mp, m->path),
-            lstm ? "LSTM" : "GRU", m->layers, m->layers == 1 ? "" : "s", m->hidden, m->vocab,
+            utf8_printable(mp, sizeof mp, m->path), model_kind(m), m->layers, m->layers == 1 ? "" : "s", m->hidden, m->vocab,
             report_commas((size_t)m->params, a, sizeof a));
     if (r->full_windows == r->windows)
         fprintf(f, "%s: layer %d, %zu window%s of %zu characters from zero state", text_name,
@@ -112,18 +110,43 @@ static void print_heading(FILE *f, const gt_report *r, const char *text_name)
         fprintf(f, "%s: layer %d, %zu windows of %zu characters from zero state, the last "
                 "one %zu", text_name, r->layer, r->windows, r->window_len,
                 r->positions - r->full_windows * r->window_len);
-    fprintf(f, "\n%s positions x %d units = %s values per gate\n",
+    fprintf(f, "\n%s positions x %d units = %s values per %s\n",
             report_commas(r->positions, a, sizeof a), m->hidden,
-            report_commas(r->positions * (size_t)m->hidden, b, sizeof b));
+            report_commas(r->positions * (size_t)m->hidden, b, sizeof b),
+            m->arch == GT_RNN ? "signal" : "gate");
     if (r->interventions && *r->interventions)
         fprintf(f, "interventions: %s\n", r->interventions);
     print_loss(f, &r->loss, &r->loss_base);
+}
+
+/* A plain RNN: no gate tables (nothing to say per unit or by character either), the
+ * saturation of h; a paragraph for each of the gated cells' (several models' columns line
+ * up). */
+static void print_rnn(FILE *f, const gt_report *r)
+{
+    const int relu = r->m->rnn_relu;
+    fprintf(f, "No gates: a plain RNN, h = %s(W_ih x + W_hh h + b),\nhas no gates, so no "
+               "gate tables\n", relu ? "relu" : "tanh");
+    fprintf(f, "\nNo carry gate to average per unit\n");
+    if (relu)
+        fprintf(f, "\nSaturation of h: the fraction of values at 0 (relu's flat side)\n"
+                   "h = 0     %6.3f\n", r->h_zero);
+    else
+        fprintf(f, "\nSaturation of h: the fraction of values beyond -0.9 and 0.9\n"
+                   "              left   right   |h| > 0.9\n"
+                   "hidden h    %6.3f  %6.3f  %10.3f\n",
+                r->h_left, r->h_right, r->h_left + r->h_right);
+    fprintf(f, "\nNo carry gate to average by input character\n");
 }
 
 /* The gates' distributions, the carry gate's mean per unit, saturation, and the carry gate
  * by input character. */
 static void print_gates(FILE *f, const gt_report *r)
 {
+    if (r->m->arch == GT_RNN) {
+        print_rnn(f, r);
+        return;
+    }
     const gt_model *m = r->m;
     const int lstm = m->arch == GT_LSTM;
     const char *carry = r->gate[r->carry].name, *carry_word = lstm ? "forget" : "update";
@@ -192,6 +215,15 @@ static void print_perturbation(FILE *f, const gt_report *r)
                     halflife(r->hl_forget_only, r->K, b, sizeof b),
                     halflife(r->hl_hidden, r->K, c, sizeof c),
                     halflife(r->hl_linearized, r->K, d, sizeof d));
+        } else if (m->arch == GT_RNN) {
+            fprintf(f, "    after  measured h  linearized h\n");
+            for (int i = 0; i < r->nk; i++)
+                fprintf(f, "%9d  %10s  %12s\n", r->k[i], ratio(r->hidden[i], a, sizeof a),
+                        ratio(r->linearized[i], d, sizeof d));
+            fprintf(f, "half-life  %10s  %12s\n", halflife(r->hl_hidden, r->K, a, sizeof a),
+                    halflife(r->hl_linearized, r->K, d, sizeof d));
+            fprintf(f, "no forget-only curve: a plain RNN has no carry gate\n(nothing "
+                       "multiplies h elementwise from one step to the next)\n");
         } else {
             fprintf(f, "    after  measured h  update gate alone  linearized h\n");
             for (int i = 0; i < r->nk; i++)
@@ -248,14 +280,46 @@ static json_t *pert_json(const gt_report *r)
     return p;
 }
 
+/* The carry gate's mean per unit (an LSTM's or a GRU's). */
+static json_t *units_json(const gt_report *r)
+{
+    json_t *u = json_object();
+    json_object_set_new(u, "gate", json_string(r->gate[r->carry].name));
+    json_object_set_new(u, "mean_min", jsonout_num(r->mean_min));
+    json_object_set_new(u, "mean_q05", jsonout_num(r->mean_q05));
+    json_object_set_new(u, "mean_median", jsonout_num(r->mean_median));
+    json_object_set_new(u, "mean_q95", jsonout_num(r->mean_q95));
+    json_object_set_new(u, "mean_max", jsonout_num(r->mean_max));
+    json_object_set_new(u, "halflife_min", jsonout_num(r->hl_min));
+    json_object_set_new(u, "halflife_median", jsonout_num(r->hl_median));
+    json_object_set_new(u, "halflife_max", jsonout_num(r->hl_max));
+    json_object_set_new(u, "below_half", json_integer(r->below_half));
+    json_object_set_new(u, "halflife_ge10", json_integer(r->halflife_ge10));
+    return u;
+}
+
+/* The carry gate's mean by input character. */
+static json_t *by_char_json(const gt_report *r)
+{
+    json_t *bc = json_object();
+    static const char *const cls[3] = {"space", "newline", "other"};
+    for (int k = 0; k < 3; k++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "mean", jsonout_num(r->char_mean[k]));
+        json_object_set_new(o, "count", json_integer((json_int_t)r->char_count[k]));
+        json_object_set_new(bc, cls[k], o);
+    }
+    return bc;
+}
+
 static json_t *report_json(const gt_report *r)
 {
     const gt_model *m = r->m;
     json_t *root = json_object();
-    json_object_set_new(root, "model",
-                        json_pack("{s:s, s:i, s:i, s:i, s:I}", "arch", model_arch_name(m),
-                                  "layers", m->layers, "hidden", m->hidden, "vocab", m->vocab,
-                                  "params", (json_int_t)m->params));
+    json_t *m_json = json_pack("{s:s, s:i, s:i, s:i, s:I}", "arch", model_arch_name(m),
+                               "layers", m->layers, "hidden", m->hidden, "vocab", m->vocab,
+                               "params", (json_int_t)m->params);
+    json_object_set_new(root, "model", m_json);
     json_object_set_new(root, "layer", json_integer(r->layer));
     json_object_set_new(root, "positions", json_integer((json_int_t)r->positions));
     json_t *gates = json_object(), *sat = json_object();
@@ -275,29 +339,21 @@ static json_t *report_json(const gt_report *r)
         json_object_set_new(sat, gt->name, s);
     }
     json_object_set_new(root, "gates", gates);
-    json_t *u = json_object();
-    json_object_set_new(u, "gate", json_string(r->gate[r->carry].name));
-    json_object_set_new(u, "mean_min", jsonout_num(r->mean_min));
-    json_object_set_new(u, "mean_q05", jsonout_num(r->mean_q05));
-    json_object_set_new(u, "mean_median", jsonout_num(r->mean_median));
-    json_object_set_new(u, "mean_q95", jsonout_num(r->mean_q95));
-    json_object_set_new(u, "mean_max", jsonout_num(r->mean_max));
-    json_object_set_new(u, "halflife_min", jsonout_num(r->hl_min));
-    json_object_set_new(u, "halflife_median", jsonout_num(r->hl_median));
-    json_object_set_new(u, "halflife_max", jsonout_num(r->hl_max));
-    json_object_set_new(u, "below_half", json_integer(r->below_half));
-    json_object_set_new(u, "halflife_ge10", json_integer(r->halflife_ge10));
-    json_object_set_new(root, "units", u);
-    json_object_set_new(root, "saturation", sat);
-    json_t *bc = json_object();
-    static const char *const cls[3] = {"space", "newline", "other"};
-    for (int k = 0; k < 3; k++) {
-        json_t *o = json_object();
-        json_object_set_new(o, "mean", jsonout_num(r->char_mean[k]));
-        json_object_set_new(o, "count", json_integer((json_int_t)r->char_count[k]));
-        json_object_set_new(bc, cls[k], o);
+    if (m->arch == GT_RNN) {
+        json_object_set_new(m_json, "nonlinearity", json_string(m->rnn_relu ? "relu" : "tanh"));
+        json_object_set_new(sat, "h", m->rnn_relu
+                                          ? json_pack("{s:o}", "zero", jsonout_num(r->h_zero))
+                                          : json_pack("{s:o, s:o}", "left",
+                                                      jsonout_num(r->h_left), "right",
+                                                      jsonout_num(r->h_right)));
+        json_object_set_new(root, "units", json_null());
+        json_object_set_new(root, "saturation", sat);
+        json_object_set_new(root, "by_char", json_null());
+    } else {
+        json_object_set_new(root, "units", units_json(r));
+        json_object_set_new(root, "saturation", sat);
+        json_object_set_new(root, "by_char", by_char_json(r));
     }
-    json_object_set_new(root, "by_char", bc);
     json_object_set_new(root, "perturbation", pert_json(r));
     json_t *loss = json_null();
     if (r->loss.count)

@@ -8,7 +8,9 @@
  *         M = dr W_r + dz W_z + e [r W_hn | W_in] + diag(z),
  *         e = (1 - z)(1 - n^2), dr = e hn r', dz = (h - n) z'.
  *   GRU, reset before (n = tanh(W_in x + b_in + W_hn (r h) + b_hn)):
- *         M = dz W_z + e ([W_hn diag(r) | W_in] + W_hn diag(h r') [W_hr | W_ir]) + diag(z). */
+ *         M = dz W_z + e ([W_hn diag(r) | W_in] + W_hn diag(h r') [W_hr | W_ir]) + diag(z).
+ *   RNN   (h' = tanh(a) or relu(a)): M = diag(d) [W_hh | W_ih], d = 1 - h'^2 (tanh) or
+ *         [a > 0] (relu). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -70,13 +72,14 @@ int stepjac_init(gt_stepjac *s, const gt_model *m, int layer, int with_input, gt
     s->H = m->hidden;
     s->D = ly->in_dim;
     s->lstm = m->arch == GT_LSTM;
-    s->before = !s->lstm && m->gru_reset_before;
+    s->rnn = m->arch == GT_RNN;
+    s->before = m->arch == GT_GRU && m->gru_reset_before;
     s->with_input = with_input;
     s->rows = s->lstm ? 2 * s->H : s->H;
     s->cols = s->H + (with_input ? s->D : 0);
     const size_t H = (size_t)s->H;
     int oom = 0;
-    if (!s->lstm && !s->before) {
+    if (m->arch == GT_GRU && !s->before) {
         s->whn = calloc(1, sizeof *s->whn);
         s->b_hn = malloc(H * sizeof *s->b_hn);
         oom = !s->whn || !s->b_hn || mat64_pack(s->whn, ly->w_hh + 2 * H * H, H, H);
@@ -167,6 +170,23 @@ static void prepare_gru(const gt_stepjac *s, gt_stepjac_work *w, const gt_step_p
     }
 }
 
+/* RNN: the slope d of the nonlinearity at a (the step's one block) in V0. */
+static void prepare_rnn(const gt_stepjac *s, gt_stepjac_work *w, const gt_step_point *pt)
+{
+    const size_t H = (size_t)s->H;
+    const double *a = pt->gates;
+    double *d = vec(s, w, V0);
+    if (s->m->rnn_relu) {
+        for (size_t j = 0; j < H; j++)
+            d[j] = a[j] > 0 ? 1.0 : 0.0;
+        return;
+    }
+    memcpy(d, a, H * sizeof *d);
+    kern64_tanh(H, d);
+    for (size_t j = 0; j < H; j++)
+        d[j] = 1.0 - d[j] * d[j];
+}
+
 void stepjac_rows(const gt_stepjac *s, gt_stepjac_work *w, int r0, int r1)
 {
     if (!s->before || r1 <= r0)
@@ -186,6 +206,8 @@ void stepjac_prepare(const gt_stepjac *s, gt_stepjac_work *w, const gt_step_poin
 {
     if (s->lstm)
         prepare_lstm(s, w, pt);
+    else if (s->rnn)
+        prepare_rnn(s, w, pt);
     else
         prepare_gru(s, w, pt);
 }
@@ -214,7 +236,13 @@ void stepjac_row(const gt_stepjac *s, const gt_stepjac_work *w, int r, double *r
     /* rows of block b: W_hh at hh + (b H + p) H, W_ih at ih + (b H + p) D */
 #define HH(b) (hh + ((b) * H + p) * H)
 #define IH(b) (ih + ((b) * H + p) * D)
-    if (s->lstm && (size_t)r >= H) { /* B = do W_o */
+    if (s->rnn) { /* d W */
+        const double d = v[p];
+        for (size_t j = 0; j < H; j++)
+            row[j] = d * HH(0)[j];
+        for (size_t j = 0; s->with_input && j < D; j++)
+            xr[j] = d * IH(0)[j];
+    } else if (s->lstm && (size_t)r >= H) { /* B = do W_o */
         const double d = v[3 * H + p];
         for (size_t j = 0; j < H; j++)
             row[j] = d * HH(3)[j];

@@ -8,6 +8,7 @@
  *   LSTM   dc' = f dc + di da_i + df da_f + dg da_g,  dh' = do da_o + u dc'
  *   GRU    dh' = dr da_r + dz da_z + dn W_hn dh + e W_in dx + z dh            (reset after)
  *          dh' = dz da_z + e (W_in dx + W_hn (w da_r + r dh)) + z dh         (reset before)
+ *   RNN    dh' = d da
  * with da = W_hh dh + W_ih dx the pre-activations' tangents and w = h r (1 - r). */
 #include "config.h"
 
@@ -205,6 +206,9 @@ static void direct_layer(gt_tangent *t, int k, int n)
                         C(SJ_DG)[j] * (P[2 * H + j] + Q[2 * H + j]);
                 dh[j] = C(SJ_DO)[j] * (P[3 * H + j] + Q[3 * H + j]) + C(SJ_U)[j] * dc[j];
             }
+        } else if (s->rnn) {
+            for (size_t j = 0; j < H; j++)
+                dh[j] = C(SJ_D)[j] * (P[j] + Q[j]);
         } else if (!s->before) {
             for (size_t j = 0; j < H; j++)
                 dh[j] = C(SJ_DR)[j] * (P[j] + Q[j]) + C(SJ_DZ)[j] * (P[H + j] + Q[H + j]) +

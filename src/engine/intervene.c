@@ -22,6 +22,7 @@ int iv_init(gt_intervention *iv, const gt_model *m, gt_error *e)
     iv->layers = m->layers;
     iv->hidden = m->hidden;
     iv->lstm = m->arch == GT_LSTM;
+    iv->rnn = m->arch == GT_RNN;
     size_t LH = (size_t)m->layers * m->hidden;
     iv->shift = calloc(LH, sizeof *iv->shift);
     iv->ablate = calloc(LH, 1);
@@ -56,6 +57,7 @@ int iv_copy(gt_intervention *dst, const gt_intervention *src, gt_error *e)
     dst->layers = src->layers;
     dst->hidden = src->hidden;
     dst->lstm = src->lstm;
+    dst->rnn = src->rnn;
     dst->shift = malloc(LH * sizeof *dst->shift);
     dst->ablate = malloc(LH);
     dst->carousel = malloc((size_t)src->layers);
@@ -137,6 +139,9 @@ static int parse_units(const gt_intervention *iv, const char *opt, const char *s
 int iv_parse_forget_bias(gt_intervention *iv, const char *arg, gt_error *e)
 {
     const char *opt = "--forget-bias";
+    if (iv->rnn)
+        return gt_fail(e, GT_EINPUT, "--forget-bias: a plain RNN has no carry gate (no forget "
+                                     "or update gate) whose bias to shift");
     char *end;
     errno = 0;
     double d = strtod(arg, &end);
@@ -173,8 +178,9 @@ int iv_parse_forget_bias(gt_intervention *iv, const char *arg, gt_error *e)
 int iv_parse_carousel(gt_intervention *iv, const char *arg, gt_error *e)
 {
     if (!iv->lstm)
-        return gt_fail(e, GT_EINPUT, "--carousel: a GRU has no forget gate to hold at 1 "
-                                     "(the carousel is for an LSTM)");
+        return gt_fail(e, GT_EINPUT, "--carousel: a %s has no forget gate to hold at 1 "
+                                     "(the carousel is for an LSTM)",
+                       iv->rnn ? "plain RNN" : "GRU");
     if (!arg || !*arg) {
         memset(iv->carousel, 1, (size_t)iv->layers);
         return GT_OK;
@@ -368,7 +374,10 @@ int iv_apply(gt_model *out, const gt_model *m, const gt_intervention *iv, gt_err
     out->owned = NULL;
     out->nowned = 0;
     const size_t H = (size_t)m->hidden, GH = (size_t)m->gates * H, L = (size_t)m->layers;
-    const size_t carry = (size_t)model_carry_gate(m) * H, cand = 2 * H; /* g or n */
+    /* the carry gate's block (none in a plain RNN) and the candidate's: g, n, or an RNN's a */
+    const int has_carry = model_carry_gate(m) >= 0;
+    const size_t carry = has_carry ? (size_t)model_carry_gate(m) * H : 0;
+    const size_t cand = m->arch == GT_RNN ? 0 : 2 * H;
     gt_layer *ly = model_own(out, malloc(L * sizeof *ly));
     if (!ly)
         goto oom;
@@ -388,7 +397,7 @@ int iv_apply(gt_model *out, const gt_model *m, const gt_intervention *iv, gt_err
         float *b_hh = copy_floats(out, m->layer[k].b_hh, GH);
         if (!b_hh)
             goto oom;
-        for (size_t j = 0; j < H; j++)
+        for (size_t j = 0; has_carry && j < H; j++)
             b_hh[carry + j] = (float)((double)b_hh[carry + j] + s[j]);
         if (iv->carousel[k])
             for (size_t j = 0; j < H; j++)

@@ -529,6 +529,16 @@ const char *model_arch_name(const gt_model *m)
     return m->arch == GT_LSTM ? "lstm" : m->arch == GT_GRU ? "gru" : "rnn";
 }
 
+const char *model_kind(const gt_model *m)
+{
+    if (m->arch != GT_RNN)
+        return m->arch == GT_LSTM ? "LSTM" : "GRU";
+    if (m->nonlin_assumed)
+        return m->rnn_relu ? "RNN (relu, assumed: --nonlinearity)"
+                           : "RNN (tanh, assumed: --nonlinearity)";
+    return m->rnn_relu ? "RNN (relu)" : "RNN (tanh)";
+}
+
 const char *model_gate_name(const gt_model *m, int b)
 {
     static const char *lstm[] = {"i", "f", "g", "o"}, *gru[] = {"r", "z", "n"};

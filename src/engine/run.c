@@ -120,6 +120,23 @@ void run_step_layers(gt_run *r, int token, int upto)
     r->backward = !back;
 }
 
+int run_check_finite(const gt_run *r, int upto, size_t step, gt_error *e)
+{
+    const gt_model *m = r->m;
+    if (m->arch != GT_RNN || !m->rnn_relu)
+        return GT_OK;
+    const size_t H = (size_t)m->hidden;
+    for (int k = 0; k <= upto && k < m->layers; k++) {
+        const float *h = run_h(r, k);
+        for (size_t j = 0; j < H; j++)
+            if (!isfinite(h[j]))
+                return gt_fail(e, GT_EINPUT, "%s: the relu RNN's h overflowed float32 at step "
+                               "%zu (layer %d, unit %zu): relu is unbounded, and there are no "
+                               "numbers past that step", m->path, step, k, j);
+    }
+    return GT_OK;
+}
+
 void run_step(gt_run *r, int token)
 {
     run_step_layers(r, token, r->m->layers - 1);

@@ -100,7 +100,7 @@ void panel_header(gt_surface *s, gt_rect r, const gt_view *v)
     x = put(s, x, y, rest, R_DIM, sep);
     char n1[32], n2[32]; /* counts with thousands separators, as the report writes them */
     snprintf(buf, sizeof buf, "%s: %s, %d layer%s, H %d, V %d, %s params", v->model_name,
-             m->arch == GT_LSTM ? "LSTM" : "GRU", m->layers, m->layers == 1 ? "" : "s",
+             model_kind(m), m->layers, m->layers == 1 ? "" : "s",
              m->hidden, m->vocab, report_commas((size_t)m->params, n1, sizeof n1));
     x = put(s, x, y, rest, R_NORMAL, buf);
     if (rest - x >= surf_width(sep) + 6) { /* room for a useful part of the text's name */

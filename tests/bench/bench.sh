@@ -28,6 +28,8 @@ text="$top/samples/kjv-valid.txt"
 [ -f "$text" ] || { echo "bench: $text missing"; exit 1; }
 "$py" "$top/tests/bench/make_random.py" "$work/lstm1024.bin" lstm 1024 96
 "$py" "$top/tests/bench/make_random.py" "$work/gru1024.bin" gru 1024 96
+# a plain RNN of the same weights per step as lstm1024 (2048^2 = 4 x 1024^2)
+"$py" "$top/tests/bench/make_random.py" "$work/rnn2048.bin" rnn 2048 96
 printf '%s; %s processors; load average %s\n' "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')" \
     "$(getconf _NPROCESSORS_ONLN)" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf 'threads: %s (PyTorch the same); kernels: %s\n' "$threads" \
@@ -36,7 +38,8 @@ set -- $("$work/probe" bw 256k 1m 8m 256m)
 printf 'one core reads (GB/s): %s from 256 KB (L2), %s from 1 MB, %s from 8 MB (L3), %s from 256 MB (memory)\n' "$@"
 bw_l2=$1 bw_1m=$2 bw_l3=$3 bw_mem=$4
 printf '%-14s %6s %9s %9s %9s %7s %7s %7s %s\n' model steps gatetui nn.LSTM hand-loop vs-nn vs-hand 'GB/s' 'weights per step'
-for spec in "samples/kjv-lstm.bin 20000" "samples/kjv-gru.bin 20000" "lstm1024.bin 3000" "gru1024.bin 3000"; do
+for spec in "samples/kjv-lstm.bin 20000" "samples/kjv-gru.bin 20000" "samples/kjv-rnn.bin 20000" \
+    "lstm1024.bin 3000" "gru1024.bin 3000" "rnn2048.bin 3000"; do
     set -- $spec
     model="$top/$1"
     [ -f "$model" ] || model="$work/$1"
@@ -58,7 +61,8 @@ done
 # bench_report_torch.sh, medians of 3); the H = 1024 models on 2 windows of 128 (their
 # report is 16 times the work of the samples' a window)
 printf '\nthe report (gatetui --report) against batched PyTorch:\n'
-for spec in "samples/kjv-lstm.bin" "samples/kjv-gru.bin" "lstm1024.bin --windows 2" "gru1024.bin --windows 2"; do
+for spec in "samples/kjv-lstm.bin" "samples/kjv-gru.bin" "samples/kjv-rnn.bin" "lstm1024.bin --windows 2" \
+    "gru1024.bin --windows 2"; do
     set -- $spec
     model="$top/$1"
     [ -f "$model" ] || model="$work/$1"

@@ -54,14 +54,14 @@ fi
 # perturbation's prefix (s steps per full window) and its V streams (the original and
 # V - 1 replacements) of K + 1 steps per full window; and the linearized curve's, one
 # product per layer and step k = 1..K for each replacement's tangent by the step's
-# derivative (2H x (H + D) for an LSTM, H x (H + D) for a GRU; doc/measures.md)
+# derivative (2H x (H + D) for an LSTM, H x (H + D) for a GRU or an RNN; doc/measures.md)
 flops=$("$py" - "$out/c.json" "$@" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
 a = sys.argv[2:]
 L = int(a[a.index("--window-len") + 1]) if "--window-len" in a else 128
 m, p = r["model"], r["perturbation"]
-G = 4 if m["arch"] == "lstm" else 3
+G = {"lstm": 4, "gru": 3, "rnn": 1}[m["arch"]]
 H, V = m["hidden"], m["vocab"]
 per_step = sum(2 * G * H * H * (2 if k else 1) for k in range(r["layer"] + 1))
 full = r["positions"] // L

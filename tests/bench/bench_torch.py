@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The PyTorch side of the stepping benchmark: on the same model file and text, the
-median characters per second of (1) nn.LSTM/nn.GRU forward over the whole sequence at
+median characters per second of (1) nn.LSTM/nn.GRU/nn.RNN forward over the whole sequence at
 batch 1, and (2) a Python loop computing every gate by hand, step by step, as one would
 to get the gates out.  Prints 'nn RATE' and 'hand RATE'.
 
@@ -52,8 +52,12 @@ def main():
     G = whh.shape[0] // H
     emb = next((v for k, v in t.items() if "emb" in k or k.endswith("encoder.weight")), None)
     D = t[prefix + "weight_ih_l0"].shape[1]
-    cls = torch.nn.LSTM if G == 4 else torch.nn.GRU
-    net = cls(D, H, num_layers=L, bias=(prefix + "bias_ih_l0") in t)
+    relu = meta.get("nonlinearity") == "relu"
+    bias = (prefix + "bias_ih_l0") in t
+    if G == 1:
+        net = torch.nn.RNN(D, H, num_layers=L, bias=bias, nonlinearity="relu" if relu else "tanh")
+    else:
+        net = (torch.nn.LSTM if G == 4 else torch.nn.GRU)(D, H, num_layers=L, bias=bias)
     net.load_state_dict({k[len(prefix):]: v for k, v in t.items() if k.startswith(prefix)})
     tt = torch.tensor(toks)
     x = emb[tt] if emb is not None else torch.nn.functional.one_hot(tt, D).float()
@@ -74,7 +78,10 @@ def main():
             for s in range(len(toks)):
                 inp = x[s, 0]
                 for k, (wi, wh, bi, bh) in enumerate(W):
-                    if G == 4:
+                    if G == 1:
+                        a = wi @ inp + bi + wh @ h[k] + bh
+                        h[k] = a.relu() if relu else a.tanh()
+                    elif G == 4:
                         a = wi @ inp + bi + wh @ h[k] + bh
                         i, f, g, o = a.chunk(4)
                         i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes a random character-level LSTM or GRU model file for the benchmarks.
-Usage: make_random.py OUT lstm|gru H [V] [LAYERS] [D]"""
+"""Writes a random character-level LSTM, GRU or plain tanh RNN model file for the benchmarks.
+Usage: make_random.py OUT lstm|gru|rnn H [V] [LAYERS] [D]"""
 import os
 import sys
 
@@ -15,7 +15,7 @@ def main():
     V = int(sys.argv[4]) if len(sys.argv) > 4 else 80
     L = int(sys.argv[5]) if len(sys.argv) > 5 else 1
     D = int(sys.argv[6]) if len(sys.argv) > 6 else 64
-    G = 4 if arch == "lstm" else 3
+    G = {"lstm": 4, "gru": 3, "rnn": 1}[arch]
     rng = np.random.default_rng(1)
     u = lambda *s: (rng.uniform(-1, 1, s) / np.sqrt(H)).astype(np.float32)
     t = {"embedding.weight": rng.normal(size=(V, D)).astype(np.float32)}
@@ -27,7 +27,10 @@ def main():
     t["fc.weight"] = u(V, H)
     t["fc.bias"] = u(V)
     chars = [chr(c) for c in range(32, 32 + V - 1)] + ["\n"]
-    save_file(t, out, metadata={"vocab": "".join(sorted(chars))})
+    meta = {"vocab": "".join(sorted(chars))}
+    if arch == "rnn":
+        meta["nonlinearity"] = "tanh"
+    save_file(t, out, metadata=meta)
 
 
 if __name__ == "__main__":

@@ -6,8 +6,9 @@ does not return them); the perturbation runs every replacement of every full win
 once, with the original windows, as one batch of K+1 steps; the linearized curve carries
 each replacement's first difference forward along its window's original run with
 forward-mode differentiation (functorch's jvp, vmapped over the replacements: the original
-run once, the tangents batched). Prints the report's JSON object (the same keys as
-`gatetui --report --json`).
+run once, the tangents batched). A plain RNN (nn.RNN, tanh or relu) likewise, with the
+saturation of h for the gate tables and no forget-only curve. Prints the report's JSON
+object (the same keys as `gatetui --report --json`).
 
 Usage: report_torch.py MODEL TEXT [--layer N] [--windows N] [--window-len L] [--horizon K]
        [--threads T]"""
@@ -38,6 +39,8 @@ class Model:
         self.H = t[p + "weight_hh_l0"].shape[1]
         self.G = t[p + "weight_hh_l0"].shape[0] // self.H
         self.lstm = self.G == 4
+        self.rnn = self.G == 1
+        self.relu = meta.get("nonlinearity") == "relu"
         z = torch.zeros(self.G * self.H)
         self.w = [(t[f"{p}weight_ih_l{k}"], t[f"{p}weight_hh_l{k}"].T.contiguous(),
                    t.get(f"{p}bias_ih_l{k}", z), t.get(f"{p}bias_hh_l{k}", z))
@@ -67,7 +70,12 @@ class Model:
             cs = torch.empty(T, B, H) if self.lstm else None
             gs = torch.empty(T, B, self.G * H) if k == upto else None
             for t in range(T):
-                if self.lstm:
+                if self.rnn:
+                    a = torch.addmm(xi[t] + b_hh, h, w_hhT)
+                    h = torch.relu(a) if self.relu else torch.tanh(a)
+                    if gs is not None:
+                        gs[t] = a
+                elif self.lstm:
                     a = torch.addmm(xi[t] + b_hh, h, w_hhT)
                     i, f, g, o = a.split(H, dim=1)
                     i, f, g, o = torch.sigmoid(i), torch.sigmoid(f), torch.tanh(g), torch.sigmoid(o)
@@ -116,6 +124,9 @@ class Model:
     def cell(self, k, xi, h, c):
         H = self.H
         w_ih, w_hhT, b_ih, b_hh = self.w[k]
+        if self.rnn:
+            a = torch.addmm(xi + b_hh, h, w_hhT)
+            return (torch.relu(a) if self.relu else torch.tanh(a)), c
         if self.lstm:
             a = torch.addmm(xi + b_hh, h, w_hhT)
             i, f, g, o = a.split(H, dim=1)
@@ -181,7 +192,7 @@ def perturbation(m, wins, full, layer, L, horizon):
             for j in range(layer + 1):
                 if j > 0:
                     inp = h[j - 1] @ m.w[j][0].T + m.w[j][2]
-                if j == layer:  # the carry gate of the originals, for forget-only
+                if j == layer and not m.rnn:  # the originals' carry gate, for forget-only
                     xi = inp[:F]
                     a = torch.addmm(xi + m.w[j][3], h[j][:F], m.w[j][1])
                     carry = torch.sigmoid(a[:, H:2 * H])  # f or z: block 1 either way
@@ -196,21 +207,23 @@ def perturbation(m, wins, full, layer, L, horizon):
             if k == 0:
                 d0 = d
                 prod = torch.ones(F, H)
-            else:
+            elif not m.rnn:  # a plain RNN has no carry gate
                 prod = prod * carry
             fo.append((d0 * prod.repeat_interleave(R, 0)).norm(dim=1))
             dcs.append(d.norm(dim=1))
             dh.append((h[layer][F:] - base(h[layer])).norm(dim=1))
         dh, fo, lin = torch.stack(dh), torch.stack(fo), torch.stack(lin)
         dc = torch.stack(dcs) if m.lstm else None
-        ok = (fo[0] > 0) & (dh[0] > 0)
+        ok = dh[0] > 0 if m.rnn else (fo[0] > 0) & (dh[0] > 0)
         if m.lstm:
             ok &= dc[0] > 0
         pairs = int(ok.sum())
         pert["pairs"] = pairs
         if pairs:
             mean = lambda d: (d[:, ok] / d[0, ok]).double().mean(1).numpy()
-            curves = {"hidden": mean(dh), "forget_only": mean(fo), "linearized": mean(lin)}
+            curves = {"hidden": mean(dh), "linearized": mean(lin)}
+            if not m.rnn:
+                curves["forget_only"] = mean(fo)
             if m.lstm:
                 curves["cell"] = mean(dc)
             for key, cv in curves.items():
@@ -219,12 +232,33 @@ def perturbation(m, wins, full, layer, L, horizon):
     return pert
 
 
+def rnn_report(m, wins, full, short, layer, L, horizon):
+    """A plain RNN's report: the saturation of h in place of the gate tables."""
+    hs = {}
+    for group in (full, short):
+        if group:
+            seq = torch.tensor([wins[w] for w in group]).T  # [T, B]
+            h_all = m.run(seq, layer)[1]
+            for b, w in enumerate(group):
+                hs[w] = h_all[:, b]
+    v = torch.cat([hs[w] for w in range(len(wins))])
+    sat = ({"zero": float((v == 0).double().mean())} if m.relu else
+           {"left": float((v < -0.9).double().mean()), "right": float((v > 0.9).double().mean())})
+    return {"model": {"arch": "rnn", "layers": m.L, "hidden": m.H, "vocab": m.V,
+                      "params": int(m.params), "nonlinearity": "relu" if m.relu else "tanh"},
+            "layer": layer, "positions": v.shape[0], "gates": {}, "units": None,
+            "saturation": {"h": sat}, "by_char": None,
+            "perturbation": perturbation(m, wins, full, layer, L, horizon)}
+
+
 def report(m, toks, layer, N, L, horizon):
     T, H = len(toks), m.H
     nwin = min(N, (T + L - 1) // L)
     wins = [toks[w * L:min((w + 1) * L, T)] for w in range(nwin)]
     full = [w for w in range(nwin) if len(wins[w]) == L]
     short = [w for w in range(nwin) if len(wins[w]) != L]
+    if m.rnn:
+        return rnn_report(m, wins, full, short, layer, L, horizon)
     names, blocks = (["i", "f", "o"], [0, 1, 3]) if m.lstm else (["r", "z"], [0, 1])
     per_win = {}
     for group in (full, short):

@@ -133,7 +133,7 @@ def opts_dict(s):
 
 
 def dump_csv(m, toks, st, path):
-    cols = "i,f,g,o,c,h" if m.arch == "lstm" else "r,z,n,h"
+    cols = {"lstm": "i,f,g,o,c,h", "gru": "r,z,n,h", "rnn": "a,h"}[m.arch]
     lines = ["step,char,layer,unit," + cols]
     h, c = rr.zeros(m, 1)
     for t, tok in enumerate(toks):
@@ -145,6 +145,8 @@ def dump_csv(m, toks, st, path):
             for j in range(m.H):
                 if m.arch == "lstm":
                     v = [g[j], g[m.H + j], g[2 * m.H + j], g[3 * m.H + j], c[k][0, j], h[k][0, j]]
+                elif m.arch == "rnn":
+                    v = [g[j], h[k][0, j]]
                 else:
                     v = [g[j], g[m.H + j], g[2 * m.H + j], h[k][0, j]]
                 lines.append("%d,%s,%d,%d,%s" % (t, ch, k, j, ",".join("%.12g" % x for x in v)))
@@ -202,7 +204,11 @@ def main():
             ("lstm2_ab", "lstm2", {0: [1, 4], 1: [0]}, "--layer 1 --windows 5 --window-len 40",
              "--ablate 0:1,4 --ablate 1:0", "ablated 0:1,4, ablated 1:0"),
             ("gru2_ab", "gru2", {0: [1, 3]}, "--layer 1 --windows 4 --window-len 32",
-             "--ablate 0:1,3", "ablated 0:1,3")]:
+             "--ablate 0:1,3", "ablated 0:1,3"),
+            ("rnn1_ab", "rnn1", {0: [0, 4, 5, 6]}, "--windows 6 --window-len 48 --horizon 20",
+             "--ablate 0:0,4-6", "ablated 0:0,4-6"),
+            ("rnn2_ab", "rnn2", {0: [2], 1: [1, 7]}, "--layer 1 --windows 5 --window-len 40",
+             "--ablate 0:2 --ablate 1:1,7", "ablated 0:2, ablated 1:1,7")]:
         m = model(src)
         toks = m.tokens(text)
         rep = report(m, toks, opts_dict(ropts), make_step(ablate=abl))
@@ -213,6 +219,10 @@ def main():
     dump_csv(m, m.tokens(text)[:60], make_step(ablate={0: [1, 4], 1: [0]}),
              os.path.join(OUT, "lstm2_ab.csv"))
     manifest.append("lstm2_ab dump lstm2 --to 59 --ablate 0:1,4 --ablate 1:0")
+    m = model("rnn2")  # a plain RNN's ablated a and h are 0
+    dump_csv(m, m.tokens(text)[:60], make_step(ablate={0: [2], 1: [1, 7]}),
+             os.path.join(OUT, "rnn2_ab.csv"))
+    manifest.append("rnn2_ab dump rnn2 --to 59 --ablate 0:2 --ablate 1:1,7")
 
     # the carousel: the cell grows
     m = model("lstm1")
@@ -241,7 +251,8 @@ def main():
     # importance
     for name, src, layer, N, L in [("lstm1_im", "lstm1", 0, 6, 48), ("lstm2_im", "lstm2", 1, 5, 40),
                                    ("lstm2_im0", "lstm2", 0, 3, 64), ("gru1_im", "gru1", 0, 4, 50),
-                                   ("gru2_im", "gru2", 0, 4, 32)]:
+                                   ("gru2_im", "gru2", 0, 4, 32), ("rnn1_im", "rnn1", 0, 6, 48),
+                                   ("rnn2_im", "rnn2", 1, 5, 40)]:
         m = model(src)
         write_json(name, importance(m, m.tokens(text), layer, N, L))
         manifest.append("%s importance %s --layer %d --windows %d --window-len %d" % (name, src, layer, N, L))

@@ -72,9 +72,11 @@ def main():
     ap.add_argument("--matrix")
     ap.add_argument("--vocab-from")
     ap.add_argument("--gru-reset", choices=["before", "after"])
+    ap.add_argument("--nonlinearity", choices=["tanh", "relu"])
     ap.add_argument("--eps", type=float, default=1e-5)
     a = ap.parse_args()
-    m = Model(a.model, a.vocab_from, a.gru_reset)
+    m = Model(a.model, a.vocab_from, a.gru_reset, a.nonlinearity)
+    rnn = m.arch == "rnn"  # no carry gate: no carry line (null)
     toks = m.tokens(a.text)
     T, K, j = a.step, a.lag, a.unit
     H = m.H
@@ -82,13 +84,15 @@ def main():
     carry = np.ones(H)
     lags = []
     for k in range(1, K + 1):
-        carry = carry * states[K - k + 1][2][H:2 * H]  # f (z) of step T-k+1
+        if not rnn:
+            carry = carry * states[K - k + 1][2][H:2 * H]  # f (z) of step T-k+1
         J = jacobian_at(m, toks, a.layer, T, k, states, K, a.eps)
         frob = float(np.linalg.norm(J))
-        lags.append({"k": k, "frob": frob, "carry_frob": float(np.linalg.norm(carry)),
+        lags.append({"k": k, "frob": frob,
+                     "carry_frob": None if rnn else float(np.linalg.norm(carry)),
                      "diag_share": float(np.linalg.norm(np.diag(J)) / frob) if frob > 0 else None,
                      "unit": {"diag": float(J[j, j]), "row": float(np.linalg.norm(J[j])),
-                              "carry": float(carry[j])}})
+                              "carry": None if rnn else float(carry[j])}})
         if k == K and a.matrix:
             np.savetxt(a.matrix, J, delimiter=",", fmt="%.17g")
     json.dump({"step": T, "layer": a.layer, "unit": j, "lags": lags}, sys.stdout, indent=1)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Makes tests/fixtures/jacobian/: the float64 reference (jacobian_ref.py, central
 differences) of `gatetui --jacobian --json` and `--matrix` on the random models of
-tests/fixtures/report (LSTM and GRU, the GRU reset after and before W_hn, layer 1 of
-two-layer models), and the scalar LSTM of the worked example in doc/measures.md (the
+tests/fixtures/report (LSTM, GRU and plain RNN, tanh and relu, the GRU reset after and
+before W_hn, layer 1 of two-layer models), and the scalar LSTM of the worked example in doc/measures.md (the
 candidate reading h with weight 2, and with 0) with the text "abb", which tests/jacobian.sh
 also checks against the example's own numbers.  Needs numpy only.
 
@@ -30,6 +30,11 @@ CASES = [
     ("gru2_l1", "report/gru2.safetensors", "report/text.txt",
      "--step 200 --lag 12 --unit 2 --layer 1"),
     ("gru2_l0", "report/gru2.safetensors", "report/text.txt", "--step 40 --lag 40 --unit 11"),
+    ("rnn1", "report/rnn1.safetensors", "report/text.txt", "--step 300 --lag 12 --unit 4"),
+    ("rnn2_l1", "report/rnn2.safetensors", "report/text.txt",
+     "--step 250 --lag 10 --unit 3 --layer 1"),
+    ("rnnrelu", "report/rnnrelu.safetensors", "report/text.txt",
+     "--step 120 --lag 8 --unit 5 --nonlinearity relu"),
     ("example", "jacobian/example.safetensors", "jacobian/abb.txt", "--step 2 --lag 2"),
     ("example0", "jacobian/example0.safetensors", "jacobian/abb.txt", "--step 2 --lag 2"),
 ]

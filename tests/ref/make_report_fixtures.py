@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Makes tests/fixtures/report/: small random LSTM and GRU models (one and two layers,
-one-hot and embedding input, with and without biases, GRU reset after and before), a text,
+one-hot and embedding input, with and without biases, GRU reset after and before), plain
+RNNs (tanh and relu; the relu one's nonlinearity given by --nonlinearity) that do not
+amplify rounding (rnn_growth.py), a text,
 and the float64 reference outputs of report_ref.py that tests/report.sh and tests/t_perturb
 compare gatetui with.  Needs numpy only.
 
@@ -17,6 +19,7 @@ TOP = os.path.normpath(os.path.join(HERE, "..", ".."))
 OUT = os.path.join(TOP, "tests", "fixtures", "report")
 sys.path.insert(0, os.path.join(TOP, "tools"))
 from gatetui_export import save_file  # noqa: E402
+from rnn_growth import MAX_GROWTH, text_growth  # noqa: E402
 
 VOCAB = " \n.,abcdeghilmnorstw"  # 20 characters
 
@@ -26,6 +29,14 @@ MODELS = [
     ("lstm2", "lstm", 2, 16, 8, False, None, 2),
     ("gru1", "gru", 1, 20, None, True, None, 3),
     ("gru2", "gru", 2, 12, 6, True, "before", 4),
+]
+
+# plain RNNs: name, layers, H, embedding width (None: one-hot), bias, nonlinearity, weight
+# scale of W_hh (times 1 / sqrt(H)), whether the metadata names the nonlinearity, seed
+RNN_MODELS = [
+    ("rnn1", 1, 20, None, True, "tanh", 0.9, True, 5),
+    ("rnn2", 2, 12, 6, False, "tanh", 0.8, True, 6),
+    ("rnnrelu", 1, 16, None, True, "relu", 0.6, False, 7),
 ]
 
 # name, model, text, options for both gatetui and the reference
@@ -38,6 +49,14 @@ REPORTS = [
     ("gru1_w4", "gru1", "text.txt", "--windows 4 --window-len 50 --horizon 16"),
     ("gru2_l1", "gru2", "text.txt", "--layer 1 --windows 4 --window-len 32"),
     ("gru2_l0", "gru2", "text.txt", "--windows 7 --window-len 24 --horizon 5"),
+    ("rnn1_w6", "rnn1", "text.txt", "--windows 6 --window-len 48 --horizon 20"),
+    ("rnn1_short", "rnn1", "short.txt", ""),
+    ("rnn2_l1", "rnn2", "text.txt", "--layer 1 --windows 5 --window-len 40"),
+    # an RNN's curves fall fast: horizons where they stay above 1e-9, the float64
+    # reference's resolution of a difference of two runs whose states are about 1
+    ("rnn2_l0", "rnn2", "text.txt", "--windows 3 --window-len 64 --horizon 24"),
+    ("rnnrelu_w4", "rnnrelu", "text.txt", "--windows 4 --window-len 50 --horizon 16 "
+     "--nonlinearity relu"),
 ]
 
 # name, model, options, edits (step=token, ...)
@@ -51,9 +70,9 @@ PERTURBS = [
 ]
 
 
-def make_model(name, arch, L, H, E, bias, reset, seed):
-    rng = np.random.default_rng(seed)
-    G = 4 if arch == "lstm" else 3
+def random_weights(rng, G, L, H, E, bias, hh_scale):
+    """Random weights under nn.LSTM / nn.GRU / nn.RNN names (G gate blocks) and a readout;
+    the carry gate's biases (block 1) shifted towards keeping."""
     V = len(VOCAB)
     D0 = E if E else V
     t = {}
@@ -62,17 +81,44 @@ def make_model(name, arch, L, H, E, bias, reset, seed):
     for k in range(L):
         D = D0 if k == 0 else H
         t["rnn.weight_ih_l%d" % k] = (rng.normal(size=(G * H, D)) * 1.2 / np.sqrt(D)).astype(np.float32)
-        t["rnn.weight_hh_l%d" % k] = (rng.normal(size=(G * H, H)) * 1.5 / np.sqrt(H)).astype(np.float32)
+        t["rnn.weight_hh_l%d" % k] = (rng.normal(size=(G * H, H)) * hh_scale / np.sqrt(H)).astype(np.float32)
         if bias:
             b = rng.normal(size=(2, G * H)) * 0.5
-            b[0, H:2 * H] += 1.0  # forget / update biases towards keeping
+            b[0, H:2 * H] += 1.0  # forget / update biases towards keeping (none in an RNN)
             t["rnn.bias_ih_l%d" % k] = b[0].astype(np.float32)
             t["rnn.bias_hh_l%d" % k] = b[1].astype(np.float32)
     t["fc.weight"] = (rng.normal(size=(V, H)) / np.sqrt(H)).astype(np.float32)
     t["fc.bias"] = np.zeros(V, dtype=np.float32)
+    return t
+
+
+def make_model(name, arch, L, H, E, bias, reset, seed):
+    rng = np.random.default_rng(seed)
+    t = random_weights(rng, 4 if arch == "lstm" else 3, L, H, E, bias, 1.5)
     meta = {"vocab": VOCAB}
     if reset:
         meta["gru_reset"] = reset
+    save_file(t, os.path.join(OUT, name + ".safetensors"), metadata=meta)
+
+
+def make_rnn(name, L, H, E, bias, nl, scale, meta_nl, seed):
+    """A plain RNN, refused when it would amplify float32's rounding along the text's first
+    windows (each from the zero state)."""
+    rng = np.random.default_rng(seed)
+    t = random_weights(rng, 1, L, H, E, bias, scale)
+    V = len(VOCAB)
+    W64 = {k: v.astype(np.float64) for k, v in t.items()}
+    with open(os.path.join(OUT, "text.txt"), encoding="utf-8") as f:
+        toks = [VOCAB.index(c) for c in f.read() if c in VOCAB]
+    for w in range(3):  # the first windows of the longest window length used
+        xs = [W64["embedding.weight"][v] if E else np.eye(V)[v] for v in toks[w * 128:(w + 1) * 128]]
+        growth = text_growth(W64, L, H, nl, xs, bias)
+        if growth > MAX_GROWTH:
+            sys.exit("%s: a difference grows %.3g-fold along window %d (over %g): float32 "
+                     "cannot follow float64 on it" % (name, growth, w, MAX_GROWTH))
+    meta = {"vocab": VOCAB}
+    if meta_nl:
+        meta["nonlinearity"] = nl
     save_file(t, os.path.join(OUT, name + ".safetensors"), metadata=meta)
 
 
@@ -104,6 +150,8 @@ def main():
     for m in MODELS:
         make_model(*m)
     make_text(os.path.join(OUT, "text.txt"), 1400, 10)
+    for m in RNN_MODELS:
+        make_rnn(*m)
     with open(os.path.join(OUT, "short.txt"), "w") as f:
         f.write("the cat sat on the mat.\nno.\n")
     with open(os.path.join(OUT, "MANIFEST"), "w") as man:

@@ -27,16 +27,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from gatetui_export import save_file  # noqa: E402
+from rnn_growth import MAX_GROWTH, rounding_growth, step_jacobian  # noqa: E402
 
 OUT = os.path.join(ROOT, "tests", "fixtures", "rnn")
-# A fixture must not amplify rounding: a float32 run is held to 1e-5 * max(1, |ref|) of the
-# float64 one, and a model that multiplies a difference made at one step by G at a later
-# step turns float32's rounding (about 6e-8 per operation) into G times that. The largest
-# such G over the text (relative to the state's size, for relu's growing states) must stay
-# under MAX_GROWTH; a random tanh RNN with weights of scale 0.7 on 9 units reaches 136 and
-# a float32 run that rounds one sum of it differently ends 2.75e-5 from the float64 one
-# (a property of the model, not an error of the run).
-MAX_GROWTH = 25.0
 TEXT = "In the beginning God created the heaven and the earth. And the earth was void;\n"
 
 # name, nonlinearity, layers, hidden, embedding width (0: one-hot), biases, weight scale,
@@ -138,29 +131,6 @@ def make(name, nl, L, H, E, bias, scale, meta_nl, seed):
     if name == "relu_onehot":  # the nonlinearity from torch.save files too
         save_torch(rnn, W, "".join(vocab), name)
     return max(abs(v) for v in np.concatenate(h64)), growth
-
-
-def step_jacobian(W64, k, H, nl, a, J):
-    """Layer k's rows of d(every layer's h at this step) / d(every layer's h one step
-    before): its own recurrence, and through its input the rows of the layer below (in J)."""
-    rows = np.zeros((H, J.shape[1]))
-    rows[:, k * H:(k + 1) * H] = W64["rnn.weight_hh_l%d" % k]
-    if k > 0:
-        rows += W64["rnn.weight_ih_l%d" % k] @ J[(k - 1) * H:k * H]
-    slope = 1.0 - np.tanh(a) ** 2 if nl == "tanh" else (a > 0).astype(np.float64)
-    return slope[:, None] * rows
-
-
-def rounding_growth(jacobians, sizes):
-    """The largest factor by which a difference made at one step (relative to the state's
-    size then) has grown at a later step (relative to the state's size then)."""
-    worst = 1.0
-    for s in range(len(jacobians)):
-        P = np.eye(jacobians[s].shape[0])
-        for t in range(s, len(jacobians)):
-            P = jacobians[t] @ P
-            worst = max(worst, np.linalg.norm(P, 2) * sizes[max(s - 1, 0)] / sizes[t])
-    return worst
 
 
 class CharRNN(torch.nn.Module):

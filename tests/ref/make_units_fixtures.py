@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Makes tests/fixtures/units/: the float64 reference outputs of units_ref.py for
-`gatetui --units`, `--select` and `--profile` on the report fixtures' models and text
+`gatetui --units`, `--select` and `--profile` on the report fixtures' models (LSTM, GRU,
+plain RNN) and text
 (tests/fixtures/report/, made by make_report_fixtures.py), which tests/units.sh compares
 gatetui with (tests/findcmp.c).  The spans of `--select` are found here: the first spans of
 a fixed list where some unit is selected and no answer hangs on a value near the
@@ -27,6 +28,8 @@ UNITS = [
     ("gru1_longest", "gru1", "d|dh|dhg", ""),           # POSIX: the longest at the leftmost
     ("gru2_l1_empty", "gru2", "o*", "--layer 1 --signal n"),  # empty matches advance one step
     ("gru2_l0_word", "gru2", "[a-z]+\\.", "--steps 3000"),
+    ("rnn1_vowels", "rnn1", "[aeio]+", ""),
+    ("rnn2_l1_a", "rnn2", "[st][a-z]*", "--layer 1 --signal a"),
 ]
 
 # name, model, options, how many spans; spans are searched among SPANS
@@ -36,6 +39,7 @@ SELECTS = [
     ("lstm2_l1_c", "lstm2", "--layer 1 --signal c --threshold 0.2 --steps 2000", 1),
     ("gru1_h", "gru1", "--steps 2500", 2),
     ("gru2_l1_z", "gru2", "--layer 1 --signal z --threshold 0.7 --steps 2000", 1),
+    ("rnn1_h", "rnn1", "--steps 2000", 1),
 ]
 SPANS = [(a, a + d) for a in range(137, 1900, 71) for d in (0, 2, 3, 5)]
 
@@ -45,6 +49,8 @@ PROFILES = [
     ("lstm2_l1_c5", "lstm2", 5, "--layer 1 --signal c"),
     ("gru1_z2", "gru1", 2, "--signal z --steps 2000"),
     ("gru2_l1_n0", "gru2", 0, "--layer 1 --signal n"),
+    ("rnn1_a4", "rnn1", 4, "--signal a"),
+    ("rnn2_l1_h2", "rnn2", 2, "--layer 1"),
 ]
 
 

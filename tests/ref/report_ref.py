@@ -4,6 +4,7 @@ the perturbation curves of doc/measures.md, in numpy from the equations there.
 
   report_ref.py report MODEL TEXT [--layer N] [--windows N] [--window-len L]
                 [--horizon K] [--vocab-from FILE] [--gru-reset before|after]
+                [--nonlinearity tanh|relu]
       prints the report's JSON object; each row of its unit table has one key more than
       gatetui's, "condition": {"halflife_measured": k}, the half-life's condition number
       (halflife_condition) that tests/reportcmp bounds it by.
@@ -16,9 +17,14 @@ the perturbation curves of doc/measures.md, in numpy from the equations there.
       from the start), their half-lives, D0 per unit and how long each unit's difference
       lasts.
 
-The linearized curve is taken by central differences: the original state after s moved
+The linearized curve is taken by central differences (a plain RNN's exactly, see
+rnn_tangents): the original state after s moved
 by +-eps times the edit's difference there (every layer up to the one compared, c and h),
-both run on with the original tokens; |(c(+) - c(-)) / (2 eps)| (h for a GRU).
+both run on with the original tokens; |(c(+) - c(-)) / (2 eps)| (h for a GRU or an RNN).
+
+A plain RNN (one block: h = tanh(a) or relu(a)) has no gates: its report has no gate
+tables, units or by_char (null), the saturation of h instead (the fractions of h below
+-0.9 and above 0.9 for tanh, at 0 for relu), and no forget-only curve (null).
 
 Everything is float64: the windows run together as one batch, and the replacements of a
 window together with the original text as another.  Needs only numpy.
@@ -57,7 +63,7 @@ def read_safetensors(path):
 
 
 class Model:
-    def __init__(self, path, vocab_from=None, gru_reset=None):
+    def __init__(self, path, vocab_from=None, gru_reset=None, nonlinearity=None):
         t, meta = read_safetensors(path)
         ih0 = [k for k in t if k.endswith("weight_ih_l0")]
         if len(ih0) != 1:
@@ -69,7 +75,8 @@ class Model:
         whh = t[p + "weight_hh_l0"]
         self.H = whh.shape[1]
         self.G = whh.shape[0] // self.H
-        self.arch = "lstm" if self.G == 4 else "gru"
+        self.arch = {4: "lstm", 3: "gru", 1: "rnn"}[self.G]
+        self.relu = (nonlinearity or meta.get("nonlinearity", "tanh")) == "relu"
         self.layers = []
         for k in range(self.L):
             w_ih, w_hh = t[p + "weight_ih_l%d" % k], t[p + "weight_hh_l%d" % k]
@@ -133,14 +140,20 @@ def step(m, toks, h, c, upto, ablate=None, carousel=()):
     """One step of layers 0..upto for a batch: h, c are lists of [B, H] (updated in place
     as new arrays); returns the gates of each layer, [B, G*H] after the nonlinearity.
     Interventions (intervene_ref.py): ablate {layer: [units]} sets those units' c and h to
-    0 after their layer's cell (their candidate shown as 0); carousel: layers with f = 1."""
+    0 after their layer's cell (their candidate, an RNN's a, shown as 0); carousel: layers
+    with f = 1."""
     H = m.H
     x = m.x0(toks)
     gates = []
+    m.ablated = ablate or {}  # what rnn_tangents holds at 0 too
     for k in range(upto + 1):
         w_ih, w_hh, b_ih, b_hh = m.layers[k]
         gi = x @ w_ih.T + b_ih
-        if m.arch == "lstm":
+        if m.arch == "rnn":
+            a = gi + h[k] @ w_hh.T + b_hh
+            h[k] = np.maximum(a, 0.0) if m.relu else np.tanh(a)
+            gates.append(a)
+        elif m.arch == "lstm":
             a = gi + h[k] @ w_hh.T + b_hh
             i, f = sigmoid(a[:, :H]), sigmoid(a[:, H:2 * H])
             if k in carousel:
@@ -164,7 +177,9 @@ def step(m, toks, h, c, upto, ablate=None, carousel=()):
             h[k], c[k] = h[k].copy(), c[k].copy()
             h[k][:, units] = 0.0
             c[k][:, units] = 0.0
-            gates[k][:, [2 * H + u for u in units]] = 0.0
+            # the candidate (an RNN's a) shown as 0, as its weights' rows are
+            cand = 0 if m.arch == "rnn" else 2 * H
+            gates[k][:, [cand + u for u in units]] = 0.0
         x = h[k]
     return gates
 
@@ -241,6 +256,25 @@ def fd_items(m, layer, h, c, E, eps):
             st[q] = np.concatenate([st[q][:E + 1], st[q][0] + eps * d, st[q][0] - eps * d])
 
 
+def rnn_tangents(m, layer, h, gates, tang, E):
+    """A plain RNN's linearized differences after a step, exactly: after the edited step
+    (tang None) each edit's difference from the original on layers 0..layer; after a later
+    one, dh' = s * (W_hh dh + W_ih dh_below'), s the slope of the nonlinearity at the
+    original run's a (relu: 1 where a > 0), layer 0's input fixed."""
+    if tang is None:
+        return [h[q][1:E + 1] - h[q][0] for q in range(layer + 1)]
+    out = []
+    for q in range(layer + 1):
+        w_ih, w_hh = m.layers[q][0], m.layers[q][1]
+        a = gates[q][0]
+        slope = (a > 0).astype(np.float64) if m.relu else 1.0 - np.tanh(a) ** 2
+        d = tang[q] @ w_hh.T + (out[q - 1] @ w_ih.T if q > 0 else 0.0)
+        d = d * slope
+        d[:, getattr(m, "ablated", {}).get(q, [])] = 0.0  # an ablated unit's h is held at 0
+        out.append(d)
+    return out
+
+
 def perturb(m, layer, h0, c0, orig, edits, K, units=True):
     """orig: tokens s..s+K; edits: list of token lists of the same length.  h0, c0: lists
     of [H] per layer.  Returns per edit (dc, dh, fo, lin, and with units, d0, last,
@@ -254,6 +288,7 @@ def perturb(m, layer, h0, c0, orig, edits, K, units=True):
     lstm = m.arch == "lstm"
     carried = []
     dcs, dhs, lins = [], [], []
+    tang = None
     zgate = []
     for k in range(K + 1):
         gates = step(m, seqs[:h[0].shape[0], k], h, c, layer)
@@ -262,8 +297,12 @@ def perturb(m, layer, h0, c0, orig, edits, K, units=True):
         dhs.append(np.linalg.norm(h[layer][1:E + 1] - h[layer][0], axis=1))
         if lstm:
             dcs.append(np.linalg.norm(c[layer][1:E + 1] - c[layer][0], axis=1))
-        zgate.append(gates[layer][0, H:2 * H])  # f or z of the original run
-        if k == 0:
+        if m.arch != "rnn":  # an RNN has no carry gate
+            zgate.append(gates[layer][0, H:2 * H])  # f or z of the original run
+        if m.arch == "rnn":  # exact tangents: central differences lose the tail
+            tang = rnn_tangents(m, layer, h, gates, tang if k else None, E)
+            lins.append(np.linalg.norm(tang[layer], axis=1))
+        elif k == 0:
             lins.append(np.linalg.norm(st[1:E + 1] - st[0], axis=1))
             fd_items(m, layer, h, c, E, LIN_EPS)
         else:
@@ -274,14 +313,14 @@ def perturb(m, layer, h0, c0, orig, edits, K, units=True):
     d0 = D[0]
     prod = np.ones((K + 1, H))
     for k in range(1, K + 1):
-        prod[k] = prod[k - 1] * zgate[k]
-    fo = np.linalg.norm(d0[None, :, :] * prod[:, None, :], axis=2)  # [K+1, E]
+        prod[k] = prod[k - 1] * zgate[k] if zgate else np.nan
+    fo = np.linalg.norm(d0[None, :, :] * prod[:, None, :], axis=2)  # [K+1, E]; NaN: RNN
     out = []
     for e in range(E):
         if not units:
             out.append(dict(dc=np.array(dcs)[:, e] if lstm else None,
-                            dh=np.array(dhs)[:, e], fo=fo[:, e], lin=lin[:, e],
-                            absd=np.abs(D[:, e, :])))
+                            dh=np.array(dhs)[:, e], fo=None if not zgate else fo[:, e],
+                            lin=lin[:, e], absd=np.abs(D[:, e, :])))
             continue
         ratio = np.abs(D[:, e, :]) / np.where(d0[e] != 0, np.abs(d0[e]), 1.0)
         last, last_fo, margin = [], [], []
@@ -293,13 +332,18 @@ def perturb(m, layer, h0, c0, orig, edits, K, units=True):
                 continue
             ks = [k for k in range(K + 1) if ratio[k, j] >= 0.5]
             last.append(max(ks))
+            if not zgate:
+                last_fo.append(-1)
+                margin.append(float(np.min(np.abs(ratio[1:, j] - 0.5), initial=1.0)))
+                continue
             last_fo.append(max(k for k in range(K + 1) if prod[k, j] >= 0.5))
             margin.append(float(min(np.min(np.abs(ratio[1:, j] - 0.5), initial=1.0),
                                     np.min(np.abs(prod[1:, j] - 0.5), initial=1.0))))
         out.append(dict(
             dc=[float(v) for v in np.array(dcs)[:, e]] if lstm else None,
             dh=[float(v) for v in np.array(dhs)[:, e]],
-            fo=[float(v) for v in fo[:, e]], lin=[float(v) for v in lin[:, e]],
+            fo=[float(v) for v in fo[:, e]] if zgate else None,
+            lin=[float(v) for v in lin[:, e]],
             d0=[float(v) for v in d0[e]], last=last, last_fo=last_fo, margin=margin))
     return out
 
@@ -313,7 +357,7 @@ KS = [0, 1, 2, 4, 8, 16, 32, 64]
 def perturbation(m, wins, layer, L, horizon):
     """The report's perturbation table: step L // 4 of each full window replaced by every
     other token, the normalised curves averaged over the pairs that differ at k = 0."""
-    lstm = m.arch == "lstm"
+    lstm, rnn = m.arch == "lstm", m.arch == "rnn"
     s = L // 4
     K = min(horizon, L - s - 1)
     curves = {"cell": [], "fo": [], "hidden": [], "lin": []}
@@ -335,16 +379,18 @@ def perturbation(m, wins, layer, L, horizon):
         if not edits:
             continue
         for res in perturb(m, layer, h0, c0, orig, edits, K, units=False):
-            if not (res["fo"][0] > 0 and res["dh"][0] > 0 and (not lstm or res["dc"][0] > 0)):
+            if not ((rnn or res["fo"][0] > 0) and res["dh"][0] > 0 and
+                    (not lstm or res["dc"][0] > 0)):
                 continue
             absd += res["absd"]
             normd += np.linalg.norm(res["absd"], axis=1)
             if lstm:
                 curves["cell"].append(np.array(res["dc"]) / res["dc"][0])
-            curves["fo"].append(np.array(res["fo"]) / res["fo"][0])
+            if not rnn:
+                curves["fo"].append(np.array(res["fo"]) / res["fo"][0])
             curves["hidden"].append(np.array(res["dh"]) / res["dh"][0])
             curves["lin"].append(np.array(res["lin"]) / res["lin"][0])
-    pairs = len(curves["fo"])
+    pairs = len(curves["hidden"])
     ks = [k for k in KS if k <= K]
     mean = {key: (np.mean(np.array(v), axis=0) if v else None) for key, v in curves.items()}
     pick = lambda a: None if a is None else [float(a[k]) for k in ks]
@@ -378,12 +424,32 @@ def loss(m, wins):
     return {"nats": total / count, "bits": total / count / math.log(2), "count": count}
 
 
+def rnn_report(m, wins, layer, L, horizon):
+    """A plain RNN's report: no gates; the saturation of h."""
+    hs = []
+    for win in wins:
+        h, c = zeros(m, 1)
+        for p in range(len(win)):
+            step(m, [win[p]], h, c, layer)
+            hs.append(h[layer][0])
+    v = np.array(hs).ravel()
+    sat = ({"zero": float(np.mean(v == 0))} if m.relu else
+           {"left": float(np.mean(v < -0.9)), "right": float(np.mean(v > 0.9))})
+    return {"model": {"arch": "rnn", "layers": m.L, "hidden": m.H, "vocab": m.V,
+                      "params": int(m.params), "nonlinearity": "relu" if m.relu else "tanh"},
+            "layer": layer, "positions": len(hs), "gates": {}, "units": None,
+            "saturation": {"h": sat}, "by_char": None,
+            "perturbation": perturbation(m, wins, layer, L, horizon), "loss": loss(m, wins)}
+
+
 def report(m, toks, layer, N, L, horizon):
     T = len(toks)
     H = m.H
     chunks = (T + L - 1) // L
     nwin = min(N, chunks)
     wins = [toks[w * L:min((w + 1) * L, T)] for w in range(nwin)]
+    if m.arch == "rnn":
+        return rnn_report(m, wins, layer, L, horizon)
     lstm = m.arch == "lstm"
     names = ["i", "f", "o"] if lstm else ["r", "z"]
     blocks = [0, 1, 3] if lstm else [0, 1]
@@ -480,9 +546,10 @@ def main():
     add_report_options(ap)
     ap.add_argument("--vocab-from")
     ap.add_argument("--gru-reset", choices=["before", "after"])
+    ap.add_argument("--nonlinearity", choices=["tanh", "relu"])
     ap.add_argument("--edit", action="append", default=[])
     a = ap.parse_args()
-    m = Model(a.model, a.vocab_from, a.gru_reset)
+    m = Model(a.model, a.vocab_from, a.gru_reset, a.nonlinearity)
     toks = m.tokens(a.text)
     if a.mode == "report":
         out = report(m, toks, a.layer, a.windows, a.window_len, a.horizon)
@@ -503,7 +570,7 @@ def main():
             res.update(changes=[list(ch) for ch in changes], K=K,
                        halflife_cell=num(halflife(res["dc"])) if res["dc"] else None,
                        halflife_hidden=num(halflife(res["dh"])),
-                       halflife_forget_only=num(halflife(res["fo"])),
+                       halflife_forget_only=num(halflife(res["fo"])) if res["fo"] else None,
                        halflife_linearized=num(halflife(res["lin"])))
             results.append(res)
         out = {"layer": a.layer, "horizon": a.horizon, "steps": len(toks), "edits": results}

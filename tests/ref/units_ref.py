@@ -34,8 +34,11 @@ LSTM_SIGNALS = ["i", "f", "g", "o", "c", "h"]
 GRU_SIGNALS = ["r", "z", "n", "h"]
 
 
+RNN_SIGNALS = ["a", "h"]  # a plain RNN: the pre-activation, then h
+
+
 def signal_names(m):
-    return LSTM_SIGNALS if m.arch == "lstm" else GRU_SIGNALS
+    return {"lstm": LSTM_SIGNALS, "gru": GRU_SIGNALS, "rnn": RNN_SIGNALS}[m.arch]
 
 
 _values = {}
