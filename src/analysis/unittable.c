@@ -30,7 +30,7 @@ int unittable_build(gt_report *r, const unittable_sums *s, gt_error *e)
 {
     const gt_model *m = r->m;
     const size_t H = (size_t)m->hidden, G = (size_t)r->ngates, P = r->positions;
-    const int has_carry = r->carry < r->ngates;
+    const int has_carry = r->carry >= 0 && r->carry < r->ngates; /* an RNN has none */
     r->unit_table = calloc(H, sizeof *r->unit_table);
     double *curve = malloc(((size_t)r->K + 1) * sizeof *curve);
     if (!r->unit_table || !curve) {

@@ -104,6 +104,20 @@ static void print_histogram(FILE *f, const gt_report *r)
     }
 }
 
+/* A plain RNN's table: no gates, so only the measured half-lives. */
+static void print_measured_only(FILE *f, const gt_report *r, int *order)
+{
+    const int H = r->m->hidden, n = H < TOP ? H : TOP;
+    unittable_order(r->unit_table, H, 0, unittable_column(UT_MEASURED, 0, 0), 0, order);
+    fprintf(f, "\nUnits one by one: half-lives in steps of the unit's own difference over the "
+               "%zu pairs\n(no gate to set beside them)\n  unit  measured\n", r->pairs);
+    for (int i = 0; i < n; i++) {
+        char a[32];
+        fprintf(f, "  %4d  %8s\n", order[i],
+                steps(r->unit_table[order[i]].halflife_measured, r->K, 1, a, sizeof a));
+    }
+}
+
 void unittable_print(FILE *f, const gt_report *r)
 {
     const int H = r->m->hidden;
@@ -112,6 +126,11 @@ void unittable_print(FILE *f, const gt_report *r)
     int *order = malloc((size_t)H * sizeof *order);
     if (!order)
         return;
+    if (r->carry < 0) {
+        print_measured_only(f, r, order);
+        free(order);
+        return;
+    }
     fprintf(f, "\nUnits one by one: half-lives in steps of the unit's own difference over the "
                "%zu pairs (measured),\nfrom its mean %s gate (gate) and from that gate's bias "
                "alone (bias)\n",

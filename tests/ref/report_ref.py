@@ -435,11 +435,19 @@ def rnn_report(m, wins, layer, L, horizon):
     v = np.array(hs).ravel()
     sat = ({"zero": float(np.mean(v == 0))} if m.relu else
            {"left": float(np.mean(v < -0.9)), "right": float(np.mean(v > 0.9))})
+    pert, absd, normd = perturbation(m, wins, layer, L, horizon)
+    # the unit table: no gates, so only each unit's measured half-life
+    table = []
+    for j in range(m.H):
+        hl, cond = halflife_condition(absd[:, j], normd)
+        table.append({"unit": j, "mean": {}, "halflife": None, "halflife_bias": None,
+                      "halflife_measured": num(hl), "left": None, "right": None,
+                      "condition": {"halflife_measured": cond}})
     return {"model": {"arch": "rnn", "layers": m.L, "hidden": m.H, "vocab": m.V,
                       "params": int(m.params), "nonlinearity": "relu" if m.relu else "tanh"},
             "layer": layer, "positions": len(hs), "gates": {}, "units": None,
             "saturation": {"h": sat}, "by_char": None,
-            "perturbation": perturbation(m, wins, layer, L, horizon), "loss": loss(m, wins)}
+            "perturbation": pert, "loss": loss(m, wins), "unit_table": table}
 
 
 def report(m, toks, layer, N, L, horizon):
