@@ -11,9 +11,7 @@ bin="$top_builddir/gatetui"
 cmp="$top_builddir/tests/reportcmp"
 out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
+. "$top_srcdir/tests/tap.sh"
 
 while read -r name what model text opts; do
     case "$name" in ''|'#'*) continue ;; esac

@@ -12,9 +12,7 @@ bin="$top_builddir/gatetui"
 cmp="$top_builddir/tests/reportcmp"
 out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
+. "$top_srcdir/tests/tap.sh"
 
 # the matrices: every entry within 1e-7 + 1e-6 |want|, and the same shape
 matcmp() {
