@@ -17,9 +17,7 @@ out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
 LC_ALL=C tr -d '\303\251Z' <"$text" >"$out/clean.txt"
 clean="$out/clean.txt"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
+. "$src/tests/tap.sh"
 
 tab="$(printf '\t')"
 while IFS="$tab" read -r name mode model arg opts; do

@@ -12,7 +12,8 @@ trap 'rm -rf "$t"' EXIT
 mkdir -p "$t/src/base" "$t/src/engine" "$t/src/screen" "$t/src/misc" "$t/tests"
 # base/a.c calls the engine (up-call); engine/b.c and engine/c.c call each other (mutual);
 # engine/d.c defines a function nobody uses (dead) and one over 80 lines; base includes a
-# screen header (up-include); misc/ is no layer; the clean file base/ok.c breaks nothing.
+# screen header (up-include); screen/p.c, q.c and r.c call each other round a loop (cycle);
+# misc/ is no layer; the clean file base/ok.c breaks nothing.
 cat >"$t/src/base/a.c" <<'EOF'
 #include "screen/x.h"
 int b_engine(void);
@@ -41,6 +42,9 @@ EOF
     echo '}'
 } >"$t/src/engine/d.c"
 echo 'int misc(void) { return 4; }' >"$t/src/misc/m.c"
+echo 'int q_screen(int); int p_screen(int n) { return n ? q_screen(n - 1) : 0; }' >"$t/src/screen/p.c"
+echo 'int r_screen(int); int q_screen(int n) { return n ? r_screen(n - 1) : 1; }' >"$t/src/screen/q.c"
+echo 'int p_screen(int); int r_screen(int n) { return n ? p_screen(n - 1) : 2; }' >"$t/src/screen/r.c"
 cat >"$t/tests/use.c" <<'EOF'
 int a_base(void);
 int d_long(int);
@@ -48,7 +52,8 @@ int misc(void);
 int main(void) { return a_base() + d_long(0) + misc(); }
 EOF
 : >"$t/src/screen/x.h"
-for f in src/base/a.c src/base/ok.c src/engine/b.c src/engine/c.c src/engine/d.c src/misc/m.c tests/use.c; do
+for f in src/base/a.c src/base/ok.c src/engine/b.c src/engine/c.c src/engine/d.c src/misc/m.c \
+    src/screen/p.c src/screen/q.c src/screen/r.c tests/use.c; do
     (cd "$t" && "$CC" -I src -c -o "${f%.c}.o" "$f") || bail "cannot compile $f"
 done
 out=$("$check_sh" "$t" "$t")
@@ -61,6 +66,10 @@ expect() {
 expect '^up-call: src/base/a.c (base) uses b_engine of src/engine/b.c (engine)$' "a call up a layer"
 expect '^up-include: src/base/a.c (base) includes screen/x.h (screen)$' "an include up a layer"
 expect '^mutual: src/engine/b.c uses c_engine of src/engine/c.c, which uses b_helper of it$' "two files that call each other"
+expect '^cycle: src/screen/p.c -> src/screen/q.c -> src/screen/r.c -> src/screen/p.c (3 files reach each other)$' \
+    "three files that call each other round a loop"
+echo "$out" | grep -q '^cycle: .*engine'
+check $((1 - $?)) "two files that call each other: a mutual pair, not a cycle"
 expect '^dead: d_unused (src/engine/d.c)' "a function no other file uses"
 expect '^long: src/engine/d.c: d_long is 84 lines' "a function over 80 lines"
 expect '^layer: src/misc/m.c is in no layer' "a file in no layer"

@@ -1,6 +1,8 @@
 /* The keys documented against the screen's key table (keys_table.h): every key of the table
  * is in gatetui.1's KEYS and in doc/screen.md's table of keys, and neither documents a key
- * that is not in the table. Keys are compared by name: arrows, Ctrl-X, Shift-X as words. */
+ * that is not in the table. Keys are compared by name: arrows, Ctrl-X, Shift-X as words.
+ * And the status line's hints in the table: each context's places taken once each, from 1
+ * with none left out, help and quit last. */
 #include "config.h"
 
 #include <stdio.h>
@@ -144,8 +146,35 @@ static int all_in(const keyset *a, const keyset *b, char *missing, size_t n)
     return !missing[0];
 }
 
+/* Context c's hints: every place 1..n taken by one hint, ? then q last. */
+static void check_hints(gt_hintctx c)
+{
+    static const char *const name[HINT_COUNT] = {"the panels", "after an edit", "the report",
+                                                 "the profile", "a selection", "the derivative"};
+    const gt_keys_table *k;
+    int n = keys_help(&k), taken[KEYS_HINTS_MAX + 1] = {0}, most = 0, ok = 1;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < KEYS_HINTS; j++) {
+            int at = k[i].hint[j].at[c];
+            ok = ok && at <= KEYS_HINTS_MAX && (!at || k[i].hint[j].key);
+            if (at > 0 && at <= KEYS_HINTS_MAX) {
+                taken[at]++;
+                most = at > most ? at : most;
+            }
+        }
+    for (int i = 1; i <= most; i++)
+        ok = ok && taken[i] == 1;
+    const gt_keyhint *h[KEYS_HINTS_MAX];
+    int m = keys_hints(c, h);
+    ok = ok && m == most && m >= 2 && strcmp(h[m - 2]->key, "?") == 0 &&
+         strcmp(h[m - 1]->key, "q") == 0;
+    tap_ok(ok, "%s: %d hints, each place taken once, ? and q last", name[c], m);
+}
+
 int main(void)
 {
+    for (int c = 0; c < HINT_COUNT; c++)
+        check_hints((gt_hintctx)c);
     const char *top = getenv("top_srcdir");
     top = top ? top : ".";
     keyset table = {0}, man = {0}, md = {0};

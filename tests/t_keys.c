@@ -9,6 +9,7 @@
 
 #include "analysis/unittable.h"
 #include "screen/edtext.h"
+#include "screen/frame.h"
 #include "screen/keys.h"
 #include "term/ui.h"
 #include "screen/view.h"
@@ -214,7 +215,7 @@ static void test_edits(gt_view *v)
     tap_ok(trace_edit_count(tr) == 0 && v->ui->msg_error, "e z: not in the vocabulary, refused");
     tap_ok(!v->pert.valid, "no edit: no perturbation curves");
     press(v, "d");
-    tap_ok(!v->diff && strstr(v->ui->msg, "no edit"), "d without an edit: nothing to compare, says so");
+    tap_ok(!v->ui->diff && strstr(v->ui->msg, "no edit"), "d without an edit: nothing to compare, says so");
     tap_ok(press(v, "w") == ACT_REDRAW && access("t-edited.txt", F_OK) != 0 &&
                strstr(v->ui->msg, "no edit"),
            "w without an edit writes nothing");
@@ -243,11 +244,11 @@ static void test_edits(gt_view *v)
     press(v, "[");
     tap_ok(v->pert.valid && v->pert.layer == 0, "[ back to layer 0's");
     press(v, "d");
-    tap_ok(v->diff && v->sg != v->g && v->sc[0] == v->c[0] - data_diff_c(&v->dr, at)[0] &&
+    tap_ok(v->ui->diff && v->sg != v->g && v->sc[0] == v->c[0] - data_diff_c(&v->dr, at)[0] &&
                v->dr.step == at,
            "d: the gate bars and the unit show edited - before");
     press(v, "d");
-    tap_ok(!v->diff && v->sg == v->g, "d again: the values");
+    tap_ok(!v->ui->diff && v->sg == v->g, "d again: the values");
     tap_ok(press(v, "w") == ACT_REDRAW && access("t-edited.txt", F_OK) == 0 &&
                strstr(v->ui->msg, "t-edited.txt"),
            "w writes the edited text to ./t-edited.txt");
@@ -264,12 +265,12 @@ static void test_edits(gt_view *v)
            "a second edit: the curves are the newest edit's");
     press_each(v, "du");
     tap_ok(v->pert.valid && v->pert.new_tok != v->pert.old_tok && v->pert.old_tok == before &&
-               v->diff,
+               v->ui->diff,
            "u: the first edit's curves again");
     press(v, "u");
     tap_ok(trace_edit_count(tr) == 0 && trace_token(tr, at) == before && !trace_edited(tr, at),
            "u u undoes both");
-    tap_ok(!v->pert.valid && !v->diff, "no edit left: no curves, no difference");
+    tap_ok(!v->pert.valid && !v->ui->diff, "no edit left: no curves, no difference");
     press(v, "u");
     tap_ok(strstr(v->ui->msg, "no edit") != NULL, "u with nothing to undo says so");
 }
@@ -599,13 +600,73 @@ static void models_press(gt_models *ms, const char *s)
     }
 }
 
+/* 1 when the frame of the model shown (120x40) has s on one of its rows. */
+static int frame_has(gt_models *ms, const char *s)
+{
+    gt_error e = {0};
+    gt_surface sf;
+    gt_view *v = models_view(ms);
+    if (view_prepare(v, 120, 40, &e) || surf_init(&sf, 120, 40, 1))
+        return 0;
+    frame_draw(&sf, v);
+    int hit = 0;
+    for (int y = 0; y < sf.h && !hit; y++) {
+        char row[4096];
+        surf_row_text(&sf, y, row, sizeof row);
+        hit = strstr(row, s) != NULL;
+    }
+    surf_free(&sf);
+    return hit;
+}
+
+/* Two models after an edit: the horizon and the difference are the screen's, not a model's;
+ * each model's data follows them whichever model they were changed on. */
+static void test_models_follow(gt_models *ms)
+{
+    const gt_key tab = {K_TAB, 0, 0, 0, 0, 0};
+    const gt_view *a = &ms->v[0], *b = &ms->v[1];
+    models_press(ms, "+");
+    tap_ok(ms->cur == 0 && a->pert.horizon == 128 && b->pert.horizon == 128 &&
+               frame_has(ms, "K 128"),
+           "+ on the first model: K 128 on its screen and in the other's curves");
+    keys_handle_models(ms, &tab);
+    tap_ok(ms->cur == 1 && b->pert.valid && b->pert.r.K == a->pert.r.K && frame_has(ms, "K 128"),
+           "Tab: the other model's screen has the same K (%d, %d)", b->pert.r.K, a->pert.r.K);
+    models_press(ms, "--");
+    keys_handle_models(ms, &tab);
+    tap_ok(ms->cur == 0 && a->pert.horizon == 32 && frame_has(ms, "K 32") && b->pert.horizon == 32,
+           "- - on the second model, Tab back: K 32 on the first");
+    models_press(ms, "d");
+    keys_handle_models(ms, &tab);
+    models_press(ms, "\x0c"); /* ^L: the message goes, the hints show */
+    tap_ok(ms->cur == 1 && b->ui->diff && b->dr.valid && frame_has(ms, "d values") &&
+               b->sg != b->g,
+           "d on the first model, Tab: the second shows the difference too");
+    models_press(ms, "d");
+    keys_handle_models(ms, &tab);
+    models_press(ms, "\x0c");
+    tap_ok(ms->cur == 0 && !a->ui->diff && frame_has(ms, "d difference") &&
+               a->sg == a->g,
+           "d off on the second, Tab back: the first shows the values");
+    models_press(ms, "g9\rea");
+    if (trace_edit_count(ms->tr[1]) == 1) /* step 9 was an a already */
+        models_press(ms, "eb");
+    size_t last = trace_edit_at(ms->tr[1], trace_edit_count(ms->tr[1]) - 1)->step;
+    models_press(ms, "d");
+    keys_handle_models(ms, &tab);
+    tap_ok(ms->cur == 1 && last == 9 && b->ui->diff && b->dr.valid && b->dr.step == 9,
+           "an edit with the difference off, d, Tab: the other model's difference is of that edit");
+    models_press(ms, "d");
+    keys_handle_models(ms, &tab);
+}
+
 /* Two models: Tab changes which model's data is drawn, not what is open or selected. */
 static void test_models(const gt_model *m, const gt_text *t)
 {
     gt_model two[2] = {*m, *m};
     gt_text texts[2] = {*t, *t};
     const uint16_t *maps[2] = {NULL, NULL};
-    gt_screen_models sm = {two, texts, maps, NULL, 2};
+    gt_screen_models sm = {two, texts, maps, NULL, 2, 0};
     gt_models ms;
     gt_error e = {0};
     if (models_open(&ms, &sm, 0, 1, &e)) {
@@ -659,6 +720,7 @@ static void test_models(const gt_model *m, const gt_text *t)
     keys_handle_models(&ms, &redo);
     tap_ok(ms.cur == 0 && trace_edit_count(ms.tr[0]) == 1 && trace_edit_count(ms.tr[1]) == 1,
            "Ctrl-R on the other model redoes it on every model");
+    test_models_follow(&ms);
     models_press(&ms, "g5\r#3\r");
     keys_handle_models(&ms, &tab);
     models_press(&ms, "g\x1b[A");

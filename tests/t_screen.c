@@ -122,7 +122,7 @@ static void test_unknown_difference(gt_view *v)
     int tok = (trace_token(v->tr, 1) + 1) % v->m->vocab;
     tap_ok(trace_edit(v->tr, 1, tok, &e) == 0, "an edit at step 1");
     view_edits_changed(v);
-    tap_ok(view_set_diff(v, 1, &e) == 0 && v->diff, "the difference view on");
+    tap_ok(view_set_diff(v, 1, &e) == 0 && v->ui->diff, "the difference view on");
     view_seek(v, 1300);
     TAP_WAIT_WHILE(v->pending, view_tick(v));
     draw(v, 120, 40);

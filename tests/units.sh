@@ -19,9 +19,7 @@ trap 'rm -rf "$out"' EXIT
 # say about them): the same steps
 LC_ALL=C tr -d '\303\251Z' <"$text" >"$out/clean.txt"
 clean="$out/clean.txt"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
+. "$src/tests/tap.sh"
 
 tab="$(printf '\t')"
 while IFS="$tab" read -r name mode model arg opts; do
@@ -93,9 +91,9 @@ fi
 
 # bad input: exit 2 and one line saying what
 # bad WANT ARGS...: one line; usage WANT ARGS...: the first line, then the usage
-bad() { check 1 "$@"; }
-usage() { check 0 "$@"; }
-check() {
+bad() { refused 1 "$@"; }
+usage() { refused 0 "$@"; }
+refused() {
     one=$1 want=$2
     shift 2
     "$bin" "$@" >"$out/stdout" 2>"$out/err"

@@ -5,6 +5,8 @@
 #   up-call     a file uses a function or variable defined in a layer after its own
 #   up-include  a file includes a private header ("LAYER/x.h") of a layer after its own
 #   mutual      two files each use something the other defines
+#   cycle       files that call each other round a longer loop (a uses b, b uses c, c uses a):
+#               a shortest such loop, and how many files reach each other through it
 #   dead        a function defined in one file and used by no other file (make it static,
 #               or delete it when nothing calls it); the tests count as users
 #   long        a function of more than 80 lines, its signature and braces included
@@ -71,6 +73,45 @@ find "$build/tests" -name '*.o' 2>/dev/null | while read -r o; do
 done >>"$tmp/syms"
 
 awk -v layers="$LAYERS" '
+    # Tarjan: the strongly connected component of file f (its index, low link, on the stack)
+    function scc(f,    i, d) {
+        idx[f] = low[f] = ++counter
+        stack[++sp] = f; onstack[f] = 1
+        for (i = 1; i <= nout[f]; i++) {
+            d = out[f, i]
+            if (!(d in idx)) {
+                scc(d)
+                if (low[d] < low[f]) low[f] = low[d]
+            } else if (onstack[d] && idx[d] < low[f])
+                low[f] = idx[d]
+        }
+        if (low[f] == idx[f]) {
+            ncomp++
+            do {
+                d = stack[sp--]; onstack[d] = 0
+                comp[d] = ncomp; size[ncomp]++
+                if (!(ncomp in first) || d < first[ncomp]) first[ncomp] = d
+            } while (d != f)
+        }
+    }
+    # a shortest loop from f back to itself within its component, as "f -> ... -> f"
+    function loop(f,    q, head, tail, i, u, d, prev, path) {
+        head = 1; tail = 0
+        for (i = 1; i <= nout[f]; i++) {
+            d = out[f, i]
+            if (comp[d] == comp[f] && !(d in prev)) { prev[d] = f; q[++tail] = d }
+        }
+        while (head <= tail && !(f in prev)) {
+            u = q[head++]
+            for (i = 1; i <= nout[u]; i++) {
+                d = out[u, i]
+                if (comp[d] == comp[f] && !(d in prev)) { prev[d] = u; q[++tail] = d }
+            }
+        }
+        path = f
+        for (u = prev[f]; u != f; u = prev[u]) path = u " -> " path
+        return f " -> " path
+    }
     BEGIN { n = split(layers, L, " "); for (i = 1; i <= n; i++) rank[L[i]] = i }
     FILENAME ~ /layers$/ { layer[$1] = $2; next }
     $2 == "def" { if (!($3 in owner)) owner[$3] = $1; kind[$3] = $4; next }
@@ -83,7 +124,10 @@ awk -v layers="$LAYERS" '
             d = owner[s]
             used[s] = 1
             if (f == "tests") continue
-            if (!((f, d) in edge)) { edge[f, d] = s; pairs[++np] = f SUBSEP d }
+            if (!((f, d) in edge)) {
+                edge[f, d] = s; pairs[++np] = f SUBSEP d
+                out[f, ++nout[f]] = d; files[f] = 1
+            }
             if (rank[layer[d]] > rank[layer[f]] && !((f, d) in upsaid)) {
                 upsaid[f, d] = 1
                 printf "up-call: %s (%s) uses %s of %s (%s)\n", f, layer[f], s, d, layer[d]
@@ -94,6 +138,11 @@ awk -v layers="$LAYERS" '
             if ((p[2], p[1]) in edge && p[1] < p[2])
                 printf "mutual: %s uses %s of %s, which uses %s of it\n", p[1], edge[p[1], p[2]], p[2], edge[p[2], p[1]]
         }
+        for (f in files)
+            if (!(f in idx)) scc(f)
+        for (c = 1; c <= ncomp; c++)
+            if (size[c] > 2)
+                printf "cycle: %s (%d files reach each other)\n", loop(first[c]), size[c]
         for (s in owner)
             if (kind[s] == "T" && !(s in used) && s != "main" && s !~ /^LLVMFuzzer/)
                 printf "dead: %s (%s) is used by no other file\n", s, owner[s]

@@ -13,6 +13,7 @@
 #include "compute/jobs.h"
 #include "gatetui/batch.h"
 #include "gatetui/importance.h"
+#include "analysis/windows.h"
 
 #define CHUNK_MAX 256 /* ablations per batch */
 
@@ -206,14 +207,9 @@ int importance_compute(gt_importance *r, const gt_model *m, const uint16_t *tok,
     if (!m->has_readout)
         return gt_fail(e, GT_EINPUT, "--importance: the model has no readout, so there is no "
                                      "loss to compare");
-    if (o->layer < 0 || o->layer >= m->layers)
-        return gt_fail(e, GT_EINPUT, "--layer %d: the model has %d layer%s (0..%d)", o->layer,
-                       m->layers, m->layers == 1 ? "" : "s", m->layers - 1);
-    if (o->window_len < 2 || o->window_len > INT32_MAX)
-        return gt_fail(e, GT_EINPUT, "--window-len %ld: a window is 2 to %ld characters",
-                       o->window_len, (long)INT32_MAX);
-    if (o->windows < 1)
-        return gt_fail(e, GT_EINPUT, "--windows %ld: at least one window", o->windows);
+    int bad = report_check_windows(m, o, e);
+    if (bad)
+        return bad;
     if (steps < 2)
         return gt_fail(e, GT_EINPUT, "importance: the text has fewer than 2 steps");
     double t0 = now();

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "analysis/unittable.h"
+#include "analysis/windows.h"
 #include "compute/jobs.h"
 #include "gatetui/loss.h"
 #include "gatetui/perturb.h"
@@ -487,8 +488,7 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int check_options(const gt_model *m, size_t steps, const gt_report_options *o,
-                         gt_error *e)
+int report_check_windows(const gt_model *m, const gt_report_options *o, gt_error *e)
 {
     if (o->layer < 0 || o->layer >= m->layers)
         return gt_fail(e, GT_EINPUT, "--layer %d: the model has %d layer%s (0..%d)", o->layer,
@@ -498,6 +498,15 @@ static int check_options(const gt_model *m, size_t steps, const gt_report_option
                        o->window_len, (long)INT32_MAX);
     if (o->windows < 1)
         return gt_fail(e, GT_EINPUT, "--windows %ld: at least one window", o->windows);
+    return GT_OK;
+}
+
+static int check_options(const gt_model *m, size_t steps, const gt_report_options *o,
+                         gt_error *e)
+{
+    int rc = report_check_windows(m, o, e);
+    if (rc)
+        return rc;
     if (o->horizon < 1 || o->horizon > INT32_MAX)
         return gt_fail(e, GT_EINPUT, "--horizon %ld: a horizon is 1 to %ld steps", o->horizon,
                        (long)INT32_MAX);

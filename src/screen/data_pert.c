@@ -78,8 +78,9 @@ void data_pert_model_changed(gt_data_pert *pv)
     pv->valid = 0;
 }
 
-int data_pert_update(gt_data_pert *pv, gt_trace *tr, int layer, gt_error *e)
+int data_pert_update(gt_data_pert *pv, gt_trace *tr, int layer, int K, gt_error *e)
 {
+    pv->horizon = K < DATA_PERT_KMIN ? DATA_PERT_KMIN : K > DATA_PERT_KMAX ? DATA_PERT_KMAX : K;
     size_t n = trace_edit_count(tr);
     pv->valid = 0;
     pv->ntop = 0;
@@ -141,10 +142,7 @@ int data_pert_update(gt_data_pert *pv, gt_trace *tr, int layer, gt_error *e)
 int data_pert_set_horizon(gt_data_pert *pv, gt_trace *tr, int layer, int K, gt_error *e)
 {
     K = K < DATA_PERT_KMIN ? DATA_PERT_KMIN : K > DATA_PERT_KMAX ? DATA_PERT_KMAX : K;
-    if (K == pv->horizon)
-        return GT_OK;
-    pv->horizon = K;
-    return data_pert_update(pv, tr, layer, e);
+    return K == pv->horizon ? GT_OK : data_pert_update(pv, tr, layer, K, e);
 }
 
 double data_pert_ratio(const gt_data_pert *pv, int *k_at)

@@ -19,7 +19,7 @@
 #define DATA_PERT_TOP 6 /* the units that carry the edit furthest */
 
 typedef struct gt_data_pert {
-    int horizon;         /* K asked for (+ and - change it) */
+    int horizon;         /* the K the curves are for (the screen's: gt_shared) */
     /* the last edit's curves (valid), as computed */
     int valid;
     size_t step;         /* the edited step s */
@@ -48,14 +48,14 @@ typedef struct gt_data_pert {
 int data_pert_init(gt_data_pert *pv, const gt_model *m, gt_error *e);
 void data_pert_free(gt_data_pert *pv);
 
-/* Computes the curves of tr's last edit on layer `layer` with K = pv->horizon (clamped to
- * the text's end); with no edit left, empties them. */
 /* The model's weights changed (its interventions): the products made for them are made
  * again at the next update. */
 void data_pert_model_changed(gt_data_pert *pv);
-int data_pert_update(gt_data_pert *pv, gt_trace *tr, int layer, gt_error *e);
+/* Computes the curves of tr's last edit on layer `layer` for horizon K (DATA_PERT_KMIN..
+ * DATA_PERT_KMAX; the curves stop at the text's end); with no edit left, empties them. */
+int data_pert_update(gt_data_pert *pv, gt_trace *tr, int layer, int K, gt_error *e);
 
-/* Sets K (DATA_PERT_KMIN..DATA_PERT_KMAX) and recomputes when it changed. */
+/* The same when K is not the one the curves are for. */
 int data_pert_set_horizon(gt_data_pert *pv, gt_trace *tr, int layer, int K, gt_error *e);
 
 /* The ratio measured / forget-only (c for an LSTM, h for a GRU) at the last k whose

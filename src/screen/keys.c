@@ -389,11 +389,14 @@ static void next_edit(gt_view *v)
 /* The perturbation horizon K doubled (more) or halved. */
 static void change_horizon(gt_view *v, int more)
 {
-    int K = v->pert.horizon, nk = more ? K * 2 : K / 2;
+    int K = v->ui->horizon, nk = more ? K * 2 : K / 2;
     gt_error e = {0};
-    if (nk < DATA_PERT_KMIN || nk > DATA_PERT_KMAX)
+    if (nk < DATA_PERT_KMIN || nk > DATA_PERT_KMAX) {
         message(v, 0, "K is %d (%d-%d)", K, DATA_PERT_KMIN, DATA_PERT_KMAX);
-    else if (data_pert_set_horizon(&v->pert, v->tr, v->layer, nk, &e))
+        return;
+    }
+    v->ui->horizon = nk; /* every model's curves follow it (view_follow) */
+    if (data_pert_set_horizon(&v->pert, v->tr, v->layer, nk, &e))
         message(v, 1, "perturbation: %.200s", e.msg);
     else
         message(v, 0, "perturbation horizon K = %d", nk);
@@ -402,13 +405,13 @@ static void change_horizon(gt_view *v, int more)
 static void toggle_diff(gt_view *v)
 {
     gt_error e = {0};
-    int rc = view_set_diff(v, !v->diff, &e);
+    int rc = view_set_diff(v, !v->ui->diff, &e);
     if (rc == GT_EINPUT) /* no edit */
         message(v, 0, "%s", e.msg);
     else if (rc)
         message(v, 1, "difference: %.200s", e.msg);
     else
-        message(v, 0, v->diff ? "gates and unit: edited - before the last edit (d: back)"
+        message(v, 0, v->ui->diff ? "gates and unit: edited - before the last edit (d: back)"
                               : "gates and unit: the text as edited");
 }
 

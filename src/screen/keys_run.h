@@ -1,10 +1,13 @@
-/* What each key does (keys.c): the handlers the table of keys names (keys_table.c), each
+/* What each key does (keys.c): the handlers of the table's actions (keys_dispatch.c), each
  * given the view and the key pressed (which of its line's keys it was), and the states
  * handled before the table (the help, a prompt, a mark being named). */
 #ifndef GATETUI_KEYS_RUN_H
 #define GATETUI_KEYS_RUN_H
 
 #include "screen/keys.h"
+
+/* A handler: the view and the key pressed. */
+typedef gt_act (*gt_keyrun)(gt_view *v, const gt_key *k);
 
 /* Before a key of the table: the message line cleared, q's question forgotten (unless q). */
 void keys_begin(gt_view *v, const gt_key *k);

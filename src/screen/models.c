@@ -101,14 +101,8 @@ void models_sync(gt_models *ms)
         gt_view *o = &ms->v[k];
         if (k == ms->cur)
             continue;
-        if (view_clamp(o))
-            view_edits_changed(o);
         sync_interventions(o, v);
-        if (o->pert.horizon != v->pert.horizon) {
-            gt_error e = {0};
-            data_pert_set_horizon(&o->pert, o->tr, o->layer, v->pert.horizon, &e);
-        }
-        view_follow_overlay(o, 0);
+        view_follow(o, 0);
     }
 }
 
@@ -125,17 +119,9 @@ void models_switch(gt_models *ms, int dir)
     gt_view *to = &ms->v[ms->cur];
     trace_pass_cancel(from->tr); /* one background pass at a time: the model shown */
     view_forget_jump(from);
-    if (view_clamp(to))
-        view_edits_changed(to);
     ms->ui.top = 0; /* the gate panel from the selected unit's rank in this model's order */
-    view_follow_overlay(from, 0);
-    view_follow_overlay(to, 1);
-    if (from->diff && !to->diff) {
-        gt_error e = {0};
-        view_set_diff(to, 1, &e);
-    } else if (!from->diff) {
-        to->diff = 0;
-    }
+    view_follow(from, 0);
+    view_follow(to, 1);
     view_seek(to, ms->ui.t); /* when its states are not known yet, a jump the pass ends */
     if (ms->ui.pass_wanted)
         trace_pass_start(to->tr, to->steps, NULL);

@@ -42,9 +42,9 @@ gt_view *models_view(gt_models *ms);
  * clamped to the model's size where it is smaller. */
 void models_switch(gt_models *ms, int dir);
 /* After a key changed the view shown: every other model's data follows the shared state
- * (its layer's curves computed again, the report's tables), and gets the perturbation
- * horizon and, with the same shape, the interventions of the model shown (the edits are
- * every model's at once: view_apply_edit). */
+ * (view_follow: its layer's curves, the horizon, the report's tables), and gets, with the
+ * same shape, the interventions of the model shown (the edits are every model's at once:
+ * view_apply_edit). */
 void models_sync(gt_models *ms);
 /* view_tick for every model; 1 when the screen should be redrawn. */
 int models_tick(gt_models *ms);

@@ -87,7 +87,7 @@ static void header_row(gt_surface *s, int x, int y, const geom *g, const gt_view
     surf_printf(s, cx, y, 12, R_DIM, "%5s %5s", lstm ? "c" : "n", "h");
     cx += 12;
     if (g->show_hl)
-        cx += v->diff ? 6 : surf_printf(s, cx, y, 6, R_DIM, " %5s", s->utf8 ? "t½" : "t1/2");
+        cx += v->ui->diff ? 6 : surf_printf(s, cx, y, 6, R_DIM, " %5s", s->utf8 ? "t½" : "t1/2");
     if (g->show_d)
         cx += surf_printf(s, cx, y, 6, R_DIM, " %5s",
                           s->utf8 ? (lstm ? "Δc" : "Δh") : (lstm ? "dc" : "dh"));
@@ -111,7 +111,7 @@ static void unit_row(gt_surface *s, int x, int y, const geom *g, const gt_view *
         int b = g->blocks[i];
         float val = v->sg[(size_t)b * H + u];
         gt_role role = b == carry ? R_CARRY : i == 0 ? R_BAR0 : R_BAR2;
-        if (v->diff) { /* |difference| as the bar, its sign as the colour */
+        if (v->ui->diff) { /* |difference| as the bar, its sign as the colour */
             role = val < 0 ? R_NEG : R_POS;
             plot_bar(s, cx, y, g->bw, fabsf(val), role);
             fmt_dgate(num, sizeof num, val);
@@ -128,7 +128,7 @@ static void unit_row(gt_surface *s, int x, int y, const geom *g, const gt_view *
     fmt_signed(num, sizeof num, v->sh[u]);
     surf_text(s, cx + 6, y, 5, v->sh[u] < 0 ? R_NEG : R_POS, num);
     cx += 12;
-    if (g->show_hl && v->diff) {
+    if (g->show_hl && v->ui->diff) {
         cx += 6;
     } else if (g->show_hl) {
         char hl[16];
@@ -157,7 +157,7 @@ void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
     int last = v->ui->top + page < H ? v->ui->top + page : H;
     char title[160], note[96];
     char what[64] = "";
-    if (v->diff)
+    if (v->ui->diff)
         snprintf(what, sizeof what, " edited %s before (step %zu)%s", s->utf8 ? "−" : "-",
                  v->dr.step, v->diff_known ? "" : ", not known here");
     const char *dir = v->ui->sort == SORT_INDEX

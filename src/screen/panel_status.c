@@ -11,30 +11,33 @@
 
 #define UP_HIST "Up: earlier"
 
-typedef struct hint {
-    const char *key, *what;
-} hint;
-
-/* The hints that fit, in order (the last two always); [ ] only with more than one layer. */
-static int put_hints(gt_surface *s, int x, int y, int end, const hint *h, int n, int layers)
+/* The hints of context c that fit, in order (the last two always); [ ] only with more
+ * than one layer. */
+static void put_hints(gt_surface *s, int x, int y, int end, gt_hintctx c, const gt_view *v)
 {
+    const gt_keyhint *h[KEYS_HINTS_MAX];
+    int n = keys_hints(c, h), u = s->utf8;
+    const char *key[KEYS_HINTS_MAX], *what[KEYS_HINTS_MAX];
     for (int i = 0; i < n; i++) {
-        if (layers == 1 && strcmp(h[i].key, "[ ]") == 0)
+        key[i] = u || !h[i]->ascii ? h[i]->key : h[i]->ascii;
+        what[i] = h[i]->on && v->ui->diff ? h[i]->on : h[i]->what;
+    }
+    for (int i = 0; i < n; i++) {
+        if (v->m->layers == 1 && h[i]->layers)
             continue;
-        int w = surf_width(h[i].key) + 1 + surf_width(h[i].what) + 2;
+        int w = surf_width(key[i]) + 1 + surf_width(what[i]) + 2;
         /* keep room for the last two (help, quit) */
         int reserve = 0;
         if (i < n - 2)
             for (int k = n - 2; k < n; k++)
-                reserve += surf_width(h[k].key) + 1 + surf_width(h[k].what) + 2;
+                reserve += surf_width(key[k]) + 1 + surf_width(what[k]) + 2;
         if (x + w + reserve > end)
             continue;
-        x += surf_text(s, x, y, end - x, R_KEY, h[i].key);
+        x += surf_text(s, x, y, end - x, R_KEY, key[i]);
         x += surf_text(s, x, y, end - x, R_STATUS, " ");
-        x += surf_text(s, x, y, end - x, R_STATUS, h[i].what);
+        x += surf_text(s, x, y, end - x, R_STATUS, what[i]);
         x += surf_text(s, x, y, end - x, R_STATUS, "  ");
     }
-    return x;
 }
 
 /* what, a progress bar, the percentage and "Esc stops". */
@@ -78,50 +81,22 @@ static void prompt_line(gt_surface *s, int x, int y, int end, const gt_view *v, 
     surf_text(s, x, y, end - x, R_DIM, tip);
 }
 
-/* The hints of the view over the panels, or of a selection being made (over the panels or
- * the derivative); 0 when neither is up. */
-static int overlay_hints(gt_surface *s, int x, int y, int end, const gt_view *v)
+/* Where the status line's hints are: the view over the panels, a selection being made
+ * (over the panels or the derivative), the panels after an edit, or the panels. */
+static gt_hintctx hint_context(const gt_view *v)
 {
-    int u = s->utf8, L = v->m->layers;
-    const hint sh[] = {
-        {u ? "↑↓" : "j/k", "scroll"}, {"PgUp/Dn", "page"}, {"[ ]", "layer"},
-        {u ? "←→" : "h/l", "step"},   {"r Esc", "close"}, {"?", "help"},
-        {"q", "quit"},
-    };
-    const hint ph[] = {
-        {u ? "↑↓" : "j/k", "scroll"}, {"PgUp/Dn", "page"}, {";", "signal"},
-        {"p Esc", "close"},           {"?", "help"},      {"q", "quit"},
-    };
-    const hint vh[] = {
-        {u ? "←→" : "h/l", "extend"}, {"PgUp/Dn", "page"}, {"v", "select"},
-        {"Esc", "cancel"},            {"?", "help"},      {"q", "quit"},
-    };
-    const hint uh[] = {
-        {u ? "↑↓" : "j/k", "row"}, {u ? "←→" : "h/l", "column"}, {"s", "reverse"},
-        {"Enter", "select"},      {"U Esc", "close"},          {"?", "help"},
-        {"q", "quit"},
-    };
-    const hint jh[] = {
-        {u ? "←→" : "h/l", "step"}, {u ? "↑↓" : "j/k", "unit"}, {"+/-", "K"},
-        {"[ ]", "layer"},           {"D Esc", "close"},        {"?", "help"},
-        {"q", "quit"},
-    };
-#define HINTS(h) put_hints(s, x, y, end, h, (int)(sizeof h / sizeof h[0]), L)
     switch (v->ui->overlay) {
-    case OVERLAY_STATS: HINTS(sh); return 1;
-    case OVERLAY_PROFILE: HINTS(ph); return 1;
-    case OVERLAY_UNITS: HINTS(uh); return 1;
+    case OVERLAY_STATS: return HINT_STATS;
+    case OVERLAY_PROFILE: return HINT_PROFILE;
+    case OVERLAY_UNITS: return HINT_UNITS;
     case OVERLAY_JACOBIAN:
     case OVERLAY_NONE: break;
     }
     if (v->find.selecting)
-        HINTS(vh);
-    else if (v->ui->overlay == OVERLAY_JACOBIAN)
-        HINTS(jh);
-    else
-        return 0;
-#undef HINTS
-    return 1;
+        return HINT_SELECT;
+    if (v->ui->overlay == OVERLAY_JACOBIAN)
+        return HINT_DERIV;
+    return trace_edit_count(v->tr) ? HINT_EDITED : HINT_PANELS;
 }
 
 /* The prompt open, its question and its line; 0 when none is. */
@@ -185,28 +160,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         progress_line(s, x, y, end, buf, done);
         return;
     }
-    if (overlay_hints(s, x, y, end, v))
-        return;
-    int u = s->utf8;
-    if (trace_edit_count(v->tr)) { /* the keys of an edit first */
-        const hint eh[] = {
-            {u ? "←→" : "h/l", "step"}, {"e", "edit"},        {"u", "undo"},
-            {"+/-", "K"},               {"d", v->diff ? "values" : "difference"},
-            {"w", "write text"},        {"[ ]", "layer"},     {"r", "report"},
-            {"x", "export"},            {"?", "help"},        {"q", "quit"},
-        };
-        put_hints(s, x, y, end, eh, (int)(sizeof eh / sizeof eh[0]), v->m->layers);
-        return;
-    }
-    const hint hints[] = {
-        {u ? "←→" : "h/l", "step"},   {"PgUp/Dn", "page"},    {u ? "↑↓" : "j/k", "unit"},
-        {"s", "sort"},                {"[ ]", "layer"},       {"e", "edit"},
-        {"u", "undo"},                {"g", "go to"},         {"/", "search"},
-        {"r", "report"},              {"x", "export"},        {"c", "colour"},
-        {"m", "match"},               {"v", "select"},        {"p", "profile"},
-        {"D", "derivative"},          {"?", "help"},          {"q", "quit"},
-    };
-    put_hints(s, x, y, end, hints, (int)(sizeof hints / sizeof hints[0]), v->m->layers);
+    put_hints(s, x, y, end, hint_context(v), v);
 }
 
 /* The help's text in ASCII: arrows and signs by name. */

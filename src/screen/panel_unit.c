@@ -23,7 +23,7 @@ typedef struct series {
 static float value_at(const gt_view *v, const series *se, size_t s)
 {
     const int H = v->m->hidden;
-    if (v->diff)
+    if (v->ui->diff)
         return view_diff_value(v, se->kind, se->block, s);
     if (se->kind == 1)
         return trace_c(v->tr, s, v->layer)[v->unit];
@@ -46,7 +46,7 @@ static void gate_line(gt_surface *s, int x, int y, int w, const gt_view *v)
     const float *g = v->sg;
     char f[4][24], num[16];
     const char *fields[4] = {f[0], f[1], f[2], f[3]};
-    void (*fg)(char *, size_t, float) = v->diff ? fmt_signed : fmt_gate;
+    void (*fg)(char *, size_t, float) = v->ui->diff ? fmt_signed : fmt_gate;
     int lstm = v->m->arch == GT_LSTM, n = lstm ? 4 : 3;
     static const int lstm_b[4] = {GT_I, GT_F, GT_G, GT_O}, gru_b[3] = {GT_R, GT_Z, GT_N};
     for (int i = 0; i < n; i++) {
@@ -68,7 +68,7 @@ static void state_line(gt_surface *s, int x, int y, int w, const gt_view *v)
     char f[4][32], num[16], hl[16];
     const char *fields[4] = {f[0], f[1], f[2], f[3]};
     fmt_halflife(hl, sizeof hl, stats_halflife(v->sg[(size_t)carry * H + u]), s->utf8);
-    if (v->diff) /* a half-life of a difference of gates means nothing */
+    if (v->ui->diff) /* a half-life of a difference of gates means nothing */
         snprintf(hl, sizeof hl, "-");
     const char *delta = s->utf8 ? "Δ" : "d";
     int n = 0;
@@ -101,7 +101,7 @@ static void history(gt_surface *s, int x, int y, int sw, int lw, long first, con
             hi = vals[i] > hi ? vals[i] : hi;
         }
     }
-    if (se->lo <= se->hi && !v->diff) {
+    if (se->lo <= se->hi && !v->ui->diff) {
         lo = se->lo;
         hi = se->hi;
     } else if (!(lo < hi)) {
@@ -157,7 +157,7 @@ void panel_unit(gt_surface *s, gt_rect r, const gt_view *v)
 {
     char title[96];
     snprintf(title, sizeof title, "unit %d, layer %d%s", v->unit, v->layer,
-             v->diff ? (s->utf8 ? ", edited − before" : ", edited - before") : "");
+             v->ui->diff ? (s->utf8 ? ", edited − before" : ", edited - before") : "");
     gt_rect in;
     panel_frame(s, r, title, s->utf8 ? "↑↓ select" : "up/down select", &in);
     if (in.h < 1 || in.w < 4)

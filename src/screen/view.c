@@ -34,6 +34,7 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
     base_name(v->text_name, sizeof v->text_name, t->path);
     v->own.layer = layer < 0 ? 0 : layer;
     v->own.jac_K = DATA_JAC_KDEFAULT;
+    v->own.horizon = DATA_PERT_KDEFAULT;
     view_clamp(v);
     size_t H = (size_t)m->hidden;
     v->order = malloc(H * sizeof *v->order);
@@ -323,21 +324,27 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     return GT_OK;
 }
 
+/* What failed and why, in the message line. */
+static void failed(gt_view *v, const char *what, const gt_error *e)
+{
+    snprintf(v->ui->msg, sizeof v->ui->msg, "%s: %.200s", what, e->msg);
+    v->ui->msg_error = 1;
+}
+
 void view_edits_changed(gt_view *v)
 {
     gt_error e = {0};
     data_jac_invalidate(&v->jac);
     data_eig_invalidate(&v->eig);
-    if (data_pert_update(&v->pert, v->tr, v->layer, &e)) {
-        snprintf(v->ui->msg, sizeof v->ui->msg, "perturbation: %.200s", e.msg);
-        v->ui->msg_error = 1;
-    }
-    if (v->diff && !trace_edit_count(v->tr))
-        v->diff = 0;
-    if (v->diff && data_diff_update(&v->dr, v->tr, v->layer, &e)) {
-        v->diff = 0;
-        snprintf(v->ui->msg, sizeof v->ui->msg, "difference: %.200s", e.msg);
-        v->ui->msg_error = 1;
+    if (data_pert_update(&v->pert, v->tr, v->layer, v->ui->horizon, &e))
+        failed(v, "perturbation", &e);
+    if (v->ui->diff && !trace_edit_count(v->tr))
+        v->ui->diff = 0;
+    if (!v->ui->diff)
+        v->dr.valid = 0; /* stale: computed again when the difference is on */
+    else if (data_diff_update(&v->dr, v->tr, v->layer, &e)) {
+        v->ui->diff = 0;
+        failed(v, "difference", &e);
     }
     data_find_changed(&v->find, v->layer, v->unit);
 }
@@ -350,10 +357,8 @@ void view_model_changed(gt_view *v)
     data_pert_model_changed(&v->pert);
     data_jac_model_changed(&v->jac);
     data_eig_invalidate(&v->eig);
-    if (data_interv_apply(v->ivs, &e)) {
-        snprintf(v->ui->msg, sizeof v->ui->msg, "interventions: %.200s", e.msg);
-        v->ui->msg_error = 1;
-    }
+    if (data_interv_apply(v->ivs, &e))
+        failed(v, "interventions", &e);
     trace_model_changed(v->tr);
     view_forget_jump(v);
     view_edits_changed(v); /* the perturbation, the difference, m v p computed again */
@@ -389,8 +394,16 @@ void view_set_overlay(gt_view *v, gt_overlay o)
         data_find_profile(&v->find, v->unit, v->layer, 1);
 }
 
-void view_follow_overlay(gt_view *v, int shown)
+void view_follow(gt_view *v, int shown)
 {
+    gt_error e = {0};
+    if (view_clamp(v))
+        view_edits_changed(v);
+    if (v->pert.horizon != v->ui->horizon &&
+        data_pert_set_horizon(&v->pert, v->tr, v->layer, v->ui->horizon, &e))
+        failed(v, "perturbation", &e);
+    if (shown && v->ui->diff && !v->dr.valid && view_set_diff(v, 1, &e))
+        failed(v, "difference", &e);
     gt_overlay o = v->ui->overlay;
     if (view_wants_stats(v))
         data_stats_want(&v->stats, v->layer);
@@ -411,10 +424,10 @@ int view_set_diff(gt_view *v, int on, gt_error *e)
 {
     if (on && !trace_edit_count(v->tr))
         return gt_fail(e, GT_EINPUT, "no edit: the difference needs one (e edits)");
-    v->diff = on;
+    v->ui->diff = on;
     int rc = on ? data_diff_update(&v->dr, v->tr, v->layer, e) : GT_OK;
     if (rc)
-        v->diff = 0;
+        v->ui->diff = 0;
     return rc;
 }
 
@@ -471,7 +484,7 @@ static void shown_values(gt_view *v)
     v->spc = v->pc;
     v->sph = v->ph;
     v->diff_known = 1;
-    if (!v->diff || !v->dr.valid)
+    if (!v->ui->diff || !v->dr.valid)
         return;
     const size_t H = (size_t)v->m->hidden, GH = (size_t)v->m->gates * H;
     float *g = v->dbuf, *c = g + GH, *h = c + H, *pc = h + H, *ph = pc + H, *pg = ph + H;

@@ -91,6 +91,8 @@ typedef struct gt_shared {
                           * mean its gate, so that it stays the same for every model */
     int ut_reverse;    /* the other way round */
     int jac_K;         /* the derivative view's K (+ and - change it while it is up) */
+    int horizon;       /* the perturbation horizon K (+ and -): every model's curves */
+    int diff;          /* the gate bars and the unit show edited - before the last edit */
     gt_prompt prompt;
     char input[VIEW_INPUT];
     char msg[256];
@@ -129,12 +131,12 @@ typedef struct gt_view {
     size_t t;          /* the step this model's values are shown at: the cursor's (ui->t),
                         * or while pending the last it could reach */
     int pending;       /* waiting for the background pass to reach the cursor */
-    gt_data_pert pert;  /* the last edit's perturbation curves (K: pert.horizon) */
+    gt_data_pert pert;  /* the last edit's perturbation curves (for K = ui->horizon) */
     gt_data_stats stats; /* the report's tables (r shows them) */
     gt_data_jac jac;    /* the derivative against the carry line at the cursor (D shows it) */
     gt_data_eig eig;    /* the step's eigenvalues at the cursor, by a child (D shows them) */
-    int diff;          /* the gate bars and the unit show edited - before the last edit */
-    gt_data_diff dr;     /* the run of the text before the last edit (while diff is on) */
+    gt_data_diff dr;     /* the run of the text before the last edit (while ui->diff is on;
+                          * not valid when it may be stale) */
     gt_data_find find;  /* hypotheses, selections, profiles (m, v, p) */
     gt_data_interv *ivs;    /* the interventions (< > { } a C Z) and the model they make, which
                           is m; NULL: none can be made */
@@ -154,7 +156,7 @@ typedef struct gt_view {
     const float *g, *c, *h;  /* the layer's values at t: gates [G*H], c [H], h [H] */
     const float *pc, *ph;    /* the same at t - 1 (zeros at t = 0) */
     float *zeros;      /* [H] */
-    /* what the gate bars and the unit panel show: g, c, h, pc, ph, or with diff on their
+    /* what the gate bars and the unit panel show: g, c, h, pc, ph, or with ui->diff on their
      * differences edited - before (NAN where the run before is not known) */
     const float *sg, *sc, *sh, *spc, *sph;
     float *dbuf;       /* [2 * (G+2) * H]: the differences at t and t - 1 */
@@ -200,10 +202,13 @@ void view_model_changed(gt_view *v);
  * panels again. */
 void view_set_overlay(gt_view *v, gt_overlay o);
 void view_toggle_overlay(gt_view *v, gt_overlay o);
-/* This model's data follows the overlay: what it shows asked for, what it no longer shows
- * ended (the profile is computed only for the model shown; the report's tables for every
- * model, side by side). */
-void view_follow_overlay(gt_view *v, int shown);
+/* This model's data follows the shared state (v->ui), shown or not: its layer and unit
+ * clamped (what depends on the layer computed again when it changed), its curves for the
+ * horizon, the run before the last edit while the difference is on (the model shown only),
+ * and the overlay: what it shows asked for, what it no longer shows ended (the profile is
+ * computed only for the model shown; the report's tables for every model, side by side).
+ * Nothing is copied between models: Tab changes which model's data is drawn. */
+void view_follow(gt_view *v, int shown);
 
 /* 1 when the report of the layer is wanted: the stats view or the unit table is up, or the
  * units are sorted by their mean carry gate. */
@@ -220,7 +225,7 @@ void view_units_column(gt_view *v, int d);
 int view_units_col(const gt_view *v);
 int view_units_selected(const gt_view *v);
 
-/* Turns the difference view on or off. On needs an edit: without one GT_EINPUT (e says so);
+/* Turns the difference view on or off (ui->diff). On needs an edit: without one GT_EINPUT (e says so);
  * when the run of the text before the edit fails (out of memory), its error. The view stays
  * off on failure. */
 int view_set_diff(gt_view *v, int on, gt_error *e);
