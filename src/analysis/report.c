@@ -149,7 +149,7 @@ static void perturb_job(shared *sh, gt_run *run, gt_perturb *pt, uint16_t *edbuf
         ed[x] = e;
     }
     perturb_run(pt, run->h, run->c, orig, ed, jb->count, n);
-    const int lstm = sh->m->arch == GT_LSTM, rnn = sh->m->arch == GT_RNN;
+    const int lstm = sh->m->arch == GT_LSTM;
     for (int x = 0; x < jb->count; x++) {
         const gt_perturb_result *res = &pt->res[x];
         size_t pair = jb->win * (size_t)sh->reps + (size_t)(jb->first + x);
