@@ -46,6 +46,7 @@ typedef struct cli {
     const cli_mode *variant;      /* an option that replaces the mode (--sweep-forget-bias) */
     const char *variant_arg;
     int json, probs;
+    int full;            /* --report --full: several models' whole reports too */
     long layer;          /* -1: not given */
     gt_report_options report; /* windows, window length, horizon */
     long from, to, step;
@@ -154,6 +155,8 @@ void cli_models_close(cli_models *s);
 /* Runs fn for each model: for one, straight to standard output; for several, side by side
  * or in {"models": [...]}. */
 int cli_each_model(const cli *c, cli_models *s, cli_model_fn fn, gt_error *e);
+/* s->t in model k's tokens (model 0's again after a mode that goes through the models). */
+int cli_model_text(cli_models *s, int k, gt_error *e);
 /* The screen or the export (show): handed c's options and each model's text (in s->each
  * and s->map), with its own loss. */
 int cli_screen_run(const cli *c, cli_models *s,

@@ -603,6 +603,32 @@ gt_act keys_scroll_tables(gt_view *v, const gt_key *k)
     return ACT_REDRAW;
 }
 
+gt_act keys_stats_models(gt_view *v, const gt_key *k)
+{
+    if (!v->peers || v->npeers < 2) {
+        if (k->sym == K_ENTER)
+            message(v, 0, "one model: the report is its own (several models: a table "
+                    "compares them)");
+        return k->sym == K_ENTER ? ACT_REDRAW : keys_step(v, k);
+    }
+    if (k->sym == K_ENTER) {
+        v->ui->stats_full = !v->ui->stats_full;
+        v->ui->stats_scroll = 0;
+        message(v, 0, v->ui->stats_full ? "the report of %s (Enter: every model's table)"
+                                        : "every model's table (Enter: %s's whole report)",
+                v->model_name);
+        return ACT_REDRAW;
+    }
+    if (v->ui->stats_full)
+        return keys_step(v, k);
+    int left = k->sym == K_LEFT || (k->sym == K_CHAR && k->cp == 'h');
+    if (left && v->ui->stats_col > 0)
+        v->ui->stats_col--;
+    else if (!left && v->ui->stats_col + 1 < v->npeers)
+        v->ui->stats_col++; /* view_prepare holds it where the last column shows */
+    return ACT_REDRAW;
+}
+
 gt_act keys_scroll_profile(gt_view *v, const gt_key *k)
 {
     keys_find_overlay(v, k);

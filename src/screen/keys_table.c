@@ -14,6 +14,7 @@ static const gt_keys_table table[] = {
     {NULL, "close the view over the panels", 0, KEY_VIEWS, keys_close_view, NULL, NULL, {K_ESC}},
     {NULL, "scroll the report's tables", 0, KEY_STATS, keys_scroll_tables, "kjKJ", NULL,
      {K_UP, K_DOWN, K_PGUP, K_PGDN}},
+    {NULL, "several models: the table's columns left, right; Enter the model shown's whole report, again the table", 0, KEY_STATS, keys_stats_models, "hl", NULL, {K_LEFT, K_RIGHT, K_ENTER}},
     {NULL, "scroll the profile", 0, KEY_PROFILE, keys_scroll_profile, "kjKJ", NULL,
      {K_UP, K_DOWN, K_PGUP, K_PGDN}},
     {NULL, "the derivative's K", 0, KEY_JACOBIAN, keys_derivative_lags, "+=-", NULL, {K_NONE}},
