@@ -521,8 +521,47 @@ static void test_heat_scale(gt_view *v)
     }
     char row[512];
     surf_row_text(&surf, v->lay.r[P_STRIP].y, row, sizeof row);
-    tap_ok(found == 2 && strstr(row, "-1 ███████ +1"),
+    tap_ok(found == 2 && strstr(row, "-1 ---0+++ +1"),
            "c: the title shows the seven shades from -1 to +1 (off: none)");
+    /* cell by cell, as the terminal shows each: in colour its background, without colour
+     * its attribute on a visible sign, every shade unlike the others */
+    int x0 = -1, bad = 0, sy = v->lay.r[P_STRIP].y;
+    for (int x = 0; x + 7 <= surf.w && x0 < 0; x++) {
+        int run = 0;
+        while (run < 7 && surf_cell(&surf, x + run, sy)->role == R_HEAT_N3 + run)
+            run++;
+        x0 = run == 7 ? x : -1;
+    }
+    static const int colors[] = {0, 8, 256};
+    for (int c = 0; x0 >= 0 && c < 3; c++) {
+        short f[7], b[7];
+        unsigned long a[7];
+        for (int i = 0; i < 7; i++) {
+            const gt_cell *cell = surf_cell(&surf, x0 + i, sy);
+            term_role_look(cell->role, colors[c], &f[i], &b[i], &a[i]);
+            bad += strcmp(cell->s, " ") == 0 || strcmp(cell->s, "█") == 0;
+        }
+        for (int i = 0; i < 7; i++)
+            for (int j = i + 1; j < 7; j++)
+                bad += f[i] == f[j] && b[i] == b[j] && a[i] == a[j];
+        if (colors[c]) { /* the negatives' backgrounds, zero's (the default), the positives' */
+            for (int i = 0; i < 3; i++)
+                bad += b[i] == -1 || b[6 - i] == -1 || b[i] == b[6 - i];
+            bad += b[3] != -1;
+        } else { /* zero plain; the strongest unlike the cursor in more than boldness (the
+                  * bold of R_HEADER, the dim of R_DIM) */
+            short ff, bb;
+            unsigned long cur, bold, dim;
+            term_role_look(R_CURSOR, 0, &ff, &bb, &cur);
+            term_role_look(R_HEADER, 0, &ff, &bb, &bold);
+            term_role_look(R_DIM, 0, &ff, &bb, &dim);
+            bad += a[3] != 0 || ((a[6] ^ cur) & ~(bold | dim)) == 0 || a[4] == 0;
+        }
+        if (bad)
+            printf("# %d colours: %d faults\n", colors[c], bad);
+    }
+    tap_ok(x0 >= 0 && bad == 0, "c: the scale's cells, in 256, 8 and no colours, seven distinct "
+           "looks, shown as backgrounds in colour");
     v->ui->heat = 0;
 }
 

@@ -72,12 +72,15 @@ void panel_strip(gt_surface *s, gt_rect r, const gt_view *v)
     strip_note(v, s, note, sizeof note);
     gt_rect in;
     panel_frame(s, r, "text", note, &in);
-    if (v->ui->heat) { /* the shades' scale, left of the note: -1 ███████ +1 */
+    if (v->ui->heat) { /* the shades' scale, left of the note: -1 ---0+++ +1, each cell in
+                          * its shade: a background in colour, an attribute on the sign
+                          * without (a block would hide the background under its glyph) */
         int nx = r.x + r.w - 1 - surf_width(note) - 2, sx = nx - 15;
         if (sx > r.x + 8) {
             surf_text(s, sx, r.y, 4, R_DIM, " -1 ");
             for (int i = 0; i < 7; i++)
-                surf_put(s, sx + 4 + i, r.y, (gt_role)(R_HEAT_N3 + i), s->utf8 ? "█" : "#");
+                surf_put(s, sx + 4 + i, r.y, (gt_role)(R_HEAT_N3 + i),
+                         i < 3 ? "-" : i == 3 ? "0" : "+");
             surf_text(s, sx + 11, r.y, 4, R_DIM, " +1 ");
         }
     }
