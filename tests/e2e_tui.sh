@@ -215,7 +215,7 @@ start 5 "$work/long.txt"
 wait_for "step 0 of 0..$(commas $last)" >/dev/null
 check $? "a $(($(wc -c <"$work/long.txt") / 1000)) kB text ($steps steps) opens at once"
 tm send-keys -t gt End
-wait_for "computing the states up to step $last"
+wait_for "computing the states up to step $(commas "$last")"
 check $? "End on a long text shows the background pass's progress"
 tm send-keys -t gt j
 wait_for "unit 1, layer 0" && screen | grep -q "computing the states"

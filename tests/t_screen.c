@@ -328,6 +328,33 @@ static void test_unit_table(gt_view *v)
 }
 
 /* g: decimal steps and percentages only. */
+/* Step counts with thousands separators wherever the screen says one: the header, the
+ * go-to prompt and its refusal, the messages of a mark, an edit and its undo and redo. */
+static void test_step_commas(gt_view *v)
+{
+    draw(v, 120, 40);
+    key(v, K_CHAR, 'g');
+    draw(v, 120, 40);
+    int prompt = frame_has("go to step (0-1,319, N%, end)");
+    type(v, "1200\n");
+    draw(v, 120, 40);
+    tap_ok(v->t == 1200 && prompt && frame_has("step 1,200 of 0..1,319"),
+           "the go-to prompt and the header: 0-1,319, step 1,200 of 0..1,319");
+    key(v, K_CHAR, 'g');
+    type(v, "x\n");
+    tap_ok(strstr(v->ui->msg, "is not a step (0-1,319)") != NULL, "a refused step: (0-1,319) [%s]",
+           v->ui->msg);
+    type(v, "Mq");
+    tap_ok(strstr(v->ui->msg, "mark q at step 1,200") != NULL, "M q: \"%s\"", v->ui->msg);
+    type(v, "eb");
+    tap_ok(strstr(v->ui->msg, "step 1,200 edited") != NULL, "an edit: \"%s\"", v->ui->msg);
+    type(v, "u");
+    tap_ok(strstr(v->ui->msg, "undid the edit at step 1,200 (0 left") != NULL, "u: \"%s\"",
+           v->ui->msg);
+    key(v, K_ESC, 0);
+    v->ui->msg[0] = 0;
+}
+
 static void test_goto_numbers(gt_view *v)
 {
     static const char *const bad[] = {"nan%", "nan", "0x10", "1e3", "-1", "inf", "12.5",
@@ -976,6 +1003,7 @@ int main(void)
     test_compare_table(&m, &t);
     test_unit_table(&v);
     test_goto_numbers(&v);
+    test_step_commas(&v);
     test_sort_orders(&v);
     test_search_highlight(&v);
     test_mono_curves(&v);

@@ -141,6 +141,9 @@ int cli_bad_usage(const cli_mode *const *modes, const char *fmt, const char *arg
 
 /* The options' setters (src/cli/option.c). */
 int cli_set_count(cli *c, const cli_option *o, const char *arg); /* a long >= o->min */
+/* GT_EINPUT: "OPTION V: the text has N steps (0..N-1)", the counts with thousands
+ * separators. */
+int cli_past_end(gt_error *e, const char *option, long v, size_t steps);
 int cli_set_text(cli *c, const cli_option *o, const char *arg);  /* a const char * */
 int cli_set_flag(cli *c, const cli_option *o, const char *arg);  /* an int set to 1 */
 int cli_set_reset(cli *c, const cli_option *o, const char *arg); /* --gru-reset */

@@ -61,7 +61,7 @@ static void header_loss(gt_surface *s, int x, int y, int end, const char *sep,
         {"loss %.2f bits/char", "%.2f b/c"},
         {"loss %.2f bits/char, no better than chance (%.2f): vocabulary order or readout "
          "layer wrong?",
-         "loss %.2f b/c >= chance (%.2f)!"}};
+         "loss %.2f bits/char, not below chance (%.2f)!"}};
     for (int f = 0; f < 2; f++) {
         snprintf(buf, sizeof buf, forms[bad][f], bits, uniform);
         if (x + surf_width(sep) + surf_width(buf) <= end) {

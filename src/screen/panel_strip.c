@@ -52,13 +52,15 @@ static gt_role step_role(const gt_view *v, const gt_surface *s, size_t st, const
 static void strip_note(const gt_view *v, const gt_surface *s, char *note, size_t n)
 {
     const gt_data_find *f = &v->find;
+    char a[32], b[32];
     int k = 0;
     if (f->hyp_state == FIND_KNOWN)
         k += snprintf(note + k, n - (size_t)k, "%s \"%.24s\"  ", s->utf8 ? "\xe2\x80\xbe" : "-",
                       f->regex);
     if (f->sel_state == FIND_KNOWN)
-        k += snprintf(note + (size_t)k, n - (size_t)k, "%s %zu-%zu  ",
-                      s->utf8 ? "\xe2\x95\x90" : "=", f->sel_a, f->sel_b);
+        k += snprintf(note + (size_t)k, n - (size_t)k, "%s %s-%s  ",
+                      s->utf8 ? "\xe2\x95\x90" : "=", report_commas(f->sel_a, a, sizeof a),
+                      report_commas(f->sel_b, b, sizeof b));
     if (v->ui->heat)
         snprintf(note + k, n - (size_t)k, "coloured by %s of unit %d (c: off)",
                  v->m->arch == GT_LSTM ? "tanh c" : "h", v->unit);
