@@ -77,8 +77,8 @@ check $? "the up arrow selects the unit above (unit 1)"
 tm send-keys -t gt s
 wait_for "by forget gate f, highest first"
 check $? "s sorts the units by the forget gate"
-screen | sed -n 10p | grep -q "^▶"
-check $? "and selects the first unit of that order"
+screen | grep -q "unit 1, layer 0" && screen | grep -Eq "^▶ +1 "
+check $? "and unit 1 stays selected, its row shown"
 
 tm send-keys -t gt '?'
 wait_for "gatetui keys"

@@ -391,7 +391,7 @@ static int take_hypothesis(gt_data_find *f, reader *r)
     char n1[32], n2[32], n3[32];
     snprintf(f->msg, sizeof f->msg,
              "\"%.60s\": %s match%s, %s of %s steps; largest |r|: unit %d (%s %+.3f); "
-             "s sorts by |r|, n/N jump",
+             "o r sorts by |r|, n/N jump",
              f->regex, report_commas(f->nmatch, n1, sizeof n1), f->nmatch == 1 ? "" : "es",
              report_commas(f->inside, n2, sizeof n2), report_commas(f->searched, n3, sizeof n3),
              best,

@@ -508,9 +508,10 @@ static void clear_interventions(gt_view *v)
     interventions_changed(v, "every intervention removed");
 }
 
-static void next_sort(gt_view *v)
+/* The units in order o; the selected unit stays (the gate panel scrolls to it). */
+static void set_sort(gt_view *v, gt_sort o)
 {
-    v->ui->sort = keys_find_next_sort(v);
+    v->ui->sort = o;
     if (v->ui->sort == SORT_MEAN) {
         data_stats_want(&v->stats, v->layer);
         if (!data_stats_units(&v->stats, v->layer))
@@ -717,11 +718,39 @@ gt_act keys_unit_ends(gt_view *v, const gt_key *k)
 
 gt_act keys_sort(gt_view *v, const gt_key *k)
 {
-    if (is(k, 's'))
-        next_sort(v);
-    else
+    if (is(k, 'o')) {
+        v->ui->sort_pick = 1;
+        const int lstm = v->m->arch == GT_LSTM;
+        message(v, 0, "order? i index, g %s gate, m its mean, c |%s|, d |%s%s|, p importance%s",
+                lstm ? "forget" : "update", lstm ? "c" : "h", v->utf8 ? "Δ" : "d", lstm ? "c" : "h",
+                data_find_has_r(&v->find, v->layer) ? ", r |r|" : "");
+    } else if (is(k, 's')) {
+        set_sort(v, keys_find_next_sort(v));
+    } else {
         v->ui->sort_reverse = !v->ui->sort_reverse;
-    v->ui->select_top = 1; /* the top of the new order */
+    }
+    return ACT_REDRAW;
+}
+
+gt_act keys_sort_pick(gt_view *v, const gt_key *k)
+{
+    static const char keys[] = "igmcdpr";
+    static const gt_sort order[] = {SORT_INDEX, SORT_CARRY, SORT_MEAN, SORT_ABSC,
+                                    SORT_CHANGE, SORT_IMPORTANCE, SORT_R};
+    v->ui->sort_pick = 0;
+    const char *at = k->sym == K_CHAR && !k->ctrl && k->cp > 0 && k->cp < 0x80
+                         ? strchr(keys, (int)k->cp) : NULL;
+    if (!at) {
+        message(v, 0, "no order chosen: the units stay in theirs");
+        return ACT_REDRAW;
+    }
+    gt_sort o = order[at - keys];
+    if (o == SORT_R && !data_find_has_r(&v->find, v->layer)) {
+        message(v, 1, "no |r| on this layer: m matches a regular expression first");
+        return ACT_REDRAW;
+    }
+    v->ui->msg[0] = 0;
+    set_sort(v, o);
     return ACT_REDRAW;
 }
 

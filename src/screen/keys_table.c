@@ -32,7 +32,8 @@ static const gt_keys_table table[] = {
     {"↑ ↓ k j", "select the unit above, below", 0, KEY_ALL, keys_unit, "kj", NULL, {K_UP, K_DOWN}},
     {"K J Shift-↑ Shift-↓", "a page of units up, down", 0, KEY_ALL, keys_unit, "KJ", NULL, {K_NONE}},
     {"H L #", "the first, the last unit of the order; a unit by number", 0, KEY_ALL, keys_unit_ends, "HL#", NULL, {K_NONE}},
-    {"s S", "sort units (the first selected): index, carry gate, mean carry gate, |c|, |Δc|, importance, |r|; reverse", 0, KEY_ALL, keys_sort, "sS", NULL, {K_NONE}},
+    {"s S", "sort units (the selected one stays): index, carry gate, mean carry gate, |c|, |Δc|, importance, |r|; reverse", 0, KEY_ALL, keys_sort, "sS", NULL, {K_NONE}},
+    {"o", "pick the order: then i g m c d p r (index ... |r|)", 0, KEY_ALL, keys_sort, "o", NULL, {K_NONE}},
     {"[ ]", "the layer below, above", 0, KEY_ALL, keys_layer, "[]", NULL, {K_NONE}},
     {"c", "colour the text by the selected unit's value", 0, KEY_ALL, keys_colour, "c", NULL, {K_NONE}},
     {"g", "go to a step (a number, N%, end)", 0, KEY_ALL, keys_go_to, "g", NULL, {K_NONE}},
@@ -115,6 +116,8 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
         return ACT_REDRAW;
     }
     keys_begin(v, k);
+    if (v->ui->sort_pick) /* after o: the order */
+        return keys_sort_pick(v, k);
     const gt_keys_table *r = line_of(v, k);
     /* after M or ': the next character names a mark, unless a view or m v p takes it */
     if (k->sym == K_CHAR && !k->ctrl && (v->ui->mark_next || v->ui->quote) &&

@@ -80,6 +80,7 @@ typedef struct gt_shared {
     int have_prev;
     int quote;         /* ' pressed: ' goes back, a letter to its mark */
     int mark_next;     /* M pressed: the next letter names a mark at the cursor */
+    int sort_pick;     /* o pressed: the next key picks the units' order */
     size_t mark[26];   /* the marks a-z: their step + 1 (0: not set) */
     size_t t;          /* the cursor's step, where the keys put it (view_seek) */
     int layer;         /* the layer and the unit chosen (each model shows them clamped to */
