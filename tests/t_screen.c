@@ -919,7 +919,7 @@ static void test_compare_table(const gt_model *m, const gt_text *t)
     y = v->lay.r[P_GATES].y + 1;
     int right_end = frame_col(y, names[0]) + (int)strlen(names[0]);
     tap_ok(frame_col(y, names[0]) > 0 && frame_col(y, names[2]) < 0 &&
-               frame_has("models 1-1 of 3") && right_end <= 79 &&
+               frame_has("models 1-1 of 3") && right_end <= 79 && frame_has("←→ models") &&
                frame_col(y + 1, "LSTM 40") + 7 == right_end,
            "80x24: the labels and the first model's column, right-aligned, the others hidden");
     key(v, K_RIGHT, 0);

@@ -88,6 +88,11 @@ static int overlay_hints(gt_surface *s, int x, int y, int end, const gt_view *v)
         {u ? "←→" : "h/l", "step"},   {"r Esc", "close"}, {"?", "help"},
         {"q", "quit"},
     };
+    const hint mh[] = { /* several models' table */
+        {u ? "←→" : "h/l", "models"}, {"Enter", "one's report"}, {"[ ]", "layer"},
+        {"Tab", "model"},              {"r Esc", "close"},        {"?", "help"},
+        {"q", "quit"},
+    };
     const hint ph[] = {
         {u ? "↑↓" : "j/k", "scroll"}, {"PgUp/Dn", "page"}, {";", "signal"},
         {"p Esc", "close"},           {"?", "help"},      {"q", "quit"},
@@ -108,7 +113,12 @@ static int overlay_hints(gt_surface *s, int x, int y, int end, const gt_view *v)
     };
 #define HINTS(h) put_hints(s, x, y, end, h, (int)(sizeof h / sizeof h[0]), L)
     switch (v->ui->overlay) {
-    case OVERLAY_STATS: HINTS(sh); return 1;
+    case OVERLAY_STATS:
+        if (view_stats_compares(v))
+            HINTS(mh);
+        else
+            HINTS(sh);
+        return 1;
     case OVERLAY_PROFILE: HINTS(ph); return 1;
     case OVERLAY_UNITS: HINTS(uh); return 1;
     case OVERLAY_JACOBIAN:
