@@ -4,7 +4,7 @@
 # with the same edit; the permuted model's perturbation half-lives equal the original's
 # (the same function); the perturbation panel lists every model's half-life for the edit and
 # draws their curves (the frame --export draws with the same edit); an undo on one model
-# undoes it on all; the stats view puts every model's tables side by side.
+# undoes it on all; the stats view shows the table that compares them, Enter one's report.
 # GATETUI_VALGRIND=1 runs gatetui under valgrind (tests/e2e_lib.sh).
 src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
@@ -84,9 +84,14 @@ tm send-keys -t gt Z BTab
 wait_for "lstm2.safetensors \[1/3\]" >/dev/null && wait_gone "forget bias \+0.5@0" >/dev/null
 check $? "Z on the second model clears the first's too"
 tm send-keys -t gt r
-wait_for "report: text.txt as loaded, layer 0, every model" >/dev/null &&
-    wait_for "forget f .*forget f" >/dev/null # the tables, once the children have made them
-check $? "r: the stats view shows the three models' tables side by side"
+wait_for "report: text.txt, layer 0, 3 models" >/dev/null &&
+    wait_for "mean carry gate \(f, z\)  *0\.[0-9]{3}  *0\.[0-9]{3}" >/dev/null && # once known
+    wait_for "models 1-3 of 3" >/dev/null && wait_for "LSTM 16  *LSTM 16  *GRU 20" >/dev/null
+check $? "r: the stats view shows the table that compares the three models"
+tm send-keys -t gt Enter
+wait_for "report: text.txt as loaded, layer 0, lstm2.safetensors \[1/3\]" >/dev/null &&
+    wait_for "forget f " >/dev/null
+check $? "Enter: the model shown's whole report"
 tm send-keys -t gt r q
 wait_for "EXIT=0" >/dev/null && ! grep -v "not in the vocabulary skipped" "$work/err" | grep -q .
 check $? "q: exit 0, nothing on standard error but the skipped characters"

@@ -36,7 +36,7 @@ keys g 1200 Enter
 wait_for "step 1,200 of 0..43,234"
 check $? "g 1200: step 1200"
 keys e x
-wait_for "step 1200 edited"
+wait_for "step 1,200 edited"
 check $? "e x: the space at step 1200 edited"
 keys g 0 Enter / withxyou Enter
 wait_for "step 1,196 of 0..43,234"
@@ -62,16 +62,16 @@ check $? "w writes NAME-edited.EXT with mode 640 under umask 027 (got ${mode:-no
 
 # smart case and the count: lower case finds either case, a capital only itself
 keys g 0 Enter / 'the lord' Enter
-wait_for "match 1 of [0-9]+ \(either case\)"
+wait_for "match 1 of [0-9,]+ \(either case\)"
 check $? "/the lord finds 'the LORD' (either case) and counts the matches"
-n_any=$(screen | sed -n 's/.*match 1 of \([0-9]*\).*/\1/p' | head -1)
+n_any=$(screen | sed -n 's/.*match 1 of \([0-9,]*\).*/\1/p' | head -1)
 keys n
 wait_for "match 2 of $n_any"
 check $? "n: match 2 of the same $n_any"
 keys g 0 Enter / 'the LORD' Enter
-wait_for "match 1 of [0-9]+[^(]*$"
-n_case=$(screen | sed -n 's/.*match 1 of \([0-9]*\).*/\1/p' | head -1)
-[ -n "$n_case" ] && [ -n "$n_any" ] && [ "$n_case" -lt "$n_any" ]
+wait_for "match 1 of [0-9,]+[^(]*$"
+n_case=$(screen | sed -n 's/.*match 1 of \([0-9,]*\).*/\1/p' | head -1)
+[ -n "$n_case" ] && [ -n "$n_any" ] && [ "$(echo "$n_case" | tr -d ,)" -lt "$(echo "$n_any" | tr -d ,)" ]
 check $? "/the LORD with capitals: only those ($n_case of the $n_any either case)"
 keys / Up
 wait_for "search the text: the LORD"
@@ -111,7 +111,7 @@ check $? "s s: the units by the mean forget gate"
 keys u
 wait_for "undid the edit"
 keys C-r
-wait_for "redid the edit at step 1200"
+wait_for "redid the edit at step 1,200"
 check $? "Ctrl-R redoes the undone edit"
 [ "$(tm display -p -t gt '#{mouse_standard_flag}')" = 1 ]
 check $? "the terminal reports mouse presses while the screen is up"

@@ -77,8 +77,8 @@ check $? "the up arrow selects the unit above (unit 1)"
 tm send-keys -t gt s
 wait_for "by forget gate f, highest first"
 check $? "s sorts the units by the forget gate"
-screen | sed -n 10p | grep -q "^▶"
-check $? "and selects the first unit of that order"
+screen | grep -q "unit 1, layer 0" && screen | grep -Eq "^▶ +1 "
+check $? "and unit 1 stays selected, its row shown"
 
 tm send-keys -t gt '?'
 wait_for "gatetui keys"
@@ -215,7 +215,7 @@ start 5 "$work/long.txt"
 wait_for "step 0 of 0..$(commas $last)" >/dev/null
 check $? "a $(($(wc -c <"$work/long.txt") / 1000)) kB text ($steps steps) opens at once"
 tm send-keys -t gt End
-wait_for "computing the states up to step $last"
+wait_for "computing the states up to step $(commas "$last")"
 check $? "End on a long text shows the background pass's progress"
 tm send-keys -t gt j
 wait_for "unit 1, layer 0" && screen | grep -q "computing the states"

@@ -2,9 +2,10 @@
 # Several models on one text (doc/usage.md, "Several models"), on the report fixtures and
 # their copies with the vocabulary in another order (tests/ref/make_models_fixtures.py):
 # a model whose vocabulary is permuted computes the same function, so its report matches
-# the original's float64 reference; with several models --report, --units and --jacobian
-# print each model's own output, one column per model or as {"models": [...]} in JSON
-# (with interventions, importance and the sweep too);
+# the original's float64 reference; with several models --units and --jacobian print each
+# model's own output, one column per model or as {"models": [...]} in JSON (importance and
+# the sweep too); --report prints one table that compares them, every cell the JSON's value,
+# and with --full each model's own report after it (with interventions too);
 # vocabularies that differ are refused, naming the characters; --dump takes one model; and
 # the memory taken grows by each model's weights, not by a copy of the text.
 src="${top_srcdir:-.}"
@@ -98,15 +99,52 @@ same_as_single() {
     same_json_as_single "$what" "$opts" -- "$@"
 }
 
-same_as_single "--report" "--report --windows 6 --window-len 48 --horizon 20" -- "$A" "$P" "$G"
+# full_after_table DESCRIPTION OPTIONS -- MODELS: --report --full prints the table that
+# compares the models (a heading, a blank line, its rows), then each model's own report as
+# it prints it alone, after a blank line, in the order given; the JSON as above
+full_after_table() {
+    what=$1 opts=$2
+    shift 3
+    : >"$out/want"
+    for m in "$@"; do
+        printf '\n' >>"$out/want"
+        # shellcheck disable=SC2086
+        "$bin" $opts "$m" "$text" >>"$out/want" 2>/dev/null
+    done
+    # shellcheck disable=SC2086
+    "$bin" $opts --full "$@" "$text" >"$out/multi" 2>"$out/err" &&
+        sed 1,"$table_lines"d "$out/multi" | cmp -s - "$out/want"
+    checkf $? "$what --full: the table, then each model's own report" "$out/err" "$out/multi"
+    # shellcheck disable=SC2086
+    "$bin" $opts "$@" "$text" >"$out/table" 2>"$out/err" &&
+        [ "$(wc -l <"$out/table")" -eq "$table_lines" ] && head -n "$table_lines" "$out/multi" | cmp -s - "$out/table"
+    checkf $? "$what: the table alone without --full ($table_lines lines)" "$out/err" "$out/table"
+    same_json_as_single "$what" "$opts" -- "$@"
+}
+# table_is_json DESCRIPTION OPTIONS -- MODELS: every cell of the table equals the value of
+# the JSON of the same run, as the table prints it (tests/ref/compare_cells.py)
+table_is_json() {
+    what=$1 opts=$2
+    shift 3
+    # shellcheck disable=SC2086
+    "$bin" $opts "$@" "$text" >"$out/t.txt" 2>"$out/err" &&
+        "$bin" $opts --json "$@" "$text" >"$out/t.json" 2>>"$out/err" &&
+        python3 "$src/tests/ref/compare_cells.py" "$out/t.txt" "$out/t.json" "$@" >"$out/cells" 2>&1
+    checkf $? "$what: every cell of the table is the JSON's value as printed" "$out/err" "$out/cells"
+}
+table_lines=10 # the heading, a blank line, eight rows
+full_after_table "--report" "--report --windows 6 --window-len 48 --horizon 20" -- "$A" "$P" "$G"
+full_after_table "--report of two GRUs" "--report --windows 4 --window-len 50" -- "$Q" "$G"
+table_is_json "--report of an LSTM, its copy, a GRU" "--report --windows 6 --window-len 48 --horizon 20" -- "$A" "$P" "$G"
+table_is_json "--report of two GRUs" "--report --windows 4 --window-len 50" -- "$Q" "$G"
+table_is_json "--report past the horizon" "--report --windows 3 --window-len 40 --horizon 2" -- "$A" "$G"
 # the same characters, one model with two special tokens (<pad>, <unk>) besides them
 S="$fix/lstm1_specials.safetensors"
-same_as_single "--report, a model with special tokens beside one without" "--report --windows 4 --window-len 48" -- "$S" "$A"
+full_after_table "--report, a model with special tokens beside one without" "--report --windows 4 --window-len 48" -- "$S" "$A"
 same_as_single "--units, a model without special tokens beside one with" "--units [aeiou]" -- "$A" "$S"
-same_as_single "--report of two GRUs" "--report --windows 4 --window-len 50" -- "$Q" "$G"
 same_as_single "--units" "--units [aeiou]" -- "$A" "$G" "$P"
 same_as_single "--jacobian" "--jacobian --step 60 --lag 8 --unit 3" -- "$G" "$A"
-same_as_single "--report with interventions" "--report --windows 4 --window-len 48 --forget-bias 1 --ablate 0:3" -- "$A" "$G"
+full_after_table "--report with interventions" "--report --windows 4 --window-len 48 --forget-bias 1 --ablate 0:3" -- "$A" "$G"
 same_as_single "--importance" "--importance --windows 2 --window-len 48" -- "$A" "$P" "$G"
 # a plain RNN beside an LSTM and a GRU, one column or entry each
 same_as_single "--report of an RNN, a GRU and an LSTM" \
@@ -150,8 +188,10 @@ if [ -f "$S/kjv-lstm-0.bin" ] && [ -f "$S/kjv-gru.bin" ]; then
     "$bin" --report --windows 1 --window-len 32 --horizon 8 "$S"/kjv-lstm-0.bin "$S"/kjv-lstm-100.bin \
         "$S"/kjv-lstm-300.bin "$S"/kjv-lstm-800.bin "$S"/kjv-lstm-2000.bin "$S"/kjv-lstm.bin \
         "$S"/kjv-lstm-2650.bin "$S"/kjv-gru.bin "$S"/kjv-valid.txt >"$out/s" 2>"$out/err" &&
-        [ "$(grep -o 'kjv-[a-z0-9-]*\.bin: [LG][SR][TU]' "$out/s" | wc -l)" -eq 8 ]
-    checkf $? "the samples: seven checkpoints of the LSTM and the GRU side by side" "$out/err"
+        [ "$(grep '^model ' "$out/s" | grep -o 'kjv-[a-z0-9-]*\.bin' | wc -l)" -eq 8 ] &&
+        [ "$(grep '^cell, units ' "$out/s" | grep -o 'LSTM 256' | wc -l)" -eq 7 ] &&
+        grep -q '^cell, units .*GRU 300$' "$out/s"
+    checkf $? "the samples: seven checkpoints of the LSTM and the GRU, one column each" "$out/err" "$out/s"
 else
     bail "the sample models are missing"
 fi

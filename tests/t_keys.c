@@ -435,10 +435,29 @@ static void test_more_keys(gt_view *v)
     press_each(v, "#9\r");
     tap_ok(v->unit == 2 && v->ui->msg_error, "# 9: not a unit of 4, refused");
     press(v, "s");
-    tap_ok(v->ui->sort != SORT_INDEX && v->rank == 0 && v->ui->top == 0,
-           "s: the new order's first unit selected");
+    tap_ok(v->ui->sort != SORT_INDEX && v->unit == 2 && v->order[v->rank] == 2,
+           "s: a new order, unit 2 still selected (rank %d)", v->rank);
+    int was = v->rank;
     press(v, "S");
-    tap_ok(v->rank == 0, "S: the reversed order's first unit selected");
+    tap_ok(v->unit == 2 && v->rank == v->m->hidden - 1 - was,
+           "S: reversed, unit 2 still selected (rank %d)", v->rank);
+    press(v, "S");
+    press_each(v, "od");
+    tap_ok(v->ui->sort == SORT_CHANGE && v->unit == 2 && !v->ui->sort_pick,
+           "o d: the order by |dc| at once, unit 2 still selected");
+    press(v, "o");
+    tap_ok(v->ui->sort_pick && strstr(v->ui->msg, "order? i index, g forget gate") != NULL,
+           "o: the choice on the message line (%s)", v->ui->msg);
+    press(v, "x");
+    tap_ok(v->ui->sort == SORT_CHANGE && !v->ui->sort_pick && strstr(v->ui->msg, "no order"),
+           "o x: no order chosen, the order and x unused (%s)", v->ui->msg);
+    press_each(v, "or");
+    tap_ok(v->ui->sort == SORT_CHANGE && v->ui->msg_error,
+           "o r without a hypothesis: refused (%s)", v->ui->msg);
+    press_each(v, "oi");
+    tap_ok(v->ui->sort == SORT_INDEX && v->unit == 2, "o i: by index again");
+    press(v, "s");
+    press(v, "S"); /* as s S left it */
     while (v->ui->sort != SORT_INDEX)
         press(v, "s");
     press(v, "S");

@@ -1,7 +1,8 @@
 /* The screen drawn without a terminal: a view of a one-layer LSTM of 40 units over a text of
  * 1,320 steps, its frames drawn into a surface at the sizes that matter (64x22, 80x24,
  * 120x40, 200x60) and read back cell by cell: the selection's column, unknown differences,
- * the help box, the gate panel's range, the stats view after a resize, the go-to prompt's
+ * the help box, the gate panel's range, the stats view after a resize, three models' table
+ * in the stats view at 80 and 200 columns scrolled sideways, the go-to prompt's
  * numbers, the orders of s, the roles' looks without colour and in 8 colours, the
  * background pass's progress after an edit, and the text strip's rows (words whole, steady
  * as the cursor moves, clicks finding what is drawn). */
@@ -16,6 +17,7 @@
 #include "screen/frame.h"
 #include "screen/keys.h"
 #include "screen/keys_mouse.h"
+#include "screen/models.h"
 #include "screen/panel.h"
 #include "screen/view.h"
 #include "stwrite.h"
@@ -326,6 +328,33 @@ static void test_unit_table(gt_view *v)
 }
 
 /* g: decimal steps and percentages only. */
+/* Step counts with thousands separators wherever the screen says one: the header, the
+ * go-to prompt and its refusal, the messages of a mark, an edit and its undo and redo. */
+static void test_step_commas(gt_view *v)
+{
+    draw(v, 120, 40);
+    key(v, K_CHAR, 'g');
+    draw(v, 120, 40);
+    int prompt = frame_has("go to step (0-1,319, N%, end)");
+    type(v, "1200\n");
+    draw(v, 120, 40);
+    tap_ok(v->t == 1200 && prompt && frame_has("step 1,200 of 0..1,319"),
+           "the go-to prompt and the header: 0-1,319, step 1,200 of 0..1,319");
+    key(v, K_CHAR, 'g');
+    type(v, "x\n");
+    tap_ok(strstr(v->ui->msg, "is not a step (0-1,319)") != NULL, "a refused step: (0-1,319) [%s]",
+           v->ui->msg);
+    type(v, "Mq");
+    tap_ok(strstr(v->ui->msg, "mark q at step 1,200") != NULL, "M q: \"%s\"", v->ui->msg);
+    type(v, "eb");
+    tap_ok(strstr(v->ui->msg, "step 1,200 edited") != NULL, "an edit: \"%s\"", v->ui->msg);
+    type(v, "u");
+    tap_ok(strstr(v->ui->msg, "undid the edit at step 1,200 (0 left") != NULL, "u: \"%s\"",
+           v->ui->msg);
+    key(v, K_ESC, 0);
+    v->ui->msg[0] = 0;
+}
+
 static void test_goto_numbers(gt_view *v)
 {
     static const char *const bad[] = {"nan%", "nan", "0x10", "1e3", "-1", "inf", "12.5",
@@ -519,8 +548,47 @@ static void test_heat_scale(gt_view *v)
     }
     char row[512];
     surf_row_text(&surf, v->lay.r[P_STRIP].y, row, sizeof row);
-    tap_ok(found == 2 && strstr(row, "-1 ███████ +1"),
+    tap_ok(found == 2 && strstr(row, "-1 ---0+++ +1"),
            "c: the title shows the seven shades from -1 to +1 (off: none)");
+    /* cell by cell, as the terminal shows each: in colour its background, without colour
+     * its attribute on a visible sign, every shade unlike the others */
+    int x0 = -1, bad = 0, sy = v->lay.r[P_STRIP].y;
+    for (int x = 0; x + 7 <= surf.w && x0 < 0; x++) {
+        int run = 0;
+        while (run < 7 && surf_cell(&surf, x + run, sy)->role == R_HEAT_N3 + run)
+            run++;
+        x0 = run == 7 ? x : -1;
+    }
+    static const int colors[] = {0, 8, 256};
+    for (int c = 0; x0 >= 0 && c < 3; c++) {
+        short f[7], b[7];
+        unsigned long a[7];
+        for (int i = 0; i < 7; i++) {
+            const gt_cell *cell = surf_cell(&surf, x0 + i, sy);
+            term_role_look(cell->role, colors[c], &f[i], &b[i], &a[i]);
+            bad += strcmp(cell->s, " ") == 0 || strcmp(cell->s, "█") == 0;
+        }
+        for (int i = 0; i < 7; i++)
+            for (int j = i + 1; j < 7; j++)
+                bad += f[i] == f[j] && b[i] == b[j] && a[i] == a[j];
+        if (colors[c]) { /* the negatives' backgrounds, zero's (the default), the positives' */
+            for (int i = 0; i < 3; i++)
+                bad += b[i] == -1 || b[6 - i] == -1 || b[i] == b[6 - i];
+            bad += b[3] != -1;
+        } else { /* zero plain; the strongest unlike the cursor in more than boldness (the
+                  * bold of R_HEADER, the dim of R_DIM) */
+            short ff, bb;
+            unsigned long cur, bold, dim;
+            term_role_look(R_CURSOR, 0, &ff, &bb, &cur);
+            term_role_look(R_HEADER, 0, &ff, &bb, &bold);
+            term_role_look(R_DIM, 0, &ff, &bb, &dim);
+            bad += a[3] != 0 || ((a[6] ^ cur) & ~(bold | dim)) == 0 || a[4] == 0;
+        }
+        if (bad)
+            printf("# %d colours: %d faults\n", colors[c], bad);
+    }
+    tap_ok(x0 >= 0 && bad == 0, "c: the scale's cells, in 256, 8 and no colours, seven distinct "
+           "looks, shown as backgrounds in colour");
     v->ui->heat = 0;
 }
 
@@ -786,6 +854,104 @@ static size_t long_lines(char *out, size_t cap)
 }
 
 
+/* A column of the table that compares several models, made up (name, loss, half-life). */
+static gt_compare_col made_col(const char *name, double loss, double hl)
+{
+    gt_compare_col c;
+    memset(&c, 0, sizeof c);
+    snprintf(c.name, sizeof c.name, "%s", name);
+    snprintf(c.arch, sizeof c.arch, "LSTM");
+    snprintf(c.carry, sizeof c.carry, "f");
+    c.hidden = H;
+    c.K = 64;
+    c.pairs = 1;
+    c.loss = loss;
+    c.mean = 0.6, c.left = 0.1, c.right = 0.3, c.hl_median = 1.5, c.hl_max = 12;
+    c.ge10 = 1, c.ge10_measured = 7;
+    c.hl_measured = hl, c.hl_linearized = hl - 1, c.hl_forget_only = 2.5;
+    return c;
+}
+
+/* The column (from 0) where needle starts in row y of the frame, or -1. */
+static int frame_col(int y, const char *needle)
+{
+    char row[4096];
+    surf_row_text(&surf, y, row, sizeof row);
+    const char *p = strstr(row, needle);
+    return p ? (int)(p - row) : -1;
+}
+
+/* Three models in the stats view: the table that compares them at 80 and 200 columns, its
+ * columns scrolled sideways with the label column fixed, Enter the model shown's report. */
+static void test_compare_table(const gt_model *m, const gt_text *t)
+{
+    gt_model three[3] = {*m, *m, *m};
+    gt_text texts[3] = {*t, *t, *t};
+    const uint16_t *maps[3] = {NULL, NULL, NULL};
+    gt_screen_models sm = {three, texts, maps, NULL, 3, 1};
+    gt_models ms;
+    gt_error e = {0};
+    if (models_open(&ms, &sm, 0, 1, &e)) {
+        tap_ok(0, "three models open: %s", e.msg);
+        return;
+    }
+    static const char *const names[3] = {"first-model.bin", "second-model.bin", "third.bin"};
+    for (int k = 0; k < 3; k++) {
+        ms.v[k].stats.cols[0] = made_col(names[k], 1.25 + k, 4.5 + k);
+        ms.v[k].stats.have_col[0] = 1;
+    }
+    gt_view *v = models_view(&ms);
+    v->ui->overlay = OVERLAY_STATS;
+    draw(v, 200, 50);
+    int y = v->lay.r[P_GATES].y + 1, seen = 0;
+    for (int k = 0; k < 3; k++)
+        seen += frame_col(y, names[k]) > 0;
+    tap_ok(seen == 3 && frame_has("report: t.txt, layer 0, 3 models") &&
+               frame_has("models 1-3 of 3") && frame_col(y + 2, "1.250") > 0 &&
+               frame_col(y + 2, "3.250") > frame_col(y + 2, "2.250") &&
+               frame_col(y + 7, "6.5 / 5.5 / 2.5") > 0 && frame_col(y, "model") == 1,
+           "200x50: the table's eight rows, the three models' columns in order");
+    key(v, K_RIGHT, 0);
+    draw(v, 200, 50);
+    tap_ok(v->ui->stats_col == 0 && frame_has("models 1-3 of 3"),
+           "200x50: -> keeps the first column when every column shows");
+    draw(v, 80, 24);
+    y = v->lay.r[P_GATES].y + 1;
+    int right_end = frame_col(y, names[0]) + (int)strlen(names[0]);
+    tap_ok(frame_col(y, names[0]) > 0 && frame_col(y, names[2]) < 0 &&
+               frame_has("models 1-1 of 3") && right_end <= 79 && frame_has("←→ models") &&
+               frame_col(y + 1, "LSTM 40") + 7 == right_end,
+           "80x24: the labels and the first model's column, right-aligned, the others hidden");
+    key(v, K_RIGHT, 0);
+    draw(v, 80, 24);
+    tap_ok(v->ui->stats_col == 1 && frame_col(y, names[0]) < 0 && frame_col(y, names[1]) > 0 &&
+               frame_col(y + 2, "2.250") > 0 && frame_col(y + 2, "loss (nats/char)") == 1 &&
+               frame_has("models 2-2 of 3"),
+           "80x24: -> scrolls one model sideways, the labels stay");
+    key(v, K_RIGHT, 0);
+    key(v, K_RIGHT, 0);
+    key(v, K_RIGHT, 0);
+    draw(v, 80, 24);
+    tap_ok(v->ui->stats_col == 2 && frame_col(y, names[2]) > 0 && frame_has("models 3-3 of 3"),
+           "80x24: -> stops at the last model");
+    key(v, K_LEFT, 0);
+    draw(v, 80, 24);
+    tap_ok(v->ui->stats_col == 1 && frame_col(y, names[1]) > 0, "80x24: <- scrolls back");
+    size_t step = v->ui->t;
+    key(v, K_ENTER, 0);
+    draw(v, 80, 24);
+    tap_ok(v->ui->stats_full && !frame_has("models 2-2") && v->ui->t == step &&
+               frame_has("report: t.txt as loaded, layer 0, m.safetensors [1/3]"),
+           "Enter: the model shown's whole report (computing), the step unchanged");
+    key(v, K_RIGHT, 0);
+    tap_ok(v->ui->t == step + 1, "in the whole report -> steps the text again");
+    key(v, K_ENTER, 0);
+    draw(v, 80, 24);
+    tap_ok(!v->ui->stats_full && frame_has("models 2-2 of 3"), "Enter again: the table");
+    v->ui->overlay = OVERLAY_NONE;
+    models_close(&ms);
+}
+
 int main(void)
 {
     const char *locs[] = {"C.UTF-8", "C.utf8", "en_US.UTF-8"};
@@ -834,8 +1000,10 @@ int main(void)
     test_help(&v);
     test_unit_range(&v);
     test_stats_resize(&v);
+    test_compare_table(&m, &t);
     test_unit_table(&v);
     test_goto_numbers(&v);
+    test_step_commas(&v);
     test_sort_orders(&v);
     test_search_highlight(&v);
     test_mono_curves(&v);

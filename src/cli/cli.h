@@ -46,6 +46,7 @@ typedef struct cli {
     const cli_mode *variant;      /* an option that replaces the mode (--sweep-forget-bias) */
     const char *variant_arg;
     int json, probs;
+    int full;            /* --report --full: several models' whole reports too */
     long layer;          /* -1: not given */
     gt_report_options report; /* windows, window length, horizon */
     long from, to, step;
@@ -142,6 +143,9 @@ int cli_bad_usage(const cli_mode *const *modes, const char *fmt, const char *arg
 
 /* The options' setters (src/cli/option.c). */
 int cli_set_count(cli *c, const cli_option *o, const char *arg); /* a long >= o->min */
+/* GT_EINPUT: "OPTION V: the text has N steps (0..N-1)", the counts with thousands
+ * separators. */
+int cli_past_end(gt_error *e, const char *option, long v, size_t steps);
 int cli_set_text(cli *c, const cli_option *o, const char *arg);  /* a const char * */
 int cli_set_flag(cli *c, const cli_option *o, const char *arg);  /* an int set to 1 */
 int cli_set_reset(cli *c, const cli_option *o, const char *arg); /* --gru-reset */
@@ -156,6 +160,8 @@ void cli_models_close(cli_models *s);
 /* Runs fn for each model: for one, straight to standard output; for several, side by side
  * or in {"models": [...]}. */
 int cli_each_model(const cli *c, cli_models *s, cli_model_fn fn, gt_error *e);
+/* s->t in model k's tokens (model 0's again after a mode that goes through the models). */
+int cli_model_text(cli_models *s, int k, gt_error *e);
 /* The screen or the export (show): handed c's options and each model's text (in s->each
  * and s->map), with its own loss. */
 int cli_screen_run(const cli *c, cli_models *s,

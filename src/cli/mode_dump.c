@@ -20,8 +20,7 @@ static int dump_run(const cli *c, cli_models *s, gt_error *e)
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     const gt_text *t = &s->t;
     if ((size_t)c->from >= t->steps)
-        return gt_fail(e, GT_EINPUT, "--from %ld: the text has %zu steps (0..%zu)", c->from,
-                       t->steps, t->steps - 1);
+        return cli_past_end(e, "--from", c->from, t->steps);
     size_t to = c->to == LONG_MAX ? t->steps - 1 : (size_t)c->to;
     return c->probs ? dump_probs(stdout, &im->mi, t, (size_t)c->from, to, e)
                     : dump_values(stdout, &im->mi, t, (int)c->layer, (size_t)c->from, to, e);

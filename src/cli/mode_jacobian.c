@@ -15,8 +15,7 @@ static int jacobian_check_args(const cli *c, const gt_model *m, const gt_text *t
 {
     const size_t T = (size_t)c->step;
     if (T >= t->steps)
-        return gt_fail(e, GT_EINPUT, "--step %zu: the text has %zu steps (0..%zu)", T, t->steps,
-                       t->steps - 1);
+        return cli_past_end(e, "--step", c->step, t->steps);
     if (c->lag > JACOBIAN_MAX_LAG)
         return gt_fail(e, GT_EINPUT, "--lag %ld: at most %d", c->lag, JACOBIAN_MAX_LAG);
     if ((size_t)c->lag > T)

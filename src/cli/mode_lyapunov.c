@@ -40,12 +40,13 @@ static int lyapunov_each(FILE *out, const cli *c, const intervened *im, const gt
     if (N > t->steps)
         N = t->steps;
     const int n = dyn_state_size(m);
+    char run[32];
     if (c->lmodes > n)
         return gt_fail(e, GT_EINPUT, "--modes %ld: the state of layer %d has %d numbers "
                        "(1..%d)", c->lmodes, layer, n, n);
     if ((size_t)c->warmup >= N)
-        return gt_fail(e, GT_EINPUT, "--warmup %ld: not below the %zu steps run", c->warmup,
-                       N);
+        return gt_fail(e, GT_EINPUT, "--warmup %ld: not below the %s steps run", c->warmup,
+                       report_commas(N, run, sizeof run));
     gt_lyapunov l;
     int rc = lyapunov_compute(&l, m, layer, (int)c->lmodes, t->tok, N, (size_t)c->warmup, e);
     if (rc)

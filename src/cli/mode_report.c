@@ -2,9 +2,11 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "gatetui/compare.h"
 #include "gatetui/loss.h"
 #include "gatetui/report.h"
 
@@ -23,31 +25,81 @@ static int base_loss(const intervened *ms, const gt_report_options *o, const gt_
                         (size_t)o->windows, o->threads, e);
 }
 
-static int report_each(FILE *out, const cli *c, const intervened *ms, const gt_text *t,
-                       gt_error *e)
+/* Model ms's report on t, with the interventions named and the loss without them. */
+static int report_one(const cli *c, const intervened *ms, const gt_text *t, gt_report *r,
+                      gt_error *e)
 {
     gt_report_options o;
     cli_progress p;
     cli_report_options(c, &o, &p);
-    gt_report r;
     gt_loss lb;
     int rc = base_loss(ms, &o, t, &lb, e);
     if (!rc)
-        rc = report_compute(&r, &ms->mi, t->tok, t->steps, &o, e);
+        rc = report_compute(r, &ms->mi, t->tok, t->steps, &o, e);
     cli_progress_end(&p);
     if (rc)
         return rc;
-    r.m = ms->base;
-    r.interventions = ms->what;
-    r.loss_base = lb;
+    r->m = ms->base;
+    r->interventions = ms->what;
+    r->loss_base = lb;
+    return GT_OK;
+}
+
+static int report_each(FILE *out, const cli *c, const intervened *ms, const gt_text *t,
+                       gt_error *e)
+{
+    gt_report r;
+    int rc = report_one(c, ms, t, &r, e);
+    if (rc)
+        return rc;
     rc = c->json ? report_print_json(out, &r, e)
                  : report_print_text(out, &r, t->path, e);
     report_free(&r);
     return rc;
 }
 
+/* Several models' text: the compact table (compare.h), then with --full each model's whole
+ * report after it, one after the other. */
+static int report_compare(const cli *c, cli_models *s, gt_report *r, gt_compare_col *col,
+                          gt_error *e)
+{
+    int done = 0, rc = GT_OK;
+    for (; rc == GT_OK && done < s->n; done++) {
+        if ((rc = cli_model_text(s, done, e)) == GT_OK &&
+            (rc = report_one(c, &s->im[done], &s->t, &r[done], e)) == GT_OK)
+            compare_col(&col[done], &r[done]);
+        else
+            break;
+    }
+    int back = cli_model_text(s, 0, e);
+    if (rc == GT_OK)
+        rc = back;
+    if (rc == GT_OK)
+        rc = compare_print(stdout, col, s->n, &r[0], s->t.path, e);
+    for (int k = 0; rc == GT_OK && c->full && k < s->n; k++) {
+        fputc('\n', stdout);
+        rc = report_print_text(stdout, &r[k], s->t.path, e);
+    }
+    for (int k = 0; k < done; k++)
+        report_free(&r[k]);
+    return rc;
+}
+
+static int report_run(const cli *c, cli_models *s, gt_error *e)
+{
+    if (s->n == 1 || c->json)
+        return cli_each_model(c, s, report_each, e);
+    gt_report *r = calloc((size_t)s->n, sizeof *r);
+    gt_compare_col *col = calloc((size_t)s->n, sizeof *col);
+    int rc = r && col ? report_compare(c, s, r, col, e) : gt_fail(e, GT_EFAIL, "out of memory");
+    free(r);
+    free(col);
+    return rc;
+}
+
 static const cli_option report_opts[] = {
     {"json", 0, cli_set_flag, offsetof(cli, json), 0},
+    {"full", 0, cli_set_flag, offsetof(cli, full), 0},
     {"windows", 1, cli_set_count, offsetof(cli, report.windows), 1},
     {"window-len", 1, cli_set_count, offsetof(cli, report.window_len), 2},
     {"horizon", 1, cli_set_count, offsetof(cli, report.horizon), 1},
@@ -56,11 +108,13 @@ static const cli_option report_opts[] = {
 const cli_mode cli_mode_report = {
     .name = "report",
     .option = "report",
-    .each = report_each,
+    .run = report_run,
     .opts = report_opts,
-    .usage = "--report [--json] [--layer N] [--windows N] [--window-len L] [--horizon K] "
+    .usage = "--report [--json] [--full] [--layer N] [--windows N] [--window-len L] [--horizon K] "
              "MODEL [MODEL ...] TEXT",
     .help = "  --report            print the gate statistics tables (--json: as JSON)\n"
+            "  --full              report, several models: each model's whole report after the\n"
+            "                      table that compares them\n"
             "  --windows N         report: number of windows (default " STR(REPORT_WINDOWS) ")\n"
             "  --window-len L      report: window length (default " STR(REPORT_WINDOW_LEN) ")\n"
             "  --horizon K         report: perturbation horizon (default " STR(REPORT_HORIZON)

@@ -13,8 +13,7 @@ static int spectrum_each(FILE *out, const cli *c, const intervened *im, const gt
     const int layer = c->layer < 0 ? 0 : (int)c->layer;
     const size_t T = (size_t)c->step;
     if (T >= t->steps)
-        return gt_fail(e, GT_EINPUT, "--step %zu: the text has %zu steps (0..%zu)", T, t->steps,
-                       t->steps - 1);
+        return cli_past_end(e, "--step", c->step, t->steps);
     gt_spectrum s;
     int rc = spectrum_compute(&s, &im->mi, layer, t->tok, T, e);
     if (rc)

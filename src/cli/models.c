@@ -186,6 +186,11 @@ static int print_joined(const cli *c, char **buf, const size_t *len, int n, gt_e
     return GT_OK;
 }
 
+int cli_model_text(cli_models *s, int k, gt_error *e)
+{
+    return retokenise(&s->t, s->im[k].base, e);
+}
+
 int cli_each_model(const cli *c, cli_models *s, cli_model_fn fn, gt_error *e)
 {
     const int n = s->n;

@@ -10,6 +10,14 @@
 
 #define FIELD(c, o, type) ((type *)((char *)(c) + (o)->at))
 
+int cli_past_end(gt_error *e, const char *option, long v, size_t steps)
+{
+    char n[32], last[32];
+    return gt_fail(e, GT_EINPUT, "%s %ld: the text has %s steps (0..%s)", option, v,
+                   report_commas(steps, n, sizeof n),
+                   report_commas(steps ? steps - 1 : 0, last, sizeof last));
+}
+
 int cli_set_count(cli *c, const cli_option *o, const char *arg)
 {
     char *end;

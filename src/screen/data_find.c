@@ -10,6 +10,7 @@
 #include "gatetui/finding.h"
 #include "gatetui/mask.h"
 #include "gatetui/profile.h"
+#include "gatetui/report.h"
 #include "gatetui/select.h"
 #include "gatetui/signals.h"
 #include "gatetui/units.h"
@@ -387,10 +388,13 @@ static int take_hypothesis(gt_data_find *f, reader *r)
         if (!isnan(x) && (best < 0 || fabs(x) > fabs(f->r[(size_t)f->signal * H + best])))
             best = j;
     }
+    char n1[32], n2[32], n3[32];
     snprintf(f->msg, sizeof f->msg,
-             "\"%.60s\": %zu match%s, %zu of %zu steps; largest |r|: unit %d (%s %+.3f); "
-             "s sorts by |r|, n/N jump",
-             f->regex, f->nmatch, f->nmatch == 1 ? "" : "es", f->inside, f->searched, best,
+             "\"%.60s\": %s match%s, %s of %s steps; largest |r|: unit %d (%s %+.3f); "
+             "o r sorts by |r|, n/N jump",
+             f->regex, report_commas(f->nmatch, n1, sizeof n1), f->nmatch == 1 ? "" : "es",
+             report_commas(f->inside, n2, sizeof n2), report_commas(f->searched, n3, sizeof n3),
+             best,
              data_find_signal_name(f), best < 0 ? NAN : f->r[(size_t)f->signal * H + best]);
     return 0;
 }
@@ -415,19 +419,22 @@ static int take_selection(gt_data_find *f, reader *r)
     f->sel_threshold = f->threshold;
     f->sel_state = FIND_KNOWN;
     const char *sig = data_find_signal_name(f);
+    char a[32], b[32], c[32];
+    report_commas(f->sel_a, a, sizeof a);
+    report_commas(f->sel_b, b, sizeof b);
     if (!f->nsel) {
         snprintf(f->msg, sizeof f->msg,
-                 "steps %zu-%zu: no unit has %s >= %.2f throughout and below it around; "
+                 "steps %s-%s: no unit has %s >= %.2f throughout and below it around; "
                  "; changes the signal, , and . the threshold",
-                 f->sel_a, f->sel_b, sig, f->threshold);
+                 a, b, sig, f->threshold);
         return 0;
     }
     char units[96] = "";
     for (int i = 0, k = 0; i < f->nsel && k + 8 < (int)sizeof units; i++)
         k += snprintf(units + k, sizeof units - (size_t)k, "%s%d", i ? " " : "", f->sel_units[i]);
-    snprintf(f->msg, sizeof f->msg, "steps %zu-%zu, %s >= %.2f: unit%s %s; %zu match%s, n/N jump",
-             f->sel_a, f->sel_b, sig, f->threshold, f->nsel == 1 ? "" : "s", units, f->nsm,
-             f->nsm == 1 ? "" : "es");
+    snprintf(f->msg, sizeof f->msg, "steps %s-%s, %s >= %.2f: unit%s %s; %s match%s, n/N jump",
+             a, b, sig, f->threshold, f->nsel == 1 ? "" : "s", units,
+             report_commas(f->nsm, c, sizeof c), f->nsm == 1 ? "" : "es");
     return 0;
 }
 

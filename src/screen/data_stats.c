@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "gatetui/report.h"
-#include "gatetui/columns.h"
 #include "screen/data_stats.h"
 #include "screen/draw_surface.h"
 
@@ -24,7 +23,9 @@ int data_stats_init(gt_data_stats *sv, const gt_model *m, gt_trace *tr, const ch
     sv->lines = calloc((size_t)m->layers, sizeof *sv->lines);
     sv->width = calloc((size_t)m->layers, sizeof *sv->width);
     sv->units = calloc((size_t)m->layers, sizeof *sv->units);
-    if (!sv->text || !sv->lines || !sv->width || !sv->units) {
+    sv->cols = calloc((size_t)m->layers, sizeof *sv->cols);
+    sv->have_col = calloc((size_t)m->layers, 1);
+    if (!sv->text || !sv->lines || !sv->width || !sv->units || !sv->cols || !sv->have_col) {
         data_stats_free(sv);
         return gt_fail(e, GT_EFAIL, "out of memory for the stats view");
     }
@@ -33,20 +34,24 @@ int data_stats_init(gt_data_stats *sv, const gt_model *m, gt_trace *tr, const ch
 
 /* ---- the child ---- */
 
-/* What follows the tables' text and a 0 byte in the child's result: this, then the H rows
- * of the unit table (the child is a fork: the same layout). */
+/* What follows the tables' text and a 0 byte in the child's result: the column of the
+ * table that compares several models (a gt_compare_col), this, then the H rows of the
+ * unit table (the child is a fork: the same layout). */
 typedef struct units_head {
     int hidden, ngates, carry, K;
     char gate_name[REPORT_MAX_GATES][4];
 } units_head;
 
-/* The unit table after the text in f. */
+/* The compared column and the unit table after the text in f. */
 static void write_units(FILE *f, const gt_report *r)
 {
     units_head hd = {r->m->hidden, r->ngates, r->carry, r->K, {{0}}};
     for (int g = 0; g < r->ngates; g++)
         snprintf(hd.gate_name[g], sizeof hd.gate_name[g], "%s", r->gate[g].name);
+    gt_compare_col col;
+    compare_col(&col, r);
     fputc(0, f);
+    fwrite(&col, sizeof col, 1, f);
     fwrite(&hd, sizeof hd, 1, f);
     fwrite(r->unit_table, sizeof *r->unit_table, (size_t)r->m->hidden, f);
 }
@@ -136,7 +141,8 @@ void data_stats_free(gt_data_stats *sv)
     free(sv->units);
     free(sv->lines);
     free(sv->width);
-    free(sv->joined);
+    free(sv->cols);
+    free(sv->have_col);
     memset(sv, 0, sizeof *sv);
     bgjob_init(&sv->job);
 }
@@ -149,6 +155,7 @@ void data_stats_forget(gt_data_stats *sv)
         free(sv->units[k]);
         sv->text[k] = NULL;
         sv->units[k] = NULL;
+        sv->have_col[k] = 0;
     }
     sv->error[0] = 0;
 }
@@ -210,8 +217,11 @@ static void take_tables(gt_data_stats *sv, int k, const char *text, size_t all)
     int lines = 0, width = 0;
     const char *nul = memchr(text, 0, all);
     size_t len = nul ? (size_t)(nul - text) : all;
-    if (nul)
-        take_units(sv, k, nul + 1, all - len - 1);
+    if (nul && all - len - 1 >= sizeof *sv->cols) {
+        memcpy(&sv->cols[k], nul + 1, sizeof *sv->cols);
+        sv->have_col[k] = 1;
+        take_units(sv, k, nul + 1 + sizeof *sv->cols, all - len - 1 - sizeof *sv->cols);
+    }
     char *t = malloc(len + 1);
     if (!t) {
         snprintf(sv->error, sizeof sv->error, "report of layer %d: out of memory", k);
@@ -228,11 +238,6 @@ static void take_tables(gt_data_stats *sv, int k, const char *text, size_t all)
 
 const char *data_stats_tables(const gt_data_stats *sv, int layer, int *lines, int *width)
 {
-    if (sv->joined && sv->joined_layer == layer) {
-        *lines = sv->joined_lines;
-        *width = sv->joined_width;
-        return sv->joined;
-    }
     *lines = layer >= 0 && layer < sv->layers && sv->text[layer] ? sv->lines[layer] : 0;
     *width = layer >= 0 && layer < sv->layers && sv->text[layer] ? sv->width[layer] : 0;
     return layer >= 0 && layer < sv->layers ? sv->text[layer] : NULL;
@@ -243,23 +248,10 @@ const gt_unit_row *data_stats_units(const gt_data_stats *sv, int layer)
     return layer >= 0 && layer < sv->layers && sv->units ? sv->units[layer] : NULL;
 }
 
-int data_stats_join(gt_data_stats *sv, const char *const *tables, int n, int layer)
+const gt_compare_col *data_stats_col(const gt_data_stats *sv, int layer)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    int bad = !f || columns_print(f, tables, n, "   ");
-    if (f && fclose(f))
-        bad = 1;
-    if (bad) {
-        free(buf);
-        return GT_EFAIL;
-    }
-    free(sv->joined);
-    sv->joined = buf;
-    sv->joined_layer = layer;
-    measure(buf, &sv->joined_lines, &sv->joined_width);
-    return GT_OK;
+    return layer >= 0 && layer < sv->layers && sv->have_col && sv->have_col[layer]
+               ? &sv->cols[layer] : NULL;
 }
 
 int data_stats_tick(gt_data_stats *sv)

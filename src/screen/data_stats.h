@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "gatetui/compare.h"
 #include "gatetui/error.h"
 #include "gatetui/model.h"
 #include "gatetui/report.h"
@@ -30,10 +31,10 @@ typedef struct gt_data_stats {
     int ngates, carry, K;
     char gate_name[REPORT_MAX_GATES][4];
     char error[256];    /* why the last computation failed, or "" */
-    /* several models: every model's tables of layer joined_layer side by side, one column
-     * per model (models.c), or NULL */
-    char *joined;
-    int joined_layer, joined_lines, joined_width;
+    /* [layers] each layer's column of the table that compares several models
+     * (compare.h), have_col[layer] once computed, with the tables */
+    gt_compare_col *cols;
+    char *have_col;
     /* private */
     const gt_model *m;
     gt_trace *tr;       /* its text, as loaded (the edits are beside it) */
@@ -53,14 +54,12 @@ void data_stats_want(gt_data_stats *sv, int layer);
 /* The model changed (its interventions): the tables known are dropped, a computation
  * ended. */
 void data_stats_forget(gt_data_stats *sv);
-/* The tables to show for layer: every model's side by side when they are joined, else
- * this model's (NULL until computed); their lines and widest line's columns. */
+/* Layer's tables (NULL until computed); their lines and widest line's columns. */
 const char *data_stats_tables(const gt_data_stats *sv, int layer, int *lines, int *width);
 /* Layer's unit table ([H] rows in unit order), NULL until computed. */
 const gt_unit_row *data_stats_units(const gt_data_stats *sv, int layer);
-/* Joins the n models' tables of layer side by side (columns.h) as this view's; GT_EFAIL
- * when out of memory (nothing changes). */
-int data_stats_join(gt_data_stats *sv, const char *const *tables, int n, int layer);
+/* Layer's column of the table that compares several models, NULL until computed. */
+const gt_compare_col *data_stats_col(const gt_data_stats *sv, int layer);
 /* Ends the computation that runs, if any. */
 void data_stats_cancel(gt_data_stats *sv);
 /* Reads what the child sent; collects the tables when it is done. 1 when the view should

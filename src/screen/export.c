@@ -177,7 +177,7 @@ bad:
 static int parse_edit(const gt_model *m, const char *s, size_t steps, size_t *step, int *tok,
                       gt_error *e)
 {
-    char *end;
+    char *end, last[32];
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
     if (end == s || *end != ':' || errno || s[0] == '-')
@@ -189,7 +189,8 @@ static int parse_edit(const gt_model *m, const char *s, size_t steps, size_t *st
     if (!n || (size_t)len != n || cp == UTF8_INVALID)
         return gt_fail(e, GT_EINPUT, "--edit %s: after the colon, one character", s);
     if (v >= steps)
-        return gt_fail(e, GT_EINPUT, "--edit %s: the text has steps 0-%zu", s, steps - 1);
+        return gt_fail(e, GT_EINPUT, "--edit %s: the text has steps 0-%s", s,
+                       report_commas(steps - 1, last, sizeof last));
     int t = model_token(m, cp);
     if (t < 0)
         return gt_fail(e, GT_EINPUT, "--edit %s: '%s' is not in the model's vocabulary", s,
@@ -203,12 +204,13 @@ int export_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e
 {
     const gt_model *m = &sm->m[0];
     const gt_text *t = &sm->text[0];
+    char last[32];
     int cols = EXPORT_COLS, rows = EXPORT_ROWS, rc;
     if (o->size && (rc = parse_size(o->size, &cols, &rows, e)))
         return rc;
     if (o->step < 0 || (size_t)o->step >= t->steps)
-        return gt_fail(e, GT_EINPUT, "--step %ld: the text has steps 0-%zu", o->step,
-                       t->steps - 1);
+        return gt_fail(e, GT_EINPUT, "--step %ld: the text has steps 0-%s", o->step,
+                       report_commas(t->steps - 1, last, sizeof last));
     size_t es = 0;
     int etok = -1;
     if (o->edit && (rc = parse_edit(m, o->edit, t->steps, &es, &etok, e)))

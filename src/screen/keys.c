@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gatetui/report.h"
 #include "gatetui/utf8.h"
 #include "screen/edtext.h"
 #include "screen/export.h"
@@ -65,6 +66,8 @@ static void jump(gt_view *v, size_t st)
 
 static void go_to(gt_view *v, const char *in)
 {
+    char last[32];
+    report_commas(v->steps - 1, last, sizeof last);
     while (*in == ' ')
         in++;
     if (!*in)
@@ -94,13 +97,13 @@ static void go_to(gt_view *v, const char *in)
     while (*end == ' ')
         end++;
     if (!digits || *end || (frac && !pct) || x > 1e18) {
-        message(v, 1, "go to: \"%s\" is not a step (0-%zu), N%% or end", in, v->steps - 1);
+        message(v, 1, "go to: \"%s\" is not a step (0-%s), N%% or end", in, last);
         return;
     }
     if (pct)
         x = x >= 100 ? (double)(v->steps - 1) : x / 100.0 * (double)(v->steps - 1);
     if (x > (double)(v->steps - 1)) {
-        message(v, 1, "go to %s: the text has steps 0-%zu", in, v->steps - 1);
+        message(v, 1, "go to %s: the text has steps 0-%s", in, last);
         return;
     }
     jump(v, (size_t)(x + (pct ? 0.5 : 0)));
@@ -156,12 +159,15 @@ static void search(gt_view *v, int dir)
     jump(v, s);
     v->ui->search_matches = (int)count;
     v->ui->search_index = (int)before;
-    message(v, 0, "match %zu of %zu%s%s", before, count, fold ? " (either case)" : "",
+    char a[32], b[32];
+    message(v, 0, "match %s of %s%s%s", report_commas(before, a, sizeof a),
+            report_commas(count, b, sizeof b), fold ? " (either case)" : "",
             wrapped ? (dir > 0 ? ", wrapped around the end" : ", wrapped around the start") : "");
 }
 
 static void edit(gt_view *v, uint32_t cp)
 {
+    char at[32];
     int tok = model_token(v->m, cp);
     char u[8] = "?";
     int n = utf8_encode(cp, u);
@@ -174,7 +180,8 @@ static void edit(gt_view *v, uint32_t cp)
         return;
     }
     if (trace_token(v->tr, v->t) == tok) {
-        message(v, 0, "step %zu is already that character; nothing changed", v->t);
+        message(v, 0, "step %s is already that character; nothing changed",
+                report_commas(v->t, at, sizeof at));
         return;
     }
     gt_error e = {0};
@@ -183,7 +190,7 @@ static void edit(gt_view *v, uint32_t cp)
         return;
     }
     if (!v->ui->msg_error) /* unless computing what depends on the edit failed */
-        message(v, 0, "step %zu edited; u undoes", v->t);
+        message(v, 0, "step %s edited; u undoes", report_commas(v->t, at, sizeof at));
 }
 
 static void close_prompt(gt_view *v)
@@ -334,19 +341,22 @@ static void open_prompt(gt_view *v, gt_prompt p)
 
 static void undo(gt_view *v)
 {
+    char a[32], b[32];
     gt_edit ed;
     if (!view_undo(v, &ed)) {
         message(v, 0, "no edit to undo");
         return;
     }
     if (!v->ui->msg_error)
-        message(v, 0, "undid the edit at step %zu (%zu left; Ctrl-R redoes)", ed.step,
-                trace_edit_count(v->tr));
+        message(v, 0, "undid the edit at step %s (%s left; Ctrl-R redoes)",
+                report_commas(ed.step, a, sizeof a),
+                report_commas(trace_edit_count(v->tr), b, sizeof b));
 }
 
 /* Ctrl-R: the last edit undone, made again. */
 static void redo(gt_view *v)
 {
+    char at[32];
     if (!v->ui->nredo) {
         message(v, 0, "no undone edit to redo");
         return;
@@ -363,7 +373,8 @@ static void redo(gt_view *v)
     }
     jump(v, step);
     if (!v->ui->msg_error)
-        message(v, 0, "redid the edit at step %zu (%d more to redo)", step, v->ui->nredo);
+        message(v, 0, "redid the edit at step %s (%d more to redo)",
+                report_commas(step, at, sizeof at), v->ui->nredo);
 }
 
 /* E: the next edited step after the cursor, around the end. */
@@ -383,7 +394,9 @@ static void next_edit(gt_view *v)
         k += i <= s;
     }
     jump(v, s);
-    message(v, 0, "edited step %zu of %zu: %zu", k, total, s);
+    char a[32], b[32], c[32];
+    message(v, 0, "edited step %s of %s: %s", report_commas(k, a, sizeof a),
+            report_commas(total, b, sizeof b), report_commas(s, c, sizeof c));
 }
 
 /* The perturbation horizon K doubled (more) or halved. */
@@ -498,9 +511,10 @@ static void clear_interventions(gt_view *v)
     interventions_changed(v, "every intervention removed");
 }
 
-static void next_sort(gt_view *v)
+/* The units in order o; the selected unit stays (the gate panel scrolls to it). */
+static void set_sort(gt_view *v, gt_sort o)
 {
-    v->ui->sort = keys_find_next_sort(v);
+    v->ui->sort = o;
     if (v->ui->sort == SORT_MEAN) {
         data_stats_want(&v->stats, v->layer);
         if (!data_stats_units(&v->stats, v->layer))
@@ -529,8 +543,9 @@ gt_act keys_mark_pending(gt_view *v, const gt_key *k)
         if (k->cp < 'a' || k->cp > 'z')
             return ACT_NONE;
         v->ui->mark[k->cp - 'a'] = v->t + 1;
-        message(v, 0, "mark %c at step %zu ('%c goes back to it)", (char)k->cp, v->t,
-                (char)k->cp);
+        char at[32];
+        message(v, 0, "mark %c at step %s ('%c goes back to it)", (char)k->cp,
+                report_commas(v->t, at, sizeof at), (char)k->cp);
         return ACT_REDRAW;
     }
     if (k->cp == '\'' || v->ui->quote) { /* '' : back to where the cursor was before the jump */
@@ -603,6 +618,32 @@ gt_act keys_close_view(gt_view *v, const gt_key *k)
 gt_act keys_scroll_tables(gt_view *v, const gt_key *k)
 {
     stats_key(v, k);
+    return ACT_REDRAW;
+}
+
+gt_act keys_stats_models(gt_view *v, const gt_key *k)
+{
+    if (!v->peers || v->npeers < 2) {
+        if (k->sym == K_ENTER)
+            message(v, 0, "one model: the report is its own (several models: a table "
+                    "compares them)");
+        return k->sym == K_ENTER ? ACT_REDRAW : keys_step(v, k);
+    }
+    if (k->sym == K_ENTER) {
+        v->ui->stats_full = !v->ui->stats_full;
+        v->ui->stats_scroll = 0;
+        message(v, 0, v->ui->stats_full ? "the report of %s (Enter: every model's table)"
+                                        : "every model's table (Enter: %s's whole report)",
+                v->model_name);
+        return ACT_REDRAW;
+    }
+    if (v->ui->stats_full)
+        return keys_step(v, k);
+    int left = k->sym == K_LEFT || (k->sym == K_CHAR && k->cp == 'h');
+    if (left && v->ui->stats_col > 0)
+        v->ui->stats_col--;
+    else if (!left && v->ui->stats_col + 1 < v->npeers)
+        v->ui->stats_col++; /* view_prepare holds it where the last column shows */
     return ACT_REDRAW;
 }
 
@@ -680,11 +721,39 @@ gt_act keys_unit_ends(gt_view *v, const gt_key *k)
 
 gt_act keys_sort(gt_view *v, const gt_key *k)
 {
-    if (is(k, 's'))
-        next_sort(v);
-    else
+    if (is(k, 'o')) {
+        v->ui->sort_pick = 1;
+        const int lstm = v->m->arch == GT_LSTM;
+        message(v, 0, "order? i index, g %s gate, m its mean, c |%s|, d |%s%s|, p importance%s",
+                lstm ? "forget" : "update", lstm ? "c" : "h", v->utf8 ? "Δ" : "d", lstm ? "c" : "h",
+                data_find_has_r(&v->find, v->layer) ? ", r |r|" : "");
+    } else if (is(k, 's')) {
+        set_sort(v, keys_find_next_sort(v));
+    } else {
         v->ui->sort_reverse = !v->ui->sort_reverse;
-    v->ui->select_top = 1; /* the top of the new order */
+    }
+    return ACT_REDRAW;
+}
+
+gt_act keys_sort_pick(gt_view *v, const gt_key *k)
+{
+    static const char keys[] = "igmcdpr";
+    static const gt_sort order[] = {SORT_INDEX, SORT_CARRY, SORT_MEAN, SORT_ABSC,
+                                    SORT_CHANGE, SORT_IMPORTANCE, SORT_R};
+    v->ui->sort_pick = 0;
+    const char *at = k->sym == K_CHAR && !k->ctrl && k->cp > 0 && k->cp < 0x80
+                         ? strchr(keys, (int)k->cp) : NULL;
+    if (!at) {
+        message(v, 0, "no order chosen: the units stay in theirs");
+        return ACT_REDRAW;
+    }
+    gt_sort o = order[at - keys];
+    if (o == SORT_R && !data_find_has_r(&v->find, v->layer)) {
+        message(v, 1, "no |r| on this layer: m matches a regular expression first");
+        return ACT_REDRAW;
+    }
+    v->ui->msg[0] = 0;
+    set_sort(v, o);
     return ACT_REDRAW;
 }
 

@@ -40,6 +40,7 @@ static const gt_keyrun run_of[KA_COUNT] = {
     [KA_ESCAPE] = keys_escape,
     [KA_UNITS_OPEN] = keys_units_open,
     [KA_UNITS_TABLE] = keys_units_table,
+    [KA_STATS_MODELS] = keys_stats_models,
     [KA_REDRAW] = keys_redraw,
     [KA_HELP_OPEN] = keys_help_open,
     [KA_QUIT] = keys_quit,
@@ -86,6 +87,8 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
         return ACT_REDRAW;
     }
     keys_begin(v, k);
+    if (v->ui->sort_pick) /* after o: the order */
+        return keys_sort_pick(v, k);
     const gt_keys_table *r = line_of(v, k);
     /* after M or ': the next character names a mark, unless a view or m v p takes it */
     if (k->sym == K_CHAR && !k->ctrl && (v->ui->mark_next || v->ui->quote) &&

@@ -27,14 +27,17 @@ static void select_key(gt_view *v)
     f->selecting = 0;
     size_t n = f->steps < v->steps ? f->steps : v->steps;
     size_t a = f->anchor < v->t ? f->anchor : v->t, b = f->anchor < v->t ? v->t : f->anchor;
+    char sa[32], sb[32], sn[32];
     if (b >= n) {
-        snprintf(v->ui->msg, sizeof v->ui->msg, "steps %zu-%zu: past the %zu steps searched (--steps N)",
-                 a, b, n);
+        snprintf(v->ui->msg, sizeof v->ui->msg, "steps %s-%s: past the %s steps searched (--steps N)",
+                 report_commas(a, sa, sizeof sa), report_commas(b, sb, sizeof sb),
+                 report_commas(n, sn, sizeof sn));
         v->ui->msg_error = 1;
         return;
     }
     data_find_select(f, a, b, v->layer);
-    snprintf(v->ui->msg, sizeof v->ui->msg, "selecting the units of steps %zu-%zu (%s >= %.2f)", a, b,
+    snprintf(v->ui->msg, sizeof v->ui->msg, "selecting the units of steps %s-%s (%s >= %.2f)",
+             report_commas(a, sa, sizeof sa), report_commas(b, sb, sizeof sb),
              data_find_signal_name(f), f->threshold);
     v->ui->msg_error = 0;
 }

@@ -20,6 +20,9 @@ gt_act keys_mark_pending(gt_view *v, const gt_key *k);
 
 gt_act keys_close_view(gt_view *v, const gt_key *k);
 gt_act keys_scroll_tables(gt_view *v, const gt_key *k);
+gt_act keys_stats_models(gt_view *v, const gt_key *k);
+/* After o: the key that picks the units' order (any other: none). */
+gt_act keys_sort_pick(gt_view *v, const gt_key *k);
 gt_act keys_scroll_profile(gt_view *v, const gt_key *k);
 gt_act keys_derivative_lags(gt_view *v, const gt_key *k);
 gt_act keys_step(gt_view *v, const gt_key *k);

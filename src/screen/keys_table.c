@@ -15,13 +15,14 @@
 #define V [HINT_SELECT]
 #define J [HINT_DERIV]
 #define U [HINT_UNITS]
+#define M [HINT_MODELS]
 
 /* The keys that mean something else in a view over the panels first (they are found
  * first), then the help box's lines (a line without a key says what a panel shows), then
  * the keys documented that it does not list. */
 static const gt_keys_table table[] = {
     {NULL, "close the report's tables", 0, KEY_STATS, KA_CLOSE_VIEW, NULL, NULL, {K_ESC},
-     {HINT("r Esc", NULL, "close", S = 5)}},
+     {HINT("r Esc", NULL, "close", S = 5, M = 5)}},
     {NULL, "close the profile", 0, KEY_PROFILE, KA_CLOSE_VIEW, NULL, NULL, {K_ESC},
      {HINT("p Esc", NULL, "close", F = 4)}},
     {NULL, "close the derivative", 0, KEY_JACOBIAN, KA_CLOSE_VIEW, NULL, NULL, {K_ESC},
@@ -29,6 +30,9 @@ static const gt_keys_table table[] = {
     {NULL, "scroll the report's tables", 0, KEY_STATS, KA_SCROLL_TABLES, "kjKJ", NULL,
      {K_UP, K_DOWN, K_PGUP, K_PGDN},
      {HINT("↑↓", "j/k", "scroll", S = 1), HINT("PgUp/Dn", NULL, "page", S = 2)}},
+    {NULL, "several models: the table's columns left, right; Enter the model shown's whole report, again the table",
+     0, KEY_STATS, KA_STATS_MODELS, "hl", NULL, {K_LEFT, K_RIGHT, K_ENTER},
+     {HINT("←→", "h/l", "models", M = 1), HINT("Enter", NULL, "one's report", M = 2)}},
     {NULL, "scroll the profile", 0, KEY_PROFILE, KA_SCROLL_PROFILE, "kjKJ", NULL,
      {K_UP, K_DOWN, K_PGUP, K_PGDN},
      {HINT("↑↓", "j/k", "scroll", F = 1), HINT("PgUp/Dn", NULL, "page", F = 2)}},
@@ -60,10 +64,12 @@ static const gt_keys_table table[] = {
      {K_NONE}, {{0}}},
     {"H L #", "the first, the last unit of the order; a unit by number", 0, KEY_ALL,
      KA_UNIT_ENDS, "HL#", NULL, {K_NONE}, {{0}}},
-    {"s S", "sort units (the first selected): index, carry gate, mean carry gate, |c|, |Δc|, importance, |r|; reverse",
+    {"s S", "sort units (the selected one stays): index, carry gate, mean carry gate, |c|, |Δc|, importance, |r|; reverse",
      0, KEY_ALL, KA_SORT, "sS", NULL, {K_NONE}, {HINT("s", NULL, "sort", P = 4)}},
+    {"o", "pick the order: then i g m c d p r (index ... |r|)", 0, KEY_ALL, KA_SORT, "o", NULL,
+     {K_NONE}, {{0}}},
     {"[ ]", "the layer below, above", 0, KEY_ALL, KA_LAYER, "[]", NULL, {K_NONE},
-     {{"[ ]", NULL, "layer", NULL, 1, {P = 5, E = 7, S = 3, J = 4}}}},
+     {{"[ ]", NULL, "layer", NULL, 1, {P = 5, E = 7, S = 3, J = 4, M = 3}}}},
     {"c", "colour the text by the selected unit's value", 0, KEY_ALL, KA_COLOUR, "c", NULL,
      {K_NONE}, {HINT("c", NULL, "colour", P = 12)}},
     {"g", "go to a step (a number, N%, end)", 0, KEY_ALL, KA_GO_TO, "g", NULL, {K_NONE},
@@ -105,7 +111,7 @@ static const gt_keys_table table[] = {
     {"x", "export this frame to a text file", 0, KEY_ALL, KA_EXPORT, "x", NULL, {K_NONE},
      {HINT("x", NULL, "export", P = 11, E = 9)}},
     {"Tab S-Tab", "several models: the next, previous one (same step, edits)", 0, KEY_ALL,
-     KA_NONE, NULL, NULL, {K_NONE}, {{0}}},
+     KA_NONE, NULL, NULL, {K_NONE}, {HINT("Tab", NULL, "model", M = 4)}},
     {"Esc", "cancel a prompt or a selection, stop a computation", 0, KEY_ALL, KA_ESCAPE, NULL,
      NULL, {K_ESC}, {HINT("Esc", NULL, "cancel", V = 4)}},
     {"^L", "draw the screen again", 0, KEY_ALL, KA_REDRAW, NULL, "l", {K_NONE}, {{0}}},
@@ -113,9 +119,9 @@ static const gt_keys_table table[] = {
      KA_NONE, NULL, NULL, {K_NONE}, {{0}}},
     {"?", "this help (↑ ↓ PgUp PgDn scroll it, any other key closes it)", 0, KEY_ALL,
      KA_HELP_OPEN, "?", NULL, {K_NONE},
-     {HINT("?", NULL, "help", P = 17, E = 10, S = 6, F = 5, V = 5, J = 6, U = 6)}},
+     {HINT("?", NULL, "help", P = 17, E = 10, S = 6, F = 5, V = 5, J = 6, U = 6, M = 6)}},
     {"q ^C", "quit (q asks again while edits are not written)", 0, KEY_ALL, KA_QUIT, "q", "c",
-     {K_NONE}, {HINT("q", NULL, "quit", P = 18, E = 11, S = 7, F = 6, V = 6, J = 7, U = 7)}},
+     {K_NONE}, {HINT("q", NULL, "quit", P = 18, E = 11, S = 7, F = 6, V = 6, J = 7, U = 7, M = 7)}},
     {.keys = "", .what = ""},
     {.keys = "", .what = "unit rows: #, gate bars and values, c, h, t½ = ln .5 / ln f (steps), Δc = c - c at the step before"},
     {.keys = "", .what = "c: text shaded by tanh c: blue -1 .. plain 0 .. red +1"},

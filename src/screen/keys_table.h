@@ -26,7 +26,7 @@ typedef enum gt_keyact {
     KA_LAYER, KA_COLOUR, KA_GO_TO, KA_SEARCH, KA_FIND, KA_EDIT, KA_UNDO, KA_NEXT_EDIT,
     KA_HORIZON, KA_DIFFERENCE, KA_WRITE, KA_REPORT, KA_DERIVATIVE, KA_BIAS, KA_ABLATE,
     KA_CLEAR_INTERVENTIONS, KA_EXPORT, KA_ESCAPE, KA_REDRAW, KA_HELP_OPEN, KA_QUIT,
-    KA_UNITS_OPEN, KA_UNITS_TABLE,
+    KA_UNITS_OPEN, KA_UNITS_TABLE, KA_STATS_MODELS,
     KA_COUNT
 } gt_keyact;
 
@@ -39,6 +39,7 @@ typedef enum gt_hintctx {
     HINT_SELECT,  /* a stretch being selected (v) */
     HINT_DERIV,   /* the derivative over the panels */
     HINT_UNITS,   /* the unit table over the panels */
+    HINT_MODELS,  /* the report's tables of several models: the table comparing them */
     HINT_COUNT
 } gt_hintctx;
 

@@ -129,32 +129,13 @@ void models_switch(gt_models *ms, int dir)
     ms->ui.msg_error = 0;
 }
 
-/* When every model's tables of the layer shown are known: each view gets them side by side
- * (once per layer: the text as loaded does not change). 1 when they were joined now. */
-static int join_tables(gt_models *ms)
-{
-    const gt_view *v = &ms->v[ms->cur];
-    const char *tables[64];
-    if (ms->n < 2 || ms->n > 64 || v->ui->overlay != OVERLAY_STATS ||
-        (v->stats.joined && v->stats.joined_layer == v->layer))
-        return 0;
-    for (int k = 0; k < ms->n; k++) {
-        const gt_data_stats *sv = &ms->v[k].stats;
-        if (ms->v[k].layer != v->layer || !(tables[k] = sv->text[v->layer]))
-            return 0;
-    }
-    for (int k = 0; k < ms->n; k++)
-        data_stats_join(&ms->v[k].stats, tables, ms->n, v->layer);
-    return 1;
-}
-
 int models_tick(gt_models *ms)
 {
     int redraw = 0;
     for (int k = 0; k < ms->n; k++)
         if (view_tick(&ms->v[k]) && (k == ms->cur || ms->v[ms->cur].ui->overlay == OVERLAY_STATS))
             redraw = 1; /* the others show in the stats view only */
-    return join_tables(ms) || redraw;
+    return redraw;
 }
 
 int models_busy(const gt_models *ms)

@@ -157,9 +157,10 @@ void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
     int last = v->ui->top + page < H ? v->ui->top + page : H;
     char title[160], note[96];
     char what[64] = "";
+    char at[32];
     if (v->ui->diff)
-        snprintf(what, sizeof what, " edited %s before (step %zu)%s", s->utf8 ? "−" : "-",
-                 v->dr.step, v->diff_known ? "" : ", not known here");
+        snprintf(what, sizeof what, " edited %s before (step %s)%s", s->utf8 ? "−" : "-",
+                 report_commas(v->dr.step, at, sizeof at), v->diff_known ? "" : ", not known here");
     const char *dir = v->ui->sort == SORT_INDEX
                           ? (v->ui->sort_reverse ? ", last first" : "")
                           : (v->ui->sort_reverse ? ", lowest first" : ", highest first");

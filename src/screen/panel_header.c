@@ -62,7 +62,7 @@ static int loss_forms_of(const gt_view *v, loss_forms *lf)
         {"loss %.2f bits/char", "%.2f b/c"},
         {"loss %.2f bits/char, no better than chance (%.2f): vocabulary order or readout "
          "layer wrong?",
-         "loss %.2f b/c >= chance (%.2f)!"}};
+         "loss %.2f bits/char, not below chance (%.2f)!"}};
     for (int f = 0; f < 2; f++)
         snprintf(lf->text[f], sizeof lf->text[f], forms[bad][f], bits, uniform);
     lf->role = bad ? R_EDIT : R_NORMAL;

@@ -124,8 +124,9 @@ void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
     const char *st = lstm ? "c" : "h", *g = lstm ? "f" : "z";
     char title[160], note[64], ch[32], buf[256];
     panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
-    snprintf(title, sizeof title, "derivative: layer %d, step %zu %s, unit %d", v->layer, v->t,
-             ch, v->unit);
+    char at[32];
+    snprintf(title, sizeof title, "derivative: layer %d, step %s %s, unit %d", v->layer,
+             report_commas(v->t, at, sizeof at), ch, v->unit);
     snprintf(note, sizeof note, "K %d  +/-  D closes", jv->horizon);
     gt_rect in;
     panel_frame(s, r, title, note, &in);

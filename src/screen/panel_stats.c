@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gatetui/compare.h"
 #include "gatetui/report.h"
 #include "screen/panel.h"
 #include "screen/draw_plot.h"
@@ -28,19 +29,60 @@ static int line_at(const char *text, int i, char *buf, size_t n)
 }
 
 
+/* Several models: the table that compares them, its label column fixed and the models'
+ * columns from the first one chosen (← →), as many as fit; "computing" until every
+ * model's report is known. */
+static void compare_table(gt_surface *s, gt_rect r, const gt_view *v)
+{
+    gt_compare_col c[VIEW_MAX_MODELS];
+    char title[320], note[128], buf[4096];
+    int n = view_compare_cols(v, c, VIEW_MAX_MODELS), first = v->ui->stats_col;
+    int fit = n > 0 ? view_compare_fit(c, n, first, view_stats_width(v)) : 0;
+    snprintf(title, sizeof title, "report: %s, layer %d, %d models", v->text_name, v->layer,
+             v->npeers);
+    if (n > 0)
+        snprintf(note, sizeof note, "models %d-%d of %d %s  Enter one  r closes", first + 1,
+                 first + fit, n, s->utf8 ? "←→" : "<>");
+    else
+        snprintf(note, sizeof note, "r closes");
+    gt_rect in;
+    panel_frame(s, r, title, note, &in);
+    if (n < 1) {
+        int known = 0;
+        for (int k = 0; k < v->npeers; k++)
+            known += data_stats_col(&v->peers[k].stats, v->layer) != NULL;
+        panel_stats_computing(s, in, v);
+        snprintf(buf, sizeof buf, "%d of %d models' reports known: the table compares them "
+                 "once all are", known, v->npeers);
+        surf_text(s, in.x + 1, in.y + 2, in.w - 1, R_DIM, buf);
+        return;
+    }
+    for (int y = 0; y < in.h && v->ui->stats_scroll + y < COMPARE_ROWS; y++) {
+        int row = v->ui->stats_scroll + y;
+        compare_line(row, c, n, first, fit, buf, sizeof buf);
+        surf_text(s, in.x + 1, in.y + y, in.w - 1, row == COMPARE_NAME ? R_TITLE : R_NORMAL,
+                  buf);
+    }
+}
+
 void panel_stats(gt_surface *s, gt_rect r, const gt_view *v)
 {
+    if (view_stats_compares(v)) {
+        compare_table(s, r, v);
+        return;
+    }
     const gt_data_stats *sv = &v->stats;
     int n, width;
     const char *text = data_stats_tables(sv, v->layer, &n, &width);
-    char title[320], note[64], buf[4096];
-    snprintf(title, sizeof title, "report: %s as loaded, layer %d%s", v->text_name, v->layer,
-             sv->joined && sv->joined_layer == v->layer ? ", every model" : "");
+    char title[600], note[96], buf[4096];
+    snprintf(title, sizeof title, "report: %s as loaded, layer %d%s%s", v->text_name, v->layer,
+             v->npeers > 1 ? ", " : "", v->npeers > 1 ? v->model_name : "");
     int rows = r.h - 1, cols = text ? layout_text_columns(r, n, width) : 1;
     if (text) {
         int last = v->ui->stats_scroll + cols * rows;
-        snprintf(note, sizeof note, "%d-%d of %d  %s scroll  r closes", v->ui->stats_scroll + 1,
-                 last < n ? last : n, n, s->utf8 ? "↑↓" : "up/down");
+        snprintf(note, sizeof note, "%d-%d of %d  %s scroll  %sr closes",
+                 v->ui->stats_scroll + 1, last < n ? last : n, n, s->utf8 ? "↑↓" : "up/down",
+                 v->npeers > 1 ? "Enter every model  " : "");
     } else {
         snprintf(note, sizeof note, "r closes");
     }

@@ -86,7 +86,7 @@ static void prompt_line(gt_surface *s, int x, int y, int end, const gt_view *v, 
 static gt_hintctx hint_context(const gt_view *v)
 {
     switch (v->ui->overlay) {
-    case OVERLAY_STATS: return HINT_STATS;
+    case OVERLAY_STATS: return view_stats_compares(v) ? HINT_MODELS : HINT_STATS;
     case OVERLAY_PROFILE: return HINT_PROFILE;
     case OVERLAY_UNITS: return HINT_UNITS;
     case OVERLAY_JACOBIAN:
@@ -102,10 +102,11 @@ static gt_hintctx hint_context(const gt_view *v)
 /* The prompt open, its question and its line; 0 when none is. */
 static int prompt_status(gt_surface *s, int x, int y, int end, const gt_view *v)
 {
-    char buf[512];
+    char buf[512], at[32];
     switch (v->ui->prompt) {
     case PROMPT_GOTO:
-        snprintf(buf, sizeof buf, "go to step (0-%zu, N%%, end): ", v->steps - 1);
+        snprintf(buf, sizeof buf, "go to step (0-%s, N%%, end): ",
+                 report_commas(v->steps - 1, at, sizeof at));
         prompt_line(s, x, y, end, v, buf, "   Enter goes, Esc cancels");
         return 1;
     case PROMPT_UNIT:
@@ -124,7 +125,8 @@ static int prompt_status(gt_surface *s, int x, int y, int end, const gt_view *v)
     case PROMPT_EDIT: {
         char ch[32];
         panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
-        snprintf(buf, sizeof buf, "replace %s at step %zu with: ", ch, v->t);
+        snprintf(buf, sizeof buf, "replace %s at step %s with: ", ch,
+                 report_commas(v->t, at, sizeof at));
         x += surf_text(s, x, y, end - x, R_KEY, buf);
         x += surf_text(s, x, y, end - x, R_CURSOR, " ");
         surf_text(s, x, y, end - x, v->ui->newline_asked ? R_MSG : R_DIM,
@@ -140,11 +142,12 @@ static int prompt_status(gt_surface *s, int x, int y, int end, const gt_view *v)
 void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
 {
     int x = r.x + 1, y = r.y, end = r.x + r.w;
-    char buf[512];
+    char buf[512], at[32];
     if (prompt_status(s, x, y, end, v))
         return;
     if (v->pending) {
-        snprintf(buf, sizeof buf, "computing the states up to step %zu ", v->ui->t);
+        snprintf(buf, sizeof buf, "computing the states up to step %s ",
+                 report_commas(v->ui->t, at, sizeof at));
         progress_line(s, x, y, end, buf, v->pass_progress);
         return;
     }
@@ -155,8 +158,8 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
     double done;
     const char *what = data_find_progress(&v->find, &done);
     if (what) {
-        snprintf(buf, sizeof buf, "computing %s over the first %zu steps ", what,
-                 v->find.steps < v->steps ? v->find.steps : v->steps);
+        snprintf(buf, sizeof buf, "computing %s over the first %s steps ", what,
+                 report_commas(v->find.steps < v->steps ? v->find.steps : v->steps, at, sizeof at));
         progress_line(s, x, y, end, buf, done);
         return;
     }

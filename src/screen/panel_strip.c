@@ -52,13 +52,15 @@ static gt_role step_role(const gt_view *v, const gt_surface *s, size_t st, const
 static void strip_note(const gt_view *v, const gt_surface *s, char *note, size_t n)
 {
     const gt_data_find *f = &v->find;
+    char a[32], b[32];
     int k = 0;
     if (f->hyp_state == FIND_KNOWN)
         k += snprintf(note + k, n - (size_t)k, "%s \"%.24s\"  ", s->utf8 ? "\xe2\x80\xbe" : "-",
                       f->regex);
     if (f->sel_state == FIND_KNOWN)
-        k += snprintf(note + (size_t)k, n - (size_t)k, "%s %zu-%zu  ",
-                      s->utf8 ? "\xe2\x95\x90" : "=", f->sel_a, f->sel_b);
+        k += snprintf(note + (size_t)k, n - (size_t)k, "%s %s-%s  ",
+                      s->utf8 ? "\xe2\x95\x90" : "=", report_commas(f->sel_a, a, sizeof a),
+                      report_commas(f->sel_b, b, sizeof b));
     if (v->ui->heat)
         snprintf(note + k, n - (size_t)k, "coloured by %s of unit %d (c: off)",
                  v->m->arch == GT_LSTM ? "tanh c" : "h", v->unit);
@@ -72,12 +74,15 @@ void panel_strip(gt_surface *s, gt_rect r, const gt_view *v)
     strip_note(v, s, note, sizeof note);
     gt_rect in;
     panel_frame(s, r, "text", note, &in);
-    if (v->ui->heat) { /* the shades' scale, left of the note: -1 ███████ +1 */
+    if (v->ui->heat) { /* the shades' scale, left of the note: -1 ---0+++ +1, each cell in
+                          * its shade: a background in colour, an attribute on the sign
+                          * without (a block would hide the background under its glyph) */
         int nx = r.x + r.w - 1 - surf_width(note) - 2, sx = nx - 15;
         if (sx > r.x + 8) {
             surf_text(s, sx, r.y, 4, R_DIM, " -1 ");
             for (int i = 0; i < 7; i++)
-                surf_put(s, sx + 4 + i, r.y, (gt_role)(R_HEAT_N3 + i), s->utf8 ? "█" : "#");
+                surf_put(s, sx + 4 + i, r.y, (gt_role)(R_HEAT_N3 + i),
+                         i < 3 ? "-" : i == 3 ? "0" : "+");
             surf_text(s, sx + 11, r.y, 4, R_DIM, " +1 ");
         }
     }

@@ -86,15 +86,72 @@ void view_free(gt_view *v)
     v->key = v->zeros = v->probs = NULL;
 }
 
+int view_stats_compares(const gt_view *v)
+{
+    return v->peers && v->npeers > 1 && !v->ui->stats_full;
+}
+
+int view_compare_cols(const gt_view *v, gt_compare_col *out, int max)
+{
+    int n = 0;
+    for (int k = 0; k < v->npeers && k < max; k++) {
+        const gt_view *p = &v->peers[k];
+        const gt_compare_col *c = p->layer == v->layer ? data_stats_col(&p->stats, v->layer)
+                                                       : NULL;
+        if (!c)
+            return -1;
+        out[n++] = *c;
+    }
+    return n;
+}
+
+int view_compare_fit(const gt_compare_col *c, int n, int first, int width)
+{
+    int used = compare_label_width(c, n), fit = 0;
+    for (int k = first; k < n; k++) {
+        used += 2 + compare_width(&c[k]);
+        if (used > width && fit > 0)
+            break;
+        fit++;
+    }
+    return fit;
+}
+
+int view_stats_width(const gt_view *v)
+{
+    return v->lay.cols - (v->lay.r[P_GATES].x > 0) - 1; /* panel_frame's rule, a margin */
+}
+
 int view_stats_max_scroll(const gt_view *v)
 {
     gt_rect g = v->lay.r[P_GATES];
     g.w = v->lay.cols;
     int rows = g.h - 1 > 1 ? g.h - 1 : 1;
-    int n, width; /* every model's tables side by side when there are several */
-    data_stats_tables(&v->stats, v->layer, &n, &width);
-    int max = n - (n ? layout_text_columns(g, n, width) : 1) * rows;
+    int n, width;
+    if (view_stats_compares(v))
+        n = COMPARE_ROWS, width = 0;
+    else
+        data_stats_tables(&v->stats, v->layer, &n, &width);
+    int max = n - (n && width ? layout_text_columns(g, n, width) : 1) * rows;
     return max > 0 ? max : 0;
+}
+
+/* The first column of the table that compares the models: no further than shows the last
+ * one at the right edge. */
+static void clamp_stats_col(gt_view *v)
+{
+    gt_compare_col c[VIEW_MAX_MODELS];
+    int n = view_stats_compares(v) ? view_compare_cols(v, c, VIEW_MAX_MODELS) : -1;
+    int first = v->ui->stats_col;
+    if (n < 1) {
+        v->ui->stats_col = first < 0 ? 0 : first;
+        return;
+    }
+    first = first > n - 1 ? n - 1 : first < 0 ? 0 : first;
+    while (first > 0 && view_compare_fit(c, n, first - 1, view_stats_width(v)) == n - first + 1)
+        first--;
+    if (first < v->ui->stats_col)
+        v->ui->stats_col = first;
 }
 
 /* The columns of the r column in each unit row (0 without a hypothesis on this layer). */
@@ -304,6 +361,7 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
 
     if (v->ui->stats_scroll > view_stats_max_scroll(v)) /* a larger screen shows more of it */
         v->ui->stats_scroll = view_stats_max_scroll(v);
+    clamp_stats_col(v);
 
     v->has_next = t + 1 < T;
     v->next_tok = v->has_next ? trace_token(v->tr, t + 1) : -1;
@@ -387,7 +445,7 @@ void view_set_overlay(gt_view *v, gt_overlay o)
     if (was == OVERLAY_PROFILE && o != OVERLAY_PROFILE)
         data_find_profile(&v->find, v->unit, v->layer, 0);
     if (o == OVERLAY_STATS && was != OVERLAY_STATS) {
-        v->ui->stats_scroll = 0;
+        v->ui->stats_scroll = v->ui->stats_col = v->ui->stats_full = 0;
         data_stats_want(&v->stats, v->layer);
     }
     if (o == OVERLAY_PROFILE && was != OVERLAY_PROFILE)

@@ -21,6 +21,9 @@
 #include "screen/prompt.h"
 #include "screen/data_stats.h"
 
+/* The most models the stats view's table compares. */
+#define VIEW_MAX_MODELS 64
+
 typedef enum gt_sort {
     SORT_INDEX,    /* unit number */
     SORT_CARRY,    /* the carry gate (f or z) at the cursor */
@@ -78,6 +81,7 @@ typedef struct gt_shared {
     int have_prev;
     int quote;         /* ' pressed: ' goes back, a letter to its mark */
     int mark_next;     /* M pressed: the next letter names a mark at the cursor */
+    int sort_pick;     /* o pressed: the next key picks the units' order */
     size_t mark[26];   /* the marks a-z: their step + 1 (0: not set) */
     size_t t;          /* the cursor's step, where the keys put it (view_seek) */
     int layer;         /* the layer and the unit chosen (each model shows them clamped to */
@@ -85,6 +89,8 @@ typedef struct gt_shared {
     int top;           /* the first rank shown in the gate panel */
     gt_sort sort;
     int stats_scroll;  /* the stats view's first line shown */
+    int stats_col;     /* several models: the first model's column of the table shown */
+    int stats_full;    /* several models: the stats view shows the model shown's report */
     int ut_row, ut_top; /* the unit table's selected row and first row shown (ranks in its
                          * order) */
     int ut_col, ut_gate; /* the column it is sorted by: its kind (gt_unit_col) and for a
@@ -261,6 +267,16 @@ int view_in_found(const gt_view *v, size_t off);
 
 /* The stats view's last useful scroll position at the layout's size. */
 int view_stats_max_scroll(const gt_view *v);
+/* Several models: 1 when the stats view shows the table that compares them (not the model
+ * shown's whole report). */
+int view_stats_compares(const gt_view *v);
+/* Every model's column of the table for the layer shown into out[0..max): their number,
+ * or -1 while one is not computed. */
+int view_compare_cols(const gt_view *v, gt_compare_col *out, int max);
+/* The stats view's columns for text. */
+int view_stats_width(const gt_view *v);
+/* The columns of c[first..n) that fit in width beside the labels (at least one). */
+int view_compare_fit(const gt_compare_col *c, int n, int first, int width);
 
 /* The units the gate panel can show at once (from the layout). */
 int view_units_per_page(const gt_view *v);

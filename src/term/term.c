@@ -62,9 +62,12 @@ static const role_style styles[R_COUNT] = {
     [R_HEAT_N2] = {COLOR_WHITE, COLOR_BLUE, 0, A_UNDERLINE},
     [R_HEAT_N1] = {COLOR_BLACK, COLOR_CYAN, 0, A_DIM},
     [R_HEAT_0] = {-1, -1, 0, 0},
-    [R_HEAT_P1] = {COLOR_BLACK, COLOR_YELLOW, 0, 0},
-    [R_HEAT_P2] = {COLOR_WHITE, COLOR_RED, 0, A_BOLD},
-    [R_HEAT_P3] = {COLOR_WHITE, COLOR_RED, A_BOLD, A_REVERSE},
+    /* without colour: the negatives dim or underlined, the positives bold or reversed, the
+     * strongest reversed and underlined (the cursor is reversed and bold, not underlined;
+     * an edit bold and underlined) */
+    [R_HEAT_P1] = {COLOR_BLACK, COLOR_YELLOW, 0, A_BOLD},
+    [R_HEAT_P2] = {COLOR_WHITE, COLOR_RED, 0, A_REVERSE | A_DIM},
+    [R_HEAT_P3] = {COLOR_WHITE, COLOR_RED, A_BOLD, A_REVERSE | A_UNDERLINE},
     [R_MATCH] = {-1, -1, A_UNDERLINE, A_UNDERLINE},
     [R_SPAN] = {COLOR_BLACK, COLOR_GREEN, 0, A_REVERSE},
     [R_FOUND] = {COLOR_BLACK, COLOR_MAGENTA, A_BOLD, A_STANDOUT | A_UNDERLINE},
