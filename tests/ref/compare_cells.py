@@ -20,7 +20,21 @@ def edit_hl(p, key):
     return "> %d" % p["horizon"] if v is None else format(v, ".1f")
 
 
+def rnn_cells(rep, path):
+    """A plain RNN's column: no carry gate, so its rows of the gate say "-"."""
+    p = rep["perturbation"]
+    measured = sum((p["horizon"] >= 10) if r["halflife_measured"] is None
+                   else (r["halflife_measured"] >= 10) for r in rep["unit_table"])
+    loss = rep["loss"]
+    return [os.path.basename(path), "RNN %d" % rep["model"]["hidden"],
+            "-" if loss is None else format(loss["nats"], ".3f"), "-", "- / -", "- / -",
+            "- / %s" % (measured if p["pairs"] else "-"),
+            "%s / %s / -" % (edit_hl(p, "halflife_hidden"), edit_hl(p, "halflife_linearized"))]
+
+
 def cells(rep, path):
+    if rep["model"]["arch"] == "rnn":
+        return rnn_cells(rep, path)
     gate = rep["units"]["gate"]
     lstm = rep["model"]["arch"] == "lstm"
     p, u = rep["perturbation"], rep["units"]
