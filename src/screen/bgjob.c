@@ -171,6 +171,7 @@ int bgjob_tick(gt_bgjob *j)
     }
     j->buf[j->len] = 0;
     char *p = j->buf, *err = NULL;
+    int errlen = 0; /* the buffer is read again at the next tick: left as it came */
     while (p < j->buf + j->len) { /* the progress lines, up to the result */
         char *nl = memchr(p, '\n', (size_t)(j->buf + j->len - p));
         if (!nl)
@@ -181,8 +182,8 @@ int bgjob_tick(gt_bgjob *j)
             j->result = nl + 1;
             break;
         } else if (p[0] == 'e' && p[1] == ' ') {
-            *nl = 0;
             err = p + 2;
+            errlen = (int)(nl - err < 250 ? nl - err : 250);
             break;
         }
         p = nl + 1;
@@ -194,7 +195,7 @@ int bgjob_tick(gt_bgjob *j)
     if (j->result)
         j->result_len = (size_t)(j->buf + j->len - j->result);
     else
-        snprintf(j->error, sizeof j->error, "%.250s",
+        snprintf(j->error, sizeof j->error, "%.*s", err ? errlen : 250,
                  err ? err : "the computation ended without its result");
     stop_child(j, 0);
     return 1;
