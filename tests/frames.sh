@@ -66,6 +66,11 @@ golden lstm2-120x40-edit "$utf8" --step 60 --edit 50:x "$lstm" "$text"
 golden gru-120x40-edit "$utf8" --step 30 --edit 20:x "$gru" "$text"
 golden lstm2-100x30-edit-ascii C --step 30 --edit 20:x --size 100x30 "$lstm" "$text"
 golden lstm2-120x40-edit-end "$utf8" --step 377 --edit 370:a "$lstm" "$text"
+# a byte model: the text's characters of several bytes drawn whole, the cursor on the second
+# byte of an é under it; an edited byte shows the bytes one by one
+bytes="$out/frames_bytes.safetensors"
+golden bytes-100x30 "$utf8" --step 4 --size 100x30 "$bytes" "$src/tests/frames/utf8.txt"
+golden bytes-100x30-edit "$utf8" --step 16 --edit 3:x --size 100x30 "$bytes" "$src/tests/frames/utf8.txt"
 
 # Numbers fitted, never cut: at every width from the smallest to 90 columns, the selected
 # unit's row of gate values (left of the divider) and the unit panel's two lines of values

@@ -1,6 +1,7 @@
 /* Writes the small models of the frame tests into a directory: a two-layer LSTM with an
  * embedding and a readout (frames_lstm2.safetensors) and a one-layer GRU with one-hot input
- * and no readout (frames_gru.safetensors). The weights come from a fixed pseudo-random
+ * and no readout (frames_gru.safetensors), and a one-layer LSTM of 256 byte tokens with no
+ * vocabulary (frames_bytes.safetensors: a byte model). The weights come from a fixed pseudo-random
  * sequence, so the files are the same everywhere. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@ static float frand(void) /* uniform in [-1, 1) */
     return (float)((rng >> 40) * (1.0 / 16777216.0)) * 2.0f - 1.0f;
 }
 
-static float pool[1 << 16];
+static float pool[1 << 17];
 static size_t used;
 
 static float *fill(int n, float scale, float bias_f, int H)
@@ -78,13 +79,31 @@ static int gru(const char *dir)
     return stw_write(path, t, (int)(sizeof t / sizeof t[0]), meta, 1);
 }
 
+static int bytes(const char *dir)
+{
+    const int H = 8, G = 4, B = 256;
+    char path[512];
+    snprintf(path, sizeof path, "%s/frames_bytes.safetensors", dir);
+    rng = 0x2545F4914F6CDD1Dull;
+    used = 0;
+    stw_tensor t[] = {
+        {"rnn.weight_ih_l0", G * H, B, fill(G * H * B, 0.9f, 0, H)},
+        {"rnn.weight_hh_l0", G * H, H, fill(G * H * H, 0.35f, 0, H)},
+        {"rnn.bias_ih_l0", G * H, 0, fill(G * H, 0.5f, 1.0f, H)},
+        {"rnn.bias_hh_l0", G * H, 0, fill(G * H, 0.5f, 0, H)},
+        {"fc.weight", B, H, fill(B * H, 1.0f, 0, H)},
+        {"fc.bias", B, 0, fill(B, 0.5f, 0, H)},
+    };
+    return stw_write(path, t, (int)(sizeof t / sizeof t[0]), NULL, 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
         fprintf(stderr, "usage: mkframes DIR\n");
         return 2;
     }
-    if (lstm2(argv[1]) || gru(argv[1])) {
+    if (lstm2(argv[1]) || gru(argv[1]) || bytes(argv[1])) {
         fprintf(stderr, "mkframes: cannot write into %s\n", argv[1]);
         return 1;
     }

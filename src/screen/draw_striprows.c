@@ -14,6 +14,7 @@ typedef struct wchar_at {
     long step, next; /* its step (-1: none), the step of the first one from it */
     uint32_t cp;
     int col, w;
+    int decoded; /* as gt_strip_cell's */
 } wchar_at;
 
 /* The character drawn: for a step, its token as edited; otherwise the text's. */
@@ -41,6 +42,23 @@ static int char_width(const gt_view *v, long step, uint32_t cp)
     return strip_glyph(v, step, cp, g);
 }
 
+/* A byte model's text: the character of several bytes that starts at off, when its bytes
+ * are steps none of which is edited (so the strip shows what the bytes say); its length in
+ * bytes and the character in *cp, else 0. */
+static int byte_sequence(const gt_view *v, size_t off, size_t limit, long step, uint32_t *cp)
+{
+    const gt_text *t = v->text;
+    if (!t->bytes_mode || step < 0 || t->bytes[off] < 0xC2)
+        return 0;
+    int n = utf8_decode(t->bytes + off, limit - off, cp);
+    if (n < 2 || *cp == UTF8_INVALID || (size_t)step + (size_t)n > v->steps)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (trace_edited(v->tr, (size_t)step + (size_t)i))
+            return 0;
+    return n;
+}
+
 static int is_space(uint32_t c)
 {
     return c == ' ' || c == '\t';
@@ -57,13 +75,26 @@ static size_t wrap_row(const gt_view *v, int W, size_t off, size_t limit, long *
     const gt_text *t = v->text;
     int k = 0, col = 0, brk = -1; /* brk: the last character after which the row may break */
     long s = *step;
-    while (off < limit) {
+    while (off < limit && (k < W || col >= W)) { /* (k > col: a byte model's bytes of no
+                                                   * width; a full row breaks below) */
         if (k > 0 && off / STRIP_BLOCK != c[k - 1].off / STRIP_BLOCK)
             break;
-        uint32_t cp;
+        uint32_t cp, dcp;
         int len = text_char_at(t, off, &cp);
         long st = cp != UTF8_INVALID && model_token(v->m, cp) >= 0 ? s : -1;
-        int w = char_width(v, st, cp);
+        int seq = byte_sequence(v, off, limit, st, &dcp), w;
+        if (seq && k + seq > W) { /* its bytes' entries do not fit the row's room */
+            if (k > 0)
+                break;
+            seq = 0; /* a row too narrow for them: the bytes one by one */
+        }
+        if (seq) {
+            char g[16];
+            view_cp_glyph(v->utf8, 0, dcp, g);
+            w = surf_width(g);
+        } else {
+            w = char_width(v, st, cp);
+        }
         uint32_t sc = shown_cp(v, st, cp);
         if (col + w > W && k > 0) {
             if (brk >= 0 && brk < k - 1 && !is_space(sc) && w < 2) { /* the word moves to the next row */
@@ -73,7 +104,19 @@ static size_t wrap_row(const gt_view *v, int W, size_t off, size_t limit, long *
             }
             break;
         }
-        c[k] = (wchar_at){off, st, s, cp, col, w};
+        if (seq) { /* the character at its first byte, its other bytes of no width there */
+            for (int i = 0; i < seq; i++)
+                c[k + i] = (wchar_at){off + (size_t)i, s + i, s + i, dcp, col, i ? 0 : w,
+                                      i ? 2 : 1};
+            if (w > 1)
+                brk = k;
+            k += seq;
+            col += w;
+            s += seq;
+            off += (size_t)seq;
+            continue;
+        }
+        c[k] = (wchar_at){off, st, s, cp, col, w, 0};
         if (is_space(sc) || w > 1)
             brk = k;
         k++;
@@ -200,7 +243,7 @@ int strip_rows(const gt_view *v, int pairs, int W, gt_strip_rows *out)
         off = wrap_row(v, W, off, t->nbytes, &s, buf, &n);
         for (int i = 0; i < n; i++)
             out->c[out->n++] = (gt_strip_cell){buf[i].off, buf[i].step, buf[i].cp, row,
-                                               buf[i].col, buf[i].w};
+                                               buf[i].col, buf[i].w, buf[i].decoded};
     }
     free(buf);
     free(rows.r);

@@ -24,6 +24,8 @@ typedef struct gt_strip_cell {
     int row;     /* 0 .. pairs - 1, the shown rows from the top */
     int col;     /* its first cell, 0 .. W - 1 */
     int w;       /* the cells it takes */
+    int decoded; /* a byte model's: 1 at the first byte of a character of several bytes, cp
+                  * that character; 2 at the bytes after it (cells of no width at its col) */
 } gt_strip_cell;
 
 typedef struct gt_strip_rows {

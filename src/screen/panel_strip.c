@@ -94,7 +94,12 @@ void panel_strip(gt_surface *s, gt_rect r, const gt_view *v)
     for (size_t i = 0; i < rows.n; i++) {
         const gt_strip_cell *d = &rows.c[i];
         char g[16];
-        strip_glyph(v, d->step, d->cp, g);
+        if (d->decoded) /* a byte model's character of several bytes, drawn once */
+            view_cp_glyph(s->utf8, 0, d->cp, g);
+        else
+            strip_glyph(v, d->step, d->cp, g);
+        if (d->decoded == 2 && (size_t)d->step != v->t)
+            continue; /* drawn at its first byte; again only for the cursor's role */
         int x = in.x + 1 + d->col, y = in.y + 2 * d->row;
         gt_role role = R_NORMAL;
         const char *mark = NULL;
