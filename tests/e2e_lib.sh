@@ -77,13 +77,16 @@ wait_for() {
     screen | sed 's/^/#   | /'
     return 1
 }
-# settled: the screen once it has settled (the same in three captures in a row, at most 10 s
-# times slow): ncurses writes a large frame in several writes, and a capture between them,
-# likely under valgrind, holds part of the new frame and part of the old.
+# settled: the screen once it has settled (the same in three captures in a row, fifteen
+# under valgrind, at most 10 s times slow): ncurses writes a large frame in several writes,
+# and a capture between them holds part of the new frame and part of the old; under
+# valgrind on a loaded machine the pause between two writes can last longer than three
+# captures.
 settled() {
     e2e_prev=$(screen)
-    e2e_same=0 e2e_i=0
-    while [ $e2e_same -lt 3 ] && [ $e2e_i -lt $((200 * slow)) ]; do
+    e2e_same=0 e2e_i=0 e2e_need=3
+    [ "$slow" -gt 1 ] && e2e_need=$((3 * slow / 2))
+    while [ $e2e_same -lt $e2e_need ] && [ $e2e_i -lt $((200 * slow)) ]; do
         sleep 0.05
         e2e_now=$(screen)
         if [ "$e2e_now" = "$e2e_prev" ]; then e2e_same=$((e2e_same + 1)); else e2e_same=0; fi

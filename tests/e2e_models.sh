@@ -19,8 +19,9 @@ fix=$(cd "$src/tests/fixtures/models" && pwd)
 cp "$rep/text.txt" "$work/text.txt"
 A="$rep/lstm2.safetensors" P="$fix/lstm2_perm.safetensors" G="$rep/gru1.safetensors"
 # hl: the panel's line "t½ c 1.4  L 1.3  F 1.3  h 1.4 ..." (or its tighter form) as it is
-hl() { screen | grep -o 't½ c [^│]*' | head -1 | sed 's/ *$//'; }
-models_line() { screen | grep -o 'measured t½ by model:[^│]*' | head -1 | sed 's/ *$//'; }
+# (read off the settled screen: a frame half drawn holds the new header and the old panel)
+hl() { settled | grep -o 't½ c [^│]*' | head -1 | sed 's/ *$//'; }
+models_line() { settled | grep -o 'measured t½ by model:[^│]*' | head -1 | sed 's/ *$//'; }
 
 tm -f /dev/null new-session -d -s gt -x 120 -y 40 "cd $work && $runner $A $P $G text.txt 2>err; echo EXIT=\$?; sleep 60"
 wait_for "lstm2.safetensors \[1/3\]" >/dev/null && wait_for "step 0 of 0..3,548" >/dev/null

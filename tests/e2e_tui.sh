@@ -157,7 +157,7 @@ check $? "Z removes every intervention"
 
 # x: the file holds exactly the frame on the screen
 tm send-keys -t gt Escape
-wait_gone "undid the edit" >/dev/null
+wait_gone "every intervention removed" >/dev/null
 settled >"$work/screen.txt"
 tm send-keys -t gt x
 wait_for "frame written to" >/dev/null

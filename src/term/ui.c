@@ -9,6 +9,7 @@
 
 #include <curses.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <poll.h>
 #include <pthread.h>
@@ -24,10 +25,28 @@
 #include "term/ui.h"
 
 static volatile sig_atomic_t got_winch, got_stop, got_tstp;
+/* A pipe the handlers write a byte to, watched by the wait beside the keyboard: a signal
+ * taken just before the wait still ends it where ppoll's mask does not close that gap (a
+ * tracer such as valgrind sets the mask and waits in two steps). */
+static int wake[2] = {-1, -1};
 
-static void on_winch(int sig) { (void)sig; got_winch = 1; }
-static void on_stop(int sig) { got_stop = sig; }
-static void on_tstp(int sig) { (void)sig; got_tstp = 1; }
+static void poke(void)
+{
+    int saved = errno;
+    if (wake[1] >= 0 && write(wake[1], "", 1) < 0) { /* full: a wake-up is already there */
+    }
+    errno = saved;
+}
+static void on_winch(int sig) { (void)sig; got_winch = 1; poke(); }
+static void on_stop(int sig) { got_stop = sig; poke(); }
+static void on_tstp(int sig) { (void)sig; got_tstp = 1; poke(); }
+
+static void drain_wake(void)
+{
+    char buf[64];
+    while (wake[0] >= 0 && read(wake[0], buf, sizeof buf) > 0) {
+    }
+}
 
 static const int caught_sigs[] = {SIGWINCH, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP};
 #define NCAUGHT (sizeof caught_sigs / sizeof caught_sigs[0])
@@ -39,6 +58,8 @@ static sigset_t waiting; /* the mask while it waits: the one before, less those 
  * ignored when gatetui started (SIGHUP under nohup) stays ignored. */
 static void catch_signals(void)
 {
+    if (pipe2(wake, O_NONBLOCK | O_CLOEXEC) != 0)
+        wake[0] = wake[1] = -1; /* then the mask of the wait alone */
     sigset_t caught;
     sigemptyset(&caught);
     for (size_t i = 0; i < NCAUGHT; i++)
@@ -67,6 +88,11 @@ static void release_signals(void)
     for (size_t i = 0; i < NCAUGHT; i++)
         sigaction(caught_sigs[i], &before[i], NULL);
     pthread_sigmask(SIG_SETMASK, &started, NULL);
+    for (int i = 0; i < 2; i++) {
+        if (wake[i] >= 0)
+            close(wake[i]);
+        wake[i] = -1;
+    }
 }
 
 /* Lets signal sig in and takes its default action (stop or die). */
@@ -278,16 +304,21 @@ static int run_loop(loop *L, gt_error *e)
             if (timeout < 0 || wait < timeout)
                 timeout = wait;
         }
-        struct pollfd pfd = {STDIN_FILENO, POLLIN, 0};
+        struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {wake[0], POLLIN, 0}};
+        struct pollfd *pfd = &fds[0];
         struct timespec ts = {timeout / 1000, (long)(timeout % 1000) * 1000000L};
-        int n = ppoll(&pfd, 1, timeout < 0 ? NULL : &ts, &waiting);
+        int n = ppoll(fds, wake[0] >= 0 ? 2 : 1, timeout < 0 ? NULL : &ts, &waiting);
         if (n < 0 && errno != EINTR)
             return gt_fail(e, GT_EFAIL, "reading the keyboard: %s", strerror(errno));
+        if (n > 0 && fds[1].revents) {
+            drain_wake();
+            n -= 1;
+        }
         take_pending();
         if (got_stop)
             break;
         if (n > 0) {
-            if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL) ||
+            if (pfd->revents & (POLLHUP | POLLERR | POLLNVAL) ||
                 termkey_advisereadable(L->tk) == TERMKEY_RES_ERROR)
                 return terminal_gone(e);
         }
