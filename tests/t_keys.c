@@ -238,6 +238,20 @@ static void test_edits(gt_view *v)
     press_each(v, "------");
     tap_ok(v->pert.horizon == DATA_PERT_KMIN && strstr(v->ui->msg, "K is"), "K stops at %d",
            DATA_PERT_KMIN);
+    gt_key plus, minus;
+    key_of("+", &plus);
+    key_of("-", &minus);
+    for (int i = 0; i < 1000; i++) /* a long queue of keys read before one frame */
+        keys_handle(v, i % 2 ? &minus : &plus);
+    keys_handle(v, &plus);
+    tap_ok(v->pert.horizon == DATA_PERT_KMIN && v->ui->horizon == 2 * DATA_PERT_KMIN,
+           "1,001 + and - read together: the curves not computed again key by key");
+    gt_error pe = {0};
+    view_prepare(v, 120, 40, &pe);
+    tap_ok(v->pert.horizon == 2 * DATA_PERT_KMIN && v->pert.valid &&
+               v->pert.r.K == (2 * DATA_PERT_KMIN < (int)Kend ? 2 * DATA_PERT_KMIN : (int)Kend),
+           "the frame after them computes them once, at K %d", v->pert.r.K);
+    press(v, "-");
     press_each(v, "++++");
     press(v, "]");
     tap_ok(v->pert.valid && v->pert.layer == 1, "] recomputes the curves for layer 1");

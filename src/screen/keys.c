@@ -403,16 +403,14 @@ static void next_edit(gt_view *v)
 static void change_horizon(gt_view *v, int more)
 {
     int K = v->ui->horizon, nk = more ? K * 2 : K / 2;
-    gt_error e = {0};
     if (nk < DATA_PERT_KMIN || nk > DATA_PERT_KMAX) {
         message(v, 0, "K is %d (%d-%d)", K, DATA_PERT_KMIN, DATA_PERT_KMAX);
         return;
     }
-    v->ui->horizon = nk; /* every model's curves follow it (view_follow) */
-    if (data_pert_set_horizon(&v->pert, v->tr, v->layer, nk, &e))
-        message(v, 1, "perturbation: %.200s", e.msg);
-    else
-        message(v, 0, "perturbation horizon K = %d", nk);
+    /* the curves are computed again when the frame is prepared (view_prepare), once for
+     * any number of + and - read together; every model's follow it (view_follow) */
+    v->ui->horizon = nk;
+    message(v, 0, "perturbation horizon K = %d", nk);
 }
 
 static void toggle_diff(gt_view *v)

@@ -306,9 +306,21 @@ void view_select_unit(gt_view *v, int unit)
     view_clamp(v);
 }
 
+/* The perturbation's curves at the shared horizon, when it changed since they were made. */
+static void follow_horizon(gt_view *v)
+{
+    gt_error e = {0};
+    if (v->pert.horizon != v->ui->horizon &&
+        data_pert_set_horizon(&v->pert, v->tr, v->layer, v->ui->horizon, &e)) {
+        snprintf(v->ui->msg, sizeof v->ui->msg, "perturbation: %.200s", e.msg);
+        v->ui->msg_error = 1;
+    }
+}
+
 int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
 {
     view_clamp(v);
+    follow_horizon(v);
     layout_compute(cols, rows, &v->lay);
     int blocks[3];
     layout_gate_grid_extra(v->lay.r[P_GATES], v->m->hidden, model_sigmoid_gates(v->m, blocks),

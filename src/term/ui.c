@@ -262,6 +262,9 @@ static int read_keys(loop *L, int force)
     TermKeyResult r;
     while ((r = force ? termkey_getkey_force(L->tk, &key) : termkey_getkey(L->tk, &key)) ==
            TERMKEY_RES_KEY) {
+        take_pending(); /* a signal that came during a long queue of keys: taken at once */
+        if (got_stop)
+            return 0;
         force = 0;
         L->partial = 0;
         gt_key k;
