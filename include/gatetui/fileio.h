@@ -22,12 +22,18 @@ int read_by(int fd, void *p, size_t n, const struct timespec *deadline);
 typedef struct gt_map {
     const unsigned char *data;
     size_t size;
+    /* the file as it was read: which it is, its size and modification time */
+    unsigned long long dev, ino, bytes;
+    long long mtime_s, mtime_ns;
 } gt_map;
 
 /* Reads path; on failure e says why (cannot open, not a regular file, changed while it
  * was read, ...). unmap_file frees it. */
 int map_file(gt_map *m, const char *path, gt_error *e);
 void unmap_file(gt_map *m);
+/* 1 when path no longer names the file m was read from as it was (another file, another
+ * size or modification time, or none), 0 when it does. */
+int file_changed(const gt_map *m, const char *path);
 /* Writes data to a new temporary file in dir; its name goes to tmp. */
 int file_write_temp(const char *dir, const char *data, size_t n, char *tmp, size_t tn,
                     gt_error *e);

@@ -78,6 +78,9 @@ void model_options_init(gt_model_options *o);
 /* Reads and checks path. On failure nothing is left allocated and e says what. */
 int model_load(gt_model *m, const char *path, const gt_model_options *opt, gt_error *e);
 void model_free(gt_model *m);
+/* 1 when m's file on disk is no longer the file it was read from (rewritten, replaced or
+ * removed since: m is still the model as read), 0 when it is; a stat, no reading. */
+int model_file_changed(const gt_model *m);
 
 /* The token of code point cp, or -1 when it is not in the vocabulary. */
 int model_token(const gt_model *m, uint32_t cp);

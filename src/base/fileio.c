@@ -98,10 +98,28 @@ static int read_owned(gt_map *m, int fd, const struct stat *sb, const char *path
     return GT_OK;
 }
 
+static void remember(gt_map *m, const struct stat *sb)
+{
+    m->dev = (unsigned long long)sb->st_dev;
+    m->ino = (unsigned long long)sb->st_ino;
+    m->bytes = (unsigned long long)sb->st_size;
+    m->mtime_s = (long long)sb->st_mtim.tv_sec;
+    m->mtime_ns = (long long)sb->st_mtim.tv_nsec;
+}
+
+int file_changed(const gt_map *m, const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0)
+        return 1;
+    return (unsigned long long)sb.st_dev != m->dev || (unsigned long long)sb.st_ino != m->ino ||
+           (unsigned long long)sb.st_size != m->bytes || (long long)sb.st_mtim.tv_sec != m->mtime_s ||
+           (long long)sb.st_mtim.tv_nsec != m->mtime_ns;
+}
+
 int map_file(gt_map *m, const char *path, gt_error *e)
 {
-    m->data = NULL;
-    m->size = 0;
+    memset(m, 0, sizeof *m);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return gt_fail(e, GT_EINPUT, "%s: cannot open: %s", path, strerror(errno));
@@ -115,6 +133,8 @@ int map_file(gt_map *m, const char *path, gt_error *e)
         rc = gt_fail(e, GT_EINPUT, "%s: not a regular file", path);
     else if (sb.st_size > 0)
         rc = read_owned(m, fd, &sb, path, e);
+    if (rc == GT_OK)
+        remember(m, &sb);
     close(fd);
     return rc;
 }

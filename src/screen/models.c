@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "screen/models.h"
 
@@ -13,10 +14,13 @@ int models_open(gt_models *ms, const gt_screen_models *sm, int layer, int utf8, 
     ms->v = calloc((size_t)sm->n, sizeof *ms->v);
     ms->tr = calloc((size_t)sm->n, sizeof *ms->tr);
     ms->ivs = calloc((size_t)sm->n, sizeof *ms->ivs);
-    if (!ms->v || !ms->tr || !ms->ivs) {
+    ms->changed = calloc((size_t)sm->n, 1);
+    ms->file_m = sm->m;
+    if (!ms->v || !ms->tr || !ms->ivs || !ms->changed) {
         free(ms->v);
         free(ms->tr);
         free(ms->ivs);
+        free(ms->changed);
         return gt_fail(e, GT_EFAIL, "out of memory for the screen");
     }
     for (int k = 0; k < sm->n; k++) {
@@ -72,6 +76,7 @@ void models_close(gt_models *ms)
     free(ms->v);
     free(ms->tr);
     free(ms->ivs);
+    free(ms->changed);
     memset(ms, 0, sizeof *ms);
 }
 
@@ -129,9 +134,32 @@ void models_switch(gt_models *ms, int dir)
     ms->ui.msg_error = 0;
 }
 
+/* Once a second: a model file changed on disk since it was read is said once (the screen
+ * keeps the model as read). 1 when it was. */
+static int check_files(gt_models *ms)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if ((long long)now.tv_sec == ms->checked_s)
+        return 0;
+    ms->checked_s = (long long)now.tv_sec;
+    for (int k = 0; k < ms->n; k++) {
+        if (ms->changed[k] || !model_file_changed(&ms->file_m[k]))
+            continue;
+        ms->changed[k] = 1;
+        snprintf(ms->ui.msg, sizeof ms->ui.msg,
+                 "%.120s changed on disk since it was read: the screen keeps the model as read "
+                 "(start gatetui again to read it anew)",
+                 ms->v[k].model_name);
+        ms->ui.msg_error = 1;
+        return 1;
+    }
+    return 0;
+}
+
 int models_tick(gt_models *ms)
 {
-    int redraw = 0;
+    int redraw = check_files(ms);
     for (int k = 0; k < ms->n; k++)
         if (view_tick(&ms->v[k]) && (k == ms->cur || ms->v[ms->cur].ui->overlay == OVERLAY_STATS))
             redraw = 1; /* the others show in the stats view only */

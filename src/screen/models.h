@@ -29,6 +29,9 @@ typedef struct gt_models {
     gt_view *v;      /* [n] */
     gt_trace **tr;   /* [n] */
     gt_data_interv *ivs;  /* [n]: each model's interventions and the model they make */
+    const gt_model *file_m; /* [n]: the models as read, whose files are watched */
+    unsigned char *changed; /* [n]: 1 once the model's file was seen changed on disk */
+    long long checked_s;  /* the monotonic second the files were last looked at */
 } gt_models;
 
 /* Opens a trace and a view for each model (layer < 0: 0); ms must stay where it is while

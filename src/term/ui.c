@@ -301,10 +301,11 @@ static int run_loop(loop *L, gt_error *e)
             L->dirty = 1;
         if (L->dirty && (rc = draw(L, e)))
             return rc;
-        int timeout = models_busy(L->ms) ? 100 : -1;
+        /* a tick a second when idle: a model file changed on disk is said (models_tick) */
+        int timeout = models_busy(L->ms) ? 100 : 1000;
         if (L->partial) {
             int wait = termkey_get_waittime(L->tk);
-            if (timeout < 0 || wait < timeout)
+            if (wait < timeout)
                 timeout = wait;
         }
         struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {wake[0], POLLIN, 0}};
