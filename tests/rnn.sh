@@ -91,4 +91,20 @@ for case in "rnnrelu:RNN (tanh, assumed: --nonlinearity)" "rnnrelu --nonlinearit
         echo "not ok $n - rnn: the report's header does not say $want"
     fi
 done
+# and the JSON says it too: "nonlinearity" and whether it was assumed
+for case in "rnnrelu:\"nonlinearity\": \"tanh\", \"nonlinearity_assumed\": true" \
+    "rnnrelu --nonlinearity relu:\"nonlinearity\": \"relu\", \"nonlinearity_assumed\": false" \
+    "rnn1:\"nonlinearity\": \"tanh\", \"nonlinearity_assumed\": false"; do
+    n=$((n + 1))
+    args=${case%%:*} want=${case#*:}
+    set -- $args
+    m=$1
+    shift
+    if "$bin" --report --json --windows 1 --window-len 32 "$@" "$rep/$m.safetensors" \
+        "$rep/text.txt" 2>/dev/null | tr -d '\n' | sed 's/  */ /g' | grep -qF "$want"; then
+        echo "ok $n - rnn: the report's JSON says $want"
+    else
+        echo "not ok $n - rnn: the report's JSON does not say $want"
+    fi
+done
 echo "1..$n"

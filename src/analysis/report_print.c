@@ -341,6 +341,7 @@ static json_t *report_json(const gt_report *r)
     json_object_set_new(root, "gates", gates);
     if (m->arch == GT_RNN) {
         json_object_set_new(m_json, "nonlinearity", json_string(m->rnn_relu ? "relu" : "tanh"));
+        json_object_set_new(m_json, "nonlinearity_assumed", json_boolean(m->nonlin_assumed));
         json_object_set_new(sat, "h", m->rnn_relu
                                           ? json_pack("{s:o}", "zero", jsonout_num(r->h_zero))
                                           : json_pack("{s:o, s:o}", "left",

@@ -77,6 +77,7 @@ class Model:
         self.G = whh.shape[0] // self.H
         self.arch = {4: "lstm", 3: "gru", 1: "rnn"}[self.G]
         self.relu = (nonlinearity or meta.get("nonlinearity", "tanh")) == "relu"
+        self.nonlin_assumed = nonlinearity is None and "nonlinearity" not in meta
         self.layers = []
         for k in range(self.L):
             w_ih, w_hh = t[p + "weight_ih_l%d" % k], t[p + "weight_hh_l%d" % k]
@@ -444,7 +445,8 @@ def rnn_report(m, wins, layer, L, horizon):
                       "halflife_measured": num(hl), "left": None, "right": None,
                       "condition": {"halflife_measured": cond}})
     return {"model": {"arch": "rnn", "layers": m.L, "hidden": m.H, "vocab": m.V,
-                      "params": int(m.params), "nonlinearity": "relu" if m.relu else "tanh"},
+                      "params": int(m.params), "nonlinearity": "relu" if m.relu else "tanh",
+                      "nonlinearity_assumed": m.nonlin_assumed},
             "layer": layer, "positions": len(hs), "gates": {}, "units": None,
             "saturation": {"h": sat}, "by_char": None,
             "perturbation": pert, "loss": loss(m, wins), "unit_table": table}
