@@ -662,6 +662,21 @@ static void test_models_follow(gt_models *ms)
     tap_ok(ms->cur == 0 && a->pert.horizon == 128 && b->pert.horizon == 128 &&
                frame_has(ms, "K 128"),
            "+ on the first model: K 128 on its screen and in the other's curves");
+    {
+        gt_key plus, minus;
+        key_of("+", &plus);
+        key_of("-", &minus);
+        for (int i = 0; i < 1000; i++) /* a long queue read before one frame */
+            keys_handle_models(ms, i % 2 ? &minus : &plus);
+        keys_handle_models(ms, &minus);
+        tap_ok(a->pert.horizon == 128 && b->pert.horizon == 128 && ms->ui.horizon == 64,
+               "1,001 + and - read together: neither model's curves computed key by key");
+        gt_error e = {0};
+        view_prepare(models_view(ms), 120, 40, &e);
+        tap_ok(a->pert.horizon == 64 && b->pert.horizon == 64 && b->pert.valid,
+               "the frame after them computes both models' curves once, at K 64");
+        models_press(ms, "+");
+    }
     keys_handle_models(ms, &tab);
     tap_ok(ms->cur == 1 && b->pert.valid && b->pert.r.K == a->pert.r.K && frame_has(ms, "K 128"),
            "Tab: the other model's screen has the same K (%d, %d)", b->pert.r.K, a->pert.r.K);

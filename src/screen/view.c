@@ -306,7 +306,8 @@ void view_select_unit(gt_view *v, int unit)
     view_clamp(v);
 }
 
-/* The perturbation's curves at the shared horizon, when it changed since they were made. */
+/* The perturbation's curves at the shared horizon, when it changed since they were made:
+ * the model shown's and every other's, whose half-lives its panel lists. */
 static void follow_horizon(gt_view *v)
 {
     gt_error e = {0};
@@ -320,7 +321,10 @@ static void follow_horizon(gt_view *v)
 int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
 {
     view_clamp(v);
-    follow_horizon(v);
+    for (int k = 0; k < v->npeers; k++)
+        follow_horizon(v->peers && k != v->self ? &v->peers[k] : v);
+    if (v->npeers == 0)
+        follow_horizon(v);
     layout_compute(cols, rows, &v->lay);
     int blocks[3];
     layout_gate_grid_extra(v->lay.r[P_GATES], v->m->hidden, model_sigmoid_gates(v->m, blocks),
@@ -468,10 +472,7 @@ void view_follow(gt_view *v, int shown)
 {
     gt_error e = {0};
     if (view_clamp(v))
-        view_edits_changed(v);
-    if (v->pert.horizon != v->ui->horizon &&
-        data_pert_set_horizon(&v->pert, v->tr, v->layer, v->ui->horizon, &e))
-        failed(v, "perturbation", &e);
+        view_edits_changed(v); /* a new horizon: when the frame is prepared (view_prepare) */
     if (shown && v->ui->diff && !v->dr.valid && view_set_diff(v, 1, &e))
         failed(v, "difference", &e);
     gt_overlay o = v->ui->overlay;
