@@ -321,9 +321,9 @@ static void follow_horizon(gt_view *v)
 int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
 {
     view_clamp(v);
-    for (int k = 0; k < v->npeers; k++)
-        follow_horizon(v->peers && k != v->self ? &v->peers[k] : v);
-    if (v->npeers == 0)
+    for (int k = 0; k < (v->peers ? v->npeers : 0); k++) /* this one is peers[self] */
+        follow_horizon(&v->peers[k]);
+    if (!v->peers)
         follow_horizon(v);
     layout_compute(cols, rows, &v->lay);
     int blocks[3];

@@ -1,5 +1,6 @@
 /* The main loop: ncursesw draws, libtermkey reads keys; poll on standard input with a
- * timeout while the background pass runs; signals only set flags. They are blocked in
+ * timeout (a tenth of a second while the background pass runs, a second otherwise);
+ * signals only set flags and wake the wait. They are blocked in
  * every thread and let in only while the loop waits (ppoll), so none is taken by another
  * thread or between the loop's test of the flags and its wait. Keys become actions on the
  * view (keys.c); a changed view is prepared and drawn into a surface, which the screen
@@ -309,9 +310,8 @@ static int run_loop(loop *L, gt_error *e)
                 timeout = wait;
         }
         struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {wake[0], POLLIN, 0}};
-        struct pollfd *pfd = &fds[0];
         struct timespec ts = {timeout / 1000, (long)(timeout % 1000) * 1000000L};
-        int n = ppoll(fds, wake[0] >= 0 ? 2 : 1, timeout < 0 ? NULL : &ts, &waiting);
+        int n = ppoll(fds, wake[0] >= 0 ? 2 : 1, &ts, &waiting);
         if (n < 0 && errno != EINTR)
             return gt_fail(e, GT_EFAIL, "reading the keyboard: %s", strerror(errno));
         if (n > 0 && fds[1].revents) {
@@ -322,7 +322,7 @@ static int run_loop(loop *L, gt_error *e)
         if (got_stop)
             break;
         if (n > 0) {
-            if (pfd->revents & (POLLHUP | POLLERR | POLLNVAL) ||
+            if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL) ||
                 termkey_advisereadable(L->tk) == TERMKEY_RES_ERROR)
                 return terminal_gone(e);
         }
