@@ -71,6 +71,14 @@ golden lstm2-120x40-edit-end "$utf8" --step 377 --edit 370:a "$lstm" "$text"
 bytes="$out/frames_bytes.safetensors"
 golden bytes-100x30 "$utf8" --step 4 --size 100x30 "$bytes" "$src/tests/frames/utf8.txt"
 golden bytes-100x30-edit "$utf8" --step 16 --edit 3:x --size 100x30 "$bytes" "$src/tests/frames/utf8.txt"
+# a plain RNN: rows of a, h and the change (no gate bars, no half-life), the pre-activation
+# against h, the unit's a and h, the perturbation without a forget-only curve (tanh, 2 layers,
+# embedded; relu, one-hot, no readout, in ASCII)
+rnn2="$out/frames_rnn2.safetensors" relu="$out/frames_relu.safetensors"
+golden rnn2-120x40 "$utf8" --step 57 "$rnn2" "$text"
+golden rnn2-100x30-layer1-edit "$utf8" --step 60 --edit 50:x --layer 1 --size 100x30 "$rnn2" "$text"
+golden relu-80x24-edit-ascii C --step 60 --edit 50:x --size 80x24 "$relu" "$text"
+golden relu-64x22 "$utf8" --step 30 --size 64x22 "$relu" "$text"
 
 # Numbers fitted, never cut: at every width from the smallest to 90 columns, the selected
 # unit's row of gate values (left of the divider) and the unit panel's two lines of values
@@ -141,7 +149,7 @@ fi
 printf 'a' >"$out/one.txt"
 printf 'ab' >"$out/two.txt"
 fails=""
-for m in "$lstm" "$gru"; do
+for m in "$lstm" "$gru" "$rnn2" "$relu"; do
     for sz in 64x22 300x100; do
         for ts in one:0 two:0 two:1; do
             LC_ALL=${utf8:-C} "$bin" --export - --step "${ts#*:}" --size "$sz" "$m" \

@@ -2,7 +2,7 @@
 # The plain RNN (nn.RNN, tanh and relu) against PyTorch's float64 values (tests/fixtures/rnn,
 # made by tests/ref/make_rnn_fixtures.py): every a and h of the dump within
 # 1e-5 * max(1, |ref|), including a relu model whose h grows past 1e9; the nonlinearity from
-# the metadata or --nonlinearity; the modes an RNN is not read by yet refused.
+# the metadata or --nonlinearity; the screen's frame; the forget-bias sweep refused.
 # Once per kernel set this processor runs, named in each line:
 . "$top_srcdir/tests/each_kernel_set.sh"
 fix="$top_srcdir/tests/fixtures/rnn"
@@ -52,12 +52,29 @@ if ! "$bin" --dump --nonlinearity sigmoid "$fix/tanh_onehot.safetensors" "$fix/t
 else
     echo "not ok $n - rnn: --nonlinearity sigmoid not refused"
 fi
+# every mode reads an RNN: the screen's frame (a relu model, embedded, two layers) at a step
+# and after an edit; the forget-bias sweep refused with one line, as it has no carry gate
+for args in "--step 2" "--step 9 --edit 4:a --layer 1"; do
+    n=$((n + 1))
+    rm -f "$out/frame.txt"
+    # shellcheck disable=SC2086
+    if "$bin" --export "$out/frame.txt" $args "$fix/relu_emb2.safetensors" "$fix/relu_emb2.txt" \
+        2>"$out/err" && grep -q "RNN (relu)" "$out/frame.txt" &&
+        grep -q "pre-activation against hidden" "$out/frame.txt" &&
+        { [ "${args#*edit}" = "$args" ] || grep -q "no F" "$out/frame.txt"; }; then
+        echo "ok $n - rnn: --export $args draws a relu RNN's frame (after an edit no forget-only curve)"
+    else
+        echo "not ok $n - rnn: --export $args on a relu RNN"
+        sed 's/^/# /' "$out/err" | head -5
+    fi
+done
 n=$((n + 1))
-if ! "$bin" --lyapunov "$fix/tanh_onehot.safetensors" "$fix/tanh_onehot.txt" >/dev/null 2>"$out/err" &&
-    grep -q "not read by --lyapunov yet" "$out/err" && [ "$(wc -l <"$out/err")" -eq 1 ]; then
-    echo "ok $n - rnn: --lyapunov refused with one line"
+if ! "$bin" --report --sweep-forget-bias -1:1:1 "$fix/tanh_onehot.safetensors" "$fix/tanh_onehot.txt" \
+    >/dev/null 2>"$out/err" && grep -q "plain RNN, with no carry gate" "$out/err" &&
+    [ "$(wc -l <"$out/err")" -eq 1 ]; then
+    echo "ok $n - rnn: --sweep-forget-bias refused with one line"
 else
-    echo "not ok $n - rnn: --lyapunov not refused"
+    echo "not ok $n - rnn: --sweep-forget-bias not refused"
 fi
 # relu is unbounded: relu_grows's h passes float32's largest value after 266 steps of its
 # text repeated; the dump, the report and the finding modes say so in one line (exit 2),

@@ -21,7 +21,7 @@ typedef struct gt_lyapunov {
     double *exponent, *halflife; /* [modes] */
 } gt_lyapunov;
 
-/* The step's state size of model m's layers: 2H (LSTM) or H (GRU). */
+/* The step's state size of model m's layers: 2H (LSTM) or H (GRU, plain RNN). */
 int dyn_state_size(const gt_model *m);
 
 /* Steps 0..steps-1 of tok through layers 0..layer, M tangents carried by the exact tangent
@@ -33,12 +33,12 @@ int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const 
 void lyapunov_free(gt_lyapunov *l);
 
 /* The eigenvalues of J_T (the step reading tok[T]), by modulus, largest first, and the
- * carry gates at T (f of an LSTM, z of a GRU), largest first. */
+ * carry gates at T (f of an LSTM, z of a GRU, none of a plain RNN), largest first. */
 typedef struct gt_spectrum {
     int layer, n, H;
     size_t step;
     double *re, *im, *abs, *halflife; /* [n]; half-life ln 1/2 / ln |lambda|, NAN at >= 1 */
-    double *carry;                    /* [H] */
+    double *carry;                    /* [H]; NAN for a plain RNN (no carry gate) */
 } gt_spectrum;
 
 int spectrum_compute(gt_spectrum *s, const gt_model *m, int layer, const uint16_t *tok,

@@ -104,6 +104,8 @@ void dynrun_step(dynrun *d, uint16_t tok, int jacobian)
 
 const double *dynrun_carry(const dynrun *d)
 {
+    if (d->m->arch == GT_RNN) /* no carry gate */
+        return NULL;
     return batch_gates(&d->b, d->layer, 0) + d->H; /* f (LSTM) or z (GRU) */
 }
 

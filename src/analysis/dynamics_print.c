@@ -70,13 +70,16 @@ int lyapunov_print_json(FILE *f, const gt_lyapunov *l, gt_error *e)
 int spectrum_print_text(FILE *f, const gt_spectrum *s, gt_error *e)
 {
     char a[32];
-    fprintf(f, "layer %d, step %zu: eigenvalues of the step's Jacobian by modulus, against "
-               "the carry gates sorted\n", s->layer, s->step);
-    fprintf(f, "   i            re            im           |l|   half-life         carry\n");
+    const int carry = !isnan(s->carry[0]); /* a plain RNN has no carry gate */
+    fprintf(f, "layer %d, step %zu: eigenvalues of the step's Jacobian by modulus%s\n",
+            s->layer, s->step,
+            carry ? ", against the carry gates sorted" : " (a plain RNN: no carry gate to set beside them)");
+    fprintf(f, "   i            re            im           |l|   half-life%s\n",
+            carry ? "         carry" : "");
     for (int i = 0; i < s->n; i++) {
         fprintf(f, "%4d  %12.6g  %12.6g  %12.6g  %10s", i, s->re[i], s->im[i], s->abs[i],
                 hl_text(s->halflife[i], a, sizeof a));
-        if (i < s->H)
+        if (i < s->H && carry)
             fprintf(f, "  %12.6g", s->carry[i]);
         fputc('\n', f);
     }
@@ -97,7 +100,8 @@ int spectrum_print_json(FILE *f, const gt_spectrum *s, gt_error *e)
         json_array_append_new(ev, o);
     }
     json_object_set_new(root, "eigenvalues", ev);
-    json_object_set_new(root, "carry_sorted", num_array(s->carry, (size_t)s->H));
+    json_object_set_new(root, "carry_sorted", isnan(s->carry[0]) ? json_null() /* an RNN */
+                                                                  : num_array(s->carry, (size_t)s->H));
     if (jsonout_write(f, root, 2, JSONOUT_JACOBIAN))
         return gt_fail(e, GT_EFAIL, "error writing the dynamics");
     return GT_OK;

@@ -24,7 +24,7 @@ int dynrun_open(dynrun *d, const gt_model *m, int layer, gt_error *e);
 void dynrun_close(dynrun *d);
 /* One step reading tok; with jacobian, its J into d->J. */
 void dynrun_step(dynrun *d, uint16_t tok, int jacobian);
-/* The carry gate of the last step ([H]: f, or z). */
+/* The carry gate of the last step ([H]: f, or z); NULL for a plain RNN, which has none. */
 const double *dynrun_carry(const dynrun *d);
 /* qsort's order of doubles, largest first. */
 int dyn_cmp_desc(const void *a, const void *b);

@@ -68,7 +68,9 @@ static int spectrum_finish(gt_spectrum *s, dynrun *d, gt_error *e)
 {
     const size_t n = (size_t)d->n, H = (size_t)d->H;
     double *wr = s->re + 6 * n, *wi = s->re + 7 * n;
-    memcpy(s->carry, dynrun_carry(d), H * sizeof *s->carry);
+    const double *carry = dynrun_carry(d);
+    for (size_t j = 0; j < H; j++) /* a plain RNN's: not there (NAN) */
+        s->carry[j] = carry ? carry[j] : NAN;
     qsort(s->carry, H, sizeof *s->carry, dyn_cmp_desc);
     lapack_int info = LAPACKE_dgeev(LAPACK_ROW_MAJOR, 'N', 'N', (lapack_int)n, d->J,
                                     (lapack_int)n, wr, wi, NULL, 1, NULL, 1);

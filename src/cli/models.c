@@ -39,16 +39,6 @@ static int make_intervened(const cli *c, intervened *ms, const gt_model *m, gt_e
     return rc;
 }
 
-/* The modes that read a plain RNN (the others refuse it). */
-static int rnn_mode(const char *name)
-{
-    static const char *const modes[] = {"dump", "report", "jacobian", "units", "select", "profile", "html", "importance"};
-    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
-        if (strcmp(name, modes[i]) == 0)
-            return 1;
-    return 0;
-}
-
 /* Loads the models, refusing a layer one of them lacks and vocabularies that differ. */
 static int load_models(const cli *c, cli_models *s, gt_error *e)
 {
@@ -66,10 +56,6 @@ static int load_models(const cli *c, cli_models *s, gt_error *e)
         if (m[k].arch == GT_RNN && strcmp(c->mode->name, "sweep") == 0)
             return gt_fail(e, GT_EINPUT, "--sweep-forget-bias: %s is a plain RNN, with no carry "
                            "gate (no forget or update gate) whose bias to shift", m[k].path);
-        if (m[k].arch == GT_RNN && !rnn_mode(c->mode->name))
-            return gt_fail(e, GT_EINPUT, "%s: a plain RNN (nn.RNN) is not read by %s%s yet",
-                           m[k].path, strcmp(c->mode->name, "screen") ? "--" : "the ",
-                           c->mode->name);
         if (c->layer >= m[k].layers)
             return gt_fail(e, GT_EINPUT, "--layer %ld: %s has %d layer%s (0..%d)", c->layer,
                            c->nmodels > 1 ? m[k].path : "the model", m[k].layers,

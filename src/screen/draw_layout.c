@@ -51,6 +51,7 @@ const char *layout_panel_name(int p)
 }
 
 #define MIN_COL 56
+#define MIN_COL_UNGATED 26 /* a plain RNN's rows: the unit, a, h and the change, no bars */
 
 void layout_gate_grid_extra(gt_rect r, int units, int ngates, int prefer_change, int extra,
                             gt_gate_grid *g)
@@ -62,7 +63,7 @@ void layout_gate_grid_extra(gt_rect r, int units, int ngates, int prefer_change,
     g->uw = 3;
     for (int n = units - 1; n >= 1000; n /= 10)
         g->uw++;
-    int min_col = MIN_COL + extra;
+    int min_col = (ngates ? MIN_COL : MIN_COL_UNGATED) + extra;
     g->ncols = r.w >= 2 * min_col + 1 ? (r.w + 1) / (min_col + 1) : 1;
     int need = (units + g->rows - 1) / g->rows;
     if (g->ncols > need)
@@ -75,6 +76,10 @@ void layout_gate_grid_extra(gt_rect r, int units, int ngates, int prefer_change,
     g->show_extra = extra > 0 && fixed - 1 + extra <= g->colw;
     if (g->show_extra)
         fixed += extra;
+    if (ngates == 0) { /* no carry gate, so no half-life column; no bars */
+        g->show_d = fixed + 6 <= g->colw;
+        return;
+    }
     if ((g->colw - fixed - 12) / ngates >= 4) {
         g->show_hl = g->show_d = 1;
     } else if ((g->colw - fixed - 6) / ngates >= 4) {

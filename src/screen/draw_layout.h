@@ -33,7 +33,8 @@ const char *layout_panel_name(int p);
 
 /* The gate panel's grid in rectangle r for `units` rows of `ngates` bars: how many columns
  * of rows, their width, the digits of a unit number, the bar width, and whether the
- * half-life and change columns fit (when only one does, the change if prefer_change). */
+ * half-life and change columns fit (when only one does, the change if prefer_change).
+ * ngates 0 (a plain RNN): no bars and no half-life, narrower rows, so more columns. */
 typedef struct gt_gate_grid {
     int ncols, colw, rows;
     int uw;           /* digits of a unit number */

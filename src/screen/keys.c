@@ -286,8 +286,9 @@ static void jac_toggle(gt_view *v)
     view_toggle_overlay(v, OVERLAY_JACOBIAN);
     if (v->ui->overlay != OVERLAY_JACOBIAN)
         return;
-    message(v, 0, "%s_T / %s_(T-k) against the carry line at the cursor: %s, D closes",
+    message(v, 0, "%s_T / %s_(T-k) %s at the cursor: %s, D closes",
             v->m->arch == GT_LSTM ? "dc" : "dh", v->m->arch == GT_LSTM ? "dc" : "dh",
+            v->m->arch == GT_RNN ? "(a plain RNN: no carry line)" : "against the carry line",
             "arrows step and select");
 }
 
@@ -463,6 +464,10 @@ static void shift_bias(gt_view *v, int unit, double d)
 {
     if (!have_interventions(v))
         return;
+    if (v->m->arch == GT_RNN) {
+        message(v, 1, "a plain RNN has no carry gate (no forget or update gate) whose bias to shift");
+        return;
+    }
     iv_shift(&v->ivs->iv, v->layer, unit, d);
     char did[96];
     if (unit < 0)
@@ -488,7 +493,8 @@ static void toggle_carousel(gt_view *v)
     if (!have_interventions(v))
         return;
     if (!iv_toggle_carousel(&v->ivs->iv, v->layer)) {
-        message(v, 1, "a GRU has no forget gate to hold at 1: the carousel is an LSTM's");
+        message(v, 1, "a %s has no forget gate to hold at 1: the carousel is an LSTM's",
+                v->m->arch == GT_RNN ? "plain RNN" : "GRU");
         return;
     }
     char did[64];
@@ -722,8 +728,10 @@ gt_act keys_sort(gt_view *v, const gt_key *k)
     if (is(k, 'o')) {
         v->ui->sort_pick = 1;
         const int lstm = v->m->arch == GT_LSTM;
-        message(v, 0, "order? i index, g %s gate, m its mean, c |%s|, d |%s%s|, p importance%s",
-                lstm ? "forget" : "update", lstm ? "c" : "h", v->utf8 ? "Δ" : "d", lstm ? "c" : "h",
+        message(v, 0, "order? i index, %s%sc |%s|, d |%s%s|, p importance%s",
+                v->m->arch == GT_RNN ? "" : lstm ? "g forget" : "g update",
+                v->m->arch == GT_RNN ? "" : " gate, m its mean, ", lstm ? "c" : "h",
+                v->utf8 ? "Δ" : "d", lstm ? "c" : "h",
                 data_find_has_r(&v->find, v->layer) ? ", r |r|" : "");
     } else if (is(k, 's')) {
         set_sort(v, keys_find_next_sort(v));
@@ -748,6 +756,10 @@ gt_act keys_sort_pick(gt_view *v, const gt_key *k)
     gt_sort o = order[at - keys];
     if (o == SORT_R && !data_find_has_r(&v->find, v->layer)) {
         message(v, 1, "no |r| on this layer: m matches a regular expression first");
+        return ACT_REDRAW;
+    }
+    if ((o == SORT_CARRY || o == SORT_MEAN) && v->m->arch == GT_RNN) {
+        message(v, 1, "a plain RNN has no carry gate to sort by: the units stay in their order");
         return ACT_REDRAW;
     }
     v->ui->msg[0] = 0;

@@ -1,7 +1,8 @@
 /* Cell versus hidden: every unit of the layer as a dot, tanh |c| across and |h| up (|n|
- * across for a GRU). In an LSTM |h| = o tanh |c|, so every dot lies on or under the
- * diagonal, and its distance below it is what the output gate hides. The selected unit is
- * marked. */
+ * across for a GRU, tanh |a| for a plain RNN). In an LSTM |h| = o tanh |c|, so every dot
+ * lies on or under the diagonal, and its distance below it is what the output gate hides;
+ * a tanh RNN's dots lie on it (h = tanh a), and those near 1 are saturated. The selected
+ * unit is marked. */
 #include "config.h"
 
 #include <math.h>
@@ -13,12 +14,14 @@
 void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v)
 {
     const int H = v->m->hidden;
-    int lstm = v->m->arch == GT_LSTM;
-    const float *xs = lstm ? v->c : v->g + (size_t)GT_N * H, *ys = v->h;
+    int lstm = v->m->arch == GT_LSTM, rnn = v->m->arch == GT_RNN;
+    int squash = lstm || rnn; /* across: tanh of the value, not the value */
+    const float *xs = lstm ? v->c : rnn ? v->g : v->g + (size_t)GT_N * H, *ys = v->h;
     gt_rect in;
     char note[32];
     snprintf(note, sizeof note, "%s unit %d", s->utf8 ? "◆" : "@", v->unit);
-    panel_frame(s, r, lstm ? "cell against hidden" : "new against hidden", note, &in);
+    panel_frame(s, r, lstm ? "cell against hidden" : rnn ? "pre-activation against hidden"
+                                                         : "new against hidden", note, &in);
     int lab = 4;                                 /* y labels on the left */
     int ph = in.h - 2, pw = in.w - lab - 1;      /* rows below: x labels, summary */
     if (ph < 1 || pw < 4)
@@ -42,12 +45,13 @@ void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v)
             double fx = (i + 0.5) / bound.dw;
             plot_canvas_dot(&bound, fx, fx);
         }
-    int hidden = 0;
+    int hidden = 0, sat = 0;
     double sx = 0, sy = 0;
     for (int j = 0; j < H; j++) {
-        double ax = lstm ? fabs(tanh((double)xs[j])) : fabsf(xs[j]), ay = fabsf(ys[j]);
+        double ax = squash ? fabs(tanh((double)xs[j])) : fabsf(xs[j]), ay = fabsf(ys[j]);
         plot_canvas_dot(&dots, ax, ay);
         hidden += lstm && ax > 0.5 && ay < 0.1;
+        sat += v->m->rnn_relu ? ys[j] == 0 : ay > 0.9; /* as the report counts */
         sx += ax;
         sy += ay;
     }
@@ -55,7 +59,7 @@ void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v)
         plot_canvas_draw(&bound, s, px, py, R_DIM);
     plot_canvas_draw(&dots, s, px, py, R_PLOT);
     int cx, cy;
-    double sel = lstm ? fabs(tanh((double)xs[v->unit])) : fabsf(xs[v->unit]);
+    double sel = squash ? fabs(tanh((double)xs[v->unit])) : fabsf(xs[v->unit]);
     plot_canvas_cell(&dots, sel, fabsf(ys[v->unit]), &cx, &cy);
     surf_put(s, px + cx, py + cy, R_MARK, s->utf8 ? "◆" : "@");
     plot_canvas_free(&bound);
@@ -64,7 +68,7 @@ void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v)
     char buf[160];
     int y = py + ph;
     surf_text(s, px - 1, y, 1, R_DIM, "0");
-    snprintf(buf, sizeof buf, "%s", lstm ? "tanh |c|" : "|n|");
+    snprintf(buf, sizeof buf, "%s", lstm ? "tanh |c|" : rnn ? "tanh |a|" : "|n|");
     surf_text(s, px + (pw - surf_width(buf)) / 2, y, pw, R_DIM, buf);
     surf_text(s, px + pw - 1, y, 1, R_DIM, "1");
     y++;
@@ -74,6 +78,10 @@ void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v)
     if (lstm) {
         snprintf(buf, sizeof buf, "%d/%d hidden by o", hidden, H);
         snprintf(b2, sizeof b2, "(|h|<.1, |c|>.55)");
+    } else if (rnn) {
+        snprintf(buf, sizeof buf, "%d/%d %s,", sat, H,
+                 v->m->rnn_relu ? "at 0 (h = 0)" : "saturated (|h|>.9)");
+        snprintf(b2, sizeof b2, "mean |h| %.2f", sy / H);
     } else {
         snprintf(buf, sizeof buf, "mean |n| %.2f,", sx / H);
         snprintf(b2, sizeof b2, "mean |h| %.2f", sy / H);

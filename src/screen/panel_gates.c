@@ -1,5 +1,5 @@
 /* The gate bars: one row per unit with its gates (i, f, o or r, z) as bars and values, c (n
- * for a GRU) and h, and when there is room the implied half-life and the change since the
+ * for a GRU, the pre-activation a for a plain RNN, which has no gates and so no bars) and h, and when there is room the implied half-life and the change since the
  * last step; in as many columns as the width allows, in the chosen order, scrolled to keep
  * the selected unit in view. */
 #include "config.h"
@@ -32,6 +32,8 @@ static geom geometry(const gt_view *v)
 static const char *sort_name(const gt_view *v, const gt_surface *s)
 {
     int lstm = v->m->arch == GT_LSTM;
+    if (v->m->arch == GT_RNN && (v->ui->sort == SORT_CARRY || v->ui->sort == SORT_MEAN))
+        return "unit (no carry gate)";
     switch (v->ui->sort) {
     case SORT_CARRY: return lstm ? "forget gate f" : "update gate z";
     case SORT_MEAN:
@@ -74,6 +76,21 @@ static void fmt_dgate(char *buf, size_t n, float v)
     }
 }
 
+/* The value column beside h: c, n (GRU) or a (plain RNN). */
+static const char *state_name(const gt_view *v)
+{
+    return v->m->arch == GT_LSTM ? "c" : v->m->arch == GT_GRU ? "n" : "a";
+}
+
+/* That value of unit u. */
+static float state_value(const gt_view *v, int u)
+{
+    const size_t H = (size_t)v->m->hidden;
+    if (v->m->arch == GT_LSTM)
+        return v->sc[u];
+    return v->sg[(v->m->arch == GT_GRU ? GT_N * H : 0) + (size_t)u];
+}
+
 static void header_row(gt_surface *s, int x, int y, const geom *g, const gt_view *v)
 {
     /* with the difference shown the names stay: the panel's title says edited - before */
@@ -84,7 +101,7 @@ static void header_row(gt_surface *s, int x, int y, const geom *g, const gt_view
         surf_text(s, cx, y, g->bw + 5, R_DIM, gate_title(v, g->blocks[i], g->bw + 5 >= 9));
         cx += g->bw + 6;
     }
-    surf_printf(s, cx, y, 12, R_DIM, "%5s %5s", lstm ? "c" : "n", "h");
+    surf_printf(s, cx, y, 12, R_DIM, "%5s %5s", state_name(v), "h");
     cx += 12;
     if (g->show_hl)
         cx += v->ui->diff ? 6 : surf_printf(s, cx, y, 6, R_DIM, " %5s", s->utf8 ? "t½" : "t1/2");
@@ -122,7 +139,7 @@ static void unit_row(gt_surface *s, int x, int y, const geom *g, const gt_view *
         surf_text(s, cx + g->bw + 1, y, 4, R_NORMAL, num);
         cx += g->bw + 6;
     }
-    float cv = lstm ? v->sc[u] : v->sg[(size_t)GT_N * H + u];
+    float cv = state_value(v, u);
     fmt_signed(num, sizeof num, cv);
     surf_text(s, cx, y, 5, cv < 0 ? R_NEG : R_POS, num);
     fmt_signed(num, sizeof num, v->sh[u]);
@@ -171,8 +188,9 @@ void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
     /* the whole title with the note; the whole title alone; shorter titles with the note */
     for (int f = 0; f < 4; f++) {
         if (f <= 1)
-            snprintf(title, sizeof title, "gates, layer %d%s: %d units by %s%s", v->layer, what,
-                     H, sort_name(v, s), dir);
+            snprintf(title, sizeof title, "%s, layer %d%s: %d units by %s%s",
+                     v->m->arch == GT_RNN ? "units" : "gates", v->layer, what, H,
+                     sort_name(v, s), dir);
         else if (f == 2)
             snprintf(title, sizeof title, "layer %d%s by %s%s", v->layer, what, sort_name(v, s),
                      dir);

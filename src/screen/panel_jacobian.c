@@ -22,8 +22,12 @@ static void row(gt_surface *s, int x, int y, const gt_jacobian_lag *l)
 {
     char b[5][16];
     const double v[5] = {l->diag, l->carry, l->row, l->frob, l->carry_frob};
-    for (int i = 0; i < 5; i++)
-        snprintf(b[i], sizeof b[i], "%10.3g", v[i]);
+    for (int i = 0; i < 5; i++) {
+        if (isnan(v[i])) /* a plain RNN's carry line: none */
+            snprintf(b[i], sizeof b[i], "%10s", "-");
+        else
+            snprintf(b[i], sizeof b[i], "%10.3g", v[i]);
+    }
     static const gt_role role[5] = {R_NORMAL, R_CARRY, R_NORMAL, R_NORMAL, R_CARRY};
     int cx = x + surf_printf(s, x, y, 3, R_DIM, "%3d", l->k);
     for (int i = 0; i < 5; i++)
@@ -113,6 +117,10 @@ static void eigen(gt_surface *s, int x, int y, int w, const gt_view *v, const ch
         return;
     }
     values(s, x, y, w, R_NORMAL, "|eig J_T|   ", de->abs, de->n);
+    if (!g) {
+        surf_text(s, x, y + 1, w, R_DIM, "no carry gates to set beside them: a plain RNN");
+        return;
+    }
     snprintf(label, sizeof label, "%s_T sorted  ", g);
     values(s, x, y + 1, w, R_CARRY, label, de->carry, de->H);
 }
@@ -120,8 +128,8 @@ static void eigen(gt_surface *s, int x, int y, int w, const gt_view *v, const ch
 void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
 {
     const gt_data_jac *jv = &v->jac;
-    const int lstm = v->m->arch == GT_LSTM;
-    const char *st = lstm ? "c" : "h", *g = lstm ? "f" : "z";
+    const int lstm = v->m->arch == GT_LSTM, rnn = v->m->arch == GT_RNN;
+    const char *st = lstm ? "c" : "h", *g = lstm ? "f" : rnn ? NULL : "z";
     char title[160], note[64], ch[32], buf[256];
     panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
     char at[32];
@@ -140,15 +148,24 @@ void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
                    "step 0: no state before it to differentiate by; step on to see J");
         return;
     }
-    snprintf(buf, sizeof buf,
-             "J = d%s_T/d%s_(T-k), every later gate moving, against the carry line C = "
-             "%s_(T-k+1)...%s_T (%.0f ms)", st, st, g, g, jv->ms);
+    if (rnn)
+        snprintf(buf, sizeof buf,
+                 "J = dh_T/dh_(T-k), every later slope of the nonlinearity moving; a plain RNN "
+                 "has no carry gate, so no carry line C (%.0f ms)", jv->ms);
+    else
+        snprintf(buf, sizeof buf,
+                 "J = d%s_T/d%s_(T-k), every later gate moving, against the carry line C = "
+                 "%s_(T-k+1)...%s_T (%.0f ms)", st, st, g, g, jv->ms);
     y += panel_wrap(s, x, y, w, 2, R_DIM, buf);
     int rows = end - y - 3; /* then the eigenvalues (two lines), the comparison at k = K */
     table(s, x, y, w, rows, jv);
     eigen(s, x, end - 3, w, v, g);
     const gt_jacobian_lag *l = &jv->lag[jv->K - 1];
-    snprintf(buf, sizeof buf,
+    if (rnn)
+        snprintf(buf, sizeof buf, "k = %d: |J|_F = %.3g, the diagonal %.0f%% of it; unit %d: "
+                 "J_jj %.3g", jv->K, l->frob, 100 * l->diag_share, v->unit, l->diag);
+    else
+        snprintf(buf, sizeof buf,
              "k = %d: |J|_F = %.3g times |C|_F, the diagonal %.0f%% of it; unit %d: J_jj %.3g "
              "against C_jj %.3g", jv->K, l->frob / l->carry_frob, 100 * l->diag_share, v->unit,
              l->diag, l->carry);

@@ -2,7 +2,8 @@
  * measured / forget-only at the last k; the curves, each over its value at k = 0, on a log
  * scale against k = 0..K, measured c (an LSTM's), forget-only F, measured h and the
  * linearized L (the edit's first difference carried by the exact tangent map) overlaid;
- * and the units that carry the edit furthest. For a GRU, h against the update gate alone. */
+ * and the units that carry the edit furthest. For a GRU, h against the update gate alone;
+ * a plain RNN has no carry gate, so no forget-only curve (the panel says so). */
 #include "config.h"
 
 #include <math.h>
@@ -204,6 +205,11 @@ static const char *summary(char *buf, size_t n, int level, int lstm, const char 
                            const char *hc, const char *hl, const char *hf, const char *hh,
                            int K, int k_at, const char *ratio)
 {
+    if (!hf) { /* a plain RNN: no forget-only curve, no ratio */
+        snprintf(buf, n, "%s h%s%s%sL%s%s%s", half, level ? "" : " ", hh, level ? " " : "  ",
+                 level ? "" : " ", hl, level >= 2 ? "" : level ? " no F" : "  (no F: no carry gate)");
+        return buf;
+    }
     static const char *const num_sep[4] = {" ", " ", "", ""}, *const sep[4] = {"  ", " ", " ", " "};
     const char *v = lstm ? "c" : "h", *ns = num_sep[level], *sp = sep[level];
     char tail[64] = "";
@@ -226,7 +232,7 @@ static const char *summary(char *buf, size_t n, int level, int lstm, const char 
  * narrowest the ratio goes on a line of its own. Returns the row after them. */
 static int halflife_lines(gt_surface *s, int x, int y, int w, int end, const gt_data_pert *pv)
 {
-    const int K = pv->r.K, lstm = pv->lstm;
+    const int K = pv->r.K, lstm = pv->lstm, nofo = isnan(pv->r.fo[0]);
     const char *half = s->utf8 ? "t½" : "t1/2";
     char buf[256], a[16], b[16], c[16], l[16];
     int k_at;
@@ -242,10 +248,11 @@ static int halflife_lines(gt_surface *s, int x, int y, int w, int end, const gt_
     fmt_hl(l, sizeof l, pv->r.hl_lin, K);
     fmt_hl(a, sizeof a, pv->r.hl_c, K);
     int level = 0;
-    while (surf_width(summary(buf, sizeof buf, level, lstm, half, a, l, b, c, K, k_at, rs)) > w &&
+    while (surf_width(summary(buf, sizeof buf, level, lstm, half, a, l, nofo ? NULL : b, c, K,
+                              k_at, rs)) > w &&
            level < 3)
         level++;
-    if (level == 3) {
+    if (level == 3 && !nofo) {
         surf_text(s, x, y, w, R_NORMAL, buf);
         if (++y >= end)
             return y;
@@ -256,7 +263,7 @@ static int halflife_lines(gt_surface *s, int x, int y, int w, int end, const gt_
 }
 
 /* The curves' names under the plot, shortened when the long ones do not fit in w. */
-static void legend(gt_surface *s, int x, int y, int w, int lstm)
+static void legend(gt_surface *s, int x, int y, int w, int lstm, int nofo)
 {
     const struct {
         const char *letter, *name, *brief;
@@ -269,9 +276,11 @@ static void legend(gt_surface *s, int x, int y, int w, int lstm)
     };
     int full = 0;
     for (int i = lstm ? 0 : 1; i < 4; i++)
-        full += 2 + surf_width(item[i].name) + 2;
+        full += i == 1 && nofo ? 0 : 2 + surf_width(item[i].name) + 2;
     int lx = x;
     for (int i = lstm ? 0 : 1; i < 4; i++) {
+        if (i == 1 && nofo) /* a plain RNN: no forget-only curve */
+            continue;
         lx += surf_text(s, lx, y, x + w - lx, item[i].role, item[i].letter);
         lx += surf_printf(s, lx, y, x + w - lx, R_DIM, " %s  ",
                           full - 2 <= w ? item[i].name : item[i].brief);
@@ -294,14 +303,16 @@ static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_view
         if (o && measured(o)[0] > 0)
             cv[nc++] = (curve){measured(o), name[k], role[k % 4]};
     }
-    cv[nc++] = (curve){pv->r.fo, "F", R_CARRY};
+    const int nofo = isnan(pv->r.fo[0]); /* a plain RNN: no carry gate, no F */
+    if (!nofo)
+        cv[nc++] = (curve){pv->r.fo, "F", R_CARRY};
     if (pv->r.lin[0] > 0)
         cv[nc++] = (curve){pv->r.lin, "L", R_MARK};
     if (pv->r.dh[0] > 0)
         cv[nc++] = (curve){pv->r.dh, "h", R_BAR0};
     if (pv->lstm && pv->r.dc[0] > 0)
         cv[nc++] = (curve){pv->r.dc, "c", R_PLOT};
-    if (pv->r.fo[0] > 0) {
+    if (nofo ? pv->r.dh[0] > 0 : pv->r.fo[0] > 0) {
         draw_plot(s, in.x, y, w, plot_rows, pv, cv, nc, letters);
     } else {
         nc = 0;
@@ -309,7 +320,7 @@ static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_view
     }
     y += plot_rows + 1;
     if (nc)
-        legend(s, x, y, w, pv->lstm);
+        legend(s, x, y, w, pv->lstm, nofo);
     return y + 1;
 }
 
@@ -318,8 +329,9 @@ static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_view
 static void lasting_units(gt_surface *s, int x, int y, int w, int urows, const gt_data_pert *pv)
 {
     char buf[256];
+    const int nofo = isnan(pv->r.fo[0]); /* a plain RNN: the measured steps alone */
     if (urows == 2) {
-        snprintf(buf, sizeof buf, "units lasting longest, steps (measured/F):");
+        snprintf(buf, sizeof buf, "units lasting longest, steps (measured%s):", nofo ? "" : "/F");
         surf_text(s, x, y++, w, R_DIM, buf);
     }
     int ux = x;
@@ -333,7 +345,8 @@ static void lasting_units(gt_surface *s, int x, int y, int w, int urows, const g
         snprintf(t1, sizeof t1, "%s%d", pv->top_last[i] >= pv->r.K ? ge : "", pv->top_last[i]);
         snprintf(t2, sizeof t2, "%s%d", pv->top_last_fo[i] >= pv->r.K ? ge : "",
                  pv->top_last_fo[i]);
-        snprintf(buf, sizeof buf, "%s#%d %s/%s", i || urows == 1 ? " " : "", pv->top[i], t1, t2);
+        snprintf(buf, sizeof buf, "%s#%d %s%s%s", i || urows == 1 ? " " : "", pv->top[i], t1,
+                 nofo ? "" : "/", nofo ? "" : t2);
         int bw = surf_width(buf);
         if (ux + bw > x + w)
             break;

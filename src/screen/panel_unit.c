@@ -39,7 +39,8 @@ static const char *trim(const char *p)
     return p;
 }
 
-/* The gates at the cursor: "i 0.52  f 0.97  g -0.31  o 0.60" (or r, z, n). */
+/* The gates at the cursor: "i 0.52  f 0.97  g -0.31  o 0.60" (or r, z, n; or a plain RNN's
+ * pre-activation a). */
 static void gate_line(gt_surface *s, int x, int y, int w, const gt_view *v)
 {
     const int H = v->m->hidden, u = v->unit;
@@ -47,11 +48,12 @@ static void gate_line(gt_surface *s, int x, int y, int w, const gt_view *v)
     char f[4][24], num[16];
     const char *fields[4] = {f[0], f[1], f[2], f[3]};
     void (*fg)(char *, size_t, float) = v->ui->diff ? fmt_signed : fmt_gate;
-    int lstm = v->m->arch == GT_LSTM, n = lstm ? 4 : 3;
+    int lstm = v->m->arch == GT_LSTM, rnn = v->m->arch == GT_RNN, n = lstm ? 4 : rnn ? 1 : 3;
     static const int lstm_b[4] = {GT_I, GT_F, GT_G, GT_O}, gru_b[3] = {GT_R, GT_Z, GT_N};
     for (int i = 0; i < n; i++) {
-        int b = lstm ? lstm_b[i] : gru_b[i];
-        int cand = (lstm && b == GT_G) || (!lstm && b == GT_N); /* a tanh: signed */
+        int b = lstm ? lstm_b[i] : rnn ? 0 : gru_b[i];
+        /* a tanh's input or output, or an RNN's pre-activation: signed */
+        int cand = rnn || (lstm && b == GT_G) || (!lstm && b == GT_N);
         (cand ? fmt_signed : fg)(num, sizeof num, g[(size_t)b * H + u]);
         snprintf(f[i], sizeof f[i], "%s %s", model_gate_name(v->m, b), trim(num));
     }
@@ -59,17 +61,17 @@ static void gate_line(gt_surface *s, int x, int y, int w, const gt_view *v)
 }
 
 /* The state at the cursor, its change since the step before and the carry gate's half-life:
- * "c +0.41  h +0.23  Δc -0.02  t½ 3.1" (a GRU: h alone); the fields that do not fit are left
+ * "c +0.41  h +0.23  Δc -0.02  t½ 3.1" (a GRU: h alone; a plain RNN: no t½); the fields that do not fit are left
  * out, never cut. */
 static void state_line(gt_surface *s, int x, int y, int w, const gt_view *v)
 {
     const int H = v->m->hidden, u = v->unit, carry = model_carry_gate(v->m);
     const float *cc = v->sc, *hh = v->sh, *pc = v->spc, *ph = v->sph;
-    char f[4][32], num[16], hl[16];
+    char f[4][32], num[16], hl[16] = "-";
     const char *fields[4] = {f[0], f[1], f[2], f[3]};
-    fmt_halflife(hl, sizeof hl, stats_halflife(v->sg[(size_t)carry * H + u]), s->utf8);
-    if (v->ui->diff) /* a half-life of a difference of gates means nothing */
-        snprintf(hl, sizeof hl, "-");
+    /* a half-life of a difference of gates means nothing; a plain RNN has no carry gate */
+    if (!v->ui->diff && carry >= 0)
+        fmt_halflife(hl, sizeof hl, stats_halflife(v->sg[(size_t)carry * H + u]), s->utf8);
     const char *delta = s->utf8 ? "Δ" : "d";
     int n = 0;
     if (v->m->arch == GT_LSTM) {
@@ -81,7 +83,8 @@ static void state_line(gt_surface *s, int x, int y, int w, const gt_view *v)
     const char *st = v->m->arch == GT_LSTM ? "c" : "h";
     fmt_signed(num, sizeof num, v->m->arch == GT_LSTM ? cc[u] - pc[u] : hh[u] - ph[u]);
     snprintf(f[n++], sizeof f[0], "%s%s %s", delta, st, trim(num));
-    snprintf(f[n++], sizeof f[0], "%s %s", s->utf8 ? "t½" : "t1/2", hl);
+    if (carry >= 0)
+        snprintf(f[n++], sizeof f[0], "%s %s", s->utf8 ? "t½" : "t1/2", hl);
     panel_fields(s, x, y, w, R_NORMAL, fields, n, 2);
 }
 
@@ -127,9 +130,10 @@ static void histories(gt_surface *s, int x, int y, int w, int end, const gt_view
                                     {"o", 0, GT_O, 0, 1}, {"g", 0, GT_G, -1, 1}};
     static const series gru_s[] = {{"h", 2, 0, 1, 0}, {"z", 0, GT_Z, 0, 1},
                                    {"r", 0, GT_R, 0, 1}, {"n", 0, GT_N, -1, 1}};
-    int lstm = v->m->arch == GT_LSTM;
-    const series *ss = lstm ? lstm_s : gru_s;
-    int nss = lstm ? 6 : 4;
+    static const series rnn_s[] = {{"h", 2, 0, 1, 0}, {"a", 0, 0, 1, 0}};
+    int lstm = v->m->arch == GT_LSTM, rnn = v->m->arch == GT_RNN;
+    const series *ss = lstm ? lstm_s : rnn ? rnn_s : gru_s;
+    int nss = lstm ? 6 : rnn ? 2 : 4;
     int nrows = end - y - 1; /* the last row marks the cursor */
     if (nrows > nss)
         nrows = nss;

@@ -193,7 +193,8 @@ static int by_key(const void *a, const void *b, void *ctx)
 static void sort_units(gt_view *v)
 {
     const int H = v->m->hidden;
-    const float *carry = v->sg + (size_t)model_carry_gate(v->m) * H;
+    const int cg = model_carry_gate(v->m); /* -1: a plain RNN, none */
+    const float *carry = cg >= 0 ? v->sg + (size_t)cg * H : NULL;
     int lstm = v->m->arch == GT_LSTM;
     const float *now = lstm ? v->sc : v->sh, *before = lstm ? v->spc : v->sph;
     const gt_unit_row *means = data_stats_units(&v->stats, v->layer);
@@ -202,7 +203,7 @@ static void sort_units(gt_view *v)
     for (int j = 0; j < H; j++) {
         switch (v->ui->sort) {
         case SORT_INDEX: v->key[j] = 0; break;
-        case SORT_CARRY: v->key[j] = carry[j]; break;
+        case SORT_CARRY: v->key[j] = carry ? carry[j] : NAN; break;
         case SORT_MEAN:
             v->key[j] = means ? (float)means[j].mean[v->stats.carry] : NAN;
             break;

@@ -5,9 +5,10 @@
   dynamics_ref.py lyapunov MODEL TEXT [--modes M] [--steps N] [--warmup W] [--layer N]
   dynamics_ref.py spectrum MODEL TEXT --step T [--layer N]
   dynamics_ref.py fixed MODEL TEXT --char C [--starts N] [--hold K] [--steps N] [--layer N]
+  (and --nonlinearity tanh|relu for a plain RNN whose file does not say)
 
 The text runs from the start in float64.  Each step's Jacobian J_t = ds_t / ds_(t-1) of the
-layer's state s = (c, h) (LSTM) or h (GRU) is taken by central differences: each number of
+layer's state s = (c, h) (LSTM) or h (GRU, plain RNN) is taken by central differences: each number of
 the layer's state before the step moved by +-eps (the layers below as they were), the step
 run again.  The spectrum: numpy's QR of J_t Q_(t-1), the signs making diag R >= 0, the means
 of ln R_ii after the warm-up; the eigenvalues: numpy's eigvals, by modulus (conjugates: the
@@ -86,7 +87,7 @@ def spectrum(m, toks, a):
     w = sorted(w, key=lambda z: (abs(z), z.imag, z.real), reverse=True)
     ev = [{"re": float(z.real), "im": float(z.imag), "abs": float(abs(z)),
            "halflife": math.log(0.5) / math.log(abs(z)) if abs(z) < 1 else None} for z in w]
-    carry = sorted(g[H:2 * H].tolist(), reverse=True)
+    carry = None if m.arch == "rnn" else sorted(g[H:2 * H].tolist(), reverse=True)
     return {"step": a.step, "layer": a.layer, "eigenvalues": ev, "carry_sorted": carry}
 
 
@@ -112,6 +113,12 @@ def layer_step(m, k, x, s):
         u = o * (1 - th * th)
         J = np.block([[np.diag(f), A], [np.diag(u * f), B + u[:, None] * A]])
         return np.concatenate([c2, o * th]), J
+    if m.arch == "rnn":  # h' = tanh(a) or relu(a): J = diag(slope) W_hh
+        a = gi + w_hh @ s + b_hh
+        if m.relu:
+            return np.maximum(a, 0.0), (a > 0).astype(np.float64)[:, None] * w_hh
+        h2 = np.tanh(a)
+        return h2, (1 - h2 * h2)[:, None] * w_hh
     h = s
     gh = w_hh[:2 * H] @ h + b_hh[:2 * H]
     r, z = sigmoid(gi[:H] + gh[:H]), sigmoid(gi[H:2 * H] + gh[H:])
@@ -231,8 +238,9 @@ def main():
     ap.add_argument("--char")
     ap.add_argument("--starts", type=int, default=64)
     ap.add_argument("--hold", type=int, default=100)
+    ap.add_argument("--nonlinearity", choices=["tanh", "relu"])
     a = ap.parse_args()
-    m = Model(a.model)
+    m = Model(a.model, nonlinearity=a.nonlinearity)
     toks = m.tokens(a.text)
     if a.what == "fixed":
         a.char = {"\\n": "\n", "\\t": "\t"}.get(a.char, a.char)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Makes tests/fixtures/dynamics/: the float64 reference (dynamics_ref.py) of `gatetui
 --lyapunov --json`, `--spectrum --json` and `--fixed-points --json` on the random models of tests/fixtures/report
-(LSTM and GRU, the GRU reset after and before W_hn, both layers of two-layer models), and
+(LSTM, GRU and plain RNN, tanh and relu, the GRU reset after and before W_hn, both layers of
+two-layer models), and
 two models built by hand whose step Jacobian is diagonal and constant (no recurrent weight,
 gates from their biases, the candidate 0 for the LSTM), so that the exponents are exactly
 the logarithms of the carry gates; for the fixed points, two more models built by hand:
@@ -41,6 +42,11 @@ CASES = [
     ("sp_gru1", "spectrum", R % "gru1", T, "--step 400"),
     ("sp_gru2_l0", "spectrum", R % "gru2", T, "--step 40"),
     ("sp_gru2_l1", "spectrum", R % "gru2", T, "--step 200 --layer 1"),
+    ("ly_rnn1", "lyapunov", R % "rnn1", T, "--modes 10 --steps 400 --warmup 50"),
+    ("ly_rnn2_l1", "lyapunov", R % "rnn2", T, "--modes 6 --steps 300 --layer 1"),
+    ("ly_rnnrelu", "lyapunov", R % "rnnrelu", T, "--modes 4 --steps 300 --warmup 20 --nonlinearity relu"),
+    ("sp_rnn1", "spectrum", R % "rnn1", T, "--step 300"),
+    ("sp_rnn2_l1", "spectrum", R % "rnn2", T, "--step 120 --layer 1"),
     # the fixed points: CHAR first (a space as \s), then the options
     ("fx_lstm1_e", "fixed", R % "lstm1", T, "e"),
     ("fx_lstm1_a", "fixed", R % "lstm1", T, "a --starts 40 --steps 2000 --hold 0"),
@@ -51,6 +57,8 @@ CASES = [
     ("fx_lstm2_l0", "fixed", R % "lstm2", T, "\\s --hold 0"),
     ("fx_lstm2_l0h", "fixed", R % "lstm2", T, "\\s"),
     ("fx_gru2_l1", "fixed", R % "gru2", T, "s --layer 1 --starts 48 --hold 0"),
+    ("fx_rnn1_s", "fixed", R % "rnn1", T, "\\s --starts 32"),
+    ("fx_rnn2_l1", "fixed", R % "rnn2", T, "e --layer 1 --starts 24 --hold 10"),
 ]
 
 H = 4

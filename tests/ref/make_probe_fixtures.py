@@ -35,6 +35,9 @@ CASES = [
     ("lstm2_l1_t", "probe", "lstm2", "t[a-z]*", ["--layer", "1", "--steps", "2000"]),
     ("lstm1_pca", "components", "lstm1", "4", []),
     ("gru2_l1_pca_z", "components", "gru2", "3", ["--layer", "1", "--signal", "z"]),
+    ("rnn1_space", "probe", "rnn1", " ", []),
+    ("rnn2_l1_vowels_a", "probe", "rnn2", "[aeio]", ["--layer", "1", "--signal", "a"]),
+    ("rnn2_pca_a", "components", "rnn2", "3", ["--signal", "a"]),
 ]
 
 

@@ -47,9 +47,9 @@ _values = {}
 def values(m, toks, layer):
     """[N, S, H]: every signal of the layer after each step, from the zero state."""
     key = (id(m), tuple(toks), layer)
-    if key not in _values:
-        _values[key] = run_values(m, toks, layer)
-    return _values[key]
+    if key not in _values:  # m kept with its values, so that no other model takes its id
+        _values[key] = (m, run_values(m, toks, layer))
+    return _values[key][1]
 
 
 def run_values(m, toks, layer):
