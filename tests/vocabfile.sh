@@ -2,7 +2,8 @@
 # The vocabulary from a file of its own (doc/model-files.md, "The vocabulary"): --vocab FILE
 # in each of its forms (a JSON list, token -> index, index -> token, {"itos"}, {"stoi"}, the
 # characters in index order) gives the dump of the model that keeps the same vocabulary
-# itself; MODEL.vocab.json or vocab.json beside a model without one is used and said so;
+# itself; MODEL.vocab.json or vocab.json beside a model without one is used and said so (on
+# standard error and in the screen's header);
 # without any, the message names --vocab first; malformed files get one line, exit 2.
 src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
@@ -56,6 +57,9 @@ for beside in nov.vocab.json nov.safetensors.vocab.json vocab.json; do
     [ $st -eq 0 ] && cmp -s "$work/want" "$work/got" &&
         grep -q "nov.safetensors: the vocabulary of .*$beside, beside the model" "$work/err"
     check $? "$beside beside the model: used, and said on standard error (exit $st)"
+    "$bin" --export - --step 3 --size 160x30 "$m" "$text" 2>/dev/null | head -1 >"$work/head"
+    grep -q "V 47 ($beside beside it)" "$work/head"
+    check $? "$beside beside the model: said in the screen's header ($(cut -c1-90 "$work/head"))"
     rm "$work/d/$beside"
 done
 # bad vocabulary files: refused with one line

@@ -1,6 +1,7 @@
 /* The header: the model, the text and the readout's mean loss on it (with a warning when
  * it is no better than a uniform guess), the step and its character; the readout's top
  * predictions for the next character and the loss of the one that comes. */
+#define _GNU_SOURCE /* memrchr */
 #include "config.h"
 
 #include <math.h>
@@ -84,6 +85,22 @@ static void header_loss(gt_surface *s, int x, int y, int end, const char *sep,
 
 static void header_cursor_row(gt_surface *s, gt_rect r, const gt_view *v, const char *sep);
 
+/* " (vocab.json beside it)" when the vocabulary came from a file found beside the model (its
+ * where: "DIR/NAME, beside the model"), else nothing. */
+static void vocab_beside(const gt_model *m, char *buf, size_t n)
+{
+    if (!m->vocab_beside || !m->vocab_where)
+        return;
+    const char *w = m->vocab_where, *end = strstr(w, ", beside");
+    size_t len = end ? (size_t)(end - w) : strlen(w);
+    const char *slash = memrchr(w, '/', len);
+    if (slash) {
+        len -= (size_t)(slash + 1 - w);
+        w = slash + 1;
+    }
+    snprintf(buf, n, " (%.*s beside it)", (int)(len > 100 ? 100 : len), w);
+}
+
 void panel_header(gt_surface *s, gt_rect r, const gt_view *v)
 {
     const gt_model *m = v->m;
@@ -99,9 +116,11 @@ void panel_header(gt_surface *s, gt_rect r, const gt_view *v)
     int x = put(s, r.x, y, rest, R_TITLE, " gatetui");
     x = put(s, x, y, rest, R_DIM, sep);
     char n1[32], n2[32]; /* counts with thousands separators, as the report writes them */
-    snprintf(buf, sizeof buf, "%s: %s, %d layer%s, H %d, V %d, %s params", v->model_name,
+    char vb[160] = "";
+    vocab_beside(m, vb, sizeof vb);
+    snprintf(buf, sizeof buf, "%s: %s, %d layer%s, H %d, V %d%s, %s params", v->model_name,
              model_kind(m), m->layers, m->layers == 1 ? "" : "s",
-             m->hidden, m->vocab, report_commas((size_t)m->params, n1, sizeof n1));
+             m->hidden, m->vocab, vb, report_commas((size_t)m->params, n1, sizeof n1));
     x = put(s, x, y, rest, R_NORMAL, buf);
     if (rest - x >= surf_width(sep) + 6) { /* room for a useful part of the text's name */
         x = put(s, x, y, rest, R_DIM, sep);
