@@ -564,6 +564,41 @@ static int eig_as_direct(gt_view *v, const gt_model *m, const uint16_t *tok)
     return ok;
 }
 
+/* Its fixed point under the cursor's character and the layer's Lyapunov half-lives (the
+ * children done: eig_as_direct waited for every one), against fixed_from from the state of
+ * a float32 run and lyapunov_compute over the text, computed here. */
+static int fixed_lyapunov_as_direct(gt_view *v, const gt_model *m, const gt_text *t)
+{
+    const gt_data_eig *de = &v->eig;
+    if (!de->fp_valid || de->fp_step != v->t || de->fp_layer != v->layer || !de->ly_valid ||
+        de->ly_layer != v->layer)
+        return 0;
+    gt_run r;
+    gt_error e;
+    if (run_init(&r, m, &e))
+        return 0;
+    for (size_t s = 0; s < v->t; s++)
+        run_step(&r, t->tok[s]);
+    gt_fixed f;
+    double dist;
+    int ok = fixed_from(&f, &dist, m, v->layer, t->tok[v->t], r.h, r.c, DATA_EIG_HOLD, &e) == 0;
+    run_free(&r);
+    if (!ok)
+        return 0;
+    ok = de->fp_found == (f.count > 0) &&
+         (!f.count || (dist == de->fp_dist && f.point[0].max_abs == de->fp_max_abs));
+    fixed_free(&f);
+    gt_lyapunov l;
+    size_t n = t->steps < DATA_EIG_LY_STEPS ? t->steps : DATA_EIG_LY_STEPS;
+    if (!ok || lyapunov_compute(&l, m, v->layer, de->ly_modes, t->tok, n, de->ly_warmup, &e))
+        return 0;
+    ok = de->ly_steps == n;
+    for (int i = 0; ok && i < de->ly_modes; i++)
+        ok = (isnan(l.halflife[i]) && isnan(de->ly_hl[i])) || l.halflife[i] == de->ly_hl[i];
+    lyapunov_free(&l);
+    return ok;
+}
+
 /* D: the derivative view, on layer 1 then 0, against a direct computation. */
 static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
 {
@@ -577,6 +612,10 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
     tap_ok(eig_ok,
            "D: the moduli of the step's eigenvalues and the sorted carry gates at step 20, "
            "computed by a child, as computed here (largest |eigenvalue| %.3g)", v->eig.abs[0]);
+    tap_ok(fixed_lyapunov_as_direct(v, m, t),
+           "D: the fixed point under step 20's character (found %d, |s - s*| %.3g) and the "
+           "layer's %d Lyapunov half-lives, computed by children, as computed here",
+           v->eig.fp_found, v->eig.fp_dist, v->eig.ly_modes);
     press(v, "+");
     tap_ok(v->ui->jac_K == 64 && v->pert.horizon == DATA_PERT_KDEFAULT,
            "+ doubles its K, not the perturbation's");
@@ -589,6 +628,7 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
     press(v, "[");
     tap_ok(v->jac.layer == 0 && same_as_direct(v, m, t->tok), "[: layer 0's derivative");
     tap_ok(eig_as_direct(v, m, t->tok), "[: layer 0's eigenvalues at step 21");
+    tap_ok(fixed_lyapunov_as_direct(v, m, t), "[: layer 0's fixed point and Lyapunov half-lives");
     press(v, "r");
     tap_ok(v->ui->overlay == OVERLAY_STATS && v->ui->overlay != OVERLAY_JACOBIAN, "r closes it for the stats view");
     press(v, "D");

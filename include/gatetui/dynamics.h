@@ -89,6 +89,13 @@ typedef struct gt_fixed {
 /* GT_EINPUT when layer is not the model's or o->starts is not in 1..o->steps. */
 int fixed_compute(gt_fixed *f, const gt_model *m, int layer, uint16_t tok,
                   const uint16_t *text, const gt_fixed_options *o, gt_error *e);
+/* The fixed point the state would settle towards under tok: from the state after the step
+ * reading tok from (h, c) (every layer's, [layers * H] each as the trace keeps them; c
+ * ignored but for an LSTM), moved on by `hold` more steps of it, Newton as above (one start;
+ * f->count 0 when it does not converge); *dist the distance of that state after the step
+ * from the point, layer `layer`'s part (Euclidean), NAN when there is none. */
+int fixed_from(gt_fixed *f, double *dist, const gt_model *m, int layer, uint16_t tok,
+               const float *h, const float *c, size_t hold, gt_error *e);
 void fixed_free(gt_fixed *f);
 
 /* As text (the slowest half-life beside others given by the caller: the report's measured,

@@ -351,6 +351,52 @@ static int gather(gt_fixed *f, fx_shared *sh, gt_error *e)
     return rc;
 }
 
+int fixed_from(gt_fixed *f, double *dist, const gt_model *m, int layer, uint16_t tok,
+               const float *h, const float *c, size_t hold, gt_error *e)
+{
+    memset(f, 0, sizeof *f);
+    *dist = NAN;
+    if (layer < 0 || layer >= m->layers)
+        return gt_fail(e, GT_EINPUT, "layer %d: the model has %d layer%s", layer, m->layers,
+                       m->layers == 1 ? "" : "s");
+    fx_shared sh = {.m = m, .layer = layer, .n = dyn_state_size(m), .tok = tok, .nstarts = 1,
+                    .hold = hold};
+    const size_t n = (size_t)sh.n;
+    sh.len = (size_t)(layer + 1) * n;
+    sh.st = malloc((sh.len + n) * sizeof *sh.st); /* then the start's own part, kept */
+    sh.res = malloc(sizeof *sh.res);
+    double *here = sh.st ? sh.st + sh.len : NULL;
+    void *w = NULL;
+    int rc = !sh.st || !sh.res ? gt_fail(e, GT_EFAIL, "out of memory for the fixed point")
+                               : work_begin(&sh, &w, e);
+    if (!rc) { /* the start: the state after the step reading tok from (h, c) */
+        dynrun *d = &((fx_work *)w)->d[layer];
+        batch_set_state(&d->b, 0, h, c);
+        dynrun_step(d, tok, 0);
+        stack_state(d, sh.st);
+        memcpy(here, sh.st + (size_t)layer * n, n * sizeof *here);
+        const int was = blas_threads(1);
+        rc = work_run(&sh, w, 0, e);
+        blas_threads(was);
+    }
+    work_end(&sh, w);
+    f->layer = layer;
+    f->n = sh.n;
+    f->lstm = m->arch == GT_LSTM;
+    f->tok = tok;
+    f->starts = 1;
+    f->hold = hold;
+    if (!rc)
+        rc = gather(f, &sh, e);
+    if (!rc && f->count)
+        *dist = distance(here, f->point[0].state, n);
+    free(sh.st);
+    free(sh.res);
+    if (rc)
+        fixed_free(f);
+    return rc;
+}
+
 int fixed_compute(gt_fixed *f, const gt_model *m, int layer, uint16_t tok,
                   const uint16_t *text, const gt_fixed_options *o, gt_error *e)
 {

@@ -1,8 +1,13 @@
-/* The derivative view's eigenvalues (doc/screen.md, "The derivative against the carry
- * line"): the moduli of the eigenvalues of the whole state's step Jacobian at the cursor's
- * step T (dynamics.h), against the carry gates at T sorted. A 512 x 512 eigenvalue problem
- * takes a good part of a second, so it is computed by a child process (bgjob.h) from the
- * state before T as edited; moving on ends it and starts the next. */
+/* The derivative view's dynamics (doc/screen.md, "The derivative against the carry line"):
+ * the moduli of the eigenvalues of the whole state's step Jacobian at the cursor's step T
+ * (dynamics.h), against the carry gates at T sorted; the fixed point the state would
+ * settle towards under T's character (Newton from the state at T, held DATA_EIG_HOLD steps)
+ * and the state's distance from it; and the Lyapunov half-lives of the layer along the
+ * text as loaded (its first DATA_EIG_LY_STEPS steps). A 512 x 512 eigenvalue problem takes
+ * a good part of a second, so each is computed by a child process of its own (bgjob.h),
+ * the first two from the state before T as edited; moving on ends them and starts the
+ * next; the Lyapunov half-lives are computed once per layer (again when the model
+ * changes). */
 #ifndef GATETUI_DATA_EIG_H
 #define GATETUI_DATA_EIG_H
 
@@ -13,6 +18,10 @@
 #include "gatetui/trace.h"
 #include "screen/bgjob.h"
 
+#define DATA_EIG_HOLD 100      /* the held character's steps before Newton */
+#define DATA_EIG_LY_STEPS 2000 /* the Lyapunov spectrum's steps of the text, at most */
+#define DATA_EIG_LY_MODES 8    /* and its modes, at most */
+
 typedef struct gt_data_eig {
     int valid;          /* abs and carry hold step's and layer's */
     size_t step;
@@ -21,20 +30,34 @@ typedef struct gt_data_eig {
     double *abs;        /* [n] the moduli, largest first */
     double *carry;      /* [H] the carry gates, largest first */
     char error[256];    /* why the last computation failed, or "" */
+    /* the fixed point under step fp_step's character, on layer fp_layer, when fp_valid */
+    int fp_valid, fp_found, fp_layer;
+    size_t fp_step;
+    double fp_dist, fp_max_abs, fp_halflife; /* |s_T - s*|, its largest |eigenvalue| */
+    char fp_error[256];
+    /* the Lyapunov half-lives of layer ly_layer, when ly_valid: ly_modes of them, over
+       steps ly_warmup..ly_steps-1 of the text as loaded (NAN: not decaying) */
+    int ly_valid, ly_layer, ly_modes;
+    size_t ly_steps, ly_warmup;
+    double ly_hl[DATA_EIG_LY_MODES];
+    char ly_error[256];
     /* private */
     const gt_model *m;
+    const gt_text *text; /* the text as loaded, for the Lyapunov spectrum */
     float *h0, *c0;     /* [L*H]: the state before the step */
-    gt_bgjob job;       /* the computation */
+    gt_bgjob job, fp_job, ly_job; /* the computations */
     size_t job_step;
-    int job_layer, job_tok;
+    int job_layer, job_tok, ly_job_layer;
 } gt_data_eig;
 
 int data_eig_init(gt_data_eig *de, const gt_model *m, gt_error *e);
 void data_eig_free(gt_data_eig *de);
-/* The edits or the model changed: what was computed is dropped, a computation ended. */
+/* The edits changed: what was computed at a step is dropped, its computations ended. */
 void data_eig_invalidate(gt_data_eig *de);
+/* The model changed: the Lyapunov half-lives too. */
+void data_eig_model_changed(gt_data_eig *de);
 /* Asks for step t of layer: starts computing it unless it is known or on its way (another
- * computation is ended). */
+ * computation is ended), and the layer's Lyapunov half-lives unless known or on their way. */
 void data_eig_want(gt_data_eig *de, gt_trace *tr, int layer, size_t t);
 /* Reads what the child sent; 1 when the view should be redrawn. */
 int data_eig_tick(gt_data_eig *de);

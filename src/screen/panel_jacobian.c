@@ -5,8 +5,9 @@
  * the lags do not fit one under the other and there is room, and when they still do not
  * fit, some of them (1, 2, 3, ... then further apart, up to K). Below them the moduli of
  * the eigenvalues of the whole state's step Jacobian at T, largest first, above the carry
- * gates at T sorted (computed by a child: "computing" until then). The last line compares
- * the two at the last lag. */
+ * gates at T sorted (computed by a child: "computing" until then); the layer's Lyapunov
+ * half-lives along the text and the state's distance from the fixed point under T's
+ * character (each by a child too). The last line compares the two at the last lag. */
 #include "config.h"
 
 #include <math.h>
@@ -125,6 +126,64 @@ static void eigen(gt_surface *s, int x, int y, int w, const gt_view *v, const ch
     values(s, x, y + 1, w, R_CARRY, label, de->carry, de->H);
 }
 
+/* The layer's Lyapunov half-lives along the text, largest first. */
+static void lyapunov(gt_surface *s, int x, int y, int w, const gt_view *v)
+{
+    const gt_data_eig *de = &v->eig;
+    char buf[256], a[32], b[32];
+    if (de->ly_layer == v->layer && de->ly_error[0]) {
+        snprintf(buf, sizeof buf, "Lyapunov half-lives: %.200s", de->ly_error);
+        surf_text(s, x, y, w, R_ERROR, buf);
+        return;
+    }
+    if (!de->ly_valid || de->ly_layer != v->layer) {
+        surf_text(s, x, y, w, R_DIM, "Lyapunov half-lives along the text: computing");
+        return;
+    }
+    snprintf(buf, sizeof buf, "Lyapunov t½, steps %s..%s:", report_commas(de->ly_warmup, a, sizeof a),
+             report_commas(de->ly_steps - 1, b, sizeof b));
+    if (!s->utf8)
+        snprintf(buf, sizeof buf, "Lyapunov t1/2, steps %s..%s:", a, b);
+    int cx = x + surf_text(s, x, y, w, R_DIM, buf);
+    for (int i = 0; i < de->ly_modes && cx + 7 <= x + w; i++) {
+        if (isnan(de->ly_hl[i]))
+            cx += surf_printf(s, cx, y, 7, R_NORMAL, " %6s", "-");
+        else
+            cx += surf_printf(s, cx, y, 7, R_NORMAL, " %6.1f", de->ly_hl[i]);
+    }
+}
+
+/* The state's distance from the fixed point under the cursor's character. */
+static void fixed_point(gt_surface *s, int x, int y, int w, const gt_view *v)
+{
+    const gt_data_eig *de = &v->eig;
+    char buf[256], ch[32], hl[32];
+    panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
+    if (de->fp_error[0]) {
+        surf_text(s, x, y, w, R_ERROR, de->fp_error);
+        return;
+    }
+    if (!de->fp_valid || de->fp_step != v->t || de->fp_layer != v->layer) {
+        snprintf(buf, sizeof buf, "fixed point under %s: computing", ch);
+        surf_text(s, x, y, w, R_DIM, buf);
+        return;
+    }
+    if (!de->fp_found) {
+        snprintf(buf, sizeof buf, "fixed point under %s: Newton from here (%d steps of it held) "
+                 "did not converge", ch, DATA_EIG_HOLD);
+        surf_text(s, x, y, w, R_DIM, buf);
+        return;
+    }
+    if (isnan(de->fp_halflife))
+        snprintf(hl, sizeof hl, "unstable (|eig| %.4f)", de->fp_max_abs);
+    else
+        snprintf(hl, sizeof hl, "stable, slowest %s %.1f", s->utf8 ? "t½" : "t1/2",
+                 de->fp_halflife);
+    snprintf(buf, sizeof buf, "fixed point under %s (%d steps of it held, then Newton): "
+             "|s_T - s*| = %.3g, %s", ch, DATA_EIG_HOLD, de->fp_dist, hl);
+    surf_text(s, x, y, w, R_NORMAL, buf);
+}
+
 void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
 {
     const gt_data_jac *jv = &v->jac;
@@ -157,9 +216,13 @@ void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
                  "J = d%s_T/d%s_(T-k), every later gate moving, against the carry line C = "
                  "%s_(T-k+1)...%s_T (%.0f ms)", st, st, g, g, jv->ms);
     y += panel_wrap(s, x, y, w, 2, R_DIM, buf);
-    int rows = end - y - 3; /* then the eigenvalues (two lines), the comparison at k = K */
+    /* then the eigenvalues (two lines), the Lyapunov half-lives, the fixed point and the
+       comparison at k = K */
+    int rows = end - y - 5;
     table(s, x, y, w, rows, jv);
-    eigen(s, x, end - 3, w, v, g);
+    eigen(s, x, end - 5, w, v, g);
+    lyapunov(s, x, end - 3, w, v);
+    fixed_point(s, x, end - 2, w, v);
     const gt_jacobian_lag *l = &jv->lag[jv->K - 1];
     if (rnn)
         snprintf(buf, sizeof buf, "k = %d: |J|_F = %.3g, the diagonal %.0f%% of it; unit %d: "

@@ -431,7 +431,7 @@ void view_model_changed(gt_view *v)
     data_stats_forget(&v->stats);
     data_pert_model_changed(&v->pert);
     data_jac_model_changed(&v->jac);
-    data_eig_invalidate(&v->eig);
+    data_eig_model_changed(&v->eig);
     if (data_interv_apply(v->ivs, &e))
         failed(v, "interventions", &e);
     trace_model_changed(v->tr);
