@@ -5,10 +5,13 @@
  *             [ diag(u f)  B + diag(u) A  ]      (dh' = B dh + u dc')
  *   GRU   J = M.
  * The spectrum: Q_0 the first M columns of the identity; at each step Z = J_t Q_(t-1) as one
- * matrix-matrix product (the M tangents as its items), Z = Q_t R_t by LAPACK's Householder
- * QR, each column of Q_t and row of R_t signed so that R_t's diagonal is >= 0. */
+ * matrix-matrix product (the M tangents as its items; an LSTM's without forming J: W_hh
+ * times the tangents' h part, then A's and B's coefficients row by row, as many products
+ * and no J to write), Z = Q_t R_t by LAPACK's Householder QR, each column of Q_t and row of
+ * R_t signed so that R_t's diagonal is >= 0. */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -25,6 +28,8 @@ int dyn_state_size(const gt_model *m)
 
 void dynrun_close(dynrun *d)
 {
+    free(d->whh);
+    free(d->P);
     batch_free(&d->b);
     stepjac_free(&d->sj);
     stepjac_work_free(&d->w);
@@ -102,6 +107,90 @@ void dynrun_step(dynrun *d, uint16_t tok, int jacobian)
     form_jacobian(d);
 }
 
+/* For step_tangents with M tangents: 1 for an LSTM, 0 for a GRU or an RNN (whose H x H J
+ * is cheaper formed whole), -1 when out of memory. */
+static int tangents_init(dynrun *d, size_t M)
+{
+    /* a GRU's or an RNN's J (H x H) formed whole costs less than the product with W_hh of
+       3H or H rows; an LSTM's (2H x 2H) costs as much as the product, and forming it more */
+    if (d->m->arch != GT_LSTM)
+        return 0;
+    const size_t H = (size_t)d->H;
+    const float *w = d->m->layer[d->layer].w_hh;
+    d->M = M;
+    d->whh = malloc(4 * H * H * sizeof *d->whh);
+    d->P = malloc(M * 4 * H * sizeof *d->P);
+    if (!d->whh || !d->P)
+        return -1;
+    for (size_t i = 0; i < 4 * H * H; i++)
+        d->whh[i] = w[i];
+    return 1;
+}
+
+/* The BLAS's matrix product (Fortran interface, column-major). */
+void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
+            const double *alpha, const double *a, const int *lda, const double *b,
+            const int *ldb, const double *beta, double *c, const int *ldc, size_t ta_len,
+            size_t tb_len);
+
+/* Y = A X by the BLAS's dgemm: A rows x k row-major, X k x M and Y rows x M column-major
+ * with leading dimensions ldx and ldy. */
+static void dyn_gemm(const double *A, int rows, int k, const double *X, int ldx, int M,
+                     double *Y, int ldy)
+{
+    const double one = 1.0, zero = 0.0;
+    /* A row-major is A^T column-major (leading dimension k) */
+    dgemm_("T", "N", &rows, &M, &k, &one, A, &k, X, &ldx, &zero, Y, &ldy, 1, 1);
+}
+
+/* An LSTM's Z = J Q from P = W_hh Q_h (block b's rows at b H) and the step's coefficients:
+ *   Zc = f Qc + A Qh, Zh = u Zc + B Qh   (A Qh = di P_i + df P_f + dg P_g, B Qh = do P_o) */
+static void tangents_from(const dynrun *d, const double *Q, double *Z)
+{
+    const size_t H = (size_t)d->H, n = (size_t)d->n, GH = 4 * H;
+    const double *v = d->w.v;
+    for (size_t b = 0; b < d->M; b++) {
+        const double *q = Q + b * n, *p = d->P + b * GH;
+        double *z = Z + b * n;
+        for (size_t j = 0; j < H; j++) {
+            z[j] = v[SJ_F * H + j] * q[j] + v[SJ_DI * H + j] * p[j] +
+                   v[SJ_DF * H + j] * p[H + j] + v[SJ_DG * H + j] * p[2 * H + j];
+            z[H + j] = v[SJ_U * H + j] * z[j] + v[SJ_DO * H + j] * p[3 * H + j];
+        }
+    }
+}
+
+/* An LSTM's step reading tok, and Z = J Q for the M tangents Q (column-major, n x M)
+ * without forming J: W_hh times their h part as one product, then each row's
+ * coefficients. */
+static void step_tangents(dynrun *d, uint16_t tok, const double *Q, double *Z)
+{
+    gt_batch *b = &d->b;
+    const size_t H = (size_t)d->H, n = (size_t)d->n;
+    const int L = d->layer;
+    memcpy(d->prev, batch_h(b, L, 0), H * sizeof *d->prev);
+    memcpy(d->prev + H, batch_c(b, L, 0), H * sizeof *d->prev);
+    batch_step(b, 1, &tok);
+    gt_step_point pt = {d->prev, d->prev + H, batch_gates(b, L, 0), batch_c(b, L, 0)};
+    stepjac_prepare(&d->sj, &d->w, &pt);
+    dyn_gemm(d->whh, 4 * (int)H, (int)H, Q + H, (int)n, (int)d->M, d->P, 4 * (int)H); /* h part */
+    tangents_from(d, Q, Z);
+}
+
+/* OpenBLAS's threads set by openblas_set_num_threads, found by dlsym (dynrun.h). */
+int dyn_blas_threads(int n)
+{
+    int (*get)(void);
+    void (*set)(int);
+    *(void **)&get = dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
+    *(void **)&set = dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
+    if (!get || !set || n < 1)
+        return 0;
+    const int was = get();
+    set(n);
+    return was;
+}
+
 const double *dynrun_carry(const dynrun *d)
 {
     if (d->m->arch == GT_RNN) /* no carry gate */
@@ -145,17 +234,22 @@ static int qr_step(double *Z, size_t n, size_t M, double *tau, double *sum)
 }
 
 /* The QR method over the steps, the sums of ln R_ii into sum. */
-static int lyapunov_run(dynrun *d, gt_mat64 *Jm, size_t M, const uint16_t *tok, size_t steps,
+static int lyapunov_run(dynrun *d, size_t M, const uint16_t *tok, size_t steps,
                         size_t warmup, double *Q, double *Z, double *tau, double *sum)
 {
     const size_t n = (size_t)d->n;
     for (size_t i = 0; i < M; i++)
         Q[i * n + i] = 1.0;
+    const int direct = tangents_init(d, M);
+    if (direct < 0)
+        return -1;
     for (size_t t = 0; t < steps; t++) {
-        dynrun_step(d, tok[t], 1);
-        for (size_t r = 0; r < n; r++)
-            mat64_put_row(Jm, r, d->J + r * n);
-        kern64_gemm(Jm, M, Q, n, NULL, Z, n, 0);
+        if (direct) {
+            step_tangents(d, tok[t], Q, Z);
+        } else { /* J formed whole */
+            dynrun_step(d, tok[t], 1);
+            dyn_gemm(d->J, (int)n, (int)n, Q, (int)n, (int)M, Z, (int)n);
+        }
         if (qr_step(Z, n, M, tau, t >= warmup ? sum : NULL))
             return -1;
         double *s = Q;
@@ -179,18 +273,18 @@ int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const 
     if (rc)
         return rc;
     const size_t N = (size_t)n, MM = (size_t)M;
-    gt_mat64 Jm;
-    int jm = mat64_alloc(&Jm, N, N);
     double *Q = calloc(N * MM, sizeof *Q), *Z = calloc(N * MM, sizeof *Z);
     double *tau = malloc(2 * MM * sizeof *tau);
     l->exponent = calloc(MM, sizeof *l->exponent);
     l->halflife = malloc(MM * sizeof *l->halflife);
-    if (jm || !Q || !Z || !tau || !l->exponent || !l->halflife)
+    if (!Q || !Z || !tau || !l->exponent || !l->halflife)
         rc = gt_fail(e, GT_EFAIL, "out of memory for %d tangents", M);
-    else if (lyapunov_run(&d, &Jm, MM, tok, steps, warmup, Q, Z, tau, l->exponent))
-        rc = gt_fail(e, GT_EFAIL, "LAPACK's QR failed");
-    if (!jm)
-        mat64_free(&Jm);
+    else {
+        const int was = dyn_blas_threads(1); /* the same products and QR on any machine */
+        if (lyapunov_run(&d, MM, tok, steps, warmup, Q, Z, tau, l->exponent))
+            rc = gt_fail(e, GT_EFAIL, "LAPACK's QR failed (or out of memory)");
+        dyn_blas_threads(was);
+    }
     free(Q);
     free(Z);
     free(tau);

@@ -6,7 +6,6 @@
  * of every layer in turn and its eigenvalues those of the layers' own Jacobians. */
 #include "config.h"
 
-#include <dlfcn.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -236,23 +235,6 @@ static int threads_for(int threads, size_t jobs)
     return (size_t)t > jobs ? (int)jobs : t;
 }
 
-/* With OpenBLAS under LAPACK, its own threads inside each job's thread would share the
- * cores with the jobs (twice as slow on two) and make a solve's rounding depend on how many
- * there are: one thread for it while the jobs run, its number before returned (0: another
- * BLAS, nothing done); blas_threads(n) gives it back. */
-static int blas_threads(int n)
-{
-    int (*get)(void);
-    void (*set)(int);
-    *(void **)&get = dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
-    *(void **)&set = dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
-    if (!get || !set || n < 1)
-        return 0;
-    const int was = get();
-    set(n);
-    return was;
-}
-
 /* Newton from every start over threads: sh->st and sh->res filled. */
 static int newton_all(fx_shared *sh, const uint16_t *text, size_t steps, int threads, gt_error *e)
 {
@@ -261,9 +243,9 @@ static int newton_all(fx_shared *sh, const uint16_t *text, size_t steps, int thr
         return rc;
     const gt_jobs j = {.njobs = sh->nstarts, .threads = threads_for(threads, sh->nstarts),
                        .ctx = sh, .begin = work_begin, .run = work_run, .end = work_end};
-    const int was = blas_threads(1); /* and the same solves whatever the threads */
+    const int was = dyn_blas_threads(1); /* and the same solves whatever the threads */
     rc = jobs_run(&j, NULL, e);
-    blas_threads(was);
+    dyn_blas_threads(was);
     return rc;
 }
 
@@ -375,9 +357,9 @@ int fixed_from(gt_fixed *f, double *dist, const gt_model *m, int layer, uint16_t
         dynrun_step(d, tok, 0);
         stack_state(d, sh.st);
         memcpy(here, sh.st + (size_t)layer * n, n * sizeof *here);
-        const int was = blas_threads(1);
+        const int was = dyn_blas_threads(1);
         rc = work_run(&sh, w, 0, e);
-        blas_threads(was);
+        dyn_blas_threads(was);
     }
     work_end(&sh, w);
     f->layer = layer;
