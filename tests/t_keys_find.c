@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gatetui/mask.h"
+#include "gatetui/probe.h"
 #include "gatetui/trace.h"
 #include "parenmodel.h"
 #include "screen/keys.h"
@@ -76,10 +78,43 @@ static void find_parens(const char *s, size_t len, parens *p)
     }
 }
 
-static void test_match(gt_view *v, const parens *p)
+/* The probe the view's child fitted, against --probe's computation on the same steps. */
+static int probe_as_direct(gt_view *v, const gt_text *t)
+{
+    const gt_data_probe *dp = &v->probe;
+    TAP_WAIT_WHILE(dp->state == PROBE_COMPUTING, view_tick(v));
+    if (dp->state != PROBE_KNOWN || dp->layer != 0 || strcmp(dp->regex, v->find.regex))
+        return 0;
+    gt_error e = {0};
+    gt_mask k;
+    gt_signal_matrix x;
+    gt_probe pr;
+    gt_pass_options po = {0, 1, NULL, NULL};
+    const size_t n = v->find.searched;
+    if (mask_from_regex(&k, v->m, t->tok, n, v->find.regex, MASK_SECONDS, &e))
+        return 0;
+    int ok = probe_matrix(&x, v->m, t->tok, n, v->find.signal, &po, &e) == GT_OK;
+    if (ok && probe_compute(&pr, &x, k.m, PROBE_DEFAULT_FOLDS, PROBE_DEFAULT_L2, &e) == GT_OK) {
+        ok = pr.auc == dp->auc && pr.best_unit_auc == dp->best_auc &&
+             pr.units_for_95 == dp->units_for_95;
+        probe_free(&pr);
+    } else {
+        ok = 0;
+    }
+    if (x.x)
+        free(x.x);
+    mask_free(&k);
+    return ok;
+}
+
+static void test_match(gt_view *v, const parens *p, const gt_text *t)
 {
     match(v, "\\([^)]*\\)");
     tap_ok(settle(v) && data_find_has_r(&v->find, 0), "m: every unit's r computed");
+    const int probe_ok = probe_as_direct(v, t); /* before the message's values are read */
+    tap_ok(probe_ok && v->probe.auc == 1 && v->probe.best_auc == 1,
+           "m: its linear probe by a child (AUC %.4f, the best unit's %.4f, units for 95%%: %d), "
+           "as --probe computes it", v->probe.auc, v->probe.best_auc, v->probe.units_for_95);
     tap_ok(data_find_r(&v->find, 0) > 0.9999, "unit 0: r = %.6f with h",
            data_find_r(&v->find, 0));
     int sorts = 0;
@@ -208,7 +243,7 @@ int main(void)
     trace_open(&tr, &m, &t, NULL, &e);
     view_init(&v, &m, &t, tr, 0, &e);
     view_prepare(&v, 120, 40, &e);
-    test_match(&v, &p);
+    test_match(&v, &p, &t);
     test_select(&v, &p, txt);
     test_profile(&v);
     test_bad(&v);

@@ -77,7 +77,7 @@ static const gt_keys_table table[] = {
     {"/ n N", "search the text (lower case: either case); the next, previous hit of a search, m or v",
      0, KEY_ALL, KA_SEARCH, "/nN", NULL, {K_NONE}, {HINT("/", NULL, "search", P = 9)}},
     {.keys = "", .what = "in a prompt: ← → Home End move, ^U ^W ^K delete, ↑ ↓ earlier lines"},
-    {"m v", "match a regular expression (r of every unit); select a stretch", 0, KEY_ALL,
+    {"m v", "match a regular expression (r of every unit, then its probe's AUC); select a stretch", 0, KEY_ALL,
      KA_FIND, "mv", NULL, {K_NONE},
      {HINT("m", NULL, "match", P = 13), HINT("v", NULL, "select", P = 14, V = 3)}},
     {"p ; , .", "the unit's profile; the signal of r, v, p; v's threshold -/+", 0, KEY_ALL,

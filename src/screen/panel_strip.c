@@ -48,15 +48,36 @@ static gt_role step_role(const gt_view *v, const gt_surface *s, size_t st, const
     return role;
 }
 
+/* The hypothesis's probe, when it is for the layer shown: "probe AUC 0.998 (unit 0.861)  ",
+ * "probe ...  " while it is computed, or why it failed; the length written. */
+static int probe_note(const gt_view *v, char *note, size_t n)
+{
+    const gt_data_probe *p = &v->probe;
+    if (p->layer != v->layer || p->state == PROBE_NONE)
+        return 0;
+    int k;
+    if (p->state == PROBE_COMPUTING)
+        k = snprintf(note, n, "probe ...  ");
+    else if (p->state == PROBE_FAILED)
+        k = snprintf(note, n, "probe: %.40s  ", p->error);
+    else if (isnan(p->auc))
+        k = snprintf(note, n, "probe AUC -  ");
+    else
+        k = snprintf(note, n, "probe AUC %.3f (unit %.3f)  ", p->auc, p->best_auc);
+    return k < 0 ? 0 : (size_t)k >= n ? (int)n - 1 : k;
+}
+
 /* What the strip's title says on its right. */
 static void strip_note(const gt_view *v, const gt_surface *s, char *note, size_t n)
 {
     const gt_data_find *f = &v->find;
     char a[32], b[32];
     int k = 0;
-    if (f->hyp_state == FIND_KNOWN)
+    if (f->hyp_state == FIND_KNOWN) {
         k += snprintf(note + k, n - (size_t)k, "%s \"%.24s\"  ", s->utf8 ? "\xe2\x80\xbe" : "-",
                       f->regex);
+        k += probe_note(v, note + k, n - (size_t)k);
+    }
     if (f->sel_state == FIND_KNOWN)
         k += snprintf(note + (size_t)k, n - (size_t)k, "%s %s-%s  ",
                       s->utf8 ? "\xe2\x95\x90" : "=", report_commas(f->sel_a, a, sizeof a),

@@ -47,6 +47,7 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
         view_free(v);
         return gt_fail(e, GT_EFAIL, "out of memory for the screen");
     }
+    data_probe_init(&v->probe, m, tr);
     int rc = data_pert_init(&v->pert, m, e);
     if (rc == GT_OK)
         rc = data_stats_init(&v->stats, m, tr, v->text_name, e);
@@ -80,6 +81,7 @@ void view_free(gt_view *v)
     data_find_free(&v->find);
     data_jac_free(&v->jac);
     data_eig_free(&v->eig);
+    data_probe_free(&v->probe);
     free(v->dbuf);
     v->dbuf = NULL;
     v->order = v->ut_order = NULL;
@@ -411,6 +413,7 @@ void view_edits_changed(gt_view *v)
     gt_error e = {0};
     data_jac_invalidate(&v->jac);
     data_eig_invalidate(&v->eig);
+    data_probe_invalidate(&v->probe);
     if (data_pert_update(&v->pert, v->tr, v->layer, v->ui->horizon, &e))
         failed(v, "perturbation", &e);
     if (v->ui->diff && !trace_edit_count(v->tr))
@@ -595,7 +598,8 @@ void view_seek(gt_view *v, size_t s)
 int view_busy(const gt_view *v)
 {
     return v->pass_running || v->pending || data_stats_busy(&v->stats) || data_eig_busy(&v->eig) ||
-           data_find_busy(&v->find) || (v->ivs && data_interv_busy(v->ivs));
+           data_find_busy(&v->find) || data_probe_busy(&v->probe) ||
+           (v->ivs && data_interv_busy(v->ivs));
 }
 
 int view_tick(gt_view *v)
@@ -607,6 +611,12 @@ int view_tick(gt_view *v)
     if (data_find_tick(&v->find))
         redraw = 1;
     if (data_eig_tick(&v->eig))
+        redraw = 1;
+    /* the hypothesis's probe, once its correlations are known (none without one) */
+    const gt_data_find *f = &v->find;
+    data_probe_want(&v->probe, f->hyp_state == FIND_KNOWN ? f->regex : "", f->hyp_layer,
+                    f->signal, f->searched);
+    if (data_probe_tick(&v->probe))
         redraw = 1;
     if (v->ivs && data_interv_tick(v->ivs)) {
         redraw = 1;

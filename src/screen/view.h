@@ -15,6 +15,7 @@
 #include "screen/data_find.h"
 #include "screen/data_interv.h"
 #include "screen/data_eig.h"
+#include "screen/data_probe.h"
 #include "screen/data_jac.h"
 #include "screen/draw_layout.h"
 #include "screen/data_pert.h"
@@ -144,6 +145,7 @@ typedef struct gt_view {
     gt_data_diff dr;     /* the run of the text before the last edit (while ui->diff is on;
                           * not valid when it may be stale) */
     gt_data_find find;  /* hypotheses, selections, profiles (m, v, p) */
+    gt_data_probe probe; /* the hypothesis's linear probe, by a child once its r is known */
     gt_data_interv *ivs;    /* the interventions (< > { } a C Z) and the model they make, which
                           is m; NULL: none can be made */
 

@@ -1,0 +1,121 @@
+/* The hypothesis's linear probe on the screen (see data_probe.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gatetui/mask.h"
+#include "gatetui/probe.h"
+#include "screen/data_probe.h"
+
+void data_probe_init(gt_data_probe *p, const gt_model *m, gt_trace *tr)
+{
+    memset(p, 0, sizeof *p);
+    bgjob_init(&p->job);
+    p->m = m;
+    p->tr = tr;
+    p->layer = -1;
+}
+
+void data_probe_free(gt_data_probe *p)
+{
+    bgjob_cancel(&p->job);
+    p->state = PROBE_NONE;
+}
+
+void data_probe_invalidate(gt_data_probe *p)
+{
+    bgjob_cancel(&p->job);
+    p->state = PROBE_NONE;
+    p->layer = -1;
+}
+
+/* In the child: the mean held-out AUC, the best unit's and units_for_95. */
+static int probe_child(gt_bgjob *job, void *ctx, char *why)
+{
+    const gt_data_probe *p = ctx;
+    const size_t n = p->steps;
+    uint16_t *tok = malloc((n ? n : 1) * sizeof *tok);
+    if (!tok) {
+        snprintf(why, 256, "out of memory for the text as edited");
+        return 1;
+    }
+    trace_read(p->tr, 0, n, tok);
+    gt_error e = {0};
+    gt_mask k;
+    gt_signal_matrix x = {0};
+    gt_probe pr;
+    gt_pass_options po = {p->layer, 1, bgjob_progress, job};
+    int rc = mask_from_regex(&k, p->m, tok, n, p->regex, MASK_SECONDS, &e);
+    if (rc == GT_OK) {
+        rc = probe_matrix(&x, p->m, tok, n, p->signal, &po, &e);
+        if (rc == GT_OK)
+            rc = probe_compute(&pr, &x, k.m, PROBE_DEFAULT_FOLDS, PROBE_DEFAULT_L2, &e);
+        if (rc == GT_OK) {
+            double out[3] = {pr.auc, pr.best_unit_auc, (double)pr.units_for_95};
+            bgjob_write(job, out, sizeof out);
+            probe_free(&pr);
+        }
+        free(x.x);
+        mask_free(&k);
+    }
+    free(tok);
+    if (rc)
+        snprintf(why, 256, "%.200s", e.msg);
+    return rc != GT_OK;
+}
+
+void data_probe_want(gt_data_probe *p, const char *regex, int layer, int signal, size_t steps)
+{
+    if (!regex[0]) {
+        data_probe_invalidate(p);
+        p->regex[0] = 0;
+        return;
+    }
+    if (p->layer == layer && p->signal == signal && p->steps == steps &&
+        strcmp(p->regex, regex) == 0 && p->state != PROBE_NONE)
+        return;
+    bgjob_cancel(&p->job);
+    snprintf(p->regex, sizeof p->regex, "%s", regex);
+    p->layer = layer;
+    p->signal = signal;
+    p->steps = steps;
+    p->error[0] = 0;
+    p->state = PROBE_COMPUTING;
+    if (steps < PROBE_DEFAULT_FOLDS) {
+        p->state = PROBE_FAILED;
+        snprintf(p->error, sizeof p->error, "fewer steps than folds");
+    } else if (bgjob_start(&p->job, 0, probe_child, p)) {
+        p->state = PROBE_FAILED;
+        snprintf(p->error, sizeof p->error, "%s", p->job.error);
+    }
+}
+
+int data_probe_tick(gt_data_probe *p)
+{
+    if (!bgjob_busy(&p->job))
+        return 0;
+    if (!bgjob_tick(&p->job))
+        return 0;
+    double out[3];
+    if (p->job.result && p->job.result_len == sizeof out) {
+        memcpy(out, p->job.result, sizeof out);
+        p->auc = out[0];
+        p->best_auc = out[1];
+        p->units_for_95 = (int)out[2];
+        p->state = PROBE_KNOWN;
+    } else {
+        p->state = PROBE_FAILED;
+        snprintf(p->error, sizeof p->error, "%.200s",
+                 p->job.result ? "a short result" : p->job.error);
+    }
+    bgjob_cancel(&p->job);
+    return 1;
+}
+
+int data_probe_busy(const gt_data_probe *p)
+{
+    return bgjob_busy(&p->job);
+}
