@@ -96,7 +96,10 @@ static int probe_as_direct(gt_view *v, const gt_text *t)
     int ok = probe_matrix(&x, v->m, t->tok, n, v->find.signal, &po, &e) == GT_OK;
     if (ok && probe_compute(&pr, &x, k.m, PROBE_DEFAULT_FOLDS, PROBE_DEFAULT_L2, &e) == GT_OK) {
         ok = pr.auc == dp->auc && pr.best_unit_auc == dp->best_auc &&
-             pr.units_for_95 == dp->units_for_95;
+             pr.units_for_95 == dp->units_for_95 && dp->nprob == n;
+        for (size_t s = 0; ok && s < n; s++) /* each step's probability, as sent */
+            ok = data_probe_at(dp, 0, s) == (float)pr.prob[s];
+        ok = ok && data_probe_at(dp, 0, n) < 0 && data_probe_at(dp, 1, 0) < 0;
         probe_free(&pr);
     } else {
         ok = 0;
@@ -114,7 +117,13 @@ static void test_match(gt_view *v, const parens *p, const gt_text *t)
     const int probe_ok = probe_as_direct(v, t); /* before the message's values are read */
     tap_ok(probe_ok && v->probe.auc == 1 && v->probe.best_auc == 1,
            "m: its linear probe by a child (AUC %.4f, the best unit's %.4f, units for 95%%: %d), "
-           "as --probe computes it", v->probe.auc, v->probe.best_auc, v->probe.units_for_95);
+           "as --probe computes it, and its probability at each step",
+           v->probe.auc, v->probe.best_auc, v->probe.units_for_95);
+    key(v, K_CHAR, 'c');
+    key(v, K_CHAR, 'P');
+    const int on = v->ui->heat == HEAT_PROBE;
+    key(v, K_CHAR, 'P');
+    tap_ok(on && v->ui->heat == HEAT_OFF, "c then P: the text coloured by the probe; P again: not");
     tap_ok(data_find_r(&v->find, 0) > 0.9999, "unit 0: r = %.6f with h",
            data_find_r(&v->find, 0));
     int sorts = 0;

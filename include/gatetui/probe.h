@@ -72,6 +72,7 @@ typedef struct gt_probe {
     gt_probe_fold *folds;      /* [nfolds] */
     gt_probe_weight *weights;  /* [nweights]: the fit on every step, largest |w| first */
     double bias;
+    double *prob;              /* [steps]: the fit on every step's probability at each step */
     int units_for_95;          /* -1 when the mean AUC is not defined */
 } gt_probe;
 

@@ -182,9 +182,12 @@ static int full_fit(gt_probe *p, const gt_signal_matrix *x, const unsigned char 
     rows r = {x->n, 0, 0};
     fit f = {0};
     int rc = fit_rows(&f, x, y, &r, all, x->H, p->lambda, e);
-    if (rc == GT_OK && !(p->weights = malloc(((size_t)f.d + 1) * sizeof *p->weights)))
+    if (rc == GT_OK && (!(p->weights = malloc(((size_t)f.d + 1) * sizeof *p->weights)) ||
+                        !(p->prob = malloc((x->n ? x->n : 1) * sizeof *p->prob))))
         rc = gt_fail(e, GT_EFAIL, "out of memory for the probe");
     if (rc == GT_OK) {
+        for (size_t t = 0; t < x->n; t++)
+            p->prob[t] = 1.0 / (1.0 + exp(-fit_score(&f, x->x + t * (size_t)x->H)));
         for (int c = 0; c < f.d; c++)
             p->weights[c] = (gt_probe_weight){f.col[c], f.w[c]};
         p->nweights = f.d;
@@ -257,5 +260,6 @@ void probe_free(gt_probe *p)
 {
     free(p->folds);
     free(p->weights);
+    free(p->prob);
     memset(p, 0, sizeof *p);
 }

@@ -19,17 +19,24 @@ void data_probe_init(gt_data_probe *p, const gt_model *m, gt_trace *tr)
     p->layer = -1;
 }
 
-void data_probe_free(gt_data_probe *p)
-{
-    bgjob_cancel(&p->job);
-    p->state = PROBE_NONE;
-}
-
 void data_probe_invalidate(gt_data_probe *p)
 {
     bgjob_cancel(&p->job);
     p->state = PROBE_NONE;
     p->layer = -1;
+    free(p->prob);
+    p->prob = NULL;
+    p->nprob = 0;
+}
+
+void data_probe_free(gt_data_probe *p)
+{
+    data_probe_invalidate(p);
+}
+
+float data_probe_at(const gt_data_probe *p, int layer, size_t s)
+{
+    return p->state == PROBE_KNOWN && p->layer == layer && s < p->nprob ? p->prob[s] : -1.0f;
 }
 
 /* In the child: the mean held-out AUC, the best unit's and units_for_95. */
@@ -55,7 +62,16 @@ static int probe_child(gt_bgjob *job, void *ctx, char *why)
             rc = probe_compute(&pr, &x, k.m, PROBE_DEFAULT_FOLDS, PROBE_DEFAULT_L2, &e);
         if (rc == GT_OK) {
             double out[3] = {pr.auc, pr.best_unit_auc, (double)pr.units_for_95};
-            bgjob_write(job, out, sizeof out);
+            float *q = malloc((n ? n : 1) * sizeof *q);
+            if (q) {
+                for (size_t t = 0; t < n; t++)
+                    q[t] = (float)pr.prob[t];
+                bgjob_write(job, out, sizeof out);
+                bgjob_write(job, q, n * sizeof *q);
+                free(q);
+            } else {
+                rc = gt_fail(&e, GT_EFAIL, "out of memory for the probe's probabilities");
+            }
             probe_free(&pr);
         }
         free(x.x);
@@ -100,8 +116,15 @@ int data_probe_tick(gt_data_probe *p)
     if (!bgjob_tick(&p->job))
         return 0;
     double out[3];
-    if (p->job.result && p->job.result_len == sizeof out) {
+    const size_t want = sizeof out + p->steps * sizeof *p->prob;
+    free(p->prob);
+    p->prob = NULL;
+    p->nprob = 0;
+    if (p->job.result && p->job.result_len == want &&
+        (p->prob = malloc((p->steps ? p->steps : 1) * sizeof *p->prob))) {
         memcpy(out, p->job.result, sizeof out);
+        memcpy(p->prob, p->job.result + sizeof out, p->steps * sizeof *p->prob);
+        p->nprob = p->steps;
         p->auc = out[0];
         p->best_auc = out[1];
         p->units_for_95 = (int)out[2];

@@ -775,8 +775,11 @@ gt_act keys_layer(gt_view *v, const gt_key *k)
 
 gt_act keys_colour(gt_view *v, const gt_key *k)
 {
-    (void)k;
-    v->ui->heat = !v->ui->heat;
+    const int want = is(k, 'P') ? HEAT_PROBE : HEAT_UNIT;
+    v->ui->heat = v->ui->heat == want ? HEAT_OFF : want;
+    if (v->ui->heat == HEAT_PROBE && v->find.hyp_state != FIND_KNOWN)
+        message(v, 0, "no hypothesis yet: m matches one, and its probe colours the text once "
+                      "it is fitted");
     return ACT_REDRAW;
 }
 

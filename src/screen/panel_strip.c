@@ -13,12 +13,22 @@
 #include "screen/panel.h"
 #include "screen/draw_striprows.h"
 
+/* The shade of step s: by the selected unit's tanh c (h), or by the probe's probability p as
+ * 2p - 1 (none where the probe is not known, or beyond its steps). */
 static gt_role heat_role(const gt_view *v, size_t s)
 {
-    if (!v->ui->heat || !trace_has(v->tr, s))
+    if (v->ui->heat == HEAT_OFF || !trace_has(v->tr, s))
         return R_NORMAL;
-    float x = v->m->arch == GT_LSTM ? tanhf(trace_c(v->tr, s, v->layer)[v->unit])
-                                    : trace_h(v->tr, s, v->layer)[v->unit];
+    float x;
+    if (v->ui->heat == HEAT_PROBE) {
+        const float p = data_probe_at(&v->probe, v->layer, s);
+        if (p < 0)
+            return R_NORMAL;
+        x = 2.0f * p - 1.0f;
+    } else {
+        x = v->m->arch == GT_LSTM ? tanhf(trace_c(v->tr, s, v->layer)[v->unit])
+                                  : trace_h(v->tr, s, v->layer)[v->unit];
+    }
     long k = lroundf(x * 3.0f);
     k = k < -3 ? -3 : k > 3 ? 3 : k;
     return (gt_role)(R_HEAT_0 + k);
@@ -82,7 +92,9 @@ static void strip_note(const gt_view *v, const gt_surface *s, char *note, size_t
         k += snprintf(note + (size_t)k, n - (size_t)k, "%s %s-%s  ",
                       s->utf8 ? "\xe2\x95\x90" : "=", report_commas(f->sel_a, a, sizeof a),
                       report_commas(f->sel_b, b, sizeof b));
-    if (v->ui->heat)
+    if (v->ui->heat == HEAT_PROBE)
+        snprintf(note + k, n - (size_t)k, "coloured by the probe: 2p-1 (P: off)");
+    else if (v->ui->heat)
         snprintf(note + k, n - (size_t)k, "coloured by %s of unit %d (c: off)",
                  v->m->arch == GT_LSTM ? "tanh c" : "h", v->unit);
     else
