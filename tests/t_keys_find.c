@@ -5,6 +5,7 @@
  * search's hits; v on a parenthetical selects unit 0 and matches every run inside
  * parentheses; p shows the profile; ; , . change the signal and the threshold; an edit
  * computes the hypothesis again; a bad expression, one that matches nothing, Esc. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +88,7 @@ static int probe_as_direct(gt_view *v, const gt_text *t)
         return 0;
     gt_error e = {0};
     gt_mask k;
-    gt_signal_matrix x;
+    gt_signal_matrix x = {0};
     gt_probe pr;
     gt_pass_options po = {0, 1, NULL, NULL};
     const size_t n = v->find.searched;
@@ -110,6 +111,42 @@ static int probe_as_direct(gt_view *v, const gt_text *t)
     return ok;
 }
 
+/* The components the view's child computed, against --components's on the same steps. */
+static int comp_as_direct(gt_view *v, const gt_text *t)
+{
+    const gt_data_comp *c = &v->probe.comp;
+    view_tick(v);
+    TAP_WAIT_WHILE(c->state == PROBE_COMPUTING, view_tick(v));
+    if (c->state != PROBE_KNOWN || c->layer != v->layer)
+        return 0;
+    gt_error e = {0};
+    gt_signal_matrix x = {0};
+    gt_components pc;
+    gt_pass_options po = {v->layer, 1, NULL, NULL};
+    const size_t n = c->steps;
+    int ok = n == t->steps && probe_matrix(&x, v->m, t->tok, n, v->find.signal, &po, &e) == GT_OK;
+    if (ok && components_compute(&pc, &x, DATA_COMP_K, &e) == GT_OK) {
+        for (int j = 0; ok && j < DATA_COMP_K; j++) {
+            double ss = 0;
+            for (size_t s = 0; s < n; s++)
+                ss += (double)(float)pc.score[j * n + s] * (float)pc.score[j * n + s];
+            const double sd = sqrt(ss / (double)n);
+            ok = c->explained[j] == pc.explained[j];
+            for (size_t s = 0; ok && s < n; s++) {
+                double want = (float)pc.score[j * n + s] / (2 * sd);
+                want = want < -1 ? -1 : want > 1 ? 1 : want;
+                ok = data_comp_at(&v->probe, j, v->layer, s) == (float)want;
+            }
+        }
+        components_free(&pc);
+    } else {
+        ok = 0;
+    }
+    if (x.x)
+        free(x.x);
+    return ok;
+}
+
 static void test_match(gt_view *v, const parens *p, const gt_text *t)
 {
     match(v, "\\([^)]*\\)");
@@ -121,9 +158,17 @@ static void test_match(gt_view *v, const parens *p, const gt_text *t)
            v->probe.auc, v->probe.best_auc, v->probe.units_for_95);
     key(v, K_CHAR, 'c');
     key(v, K_CHAR, 'P');
-    const int on = v->ui->heat == HEAT_PROBE;
+    tap_ok(v->ui->heat == HEAT_PROBE, "c then P: the text coloured by the probe");
     key(v, K_CHAR, 'P');
-    tap_ok(on && v->ui->heat == HEAT_OFF, "c then P: the text coloured by the probe; P again: not");
+    const int comp_ok = comp_as_direct(v, t);
+    tap_ok(v->ui->heat == HEAT_COMP && comp_ok,
+           "P: by the first principal component, its scores by a child as --components "
+           "computes them (%.1f%% of the variance)", 100 * v->probe.comp.explained[0]);
+    for (int j = 1; j < DATA_COMP_K; j++)
+        key(v, K_CHAR, 'P');
+    const int last = v->ui->heat == HEAT_COMP + DATA_COMP_K - 1;
+    key(v, K_CHAR, 'P');
+    tap_ok(last && v->ui->heat == HEAT_OFF, "P through the components, then off");
     tap_ok(data_find_r(&v->find, 0) > 0.9999, "unit 0: r = %.6f with h",
            data_find_r(&v->find, 0));
     int sorts = 0;
@@ -207,6 +252,20 @@ static void test_profile(gt_view *v)
     settle(v);
 }
 
+/* Without a hypothesis P goes to the components at once (their child not ended by the
+ * hypothesis's absence). */
+static void test_components_alone(gt_view *v, const gt_text *t)
+{
+    match(v, "");
+    settle(v);
+    v->ui->heat = HEAT_OFF;
+    key(v, K_CHAR, 'P');
+    const int first = v->ui->heat == HEAT_COMP && v->find.hyp_state == FIND_NONE;
+    tap_ok(first && comp_as_direct(v, t),
+           "no hypothesis: P colours by the first component at once, as --components computes it");
+    key(v, K_CHAR, 'c');
+}
+
 static void test_bad(gt_view *v)
 {
     match(v, "(");
@@ -255,6 +314,7 @@ int main(void)
     test_match(&v, &p, &t);
     test_select(&v, &p, txt);
     test_profile(&v);
+    test_components_alone(&v, &t);
     test_bad(&v);
     view_free(&v);
     trace_close(tr);

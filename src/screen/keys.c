@@ -773,13 +773,24 @@ gt_act keys_layer(gt_view *v, const gt_key *k)
     return ACT_REDRAW;
 }
 
+/* c: by the selected unit, or off. P: in turn by the hypothesis's probe (when there is
+ * one), the signal's principal components 1..DATA_COMP_K, off. */
 gt_act keys_colour(gt_view *v, const gt_key *k)
 {
-    const int want = is(k, 'P') ? HEAT_PROBE : HEAT_UNIT;
-    v->ui->heat = v->ui->heat == want ? HEAT_OFF : want;
-    if (v->ui->heat == HEAT_PROBE && v->find.hyp_state != FIND_KNOWN)
-        message(v, 0, "no hypothesis yet: m matches one, and its probe colours the text once "
-                      "it is fitted");
+    int *heat = &v->ui->heat;
+    if (!is(k, 'P')) {
+        *heat = *heat == HEAT_UNIT ? HEAT_OFF : HEAT_UNIT;
+        return ACT_REDRAW;
+    }
+    if (*heat < HEAT_PROBE)
+        *heat = v->find.hyp_state == FIND_KNOWN ? HEAT_PROBE : HEAT_COMP;
+    else if (*heat < HEAT_COMP + DATA_COMP_K - 1)
+        (*heat)++;
+    else
+        *heat = HEAT_OFF;
+    if (*heat >= HEAT_COMP)
+        message(v, 0, "the text coloured by principal component %d of %s (P: the next)",
+                *heat - HEAT_COMP + 1, data_find_signal_name(&v->find));
     return ACT_REDRAW;
 }
 

@@ -20,7 +20,11 @@ static gt_role heat_role(const gt_view *v, size_t s)
     if (v->ui->heat == HEAT_OFF || !trace_has(v->tr, s))
         return R_NORMAL;
     float x;
-    if (v->ui->heat == HEAT_PROBE) {
+    if (v->ui->heat >= HEAT_COMP) {
+        x = data_comp_at(&v->probe, v->ui->heat - HEAT_COMP, v->layer, s);
+        if (isnan(x))
+            return R_NORMAL;
+    } else if (v->ui->heat == HEAT_PROBE) {
         const float p = data_probe_at(&v->probe, v->layer, s);
         if (p < 0)
             return R_NORMAL;
@@ -92,8 +96,17 @@ static void strip_note(const gt_view *v, const gt_surface *s, char *note, size_t
         k += snprintf(note + (size_t)k, n - (size_t)k, "%s %s-%s  ",
                       s->utf8 ? "\xe2\x95\x90" : "=", report_commas(f->sel_a, a, sizeof a),
                       report_commas(f->sel_b, b, sizeof b));
-    if (v->ui->heat == HEAT_PROBE)
-        snprintf(note + k, n - (size_t)k, "coloured by the probe: 2p-1 (P: off)");
+    const gt_data_comp *c = &v->probe.comp;
+    if (v->ui->heat >= HEAT_COMP && c->state == PROBE_KNOWN && c->layer == v->layer)
+        snprintf(note + k, n - (size_t)k, "coloured by component %d of %s (%.1f%%; P: next)",
+                 v->ui->heat - HEAT_COMP + 1, data_find_signal_name(f),
+                 100 * c->explained[v->ui->heat - HEAT_COMP]);
+    else if (v->ui->heat >= HEAT_COMP)
+        snprintf(note + k, n - (size_t)k, "component %d: %s (P: next)",
+                 v->ui->heat - HEAT_COMP + 1,
+                 c->state == PROBE_FAILED ? c->error : "computing");
+    else if (v->ui->heat == HEAT_PROBE)
+        snprintf(note + k, n - (size_t)k, "coloured by the probe: 2p-1 (P: next)");
     else if (v->ui->heat)
         snprintf(note + k, n - (size_t)k, "coloured by %s of unit %d (c: off)",
                  v->m->arch == GT_LSTM ? "tanh c" : "h", v->unit);

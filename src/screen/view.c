@@ -616,6 +616,8 @@ int view_tick(gt_view *v)
     const gt_data_find *f = &v->find;
     data_probe_want(&v->probe, f->hyp_state == FIND_KNOWN ? f->regex : "", f->hyp_layer,
                     f->signal, f->searched);
+    if (v->ui->heat >= HEAT_COMP) /* the components the text is coloured by */
+        data_comp_want(&v->probe, v->layer, f->signal, f->steps < v->steps ? f->steps : v->steps);
     if (data_probe_tick(&v->probe))
         redraw = 1;
     if (v->ivs && data_interv_tick(v->ivs)) {

@@ -68,13 +68,14 @@ typedef struct gt_undone {
 /* What every model shares on the screen, one per screen: with several models every view
  * points to the same (models.h), so Tab changes which model's data is drawn and nothing of
  * this. */
-enum { HEAT_OFF, HEAT_UNIT, HEAT_PROBE };
+enum { HEAT_OFF, HEAT_UNIT, HEAT_PROBE, HEAT_COMP }; /* HEAT_COMP + j: component j */
 
 typedef struct gt_shared {
     gt_overlay overlay; /* the view over the panels (view_set_overlay sets it) */
     int sort_reverse;
     int heat;          /* colour the text strip: HEAT_OFF, HEAT_UNIT (the selected unit's
-                          value), HEAT_PROBE (the hypothesis's probe's probability) */
+                          value), HEAT_PROBE (the hypothesis's probe's probability),
+                          HEAT_COMP + j (the signal's principal component j's score) */
     int help;          /* the help screen is up */
     int help_scroll;   /* its first line shown */
     int quit_asked;    /* q once while edits are not written: q again quits */
