@@ -401,8 +401,17 @@ static void test_more_keys(gt_view *v)
     press_each(v, "''");
     tap_ok(v->t == 20, "'' again: step 20");
     press(v, "l");
-    press_each(v, "'X");
-    tap_ok(v->t == 21 && !v->ui->quote, "' then another key: nothing, the key is ignored");
+    press(v, "'");
+    tap_ok(v->ui->quote && strstr(v->ui->msg, "' then ' goes back"),
+           "': the message line says a second key is awaited (%s)", v->ui->msg);
+    press(v, "X");
+    tap_ok(v->t == 21 && !v->ui->quote && strstr(v->ui->msg, "no jump made"),
+           "' then another key: no jump, and it says so");
+    press(v, "M");
+    tap_ok(v->ui->mark_next && strstr(v->ui->msg, "M then a letter"),
+           "M: the message line says a letter is awaited");
+    press(v, "7");
+    tap_ok(!v->ui->mark_next && strstr(v->ui->msg, "no mark set"), "M then a digit: no mark, said");
     press_each(v, "Mb");
     press_each(v, "g2\r");
     press_each(v, "'b");

@@ -544,8 +544,10 @@ gt_act keys_mark_pending(gt_view *v, const gt_key *k)
 {
     if (v->ui->mark_next) { /* M a: mark the cursor's step as a */
         v->ui->mark_next = 0;
-        if (k->cp < 'a' || k->cp > 'z')
-            return ACT_NONE;
+        if (k->sym != K_CHAR || k->cp < 'a' || k->cp > 'z') {
+            message(v, 0, "no mark set (M wants a letter a-z)");
+            return ACT_REDRAW;
+        }
         v->ui->mark[k->cp - 'a'] = v->t + 1;
         char at[32];
         message(v, 0, "mark %c at step %s ('%c goes back to it)", (char)k->cp,
@@ -556,8 +558,10 @@ gt_act keys_mark_pending(gt_view *v, const gt_key *k)
         int second = v->ui->quote && k->cp == '\'';
         int letter = v->ui->quote && k->cp >= 'a' && k->cp <= 'z';
         v->ui->quote = !v->ui->quote && k->cp == '\'';
-        if (v->ui->quote)
+        if (v->ui->quote) { /* the second key is awaited: say which */
+            message(v, 0, "' then ' goes back to the step before the last jump, a letter to its mark");
             return ACT_REDRAW;
+        }
         if (letter) { /* 'a: to mark a */
             if (!v->ui->mark[k->cp - 'a'])
                 message(v, 1, "mark %c is not set (M%c sets it)", (char)k->cp, (char)k->cp);
@@ -565,8 +569,10 @@ gt_act keys_mark_pending(gt_view *v, const gt_key *k)
                 jump(v, v->ui->mark[k->cp - 'a'] - 1);
             return ACT_REDRAW;
         }
-        if (!second)
-            return ACT_NONE;
+        if (!second) {
+            message(v, 0, "no jump made (' wants ' or a letter a-z)");
+            return ACT_REDRAW;
+        }
         if (!v->ui->have_prev)
             message(v, 0, "no jump yet to go back from");
         else
@@ -698,6 +704,7 @@ gt_act keys_mark(gt_view *v, const gt_key *k)
     if (!is(k, 'M'))
         return keys_mark_pending(v, k);
     v->ui->mark_next = 1;
+    message(v, 0, "M then a letter a-z marks this step (' and the letter come back to it)");
     return ACT_REDRAW;
 }
 
