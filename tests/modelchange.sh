@@ -4,7 +4,8 @@
 # the untouched file (before, the mapped weights faulted with SIGBUS past the truncation,
 # or mixed the two models' weights). The file is changed once the run has used 0.5 s of
 # processor time (its model long loaded), never after a fixed wait. On the screen, the
-# status line says the file changed (the files are looked at once a second).
+# status line says the file changed (the files are looked at once a second), and the header
+# goes on saying it.
 src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
 . "$src/tests/e2e_lib.sh"
@@ -67,11 +68,11 @@ done
 
 # the screen: the file changed after it opened, then a key that computes (g 30000)
 if ! command -v tmux >/dev/null 2>&1; then
-    for i in 1 2 3 4; do skip "tmux is not installed: the screen"; done
+    for i in 1 2 3 4 5 6; do skip "tmux is not installed: the screen"; done
     echo "1..$n"
     exit 0
 fi
-e2e_terminal || { for i in 1 2 3 4; do skip "$e2e_why"; done; echo "1..$n"; exit 0; }
+e2e_terminal || { for i in 1 2 3 4 5 6; do skip "$e2e_why"; done; echo "1..$n"; exit 0; }
 slow=6 # each wait up to 60 s: g 30000 steps the sample model 30,000 times
 # screenrun HOW: the screen on $work/m.bin, changed by HOW (none for the untouched file)
 # once it shows step 0, then g 30000; the pane's text at step 30,000 in $work/screen-HOW
@@ -95,10 +96,16 @@ screenrun() {
     wait_for "EXIT=0" >/dev/null
 }
 screenrun none
+# below the header, byte for byte the untouched file's screen; the header marks the change
+sed 1d "$work/screen-none" >"$work/body-none"
 for how in truncated overwritten; do
-    screenrun $how && cmp -s "$work/screen-none" "$work/screen-$how"
+    screenrun $how && sed 1d "$work/screen-$how" >"$work/body-$how" &&
+        cmp -s "$work/body-none" "$work/body-$how"
     r=$?
     [ $r -eq 0 ] || diff "$work/screen-none" "$work/screen-$how" 2>&1 | head -10 | sed 's/^/# /'
     check $r "the model file $how on the screen, then g 30000: the screen of the untouched file, q exits 0"
+    head -1 "$work/screen-$how" | grep -q "params (file changed on disk)" &&
+        ! head -1 "$work/screen-none" | grep -q "changed on disk"
+    check $? "and the header says the file changed on disk, long after the status line did"
 done
 echo "1..$n"

@@ -147,6 +147,7 @@ static int check_files(gt_models *ms)
         if (ms->changed[k] || !model_file_changed(&ms->file_m[k]))
             continue;
         ms->changed[k] = 1;
+        ms->v[k].file_changed = 1;
         snprintf(ms->ui.msg, sizeof ms->ui.msg,
                  "%.120s changed on disk since it was read: the screen keeps the model as read "
                  "(start gatetui again to read it anew)",

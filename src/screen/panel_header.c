@@ -122,6 +122,8 @@ void panel_header(gt_surface *s, gt_rect r, const gt_view *v)
              model_kind(m), m->layers, m->layers == 1 ? "" : "s",
              m->hidden, m->vocab, vb, report_commas((size_t)m->params, n1, sizeof n1));
     x = put(s, x, y, rest, R_NORMAL, buf);
+    if (v->file_changed) /* kept as read: the file on disk is another now */
+        x = put(s, x, y, rest, R_EDIT, " (file changed on disk)");
     if (rest - x >= surf_width(sep) + 6) { /* room for a useful part of the text's name */
         x = put(s, x, y, rest, R_DIM, sep);
         snprintf(buf, sizeof buf, "%s, %s steps", v->text_name,

@@ -132,6 +132,8 @@ typedef struct gt_view {
     const gt_text *text;
     gt_trace *tr;
     char model_name[256], text_name[256]; /* as shown: the files' base names */
+    int file_changed;  /* the model's file changed on disk since it was read (the header
+                          says so; the model stays as read) */
     size_t steps;
     int utf8;          /* Unicode glyphs */
     int mono;          /* the terminal shows no colours: curves drawn with their letters */
