@@ -13,8 +13,9 @@
 #include "screen/panel.h"
 #include "screen/draw_striprows.h"
 
-/* The shade of step s: by the selected unit's tanh c (h), or by the probe's probability p as
- * 2p - 1 (none where the probe is not known, or beyond its steps). */
+/* The shade of step s: by the selected unit's tanh c (h), by the probe's probability p as
+ * 2p - 1, or by a principal component's score over twice its deviation (none where the
+ * probe or the component is not known, or beyond its steps). */
 static gt_role heat_role(const gt_view *v, size_t s)
 {
     if (v->ui->heat == HEAT_OFF || !trace_has(v->tr, s))
