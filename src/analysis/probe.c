@@ -128,6 +128,8 @@ static int cross_validate(const gt_signal_matrix *x, const unsigned char *y, int
             right += (s[t - lo] > 0) == (y[t] != 0);
         }
         fit_free(&f);
+        if (rc != GT_OK) /* no scores: the fit failed */
+            break;
         folds[k].auc = probe_auc(s, y + lo, hi - lo);
         folds[k].accuracy = (double)right / (double)(hi - lo);
     }
