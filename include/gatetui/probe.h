@@ -85,6 +85,7 @@ typedef struct gt_components {
     double *score;       /* [k * steps]: each step's score on each component */
 } gt_components;
 
+/* On failure nothing is left allocated in p (probe_free on it is harmless). */
 int probe_compute(gt_probe *p, const gt_signal_matrix *x, const unsigned char *y,
                   int folds, double lambda, gt_error *e);
 void probe_free(gt_probe *p);

@@ -255,6 +255,8 @@ int probe_compute(gt_probe *p, const gt_signal_matrix *x, const unsigned char *y
     if (rc == GT_OK)
         rc = units_for_95(p, x, y, e);
     free(all);
+    if (rc)
+        probe_free(p); /* nothing left allocated */
     return rc;
 }
 
