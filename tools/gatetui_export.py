@@ -93,8 +93,8 @@ class MissingModule(Exception):
 
 
 HELP = """\
-Reads a PyTorch model holding one nn.LSTM or nn.GRU (any number of layers), an optional
-embedding and an optional readout, and writes it as a safetensors model file, with the
+Reads a PyTorch model holding one nn.LSTM (with or without proj_size), nn.GRU or nn.RNN (any
+number of layers), an optional embedding and an optional readout, and writes it as a safetensors model file, with the
 vocabulary in its metadata. (gatetui itself reads torch.save files as they are; this
 writes a file for other tools, changes the dtype, or converts an ONNX model.)
 
@@ -117,12 +117,16 @@ RUNS CODE FROM THE FILE.  --trust-pickle allows that; use it only on files you t
 Loading a whole module also needs its class to be importable (run from its project).
 
 Only the tensors gatetui uses are written: <prefix>weight_ih_l<k>, weight_hh_l<k>,
-bias_ih_l<k>, bias_hh_l<k> (names as found), the embedding (a 2-D [V, D0] tensor
+bias_ih_l<k>, bias_hh_l<k> and an nn.LSTM(proj_size)'s weight_hr_l<k> (names as found),
+the embedding (a 2-D [V, D0] tensor
 whose name contains 'emb', 'wte', 'tok' or 'lookup' or ends in 'encoder.weight'; with none
 so named, the one tensor of that shape not named like a readout) and the readout (a [V, H]
-weight and its [V] bias).  Without an embedding the input is one-hot and its width must equal V.
-Refused, with one line and exit status 2: bidirectional (_reverse) or projected
-(weight_hr_l) LSTMs, plain RNNs, more than one recurrent prefix (choose with --prefix),
+weight, [V, P] with projections, and its [V] bias).  Without an embedding the input is
+one-hot and its width must equal V.  A plain RNN's nonlinearity (tanh or relu) is written
+in the metadata: from --nonlinearity, or else from the input (a pickled nn.RNN's
+attribute, a checkpoint's "nonlinearity" entry, a safetensors file's metadata).
+Refused, with one line and exit status 2: bidirectional (_reverse) layers, a plain RNN
+whose nonlinearity nothing says, more than one recurrent prefix (choose with --prefix),
 shapes that disagree, non-float tensors, NaN or Inf values, a missing vocabulary or one
 whose length is not V.
 
@@ -315,16 +319,20 @@ def _load_torch(path, trust):
             _fail("cannot unpickle (%s: %s); a whole module needs its class importable"
                   % (type(e2).__name__, e2))
 
-    vocab = None
+    vocab, meta = None, {}
     if isinstance(obj, torch.nn.Module):
+        meta = _module_nonlinearity(torch, obj)
         obj = obj.state_dict()
     elif isinstance(obj, dict) and not all(isinstance(v, torch.Tensor) for v in obj.values()):
         v = obj.get("vocab")
         if isinstance(v, str):
             vocab = v
+        if obj.get("nonlinearity") in ("tanh", "relu"):
+            meta = {"nonlinearity": obj["nonlinearity"]}
         for key in _CKPT_KEYS:
             inner = obj.get(key)
             if isinstance(inner, torch.nn.Module):
+                meta = _module_nonlinearity(torch, inner) or meta
                 obj = inner.state_dict()
                 break
             if isinstance(inner, dict) and inner and \
@@ -348,7 +356,16 @@ def _load_torch(path, trust):
             continue
         tensors[name] = t.detach().cpu().to(torch.float64 if t.dtype == torch.float64
                                             else torch.float32).numpy()
-    return tensors, vocab
+    return tensors, vocab, meta
+
+
+def _module_nonlinearity(torch, module):
+    """{"nonlinearity": ...} of the module's nn.RNN or nn.RNNCell, when it holds one."""
+    for sub in module.modules():
+        if isinstance(sub, (torch.nn.RNN, torch.nn.RNNCell)) and \
+                getattr(sub, "nonlinearity", None) in ("tanh", "relu"):
+            return {"nonlinearity": sub.nonlinearity}
+    return {}
 
 
 _ONNX_MOVES = ("Transpose", "Squeeze", "Unsqueeze", "Reshape", "Cast", "Identity", "Dropout")
@@ -494,7 +511,7 @@ def _recurrent_members(tensors, prefix):
     groups = {p: g for p, g in groups.items()
               if any(m.group(2) == "weight_ih" for _, m in g)}
     if not groups:
-        _fail("no LSTM or GRU tensors (no name ending in weight_ih_l0)")
+        _fail("no LSTM, GRU or RNN tensors (no name ending in weight_ih_l0)")
     if len(groups) > 1:
         _fail("more than one recurrent module (prefixes %s); choose one with --prefix"
               % ", ".join(repr(p) for p in sorted(groups)))
@@ -503,51 +520,65 @@ def _recurrent_members(tensors, prefix):
     for name, m in members:
         if m.group(4):
             _fail("%s: bidirectional recurrent layers (_reverse) are not supported" % name)
-        if m.group(2) == "weight_hr":
-            _fail("%s: projected LSTMs (proj_size > 0) are not supported" % name)
     return p, members
 
 
 def _cell_shape(tensors, parts, p):
-    """(arch, gates, hidden) from layer 0's weight_hh: [G*H, H]."""
+    """(arch, gates, hidden, proj) from layer 0's weight_hh, [G*H, H], or with a projection
+    weight_hr_l0 [P, H], an LSTM's weight_hh [4H, P] (proj P, else 0)."""
     hh0 = parts.get(("weight_hh", 0))
     if hh0 is None:
         _fail("%sweight_hh_l0 is missing" % p)
     w = tensors[hh0]
+    hr0 = parts.get(("weight_hr", 0))
+    if hr0 is not None:
+        r = tensors[hr0]
+        if r.ndim != 2 or not 0 < r.shape[0] < r.shape[1]:
+            _fail("%s: shape %s is not [P, H] with 0 < P < H (nn.LSTM(proj_size=P))"
+                  % (hr0, list(r.shape)))
+        proj, hidden = r.shape
+        if list(w.shape) != [4 * hidden, proj]:
+            _fail("%s: shape %s, expected [%d, %d] (an LSTM's 4H by the projection's P)"
+                  % (hh0, list(w.shape), 4 * hidden, proj))
+        return "lstm", 4, hidden, proj
     if w.ndim != 2 or w.shape[1] == 0 or w.shape[0] % w.shape[1]:
         _fail("%s: shape %s is not [G*H, H]" % (hh0, list(w.shape)))
     hidden = w.shape[1]
     gates = w.shape[0] // hidden
-    if gates not in (3, 4):
-        if gates == 1:
-            _fail("%s: shape %s is a plain RNN; gatetui reads LSTMs and GRUs"
-                  % (hh0, list(w.shape)))
-        _fail("%s: shape %s has %d blocks of H = %d rows; an LSTM has 4, a GRU 3"
+    if gates not in (1, 3, 4):
+        _fail("%s: shape %s has %d blocks of H = %d rows; an LSTM has 4, a GRU 3, an RNN 1"
               % (hh0, list(w.shape), gates, hidden))
-    return ("lstm" if gates == 4 else "gru"), gates, hidden
+    return {4: "lstm", 3: "gru", 1: "rnn"}[gates], gates, hidden, 0
 
 
-def _expected_shape(t, kind, k, rows, hidden):
-    """(ok, the shape expected as text, D0 when this is layer 0's weight_ih)."""
+def _expected_shape(t, kind, k, rows, hidden, width):
+    """(ok, the shape expected as text, D0 when this is layer 0's weight_ih); width is what
+    the recurrence and the layer above read: H, or P with a projection [P, H]."""
     if kind == "weight_ih":
         ok = t.ndim == 2 and t.shape[0] == rows and (k > 0 or t.shape[1] > 0)
         d0 = t.shape[1] if k == 0 and ok else None
         if k > 0 and ok:
-            ok = t.shape[1] == hidden
-        return ok, "[%d, %s]" % (rows, "D" if k == 0 else hidden), d0
+            ok = t.shape[1] == width
+        return ok, "[%d, %s]" % (rows, "D" if k == 0 else width), d0
     if kind == "weight_hh":
-        return list(t.shape) == [rows, hidden], "[%d, %d]" % (rows, hidden), None
+        return list(t.shape) == [rows, width], "[%d, %d]" % (rows, width), None
+    if kind == "weight_hr":
+        return list(t.shape) == [width, hidden], "[%d, %d]" % (width, hidden), None
     return list(t.shape) == [rows], "[%d]" % rows, None
 
 
 def _layer_names(tensors, parts, p, layered, cell):
     """Every layer's tensors checked: their output names, D0 and whether there are biases."""
-    arch, gates, hidden = cell
+    arch, gates, hidden, proj = cell
     layers = 1 + max(k for _, k in parts)
     with_bias = ("bias_ih", 0) in parts or ("bias_hh", 0) in parts
     names, d0 = {}, None
+    kinds = ("weight_ih", "weight_hh", "bias_ih", "bias_hh") + (("weight_hr",) if proj else ())
+    if not proj and any(kind == "weight_hr" for kind, _ in parts):
+        _fail("%s: a projection, but layer 0 has none"
+              % next(n for (kind, _), n in parts.items() if kind == "weight_hr"))
     for k in range(layers):
-        for kind in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
+        for kind in kinds:
             name = parts.get((kind, k))
             want = "%s%s_l%d" % (p, kind, k) if layered == {True} else p + kind
             if name is None:
@@ -557,7 +588,8 @@ def _layer_names(tensors, parts, p, layered, cell):
             if kind.startswith("bias") and not with_bias:
                 _fail("%s present but layer 0 has no biases" % name)
             t = tensors[name]
-            ok, expect, first = _expected_shape(t, kind, k, gates * hidden, hidden)
+            ok, expect, first = _expected_shape(t, kind, k, gates * hidden, hidden,
+                                                proj or hidden)
             if first is not None:
                 d0 = first
             if not ok:
@@ -624,7 +656,7 @@ def _find_readout(tensors, floats, embedding, vocab_size, hidden, names):
 def find_model(tensors, prefix=None):
     """Pick out the recurrent layers, embedding and readout.
 
-    Returns dict(arch, prefix, layers, hidden, input, vocab_size, names) where names maps
+    Returns dict(arch, prefix, layers, hidden, proj, input, vocab_size, names) where names maps
     each tensor to write to its output name."""
     p, members = _recurrent_members(tensors, prefix)
     # nn.LSTM names carry _l<k>; nn.LSTMCell / nn.GRUCell names have none (one layer).
@@ -640,7 +672,7 @@ def find_model(tensors, prefix=None):
             _fail("%s: dtype %s; gatetui reads floating-point weights only"
                   % (name, tensors[name][0]))
     cell = _cell_shape(tensors, parts, p)
-    arch, _, hidden = cell
+    arch, _, hidden, proj = cell
     names, d0, with_bias = _layer_names(tensors, parts, p, layered, cell)
 
     rest = [n for n in tensors if n not in names and not _RNN_RE.match(n)]
@@ -649,13 +681,13 @@ def find_model(tensors, prefix=None):
     vocab_size = tensors[embedding].shape[0] if embedding else d0
     if embedding:
         names[embedding] = embedding
-    readout = _find_readout(tensors, floats, embedding, vocab_size, hidden, names)
+    readout = _find_readout(tensors, floats, embedding, vocab_size, proj or hidden, names)
     for n in list(names):
         if isinstance(tensors[n], tuple):
             _fail("%s: dtype %s; gatetui reads floating-point weights only"
                   % (n, tensors[n][0]))
     return {"arch": arch, "prefix": p, "layers": 1 + max(k for _, k in parts),
-            "hidden": hidden, "input": d0, "vocab_size": vocab_size, "embedding": embedding,
+            "hidden": hidden, "proj": proj, "input": d0, "vocab_size": vocab_size, "embedding": embedding,
             "readout": readout, "bias": with_bias, "names": names}
 
 
@@ -721,7 +753,7 @@ def main(argv=None):
         formatter_class=argparse.RawDescriptionHelpFormatter,
         usage="gatetui-export INPUT OUTPUT [--vocab STRING | --vocab-file FILE | "
               "--vocab-from-text FILE] [--prefix P] [--dtype f32|f16|bf16] "
-              "[--gru-reset before|after] [--trust-pickle]")
+              "[--gru-reset before|after] [--nonlinearity tanh|relu] [--trust-pickle]")
     ap.add_argument("input", metavar="INPUT", help="PyTorch file (or safetensors) to read")
     ap.add_argument("output", metavar="OUTPUT", help="model file to write (safetensors)")
     v = ap.add_mutually_exclusive_group()
@@ -738,6 +770,9 @@ def main(argv=None):
     ap.add_argument("--gru-reset", choices=["before", "after"],
                     help="GRU only: where the reset gate applies; PyTorch's nn.GRU is "
                          "'after' (recorded in the metadata)")
+    ap.add_argument("--nonlinearity", choices=["tanh", "relu"],
+                    help="plain RNN only: h = tanh(a) or relu(a), when the input does not "
+                         "say (recorded in the metadata)")
     ap.add_argument("--trust-pickle", action="store_true",
                     help="allow loading pickled Python objects (a whole nn.Module, a "
                          "checkpoint with other objects): this runs code from INPUT")
@@ -775,7 +810,7 @@ def _export(args):
                    for n, a in tensors.items()}
         ckpt_vocab = meta_in.get("vocab")
     else:
-        tensors, ckpt_vocab = _load_torch(args.input, args.trust_pickle)
+        tensors, ckpt_vocab, meta_in = _load_torch(args.input, args.trust_pickle)
     if not tensors:
         _fail("holds no tensors")
 
@@ -805,7 +840,15 @@ def _export(args):
         _fail("the vocabulary from %s holds a lone surrogate, not a character" % source)
 
     if args.gru_reset and info["arch"] != "gru":
-        _fail("--gru-reset applies to GRU models; this is an LSTM")
+        _fail("--gru-reset applies to GRU models; this is an %s" % info["arch"].upper())
+    if args.nonlinearity and info["arch"] != "rnn":
+        _fail("--nonlinearity applies to plain RNN models; this is an %s" % info["arch"].upper())
+    nonlinearity = None
+    if info["arch"] == "rnn":
+        nonlinearity = args.nonlinearity or meta_in.get("nonlinearity")
+        if nonlinearity not in ("tanh", "relu"):
+            _fail("a plain RNN, and the input does not say whether h = tanh(a) or relu(a): "
+                  "pass --nonlinearity tanh or relu")
 
     out = {}
     limit = {"f32": 3.4028234663852886e38, "f16": 65504.0,
@@ -823,6 +866,8 @@ def _export(args):
     reset = args.gru_reset or (meta_in.get("gru_reset") if info["arch"] == "gru" else None)
     if reset:
         meta["gru_reset"] = reset
+    if nonlinearity:
+        meta["nonlinearity"] = nonlinearity
     tmp = args.output + ".tmp%d" % os.getpid()
     try:
         save_file(out, tmp, metadata=meta, dtype={"f32": None, "f16": np.float16,
@@ -832,9 +877,14 @@ def _export(args):
         if os.path.exists(tmp):
             os.unlink(tmp)
     params = sum(int(a.size) for a in out.values())
+    kind = info["arch"].upper()
+    if nonlinearity:
+        kind += " (%s)" % nonlinearity
+    if info["proj"]:
+        kind += " (proj %d)" % info["proj"]
     print("gatetui-export: wrote %s: %s, %d layer%s, H = %d, V = %d, %s input, %s, "
           "%d parameters, %s" % (
-              args.output, info["arch"].upper(), info["layers"],
+              args.output, kind, info["layers"],
               "" if info["layers"] == 1 else "s", info["hidden"], V,
               "embedding" if info["embedding"] else "one-hot",
               "readout %s" % info["readout"] if info["readout"] else "no readout",

@@ -62,10 +62,11 @@ class Net(nn.Module):
     def __init__(self, arch="lstm", hidden=8, layers=2, embed=5, **kw):
         super().__init__()
         self.emb = nn.Embedding(V, embed) if embed else None
-        cls = nn.LSTM if arch == "lstm" else nn.GRU
+        cls = {"lstm": nn.LSTM, "gru": nn.GRU, "rnn": nn.RNN}[arch]
         self.rnn = cls(embed or V, hidden, num_layers=layers, batch_first=True, **kw)
         self.drop = nn.Dropout(0.1)
-        self.head = nn.Linear(hidden * (2 if kw.get("bidirectional") else 1), V)
+        width = kw.get("proj_size") or hidden
+        self.head = nn.Linear(width * (2 if kw.get("bidirectional") else 1), V)
         self.register_buffer("steps", torch.tensor(7))  # an integer buffer, not exported
 
 
@@ -258,6 +259,62 @@ def test_command_line(p):
           .replace("  ", " "), "--help warns that pickles run code")
 
 
+def same_dump(p, a, b, what):
+    """gatetui's dump of file a equals that of file b (when gatetui is built)."""
+    gatetui = os.path.join(HERE, "..", "gatetui")
+    if not os.access(gatetui, os.X_OK):
+        check(False, "gatetui is built (for %s)" % what)
+        return
+    text = p("dump-text.txt")
+    with open(text, "w") as f:
+        f.write("The cat sat; the dog ran.\nA bat? No: 3 cats!\n")
+    dumps = [subprocess.run([gatetui, "--dump", "--probs", f, text], capture_output=True)
+             for f in (a, b)]
+    check(all(d.returncode == 0 for d in dumps) and dumps[0].stdout == dumps[1].stdout and
+          dumps[0].stdout.count(b"\n") > 100, what + ": gatetui's dump of it is the .pt's")
+
+
+def test_breadth(p):
+    """nn.LSTM(proj_size) and nn.RNN (tanh, relu): every tensor written, the metadata's
+    nonlinearity from the option, a pickled module's attribute or a checkpoint's entry, and
+    gatetui reading the written file as it reads the .pt."""
+    torch.manual_seed(3)
+    net = Net(proj_size=3)
+    sd = net.state_dict()
+    torch.save(sd, p("proj.pt"))
+    st, out, err = export(p("proj.pt"), p("proj.bin"), "--vocab", VOCAB)
+    check(st == 0 and "LSTM (proj 3), 2 layers, H = 8" in out, "proj exports: " + out + err)
+    names = {n: n for n in sd if n != "steps"}
+    names.update({"head.weight": "head.weight", "head.bias": "head.bias"})
+    same_tensors(p("proj.bin"), sd, names, "proj")
+    torch.save({"state_dict": sd, "vocab": VOCAB}, p("proj-ckpt.pt"))
+    same_dump(p, p("proj.bin"), p("proj-ckpt.pt"), "proj")
+    for nl, how in (("tanh", "option"), ("relu", "option"), ("relu", "module"),
+                    ("relu", "checkpoint")):
+        net = Net("rnn", nonlinearity=nl)
+        sd = net.state_dict()
+        src = p("rnn-%s-%s.pt" % (nl, how))
+        extra = []
+        if how == "option":
+            torch.save(sd, src)
+            extra = ["--nonlinearity", nl]
+        elif how == "module":
+            torch.save(net, src)
+            extra = ["--trust-pickle"]
+        else:
+            torch.save({"state_dict": sd, "nonlinearity": nl}, src)
+        st, out, err = export(src, p("rnn.bin"), "--vocab", VOCAB, *extra)
+        check(st == 0 and "RNN (%s)" % nl in out, "rnn %s from the %s exports: %s%s"
+              % (nl, how, out, err))
+        got, meta = same_tensors(p("rnn.bin"), sd, {n: n for n in sd if n != "steps"},
+                                 "rnn %s from the %s" % (nl, how))
+        check(meta.get("nonlinearity") == nl, "rnn %s from the %s: the metadata says %s"
+              % (nl, how, meta.get("nonlinearity")))
+        if how == "checkpoint":
+            torch.save({"state_dict": sd, "nonlinearity": nl, "vocab": VOCAB}, src)
+            same_dump(p, p("rnn.bin"), src, "rnn relu")
+
+
 def test_refusals(p, sd):
     """Refusals."""
     def refused(name, state, words, *extra, vocab=VOCAB):
@@ -271,7 +328,6 @@ def test_refusals(p, sd):
         check(ok, "refused, %s: %s" % (name, err.strip() or "status %s" % st))
 
     refused("bidirectional", Net(bidirectional=True).state_dict(), ["_reverse"])
-    refused("projected", Net(proj_size=3).state_dict(), ["weight_hr_l0", "projected"])
     refused("no-vocab", sd, ["no vocabulary"], vocab=None)
     refused("short-vocab", sd, ["has %d characters" % (V - 1), "V = %d" % V],
             vocab=VOCAB[:-1])
@@ -295,7 +351,15 @@ def test_refusals(p, sd):
     big = {k: v.clone() for k, v in sd.items()}
     big["head.weight"][0, 0] = 1e6
     refused("f16-overflow", big, ["head.weight", "f16"], "--dtype", "f16")
-    refused("plain-rnn", nn.RNN(4, 3).state_dict(), ["plain RNN"])
+    refused("plain-rnn-unsaid", Net("rnn").state_dict(), ["plain RNN", "--nonlinearity"])
+    refused("nonlinearity-on-lstm", sd, ["--nonlinearity"], "--nonlinearity", "relu")
+    hr = Net(proj_size=3).state_dict()
+    hr["rnn.weight_hr_l1"] = torch.zeros(3, 7)
+    refused("projection-shape", hr, ["rnn.weight_hr_l1", "[3, 8]"])
+    hr = Net(proj_size=3).state_dict()
+    del hr["rnn.weight_hr_l0"]
+    hr["rnn.weight_hh_l0"] = torch.zeros(32, 8)
+    refused("projection-layer0-missing", hr, ["weight_hr_l1", "layer 0 has none"])
     missing = {k: v for k, v in sd.items() if k != "rnn.weight_hh_l1"}
     refused("missing-layer-tensor", missing, ["weight_hh_l1", "missing"])
     nobias = {k: v for k, v in sd.items() if k != "rnn.bias_hh_l0"}
@@ -304,7 +368,7 @@ def test_refusals(p, sd):
     badshape["rnn.weight_ih_l1"] = torch.zeros(32, 5)
     refused("bad-shape", badshape, ["rnn.weight_ih_l1", "shape"])
     refused("gru-reset-on-lstm", sd, ["--gru-reset"], "--gru-reset", "after")
-    refused("no-rnn", nn.Linear(3, 4).state_dict(), ["no LSTM or GRU"])
+    refused("no-rnn", nn.Linear(3, 4).state_dict(), ["no LSTM, GRU or RNN"])
     torch.save({"epoch": 1, "optimizer": {}}, p("nostate.pt"))
     st, out, err = export(p("nostate.pt"), p("nostate.bin"), "--vocab", VOCAB)
     check(st == 2 and "state_dict" in err, "dict without a state_dict: " + err.strip())
@@ -336,6 +400,7 @@ def main():
     test_safetensors_input(p)
     test_command_line(p)
     test_refusals(p, sd)
+    test_breadth(p)
     onnx_checks(p)
 
     print("1..%d" % count)

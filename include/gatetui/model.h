@@ -25,6 +25,10 @@ typedef struct gt_layer {
     int in_dim;          /* D_k: the input width, H above layer 0 */
     const float *w_ih;   /* (G*H, D_k) */
     const float *w_hh;   /* (G*H, H) */
+    const float *w_hr;   /* (P, H): the projection of nn.LSTM(proj_size=P), or NULL. It is
+                            already folded into w_hh, the next layer's w_ih and the readout
+                            (doc/model-files.md): the state computed is c and m = o * tanh c,
+                            and h = w_hr m is what the file's next layer reads */
     const float *b_ih;   /* (G*H), zeros when the model has no biases */
     const float *b_hh;   /* (G*H), zeros when the model has no biases */
 } gt_layer;
@@ -34,6 +38,7 @@ typedef struct gt_model {
     int gates;           /* G: 4 for an LSTM, 3 for a GRU, 1 for an RNN */
     int layers;          /* L */
     int hidden;          /* H */
+    int proj;            /* P: an LSTM's projection width (nn.LSTM(proj_size)), 0 for none */
     int vocab;           /* V */
     int input_dim;       /* D_0: V for one-hot input, the embedding width otherwise */
     int has_bias, has_embedding, has_readout;
@@ -55,6 +60,7 @@ typedef struct gt_model {
     uint16_t *lookup_tok;
     int lookup_n;        /* V less the tokens no character maps to */
     long long params;    /* every element of the model's tensors */
+    char kind_text[48];  /* private: model_kind's text for a projected LSTM */
     char *path;
     char *prefix;        /* the prefix of layer 0's recurrent tensors */
     char *embedding_name; /* the embedding's tensor name, or NULL */
@@ -86,8 +92,9 @@ int model_file_changed(const gt_model *m);
 int model_token(const gt_model *m, uint32_t cp);
 
 const char *model_arch_name(const gt_model *m);
-/* The cell as the header names it: "LSTM", "GRU", "RNN (tanh)", "RNN (relu)", or with
- * ", assumed: --nonlinearity" when neither the file nor the option said which. */
+/* The cell as the header names it: "LSTM", "LSTM (proj P)", "GRU", "RNN (tanh)",
+ * "RNN (relu)", or with ", assumed: --nonlinearity" when neither the file nor the option
+ * said which. */
 const char *model_kind(const gt_model *m);
 /* The letter of gate block b: "i","f","g","o", "r","z","n" or "a" (RNN). */
 const char *model_gate_name(const gt_model *m, int b);

@@ -82,10 +82,10 @@ static void head(FILE *f, const gt_figure *fg)
     }
     fputs("</style></head><body>\n<h3>", f);
     if (fg->score)
-        fprintf(f, "%s, component %d of signal %s, layer %d", model_arch_name(m),
+        fprintf(f, "%s, component %d of signal %s, layer %d", model_kind(m),
                 fg->component, sig, fg->layer);
     else
-        fprintf(f, "%s, unit %d, signal %s, layer %d", model_arch_name(m), fg->unit, sig,
+        fprintf(f, "%s, unit %d, signal %s, layer %d", model_kind(m), fg->unit, sig,
                 fg->layer);
     fputs("</h3>\n<p>", f);
     put_escaped(f, fg->model_name, strlen(fg->model_name));

@@ -339,6 +339,8 @@ static json_t *report_json(const gt_report *r)
         json_object_set_new(sat, gt->name, s);
     }
     json_object_set_new(root, "gates", gates);
+    if (m->proj)
+        json_object_set_new(m_json, "proj", json_integer(m->proj));
     if (m->arch == GT_RNN) {
         json_object_set_new(m_json, "nonlinearity", json_string(m->rnn_relu ? "relu" : "tanh"));
         json_object_set_new(m_json, "nonlinearity_assumed", json_boolean(m->nonlin_assumed));

@@ -17,6 +17,8 @@
 #define MAX_LAYERS 64
 #define MAX_GROUPS MAX_LAYERS
 #define MAX_HIDDEN (1 << 20)
+#define MAX_PROJECTED_HIDDEN 8192
+#define MAX_FOLDED_WEIGHTS (1ull << 26)
 #define MAX_INPUT_DIM (1 << 24)
 #define NAME_MAX_LEN 1100
 
@@ -92,14 +94,9 @@ static void number_of(group *g)
 
 static int refuse_odd(const gt_model *m, const char *name, gt_error *e)
 {
-    size_t plen;
     if (strstr(name, "_reverse") && (strstr(name, "weight_ih_l") || strstr(name, "weight_hh_l")))
         return gt_fail(e, GT_EINPUT, "%s: tensor %s: bidirectional networks are not supported",
                        m->path, name);
-    if (layer_of(name, "weight_hr_l", &plen) >= 0)
-        return gt_fail(e, GT_EINPUT,
-                       "%s: tensor %s: projected LSTMs (proj_size) are not supported", m->path,
-                       name);
     return GT_OK;
 }
 
@@ -169,11 +166,13 @@ static int under_prefix(const group *g, const char *name)
 }
 
 /* rest (the name after the prefix) is one of the group's own: weight_ih, weight_hh,
- * bias_ih, bias_hh, with _l<k> for an nn.LSTM / nn.GRU. */
+ * bias_ih, bias_hh, with _l<k> for an nn.LSTM / nn.GRU (and weight_hr_l<k>, an
+ * nn.LSTM(proj_size)'s projection). */
 static int stock_part(const group *g, const char *rest)
 {
-    static const char *const stems[4] = {"weight_ih", "weight_hh", "bias_ih", "bias_hh"};
-    for (int s = 0; s < 4; s++) {
+    static const char *const stems[5] = {"weight_ih", "weight_hh", "bias_ih", "bias_hh",
+                                         "weight_hr"};
+    for (int s = 0; s < (g->cell ? 4 : 5); s++) {
         size_t n = strlen(stems[s]);
         if (strncmp(rest, stems[s], n) != 0)
             continue;
@@ -262,9 +261,10 @@ static int order_groups(const gt_model *m, group *g, int ng, gt_error *e)
     return GT_OK;
 }
 
-/* The names of layer k's tensors (ih, hh, bias ih, bias hh). */
+/* The names of layer k's tensors (ih, hh, bias ih, bias hh, the projection hr: "" for a
+ * cell, which has none). */
 typedef struct layer_names {
-    char n[4][NAME_MAX_LEN + 16];
+    char n[5][NAME_MAX_LEN + 16];
 } layer_names;
 
 static int find_layers(gt_model *m, layer_names **out, gt_error *e)
@@ -298,13 +298,15 @@ static int find_layers(gt_model *m, layer_names **out, gt_error *e)
         free(ln);
         return gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
     }
-    static const char *const stems[4] = {"weight_ih", "weight_hh", "bias_ih", "bias_hh"};
+    static const char *const stems[5] = {"weight_ih", "weight_hh", "bias_ih", "bias_hh",
+                                         "weight_hr"};
     int l = 0;
     for (int j = 0; j < ng; j++)
         for (int k = 0; k < g[j].layers; k++, l++)
-            for (int s = 0; s < 4; s++) {
+            for (int s = 0; s < 5; s++) {
                 if (g[j].cell)
-                    snprintf(ln[l].n[s], sizeof ln[l].n[s], "%.1000s%s", g[j].prefix, stems[s]);
+                    snprintf(ln[l].n[s], sizeof ln[l].n[s], "%.1000s%s", g[j].prefix,
+                             s < 4 ? stems[s] : "weight_hr");
                 else
                     snprintf(ln[l].n[s], sizeof ln[l].n[s], "%.1000s%s_l%d", g[j].prefix, stems[s], k);
             }
@@ -323,11 +325,48 @@ static const gt_tensor *find_rec(gt_model *m, const char *name)
     return t;
 }
 
+/* nn.LSTM(proj_size=P): layer 0's weight_hr_l0 [P, H] says H and P; weight_hh_l0 is
+ * [4H, P]. The folded recurrence (4H, H) is bounded so that a small hostile file cannot ask
+ * for a huge one. */
+static int projected_shape(gt_model *m, const gt_tensor *hh0, const gt_tensor *hr0, gt_error *e)
+{
+    if (hr0->ndim != 2 || hr0->shape[0] == 0 || hr0->shape[1] > MAX_PROJECTED_HIDDEN ||
+        hr0->shape[0] >= hr0->shape[1]) {
+        char want[128];
+        snprintf(want, sizeof want, "[P, H] with 1 <= P < H <= %d (nn.LSTM(proj_size=P)'s projection)",
+                 MAX_PROJECTED_HIDDEN);
+        return model_bad_shape(m, hr0, want, e);
+    }
+    const uint64_t P = hr0->shape[0], H = hr0->shape[1];
+    /* the folded weights: every layer's recurrence and, above layer 0, its input */
+    const uint64_t folded = 4 * H * H * (2 * (uint64_t)m->layers - 1);
+    if (folded > MAX_FOLDED_WEIGHTS)
+        return gt_fail(e, GT_EINPUT, "%s: tensor %s: a projected LSTM of %d layer%s of %llu "
+                       "cells folds into %llu weights, more than gatetui holds (%llu)", m->path,
+                       hr0->name, m->layers, m->layers == 1 ? "" : "s", (unsigned long long)H,
+                       (unsigned long long)folded, (unsigned long long)MAX_FOLDED_WEIGHTS);
+    if (!model_is_2d(hh0, 4 * H, P)) {
+        char want[160];
+        snprintf(want, sizeof want, "[%llu, %llu] (an LSTM's 4H by the projection's P: %s is [P, H])",
+                 (unsigned long long)(4 * H), (unsigned long long)P, hr0->name);
+        return model_bad_shape(m, hh0, want, e);
+    }
+    m->arch = GT_LSTM;
+    m->gates = 4;
+    m->hidden = (int)H;
+    m->proj = (int)P;
+    snprintf(m->kind_text, sizeof m->kind_text, "LSTM (proj %d)", m->proj);
+    return GT_OK;
+}
+
 static int first_layer_shape(gt_model *m, const layer_names *ln, gt_error *e)
 {
     const gt_tensor *hh0 = find_rec(m, ln[0].n[1]);
     if (!hh0)
         return gt_fail(e, GT_EINPUT, "%s: tensor %s is missing", m->path, ln[0].n[1]);
+    const gt_tensor *hr0 = modelfile_find(m->file, ln[0].n[4]);
+    if (hr0)
+        return projected_shape(m, hh0, hr0, e);
     if (hh0->ndim != 2 || hh0->shape[1] == 0 || hh0->shape[1] > MAX_HIDDEN ||
         hh0->shape[0] % hh0->shape[1] != 0)
         return model_bad_shape(m, hh0, "[G*H, H] with G = 4 (LSTM), 3 (GRU) or 1 (RNN)", e);
@@ -372,9 +411,41 @@ static int layer_biases(gt_model *m, gt_layer *ly, const layer_names *n, int *bi
     return ly->b_ih && ly->b_hh ? GT_OK : gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
 }
 
+/* Layer k's projection (P, H), when the model has them: read, and folded into the layer's
+ * recurrence and the next layer's input (model_fold_projection). Every layer has one or
+ * none does. */
+static int layer_projection(gt_model *m, int k, const layer_names *n, gt_error *e)
+{
+    const gt_tensor *hr = find_rec(m, n->n[4]);
+    if (!m->proj)
+        return hr ? gt_fail(e, GT_EINPUT,
+                            "%s: tensor %s: a projection for layer %d, but layer 0 has none",
+                            m->path, n->n[4], k)
+                  : GT_OK;
+    if (!hr)
+        return gt_fail(e, GT_EINPUT, "%s: tensor %s is missing (layer 0 has a projection)",
+                       m->path, n->n[4]);
+    if (!model_is_2d(hr, (uint64_t)m->proj, (uint64_t)m->hidden)) {
+        char want[64];
+        snprintf(want, sizeof want, "[%d, %d] (as layer 0's projection)", m->proj, m->hidden);
+        return model_bad_shape(m, hr, want, e);
+    }
+    gt_layer *ly = &m->layer[k];
+    int rc = model_weights(m, hr, &ly->w_hr, e);
+    const size_t GH = (size_t)m->gates * (size_t)m->hidden;
+    if (rc == GT_OK && !(ly->w_hh = model_fold_projection(m, ly->w_hh, GH, ly->w_hr)))
+        rc = gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
+    if (rc == GT_OK && k > 0 &&
+        !(ly->w_ih = model_fold_projection(m, ly->w_ih, GH, m->layer[k - 1].w_hr)))
+        rc = gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
+    return rc;
+}
+
 static int load_layer(gt_model *m, int k, const layer_names *n, int *biases, gt_error *e)
 {
-    const uint64_t H = (uint64_t)m->hidden, GH = (uint64_t)m->gates * H;
+    /* R: the width of h, which the recurrence and the layer above read */
+    const uint64_t H = (uint64_t)m->hidden, GH = (uint64_t)m->gates * H,
+                   R = m->proj ? (uint64_t)m->proj : H;
     gt_layer *ly = &m->layer[k];
     char want[128];
     const gt_tensor *ih = find_rec(m, n->n[0]), *hh = find_rec(m, n->n[1]);
@@ -383,8 +454,8 @@ static int load_layer(gt_model *m, int k, const layer_names *n, int *biases, gt_
                        m->path, n->n[0], m->layers - 1);
     if (!hh)
         return gt_fail(e, GT_EINPUT, "%s: tensor %s is missing", m->path, n->n[1]);
-    snprintf(want, sizeof want, "[%llu, %llu]", (unsigned long long)GH, (unsigned long long)H);
-    if (!model_is_2d(hh, GH, H))
+    snprintf(want, sizeof want, "[%llu, %llu]", (unsigned long long)GH, (unsigned long long)R);
+    if (!model_is_2d(hh, GH, R))
         return model_bad_shape(m, hh, want, e);
     if (k == 0) {
         if (ih->ndim != 2 || ih->shape[0] != GH || ih->shape[1] == 0 ||
@@ -394,14 +465,32 @@ static int load_layer(gt_model *m, int k, const layer_names *n, int *biases, gt_
             return model_bad_shape(m, ih, want, e);
         }
         m->input_dim = (int)ih->shape[1];
-    } else if (!model_is_2d(ih, GH, H)) {
+    } else if (!model_is_2d(ih, GH, R)) {
         return model_bad_shape(m, ih, want, e);
     }
-    ly->in_dim = (int)ih->shape[1];
+    ly->in_dim = k == 0 ? (int)ih->shape[1] : (int)H;
     int rc = layer_biases(m, ly, n, biases, e);
-    if (rc == GT_OK && (rc = model_weights(m, ih, &ly->w_ih, e)) == GT_OK)
-        rc = model_weights(m, hh, &ly->w_hh, e);
+    if (rc == GT_OK && (rc = model_weights(m, ih, &ly->w_ih, e)) == GT_OK &&
+        (rc = model_weights(m, hh, &ly->w_hh, e)) == GT_OK)
+        rc = layer_projection(m, k, n, e);
     return rc;
+}
+
+/* A projection numbered past the last layer (weight_hr_l<k>, k >= L) is not silently left
+ * unused. */
+static int stray_projection(gt_model *m, gt_error *e)
+{
+    const gt_modelfile *f = m->file;
+    for (size_t i = 0; i < f->ntensor; i++) {
+        size_t plen;
+        const char *name = f->tensor[i].name;
+        int k = layer_of(name, "weight_hr_l", &plen);
+        if (k >= m->layers && plen == strlen(m->prefix) && strncmp(name, m->prefix, plen) == 0)
+            return gt_fail(e, GT_EINPUT, "%s: tensor %s: a projection for layer %d, but the "
+                           "model has %d layer%s", m->path, name, k, m->layers,
+                           m->layers == 1 ? "" : "s");
+    }
+    return GT_OK;
 }
 
 static int load_layers(gt_model *m, gt_error *e)
@@ -415,6 +504,8 @@ static int load_layers(gt_model *m, gt_error *e)
     int biases = -1;
     for (int k = 0; rc == GT_OK && k < m->layers; k++)
         rc = load_layer(m, k, &ln[k], &biases, e);
+    if (rc == GT_OK)
+        rc = stray_projection(m, e);
     m->has_bias = biases;
     free(ln);
     return rc;
@@ -536,6 +627,8 @@ const char *model_arch_name(const gt_model *m)
 
 const char *model_kind(const gt_model *m)
 {
+    if (m->proj)
+        return m->kind_text;
     if (m->arch != GT_RNN)
         return m->arch == GT_LSTM ? "LSTM" : "GRU";
     if (m->nonlin_assumed)

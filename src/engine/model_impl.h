@@ -14,6 +14,10 @@ const float *model_zeros(gt_model *m, size_t n);
 int model_bad_shape(const gt_model *m, const gt_tensor *t, const char *want, gt_error *e);
 int model_is_recurrent(const gt_model *m, const gt_tensor *t);
 int model_is_2d(const gt_tensor *t, uint64_t rows, uint64_t cols);
+/* a (rows, P) times a projection hr (P, H), summed in float64, as float32 and owned by m:
+ * weights that read h = hr m made into weights that read m (doc/model-files.md); NULL when
+ * out of memory. */
+const float *model_fold_projection(gt_model *m, const float *a, size_t rows, const float *hr);
 
 /* The embedding (or one-hot input) and the readout, once the layers are known. */
 int model_load_io(gt_model *m, const gt_model_options *opt, gt_error *e);

@@ -1,7 +1,7 @@
 /* The model's input and output (doc/model-files.md): the embedding is the tensor of shape
  * [V, D] with D the first layer's input width, whatever its name (--embedding NAME picks
  * one when several fit); without one the input is one-hot. The readout is the other
- * tensor of shape [V, H], with its bias. */
+ * tensor of shape [V, H] ([V, P] for nn.LSTM(proj_size=P)), with its bias. */
 #include "config.h"
 
 #include <stdio.h>
@@ -107,7 +107,7 @@ static int choose_embedding(const gt_model *m, const gt_model_options *opt,
             continue;
         int s = score(m, t);
         /* with D0 = H a readout fits too: one that looks like a readout is not taken */
-        if (s < 0 && m->input_dim == m->hidden)
+        if (s < 0 && m->input_dim == (m->proj ? m->proj : m->hidden))
             continue;
         if (nbest == 0 || s > top) {
             top = s;
@@ -173,29 +173,51 @@ static int load_embedding(gt_model *m, const gt_model_options *opt, const gt_ten
     return model_weights(m, *emb, &m->emb, e);
 }
 
+/* A projected LSTM with no [V, P] readout but a [V, H] tensor: a readout of m, not of the
+ * projection nn.LSTM(proj_size) hands on, is not silently dropped. */
+static int unprojected_readout(const gt_model *m, const gt_tensor *emb, gt_error *e)
+{
+    const gt_modelfile *f = m->file;
+    for (size_t i = 0; i < f->ntensor; i++) {
+        const gt_tensor *t = &f->tensor[i];
+        if (t != emb && !model_is_recurrent(m, t) &&
+            model_is_2d(t, (uint64_t)m->vocab, (uint64_t)m->hidden))
+            return gt_fail(e, GT_EINPUT, "%s: tensor %s: shape [%d, %d], but the readout of a "
+                           "projected LSTM reads the projection's %d outputs: [%d, %d]", m->path,
+                           t->name, m->vocab, m->hidden, m->proj, m->vocab, m->proj);
+    }
+    return GT_OK;
+}
+
+/* The readout reads the top layer's h: H wide, or P for a projected LSTM, whose readout is
+ * folded with the top projection to read m (model_fold_projection). */
 static int load_readout(gt_model *m, const gt_tensor *emb, gt_error *e)
 {
     const gt_modelfile *f = m->file;
     const gt_tensor *out = NULL;
+    const int width = m->proj ? m->proj : m->hidden;
     for (size_t i = 0; i < f->ntensor; i++) {
         const gt_tensor *t = &f->tensor[i];
         if (t == emb || model_is_recurrent(m, t) ||
-            !model_is_2d(t, (uint64_t)m->vocab, (uint64_t)m->hidden))
+            !model_is_2d(t, (uint64_t)m->vocab, (uint64_t)width))
             continue;
         if (out)
             return gt_fail(e, GT_EINPUT,
                            "%s: tensor %s: a second readout candidate of shape [%d, %d] besides %s",
-                           m->path, t->name, m->vocab, m->hidden, out->name);
+                           m->path, t->name, m->vocab, width, out->name);
         out = t;
     }
     if (!out)
-        return GT_OK;
+        return m->proj ? unprojected_readout(m, emb, e) : GT_OK;
     m->has_readout = 1;
     int rc;
     if (!(m->readout_name = strdup(out->name)))
         return gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
     if ((rc = model_weights(m, out, &m->out_w, e)))
         return rc;
+    if (m->proj && !(m->out_w = model_fold_projection(m, m->out_w, (size_t)m->vocab,
+                                                      m->layer[m->layers - 1].w_hr)))
+        return gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
     const gt_tensor *b = bias_of(m, out);
     if (!b) {
         m->out_b = model_zeros(m, (size_t)m->vocab);

@@ -61,3 +61,28 @@ int model_is_recurrent(const gt_model *m, const gt_tensor *t)
 {
     return m->recurrent[t - m->file->tensor];
 }
+
+const float *model_fold_projection(gt_model *m, const float *a, size_t rows, const float *hr)
+{
+    const size_t P = (size_t)m->proj, H = (size_t)m->hidden;
+    float *out = model_own(m, malloc(rows * H * sizeof *out));
+    double *acc = malloc(H * sizeof *acc);
+    if (!out || !acc) {
+        free(acc);
+        return NULL;
+    }
+    for (size_t r = 0; r < rows; r++) {
+        for (size_t j = 0; j < H; j++)
+            acc[j] = 0;
+        for (size_t p = 0; p < P; p++) {
+            const double w = a[r * P + p];
+            const float *row = hr + p * H;
+            for (size_t j = 0; j < H; j++)
+                acc[j] += w * row[j];
+        }
+        for (size_t j = 0; j < H; j++)
+            out[r * H + j] = (float)acc[j];
+    }
+    free(acc);
+    return out;
+}

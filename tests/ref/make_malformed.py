@@ -254,11 +254,9 @@ def structure_cases():
         t["fc.weight"] = tensor([V, 2 * H], 5)
     case("37_bidirectional", "bidirectional", build(with_tensors(bidirectional)))
 
-    def projected(t):
-        t[P + "weight_hh_l0"] = tensor([G * H, 1], 2)
-        t[P + "weight_hr_l0"] = tensor([1, H], 10)
-        t["fc.weight"] = tensor([V, 1], 5)
-    case("38_projected", "proj", build(with_tensors(projected)))
+    def projection_not_narrower(t):  # nn.LSTM(proj_size=P) wants P < H
+        t[P + "weight_hr_l0"] = tensor([H, H], 10)
+    case("38_projection_not_narrower", "p < h", build(with_tensors(projection_not_narrower)))
 
     def no_recurrent(t):
         for n in [n for n in t if n.startswith(P)]:
@@ -278,6 +276,64 @@ def structure_cases():
         t.clear()
         t.update(lstm_layer(P, 0, V, h=0))
     case("43_zero_hidden", "weight_hh_l0", build(with_tensors(zero_hidden), metadata={"vocab": "abc"}))
+
+
+def projected(t, layers=1):
+    """t made an nn.LSTM(proj_size=1): each layer's recurrence reads the projection."""
+    for k in range(1, layers):
+        t.update(lstm_layer(P, k, 1, seed=20 + k))
+    for k in range(layers):
+        t[P + "weight_hh_l%d" % k] = tensor([G * H, 1], 2 + k)
+        t[P + "weight_hr_l%d" % k] = tensor([1, H], 10 + k)
+    t["fc.weight"] = tensor([V, 1], 5)
+
+
+def projection_cases():
+    """nn.LSTM(proj_size)'s projections, weight_hr_l<k>, that do not fit the network."""
+    def hh_width(t):
+        projected(t)
+        t[P + "weight_hh_l0"] = tensor([G * H, H], 2)
+    case("51_projection_hh_width", "weight_hh_l0", build(with_tensors(hh_width)))
+
+    def stray(t):
+        projected(t)
+        t[P + "weight_hr_l4"] = tensor([1, H], 14)
+    case("52_projection_stray", "layer 4", build(with_tensors(stray)))
+
+    def gru(t):
+        projected(t)
+        t[P + "weight_ih_l0"] = tensor([3 * H, V], 1)
+        t[P + "weight_hh_l0"] = tensor([3 * H, 1], 2)
+        t[P + "bias_ih_l0"] = tensor([3 * H], 3)
+        t[P + "bias_hh_l0"] = tensor([3 * H], 4)
+    case("53_projection_gru", "lstm's 4h", build(with_tensors(gru)))
+
+    def layer1_missing(t):
+        projected(t, 2)
+        del t[P + "weight_hr_l1"]
+    case("54_projection_layer1_missing", "weight_hr_l1 is missing",
+         build(with_tensors(layer1_missing)))
+
+    def layer1_only(t):
+        projected(t, 2)
+        del t[P + "weight_hr_l0"]
+        t[P + "weight_hh_l0"] = tensor([G * H, H], 2)
+        t[P + "weight_ih_l1"] = tensor([G * H, H], 21)
+        t[P + "weight_hh_l1"] = tensor([G * H, H], 3)
+    case("55_projection_layer1_only", "layer 0 has none", build(with_tensors(layer1_only)))
+
+    def readout_width(t):
+        projected(t)
+        t["fc.weight"] = tensor([V, H], 5)
+    case("56_projection_readout_width", "reads the projection", build(with_tensors(readout_width)))
+
+    def huge(t):  # a small file whose folded recurrence would be 4 * 8192 * 8192 weights
+        t.clear()
+        t[P + "weight_ih_l0"] = tensor([G * 8192, V], 1)
+        t[P + "weight_hh_l0"] = tensor([G * 8192, 1], 2)
+        t[P + "weight_hr_l0"] = tensor([1, 8192], 10)
+        t["fc.weight"] = tensor([V, 1], 5)
+    case("57_projection_huge", "more than gatetui holds", build(with_tensors(huge)))
 
 
 def vocabulary_cases():
@@ -330,6 +386,7 @@ def main():
     value_cases()
     structure_cases()
     vocabulary_cases()
+    projection_cases()
     write(valid)
 
 
