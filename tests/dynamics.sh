@@ -37,6 +37,22 @@ while read -r name what model text opts; do
     fi
 done <"$fix/dynamics/MANIFEST"
 
+# the products split among threads by tangents: the same exponents to the last digit on
+# one thread as on three (an LSTM's products through W_hh, a GRU's through J formed whole)
+for case in "lstm2.safetensors --modes 32 --steps 300" "gru1.safetensors --modes 20 --steps 300"; do
+    set -- $case
+    m=$1
+    shift
+    GATETUI_THREADS=1 "$bin" --lyapunov --json "$@" "$fix/report/$m" "$fix/report/text.txt" >"$out/t1.json" 2>/dev/null
+    GATETUI_THREADS=3 "$bin" --lyapunov --json "$@" "$fix/report/$m" "$fix/report/text.txt" >"$out/t3.json" 2>/dev/null
+    if [ -s "$out/t1.json" ] && cmp -s "$out/t1.json" "$out/t3.json"; then
+        ok "--lyapunov $m $*: the same exponents on one thread as on three"
+    else
+        notok "--lyapunov $m $*: the exponents differ between one thread and three"
+        diff "$out/t1.json" "$out/t3.json" | head -5 | sed 's/^/# /'
+    fi
+done
+
 # the diagonal models: exponents = ln of the carry gates, largest first
 for kind in lstm gru; do
     "$bin" --lyapunov --json --modes 4 --steps 200 --warmup 10 "$fix/dynamics/diag_$kind.safetensors" \

@@ -599,7 +599,7 @@ static int fixed_lyapunov_as_direct(gt_view *v, const gt_model *m, const gt_text
     fixed_free(&f);
     gt_lyapunov l;
     size_t n = t->steps < DATA_EIG_LY_STEPS ? t->steps : DATA_EIG_LY_STEPS;
-    if (!ok || lyapunov_compute(&l, m, v->layer, de->ly_modes, t->tok, n, de->ly_warmup, &e))
+    if (!ok || lyapunov_compute(&l, m, v->layer, de->ly_modes, t->tok, n, de->ly_warmup, 1, &e))
         return 0;
     ok = de->ly_steps == n;
     for (int i = 0; ok && i < de->ly_modes; i++)

@@ -25,11 +25,12 @@ typedef struct gt_lyapunov {
 int dyn_state_size(const gt_model *m);
 
 /* Steps 0..steps-1 of tok through layers 0..layer, M tangents carried by the exact tangent
- * map as one product per step, each step's QR by LAPACK; the exponents are the means of
- * ln R_ii over the steps after the first `warmup`. GT_EINPUT when M is not in 1..state size
- * or warmup >= steps. */
+ * map as one product per step (an LSTM's one for every 16, split among up to `threads`
+ * threads: the same numbers on any number; < 1: one per processor), each step's QR by LAPACK; the exponents are
+ * the means of ln R_ii over the steps after the first `warmup`. GT_EINPUT when M is not in
+ * 1..state size or warmup >= steps. */
 int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const uint16_t *tok,
-                     size_t steps, size_t warmup, gt_error *e);
+                     size_t steps, size_t warmup, int threads, gt_error *e);
 void lyapunov_free(gt_lyapunov *l);
 
 /* The eigenvalues of J_T (the step reading tok[T]), by modulus, largest first, and the

@@ -8,7 +8,10 @@
  * matrix-matrix product (the M tangents as its items; an LSTM's without forming J: W_hh
  * times the tangents' h part, then A's and B's coefficients row by row, as many products
  * and no J to write), Z = Q_t R_t by LAPACK's Householder QR, each column of Q_t and row of
- * R_t signed so that R_t's diagonal is >= 0. */
+ * R_t signed so that R_t's diagonal is >= 0. An LSTM's products are split among threads
+ * by chunks of 16 tangents, each one call of the BLAS on any number of threads (the same
+ * numbers on one as on many); the step before them and the QR after are the calling
+ * thread's. */
 #include "config.h"
 
 #include <dlfcn.h>
@@ -16,8 +19,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compute/kernels.h"
+#include "compute/pool.h"
 #include "dynrun.h"
 #include "gatetui/dynamics.h"
 
@@ -113,11 +118,11 @@ static int tangents_init(dynrun *d, size_t M)
 {
     /* a GRU's or an RNN's J (H x H) formed whole costs less than the product with W_hh of
        3H or H rows; an LSTM's (2H x 2H) costs as much as the product, and forming it more */
+    d->M = M;
     if (d->m->arch != GT_LSTM)
         return 0;
     const size_t H = (size_t)d->H;
     const float *w = d->m->layer[d->layer].w_hh;
-    d->M = M;
     d->whh = malloc(4 * H * H * sizeof *d->whh);
     d->P = malloc(M * 4 * H * sizeof *d->P);
     if (!d->whh || !d->P)
@@ -143,13 +148,14 @@ static void dyn_gemm(const double *A, int rows, int k, const double *X, int ldx,
     dgemm_("T", "N", &rows, &M, &k, &one, A, &k, X, &ldx, &zero, Y, &ldy, 1, 1);
 }
 
-/* An LSTM's Z = J Q from P = W_hh Q_h (block b's rows at b H) and the step's coefficients:
+/* An LSTM's Z = J Q from P = W_hh Q_h (block b's rows at b H) and the step's coefficients,
+ * for the tangents from..to-1:
  *   Zc = f Qc + A Qh, Zh = u Zc + B Qh   (A Qh = di P_i + df P_f + dg P_g, B Qh = do P_o) */
-static void tangents_from(const dynrun *d, const double *Q, double *Z)
+static void tangents_from(const dynrun *d, const double *Q, double *Z, size_t from, size_t to)
 {
     const size_t H = (size_t)d->H, n = (size_t)d->n, GH = 4 * H;
     const double *v = d->w.v;
-    for (size_t b = 0; b < d->M; b++) {
+    for (size_t b = from; b < to; b++) {
         const double *q = Q + b * n, *p = d->P + b * GH;
         double *z = Z + b * n;
         for (size_t j = 0; j < H; j++) {
@@ -160,21 +166,62 @@ static void tangents_from(const dynrun *d, const double *Q, double *Z)
     }
 }
 
-/* An LSTM's step reading tok, and Z = J Q for the M tangents Q (column-major, n x M)
- * without forming J: W_hh times their h part as one product, then each row's
- * coefficients. */
-static void step_tangents(dynrun *d, uint16_t tok, const double *Q, double *Z)
+/* An LSTM's step reading tok, its coefficients prepared for products_part. */
+static void step_lstm(dynrun *d, uint16_t tok)
 {
     gt_batch *b = &d->b;
-    const size_t H = (size_t)d->H, n = (size_t)d->n;
+    const size_t H = (size_t)d->H;
     const int L = d->layer;
     memcpy(d->prev, batch_h(b, L, 0), H * sizeof *d->prev);
     memcpy(d->prev + H, batch_c(b, L, 0), H * sizeof *d->prev);
     batch_step(b, 1, &tok);
     gt_step_point pt = {d->prev, d->prev + H, batch_gates(b, L, 0), batch_c(b, L, 0)};
     stepjac_prepare(&d->sj, &d->w, &pt);
-    dyn_gemm(d->whh, 4 * (int)H, (int)H, Q + H, (int)n, (int)d->M, d->P, 4 * (int)H); /* h part */
-    tangents_from(d, Q, Z);
+}
+
+/* One step's products, Z = J Q for the M tangents Q (column-major, n x M), part k of n_parts
+ * (pool_run): an LSTM's without forming J (W_hh times their h part as one product, then each
+ * row's coefficients), a GRU's or an RNN's with the J formed whole. */
+typedef struct products {
+    dynrun *d;
+    int direct;
+    const double *Q;
+    double *Z;
+} products;
+
+/* The tangents from..to-1's products. */
+static void products_of(const products *p, size_t from, size_t to)
+{
+    dynrun *d = p->d;
+    const size_t n = (size_t)d->n;
+    const int cols = (int)(to - from);
+    if (p->direct) {
+        const size_t GH = 4 * (size_t)d->H;
+        dyn_gemm(d->whh, (int)GH, d->H, p->Q + from * n + (size_t)d->H, (int)n, cols,
+                 d->P + from * GH, (int)GH); /* h part */
+        tangents_from(d, p->Q, p->Z, from, to);
+    } else {
+        dyn_gemm(d->J, (int)n, (int)n, p->Q + from * n, (int)n, cols, p->Z + from * n, (int)n);
+    }
+}
+
+/* An LSTM's products in chunks of DYN_CHUNK tangents, each always one call of the BLAS
+ * whatever the number of threads (a BLAS's rounding may depend on how many columns a call
+ * has): thread k of n_parts takes its share of the chunks. A GRU's or an RNN's, one call on
+ * one thread (its J formed whole is most of the step, and the threads' meeting at every
+ * step cost more than they saved). */
+#define DYN_CHUNK 16
+static void products_part(void *ctx, int k, int n_parts)
+{
+    const products *p = ctx;
+    const size_t M = p->d->M, chunks = (M + DYN_CHUNK - 1) / DYN_CHUNK;
+    if (!p->direct) {
+        products_of(p, 0, M);
+        return;
+    }
+    for (size_t c = chunks * (size_t)k / (size_t)n_parts;
+         c < chunks * (size_t)(k + 1) / (size_t)n_parts; c++)
+        products_of(p, c * DYN_CHUNK, c * DYN_CHUNK + DYN_CHUNK < M ? c * DYN_CHUNK + DYN_CHUNK : M);
 }
 
 /* OpenBLAS's threads set by openblas_set_num_threads, found by dlsym (dynrun.h). */
@@ -233,8 +280,9 @@ static int qr_step(double *Z, size_t n, size_t M, double *tau, double *sum)
     return 0;
 }
 
-/* The QR method over the steps, the sums of ln R_ii into sum. */
-static int lyapunov_run(dynrun *d, size_t M, const uint16_t *tok, size_t steps,
+/* The QR method over the steps, the sums of ln R_ii into sum; the products on the pool's
+ * threads (pool may be NULL). */
+static int lyapunov_run(dynrun *d, gt_pool *pool, size_t M, const uint16_t *tok, size_t steps,
                         size_t warmup, double *Q, double *Z, double *tau, double *sum)
 {
     const size_t n = (size_t)d->n;
@@ -244,12 +292,12 @@ static int lyapunov_run(dynrun *d, size_t M, const uint16_t *tok, size_t steps,
     if (direct < 0)
         return -1;
     for (size_t t = 0; t < steps; t++) {
-        if (direct) {
-            step_tangents(d, tok[t], Q, Z);
-        } else { /* J formed whole */
+        if (direct)
+            step_lstm(d, tok[t]);
+        else /* J formed whole */
             dynrun_step(d, tok[t], 1);
-            dyn_gemm(d->J, (int)n, (int)n, Q, (int)n, (int)M, Z, (int)n);
-        }
+        products p = {d, direct, Q, Z};
+        pool_run(pool, products_part, &p);
         if (qr_step(Z, n, M, tau, t >= warmup ? sum : NULL))
             return -1;
         double *s = Q;
@@ -260,7 +308,7 @@ static int lyapunov_run(dynrun *d, size_t M, const uint16_t *tok, size_t steps,
 }
 
 int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const uint16_t *tok,
-                     size_t steps, size_t warmup, gt_error *e)
+                     size_t steps, size_t warmup, int threads, gt_error *e)
 {
     memset(l, 0, sizeof *l);
     const int n = dyn_state_size(m);
@@ -281,8 +329,19 @@ int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const 
         rc = gt_fail(e, GT_EFAIL, "out of memory for %d tangents", M);
     else {
         const int was = dyn_blas_threads(1); /* the same products and QR on any machine */
-        if (lyapunov_run(&d, MM, tok, steps, warmup, Q, Z, tau, l->exponent))
+        if (threads < 1) {
+            long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+            threads = ncpu > 0 ? (int)ncpu : 1;
+        }
+        /* at most one thread for every chunk of an LSTM's products; one for the others */
+        if (m->arch != GT_LSTM)
+            threads = 1;
+        if (threads > (M + DYN_CHUNK - 1) / DYN_CHUNK)
+            threads = (M + DYN_CHUNK - 1) / DYN_CHUNK;
+        gt_pool *pool = threads > 1 ? pool_start(threads) : NULL;
+        if (lyapunov_run(&d, pool, MM, tok, steps, warmup, Q, Z, tau, l->exponent))
             rc = gt_fail(e, GT_EFAIL, "LAPACK's QR failed (or out of memory)");
+        pool_stop(pool);
         dyn_blas_threads(was);
     }
     free(Q);

@@ -48,7 +48,8 @@ static int lyapunov_each(FILE *out, const cli *c, const intervened *im, const gt
         return gt_fail(e, GT_EINPUT, "--warmup %ld: not below the %s steps run", c->warmup,
                        report_commas(N, run, sizeof run));
     gt_lyapunov l;
-    int rc = lyapunov_compute(&l, m, layer, (int)c->lmodes, t->tok, N, (size_t)c->warmup, e);
+    int rc = lyapunov_compute(&l, m, layer, (int)c->lmodes, t->tok, N, (size_t)c->warmup,
+                              c->env.threads < 0 ? 0 : c->env.threads, e);
     if (rc)
         return rc;
     double hl[3] = {NAN, NAN, NAN};

@@ -97,7 +97,7 @@ static int ly_job(gt_bgjob *job, void *ctx, char *why)
     ly_sizes(de, de->text->steps, &n, &warm, &modes);
     gt_lyapunov l;
     gt_error e = {0};
-    if (lyapunov_compute(&l, de->m, de->ly_job_layer, modes, de->text->tok, n, warm, &e)) {
+    if (lyapunov_compute(&l, de->m, de->ly_job_layer, modes, de->text->tok, n, warm, 1, &e)) {
         snprintf(why, 256, "%.200s", e.msg);
         return 1;
     }
