@@ -61,13 +61,22 @@ for args in "--step 2" "--step 9 --edit 4:a --layer 1"; do
     if "$bin" --export "$out/frame.txt" $args "$fix/relu_emb2.safetensors" "$fix/relu_emb2.txt" \
         2>"$out/err" && grep -q "RNN (relu)" "$out/frame.txt" &&
         grep -q "pre-activation against hidden" "$out/frame.txt" &&
+        grep -q "|a|, max [0-9]" "$out/frame.txt" && ! grep -q "tanh |a|" "$out/frame.txt" &&
         { [ "${args#*edit}" = "$args" ] || grep -q "no F" "$out/frame.txt"; }; then
-        echo "ok $n - rnn: --export $args draws a relu RNN's frame (after an edit no forget-only curve)"
+        echo "ok $n - rnn: --export $args draws a relu RNN's frame, |a| against |h| to their largest (after an edit no forget-only curve)"
     else
         echo "not ok $n - rnn: --export $args on a relu RNN"
         sed 's/^/# /' "$out/err" | head -5
     fi
 done
+n=$((n + 1))
+rm -f "$out/frame.txt"
+if "$bin" --export "$out/frame.txt" --step 5 "$fix/tanh_onehot.safetensors" "$fix/tanh_onehot.txt" \
+    2>/dev/null && grep -q "tanh |a|" "$out/frame.txt"; then
+    echo "ok $n - rnn: a tanh RNN's frame plots tanh |a| against |h|"
+else
+    echo "not ok $n - rnn: a tanh RNN's frame does not plot tanh |a|"
+fi
 n=$((n + 1))
 if ! "$bin" --report --sweep-forget-bias -1:1:1 "$fix/tanh_onehot.safetensors" "$fix/tanh_onehot.txt" \
     >/dev/null 2>"$out/err" && grep -q "plain RNN, with no carry gate" "$out/err" &&

@@ -1,8 +1,10 @@
 /* Cell versus hidden: every unit of the layer as a dot, tanh |c| across and |h| up (|n|
- * across for a GRU, tanh |a| for a plain RNN). In an LSTM |h| = o tanh |c|, so every dot
+ * across for a GRU, tanh |a| for a tanh RNN). In an LSTM |h| = o tanh |c|, so every dot
  * lies on or under the diagonal, and its distance below it is what the output gate hides;
- * a tanh RNN's dots lie on it (h = tanh a), and those near 1 are saturated. The selected
- * unit is marked. */
+ * a tanh RNN's dots lie on it (h = tanh a), and those near 1 are saturated. A relu RNN's h
+ * is unbounded: |a| across and |h| up, both over the layer's largest |a| (the "max" of the
+ * axes), its dots on the diagonal (a > 0) or on the floor (cut to 0). The selected unit is
+ * marked. */
 #include "config.h"
 
 #include <math.h>
@@ -15,7 +17,12 @@ void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v)
 {
     const int H = v->m->hidden;
     int lstm = v->m->arch == GT_LSTM, rnn = v->m->arch == GT_RNN;
-    int squash = lstm || rnn; /* across: tanh of the value, not the value */
+    const int relu = rnn && v->m->rnn_relu;
+    int squash = lstm || (rnn && !relu); /* across: tanh of the value, not the value */
+    double scale = 1; /* a relu RNN's axes: 0 .. the largest |a| */
+    for (int j = 0; relu && j < H; j++)
+        if (fabsf(v->g[j]) > scale)
+            scale = fabsf(v->g[j]);
     const float *xs = lstm ? v->c : rnn ? v->g : v->g + (size_t)GT_N * H, *ys = v->h;
     gt_rect in;
     char note[32];
@@ -30,7 +37,7 @@ void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v)
     const char *axis = s->utf8 ? "│" : "|";
     for (int y = 0; y < ph; y++)
         surf_put(s, px - 1, py + y, R_DIM, axis);
-    surf_text(s, in.x, py, lab - 1, R_DIM, "1");
+    surf_text(s, in.x, py, lab - 1, R_DIM, relu ? "max" : "1");
     surf_text(s, in.x, py + ph - 1, lab - 1, R_DIM, "0");
     if (ph >= 3)
         surf_text(s, in.x, py + ph / 2, lab - 1, R_DIM, s->utf8 ? "|h|" : "h");
@@ -48,7 +55,8 @@ void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v)
     int hidden = 0, sat = 0;
     double sx = 0, sy = 0;
     for (int j = 0; j < H; j++) {
-        double ax = squash ? fabs(tanh((double)xs[j])) : fabsf(xs[j]), ay = fabsf(ys[j]);
+        double ax = squash ? fabs(tanh((double)xs[j])) : fabsf(xs[j]) / scale,
+               ay = fabsf(ys[j]) / scale;
         plot_canvas_dot(&dots, ax, ay);
         hidden += lstm && ax > 0.5 && ay < 0.1;
         sat += v->m->rnn_relu ? ys[j] == 0 : ay > 0.9; /* as the report counts */
@@ -59,8 +67,8 @@ void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v)
         plot_canvas_draw(&bound, s, px, py, R_DIM);
     plot_canvas_draw(&dots, s, px, py, R_PLOT);
     int cx, cy;
-    double sel = squash ? fabs(tanh((double)xs[v->unit])) : fabsf(xs[v->unit]);
-    plot_canvas_cell(&dots, sel, fabsf(ys[v->unit]), &cx, &cy);
+    double sel = squash ? fabs(tanh((double)xs[v->unit])) : fabsf(xs[v->unit]) / scale;
+    plot_canvas_cell(&dots, sel, fabsf(ys[v->unit]) / scale, &cx, &cy);
     surf_put(s, px + cx, py + cy, R_MARK, s->utf8 ? "◆" : "@");
     plot_canvas_free(&bound);
     plot_canvas_free(&dots);
@@ -68,9 +76,13 @@ void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v)
     char buf[160];
     int y = py + ph;
     surf_text(s, px - 1, y, 1, R_DIM, "0");
-    snprintf(buf, sizeof buf, "%s", lstm ? "tanh |c|" : rnn ? "tanh |a|" : "|n|");
+    if (relu)
+        snprintf(buf, sizeof buf, "|a|, max %.3g", scale);
+    else
+        snprintf(buf, sizeof buf, "%s", lstm ? "tanh |c|" : rnn ? "tanh |a|" : "|n|");
     surf_text(s, px + (pw - surf_width(buf)) / 2, y, pw, R_DIM, buf);
-    surf_text(s, px + pw - 1, y, 1, R_DIM, "1");
+    if (!relu)
+        surf_text(s, px + pw - 1, y, 1, R_DIM, "1");
     y++;
     /* the units whose output gate hides a cell that is not small (doc/screen.md) */
     char b2[64];
