@@ -51,7 +51,7 @@ n=$((n + 1))
 "$bin" --export - --size 160x40 --step 40 --ablate 0:2,5-9 --forget-bias 1.5@0:3 "$rep/lstm1.safetensors" "$rep/text.txt" \
     >"$out/frame" 2>"$out/err"
 if head -2 "$out/frame" | grep -q 'forget bias +1.5@0:3, ablated 0:2,5-9' &&
-    head -1 "$out/frame" | grep -Eq 'b/c \([+-][0-9.]+\)|against no interventions'; then
+    head -1 "$out/frame" | grep -Eq 'bpc \([+-][0-9.]+\)|against no interventions'; then
     echo "ok $n - the export's header names the interventions and the loss's change"
 else
     echo "not ok $n - the export's header"

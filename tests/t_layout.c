@@ -1,6 +1,7 @@
 /* The layout at every size from 1x1 to 300x100: below the minimum it says too small and
- * places nothing; above, every panel is a non-empty rectangle on the screen, no two
- * overlap, together they cover the screen, and each has the room its panel needs. */
+ * places nothing; above, every panel is a non-empty rectangle on the screen (but for the
+ * cell against hidden, left out when the rows under the strip are few), no two overlap,
+ * together they cover the screen, and each has the room its panel needs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@ static const int min_h[P_COUNT] = {2, 3, 8, 5, 6, 4, 1};
 int main(void)
 {
     int bad_small = 0, bad_inside = 0, bad_overlap = 0, bad_cover = 0, bad_min = 0;
+    int bad_left_out = 0, left_out = 0;
     int sizes = 0, small = 0;
     static unsigned char grid[100][300];
     for (int rows = 1; rows <= 100; rows++)
@@ -48,7 +50,16 @@ int main(void)
                     }
                 continue;
             }
+            const gt_rect ch = l.r[P_CELLHID];
+            if (!ch.x && !ch.y && !ch.w && !ch.h) { /* left out: only when the body is short */
+                left_out++;
+                if (l.r[P_GATES].h >= LAYOUT_CELLHID_MIN_BODY && !bad_left_out++)
+                    printf("# %dx%d: the cell against hidden left out with %d rows under the "
+                           "strip\n", cols, rows, l.r[P_GATES].h);
+            }
             for (int p = 0; p < P_COUNT; p++) {
+                if (p == P_CELLHID && !ch.w && !ch.h)
+                    continue;
                 if (!inside(l.r[p], cols, rows) && !bad_inside++)
                     printf("# %dx%d: %s at %d,%d %dx%d is off the screen\n", cols, rows,
                            layout_panel_name(p), l.r[p].x, l.r[p].y, l.r[p].w, l.r[p].h);
@@ -79,12 +90,20 @@ int main(void)
     tap_ok(!bad_overlap, "no two panels overlap");
     tap_ok(!bad_cover, "the panels cover the whole screen");
     tap_ok(!bad_min, "every panel has the room it needs");
+    tap_ok(!bad_left_out && left_out > 0, "the cell against hidden left out only under %d rows "
+           "under the strip (%d sizes)", LAYOUT_CELLHID_MIN_BODY, left_out);
 
     gt_layout a, b;
     layout_compute(80, 24, &a);
     layout_compute(200, 60, &b);
     tap_ok(!a.too_small && a.r[P_GATES].h >= 12, "80x24 shows a readable subset (%d unit rows)",
            a.r[P_GATES].h - 2);
+    /* the perturbation's plot needs 10 rows (title, edit, two half-life lines, the axis
+       and the legend, the lasting units, 3 of plot); the unit's carry gate history 6 */
+    tap_ok(a.r[P_PERTURB].h >= 10 && a.r[P_UNIT].h >= 6 && !a.r[P_CELLHID].h,
+           "80x24 keeps the perturbation's plot (%d rows) and the carry gate's history (%d) "
+           "before the cell against hidden (%d)", a.r[P_PERTURB].h, a.r[P_UNIT].h,
+           a.r[P_CELLHID].h);
     tap_ok(b.r[P_GATES].w * b.r[P_GATES].h > 3 * a.r[P_GATES].w * a.r[P_GATES].h,
            "200x60 gives the gate bars more than three times the room of 80x24");
     layout_compute(40, 10, &a);

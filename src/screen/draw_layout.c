@@ -20,14 +20,23 @@ void layout_compute(int cols, int rows, gt_layout *out)
         out->too_small = 1;
         return;
     }
-    int strip_h = rows >= 60 ? 7 : rows >= 36 ? 5 : 3; /* a title row, then text and marks */
+    /* a title row, then 1, 3 or 5 rows of text, each with its marks: an odd number, so
+       that the cursor's row is the middle one */
+    int strip_h = 1 + 2 * (rows >= 60 ? 5 : rows >= 30 ? 3 : 1);
     int body_y = 2 + strip_h, body_h = rows - 1 - body_y;
     int right_w = clamp(cols * 2 / 5, 30, 90);
     int right_x = cols - right_w;
 
-    int cell_h = body_h * 3 / 10, unit_h = body_h * 35 / 100;
-    cell_h = clamp(cell_h, 5, 16);
-    unit_h = clamp(unit_h, 6, 18);
+    int cell_h, unit_h;
+    if (body_h < LAYOUT_CELLHID_MIN_BODY) {
+        /* short: the perturbation's plot and the unit's carry gate history before the cell
+           against hidden, which is left out */
+        cell_h = 0;
+        unit_h = clamp(body_h * 4 / 10, 6, 8);
+    } else {
+        cell_h = clamp(body_h * 3 / 10, 5, 16);
+        unit_h = clamp(body_h * 35 / 100, 7, 18);
+    }
     while (body_h - cell_h - unit_h < 4) { /* the perturbation panel keeps 4 rows */
         if (unit_h > 6)
             unit_h--;
@@ -37,7 +46,7 @@ void layout_compute(int cols, int rows, gt_layout *out)
     out->r[P_HEADER] = rect(0, 0, cols, 2);
     out->r[P_STRIP] = rect(0, 2, cols, strip_h);
     out->r[P_GATES] = rect(0, body_y, right_x, body_h);
-    out->r[P_CELLHID] = rect(right_x, body_y, right_w, cell_h);
+    out->r[P_CELLHID] = cell_h ? rect(right_x, body_y, right_w, cell_h) : rect(0, 0, 0, 0);
     out->r[P_UNIT] = rect(right_x, body_y + cell_h, right_w, unit_h);
     out->r[P_PERTURB] = rect(right_x, body_y + cell_h + unit_h, right_w, body_h - cell_h - unit_h);
     out->r[P_STATUS] = rect(0, rows - 1, cols, 1);

@@ -20,6 +20,8 @@ enum {
 /* Below this the screen says it is too small. */
 #define LAYOUT_MIN_COLS 64
 #define LAYOUT_MIN_ROWS 22
+/* Below this many rows under the text strip, the cell against hidden is left out. */
+#define LAYOUT_CELLHID_MIN_BODY 24
 
 typedef struct gt_layout {
     int cols, rows;

@@ -38,7 +38,8 @@ void frame_draw(gt_surface *s, const gt_view *v)
     case OVERLAY_JACOBIAN: panel_jacobian(s, body, v); break;
     case OVERLAY_NONE:
         panel_gates(s, v->lay.r[P_GATES], v);
-        panel_cellhid(s, v->lay.r[P_CELLHID], v);
+        if (v->lay.r[P_CELLHID].h > 0)
+            panel_cellhid(s, v->lay.r[P_CELLHID], v);
         panel_unit(s, v->lay.r[P_UNIT], v);
         panel_perturb(s, v->lay.r[P_PERTURB], v);
         break;

@@ -13,6 +13,27 @@
 #include "screen/panel.h"
 #include "screen/draw_plot.h"
 
+/* The line under the plot: what the dots of the cell kind say (counts as the report's). */
+static void summary(gt_surface *s, int x, int y, int w, const gt_view *v, int hidden, int sat,
+                    double sx, double sy)
+{
+    const int H = v->m->hidden;
+    char buf[160], b2[64];
+    const char *fields[2] = {buf, b2};
+    if (v->m->arch == GT_LSTM) { /* the units whose output gate hides a cell that is not small */
+        snprintf(buf, sizeof buf, "%d/%d hidden by o", hidden, H);
+        snprintf(b2, sizeof b2, "(|h|<.1, |c|>.55)");
+    } else if (v->m->arch == GT_RNN) {
+        snprintf(buf, sizeof buf, "%d/%d %s,", sat, H,
+                 v->m->rnn_relu ? "at 0 (h = 0)" : "saturated (|h|>.9)");
+        snprintf(b2, sizeof b2, "mean |h| %.2f", sy / H);
+    } else {
+        snprintf(buf, sizeof buf, "mean |n| %.2f,", sx / H);
+        snprintf(b2, sizeof b2, "mean |h| %.2f", sy / H);
+    }
+    panel_fields(s, x, y, w, R_NORMAL, fields, 2, 1);
+}
+
 void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v)
 {
     const int H = v->m->hidden;
@@ -83,20 +104,5 @@ void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v)
     surf_text(s, px + (pw - surf_width(buf)) / 2, y, pw, R_DIM, buf);
     if (!relu)
         surf_text(s, px + pw - 1, y, 1, R_DIM, "1");
-    y++;
-    /* the units whose output gate hides a cell that is not small (doc/screen.md) */
-    char b2[64];
-    const char *fields[2] = {buf, b2};
-    if (lstm) {
-        snprintf(buf, sizeof buf, "%d/%d hidden by o", hidden, H);
-        snprintf(b2, sizeof b2, "(|h|<.1, |c|>.55)");
-    } else if (rnn) {
-        snprintf(buf, sizeof buf, "%d/%d %s,", sat, H,
-                 v->m->rnn_relu ? "at 0 (h = 0)" : "saturated (|h|>.9)");
-        snprintf(b2, sizeof b2, "mean |h| %.2f", sy / H);
-    } else {
-        snprintf(buf, sizeof buf, "mean |n| %.2f,", sx / H);
-        snprintf(b2, sizeof b2, "mean |h| %.2f", sy / H);
-    }
-    panel_fields(s, in.x + 1, y, in.w - 1, R_NORMAL, fields, 2, 1);
+    summary(s, in.x + 1, y + 1, in.w - 1, v, hidden, sat, sx, sy);
 }

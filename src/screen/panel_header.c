@@ -48,7 +48,7 @@ static int loss_forms_of(const gt_view *v, loss_forms *lf)
     int bad = !(nats < t->loss_uniform);
     if (changed) {
         const char *forms[2] = {"loss %.2f bits/char, %+.3f against no interventions",
-                                "%.2f b/c (%+.3f)"};
+                                "%.2f bpc (%+.3f)"};
         for (int f = 0; f < 2; f++) {
             if (known)
                 snprintf(lf->text[f], sizeof lf->text[f], forms[f], bits,
@@ -60,7 +60,7 @@ static int loss_forms_of(const gt_view *v, loss_forms *lf)
         return 2;
     }
     const char *forms[2][2] = {
-        {"loss %.2f bits/char", "%.2f b/c"},
+        {"loss %.2f bits/char", "%.2f bpc"},
         {"loss %.2f bits/char, no better than chance (%.2f): vocabulary order or readout "
          "layer wrong?",
          "loss %.2f bits/char, not below chance (%.2f)!"}};

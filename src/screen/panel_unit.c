@@ -125,8 +125,9 @@ static void history(gt_surface *s, int x, int y, int sw, int lw, long first, con
  * cursor under them and how far they reach. */
 static void histories(gt_surface *s, int x, int y, int w, int end, const gt_view *v)
 {
-    static const series lstm_s[] = {{"c", 1, 0, 1, 0}, {"h", 2, 0, 1, 0},
-                                    {"f", 0, GT_F, 0, 1}, {"i", 0, GT_I, 0, 1},
+    /* the carry gate's history second, before h: the first dropped are the last */
+    static const series lstm_s[] = {{"c", 1, 0, 1, 0}, {"f", 0, GT_F, 0, 1},
+                                    {"h", 2, 0, 1, 0}, {"i", 0, GT_I, 0, 1},
                                     {"o", 0, GT_O, 0, 1}, {"g", 0, GT_G, -1, 1}};
     static const series gru_s[] = {{"h", 2, 0, 1, 0}, {"z", 0, GT_Z, 0, 1},
                                    {"r", 0, GT_R, 0, 1}, {"n", 0, GT_N, -1, 1}};
