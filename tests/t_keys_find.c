@@ -16,6 +16,8 @@
 #include "gatetui/probe.h"
 #include "gatetui/trace.h"
 #include "parenmodel.h"
+#include "screen/draw_surface.h"
+#include "screen/frame.h"
 #include "screen/keys.h"
 #include "screen/view.h"
 #include "tap.h"
@@ -184,9 +186,15 @@ static void test_match(gt_view *v, const parens *p, const gt_text *t)
     ok &= v->t == p->from[1];
     key(v, K_CHAR, 'N');
     ok &= v->t == p->from[0];
+    char want[64];
+    snprintf(want, sizeof want, "match 1 of %zu", p->n);
+    ok &= strcmp(v->ui->msg, want) == 0;
     key(v, K_CHAR, 'N'); /* around the start: the last */
     ok &= v->t == p->from[p->n - 1];
-    tap_ok(ok, "n and N go from parenthetical to parenthetical, around the ends");
+    snprintf(want, sizeof want, "match %zu of %zu (from the start: the last)", p->n, p->n);
+    ok &= strcmp(v->ui->msg, want) == 0;
+    tap_ok(ok, "n and N go from parenthetical to parenthetical, around the ends, saying which "
+               "(%s)", v->ui->msg);
 
     key(v, K_HOME, 0);
     key(v, K_CHAR, '/');
@@ -223,7 +231,25 @@ static void test_select(gt_view *v, const parens *p, const char *txt)
     tap_ok(same, "its matches are the %zu runs inside parentheses (%zu)", p->runs, v->find.nsm);
     key(v, K_HOME, 0);
     key(v, K_CHAR, 'n');
-    tap_ok(v->t == p->rfrom[0], "n goes to the first match of the selection");
+    char want[64];
+    snprintf(want, sizeof want, "stretch 1 of %zu", p->runs);
+    tap_ok(v->t == p->rfrom[0] && strcmp(v->ui->msg, want) == 0,
+           "n goes to the first match of the selection: %s", v->ui->msg);
+    /* the steps in a match of m and a stretch of v both: marked as both under the text */
+    gt_surface surf;
+    int both = 0, selected = 0;
+    gt_error e = {0};
+    if (surf_init(&surf, 120, 40, 1) == 0 && view_prepare(v, 120, 40, &e) == GT_OK) {
+        frame_draw(&surf, v);
+        for (int y = v->lay.r[P_STRIP].y; y < v->lay.r[P_STRIP].y + v->lay.r[P_STRIP].h; y++)
+            for (int x = 0; x < 120; x++) {
+                both += strcmp(surf_cell(&surf, x, y)->s, "\xe2\x89\xa1") == 0;
+                selected += strcmp(surf_cell(&surf, x, y)->s, "\xe2\x95\x90") == 0;
+            }
+        surf_free(&surf);
+    }
+    tap_ok(both > 0, "in the strip, the steps both matched and selected marked \xe2\x89\xa1 "
+           "(%d), not as the selection alone \xe2\x95\x90 (%d)", both, selected);
     key(v, K_CHAR, '.');
     settle(v);
     tap_ok(v->find.sel_threshold > 0.34 && v->find.sel_threshold < 0.36 && v->find.nsel == 1,

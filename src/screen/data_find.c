@@ -552,7 +552,8 @@ int data_find_in_span(const gt_data_find *f, size_t s, size_t t)
     return f->selecting && s >= a && s <= b;
 }
 
-int data_find_jump(const gt_data_find *f, size_t t, int dir, size_t *to, int *wrapped)
+int data_find_jump(const gt_data_find *f, size_t t, int dir, size_t *to, int *wrapped,
+                   size_t *index, size_t *count)
 {
     const size_t *from;
     size_t n;
@@ -580,6 +581,8 @@ int data_find_jump(const gt_data_find *f, size_t t, int dir, size_t *to, int *wr
             i = (long)n - 1, *wrapped = 1;
     }
     *to = from[i];
+    *index = (size_t)i;
+    *count = n;
     return 1;
 }
 

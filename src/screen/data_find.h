@@ -94,9 +94,11 @@ const char *data_find_progress(const gt_data_find *f, double *done);
 void data_find_cancel(gt_data_find *f);
 
 /* Where n (dir > 0) or N goes from step t through the matches of the last hypothesis or
- * selection (around the end; *wrapped: it went around): 1 and *to; -1 when there is no
- * match; 0 when the last thing was a search (or is not known yet). */
-int data_find_jump(const gt_data_find *f, size_t t, int dir, size_t *to, int *wrapped);
+ * selection (around the end; *wrapped: it went around): 1 and *to, the match's number from 0
+ * in *index of the *count; -1 when there is no match; 0 when the last thing was a search
+ * (or is not known yet). */
+int data_find_jump(const gt_data_find *f, size_t t, int dir, size_t *to, int *wrapped,
+                   size_t *index, size_t *count);
 
 /* For drawing: step s inside a match of the hypothesis, of the selection; inside the span
  * being selected (cursor at t). */

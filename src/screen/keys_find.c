@@ -93,18 +93,21 @@ void keys_find_enter(gt_view *v)
 int keys_find_jump(gt_view *v, int dir)
 {
     gt_data_find *f = &v->find;
-    size_t to, from = v->ui->t;
-    int wrapped, rc = data_find_jump(f, from, dir, &to, &wrapped);
+    size_t to, from = v->ui->t, i = 0, n = 0;
+    int wrapped, rc = data_find_jump(f, from, dir, &to, &wrapped, &i, &n);
     if (rc == 0)
         return 0;
+    const int match = f->last == FIND_LAST_MATCH;
     if (rc < 0) {
-        say(v, 1, f->last == FIND_LAST_MATCH ? "the hypothesis has no match"
-                                             : "the selection has no match");
+        say(v, 1, match ? "the hypothesis has no match" : "the selection has no match");
         return 1;
     }
     view_seek(v, to);
-    if (wrapped)
-        say(v, 0, dir > 0 ? "the first match (from the end)" : "the last match (from the start)");
+    char si[32], sn[32], msg[160];
+    snprintf(msg, sizeof msg, "%s %s of %s%s", match ? "match" : "stretch",
+             report_commas(i + 1, si, sizeof si), report_commas(n, sn, sizeof sn),
+             !wrapped ? "" : dir > 0 ? " (from the end: the first)" : " (from the start: the last)");
+    say(v, 0, msg);
     return 1;
 }
 

@@ -45,10 +45,12 @@ static gt_role step_role(const gt_view *v, const gt_surface *s, size_t st, const
     const gt_data_find *f = &v->find;
     gt_role role = heat_role(v, st);
     *mark = NULL;
-    if (data_find_in_selection(f, st))
+    const int sel = data_find_in_selection(f, st);
+    if (sel)
         *mark = s->utf8 ? "\xe2\x95\x90" : "="; /* a double rule */
     if (data_find_in_match(f, st)) {
-        *mark = s->utf8 ? "\xe2\x80\xbe" : "-"; /* an overline: under the character */
+        /* an overline under the character; in the selection too, a triple bar */
+        *mark = sel ? (s->utf8 ? "\xe2\x89\xa1" : "#") : s->utf8 ? "\xe2\x80\xbe" : "-";
         if (!v->ui->heat)
             role = R_MATCH;
     }
