@@ -2,7 +2,10 @@
  * key handled, the frame prepared, drawn and sent through curses (to /dev/null, as an
  * xterm-256color); prints the median, the 90th percentile and the worst time per key.
  * Not part of make check: tests/bench_frame.sh builds and runs it. BENCH_SLOW=MS lists the
- * keys that took longer than MS milliseconds. */
+ * keys that took longer than MS milliseconds. BENCH_SCRIPT picks the keys: "keys" (the
+ * default: stepping, paging, units, sorts, layers, jumps), "derivative" (D, then 50 steps
+ * right in the derivative view) or "interventions" (50 of < > { } a C in turn, from the
+ * middle of the text); BENCH_SIZE=COLSxROWS another size. */
 #include "config.h"
 
 #include <curses.h>
@@ -14,6 +17,7 @@
 #include <time.h>
 
 #include "bench/clock.h"
+#include "screen/data_interv.h"
 #include "screen/frame.h"
 #include "screen/keys.h"
 #include "term/term.h"
@@ -33,11 +37,24 @@ static double whole_pass(gt_trace *tr, size_t steps)
     return (bench_now() - p0) * 1e3;
 }
 
-/* The script: stepping, paging, units, sorting, layers, jumps. Returns its number of keys. */
-static int make_script(gt_key *script)
+/* The script: stepping, paging, units, sorting, layers, jumps (or BENCH_SCRIPT's). Returns
+ * its number of keys. */
+static int make_script(gt_key *script, const char *which)
 {
     int n = 0;
 #define KEY(sym_, cp_) script[n++] = (gt_key){sym_, cp_, 0, 0, 0, 0}
+    if (strcmp(which, "derivative") == 0) {
+        KEY(K_CHAR, 'D');
+        for (int i = 0; i < 50; i++)
+            KEY(K_RIGHT, 0);
+        return n;
+    }
+    if (strcmp(which, "interventions") == 0) {
+        static const char keys[] = "<>{}aC";
+        for (int i = 0; i < 50; i++)
+            KEY(K_CHAR, (uint32_t)keys[i % 6]);
+        return n;
+    }
     for (int r = 0; r < 3; r++) {
         for (int i = 0; i < 200; i++)
             KEY(K_RIGHT, 0);
@@ -74,8 +91,11 @@ static void show_frame(gt_surface *s, gt_view *v, int cols, int rows)
     doupdate();
 }
 
-/* Each key of the script handled and its frame shown: the milliseconds of each in ms[]. */
-static void time_keys(gt_surface *s, gt_view *v, const gt_key *script, int n, double *ms)
+/* Each key of the script handled and its frame shown: the milliseconds of each in ms[];
+ * then, while the view waits for the states the key asked for (the background pass), the
+ * main loop's ticks until it has them and their frame is shown: in done[] (from the key). */
+static void time_keys(gt_surface *s, gt_view *v, const gt_key *script, int n, double *ms,
+                      double *done)
 {
     const char *slow = getenv("BENCH_SLOW");
     show_frame(s, v, s->w, s->h);
@@ -84,6 +104,13 @@ static void time_keys(gt_surface *s, gt_view *v, const gt_key *script, int n, do
         keys_handle(v, &script[i]);
         show_frame(s, v, s->w, s->h);
         ms[i] = (bench_now() - a) * 1e3;
+        while (v->pending) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+            if (view_tick(v))
+                show_frame(s, v, s->w, s->h);
+        }
+        done[i] = (bench_now() - a) * 1e3;
         if (slow && ms[i] > atof(slow))
             fprintf(stderr, "key %d (sym %d %c) at step %zu: %.1f ms\n", i, script[i].sym,
                     script[i].cp ? (int)script[i].cp : 32, v->t, ms[i]);
@@ -104,18 +131,31 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_frame: %s\n", e.msg);
         return 2;
     }
+    const char *which = getenv("BENCH_SCRIPT") ? getenv("BENCH_SCRIPT") : "keys";
     gt_trace *tr;
     gt_view v;
-    if (trace_open(&tr, &m, &t, NULL, &e) || view_init(&v, &m, &t, tr, 0, &e)) {
+    gt_data_interv iv; /* as the screen has them: the model the trace and the view read */
+    if (data_interv_init(&iv, &m, NULL, &t, &e) || trace_open(&tr, &iv.m, &t, NULL, &e) ||
+        view_init(&v, &iv.m, &t, tr, 0, &e)) {
         fprintf(stderr, "bench_frame: %s\n", e.msg);
         return 1;
     }
+    v.ivs = &iv;
     v.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     double pass_ms = whole_pass(tr, t.steps);
+    if (strcmp(which, "interventions") == 0)
+        view_seek(&v, t.steps / 2);
 
-    const int cols = 200, rows = 60;
-    setenv("COLUMNS", "200", 1);
-    setenv("LINES", "60", 1);
+    int cols = 200, rows = 60;
+    if (getenv("BENCH_SIZE") && sscanf(getenv("BENCH_SIZE"), "%dx%d", &cols, &rows) != 2) {
+        fprintf(stderr, "bench_frame: BENCH_SIZE wants COLSxROWS\n");
+        return 2;
+    }
+    char num[16];
+    snprintf(num, sizeof num, "%d", cols);
+    setenv("COLUMNS", num, 1);
+    snprintf(num, sizeof num, "%d", rows);
+    setenv("LINES", num, 1);
     FILE *null = fopen("/dev/null", "w");
     if (!null || term_start(null, "xterm-256color", 1, 0)) {
         fprintf(stderr, "bench_frame: cannot start curses on /dev/null\n");
@@ -124,9 +164,9 @@ int main(int argc, char **argv)
     gt_surface s;
     surf_init(&s, cols, rows, v.utf8);
     gt_key script[2000];
-    int n = make_script(script);
-    double *ms = malloc((size_t)n * sizeof *ms);
-    time_keys(&s, &v, script, n, ms);
+    int n = make_script(script, which);
+    double *ms = malloc((size_t)n * sizeof *ms), *done = malloc((size_t)n * sizeof *done);
+    time_keys(&s, &v, script, n, ms, done);
     term_stop();
     qsort(ms, (size_t)n, sizeof *ms, bench_cmp_double);
     double sum = 0;
@@ -137,12 +177,17 @@ int main(int argc, char **argv)
            v.utf8 ? "UTF-8" : "ASCII");
     printf("background pass: %.0f ms (checkpoint interval %zu, %zu KB)\n", pass_ms,
            trace_interval(tr), trace_checkpoint_bytes(tr) / 1024);
-    printf("%d keys: median %.3f ms, p90 %.3f ms, max %.3f ms, mean %.3f ms per key\n", n,
-           ms[n / 2], ms[n * 9 / 10], ms[n - 1], sum / n);
+    printf("%s: %d keys: median %.3f ms, p90 %.3f ms, max %.3f ms, mean %.3f ms per key\n",
+           which, n, ms[n / 2], ms[n * 9 / 10], ms[n - 1], sum / n);
+    qsort(done, (size_t)n, sizeof *done, bench_cmp_double);
+    printf("until the states each asked for were shown: median %.3f ms, max %.3f ms\n",
+           done[n / 2], done[n - 1]);
     free(ms);
+    free(done);
     surf_free(&s);
     view_free(&v);
     trace_close(tr);
+    data_interv_free(&iv);
     text_free(&t);
     model_free(&m);
     return 0;

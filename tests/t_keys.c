@@ -1025,6 +1025,62 @@ static void test_interventions(gt_model *m, gt_text *t)
     data_interv_free(&ivs);
 }
 
+/* An intervention far into a long text: the key returns at once, the states of the model
+ * as changed computed in the background up to the cursor (the status line says so, the last
+ * frame's values kept meanwhile), a key typed meanwhile moves the cursor, and once the pass
+ * is there the values are the changed model's. */
+static void test_intervention_background(gt_model *m)
+{
+    const size_t N = 1000000; /* far beyond what the trace computes at once on any machine */
+    char *text = malloc(N);
+    gt_text t;
+    gt_error e = {0};
+    gt_data_interv ivs;
+    gt_trace *tr = NULL;
+    gt_view v;
+    for (size_t i = 0; text && i < N; i++)
+        text[i] = "abc ab ca\n"[(i * 7 + i / 11) % 10];
+    if (!text || text_from_memory(&t, "long.txt", text, N, m, &e) ||
+        data_interv_init(&ivs, m, NULL, &t, &e) || trace_open(&tr, &ivs.m, &t, NULL, &e) ||
+        view_init(&v, &ivs.m, &t, tr, 0, &e)) {
+        tap_ok(0, "an intervention in the background: the screen opens (%s)", e.msg);
+        free(text);
+        return;
+    }
+    free(text);
+    v.ivs = &ivs;
+    view_seek(&v, N - 1);
+    TAP_WAIT_WHILE(v.pending, view_tick(&v));
+    view_prepare(&v, 120, 40, &e);
+    const float before = v.g[m->hidden]; /* the forget gate of unit 0 at the cursor */
+    press(&v, ">");
+    int waited = v.pending && v.stale && v.t == N - 1 && v.g[m->hidden] == before;
+    gt_surface s;
+    int said = 0;
+    if (surf_init(&s, 120, 40, 1) == 0) {
+        frame_draw(&s, &v);
+        char line[512] = "";
+        for (int x = 0, n = 0; x < 120 && n < 500; x++)
+            n += snprintf(line + n, sizeof line - (size_t)n, "%s", surf_cell(&s, x, 39)->s);
+        said = strstr(line, "computing the states of the model as changed") != NULL;
+        surf_free(&s);
+    }
+    tap_ok(waited && said, "> at step 999,999 returns at once: the states of the changed model "
+           "computed in the background, the status line saying so, the last values kept");
+    press(&v, "h");
+    tap_ok(v.pending && v.ui->t == N - 2 && v.t == N - 1,
+           "a key meanwhile moves the cursor (to %zu) while the states are computed", v.ui->t);
+    TAP_WAIT_WHILE(v.pending, view_tick(&v));
+    view_prepare(&v, 120, 40, &e);
+    tap_ok(!v.pending && !v.stale && v.t == N - 2 && view_is_run(&v, &ivs.m, t.tok) &&
+               v.g[m->hidden] != before,
+           "then the values at the cursor are the changed model's");
+    view_free(&v);
+    trace_close(tr);
+    data_interv_free(&ivs);
+    text_free(&t);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/t_keys.XXXXXX";
@@ -1063,6 +1119,7 @@ int main(void)
     test_help_and_quit(&v);
     test_edited_text(dir);
     test_interventions(&m, &t);
+    test_intervention_background(&m);
     test_models(&m, &t);
 
     termkey_destroy(tk);

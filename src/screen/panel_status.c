@@ -146,7 +146,8 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
     if (prompt_status(s, x, y, end, v))
         return;
     if (v->pending) {
-        snprintf(buf, sizeof buf, "computing the states up to step %s ",
+        snprintf(buf, sizeof buf, "computing the states%s up to step %s ",
+                 v->stale ? " of the model as changed" : "",
                  report_commas(v->ui->t, at, sizeof at));
         progress_line(s, x, y, end, buf, v->pass_progress);
         return;

@@ -321,6 +321,20 @@ static void follow_horizon(gt_view *v)
     }
 }
 
+/* The gate panel's first row, so that the selected unit is on the page. */
+static void scroll_to_selected(gt_view *v)
+{
+    int page = view_units_per_page(v), H = v->m->hidden;
+    if (v->rank < v->ui->top)
+        v->ui->top = v->rank;
+    if (v->rank >= v->ui->top + page)
+        v->ui->top = v->rank - page + 1;
+    if (v->ui->top > H - page)
+        v->ui->top = H - page;
+    if (v->ui->top < 0)
+        v->ui->top = 0;
+}
+
 int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
 {
     view_clamp(v);
@@ -332,6 +346,11 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     int blocks[3];
     layout_gate_grid_extra(v->lay.r[P_GATES], v->m->hidden, model_sigmoid_gates(v->m, blocks),
                            v->ui->sort == SORT_CHANGE, view_r_columns(v), &v->grid);
+    if (v->stale) { /* the last frame's values until the pass reaches t (view_tick) */
+        v->pass_running = trace_pass_running(v->tr);
+        v->pass_progress = trace_pass_progress(v->tr);
+        return GT_OK;
+    }
     size_t T = v->steps, t = v->t;
     /* the values around t the frame shows: the unit's history (half the right column
      * each side), and with the text coloured, every step the strip shows */
@@ -368,15 +387,7 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
         v->rank = 0;
     }
 
-    int page = view_units_per_page(v), H = v->m->hidden;
-    if (v->rank < v->ui->top)
-        v->ui->top = v->rank;
-    if (v->rank >= v->ui->top + page)
-        v->ui->top = v->rank - page + 1;
-    if (v->ui->top > H - page)
-        v->ui->top = H - page;
-    if (v->ui->top < 0)
-        v->ui->top = 0;
+    scroll_to_selected(v);
 
     if (v->ui->stats_scroll > view_stats_max_scroll(v)) /* a larger screen shows more of it */
         v->ui->stats_scroll = view_stats_max_scroll(v);
@@ -442,6 +453,10 @@ void view_model_changed(gt_view *v)
     view_edits_changed(v); /* the perturbation, the difference, m v p computed again */
     if (view_wants_stats(v))
         data_stats_want(&v->stats, v->layer);
+    if (!trace_reachable(v->tr, v->t)) { /* the states to the cursor: in the background */
+        v->stale = v->pending = 1;
+        v->ui->pass_wanted = 1;
+    }
     if (v->ui->pass_wanted)
         trace_pass_start(v->tr, v->steps, NULL);
 }
@@ -477,7 +492,7 @@ void view_follow(gt_view *v, int shown)
     gt_error e = {0};
     if (view_clamp(v))
         view_edits_changed(v); /* a new horizon: when the frame is prepared (view_prepare) */
-    if (shown && v->ui->diff && !v->dr.valid && view_set_diff(v, 1, &e))
+    if (shown && !v->stale && v->ui->diff && !v->dr.valid && view_set_diff(v, 1, &e))
         failed(v, "difference", &e);
     gt_overlay o = v->ui->overlay;
     if (view_wants_stats(v))
@@ -587,7 +602,7 @@ void view_seek(gt_view *v, size_t s)
     v->ui->t = s;
     if (trace_reachable(v->tr, s)) {
         v->t = s;
-        v->pending = 0;
+        v->pending = v->stale = 0;
         return;
     }
     v->pending = 1;
@@ -637,7 +652,7 @@ int view_tick(gt_view *v)
     if (v->pending) {
         if (trace_reachable(v->tr, v->ui->t)) {
             v->t = v->ui->t;
-            v->pending = 0;
+            v->pending = v->stale = 0;
             redraw = 1;
         } else if (!running) {
             trace_pass_start(v->tr, v->steps, NULL);
@@ -650,7 +665,8 @@ void view_forget_jump(gt_view *v)
 {
     if (v->pending)
         v->ui->t = v->t;
-    v->pending = 0;
+    if (!v->stale) /* the states at t itself are still wanted: the pass goes on */
+        v->pending = 0;
 }
 
 void view_cancel_pass(gt_view *v)

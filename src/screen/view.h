@@ -144,6 +144,9 @@ typedef struct gt_view {
     size_t t;          /* the step this model's values are shown at: the cursor's (ui->t),
                         * or while pending the last it could reach */
     int pending;       /* waiting for the background pass to reach the cursor */
+    int stale;         /* pending since the model changed (an intervention): not even t's
+                        * states are known, and view_prepare keeps the last frame's values
+                        * until the pass reaches the cursor */
     gt_data_pert pert;  /* the last edit's perturbation curves (for K = ui->horizon) */
     gt_data_stats stats; /* the report's tables (r shows them) */
     gt_data_jac jac;    /* the derivative against the carry line at the cursor (D shows it) */
