@@ -18,6 +18,7 @@
 
 #include "bench/clock.h"
 #include "screen/data_interv.h"
+#include "screen/data_jac.h"
 #include "screen/frame.h"
 #include "screen/keys.h"
 #include "term/term.h"
@@ -92,8 +93,9 @@ static void show_frame(gt_surface *s, gt_view *v, int cols, int rows)
 }
 
 /* Each key of the script handled and its frame shown: the milliseconds of each in ms[];
- * then, while the view waits for the states the key asked for (the background pass), the
- * main loop's ticks until it has them and their frame is shown: in done[] (from the key). */
+ * then, while the view waits for what the key asked for (the states from the background
+ * pass, the derivative from its thread), the main loop's ticks until it has them and their
+ * frame is shown: in done[] (from the key). */
 static void time_keys(gt_surface *s, gt_view *v, const gt_key *script, int n, double *ms,
                       double *done)
 {
@@ -104,7 +106,7 @@ static void time_keys(gt_surface *s, gt_view *v, const gt_key *script, int n, do
         keys_handle(v, &script[i]);
         show_frame(s, v, s->w, s->h);
         ms[i] = (bench_now() - a) * 1e3;
-        while (v->pending) {
+        while (v->pending || data_jac_busy(&v->jac)) {
             struct timespec ts = {0, 1000000};
             nanosleep(&ts, NULL);
             if (view_tick(v))
@@ -180,7 +182,7 @@ int main(int argc, char **argv)
     printf("%s: %d keys: median %.3f ms, p90 %.3f ms, max %.3f ms, mean %.3f ms per key\n",
            which, n, ms[n / 2], ms[n * 9 / 10], ms[n - 1], sum / n);
     qsort(done, (size_t)n, sizeof *done, bench_cmp_double);
-    printf("until the states each asked for were shown: median %.3f ms, max %.3f ms\n",
+    printf("until what each asked for was shown: median %.3f ms, max %.3f ms\n",
            done[n / 2], done[n - 1]);
     free(ms);
     free(done);

@@ -9,6 +9,7 @@
 
 #include "analysis/unittable.h"
 #include "screen/edtext.h"
+#include "screen/data_jac.h"
 #include "screen/frame.h"
 #include "screen/keys.h"
 #include "term/ui.h"
@@ -608,12 +609,26 @@ static int fixed_lyapunov_as_direct(gt_view *v, const gt_model *m, const gt_text
     return ok;
 }
 
+/* Until the derivative the view asks for is computed (on its thread) and shown. */
+static void jac_settle(gt_view *v)
+{
+    gt_error e = {0};
+    do {
+        TAP_WAIT_WHILE(data_jac_busy(&v->jac), view_tick(v));
+        view_prepare(v, 120, 40, &e);
+    } while (data_jac_busy(&v->jac));
+}
+
 /* D: the derivative view, on layer 1 then 0, against a direct computation. */
 static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
 {
     press(v, "]");
     view_seek(v, 20);
-    tap_ok(press(v, "D") == ACT_REDRAW && v->ui->overlay == OVERLAY_JACOBIAN && v->jac.valid && v->jac.step == 20 &&
+    gt_act a = press(v, "D");
+    tap_ok(a == ACT_REDRAW && data_jac_busy(&v->jac) && !v->jac.valid,
+           "D returns at once, the derivative computed on a thread of its own");
+    jac_settle(v);
+    tap_ok(v->ui->overlay == OVERLAY_JACOBIAN && v->jac.valid && v->jac.step == 20 &&
                v->jac.K == 20 && v->jac.layer == 1 && same_as_direct(v, m, t->tok),
            "D: the derivative at step 20 on layer 1, lags 1..20 (fewer than 32 so near the "
            "start), as computed straight from a run of the text");
@@ -629,12 +644,15 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
     tap_ok(v->ui->jac_K == 64 && v->pert.horizon == DATA_PERT_KDEFAULT,
            "+ doubles its K, not the perturbation's");
     press_each(v, "---");
+    jac_settle(v);
     tap_ok(v->ui->jac_K == 8 && v->jac.K == 8 && same_as_direct(v, m, t->tok),
            "- halves it: 8 lags");
     press_each(v, "lj");
+    jac_settle(v);
     tap_ok(v->jac.step == 21 && v->jac.unit == v->unit && same_as_direct(v, m, t->tok),
            "l steps and j selects another unit: the view follows");
     press(v, "[");
+    jac_settle(v);
     tap_ok(v->jac.layer == 0 && same_as_direct(v, m, t->tok), "[: layer 0's derivative");
     tap_ok(eig_as_direct(v, m, t->tok), "[: layer 0's eigenvalues at step 21");
     tap_ok(fixed_lyapunov_as_direct(v, m, t), "[: layer 0's fixed point and Lyapunov half-lives");

@@ -8,6 +8,8 @@
 
 #include "screen/data_jac.h"
 
+static void wait_run(gt_data_jac *jv);
+
 int data_jac_init(gt_data_jac *jv, const gt_model *m, gt_error *e)
 {
     memset(jv, 0, sizeof *jv);
@@ -28,6 +30,7 @@ int data_jac_init(gt_data_jac *jv, const gt_model *m, gt_error *e)
 
 void data_jac_free(gt_data_jac *jv)
 {
+    wait_run(jv);
     if (jv->j_layer >= 0)
         jacobian_free(&jv->j);
     free(jv->h0);
@@ -40,6 +43,7 @@ void data_jac_free(gt_data_jac *jv)
 
 void data_jac_model_changed(gt_data_jac *jv)
 {
+    wait_run(jv);
     if (jv->j_layer >= 0)
         jacobian_free(&jv->j);
     jv->j_layer = -1;
@@ -48,7 +52,8 @@ void data_jac_model_changed(gt_data_jac *jv)
 
 void data_jac_invalidate(gt_data_jac *jv)
 {
-    jv->valid = 0;
+    jv->gen++;
+    jv->stale = 1;
 }
 
 static double now_ms(void)
@@ -58,8 +63,18 @@ static double now_ms(void)
     return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
 }
 
-/* J at step t of layer, K = min(horizon, t) lags. */
-static int compute(gt_data_jac *jv, gt_trace *tr, int layer, size_t t, gt_error *e)
+/* The computation's thread: J from the state and tokens start() read. */
+static void *run(void *arg)
+{
+    gt_data_jac *jv = arg;
+    jv->run_rc = jacobian_run(&jv->j, jv->h0, jv->c0, jv->tok, jv->run_K, &jv->run_e);
+    atomic_store_explicit(&jv->done, 1, memory_order_release);
+    return NULL;
+}
+
+/* J at step t of layer, K = min(horizon, t) lags: the state at T - K and the tokens read
+ * here, the products on a thread of their own (GT_OK when it started, or when K = 0: done). */
+static int start(gt_data_jac *jv, gt_trace *tr, int layer, size_t t, gt_error *e)
 {
     const int K = t < (size_t)jv->horizon ? (int)t : jv->horizon;
     if (jv->j_layer != layer) {
@@ -71,36 +86,90 @@ static int compute(gt_data_jac *jv, gt_trace *tr, int layer, size_t t, gt_error 
             return rc;
         jv->j_layer = layer;
     }
-    jv->K = K;
-    if (K == 0)
+    jv->run_step = t;
+    jv->run_layer = layer;
+    jv->run_K = K;
+    jv->run_gen = jv->gen;
+    jv->run_t0 = now_ms();
+    if (K == 0) { /* nothing to differentiate by: done at once */
+        jv->run_rc = GT_OK;
+        atomic_store(&jv->done, 1);
+        jv->computing = 1;
         return GT_OK;
-    double t0 = now_ms();
-    int rc = trace_state_before(tr, t - (size_t)K, jv->h0, jv->c0, e);
-    if (!rc) {
-        trace_read(tr, t - (size_t)K, (size_t)K + 1, jv->tok); /* T - K .. T, as edited */
-        rc = jacobian_run(&jv->j, jv->h0, jv->c0, jv->tok, K, e);
     }
-    jv->ms = now_ms() - t0;
-    return rc;
+    int rc = trace_state_before(tr, t - (size_t)K, jv->h0, jv->c0, e);
+    if (rc)
+        return rc;
+    trace_read(tr, t - (size_t)K, (size_t)K + 1, jv->tok); /* T - K .. T, as edited */
+    atomic_store(&jv->done, 0);
+    if (pthread_create(&jv->th, NULL, run, jv) != 0)
+        return gt_fail(e, GT_EFAIL, "the derivative: no thread to compute it on");
+    jv->computing = 2; /* 2: a thread to join */
+    return GT_OK;
+}
+
+/* The lags seen from jv->unit, from what was computed. */
+static void take_lags(gt_data_jac *jv)
+{
+    for (int k = 1; k <= jv->K; k++)
+        jacobian_lag(&jv->j, k, jv->unit, &jv->lag[k - 1]);
+    jv->lag_unit = jv->unit;
+}
+
+int data_jac_tick(gt_data_jac *jv)
+{
+    if (!jv->computing || !atomic_load_explicit(&jv->done, memory_order_acquire))
+        return 0;
+    if (jv->computing == 2)
+        pthread_join(jv->th, NULL);
+    jv->computing = 0;
+    jv->ms = now_ms() - jv->run_t0;
+    if (jv->run_rc) {
+        jv->valid = 0;
+        snprintf(jv->error, sizeof jv->error, "%s", jv->run_e.msg);
+        return 1;
+    }
+    jv->error[0] = 0;
+    jv->valid = 1;
+    jv->step = jv->run_step;
+    jv->layer = jv->run_layer;
+    jv->K = jv->run_K;
+    jv->stale = jv->run_gen != jv->gen;
+    take_lags(jv);
+    return 1;
+}
+
+/* Waits for a running computation to end and collects it. */
+static void wait_run(gt_data_jac *jv)
+{
+    if (jv->computing == 2) {
+        pthread_join(jv->th, NULL);
+        jv->computing = 1; /* joined: collected as a computation without a thread */
+    }
+    data_jac_tick(jv);
+}
+
+int data_jac_busy(const gt_data_jac *jv)
+{
+    return jv->computing != 0;
 }
 
 void data_jac_update(gt_data_jac *jv, gt_trace *tr, int layer, size_t t, int unit, int horizon)
 {
     jv->horizon = horizon;
-    int want_K = t < (size_t)jv->horizon ? (int)t : jv->horizon;
-    if (!jv->valid || jv->step != t || jv->layer != layer || jv->K != want_K) {
-        gt_error e = {0};
-        jv->valid = 0;
-        jv->error[0] = 0;
-        if (compute(jv, tr, layer, t, &e)) {
-            snprintf(jv->error, sizeof jv->error, "%s", e.msg);
-            return;
-        }
-        jv->valid = 1;
-        jv->step = t;
-        jv->layer = layer;
-    }
     jv->unit = unit;
-    for (int k = 1; k <= jv->K; k++)
-        jacobian_lag(&jv->j, k, unit, &jv->lag[k - 1]);
+    data_jac_tick(jv);
+    if (jv->computing) /* the next once this one is collected */
+        return;
+    int want_K = t < (size_t)jv->horizon ? (int)t : jv->horizon;
+    if (!jv->valid || jv->stale || jv->step != t || jv->layer != layer || jv->K != want_K) {
+        gt_error e = {0};
+        if (start(jv, tr, layer, t, &e)) {
+            jv->valid = 0;
+            snprintf(jv->error, sizeof jv->error, "%s", e.msg);
+        }
+        return;
+    }
+    if (jv->lag_unit != unit)
+        take_lags(jv);
 }

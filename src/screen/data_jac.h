@@ -1,12 +1,17 @@
 /* The Jacobian view's data (doc/screen.md, "The derivative against the carry line"): at the
  * cursor's step T, for the layer shown, J(T-k, k) = dc_T / dc_(T-k) (a GRU: h) for k = 1..K
  * against the carry line, from the Jacobian of jacobian.h; computed when the view is up and
- * the step, the layer, K or the edits changed (before a frame is drawn, never while
- * drawing), in some tens of milliseconds for K = 32 on a model of 256 units. The lags as
- * seen from the selected unit are taken from what was computed, without computing again. */
+ * the step, the layer, K or the edits changed, by a thread of its own (some tens of
+ * milliseconds for K = 32 on a model of 256 units), the last result shown meanwhile: the
+ * state at T - K and the tokens are read from the trace first, on the caller's thread, and
+ * a step asked for while a computation runs is computed after it (the latest asked for). The
+ * lags as seen from the selected unit are taken from what was computed, without computing
+ * again. */
 #ifndef GATETUI_DATA_JAC_H
 #define GATETUI_DATA_JAC_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "gatetui/error.h"
@@ -20,7 +25,7 @@
 
 typedef struct gt_data_jac {
     int horizon;        /* K asked for at the last update */
-    /* what was computed */
+    /* what was computed last (shown while the next is computed) */
     int valid;
     size_t step;        /* T */
     int layer;
@@ -29,7 +34,10 @@ typedef struct gt_data_jac {
     char error[512];    /* why it failed, or "" */
     /* the lags seen from `unit` (data_jac_update) */
     int unit;
+    int lag_unit;       /* the unit lag[] was taken for */
     gt_jacobian_lag *lag; /* [DATA_JAC_KMAX]: lag[k - 1] */
+    int computing;      /* a thread computes step run_step (data_jac_tick collects it) */
+    size_t run_step;
     /* private */
     const gt_model *m;
     int threads;        /* the Jacobian's (0: one per processor, at most 16) */
@@ -37,6 +45,13 @@ typedef struct gt_data_jac {
     int j_layer;        /* the layer j is for, -1: none */
     float *h0, *c0;     /* [L*H] */
     uint16_t *tok;      /* [DATA_JAC_KMAX + 1]: the steps T - K .. T as edited */
+    int stale;          /* the edits changed since what is shown was computed */
+    unsigned gen, run_gen; /* the edits' generation, and the running computation's */
+    int run_layer, run_K, run_rc;
+    double run_t0;
+    gt_error run_e;
+    pthread_t th;
+    atomic_int done;
 } gt_data_jac;
 
 int data_jac_init(gt_data_jac *jv, const gt_model *m, gt_error *e);
@@ -45,8 +60,13 @@ void data_jac_free(gt_data_jac *jv);
 void data_jac_model_changed(gt_data_jac *jv);
 /* The edits changed: compute again before the next frame. */
 void data_jac_invalidate(gt_data_jac *jv);
-/* Computes J at step t of `layer` with K lags asked for (horizon) unless that is what it
- * holds, then the lags seen from unit; a failure is kept in jv->error. */
+/* Starts computing J at step t of `layer` with K lags asked for (horizon) unless that is
+ * what it holds or computes (a computation running: once it is collected), and takes the
+ * lags seen from unit when nothing runs; a failure is kept in jv->error. */
 void data_jac_update(gt_data_jac *jv, gt_trace *tr, int layer, size_t t, int unit, int horizon);
+/* Collects a computation that ended: 1 when it did (the frame is to be prepared again). */
+int data_jac_tick(gt_data_jac *jv);
+/* 1 while a computation runs; 1 too when what is shown is not what the last update asked. */
+int data_jac_busy(const gt_data_jac *jv);
 
 #endif

@@ -202,19 +202,34 @@ void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
         panel_wrap(s, x, y, w, in.h, R_ERROR, jv->error);
         return;
     }
+    if (!jv->valid && jv->computing) {
+        snprintf(buf, sizeof buf, "computing the derivative at step %s ...",
+                 report_commas(v->t, at, sizeof at));
+        panel_wrap(s, x, y, w, in.h, R_DIM, buf);
+        return;
+    }
     if (!jv->valid || jv->K < 1) {
         panel_wrap(s, x, y, w, in.h, R_DIM,
                    "step 0: no state before it to differentiate by; step on to see J");
         return;
     }
+    /* what is shown while the cursor's is computed: the step it is of */
+    char took[96];
+    if (jv->computing || jv->stale || jv->step != v->t || jv->layer != v->layer ||
+        jv->lag_unit != v->unit)
+        snprintf(took, sizeof took, "step %s's, unit %d's; computing step %s ...",
+                 report_commas(jv->step, at, sizeof at), jv->lag_unit,
+                 report_commas(v->t, ch, sizeof ch));
+    else
+        snprintf(took, sizeof took, "%.0f ms", jv->ms);
     if (rnn)
         snprintf(buf, sizeof buf,
                  "J = dh_T/dh_(T-k), every later slope of the nonlinearity moving; a plain RNN "
-                 "has no carry gate, so no carry line C (%.0f ms)", jv->ms);
+                 "has no carry gate, so no carry line C (%s)", took);
     else
         snprintf(buf, sizeof buf,
                  "J = d%s_T/d%s_(T-k), every later gate moving, against the carry line C = "
-                 "%s_(T-k+1)...%s_T (%.0f ms)", st, st, g, g, jv->ms);
+                 "%s_(T-k+1)...%s_T (%s)", st, st, g, g, took);
     y += panel_wrap(s, x, y, w, 2, R_DIM, buf);
     /* then the eigenvalues (two lines), the Lyapunov half-lives, the fixed point and the
        comparison at k = K */

@@ -613,6 +613,7 @@ void view_seek(gt_view *v, size_t s)
 int view_busy(const gt_view *v)
 {
     return v->pass_running || v->pending || data_stats_busy(&v->stats) || data_eig_busy(&v->eig) ||
+           data_jac_busy(&v->jac) ||
            data_find_busy(&v->find) || data_probe_busy(&v->probe) ||
            (v->ivs && data_interv_busy(v->ivs));
 }
@@ -626,6 +627,8 @@ int view_tick(gt_view *v)
     if (data_find_tick(&v->find))
         redraw = 1;
     if (data_eig_tick(&v->eig))
+        redraw = 1;
+    if (data_jac_tick(&v->jac))
         redraw = 1;
     /* the hypothesis's probe, once its correlations are known (none without one) */
     const gt_data_find *f = &v->find;
