@@ -2,6 +2,7 @@
  * (termkey_new_abstract + termkey_push_bytes) and ui_translate_key, then keys_handle acts on
  * a view of a small two-layer model: stepping, paging, units, sorting, layers, the go-to,
  * search and edit prompts, undo, the stats and derivative views, help, export and quit. */
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -643,6 +644,22 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
     press(v, "+");
     tap_ok(v->ui->jac_K == 64 && v->pert.horizon == DATA_PERT_KDEFAULT,
            "+ doubles its K, not the perturbation's");
+    /* at the smallest size the view's long lines are cut with a mark, not silently */
+    gt_surface sf;
+    int marked = 0;
+    gt_error pe = {0};
+    char was[64];
+    snprintf(was, sizeof was, "%s", setlocale(LC_CTYPE, NULL));
+    int utf8 = setlocale(LC_CTYPE, "C.UTF-8") != NULL; /* the glyphs' widths */
+    if (utf8 && surf_init(&sf, 64, 22, 1) == 0 && view_prepare(v, 64, 22, &pe) == GT_OK) {
+        frame_draw(&sf, v);
+        for (int x = 0; x < 64; x++)
+            marked |= strcmp(surf_cell(&sf, x, 20)->s, "\xe2\x80\xa6") == 0;
+        surf_free(&sf);
+    }
+    setlocale(LC_CTYPE, was);
+    view_prepare(v, 120, 40, &pe);
+    tap_ok(utf8 && marked, "at 64x22 the derivative view's last line, too long, ends with \xe2\x80\xa6");
     press_each(v, "---");
     jac_settle(v);
     tap_ok(v->ui->jac_K == 8 && v->jac.K == 8 && same_as_direct(v, m, t->tok),

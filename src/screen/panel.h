@@ -28,6 +28,10 @@ int panel_help_scroll_max(int w, int h);
  * panels (x > 0) also draw a rule down their left edge; *inner gets the rest. */
 void panel_frame(gt_surface *s, gt_rect r, const char *title, const char *note, gt_rect *inner);
 
+/* Writes text in one row of w cells from (x, y), its end cut with an ellipsis (… or ~)
+ * when it is wider; returns the cells used. */
+int panel_line(gt_surface *s, int x, int y, int w, gt_role role, const char *text);
+
 /* Writes text into w x h cells from (x, y), broken at spaces; returns the rows used. */
 int panel_wrap(gt_surface *s, int x, int y, int w, int h, gt_role role, const char *text);
 

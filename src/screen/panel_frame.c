@@ -83,6 +83,16 @@ void panel_char_name(const gt_view *v, int tok, char *buf, size_t n)
     }
 }
 
+int panel_line(gt_surface *s, int x, int y, int w, gt_role role, const char *text)
+{
+    if (w < 1)
+        return 0;
+    if (surf_width(text) <= w)
+        return surf_text(s, x, y, w, role, text);
+    int n = surf_text(s, x, y, w - 1, role, text);
+    return n + surf_text(s, x + n, y, 1, R_DIM, s->utf8 ? "…" : "~");
+}
+
 int panel_wrap(gt_surface *s, int x, int y, int w, int h, gt_role role, const char *text)
 {
     int row = 0;

@@ -27,7 +27,7 @@ static void row(gt_surface *s, int x, int y, const gt_jacobian_lag *l)
         if (isnan(v[i])) /* a plain RNN's carry line: none */
             snprintf(b[i], sizeof b[i], "%10s", "-");
         else
-            snprintf(b[i], sizeof b[i], "%10.3g", v[i]);
+            snprintf(b[i], sizeof b[i], "%10.2e", v[i]); /* one precision down a column */
     }
     static const gt_role role[5] = {R_NORMAL, R_CARRY, R_NORMAL, R_NORMAL, R_CARRY};
     int cx = x + surf_printf(s, x, y, 3, R_DIM, "%3d", l->k);
@@ -110,16 +110,16 @@ static void eigen(gt_surface *s, int x, int y, int w, const gt_view *v, const ch
     const gt_data_eig *de = &v->eig;
     char label[32];
     if (de->error[0]) {
-        surf_text(s, x, y, w, R_ERROR, de->error);
+        panel_line(s, x, y, w, R_ERROR, de->error);
         return;
     }
     if (!de->valid || de->step != v->t || de->layer != v->layer) {
-        surf_text(s, x, y, w, R_DIM, "|eigenvalues| of the step's whole Jacobian: computing");
+        panel_line(s, x, y, w, R_DIM, "|eigenvalues| of the step's whole Jacobian: computing");
         return;
     }
     values(s, x, y, w, R_NORMAL, "|eig J_T|   ", de->abs, de->n);
     if (!g) {
-        surf_text(s, x, y + 1, w, R_DIM, "no carry gates to set beside them: a plain RNN");
+        panel_line(s, x, y + 1, w, R_DIM, "no carry gates to set beside them: a plain RNN");
         return;
     }
     snprintf(label, sizeof label, "%s_T sorted  ", g);
@@ -133,18 +133,18 @@ static void lyapunov(gt_surface *s, int x, int y, int w, const gt_view *v)
     char buf[256], a[32], b[32];
     if (de->ly_layer == v->layer && de->ly_error[0]) {
         snprintf(buf, sizeof buf, "Lyapunov half-lives: %.200s", de->ly_error);
-        surf_text(s, x, y, w, R_ERROR, buf);
+        panel_line(s, x, y, w, R_ERROR, buf);
         return;
     }
     if (!de->ly_valid || de->ly_layer != v->layer) {
-        surf_text(s, x, y, w, R_DIM, "Lyapunov half-lives along the text: computing");
+        panel_line(s, x, y, w, R_DIM, "Lyapunov half-lives along the text: computing");
         return;
     }
     snprintf(buf, sizeof buf, "Lyapunov t½, steps %s..%s:", report_commas(de->ly_warmup, a, sizeof a),
              report_commas(de->ly_steps - 1, b, sizeof b));
     if (!s->utf8)
         snprintf(buf, sizeof buf, "Lyapunov t1/2, steps %s..%s:", a, b);
-    int cx = x + surf_text(s, x, y, w, R_DIM, buf);
+    int cx = x + panel_line(s, x, y, w, R_DIM, buf);
     for (int i = 0; i < de->ly_modes && cx + 7 <= x + w; i++) {
         if (isnan(de->ly_hl[i]))
             cx += surf_printf(s, cx, y, 7, R_NORMAL, " %6s", "-");
@@ -160,18 +160,18 @@ static void fixed_point(gt_surface *s, int x, int y, int w, const gt_view *v)
     char buf[256], ch[32], hl[32];
     panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
     if (de->fp_error[0]) {
-        surf_text(s, x, y, w, R_ERROR, de->fp_error);
+        panel_line(s, x, y, w, R_ERROR, de->fp_error);
         return;
     }
     if (!de->fp_valid || de->fp_step != v->t || de->fp_layer != v->layer) {
         snprintf(buf, sizeof buf, "fixed point under %s: computing", ch);
-        surf_text(s, x, y, w, R_DIM, buf);
+        panel_line(s, x, y, w, R_DIM, buf);
         return;
     }
     if (!de->fp_found) {
         snprintf(buf, sizeof buf, "fixed point under %s: Newton from here (%d steps of it held) "
                  "did not converge", ch, DATA_EIG_HOLD);
-        surf_text(s, x, y, w, R_DIM, buf);
+        panel_line(s, x, y, w, R_DIM, buf);
         return;
     }
     if (isnan(de->fp_halflife))
@@ -181,7 +181,7 @@ static void fixed_point(gt_surface *s, int x, int y, int w, const gt_view *v)
                  de->fp_halflife);
     snprintf(buf, sizeof buf, "fixed point under %s (%d steps of it held, then Newton): "
              "|s_T - s*| = %.3g, %s", ch, DATA_EIG_HOLD, de->fp_dist, hl);
-    surf_text(s, x, y, w, R_NORMAL, buf);
+    panel_line(s, x, y, w, R_NORMAL, buf);
 }
 
 void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
@@ -247,5 +247,5 @@ void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
              "k = %d: |J|_F = %.3g times |C|_F, the diagonal %.0f%% of it; unit %d: J_jj %.3g "
              "against C_jj %.3g", jv->K, l->frob / l->carry_frob, 100 * l->diag_share, v->unit,
              l->diag, l->carry);
-    surf_text(s, x, end - 1, w, R_NORMAL, buf);
+    panel_line(s, x, end - 1, w, R_NORMAL, buf);
 }

@@ -153,7 +153,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         return;
     }
     if (v->ui->msg[0]) {
-        surf_text(s, x, y, end - x, v->ui->msg_error ? R_ERROR : R_MSG, v->ui->msg);
+        panel_line(s, x, y, end - x, v->ui->msg_error ? R_ERROR : R_MSG, v->ui->msg);
         return;
     }
     double done;
