@@ -1026,6 +1026,35 @@ static void test_interventions(gt_model *m, gt_text *t)
     for (int j = 0; j < H; j++)
         ones &= v.g[H + j] == 1.0f;
     tap_ok(ivs.iv.carousel[1] && ones, "C: the carousel, f = 1 exactly on layer 1");
+    /* its half-lives, all infinite, in the header's column: the gate rows' "∞" right under
+       the "½" of "t½", as a number's last digit would be */
+    char was[64];
+    snprintf(was, sizeof was, "%s", setlocale(LC_CTYPE, NULL));
+    int inf_col = -1, hl_col = -2, rows_inf = 0, rows_off = 0;
+    gt_surface sf;
+    if (setlocale(LC_CTYPE, "C.UTF-8") && surf_init(&sf, 120, 40, 1) == 0) {
+        v.utf8 = 1;
+        view_prepare(&v, 120, 40, &e);
+        frame_draw(&sf, &v);
+        const gt_rect g = v.lay.r[P_GATES];
+        for (int y = g.y; y < g.y + g.h; y++)
+            for (int x = g.x; x < g.x + g.w; x++) {
+                const char *c = surf_cell(&sf, x, y)->s;
+                if (strcmp(c, "\xc2\xbd") == 0)
+                    hl_col = x;
+                if (strcmp(c, "\xe2\x88\x9e") == 0) {
+                    rows_inf++;
+                    rows_off += inf_col >= 0 && x != inf_col;
+                    inf_col = x;
+                }
+            }
+        surf_free(&sf);
+        v.utf8 = 0;
+    }
+    setlocale(LC_CTYPE, was);
+    tap_ok(rows_inf > 0 && !rows_off && inf_col == hl_col,
+           "C: every gate row's half-life \xe2\x88\x9e under the header's t\xc2\xbd (column %d, "
+           "header %d, %d rows)", inf_col, hl_col, rows_inf);
     press(&v, "a");
     press(&v, "Z");
     tap_ok(!iv_any(&ivs.iv) && trace_edit_count(tr) == 1 && view_is_run(&v, m, tok) &&

@@ -18,6 +18,15 @@ typedef struct geom {
     int blocks[3];
 } geom;
 
+/* text right-aligned in w cells from x by its width in cells (a "%5s" counts bytes, and
+ * "∞" or "t½" are more bytes than cells); returns w. */
+static int right(gt_surface *s, int x, int y, int w, gt_role role, const char *text)
+{
+    const int tw = surf_width(text);
+    surf_text(s, x + (tw < w ? w - tw : 0), y, w, role, text);
+    return w;
+}
+
 static geom geometry(const gt_view *v)
 {
     geom g;
@@ -104,7 +113,7 @@ static void header_row(gt_surface *s, int x, int y, const geom *g, const gt_view
     surf_printf(s, cx, y, 12, R_DIM, "%5s %5s", state_name(v), "h");
     cx += 12;
     if (g->show_hl)
-        cx += v->ui->diff ? 6 : surf_printf(s, cx, y, 6, R_DIM, " %5s", s->utf8 ? "t½" : "t1/2");
+        cx += v->ui->diff ? 6 : right(s, cx, y, 6, R_DIM, s->utf8 ? "t½" : "t1/2");
     if (g->show_d)
         cx += surf_printf(s, cx, y, 6, R_DIM, " %5s",
                           s->utf8 ? (lstm ? "Δc" : "Δh") : (lstm ? "dc" : "dh"));
@@ -150,7 +159,7 @@ static void unit_row(gt_surface *s, int x, int y, const geom *g, const gt_view *
     } else if (g->show_hl) {
         char hl[16];
         fmt_halflife(hl, sizeof hl, stats_halflife(v->g[(size_t)carry * H + u]), s->utf8);
-        cx += surf_printf(s, cx, y, 6, R_NORMAL, " %5s", hl);
+        cx += right(s, cx, y, 6, R_NORMAL, hl);
     }
     if (g->show_d) {
         float d = lstm ? v->sc[u] - v->spc[u] : v->sh[u] - v->sph[u];
