@@ -949,6 +949,31 @@ static void test_compare_table(const gt_model *m, const gt_text *t)
     draw(v, 80, 24);
     tap_ok(!v->ui->stats_full && frame_has("models 2-2 of 3"), "Enter again: the table");
     v->ui->overlay = OVERLAY_NONE;
+    /* an edit: the other models' measured curves in the perturbation plot, their digits in
+       colours of no curve of the shown model's (the forget-only curve's was model 1's) and
+       named in the legend */
+    v->ui->t = v->t = 200;
+    for (int k = 0; k < ms.n; k++) {
+        trace_edit(ms.tr[k], 200, (trace_token(ms.tr[k], 200) + 1) % m->vocab, &e);
+        view_edits_changed(&ms.v[k]);
+    }
+    draw(v, 200, 50);
+    const gt_rect pr = v->lay.r[P_PERTURB];
+    int legend_y = -1, digits = 0, clash = 0;
+    for (int yy = pr.y; yy < pr.y + pr.h; yy++)
+        if (frame_col(yy, "models, measured") > 0)
+            legend_y = yy;
+    for (int x = pr.x; legend_y >= 0 && x < pr.x + pr.w; x++) {
+        const gt_cell *c = surf_cell(&surf, x, legend_y);
+        if ((c->s[0] == '2' || c->s[0] == '3') && !c->s[1]) {
+            digits++;
+            clash += c->role == R_CARRY || c->role == R_PLOT || c->role == R_BAR0 ||
+                     c->role == R_MARK || c->role == R_DIM;
+        }
+    }
+    tap_ok(legend_y > 0 && digits == 2 && !clash,
+           "an edit with three models: the legend names the other models' curves 2 and 3, in "
+           "colours none of the shown model's curves has");
     models_close(&ms);
 }
 

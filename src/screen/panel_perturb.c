@@ -262,8 +262,10 @@ static int halflife_lines(gt_surface *s, int x, int y, int w, int end, const gt_
     return y + 1;
 }
 
-/* The curves' names under the plot, shortened when the long ones do not fit in w. */
-static void legend(gt_surface *s, int x, int y, int w, int lstm, int nofo)
+/* The curves' names under the plot, shortened when the long ones do not fit in w; then the
+ * other models' digits (the first npeer curves of cv), when there is room. */
+static void legend(gt_surface *s, int x, int y, int w, int lstm, int nofo, const curve *cv,
+                   int npeer)
 {
     const struct {
         const char *letter, *name, *brief;
@@ -274,7 +276,9 @@ static void legend(gt_surface *s, int x, int y, int w, int lstm, int nofo)
         {"h", lstm ? "hidden" : "measured", lstm ? "hidden" : "meas.", R_BAR0},
         {"L", "linearized", "linear", R_MARK},
     };
-    int full = 0;
+    const char *what = npeer > 1 ? "models, measured" : "model, measured";
+    const int peer_w = npeer ? 2 * npeer + surf_width(what) : 0;
+    int full = peer_w;
     for (int i = lstm ? 0 : 1; i < 4; i++)
         full += i == 1 && nofo ? 0 : 2 + surf_width(item[i].name) + 2;
     int lx = x;
@@ -285,6 +289,12 @@ static void legend(gt_surface *s, int x, int y, int w, int lstm, int nofo)
         lx += surf_printf(s, lx, y, x + w - lx, R_DIM, " %s  ",
                           full - 2 <= w ? item[i].name : item[i].brief);
     }
+    /* "2 3 models, measured": the digits of the other models' curves */
+    if (!npeer || lx + peer_w > x + w)
+        return;
+    for (int i = 0; i < npeer; i++)
+        lx += surf_text(s, lx, y, 1, cv[i].role, cv[i].label) + 1;
+    surf_text(s, lx, y, x + w - lx, R_DIM, what);
 }
 
 /* The plot of the curves over plot_rows rows at y, its k axis and its legend; returns the
@@ -295,14 +305,16 @@ static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_view
     const gt_data_pert *pv = &v->pert;
     int x = in.x + 1, w = in.w - 1;
     static const char *const name[PEER_MAX] = {"1", "2", "3", "4", "5", "6", "7", "8", "9"};
-    static const gt_role role[4] = {R_BAR1, R_BAR2, R_POS, R_NEG};
+    /* in colours none of this model's curves has (c cyan, F yellow, h green, L magenta) */
+    static const gt_role role[3] = {R_BAR2, R_NEG, R_POS};
     curve cv[PEER_MAX + 4];
     int nc = 0;
     for (int k = 0; k < v->npeers && k < PEER_MAX; k++) { /* the other models under this one's */
         const gt_data_pert *o = k == v->self ? NULL : peer_pert(v, k);
         if (o && measured(o)[0] > 0)
-            cv[nc++] = (curve){measured(o), name[k], role[k % 4]};
+            cv[nc++] = (curve){measured(o), name[k], role[k % 3]};
     }
+    const int npeer = nc;
     const int nofo = isnan(pv->r.fo[0]); /* a plain RNN: no carry gate, no F */
     if (!nofo)
         cv[nc++] = (curve){pv->r.fo, "F", R_CARRY};
@@ -320,7 +332,7 @@ static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_view
     }
     y += plot_rows + 1;
     if (nc)
-        legend(s, x, y, w, pv->lstm, nofo);
+        legend(s, x, y, w, pv->lstm, nofo, cv, npeer);
     return y + 1;
 }
 
