@@ -100,8 +100,9 @@ tm send-keys -t gt '['
 wait_for "layer 0, 2 edits" >/dev/null
 
 tm send-keys -t gt d
-wait_for "gates, layer 0 edited − before \(step 55\)" && screen | grep -q "unit 0, layer 0, edited − before"
-check $? "d shows the gate bars and the unit as edited − before"
+wait_for "layer 0 edited − before \(step 55\) by unit.* units 0-[0-9]+ of 20 " &&
+    screen | grep -q "unit 0, layer 0, edited − before"
+check $? "d shows the gate bars and the unit as edited − before, the rows shown still said"
 tm send-keys -t gt d
 wait_for "gates, layer 0: 20 units"
 check $? "d again shows the values"

@@ -91,7 +91,7 @@ tm resize-window -t gt -x 40 -y 10
 wait_for "terminal too small"
 check $? "at 40x10 the screen says it is too small"
 tm resize-window -t gt -x 120 -y 40
-wait_for "step 1 of 0..377" && wait_gone "too small" && screen | grep -q "gates, layer 0"
+wait_for "step 1 of 0..377" && wait_gone "too small" && screen | grep -q "layer 0 by forget gate f, highest first"
 check $? "back at 120x40 the frame is drawn again"
 
 tm send-keys -t gt End

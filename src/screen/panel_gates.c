@@ -194,22 +194,23 @@ void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
         snprintf(note, sizeof note, "units %d-%d of %d", v->order[v->ui->top], v->order[last - 1], H);
     else /* the rows, counted from 1 */
         snprintf(note, sizeof note, "rows %d-%d of %d", v->ui->top + 1, last, H);
-    /* the whole title with the note; the whole title alone; shorter titles with the note */
+    /* the whole title with the note; a shorter one with the note (which rows are shown
+       matters more than the number of units); the whole title alone; the sort with the note */
     for (int f = 0; f < 4; f++) {
-        if (f <= 1)
+        if (f == 0 || f == 2)
             snprintf(title, sizeof title, "%s, layer %d%s: %d units by %s%s",
                      v->m->arch == GT_RNN ? "units" : "gates", v->layer, what, H,
                      sort_name(v, s), dir);
-        else if (f == 2)
+        else if (f == 1)
             snprintf(title, sizeof title, "layer %d%s by %s%s", v->layer, what, sort_name(v, s),
                      dir);
         else
             snprintf(title, sizeof title, "by %s", sort_name(v, s));
-        if (f == 1 && surf_width(title) + 4 <= r.w) {
+        if (f == 2 && surf_width(title) + 4 <= r.w) {
             note[0] = 0;
             break;
         }
-        if (f != 1 && surf_width(title) + surf_width(note) + 5 <= r.w)
+        if (f != 2 && surf_width(title) + surf_width(note) + 5 <= r.w)
             break;
     }
     gt_rect in;
