@@ -108,14 +108,17 @@ wait_for "gates, layer 0: 20 units"
 check $? "d again shows the values"
 
 tm send-keys -t gt w
-wait_for "edited text written to ./text-edited.txt"
-check $? "w writes the edited text to a new file"
+wait_for "edited text written to ./text-edited.txt, its edits to ./text-edited.edits.txt"
+check $? "w writes the edited text to a new file, and its edits beside it"
+o50=$(head -c 50 "$work/text.txt" | wc -c) o55=$(head -c 55 "$work/text.txt" | wc -c)
+[ "$(grep -v '^#' "$work/text-edited.edits.txt")" = "$(printf '50\t%s\ts\tx\n55\t%s\t \ty' "$o50" "$o55")" ]
+check $? "the edits' list: step, byte offset, before and after, in the order made"
 cmp -l "$work/text.txt" "$work/text-edited.txt" >"$work/cmp" 2>/dev/null
 [ "$(wc -l <"$work/cmp")" -eq 2 ]
 check $? "it differs from the text in the two edited characters"
 tm send-keys -t gt w
-wait_for "written to ./text-edited-2.txt"
-check $? "w again: a new file, not over the first"
+wait_for "written to ./text-edited-2.txt, its edits to ./text-edited-2.edits.txt"
+check $? "w again: new files, not over the first"
 
 tm send-keys -t gt u
 wait_for "step 50: 's' → 'x'  layer 0, 1 edit"

@@ -55,7 +55,7 @@ check $? "x writes NAME-stepN-edited.txt with mode 640 under umask 027 (got ${mo
 
 # w writes the edited text with the same mode
 keys w
-wait_for "edited text written to ./kjv-valid-edited.txt"
+wait_for "edited text written to ./kjv-valid-edited.txt, its edits to ./kjv-valid-edited.edits.txt"
 mode=$(stat -c %a "$work/kjv-valid-edited.txt" 2>/dev/null)
 [ "$mode" = 640 ]
 check $? "w writes NAME-edited.EXT with mode 640 under umask 027 (got ${mode:-none})"

@@ -446,9 +446,20 @@ static void test_more_keys(gt_view *v)
     tap_ok(press(v, "q") == ACT_REDRAW, "another key between: q asks again");
     tap_ok(press(v, "q") == ACT_QUIT, "q twice: quits");
     press(v, "w");
+    char lines[256] = "";
+    FILE *lf = fopen("t-edited-3.edits.txt", "r");
+    for (char ln[128]; lf && fgets(ln, sizeof ln, lf);)
+        if (ln[0] != '#' && strlen(lines) + strlen(ln) < sizeof lines)
+            strcat(lines, ln);
+    if (lf)
+        fclose(lf);
+    tap_ok(strstr(v->ui->msg, "its edits to ./t-edited-3.edits.txt") && strlen(lines) > 0 &&
+               strncmp(lines, "3\t3\t", 4) == 0 && strstr(lines, "\n8\t8\t"),
+           "w writes the edits' list beside the text: steps 3 and 8, in the order made");
     tap_ok(press(v, "q") == ACT_QUIT, "after w: q quits at once");
     press_each(v, "uu");
     unlink("t-edited-3.txt");
+    unlink("t-edited-3.edits.txt");
     tap_ok(trace_edit_count(tr) == 0, "both undone");
 
     press(v, "L");
@@ -946,6 +957,7 @@ static void test_edited_text(const char *dir)
     model_free(&m);
     unlink(path);
     unlink("e-edited.txt");
+    unlink("e-edited.edits.txt");
 }
 
 /* Layer k's values at step s of tokens tok run straight through model m in float32, against
@@ -1194,6 +1206,8 @@ int main(void)
     unlink(path);
     unlink("t-edited.txt");
     unlink("t-edited-2.txt");
+    unlink("t-edited.edits.txt");
+    unlink("t-edited-2.edits.txt");
     rmdir(dir);
     return tap_done();
 }

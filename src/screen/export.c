@@ -151,6 +151,54 @@ int export_text_to_cwd(const gt_trace *tr, const char *text_name, char *out, siz
     return rc;
 }
 
+/* A token as the edits' list writes it. */
+static void put_token(FILE *f, const gt_model *m, int tok)
+{
+    const uint32_t cp = m->vocab_cp[tok];
+    if (cp == '\n' || cp == '\t' || cp == '\\')
+        fprintf(f, "\\%c", cp == '\n' ? 'n' : cp == '\t' ? 't' : '\\');
+    else if (cp < 0x20 || cp == 0x7F || (m->vocab_bytes && cp >= 0x80))
+        fprintf(f, "\\x%02X", (unsigned)cp);
+    else {
+        char u[8];
+        fwrite(u, 1, (size_t)utf8_encode(cp, u), f);
+    }
+}
+
+int export_edits_to_cwd(const gt_trace *tr, const char *text_name, const char *written,
+                        char *out, size_t n, gt_error *e)
+{
+    char *data;
+    size_t len;
+    FILE *f = open_memstream(&data, &len);
+    if (!f)
+        return gt_fail(e, GT_EFAIL, "out of memory for the edits");
+    const gt_model *m = trace_model(tr);
+    const gt_text *t = trace_text(tr);
+    fprintf(f, "# the edits of %s written to %s, in the order they were made:\n"
+               "# step\tbyte offset in %s\tbefore\tafter\n", text_name, written, text_name);
+    for (size_t i = 0; i < trace_edit_count(tr); i++) {
+        const gt_edit *ed = trace_edit_at(tr, i);
+        fprintf(f, "%zu\t%zu\t", ed->step, text_step_offset(t, ed->step));
+        put_token(f, m, ed->old_tok);
+        fputc('\t', f);
+        put_token(f, m, ed->new_tok);
+        fputc('\n', f);
+    }
+    if (fclose(f)) {
+        free(data);
+        return gt_fail(e, GT_EFAIL, "out of memory for the edits");
+    }
+    char base[300];
+    snprintf(base, sizeof base, "%s", written);
+    char *dot = strrchr(base, '.');
+    if (dot && dot != base)
+        *dot = 0;
+    int rc = write_new_in_cwd(data, len, base, ".edits.txt", out, n, e);
+    free(data);
+    return rc;
+}
+
 /* ---- --export ---- */
 
 static int parse_size(const char *s, int *cols, int *rows, gt_error *e)

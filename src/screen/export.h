@@ -36,11 +36,18 @@ int export_to_cwd(const gt_surface *s, const char *text_name, size_t step, int e
 
 /* Writes trace tr's text as edited to a new file in the current directory, NAME-edited.EXT
  * (then NAME-edited-2.EXT, ...), characters outside the vocabulary as they were; never over
- * an existing file. Its name goes to out. */
+ * an existing file. Its name goes to out. Beside it, the list of the edits: export_edits. */
 int export_text_to_cwd(const gt_trace *tr, const char *text_name, char *out, size_t n,
                        gt_error *e);
 
 /* The --export mode. */
 int export_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e);
+
+/* Writes the list of trace tr's edits, in the order they were made, beside the edited text
+ * `written` (a file of the current directory): WRITTEN's stem then .edits.txt, never over an
+ * existing file; a line each: the step, the byte offset in the text as loaded, the
+ * character before and after (\n \t \\ escaped; a byte as \xNN). Its name goes to out. */
+int export_edits_to_cwd(const gt_trace *tr, const char *text_name, const char *written,
+                        char *out, size_t n, gt_error *e);
 
 #endif

@@ -437,7 +437,12 @@ static void write_text(gt_view *v)
         message(v, 1, "writing the text failed: %.200s", e.msg);
     else {
         v->ui->written_gen = v->ui->edit_gen;
-        message(v, 0, "edited text written to ./%s", name);
+        char list[300];
+        if (export_edits_to_cwd(v->tr, v->text_name, name, list, sizeof list, &e))
+            message(v, 1, "edited text written to ./%s; its edits' list failed: %.150s", name,
+                    e.msg);
+        else
+            message(v, 0, "edited text written to ./%s, its edits to ./%s", name, list);
     }
 }
 

@@ -93,7 +93,7 @@ static const gt_keys_table table[] = {
      NULL, {K_NONE}, {HINT("+/-", NULL, "K", E = 4)}},
     {"d", "gate bars and unit: edited - before the last edit, or values", 0, KEY_ALL,
      KA_DIFFERENCE, "d", NULL, {K_NONE}, {{"d", NULL, "difference", "values", 0, {E = 5}}}},
-    {"w", "write the edited text to a new file here", 0, KEY_ALL, KA_WRITE, "w", NULL,
+    {"w", "write the edited text to a new file here, its edits' list beside it", 0, KEY_ALL, KA_WRITE, "w", NULL,
      {K_NONE}, {HINT("w", NULL, "write text", E = 6)}},
     {"r", "report tables of the text (r or Esc closes, arrows scroll)", 0, KEY_ALL, KA_REPORT,
      "r", NULL, {K_NONE}, {HINT("r", NULL, "report", P = 10, E = 8)}},
