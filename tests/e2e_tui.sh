@@ -111,7 +111,7 @@ wait_for "step $back of 0..377"
 check $? "PgDn goes forward a page"
 colours() { tm capture-pane -e -p -t gt | grep -qE "$(printf '\033')\[([0-9;]*;)?([34][0-7]|[34]8;5;[0-9]+)(;[0-9;]*)?m"; }
 tm send-keys -t gt c
-wait_for "coloured by tanh c of unit [0-9]+" && colours
+wait_for "coloured by c of unit [0-9]+ as tanh c" && colours
 check $? "c colours the text by the selected unit"
 tm send-keys -t gt c
 
@@ -247,7 +247,7 @@ check $? "q quits"
 # for), no colour anywhere
 start 6 "$text" "NO_COLOR=1"
 wait_for "step 0 of 0..377" && wait_for "It was the best of times" && wait_for "^▶ +0 +█+" &&
-    tm send-keys -t gt c && wait_for "coloured by tanh c of unit 0" && ! colours
+    tm send-keys -t gt c && wait_for "coloured by c of unit 0 as tanh c" && ! colours
 check $? "NO_COLOR: the text, the gate bars and c's colouring mode drawn, with no colours"
 tm send-keys -t gt q
 restored 6 0

@@ -532,6 +532,56 @@ static void test_strip_scroll(gt_view *v)
 }
 
 /* With c the strip's title shows the scale of its shades, -1 to +1 in order. */
+/* c in turn: the selected unit's c, h, i, f, g, o, then off; each step of the strip in the
+ * shade of its value (a gate as 2g - 1, c through tanh), computed here from the trace. */
+static void test_heat_signals(gt_view *v)
+{
+    static const char *const note[6] = {"coloured by c of unit 2 as tanh c (c: next)",
+                                        "coloured by h of unit 2 (c: next)",
+                                        "coloured by i of unit 2 as 2i-1 (c: next)",
+                                        "coloured by f of unit 2 as 2f-1 (c: next)",
+                                        "coloured by g of unit 2 (c: next)",
+                                        "coloured by o of unit 2 as 2o-1 (c: off)"};
+    static const int sig[6] = {4, 5, 0, 1, 2, 3};
+    v->ui->heat = HEAT_OFF;
+    v->ui->overlay = OVERLAY_NONE;
+    view_select_unit(v, 2);
+    view_seek(v, 40);
+    int said = 0, shaded = 0, compared = 0;
+    const size_t nh = (size_t)v->m->hidden;
+    for (int i = 0; i < 6; i++) {
+        key(v, K_CHAR, 'c');
+        draw(v, 120, 40);
+        said += frame_has(note[i]);
+        /* the marks row under the cursor's: its column; the steps before it to its left */
+        const gt_rect st = v->lay.r[P_STRIP];
+        int cx = -1, cy = -1;
+        for (int y = st.y + 1; y < st.y + st.h && cx < 0; y++)
+            for (int x = 0; x < surf.w; x++)
+                if (strcmp(surf_cell(&surf, x, y)->s, "▲") == 0)
+                    cx = x, cy = y - 1;
+        for (int j = 1; cx - j > 0 && j <= 8; j++) {
+            const size_t step = v->t - (size_t)j;
+            float x;
+            if (sig[i] < 4) {
+                const float g = trace_gates(v->tr, step, v->layer)[(size_t)sig[i] * nh + 2];
+                x = sig[i] == 2 ? g : 2 * g - 1;
+            } else {
+                x = sig[i] == 4 ? tanhf(trace_c(v->tr, step, v->layer)[2])
+                                : trace_h(v->tr, step, v->layer)[2];
+            }
+            long k = lroundf(x * 3.0f);
+            k = k < -3 ? -3 : k > 3 ? 3 : k;
+            compared++;
+            shaded += surf_cell(&surf, cx - j, cy)->role == R_HEAT_0 + k;
+        }
+    }
+    key(v, K_CHAR, 'c');
+    tap_ok(said == 6 && compared >= 6 * 3 && shaded == compared && v->ui->heat == HEAT_OFF,
+           "c in turn colours the text by the unit's c, h, i, f, g, o (gates as 2g-1), each step "
+           "in its value's shade (%d of %d), then off (%d notes)", shaded, compared, said);
+}
+
 static void test_heat_scale(gt_view *v)
 {
     int found = 0;
@@ -1034,6 +1084,7 @@ int main(void)
     test_mono_curves(&v);
     test_strip_scroll(&v);
     test_heat_scale(&v);
+    test_heat_signals(&v);
     test_looks();
     test_cursor_on_edit(&v);
     test_progress(&v);

@@ -790,8 +790,11 @@ gt_act keys_layer(gt_view *v, const gt_key *k)
 gt_act keys_colour(gt_view *v, const gt_key *k)
 {
     int *heat = &v->ui->heat;
-    if (!is(k, 'P')) {
-        *heat = *heat == HEAT_UNIT ? HEAT_OFF : HEAT_UNIT;
+    if (!is(k, 'P')) { /* the selected unit's signals in turn, then off */
+        if (*heat != HEAT_UNIT)
+            *heat = HEAT_UNIT, v->ui->heat_pos = 0;
+        else if (view_heat_signal(v->m, ++v->ui->heat_pos) < 0)
+            *heat = HEAT_OFF;
         return ACT_REDRAW;
     }
     if (*heat < HEAT_PROBE)

@@ -70,7 +70,7 @@ static const gt_keys_table table[] = {
      {K_NONE}, {{0}}},
     {"[ ]", "the layer below, above", 0, KEY_ALL, KA_LAYER, "[]", NULL, {K_NONE},
      {{"[ ]", NULL, "layer", NULL, 1, {P = 5, E = 7, S = 3, J = 4, M = 3}}}},
-    {"c P", "colour the text by the selected unit's value; by the probe, components 1-3 in turn", 0,
+    {"c P", "colour the text by the selected unit's c, h, i, f, g, o in turn; by the probe, components 1-3 in turn", 0,
      KEY_ALL, KA_COLOUR, "cP", NULL,
      {K_NONE}, {HINT("c", NULL, "colour", P = 12)}},
     {"g", "go to a step (a number, N%, end)", 0, KEY_ALL, KA_GO_TO, "g", NULL, {K_NONE},

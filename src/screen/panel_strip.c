@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gatetui/signals.h"
 #include "gatetui/utf8.h"
 #include "screen/panel.h"
 #include "screen/draw_striprows.h"
@@ -31,8 +32,7 @@ static gt_role heat_role(const gt_view *v, size_t s)
             return R_NORMAL;
         x = 2.0f * p - 1.0f;
     } else {
-        x = v->m->arch == GT_LSTM ? tanhf(trace_c(v->tr, s, v->layer)[v->unit])
-                                  : trace_h(v->tr, s, v->layer)[v->unit];
+        x = view_heat_value(v, s);
     }
     long k = lroundf(x * 3.0f);
     k = k < -3 ? -3 : k > 3 ? 3 : k;
@@ -110,9 +110,19 @@ static void strip_note(const gt_view *v, const gt_surface *s, char *note, size_t
                  c->state == PROBE_FAILED ? c->error : "computing");
     else if (v->ui->heat == HEAT_PROBE)
         snprintf(note + k, n - (size_t)k, "coloured by the probe: 2p-1 (P: next)");
-    else if (v->ui->heat)
-        snprintf(note + k, n - (size_t)k, "coloured by %s of unit %d (c: off)",
-                 v->m->arch == GT_LSTM ? "tanh c" : "h", v->unit);
+    else if (v->ui->heat) {
+        int sig = view_heat_signal(v->m, v->ui->heat_pos);
+        if (sig < 0) /* another model's signal this one has not: its h (view_heat_value) */
+            sig = signals_h(v->m);
+        const char *name = signals_name(v->m, sig);
+        char as[24] = "";
+        if (signals_is_gate(v->m, sig))
+            snprintf(as, sizeof as, " as 2%s-1", name);
+        else if ((v->m->arch == GT_LSTM && sig == 4) || (v->m->arch == GT_RNN && sig == 0))
+            snprintf(as, sizeof as, " as tanh %s", name);
+        snprintf(note + k, n - (size_t)k, "coloured by %s of unit %d%s (c: %s)", name, v->unit,
+                 as, view_heat_signal(v->m, v->ui->heat_pos + 1) < 0 ? "off" : "next");
+    }
     else
         snprintf(note + k, n - (size_t)k, "c: colour by unit %d", v->unit);
 }

@@ -461,6 +461,30 @@ void view_model_changed(gt_view *v)
         trace_pass_start(v->tr, v->steps, NULL);
 }
 
+int view_heat_signal(const gt_model *m, int pos)
+{
+    static const int lstm[] = {4, 5, 0, 1, 2, 3}, gru[] = {3, 1, 0, 2}, rnn[] = {1, 0};
+    const int *order = m->arch == GT_LSTM ? lstm : m->arch == GT_GRU ? gru : rnn;
+    const int n = m->arch == GT_LSTM ? 6 : m->arch == GT_GRU ? 4 : 2;
+    return pos >= 0 && pos < n ? order[pos] : -1;
+}
+
+float view_heat_value(const gt_view *v, size_t s)
+{
+    const gt_model *m = v->m;
+    int sig = view_heat_signal(m, v->ui->heat_pos);
+    if (sig < 0) /* another model's signal this one has not: its h */
+        sig = signals_h(m);
+    const size_t H = (size_t)m->hidden, u = (size_t)v->unit;
+    if (sig >= 0 && sig < m->gates) {
+        const float g = trace_gates(v->tr, s, v->layer)[(size_t)sig * H + u];
+        return signals_is_gate(m, sig) ? 2.0f * g - 1.0f : m->arch == GT_RNN ? tanhf(g) : g;
+    }
+    if (m->arch == GT_LSTM && sig == 4)
+        return tanhf(trace_c(v->tr, s, v->layer)[u]);
+    return trace_h(v->tr, s, v->layer)[u];
+}
+
 int view_wants_stats(const gt_view *v)
 {
     gt_overlay o = v->ui->overlay;

@@ -76,6 +76,7 @@ typedef struct gt_shared {
     int heat;          /* colour the text strip: HEAT_OFF, HEAT_UNIT (the selected unit's
                           value), HEAT_PROBE (the hypothesis's probe's probability),
                           HEAT_COMP + j (the signal's principal component j's score) */
+    int heat_pos;      /* with HEAT_UNIT, which signal: view_heat_signal's pos-th */
     int help;          /* the help screen is up */
     int help_scroll;   /* its first line shown */
     int quit_asked;    /* q once while edits are not written: q again quits */
@@ -230,6 +231,13 @@ void view_follow(gt_view *v, int shown);
 /* 1 when the report of the layer is wanted: the stats view or the unit table is up, or the
  * units are sorted by their mean carry gate. */
 int view_wants_stats(const gt_view *v);
+/* The signal (signals.h) `c` colours the text by at its pos-th press: c, h, i, f, g, o of an
+ * LSTM, h, z, r, n of a GRU, h, a of a plain RNN; -1 past the last. */
+int view_heat_signal(const gt_model *m, int pos);
+/* The selected unit's value of that signal at step s (which the trace must have) on the
+ * shades' scale -1..1: a gate as 2g - 1, c and a plain RNN's a through tanh, the others as
+ * they are. */
+float view_heat_value(const gt_view *v, size_t s);
 
 /* The unit table (viewunits.c): its order derived for the frame (view_prepare), the rows a
  * page shows, the selected row moved by d (the first row shown following it), the sort
