@@ -266,6 +266,25 @@ static void test_profile(gt_view *v)
     int ok = settle(v) && v->ui->overlay == OVERLAY_PROFILE && v->find.prof_state == FIND_KNOWN;
     tap_ok(ok && strstr(v->find.prof_text, "the 10 steps of highest value"),
            "p: the profile of unit 0 is shown");
+    /* Enter: the step of the first row of the highest values, read here from the text */
+    const char *row = ok ? strstr(v->find.prof_text, "context\n") : NULL;
+    unsigned long want = 0, second = 0;
+    int rows = row && sscanf(row + 8, "%lu %*s %*[^\n]\n%lu", &want, &second) == 2;
+    key(v, K_ENTER, 0);
+    settle(v);
+    const size_t first_at = v->t;
+    size_t at;
+    int line = -1, was_line = -1;
+    data_find_profile_step(&v->find, &at, &was_line);
+    for (int i = 0; i < 20 && (line < 0 || line == was_line); i++) { /* scrolled past it */
+        key(v, K_DOWN, 0);
+        data_find_profile_step(&v->find, &at, &line);
+    }
+    key(v, K_ENTER, 0); /* the marked line now the second row */
+    settle(v);
+    tap_ok(rows && first_at == want && v->t == second && v->ui->overlay == OVERLAY_PROFILE,
+           "Enter in the profile goes to its marked row's step (%zu; scrolled past it, %zu)",
+           first_at, v->t);
     key(v, K_CHAR, 'p');
     tap_ok(v->ui->overlay != OVERLAY_PROFILE, "p again closes it");
     const char *was = data_find_signal_name(&v->find);

@@ -552,6 +552,35 @@ int data_find_in_span(const gt_data_find *f, size_t s, size_t t)
     return f->selecting && s >= a && s <= b;
 }
 
+int data_find_profile_step(const gt_data_find *f, size_t *step, int *line)
+{
+    if (f->prof_state != FIND_KNOWN || !f->prof_text)
+        return -1;
+    const char *p = f->prof_text;
+    for (int i = 0; p && *p; i++) {
+        const char *nl = strchr(p, '\n');
+        if (i >= f->prof_scroll) {
+            const char *q = p;
+            while (*q == ' ')
+                q++;
+            char *end;
+            unsigned long long s = strtoull(q, &end, 10);
+            if (q > p && end > q && *end == ' ') { /* spaces, a number, spaces, a signed value */
+                while (*end == ' ')
+                    end++;
+                if (*end == '+' || *end == '-') {
+                    *step = (size_t)s;
+                    if (line)
+                        *line = i;
+                    return 0;
+                }
+            }
+        }
+        p = nl ? nl + 1 : NULL;
+    }
+    return -1;
+}
+
 int data_find_jump(const gt_data_find *f, size_t t, int dir, size_t *to, int *wrapped,
                    size_t *index, size_t *count)
 {

@@ -93,6 +93,11 @@ const char *data_find_progress(const gt_data_find *f, double *done);
 /* Ends the running computation and forgets what waits. */
 void data_find_cancel(gt_data_find *f);
 
+/* The first line of the profile from the top of its scroll that names a step (its table's
+ * rows: "  17046   +0.7335  context"): 0, the step and (line may be NULL) the line's number;
+ * -1 when there is none, or no profile. */
+int data_find_profile_step(const gt_data_find *f, size_t *step, int *line);
+
 /* Where n (dir > 0) or N goes from step t through the matches of the last hypothesis or
  * selection (around the end; *wrapped: it went around): 1 and *to, the match's number from 0
  * in *index of the *count; -1 when there is no match; 0 when the last thing was a search

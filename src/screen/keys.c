@@ -668,6 +668,21 @@ gt_act keys_scroll_profile(gt_view *v, const gt_key *k)
     return ACT_REDRAW;
 }
 
+/* Enter in the profile: to the step of its line marked ▶ (data_find_profile_step). */
+gt_act keys_profile_go(gt_view *v, const gt_key *k)
+{
+    (void)k;
+    size_t step;
+    char at[32];
+    if (data_find_profile_step(&v->find, &step, NULL) != 0 || step >= v->steps) {
+        message(v, 0, "no step in the profile's lines shown: scroll to its steps");
+        return ACT_REDRAW;
+    }
+    jump(v, step);
+    message(v, 0, "step %s, from the profile ('' goes back)", report_commas(step, at, sizeof at));
+    return ACT_REDRAW;
+}
+
 gt_act keys_derivative_lags(gt_view *v, const gt_key *k)
 {
     jac_key(v, k);

@@ -11,6 +11,7 @@ static const gt_keyrun run_of[KA_COUNT] = {
     [KA_CLOSE_VIEW] = keys_close_view,
     [KA_SCROLL_TABLES] = keys_scroll_tables,
     [KA_SCROLL_PROFILE] = keys_scroll_profile,
+    [KA_PROFILE_GO] = keys_profile_go,
     [KA_DERIVATIVE_LAGS] = keys_derivative_lags,
     [KA_STEP] = keys_step,
     [KA_PAGE] = keys_page,

@@ -24,6 +24,7 @@ gt_act keys_stats_models(gt_view *v, const gt_key *k);
 /* After o: the key that picks the units' order (any other: none). */
 gt_act keys_sort_pick(gt_view *v, const gt_key *k);
 gt_act keys_scroll_profile(gt_view *v, const gt_key *k);
+gt_act keys_profile_go(gt_view *v, const gt_key *k);
 gt_act keys_derivative_lags(gt_view *v, const gt_key *k);
 gt_act keys_step(gt_view *v, const gt_key *k);
 gt_act keys_page(gt_view *v, const gt_key *k);

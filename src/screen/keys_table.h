@@ -21,7 +21,7 @@
 /* What a line's keys do: the dispatch's handler for each (keys_run.h). */
 typedef enum gt_keyact {
     KA_NONE, /* handled before the table: Tab by the models, the mouse, ^Z by the terminal */
-    KA_CLOSE_VIEW, KA_SCROLL_TABLES, KA_SCROLL_PROFILE, KA_DERIVATIVE_LAGS,
+    KA_CLOSE_VIEW, KA_SCROLL_TABLES, KA_SCROLL_PROFILE, KA_PROFILE_GO, KA_DERIVATIVE_LAGS,
     KA_STEP, KA_PAGE, KA_ENDS, KA_SCROLL_TEXT, KA_MARK, KA_UNIT, KA_UNIT_ENDS, KA_SORT,
     KA_LAYER, KA_COLOUR, KA_GO_TO, KA_SEARCH, KA_FIND, KA_EDIT, KA_UNDO, KA_NEXT_EDIT,
     KA_HORIZON, KA_DIFFERENCE, KA_WRITE, KA_REPORT, KA_DERIVATIVE, KA_BIAS, KA_ABLATE,

@@ -19,10 +19,11 @@ void panel_profile(gt_surface *s, gt_rect r, const gt_view *v)
              known ? f->prof_unit : v->unit, signals_name(v->m, known ? f->prof_signal : f->signal),
              known ? f->prof_layer : v->layer);
     if (known)
-        snprintf(note, sizeof note, "%d-%d of %d  %s scroll  p closes", f->prof_scroll + 1,
+        snprintf(note, sizeof note, "%d-%d of %d  %s scroll  Enter: to %s  p closes",
+                 f->prof_scroll + 1,
                  f->prof_scroll + r.h - 1 < f->prof_lines ? f->prof_scroll + r.h - 1
                                                           : f->prof_lines,
-                 f->prof_lines, s->utf8 ? "↑↓" : "up/down");
+                 f->prof_lines, s->utf8 ? "↑↓" : "up/down", s->utf8 ? "▶" : ">");
     else
         snprintf(note, sizeof note, "p closes");
     gt_rect in;
@@ -44,6 +45,10 @@ void panel_profile(gt_surface *s, gt_rect r, const gt_view *v)
         }
         return;
     }
+    size_t step;
+    int marked = -1; /* the line Enter goes to the step of */
+    if (data_find_profile_step(f, &step, &marked) != 0 || marked - f->prof_scroll >= in.h)
+        marked = -1;
     const char *p = f->prof_text;
     for (int i = 0; i < f->prof_scroll && p; i++) {
         p = strchr(p, '\n');
@@ -54,6 +59,8 @@ void panel_profile(gt_surface *s, gt_rect r, const gt_view *v)
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
         snprintf(line, sizeof line, "%.*s", (int)len, p);
         surf_text(s, x, in.y + y, w, R_NORMAL, line);
+        if (y == marked - f->prof_scroll)
+            surf_put(s, in.x, in.y + y, R_MARK, s->utf8 ? "▶" : ">");
         p = nl ? nl + 1 : NULL;
     }
 }
