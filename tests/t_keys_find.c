@@ -259,6 +259,24 @@ static void test_select(gt_view *v, const parens *p, const char *txt)
     tap_ok(!v->find.selecting, "Esc ends a selection being made");
 }
 
+/* Computed again after an edit, an intervention or another layer, the hypothesis and the
+ * selection leave the message line to what the key said; asked for by a key, they say
+ * what they found. */
+static void test_quiet_again(gt_view *v)
+{
+    snprintf(v->ui->msg, sizeof v->ui->msg, "what the key did");
+    data_find_changed(&v->find, v->layer, v->unit);
+    int asked = data_find_busy(&v->find);
+    settle(v);
+    tap_ok(asked && v->find.hyp_state == FIND_KNOWN && strcmp(v->ui->msg, "what the key did") == 0,
+           "the hypothesis computed again after a change: the message line keeps what the key "
+           "said");
+    match(v, v->find.regex);
+    settle(v);
+    tap_ok(strcmp(v->ui->msg, "what the key did") != 0, "asked for by m: it says what it found "
+           "(%s)", v->ui->msg);
+}
+
 static void test_profile(gt_view *v)
 {
     v->ui->unit = 0;
@@ -292,6 +310,14 @@ static void test_profile(gt_view *v)
     tap_ok(strcmp(data_find_signal_name(&v->find), was) != 0 &&
                strcmp(data_find_signal_name(&v->find), "i") == 0,
            "; goes from %s to the next signal, %s", was, data_find_signal_name(&v->find));
+    int best = 0; /* the unit of largest |r| with i, from every unit's r */
+    for (int u = 1; u < v->m->hidden; u++)
+        if (fabs(data_find_r(&v->find, u)) > fabs(data_find_r(&v->find, best)))
+            best = u;
+    char named[64];
+    snprintf(named, sizeof named, "now %d, r = %+.3f", best, data_find_r(&v->find, best));
+    tap_ok(data_find_has_r(&v->find, v->layer) && strstr(v->ui->msg, named),
+           "; names the hypothesis's best unit under the new signal: %s", v->ui->msg);
     for (int i = 0; i < 5; i++) /* back to h */
         key(v, K_CHAR, ';');
     settle(v);
@@ -358,6 +384,7 @@ int main(void)
     view_prepare(&v, 120, 40, &e);
     test_match(&v, &p, &t);
     test_select(&v, &p, txt);
+    test_quiet_again(&v);
     test_profile(&v);
     test_components_alone(&v, &t);
     test_bad(&v);

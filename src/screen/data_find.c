@@ -217,6 +217,7 @@ static void start_next(gt_data_find *f)
 /* Asks for the computations in want on layer (the running one, stale, is ended). */
 static void ask(gt_data_find *f, int want, int layer)
 {
+    f->quiet &= ~want; /* asked for by a key: its result says so (again() makes it quiet) */
     if (bgjob_busy(&f->job) && (f->job.tag & want))
         bgjob_cancel(&f->job);
     if (bgjob_busy(&f->job)) { /* another kind runs: it is computed again too */
@@ -295,6 +296,7 @@ static void again(gt_data_find *f, int layer, int unit)
     f->want_unit = unit;
     if (want)
         ask(f, want, layer);
+    f->quiet |= want;
 }
 
 void data_find_next_signal(gt_data_find *f, int layer, int unit)
@@ -483,7 +485,8 @@ static void take_result(gt_data_find *f)
         else
             f->prof_state = FIND_FAILED;
     }
-    f->msg_new = tag != WANT_PROF || bad;
+    f->msg_new = bad || (tag != WANT_PROF && !(f->quiet & tag));
+    f->quiet &= ~tag;
     bgjob_cancel(j);
 }
 

@@ -63,6 +63,9 @@ typedef struct gt_data_find {
     gt_trace *tr;
     int nsig;
     int want;                /* the computations waiting their turn */
+    int quiet;               /* those asked for again by data_find_changed (an edit, an
+                              * intervention, another layer), whose results do not take the
+                              * message line from what the key said; their errors do */
     int want_layer, want_unit;
     gt_bgjob job;
 } gt_data_find;

@@ -1,6 +1,7 @@
 /* The keys that find units (see keys_find.h). */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "screen/keys_find.h"
@@ -54,12 +55,25 @@ int keys_find_char(gt_view *v, const gt_key *k)
         return 1;
     case 'v': select_key(v); return 1;
     case 'p': view_toggle_overlay(v, OVERLAY_PROFILE); return 1;
-    case ';':
+    case ';': {
         data_find_next_signal(f, v->layer, v->unit);
-        snprintf(v->ui->msg, sizeof v->ui->msg, "signal %s for r, the selection and the profile",
-                 data_find_signal_name(f));
+        int n = snprintf(v->ui->msg, sizeof v->ui->msg,
+                         "signal %s for r, the selection and the profile",
+                         data_find_signal_name(f));
+        /* every signal's r is known with the hypothesis: its best unit under this one */
+        int best = -1;
+        for (int u = 0; data_find_has_r(f, v->layer) && u < v->m->hidden; u++) {
+            const double r = data_find_r(f, u);
+            if (!isnan(r) && (best < 0 || fabs(r) > fabs(data_find_r(f, best))))
+                best = u;
+        }
+        if (best >= 0 && n > 0 && (size_t)n < sizeof v->ui->msg)
+            snprintf(v->ui->msg + n, sizeof v->ui->msg - (size_t)n,
+                     "; the best unit for \"%.60s\" now %d, r = %+.3f", f->regex, best,
+                     data_find_r(f, best));
         v->ui->msg_error = 0;
         return 1;
+    }
     case ',':
     case '.':
         data_find_change_threshold(f, k->cp == '.' ? 1 : -1, v->layer);
