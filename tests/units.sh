@@ -67,6 +67,15 @@ else
     notok "--html did not write the page"
     sed 's/^/# /' "$out/msg" "$out/err" | head
 fi
+# the text wraps between words, each character its own span: no rule that breaks a word
+# anywhere (break-all cut "Bethlehemjudah" at the line's end), a word longer than the line
+# broken
+if grep -q '#text{[^}]*white-space:pre-wrap;overflow-wrap:break-word}' "$page" &&
+    ! grep -q 'word-break' "$page"; then
+    ok "--html: the text wraps between words"
+else
+    notok "--html: the text's wrapping breaks words"
+fi
 # (the last six fields are the values, the unit before them; a quoted line break splits a
 # record, whose first line is then too short to count)
 "$bin" --dump --from 100 --to 399 "$lstm" "$text" 2>/dev/null |

@@ -69,7 +69,7 @@ static void head(FILE *f, const gt_figure *fg)
     fputs("</title>\n<style>\n"
           "body{font-family:sans-serif;margin:1.5em;color:#222}\n"
           "#text{font-family:monospace;font-size:15px;line-height:1.6;white-space:pre-wrap;"
-          "word-break:break-all}\n"
+          "overflow-wrap:break-word}\n"
           "#text span{padding:1px 0}\n"
           ".legend span{display:inline-block;width:3.2em;text-align:center;"
           "font-family:monospace;font-size:11px}\n",
