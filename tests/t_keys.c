@@ -20,6 +20,7 @@
 #include "gatetui/dynamics.h"
 #include "gatetui/jacobian.h"
 #include "gatetui/run.h"
+#include "gatetui/perturb.h"
 #include "gatetui/trace.h"
 #include "stwrite.h"
 #include "tap.h"
@@ -205,6 +206,49 @@ static void test_prompts(gt_view *v)
     tap_ok(v->t == 17 && strstr(v->ui->msg, "wrapped"), "n again wraps around to 17");
     press(v, "N");
     tap_ok(v->t == 23, "N: the previous match, wrapping back (23)");
+}
+
+/* A: the perturbation of every edit at once against the text as loaded, from the first
+ * edited step, as perturb_one computes it here; A again: the last edit's. */
+static void test_all_edits(gt_view *v)
+{
+    gt_trace *tr = v->tr;
+    const gt_model *m = v->m;
+    gt_error e = {0};
+    const size_t a = 3, b = 6;
+    trace_edit(tr, a, (trace_token(tr, a) + 1) % m->vocab, &e);
+    trace_edit(tr, b, (trace_token(tr, b) + 1) % m->vocab, &e);
+    view_edits_changed(v);
+    const int last_step = (int)v->pert.step;
+    press(v, "A");
+    const size_t K = (size_t)v->pert.r.K, n = K + 1;
+    uint16_t orig[128], now[128];
+    float h0[64], c0[64];
+    gt_perturb p;
+    int same = v->pert.valid && v->pert.all && v->pert.step == a && v->pert.nedits == 2 &&
+               n <= 128 && (size_t)(m->layers * m->hidden) <= 64 &&
+               perturb_init(&p, m, 0, (int)K, 1, &e) == GT_OK;
+    if (same) {
+        for (size_t i = 0; i < n; i++) {
+            orig[i] = (uint16_t)trace_original_at(tr, a + i);
+            now[i] = (uint16_t)trace_token(tr, a + i);
+        }
+        trace_state_before(tr, a, h0, c0, &e);
+        const gt_perturb_result *r = perturb_one(&p, h0, c0, orig, now, n);
+        for (size_t k = 0; r && same && k <= K; k++)
+            same = r->dc[k] == v->pert.r.dc[k] && r->dh[k] == v->pert.r.dh[k];
+        same = same && r;
+        perturb_free(&p);
+    }
+    tap_ok(same && strstr(v->ui->msg, "every edit"),
+           "A: the perturbation of both edits (steps 3 and 6) against the text as loaded, "
+           "from step 3, as computed here");
+    press(v, "A");
+    tap_ok(!v->pert.all && (int)v->pert.step == last_step && last_step == (int)b,
+           "A again: the last edit's (step 6)");
+    while (trace_undo(tr, NULL))
+        ;
+    view_edits_changed(v);
 }
 
 /* An edit, its curves and horizon, the difference view, writing the text; a second edit and
@@ -1187,6 +1231,7 @@ int main(void)
     test_units(&v);
     test_prompts(&v);
     test_edits(&v);
+    test_all_edits(&v);
     test_stats_view(&v);
     test_unit_table(&v);
     test_jacobian_view(&v, &m, &t);

@@ -98,14 +98,26 @@ int data_pert_update(gt_data_pert *pv, gt_trace *tr, int layer, int K, gt_error 
     }
     const gt_edit *ed = trace_edit_at(tr, n - 1);
     size_t s = ed->step, T = trace_steps(tr);
+    if (pv->all) /* from the first step still edited */
+        for (size_t i = 0; i < n; i++)
+            if (trace_edit_at(tr, i)->step < s && trace_edited(tr, trace_edit_at(tr, i)->step))
+                s = trace_edit_at(tr, i)->step;
     size_t len = T - s < (size_t)pv->horizon + 1 ? T - s : (size_t)pv->horizon + 1;
     int rc = trace_state_before(tr, s, pv->h0, pv->c0, e);
     if (rc)
         return rc;
-    /* the text before this edit: the tokens as they are with the edited one put back */
     trace_read(tr, s, len, pv->now);
-    memcpy(pv->orig, pv->now, len * sizeof *pv->orig);
-    pv->orig[0] = (uint16_t)ed->old_tok;
+    pv->nedits = 0;
+    if (pv->all) { /* the text as loaded */
+        for (size_t i = 0; i < len; i++) {
+            pv->orig[i] = (uint16_t)trace_original_at(tr, s + i);
+            pv->nedits += pv->orig[i] != pv->now[i];
+        }
+    } else { /* the text before this edit: the tokens as they are with the edited one put back */
+        memcpy(pv->orig, pv->now, len * sizeof *pv->orig);
+        pv->orig[0] = (uint16_t)ed->old_tok;
+        pv->nedits = 1;
+    }
     perturb_set_horizon(&pv->p, pv->horizon);
     const gt_perturb_result *r = perturb_one(&pv->p, pv->h0, pv->c0, pv->orig, pv->now, len);
     if (!r)
@@ -119,8 +131,8 @@ int data_pert_update(gt_data_pert *pv, gt_trace *tr, int layer, int K, gt_error 
     pv->r = *r; /* K and the half-lives; the curves then pointed at the copies */
     own_curves(pv);
     pv->step = s;
-    pv->old_tok = ed->old_tok;
-    pv->new_tok = ed->new_tok;
+    pv->old_tok = pv->orig[0];
+    pv->new_tok = pv->now[0];
     pv->layer = layer;
     int H = m->hidden, cnt = 0;
     for (int j = 0; j < H; j++)
@@ -143,6 +155,14 @@ int data_pert_set_horizon(gt_data_pert *pv, gt_trace *tr, int layer, int K, gt_e
 {
     K = K < DATA_PERT_KMIN ? DATA_PERT_KMIN : K > DATA_PERT_KMAX ? DATA_PERT_KMAX : K;
     return K == pv->horizon ? GT_OK : data_pert_update(pv, tr, layer, K, e);
+}
+
+int data_pert_set_all(gt_data_pert *pv, gt_trace *tr, int layer, int all, gt_error *e)
+{
+    if (!all == !pv->all)
+        return GT_OK;
+    pv->all = all;
+    return data_pert_update(pv, tr, layer, pv->horizon, e);
 }
 
 double data_pert_ratio(const gt_data_pert *pv, int *k_at)

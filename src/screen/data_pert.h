@@ -1,5 +1,6 @@
 /* The perturbation of the last edit as the screen keeps it (doc/measures.md, "Perturbation"): the edited text
- * against the text before that edit, on the layer shown, for k = 0..K. Computed when an
+ * against the text before that edit, on the layer shown, for k = 0..K; or, with `all`, the
+ * text with every edit against the text as loaded, from the first edited step. Computed when an
  * edit is made or undone, the layer changes or K does (never while drawing), from the
  * edited step on and only K + 1 steps far. */
 #ifndef GATETUI_DATA_PERT_H
@@ -20,10 +21,12 @@
 
 typedef struct gt_data_pert {
     int horizon;         /* the K the curves are for (the screen's: gt_shared) */
+    int all;             /* every edit against the text as loaded (data_pert_set_all) */
     /* the last edit's curves (valid), as computed */
     int valid;
-    size_t step;         /* the edited step s */
-    int old_tok, new_tok;
+    size_t step;         /* the edited step s (with all: the first edited step) */
+    int old_tok, new_tok; /* at s */
+    size_t nedits;       /* with all: the edited steps from s to s + K */
     int layer;
     int lstm;
     /* the curves as perturb_one gave them, k = 0..r.K (K less than horizon near the text's
@@ -57,6 +60,9 @@ int data_pert_update(gt_data_pert *pv, gt_trace *tr, int layer, int K, gt_error 
 
 /* The same when K is not the one the curves are for. */
 int data_pert_set_horizon(gt_data_pert *pv, gt_trace *tr, int layer, int K, gt_error *e);
+/* The same when `all` (every edit against the text as loaded, or the last one alone) is not
+ * what the curves are for. */
+int data_pert_set_all(gt_data_pert *pv, gt_trace *tr, int layer, int all, gt_error *e);
 
 /* The ratio measured / forget-only (c for an LSTM, h for a GRU) at the last k whose
  * measured difference is at or above rounding's floor (perturb_ratio), that k in *k_at; NAN when there is

@@ -874,6 +874,18 @@ gt_act keys_horizon(gt_view *v, const gt_key *k)
     return ACT_REDRAW;
 }
 
+/* A: the perturbation of every edit at once against the text as loaded, or of the last
+ * edit alone; every model's curves follow when the frame is prepared (view_prepare). */
+gt_act keys_pert_all(gt_view *v, const gt_key *k)
+{
+    (void)k;
+    v->ui->pert_all = !v->ui->pert_all;
+    message(v, 0, v->ui->pert_all ? "perturbation: every edit against the text as loaded (A: "
+                                    "the last edit)"
+                                  : "perturbation: the last edit against the text before it");
+    return ACT_REDRAW;
+}
+
 gt_act keys_difference(gt_view *v, const gt_key *k)
 {
     (void)k;

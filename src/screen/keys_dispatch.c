@@ -30,6 +30,7 @@ static const gt_keyrun run_of[KA_COUNT] = {
     [KA_UNDO] = keys_undo,
     [KA_NEXT_EDIT] = keys_next_edit,
     [KA_HORIZON] = keys_horizon,
+    [KA_PERT_ALL] = keys_pert_all,
     [KA_DIFFERENCE] = keys_difference,
     [KA_WRITE] = keys_write,
     [KA_REPORT] = keys_report,

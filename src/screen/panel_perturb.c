@@ -186,10 +186,15 @@ static void edit_line(gt_surface *s, int x, int y, int w, const gt_view *v, size
     char from[32], to[32], buf[256];
     panel_char_name(v, pv->old_tok, from, sizeof from);
     panel_char_name(v, pv->new_tok, to, sizeof to);
-    char at[32];
-    snprintf(buf, sizeof buf, "step %s: %s %s %s", report_commas(pv->step, at, sizeof at), from,
-             s->utf8 ? "→" : "->", to);
-    int used = surf_text(s, x, y, w, R_EDIT, buf);
+    char at[32], many[32];
+    if (pv->all) /* every edit against the text as loaded, from the first */
+        snprintf(buf, sizeof buf, "all %s edit%s from step %s, against the text as loaded",
+                 report_commas(pv->nedits, many, sizeof many), pv->nedits == 1 ? "" : "s",
+                 report_commas(pv->step, at, sizeof at));
+    else
+        snprintf(buf, sizeof buf, "step %s: %s %s %s", report_commas(pv->step, at, sizeof at),
+                 from, s->utf8 ? "→" : "->", to);
+    int used = panel_line(s, x, y, w, R_EDIT, buf);
     snprintf(buf, sizeof buf, "  layer %d, %s edit%s", pv->layer, report_commas(n, at, sizeof at),
              n == 1 ? "" : "s");
     if (used + surf_width(buf) > w) /* no room: the layer alone */

@@ -314,8 +314,9 @@ void view_select_unit(gt_view *v, int unit)
 static void follow_horizon(gt_view *v)
 {
     gt_error e = {0};
-    if (v->pert.horizon != v->ui->horizon &&
-        data_pert_set_horizon(&v->pert, v->tr, v->layer, v->ui->horizon, &e)) {
+    if ((v->pert.horizon != v->ui->horizon &&
+         data_pert_set_horizon(&v->pert, v->tr, v->layer, v->ui->horizon, &e)) ||
+        data_pert_set_all(&v->pert, v->tr, v->layer, v->ui->pert_all, &e)) {
         snprintf(v->ui->msg, sizeof v->ui->msg, "perturbation: %.200s", e.msg);
         v->ui->msg_error = 1;
     }
@@ -425,6 +426,7 @@ void view_edits_changed(gt_view *v)
     data_jac_invalidate(&v->jac);
     data_eig_invalidate(&v->eig);
     data_probe_invalidate(&v->probe);
+    v->pert.all = v->ui->pert_all;
     if (data_pert_update(&v->pert, v->tr, v->layer, v->ui->horizon, &e))
         failed(v, "perturbation", &e);
     if (v->ui->diff && !trace_edit_count(v->tr))

@@ -104,6 +104,7 @@ typedef struct gt_shared {
     int ut_reverse;    /* the other way round */
     int jac_K;         /* the derivative view's K (+ and - change it while it is up) */
     int horizon;       /* the perturbation horizon K (+ and -): every model's curves */
+    int pert_all;      /* A: the perturbation of every edit against the text as loaded */
     int diff;          /* the gate bars and the unit show edited - before the last edit */
     gt_prompt prompt;
     char input[VIEW_INPUT];
