@@ -208,6 +208,38 @@ static void test_prompts(gt_view *v)
     tap_ok(v->t == 23, "N: the previous match, wrapping back (23)");
 }
 
+/* X: the HTML figure of the selected unit around the cursor, in the signal the text is
+ * coloured by, each step's title its value from the trace; never over a file. */
+static void test_figure(gt_view *v)
+{
+    gt_error e = {0};
+    v->ui->heat = HEAT_UNIT;
+    v->ui->heat_pos = 3; /* f of an LSTM */
+    view_seek(v, 10);
+    view_prepare(v, 120, 40, &e);
+    press(v, "X");
+    char want[96], name[64];
+    snprintf(name, sizeof name, "t-unit%d-f.html", v->unit);
+    snprintf(want, sizeof want, "title=\"step 10: f %.4f\"",
+             trace_gates(v->tr, 10, v->layer)[(size_t)v->m->hidden + (size_t)v->unit]);
+    FILE *f = fopen(name, "r");
+    static char page[1 << 20];
+    size_t n = f ? fread(page, 1, sizeof page - 1, f) : 0;
+    page[n] = 0;
+    if (f)
+        fclose(f);
+    tap_ok(strstr(v->ui->msg, name) && strstr(page, want) && strstr(page, "title=\"step 0: f "),
+           "X writes the figure of unit %d in f around step 10 (%s), each title the trace's value",
+           v->unit, name);
+    press(v, "X");
+    char second[64];
+    snprintf(second, sizeof second, "t-unit%d-f-2.html", v->unit);
+    tap_ok(access(second, F_OK) == 0, "X again: %s, not over the first", second);
+    unlink(name);
+    unlink(second);
+    v->ui->heat = HEAT_OFF;
+}
+
 /* A: the perturbation of every edit at once against the text as loaded, from the first
  * edited step, as perturb_one computes it here; A again: the last edit's. */
 static void test_all_edits(gt_view *v)
@@ -1232,6 +1264,7 @@ int main(void)
     test_prompts(&v);
     test_edits(&v);
     test_all_edits(&v);
+    test_figure(&v);
     test_stats_view(&v);
     test_unit_table(&v);
     test_jacobian_view(&v, &m, &t);

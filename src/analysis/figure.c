@@ -151,6 +151,21 @@ static int collect_step(void *ctx, size_t t, const gt_run *r)
     return t >= fg->to;
 }
 
+int figure_page(char **page, size_t *len, const gt_figure *fg, const uint16_t *tok,
+                const float *values, gt_error *e)
+{
+    FILE *f = open_memstream(page, len);
+    if (!f)
+        return gt_fail(e, GT_EFAIL, "out of memory for the page");
+    int bad = figure_write(f, fg, tok, values);
+    if (fclose(f) || bad) {
+        free(*page);
+        *page = NULL;
+        return gt_fail(e, GT_EFAIL, "out of memory for the page");
+    }
+    return GT_OK;
+}
+
 int figure_html(const char *path, FILE *out, const gt_figure *fg, const uint16_t *tok,
                 size_t n, const gt_pass_options *o, gt_error *e)
 {
@@ -163,14 +178,8 @@ int figure_html(const char *path, FILE *out, const gt_figure *fg, const uint16_t
     int rc = fg->score ? GT_OK : signals_pass(fg->m, tok, fg->to + 1, o, collect_step, &c, e);
     char *page = NULL;
     size_t len = 0;
-    FILE *f = rc ? NULL : open_memstream(&page, &len);
-    if (rc == GT_OK && !f)
-        rc = gt_fail(e, GT_EFAIL, "out of memory for the page");
-    if (f) {
-        int bad = figure_write(f, fg, tok, c.v);
-        if (fclose(f) || bad)
-            rc = gt_fail(e, GT_EFAIL, "out of memory for the page");
-    }
+    if (rc == GT_OK)
+        rc = figure_page(&page, &len, fg, tok, c.v, e);
     if (rc == GT_OK && path)
         rc = file_write_new(path, page, len, e);
     else if (rc == GT_OK && (fwrite(page, 1, len, out) != len || fflush(out) != 0))

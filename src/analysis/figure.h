@@ -26,6 +26,11 @@ typedef struct gt_figure {
     double scale;
 } gt_figure;
 
+/* The page in memory (*page, malloc'd, *len bytes) from the unit's values of steps
+ * from..to already known (values[s - from]); tok is indexed by step. */
+int figure_page(char **page, size_t *len, const gt_figure *fg, const uint16_t *tok,
+                const float *values, gt_error *e);
+
 /* Runs the model over tok[0..to] and writes the page to path, a new file (never over one
  * that exists), or to out when path is NULL. */
 int figure_html(const char *path, FILE *out, const gt_figure *fg, const uint16_t *tok,

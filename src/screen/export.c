@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/figure.h"
+#include "gatetui/signals.h"
 #include "screen/edtext.h"
 #include "screen/export.h"
 #include "screen/frame.h"
@@ -148,6 +150,48 @@ int export_text_to_cwd(const gt_trace *tr, const char *text_name, char *out, siz
     snprintf(base, sizeof base, "%s-edited", stem);
     rc = write_new_in_cwd(data, len, base, ext, out, n, e);
     free(data);
+    return rc;
+}
+
+int export_figure_to_cwd(gt_view *v, char *out, size_t n, size_t *from, size_t *to,
+                         gt_error *e)
+{
+    const gt_model *m = v->m;
+    const int sig = v->ui->heat == HEAT_UNIT && view_heat_signal(m, v->ui->heat_pos) >= 0
+                        ? view_heat_signal(m, v->ui->heat_pos)
+                        : signals_h(m);
+    const size_t T = v->steps, half = (trace_window_len(v->tr) - 1) / 2, t = v->t;
+    const size_t a = t > half ? t - half : 0, b = t + half < T ? t + half : T - 1;
+    int rc = trace_load(v->tr, a, b + 1, e);
+    if (rc)
+        return rc;
+    uint16_t *tok = malloc((b + 1) * sizeof *tok);
+    float *val = malloc((b - a + 1) * sizeof *val);
+    if (!tok || !val) {
+        free(tok);
+        free(val);
+        return gt_fail(e, GT_EFAIL, "out of memory for the figure");
+    }
+    trace_read(v->tr, a, b - a + 1, tok + a); /* the text as edited; the page reads a..b */
+    const size_t H = (size_t)m->hidden, u = (size_t)v->unit;
+    for (size_t s = a; s <= b; s++)
+        val[s - a] = sig < m->gates ? trace_gates(v->tr, s, v->layer)[(size_t)sig * H + u]
+                     : m->arch == GT_LSTM && sig == 4 ? trace_c(v->tr, s, v->layer)[u]
+                                                      : trace_h(v->tr, s, v->layer)[u];
+    gt_figure fg = {m, v->model_name, v->text_name, v->layer, v->unit, sig, a, b, -1, NULL, 1};
+    char *page = NULL, stem[128], base[200];
+    size_t len = 0;
+    rc = figure_page(&page, &len, &fg, tok, val, e);
+    free(tok);
+    free(val);
+    if (rc)
+        return rc;
+    stem_of(v->text_name, stem, sizeof stem);
+    snprintf(base, sizeof base, "%s-unit%d-%s", stem, v->unit, signals_name(m, sig));
+    rc = write_new_in_cwd(page, len, base, ".html", out, n, e);
+    free(page);
+    *from = a;
+    *to = b;
     return rc;
 }
 

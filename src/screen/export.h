@@ -43,6 +43,13 @@ int export_text_to_cwd(const gt_trace *tr, const char *text_name, char *out, siz
 /* The --export mode. */
 int export_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e);
 
+/* Writes the HTML figure (as --html draws it) of the view's selected unit, in the signal the
+ * text is coloured by (h when it is not), over the text as edited around the cursor, as many
+ * steps as the trace's window holds, to a new file of the current directory:
+ * TEXT-unitU-SIGNAL.html (then -2, ...). Its name goes to out, the steps to *from, *to. */
+int export_figure_to_cwd(gt_view *v, char *out, size_t n, size_t *from, size_t *to,
+                         gt_error *e);
+
 /* Writes the list of trace tr's edits, in the order they were made, beside the edited text
  * `written` (a file of the current directory): WRITTEN's stem then .edits.txt, never over an
  * existing file; a line each: the step, the byte offset in the text as loaded, the

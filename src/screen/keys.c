@@ -893,6 +893,22 @@ gt_act keys_difference(gt_view *v, const gt_key *k)
     return ACT_REDRAW;
 }
 
+gt_act keys_figure(gt_view *v, const gt_key *k)
+{
+    (void)k;
+    char name[300], a[32], b[32];
+    size_t from, to;
+    gt_error e = {0};
+    if (v->pending)
+        message(v, 1, "wait for the states to be computed (Esc stops)");
+    else if (export_figure_to_cwd(v, name, sizeof name, &from, &to, &e))
+        message(v, 1, "the figure failed: %.200s", e.msg);
+    else
+        message(v, 0, "the figure of unit %d, steps %s to %s, written to ./%s", v->unit,
+                report_commas(from, a, sizeof a), report_commas(to, b, sizeof b), name);
+    return ACT_REDRAW;
+}
+
 gt_act keys_write(gt_view *v, const gt_key *k)
 {
     (void)k;

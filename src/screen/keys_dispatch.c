@@ -39,6 +39,7 @@ static const gt_keyrun run_of[KA_COUNT] = {
     [KA_ABLATE] = keys_ablate,
     [KA_CLEAR_INTERVENTIONS] = keys_clear_interventions,
     [KA_EXPORT] = keys_export,
+    [KA_FIGURE] = keys_figure,
     [KA_ESCAPE] = keys_escape,
     [KA_UNITS_OPEN] = keys_units_open,
     [KA_UNITS_TABLE] = keys_units_table,

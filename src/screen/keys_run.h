@@ -46,6 +46,7 @@ gt_act keys_horizon(gt_view *v, const gt_key *k);
 gt_act keys_pert_all(gt_view *v, const gt_key *k);
 gt_act keys_difference(gt_view *v, const gt_key *k);
 gt_act keys_write(gt_view *v, const gt_key *k);
+gt_act keys_figure(gt_view *v, const gt_key *k);
 gt_act keys_report(gt_view *v, const gt_key *k);
 gt_act keys_derivative(gt_view *v, const gt_key *k);
 gt_act keys_bias(gt_view *v, const gt_key *k);

@@ -113,6 +113,8 @@ static const gt_keys_table table[] = {
      KA_ABLATE, "aC", NULL, {K_NONE}, {{0}}},
     {"Z", "remove every intervention (the edits stay)", 0, KEY_ALL, KA_CLEAR_INTERVENTIONS,
      "Z", NULL, {K_NONE}, {{0}}},
+    {"X", "the HTML figure of the selected unit (in c's signal) around the cursor, to a new file here",
+     0, KEY_ALL, KA_FIGURE, "X", NULL, {K_NONE}, {{0}}},
     {"x", "export this frame to a text file", 0, KEY_ALL, KA_EXPORT, "x", NULL, {K_NONE},
      {HINT("x", NULL, "export", P = 11, E = 9)}},
     {"Tab S-Tab", "several models: the next, previous one (same step, edits)", 0, KEY_ALL,
