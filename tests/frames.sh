@@ -211,6 +211,15 @@ bad "--edit with a character outside the vocabulary" --export "$out/a.txt" --ste
 bad "--edit without a character" --export "$out/a.txt" --step 0 --edit 3: "$gru" "$text"
 bad "--edit past the end" --export "$out/a.txt" --step 0 --edit 999:a "$gru" "$text"
 bad "--export without --step" --export "$out/a.txt" "$gru" "$text"
+# a second --edit is refused in one line, not the first silently dropped
+LC_ALL=C "$bin" --export "$out/a.txt" --step 0 --edit 3:a --edit 4:b "$gru" "$text" >/dev/null 2>"$out/err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$out/err")" -eq 1 ] && grep -q -- '--edit given twice' "$out/err" &&
+    [ ! -e "$out/a.txt" ]; then
+    ok "--edit twice: exit 2, one line ($(cat "$out/err"))"
+else
+    notok "--edit twice: exit $rc"
+fi
 
 # the screen needs a terminal
 LC_ALL=C "$bin" "$gru" "$text" </dev/null >"$out/o" 2>"$out/err"

@@ -147,6 +147,8 @@ int cli_set_count(cli *c, const cli_option *o, const char *arg); /* a long >= o-
  * separators. */
 int cli_past_end(gt_error *e, const char *option, long v, size_t steps);
 int cli_set_text(cli *c, const cli_option *o, const char *arg);  /* a const char * */
+/* The same, refusing a second one (where the last would silently win over the first). */
+int cli_set_text_once(cli *c, const cli_option *o, const char *arg);
 int cli_set_flag(cli *c, const cli_option *o, const char *arg);  /* an int set to 1 */
 int cli_set_reset(cli *c, const cli_option *o, const char *arg); /* --gru-reset */
 int cli_set_nonlinearity(cli *c, const cli_option *o, const char *arg); /* --nonlinearity */

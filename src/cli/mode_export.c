@@ -21,7 +21,7 @@ static int export_check(const cli *c, gt_error *e)
 
 static const cli_option export_opts[] = {
     {"step", 1, cli_set_count, offsetof(cli, step), 0},
-    {"edit", 1, cli_set_text, offsetof(cli, edit), 0},
+    {"edit", 1, cli_set_text_once, offsetof(cli, edit), 0},
     {"size", 1, cli_set_text, offsetof(cli, size), 0},
     {0}};
 
@@ -36,6 +36,6 @@ const cli_mode cli_mode_export = {
     .usage = "--export FILE --step N [--edit S:C] [--size COLSxROWS] [--layer N] "
              "MODEL [MODEL ...] TEXT",
     .help = "  --export FILE       render the screen at --step N as text into FILE\n"
-            "  --edit S:C          export: replace the character at step S with C first\n"
+            "  --edit S:C          export: replace the character at step S with C first (once)\n"
             "  --size COLSxROWS    export: the frame size (default 120x40)\n",
 };

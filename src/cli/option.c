@@ -38,6 +38,18 @@ int cli_set_text(cli *c, const cli_option *o, const char *arg)
     return GT_OK;
 }
 
+int cli_set_text_once(cli *c, const cli_option *o, const char *arg)
+{
+    const char **field = FIELD(c, o, const char *);
+    if (*field) {
+        fprintf(stderr, "gatetui: --%s given twice (\"%s\", then \"%s\"): it takes one\n",
+                o->name, *field, arg);
+        return GT_EINPUT;
+    }
+    *field = arg;
+    return GT_OK;
+}
+
 int cli_set_flag(cli *c, const cli_option *o, const char *arg)
 {
     *FIELD(c, o, int) = 1;
