@@ -208,6 +208,42 @@ static void test_prompts(gt_view *v)
     tap_ok(v->t == 23, "N: the previous match, wrapping back (23)");
 }
 
+/* ( ): the ratio measured / forget-only read at a quarter of K, then back at K. */
+static void test_ratio_k(gt_view *v)
+{
+    gt_error e = {0};
+    trace_edit(v->tr, 3, (trace_token(v->tr, 3) + 1) % v->m->vocab, &e);
+    view_edits_changed(v);
+    const int K = v->ui->horizon;
+    press_each(v, "(("); /* a quarter of K: inside the curves of this short text */
+    int k_at;
+    const double r = data_pert_ratio(&v->pert, v->ui->ratio_k, &k_at);
+    const double *mc = v->pert.lstm ? v->pert.r.dc : v->pert.r.dh;
+    gt_surface sf;
+    int shown = 0;
+    char want[32];
+    snprintf(want, sizeof want, "F(%d)", k_at);
+    if (surf_init(&sf, 120, 40, 1) == 0) {
+        frame_draw(&sf, v);
+        const gt_rect pr = v->lay.r[P_PERTURB];
+        for (int y = pr.y; y < pr.y + pr.h && !shown; y++) {
+            char row[1024];
+            surf_row_text(&sf, y, row, sizeof row);
+            shown = strstr(row, want) != NULL;
+        }
+        surf_free(&sf);
+    }
+    tap_ok(v->ui->ratio_k == K / 4 && k_at >= 1 && k_at <= K / 4 && v->pert.r.K > K / 4 &&
+               r == mc[k_at] / v->pert.r.fo[k_at] && shown,
+           "( reads the ratio at k = %d, not K = %d (%s %.3g)", k_at, K, want, r);
+    press_each(v, "))");
+    tap_ok(v->ui->ratio_k == 0 && strstr(v->ui->msg, "as K changes"),
+           ") back at K: the ratio follows K again");
+    while (trace_undo(v->tr, NULL))
+        ;
+    view_edits_changed(v);
+}
+
 /* X: the HTML figure of the selected unit around the cursor, in the signal the text is
  * coloured by, each step's title its value from the trace; never over a file. */
 static void test_figure(gt_view *v)
@@ -1265,6 +1301,7 @@ int main(void)
     test_edits(&v);
     test_all_edits(&v);
     test_figure(&v);
+    test_ratio_k(&v);
     test_stats_view(&v);
     test_unit_table(&v);
     test_jacobian_view(&v, &m, &t);

@@ -165,10 +165,11 @@ int data_pert_set_all(gt_data_pert *pv, gt_trace *tr, int layer, int all, gt_err
     return data_pert_update(pv, tr, layer, pv->horizon, e);
 }
 
-double data_pert_ratio(const gt_data_pert *pv, int *k_at)
+double data_pert_ratio(const gt_data_pert *pv, int kmax, int *k_at)
 {
     *k_at = -1;
     if (!pv->valid)
         return NAN;
-    return perturb_ratio(pv->lstm ? pv->r.dc : pv->r.dh, pv->r.fo, pv->r.K, k_at);
+    const int K = kmax >= 1 && kmax < pv->r.K ? kmax : pv->r.K;
+    return perturb_ratio(pv->lstm ? pv->r.dc : pv->r.dh, pv->r.fo, K, k_at);
 }

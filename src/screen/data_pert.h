@@ -64,9 +64,9 @@ int data_pert_set_horizon(gt_data_pert *pv, gt_trace *tr, int layer, int K, gt_e
  * what the curves are for. */
 int data_pert_set_all(gt_data_pert *pv, gt_trace *tr, int layer, int all, gt_error *e);
 
-/* The ratio measured / forget-only (c for an LSTM, h for a GRU) at the last k whose
- * measured difference is at or above rounding's floor (perturb_ratio), that k in *k_at; NAN when there is
- * none. */
-double data_pert_ratio(const gt_data_pert *pv, int *k_at);
+/* The ratio measured / forget-only (c for an LSTM, h for a GRU) at the last k up to kmax
+ * (K when kmax < 1 or above it) whose measured difference is at or above rounding's floor
+ * (perturb_ratio), that k in *k_at; NAN when there is none. */
+double data_pert_ratio(const gt_data_pert *pv, int kmax, int *k_at);
 
 #endif

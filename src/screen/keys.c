@@ -886,6 +886,22 @@ gt_act keys_pert_all(gt_view *v, const gt_key *k)
     return ACT_REDRAW;
 }
 
+/* ( ): the k the ratio measured / forget-only is read at, halved or doubled; at K again
+ * it follows K. */
+gt_act keys_ratio_k(gt_view *v, const gt_key *k)
+{
+    const int K = v->ui->horizon;
+    int at = v->ui->ratio_k ? v->ui->ratio_k : K;
+    at = is(k, '(') ? (at > 1 ? at / 2 : 1) : at * 2;
+    v->ui->ratio_k = at >= K ? 0 : at;
+    if (v->ui->ratio_k)
+        message(v, 0, "the ratio measured / forget-only read at k = %d (( ) halve, double)",
+                v->ui->ratio_k);
+    else
+        message(v, 0, "the ratio measured / forget-only read at K = %d, as K changes", K);
+    return ACT_REDRAW;
+}
+
 gt_act keys_difference(gt_view *v, const gt_key *k)
 {
     (void)k;

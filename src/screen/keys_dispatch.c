@@ -31,6 +31,7 @@ static const gt_keyrun run_of[KA_COUNT] = {
     [KA_NEXT_EDIT] = keys_next_edit,
     [KA_HORIZON] = keys_horizon,
     [KA_PERT_ALL] = keys_pert_all,
+    [KA_RATIO_K] = keys_ratio_k,
     [KA_DIFFERENCE] = keys_difference,
     [KA_WRITE] = keys_write,
     [KA_REPORT] = keys_report,

@@ -44,6 +44,7 @@ gt_act keys_undo(gt_view *v, const gt_key *k);
 gt_act keys_next_edit(gt_view *v, const gt_key *k);
 gt_act keys_horizon(gt_view *v, const gt_key *k);
 gt_act keys_pert_all(gt_view *v, const gt_key *k);
+gt_act keys_ratio_k(gt_view *v, const gt_key *k);
 gt_act keys_difference(gt_view *v, const gt_key *k);
 gt_act keys_write(gt_view *v, const gt_key *k);
 gt_act keys_figure(gt_view *v, const gt_key *k);

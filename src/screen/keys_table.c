@@ -95,6 +95,8 @@ static const gt_keys_table table[] = {
      NULL, {K_NONE}, {HINT("+/-", NULL, "K", E = 4)}},
     {"A", "perturbation: every edit at once against the text as loaded, or the last edit", 0,
      KEY_ALL, KA_PERT_ALL, "A", NULL, {K_NONE}, {{0}}},
+    {"( )", "perturbation: read the ratio measured / forget-only at half, twice the k (up to K)", 0,
+     KEY_ALL, KA_RATIO_K, "()", NULL, {K_NONE}, {{0}}},
     {"d", "gate bars and unit: edited - before the last edit, or values", 0, KEY_ALL,
      KA_DIFFERENCE, "d", NULL, {K_NONE}, {{"d", NULL, "difference", "values", 0, {E = 5}}}},
     {"w", "write the edited text to a new file here, its edits' list beside it", 0, KEY_ALL, KA_WRITE, "w", NULL,

@@ -235,13 +235,14 @@ static const char *summary(char *buf, size_t n, int level, int lstm, const char 
 
 /* The half-lives and the ratio measured / forget-only, in the widest form that fits; at the
  * narrowest the ratio goes on a line of its own. Returns the row after them. */
-static int halflife_lines(gt_surface *s, int x, int y, int w, int end, const gt_data_pert *pv)
+static int halflife_lines(gt_surface *s, int x, int y, int w, int end, const gt_data_pert *pv,
+                          int ratio_k)
 {
     const int K = pv->r.K, lstm = pv->lstm, nofo = isnan(pv->r.fo[0]);
     const char *half = s->utf8 ? "t½" : "t1/2";
     char buf[256], a[16], b[16], c[16], l[16];
     int k_at;
-    double ratio = data_pert_ratio(pv, &k_at);
+    double ratio = data_pert_ratio(pv, ratio_k, &k_at);
     char rs[32];
     if (isnan(ratio))
         snprintf(rs, sizeof rs, "-");
@@ -387,7 +388,7 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
     edit_line(s, x, y, w, v, n);
     if (++y >= end)
         return;
-    y = halflife_lines(s, x, y, w, end, pv);
+    y = halflife_lines(s, x, y, w, end, pv, v->ui->ratio_k);
     if (v->npeers > 1 && y < end)
         y = models_line(s, x, y, w, v);
     if (y >= end)

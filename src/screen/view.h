@@ -105,6 +105,7 @@ typedef struct gt_shared {
     int jac_K;         /* the derivative view's K (+ and - change it while it is up) */
     int horizon;       /* the perturbation horizon K (+ and -): every model's curves */
     int pert_all;      /* A: the perturbation of every edit against the text as loaded */
+    int ratio_k;       /* ( ): the k the perturbation's ratio is read at; 0: K */
     int diff;          /* the gate bars and the unit show edited - before the last edit */
     gt_prompt prompt;
     char input[VIEW_INPUT];
