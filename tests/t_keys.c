@@ -12,6 +12,7 @@
 #include "screen/edtext.h"
 #include "screen/data_jac.h"
 #include "screen/frame.h"
+#include "screen/panel.h"
 #include "screen/keys.h"
 #include "term/ui.h"
 #include "screen/view.h"
@@ -756,6 +757,30 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
                v->jac.K == 20 && v->jac.layer == 1 && same_as_direct(v, m, t->tok),
            "D: the derivative at step 20 on layer 1, lags 1..20 (fewer than 32 so near the "
            "start), as computed straight from a run of the text");
+    /* with room, each lag's row ends with the character read at step T - k */
+    {
+        gt_surface sf;
+        gt_error de = {0};
+        int rows_ok = 0, rows_seen = 0;
+        if (surf_init(&sf, 200, 60, 1) == 0 && view_prepare(v, 200, 60, &de) == GT_OK) {
+            frame_draw(&sf, v);
+            for (int y = 0; y < 60; y++) {
+                char row[2048], name[32];
+                surf_row_text(&sf, y, row, sizeof row);
+                int k;
+                if (sscanf(row, " %d %*e", &k) == 1 && k >= 1 && k <= 20 && strstr(row, "e")) {
+                    panel_char_name(v, trace_token(v->tr, 20 - (size_t)k), name, sizeof name);
+                    rows_seen++;
+                    rows_ok += strstr(row, name) != NULL;
+                }
+            }
+            surf_free(&sf);
+        }
+        view_prepare(v, 120, 40, &de);
+        tap_ok(rows_seen == 20 && rows_ok == rows_seen,
+               "D at 200x60: each lag's row names the character read at step T - k (%d of %d)",
+               rows_ok, rows_seen);
+    }
     const int eig_ok = eig_as_direct(v, m, t->tok) && v->eig.abs[0] > 0;
     tap_ok(eig_ok,
            "D: the moduli of the step's eigenvalues and the sorted carry gates at step 20, "

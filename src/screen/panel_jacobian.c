@@ -39,10 +39,24 @@ static void row(gt_surface *s, int x, int y, const gt_jacobian_lag *l)
         surf_printf(s, cx, y, 6, R_NORMAL, " %5.2f", l->diag_share);
 }
 
-static void header(gt_surface *s, int x, int y)
+/* The character column after a block: the character read at step T - k, where the lag
+ * starts (AT_W cells: two spaces and a character's name of up to 6, U+0301). */
+#define AT_W 8
+
+static void header(gt_surface *s, int x, int y, int chars)
 {
     surf_text(s, x, y, BLOCK_W, R_DIM,
               "  k      J_jj      C_jj    |J_j.|     |J|_F     |C|_F  diag");
+    if (chars)
+        surf_text(s, x + BLOCK_W, y, AT_W, R_DIM, "  T-k");
+}
+
+/* The character read at step T - k of lag k (as edited), in AT_W cells at x. */
+static void lag_char(gt_surface *s, int x, int y, const gt_view *v, size_t T, int k)
+{
+    char name[32];
+    panel_char_name(v, trace_token(v->tr, T - (size_t)k), name, sizeof name);
+    surf_text(s, x + 2, y, AT_W - 2, R_NORMAL, name);
 }
 
 /* n of the lags 1..K when fewer than K rows are there: 1, 2, 3, ... and then spaced out
@@ -68,13 +82,17 @@ static int pick_lags(int K, int n, int *out)
     return cnt;
 }
 
-/* The table of lags in rows y0 .. y0+rows-1 (the first one its header). */
-static void table(gt_surface *s, int x, int y0, int w, int rows, const gt_data_jac *jv)
+/* The table of lags in rows y0 .. y0+rows-1 (the first one its header); the character at
+ * each lag's start after each block when there is room. */
+static void table(gt_surface *s, int x, int y0, int w, int rows, const gt_view *v)
 {
+    const gt_data_jac *jv = &v->jac;
     const int K = jv->K, per = rows - 1;
     if (per < 1)
         return;
     const int blocks = K > per && w >= 2 * BLOCK_W + 1 ? 2 : 1;
+    const int chars = w >= blocks * (BLOCK_W + AT_W) + blocks - 1;
+    const int bw = BLOCK_W + (chars ? AT_W : 0);
     int lags[DATA_JAC_KMAX], n;
     if (K <= per * blocks) {
         n = K;
@@ -84,13 +102,15 @@ static void table(gt_surface *s, int x, int y0, int w, int rows, const gt_data_j
         n = pick_lags(K, per * blocks, lags);
     }
     for (int b = 0; b < blocks; b++) {
-        int bx = x + b * (BLOCK_W + 1);
-        header(s, bx, y0);
+        int bx = x + b * (bw + 1);
+        header(s, bx, y0, chars);
         for (int i = 0; i < per; i++) {
             int at = b * per + i;
             if (at >= n)
                 break;
             row(s, bx, y0 + 1 + i, &jv->lag[lags[at] - 1]);
+            if (chars)
+                lag_char(s, bx + BLOCK_W, y0 + 1 + i, v, jv->step, lags[at]);
         }
     }
 }
@@ -234,7 +254,7 @@ void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
     /* then the eigenvalues (two lines), the Lyapunov half-lives, the fixed point and the
        comparison at k = K */
     int rows = end - y - 5;
-    table(s, x, y, w, rows, jv);
+    table(s, x, y, w, rows, v);
     eigen(s, x, end - 5, w, v, g);
     lyapunov(s, x, end - 3, w, v);
     fixed_point(s, x, end - 2, w, v);
