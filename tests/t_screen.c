@@ -451,10 +451,16 @@ static void test_mono_curves(gt_view *v)
     trace_edit(v->tr, 200, (trace_token(v->tr, 200) + 1) % v->m->vocab, &e);
     view_edits_changed(v);
     int count[2][2] = {{0}}; /* [mono][braille, letters] */
-    int labels_bad = 0, top_label = 0;
-    for (int mono = 0; mono < 2; mono++) {
+    int labels_bad = 0, top_label = 0, decades[64], nd = 0;
+    const int K0 = v->ui->horizon;
+    for (int pass = 0; pass < 3; pass++) { /* in colour, without, without at K = 1024, taller */
+        const int mono = pass > 0;
         v->mono = mono;
-        draw(v, 120, 40);
+        v->ui->horizon = pass == 2 ? 1024 : K0;
+        if (pass == 2)
+            draw(v, 200, 70); /* a plot of many rows */
+        else
+            draw(v, 120, 40);
         gt_rect p = v->lay.r[P_PERTURB];
         for (int y = p.y + 1; y < p.y + p.h; y++) {
             int bar = 0;
@@ -478,6 +484,8 @@ static void test_mono_curves(gt_view *v)
                 int d;
                 char rest;
                 labels_bad += *l && sscanf(l, "1e%d%c", &d, &rest) != 1;
+                if (pass == 2 && *l && nd < 64 && sscanf(l, "1e%d", &d) == 1)
+                    decades[nd++] = d; /* a long axis */
                 if (*l && !top_label)
                     top_label = y == p.y + 3 ? 1 : -1; /* the first plot row */
             }
@@ -486,7 +494,13 @@ static void test_mono_curves(gt_view *v)
     tap_ok(count[0][0] > 10 && count[1][0] == 0 && count[1][1] > 10,
            "curves: %d braille cells with colours; without, %d braille and %d letters",
            count[0][0], count[1][0], count[1][1]);
-    tap_ok(!labels_bad && top_label == 1, "the decades labelled 1eN, one at the plot's top row");
+    v->ui->horizon = K0;
+    int even = nd >= 3;
+    for (int i = 2; i < nd; i++) /* every label as far from the one before */
+        even &= decades[i - 1] - decades[i] == decades[0] - decades[1];
+    tap_ok(!labels_bad && top_label == 1 && even,
+           "the decades labelled 1eN, one at the plot's top row; at K = 1024 evenly spaced (%d "
+           "labels, every %d decades)", nd, nd >= 2 ? decades[0] - decades[1] : 0);
     v->mono = 0;
     trace_undo(v->tr, NULL);
     view_edits_changed(v);

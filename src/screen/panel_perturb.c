@@ -50,27 +50,25 @@ static double ratio_at(const double *v, double k, int K)
 }
 
 /* The decades' labels (lab columns from x0) of an axis of ph rows from top down to dbot,
- * where each falls, without crowding: 1 (where every curve starts) first, then the lowest
- * and the highest, then the others where they do not crowd. */
+ * where each falls: every n-th decade from 1 (where every curve starts), n the fewest
+ * decades whose labels keep a row free between them, so that they are evenly spaced
+ * (1e0 1e-4 1e-8 1e-12, none skipped). */
 static void draw_decades(gt_surface *s, int x0, int py, int lab, int ph, double top, int dbot,
                          int dtop)
 {
-    double span = top - dbot;
+    const double span = top - dbot, rows_per = span > 0 ? (ph - 1) / span : 0;
+    int n = 1;
+    while (n < dtop - dbot + 1 && n * rows_per < 2)
+        n++;
     char buf[32];
-    unsigned char lab_row[256] = {0};
-    for (int pass = 0; pass < 3; pass++)
-        for (int d = dtop; d >= dbot; d--) {
-            int want = d == 0 ? 0 : d == dbot || d == dtop ? 1 : 2;
-            if (want != pass)
-                continue;
-            int row = (int)lround((top - d) / span * (ph - 1));
-            if (row < 0 || row >= ph || row >= 255 || lab_row[row] ||
-                (row > 0 && lab_row[row - 1]) || lab_row[row + 1])
-                continue;
-            fmt_decade(buf, sizeof buf, d);
-            surf_printf(s, x0, py + row, lab, R_DIM, "%*s", lab, buf);
-            lab_row[row] = 1;
-        }
+    const int first = dtop >= 0 ? dtop / n * n : -((-dtop + n - 1) / n) * n;
+    for (int d = first; d >= dbot; d -= n) {
+        int row = (int)lround((top - d) / span * (ph - 1));
+        if (row < 0 || row >= ph)
+            continue;
+        fmt_decade(buf, sizeof buf, d);
+        surf_printf(s, x0, py + row, lab, R_DIM, "%*s", lab, buf);
+    }
 }
 
 static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_data_pert *pv,
