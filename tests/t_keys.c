@@ -1266,8 +1266,12 @@ static void test_intervention_background(gt_model *m)
     TAP_WAIT_WHILE(v.pending, view_tick(&v));
     view_prepare(&v, 120, 40, &e);
     const float before = v.g[m->hidden]; /* the forget gate of unit 0 at the cursor */
+    trace_edit(tr, N - 50, (trace_token(tr, N - 50) + 1) % m->vocab, &e); /* an edit near */
+    view_edits_changed(&v);
+    const int had_curves = v.pert.valid && v.pert.step == N - 50;
     press(&v, ">");
-    int waited = v.pending && v.stale && v.t == N - 1 && v.g[m->hidden] == before;
+    int waited = v.pending && v.stale && v.t == N - 1 && v.g[m->hidden] == before &&
+                 had_curves && v.edits_wait && !v.pert.valid;
     gt_surface s;
     int said = 0;
     if (surf_init(&s, 120, 40, 1) == 0) {
@@ -1279,15 +1283,22 @@ static void test_intervention_background(gt_model *m)
         surf_free(&s);
     }
     tap_ok(waited && said, "> at step 999,999 returns at once: the states of the changed model "
-           "computed in the background, the status line saying so, the last values kept");
+           "computed in the background, the status line saying so, the last values kept, the "
+           "edit's curves waiting for them too");
     press(&v, "h");
     tap_ok(v.pending && v.ui->t == N - 2 && v.t == N - 1,
            "a key meanwhile moves the cursor (to %zu) while the states are computed", v.ui->t);
-    TAP_WAIT_WHILE(v.pending, view_tick(&v));
+    TAP_WAIT_WHILE(v.pending || v.edits_wait, view_tick(&v));
     view_prepare(&v, 120, 40, &e);
-    tap_ok(!v.pending && !v.stale && v.t == N - 2 && view_is_run(&v, &ivs.m, t.tok) &&
+    uint16_t *tok = malloc(N * sizeof *tok);
+    if (tok)
+        trace_read(tr, 0, N, tok);
+    tap_ok(v.pert.valid && v.pert.step == N - 50 && !v.edits_wait,
+           "and the edit's curves once the pass has reached it");
+    tap_ok(tok && !v.pending && !v.stale && v.t == N - 2 && view_is_run(&v, &ivs.m, tok) &&
                v.g[m->hidden] != before,
            "then the values at the cursor are the changed model's");
+    free(tok);
     view_free(&v);
     trace_close(tr);
     data_interv_free(&ivs);

@@ -18,7 +18,6 @@
 #define MAX_GROUPS MAX_LAYERS
 #define MAX_HIDDEN (1 << 20)
 #define MAX_PROJECTED_HIDDEN 8192
-#define MAX_FOLDED_WEIGHTS (1ull << 26)
 #define MAX_INPUT_DIM (1 << 24)
 #define NAME_MAX_LEN 1100
 

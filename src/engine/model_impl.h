@@ -26,4 +26,8 @@ int model_input_table(gt_model *m, gt_error *e);
 /* The vocabulary: --vocab-from, the file's, or bytes. */
 int model_load_vocab(gt_model *m, const gt_model_options *opt, gt_error *e);
 
+/* The most weights a projected LSTM's folding may make (model.c, model_io.c): a small
+ * hostile file cannot ask for a huge allocation. */
+#define MAX_FOLDED_WEIGHTS (1ull << 26)
+
 #endif

@@ -215,6 +215,11 @@ static int load_readout(gt_model *m, const gt_tensor *emb, gt_error *e)
         return gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
     if ((rc = model_weights(m, out, &m->out_w, e)))
         return rc;
+    if (m->proj && (uint64_t)m->vocab * (uint64_t)m->hidden > MAX_FOLDED_WEIGHTS)
+        return gt_fail(e, GT_EINPUT, "%s: tensor %s: a readout of %d tokens folded with the "
+                       "projection into %d cells makes more weights than gatetui holds (%llu)",
+                       m->path, out->name, m->vocab, m->hidden,
+                       (unsigned long long)MAX_FOLDED_WEIGHTS);
     if (m->proj && !(m->out_w = model_fold_projection(m, m->out_w, (size_t)m->vocab,
                                                       m->layer[m->layers - 1].w_hr)))
         return gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);

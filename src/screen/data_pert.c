@@ -98,10 +98,11 @@ int data_pert_update(gt_data_pert *pv, gt_trace *tr, int layer, int K, gt_error 
     }
     const gt_edit *ed = trace_edit_at(tr, n - 1);
     size_t s = ed->step, T = trace_steps(tr);
-    if (pv->all) /* from the first step still edited */
-        for (size_t i = 0; i < n; i++)
-            if (trace_edit_at(tr, i)->step < s && trace_edited(tr, trace_edit_at(tr, i)->step))
-                s = trace_edit_at(tr, i)->step;
+    if (pv->all) { /* from the first step still edited (none: nothing differs) */
+        s = trace_next_edited(tr, 0);
+        if (s >= T)
+            return GT_OK;
+    }
     size_t len = T - s < (size_t)pv->horizon + 1 ? T - s : (size_t)pv->horizon + 1;
     int rc = trace_state_before(tr, s, pv->h0, pv->c0, e);
     if (rc)

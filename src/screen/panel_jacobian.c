@@ -222,6 +222,11 @@ void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
         panel_wrap(s, x, y, w, in.h, R_ERROR, jv->error);
         return;
     }
+    if (!jv->valid && v->stale) {
+        panel_wrap(s, x, y, w, in.h, R_DIM,
+                   "waiting for the states of the model as changed (the status line)");
+        return;
+    }
     if (!jv->valid && jv->computing) {
         snprintf(buf, sizeof buf, "computing the derivative at step %s ...",
                  report_commas(v->t, at, sizeof at));
@@ -261,11 +266,11 @@ void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
     const gt_jacobian_lag *l = &jv->lag[jv->K - 1];
     if (rnn)
         snprintf(buf, sizeof buf, "k = %d: |J|_F = %.3g, the diagonal %.0f%% of it; unit %d: "
-                 "J_jj %.3g", jv->K, l->frob, 100 * l->diag_share, v->unit, l->diag);
+                 "J_jj %.3g", jv->K, l->frob, 100 * l->diag_share, jv->lag_unit, l->diag);
     else
         snprintf(buf, sizeof buf,
              "k = %d: |J|_F = %.3g times |C|_F, the diagonal %.0f%% of it; unit %d: J_jj %.3g "
-             "against C_jj %.3g", jv->K, l->frob / l->carry_frob, 100 * l->diag_share, v->unit,
+             "against C_jj %.3g", jv->K, l->frob / l->carry_frob, 100 * l->diag_share, jv->lag_unit,
              l->diag, l->carry);
     panel_line(s, x, end - 1, w, R_NORMAL, buf);
 }

@@ -379,6 +379,13 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
     panel_frame(s, r, "perturbation", note, &in);
     int x = in.x + 1, w = in.w - 1, y = in.y, end = in.y + in.h;
     size_t n = trace_edit_count(v->tr);
+    if (n && v->edits_wait) {
+        char at[32], buf[160];
+        snprintf(buf, sizeof buf, "waiting for the states of the model as changed up to the "
+                 "edit at step %s", report_commas(trace_edit_at(v->tr, n - 1)->step, at, sizeof at));
+        panel_wrap(s, x, y, w, in.h, R_DIM, buf);
+        return;
+    }
     if (!n || !pv->valid) {
         panel_wrap(s, x, y, w, in.h, R_DIM, "no edit: press e to change a character");
         return;

@@ -41,7 +41,8 @@ static void put_hints(gt_surface *s, int x, int y, int end, gt_hintctx c, const 
 }
 
 /* what, a progress bar, the percentage and "Esc stops". */
-static void progress_line(gt_surface *s, int x, int y, int end, const char *what, double done)
+static void progress_line(gt_surface *s, int x, int y, int end, const char *what, double done,
+                          int stops)
 {
     char buf[32];
     x += surf_text(s, x, y, end - x, R_NORMAL, what);
@@ -54,6 +55,8 @@ static void progress_line(gt_surface *s, int x, int y, int end, const char *what
     }
     snprintf(buf, sizeof buf, " %3.0f%%  ", 100.0 * done);
     x += surf_text(s, x, y, end - x, R_NORMAL, buf);
+    if (!stops)
+        return;
     x += surf_text(s, x, y, end - x, R_KEY, "Esc");
     surf_text(s, x, y, end - x, R_STATUS, " stops");
 }
@@ -149,7 +152,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         snprintf(buf, sizeof buf, "computing the states%s up to step %s ",
                  v->stale ? " of the model as changed" : "",
                  report_commas(v->ui->t, at, sizeof at));
-        progress_line(s, x, y, end, buf, v->pass_progress);
+        progress_line(s, x, y, end, buf, v->pass_progress, !v->stale); /* stale: not stopped */
         return;
     }
     if (v->ui->msg[0]) {
@@ -161,7 +164,7 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
     if (what) {
         snprintf(buf, sizeof buf, "computing %s over the first %s steps ", what,
                  report_commas(v->find.steps < v->steps ? v->find.steps : v->steps, at, sizeof at));
-        progress_line(s, x, y, end, buf, done);
+        progress_line(s, x, y, end, buf, done, 1);
         return;
     }
     put_hints(s, x, y, end, hint_context(v), v);

@@ -314,6 +314,8 @@ void view_select_unit(gt_view *v, int unit)
 static void follow_horizon(gt_view *v)
 {
     gt_error e = {0};
+    if (v->edits_wait) /* computed with the horizon of then (view_tick) */
+        return;
     if ((v->pert.horizon != v->ui->horizon &&
          data_pert_set_horizon(&v->pert, v->tr, v->layer, v->ui->horizon, &e)) ||
         data_pert_set_all(&v->pert, v->tr, v->layer, v->ui->pert_all, &e)) {
@@ -420,6 +422,19 @@ static void failed(gt_view *v, const char *what, const gt_error *e)
     v->ui->msg_error = 1;
 }
 
+/* Whether the step the perturbation and the difference start from (the last edit's, or with
+ * A the first edited one) is in the trace's reach at once. */
+static int edits_reachable(const gt_view *v)
+{
+    size_t n = trace_edit_count(v->tr);
+    if (!n)
+        return 1;
+    size_t s = trace_edit_at(v->tr, n - 1)->step, first = trace_next_edited(v->tr, 0);
+    if (v->ui->pert_all && first < s)
+        s = first;
+    return trace_reachable(v->tr, s);
+}
+
 void view_edits_changed(gt_view *v)
 {
     gt_error e = {0};
@@ -427,6 +442,15 @@ void view_edits_changed(gt_view *v)
     data_eig_invalidate(&v->eig);
     data_probe_invalidate(&v->probe);
     v->pert.all = v->ui->pert_all;
+    v->edits_wait = !edits_reachable(v);
+    if (v->edits_wait) { /* computed once the pass is there (view_tick) */
+        v->pert.valid = 0;
+        v->dr.valid = 0;
+        v->ui->pass_wanted = 1;
+        trace_pass_start(v->tr, v->steps, NULL);
+        data_find_changed(&v->find, v->layer, v->unit);
+        return;
+    }
     if (data_pert_update(&v->pert, v->tr, v->layer, v->ui->horizon, &e))
         failed(v, "perturbation", &e);
     if (v->ui->diff && !trace_edit_count(v->tr))
@@ -518,7 +542,8 @@ void view_follow(gt_view *v, int shown)
     gt_error e = {0};
     if (view_clamp(v))
         view_edits_changed(v); /* a new horizon: when the frame is prepared (view_prepare) */
-    if (shown && !v->stale && v->ui->diff && !v->dr.valid && view_set_diff(v, 1, &e))
+    if (shown && !v->stale && !v->edits_wait && v->ui->diff && !v->dr.valid &&
+        view_set_diff(v, 1, &e))
         failed(v, "difference", &e);
     gt_overlay o = v->ui->overlay;
     if (view_wants_stats(v))
@@ -677,6 +702,12 @@ int view_tick(gt_view *v)
         snprintf(v->ui->msg, sizeof v->ui->msg, "%s", v->find.msg);
         v->ui->msg_error = v->find.msg_error;
         redraw = 1;
+    }
+    if (v->edits_wait && edits_reachable(v)) {
+        view_edits_changed(v);
+        redraw = 1;
+    } else if (v->edits_wait && !running) {
+        trace_pass_start(v->tr, v->steps, NULL);
     }
     if (v->pending) {
         if (trace_reachable(v->tr, v->ui->t)) {

@@ -147,6 +147,9 @@ typedef struct gt_view {
     size_t t;          /* the step this model's values are shown at: the cursor's (ui->t),
                         * or while pending the last it could reach */
     int pending;       /* waiting for the background pass to reach the cursor */
+    int edits_wait;    /* the perturbation and the difference wait for the pass to reach the
+                        * last edit's step (after an intervention), rather than replay the
+                        * text to it at once */
     int stale;         /* pending since the model changed (an intervention): not even t's
                         * states are known, and view_prepare keeps the last frame's values
                         * until the pass reaches the cursor */

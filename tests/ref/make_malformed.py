@@ -335,6 +335,19 @@ def projection_cases():
         t["fc.weight"] = tensor([V, 1], 5)
     case("57_projection_huge", "more than gatetui holds", build(with_tensors(huge)))
 
+    V2, H2 = 16385, 4096  # the recurrence folds into 2^26 weights; the readout past them
+
+    def huge_readout(t):  # a small file whose readout would fold into V2 * H2 weights
+        t.clear()
+        t["emb.weight"] = tensor([V2, 1], 3)
+        t[P + "weight_ih_l0"] = tensor([G * H2, 1], 1)
+        t[P + "weight_hh_l0"] = tensor([G * H2, 1], 2)
+        t[P + "weight_hr_l0"] = tensor([1, H2], 10)
+        t["fc.weight"] = tensor([V2, 1], 5)
+    case("58_projection_readout_huge", "more weights than gatetui holds",
+         build(with_tensors(huge_readout),
+               metadata={"vocab": "".join(chr(0x4E00 + i) for i in range(V2))}))
+
 
 def vocabulary_cases():
     """The vocabulary, the input and the readout."""
