@@ -1280,11 +1280,16 @@ static void test_intervention_background(gt_model *m)
         for (int x = 0, n = 0; x < 120 && n < 500; x++)
             n += snprintf(line + n, sizeof line - (size_t)n, "%s", surf_cell(&s, x, 39)->s);
         said = strstr(line, "computing the states of the model as changed") != NULL;
+        char title[512] = ""; /* the gate panel's title: the values are from before */
+        const gt_rect g = v.lay.r[P_GATES];
+        for (int x = 0, n = 0; x < 120 && n < 500; x++)
+            n += snprintf(title + n, sizeof title - (size_t)n, "%s", surf_cell(&s, x, g.y)->s);
+        said &= strstr(title, "as before the change") != NULL;
         surf_free(&s);
     }
     tap_ok(waited && said, "> at step 999,999 returns at once: the states of the changed model "
-           "computed in the background, the status line saying so, the last values kept, the "
-           "edit's curves waiting for them too");
+           "computed in the background, the status line saying so, the last values kept (the "
+           "gate panel's title saying so), the edit's curves waiting for them too");
     press(&v, "h");
     tap_ok(v.pending && v.ui->t == N - 2 && v.t == N - 1,
            "a key meanwhile moves the cursor (to %zu) while the states are computed", v.ui->t);

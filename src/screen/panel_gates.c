@@ -184,7 +184,10 @@ void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
     char title[160], note[96];
     char what[64] = "";
     char at[32];
-    if (v->ui->diff)
+    if (v->stale) /* the values of the frame before an intervention, until the pass is there */
+        snprintf(what, sizeof what, " (as before the change, step %s)",
+                 report_commas(v->t, at, sizeof at));
+    else if (v->ui->diff)
         snprintf(what, sizeof what, " edited %s before (step %s)%s", s->utf8 ? "−" : "-",
                  report_commas(v->dr.step, at, sizeof at), v->diff_known ? "" : ", not known here");
     const char *dir = v->ui->sort == SORT_INDEX
