@@ -435,20 +435,18 @@ static int edits_reachable(const gt_view *v)
     return trace_reachable(v->tr, s);
 }
 
-void view_edits_changed(gt_view *v)
+/* The perturbation's curves and the difference for the edits as they are, or, while the
+ * step they start from is out of the trace's reach, the wait for the pass (view_tick). */
+static void edits_curves(gt_view *v)
 {
     gt_error e = {0};
-    data_jac_invalidate(&v->jac);
-    data_eig_invalidate(&v->eig);
-    data_probe_invalidate(&v->probe);
     v->pert.all = v->ui->pert_all;
     v->edits_wait = !edits_reachable(v);
-    if (v->edits_wait) { /* computed once the pass is there (view_tick) */
+    if (v->edits_wait) {
         v->pert.valid = 0;
         v->dr.valid = 0;
         v->ui->pass_wanted = 1;
         trace_pass_start(v->tr, v->steps, NULL);
-        data_find_changed(&v->find, v->layer, v->unit);
         return;
     }
     if (data_pert_update(&v->pert, v->tr, v->layer, v->ui->horizon, &e))
@@ -461,6 +459,14 @@ void view_edits_changed(gt_view *v)
         v->ui->diff = 0;
         failed(v, "difference", &e);
     }
+}
+
+void view_edits_changed(gt_view *v)
+{
+    data_jac_invalidate(&v->jac);
+    data_eig_invalidate(&v->eig);
+    data_probe_invalidate(&v->probe);
+    edits_curves(v);
     data_find_changed(&v->find, v->layer, v->unit);
 }
 
@@ -704,7 +710,7 @@ int view_tick(gt_view *v)
         redraw = 1;
     }
     if (v->edits_wait && edits_reachable(v)) {
-        view_edits_changed(v);
+        edits_curves(v); /* the rest was asked for when the edits or the model changed */
         redraw = 1;
     } else if (v->edits_wait && !running) {
         trace_pass_start(v->tr, v->steps, NULL);
