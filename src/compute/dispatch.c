@@ -40,8 +40,8 @@ static const kern_set sets[] = {
      .moments = moments_avx512, .interleave = 1},
     {.name = "avx2", .runs = runs_avx2,
      .gemv = gemv_avx2, .act = act_avx2, .lstm = cell32_lstm,
-     .gemm64 = gemm64_avx2, .act64 = act64_avx2, .lstm64 = cell64_lstm, .gru64 = cell64_gru,
-     .gemm32 = gemm32_avx2, .gemm32_t = gemm32_t_c, .gemv64 = gemv64_c,
+     .gemm64 = gemm64_avx2, .act64 = act64_avx2, .lstm64 = lstm64_avx2, .gru64 = gru64_avx2,
+     .gemm32 = gemm32_avx2, .gemm32_t = gemm32_t_c, .gemv64 = gemv64_avx2,
      .moments = moments_avx2, .interleave = 0},
 #endif
     {.name = "c", .runs = runs_c,

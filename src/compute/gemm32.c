@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compute/simd.h"
 #include "compute/variants.h"
 
 #define P MAT32_PANEL
+#define CB 3 /* batch items per block of the plain C product */
 
 int mat32_alloc(gt_mat32 *a, size_t rows, size_t cols)
 {
@@ -46,21 +48,64 @@ void mat32_free(gt_mat32 *a)
     memset(a, 0, sizeof *a);
 }
 
+/* nbk (<= CB) items by one panel, out[b*16 + q]: the 16 rows as four vectors, each
+ * element's sum taken in the order of j as the scalar loop takes it. */
+static inline __attribute__((always_inline)) void block_c(const int nbk, size_t cols,
+                                                          const float *pan, const float *X,
+                                                          size_t ldx, float *out)
+{
+    v4f a[CB][4];
+    _Pragma("GCC unroll 4") for (int b = 0; b < nbk; b++)
+        a[b][0] = a[b][1] = a[b][2] = a[b][3] = v4f_splat(0.0f);
+    for (size_t j = 0; j < cols; j++) {
+        const float *w = pan + j * P;
+        const v4f w0 = v4f_load(w), w1 = v4f_load(w + 4), w2 = v4f_load(w + 8),
+                  w3 = v4f_load(w + 12);
+        _Pragma("GCC unroll 4") for (int b = 0; b < nbk; b++) {
+            const v4f x = v4f_splat(X[b * ldx + j]);
+            a[b][0] += w0 * x;
+            a[b][1] += w1 * x;
+            a[b][2] += w2 * x;
+            a[b][3] += w3 * x;
+        }
+    }
+    _Pragma("GCC unroll 4") for (int b = 0; b < nbk; b++)
+        for (int q = 0; q < 4; q++)
+            v4f_store(out + b * P + q * 4, a[b][q]);
+}
+
 void gemm32_c(const gt_mat32 *A, size_t nb, const float *X, size_t ldx, float *Y, size_t ldy)
 {
     const size_t rows = A->rows, cols = A->cols;
-    for (size_t b = 0; b < nb; b++)
-        for (size_t r = 0; r < rows; r++) {
-            const float *w = A->data + (r / P) * cols * P + r % P;
+    float out[CB * P];
+    for (size_t r0 = 0; r0 < rows; r0 += P) {
+        const float *pan = A->data + (r0 / P) * cols * P;
+        const size_t nr = rows - r0 < P ? rows - r0 : P;
+        for (size_t b = 0; b < nb; b += CB) {
+            const int nbk = (int)(nb - b < CB ? nb - b : CB);
             const float *x = X + b * ldx;
-            float s = 0.0f;
-            for (size_t j = 0; j < cols; j++)
-                s += w[j * P] * x[j];
-            Y[b * ldy + r] = s;
+            if (nbk == CB)
+                block_c(CB, cols, pan, x, ldx, out);
+            else /* the last items, one by one */
+                for (int i = 0; i < nbk; i++)
+                    block_c(1, cols, pan, x + (size_t)i * ldx, ldx, out + i * P);
+            for (int i = 0; i < nbk; i++)
+                memcpy(Y + (b + (size_t)i) * ldy + r0, out + i * P, nr * sizeof *out);
         }
+    }
 }
 
 #ifdef GT_X86
+/* The size of the block of items from item b when nb items pass in blocks of at most mr,
+ * as few blocks as that allows, their sizes differing by one at most (61 items in blocks
+ * of 6: six of 6 and five of 5, not ten of 6 and one of 1, which would take as long as one
+ * of 6). */
+static inline int block_items(size_t nb, size_t mr, size_t b)
+{
+    const size_t nblk = (nb + mr - 1) / mr, base = nb / nblk, rem = nb % nblk;
+    return (int)(b < rem * (base + 1) ? base + 1 : base);
+}
+
 #define MR512 12
 #define MR256 6
 
@@ -84,14 +129,12 @@ __attribute__((target("avx512f"))) void gemm32_avx512(const gt_mat32 *A, size_t 
 {
     const size_t rows = A->rows, cols = A->cols;
     float out[MR512 * P];
-    /* blocks of equal size: 61 items as 11+10+10+10+10+10, not 12+12+12+12+12+1 */
-    const size_t nblk = (nb + MR512 - 1) / MR512, per = nblk ? (nb + nblk - 1) / nblk : 1;
     int nbk = 0;
     for (size_t r0 = 0; r0 < rows; r0 += P) {
         const float *pan = A->data + (r0 / P) * cols * P;
         const size_t nr = rows - r0 < P ? rows - r0 : P;
         for (size_t b = 0; b < nb; b += (size_t)nbk) {
-            nbk = (int)(nb - b < per ? nb - b : per);
+            nbk = block_items(nb, MR512, b);
             const float *x = X + b * ldx;
             switch (nbk) {
             case 1: block512(1, cols, pan, x, ldx, out); break;
@@ -164,7 +207,6 @@ __attribute__((target("avx512f"))) void gemm32_t_avx512(const gt_mat32 *A, size_
 {
     const size_t rows = A->rows, cols = A->cols;
     float out[MR512 * P];
-    const size_t nblk = (nb + MR512 - 1) / MR512, per = nblk ? (nb + nblk - 1) / nblk : 1;
     int nbk = 0;
     for (size_t r0 = 0; r0 < rows; r0 += P) {
         const float *pan = A->data + (r0 / P) * cols * P;
@@ -172,7 +214,7 @@ __attribute__((target("avx512f"))) void gemm32_t_avx512(const gt_mat32 *A, size_
             panel64(A, r0, x0, y0);
         const size_t nr = rows - r0 < P ? rows - r0 : P;
         for (size_t b = 0; b < nb; b += (size_t)nbk) {
-            nbk = (int)(nb - b < per ? nb - b : per);
+            nbk = block_items(nb, MR512, b);
             const float *x = XT + b;
             switch (nbk) {
             case 1: block512t(1, cols, pan, x, nb, out); break;
@@ -219,14 +261,12 @@ __attribute__((target("avx2,fma"))) void gemm32_avx2(const gt_mat32 *A, size_t n
 {
     const size_t rows = A->rows, cols = A->cols;
     float out[MR256 * P];
-    /* blocks of equal size: 61 items as 11+10+10+10+10+10, not 12+12+12+12+12+1 */
-    const size_t nblk = (nb + MR256 - 1) / MR256, per = nblk ? (nb + nblk - 1) / nblk : 1;
     int nbk = 0;
     for (size_t r0 = 0; r0 < rows; r0 += P) {
         const float *pan = A->data + (r0 / P) * cols * P;
         const size_t nr = rows - r0 < P ? rows - r0 : P;
         for (size_t b = 0; b < nb; b += (size_t)nbk) {
-            nbk = (int)(nb - b < per ? nb - b : per);
+            nbk = block_items(nb, MR256, b);
             const float *x = X + b * ldx;
             switch (nbk) {
             case 1: block256(1, cols, pan, x, ldx, out); break;
@@ -241,17 +281,57 @@ __attribute__((target("avx2,fma"))) void gemm32_avx2(const gt_mat32 *A, size_t n
         }
     }
 }
+
+/* One panel of y = A x in double with AVX2: the 16 rows as four vectors of 4 doubles,
+ * each row's products rounded and summed in the order of j, as gemv64_c sums them. */
+__attribute__((target("avx2,fma"), always_inline)) NO_CONTRACT static inline void
+panel64_avx2(const gt_mat32 *A, size_t r0, const double *x, double *y)
+{
+    const size_t rows = A->rows, cols = A->cols;
+    const float *pan = A->data + (r0 / P) * cols * P;
+    double out[P];
+    __m256d a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0, a3 = a0;
+    for (size_t j = 0; j < cols; j++) {
+        const float *w = pan + j * P;
+        const __m256d xv = _mm256_broadcast_sd(x + j);
+        a0 = _mm256_add_pd(a0, _mm256_mul_pd(_mm256_cvtps_pd(_mm_load_ps(w)), xv));
+        a1 = _mm256_add_pd(a1, _mm256_mul_pd(_mm256_cvtps_pd(_mm_load_ps(w + 4)), xv));
+        a2 = _mm256_add_pd(a2, _mm256_mul_pd(_mm256_cvtps_pd(_mm_load_ps(w + 8)), xv));
+        a3 = _mm256_add_pd(a3, _mm256_mul_pd(_mm256_cvtps_pd(_mm_load_ps(w + 12)), xv));
+    }
+    _mm256_storeu_pd(out, a0);
+    _mm256_storeu_pd(out + 4, a1);
+    _mm256_storeu_pd(out + 8, a2);
+    _mm256_storeu_pd(out + 12, a3);
+    memcpy(y + r0, out, (rows - r0 < P ? rows - r0 : P) * sizeof *out);
+}
+
+__attribute__((target("avx2,fma"))) NO_CONTRACT void gemv64_avx2(const gt_mat32 *A,
+                                                                  const double *x, double *y)
+{
+    for (size_t r0 = 0; r0 < A->rows; r0 += P)
+        panel64_avx2(A, r0, x, y);
+}
 #endif
 
+/* One panel's 16 rows as eight vectors of two doubles, each row's sum in the order of j. */
 void gemv64_c(const gt_mat32 *A, const double *x, double *y)
 {
     const size_t rows = A->rows, cols = A->cols;
-    for (size_t r = 0; r < rows; r++) {
-        const float *w = A->data + (r / P) * cols * P + r % P;
-        double s = 0.0;
-        for (size_t j = 0; j < cols; j++)
-            s += (double)w[j * P] * x[j];
-        y[r] = s;
+    double out[P];
+    for (size_t r0 = 0; r0 < rows; r0 += P) {
+        const float *pan = A->data + (r0 / P) * cols * P;
+        v2d a[P / 2];
+        for (int q = 0; q < P / 2; q++)
+            a[q] = v2d_splat(0.0);
+        for (size_t j = 0; j < cols; j++) {
+            const v2d xv = v2d_splat(x[j]);
+            _Pragma("GCC unroll 8") for (int q = 0; q < P / 2; q++)
+                a[q] += v2d_widen(pan + j * P + 2 * q) * xv;
+        }
+        for (int q = 0; q < P / 2; q++)
+            v2d_store(out + 2 * q, a[q]);
+        memcpy(y + r0, out, (rows - r0 < P ? rows - r0 : P) * sizeof *out);
     }
 }
 

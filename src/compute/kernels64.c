@@ -189,31 +189,101 @@ __attribute__((target("avx2,fma"))) static __m256d exp4(__m256d x)
     return _mm256_mul_pd(p, _mm256_castsi256_pd(e));
 }
 
-__attribute__((target("avx2,fma"))) static size_t sigmoid_avx2(size_t n, double *v)
+__attribute__((target("avx2,fma"), always_inline)) static inline __m256d sig4(__m256d x)
 {
     const __m256d one = _mm256_set1_pd(1.0);
-    size_t j = 0;
-    for (; j + 4 <= n; j += 4) {
-        __m256d x = _mm256_loadu_pd(v + j);
-        __m256d e = exp4(_mm256_sub_pd(_mm256_setzero_pd(), x));
-        _mm256_storeu_pd(v + j, _mm256_div_pd(one, _mm256_add_pd(one, e)));
-    }
-    return j;
+    return _mm256_div_pd(one, _mm256_add_pd(one, exp4(_mm256_sub_pd(_mm256_setzero_pd(), x))));
 }
 
 /* tanh|x| = (1 - e) / (1 + e) with e = exp(-2|x|), the sign put back. */
-__attribute__((target("avx2,fma"))) static size_t tanh_avx2(size_t n, double *v)
+__attribute__((target("avx2,fma"), always_inline)) static inline __m256d tanh4(__m256d x)
 {
     const __m256d one = _mm256_set1_pd(1.0), sign = _mm256_set1_pd(-0.0);
+    const __m256d ax = _mm256_andnot_pd(sign, x);
+    const __m256d e = exp4(_mm256_mul_pd(ax, _mm256_set1_pd(-2.0)));
+    const __m256d t = _mm256_div_pd(_mm256_sub_pd(one, e), _mm256_add_pd(one, e));
+    return _mm256_or_pd(t, _mm256_and_pd(sign, x));
+}
+
+__attribute__((target("avx2,fma"))) static size_t sigmoid_avx2(size_t n, double *v)
+{
     size_t j = 0;
-    for (; j + 4 <= n; j += 4) {
-        __m256d x = _mm256_loadu_pd(v + j);
-        __m256d ax = _mm256_andnot_pd(sign, x);
-        __m256d e = exp4(_mm256_mul_pd(ax, _mm256_set1_pd(-2.0)));
-        __m256d t = _mm256_div_pd(_mm256_sub_pd(one, e), _mm256_add_pd(one, e));
-        _mm256_storeu_pd(v + j, _mm256_or_pd(t, _mm256_and_pd(sign, x)));
-    }
+    for (; j + 4 <= n; j += 4)
+        _mm256_storeu_pd(v + j, sig4(_mm256_loadu_pd(v + j)));
     return j;
+}
+
+__attribute__((target("avx2,fma"))) static size_t tanh_avx2(size_t n, double *v)
+{
+    size_t j = 0;
+    for (; j + 4 <= n; j += 4)
+        _mm256_storeu_pd(v + j, tanh4(_mm256_loadu_pd(v + j)));
+    return j;
+}
+
+/* The pre-activations of 4 rows from r, summed as pre_rows sums them (cell.c). */
+__attribute__((target("avx2,fma"), always_inline)) static inline __m256d
+pre4(const kern64_pre *p, size_t r)
+{
+    __m256d v = _mm256_add_pd(_mm256_loadu_pd(p->a + r), _mm256_loadu_pd(p->y + r));
+    if (p->da)
+        v = _mm256_add_pd(v, _mm256_cvtps_pd(_mm_loadu_ps(p->da + r)));
+    if (p->dy)
+        v = _mm256_add_pd(v, _mm256_cvtps_pd(_mm_loadu_ps(p->dy + r)));
+    return v;
+}
+
+/* The cells 4 units at a time, the gates in registers, each value rounded as the plain
+ * cell with this set's nonlinearities rounds it (so the numbers are that cell's); the
+ * units past the last multiple of 4 by that cell. */
+__attribute__((target("avx2,fma"))) NO_CONTRACT void
+lstm64_avx2(const kern_set *k, size_t H, const kern64_pre *p, double *g, double *t, double *c,
+            double *h)
+{
+    size_t j = 0;
+    for (; j + 4 <= H; j += 4) {
+        const __m256d i = sig4(pre4(p, j)), f = sig4(pre4(p, H + j));
+        const __m256d n = tanh4(pre4(p, 2 * H + j));
+        const __m256d o = sig4(pre4(p, 3 * H + j));
+        const __m256d cn = _mm256_add_pd(_mm256_mul_pd(f, _mm256_loadu_pd(c + j)),
+                                         _mm256_mul_pd(i, n));
+        _mm256_storeu_pd(c + j, cn);
+        _mm256_storeu_pd(h + j, _mm256_mul_pd(o, tanh4(cn)));
+        if (g) {
+            _mm256_storeu_pd(g + j, i);
+            _mm256_storeu_pd(g + H + j, f);
+            _mm256_storeu_pd(g + 2 * H + j, n);
+            _mm256_storeu_pd(g + 3 * H + j, o);
+        }
+    }
+    if (j < H)
+        cell64_lstm_from(k, H, j, p, g, t, c, h);
+}
+
+__attribute__((target("avx2,fma"))) NO_CONTRACT void
+gru64_avx2(const kern_set *k, size_t H, const kern64_pre *p, double *g, double *t, double *h)
+{
+    size_t j = 0;
+    for (; j + 4 <= H; j += 4) {
+        const __m256d r = sig4(pre4(p, j)), z = sig4(pre4(p, H + j));
+        const size_t q = 2 * H + j;
+        __m256d an = _mm256_loadu_pd(p->a + q), yn = _mm256_loadu_pd(p->y + q);
+        if (p->da)
+            an = _mm256_add_pd(an, _mm256_cvtps_pd(_mm_loadu_ps(p->da + q)));
+        if (p->dy)
+            yn = _mm256_add_pd(yn, _mm256_cvtps_pd(_mm_loadu_ps(p->dy + q)));
+        const __m256d n = tanh4(_mm256_add_pd(an, _mm256_mul_pd(r, yn)));
+        const __m256d hv = _mm256_loadu_pd(h + j);
+        _mm256_storeu_pd(h + j, _mm256_add_pd(_mm256_mul_pd(_mm256_sub_pd(_mm256_set1_pd(1.0), z), n),
+                                              _mm256_mul_pd(z, hv)));
+        if (g) {
+            _mm256_storeu_pd(g + j, r);
+            _mm256_storeu_pd(g + H + j, z);
+            _mm256_storeu_pd(g + 2 * H + j, n);
+        }
+    }
+    if (j < H)
+        cell64_gru_from(k, H, j, p, g, t, h);
 }
 
 /* exp(x) for 8 doubles: x = (16 q + i) ln2/16 + r with |r| <= ln2/32, e^x = 2^q 2^(i/16) e^r,

@@ -36,6 +36,10 @@ void gemm64_avx2(const gt_mat64 *A, size_t nb, const double *X, size_t ldx, cons
                  double *Y, size_t ldy, int accumulate);
 void act64_avx2(size_t n, double *v, int tanh_);
 void act64_avx512(size_t n, double *v, int tanh_);
+void lstm64_avx2(const kern_set *k, size_t H, const kern64_pre *p, double *g, double *t,
+                 double *c, double *h);
+void gru64_avx2(const kern_set *k, size_t H, const kern64_pre *p, double *g, double *t,
+                double *h);
 void lstm64_avx512(const kern_set *k, size_t H, const kern64_pre *p, double *g, double *t,
                    double *c, double *h);
 void gru64_avx512(const kern_set *k, size_t H, const kern64_pre *p, double *g, double *t,
@@ -47,6 +51,7 @@ void gemm32_avx512(const gt_mat32 *A, size_t nb, const float *X, size_t ldx, flo
                    size_t ldy);
 void gemm32_t_avx512(const gt_mat32 *A, size_t nb, const float *XT, float *Y, size_t ldy,
                      const double *x0, double *y0);
+void gemv64_avx2(const gt_mat32 *A, const double *x, double *y);
 void gemv64_avx512(const gt_mat32 *A, const double *x, double *y);
 void moments_avx2(size_t n, const float *x, const double *base, double *s, double *q);
 void moments_avx512(size_t n, const float *x, const double *base, double *s, double *q);
