@@ -238,8 +238,30 @@ static void check_order(const kern_set *ks)
     } else {
         same32 = same64 = 0;
     }
+    if (c) { /* the double product, from a bias and accumulated */
+        gt_mat64 B;
+        double *X64 = drand_vec(nb * C, -1, 1), *bias = drand_vec(R, -1, 1);
+        double *Y64 = malloc(nb * R * sizeof *Y64);
+        if (mat64_pack(&B, W, R, C) == 0) {
+            for (int acc = 0; acc < 2; acc++) {
+                ks->gemm64(&B, nb, X64, C, bias, Y64, R, acc);
+                for (size_t i = 0; i < nb; i++)
+                    for (size_t r = 0; r < R; r++) { /* from the bias; then on that sum */
+                        double s = bias[r];
+                        for (int pass = 0; pass <= acc; pass++)
+                            for (size_t j = 0; j < C; j++)
+                                s += (double)W[r * C + j] * X64[i * C + j];
+                        same64 &= Y64[i * R + r] == s;
+                    }
+            }
+            mat64_free(&B);
+        } else {
+            same64 = 0;
+        }
+        free(X64), free(bias), free(Y64);
+    }
     tap_ok(same64 && (same32 || !c), "A x in double%s: the scalar loop's numbers exactly",
-           c ? " and the float32 product" : "");
+           c ? ", the float32 and the double products" : "");
     free(W), free(X), free(Y), free(x0), free(y0);
 }
 

@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compute/simd.h"
 #include "compute/variants.h"
 
 #define P MAT64_PANEL
+#define CB 3 /* batch items per block of the plain C product */
 
 int mat64_pack(gt_mat64 *a, const float *W, size_t rows, size_t cols)
 {
@@ -63,19 +65,57 @@ void mat64_put_col(gt_mat64 *a, size_t j, const double *restrict col)
         d[q] = col[r + q];
 }
 
+/* nbk (<= CB) items by one panel of 8 rows, four vectors of two, added to Y: each
+ * element's sum taken in the order of j, as the scalar loop takes it. */
+static inline __attribute__((always_inline)) void block_c(const int nbk, size_t cols,
+                                                          const double *pan, const double *X,
+                                                          size_t ldx, double *Y, size_t ldy)
+{
+    v2d a[CB][4];
+    _Pragma("GCC unroll 4") for (int b = 0; b < nbk; b++)
+        for (int q = 0; q < 4; q++)
+            a[b][q] = v2d_load(Y + b * ldy + 2 * q);
+    for (size_t j = 0; j < cols; j++) {
+        const double *w = pan + j * P;
+        const v2d w0 = v2d_load(w), w1 = v2d_load(w + 2), w2 = v2d_load(w + 4),
+                  w3 = v2d_load(w + 6);
+        _Pragma("GCC unroll 4") for (int b = 0; b < nbk; b++) {
+            const v2d x = v2d_splat(X[b * ldx + j]);
+            a[b][0] += w0 * x;
+            a[b][1] += w1 * x;
+            a[b][2] += w2 * x;
+            a[b][3] += w3 * x;
+        }
+    }
+    _Pragma("GCC unroll 4") for (int b = 0; b < nbk; b++)
+        for (int q = 0; q < 4; q++)
+            v2d_store(Y + b * ldy + 2 * q, a[b][q]);
+}
+
 void gemm64_c(const gt_mat64 *A, size_t nb, const double *X, size_t ldx, const double *bias,
               double *Y, size_t ldy, int accumulate)
 {
     const size_t rows = A->rows, cols = A->cols;
-    for (size_t b = 0; b < nb; b++) {
-        double *y = Y + b * ldy;
-        const double *x = X + b * ldx;
-        for (size_t r = 0; r < rows; r++) {
-            const double *w = A->data + (r / P) * cols * P + r % P;
-            double s = accumulate ? y[r] : bias ? bias[r] : 0.0;
-            for (size_t j = 0; j < cols; j++)
-                s += w[j * P] * x[j];
-            y[r] = s;
+    double tmp[CB * P];
+    for (size_t r0 = 0; r0 < rows; r0 += P) {
+        const double *pan = A->data + (r0 / P) * cols * P;
+        const size_t nr = rows - r0 < P ? rows - r0 : P;
+        for (size_t b = 0; b < nb; b += CB) {
+            const int nbk = (int)(nb - b < CB ? nb - b : CB);
+            for (int i = 0; i < nbk; i++) /* the sums' starts, through tmp */
+                for (size_t q = 0; q < P; q++)
+                    tmp[i * P + q] = q >= nr       ? 0.0
+                                     : accumulate ? Y[(b + (size_t)i) * ldy + r0 + q]
+                                     : bias       ? bias[r0 + q]
+                                                  : 0.0;
+            const double *x = X + b * ldx;
+            if (nbk == CB)
+                block_c(CB, cols, pan, x, ldx, tmp, P);
+            else /* the last items, one by one */
+                for (int i = 0; i < nbk; i++)
+                    block_c(1, cols, pan, x + (size_t)i * ldx, ldx, tmp + i * P, P);
+            for (int i = 0; i < nbk; i++)
+                memcpy(Y + (b + (size_t)i) * ldy + r0, tmp + i * P, nr * sizeof *tmp);
         }
     }
 }
@@ -167,7 +207,9 @@ void act64_c(size_t n, double *v, int tanh_)
 
 #ifdef GT_X86
 /* exp(x) for 4 doubles: x = n ln2 + r with |r| <= ln2/2, e^r by its Taylor polynomial of
- * degree 12 (relative error below 2e-16), scaled by 2^n through the exponent bits. Inputs
+ * degree 12 (relative error below 2e-16) evaluated by Estrin's scheme (its chain of
+ * dependent operations 5 long, not Horner's 12: a cell's five exponentials in a row would
+ * otherwise wait on each other's latency), scaled by 2^n through the exponent bits. Inputs
  * are clamped to [-708, 708], where e^x is a normal double. */
 __attribute__((target("avx2,fma"))) static __m256d exp4(__m256d x)
 {
@@ -179,11 +221,17 @@ __attribute__((target("avx2,fma"))) static __m256d exp4(__m256d x)
                                 _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     __m256d r = _mm256_fnmadd_pd(n, _mm256_set1_pd(6.93147180369123816490e-01), x);
     r = _mm256_fnmadd_pd(n, _mm256_set1_pd(1.90821492927058770002e-10), r);
-    __m256d p = _mm256_set1_pd(inv_fact[12]);
-    /* unrolled: a loop here would keep too few exponentials in flight to hide the chain's
-     * latency */
-    _Pragma("GCC unroll 12") for (int k = 11; k >= 0; k--)
-        p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(inv_fact[k]));
+    /* Estrin's scheme: pairs, then pairs of pairs, ... (a chain of 5 instead of 12) */
+#define C_(k) _mm256_set1_pd(inv_fact[k])
+    const __m256d r2 = _mm256_mul_pd(r, r), r4 = _mm256_mul_pd(r2, r2), r8 = _mm256_mul_pd(r4, r4);
+    const __m256d p01 = _mm256_fmadd_pd(C_(1), r, C_(0)), p23 = _mm256_fmadd_pd(C_(3), r, C_(2));
+    const __m256d p45 = _mm256_fmadd_pd(C_(5), r, C_(4)), p67 = _mm256_fmadd_pd(C_(7), r, C_(6));
+    const __m256d p89 = _mm256_fmadd_pd(C_(9), r, C_(8)), pab = _mm256_fmadd_pd(C_(11), r, C_(10));
+    const __m256d p03 = _mm256_fmadd_pd(p23, r2, p01), p47 = _mm256_fmadd_pd(p67, r2, p45);
+    const __m256d p8b = _mm256_fmadd_pd(pab, r2, p89);
+    const __m256d p07 = _mm256_fmadd_pd(p47, r4, p03), p8c = _mm256_fmadd_pd(C_(12), r4, p8b);
+    const __m256d p = _mm256_fmadd_pd(p8c, r8, p07);
+#undef C_
     __m256i e = _mm256_cvtepi32_epi64(_mm256_cvtpd_epi32(n));
     e = _mm256_slli_epi64(_mm256_add_epi64(e, _mm256_set1_epi64x(1023)), 52);
     return _mm256_mul_pd(p, _mm256_castsi256_pd(e));
