@@ -32,8 +32,8 @@ cd "$dir/src"
 autoreconf -fi >/dev/null 2>&1
 PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
     ./configure -q --host=aarch64-linux-gnu 2>/dev/null
-make -j"$(nproc)" >/dev/null
-make -j"$(nproc)" check TESTS= >/dev/null # the test programs, built, not run
+make -j"$(nproc)" >/dev/null 2>&1
+make -j"$(nproc)" check TESTS= >/dev/null 2>&1 # the test programs, built, not run
 # the programs the scripts run, each through the emulator
 for p in gatetui tests/dumpcmp; do
     mv "$p" "$p.aarch64"

@@ -186,12 +186,12 @@ static void test_linearized(const char *file, const char *name, int layer, size_
         uint16_t tk[4] = {t.tok[s + (size_t)k], ed[k], t.tok[s + (size_t)k], t.tok[s + (size_t)k]};
         batch_step(&b, 4, tk);
         if (k == 0) /* streams 2 and 3: the original state -+ EPS times the difference */
-            for (int q = 0; q <= layer; q++)
+            for (int ly = 0; ly <= layer; ly++)
                 for (int v = 0; v < 2; v++) {
-                    double *x0 = v ? batch_c(&b, q, 0) : batch_h(&b, q, 0);
-                    double *x1 = v ? batch_c(&b, q, 1) : batch_h(&b, q, 1);
-                    double *xp = v ? batch_c(&b, q, 2) : batch_h(&b, q, 2);
-                    double *xm = v ? batch_c(&b, q, 3) : batch_h(&b, q, 3);
+                    double *x0 = v ? batch_c(&b, ly, 0) : batch_h(&b, ly, 0);
+                    double *x1 = v ? batch_c(&b, ly, 1) : batch_h(&b, ly, 1);
+                    double *xp = v ? batch_c(&b, ly, 2) : batch_h(&b, ly, 2);
+                    double *xm = v ? batch_c(&b, ly, 3) : batch_h(&b, ly, 3);
                     for (int u = 0; u < H; u++) {
                         xp[u] = x0[u] + EPS * (x1[u] - x0[u]);
                         xm[u] = x0[u] - EPS * (x1[u] - x0[u]);

@@ -141,7 +141,7 @@ static void test_random_access(int gru)
     const char *arch = gru ? "GRU" : "LSTM";
     float *all = straight(&m, t.tok, t.steps);
     /* small budgets: many intervals, a short window */
-    gt_trace_limits lim = {2000, 64 * 2 * (size_t)(m.gates + 2) * 6 * 4, 8};
+    gt_trace_limits lim = {2000, 64 * 2 * (size_t)(m.gates + 2) * 6 * 4, 8, 0};
     gt_trace *tr;
     gt_error e = {0};
     tap_ok(trace_open(&tr, &m, &t, &lim, &e) == 0, "%s: trace opens", arch);
@@ -427,7 +427,7 @@ static void test_overlay(int gru)
     t.tok = ro;
     memcpy(loaded, ro, bytes);
     memcpy(ref, ro, bytes);
-    gt_trace_limits lim = {2000, 64 * 2 * (size_t)(m.gates + 2) * 6 * 4, 8};
+    gt_trace_limits lim = {2000, 64 * 2 * (size_t)(m.gates + 2) * 6 * 4, 8, 0};
     gt_trace *tr;
     gt_error e = {0};
     trace_open(&tr, &m, &t, &lim, &e);
