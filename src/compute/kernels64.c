@@ -281,57 +281,58 @@ pre4(const kern64_pre *p, size_t r)
     return v;
 }
 
-/* The cells 4 units at a time, the gates in registers, each value rounded as the plain
- * cell with this set's nonlinearities rounds it (so the numbers are that cell's); the
- * units past the last multiple of 4 by that cell. */
+/* The cells 4 units at a time in two passes, the gates of every unit (a GRU's r and z)
+ * and then the state,
+ * each value rounded as the plain cell with this set's nonlinearities rounds it (so the
+ * numbers are that cell's); the units past the last multiple of 4 by that cell. In one
+ * pass a unit's state would wait on its gates' exponentials, and the processor would see
+ * too few units at once to hide that wait. */
 __attribute__((target("avx2,fma"))) NO_CONTRACT void
 lstm64_avx2(const kern_set *k, size_t H, const kern64_pre *p, double *g, double *t, double *c,
             double *h)
 {
-    size_t j = 0;
-    for (; j + 4 <= H; j += 4) {
-        const __m256d i = sig4(pre4(p, j)), f = sig4(pre4(p, H + j));
-        const __m256d n = tanh4(pre4(p, 2 * H + j));
-        const __m256d o = sig4(pre4(p, 3 * H + j));
-        const __m256d cn = _mm256_add_pd(_mm256_mul_pd(f, _mm256_loadu_pd(c + j)),
-                                         _mm256_mul_pd(i, n));
-        _mm256_storeu_pd(c + j, cn);
-        _mm256_storeu_pd(h + j, _mm256_mul_pd(o, tanh4(cn)));
-        if (g) {
-            _mm256_storeu_pd(g + j, i);
-            _mm256_storeu_pd(g + H + j, f);
-            _mm256_storeu_pd(g + 2 * H + j, n);
-            _mm256_storeu_pd(g + 3 * H + j, o);
-        }
+    double *q = g ? g : t; /* the gates: i f g o */
+    const size_t n4 = H / 4 * 4;
+    for (size_t j = 0; j < n4; j += 4) {
+        _mm256_storeu_pd(q + j, sig4(pre4(p, j)));
+        _mm256_storeu_pd(q + H + j, sig4(pre4(p, H + j)));
+        _mm256_storeu_pd(q + 2 * H + j, tanh4(pre4(p, 2 * H + j)));
+        _mm256_storeu_pd(q + 3 * H + j, sig4(pre4(p, 3 * H + j)));
     }
-    if (j < H)
-        cell64_lstm_from(k, H, j, p, g, t, c, h);
+    for (size_t j = 0; j < n4; j += 4) {
+        const __m256d cn = _mm256_add_pd(_mm256_mul_pd(_mm256_loadu_pd(q + H + j), _mm256_loadu_pd(c + j)),
+                                         _mm256_mul_pd(_mm256_loadu_pd(q + j), _mm256_loadu_pd(q + 2 * H + j)));
+        _mm256_storeu_pd(c + j, cn);
+        _mm256_storeu_pd(h + j, _mm256_mul_pd(_mm256_loadu_pd(q + 3 * H + j), tanh4(cn)));
+    }
+    if (n4 < H)
+        cell64_lstm_from(k, H, n4, p, g, t, c, h);
 }
 
 __attribute__((target("avx2,fma"))) NO_CONTRACT void
 gru64_avx2(const kern_set *k, size_t H, const kern64_pre *p, double *g, double *t, double *h)
 {
-    size_t j = 0;
-    for (; j + 4 <= H; j += 4) {
-        const __m256d r = sig4(pre4(p, j)), z = sig4(pre4(p, H + j));
-        const size_t q = 2 * H + j;
-        __m256d an = _mm256_loadu_pd(p->a + q), yn = _mm256_loadu_pd(p->y + q);
+    double *q = g ? g : t; /* the gates: r z n */
+    const size_t n4 = H / 4 * 4;
+    for (size_t j = 0; j < n4; j += 4) {
+        _mm256_storeu_pd(q + j, sig4(pre4(p, j)));
+        _mm256_storeu_pd(q + H + j, sig4(pre4(p, H + j)));
+    }
+    for (size_t j = 0; j < n4; j += 4) {
+        const size_t r = 2 * H + j;
+        __m256d an = _mm256_loadu_pd(p->a + r), yn = _mm256_loadu_pd(p->y + r);
         if (p->da)
-            an = _mm256_add_pd(an, _mm256_cvtps_pd(_mm_loadu_ps(p->da + q)));
+            an = _mm256_add_pd(an, _mm256_cvtps_pd(_mm_loadu_ps(p->da + r)));
         if (p->dy)
-            yn = _mm256_add_pd(yn, _mm256_cvtps_pd(_mm_loadu_ps(p->dy + q)));
-        const __m256d n = tanh4(_mm256_add_pd(an, _mm256_mul_pd(r, yn)));
-        const __m256d hv = _mm256_loadu_pd(h + j);
+            yn = _mm256_add_pd(yn, _mm256_cvtps_pd(_mm_loadu_ps(p->dy + r)));
+        const __m256d n = tanh4(_mm256_add_pd(an, _mm256_mul_pd(_mm256_loadu_pd(q + j), yn)));
+        const __m256d z = _mm256_loadu_pd(q + H + j), hv = _mm256_loadu_pd(h + j);
+        _mm256_storeu_pd(q + r, n);
         _mm256_storeu_pd(h + j, _mm256_add_pd(_mm256_mul_pd(_mm256_sub_pd(_mm256_set1_pd(1.0), z), n),
                                               _mm256_mul_pd(z, hv)));
-        if (g) {
-            _mm256_storeu_pd(g + j, r);
-            _mm256_storeu_pd(g + H + j, z);
-            _mm256_storeu_pd(g + 2 * H + j, n);
-        }
     }
-    if (j < H)
-        cell64_gru_from(k, H, j, p, g, t, h);
+    if (n4 < H)
+        cell64_gru_from(k, H, n4, p, g, t, h);
 }
 
 /* exp(x) for 8 doubles: x = (16 q + i) ln2/16 + r with |r| <= ln2/32, e^x = 2^q 2^(i/16) e^r,

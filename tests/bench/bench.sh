@@ -30,8 +30,8 @@ text="$top/samples/kjv-valid.txt"
 "$py" "$top/tests/bench/make_random.py" "$work/gru1024.bin" gru 1024 96
 # a plain RNN of the same weights per step as lstm1024 (2048^2 = 4 x 1024^2)
 "$py" "$top/tests/bench/make_random.py" "$work/rnn2048.bin" rnn 2048 96
-printf '%s; %s processors; load average %s\n' "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')" \
-    "$(getconf _NPROCESSORS_ONLN)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+. "$top/tests/bench/machine.sh"
+machine_line "$top/gatetui"
 printf 'threads: %s (PyTorch the same); kernels: %s\n' "$threads" \
     "$(GATETUI_THREADS=$threads "$work/bench_step" --kernels 2>/dev/null || echo auto)"
 set -- $("$work/probe" bw 256k 1m 8m 256m)

@@ -18,6 +18,8 @@ a=$(cd "$1" && pwd) b=$(cd "$2" && pwd)
 rounds=${3:-7}
 export GATETUI_THREADS="${4:-1}"
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/bench/machine.sh"
+machine_line "$top/gatetui"
 text="$top/samples/kjv-valid.txt"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -7,6 +7,8 @@
 # from its run's start to its points, without loading). Run from the build directory:
 #     sh tests/bench/bench_fixed.sh
 top=${top_srcdir:-.}
+. "$top/tests/bench/machine.sh"
+machine_line "$top/gatetui"
 py=${PYTHON:-/usr/bin/python3}
 starts=${STARTS:-16}
 runs=${RUNS:-3}

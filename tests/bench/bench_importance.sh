@@ -18,8 +18,8 @@ trap 'rm -rf "$out"' EXIT
 ${CC:-cc} -O2 "$top/tests/bench/probe.c" -lpthread -o "$out/probe"
 threads=${GATETUI_THREADS:-$(nproc)}
 export OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads
-printf '%s; %s processors; load average %s\n' "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')" \
-    "$(getconf _NPROCESSORS_ONLN)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+. "$top/tests/bench/machine.sh"
+machine_line "$bin"
 secs() { # wall and processor seconds of "$@", its output in $2's file
     o=$1
     shift

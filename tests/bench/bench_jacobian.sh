@@ -31,8 +31,8 @@ cc=${CC:-cc}
 "$cc" -O2 -I"$top" -I"$top/include" -I"$top/src" "$top/tests/bench/bench_jacobian.c" \
     "$top/libgatetui.a" $(pkg-config --libs jansson) -lm -lpthread -o "$out/bench_jacobian"
 "$cc" -O2 "$top/tests/bench/probe.c" -lpthread -o "$out/probe"
-printf '%s; %s processors; load average %s\n' "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')" \
-    "$(getconf _NPROCESSORS_ONLN)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+. "$top/tests/bench/machine.sh"
+machine_line "$top/gatetui"
 printf 'PyTorch %s, BLAS: %s\n' "$("$py" -c 'import torch; print(torch.__version__)')" \
     "$(readlink -f /usr/lib/x86_64-linux-gnu/libblas.so.3 2>/dev/null || echo '?')"
 : >"$out/g"

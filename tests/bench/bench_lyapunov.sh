@@ -9,6 +9,8 @@ py=${PYTHON:-/usr/bin/python3}
 out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
 now() { date +%s.%N; }
+. "$top/tests/bench/machine.sh"
+machine_line ./gatetui
 for m in kjv-lstm kjv-gru; do
     a=$(now)
     ./gatetui --lyapunov --json "$top/samples/$m.bin" "$top/samples/kjv-valid.txt" >"$out/g.json" || exit 1

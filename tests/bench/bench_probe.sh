@@ -8,6 +8,8 @@
 #   tests/bench/bench_probe.sh [MODEL [REGEX [STEPS [REPS]]]]
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/bench/machine.sh"
+machine_line "$top/gatetui"
 model=${1:-$top/samples/kjv-lstm.bin}
 regex=${2:-'[A-Z]'}
 steps=${3:-100000}

@@ -11,6 +11,8 @@ reps=${3:-3}
 [ $# -ge 2 ] && shift 2
 [ $# -ge 1 ] && shift
 top=$(dirname "$0")/../..
+. "$top/tests/bench/machine.sh"
+machine_line "$top/gatetui"
 make -s -C "$top" tests/reportcmp
 py=${PYTHON:-/usr/bin/python3}
 out=$(mktemp -d)

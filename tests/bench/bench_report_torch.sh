@@ -23,8 +23,8 @@ ${CC:-cc} -O2 "$top/tests/bench/probe.c" -lpthread -o "$out/probe"
 make -s -C "$top" tests/reportcmp
 threads=${GATETUI_THREADS:-$(nproc)}
 export OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads # PyTorch's BLAS
-printf '%s; %s processors; load average %s\n' "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')" \
-    "$(getconf _NPROCESSORS_ONLN)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+. "$top/tests/bench/machine.sh"
+machine_line "$bin"
 secs() { # wall seconds of "$@", output in $out/last.json
     s=$(date +%s.%N)
     "$@" >"$out/last.json"
@@ -44,8 +44,17 @@ done
 med() { sort -g "$1" | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 tc=$(med "$out/tc")
 tt=$(med "$out/tt")
+# the measures the peer computes: gatetui's keys it has not (the loss, the unit table) set
+# aside and named
+left=$("$py" - "$out/c.json" "$out/t.json" <<'PY'
+import json, sys
+c, t = (json.load(open(f)) for f in sys.argv[1:3])
+json.dump({k: v for k, v in c.items() if k in t}, open(sys.argv[1], "w"))
+print(", ".join(k for k in c if k not in t))
+PY
+)
 if "$top/tests/reportcmp" "$out/c.json" "$out/t.json" 1e-5 >"$out/diff"; then
-    agree="agree: $(tail -1 "$out/diff")"
+    agree="agree: $(tail -1 "$out/diff")${left:+; not computed by the peer: $left}"
 else
     agree="differ: $(head -2 "$out/diff" | tr '\n' ' ')"
 fi

@@ -9,6 +9,8 @@ set -e
 reps=${1:-5}
 format=${2:-zip}
 top=$(dirname "$0")/../..
+. "$top/tests/bench/machine.sh"
+machine_line "$top/gatetui"
 py=${PYTHON:-/usr/bin/python3}
 dir=${TMPDIR:-/tmp}/gatetui-bench-torchload
 mkdir -p "$dir"

@@ -25,8 +25,8 @@ trap 'rm -rf "$work"' EXIT
 big="$work/text.txt"
 : >"$big"
 while [ "$(wc -c <"$big")" -lt $((steps + steps / 10)) ]; do cat "$top/samples/kjv-train.txt" >>"$big"; done
-printf '%s; %s processors; load average %s\n' "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')" \
-    "$(getconf _NPROCESSORS_ONLN)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+. "$top/tests/bench/machine.sh"
+machine_line "$top/gatetui"
 printf '%s, "%s", %s steps of kjv-train.txt repeated, %s thread(s)\n' \
     "$(basename "$model")" "$regex" "$steps" "$threads"
 set -- $("$work/bench_units" "$model" "$big" "$regex" "$steps" "$reps")
