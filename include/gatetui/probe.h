@@ -45,8 +45,9 @@ int probe_matrix(gt_signal_matrix *out, const gt_model *m, const uint16_t *tok, 
                  int signal, const gt_pass_options *o, gt_error *e);
 
 /* Minimises the mean log-loss of sigmoid(x w + b) against y over the n rows of x (n x d,
- * row-major) + (lambda/2)|w|^2 by Newton's method to a gradient norm below 1e-8; w has d
- * weights and then the bias. GT_EFAIL when it does not converge. */
+ * row-major) + (lambda/2)|w|^2 by Newton's method (the exact gradient, a Hessian that
+ * steers: doc/measures.md, "The probe") to a gradient norm below 1e-8; w has d weights
+ * and then the bias. GT_EFAIL when it does not converge. */
 int probe_logistic(const double *x, const unsigned char *y, size_t n, int d, double lambda,
                    double *w, gt_error *e);
 /* The area under the ROC curve of score s for labels y over the n steps, ties counted a

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <lapacke.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,118 +51,180 @@ static double softplus(double z)
     return z > 0 ? z + log1p(exp(-z)) : log1p(exp(z));
 }
 
+/* The BLAS's (Fortran interface): the symmetric rank-k update c = alpha a a' + beta c
+ * (float32, column-major) and y = alpha op(a) x + beta y (double). */
+void ssyrk_(const char *uplo, const char *trans, const int *n, const int *k, const float *alpha,
+            const float *a, const int *lda, const float *beta, float *c, const int *ldc,
+            size_t uplo_len, size_t trans_len);
+void dgemv_(const char *trans, const int *m, const int *n, const double *alpha, const double *a,
+            const int *lda, const double *x, const int *incx, const double *beta, double *y,
+            const int *incy, size_t trans_len);
+
+#define HESS_BLOCK 256    /* rows scaled and added to the Hessian at a time */
+#define HESS_ROWS 16384   /* the Hessian's rows, at least (and 64 per weight) */
+
+/* z = x w + b over the n rows, by the BLAS (x row-major n x d is column-major d x n). */
+static void scores(const double *x, size_t n, int d, const double *w, double *z)
+{
+    const int one = 1, ni = (int)n;
+    const double a = 1, zero = 0;
+    dgemv_("T", &d, &ni, &a, x, &d, w, &one, &zero, z, &one, 1);
+    for (size_t t = 0; t < n; t++)
+        z[t] += w[d];
+}
+
 /* The objective at w (d weights, then the bias); z gets x w + b. */
 static double objective(const double *x, const unsigned char *y, size_t n, int d,
                         double lambda, const double *w, double *z)
 {
     double loss = 0, reg = 0;
-    for (size_t t = 0; t < n; t++) {
-        const double *row = x + t * (size_t)d;
-        double s = w[d];
-        for (int j = 0; j < d; j++)
-            s += row[j] * w[j];
-        z[t] = s;
-        loss += softplus(s) - (y[t] ? s : 0);
-    }
+    scores(x, n, d, w, z);
+    for (size_t t = 0; t < n; t++)
+        loss += softplus(z[t]) - (y[t] ? z[t] : 0);
     for (int j = 0; j < d; j++)
         reg += w[j] * w[j];
     return loss / (double)n + 0.5 * lambda * reg;
 }
 
-/* The BLAS's symmetric rank-k update (Fortran interface): c += alpha a a' (column-major). */
-void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k, const double *alpha,
-            const double *a, const int *lda, const double *beta, double *c, const int *ldc,
-            size_t uplo_len, size_t trans_len);
-
-#define HESS_BLOCK 256 /* rows scaled and added to the Hessian at a time */
-
-/* h (D x D, row-major, its upper triangle) += the sum over the rows of b (rows x D) of
- * b_t' b_t: one dsyrk (row-major upper is column-major lower). */
-static void hessian_add(double *h, int D, const double *b, int rows)
+/* h (D x D, row-major, its upper triangle) += the sum over the rows of b (rows x D, float32)
+ * of b_t' b_t: one ssyrk into hf (row-major upper is column-major lower), then added in
+ * double, so that float32 sums no more than HESS_BLOCK terms. */
+static void hessian_add(double *h, float *hf, int D, const float *b, int rows)
 {
-    const double one = 1;
-    dsyrk_("L", "N", &D, &rows, &one, b, &D, &one, h, &D, 1, 1);
+    const float one = 1, zero = 0;
+    ssyrk_("L", "N", &D, &rows, &one, b, &D, &zero, hf, &D, 1, 1);
+    for (int i = 0; i < D; i++)
+        for (int j = i; j < D; j++)
+            h[(size_t)i * D + j] += hf[(size_t)i * D + j];
 }
 
-/* The gradient g (d + 1) and the Hessian h ((d + 1)^2, its upper triangle, row-major) at
- * the point whose x w + b is z; returns |g|. */
-static double derivatives(const double *x, const unsigned char *y, size_t n, int d,
-                          double lambda, const double *w, const double *z, double *g,
-                          double *h, double *b)
+/* The gradient g (d + 1) at the point whose x w + b is z, exact (double, every row);
+ * r gets p - y (n). Returns |g|. */
+static double gradient(const double *x, const unsigned char *y, size_t n, int d, double lambda,
+                       const double *w, const double *z, double *g, double *r)
 {
-    const int D = d + 1;
-    memset(g, 0, (size_t)D * sizeof *g);
-    memset(h, 0, (size_t)D * (size_t)D * sizeof *h);
-    int rows = 0;
+    const int one = 1, ni = (int)n;
+    const double inv_n = 1 / (double)n, zero = 0;
+    double gb = 0;
     for (size_t t = 0; t < n; t++) {
-        const double *row = x + t * (size_t)d;
-        double p = 1 / (1 + exp(-z[t])), r = p - y[t], s = sqrt(p * (1 - p));
-        double *bt = b + (size_t)rows * D; /* sqrt(q_t) (x_t, 1) */
-        for (int i = 0; i < d; i++) {
-            g[i] += r * row[i];
-            bt[i] = s * row[i];
-        }
-        g[d] += r;
-        bt[d] = s;
-        if (++rows == HESS_BLOCK || t + 1 == n) {
-            hessian_add(h, D, b, rows);
-            rows = 0;
-        }
+        r[t] = 1 / (1 + exp(-z[t])) - y[t];
+        gb += r[t];
     }
+    dgemv_("N", &d, &ni, &inv_n, x, &d, r, &one, &zero, g, &one, 1); /* x' r / n */
+    g[d] = gb * inv_n;
     double norm = 0;
-    for (int i = 0; i < D; i++) {
-        g[i] = g[i] / (double)n + (i < d ? lambda * w[i] : 0);
-        for (int j = i; j < D; j++)
-            h[(size_t)i * D + j] /= (double)n;
+    for (int i = 0; i < d + 1; i++) {
         if (i < d)
-            h[(size_t)i * D + i] += lambda;
+            g[i] += lambda * w[i];
         norm += g[i] * g[i];
     }
     return sqrt(norm);
 }
 
+/* The Hessian h ((d + 1)^2, its upper triangle, row-major) at the point whose x w + b is
+ * z, over every stride-th row, the products in float32 and their sums of HESS_BLOCK rows
+ * added in double. b is scratch (HESS_BLOCK x (d + 1) floats). */
+static void hessian(const double *x, size_t n, int d, double lambda, const double *z,
+                    size_t stride, double *h, float *hf, float *b)
+{
+    const int D = d + 1;
+    memset(h, 0, (size_t)D * (size_t)D * sizeof *h);
+    int rows = 0;
+    size_t taken = 0;
+    for (size_t t = 0; t < n; t += stride) {
+        const double *row = x + t * (size_t)d;
+        const double p = 1 / (1 + exp(-z[t])), s = sqrt(p * (1 - p));
+        float *bt = b + (size_t)rows * D; /* sqrt(q_t) (x_t, 1) */
+        for (int i = 0; i < d; i++)
+            bt[i] = (float)(s * row[i]);
+        bt[d] = (float)s;
+        taken++;
+        if (++rows == HESS_BLOCK || t + stride >= n) {
+            hessian_add(h, hf, D, b, rows);
+            rows = 0;
+        }
+    }
+    for (int i = 0; i < D; i++) {
+        for (int j = i; j < D; j++)
+            h[(size_t)i * D + j] /= (double)taken;
+        if (i < d)
+            h[(size_t)i * D + i] += lambda;
+    }
+}
+
+#define FIT_NEAR 3e-4 /* |g| below which the Hessian is taken over every row */
+/* Past FIT_TOL, up to FIT_EXTRA more steps towards |g| < FIT_GOAL: the weights' error is
+ * up to |g| / lambda along the least curved direction, and exact Newton steps would have
+ * ended far below FIT_TOL */
+#define FIT_GOAL 1e-11
+#define FIT_EXTRA 3
+
+/* Newton's method with the exact gradient and a Hessian that need not be exact, since the
+ * gradient decides when to stop: far from the minimum (|g| >= FIT_NEAR) from every
+ * stride-th row, near it from every row, its products in float32, and kept (its Cholesky
+ * factor) while each step takes |g| below 0.3 of what it was. A step the line search must shorten
+ * ten times over takes a new Hessian from every row. */
 int probe_logistic(const double *x, const unsigned char *y, size_t n, int d, double lambda,
                    double *w, gt_error *e)
 {
     const int D = d + 1;
-    double *z = malloc(2 * n * sizeof *z), *g = malloc((size_t)D * 3 * sizeof *g),
-           *h = malloc((size_t)D * (size_t)D * sizeof *h),
-           *b = malloc((size_t)HESS_BLOCK * (size_t)D * sizeof *b);
-    if (!z || !g || !h || !b) {
-        free(z), free(g), free(h), free(b);
+    const size_t want = HESS_ROWS > 64 * (size_t)D ? HESS_ROWS : 64 * (size_t)D;
+    const size_t sparse = n > want ? n / want : 1;
+    double *z = malloc(3 * n * sizeof *z), *g = malloc((size_t)D * 4 * sizeof *g),
+           *h = malloc((size_t)D * (size_t)D * sizeof *h);
+    float *hf = malloc((size_t)D * (size_t)D * sizeof *hf),
+          *b = malloc((size_t)HESS_BLOCK * (size_t)D * sizeof *b);
+    if (!z || !g || !h || !hf || !b || n > (size_t)INT_MAX) {
+        free(z), free(g), free(h), free(hf), free(b);
         return gt_fail(e, GT_EFAIL, "out of memory for the probe");
     }
-    double *step = g + D, *trial = g + 2 * D, *z2 = z + n;
+    double *step = g + D, *trial = g + 2 * D, *good = g + 3 * D, *z2 = z + n, *r = z + 2 * n;
     size_t pos = 0;
     for (size_t t = 0; t < n; t++)
         pos += y[t];
     memset(w, 0, (size_t)D * sizeof *w);
     w[d] = pos && pos < n ? log((double)pos / (double)(n - pos)) : 0;
-    double f = objective(x, y, n, d, lambda, w, z);
-    int rc = GT_EFAIL;
+    double f = objective(x, y, n, d, lambda, w, z), last = INFINITY;
+    int rc = GT_EFAIL, kept = 0, whole = 0, extra = 0; /* kept: h holds a Hessian from every row */
     for (int it = 0; it < FIT_MAX_ITER; it++) {
-        if (derivatives(x, y, n, d, lambda, w, z, g, h, b) < FIT_TOL) {
+        const double gn = gradient(x, y, n, d, lambda, w, z, g, r);
+        if (gn < FIT_TOL) { /* the last weights so close, kept in case a step goes astray */
             rc = GT_OK;
-            break;
+            memcpy(good, w, (size_t)D * sizeof *w);
         }
+        if (gn < FIT_GOAL || (rc == GT_OK && extra++ == FIT_EXTRA))
+            break;
+        if (!kept || gn > 0.3 * last) {
+            whole |= gn < FIT_NEAR;
+            hessian(x, n, d, lambda, z, whole ? 1 : sparse, h, hf, b);
+            if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', D, h, D) != 0)
+                break;
+            kept = whole;
+        }
+        last = gn;
         memcpy(step, g, (size_t)D * sizeof *g);
-        if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', D, 1, h, D, step, 1) != 0)
+        if (LAPACKE_dpotrs(LAPACK_ROW_MAJOR, 'U', D, 1, h, D, step, 1) != 0)
             break;
         double slope = 0, a = 1, f2 = f;
         for (int i = 0; i < D; i++)
             slope += g[i] * step[i];
-        for (int k = 0; k < 40; k++, a *= 0.5) {
+        int k = 0;
+        for (; k < 40; k++, a *= 0.5) {
             for (int i = 0; i < D; i++)
                 trial[i] = w[i] - a * step[i];
             f2 = objective(x, y, n, d, lambda, trial, z2);
             if (f2 <= f - 1e-4 * a * slope || k == 39)
                 break;
         }
+        if (k >= 10)
+            kept = 0, whole = 1; /* a new Hessian, from every row */
         memcpy(w, trial, (size_t)D * sizeof *w);
         memcpy(z, z2, n * sizeof *z);
         f = f2;
     }
-    free(z), free(g), free(h), free(b);
+    if (rc == GT_OK)
+        memcpy(w, good, (size_t)D * sizeof *w);
+    free(z), free(g), free(h), free(hf), free(b);
     return rc ? gt_fail(e, GT_EFAIL, "the probe's fit did not converge") : GT_OK;
 }
 

@@ -23,7 +23,7 @@ printf '%s, "%s", the first %s steps of kjv-train.txt; load average %s\n' \
     "$(basename "$model")" "$regex" "$steps" "$(cut -d' ' -f1-3 /proc/loadavg)"
 set -- $("$work/bench_probe" "$model" "$top/samples/kjv-train.txt" "$regex" "$steps" "$reps" "$work")
 n=$1 d=$2 ours=$3
-printf 'gatetui (Newton, LAPACK dposv): %s s for %s steps x %s units\n' "$ours" "$n" "$d"
+printf 'gatetui (Newton, LAPACK Cholesky): %s s for %s steps x %s units\n' "$ours" "$n" "$d"
 /usr/bin/python3 "$top/tests/bench/probe_sklearn.py" "$work" "$n" "$d" "$reps" >"$work/sk"
 best=
 while read -r solver secs dw; do
