@@ -761,14 +761,22 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
     {
         gt_surface sf;
         gt_error de = {0};
-        int rows_ok = 0, rows_seen = 0;
+        int rows_ok = 0, rows_seen = 0, legend = 0, decade = 0, dots = 0;
         if (surf_init(&sf, 200, 60, 1) == 0 && view_prepare(v, 200, 60, &de) == GT_OK) {
             frame_draw(&sf, v);
             for (int y = 0; y < 60; y++) {
                 char row[2048], name[32];
                 surf_row_text(&sf, y, row, sizeof row);
+                legend |= strstr(row, "|J|_F  ") && strstr(row, "|C|_F  ") && strstr(row, "|J_jj|");
+                const char *at = strstr(row, "1e0\xe2\x94\x82"); /* 1e0 and the axis */
+                decade |= at && at - row > 67;
+                for (int x = 70; x < 200; x++) /* the curves' dots, right of the table */
+                    dots += (unsigned char)surf_cell(&sf, x, y)->s[0] == 0xe2 &&
+                            (unsigned char)surf_cell(&sf, x, y)->s[1] >= 0xa0 &&
+                            (unsigned char)surf_cell(&sf, x, y)->s[1] <= 0xa3;
                 int k;
-                if (sscanf(row, " %d %*e", &k) == 1 && k >= 1 && k <= 20 && strstr(row, "e")) {
+                double j0;
+                if (sscanf(row, " %d %le", &k, &j0) == 2 && k >= 1 && k <= 20 && strstr(row, "e")) {
                     panel_char_name(v, trace_token(v->tr, 20 - (size_t)k), name, sizeof name);
                     rows_seen++;
                     rows_ok += strstr(row, name) != NULL;
@@ -780,6 +788,10 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
         tap_ok(rows_seen == 20 && rows_ok == rows_seen,
                "D at 200x60: each lag's row names the character read at step T - k (%d of %d)",
                rows_ok, rows_seen);
+        tap_ok(legend && decade && dots > 40,
+               "D at 200x60: beside the table, |J|_F, |C|_F and the unit's J_jj and C_jj against "
+               "k on a log scale (the legend %s, the 1e0 decade %s, %d cells of dots)",
+               legend ? "there" : "missing", decade ? "there" : "missing", dots);
     }
     const int eig_ok = eig_as_direct(v, m, t->tok) && v->eig.abs[0] > 0;
     tap_ok(eig_ok,

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "screen/draw_logplot.h"
 #include "screen/panel.h"
 
 /* The columns of one block: k, then five numbers of 10 and the share. */
@@ -83,13 +84,14 @@ static int pick_lags(int K, int n, int *out)
 }
 
 /* The table of lags in rows y0 .. y0+rows-1 (the first one its header); the character at
- * each lag's start after each block when there is room. */
-static void table(gt_surface *s, int x, int y0, int w, int rows, const gt_view *v)
+ * each lag's start after each block when there is room; two blocks when the lags need
+ * them and w allows. Returns the columns it took. */
+static int table(gt_surface *s, int x, int y0, int w, int rows, const gt_view *v)
 {
     const gt_data_jac *jv = &v->jac;
     const int K = jv->K, per = rows - 1;
     if (per < 1)
-        return;
+        return 0;
     const int blocks = K > per && w >= 2 * BLOCK_W + 1 ? 2 : 1;
     const int chars = w >= blocks * (BLOCK_W + AT_W) + blocks - 1;
     const int bw = BLOCK_W + (chars ? AT_W : 0);
@@ -113,6 +115,47 @@ static void table(gt_surface *s, int x, int y0, int w, int rows, const gt_view *
                 lag_char(s, bx + BLOCK_W, y0 + 1 + i, v, jv->step, lags[at]);
         }
     }
+    return blocks * (bw + 1) - 1;
+}
+
+/* The plot beside the table: narrower than this, none */
+#define PLOT_MIN_W 30
+
+/* The norms against the lag on a log scale, over rows y0 .. y0+rows-1 (a legend, the plot,
+ * its k axis): |J|_F and |C|_F, each over its value at k = 0 (the identity's, sqrt(H)), and
+ * the unit's |J_jj| and C_jj (1 at k = 0). */
+static void jac_plot(gt_surface *s, int x, int y0, int w, int rows, const gt_view *v)
+{
+    const gt_data_jac *jv = &v->jac;
+    const int K = jv->K, carry = !isnan(jv->lag[0].carry);
+    if (rows < 5 || w < PLOT_MIN_W)
+        return;
+    double fj[DATA_JAC_KMAX + 1], fc[DATA_JAC_KMAX + 1], dj[DATA_JAC_KMAX + 1],
+        dc[DATA_JAC_KMAX + 1];
+    fj[0] = fc[0] = sqrt((double)v->m->hidden);
+    dj[0] = dc[0] = 1;
+    for (int k = 1; k <= K; k++) {
+        const gt_jacobian_lag *l = &jv->lag[k - 1];
+        fj[k] = l->frob, fc[k] = l->carry_frob, dj[k] = fabs(l->diag), dc[k] = l->carry;
+    }
+    plot_curve cv[4];
+    int nc = 0;
+    if (carry)
+        cv[nc++] = (plot_curve){fc, "C", R_CARRY};
+    cv[nc++] = (plot_curve){fj, "J", R_PLOT};
+    if (carry)
+        cv[nc++] = (plot_curve){dc, "c", R_BAR0};
+    cv[nc++] = (plot_curve){dj, "j", R_MARK};
+    static const char *const name[][2] = {
+        {"C", "|C|_F"}, {"J", "|J|_F"}, {"c", "C_jj"}, {"j", "|J_jj|"}};
+    int lx = x;
+    for (int i = 0; i < nc; i++) /* the legend: each curve's letter and what it is */
+        for (int q = 0; q < 4; q++)
+            if (!strcmp(cv[i].label, name[q][0])) {
+                lx += surf_text(s, lx, y0, x + w - lx, cv[i].role, name[q][0]);
+                lx += surf_printf(s, lx, y0, x + w - lx, R_DIM, " %s  ", name[q][1]);
+            }
+    plot_log(s, x, y0 + 1, w, rows - 2, K, cv, nc, v->mono);
 }
 
 /* As many of n values as fit in w columns after the label, each in 7. */
@@ -259,7 +302,8 @@ void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
     /* then the eigenvalues (two lines), the Lyapunov half-lives, the fixed point and the
        comparison at k = K */
     int rows = end - y - 5;
-    table(s, x, y, w, rows, v);
+    const int used = table(s, x, y, w, rows, v);
+    jac_plot(s, x + used + 2, y, w - used - 2, rows, v);
     eigen(s, x, end - 5, w, v, g);
     lyapunov(s, x, end - 3, w, v);
     fixed_point(s, x, end - 2, w, v);

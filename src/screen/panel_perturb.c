@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "screen/panel.h"
+#include "screen/draw_logplot.h"
 #include "screen/draw_plot.h"
 
 /* Other models' measured curves drawn at most (named 1-9 by their place on the command
@@ -25,127 +26,6 @@ static void fmt_hl(char *buf, size_t n, double hl, int K)
         snprintf(buf, n, "%.1f", hl);
 }
 
-/* A decade's label, all in one format: 1e1, 1e0, 1e-1, 1e-4. */
-static void fmt_decade(char *buf, size_t n, int d)
-{
-    snprintf(buf, n, "1e%d", d);
-}
-
-typedef struct curve {
-    const double *v;
-    const char *label;
-    gt_role role;
-} curve;
-
-/* curve[k] / curve[0] at fractional k, interpolated log-linearly; NAN where it is zero. */
-static double ratio_at(const double *v, double k, int K)
-{
-    int a = (int)floor(k), b = a + 1;
-    if (a >= K)
-        return v[K] / v[0];
-    double ra = v[a] / v[0], rb = v[b] / v[0], t = k - a;
-    if (!(ra > 0) || !(rb > 0))
-        return t < 0.5 ? (ra > 0 ? ra : NAN) : (rb > 0 ? rb : NAN);
-    return exp((1 - t) * log(ra) + t * log(rb));
-}
-
-/* The decades' labels (lab columns from x0) of an axis of ph rows from top down to dbot,
- * where each falls: every n-th decade from 1 (where every curve starts), n the fewest
- * decades whose labels keep a row free between them, so that they are evenly spaced
- * (1e0 1e-4 1e-8 1e-12, none skipped). */
-static void draw_decades(gt_surface *s, int x0, int py, int lab, int ph, double top, int dbot,
-                         int dtop)
-{
-    const double span = top - dbot, rows_per = span > 0 ? (ph - 1) / span : 0;
-    int n = 1;
-    while (n < dtop - dbot + 1 && n * rows_per < 2)
-        n++;
-    char buf[32];
-    const int first = dtop >= 0 ? dtop / n * n : -((-dtop + n - 1) / n) * n;
-    for (int d = first; d >= dbot; d -= n) {
-        int row = (int)lround((top - d) / span * (ph - 1));
-        if (row < 0 || row >= ph)
-            continue;
-        fmt_decade(buf, sizeof buf, d);
-        surf_printf(s, x0, py + row, lab, R_DIM, "%*s", lab, buf);
-    }
-}
-
-static void draw_plot(gt_surface *s, int x0, int y0, int w, int ph, const gt_data_pert *pv,
-                      const curve *cv, int nc, int letters)
-{
-    const int K = pv->r.K, lab = 5;
-    int pw = w - lab - 2; /* a column on the right for the curves' names */
-    if (pw < 8 || ph < 2)
-        return;
-    double lo = INFINITY, hi = 1;
-    for (int i = 0; i < nc; i++)
-        for (int k = 0; k <= K; k++) {
-            double r = cv[i].v[k] / cv[i].v[0];
-            if (r > 0 && r < lo)
-                lo = r;
-            if (r > hi)
-                hi = r;
-        }
-    if (!(lo < INFINITY) || lo < 1e-12)
-        lo = lo < INFINITY ? 1e-12 : 0.1;
-    /* the axis from the lowest decade to the highest value: no empty decade on top */
-    double top = log10(hi) < 1e-9 ? 0 : log10(hi);
-    int dtop = (int)floor(top + 1e-9), dbot = (int)floor(log10(lo) + 1e-9);
-    if (dbot >= dtop)
-        dbot = dtop - 1;
-    double span = top - dbot;
-    int px = x0 + lab + 1, py = y0;
-    const char *axis = s->utf8 ? "│" : "|";
-    for (int y = 0; y < ph; y++)
-        surf_put(s, px - 1, py + y, R_DIM, axis);
-    draw_decades(s, x0, py, lab, ph, top, dbot, dtop);
-    char buf[32];
-    int used[PEER_MAX + 4];
-    for (int i = 0; i < nc; i++) {
-        used[i] = -1;
-        plot_canvas c;
-        if (plot_canvas_init(&c, pw, ph, s->utf8))
-            return;
-        for (int dx = 0; dx < c.dw; dx++) {
-            double k = c.dw > 1 ? (double)dx * K / (c.dw - 1) : 0;
-            double r = ratio_at(cv[i].v, k, K);
-            if (r > 0)
-                plot_canvas_dot(&c, (dx + 0.5) / c.dw, (log10(r) - dbot) / span);
-        }
-        if (s->utf8 && !letters) {
-            plot_canvas_draw(&c, s, px, py, cv[i].role);
-        } else { /* in ASCII and without colours each curve is drawn with its name */
-            for (int cy = 0; cy < ph; cy++)
-                for (int cx = 0; cx < pw; cx++)
-                    if (c.count[(size_t)cy * pw + cx])
-                        surf_put(s, px + cx, py + cy, cv[i].role, cv[i].label);
-        }
-        /* the curve's name at its end */
-        double r = cv[i].v[K] / cv[i].v[0];
-        int cx, cy;
-        plot_canvas_cell(&c, 1.0, r > 0 ? (log10(r) - dbot) / span : 0, &cx, &cy);
-        for (int tries = 0; tries < ph; tries++) {
-            int row = cy + (tries % 2 ? -(tries + 1) / 2 : tries / 2);
-            int taken = row < 0 || row >= ph;
-            for (int j = 0; j < i; j++)
-                taken |= used[j] == row;
-            if (!taken) {
-                surf_text(s, px + pw, py + row, 1, cv[i].role, cv[i].label);
-                used[i] = row;
-                break;
-            }
-        }
-        plot_canvas_free(&c);
-    }
-    /* the k axis */
-    int y = py + ph;
-    surf_text(s, px - 1, y, 1, R_DIM, "0");
-    snprintf(buf, sizeof buf, "k");
-    surf_text(s, px + pw / 2, y, 1, R_DIM, buf);
-    snprintf(buf, sizeof buf, "%d", K);
-    surf_text(s, px + pw - surf_width(buf), y, surf_width(buf), R_DIM, buf);
-}
 
 /* The view of model k when it has the same edit's curves as v (same step, layer and K),
  * else NULL. */
@@ -268,7 +148,7 @@ static int halflife_lines(gt_surface *s, int x, int y, int w, int end, const gt_
 
 /* The curves' names under the plot, shortened when the long ones do not fit in w; then the
  * other models' digits (the first npeer curves of cv), when there is room. */
-static void legend(gt_surface *s, int x, int y, int w, int lstm, int nofo, const curve *cv,
+static void legend(gt_surface *s, int x, int y, int w, int lstm, int nofo, const plot_curve *cv,
                    int npeer)
 {
     const struct {
@@ -311,25 +191,25 @@ static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_view
     static const char *const name[PEER_MAX] = {"1", "2", "3", "4", "5", "6", "7", "8", "9"};
     /* in colours none of this model's curves has (c cyan, F yellow, h green, L magenta) */
     static const gt_role role[3] = {R_BAR2, R_NEG, R_POS};
-    curve cv[PEER_MAX + 4];
+    plot_curve cv[PEER_MAX + 4];
     int nc = 0;
     for (int k = 0; k < v->npeers && k < PEER_MAX; k++) { /* the other models under this one's */
         const gt_data_pert *o = k == v->self ? NULL : peer_pert(v, k);
         if (o && measured(o)[0] > 0)
-            cv[nc++] = (curve){measured(o), name[k], role[k % 3]};
+            cv[nc++] = (plot_curve){measured(o), name[k], role[k % 3]};
     }
     const int npeer = nc;
     const int nofo = isnan(pv->r.fo[0]); /* a plain RNN: no carry gate, no F */
     if (!nofo)
-        cv[nc++] = (curve){pv->r.fo, "F", R_CARRY};
+        cv[nc++] = (plot_curve){pv->r.fo, "F", R_CARRY};
     if (pv->r.lin[0] > 0)
-        cv[nc++] = (curve){pv->r.lin, "L", R_MARK};
+        cv[nc++] = (plot_curve){pv->r.lin, "L", R_MARK};
     if (pv->r.dh[0] > 0)
-        cv[nc++] = (curve){pv->r.dh, "h", R_BAR0};
+        cv[nc++] = (plot_curve){pv->r.dh, "h", R_BAR0};
     if (pv->lstm && pv->r.dc[0] > 0)
-        cv[nc++] = (curve){pv->r.dc, "c", R_PLOT};
+        cv[nc++] = (plot_curve){pv->r.dc, "c", R_PLOT};
     if (nofo ? pv->r.dh[0] > 0 : pv->r.fo[0] > 0) {
-        draw_plot(s, in.x, y, w, plot_rows, pv, cv, nc, letters);
+        plot_log(s, in.x, y, w, plot_rows, pv->r.K, cv, nc, letters);
     } else {
         nc = 0;
         panel_wrap(s, x, y, w, plot_rows, R_DIM, "no difference at k = 0 on this layer");

@@ -1,0 +1,126 @@
+/* Curves on a log scale (draw_logplot.h): each over its value at k = 0, against k = 0..K,
+ * the decades labelled evenly. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "screen/draw_logplot.h"
+#include "screen/draw_plot.h"
+
+/* A decade's label, all in one format: 1e1, 1e0, 1e-1, 1e-4. */
+static void fmt_decade(char *buf, size_t n, int d)
+{
+    snprintf(buf, n, "1e%d", d);
+}
+
+/* curve[k] / curve[0] at fractional k, interpolated log-linearly; NAN where it is zero. */
+static double ratio_at(const double *v, double k, int K)
+{
+    int a = (int)floor(k), b = a + 1;
+    if (a >= K)
+        return v[K] / v[0];
+    double ra = v[a] / v[0], rb = v[b] / v[0], t = k - a;
+    if (!(ra > 0) || !(rb > 0))
+        return t < 0.5 ? (ra > 0 ? ra : NAN) : (rb > 0 ? rb : NAN);
+    return exp((1 - t) * log(ra) + t * log(rb));
+}
+
+/* The decades' labels (lab columns from x0) of an axis of ph rows from top down to dbot,
+ * where each falls: every n-th decade from 1 (where every curve starts), n the fewest
+ * decades whose labels keep a row free between them, so that they are evenly spaced
+ * (1e0 1e-4 1e-8 1e-12, none skipped). */
+static void draw_decades(gt_surface *s, int x0, int py, int lab, int ph, double top, int dbot,
+                         int dtop)
+{
+    const double span = top - dbot, rows_per = span > 0 ? (ph - 1) / span : 0;
+    int n = 1;
+    while (n < dtop - dbot + 1 && n * rows_per < 2)
+        n++;
+    char buf[32];
+    const int first = dtop >= 0 ? dtop / n * n : -((-dtop + n - 1) / n) * n;
+    for (int d = first; d >= dbot; d -= n) {
+        int row = (int)lround((top - d) / span * (ph - 1));
+        if (row < 0 || row >= ph)
+            continue;
+        fmt_decade(buf, sizeof buf, d);
+        surf_printf(s, x0, py + row, lab, R_DIM, "%*s", lab, buf);
+    }
+}
+
+void plot_log(gt_surface *s, int x0, int y0, int w, int ph, int K, const plot_curve *cv, int nc,
+              int letters)
+{
+    const int lab = 5;
+    int pw = w - lab - 2; /* a column on the right for the curves' names */
+    if (pw < 8 || ph < 2)
+        return;
+    double lo = INFINITY, hi = 1;
+    for (int i = 0; i < nc; i++)
+        for (int k = 0; k <= K; k++) {
+            double r = cv[i].v[k] / cv[i].v[0];
+            if (r > 0 && r < lo)
+                lo = r;
+            if (r > hi)
+                hi = r;
+        }
+    if (!(lo < INFINITY) || lo < 1e-12)
+        lo = lo < INFINITY ? 1e-12 : 0.1;
+    /* the axis from the lowest decade to the highest value: no empty decade on top */
+    double top = log10(hi) < 1e-9 ? 0 : log10(hi);
+    int dtop = (int)floor(top + 1e-9), dbot = (int)floor(log10(lo) + 1e-9);
+    if (dbot >= dtop)
+        dbot = dtop - 1;
+    double span = top - dbot;
+    int px = x0 + lab + 1, py = y0;
+    const char *axis = s->utf8 ? "│" : "|";
+    for (int y = 0; y < ph; y++)
+        surf_put(s, px - 1, py + y, R_DIM, axis);
+    draw_decades(s, x0, py, lab, ph, top, dbot, dtop);
+    char buf[32];
+    int used[PLOT_LOG_MAX];
+    nc = nc < PLOT_LOG_MAX ? nc : PLOT_LOG_MAX;
+    for (int i = 0; i < nc; i++) {
+        used[i] = -1;
+        plot_canvas c;
+        if (plot_canvas_init(&c, pw, ph, s->utf8))
+            return;
+        for (int dx = 0; dx < c.dw; dx++) {
+            double k = c.dw > 1 ? (double)dx * K / (c.dw - 1) : 0;
+            double r = ratio_at(cv[i].v, k, K);
+            if (r > 0)
+                plot_canvas_dot(&c, (dx + 0.5) / c.dw, (log10(r) - dbot) / span);
+        }
+        if (s->utf8 && !letters) {
+            plot_canvas_draw(&c, s, px, py, cv[i].role);
+        } else { /* in ASCII and without colours each curve is drawn with its name */
+            for (int cy = 0; cy < ph; cy++)
+                for (int cx = 0; cx < pw; cx++)
+                    if (c.count[(size_t)cy * pw + cx])
+                        surf_put(s, px + cx, py + cy, cv[i].role, cv[i].label);
+        }
+        /* the curve's name at its end */
+        double r = cv[i].v[K] / cv[i].v[0];
+        int cx, cy;
+        plot_canvas_cell(&c, 1.0, r > 0 ? (log10(r) - dbot) / span : 0, &cx, &cy);
+        for (int tries = 0; tries < ph; tries++) {
+            int row = cy + (tries % 2 ? -(tries + 1) / 2 : tries / 2);
+            int taken = row < 0 || row >= ph;
+            for (int j = 0; j < i; j++)
+                taken |= used[j] == row;
+            if (!taken) {
+                surf_text(s, px + pw, py + row, 1, cv[i].role, cv[i].label);
+                used[i] = row;
+                break;
+            }
+        }
+        plot_canvas_free(&c);
+    }
+    /* the k axis */
+    int y = py + ph;
+    surf_text(s, px - 1, y, 1, R_DIM, "0");
+    snprintf(buf, sizeof buf, "k");
+    surf_text(s, px + pw / 2, y, 1, R_DIM, buf);
+    snprintf(buf, sizeof buf, "%d", K);
+    surf_text(s, px + pw - surf_width(buf), y, surf_width(buf), R_DIM, buf);
+}
