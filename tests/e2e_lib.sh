@@ -63,12 +63,14 @@ e2e_valgrind_clean() {
 tm() { tmux -u -L "$sock" "$@"; }
 screen() { tm capture-pane -p -t gt; }
 
-# wait_for PATTERN: until the screen shows it (grep -E), at most 10 s (times slow); 1, with
-# the screen as comments, if it never does. wait_gone PATTERN: until it no longer does.
+# wait_for PATTERN: until the screen shows it (grep -E), at most 60 s (10 s times slow under
+# valgrind): what the screen computes in the background (the derivative of a 542-unit RNN
+# under the sanitizers, on a loaded machine) can take more than 10 s; 1, with the screen as
+# comments, if it never does. wait_gone PATTERN: until it no longer does.
 slow=1
 wait_for() {
     i=0
-    while [ $i -lt $((200 * slow)) ]; do
+    while [ $i -lt $((slow > 1 ? 200 * slow : 1200)) ]; do
         if screen | grep -qE -- "$1"; then return 0; fi
         sleep 0.05
         i=$((i + 1))
@@ -97,7 +99,7 @@ settled() {
 }
 wait_gone() {
     i=0
-    while [ $i -lt $((200 * slow)) ]; do
+    while [ $i -lt $((slow > 1 ? 200 * slow : 1200)) ]; do
         if ! screen | grep -qE -- "$1"; then return 0; fi
         sleep 0.05
         i=$((i + 1))

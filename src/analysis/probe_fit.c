@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compute/simd.h"
 #include "gatetui/probe.h"
 
 typedef struct collect {
@@ -152,6 +153,51 @@ static void hessian(const double *x, size_t n, int d, double lambda, const doubl
     }
 }
 
+/* One pass over the rows for the step from w to trial = w - s, given z, the scores at w:
+ * z2 = z - (x s + s_b), the objective at trial (returned) and its gradient g (its norm into
+ * *gn), each row read once for both its product with s and its share of g. */
+static double step_pass(const double *restrict x, const unsigned char *y, size_t n, int d,
+                        double lambda, const double *trial, const double *restrict s,
+                        const double *z, double *z2, double *restrict g, double *gn)
+{
+    const int d4 = d / 4 * 4;
+    memset(g, 0, (size_t)(d + 1) * sizeof *g);
+    double loss = 0, gb = 0;
+    for (size_t t = 0; t < n; t++) {
+        const double *restrict row = x + t * (size_t)d;
+        v2d a0 = v2d_splat(0), a1 = a0;
+        for (int j = 0; j < d4; j += 4) {
+            a0 += v2d_load(row + j) * v2d_load(s + j);
+            a1 += v2d_load(row + j + 2) * v2d_load(s + j + 2);
+        }
+        const v2d a = a0 + a1;
+        double u = s[d] + (a[0] + a[1]);
+        for (int j = d4; j < d; j++)
+            u += row[j] * s[j];
+        const double zt = z[t] - u, r = 1 / (1 + exp(-zt)) - y[t];
+        z2[t] = zt;
+        loss += softplus(zt) - (y[t] ? zt : 0);
+        gb += r;
+        const v2d rv = v2d_splat(r);
+        for (int j = 0; j < d4; j += 4) {
+            v2d_store(g + j, v2d_load(g + j) + rv * v2d_load(row + j));
+            v2d_store(g + j + 2, v2d_load(g + j + 2) + rv * v2d_load(row + j + 2));
+        }
+        for (int j = d4; j < d; j++)
+            g[j] += r * row[j];
+    }
+    double reg = 0, norm = 0;
+    g[d] = gb;
+    for (int i = 0; i <= d; i++) {
+        g[i] /= (double)n;
+        if (i < d)
+            g[i] += lambda * trial[i], reg += trial[i] * trial[i];
+        norm += g[i] * g[i];
+    }
+    *gn = sqrt(norm);
+    return loss / (double)n + 0.5 * lambda * reg;
+}
+
 #define FIT_NEAR 3e-4 /* |g| below which the Hessian is taken over every row */
 /* Past FIT_TOL, up to FIT_EXTRA more steps towards |g| < FIT_GOAL: the weights' error is
  * up to |g| / lambda along the least curved direction, and exact Newton steps would have
@@ -170,7 +216,7 @@ int probe_logistic(const double *x, const unsigned char *y, size_t n, int d, dou
     const int D = d + 1;
     const size_t want = HESS_ROWS > 64 * (size_t)D ? HESS_ROWS : 64 * (size_t)D;
     const size_t sparse = n > want ? n / want : 1;
-    double *z = malloc(3 * n * sizeof *z), *g = malloc((size_t)D * 4 * sizeof *g),
+    double *z = malloc(3 * n * sizeof *z), *g = malloc((size_t)D * 5 * sizeof *g),
            *h = malloc((size_t)D * (size_t)D * sizeof *h);
     float *hf = malloc((size_t)D * (size_t)D * sizeof *hf),
           *b = malloc((size_t)HESS_BLOCK * (size_t)D * sizeof *b);
@@ -178,16 +224,16 @@ int probe_logistic(const double *x, const unsigned char *y, size_t n, int d, dou
         free(z), free(g), free(h), free(hf), free(b);
         return gt_fail(e, GT_EFAIL, "out of memory for the probe");
     }
-    double *step = g + D, *trial = g + 2 * D, *good = g + 3 * D, *z2 = z + n, *r = z + 2 * n;
+    double *step = g + D, *trial = g + 2 * D, *good = g + 3 * D, *g2 = g + 4 * D, *z2 = z + n, *r = z + 2 * n;
     size_t pos = 0;
     for (size_t t = 0; t < n; t++)
         pos += y[t];
     memset(w, 0, (size_t)D * sizeof *w);
     w[d] = pos && pos < n ? log((double)pos / (double)(n - pos)) : 0;
     double f = objective(x, y, n, d, lambda, w, z), last = INFINITY;
+    double gn = gradient(x, y, n, d, lambda, w, z, g, r);
     int rc = GT_EFAIL, kept = 0, whole = 0, extra = 0; /* kept: h holds a Hessian from every row */
     for (int it = 0; it < FIT_MAX_ITER; it++) {
-        const double gn = gradient(x, y, n, d, lambda, w, z, g, r);
         if (gn < FIT_TOL) { /* the last weights so close, kept in case a step goes astray */
             rc = GT_OK;
             memcpy(good, w, (size_t)D * sizeof *w);
@@ -207,20 +253,32 @@ int probe_logistic(const double *x, const unsigned char *y, size_t n, int d, dou
             break;
         double slope = 0, a = 1, f2 = f;
         for (int i = 0; i < D; i++)
-            slope += g[i] * step[i];
-        int k = 0;
-        for (; k < 40; k++, a *= 0.5) {
-            for (int i = 0; i < D; i++)
-                trial[i] = w[i] - a * step[i];
-            f2 = objective(x, y, n, d, lambda, trial, z2);
-            if (f2 <= f - 1e-4 * a * slope || k == 39)
-                break;
+            slope += g[i] * step[i], trial[i] = w[i] - step[i];
+        /* the whole step first, the scores and the gradient in the same pass */
+        f2 = step_pass(x, y, n, d, lambda, trial, step, z, z2, g2, &gn);
+        if (f2 <= f - 1e-4 * slope) {
+            memcpy(g, g2, (size_t)D * sizeof *g);
+        } else { /* shorter steps, and then the gradient */
+            int k = 1;
+            for (a = 0.5; k < 40; k++, a *= 0.5) {
+                for (int i = 0; i < D; i++)
+                    trial[i] = w[i] - a * step[i];
+                f2 = objective(x, y, n, d, lambda, trial, z2);
+                if (f2 <= f - 1e-4 * a * slope || k == 39)
+                    break;
+            }
+            if (k >= 10)
+                kept = 0, whole = 1; /* a new Hessian, from every row */
+            gn = gradient(x, y, n, d, lambda, trial, z2, g, r);
         }
-        if (k >= 10)
-            kept = 0, whole = 1; /* a new Hessian, from every row */
         memcpy(w, trial, (size_t)D * sizeof *w);
         memcpy(z, z2, n * sizeof *z);
         f = f2;
+    }
+    if (rc == GT_OK) { /* the scores were carried from step to step: once more afresh */
+        objective(x, y, n, d, lambda, good, z);
+        if (gradient(x, y, n, d, lambda, good, z, g, r) >= FIT_TOL)
+            rc = GT_EFAIL;
     }
     if (rc == GT_OK)
         memcpy(w, good, (size_t)D * sizeof *w);
