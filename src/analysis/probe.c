@@ -47,26 +47,41 @@ static int fit_rows(fit *f, const gt_signal_matrix *x, const unsigned char *y, c
     int rc = GT_EFAIL;
     if (!f->col || !f->mean || !f->sd || !f->w || !z || !yy)
         goto out;
+    /* each column's sums over the rows in their order, row by row (a row's values lie
+       together; a column's are H apart) */
+    double *sum = calloc(2 * (size_t)d, sizeof *sum), *sq = sum + d;
+    unsigned char *same = malloc((size_t)d);
+    if (!sum || !same) {
+        free(sum), free(same);
+        goto out;
+    }
+    memset(same, 1, (size_t)d);
+    const double *first = x->x + row_at(r, 0) * H;
+    for (size_t i = 0; i < n; i++) {
+        const double *row = x->x + row_at(r, i) * H;
+        for (int c = 0; c < d; c++) {
+            same[c] &= row[cols[c]] == first[cols[c]];
+            sum[c] += row[cols[c]];
+        }
+    }
+    for (int c = 0; c < d; c++)
+        sum[c] /= (double)n; /* the means */
+    for (size_t i = 0; i < n; i++) {
+        const double *row = x->x + row_at(r, i) * H;
+        for (int c = 0; c < d; c++) {
+            const double v = row[cols[c]] - sum[c];
+            sq[c] += v * v;
+        }
+    }
     f->d = 0;
     for (int c = 0; c < d; c++) {
-        double s = 0, ss = 0, v0 = x->x[row_at(r, 0) * H + (size_t)cols[c]];
-        int same = 1;
-        for (size_t i = 0; i < n; i++) {
-            double v = x->x[row_at(r, i) * H + (size_t)cols[c]];
-            same &= v == v0;
-            s += v;
-        }
-        double mu = s / (double)n;
-        for (size_t i = 0; i < n; i++) {
-            double v = x->x[row_at(r, i) * H + (size_t)cols[c]] - mu;
-            ss += v * v;
-        }
-        if (same || ss <= 0)
+        if (same[c] || sq[c] <= 0)
             continue;
         f->col[f->d] = cols[c];
-        f->mean[f->d] = mu;
-        f->sd[f->d++] = sqrt(ss / (double)n);
+        f->mean[f->d] = sum[c];
+        f->sd[f->d++] = sqrt(sq[c] / (double)n);
     }
+    free(sum), free(same);
     for (size_t i = 0; i < n; i++) {
         const double *row = x->x + row_at(r, i) * H;
         for (int c = 0; c < f->d; c++)
@@ -137,35 +152,101 @@ static int cross_validate(const gt_signal_matrix *x, const unsigned char *y, int
     return rc;
 }
 
+typedef struct valued {
+    double v;
+    size_t t;
+} valued;
+
+static int by_value(const void *pa, const void *pb)
+{
+    const double a = ((const valued *)pa)->v, b = ((const valued *)pb)->v;
+    return (a > b) - (a < b);
+}
+
+/* Each of the K folds' training AUC of one column (ties counted a half, NAN for a fold
+ * whose training steps are of one class), from the column's n steps sorted by value once:
+ * a fold's training steps are the sorted ones outside it, in the same order, and their
+ * groups of equal values the whole groups less the fold's own steps, so that each fold's
+ * sum is probe_auc's over its training steps term for term. fold[t]: step t's fold.
+ * Scratch: num, below (K doubles), cnt (4K). */
+static void fold_aucs(const valued *sorted, const unsigned char *y, const int *fold, size_t n,
+                      int K, double *auc, double *num, double *below, size_t *cnt)
+{
+    size_t *pk = cnt, *qk = cnt + K, *pin = cnt + 2 * K, *nin = cnt + 3 * K, P = 0;
+    for (int k = 0; k < K; k++)
+        num[k] = below[k] = 0, pin[k] = nin[k] = 0;
+    for (size_t t = 0; t < n; t++) {
+        P += y[t];
+        pin[fold[t]] += y[t];
+        nin[fold[t]] += !y[t];
+    }
+    for (size_t i = 0; i < n;) {
+        size_t j = i, p = 0;
+        for (int k = 0; k < K; k++)
+            pk[k] = qk[k] = 0;
+        while (j < n && sorted[j].v == sorted[i].v) {
+            const size_t t = sorted[j++].t;
+            p += y[t];
+            pk[fold[t]] += y[t];
+            qk[fold[t]] += !y[t];
+        }
+        const size_t q = j - i - p;
+        for (int k = 0; k < K; k++) { /* the group's training steps: all but fold k's */
+            const double pt = (double)(p - pk[k]), qt = (double)(q - qk[k]);
+            num[k] += pt * (below[k] + 0.5 * qt);
+            below[k] += qt;
+        }
+        i = j;
+    }
+    for (int k = 0; k < K; k++) {
+        const double pos = (double)(P - pin[k]), neg = (double)(n - P - nin[k]);
+        auc[k] = pos == 0 || neg == 0 ? NAN : num[k] / (pos * neg);
+    }
+}
+
 /* Each fold's best single unit: the largest |AUC - 1/2| on the training steps (ties: the
- * lowest unit), scored on the held-out steps in the direction it had in training. */
+ * lowest unit), scored on the held-out steps in the direction it had in training. Each
+ * unit's steps are sorted once for every fold (fold_aucs). */
 static int best_units(const gt_signal_matrix *x, const unsigned char *y, int K,
                       gt_probe_fold *folds, gt_error *e)
 {
     size_t n = x->n, H = (size_t)x->H;
-    double *col = malloc(n * sizeof *col);
-    unsigned char *yy = malloc(n);
-    if (!col || !yy) {
-        free(col), free(yy);
+    valued *sv = malloc(n * sizeof *sv);
+    int *fold = malloc(n * sizeof *fold);
+    double *col = malloc(n * sizeof *col), *work = malloc(5 * (size_t)K * sizeof *work);
+    size_t *cnt = malloc(4 * (size_t)K * sizeof *cnt);
+    if (!sv || !fold || !col || !work || !cnt) {
+        free(sv), free(fold), free(col), free(work), free(cnt);
         return gt_fail(e, GT_EFAIL, "out of memory for the probe");
+    }
+    double *auc = work, *num = work + K, *below = work + 2 * K, *best = work + 3 * K,
+           *dir = work + 4 * K;
+    for (int k = 0; k < K; k++) {
+        size_t lo, hi;
+        fold_span(n, k, K, &lo, &hi);
+        for (size_t t = lo; t < hi; t++)
+            fold[t] = k;
+        best[k] = -1, dir[k] = 1;
+    }
+    for (size_t j = 0; j < H; j++) {
+        for (size_t t = 0; t < n; t++)
+            sv[t] = (valued){x->x[t * H + j], t};
+        qsort(sv, n, sizeof *sv, by_value);
+        fold_aucs(sv, y, fold, n, K, auc, num, below, cnt);
+        for (int k = 0; k < K; k++)
+            if (!isnan(auc[k]) && fabs(auc[k] - 0.5) > best[k]) {
+                best[k] = fabs(auc[k] - 0.5), folds[k].best_unit = (int)j;
+                dir[k] = auc[k] < 0.5 ? -1 : 1;
+            }
     }
     for (int k = 0; k < K; k++) {
         size_t lo, hi;
         fold_span(n, k, K, &lo, &hi);
-        rows r = {n, lo, hi};
-        double best = -1, dir = 1;
-        for (size_t j = 0; j < H; j++) {
-            for (size_t i = 0; i < row_count(&r); i++)
-                col[i] = x->x[row_at(&r, i) * H + j], yy[i] = y[row_at(&r, i)];
-            double a = probe_auc(col, yy, row_count(&r));
-            if (!isnan(a) && fabs(a - 0.5) > best)
-                best = fabs(a - 0.5), folds[k].best_unit = (int)j, dir = a < 0.5 ? -1 : 1;
-        }
         for (size_t t = lo; t < hi; t++)
-            col[t - lo] = dir * x->x[t * H + (size_t)folds[k].best_unit];
+            col[t - lo] = dir[k] * x->x[t * H + (size_t)folds[k].best_unit];
         folds[k].best_unit_auc = probe_auc(col, y + lo, hi - lo);
     }
-    free(col), free(yy);
+    free(sv), free(fold), free(col), free(work), free(cnt);
     return GT_OK;
 }
 
