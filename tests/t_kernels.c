@@ -514,7 +514,8 @@ static int same_cells(const kern_set *ks, const cell_in *l, const cell_in *gr)
         memcpy(h[k], gr->h, H * sizeof *h[k]);
     ks->gru64(ks, H, &q, g[0], t, h[0]);
     cell64_gru(ks, H, &q, g[1], t, h[1]);
-    same = same && !memcmp(g[0], g[1], 3 * H * sizeof *g[0]) && !memcmp(h[0], h[1], H * sizeof *h[0]);
+    same = same && !memcmp(g[0], g[1], 3 * H * sizeof *g[0]) &&
+           !memcmp(h[0], h[1], H * sizeof *h[0]);
     for (int k = 0; k < 2; k++)
         free(g[k]), free(c[k]), free(h[k]);
     free(t);
@@ -540,8 +541,9 @@ static void check_cells64(const kern_set *ks)
         tap_ok(wr <= 2e-15, "double plain RNN cell, H = %zu, tanh and relu, a kept or not: "
                "within %.2g of the plain loop (bound 2e-15)", H, wr);
         if (strcmp(ks->name, "avx2") == 0)
-            tap_ok(same_cells(ks, &l, &gr), "double LSTM and GRU cells, H = %zu: the one-pass "
-                   "cells compute the plain cells' numbers on this set's nonlinearities exactly", H);
+            tap_ok(same_cells(ks, &l, &gr),
+                   "double LSTM and GRU cells, H = %zu: the one-pass cells compute the plain "
+                   "cells' numbers on this set's nonlinearities exactly", H);
         tap_ok(wl <= 2e-15, "double LSTM cell, H = %zu, with and without the float32 terms, "
                "the gates kept or not: within %.2g of the plain loop (bound 2e-15)", H, wl);
         tap_ok(wg <= 2e-15 && wb <= 2e-15, "double GRU cell, H = %zu, reset after and before: "

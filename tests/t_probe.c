@@ -102,6 +102,21 @@ static double plain_derivatives(const double *x, const unsigned char *y, const d
     return sqrt(norm);
 }
 
+/* With no column (every unit constant over the steps) the fit is the bias alone: the log
+ * odds of the steps inside. */
+static void test_no_column(void)
+{
+    enum { N = 1000 };
+    unsigned char y[N];
+    for (int t = 0; t < N; t++)
+        y[t] = t % 4 == 0;
+    double x[1] = {0}, w[1] = {0};
+    gt_error e = {0};
+    const int rc = probe_logistic(x, y, N, 0, 1e-3, w, &e);
+    tap_ok(rc == GT_OK && fabs(w[0] - log(1.0 / 3)) < 1e-12,
+           "the fit with no column: the bias alone, ln(1/3) (%.12f; %s)", w[0], e.msg);
+}
+
 static void test_sampled_fit(void)
 {
     double *x = malloc(FN * FD * sizeof *x), w[FD + 1], v[FD + 1] = {0}, g[FD + 1];
@@ -147,6 +162,7 @@ static void test_sampled_fit(void)
 int main(void)
 {
     test_sampled_fit();
+    test_no_column();
     char dir[] = "/tmp/t_probe.XXXXXX";
     if (!mkdtemp(dir)) {
         printf("Bail out! no temporary directory\n");

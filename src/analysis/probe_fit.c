@@ -64,14 +64,16 @@ void dgemv_(const char *trans, const int *m, const int *n, const double *alpha, 
 #define HESS_BLOCK 256    /* rows scaled and added to the Hessian at a time */
 #define HESS_ROWS 16384   /* the Hessian's rows, at least (and 64 per weight) */
 
-/* z = x w + b over the n rows, by the BLAS (x row-major n x d is column-major d x n). */
+/* z = x w + b over the n rows, by the BLAS (x row-major n x d is column-major d x n; with
+ * no column, the bias alone: the BLAS refuses a leading dimension of 0). */
 static void scores(const double *x, size_t n, int d, const double *w, double *z)
 {
     const int one = 1, ni = (int)n;
     const double a = 1, zero = 0;
-    dgemv_("T", &d, &ni, &a, x, &d, w, &one, &zero, z, &one, 1);
+    if (d > 0)
+        dgemv_("T", &d, &ni, &a, x, &d, w, &one, &zero, z, &one, 1);
     for (size_t t = 0; t < n; t++)
-        z[t] += w[d];
+        z[t] = (d > 0 ? z[t] : 0) + w[d];
 }
 
 /* The objective at w (d weights, then the bias); z gets x w + b. */
@@ -111,7 +113,8 @@ static double gradient(const double *x, const unsigned char *y, size_t n, int d,
         r[t] = 1 / (1 + exp(-z[t])) - y[t];
         gb += r[t];
     }
-    dgemv_("N", &d, &ni, &inv_n, x, &d, r, &one, &zero, g, &one, 1); /* x' r / n */
+    if (d > 0)
+        dgemv_("N", &d, &ni, &inv_n, x, &d, r, &one, &zero, g, &one, 1); /* x' r / n */
     g[d] = gb * inv_n;
     double norm = 0;
     for (int i = 0; i < d + 1; i++) {
@@ -198,6 +201,24 @@ static double step_pass(const double *restrict x, const unsigned char *y, size_t
     return loss / (double)n + 0.5 * lambda * reg;
 }
 
+/* Steps of 1/2, 1/4, ... of s from w until the objective falls by 1e-4 of the slope g's
+ * times the step (at most 39 halvings): trial, its scores z2 and objective *f2. Returns
+ * how many halvings it took. */
+static int backtrack(const double *x, const unsigned char *y, size_t n, int d, double lambda,
+                     const double *w, const double *s, double f, double slope, double *trial,
+                     double *z2, double *f2)
+{
+    int k = 1;
+    for (double a = 0.5; k < 40; k++, a *= 0.5) {
+        for (int i = 0; i <= d; i++)
+            trial[i] = w[i] - a * s[i];
+        *f2 = objective(x, y, n, d, lambda, trial, z2);
+        if (*f2 <= f - 1e-4 * a * slope || k == 39)
+            break;
+    }
+    return k;
+}
+
 #define FIT_NEAR 3e-4 /* |g| below which the Hessian is taken over every row */
 /* Past FIT_TOL, up to FIT_EXTRA more steps towards |g| < FIT_GOAL: the weights' error is
  * up to |g| / lambda along the least curved direction, and exact Newton steps would have
@@ -208,8 +229,8 @@ static double step_pass(const double *restrict x, const unsigned char *y, size_t
 /* Newton's method with the exact gradient and a Hessian that need not be exact, since the
  * gradient decides when to stop: far from the minimum (|g| >= FIT_NEAR) from every
  * stride-th row, near it from every row, its products in float32, and kept (its Cholesky
- * factor) while each step takes |g| below 0.3 of what it was. A step the line search must shorten
- * ten times over takes a new Hessian from every row. */
+ * factor) while each step takes |g| below 0.3 of what it was. A step the line search must
+ * shorten ten times over takes a new Hessian from every row. */
 int probe_logistic(const double *x, const unsigned char *y, size_t n, int d, double lambda,
                    double *w, gt_error *e)
 {
@@ -222,9 +243,12 @@ int probe_logistic(const double *x, const unsigned char *y, size_t n, int d, dou
           *b = malloc((size_t)HESS_BLOCK * (size_t)D * sizeof *b);
     if (!z || !g || !h || !hf || !b || n > (size_t)INT_MAX) {
         free(z), free(g), free(h), free(hf), free(b);
-        return gt_fail(e, GT_EFAIL, "out of memory for the probe");
+        return n > (size_t)INT_MAX
+                   ? gt_fail(e, GT_EINPUT, "the probe: %zu steps, more than the BLAS takes", n)
+                   : gt_fail(e, GT_EFAIL, "out of memory for the probe");
     }
-    double *step = g + D, *trial = g + 2 * D, *good = g + 3 * D, *g2 = g + 4 * D, *z2 = z + n, *r = z + 2 * n;
+    double *step = g + D, *trial = g + 2 * D, *good = g + 3 * D, *g2 = g + 4 * D;
+    double *z2 = z + n, *r = z + 2 * n;
     size_t pos = 0;
     for (size_t t = 0; t < n; t++)
         pos += y[t];
@@ -232,7 +256,10 @@ int probe_logistic(const double *x, const unsigned char *y, size_t n, int d, dou
     w[d] = pos && pos < n ? log((double)pos / (double)(n - pos)) : 0;
     double f = objective(x, y, n, d, lambda, w, z), last = INFINITY;
     double gn = gradient(x, y, n, d, lambda, w, z, g, r);
-    int rc = GT_EFAIL, kept = 0, whole = 0, extra = 0; /* kept: h holds a Hessian from every row */
+    int rc = GT_EFAIL, extra = 0;
+    /* kept: h holds the factor of a Hessian from every row, to be used again; whole: the
+     * Hessian is taken over every row from now on */
+    int kept = 0, whole = 0;
     for (int it = 0; it < FIT_MAX_ITER; it++) {
         if (gn < FIT_TOL) { /* the last weights so close, kept in case a step goes astray */
             rc = GT_OK;
@@ -251,7 +278,7 @@ int probe_logistic(const double *x, const unsigned char *y, size_t n, int d, dou
         memcpy(step, g, (size_t)D * sizeof *g);
         if (LAPACKE_dpotrs(LAPACK_ROW_MAJOR, 'U', D, 1, h, D, step, 1) != 0)
             break;
-        double slope = 0, a = 1, f2 = f;
+        double slope = 0, f2;
         for (int i = 0; i < D; i++)
             slope += g[i] * step[i], trial[i] = w[i] - step[i];
         /* the whole step first, the scores and the gradient in the same pass */
@@ -259,15 +286,7 @@ int probe_logistic(const double *x, const unsigned char *y, size_t n, int d, dou
         if (f2 <= f - 1e-4 * slope) {
             memcpy(g, g2, (size_t)D * sizeof *g);
         } else { /* shorter steps, and then the gradient */
-            int k = 1;
-            for (a = 0.5; k < 40; k++, a *= 0.5) {
-                for (int i = 0; i < D; i++)
-                    trial[i] = w[i] - a * step[i];
-                f2 = objective(x, y, n, d, lambda, trial, z2);
-                if (f2 <= f - 1e-4 * a * slope || k == 39)
-                    break;
-            }
-            if (k >= 10)
+            if (backtrack(x, y, n, d, lambda, w, step, f, slope, trial, z2, &f2) >= 10)
                 kept = 0, whole = 1; /* a new Hessian, from every row */
             gn = gradient(x, y, n, d, lambda, trial, z2, g, r);
         }

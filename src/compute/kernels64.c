@@ -282,11 +282,10 @@ pre4(const kern64_pre *p, size_t r)
 }
 
 /* The cells 4 units at a time in two passes, the gates of every unit (a GRU's r and z)
- * and then the state,
- * each value rounded as the plain cell with this set's nonlinearities rounds it (so the
- * numbers are that cell's); the units past the last multiple of 4 by that cell. In one
- * pass a unit's state would wait on its gates' exponentials, and the processor would see
- * too few units at once to hide that wait. */
+ * and then the states, each value rounded as the plain cell with this set's nonlinearities
+ * rounds it (so the numbers are that cell's); the units past the last multiple of 4 by that
+ * cell. In one pass a unit's state would wait on its gates' exponentials, and the
+ * processor would see too few units at once to hide that wait. */
 __attribute__((target("avx2,fma"))) NO_CONTRACT void
 lstm64_avx2(const kern_set *k, size_t H, const kern64_pre *p, double *g, double *t, double *c,
             double *h)
@@ -300,8 +299,10 @@ lstm64_avx2(const kern_set *k, size_t H, const kern64_pre *p, double *g, double 
         _mm256_storeu_pd(q + 3 * H + j, sig4(pre4(p, 3 * H + j)));
     }
     for (size_t j = 0; j < n4; j += 4) {
-        const __m256d cn = _mm256_add_pd(_mm256_mul_pd(_mm256_loadu_pd(q + H + j), _mm256_loadu_pd(c + j)),
-                                         _mm256_mul_pd(_mm256_loadu_pd(q + j), _mm256_loadu_pd(q + 2 * H + j)));
+        const __m256d i = _mm256_loadu_pd(q + j), f = _mm256_loadu_pd(q + H + j);
+        const __m256d n = _mm256_loadu_pd(q + 2 * H + j);
+        const __m256d cn = _mm256_add_pd(_mm256_mul_pd(f, _mm256_loadu_pd(c + j)),
+                                         _mm256_mul_pd(i, n));
         _mm256_storeu_pd(c + j, cn);
         _mm256_storeu_pd(h + j, _mm256_mul_pd(_mm256_loadu_pd(q + 3 * H + j), tanh4(cn)));
     }
@@ -328,8 +329,8 @@ gru64_avx2(const kern_set *k, size_t H, const kern64_pre *p, double *g, double *
         const __m256d n = tanh4(_mm256_add_pd(an, _mm256_mul_pd(_mm256_loadu_pd(q + j), yn)));
         const __m256d z = _mm256_loadu_pd(q + H + j), hv = _mm256_loadu_pd(h + j);
         _mm256_storeu_pd(q + r, n);
-        _mm256_storeu_pd(h + j, _mm256_add_pd(_mm256_mul_pd(_mm256_sub_pd(_mm256_set1_pd(1.0), z), n),
-                                              _mm256_mul_pd(z, hv)));
+        const __m256d keep = _mm256_sub_pd(_mm256_set1_pd(1.0), z);
+        _mm256_storeu_pd(h + j, _mm256_add_pd(_mm256_mul_pd(keep, n), _mm256_mul_pd(z, hv)));
     }
     if (n4 < H)
         cell64_gru_from(k, H, n4, p, g, t, h);

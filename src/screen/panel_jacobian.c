@@ -139,22 +139,19 @@ static void jac_plot(gt_surface *s, int x, int y0, int w, int rows, const gt_vie
         fj[k] = l->frob, fc[k] = l->carry_frob, dj[k] = fabs(l->diag), dc[k] = l->carry;
     }
     plot_curve cv[4];
+    const char *what[4];
     int nc = 0;
     if (carry)
-        cv[nc++] = (plot_curve){fc, "C", R_CARRY};
-    cv[nc++] = (plot_curve){fj, "J", R_PLOT};
+        what[nc] = "|C|_F", cv[nc++] = (plot_curve){fc, "C", R_CARRY};
+    what[nc] = "|J|_F", cv[nc++] = (plot_curve){fj, "J", R_PLOT};
     if (carry)
-        cv[nc++] = (plot_curve){dc, "c", R_BAR0};
-    cv[nc++] = (plot_curve){dj, "j", R_MARK};
-    static const char *const name[][2] = {
-        {"C", "|C|_F"}, {"J", "|J|_F"}, {"c", "C_jj"}, {"j", "|J_jj|"}};
+        what[nc] = "C_jj", cv[nc++] = (plot_curve){dc, "c", R_BAR0};
+    what[nc] = "|J_jj|", cv[nc++] = (plot_curve){dj, "j", R_MARK};
     int lx = x;
-    for (int i = 0; i < nc; i++) /* the legend: each curve's letter and what it is */
-        for (int q = 0; q < 4; q++)
-            if (!strcmp(cv[i].label, name[q][0])) {
-                lx += surf_text(s, lx, y0, x + w - lx, cv[i].role, name[q][0]);
-                lx += surf_printf(s, lx, y0, x + w - lx, R_DIM, " %s  ", name[q][1]);
-            }
+    for (int i = 0; i < nc; i++) { /* the legend: each curve's letter and what it is */
+        lx += surf_text(s, lx, y0, x + w - lx, cv[i].role, cv[i].label);
+        lx += surf_printf(s, lx, y0, x + w - lx, R_DIM, " %s  ", what[i]);
+    }
     plot_log(s, x, y0 + 1, w, rows - 2, K, cv, nc, v->mono);
 }
 
