@@ -434,6 +434,104 @@ static void wait_stats(gt_view *v)
     }
 }
 
+/* The step of the first windows' line ("  at 1,234  ...") at or after line `from` of text,
+ * read here with sscanf (not report_line_step); -1 when there is none. */
+static long window_step_after(const char *text, int from)
+{
+    const char *p = text;
+    for (int i = 0; p && *p; i++) {
+        char num[32], digits[32];
+        if (i >= from && p[0] == ' ' && sscanf(p, " at %31[0-9,] ", num) == 1) {
+            size_t n = 0;
+            for (const char *q = num; *q; q++)
+                if (*q != ',')
+                    digits[n++] = *q;
+            digits[n] = 0;
+            return strtol(digits, NULL, 10);
+        }
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    return -1;
+}
+
+/* 1 when v's frame at 120x40 has a row holding a, then b after it. */
+static int view_frame_has(gt_view *v, const char *a, const char *b)
+{
+    gt_error e = {0};
+    gt_surface sf;
+    if (view_prepare(v, 120, 40, &e) || surf_init(&sf, 120, 40, 1))
+        return 0;
+    frame_draw(&sf, v);
+    int hit = 0;
+    for (int y = 0; y < sf.h && !hit; y++) {
+        char row[4096];
+        surf_row_text(&sf, y, row, sizeof row);
+        const char *x = strstr(row, a);
+        hit = x && strstr(x + strlen(a), b) != NULL;
+    }
+    surf_free(&sf);
+    return hit;
+}
+
+/* Enter in the stats view goes to the edited step of the first window's line shown (marked
+ * ▶): read back from the tables' text and the frame; scrolled past it, the next window's. */
+static void test_report_go(const gt_model *m)
+{
+    char text[700];
+    for (int i = 0; i < 699; i++)
+        text[i] = "abc ab\ncab a"[i * 7 % 12];
+    text[699] = 0;
+    gt_error e = {0};
+    gt_text t;
+    gt_trace *tr = NULL;
+    gt_view v;
+    if (text_from_memory(&t, "w.txt", text, strlen(text), m, &e) ||
+        trace_open(&tr, m, &t, NULL, &e) || view_init(&v, m, &t, tr, 0, &e)) {
+        tap_ok(0, "a text of five full windows opens: %s", e.msg);
+        return;
+    }
+    view_prepare(&v, 120, 40, &e);
+    press(&v, "r");
+    wait_stats(&v);
+    press(&v, "\x0c");
+    const char *tables = v.stats.text[0];
+    long first = tables ? window_step_after(tables, 0) : -1;
+    tap_ok(first > 0 && strstr(tables, "Each window's own pairs, in text order"),
+           "the report's tables list each window's own pairs (first edited step %ld)", first);
+    size_t step = 0;
+    for (int i = 0; i < 200 && view_stats_step(&v, &step, NULL) != 0; i++)
+        press(&v, "j"); /* down to the windows' table */
+    char at[64];
+    snprintf(at, sizeof at, "at %9ld", first);
+    tap_ok(view_frame_has(&v, "\xe2\x96\xb6", at), "the first window's line is marked \xe2\x96\xb6");
+    press(&v, "\r");
+    tap_ok(first > 0 && v.t == (size_t)first && v.ui->overlay == OVERLAY_STATS &&
+               strstr(v.ui->msg, "('' goes back)"),
+           "Enter goes to its edited step (%zu), the tables still shown", v.t);
+    int line = -1, was = -1;
+    view_stats_step(&v, &step, &was);
+    for (int i = 0; i < 200 && (line < 0 || line == was); i++) { /* scrolled past it */
+        press(&v, "j");
+        if (view_stats_step(&v, &step, &line) != 0)
+            line = -1;
+    }
+    long second = tables ? window_step_after(tables, was + 1) : -1;
+    press(&v, "\r");
+    tap_ok(second > first && v.t == (size_t)second,
+           "scrolled past it, Enter goes to the next window's step (%ld: %zu)", second, v.t);
+    for (int i = 0; i < 200 && view_stats_step(&v, &step, NULL) == 0; i++)
+        press(&v, "j");
+    size_t before = v.t;
+    press(&v, "\r");
+    tap_ok(v.t == before && strstr(v.ui->msg, "no window's step in the lines shown"),
+           "with no window's line shown Enter says so and stays");
+    press(&v, "\x1b");
+    view_free(&v);
+    trace_close(tr);
+    text_free(&t);
+}
+
 /* U: the unit table from the report computed in the background; the row keys, the column
  * sorted by and s change its order as the rows say; Enter selects the unit on the panels;
  * s on the panels reaches the mean carry gate, whose order is the table's. */
@@ -880,20 +978,7 @@ static void models_press(gt_models *ms, const char *s)
 /* 1 when the frame of the model shown (120x40) has s on one of its rows. */
 static int frame_has(gt_models *ms, const char *s)
 {
-    gt_error e = {0};
-    gt_surface sf;
-    gt_view *v = models_view(ms);
-    if (view_prepare(v, 120, 40, &e) || surf_init(&sf, 120, 40, 1))
-        return 0;
-    frame_draw(&sf, v);
-    int hit = 0;
-    for (int y = 0; y < sf.h && !hit; y++) {
-        char row[4096];
-        surf_row_text(&sf, y, row, sizeof row);
-        hit = strstr(row, s) != NULL;
-    }
-    surf_free(&sf);
-    return hit;
+    return view_frame_has(models_view(ms), s, "");
 }
 
 /* Two models after an edit: the horizon and the difference are the screen's, not a model's;
@@ -1356,6 +1441,7 @@ int main(void)
     test_figure(&v);
     test_ratio_k(&v);
     test_stats_view(&v);
+    test_report_go(&m);
     test_unit_table(&v);
     test_jacobian_view(&v, &m, &t);
     test_more_keys(&v);

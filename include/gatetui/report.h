@@ -60,6 +60,16 @@ typedef struct gt_unit_row {
     double left, right; /* the carry gate's fractions below 0.1 and above 0.9 */
 } gt_unit_row;
 
+/* One full window's own pairs (doc/measures.md, "The report"): where it is, how many of its
+ * replacements were kept, and the half-lives of their mean curves (NAN: none within K). */
+typedef struct gt_report_window {
+    size_t start;       /* its first step */
+    size_t edited;      /* the step replaced: start + site */
+    size_t pairs;
+    double hl_measured; /* of the cell's difference for an LSTM, of h's otherwise */
+    double hl_forget_only; /* NAN for an RNN */
+} gt_report_window;
+
 typedef struct gt_report {
     const gt_model *m;
     int layer;
@@ -94,6 +104,7 @@ typedef struct gt_report {
     gt_loss loss;       /* the readout's mean loss over the windows (count 0 without one) */
     /* the linearized curve (perturb.h) likewise: at k[0..nk), its half-life, the whole */
     double *linearized, hl_linearized, *curve_linearized;
+    gt_report_window *window; /* [full_windows]: each window's own pairs */
     gt_unit_row *unit_table; /* [H], in unit order */
     double seconds;     /* time taken */
     int threads;
@@ -112,6 +123,9 @@ void report_free(gt_report *r);
 /* The report as aligned tables (text_name names the text in the heading), or as the JSON
  * object of doc/measures.md. Return GT_OK, or GT_EFAIL when writing fails. */
 int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_error *e);
+/* The step a line of report_print_text's window table names (the step it replaced) into
+ * *step: 0; -1 for any other line. */
+int report_line_step(const char *line, size_t *step);
 /* n with thousands separators, as the tables write counts (12,345); returns buf. */
 const char *report_commas(size_t n, char *buf, size_t len);
 int report_print_json(FILE *f, const gt_report *r, gt_error *e);

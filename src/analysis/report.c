@@ -276,6 +276,7 @@ void report_free(gt_report *r)
     free(r->curve_hidden);
     free(r->linearized);
     free(r->curve_linearized);
+    free(r->window);
     memset(r, 0, sizeof *r);
 }
 
@@ -408,12 +409,54 @@ static int gate_tables(gt_report *r, shared *sh, int threads, gt_error *e)
     return GT_OK;
 }
 
+/* Each full window's mean measured and forget-only curves over its own kept pairs, in pair
+ * order, and their half-lives; mean[] two scratch curves of K + 1. */
+static void window_table(gt_report *r, const shared *sh, double *mean)
+{
+    const size_t K1 = (size_t)sh->K + 1;
+    const int measured = sh->m->arch == GT_LSTM ? 0 : 2, fo = sh->m->arch == GT_RNN ? -1 : 1;
+    for (size_t w = 0; w < sh->nfull; w++) {
+        gt_report_window *rw = &r->window[w];
+        rw->start = win_start(sh, w);
+        rw->edited = rw->start + (size_t)sh->site;
+        rw->hl_measured = rw->hl_forget_only = NAN;
+        memset(mean, 0, 2 * K1 * sizeof *mean);
+        for (int x = 0; x < sh->reps; x++) {
+            size_t p = w * (size_t)sh->reps + (size_t)x;
+            if (!sh->kept[p])
+                continue;
+            const double *cv = sh->curves + p * NCURVES * K1;
+            rw->pairs++;
+            for (size_t k = 0; k < K1; k++) {
+                mean[k] += cv[(size_t)measured * K1 + k];
+                if (fo >= 0)
+                    mean[K1 + k] += cv[(size_t)fo * K1 + k];
+            }
+        }
+        if (!rw->pairs)
+            continue;
+        for (size_t k = 0; k < 2 * K1; k++)
+            mean[k] /= (double)rw->pairs;
+        double hm = perturb_halflife(mean, sh->K), hf = perturb_halflife(mean + K1, sh->K);
+        rw->hl_measured = hm == PERTURB_NONE ? NAN : hm;
+        rw->hl_forget_only = fo < 0 || hf == PERTURB_NONE ? NAN : hf;
+    }
+}
+
 /* The mean normalised curves over the kept pairs, in pair order. */
 static int perturbation_table(gt_report *r, shared *sh, gt_error *e)
 {
     const size_t K1 = (size_t)sh->K + 1, npairs = sh->nfull * (size_t)sh->reps;
     r->hl_cell = r->hl_forget_only = r->hl_hidden = r->hl_linearized = NAN;
     r->pairs = r->dropped = 0;
+    double *scratch = malloc(2 * K1 * sizeof *scratch);
+    r->window = calloc(sh->nfull ? sh->nfull : 1, sizeof *r->window);
+    if (!scratch || !r->window) {
+        free(scratch);
+        return gt_fail(e, GT_EFAIL, "out of memory for the report");
+    }
+    window_table(r, sh, scratch);
+    free(scratch);
     for (size_t p = 0; p < npairs; p++) {
         if (sh->kept[p])
             r->pairs++;

@@ -23,19 +23,6 @@ static const char *gate_label(const char *name)
     return name;
 }
 
-const char *report_commas(size_t n, char *buf, size_t len)
-{
-    char digits[32];
-    int nd = snprintf(digits, sizeof digits, "%zu", n), k = 0;
-    for (int i = 0; i < nd && (size_t)k + 2 < len; i++) {
-        if (i && (nd - i) % 3 == 0)
-            buf[k++] = ',';
-        buf[k++] = digits[i];
-    }
-    buf[k] = 0;
-    return buf;
-}
-
 /* A ratio of the decay table: three decimals, more digits as it gets small. */
 static const char *ratio(double v, char *buf, size_t len)
 {
@@ -237,11 +224,96 @@ static void print_perturbation(FILE *f, const gt_report *r)
     }
 }
 
+/* The order of the window table: the longest measured half-life first (past K: longest), a
+ * tie in window order. */
+static const gt_report_window *sort_base;
+static int cmp_window(const void *a, const void *b)
+{
+    const gt_report_window *x = sort_base + *(const size_t *)a, *y = sort_base + *(const size_t *)b;
+    double u = isnan(x->hl_measured) ? INFINITY : x->hl_measured;
+    double v = isnan(y->hl_measured) ? INFINITY : y->hl_measured;
+    if (u != v)
+        return u > v ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+#define WINDOW_ROWS 8 /* every window up to this many; else the longest and shortest halves */
+
+/* A window's row: "  at STEP  START-END  PAIRS  MEASURED  FORGET-ONLY"; report_line_step
+ * reads its step back. */
+static void print_window(FILE *f, const gt_report *r, const gt_report_window *w)
+{
+    char a[32], b[32], c[32], d[48], x[48];
+    snprintf(d, sizeof d, "%s-%s", report_commas(w->start, b, sizeof b),
+             report_commas(w->start + r->window_len - 1, c, sizeof c));
+    fprintf(f, "  at %9s  %15s  %5zu  %10s", report_commas(w->edited, a, sizeof a), d, w->pairs,
+            w->pairs ? halflife(w->hl_measured, r->K, x, sizeof x) : "-");
+    if (r->m->arch != GT_RNN)
+        fprintf(f, "  %17s", w->pairs ? halflife(w->hl_forget_only, r->K, x, sizeof x) : "-");
+    fputc('\n', f);
+}
+
+int report_line_step(const char *line, size_t *step)
+{
+    const char *p = line;
+    while (*p == ' ')
+        p++;
+    if (p == line || strncmp(p, "at ", 3) != 0)
+        return -1;
+    for (p += 3; *p == ' '; p++)
+        ;
+    size_t n = 0;
+    int digits = 0;
+    for (; (*p >= '0' && *p <= '9') || (*p == ',' && digits); p++)
+        if (*p != ',') {
+            if (n > ((size_t)-1 - 9) / 10)
+                return -1;
+            n = 10 * n + (size_t)(*p - '0');
+            digits++;
+        }
+    if (!digits || *p != ' ')
+        return -1;
+    *step = n;
+    return 0;
+}
+
+/* The full windows, each by its own pairs' half-lives: every one, or the longest-lived and
+ * the shortest-lived WINDOW_ROWS / 2; the edited step first (the screen goes there). */
+static void print_windows(FILE *f, const gt_report *r)
+{
+    const size_t n = r->full_windows;
+    if (!r->pairs || !r->window || n < 2)
+        return;
+    size_t *order = malloc(n * sizeof *order);
+    if (!order)
+        return;
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    const int all = n <= WINDOW_ROWS;
+    if (!all) {
+        sort_base = r->window;
+        qsort(order, n, sizeof *order, cmp_window);
+    }
+    const int lstm = r->m->arch == GT_LSTM, rnn = r->m->arch == GT_RNN;
+    if (all)
+        fprintf(f, "\nEach window's own pairs, in text order\n");
+    else
+        fprintf(f, "\nThe windows whose own pairs last longest and shortest (%d of %zu, by the "
+                   "measured half-life)\n", WINDOW_ROWS, n);
+    fprintf(f, "     edited            steps  pairs  %s%s\n", lstm ? "measured c" : "measured h",
+            rnn ? "" : lstm ? "  forget gate alone" : "  update gate alone");
+    for (size_t i = 0; i < n; i++)
+        if (all || i < WINDOW_ROWS / 2 || i >= n - WINDOW_ROWS / 2)
+            print_window(f, r, &r->window[order[i]]);
+    free(order);
+}
+
 int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_error *e)
 {
     print_heading(f, r, text_name);
     print_gates(f, r);
     print_perturbation(f, r);
+    print_windows(f, r);
     unittable_print(f, r);
     if (fflush(f) || ferror(f))
         return gt_fail(e, GT_EFAIL, "error writing the report");
@@ -277,6 +349,18 @@ static json_t *pert_json(const gt_report *r)
     json_object_set_new(p, "halflife_hidden", jsonout_num(r->hl_hidden));
     json_object_set_new(p, "linearized", num_array(r->linearized, r->nk));
     json_object_set_new(p, "halflife_linearized", jsonout_num(r->hl_linearized));
+    json_t *ws = json_array();
+    for (size_t i = 0; r->window && i < r->full_windows; i++) {
+        const gt_report_window *w = &r->window[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "start", json_integer((json_int_t)w->start));
+        json_object_set_new(o, "edited", json_integer((json_int_t)w->edited));
+        json_object_set_new(o, "pairs", json_integer((json_int_t)w->pairs));
+        json_object_set_new(o, "halflife_measured", jsonout_num(w->hl_measured));
+        json_object_set_new(o, "halflife_forget_only", jsonout_num(w->hl_forget_only));
+        json_array_append_new(ws, o);
+    }
+    json_object_set_new(p, "windows", ws);
     return p;
 }
 

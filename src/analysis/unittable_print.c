@@ -7,6 +7,7 @@
 
 #include "analysis/jsonout.h"
 #include "analysis/unittable.h"
+#include "gatetui/report.h"
 
 #define TOP 10
 #define NBINS 9 /* < 1, [1, 2), [2, 4), ... [64, 128), >= 128 */
@@ -108,9 +109,11 @@ static void print_histogram(FILE *f, const gt_report *r)
 static void print_measured_only(FILE *f, const gt_report *r, int *order)
 {
     const int H = r->m->hidden, n = H < TOP ? H : TOP;
+    char pairs[32];
     unittable_order(r->unit_table, H, 0, unittable_column(UT_MEASURED, 0, 0), 0, order);
     fprintf(f, "\nUnits one by one: half-lives in steps of the unit's own difference over the "
-               "%zu pairs\n(no gate to set beside them)\n  unit  measured\n", r->pairs);
+               "%s pairs\n(no gate to set beside them)\n  unit  measured\n",
+            report_commas(r->pairs, pairs, sizeof pairs));
     for (int i = 0; i < n; i++) {
         char a[32];
         fprintf(f, "  %4d  %8s\n", order[i],
@@ -131,10 +134,11 @@ void unittable_print(FILE *f, const gt_report *r)
         free(order);
         return;
     }
+    char pairs[32];
     fprintf(f, "\nUnits one by one: half-lives in steps of the unit's own difference over the "
-               "%zu pairs (measured),\nfrom its mean %s gate (gate) and from that gate's bias "
+               "%s pairs (measured),\nfrom its mean %s gate (gate) and from that gate's bias "
                "alone (bias)\n",
-            r->pairs, r->gate[r->carry].name);
+            report_commas(r->pairs, pairs, sizeof pairs), r->gate[r->carry].name);
     print_top(f, r, order, 1);
     print_top(f, r, order, 0);
     int twice = 0;

@@ -243,6 +243,28 @@ const char *data_stats_tables(const gt_data_stats *sv, int layer, int *lines, in
     return layer >= 0 && layer < sv->layers ? sv->text[layer] : NULL;
 }
 
+int data_stats_step(const gt_data_stats *sv, int layer, int from, size_t *step, int *line)
+{
+    int n, width;
+    const char *p = data_stats_tables(sv, layer, &n, &width);
+    char buf[256];
+    for (int i = 0; p && *p; i++) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        if (i >= from && len < sizeof buf) {
+            memcpy(buf, p, len);
+            buf[len] = 0;
+            if (report_line_step(buf, step) == 0) {
+                if (line)
+                    *line = i;
+                return 0;
+            }
+        }
+        p = nl ? nl + 1 : NULL;
+    }
+    return -1;
+}
+
 const gt_unit_row *data_stats_units(const gt_data_stats *sv, int layer)
 {
     return layer >= 0 && layer < sv->layers && sv->units ? sv->units[layer] : NULL;

@@ -56,6 +56,10 @@ void data_stats_want(gt_data_stats *sv, int layer);
 void data_stats_forget(gt_data_stats *sv);
 /* Layer's tables (NULL until computed); their lines and widest line's columns. */
 const char *data_stats_tables(const gt_data_stats *sv, int layer, int *lines, int *width);
+/* The first line of layer's tables from line `from` on that names a step (the windows'
+ * table: "  at 1,234  ..."): 0, the step and (line may be NULL) the line's number; -1 when
+ * there is none, or no tables. */
+int data_stats_step(const gt_data_stats *sv, int layer, int from, size_t *step, int *line);
 /* Layer's unit table ([H] rows in unit order), NULL until computed. */
 const gt_unit_row *data_stats_units(const gt_data_stats *sv, int layer);
 /* Layer's column of the table that compares several models, NULL until computed. */

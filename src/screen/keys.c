@@ -636,12 +636,28 @@ gt_act keys_scroll_tables(gt_view *v, const gt_key *k)
     return ACT_REDRAW;
 }
 
+/* Enter on a report's tables: to the step of the window's line marked ▶ (data_stats_step);
+ * 0 when none is shown. */
+static int stats_go(gt_view *v)
+{
+    size_t step;
+    char at[32];
+    if (view_stats_step(v, &step, NULL) != 0)
+        return 0;
+    jump(v, step);
+    message(v, 0, "step %s, the edited step of a window of the report ('' goes back)",
+            report_commas(step, at, sizeof at));
+    return 1;
+}
+
 gt_act keys_stats_models(gt_view *v, const gt_key *k)
 {
+    if (k->sym == K_ENTER && stats_go(v))
+        return ACT_REDRAW;
     if (!v->peers || v->npeers < 2) {
         if (k->sym == K_ENTER)
-            message(v, 0, "one model: the report is its own (several models: a table "
-                    "compares them)");
+            message(v, 0, "no window's step in the lines shown: scroll to the windows' table "
+                    "to go to one with Enter");
         return k->sym == K_ENTER ? ACT_REDRAW : keys_step(v, k);
     }
     if (k->sym == K_ENTER) {

@@ -78,11 +78,16 @@ void panel_stats(gt_surface *s, gt_rect r, const gt_view *v)
     snprintf(title, sizeof title, "report: %s as loaded, layer %d%s%s", v->text_name, v->layer,
              v->npeers > 1 ? ", " : "", v->npeers > 1 ? v->model_name : "");
     int rows = r.h - 1, cols = text ? layout_text_columns(r, n, width) : 1;
+    size_t step;
+    int marked = -1; /* the line Enter goes to the step of */
+    if (text && view_stats_step(v, &step, &marked) != 0)
+        marked = -1;
     if (text) {
         int last = v->ui->stats_scroll + cols * rows;
-        snprintf(note, sizeof note, "%d-%d of %d  %s scroll  %sr closes",
+        snprintf(note, sizeof note, "%d-%d of %d  %s scroll  %s%sr closes",
                  v->ui->stats_scroll + 1, last < n ? last : n, n, s->utf8 ? "↑↓" : "up/down",
-                 v->npeers > 1 ? "Enter every model  " : "");
+                 marked >= 0 ? (s->utf8 ? "Enter: to ▶  " : "Enter: to >  ") : "",
+                 marked < 0 && v->npeers > 1 ? "Enter every model  " : "");
     } else {
         snprintf(note, sizeof note, "r closes");
     }
@@ -99,6 +104,8 @@ void panel_stats(gt_surface *s, gt_rect r, const gt_view *v)
             if (!line_at(text, v->ui->stats_scroll + c * in.h + y, buf, sizeof buf))
                 break;
             surf_text(s, x + c * (colw + 1), in.y + y, colw, R_NORMAL, buf);
+            if (v->ui->stats_scroll + c * in.h + y == marked)
+                surf_put(s, x + c * (colw + 1), in.y + y, R_MARK, s->utf8 ? "▶" : ">");
         }
 }
 

@@ -124,18 +124,37 @@ int view_stats_width(const gt_view *v)
     return v->lay.cols - (v->lay.r[P_GATES].x > 0) - 1; /* panel_frame's rule, a margin */
 }
 
-int view_stats_max_scroll(const gt_view *v)
+/* The stats view's lines: in all (*n), and how many show at once (its columns' rows). */
+static int stats_shown(const gt_view *v, int *n)
 {
     gt_rect g = v->lay.r[P_GATES];
     g.w = v->lay.cols;
     int rows = g.h - 1 > 1 ? g.h - 1 : 1;
-    int n, width;
+    int width;
     if (view_stats_compares(v))
-        n = COMPARE_ROWS, width = 0;
+        *n = COMPARE_ROWS, width = 0;
     else
-        data_stats_tables(&v->stats, v->layer, &n, &width);
-    int max = n - (n && width ? layout_text_columns(g, n, width) : 1) * rows;
+        data_stats_tables(&v->stats, v->layer, n, &width);
+    return (*n && width ? layout_text_columns(g, *n, width) : 1) * rows;
+}
+
+int view_stats_max_scroll(const gt_view *v)
+{
+    int n, max = -stats_shown(v, &n);
+    max += n;
     return max > 0 ? max : 0;
+}
+
+int view_stats_step(const gt_view *v, size_t *step, int *line)
+{
+    int n, shown = stats_shown(v, &n), at;
+    if (view_stats_compares(v) ||
+        data_stats_step(&v->stats, v->layer, v->ui->stats_scroll, step, &at) != 0 ||
+        at >= v->ui->stats_scroll + shown || *step >= v->steps)
+        return -1;
+    if (line)
+        *line = at;
+    return 0;
 }
 
 /* The first column of the table that compares the models: no further than shows the last

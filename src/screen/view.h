@@ -291,6 +291,9 @@ int view_in_found(const gt_view *v, size_t off);
 
 /* The stats view's last useful scroll position at the layout's size. */
 int view_stats_max_scroll(const gt_view *v);
+/* The step of the stats view's first window line shown (one model's report, not the table
+ * of several): 0, the step and (line may be NULL) the line's number; -1 when none shows. */
+int view_stats_step(const gt_view *v, size_t *step, int *line);
 /* Several models: 1 when the stats view shows the table that compares them (not the model
  * shown's whole report). */
 int view_stats_compares(const gt_view *v);

@@ -193,8 +193,10 @@ def main():
         manifest.append("%s_cli report %s %s %s" % (name, src, ropts, cli))
         if name == "lstm1_fb":  # the sweep through 0 and 1.5: the plain report, then this one
             plain = report(m0, toks, opts_dict(ropts))
-            write_json("lstm1_sweep", {"sweep": [{"forget_bias": 0.0, "report": plain},
-                                                 {"forget_bias": 1.5, "report": with_change(dict(rep), what, base)}]})
+            # the sweep's reports carry no unit table (gatetui --sweep-forget-bias --json)
+            bare = lambda r: {k: v for k, v in r.items() if k != "unit_table"}
+            write_json("lstm1_sweep", {"sweep": [{"forget_bias": 0.0, "report": bare(plain)},
+                                                 {"forget_bias": 1.5, "report": bare(with_change(dict(rep), what, base))}]})
             manifest.append("lstm1_sweep sweep lstm1 %s --sweep-forget-bias 0:1.5:1.5" % ropts)
 
     # ablation

@@ -355,6 +355,17 @@ def perturb(m, layer, h0, c0, orig, edits, K, units=True):
 KS = [0, 1, 2, 4, 8, 16, 32, 64]
 
 
+def window_entry(w):
+    """A full window's entry: its steps, its kept pairs, the half-lives of their mean
+    measured and forget-only curves (None past K, or with no pair)."""
+    own = w["own"]
+    mean = lambda v: np.mean(np.array(v), axis=0) if v else None
+    hl = lambda a: None if a is None else num(halflife(list(a)))
+    return {"start": w["start"], "edited": w["edited"], "pairs": len(own["measured"]),
+            "halflife_measured": hl(mean(own["measured"])),
+            "halflife_forget_only": hl(mean(own["fo"]))}
+
+
 def perturbation(m, wins, layer, L, horizon):
     """The report's perturbation table: step L // 4 of each full window replaced by every
     other token, the normalised curves averaged over the pairs that differ at k = 0."""
@@ -364,9 +375,12 @@ def perturbation(m, wins, layer, L, horizon):
     curves = {"cell": [], "fo": [], "hidden": [], "lin": []}
     absd = np.zeros((K + 1, m.H))  # the unit table's sum over pairs of |D_j(k)|
     normd = np.zeros(K + 1)        # and of |D(k)| (halflife_condition)
-    for win in wins:
+    windows = []  # each full window's own pairs: where, how many, their half-lives
+    for w, win in enumerate(wins):
         if len(win) != L:
             continue
+        own = {"measured": [], "fo": []}
+        windows.append({"start": w * L, "edited": w * L + s, "own": own})
         h, c = zeros(m, 1)
         for p in range(s):
             step(m, [win[p]], h, c, layer)
@@ -391,6 +405,9 @@ def perturbation(m, wins, layer, L, horizon):
                 curves["fo"].append(np.array(res["fo"]) / res["fo"][0])
             curves["hidden"].append(np.array(res["dh"]) / res["dh"][0])
             curves["lin"].append(np.array(res["lin"]) / res["lin"][0])
+            own["measured"].append(curves["cell" if lstm else "hidden"][-1])
+            if not rnn:
+                own["fo"].append(curves["fo"][-1])
     pairs = len(curves["hidden"])
     ks = [k for k in KS if k <= K]
     mean = {key: (np.mean(np.array(v), axis=0) if v else None) for key, v in curves.items()}
@@ -401,7 +418,8 @@ def perturbation(m, wins, layer, L, horizon):
             "hidden": pick(mean["hidden"]),
             "halflife_cell": hl(mean["cell"]), "halflife_forget_only": hl(mean["fo"]),
             "halflife_hidden": hl(mean["hidden"]),
-            "linearized": pick(mean["lin"]), "halflife_linearized": hl(mean["lin"])}
+            "linearized": pick(mean["lin"]), "halflife_linearized": hl(mean["lin"]),
+            "windows": [window_entry(w) for w in windows]}
     return pert, absd, normd
 
 
