@@ -4,14 +4,15 @@
  *   LSTM  J = [ diag(f)    A              ]      (dc' = f dc + A dh)
  *             [ diag(u f)  B + diag(u) A  ]      (dh' = B dh + u dc')
  *   GRU   J = M.
- * The spectrum: Q_0 the first M columns of the identity; at each step Z = J_t Q_(t-1) as one
- * matrix-matrix product (the M tangents as its items; an LSTM's without forming J: W_hh
+ * The spectrum: Q_0 the first M columns of the identity; at each step Z = J_t Q_(t-1) as
+ * matrix-matrix products (the M tangents as their items; an LSTM's without forming J: W_hh
  * times the tangents' h part, then A's and B's coefficients row by row, as many products
- * and no J to write), Z = Q_t R_t by LAPACK's Householder QR, each column of Q_t and row of
- * R_t signed so that R_t's diagonal is >= 0. An LSTM's products are split among threads
- * by chunks of 16 tangents, each one call of the BLAS on any number of threads (the same
- * numbers on one as on many); the step before them and the QR after are the calling
- * thread's. */
+ * and no J to write; a GRU's or an RNN's J formed whole), then Z = Q_t R_t with R_t's
+ * diagonal > 0 (the Cholesky QR twice, the Householder QR where Z is near rank deficient;
+ * doc/measures.md, "The whole state's dynamics"). Each step's work is cut into fixed parts
+ * (the products' two halves; the QR, and the run of the text a step on, which does not
+ * depend on the tangents), run on two threads or in turn on one: the same calls, the same
+ * numbers. */
 #include "config.h"
 
 #include <dlfcn.h>
@@ -33,7 +34,8 @@ int dyn_state_size(const gt_model *m)
 
 void dynrun_close(dynrun *d)
 {
-    free(d->whh);
+    if (d->whh.data)
+        mat64_free(&d->whh);
     free(d->P);
     batch_free(&d->b);
     stepjac_free(&d->sj);
@@ -73,23 +75,23 @@ int dynrun_open(dynrun *d, const gt_model *m, int layer, gt_error *e)
     return GT_OK;
 }
 
-/* J from the tangent map's rows at the step just taken (per cell kind). */
-static void form_jacobian(dynrun *d)
+/* J from the tangent map's rows of the step whose coefficients w holds (per cell kind). */
+static void form_jacobian(dynrun *d, gt_stepjac_work *w)
 {
     const size_t H = (size_t)d->H, n = (size_t)d->n;
     double *J = d->J;
-    stepjac_rows(&d->sj, &d->w, 0, d->sj.rows);
+    stepjac_rows(&d->sj, w, 0, d->sj.rows);
     if (d->m->arch != GT_LSTM) { /* GRU: M itself */
         for (size_t r = 0; r < H; r++)
-            stepjac_row(&d->sj, &d->w, (int)r, J + r * n);
+            stepjac_row(&d->sj, w, (int)r, J + r * n);
         return;
     }
-    const double *f = d->w.f, *u = d->w.u;
+    const double *f = w->f, *u = w->u;
     memset(J, 0, n * n * sizeof *J);
     for (size_t i = 0; i < H; i++) {
         double *jc = J + i * n, *jh = J + (H + i) * n;
-        stepjac_row(&d->sj, &d->w, (int)i, jc + H);         /* A */
-        stepjac_row(&d->sj, &d->w, (int)(H + i), jh + H);   /* B */
+        stepjac_row(&d->sj, w, (int)i, jc + H);         /* A */
+        stepjac_row(&d->sj, w, (int)(H + i), jh + H);   /* B */
         jc[i] = f[i];
         jh[i] = u[i] * f[i];
         for (size_t q = 0; q < H; q++)
@@ -109,7 +111,7 @@ void dynrun_step(dynrun *d, uint16_t tok, int jacobian)
         return;
     gt_step_point pt = {d->prev, d->prev + H, batch_gates(b, L, 0), batch_c(b, L, 0)};
     stepjac_prepare(&d->sj, &d->w, &pt);
-    form_jacobian(d);
+    form_jacobian(d, &d->w);
 }
 
 /* For step_tangents with M tangents: 1 for an LSTM, 0 for a GRU or an RNN (whose H x H J
@@ -122,13 +124,9 @@ static int tangents_init(dynrun *d, size_t M)
     if (d->m->arch != GT_LSTM)
         return 0;
     const size_t H = (size_t)d->H;
-    const float *w = d->m->layer[d->layer].w_hh;
-    d->whh = malloc(4 * H * H * sizeof *d->whh);
     d->P = malloc(M * 4 * H * sizeof *d->P);
-    if (!d->whh || !d->P)
+    if (!d->P || mat64_pack(&d->whh, d->m->layer[d->layer].w_hh, 4 * H, H))
         return -1;
-    for (size_t i = 0; i < 4 * H * H; i++)
-        d->whh[i] = w[i];
     return 1;
 }
 
@@ -151,10 +149,10 @@ static void dyn_gemm(const double *A, int rows, int k, const double *X, int ldx,
 /* An LSTM's Z = J Q from P = W_hh Q_h (block b's rows at b H) and the step's coefficients,
  * for the tangents from..to-1:
  *   Zc = f Qc + A Qh, Zh = u Zc + B Qh   (A Qh = di P_i + df P_f + dg P_g, B Qh = do P_o) */
-static void tangents_from(const dynrun *d, const double *Q, double *Z, size_t from, size_t to)
+static void tangents_from(const dynrun *d, const double *v, const double *Q, double *Z,
+                          size_t from, size_t to)
 {
     const size_t H = (size_t)d->H, n = (size_t)d->n, GH = 4 * H;
-    const double *v = d->w.v;
     for (size_t b = from; b < to; b++) {
         const double *q = Q + b * n, *p = d->P + b * GH;
         double *z = Z + b * n;
@@ -166,8 +164,9 @@ static void tangents_from(const dynrun *d, const double *Q, double *Z, size_t fr
     }
 }
 
-/* An LSTM's step reading tok, its coefficients prepared for products_part. */
-static void step_lstm(dynrun *d, uint16_t tok)
+/* The step reading tok, its coefficients prepared in d->w (the forward part of the spectrum's
+ * run: it does not depend on the tangents). */
+static void step_prepare(dynrun *d, uint16_t tok)
 {
     gt_batch *b = &d->b;
     const size_t H = (size_t)d->H;
@@ -179,49 +178,51 @@ static void step_lstm(dynrun *d, uint16_t tok)
     stepjac_prepare(&d->sj, &d->w, &pt);
 }
 
-/* One step's products, Z = J Q for the M tangents Q (column-major, n x M), part k of n_parts
- * (pool_run): an LSTM's without forming J (W_hh times their h part as one product, then each
- * row's coefficients), a GRU's or an RNN's with the J formed whole. */
+/* One step's products, Z = J Q for the M tangents Q (column-major, n x M), from the step's
+ * coefficients w: an LSTM's without forming J (W_hh times their h part, then each row's
+ * coefficients), a GRU's or an RNN's with the J formed whole. */
 typedef struct products {
     dynrun *d;
     int direct;
+    gt_stepjac_work *w;
     const double *Q;
     double *Z;
 } products;
 
-/* The tangents from..to-1's products. */
+/* An LSTM's products for the tangents from..to-1: W_hh times their h part by the kernel
+ * set's double product, then each row's coefficients. */
 static void products_of(const products *p, size_t from, size_t to)
 {
     dynrun *d = p->d;
-    const size_t n = (size_t)d->n;
-    const int cols = (int)(to - from);
-    if (p->direct) {
-        const size_t GH = 4 * (size_t)d->H;
-        dyn_gemm(d->whh, (int)GH, d->H, p->Q + from * n + (size_t)d->H, (int)n, cols,
-                 d->P + from * GH, (int)GH); /* h part */
-        tangents_from(d, p->Q, p->Z, from, to);
-    } else {
-        dyn_gemm(d->J, (int)n, (int)n, p->Q + from * n, (int)n, cols, p->Z + from * n, (int)n);
-    }
+    const size_t n = (size_t)d->n, GH = 4 * (size_t)d->H;
+    kern64_gemm(&d->whh, to - from, p->Q + from * n + (size_t)d->H, n, NULL, d->P + from * GH,
+                GH, 0);
+    tangents_from(d, p->w->v, p->Q, p->Z, from, to);
 }
 
-/* An LSTM's products in chunks of DYN_CHUNK tangents, each always one call of the BLAS
- * whatever the number of threads (a BLAS's rounding may depend on how many columns a call
- * has): thread k of n_parts takes its share of the chunks. A GRU's or an RNN's, one call on
- * one thread (its J formed whole is most of the step, and the threads' meeting at every
- * step cost more than they saved). */
+/* Half h (0 or 1) of a step's products, always the same whatever the number of threads
+ * (a BLAS's rounding may depend on the shape of a call): an LSTM's tangents in chunks of
+ * DYN_CHUNK, each one call, the first half of the chunks and the rest; a GRU's or an RNN's
+ * rows of J, the first half and the rest, each formed and multiplied by one call. */
 #define DYN_CHUNK 16
-static void products_part(void *ctx, int k, int n_parts)
+static void products_half(const products *p, int h)
 {
-    const products *p = ctx;
-    const size_t M = p->d->M, chunks = (M + DYN_CHUNK - 1) / DYN_CHUNK;
-    if (!p->direct) {
-        products_of(p, 0, M);
+    dynrun *d = p->d;
+    const size_t M = d->M, n = (size_t)d->n;
+    if (p->direct) {
+        const size_t chunks = (M + DYN_CHUNK - 1) / DYN_CHUNK;
+        for (size_t c = chunks * (size_t)h / 2; c < chunks * (size_t)(h + 1) / 2; c++)
+            products_of(p, c * DYN_CHUNK,
+                        c * DYN_CHUNK + DYN_CHUNK < M ? c * DYN_CHUNK + DYN_CHUNK : M);
         return;
     }
-    for (size_t c = chunks * (size_t)k / (size_t)n_parts;
-         c < chunks * (size_t)(k + 1) / (size_t)n_parts; c++)
-        products_of(p, c * DYN_CHUNK, c * DYN_CHUNK + DYN_CHUNK < M ? c * DYN_CHUNK + DYN_CHUNK : M);
+    const int r0 = d->H * h / 2, r1 = d->H * (h + 1) / 2;
+    if (r1 <= r0)
+        return;
+    stepjac_rows(&d->sj, p->w, r0, r1);
+    for (int r = r0; r < r1; r++)
+        stepjac_row(&d->sj, p->w, r, d->J + (size_t)r * n);
+    dyn_gemm(d->J + (size_t)r0 * n, r1 - r0, (int)n, p->Q, (int)n, (int)M, p->Z + r0, (int)n);
 }
 
 /* OpenBLAS's threads set by openblas_set_num_threads, found by dlsym (dynrun.h). */
@@ -258,8 +259,9 @@ int dyn_cmp_desc(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* Z = Q R in place (Z becomes Q), diag R made >= 0; adds ln R_ii to sum when sum is set. */
-static int qr_step(double *Z, size_t n, size_t M, double *tau, double *sum)
+/* Z = Q R in place by Householder reflections (Z becomes Q), diag R made >= 0; adds ln R_ii
+ * to sum when sum is set. */
+static int householder(double *Z, size_t n, size_t M, double *tau, double *sum)
 {
     if (LAPACKE_dgeqrf(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)M, Z, (lapack_int)n, tau))
         return -1;
@@ -280,31 +282,133 @@ static int qr_step(double *Z, size_t n, size_t M, double *tau, double *sum)
     return 0;
 }
 
-/* The QR method over the steps, the sums of ln R_ii into sum; the products on the pool's
- * threads (pool may be NULL). */
+/* The BLAS's and LAPACK's routines of the Cholesky QR (Fortran interface, column-major). */
+void dsyrk_(const char *uplo, const char *tr, const int *n, const int *k, const double *alpha,
+            const double *a, const int *lda, const double *beta, double *c, const int *ldc,
+            size_t uplo_len, size_t tr_len);
+void dtrsm_(const char *side, const char *uplo, const char *ta, const char *diag, const int *m,
+            const int *n, const double *alpha, const double *a, const int *lda, double *b,
+            const int *ldb, size_t, size_t, size_t, size_t);
+
+/* The smallest reciprocal condition number of Z (n x M) for which the Cholesky QR is taken:
+ * its orthogonality error after two passes is of the order of the rounding unit while
+ * cond(Z) stays well below its inverse square root (6.7e7). */
+#define CHOLQR_RCOND 1e-5
+
+/* One pass of the Cholesky QR: G = Z^T Z = R^T R (LAPACK's Cholesky), Z = Z R^-1, ln R_ii
+ * added to sum when sum is set. -1, Z unchanged, when G is not positive definite or R's
+ * reciprocal condition number is below rcond (0: no check). */
+static int cholqr_pass(double *Z, size_t n, size_t M, double *G, double rcond, double *sum)
+{
+    const int N = (int)n, K = (int)M;
+    const double one = 1.0, zero = 0.0;
+    dsyrk_("U", "T", &K, &N, &one, Z, &N, &zero, G, &K, 1, 1);
+    if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', K, G, K))
+        return -1;
+    if (rcond > 0) {
+        double rc = 0, *work = G + M * M;
+        lapack_int *iwork = (lapack_int *)(work + 3 * M);
+        if (LAPACKE_dtrcon_work(LAPACK_COL_MAJOR, '1', 'U', 'N', K, G, K, &rc, work, iwork) ||
+            !(rc >= rcond))
+            return -1;
+    }
+    dtrsm_("R", "U", "N", "N", &N, &K, &one, G, &K, Z, &N, 1, 1, 1, 1);
+    for (size_t i = 0; sum && i < M; i++)
+        sum[i] += log(G[i * M + i]);
+    return 0;
+}
+
+/* Z = Q R in place (Z becomes Q), diag R >= 0, ln R_ii added to sum when sum is set: by
+ * the Cholesky QR twice (three products of the BLAS's level 3, where the Householder QR of
+ * a few columns works a column at a time), each pass's R_ii multiplying; the Householder QR
+ * where the first pass is refused (Z near rank deficient), or for what the second left.
+ * G: M * M + 3 M doubles and M ints of room. */
+static int qr_step(double *Z, size_t n, size_t M, double *tau, double *G, double *sum)
+{
+    if (cholqr_pass(Z, n, M, G, CHOLQR_RCOND, sum) || cholqr_pass(Z, n, M, G, 0, sum))
+        return householder(Z, n, M, tau, sum);
+    return 0;
+}
+
+/* The QR method over the steps, in two phases a step on two threads (one runs both in
+ * turn: the same calls, the same numbers): the products, in their two halves; then the QR
+ * on one thread while the other runs the text on by a step and keeps its coefficients (the
+ * run does not depend on the tangents): step t's in coef's slot t % 2. */
+typedef struct dynpipe {
+    dynrun *d;
+    const uint16_t *tok;
+    size_t steps, warmup, M, V; /* V: the numbers of a step's coefficients */
+    int failed;
+    double *coef;               /* [2 V] */
+    products pr;                /* the step's products, their coefficients in coef */
+    double *tau, *gram, *sum;   /* gram: qr_step's room */
+    size_t t;                   /* the step carried */
+} dynpipe;
+
+/* Runs the text on to step t, its coefficients into its slot. */
+static void pipe_forward(dynpipe *p, size_t t)
+{
+    step_prepare(p->d, p->tok[t]);
+    memcpy(p->coef + (t % 2) * p->V, p->d->w.v, p->V * sizeof *p->coef);
+}
+
+static void phase_products(void *ctx, int k, int n)
+{
+    dynpipe *p = ctx;
+    for (int h = k; h < 2; h += n)
+        products_half(&p->pr, h);
+}
+
+static void phase_qr(void *ctx, int k, int n)
+{
+    dynpipe *p = ctx;
+    if (k == 0 && qr_step(p->pr.Z, (size_t)p->d->n, p->M, p->tau, p->gram,
+                          p->t >= p->warmup ? p->sum : NULL))
+        p->failed = 1;
+    if ((k == 1 || n == 1) && p->t + 1 < p->steps)
+        pipe_forward(p, p->t + 1);
+}
+
+/* The QR method over the steps, the sums of ln R_ii into sum; pool (NULL: one thread) of two
+ * threads. */
 static int lyapunov_run(dynrun *d, gt_pool *pool, size_t M, const uint16_t *tok, size_t steps,
                         size_t warmup, double *Q, double *Z, double *tau, double *sum)
 {
-    const size_t n = (size_t)d->n;
+    const size_t n = (size_t)d->n, H = (size_t)d->H;
     for (size_t i = 0; i < M; i++)
         Q[i * n + i] = 1.0;
     const int direct = tangents_init(d, M);
     if (direct < 0)
         return -1;
-    for (size_t t = 0; t < steps; t++) {
-        if (direct)
-            step_lstm(d, tok[t]);
-        else /* J formed whole */
-            dynrun_step(d, tok[t], 1);
-        products p = {d, direct, Q, Z};
-        pool_run(pool, products_part, &p);
-        if (qr_step(Z, n, M, tau, t >= warmup ? sum : NULL))
-            return -1;
-        double *s = Q;
-        Q = Z;
-        Z = s;
+    gt_stepjac_work tw;
+    gt_error e;
+    dynpipe p = {d, tok, steps, warmup, M, 8 * H, 0, NULL, {d, direct, &tw, Q, Z}, tau, NULL,
+                 sum, 0};
+    p.coef = malloc(2 * p.V * sizeof *p.coef);
+    p.gram = malloc((M * M + 4 * M) * sizeof *p.gram);
+    if (!p.coef || !p.gram || stepjac_work_init(&tw, &d->sj, &e)) {
+        free(p.coef);
+        free(p.gram);
+        return -1;
     }
-    return 0;
+    double *own = tw.v; /* put back before it is freed */
+    if (steps)
+        pipe_forward(&p, 0);
+    for (p.t = 0; p.t < steps && !p.failed; p.t++) {
+        tw.v = p.coef + (p.t % 2) * p.V;
+        tw.f = tw.v + 4 * H;
+        tw.u = tw.v + 5 * H;
+        pool_run(pool, phase_products, &p);
+        pool_run(pool, phase_qr, &p);
+        double *s = (double *)p.pr.Q;
+        p.pr.Q = p.pr.Z;
+        p.pr.Z = s;
+    }
+    tw.v = own;
+    stepjac_work_free(&tw);
+    free(p.coef);
+    free(p.gram);
+    return p.failed ? -1 : 0;
 }
 
 int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const uint16_t *tok,
@@ -333,12 +437,7 @@ int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const 
             long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
             threads = ncpu > 0 ? (int)ncpu : 1;
         }
-        /* at most one thread for every chunk of an LSTM's products; one for the others */
-        if (m->arch != GT_LSTM)
-            threads = 1;
-        if (threads > (M + DYN_CHUNK - 1) / DYN_CHUNK)
-            threads = (M + DYN_CHUNK - 1) / DYN_CHUNK;
-        gt_pool *pool = threads > 1 ? pool_start(threads) : NULL;
+        gt_pool *pool = threads > 1 ? pool_start(2) : NULL; /* the tangents, the run ahead */
         if (lyapunov_run(&d, pool, MM, tok, steps, warmup, Q, Z, tau, l->exponent))
             rc = gt_fail(e, GT_EFAIL, "LAPACK's QR failed (or out of memory)");
         pool_stop(pool);

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "compute/kernels64.h"
 #include "gatetui/batch.h"
 #include "gatetui/error.h"
 #include "gatetui/model.h"
@@ -20,7 +21,7 @@ typedef struct dynrun {
     double *prev;       /* [2H] h and c before the step */
     /* for the Lyapunov spectrum's products: an LSTM's W_hh in double, and its products
        with the tangents */
-    double *whh;        /* [4H * H] row-major */
+    gt_mat64 whh;       /* packed for kern64_gemm */
     double *P;          /* [M * 4H] */
     size_t M;
 } dynrun;
