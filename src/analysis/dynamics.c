@@ -136,6 +136,11 @@ void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const in
             const int *ldb, const double *beta, double *c, const int *ldc, size_t ta_len,
             size_t tb_len);
 
+/* C = A^T A (its upper triangle), A k x n column-major, by the BLAS's dsyrk. */
+void dsyrk_(const char *uplo, const char *tr, const int *n, const int *k, const double *alpha,
+            const double *a, const int *lda, const double *beta, double *c, const int *ldc,
+            size_t uplo_len, size_t tr_len);
+
 /* Y = A X by the BLAS's dgemm: A rows x k row-major, X k x M and Y rows x M column-major
  * with leading dimensions ldx and ldy. */
 static void dyn_gemm(const double *A, int rows, int k, const double *X, int ldx, int M,
@@ -187,6 +192,7 @@ typedef struct products {
     gt_stepjac_work *w;
     const double *Q;
     double *Z;
+    double *halves;     /* [2 M M]: a GRU's or an RNN's Z^T Z over each half's rows, or NULL */
 } products;
 
 /* An LSTM's products for the tangents from..to-1: W_hh times their h part by the kernel
@@ -217,12 +223,21 @@ static void products_half(const products *p, int h)
         return;
     }
     const int r0 = d->H * h / 2, r1 = d->H * (h + 1) / 2;
-    if (r1 <= r0)
+    if (r1 <= r0) {
+        if (p->halves)
+            memset(p->halves + (size_t)h * M * M, 0, M * M * sizeof *p->halves);
         return;
+    }
     stepjac_rows(&d->sj, p->w, r0, r1);
     for (int r = r0; r < r1; r++)
         stepjac_row(&d->sj, p->w, r, d->J + (size_t)r * n);
     dyn_gemm(d->J + (size_t)r0 * n, r1 - r0, (int)n, p->Q, (int)n, (int)M, p->Z + r0, (int)n);
+    if (p->halves) { /* the QR's first product, its share here */
+        const int K = (int)M, R = r1 - r0, N = (int)n;
+        const double one = 1.0, zero = 0.0;
+        dsyrk_("U", "T", &K, &R, &one, p->Z + r0, &N, &zero, p->halves + (size_t)h * M * M, &K,
+               1, 1);
+    }
 }
 
 /* OpenBLAS's threads set by openblas_set_num_threads, found by dlsym (dynrun.h). */
@@ -282,10 +297,7 @@ static int householder(double *Z, size_t n, size_t M, double *tau, double *sum)
     return 0;
 }
 
-/* The BLAS's and LAPACK's routines of the Cholesky QR (Fortran interface, column-major). */
-void dsyrk_(const char *uplo, const char *tr, const int *n, const int *k, const double *alpha,
-            const double *a, const int *lda, const double *beta, double *c, const int *ldc,
-            size_t uplo_len, size_t tr_len);
+/* The BLAS's triangular solve (Fortran interface, column-major). */
 void dtrsm_(const char *side, const char *uplo, const char *ta, const char *diag, const int *m,
             const int *n, const double *alpha, const double *a, const int *lda, double *b,
             const int *ldb, size_t, size_t, size_t, size_t);
@@ -295,14 +307,19 @@ void dtrsm_(const char *side, const char *uplo, const char *ta, const char *diag
  * cond(Z) stays well below its inverse square root (6.7e7). */
 #define CHOLQR_RCOND 1e-5
 
-/* One pass of the Cholesky QR: G = Z^T Z = R^T R (LAPACK's Cholesky), Z = Z R^-1, ln R_ii
- * added to sum when sum is set. -1, Z unchanged, when G is not positive definite or R's
+/* One pass of the Cholesky QR: G = Z^T Z = R^T R (LAPACK's Cholesky; Z^T Z given as the sum
+ * of its halves' unless halves is NULL), Z = Z R^-1, ln R_ii added to sum when sum is set. -1, Z unchanged, when G is not positive definite or R's
  * reciprocal condition number is below rcond (0: no check). */
-static int cholqr_pass(double *Z, size_t n, size_t M, double *G, double rcond, double *sum)
+static int cholqr_pass(double *Z, size_t n, size_t M, double *G, const double *halves,
+                       double rcond, double *sum)
 {
     const int N = (int)n, K = (int)M;
     const double one = 1.0, zero = 0.0;
-    dsyrk_("U", "T", &K, &N, &one, Z, &N, &zero, G, &K, 1, 1);
+    if (halves) /* G over the two halves of Z's rows, summed */
+        for (size_t i = 0; i < M * M; i++)
+            G[i] = halves[i] + halves[M * M + i];
+    else
+        dsyrk_("U", "T", &K, &N, &one, Z, &N, &zero, G, &K, 1, 1);
     if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', K, G, K))
         return -1;
     if (rcond > 0) {
@@ -322,10 +339,13 @@ static int cholqr_pass(double *Z, size_t n, size_t M, double *G, double rcond, d
  * the Cholesky QR twice (three products of the BLAS's level 3, where the Householder QR of
  * a few columns works a column at a time), each pass's R_ii multiplying; the Householder QR
  * where the first pass is refused (Z near rank deficient), or for what the second left.
- * G: M * M + 3 M doubles and M ints of room. */
-static int qr_step(double *Z, size_t n, size_t M, double *tau, double *G, double *sum)
+ * G: M * M + 3 M doubles and M ints of room; halves: the first pass's Z^T Z in two parts,
+ * or NULL. */
+static int qr_step(double *Z, size_t n, size_t M, double *tau, double *G, const double *halves,
+                   double *sum)
 {
-    if (cholqr_pass(Z, n, M, G, CHOLQR_RCOND, sum) || cholqr_pass(Z, n, M, G, 0, sum))
+    if (cholqr_pass(Z, n, M, G, halves, CHOLQR_RCOND, sum) ||
+        cholqr_pass(Z, n, M, G, NULL, 0, sum))
         return householder(Z, n, M, tau, sum);
     return 0;
 }
@@ -362,7 +382,7 @@ static void phase_products(void *ctx, int k, int n)
 static void phase_qr(void *ctx, int k, int n)
 {
     dynpipe *p = ctx;
-    if (k == 0 && qr_step(p->pr.Z, (size_t)p->d->n, p->M, p->tau, p->gram,
+    if (k == 0 && qr_step(p->pr.Z, (size_t)p->d->n, p->M, p->tau, p->gram, p->pr.halves,
                           p->t >= p->warmup ? p->sum : NULL))
         p->failed = 1;
     if ((k == 1 || n == 1) && p->t + 1 < p->steps)
@@ -382,10 +402,12 @@ static int lyapunov_run(dynrun *d, gt_pool *pool, size_t M, const uint16_t *tok,
         return -1;
     gt_stepjac_work tw;
     gt_error e;
-    dynpipe p = {d, tok, steps, warmup, M, 8 * H, 0, NULL, {d, direct, &tw, Q, Z}, tau, NULL,
-                 sum, 0};
+    dynpipe p = {d, tok, steps, warmup, M, 8 * H, 0, NULL, {d, direct, &tw, Q, Z, NULL}, tau,
+                 NULL, sum, 0};
     p.coef = malloc(2 * p.V * sizeof *p.coef);
-    p.gram = malloc((M * M + 4 * M) * sizeof *p.gram);
+    p.gram = malloc((3 * M * M + 4 * M) * sizeof *p.gram);
+    if (!direct && p.gram)
+        p.pr.halves = p.gram + M * M + 4 * M;
     if (!p.coef || !p.gram || stepjac_work_init(&tw, &d->sj, &e)) {
         free(p.coef);
         free(p.gram);
