@@ -28,6 +28,8 @@ typedef struct gt_step_point {
     const double *c_prev; /* [H] c before the step (LSTM) */
     const double *gates;  /* [G*H] the step's gates after their nonlinearity */
     const double *c;      /* [H] c after the step (LSTM) */
+    const double *hn;     /* [H] W_hn h + b_hn when the run has it (a GRU, the reset after), or
+                             NULL: computed */
 } gt_step_point;
 
 typedef struct gt_stepjac {

@@ -109,7 +109,8 @@ void dynrun_step(dynrun *d, uint16_t tok, int jacobian)
     batch_step(b, 1, &tok);
     if (!jacobian)
         return;
-    gt_step_point pt = {d->prev, d->prev + H, batch_gates(b, L, 0), batch_c(b, L, 0)};
+    gt_step_point pt = {d->prev, d->prev + H, batch_gates(b, L, 0), batch_c(b, L, 0),
+                        batch_hn(b)};
     stepjac_prepare(&d->sj, &d->w, &pt);
     form_jacobian(d, &d->w);
 }
@@ -179,7 +180,8 @@ static void step_prepare(dynrun *d, uint16_t tok)
     memcpy(d->prev, batch_h(b, L, 0), H * sizeof *d->prev);
     memcpy(d->prev + H, batch_c(b, L, 0), H * sizeof *d->prev);
     batch_step(b, 1, &tok);
-    gt_step_point pt = {d->prev, d->prev + H, batch_gates(b, L, 0), batch_c(b, L, 0)};
+    gt_step_point pt = {d->prev, d->prev + H, batch_gates(b, L, 0), batch_c(b, L, 0),
+                        batch_hn(b)};
     stepjac_prepare(&d->sj, &d->w, &pt);
 }
 

@@ -50,7 +50,7 @@ static gt_step_point tape_point(const gt_jacobian *j, int p)
 {
     const size_t H = (size_t)j->H;
     const double *t = j->tape + (size_t)p * tape_stride(j);
-    return (gt_step_point){t, t + H, t + 2 * H, t + (2 + (size_t)j->m->gates) * H};
+    return (gt_step_point){t, t + H, t + 2 * H, t + (2 + (size_t)j->m->gates) * H, NULL};
 }
 
 static void free_part(jac_part *pt)

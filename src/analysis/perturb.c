@@ -177,7 +177,7 @@ static void lin_step(gt_perturb *p, int k, int nedits)
     }
     for (int q = 0; q <= p->layer; q++)
         p->pts[q] = (gt_step_point){p->prev + (size_t)q * H, p->prev + (NL + (size_t)q) * H,
-                                    batch_gates(b, q, 0), batch_c(b, q, 0)};
+                                    batch_gates(b, q, 0), batch_c(b, q, 0), NULL};
     tangent_step(&p->tg, nedits, p->pts);
 }
 

@@ -154,7 +154,9 @@ static void prepare_gru(const gt_stepjac *s, gt_stepjac_work *w, const gt_step_p
     const double *r = pt->gates, *z = r + H, *n = r + 2 * H, *h = pt->h_prev;
     double *v0 = vec(s, w, V0), *dz = vec(s, w, V1), *dn = vec(s, w, V2), *e = vec(s, w, V3);
     double *zv = vec(s, w, V4), *v5 = vec(s, w, V5);
-    if (!s->before) /* hn = W_hn h + b_hn */
+    if (!s->before && pt->hn) /* hn = W_hn h + b_hn */
+        memcpy(v5, pt->hn, H * sizeof *v5);
+    else if (!s->before)
         kern64_gemm(s->whn, 1, h, H, s->b_hn, v5, H, 0);
     for (size_t j = 0; j < H; j++) {
         e[j] = (1.0 - z[j]) * (1.0 - n[j] * n[j]);
