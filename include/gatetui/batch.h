@@ -29,6 +29,7 @@ typedef struct gt_batch {
     float *dx, *dy, *dyi;  /* [cap * max(D, H)], [cap * G*H] twice */
     double *y0, *y0i;      /* [G*H] twice */
     int interleave;        /* dx holds the items interleaved (kern32_gemm_t) */
+    int single32;          /* one item's products from the float32 weights (batch_single_float32) */
     float *dT;             /* [(upto+1) * cap * H]: per layer, items 1..n-1's h - item 0's h
                               in float32, laid out as the products read them */
     int dT_n;              /* the n of the step that left dT, 0 when it is not valid */
@@ -54,6 +55,10 @@ void batch_free(gt_batch *b);
  * after a product over H inputs) then applies to each difference rather than to the state,
  * and the product runs at float32 speed. Everything else stays double. */
 int batch_use_float32(gt_batch *b, gt_error *e);
+/* For a batch of one item: its products read the model's float32 weights (half the bytes
+ * of their double copies) and sum in double (kern32_gemv64), the same products up to the
+ * order of their sums. */
+int batch_single_float32(gt_batch *b, gt_error *e);
 
 /* After a step of n >= 2 items in the float32 mode of batch_use_float32 (an LSTM, or a GRU
  * with the reset after W_hn): 1, and b->dn2[2i], b->dn2[2i + 1] hold |c_i - c_0|^2 and
@@ -88,12 +93,14 @@ static inline double *batch_gates(const gt_batch *b, int k, int i)
 {
     return b->gates + ((size_t)k * b->cap + i) * b->G * b->H;
 }
-/* After a step in double of a GRU with the reset after W_hn: item 0's W_hn h + b_hn of the
- * last layer stepped, h the state before the step; NULL for any other cell. */
+/* After a step in double of a GRU with the reset after W_hn (not batch_use_float32's steps of
+ * several items): item 0's W_hn h + b_hn of the last layer stepped, h the state before the
+ * step; NULL for any other cell. */
 static inline const double *batch_hn(const gt_batch *b)
 {
-    return b->m->arch == GT_GRU && !b->m->gru_reset_before && !b->hh32 ? b->tmp + 2 * (size_t)b->H
-                                                                      : NULL;
+    return b->m->arch == GT_GRU && !b->m->gru_reset_before && (!b->hh32 || b->single32)
+               ? b->tmp + 2 * (size_t)b->H
+               : NULL;
 }
 
 #endif

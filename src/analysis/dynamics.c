@@ -57,6 +57,8 @@ int dynrun_open(dynrun *d, const gt_model *m, int layer, gt_error *e)
     d->n = dyn_state_size(m);
     int rc = batch_init(&d->b, m, layer, 1, e);
     if (!rc)
+        rc = batch_single_float32(&d->b, e);
+    if (!rc)
         rc = stepjac_init(&d->sj, m, layer, 0, e);
     if (!rc)
         rc = stepjac_work_init(&d->w, &d->sj, e);

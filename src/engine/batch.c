@@ -174,6 +174,15 @@ oom:
     return gt_fail(e, GT_EFAIL, "out of memory for a batch of %d perturbation runs", b->cap);
 }
 
+int batch_single_float32(gt_batch *b, gt_error *e)
+{
+    if (b->cap != 1)
+        return gt_fail(e, GT_EFAIL, "batch_single_float32: a batch of %d items", b->cap);
+    int rc = batch_use_float32(b, e);
+    b->single32 = rc == GT_OK;
+    return rc;
+}
+
 /* Item i's (i >= 1) difference x - x0 in float32, at its place among the n - 1 items'
  * inputs of the float32 product: interleaved (input j of item i at j * (n-1) + i - 1) for
  * the AVX-512 product, item after item otherwise. */
@@ -210,6 +219,12 @@ static void product(gt_batch *b, const gt_mat64 *A, const gt_mat32 *A32, size_t 
                     const double *X, size_t ldx, const double *bias, double *Y, size_t ldy,
                     int accumulate)
 {
+    if (n == 1 && b->single32 && A32 && A32->data) {
+        kern32_gemv64(A32, X, b->y0);
+        for (size_t r = 0; r < A->rows; r++)
+            Y[r] = (accumulate ? Y[r] : bias ? bias[r] : 0.0) + b->y0[r];
+        return;
+    }
     if (!b->hh32 || !A32 || !A32->data || n < 2) {
         kern64_gemm(A, n, X, ldx, bias, Y, ldy, accumulate);
         return;
