@@ -499,6 +499,28 @@ static void test_report_go(const gt_model *m)
     long first = tables ? window_step_after(tables, 0) : -1;
     tap_ok(first > 0 && strstr(tables, "Each window's own pairs, in text order"),
            "the report's tables list each window's own pairs (first edited step %ld)", first);
+    /* the heading's columns end where the first row's do: "edited" over the step, "pairs" */
+    const char *head = tables ? strstr(tables, "edited") : NULL, *row = head ? strchr(head, '\n') : 0;
+    const char *bol = head;
+    while (bol && bol > tables && bol[-1] != '\n')
+        bol--;
+    int ends = 0;
+    if (row) {
+        row++;
+        const long e1 = (long)(head + 6 - bol), p1 = (long)(strstr(bol, "pairs") + 5 - bol);
+        long step_end = 0, pairs_end = 0;
+        int k = 0;
+        for (long i = 0; row[i] && row[i] != '\n'; i++)
+            if (row[i] != ' ' && (row[i + 1] == ' ' || row[i + 1] == '\n')) {
+                k++; /* the ends of "at", the step, the steps, the pairs */
+                if (k == 2)
+                    step_end = i + 1;
+                if (k == 4)
+                    pairs_end = i + 1;
+            }
+        ends = step_end == e1 && pairs_end == p1;
+    }
+    tap_ok(ends, "the windows' heading lines up with their rows");
     size_t step = 0;
     for (int i = 0; i < 200 && view_stats_step(&v, &step, NULL) != 0; i++)
         press(&v, "j"); /* down to the windows' table */

@@ -94,8 +94,8 @@ static inline double *batch_gates(const gt_batch *b, int k, int i)
     return b->gates + ((size_t)k * b->cap + i) * b->G * b->H;
 }
 /* After a step in double of a GRU with the reset after W_hn (not batch_use_float32's steps of
- * several items): item 0's W_hn h + b_hn of the last layer stepped, h the state before the
- * step; NULL for any other cell. */
+ * several items): item 0's W_hn h + b_hn of the batch's last layer (upto) only, h the state
+ * before the step; NULL for any other cell. */
 static inline const double *batch_hn(const gt_batch *b)
 {
     return b->m->arch == GT_GRU && !b->m->gru_reset_before && (!b->hh32 || b->single32)

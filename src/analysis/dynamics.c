@@ -409,7 +409,7 @@ static int lyapunov_run(dynrun *d, gt_pool *pool, size_t M, const uint16_t *tok,
     dynpipe p = {d, tok, steps, warmup, M, 8 * H, 0, NULL, {d, direct, &tw, Q, Z, NULL}, tau,
                  NULL, sum, 0};
     p.coef = malloc(2 * p.V * sizeof *p.coef);
-    p.gram = malloc((3 * M * M + 4 * M) * sizeof *p.gram);
+    p.gram = malloc(((direct ? 1 : 3) * M * M + 4 * M) * sizeof *p.gram);
     if (!direct && p.gram)
         p.pr.halves = p.gram + M * M + 4 * M;
     if (!p.coef || !p.gram || stepjac_work_init(&tw, &d->sj, &e)) {

@@ -224,8 +224,8 @@ static void print_perturbation(FILE *f, const gt_report *r)
     }
 }
 
-/* The order of the window table: the longest measured half-life first (past K: longest), a
- * tie in window order. */
+/* The order of the window table (windows with pairs kept): the longest measured half-life
+ * first (past K: longest), a tie in window order. */
 static const gt_report_window *sort_base;
 static int cmp_window(const void *a, const void *b)
 {
@@ -277,33 +277,40 @@ int report_line_step(const char *line, size_t *step)
     return 0;
 }
 
-/* The full windows, each by its own pairs' half-lives: every one, or the longest-lived and
- * the shortest-lived WINDOW_ROWS / 2; the edited step first (the screen goes there). */
+/* The full windows, each by its own pairs' half-lives: every one in text order up to
+ * WINDOW_ROWS, else those with pairs kept by their half-life, every one up to WINDOW_ROWS or
+ * the longest-lived and the shortest-lived WINDOW_ROWS / 2; the edited step first (the
+ * screen goes there). */
 static void print_windows(FILE *f, const gt_report *r)
 {
     const size_t n = r->full_windows;
     if (!r->pairs || !r->window || n < 2)
         return;
-    size_t *order = malloc(n * sizeof *order);
+    size_t *order = malloc(n * sizeof *order), m = 0;
     if (!order)
         return;
-    for (size_t i = 0; i < n; i++)
-        order[i] = i;
     const int all = n <= WINDOW_ROWS;
+    for (size_t i = 0; i < n; i++)
+        if (all || r->window[i].pairs)
+            order[m++] = i;
     if (!all) {
         sort_base = r->window;
-        qsort(order, n, sizeof *order, cmp_window);
+        qsort(order, m, sizeof *order, cmp_window);
     }
-    const int lstm = r->m->arch == GT_LSTM, rnn = r->m->arch == GT_RNN;
+    const int lstm = r->m->arch == GT_LSTM, rnn = r->m->arch == GT_RNN, some = m > WINDOW_ROWS;
     if (all)
         fprintf(f, "\nEach window's own pairs, in text order\n");
-    else
+    else if (some)
         fprintf(f, "\nThe windows whose own pairs last longest and shortest (%d of %zu, by the "
-                   "measured half-life)\n", WINDOW_ROWS, n);
-    fprintf(f, "     edited            steps  pairs  %s%s\n", lstm ? "measured c" : "measured h",
+                   "measured half-life)\n", WINDOW_ROWS, m);
+    else
+        fprintf(f, "\nThe windows by the measured half-life of their own pairs\n");
+    if (!all && m < n)
+        fprintf(f, "(%zu of the %zu windows kept no pair)\n", n - m, n);
+    fprintf(f, "        edited            steps  pairs  %s%s\n", lstm ? "measured c" : "measured h",
             rnn ? "" : lstm ? "  forget gate alone" : "  update gate alone");
-    for (size_t i = 0; i < n; i++)
-        if (all || i < WINDOW_ROWS / 2 || i >= n - WINDOW_ROWS / 2)
+    for (size_t i = 0; i < m; i++)
+        if (!some || i < WINDOW_ROWS / 2 || i >= m - WINDOW_ROWS / 2)
             print_window(f, r, &r->window[order[i]]);
     free(order);
 }

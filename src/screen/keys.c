@@ -663,7 +663,8 @@ gt_act keys_stats_models(gt_view *v, const gt_key *k)
     if (k->sym == K_ENTER) {
         v->ui->stats_full = !v->ui->stats_full;
         v->ui->stats_scroll = 0;
-        message(v, 0, v->ui->stats_full ? "the report of %s (Enter: every model's table)"
+        message(v, 0, v->ui->stats_full ? "the report of %s (Enter: every model's table, or "
+                                          "where a window's row is marked, its step)"
                                         : "every model's table (Enter: %s's whole report)",
                 v->model_name);
         return ACT_REDRAW;

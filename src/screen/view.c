@@ -148,7 +148,7 @@ int view_stats_max_scroll(const gt_view *v)
 int view_stats_step(const gt_view *v, size_t *step, int *line)
 {
     int n, shown = stats_shown(v, &n), at;
-    if (view_stats_compares(v) ||
+    if (view_stats_compares(v) || v->lay.r[P_GATES].h < 2 || /* no row of the tables drawn */
         data_stats_step(&v->stats, v->layer, v->ui->stats_scroll, step, &at) != 0 ||
         at >= v->ui->stats_scroll + shown || *step >= v->steps)
         return -1;
