@@ -77,17 +77,24 @@ int dynrun_open(dynrun *d, const gt_model *m, int layer, gt_error *e)
     return GT_OK;
 }
 
+/* A GRU's or an RNN's rows r0..r1-1 of J (M itself) from the coefficients w. */
+static void jacobian_rows(dynrun *d, gt_stepjac_work *w, int r0, int r1)
+{
+    stepjac_rows(&d->sj, w, r0, r1);
+    for (int r = r0; r < r1; r++)
+        stepjac_row(&d->sj, w, r, d->J + (size_t)r * (size_t)d->n);
+}
+
 /* J from the tangent map's rows of the step whose coefficients w holds (per cell kind). */
 static void form_jacobian(dynrun *d, gt_stepjac_work *w)
 {
     const size_t H = (size_t)d->H, n = (size_t)d->n;
     double *J = d->J;
-    stepjac_rows(&d->sj, w, 0, d->sj.rows);
     if (d->m->arch != GT_LSTM) { /* GRU: M itself */
-        for (size_t r = 0; r < H; r++)
-            stepjac_row(&d->sj, w, (int)r, J + r * n);
+        jacobian_rows(d, w, 0, d->H);
         return;
     }
+    stepjac_rows(&d->sj, w, 0, d->sj.rows);
     const double *f = w->f, *u = w->u;
     memset(J, 0, n * n * sizeof *J);
     for (size_t i = 0; i < H; i++) {
@@ -101,7 +108,9 @@ static void form_jacobian(dynrun *d, gt_stepjac_work *w)
     }
 }
 
-void dynrun_step(dynrun *d, uint16_t tok, int jacobian)
+/* The step reading tok; with prepare, its coefficients in d->w (the forward part of the
+ * spectrum's run: it does not depend on the tangents). */
+static void step_run(dynrun *d, uint16_t tok, int prepare)
 {
     gt_batch *b = &d->b;
     const size_t H = (size_t)d->H;
@@ -109,12 +118,18 @@ void dynrun_step(dynrun *d, uint16_t tok, int jacobian)
     memcpy(d->prev, batch_h(b, L, 0), H * sizeof *d->prev);
     memcpy(d->prev + H, batch_c(b, L, 0), H * sizeof *d->prev);
     batch_step(b, 1, &tok);
-    if (!jacobian)
+    if (!prepare)
         return;
     gt_step_point pt = {d->prev, d->prev + H, batch_gates(b, L, 0), batch_c(b, L, 0),
                         batch_hn(b)};
     stepjac_prepare(&d->sj, &d->w, &pt);
-    form_jacobian(d, &d->w);
+}
+
+void dynrun_step(dynrun *d, uint16_t tok, int jacobian)
+{
+    step_run(d, tok, jacobian);
+    if (jacobian)
+        form_jacobian(d, &d->w);
 }
 
 /* For step_tangents with M tangents: 1 for an LSTM, 0 for a GRU or an RNN (whose H x H J
@@ -172,21 +187,6 @@ static void tangents_from(const dynrun *d, const double *v, const double *Q, dou
     }
 }
 
-/* The step reading tok, its coefficients prepared in d->w (the forward part of the spectrum's
- * run: it does not depend on the tangents). */
-static void step_prepare(dynrun *d, uint16_t tok)
-{
-    gt_batch *b = &d->b;
-    const size_t H = (size_t)d->H;
-    const int L = d->layer;
-    memcpy(d->prev, batch_h(b, L, 0), H * sizeof *d->prev);
-    memcpy(d->prev + H, batch_c(b, L, 0), H * sizeof *d->prev);
-    batch_step(b, 1, &tok);
-    gt_step_point pt = {d->prev, d->prev + H, batch_gates(b, L, 0), batch_c(b, L, 0),
-                        batch_hn(b)};
-    stepjac_prepare(&d->sj, &d->w, &pt);
-}
-
 /* One step's products, Z = J Q for the M tangents Q (column-major, n x M), from the step's
  * coefficients w: an LSTM's without forming J (W_hh times their h part, then each row's
  * coefficients), a GRU's or an RNN's with the J formed whole. */
@@ -232,9 +232,7 @@ static void products_half(const products *p, int h)
             memset(p->halves + (size_t)h * M * M, 0, M * M * sizeof *p->halves);
         return;
     }
-    stepjac_rows(&d->sj, p->w, r0, r1);
-    for (int r = r0; r < r1; r++)
-        stepjac_row(&d->sj, p->w, r, d->J + (size_t)r * n);
+    jacobian_rows(d, p->w, r0, r1);
     dyn_gemm(d->J + (size_t)r0 * n, r1 - r0, (int)n, p->Q, (int)n, (int)M, p->Z + r0, (int)n);
     if (p->halves) { /* the QR's first product, its share here */
         const int K = (int)M, R = r1 - r0, N = (int)n;
@@ -312,8 +310,9 @@ void dtrsm_(const char *side, const char *uplo, const char *ta, const char *diag
 #define CHOLQR_RCOND 1e-5
 
 /* One pass of the Cholesky QR: G = Z^T Z = R^T R (LAPACK's Cholesky; Z^T Z given as the sum
- * of its halves' unless halves is NULL), Z = Z R^-1, ln R_ii added to sum when sum is set. -1, Z unchanged, when G is not positive definite or R's
- * reciprocal condition number is below rcond (0: no check). */
+ * of its halves' unless halves is NULL), Z = Z R^-1, ln R_ii added to sum when sum is set.
+ * -1, Z unchanged, when G is not positive definite or R's reciprocal condition number is
+ * below rcond (0: no check). */
 static int cholqr_pass(double *Z, size_t n, size_t M, double *G, const double *halves,
                        double rcond, double *sum)
 {
@@ -372,7 +371,7 @@ typedef struct dynpipe {
 /* Runs the text on to step t, its coefficients into its slot. */
 static void pipe_forward(dynpipe *p, size_t t)
 {
-    step_prepare(p->d, p->tok[t]);
+    step_run(p->d, p->tok[t], 1);
     memcpy(p->coef + (t % 2) * p->V, p->d->w.v, p->V * sizeof *p->coef);
 }
 
