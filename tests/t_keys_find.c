@@ -97,7 +97,7 @@ static int probe_as_direct(gt_view *v, const gt_text *t)
     if (mask_from_regex(&k, v->m, t->tok, n, v->find.regex, MASK_SECONDS, &e))
         return 0;
     int ok = probe_matrix(&x, v->m, t->tok, n, v->find.signal, &po, &e) == GT_OK;
-    if (ok && probe_compute(&pr, &x, k.m, PROBE_DEFAULT_FOLDS, PROBE_DEFAULT_L2, &e) == GT_OK) {
+    if (ok && probe_compute(&pr, &x, k.m, PROBE_DEFAULT_FOLDS, PROBE_DEFAULT_L2, 1, &e) == GT_OK) {
         ok = pr.auc == dp->auc && pr.best_unit_auc == dp->best_auc &&
              pr.units_for_95 == dp->units_for_95 && dp->nprob == n;
         for (size_t s = 0; ok && s < n; s++) /* each step's probability, as sent */

@@ -63,9 +63,11 @@ static int write_text(const char *path)
 }
 
 /* The fit on 60,000 rows, more than the Hessian's sample (so that it is taken over every
- * third row far from the minimum): its weights against plain Newton's in the test (the
- * whole Hessian in double, Gaussian elimination, to a gradient of 1e-14), and its gradient
- * below 1e-8. */
+ * third row far from the minimum), of 13 columns (two vectors of 4 and the rest), each
+ * standardised by its own mean and scale: its weights against plain Newton's in the test
+ * (on the standardised values in double, the whole Hessian, Gaussian elimination, to a
+ * gradient of 1e-14), its gradient below 1e-8, and the same weights to the last bit on one
+ * thread and on two. */
 static unsigned long long lcg = 12345;
 static double unif(void)
 {
@@ -73,7 +75,7 @@ static double unif(void)
     return (double)(lcg >> 11) / 9007199254740992.0;
 }
 
-enum { FN = 60000, FD = 6 };
+enum { FN = 60000, FD = 13 };
 
 /* The mean log-loss's gradient g (FD + 1) and Hessian hs at w, lambda 1e-3; returns |g|. */
 static double plain_derivatives(const double *x, const unsigned char *y, const double *w,
@@ -110,27 +112,39 @@ static void test_no_column(void)
     unsigned char y[N];
     for (int t = 0; t < N; t++)
         y[t] = t % 4 == 0;
-    double x[1] = {0}, w[1] = {0};
+    float v[1] = {0};
+    double w[1] = {0};
     gt_error e = {0};
-    const int rc = probe_logistic(x, y, N, 0, 1e-3, w, &e);
+    const gt_probe_rows rows = {v, NULL, NULL, N, 0};
+    const int rc = probe_logistic(&rows, y, 1e-3, 1, w, &e);
     tap_ok(rc == GT_OK && fabs(w[0] - log(1.0 / 3)) < 1e-12,
            "the fit with no column: the bias alone, ln(1/3) (%.12f; %s)", w[0], e.msg);
 }
 
 static void test_sampled_fit(void)
 {
-    double *x = malloc(FN * FD * sizeof *x), w[FD + 1], v[FD + 1] = {0}, g[FD + 1];
+    double *x = malloc(FN * FD * sizeof *x), w[FD + 1], w2[FD + 1], v[FD + 1] = {0}, g[FD + 1];
+    double mean[FD], scale[FD];
+    float *raw = malloc(FN * FD * sizeof *raw);
     unsigned char *y = malloc(FN);
+    for (int j = 0; j < FD; j++)
+        mean[j] = 0.25 * j - 1, scale[j] = 1 / (0.5 + 0.1 * j);
     for (int t = 0; t < FN; t++) {
         double z = -0.5;
         for (int j = 0; j < FD; j++) {
-            x[t * FD + j] = 2 * unif() - 1 + (j ? 0.5 * x[t * FD] : 0); /* correlated */
-            z += (j % 2 ? 1.5 : -2.0) * x[t * FD + j];
+            const double a = 2 * unif() - 1 + (j ? 0.5 * x[t * FD] : 0); /* correlated */
+            raw[t * FD + j] = (float)(a / scale[j] + mean[j]);
+            x[t * FD + j] = ((double)raw[t * FD + j] - mean[j]) * scale[j];
+            z += (j % 2 ? 0.6 : -0.8) * x[t * FD + j];
         }
         y[t] = unif() < 1 / (1 + exp(-z));
     }
     gt_error e = {0};
-    const int rc = probe_logistic(x, y, FN, FD, 1e-3, w, &e);
+    const gt_probe_rows rows = {raw, mean, scale, FN, FD};
+    const int rc = probe_logistic(&rows, y, 1e-3, 1, w, &e);
+    const int rc2 = probe_logistic(&rows, y, 1e-3, 2, w2, &e);
+    tap_ok(rc == rc2 && memcmp(w, w2, sizeof w) == 0,
+           "the fit on two threads: the same weights as on one, to the last bit");
     double hs[FD + 1][FD + 2];
     for (int it = 0; it < 50 && plain_derivatives(x, y, v, g, hs) > 1e-14; it++) {
         for (int i = 0; i <= FD; i++) /* solve hs d = g: Gaussian elimination */
@@ -156,7 +170,7 @@ static void test_sampled_fit(void)
     tap_ok(rc == GT_OK && gn < 1e-8 && worst < 1e-9,
            "the fit over 60,000 rows (its Hessian sampled far from the minimum): gradient %.2g, "
            "weights within %.2g of plain Newton's (bound 1e-9)", gn, worst);
-    free(x), free(y);
+    free(x), free(raw), free(y);
 }
 
 int main(void)
@@ -187,7 +201,7 @@ int main(void)
     if (rc == GT_OK)
         rc = probe_matrix(&x, &m, t.tok, t.steps, 4 /* c */, &po, &e);
     if (rc == GT_OK)
-        rc = probe_compute(&p, &x, k.m, 5, 1e-3, &e);
+        rc = probe_compute(&p, &x, k.m, 5, 1e-3, 2, &e);
     tap_ok(rc == GT_OK && k.inside == STEPS / 2, "the probe runs (%s)", e.msg);
     if (rc == GT_OK) {
         tap_ok(p.auc == 1 && p.accuracy == 1, "the probe finds the sum: AUC %.6f, accuracy %.6f",

@@ -34,9 +34,9 @@ typedef struct gt_probe_options {
     void *progress_ctx;
 } gt_probe_options;
 
-/* The signal's values over steps [0, n): x[t * H + j], in double. */
+/* The signal's values over steps [0, n): x[t * H + j], as the run computed them. */
 typedef struct gt_signal_matrix {
-    double *x;
+    float *x;
     size_t n;
     int H;
 } gt_signal_matrix;
@@ -44,11 +44,21 @@ typedef struct gt_signal_matrix {
 int probe_matrix(gt_signal_matrix *out, const gt_model *m, const uint16_t *tok, size_t n,
                  int signal, const gt_pass_options *o, gt_error *e);
 
-/* Minimises the mean log-loss of sigmoid(x w + b) against y over the n rows of x (n x d,
- * row-major) + (lambda/2)|w|^2 by Newton's method (the exact gradient, a Hessian that
- * steers: doc/measures.md, "The probe") to a gradient norm below 1e-8; w has d weights
- * and then the bias. GT_EFAIL when it does not converge. */
-int probe_logistic(const double *x, const unsigned char *y, size_t n, int d, double lambda,
+/* The rows a fit is over: n x d values v (row-major), each column standardised by its
+ * mean and scale: the fit's x is (v - mean) * scale, in double. */
+typedef struct gt_probe_rows {
+    const float *v;
+    const double *mean, *scale; /* [d] */
+    size_t n;
+    int d;
+} gt_probe_rows;
+
+/* Minimises the mean log-loss of sigmoid(x w + b) against y over the rows of x
+ * + (lambda/2)|w|^2 by Newton's method (the exact gradient, a Hessian that steers:
+ * doc/measures.md, "The probe") to a gradient norm below 1e-8, on two threads when
+ * threads > 1 (the same numbers as on one); w has d weights and then the bias. GT_EFAIL
+ * when it does not converge. */
+int probe_logistic(const gt_probe_rows *x, const unsigned char *y, double lambda, int threads,
                    double *w, gt_error *e);
 /* The area under the ROC curve of score s for labels y over the n steps, ties counted a
  * half; NAN when y is constant. */
@@ -88,7 +98,7 @@ typedef struct gt_components {
 
 /* On failure nothing is left allocated in p (probe_free on it is harmless). */
 int probe_compute(gt_probe *p, const gt_signal_matrix *x, const unsigned char *y,
-                  int folds, double lambda, gt_error *e);
+                  int folds, double lambda, int threads, gt_error *e);
 void probe_free(gt_probe *p);
 int components_compute(gt_components *c, const gt_signal_matrix *x, int k, gt_error *e);
 void components_free(gt_components *c);

@@ -15,13 +15,13 @@
  * numbers. */
 #include "config.h"
 
-#include <dlfcn.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "compute/blasthreads.h"
 #include "compute/kernels.h"
 #include "compute/pool.h"
 #include "dynrun.h"
@@ -242,20 +242,6 @@ static void products_half(const products *p, int h)
     }
 }
 
-/* OpenBLAS's threads set by openblas_set_num_threads, found by dlsym (dynrun.h). */
-int dyn_blas_threads(int n)
-{
-    int (*get)(void);
-    void (*set)(int);
-    *(void **)&get = dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
-    *(void **)&set = dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
-    if (!get || !set || n < 1)
-        return 0;
-    const int was = get();
-    set(n);
-    return was;
-}
-
 const double *dynrun_carry(const dynrun *d)
 {
     if (d->m->arch == GT_RNN) /* no carry gate */
@@ -457,7 +443,7 @@ int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const 
     if (!Q || !Z || !tau || !l->exponent || !l->halflife)
         rc = gt_fail(e, GT_EFAIL, "out of memory for %d tangents", M);
     else {
-        const int was = dyn_blas_threads(1); /* the same products and QR on any machine */
+        const int was = blas_threads(1); /* the same products and QR on any machine */
         if (threads < 1) {
             long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
             threads = ncpu > 0 ? (int)ncpu : 1;
@@ -466,7 +452,7 @@ int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const 
         if (lyapunov_run(&d, pool, MM, tok, steps, warmup, Q, Z, tau, l->exponent))
             rc = gt_fail(e, GT_EFAIL, "LAPACK's QR failed (or out of memory)");
         pool_stop(pool);
-        dyn_blas_threads(was);
+        blas_threads(was);
     }
     free(Q);
     free(Z);

@@ -32,10 +32,6 @@ void dynrun_close(dynrun *d);
 void dynrun_step(dynrun *d, uint16_t tok, int jacobian);
 /* The carry gate of the last step ([H]: f, or z); NULL for a plain RNN, which has none. */
 const double *dynrun_carry(const dynrun *d);
-/* With OpenBLAS under LAPACK, its own threads beside the jobs' would share the cores with
- * them and make the rounding depend on how many there are: n threads for it, its number
- * before returned (0: another BLAS, nothing done); dyn_blas_threads(was) gives it back. */
-int dyn_blas_threads(int n);
 /* qsort's order of doubles, largest first. */
 int dyn_cmp_desc(const void *a, const void *b);
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compute/blasthreads.h"
 #include "compute/jobs.h"
 #include "dynrun.h"
 #include "gatetui/dynamics.h"
@@ -243,9 +244,9 @@ static int newton_all(fx_shared *sh, const uint16_t *text, size_t steps, int thr
         return rc;
     const gt_jobs j = {.njobs = sh->nstarts, .threads = threads_for(threads, sh->nstarts),
                        .ctx = sh, .begin = work_begin, .run = work_run, .end = work_end};
-    const int was = dyn_blas_threads(1); /* and the same solves whatever the threads */
+    const int was = blas_threads(1); /* and the same solves whatever the threads */
     rc = jobs_run(&j, NULL, e);
-    dyn_blas_threads(was);
+    blas_threads(was);
     return rc;
 }
 
@@ -357,9 +358,9 @@ int fixed_from(gt_fixed *f, double *dist, const gt_model *m, int layer, uint16_t
         dynrun_step(d, tok, 0);
         stack_state(d, sh.st);
         memcpy(here, sh.st + (size_t)layer * n, n * sizeof *here);
-        const int was = dyn_blas_threads(1);
+        const int was = blas_threads(1);
         rc = work_run(&sh, w, 0, e);
-        dyn_blas_threads(was);
+        blas_threads(was);
     }
     work_end(&sh, w);
     f->layer = layer;

@@ -23,29 +23,30 @@ static size_t row_at(const rows *r, size_t i)
 }
 
 /* A fit on the columns cols[0..d) of x over the rows r, each column standardised by its
- * mean and deviation over those rows (a constant one dropped). */
+ * mean and deviation over those rows (a constant one dropped): (x - mean) * scale, the
+ * scale the deviation's reciprocal. */
 typedef struct fit {
     int d, *col;          /* the columns kept */
-    double *mean, *sd, *w; /* [d], [d], [d + 1] */
+    double *mean, *scale, *w; /* [d], [d], [d + 1] */
 } fit;
 
 static void fit_free(fit *f)
 {
-    free(f->col), free(f->mean), free(f->sd), free(f->w);
+    free(f->col), free(f->mean), free(f->scale), free(f->w);
 }
 
 static int fit_rows(fit *f, const gt_signal_matrix *x, const unsigned char *y, const rows *r,
-                    const int *cols, int d, double lambda, gt_error *e)
+                    const int *cols, int d, double lambda, int threads, gt_error *e)
 {
     size_t n = row_count(r), H = (size_t)x->H;
     f->col = malloc((size_t)d * sizeof *f->col);
     f->mean = malloc((size_t)d * sizeof *f->mean);
-    f->sd = malloc((size_t)d * sizeof *f->sd);
+    f->scale = malloc((size_t)d * sizeof *f->scale);
     f->w = malloc(((size_t)d + 1) * sizeof *f->w);
-    double *z = malloc(n * (size_t)d * sizeof *z);
+    float *v = malloc(n * (size_t)d * sizeof *v);
     unsigned char *yy = malloc(n);
     int rc = GT_EFAIL;
-    if (!f->col || !f->mean || !f->sd || !f->w || !z || !yy)
+    if (!f->col || !f->mean || !f->scale || !f->w || !v || !yy)
         goto out;
     /* each column's sums over the rows in their order, row by row (a row's values lie
        together; a column's are H apart) */
@@ -56,9 +57,9 @@ static int fit_rows(fit *f, const gt_signal_matrix *x, const unsigned char *y, c
         goto out;
     }
     memset(same, 1, (size_t)d);
-    const double *first = x->x + row_at(r, 0) * H;
+    const float *first = x->x + row_at(r, 0) * H;
     for (size_t i = 0; i < n; i++) {
-        const double *row = x->x + row_at(r, i) * H;
+        const float *row = x->x + row_at(r, i) * H;
         for (int c = 0; c < d; c++) {
             same[c] &= row[cols[c]] == first[cols[c]];
             sum[c] += row[cols[c]];
@@ -67,10 +68,10 @@ static int fit_rows(fit *f, const gt_signal_matrix *x, const unsigned char *y, c
     for (int c = 0; c < d; c++)
         sum[c] /= (double)n; /* the means */
     for (size_t i = 0; i < n; i++) {
-        const double *row = x->x + row_at(r, i) * H;
+        const float *row = x->x + row_at(r, i) * H;
         for (int c = 0; c < d; c++) {
-            const double v = row[cols[c]] - sum[c];
-            sq[c] += v * v;
+            const double dv = row[cols[c]] - sum[c];
+            sq[c] += dv * dv;
         }
     }
     f->d = 0;
@@ -79,27 +80,29 @@ static int fit_rows(fit *f, const gt_signal_matrix *x, const unsigned char *y, c
             continue;
         f->col[f->d] = cols[c];
         f->mean[f->d] = sum[c];
-        f->sd[f->d++] = sqrt(sq[c] / (double)n);
+        f->scale[f->d++] = 1 / sqrt(sq[c] / (double)n);
     }
     free(sum), free(same);
+    /* the kept columns' values packed, standardised by the fit as it reads them */
     for (size_t i = 0; i < n; i++) {
-        const double *row = x->x + row_at(r, i) * H;
+        const float *row = x->x + row_at(r, i) * H;
         for (int c = 0; c < f->d; c++)
-            z[i * (size_t)f->d + c] = (row[f->col[c]] - f->mean[c]) / f->sd[c];
+            v[i * (size_t)f->d + c] = row[f->col[c]];
         yy[i] = y[row_at(r, i)];
     }
-    rc = probe_logistic(z, yy, n, f->d, lambda, f->w, e);
+    const gt_probe_rows pr = {v, f->mean, f->scale, n, f->d};
+    rc = probe_logistic(&pr, yy, lambda, threads, f->w, e);
 out:
-    free(z), free(yy);
+    free(v), free(yy);
     return rc == GT_EFAIL && !e->msg[0] ? gt_fail(e, GT_EFAIL, "out of memory for the probe")
                                          : rc;
 }
 
-static double fit_score(const fit *f, const double *row)
+static double fit_score(const fit *f, const float *row)
 {
     double s = f->w[f->d];
     for (int c = 0; c < f->d; c++)
-        s += f->w[c] * (row[f->col[c]] - f->mean[c]) / f->sd[c];
+        s += f->w[c] * ((row[f->col[c]] - f->mean[c]) * f->scale[c]);
     return s;
 }
 
@@ -125,8 +128,8 @@ static void fold_span(size_t n, int k, int K, size_t *lo, size_t *hi)
 
 /* The cross-validated fits on cols[0..d): each fold's held-out AUC and accuracy. */
 static int cross_validate(const gt_signal_matrix *x, const unsigned char *y, int K,
-                          double lambda, const int *cols, int d, gt_probe_fold *folds,
-                          gt_error *e)
+                          double lambda, int threads, const int *cols, int d,
+                          gt_probe_fold *folds, gt_error *e)
 {
     double *s = malloc((x->n / (size_t)K + 2) * sizeof *s);
     if (!s)
@@ -137,7 +140,7 @@ static int cross_validate(const gt_signal_matrix *x, const unsigned char *y, int
         fold_span(x->n, k, K, &lo, &hi);
         rows r = {x->n, lo, hi};
         fit f = {0};
-        rc = fit_rows(&f, x, y, &r, cols, d, lambda, e);
+        rc = fit_rows(&f, x, y, &r, cols, d, lambda, threads, e);
         for (size_t t = lo; t < hi && rc == GT_OK; t++) {
             s[t - lo] = fit_score(&f, x->x + t * (size_t)x->H);
             right += (s[t - lo] > 0) == (y[t] != 0);
@@ -260,11 +263,11 @@ static int by_weight(const void *pa, const void *pb)
 
 /* The fit on every step: the weights, largest |w| first, and the bias. */
 static int full_fit(gt_probe *p, const gt_signal_matrix *x, const unsigned char *y,
-                    const int *all, gt_error *e)
+                    const int *all, int threads, gt_error *e)
 {
     rows r = {x->n, 0, 0};
     fit f = {0};
-    int rc = fit_rows(&f, x, y, &r, all, x->H, p->lambda, e);
+    int rc = fit_rows(&f, x, y, &r, all, x->H, p->lambda, threads, e);
     if (rc == GT_OK && (!(p->weights = malloc(((size_t)f.d + 1) * sizeof *p->weights)) ||
                         !(p->prob = malloc((x->n ? x->n : 1) * sizeof *p->prob))))
         rc = gt_fail(e, GT_EFAIL, "out of memory for the probe");
@@ -283,7 +286,7 @@ static int full_fit(gt_probe *p, const gt_signal_matrix *x, const unsigned char 
 
 /* The fewest largest-|w| units whose probe reaches 95% of the full probe's mean AUC. */
 static int units_for_95(gt_probe *p, const gt_signal_matrix *x, const unsigned char *y,
-                        gt_error *e)
+                        int threads, gt_error *e)
 {
     p->units_for_95 = -1;
     if (isnan(p->auc))
@@ -298,7 +301,7 @@ static int units_for_95(gt_probe *p, const gt_signal_matrix *x, const unsigned c
             p->units_for_95 = k;
             break;
         }
-        rc = cross_validate(x, y, p->nfolds, p->lambda, cols, k, fo, e);
+        rc = cross_validate(x, y, p->nfolds, p->lambda, threads, cols, k, fo, e);
         if (rc == GT_OK && mean_of(&fo[0].auc, p->nfolds, sizeof *fo) >= 0.95 * p->auc) {
             p->units_for_95 = k;
             break;
@@ -309,7 +312,7 @@ static int units_for_95(gt_probe *p, const gt_signal_matrix *x, const unsigned c
 }
 
 int probe_compute(gt_probe *p, const gt_signal_matrix *x, const unsigned char *y, int K,
-                  double lambda, gt_error *e)
+                  double lambda, int threads, gt_error *e)
 {
     memset(p, 0, sizeof *p);
     p->steps = x->n;
@@ -325,16 +328,16 @@ int probe_compute(gt_probe *p, const gt_signal_matrix *x, const unsigned char *y
     }
     for (int j = 0; j < x->H; j++)
         all[j] = j;
-    rc = cross_validate(x, y, K, lambda, all, x->H, p->folds, e);
+    rc = cross_validate(x, y, K, lambda, threads, all, x->H, p->folds, e);
     if (rc == GT_OK)
         rc = best_units(x, y, K, p->folds, e);
     if (rc == GT_OK)
-        rc = full_fit(p, x, y, all, e);
+        rc = full_fit(p, x, y, all, threads, e);
     p->auc = mean_of(&p->folds[0].auc, K, sizeof *p->folds);
     p->accuracy = mean_of(&p->folds[0].accuracy, K, sizeof *p->folds);
     p->best_unit_auc = mean_of(&p->folds[0].best_unit_auc, K, sizeof *p->folds);
     if (rc == GT_OK)
-        rc = units_for_95(p, x, y, e);
+        rc = units_for_95(p, x, y, threads, e);
     free(all);
     if (rc)
         probe_free(p); /* nothing left allocated */

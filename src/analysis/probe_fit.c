@@ -2,13 +2,14 @@
 #define _GNU_SOURCE /* qsort_r */
 #include "config.h"
 
+#include <float.h>
 #include <lapacke.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compute/simd.h"
+#include "compute/blasthreads.h"
+#include "compute/pool.h"
 #include "gatetui/probe.h"
 
 typedef struct collect {
@@ -20,9 +21,7 @@ static int collect_step(void *ctx, size_t t, const gt_run *r)
 {
     collect *c = ctx;
     const float *v = signals_of(r, c->layer, c->signal);
-    double *row = c->x->x + t * (size_t)c->x->H;
-    for (int j = 0; j < c->x->H; j++)
-        row[j] = v[j];
+    memcpy(c->x->x + t * (size_t)c->x->H, v, (size_t)c->x->H * sizeof *v);
     return 0;
 }
 
@@ -46,52 +45,184 @@ int probe_matrix(gt_signal_matrix *out, const gt_model *m, const uint16_t *tok, 
 #define FIT_TOL 1e-8
 #define FIT_MAX_ITER 100
 
-/* log(1 + exp(z)), without overflow. */
-static double softplus(double z)
-{
-    return z > 0 ? z + log1p(exp(-z)) : log1p(exp(z));
-}
-
 /* The BLAS's (Fortran interface): the symmetric rank-k update c = alpha a a' + beta c
- * (float32, column-major) and y = alpha op(a) x + beta y (double). */
+ * (float32, column-major). */
 void ssyrk_(const char *uplo, const char *trans, const int *n, const int *k, const float *alpha,
             const float *a, const int *lda, const float *beta, float *c, const int *ldc,
             size_t uplo_len, size_t trans_len);
-void dgemv_(const char *trans, const int *m, const int *n, const double *alpha, const double *a,
-            const int *lda, const double *x, const int *incx, const double *beta, double *y,
-            const int *incy, size_t trans_len);
 
-#define HESS_BLOCK 256    /* rows scaled and added to the Hessian at a time */
+#define HESS_BLOCK 1024   /* rows scaled and added to the Hessian at a time */
 #define HESS_ROWS 16384   /* the Hessian's rows, at least (and 64 per weight) */
 
-/* z = x w + b over the n rows, by the BLAS (x row-major n x d is column-major d x n; with
- * no column, the bias alone: the BLAS refuses a leading dimension of 0). */
-static void scores(const double *x, size_t n, int d, const double *w, double *z)
+/* Four doubles (read and written at any alignment) and four floats: element by element,
+ * each result rounded as in scalar code, so that every processor computes the same numbers
+ * whatever its vectors' width. Macros, not functions: a function's 32-byte vector argument
+ * or result would depend on the processor's calling convention. */
+typedef double v4d __attribute__((vector_size(32), aligned(8)));
+typedef float f4 __attribute__((vector_size(16)));
+#define LD4(p) (*(const v4d *)(p))
+/* Four floats from p, widened (as elements: GCC makes one instruction of it where it
+ * splits a __builtin_convertvector). */
+#define WIDEN4(p) ((v4d){(p)[0], (p)[1], (p)[2], (p)[3]})
+/* The passes over the rows: compiled twice on x86-64, for AVX2 (whose 32-byte vectors hold
+ * a v4d) and for the baseline, chosen when the program starts; the same numbers from both
+ * (no contraction: the build's -ffp-contract=off). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define PASS __attribute__((target_clones("avx2", "default")))
+#else
+#define PASS
+#endif
+#define INLINE __attribute__((always_inline)) static inline
+/* x's values j..j+3 of a row: (v - mean) * scale, in double. */
+#define X4(x, row, j) ((WIDEN4((row) + (j)) - LD4((x)->mean + (j))) * LD4((x)->scale + (j)))
+static inline double x1(const gt_probe_rows *x, const float *row, int j)
 {
-    const int one = 1, ni = (int)n;
-    const double a = 1, zero = 0;
-    if (d > 0)
-        dgemv_("T", &d, &ni, &a, x, &d, w, &one, &zero, z, &one, 1);
-    for (size_t t = 0; t < n; t++)
-        z[t] = (d > 0 ? z[t] : 0) + w[d];
+    return ((double)row[j] - x->mean[j]) * x->scale[j];
 }
 
-/* The objective at w (d weights, then the bias); z gets x w + b. */
-static double objective(const double *x, const unsigned char *y, size_t n, int d,
-                        double lambda, const double *w, double *z)
+/* A row's values j..j+3 centred, v - mean, in double. */
+#define C4(x, row, j) (WIDEN4((row) + (j)) - LD4((x)->mean + (j)))
+
+/* The product of a row of x with s, from ks = scale s: the sum of (v - mean) ks over the
+ * row's 8-value blocks in two vectors, then the rest. */
+INLINE double row_dot(const gt_probe_rows *x, const float *row, const double *ks)
 {
-    double loss = 0, reg = 0;
-    scores(x, n, d, w, z);
-    for (size_t t = 0; t < n; t++)
-        loss += softplus(z[t]) - (y[t] ? z[t] : 0);
+    const int d = x->d, d8 = d & ~7;
+    v4d a0 = {0, 0, 0, 0}, a1 = a0;
+    int j = 0;
+    for (; j < d8; j += 8)
+        a0 += C4(x, row, j) * LD4(ks + j), a1 += C4(x, row, j + 4) * LD4(ks + j + 4);
+    const v4d a = a0 + a1;
+    double dot = (a[0] + a[1]) + (a[2] + a[3]);
+    for (; j < d; j++)
+        dot += ((double)row[j] - x->mean[j]) * ks[j];
+    return dot;
+}
+
+/* g += r (v - mean) + q (w - mean) over the d values of two rows v and w (the scale is
+ * applied to the sums at the end). */
+INLINE void add_rows(double *restrict g, const gt_probe_rows *x, const float *v, double r,
+                     const float *w, double q)
+{
+    const v4d rv = {r, r, r, r}, qv = {q, q, q, q};
+    const int d = x->d;
+    int j = 0;
+    for (; j + 4 <= d; j += 4)
+        *(v4d *)(g + j) += rv * C4(x, v, j) + qv * C4(x, w, j);
+    for (; j < d; j++)
+        g[j] += r * ((double)v[j] - x->mean[j]) + q * ((double)w[j] - x->mean[j]);
+}
+
+/* The sigmoid of z and, into *sp, log(1 + exp(z)), from one exponential. */
+INLINE double logistic(double z, double *sp)
+{
+    const double e = exp(-fabs(z));
+    *sp = (z > 0 ? z : 0) + log1p(e);
+    return z >= 0 ? 1 / (1 + e) : e / (1 + e);
+}
+
+/* The rows in PARTS fixed parts, each summed on its own and the parts' sums then added in
+ * order: the same numbers on one thread or two. */
+#define PARTS 2
+
+/* One pass over the rows for the step from w to trial = w - s, given z, the scores at w
+ * (NULL: zero): z2 = z - (x s + s_b) (with z zero and s = -w, x w + b), and the sums of the
+ * objective and the gradient at trial. */
+typedef struct pass {
+    const gt_probe_rows *x;
+    const unsigned char *y;
+    const double *s, *z;
+    double *z2, *ks;             /* ks: [d], scale s */
+    double loss[PARTS], gb[PARTS];
+    double *g[PARTS];            /* [d] each: a part's sums of r (v - mean) */
+} pass;
+
+/* A part's rows two by two: each row's score and r = p - y, then both rows' share of the
+ * gradient's sums (the last row of an odd count with a second row of r = 0). */
+PASS static void pass_rows(pass *p, int part)
+{
+    const gt_probe_rows *x = p->x;
+    const int d = x->d;
+    const size_t lo = x->n * (size_t)part / PARTS, hi = x->n * (size_t)(part + 1) / PARTS;
+    double *restrict g = p->g[part], *restrict z2 = p->z2;
+    const double *restrict ks = p->ks, *restrict z = p->z, sd = p->s[d];
+    const unsigned char *restrict y = p->y;
+    memset(g, 0, (size_t)d * sizeof *g);
+    double loss = 0, gb = 0, sp, r[2];
+    for (size_t t = lo; t < hi; t += 2) {
+        const float *row[2] = {x->v + t * (size_t)d, x->v + t * (size_t)d};
+        r[1] = 0;
+        for (size_t i = t; i < t + 2 && i < hi; i++) {
+            row[i - t] = x->v + i * (size_t)d;
+            const double zt = (z ? z[i] : 0) - (sd + row_dot(x, row[i - t], ks));
+            r[i - t] = logistic(zt, &sp) - y[i];
+            z2[i] = zt;
+            loss += sp - (y[i] ? zt : 0);
+            gb += r[i - t];
+        }
+        add_rows(g, x, row[0], r[0], row[1], r[1]);
+    }
+    p->loss[part] = loss, p->gb[part] = gb;
+}
+
+static void pass_job(void *ctx, int k, int n)
+{
+    for (int part = k; part < PARTS; part += n)
+        pass_rows(ctx, part);
+}
+
+/* The pass, and then the objective at trial (returned) and its gradient g (d + 1; its norm
+ * into *gn). */
+static double run_pass(pass *p, gt_pool *pool, double lambda, const double *trial, double *g,
+                       double *gn)
+{
+    const gt_probe_rows *x = p->x;
+    const int d = x->d;
     for (int j = 0; j < d; j++)
-        reg += w[j] * w[j];
-    return loss / (double)n + 0.5 * lambda * reg;
+        p->ks[j] = x->scale[j] * p->s[j];
+    pool_run(pool, pass_job, p);
+    double loss = 0, gb = 0, norm = 0, reg = 0;
+    for (int k = 0; k < PARTS; k++)
+        loss += p->loss[k], gb += p->gb[k];
+    for (int j = 0; j < d; j++) {
+        double sum = 0;
+        for (int k = 0; k < PARTS; k++)
+            sum += p->g[k][j];
+        g[j] = x->scale[j] * sum / (double)x->n + lambda * trial[j];
+        reg += trial[j] * trial[j];
+        norm += g[j] * g[j];
+    }
+    g[d] = gb / (double)x->n;
+    *gn = sqrt(norm + g[d] * g[d]);
+    return loss / (double)x->n + 0.5 * lambda * reg;
 }
 
-/* h (D x D, row-major, its upper triangle) += the sum over the rows of b (rows x D, float32)
- * of b_t' b_t: one ssyrk into hf (row-major upper is column-major lower), then added in
- * double, so that float32 sums no more than HESS_BLOCK terms. */
+/* The scores, objective and gradient at w afresh (from z zero, the step -w). */
+static double run_at(pass *p, gt_pool *pool, double lambda, const double *w, double *neg,
+                     double *z, double *g, double *gn)
+{
+    for (int i = 0; i <= p->x->d; i++)
+        neg[i] = -w[i];
+    p->s = neg, p->z = NULL, p->z2 = z;
+    return run_pass(p, pool, lambda, w, g, gn);
+}
+
+/* The Hessian ((d + 1)^2, its upper triangle, row-major) at the point whose x w + b is z,
+ * over every stride-th row: the rows scaled by sqrt(q_t), their products in float32 by the
+ * BLAS's ssyrk on blocks of HESS_BLOCK rows (so that float32 sums no more than
+ * HESS_BLOCK terms), the blocks' sums added in double, a part's sampled rows in each
+ * part's h. */
+typedef struct hess {
+    const gt_probe_rows *x;
+    const double *z;
+    size_t stride;
+    double *h[PARTS];  /* [D * D] */
+    float *hf[PARTS];  /* [D * D] */
+    float *b[PARTS];   /* [HESS_BLOCK * D] */
+} hess;
+
+/* h (D x D, row-major, its upper triangle) += the sum over the rows of b (rows x D) of
+ * b_t' b_t: one ssyrk into hf (row-major upper is column-major lower), added in double. */
 static void hessian_add(double *h, float *hf, int D, const float *b, int rows)
 {
     const float one = 1, zero = 0;
@@ -101,122 +232,67 @@ static void hessian_add(double *h, float *hf, int D, const float *b, int rows)
             h[(size_t)i * D + j] += hf[(size_t)i * D + j];
 }
 
-/* The gradient g (d + 1) at the point whose x w + b is z, exact (double, every row);
- * r gets p - y (n). Returns |g|. */
-static double gradient(const double *x, const unsigned char *y, size_t n, int d, double lambda,
-                       const double *w, const double *z, double *g, double *r)
+PASS static void hessian_rows(hess *q, int part)
 {
-    const int one = 1, ni = (int)n;
-    const double inv_n = 1 / (double)n, zero = 0;
-    double gb = 0;
-    for (size_t t = 0; t < n; t++) {
-        r[t] = 1 / (1 + exp(-z[t])) - y[t];
-        gb += r[t];
-    }
-    if (d > 0)
-        dgemv_("N", &d, &ni, &inv_n, x, &d, r, &one, &zero, g, &one, 1); /* x' r / n */
-    g[d] = gb * inv_n;
-    double norm = 0;
-    for (int i = 0; i < d + 1; i++) {
-        if (i < d)
-            g[i] += lambda * w[i];
-        norm += g[i] * g[i];
-    }
-    return sqrt(norm);
-}
-
-/* The Hessian h ((d + 1)^2, its upper triangle, row-major) at the point whose x w + b is
- * z, over every stride-th row, the products in float32 and their sums of HESS_BLOCK rows
- * added in double. b is scratch (HESS_BLOCK x (d + 1) floats). */
-static void hessian(const double *x, size_t n, int d, double lambda, const double *z,
-                    size_t stride, double *h, float *hf, float *b)
-{
-    const int D = d + 1;
+    const gt_probe_rows *x = q->x;
+    const int d = x->d, D = d + 1;
+    const size_t m = (x->n + q->stride - 1) / q->stride; /* the rows taken */
+    const size_t lo = m * (size_t)part / PARTS, hi = m * (size_t)(part + 1) / PARTS;
+    double *h = q->h[part];
+    float *b = q->b[part];
     memset(h, 0, (size_t)D * (size_t)D * sizeof *h);
     int rows = 0;
-    size_t taken = 0;
-    for (size_t t = 0; t < n; t += stride) {
-        const double *row = x + t * (size_t)d;
-        const double p = 1 / (1 + exp(-z[t])), s = sqrt(p * (1 - p));
+    for (size_t i = lo; i < hi; i++) {
+        const size_t t = i * q->stride;
+        const float *row = x->v + t * (size_t)d;
+        if (i + 2 < hi) /* rows stride apart: fetched ahead, the processor would not */
+            for (int j = 0; j < d; j += 16)
+                __builtin_prefetch(row + 2 * q->stride * (size_t)d + j);
+        const double p = 1 / (1 + exp(-q->z[t])), s = sqrt(p * (1 - p));
         float *bt = b + (size_t)rows * D; /* sqrt(q_t) (x_t, 1) */
-        for (int i = 0; i < d; i++)
-            bt[i] = (float)(s * row[i]);
+        const v4d sv = {s, s, s, s};
+        int j = 0;
+        for (; j + 4 <= d; j += 4) {
+            const v4d sx = sv * X4(x, row, j);
+            const f4 b4 = {(float)sx[0], (float)sx[1], (float)sx[2], (float)sx[3]};
+            memcpy(bt + j, &b4, sizeof b4);
+        }
+        for (; j < d; j++)
+            bt[j] = (float)(s * x1(x, row, j));
         bt[d] = (float)s;
-        taken++;
-        if (++rows == HESS_BLOCK || t + stride >= n) {
-            hessian_add(h, hf, D, b, rows);
+        if (++rows == HESS_BLOCK || i + 1 == hi) {
+            hessian_add(h, q->hf[part], D, b, rows);
             rows = 0;
         }
     }
+}
+
+static void hessian_job(void *ctx, int k, int n)
+{
+    for (int part = k; part < PARTS; part += n)
+        hessian_rows(ctx, part);
+}
+
+/* The Hessian into h: the parts' sums added, divided by the rows taken, lambda added on the
+ * weights' diagonal. */
+static void hessian(hess *q, gt_pool *pool, double lambda, const double *z, size_t stride,
+                    double *h)
+{
+    const int d = q->x->d, D = d + 1;
+    const double taken = (double)((q->x->n + stride - 1) / stride);
+    q->z = z, q->stride = stride;
+    pool_run(pool, hessian_job, q);
     for (int i = 0; i < D; i++) {
-        for (int j = i; j < D; j++)
-            h[(size_t)i * D + j] /= (double)taken;
+        for (int j = i; j < D; j++) {
+            const size_t at = (size_t)i * D + j;
+            double sum = 0;
+            for (int k = 0; k < PARTS; k++)
+                sum += q->h[k][at];
+            h[at] = sum / taken;
+        }
         if (i < d)
             h[(size_t)i * D + i] += lambda;
     }
-}
-
-/* One pass over the rows for the step from w to trial = w - s, given z, the scores at w:
- * z2 = z - (x s + s_b), the objective at trial (returned) and its gradient g (its norm into
- * *gn), each row read once for both its product with s and its share of g. */
-static double step_pass(const double *restrict x, const unsigned char *y, size_t n, int d,
-                        double lambda, const double *trial, const double *restrict s,
-                        const double *z, double *z2, double *restrict g, double *gn)
-{
-    const int d4 = d / 4 * 4;
-    memset(g, 0, (size_t)(d + 1) * sizeof *g);
-    double loss = 0, gb = 0;
-    for (size_t t = 0; t < n; t++) {
-        const double *restrict row = x + t * (size_t)d;
-        v2d a0 = v2d_splat(0), a1 = a0;
-        for (int j = 0; j < d4; j += 4) {
-            a0 += v2d_load(row + j) * v2d_load(s + j);
-            a1 += v2d_load(row + j + 2) * v2d_load(s + j + 2);
-        }
-        const v2d a = a0 + a1;
-        double u = s[d] + (a[0] + a[1]);
-        for (int j = d4; j < d; j++)
-            u += row[j] * s[j];
-        const double zt = z[t] - u, r = 1 / (1 + exp(-zt)) - y[t];
-        z2[t] = zt;
-        loss += softplus(zt) - (y[t] ? zt : 0);
-        gb += r;
-        const v2d rv = v2d_splat(r);
-        for (int j = 0; j < d4; j += 4) {
-            v2d_store(g + j, v2d_load(g + j) + rv * v2d_load(row + j));
-            v2d_store(g + j + 2, v2d_load(g + j + 2) + rv * v2d_load(row + j + 2));
-        }
-        for (int j = d4; j < d; j++)
-            g[j] += r * row[j];
-    }
-    double reg = 0, norm = 0;
-    g[d] = gb;
-    for (int i = 0; i <= d; i++) {
-        g[i] /= (double)n;
-        if (i < d)
-            g[i] += lambda * trial[i], reg += trial[i] * trial[i];
-        norm += g[i] * g[i];
-    }
-    *gn = sqrt(norm);
-    return loss / (double)n + 0.5 * lambda * reg;
-}
-
-/* Steps of 1/2, 1/4, ... of s from w until the objective falls by 1e-4 of the slope g's
- * times the step (at most 39 halvings): trial, its scores z2 and objective *f2. Returns
- * how many halvings it took. */
-static int backtrack(const double *x, const unsigned char *y, size_t n, int d, double lambda,
-                     const double *w, const double *s, double f, double slope, double *trial,
-                     double *z2, double *f2)
-{
-    int k = 1;
-    for (double a = 0.5; k < 40; k++, a *= 0.5) {
-        for (int i = 0; i <= d; i++)
-            trial[i] = w[i] - a * s[i];
-        *f2 = objective(x, y, n, d, lambda, trial, z2);
-        if (*f2 <= f - 1e-4 * a * slope || k == 39)
-            break;
-    }
-    return k;
 }
 
 #define FIT_NEAR 3e-4 /* |g| below which the Hessian is taken over every row */
@@ -226,36 +302,108 @@ static int backtrack(const double *x, const unsigned char *y, size_t n, int d, d
 #define FIT_GOAL 1e-11
 #define FIT_EXTRA 3
 
+/* A fit's state: its passes, its Hessian, its threads, its arrays. */
+typedef struct fit {
+    pass ps;
+    hess hs;
+    gt_pool *pool;
+    double *zs;                                /* [2n]: z and z2 */
+    double *z, *z2;                            /* [n]: the scores at w, at trial */
+    double *g, *step, *trial, *good, *g2, *neg; /* [d + 1] */
+    double *h;                                 /* [(d + 1)^2]: the Hessian, its factor */
+    float *hf;                                 /* the parts' float32 arrays */
+    int blas;                                  /* the BLAS's threads before the fit */
+} fit;
+
+static void fit_close(fit *f)
+{
+    pool_stop(f->pool);
+    if (f->blas)
+        blas_threads(f->blas);
+    free(f->zs), free(f->g), free(f->h), free(f->hf);
+}
+
+/* The arrays, each part's own in cache lines of their own, and the threads. */
+static int fit_open(fit *f, const gt_probe_rows *x, const unsigned char *y, int threads)
+{
+    const size_t n = x->n, D = (size_t)x->d + 1, DD = D * D, Dp = (D + 7) / 8 * 8;
+    const size_t shared = (D * 7 + 7) / 8 * 8; /* g .. neg, ks: up to a cache line */
+    *f = (fit){.ps = {.x = x, .y = y}, .hs = {.x = x}};
+    f->z = f->zs = malloc(2 * n * sizeof *f->zs);
+    f->g = aligned_alloc(64, (shared + Dp * PARTS) * sizeof *f->g);
+    f->h = malloc(DD * (1 + PARTS) * sizeof *f->h);
+    f->hf = malloc((DD + HESS_BLOCK * D) * PARTS * sizeof *f->hf);
+    if (!f->zs || !f->g || !f->h || !f->hf) {
+        fit_close(f);
+        return -1;
+    }
+    f->pool = threads > 1 ? pool_start(PARTS) : NULL;
+    f->blas = blas_threads(1); /* the parts' products each on its own thread */
+    f->z2 = f->z + n;
+    double **v[] = {&f->step, &f->trial, &f->good, &f->g2, &f->neg, &f->ps.ks};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        *v[i] = f->g + (i + 1) * D;
+    for (int k = 0; k < PARTS; k++) {
+        f->ps.g[k] = f->g + shared + Dp * (size_t)k;
+        f->hs.h[k] = f->h + DD * (size_t)(1 + k);
+        f->hs.hf[k] = f->hf + (DD + HESS_BLOCK * D) * (size_t)k;
+        f->hs.b[k] = f->hs.hf[k] + DD;
+    }
+    return 0;
+}
+
+/* From w, whose objective is f and gradient norm gn, along -step: the whole step, then
+ * 1/2, 1/4, ... of it (at most 39 halvings) until the objective falls by 1e-4 of the slope
+ * times the step, or, near the minimum, where that fall is below the rounding of the
+ * objective's sum over the rows (n eps |f| at most), stays within that rounding while the
+ * gradient falls. trial, z2, g2 get the point taken; *f2 its objective, *g2n its gradient
+ * norm. Returns how many halvings it took. */
+static int line_search(fit *F, double lambda, const double *w, double f, double gn,
+                       double *f2, double *g2n)
+{
+    const gt_probe_rows *x = F->ps.x;
+    const double noise = (double)x->n * DBL_EPSILON * fabs(f);
+    double slope = 0;
+    for (int i = 0; i <= x->d; i++)
+        slope += F->g[i] * F->step[i];
+    int halvings = 0;
+    for (double a = 1; halvings < 40; halvings++, a *= 0.5) {
+        for (int i = 0; i <= x->d; i++)
+            F->trial[i] = w[i] - a * F->step[i];
+        if (a == 1) { /* from the scores at w */
+            F->ps.s = F->step, F->ps.z = F->z, F->ps.z2 = F->z2;
+            *f2 = run_pass(&F->ps, F->pool, lambda, F->trial, F->g2, g2n);
+        } else {
+            *f2 = run_at(&F->ps, F->pool, lambda, F->trial, F->neg, F->z2, F->g2, g2n);
+        }
+        if (*f2 <= f - 1e-4 * a * slope || (*f2 <= f + noise && *g2n < gn) || halvings == 39)
+            break;
+    }
+    return halvings;
+}
+
 /* Newton's method with the exact gradient and a Hessian that need not be exact, since the
  * gradient decides when to stop: far from the minimum (|g| >= FIT_NEAR) from every
  * stride-th row, near it from every row, its products in float32, and kept (its Cholesky
  * factor) while each step takes |g| below 0.3 of what it was. A step the line search must
- * shorten ten times over takes a new Hessian from every row. */
-int probe_logistic(const double *x, const unsigned char *y, size_t n, int d, double lambda,
+ * shorten ten times over takes a new Hessian from every row. Each step's scores, objective
+ * and gradient come from one pass over the rows. */
+int probe_logistic(const gt_probe_rows *x, const unsigned char *y, double lambda, int threads,
                    double *w, gt_error *e)
 {
-    const int D = d + 1;
+    const size_t n = x->n;
+    const int d = x->d, D = d + 1;
     const size_t want = HESS_ROWS > 64 * (size_t)D ? HESS_ROWS : 64 * (size_t)D;
     const size_t sparse = n > want ? n / want : 1;
-    double *z = malloc(3 * n * sizeof *z), *g = malloc((size_t)D * 5 * sizeof *g),
-           *h = malloc((size_t)D * (size_t)D * sizeof *h);
-    float *hf = malloc((size_t)D * (size_t)D * sizeof *hf),
-          *b = malloc((size_t)HESS_BLOCK * (size_t)D * sizeof *b);
-    if (!z || !g || !h || !hf || !b || n > (size_t)INT_MAX) {
-        free(z), free(g), free(h), free(hf), free(b);
-        return n > (size_t)INT_MAX
-                   ? gt_fail(e, GT_EINPUT, "the probe: %zu steps, more than the BLAS takes", n)
-                   : gt_fail(e, GT_EFAIL, "out of memory for the probe");
-    }
-    double *step = g + D, *trial = g + 2 * D, *good = g + 3 * D, *g2 = g + 4 * D;
-    double *z2 = z + n, *r = z + 2 * n;
+    fit F;
+    if (fit_open(&F, x, y, threads))
+        return gt_fail(e, GT_EFAIL, "out of memory for the probe");
     size_t pos = 0;
     for (size_t t = 0; t < n; t++)
         pos += y[t];
     memset(w, 0, (size_t)D * sizeof *w);
     w[d] = pos && pos < n ? log((double)pos / (double)(n - pos)) : 0;
-    double f = objective(x, y, n, d, lambda, w, z), last = INFINITY;
-    double gn = gradient(x, y, n, d, lambda, w, z, g, r);
+    double gn, last = INFINITY, f = run_at(&F.ps, F.pool, lambda, w, F.neg, F.z, F.g, &gn);
     int rc = GT_EFAIL, extra = 0;
     /* kept: h holds the factor of a Hessian from every row, to be used again; whole: the
      * Hessian is taken over every row from now on */
@@ -263,45 +411,36 @@ int probe_logistic(const double *x, const unsigned char *y, size_t n, int d, dou
     for (int it = 0; it < FIT_MAX_ITER; it++) {
         if (gn < FIT_TOL) { /* the last weights so close, kept in case a step goes astray */
             rc = GT_OK;
-            memcpy(good, w, (size_t)D * sizeof *w);
+            memcpy(F.good, w, (size_t)D * sizeof *w);
         }
         if (gn < FIT_GOAL || (rc == GT_OK && extra++ == FIT_EXTRA))
             break;
         if (!kept || gn > 0.3 * last) {
             whole |= gn < FIT_NEAR;
-            hessian(x, n, d, lambda, z, whole ? 1 : sparse, h, hf, b);
-            if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', D, h, D) != 0)
+            hessian(&F.hs, F.pool, lambda, F.z, whole ? 1 : sparse, F.h);
+            if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', D, F.h, D) != 0)
                 break;
             kept = whole;
         }
         last = gn;
-        memcpy(step, g, (size_t)D * sizeof *g);
-        if (LAPACKE_dpotrs(LAPACK_ROW_MAJOR, 'U', D, 1, h, D, step, 1) != 0)
+        memcpy(F.step, F.g, (size_t)D * sizeof *F.g);
+        if (LAPACKE_dpotrs(LAPACK_ROW_MAJOR, 'U', D, 1, F.h, D, F.step, 1) != 0)
             break;
-        double slope = 0, f2;
-        for (int i = 0; i < D; i++)
-            slope += g[i] * step[i], trial[i] = w[i] - step[i];
-        /* the whole step first, the scores and the gradient in the same pass */
-        f2 = step_pass(x, y, n, d, lambda, trial, step, z, z2, g2, &gn);
-        if (f2 <= f - 1e-4 * slope) {
-            memcpy(g, g2, (size_t)D * sizeof *g);
-        } else { /* shorter steps, and then the gradient */
-            if (backtrack(x, y, n, d, lambda, w, step, f, slope, trial, z2, &f2) >= 10)
-                kept = 0, whole = 1; /* a new Hessian, from every row */
-            gn = gradient(x, y, n, d, lambda, trial, z2, g, r);
-        }
-        memcpy(w, trial, (size_t)D * sizeof *w);
-        memcpy(z, z2, n * sizeof *z);
-        f = f2;
+        if (line_search(&F, lambda, w, f, gn, &f, &gn) >= 10)
+            kept = 0, whole = 1; /* a new Hessian, from every row */
+        memcpy(F.g, F.g2, (size_t)D * sizeof *F.g);
+        memcpy(w, F.trial, (size_t)D * sizeof *w);
+        double *swap = F.z; /* the scores at the new w */
+        F.z = F.z2, F.z2 = swap;
     }
     if (rc == GT_OK) { /* the scores were carried from step to step: once more afresh */
-        objective(x, y, n, d, lambda, good, z);
-        if (gradient(x, y, n, d, lambda, good, z, g, r) >= FIT_TOL)
+        run_at(&F.ps, F.pool, lambda, F.good, F.neg, F.z, F.g, &gn);
+        if (gn >= FIT_TOL)
             rc = GT_EFAIL;
     }
     if (rc == GT_OK)
-        memcpy(w, good, (size_t)D * sizeof *w);
-    free(z), free(g), free(h), free(hf), free(b);
+        memcpy(w, F.good, (size_t)D * sizeof *w);
+    fit_close(&F);
     return rc ? gt_fail(e, GT_EFAIL, "the probe's fit did not converge") : GT_OK;
 }
 

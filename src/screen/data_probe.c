@@ -85,7 +85,7 @@ static int probe_child(gt_bgjob *job, void *ctx, char *why)
     if (rc == GT_OK) {
         rc = probe_matrix(&x, p->m, tok, n, p->signal, &po, &e);
         if (rc == GT_OK)
-            rc = probe_compute(&pr, &x, k.m, PROBE_DEFAULT_FOLDS, PROBE_DEFAULT_L2, &e);
+            rc = probe_compute(&pr, &x, k.m, PROBE_DEFAULT_FOLDS, PROBE_DEFAULT_L2, 1, &e);
         if (rc == GT_OK) {
             double out[3] = {pr.auc, pr.best_unit_auc, (double)pr.units_for_95};
             float *q = malloc((n ? n : 1) * sizeof *q);

@@ -1,8 +1,10 @@
 /* The probe's fit alone, timed: the signal h of MODEL over the first STEPS steps of TEXT,
  * the mask of REGEX, every unit standardised over all the steps (a constant one dropped),
- * written to DIR (x.f64: n x d row-major doubles, y.u8, then w.f64: the d weights and the
- * bias gatetui finds), and the median of REPS fits by probe_logistic with lambda 1e-3.
- * Prints "n d seconds". Run by tests/bench/bench_probe.sh.
+ * written to DIR (x.f64: n x d row-major doubles, the values the fit sees, y.u8, then
+ * w.f64: the d weights and the bias gatetui finds), and the median of REPS fits by
+ * probe_logistic with lambda 1e-3.
+ * Prints "n d seconds". The fit on THREADS threads (the environment; 1 when unset). Run by
+ * tests/bench/bench_probe.sh.
  *   bench_probe MODEL TEXT REGEX STEPS REPS DIR */
 #include <math.h>
 #include <stdio.h>
@@ -35,6 +37,8 @@ int main(int argc, char **argv)
     }
     size_t n = strtoul(argv[4], NULL, 10);
     int reps = atoi(argv[5]);
+    const char *th = getenv("THREADS");
+    const int threads = th ? atoi(th) : 1;
     n = n < t.steps ? n : t.steps;
     gt_mask k;
     gt_signal_matrix x;
@@ -45,7 +49,10 @@ int main(int argc, char **argv)
         return 1;
     }
     const size_t H = (size_t)x.H;
-    double *z = malloc(n * H * sizeof *z), *w = malloc((H + 1) * sizeof *w);
+    /* the columns not constant, packed; x.f64 gets the values the fit sees */
+    float *v = malloc(n * H * sizeof *v);
+    double *z = malloc(n * H * sizeof *z), *w = malloc((H + 1) * sizeof *w),
+           *mean = malloc(H * sizeof *mean), *scale = malloc(H * sizeof *scale);
     size_t d = 0;
     for (size_t j = 0; j < H; j++) {
         double s = 0, ss = 0;
@@ -56,19 +63,24 @@ int main(int argc, char **argv)
             ss += (x.x[i * H + j] - mu) * (x.x[i * H + j] - mu);
         if (ss <= 0)
             continue;
-        double sd = sqrt(ss / (double)n);
-        for (size_t i = 0; i < n; i++)
-            z[i * H + d] = (x.x[i * H + j] - mu) / sd;
+        mean[d] = mu, scale[d] = 1 / sqrt(ss / (double)n);
+        for (size_t i = 0; i < n; i++) {
+            v[i * H + d] = x.x[i * H + j];
+            z[i * H + d] = (x.x[i * H + j] - mu) * scale[d];
+        }
         d++;
     }
-    for (size_t i = 0; i < n; i++) /* pack the rows to d columns */
+    for (size_t i = 0; i < n; i++) { /* pack the rows to d columns */
         memmove(z + i * d, z + i * H, d * sizeof *z);
+        memmove(v + i * d, v + i * H, d * sizeof *v);
+    }
     put(argv[6], "x.f64", z, n * d * sizeof *z);
     put(argv[6], "y.u8", k.m, n);
+    const gt_probe_rows rows = {v, mean, scale, n, (int)d};
     double *sec = malloc((size_t)reps * sizeof *sec);
     for (int r = 0; r < reps; r++) {
         double t0 = bench_now();
-        if (probe_logistic(z, k.m, n, (int)d, 1e-3, w, &e)) {
+        if (probe_logistic(&rows, k.m, 1e-3, threads, w, &e)) {
             fprintf(stderr, "%s\n", e.msg);
             return 1;
         }

@@ -3,8 +3,10 @@
 # and lambda (1e-3): tests/bench/bench_probe.c fits with gatetui's solver and writes the
 # data; tests/bench/probe_sklearn.py fits it with scikit-learn's lbfgs and newton-cholesky
 # solvers; the medians of REPS, the weights' largest difference and the ratio to the
-# faster of the two. Needs Debian's python3-sklearn (/usr/bin/python3). Not part of make
-# check (the machines are shared and noisy).
+# faster of the two. Twice: both on one thread (OPENBLAS_NUM_THREADS=1, gatetui's fit on
+# one), then both on every processor (the BLAS's threads, gatetui's fit on two). Needs
+# Debian's python3-sklearn (/usr/bin/python3). Not part of make check (the machines are
+# shared and noisy).
 #   tests/bench/bench_probe.sh [MODEL [REGEX [STEPS [REPS]]]]
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -13,21 +15,27 @@ machine_line "$top/gatetui"
 model=${1:-$top/samples/kjv-lstm.bin}
 regex=${2:-'[A-Z]'}
 steps=${3:-100000}
-reps=${4:-3}
-export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
+reps=${4:-5}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "${CC:-cc}" -O2 -I"$top" -I"$top/include" -I"$top/src" "$top/tests/bench/bench_probe.c" \
     "$top/libgatetui.a" $(pkg-config --libs jansson lapacke blas) -lm -lpthread -o "$work/bench_probe"
-printf '%s, "%s", the first %s steps of kjv-train.txt; load average %s\n' \
-    "$(basename "$model")" "$regex" "$steps" "$(cut -d' ' -f1-3 /proc/loadavg)"
-set -- $("$work/bench_probe" "$model" "$top/samples/kjv-train.txt" "$regex" "$steps" "$reps" "$work")
-n=$1 d=$2 ours=$3
-printf 'gatetui (Newton, LAPACK Cholesky): %s s for %s steps x %s units\n' "$ours" "$n" "$d"
-/usr/bin/python3 "$top/tests/bench/probe_sklearn.py" "$work" "$n" "$d" "$reps" >"$work/sk"
-best=
-while read -r solver secs dw; do
-    printf 'scikit-learn %s: %s s, weights within %s of gatetui'"'"'s\n' "$solver" "$secs" "$dw"
-    if [ -z "$best" ] || [ "$(echo "$secs < $best" | bc -l)" = 1 ]; then best=$secs; fi
-done <"$work/sk"
-printf 'ratio (the faster scikit-learn solver / gatetui): %.2f\n' "$(echo "$best / $ours" | bc -l)"
+printf '%s, "%s", the first %s steps of kjv-train.txt; medians of %s\n' \
+    "$(basename "$model")" "$regex" "$steps" "$reps"
+all=$(getconf _NPROCESSORS_ONLN)
+for threads in 1 "$all"; do
+    [ "$threads" = 1 ] || [ "$all" -gt 1 ] || break
+    export OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads THREADS=$threads
+    printf '\n%s thread(s) each; load average %s\n' "$threads" "$(cut -d' ' -f1-3 /proc/loadavg)"
+    set -- $("$work/bench_probe" "$model" "$top/samples/kjv-train.txt" "$regex" "$steps" "$reps" \
+        "$work")
+    n=$1 d=$2 ours=$3
+    printf 'gatetui (Newton, LAPACK Cholesky): %s s for %s steps x %s units\n' "$ours" "$n" "$d"
+    /usr/bin/python3 "$top/tests/bench/probe_sklearn.py" "$work" "$n" "$d" "$reps" >"$work/sk"
+    best=
+    while read -r solver secs dw; do
+        printf 'scikit-learn %s: %s s, weights within %s of gatetui'"'"'s\n' "$solver" "$secs" "$dw"
+        if [ -z "$best" ] || [ "$(echo "$secs < $best" | bc -l)" = 1 ]; then best=$secs; fi
+    done <"$work/sk"
+    printf 'ratio (the faster scikit-learn solver / gatetui): %.2f\n' "$(echo "$best / $ours" | bc -l)"
+done
