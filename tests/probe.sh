@@ -47,6 +47,16 @@ else
     notok "--components plain output"
     sed 's/^/# /' "$out/plain" "$out/err" | head -20
 fi
+# the fits on one thread and on two (GATETUI_THREADS; unset: two here): the same output
+GATETUI_THREADS=1 "$bin" --probe '[aeio]' --json "$lstm" "$clean" >"$out/t1" 2>"$out/err"
+GATETUI_THREADS=2 "$bin" --probe '[aeio]' --json "$lstm" "$clean" >"$out/t2" 2>>"$out/err"
+if [ -s "$out/t1" ] && cmp -s "$out/t1" "$out/t2" && [ ! -s "$out/err" ]; then
+    ok "--probe: the same output, byte for byte, with its fits on one thread and on two"
+else
+    notok "--probe on one thread and on two"
+    diff "$out/t1" "$out/t2" | sed 's/^/# /' | head -10
+    sed 's/^/# /' "$out/err" | head -5
+fi
 "$bin" --probe '[aeio]' --json "$lstm" "$gru" "$clean" >"$out/two" 2>"$out/err"
 if [ "$(grep -c '"regex"' "$out/two")" = 2 ] && grep -q '"models"' "$out/two"; then
     ok "several models: one entry per model"

@@ -62,8 +62,8 @@ static int write_text(const char *path)
     return fclose(f);
 }
 
-/* The fit on 60,000 rows, more than the Hessian's sample (so that it is taken over every
- * third row far from the minimum), of 13 columns (two vectors of 4 and the rest), each
+/* The fit on 60,000 rows, more than the Hessian's samples (8,192 rows far from the minimum,
+ * 16,384 near it, drawn by their weight in it), of 13 columns (two vectors of 4 and the rest), each
  * standardised by its own mean and scale: its weights against plain Newton's in the test
  * (on the standardised values in double, the whole Hessian, Gaussian elimination, to a
  * gradient of 1e-14), its gradient below 1e-8, and the same weights to the last bit on one
@@ -168,7 +168,7 @@ static void test_sampled_fit(void)
         worst = fmax(worst, fabs(w[i] - v[i]) / fmax(1, fabs(v[i])));
     const double gn = rc == GT_OK ? plain_derivatives(x, y, w, g, hs) : INFINITY;
     tap_ok(rc == GT_OK && gn < 1e-8 && worst < 1e-9,
-           "the fit over 60,000 rows (its Hessian sampled far from the minimum): gradient %.2g, "
+           "the fit over 60,000 rows (its Hessian from samples of its rows): gradient %.2g, "
            "weights within %.2g of plain Newton's (bound 1e-9)", gn, worst);
     free(x), free(raw), free(y);
 }

@@ -29,7 +29,8 @@ typedef struct gt_probe_options {
     long folds;          /* 0: PROBE_DEFAULT_FOLDS */
     long steps;          /* -1: SIGNALS_DEFAULT_STEPS */
     long regex_seconds;  /* 0: MASK_SECONDS */
-    int layer, json, threads;
+    int layer, json, threads; /* threads: the run's */
+    int fit_threads;          /* the fits': > 1 for two */
     void (*progress)(void *ctx, double done);
     void *progress_ctx;
 } gt_probe_options;

@@ -52,7 +52,10 @@ void ssyrk_(const char *uplo, const char *trans, const int *n, const int *k, con
             size_t uplo_len, size_t trans_len);
 
 #define HESS_BLOCK 1024   /* rows scaled and added to the Hessian at a time */
-#define HESS_ROWS 16384   /* the Hessian's rows, at least (and 64 per weight) */
+/* The Hessian's rows (see hess): far from the minimum, HESS_FAR (and 32 per weight), near
+ * it HESS_NEAR (and 64 per weight) */
+#define HESS_FAR 8192
+#define HESS_NEAR 16384
 
 /* Four doubles (read and written at any alignment) and four floats: element by element,
  * each result rounded as in scalar code, so that every processor computes the same numbers
@@ -208,14 +211,18 @@ static double run_at(pass *p, gt_pool *pool, double lambda, const double *w, dou
 }
 
 /* The Hessian ((d + 1)^2, its upper triangle, row-major) at the point whose x w + b is z,
- * over every stride-th row: the rows scaled by sqrt(q_t), their products in float32 by the
- * BLAS's ssyrk on blocks of HESS_BLOCK rows (so that float32 sums no more than
- * HESS_BLOCK terms), the blocks' sums added in double, a part's sampled rows in each
- * part's h. */
+ * (1/n) sum_t q_t (x_t, 1)(x_t, 1)' with q_t = p_t (1 - p_t), over a sample of the rows
+ * drawn by q (doc/measures.md, "The probe"): a row of q_t >= tau is taken with its own q_t,
+ * one of q_t < tau with the chance q_t / tau and then counted as tau (systematically: each
+ * time the running sum of q_t / tau passes a whole number), tau such that about `budget`
+ * rows are taken (0 when the budget is every row). The taken rows scaled by the square
+ * root of their q, their products in float32 by the BLAS's ssyrk on blocks of HESS_BLOCK
+ * rows (so that float32 sums no more than HESS_BLOCK terms), the blocks' sums added in
+ * double, each part's share of the taken rows in its own h. */
 typedef struct hess {
     const gt_probe_rows *x;
-    const double *z;
-    size_t stride;
+    size_t *row, m;    /* the rows taken, [m] */
+    double *s;         /* [m]: the square root of each one's q as counted */
     double *h[PARTS];  /* [D * D] */
     float *hf[PARTS];  /* [D * D] */
     float *b[PARTS];   /* [HESS_BLOCK * D] */
@@ -236,19 +243,17 @@ PASS static void hessian_rows(hess *q, int part)
 {
     const gt_probe_rows *x = q->x;
     const int d = x->d, D = d + 1;
-    const size_t m = (x->n + q->stride - 1) / q->stride; /* the rows taken */
-    const size_t lo = m * (size_t)part / PARTS, hi = m * (size_t)(part + 1) / PARTS;
+    const size_t lo = q->m * (size_t)part / PARTS, hi = q->m * (size_t)(part + 1) / PARTS;
     double *h = q->h[part];
     float *b = q->b[part];
     memset(h, 0, (size_t)D * (size_t)D * sizeof *h);
     int rows = 0;
     for (size_t i = lo; i < hi; i++) {
-        const size_t t = i * q->stride;
-        const float *row = x->v + t * (size_t)d;
-        if (i + 2 < hi) /* rows stride apart: fetched ahead, the processor would not */
+        const float *row = x->v + q->row[i] * (size_t)d;
+        if (i + 2 < hi) /* rows apart: fetched ahead, the processor would not */
             for (int j = 0; j < d; j += 16)
-                __builtin_prefetch(row + 2 * q->stride * (size_t)d + j);
-        const double p = 1 / (1 + exp(-q->z[t])), s = sqrt(p * (1 - p));
+                __builtin_prefetch(x->v + q->row[i + 2] * (size_t)d + j);
+        const double s = q->s[i];
         float *bt = b + (size_t)rows * D; /* sqrt(q_t) (x_t, 1) */
         const v4d sv = {s, s, s, s};
         int j = 0;
@@ -273,14 +278,52 @@ static void hessian_job(void *ctx, int k, int n)
         hessian_rows(ctx, part);
 }
 
-/* The Hessian into h: the parts' sums added, divided by the rows taken, lambda added on the
- * weights' diagonal. */
-static void hessian(hess *q, gt_pool *pool, double lambda, const double *z, size_t stride,
-                    double *h)
+/* How many rows a threshold tau takes on average: sum_t min(1, q_t / tau). */
+static double expected_rows(const double *qs, size_t n, double tau)
+{
+    const double inv = 1 / tau;
+    double e = 0;
+    for (size_t t = 0; t < n; t++)
+        e += qs[t] >= tau ? 1 : qs[t] * inv;
+    return e;
+}
+
+/* The rows taken (see hess), into q->row, q->s, q->m; qs: scratch (n). */
+static void hessian_sample(hess *q, const double *z, size_t budget, double *qs)
+{
+    const size_t n = q->x->n;
+    double sum = 0, tau = 0;
+    for (size_t t = 0; t < n; t++) {
+        const double p = 1 / (1 + exp(-z[t]));
+        qs[t] = p * (1 - p), sum += qs[t];
+    }
+    if (budget < n && sum > 0) { /* tau below sum / budget (which takes at most budget) */
+        double lo = sum / (double)budget * 1e-9, hi = sum / (double)budget;
+        for (int k = 0; k < 12; k++) { /* to within 0.7% */
+            const double mid = sqrt(lo * hi);
+            *(expected_rows(qs, n, mid) > (double)budget ? &lo : &hi) = mid;
+        }
+        tau = hi;
+    }
+    double c = 0.5;
+    q->m = 0;
+    for (size_t t = 0; t < n; t++) {
+        if (qs[t] >= tau) {
+            q->row[q->m] = t, q->s[q->m++] = sqrt(qs[t]);
+        } else if ((c += qs[t] / tau) >= 1) {
+            c -= 1;
+            q->row[q->m] = t, q->s[q->m++] = sqrt(tau);
+        }
+    }
+}
+
+/* The Hessian into h: the parts' sums added, divided by n, lambda added on the weights'
+ * diagonal. */
+static void hessian(hess *q, gt_pool *pool, double lambda, const double *z, size_t budget,
+                    double *qs, double *h)
 {
     const int d = q->x->d, D = d + 1;
-    const double taken = (double)((q->x->n + stride - 1) / stride);
-    q->z = z, q->stride = stride;
+    hessian_sample(q, z, budget, qs);
     pool_run(pool, hessian_job, q);
     for (int i = 0; i < D; i++) {
         for (int j = i; j < D; j++) {
@@ -288,14 +331,14 @@ static void hessian(hess *q, gt_pool *pool, double lambda, const double *z, size
             double sum = 0;
             for (int k = 0; k < PARTS; k++)
                 sum += q->h[k][at];
-            h[at] = sum / taken;
+            h[at] = sum / (double)q->x->n;
         }
         if (i < d)
             h[(size_t)i * D + i] += lambda;
     }
 }
 
-#define FIT_NEAR 3e-4 /* |g| below which the Hessian is taken over every row */
+#define FIT_NEAR 3e-4 /* |g| below which the Hessian is near the minimum's */
 /* Past FIT_TOL, up to FIT_EXTRA more steps towards |g| < FIT_GOAL: the weights' error is
  * up to |g| / lambda along the least curved direction, and exact Newton steps would have
  * ended far below FIT_TOL */
@@ -307,7 +350,8 @@ typedef struct fit {
     pass ps;
     hess hs;
     gt_pool *pool;
-    double *zs;                                /* [2n]: z and z2 */
+    double *zs;                                /* [3n]: z, z2 and qs */
+    double *qs;                                /* [n]: scratch for the Hessian */
     double *z, *z2;                            /* [n]: the scores at w, at trial */
     double *g, *step, *trial, *good, *g2, *neg; /* [d + 1] */
     double *h;                                 /* [(d + 1)^2]: the Hessian, its factor */
@@ -320,7 +364,7 @@ static void fit_close(fit *f)
     pool_stop(f->pool);
     if (f->blas)
         blas_threads(f->blas);
-    free(f->zs), free(f->g), free(f->h), free(f->hf);
+    free(f->zs), free(f->g), free(f->h), free(f->hf), free(f->hs.row), free(f->hs.s);
 }
 
 /* The arrays, each part's own in cache lines of their own, and the threads. */
@@ -329,17 +373,19 @@ static int fit_open(fit *f, const gt_probe_rows *x, const unsigned char *y, int 
     const size_t n = x->n, D = (size_t)x->d + 1, DD = D * D, Dp = (D + 7) / 8 * 8;
     const size_t shared = (D * 7 + 7) / 8 * 8; /* g .. neg, ks: up to a cache line */
     *f = (fit){.ps = {.x = x, .y = y}, .hs = {.x = x}};
-    f->z = f->zs = malloc(2 * n * sizeof *f->zs);
+    f->z = f->zs = malloc(3 * n * sizeof *f->zs);
+    f->hs.row = malloc((n ? n : 1) * sizeof *f->hs.row);
+    f->hs.s = malloc((n ? n : 1) * sizeof *f->hs.s);
     f->g = aligned_alloc(64, (shared + Dp * PARTS) * sizeof *f->g);
     f->h = malloc(DD * (1 + PARTS) * sizeof *f->h);
     f->hf = malloc((DD + HESS_BLOCK * D) * PARTS * sizeof *f->hf);
-    if (!f->zs || !f->g || !f->h || !f->hf) {
+    if (!f->zs || !f->g || !f->h || !f->hf || !f->hs.row || !f->hs.s) {
         fit_close(f);
         return -1;
     }
     f->pool = threads > 1 ? pool_start(PARTS) : NULL;
     f->blas = blas_threads(1); /* the parts' products each on its own thread */
-    f->z2 = f->z + n;
+    f->z2 = f->z + n, f->qs = f->z + 2 * n;
     double **v[] = {&f->step, &f->trial, &f->good, &f->g2, &f->neg, &f->ps.ks};
     for (size_t i = 0; i < sizeof v / sizeof *v; i++)
         *v[i] = f->g + (i + 1) * D;
@@ -383,18 +429,19 @@ static int line_search(fit *F, double lambda, const double *w, double f, double 
 }
 
 /* Newton's method with the exact gradient and a Hessian that need not be exact, since the
- * gradient decides when to stop: far from the minimum (|g| >= FIT_NEAR) from every
- * stride-th row, near it from every row, its products in float32, and kept (its Cholesky
- * factor) while each step takes |g| below 0.3 of what it was. A step the line search must
- * shorten ten times over takes a new Hessian from every row. Each step's scores, objective
- * and gradient come from one pass over the rows. */
+ * gradient decides when to stop: from a sample of the rows drawn by their weight in it
+ * (hess), of HESS_FAR rows while |g| >= FIT_NEAR, then of HESS_NEAR, its products in
+ * float32, and kept (its Cholesky factor) near the minimum while each step takes |g| below
+ * 0.3 of what it was. A step the line search must shorten ten times over takes a new
+ * Hessian from every row, and so do the steps after it. Each step's scores, objective and
+ * gradient come from one pass over the rows. */
 int probe_logistic(const gt_probe_rows *x, const unsigned char *y, double lambda, int threads,
                    double *w, gt_error *e)
 {
     const size_t n = x->n;
     const int d = x->d, D = d + 1;
-    const size_t want = HESS_ROWS > 64 * (size_t)D ? HESS_ROWS : 64 * (size_t)D;
-    const size_t sparse = n > want ? n / want : 1;
+    const size_t far = HESS_FAR > 32 * (size_t)D ? HESS_FAR : 32 * (size_t)D,
+                 near = HESS_NEAR > 64 * (size_t)D ? HESS_NEAR : 64 * (size_t)D;
     fit F;
     if (fit_open(&F, x, y, threads))
         return gt_fail(e, GT_EFAIL, "out of memory for the probe");
@@ -405,9 +452,9 @@ int probe_logistic(const gt_probe_rows *x, const unsigned char *y, double lambda
     w[d] = pos && pos < n ? log((double)pos / (double)(n - pos)) : 0;
     double gn, last = INFINITY, f = run_at(&F.ps, F.pool, lambda, w, F.neg, F.z, F.g, &gn);
     int rc = GT_EFAIL, extra = 0;
-    /* kept: h holds the factor of a Hessian from every row, to be used again; whole: the
-     * Hessian is taken over every row from now on */
-    int kept = 0, whole = 0;
+    /* kept: h holds the factor of a Hessian near the minimum, to be used again; close: the
+     * Hessian is taken near the minimum's from now on; every: over every row */
+    int kept = 0, close = 0, every = 0;
     for (int it = 0; it < FIT_MAX_ITER; it++) {
         if (gn < FIT_TOL) { /* the last weights so close, kept in case a step goes astray */
             rc = GT_OK;
@@ -416,18 +463,18 @@ int probe_logistic(const gt_probe_rows *x, const unsigned char *y, double lambda
         if (gn < FIT_GOAL || (rc == GT_OK && extra++ == FIT_EXTRA))
             break;
         if (!kept || gn > 0.3 * last) {
-            whole |= gn < FIT_NEAR;
-            hessian(&F.hs, F.pool, lambda, F.z, whole ? 1 : sparse, F.h);
+            close |= gn < FIT_NEAR;
+            hessian(&F.hs, F.pool, lambda, F.z, every ? n : close ? near : far, F.qs, F.h);
             if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', D, F.h, D) != 0)
                 break;
-            kept = whole;
+            kept = close;
         }
         last = gn;
         memcpy(F.step, F.g, (size_t)D * sizeof *F.g);
         if (LAPACKE_dpotrs(LAPACK_ROW_MAJOR, 'U', D, 1, F.h, D, F.step, 1) != 0)
             break;
         if (line_search(&F, lambda, w, f, gn, &f, &gn) >= 10)
-            kept = 0, whole = 1; /* a new Hessian, from every row */
+            kept = 0, close = every = 1; /* a new Hessian, from every row */
         memcpy(F.g, F.g2, (size_t)D * sizeof *F.g);
         memcpy(w, F.trial, (size_t)D * sizeof *w);
         double *swap = F.z; /* the scores at the new w */

@@ -49,7 +49,7 @@ static int run_probe(FILE *out, const gt_model *m, const gt_text *t, size_t n, i
     gt_probe p;
     rc = probe_matrix(&x, m, t->tok, n, sig, po, e);
     if (rc == GT_OK) {
-        rc = probe_compute(&p, &x, k.m, K, lambda, o->threads, e);
+        rc = probe_compute(&p, &x, k.m, K, lambda, o->fit_threads, e);
         p.m = m;
         p.layer = o->layer;
         p.signal = sig;
