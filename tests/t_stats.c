@@ -1,6 +1,7 @@
 /* The report's statistics: sorting, interpolated quantiles (numpy's default), means and
  * half-lives. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "gatetui/stats.h"
@@ -10,6 +11,49 @@ static int cmp_float(const void *a, const void *b)
 {
     float x = *(const float *)a, y = *(const float *)b;
     return x < y ? -1 : x > y;
+}
+
+/* (value, index) pairs: by value (-0 before +0), then by index (the stable order). */
+typedef struct pair {
+    float v;
+    size_t i;
+} pair;
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const pair *x = a, *y = b;
+    if (x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    if (signbit(x->v) != signbit(y->v))
+        return signbit(x->v) ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+/* The order of a strided column of floats (many ties, negative, -0 and +0) against qsort's
+ * stable order of (value, index). */
+static void test_order(void)
+{
+    enum { N = 5000, S = 3 };
+    float *v = malloc(N * S * sizeof *v), *sorted = malloc(N * sizeof *sorted);
+    size_t *order = malloc(2 * N * sizeof *order);
+    uint32_t *key = malloc(2 * N * sizeof *key);
+    pair *p = malloc(N * sizeof *p);
+    unsigned s = 777;
+    for (size_t i = 0; i < N; i++) {
+        s = s * 1103515245u + 12345u;
+        float x = (float)((int)(s >> 20) % 41 - 20) / 8; /* 41 values: ties */
+        if (i % 7 == 0)
+            x = i % 2 ? -0.0f : 0.0f;
+        v[i * S + 1] = x, v[i * S] = v[i * S + 2] = 1e9f; /* the other columns */
+        p[i] = (pair){x, i};
+    }
+    stats_order_floats(v + 1, N, S, order, sorted, order + N, key, key + N);
+    qsort(p, N, sizeof *p, cmp_pair);
+    int same = 1;
+    for (size_t i = 0; i < N; i++)
+        same &= order[i] == p[i].i && sorted[i] == p[i].v;
+    tap_ok(same, "the order of 5000 strided floats (ties, -0 and +0) is the stable one");
+    free(v), free(sorted), free(order), free(key), free(p);
 }
 
 static void test_quantiles(void)
@@ -85,6 +129,7 @@ int main(void)
 {
     test_quantiles();
     test_sort();
+    test_order();
     test_means();
     test_halflife();
     return tap_done();

@@ -3,11 +3,17 @@
 #define GATETUI_STATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Sorts v[0..n) ascending (no NaN). A radix sort: O(n), with n floats of scratch.
  * Returns 0, or -1 when the scratch cannot be allocated (v is then sorted by qsort). */
 int stats_sort_floats(float *v, size_t n);
 void stats_sort_doubles(double *v, size_t n);
+/* The indices 0..n-1 into order in the increasing order of the floats v[t * stride] (no NaN;
+ * equal values in the order of their indices, -0 before +0), and the values so sorted into
+ * sorted: the same radix sort. Scratch: key, key2 and order2 of n each. */
+void stats_order_floats(const float *v, size_t n, size_t stride, size_t *order, float *sorted,
+                        size_t *order2, uint32_t *key, uint32_t *key2);
 
 /* The q-quantile (0 <= q <= 1) of sorted values, interpolating linearly at the position
  * q*(n-1), as numpy's default; n > 0. */

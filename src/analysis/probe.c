@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gatetui/probe.h"
+#include "gatetui/stats.h"
 
 /* The rows [0, n) without [lo, hi): the training rows of a fold (lo = hi: every row). */
 typedef struct rows {
@@ -160,40 +161,6 @@ typedef struct valued {
     size_t t;
 } valued;
 
-/* A float's bits as an unsigned key in the float's order (negatives' bits reversed, the
- * sign bit set on the others). */
-static uint32_t float_key(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u & 0x80000000u ? ~u : u | 0x80000000u;
-}
-
-/* Column j's n values into sv in increasing order (the steps of equal values in their
- * order): a radix sort of the values' keys, a byte at a time from the lowest, between sv
- * and tmp (n each) and key and key2 (n each): four passes, so the result is in sv. */
-static void sort_column(const gt_signal_matrix *x, size_t j, valued *sv, valued *tmp,
-                        uint32_t *key, uint32_t *key2)
-{
-    const size_t n = x->n, H = (size_t)x->H;
-    for (size_t t = 0; t < n; t++)
-        key[t] = float_key(x->x[t * H + j]), sv[t] = (valued){x->x[t * H + j], t};
-    for (int shift = 0; shift < 32; shift += 8) {
-        size_t count[257] = {0};
-        for (size_t t = 0; t < n; t++)
-            count[((key[t] >> shift) & 255) + 1]++;
-        for (int b = 0; b < 256; b++)
-            count[b + 1] += count[b];
-        for (size_t t = 0; t < n; t++) {
-            const size_t at = count[(key[t] >> shift) & 255]++;
-            tmp[at] = sv[t], key2[at] = key[t];
-        }
-        valued *vs = sv;
-        uint32_t *ks = key;
-        sv = tmp, tmp = vs, key = key2, key2 = ks;
-    }
-}
-
 /* Each of the K folds' training AUC of one column (ties counted a half, NAN for a fold
  * whose training steps are of one class), from the column's n steps sorted by value once:
  * a fold's training steps are the sorted ones outside it, in the same order, and their
@@ -242,13 +209,16 @@ static int best_units(const gt_signal_matrix *x, const unsigned char *y, int K,
                       gt_probe_fold *folds, gt_error *e)
 {
     size_t n = x->n, H = (size_t)x->H;
-    valued *sv = malloc(2 * n * sizeof *sv);
+    valued *sv = malloc(n * sizeof *sv);
+    size_t *order = malloc(2 * n * sizeof *order);
+    float *sorted = malloc(n * sizeof *sorted);
     uint32_t *key = malloc(2 * n * sizeof *key);
     int *fold = malloc(n * sizeof *fold);
     double *col = malloc(n * sizeof *col), *work = malloc(5 * (size_t)K * sizeof *work);
     size_t *cnt = malloc(4 * (size_t)K * sizeof *cnt);
-    if (!sv || !key || !fold || !col || !work || !cnt) {
-        free(sv), free(key), free(fold), free(col), free(work), free(cnt);
+    if (!sv || !order || !sorted || !key || !fold || !col || !work || !cnt) {
+        free(sv), free(order), free(sorted), free(key), free(fold), free(col), free(work),
+            free(cnt);
         return gt_fail(e, GT_EFAIL, "out of memory for the probe");
     }
     double *auc = work, *num = work + K, *below = work + 2 * K, *best = work + 3 * K,
@@ -261,7 +231,9 @@ static int best_units(const gt_signal_matrix *x, const unsigned char *y, int K,
         best[k] = -1, dir[k] = 1;
     }
     for (size_t j = 0; j < H; j++) {
-        sort_column(x, j, sv, sv + n, key, key + n);
+        stats_order_floats(x->x + j, n, H, order, sorted, order + n, key, key + n);
+        for (size_t i = 0; i < n; i++)
+            sv[i] = (valued){sorted[i], order[i]};
         fold_aucs(sv, y, fold, n, K, auc, num, below, cnt);
         for (int k = 0; k < K; k++)
             if (!isnan(auc[k]) && fabs(auc[k] - 0.5) > best[k]) {
@@ -276,7 +248,7 @@ static int best_units(const gt_signal_matrix *x, const unsigned char *y, int K,
             col[t - lo] = dir[k] * x->x[t * H + (size_t)folds[k].best_unit];
         folds[k].best_unit_auc = probe_auc(col, y + lo, hi - lo);
     }
-    free(sv), free(key), free(fold), free(col), free(work), free(cnt);
+    free(sv), free(order), free(sorted), free(key), free(fold), free(col), free(work), free(cnt);
     return GT_OK;
 }
 

@@ -36,6 +36,30 @@ static float float_of(uint32_t k)
     return f;
 }
 
+/* The keys a (n) sorted, a byte at a time from the lowest, with b (n) between passes, and
+ * the indices ia alongside (ib between passes) unless ia is NULL. Four passes: the result is
+ * in a and ia. */
+static void radix_keys(uint32_t *a, uint32_t *b, size_t *ia, size_t *ib, size_t n)
+{
+    for (int shift = 0; shift < 32; shift += 8) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[((a[i] >> shift) & 0xFF) + 1]++;
+        for (int d = 0; d < 256; d++)
+            count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++) {
+            const size_t at = count[(a[i] >> shift) & 0xFF]++;
+            b[at] = a[i];
+            if (ia)
+                ib[at] = ia[i];
+        }
+        uint32_t *t = a;
+        a = b, b = t;
+        size_t *it = ia;
+        ia = ib, ib = it;
+    }
+}
+
 int stats_sort_floats(float *v, size_t n)
 {
     if (n < 256) {
@@ -51,24 +75,22 @@ int stats_sort_floats(float *v, size_t n)
     }
     for (size_t i = 0; i < n; i++)
         a[i] = key_of(v[i]);
-    /* four passes of eight bits, least significant first */
-    for (int shift = 0; shift < 32; shift += 8) {
-        size_t count[257] = {0};
-        for (size_t i = 0; i < n; i++)
-            count[((a[i] >> shift) & 0xFF) + 1]++;
-        for (int d = 0; d < 256; d++)
-            count[d + 1] += count[d];
-        for (size_t i = 0; i < n; i++)
-            b[count[(a[i] >> shift) & 0xFF]++] = a[i];
-        uint32_t *t = a;
-        a = b;
-        b = t;
-    }
+    radix_keys(a, b, NULL, NULL, n);
     for (size_t i = 0; i < n; i++)
         v[i] = float_of(a[i]);
     free(a);
     free(b);
     return 0;
+}
+
+void stats_order_floats(const float *v, size_t n, size_t stride, size_t *order, float *sorted,
+                        size_t *order2, uint32_t *key, uint32_t *key2)
+{
+    for (size_t i = 0; i < n; i++)
+        key[i] = key_of(v[i * stride]), order[i] = i;
+    radix_keys(key, key2, order, order2, n);
+    for (size_t i = 0; i < n; i++)
+        sorted[i] = float_of(key[i]);
 }
 
 void stats_sort_doubles(double *v, size_t n)
