@@ -58,9 +58,9 @@ void ssyrk_(const char *uplo, const char *trans, const int *n, const int *k, con
 #define HESS_NEAR 16384
 
 /* Four doubles (read and written at any alignment) and four floats: element by element,
- * each result rounded as in scalar code, so that every processor computes the same numbers
- * whatever its vectors' width. Macros, not functions: a function's 32-byte vector argument
- * or result would depend on the processor's calling convention. */
+ * each result rounded as in scalar code, so that the vectors' width does not change the
+ * numbers (both clones below compute the same). Macros, not functions: a function's
+ * 32-byte vector argument or result would depend on the processor's calling convention. */
 typedef double v4d __attribute__((vector_size(32), aligned(8)));
 typedef float f4 __attribute__((vector_size(16)));
 #define LD4(p) (*(const v4d *)(p))
@@ -70,7 +70,14 @@ typedef float f4 __attribute__((vector_size(16)));
 /* The passes over the rows: compiled twice on x86-64, for AVX2 (whose 32-byte vectors hold
  * a v4d) and for the baseline, chosen when the program starts; the same numbers from both
  * (no contraction: the build's -ffp-contract=off). */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__SANITIZE_THREAD__) /* its resolver would run before ThreadSanitizer starts */
+#define PROBE_NO_CLONES 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define PROBE_NO_CLONES 1
+#endif
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(PROBE_NO_CLONES)
 #define PASS __attribute__((target_clones("avx2", "default")))
 #else
 #define PASS
@@ -367,7 +374,7 @@ static void fit_close(fit *f)
     free(f->zs), free(f->g), free(f->h), free(f->hf), free(f->hs.row), free(f->hs.s);
 }
 
-/* The arrays, each part's own in cache lines of their own, and the threads. */
+/* The arrays (each part's gradient sums in cache lines of their own) and the threads. */
 static int fit_open(fit *f, const gt_probe_rows *x, const unsigned char *y, int threads)
 {
     const size_t n = x->n, D = (size_t)x->d + 1, DD = D * D, Dp = (D + 7) / 8 * 8;
