@@ -88,6 +88,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "gatetui: GATETUI_KERNEL: %s\n", e.msg);
         return rc;
     }
+    kernset_blas_idle();
     if (!(c.mode->flags & MODE_SCREEN))
         catch_interrupts();
     cli_models s;

@@ -260,7 +260,8 @@ static double stack_max_abs(fx_work *w, const double *st, uint16_t tok, int laye
         const size_t n = (size_t)d->n;
         residual(d, st, tok, w->r);
         double *wr = w->A, *wi = w->A + n;
-        if (LAPACKE_dgeev(LAPACK_ROW_MAJOR, 'N', 'N', (lapack_int)n, d->J, (lapack_int)n, wr,
+        /* J row-major read as column-major: J^T, the same eigenvalues (no copy) */
+        if (LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'N', (lapack_int)n, d->J, (lapack_int)n, wr,
                           wi, NULL, 1, NULL, 1))
             return NAN;
         for (size_t i = 0; i < n; i++)

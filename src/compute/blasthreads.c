@@ -1,8 +1,21 @@
-/* The BLAS's own threads (blasthreads.h): OpenBLAS's, found by dlsym so that any BLAS links. */
+/* The BLAS's own threads (blasthreads.h): OpenBLAS's, found by dlsym so that any BLAS links.
+ * OpenBLAS makes its threads as it is loaded, and again whenever its number of threads is
+ * set; each then waits for work spinning and yielding for about a tenth of a second (its
+ * thread timeout) before it sleeps, a processor taken from gatetui's own threads. So they
+ * are stopped at once each time: OpenBLAS makes them again when a product asks for them. */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "compute/blasthreads.h"
+#include "gatetui/kernset.h"
 
 #include <dlfcn.h>
+
+void kernset_blas_idle(void)
+{
+    int (*shutdown)(void);
+    *(void **)&shutdown = dlsym(RTLD_DEFAULT, "blas_thread_shutdown_");
+    if (shutdown)
+        shutdown();
+}
 
 int blas_threads(int n)
 {
@@ -14,5 +27,6 @@ int blas_threads(int n)
         return 0;
     const int was = get();
     set(n);
+    kernset_blas_idle();
     return was;
 }
