@@ -10,6 +10,7 @@
 
 #include "compute/blasthreads.h"
 #include "compute/pool.h"
+#include "compute/x86.h"
 #include "gatetui/probe.h"
 
 typedef struct collect {
@@ -67,21 +68,9 @@ typedef float f4 __attribute__((vector_size(16)));
 /* Four floats from p, widened (as elements: GCC makes one instruction of it where it
  * splits a __builtin_convertvector). */
 #define WIDEN4(p) ((v4d){(p)[0], (p)[1], (p)[2], (p)[3]})
-/* The passes over the rows: compiled twice on x86-64, for AVX2 (whose 32-byte vectors hold
- * a v4d) and for the baseline, chosen when the program starts; the same numbers from both
- * (no contraction: the build's -ffp-contract=off). */
-#if defined(__SANITIZE_THREAD__) /* its resolver would run before ThreadSanitizer starts */
-#define PROBE_NO_CLONES 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define PROBE_NO_CLONES 1
-#endif
-#endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(PROBE_NO_CLONES)
-#define PASS __attribute__((target_clones("avx2", "default")))
-#else
-#define PASS
-#endif
+/* The passes over the rows: compiled for AVX2 (whose 32-byte vectors hold a v4d) and for
+ * the baseline (compute/x86.h), the same numbers from both. */
+#define PASS GT_CLONES_AVX2
 #define INLINE __attribute__((always_inline)) static inline
 /* x's values j..j+3 of a row: (v - mean) * scale, in double. */
 #define X4(x, row, j) ((WIDEN4((row) + (j)) - LD4((x)->mean + (j))) * LD4((x)->scale + (j)))
