@@ -44,13 +44,19 @@ done
 med() { sort -g "$1" | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 tc=$(med "$out/tc")
 tt=$(med "$out/tt")
-# the measures the peer computes: gatetui's keys it has not (the loss, the unit table) set
-# aside and named
+# the measures the peer computes: gatetui's keys it has not, at any depth (the loss, the
+# unit table, the perturbation's table by window), set aside and named
 left=$("$py" - "$out/c.json" "$out/t.json" <<'PY'
 import json, sys
 c, t = (json.load(open(f)) for f in sys.argv[1:3])
-json.dump({k: v for k, v in c.items() if k in t}, open(sys.argv[1], "w"))
-print(", ".join(k for k in c if k not in t))
+left = []
+def common(a, b, path):
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return a
+    left.extend(path + k for k in a if k not in b)
+    return {k: common(v, b[k], path + k + ".") for k, v in a.items() if k in b}
+json.dump(common(c, t, ""), open(sys.argv[1], "w"))
+print(", ".join(left))
 PY
 )
 if "$top/tests/reportcmp" "$out/c.json" "$out/t.json" 1e-5 >"$out/diff"; then
