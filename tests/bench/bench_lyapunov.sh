@@ -3,8 +3,10 @@
 # same work: the sample models over kjv-valid.txt, 32 modes, 5,000 steps; the exponents
 # checked equal (tests/reportcmp, 1e-6), the medians of RUNS runs (default 3) of each, one
 # after the other, and their ratio printed (the peer's time is its spectrum alone, without
-# loading). Then the median of RUNS times of --spectrum at H = 256 (the sample LSTM's state:
-# 512 numbers). Run from the build directory: sh tests/bench/bench_lyapunov.sh
+# loading), with the share of the double FMA peak reached. Then the median of RUNS times of
+# --spectrum at H = 256 (the sample LSTM's state: 512 numbers), and of the derivative view's
+# eigenvalues at the same step (tests/bench/bench_spectrum.c). Run from the build directory:
+# sh tests/bench/bench_lyapunov.sh
 top=${top_srcdir:-.}
 py=${PYTHON:-/usr/bin/python3}
 runs=${RUNS:-3}
@@ -32,6 +34,21 @@ for m in kjv-lstm kjv-gru; do
     t=$(median <"$out/t.times")
     awk -v g="$g" -v t="$t" -v m="$m" -v s="$same" -v r="$runs" -v all="$(paste -sd/ "$out/g.times") against $(paste -sd/ "$out/t.times")" \
         'BEGIN { printf "%s  --lyapunov %.2f s, PyTorch float64 %.2f s (medians of %d: %s): %.1fx (exponents %s)\n", m, g, t, r, all, t / g, s }'
+    # the products of a step: an LSTM's W_hh (4H x H) times the M tangents' h part, a GRU's
+    # or an RNN's J (H x H) times the tangents; and the Cholesky QR twice (two Gram matrices
+    # and two triangular solves, n M^2 each)
+    flop=$($py - "$top/samples/$m.bin" "$out/g.json" <<'PY'
+import json, sys
+sys.path.insert(0, "tests/ref")
+from report_ref import Model
+m, r = Model(sys.argv[1]), json.load(open(sys.argv[2]))
+H, M, N = m.H, r["modes"], r["steps"]
+n = 2 * H if m.arch == "lstm" else H
+print(N * ((2 * 4 * H * H * M if m.arch == "lstm" else 2 * n * n * M) + 4 * n * M * M))
+PY
+)
+    printf '%s  ' "$m"
+    peak_share double "$flop" "$g" "$(nproc)" "$out"
 done
 : >"$out/s.times"
 for r in $(seq "$runs"); do
@@ -40,4 +57,11 @@ for r in $(seq "$runs"); do
     b=$(now)
     echo "$a $b" | awk '{ print $2 - $1 }' >>"$out/s.times"
 done
-awk -v s="$(median <"$out/s.times")" -v r="$runs" 'BEGIN { printf "kjv-lstm  --spectrum --step 2000 (H = 256, 512 x 512): %.0f ms (median of %d)\n", s * 1000, r }'
+awk -v s="$(median <"$out/s.times")" -v r="$runs" 'BEGIN { printf "kjv-lstm  --spectrum --step 2000 (H = 256, 512 x 512): %.0f ms (median of %d, loading and the 2,000 steps in double included)\n", s * 1000, r }'
+# what the derivative view computes at its cursor: the eigenvalues from the traced state
+${CC:-cc} -O2 -I"$top" -I"$top/include" -I"$top/src" "$top/tests/bench/bench_spectrum.c" ./libgatetui.a \
+    $(pkg-config --libs jansson) -llapacke -llapack -lblas -lm -lpthread -ldl -o "$out/bench_spectrum" || exit 1
+for m in kjv-lstm kjv-gru; do
+    printf '%s  the screen'"'"'s eigenvalues at step 2000: %s\n' "$m" \
+        "$("$out/bench_spectrum" "$top/samples/$m.bin" "$top/samples/kjv-valid.txt" 2000 11 | sed -n 2p)"
+done
