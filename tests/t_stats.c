@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gatetui/stats.h"
 #include "tap.h"
@@ -104,6 +105,44 @@ static void test_sort(void)
     free(b);
 }
 
+/* The quantiles by selection against the sorted values' (stats_quantile_f), bit for bit:
+ * gate-like values (many exactly 0 and 1, the rest in between), values of both signs with
+ * -0 and +0 and ties, all equal, and sizes below and above the selection's threshold. */
+static void test_select(void)
+{
+    static const double q[6] = {0.05, 0.25, 0.5, 0.75, 0.95, 1.0};
+    static const size_t sizes[] = {1, 2, 7, 4095, 4096, 4097, 65537, 300000};
+    unsigned s = 777;
+    int same = 1, cases = 0;
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
+        for (int kind = 0; kind < 3; kind++) {
+            const size_t n = sizes[z];
+            float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+            for (size_t i = 0; i < n; i++) {
+                s = s * 1103515245u + 12345u;
+                const float u = (float)(s >> 8) / (float)(1 << 24);
+                float v = kind == 2 ? 0.5f
+                          : kind == 0 ? (u < 0.3f ? 0.0f : u > 0.7f ? 1.0f : u)
+                                      : (float)((int)(s >> 8) - (1 << 23)) / (float)(1 << 16);
+                if (kind == 1 && i % 7 == 0)
+                    v = i % 14 ? -0.0f : 0.0f;
+                a[i] = b[i] = v;
+            }
+            double got[6];
+            stats_quantiles_f(a, n, 6, q, got);
+            stats_sort_floats(b, n);
+            for (int i = 0; i < 6; i++) {
+                const double want = stats_quantile_f(b, n, q[i]);
+                same &= memcmp(&got[i], &want, sizeof want) == 0;
+            }
+            cases++;
+            free(a);
+            free(b);
+        }
+    tap_ok(same, "quantiles by selection equal the sorted values' bit for bit (%d cases, n 1 "
+           "to 300000, saturated, signed with -0 and +0, all equal)", cases);
+}
+
 static void test_means(void)
 {
     const float f[] = {0.25f, 0.5f, 0.75f, 1.0f};
@@ -130,6 +169,7 @@ int main(void)
     test_quantiles();
     test_sort();
     test_order();
+    test_select();
     test_means();
     test_halflife();
     return tap_done();

@@ -19,6 +19,11 @@ void stats_order_floats(const float *v, size_t n, size_t stride, size_t *order, 
  * q*(n-1), as numpy's default; n > 0. */
 double stats_quantile_f(const float *sorted, size_t n, double q);
 double stats_quantile(const double *sorted, size_t n, double q);
+/* The k (at most 8) q-quantiles of v[0..n) (no NaN) into out, exactly stats_quantile_f's of
+ * v sorted, without sorting it: the order statistics they need found by a histogram of the
+ * values' top 16 bits, then sorting only the buckets that hold them. Returns 0, or -1 when
+ * out of memory (v is then sorted as stats_sort_floats sorts it, and the quantiles taken). */
+int stats_quantiles_f(float *v, size_t n, int k, const double *q, double *out);
 
 /* Arithmetic means, summed in double; 0 for n == 0. */
 double stats_mean_f(const float *v, size_t n);

@@ -1,4 +1,5 @@
-/* Summary statistics: a radix sort of floats, interpolated quantiles, means, half-lives. */
+/* Summary statistics: a radix sort of floats, interpolated quantiles (of sorted values, or by
+ * selection), means, half-lives. */
 #include "config.h"
 
 #include <math.h>
@@ -83,6 +84,65 @@ int stats_sort_floats(float *v, size_t n)
     return 0;
 }
 
+/* The buckets by the keys' top 16 bits, and the few that hold the wanted positions. */
+#define QB 65536
+typedef struct qbuckets {
+    size_t start[QB + 1]; /* bucket b holds sorted positions start[b] .. start[b+1]-1 */
+    int32_t slot[QB];     /* a wanted bucket's place in the gathered keys' order, else -1 */
+} qbuckets;
+
+/* The bucket that holds sorted position p. */
+static size_t bucket_of(const qbuckets *qb, size_t p)
+{
+    size_t lo = 0, hi = QB; /* start[lo] <= p < start[hi] */
+    while (hi - lo > 1) {
+        const size_t mid = (lo + hi) / 2;
+        if (qb->start[mid] <= p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The values at sorted positions pos[0..m) into val: the wanted buckets' keys gathered (one
+ * pass), each bucket sorted; -1 when out of memory. */
+static int select_positions(const float *v, size_t n, qbuckets *qb, const size_t *pos, int m,
+                            float *val)
+{
+    size_t off[17], nb = 0;
+    for (size_t b = 0; b < QB; b++)
+        qb->slot[b] = -1;
+    off[0] = 0;
+    for (int i = 0; i < m; i++) {
+        const size_t b = bucket_of(qb, pos[i]);
+        if (qb->slot[b] < 0) {
+            qb->slot[b] = (int32_t)nb;
+            off[nb + 1] = off[nb] + (qb->start[b + 1] - qb->start[b]);
+            nb++;
+        }
+    }
+    uint32_t *keys = malloc(2 * off[nb] * sizeof *keys);
+    if (!keys)
+        return -1;
+    size_t fill[16];
+    memcpy(fill, off, nb * sizeof *fill);
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t k = key_of(v[i]);
+        const int32_t sl = qb->slot[k >> 16];
+        if (sl >= 0)
+            keys[fill[sl]++] = k;
+    }
+    for (size_t j = 0; j < nb; j++)
+        radix_keys(keys + off[j], keys + off[nb] + off[j], NULL, NULL, off[j + 1] - off[j]);
+    for (int i = 0; i < m; i++) {
+        const size_t b = bucket_of(qb, pos[i]), j = (size_t)qb->slot[b];
+        val[i] = float_of(keys[off[j] + pos[i] - qb->start[b]]);
+    }
+    free(keys);
+    return 0;
+}
+
 void stats_order_floats(const float *v, size_t n, size_t stride, size_t *order, float *sorted,
                         size_t *order2, uint32_t *key, uint32_t *key2)
 {
@@ -115,6 +175,38 @@ double stats_quantile_f(const float *sorted, size_t n, double q)
     double t;
     position(n, q, &lo, &hi, &t);
     return (double)sorted[lo] + t * ((double)sorted[hi] - (double)sorted[lo]);
+}
+
+int stats_quantiles_f(float *v, size_t n, int k, const double *q, double *out)
+{
+    qbuckets *qb = k <= 8 && n >= 4096 ? calloc(1, sizeof *qb) : NULL;
+    size_t pos[16];
+    float val[16];
+    if (qb) {
+        for (size_t i = 0; i < n; i++)
+            qb->start[(key_of(v[i]) >> 16) + 1]++;
+        for (size_t b = 0; b < QB; b++)
+            qb->start[b + 1] += qb->start[b];
+        for (int i = 0; i < k; i++) {
+            double t;
+            position(n, q[i], &pos[2 * i], &pos[2 * i + 1], &t);
+        }
+        if (select_positions(v, n, qb, pos, 2 * k, val) == 0) {
+            for (int i = 0; i < k; i++) {
+                size_t lo, hi;
+                double t;
+                position(n, q[i], &lo, &hi, &t);
+                out[i] = (double)val[2 * i] + t * ((double)val[2 * i + 1] - (double)val[2 * i]);
+            }
+            free(qb);
+            return 0;
+        }
+        free(qb);
+    }
+    int rc = stats_sort_floats(v, n);
+    for (int i = 0; i < k; i++)
+        out[i] = stats_quantile_f(v, n, q[i]);
+    return rc;
 }
 
 double stats_quantile(const double *sorted, size_t n, double q)
