@@ -37,9 +37,9 @@ for m in kjv-lstm kjv-gru; do
     # the products of a step: an LSTM's W_hh (4H x H) times the M tangents' h part, a GRU's
     # or an RNN's J (H x H) times the tangents; and the Cholesky QR twice (two Gram matrices
     # and two triangular solves, n M^2 each)
-    flop=$($py - "$top/samples/$m.bin" "$out/g.json" <<'PY'
+    flop=$($py - "$top/samples/$m.bin" "$out/g.json" "$top/tests/ref" <<'PY'
 import json, sys
-sys.path.insert(0, "tests/ref")
+sys.path.insert(0, sys.argv[3])
 from report_ref import Model
 m, r = Model(sys.argv[1]), json.load(open(sys.argv[2]))
 H, M, N = m.H, r["modes"], r["steps"]

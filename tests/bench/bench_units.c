@@ -90,7 +90,7 @@ int main(int argc, char **argv)
     gt_mask mask;
     gt_units_acc acc;
     gt_run run;
-    if (mask_from_regex(&mask, &m, t.tok, n, argv[3], &e) ||
+    if (mask_from_regex(&mask, &m, t.tok, n, argv[3], MASK_SECONDS, &e) ||
         units_acc_init(&acc, &m, 0, &mask, &e) || run_init(&run, &m, &e)) {
         fprintf(stderr, "bench_units: %s\n", e.msg);
         return 2;
@@ -115,7 +115,7 @@ int main(int argc, char **argv)
             units_free(&u);
         a = now();
         c = cpu();
-        if (units_compute(&u, &m, t.tok, n, argv[3], &o, &e)) {
+        if (units_compute(&u, &m, t.tok, n, argv[3], MASK_SECONDS, &o, &e)) {
             fprintf(stderr, "bench_units: %s\n", e.msg);
             return 2;
         }

@@ -5,7 +5,8 @@
 # PyTorch computation of the same correlations (tests/bench/units_torch.py) over
 # TORCH_STEPS steps, alternated, medians of TREPS, their ratio, and the two results
 # compared (tests/findcmp). Needs Debian's python3-torch (/usr/bin/python3). Not part of
-# make check: the machines are shared and noisy, so it prints medians and ratios only.
+# make check: the machines are shared and noisy, so it prints medians and ratios only, and
+# the share of the float32 FMA peak the stepping's products reached.
 #   tests/bench/bench_units.sh [MODEL [REGEX [STEPS [REPS [TORCH_STEPS [TREPS]]]]]]
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -34,6 +35,21 @@ printf 'one binary, medians of %s: plain pass %s s, --units %s s: %+.1f%%; the s
     "$reps" "$4" "$6" "$(echo "($8 - 1) * 100" | bc -l)" "${10}" "$(echo "${12} * 100" | bc -l)"
 printf 'processor time (the wall clock of a busy machine counts the waits): plain pass %s s, --units %s s: %+.1f%%\n' \
     "${14}" "${16}" "$(echo "(${18} - 1) * 100" | bc -l)"
+# the stepping's matrix products: 2 G H H a layer and step (and as many for W_ih above layer
+# 0; layer 0 reads its input's column), against the float32 FMA peak
+flop=$("$py" - "$model" "$steps" "$top/tests/ref" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[3])
+from report_ref import Model
+m = Model(sys.argv[1])
+G = {"lstm": 4, "gru": 3, "rnn": 1}[m.arch]
+print(int(sys.argv[2]) * sum(2 * G * m.H * m.H * (2 if k else 1) for k in range(len(m.layers))))
+PY
+)
+printf 'the plain pass: '
+peak_share float32 "$flop" "$4" "$threads" "$work"
+printf 'with --units: '
+peak_share float32 "$flop" "$6" "$threads" "$work"
 
 secs() { # wall seconds of "$@", standard output to $work/last
     s=$(date +%s.%N)
