@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "compute/jobs.h"
+#include "compute/kernels.h"
 #include "gatetui/loss.h"
 #include "gatetui/run.h"
 
@@ -18,6 +19,7 @@ typedef struct loss_work {
     const gt_model *m;
     const uint16_t *tok;
     size_t steps, L;
+    gt_mat32 out;     /* the readout's weights, packed for the kernel set's product */
     double *sum;      /* [nwin] */
     size_t *count;    /* [nwin] */
 } loss_work;
@@ -27,18 +29,22 @@ typedef struct loss_thread {
     gt_run r;
     int have_run;
     double *logit;    /* [V] */
+    double *h;        /* [H]: the last layer's h in double */
 } loss_thread;
 
-/* -ln softmax(W h + b)[next], in double. */
-static double step_loss(const gt_model *m, const float *h, double *logit, int next)
+/* -ln softmax(W h + b)[next], in double: W h by the kernel set's double product of the
+ * float32 weights. */
+static double step_loss(const loss_work *w, const float *hf, double *h, double *logit,
+                        int next)
 {
+    const gt_model *m = w->m;
     const size_t V = (size_t)m->vocab, H = (size_t)m->hidden;
+    for (size_t j = 0; j < H; j++)
+        h[j] = hf[j];
+    kern32_gemv64(&w->out, h, logit);
     double mx = -INFINITY;
     for (size_t v = 0; v < V; v++) {
-        const float *w = m->out_w + v * H;
-        double s = m->out_b[v];
-        for (size_t j = 0; j < H; j++)
-            s += (double)w[j] * h[j];
+        const double s = logit[v] + m->out_b[v];
         logit[v] = s;
         if (s > mx)
             mx = s;
@@ -54,7 +60,8 @@ static int thread_begin(void *ctx, void **state, gt_error *e)
     const loss_work *w = ctx;
     loss_thread *th = calloc(1, sizeof *th);
     *state = th;
-    if (!th || !(th->logit = malloc((size_t)w->m->vocab * sizeof *th->logit)))
+    if (!th || !(th->logit = malloc((size_t)w->m->vocab * sizeof *th->logit)) ||
+        !(th->h = malloc((size_t)w->m->hidden * sizeof *th->h)))
         return gt_fail(e, GT_EFAIL, "loss: out of memory");
     if (run_init(&th->r, w->m, e))
         return e->code;
@@ -75,7 +82,7 @@ static int window_loss(void *ctx, void *state, size_t k, gt_error *e)
         if (rc)
             return rc;
         if (t + 1 < end) {
-            w->sum[k] += step_loss(w->m, run_h(&th->r, w->m->layers - 1), th->logit,
+            w->sum[k] += step_loss(w, run_h(&th->r, w->m->layers - 1), th->h, th->logit,
                                    w->tok[t + 1]);
             w->count[k]++;
         }
@@ -91,6 +98,7 @@ static void thread_end(void *ctx, void *state)
     if (th->have_run)
         run_free(&th->r);
     free(th->logit);
+    free(th->h);
     free(th);
 }
 
@@ -116,15 +124,16 @@ int loss_measure(gt_loss *out, const gt_model *m, const uint16_t *tok, size_t st
     int nt = threads_for(threads, nwin);
     double *sum = calloc(nwin, sizeof *sum);
     size_t *count = calloc(nwin, sizeof *count);
+    loss_work w = {m, tok, steps, window_len, {0}, sum, count};
     int rc = GT_OK;
-    if (!sum || !count) {
+    if (!sum || !count || mat32_pack(&w.out, m->out_w, (size_t)m->vocab, (size_t)m->hidden)) {
         rc = gt_fail(e, GT_EFAIL, "loss: out of memory");
     } else {
-        loss_work w = {m, tok, steps, window_len, sum, count};
         const gt_jobs j = {.njobs = nwin, .threads = nt, .ctx = &w, .begin = thread_begin,
                            .run = window_loss, .end = thread_end};
         rc = jobs_run(&j, NULL, e);
     }
+    mat32_free(&w.out);
     double total = 0;
     size_t n = 0;
     for (size_t k = 0; rc == GT_OK && k < nwin; k++) {
