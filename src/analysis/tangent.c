@@ -17,6 +17,7 @@
 
 #include "compute/gemm32.h"
 #include "compute/kernels.h"
+#include "compute/x86.h"
 #include "gatetui/tangent.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -224,6 +225,20 @@ static void direct_layer(gt_tangent *t, int k, int n)
 #undef C
 }
 
+typedef double tv4d __attribute__((vector_size(32), aligned(8)));
+typedef float tv4f __attribute__((vector_size(16), aligned(4)));
+
+/* out = (float)in for n values, four at a time (for AVX2 and the baseline, compute/x86.h):
+ * each value rounded as one conversion rounds it. */
+GT_CLONES_AVX2 static void to_float(size_t n, const double *restrict in, float *restrict out)
+{
+    size_t j = 0;
+    for (; j + 4 <= n; j += 4)
+        *(tv4f *)(out + j) = __builtin_convertvector(*(const tv4d *)(in + j), tv4f);
+    for (; j < n; j++)
+        out[j] = (float)in[j];
+}
+
 void tangent_step(gt_tangent *t, int n, const gt_step_point *pt)
 {
     const size_t H = (size_t)t->H;
@@ -237,14 +252,11 @@ void tangent_step(gt_tangent *t, int n, const gt_step_point *pt)
         const size_t cols = (size_t)s->cols;
         stepjac_prepare(s, &t->w, &pt[k]);
         stepjac_rows(s, &t->w, 0, s->rows);
-        for (int r = 0; r < s->rows; r++) {
-            double *row = t->M + (size_t)r * cols;
+        for (int r = 0; r < s->rows; r++) { /* in float32: each row through M's first */
+            double *row = t->M + (t->M32 ? 0 : (size_t)r * cols);
             stepjac_row(s, &t->w, r, row);
-            if (t->M32) {
-                float *rf = t->M32 + (size_t)r * cols;
-                for (size_t j = 0; j < cols; j++)
-                    rf[j] = (float)row[j];
-            }
+            if (t->M32)
+                to_float(cols, row, t->M32 + (size_t)r * cols);
         }
         product(t, k, n);
         const size_t nn = (size_t)n;
