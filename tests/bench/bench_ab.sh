@@ -54,4 +54,20 @@ for model in kjv-lstm kjv-gru; do
     printf '%-34s %12.0f %12.0f %8.3f\n' "$model: stepping (chars/s, wall)" "$wa" "$wb" "$(echo "$wb / $wa" | bc -l)"
     printf '%-34s %12.3f %12.3f %8.3f\n' "$model: stepping (processor s)" "$sa" "$sb" "$(echo "$sb / $sa" | bc -l)"
     printf '%-34s %12.3f %12.3f %8.3f\n' "$model: --report (processor s)" "$ra" "$rb" "$(echo "$rb / $ra" | bc -l)"
+    # the shares of the float32 FMA peak, by processor time: the stepping's products (2 G H H
+    # a layer and step, as many again for W_ih above layer 0; 10 passes of 20,000 steps) and
+    # the report's
+    "$b/gatetui" --report --json "$m" "$text" >"$work/r.json"
+    fs=$(${PYTHON:-/usr/bin/python3} -c 'import json, sys
+m = json.load(open(sys.argv[1]))["model"]
+G = {"lstm": 4, "gru": 3, "rnn": 1}[m["arch"]]
+print(200000 * sum(2 * G * m["hidden"] ** 2 * (2 if k else 1) for k in range(m["layers"])))' "$work/r.json")
+    fr=$(report_flop "$work/r.json")
+    for side in a b; do
+        eval "s=\$s$side; r=\$r$side"
+        printf '%s: %s stepping: ' "$model" "$side"
+        peak_share float32 "$fs" "$s" 1 "$work"
+        printf '%s: %s --report: ' "$model" "$side"
+        peak_share float32 "$fr" "$r" 1 "$work"
+    done
 done

@@ -4,7 +4,8 @@
 # same work: the sample models under a held space, the same starts (STARTS, default 16, from
 # the first 5,000 steps of kjv-valid.txt); the points checked equal (tests/reportcmp, 1e-6),
 # the median of RUNS runs (default 3) of each and their ratio printed (the peer's time is
-# from its run's start to its points, without loading). Run from the build directory:
+# from its run's start to its points, without loading), and the share of the double FMA
+# peak reached by the Newton steps' solves. Run from the build directory:
 #     sh tests/bench/bench_fixed.sh
 top=${top_srcdir:-.}
 . "$top/tests/bench/machine.sh"
@@ -39,4 +40,18 @@ for m in kjv-lstm kjv-gru; do
     t=$(median <"$out/t.times")
     awk -v g="$g" -v t="$t" -v m="$m" -v s="$same" -v n="$starts" -v r="$runs" \
         'BEGIN { printf "%s  --fixed-points \" \" --starts %d: %.2f s, PyTorch float64 %.2f s (medians of %d): %.2fx (points %s)\n", m, n, g, t, r, t / g, s }'
+    # the Newton steps' solves (as the peer counts them: the same method from the same
+    # starts), 2/3 n^3 + 2 n^2 each (the LU factorisation and its two triangular solves),
+    # against the double FMA peak
+    flop=$($py - "$top/samples/$m.bin" "$(tail -1 "$out/t.times" | cut -d' ' -f2)" "$top/tests/ref" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[3])
+from report_ref import Model
+m = Model(sys.argv[1])
+n = 2 * m.H if m.arch == "lstm" else m.H
+print(int(sys.argv[2]) * (2 * n ** 3 / 3 + 2 * n * n))
+PY
+)
+    printf '%s  the solves (%s): ' "$m" "$(tail -1 "$out/t.times" | cut -d' ' -f2)"
+    peak_share double "$flop" "$g" "$(nproc)" "$out"
 done

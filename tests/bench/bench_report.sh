@@ -2,7 +2,7 @@
 # Times `gatetui --report --json` against the float64 numpy reference tests/ref/report_ref.py
 # on the same model, text and options (best of REPS runs each), checks that they agree
 # (tests/reportcmp, built here if it is not yet, with the bounds of tests/report.sh), and
-# prints the ratio. Run from a configured and built tree (./build.sh); not part of make check.
+# prints the ratio and the share of the float32 FMA peak gatetui's products reached. Run from a configured and built tree (./build.sh); not part of make check.
 #   tests/bench/bench_report.sh MODEL TEXT [REPS] [--windows N ...]
 # Example: tests/bench/bench_report.sh samples/kjv-lstm.bin samples/kjv-train.txt 3
 set -e
@@ -40,3 +40,5 @@ else
 fi
 printf 'gatetui --report   %8.2f s\nreference (numpy)  %8.2f s\nratio              %8.2f x   (the two reports %s)\n' \
     "$tc" "$tr" "$(awk -v a="$tr" -v b="$tc" 'BEGIN { print a / b }')" "$agree"
+printf 'gatetui: '
+peak_share float32 "$(report_flop "$out/c.json" "$@")" "$tc" "${GATETUI_THREADS:-$(nproc)}" "$out"

@@ -11,7 +11,8 @@ steps, converged at |F(s) - s| <= 1e-10; points within 1e-6 kept once, the large
 
   fixed_torch.py MODEL TEXT --char C [--starts N] [--hold K] [--steps S]
 
-prints the JSON object and, on standard error, the seconds taken (after loading)."""
+prints the JSON object and, on standard error, the seconds taken (after loading) and the
+number of Newton steps' linear systems solved."""
 import argparse
 import json
 import math
@@ -97,6 +98,9 @@ def starts(m, toks, N, S):
     return torch.stack(out)
 
 
+SOLVES = [0]  # the linear systems solved, over every start and Newton step
+
+
 def newton(ly, s):
     """Newton from every row of s at once: the residuals (NaN where not converged)."""
     B, n = s.shape
@@ -122,6 +126,7 @@ def newton(ly, s):
         if len(idx) == 0:
             break
         delta, info = torch.linalg.solve_ex(J - eye, -r)
+        SOLVES[0] += len(idx)
         ok = info == 0
         live[idx[~ok]] = False
         idx, delta, rn = idx[ok], delta[ok], rn[ok]
@@ -184,7 +189,7 @@ def main():
                     "stable": mx[k] < 1,
                     "halflife": math.log(0.5) / math.log(mx[k]) if mx[k] < 1 else None,
                     "found_from": p["found_from"], "state": s[p["first"]].tolist()})
-    sys.stderr.write("%.3f\n" % (time.perf_counter() - t0))
+    sys.stderr.write("%.3f %d\n" % (time.perf_counter() - t0, SOLVES[0]))
     json.dump({"layer": 0, "char": ch, "starts": a.starts, "hold": a.hold,
                "not_converged": int(torch.isnan(res).sum()), "fixed_points": out}, sys.stdout)
     sys.stdout.write("\n")

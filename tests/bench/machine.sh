@@ -21,3 +21,28 @@ peak_share() {
         printf "%s FMA peak %.1f GFLOP/s on 1 processor, x %d = %.1f: %.2f GFLOP in %.3f s, %.1f GFLOP/s, %.0f%% of it\n",
             k, p, n, p * n, f / 1e9, s, f / s / 1e9, 100 * f / s / 1e9 / (p * n) }'
 }
+
+# report_flop JSON [OPTIONS...] prints the matrix products' floating-point operations of the
+# report in JSON (gatetui --report --json, run with OPTIONS): 2 G H H per layer up to the
+# chosen one and step (and 2 G H H more for W_ih above layer 0), over the windows' positions,
+# the perturbation's prefix (s steps per full window) and its V streams (the original and
+# V - 1 replacements) of K + 1 steps per full window; and the linearized curve's, one product
+# per layer and step k = 1..K for each replacement's tangent by the step's derivative
+# (2H x (H + D) for an LSTM, H x (H + D) for a GRU or an RNN; doc/measures.md).
+report_flop() {
+    ${PYTHON:-/usr/bin/python3} - "$@" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+a = sys.argv[2:]
+L = int(a[a.index("--window-len") + 1]) if "--window-len" in a else 128
+m, p = r["model"], r["perturbation"]
+G = {"lstm": 4, "gru": 3, "rnn": 1}[m["arch"]]
+H, V = m["hidden"], m["vocab"]
+per_step = sum(2 * G * H * H * (2 if k else 1) for k in range(r["layer"] + 1))
+full = r["positions"] // L
+rows = 2 * H if m["arch"] == "lstm" else H
+lin = sum(2 * rows * H * (2 if k else 1) for k in range(r["layer"] + 1))
+print(per_step * (r["positions"] + full * p["site_offset"] + full * V * (p["horizon"] + 1))
+      + lin * full * (V - 1) * p["horizon"])
+PY
+}
