@@ -26,6 +26,17 @@ size_t loss_quick_windows(const gt_model *m, size_t window_len, size_t windows);
 int loss_measure(gt_loss *out, const gt_model *m, const uint16_t *tok, size_t steps,
                  size_t window_len, size_t windows, int threads, gt_error *e);
 
+/* The same a step at a time, for windows run elsewhere (the report's): the readout packed
+ * once (NULL and a message when out of memory); a step's -ln p(next) from the last layer's
+ * h, with loss_scratch(m) doubles of room; the windows' sums, in window order, into out. */
+typedef struct gt_loss_steps gt_loss_steps;
+gt_loss_steps *loss_steps_new(const gt_model *m, gt_error *e);
+void loss_steps_free(gt_loss_steps *ls);
+size_t loss_scratch(const gt_model *m);
+double loss_step(const gt_loss_steps *ls, const float *h, double *scratch, int next);
+void loss_from_sums(gt_loss *out, const gt_model *m, const double *sum, const size_t *count,
+                    size_t nwin);
+
 static inline double loss_bits(const gt_loss *l) { return l->nats / 0.69314718055994530942; }
 
 /* 1 when the loss is no better than a uniform guess: the vocabulary's order or the

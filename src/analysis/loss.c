@@ -15,33 +15,47 @@
 
 #define MAX_THREADS 16
 
-typedef struct loss_work {
+/* The readout packed for the kernel set's product (loss.h). */
+struct gt_loss_steps {
     const gt_model *m;
-    const uint16_t *tok;
-    size_t steps, L;
-    gt_mat32 out;     /* the readout's weights, packed for the kernel set's product */
-    double *sum;      /* [nwin] */
-    size_t *count;    /* [nwin] */
-} loss_work;
+    gt_mat32 out;
+};
 
-/* What a thread keeps from one window to the next. */
-typedef struct loss_thread {
-    gt_run r;
-    int have_run;
-    double *logit;    /* [V] */
-    double *h;        /* [H]: the last layer's h in double */
-} loss_thread;
+gt_loss_steps *loss_steps_new(const gt_model *m, gt_error *e)
+{
+    gt_loss_steps *ls = calloc(1, sizeof *ls);
+    if (!ls || mat32_pack(&ls->out, m->out_w, (size_t)m->vocab, (size_t)m->hidden)) {
+        free(ls);
+        gt_fail(e, GT_EFAIL, "loss: out of memory");
+        return NULL;
+    }
+    ls->m = m;
+    return ls;
+}
+
+void loss_steps_free(gt_loss_steps *ls)
+{
+    if (!ls)
+        return;
+    mat32_free(&ls->out);
+    free(ls);
+}
+
+size_t loss_scratch(const gt_model *m)
+{
+    return (size_t)m->hidden + (size_t)m->vocab;
+}
 
 /* -ln softmax(W h + b)[next], in double: W h by the kernel set's double product of the
- * float32 weights. */
-static double step_loss(const loss_work *w, const float *hf, double *h, double *logit,
-                        int next)
+ * float32 weights, the bias added after. */
+double loss_step(const gt_loss_steps *ls, const float *hf, double *scratch, int next)
 {
-    const gt_model *m = w->m;
+    const gt_model *m = ls->m;
     const size_t V = (size_t)m->vocab, H = (size_t)m->hidden;
+    double *h = scratch, *logit = scratch + H;
     for (size_t j = 0; j < H; j++)
         h[j] = hf[j];
-    kern32_gemv64(&w->out, h, logit);
+    kern32_gemv64(&ls->out, h, logit);
     double mx = -INFINITY;
     for (size_t v = 0; v < V; v++) {
         const double s = logit[v] + m->out_b[v];
@@ -55,13 +69,42 @@ static double step_loss(const loss_work *w, const float *hf, double *h, double *
     return mx + log(z) - logit[next];
 }
 
+void loss_from_sums(gt_loss *out, const gt_model *m, const double *sum, const size_t *count,
+                    size_t nwin)
+{
+    double total = 0;
+    size_t n = 0;
+    for (size_t k = 0; k < nwin; k++) {
+        total += sum[k];
+        n += count[k];
+    }
+    out->nats = n ? total / (double)n : NAN;
+    out->count = n;
+    out->uniform = log((double)m->vocab);
+}
+
+typedef struct loss_work {
+    const gt_model *m;
+    const uint16_t *tok;
+    size_t steps, L;
+    const gt_loss_steps *ls;
+    double *sum;      /* [nwin] */
+    size_t *count;    /* [nwin] */
+} loss_work;
+
+/* What a thread keeps from one window to the next. */
+typedef struct loss_thread {
+    gt_run r;
+    int have_run;
+    double *scratch;  /* loss_scratch */
+} loss_thread;
+
 static int thread_begin(void *ctx, void **state, gt_error *e)
 {
     const loss_work *w = ctx;
     loss_thread *th = calloc(1, sizeof *th);
     *state = th;
-    if (!th || !(th->logit = malloc((size_t)w->m->vocab * sizeof *th->logit)) ||
-        !(th->h = malloc((size_t)w->m->hidden * sizeof *th->h)))
+    if (!th || !(th->scratch = malloc(loss_scratch(w->m) * sizeof *th->scratch)))
         return gt_fail(e, GT_EFAIL, "loss: out of memory");
     if (run_init(&th->r, w->m, e))
         return e->code;
@@ -82,7 +125,7 @@ static int window_loss(void *ctx, void *state, size_t k, gt_error *e)
         if (rc)
             return rc;
         if (t + 1 < end) {
-            w->sum[k] += step_loss(w, run_h(&th->r, w->m->layers - 1), th->h, th->logit,
+            w->sum[k] += loss_step(w->ls, run_h(&th->r, w->m->layers - 1), th->scratch,
                                    w->tok[t + 1]);
             w->count[k]++;
         }
@@ -97,8 +140,7 @@ static void thread_end(void *ctx, void *state)
         return;
     if (th->have_run)
         run_free(&th->r);
-    free(th->logit);
-    free(th->h);
+    free(th->scratch);
     free(th);
 }
 
@@ -124,28 +166,21 @@ int loss_measure(gt_loss *out, const gt_model *m, const uint16_t *tok, size_t st
     int nt = threads_for(threads, nwin);
     double *sum = calloc(nwin, sizeof *sum);
     size_t *count = calloc(nwin, sizeof *count);
-    loss_work w = {m, tok, steps, window_len, {0}, sum, count};
+    gt_loss_steps *ls = sum && count ? loss_steps_new(m, e) : NULL;
     int rc = GT_OK;
-    if (!sum || !count || mat32_pack(&w.out, m->out_w, (size_t)m->vocab, (size_t)m->hidden)) {
+    if (!ls) {
         rc = gt_fail(e, GT_EFAIL, "loss: out of memory");
     } else {
+        loss_work w = {m, tok, steps, window_len, ls, sum, count};
         const gt_jobs j = {.njobs = nwin, .threads = nt, .ctx = &w, .begin = thread_begin,
                            .run = window_loss, .end = thread_end};
         rc = jobs_run(&j, NULL, e);
     }
-    mat32_free(&w.out);
-    double total = 0;
-    size_t n = 0;
-    for (size_t k = 0; rc == GT_OK && k < nwin; k++) {
-        total += sum[k];
-        n += count[k];
-    }
+    if (rc == GT_OK)
+        loss_from_sums(out, m, sum, count, nwin);
+    loss_steps_free(ls);
     free(sum);
     free(count);
-    if (rc == GT_OK && n) {
-        out->nats = total / (double)n;
-        out->count = n;
-    }
     return rc;
 }
 

@@ -60,6 +60,9 @@ typedef struct shared {
     double *curves;     /* [npairs * NCURVES * (K+1)]: cell, forget-only, hidden,
                            linearized, normalised */
     unsigned char *kept; /* [npairs] */
+    gt_loss_steps *ls;  /* the loss taken along the windows' runs (the layer is the last), */
+    double *loss_sum;   /* [nwin], or NULL: loss_measure runs them again */
+    size_t *loss_cnt;   /* [nwin] */
     job *jobs;
     size_t njobs;
     long long total;
@@ -82,9 +85,20 @@ static int char_class(const gt_model *m, int tok)
     return cp == ' ' ? REPORT_SPACE : cp == '\n' ? REPORT_NEWLINE : REPORT_OTHER;
 }
 
+/* With the loss taken along: the prediction after step p of window w of the next token. */
+static void window_loss_step(shared *sh, const gt_run *run, double *scratch, size_t w,
+                             size_t p)
+{
+    if (!sh->loss_sum || p + 1 >= win_len(sh, w))
+        return;
+    sh->loss_sum[w] += loss_step(sh->ls, run_h(run, sh->layer), scratch,
+                                 sh->tok[win_start(sh, w) + p + 1]);
+    sh->loss_cnt[w]++;
+}
+
 /* A plain RNN's window: no gates, h's saturation counted; a relu RNN's h that overflows
  * float32 is an error. */
-static int window_rnn(shared *sh, gt_run *run, size_t w, gt_error *e)
+static int window_rnn(shared *sh, gt_run *run, double *scratch, size_t w, gt_error *e)
 {
     const size_t H = sh->H, start = win_start(sh, w), n = win_len(sh, w);
     size_t *cnt = sh->hsat + w * 3;
@@ -94,6 +108,7 @@ static int window_rnn(shared *sh, gt_run *run, size_t w, gt_error *e)
         int rc = run_check_finite(run, sh->layer, start + p, e);
         if (rc)
             return rc;
+        window_loss_step(sh, run, scratch, w, p);
         const float *h = run_h(run, sh->layer);
         for (size_t j = 0; j < H; j++) {
             cnt[0] += h[j] < -0.9f;
@@ -104,7 +119,7 @@ static int window_rnn(shared *sh, gt_run *run, size_t w, gt_error *e)
     return GT_OK;
 }
 
-static void window_job(shared *sh, gt_run *run, size_t w)
+static void window_job(shared *sh, gt_run *run, double *scratch, size_t w)
 {
     const size_t H = sh->H, start = win_start(sh, w), n = win_len(sh, w);
     double *usum = sh->unit_sum + w * H, *gsum = sh->gate_sum + w * (size_t)sh->ngates * H;
@@ -113,6 +128,7 @@ static void window_job(shared *sh, gt_run *run, size_t w)
     for (size_t p = 0; p < n; p++) {
         int tk = sh->tok[start + p];
         run_step_layers(run, tk, sh->layer);
+        window_loss_step(sh, run, scratch, w, p);
         const float *g = run_gates(run, sh->layer), *carry = g + H;
         for (int gi = 0; gi < sh->ngates; gi++) {
             const float *gv = g + (size_t)sh->blocks[gi] * H;
@@ -173,6 +189,7 @@ typedef struct worker {
     gt_run run;
     gt_perturb pt;
     int have_run, have_pt;
+    double *scratch;    /* loss_scratch, when the loss is taken along */
     uint16_t *edbuf;
     const uint16_t **ed;
     double *abs_sum;    /* this thread's share of shared.abs_sum */
@@ -188,6 +205,8 @@ static int worker_begin(void *ctx, void **state, gt_error *e)
     if (run_init(&wk->run, sh->m, e))
         return e->code;
     wk->have_run = 1;
+    if (sh->ls && !(wk->scratch = malloc(loss_scratch(sh->m) * sizeof *wk->scratch)))
+        return gt_fail(e, GT_EFAIL, "out of memory for the report's threads");
     return GT_OK;
 }
 
@@ -213,9 +232,9 @@ static int worker_job(void *ctx, void *state, size_t i, gt_error *e)
     worker *wk = state;
     const job *jb = &sh->jobs[i];
     if (!jb->perturb && sh->m->arch == GT_RNN)
-        return window_rnn(sh, &wk->run, jb->win, e);
+        return window_rnn(sh, &wk->run, wk->scratch, jb->win, e);
     if (!jb->perturb) {
-        window_job(sh, &wk->run, jb->win);
+        window_job(sh, &wk->run, wk->scratch, jb->win);
         return GT_OK;
     }
     if (!wk->have_pt) {
@@ -251,6 +270,7 @@ static void worker_end(void *ctx, void *state)
     }
     free(wk->edbuf);
     free(wk->ed);
+    free(wk->scratch);
     if (wk->have_pt)
         perturb_free(&wk->pt);
     if (wk->have_run)
@@ -293,6 +313,9 @@ static void free_shared(shared *sh)
     free(sh->hsat);
     free(sh->curves);
     free(sh->kept);
+    loss_steps_free(sh->ls);
+    free(sh->loss_sum);
+    free(sh->loss_cnt);
     free(sh->jobs);
 }
 
@@ -668,6 +691,24 @@ static int run_jobs(shared *sh, int threads, gt_error *e)
     return jobs_run(&j, NULL, e);
 }
 
+/* When the report's layer is the last and the model has a readout, the loss is taken along
+ * the windows' runs (they are loss_measure's windows, run the same way) rather than run
+ * again: its arrays and the packed readout into sh. */
+static int loss_along(shared *sh, gt_error *e)
+{
+    const gt_model *m = sh->m;
+    if (!m->has_readout || sh->layer != m->layers - 1 || sh->steps < 2 || sh->L < 2 ||
+        sh->nwin == 0)
+        return GT_OK;
+    if (!(sh->ls = loss_steps_new(m, e)))
+        return e->code;
+    sh->loss_sum = calloc(sh->nwin, sizeof *sh->loss_sum);
+    sh->loss_cnt = calloc(sh->nwin, sizeof *sh->loss_cnt);
+    if (!sh->loss_sum || !sh->loss_cnt)
+        return gt_fail(e, GT_EFAIL, "out of memory for the report's loss");
+    return GT_OK;
+}
+
 int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t steps,
                    const gt_report_options *o, gt_error *e)
 {
@@ -682,6 +723,8 @@ int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t 
     plan(&sh, r, m, tok, steps, o);
     int threads = threads_wanted(o);
     rc = make_jobs(&sh, r, threads, e);
+    if (!rc)
+        rc = loss_along(&sh, e);
     if (!rc) {
         if ((size_t)threads > sh.njobs)
             threads = (int)sh.njobs;
@@ -697,9 +740,12 @@ int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t 
                                    .abs_sum = sh.abs_sum};
         rc = unittable_build(r, &us, e);
     }
+    const int along = sh.loss_sum != NULL;
+    if (!rc && along)
+        loss_from_sums(&r->loss, m, sh.loss_sum, sh.loss_cnt, sh.nwin);
     free_shared(&sh);
     pthread_mutex_destroy(&sh.abs_lock);
-    if (!rc)
+    if (!rc && !along)
         rc = loss_measure(&r->loss, m, tok, steps, (size_t)o->window_len, (size_t)o->windows,
                           o->threads, e);
     if (rc) {
