@@ -61,6 +61,14 @@ typedef struct gt_probe_rows {
  * when it does not converge. */
 int probe_logistic(const gt_probe_rows *x, const unsigned char *y, double lambda, int threads,
                    double *w, gt_error *e);
+/* The same, with the work it took into *work (unless NULL), for the benchmarks: the passes
+ * over the rows (each a score and a gradient sum a row: 4 n d floating-point operations)
+ * and the rows of its Hessians (d^2 each). */
+typedef struct gt_probe_work {
+    size_t passes, hessian_rows;
+} gt_probe_work;
+int probe_logistic_counted(const gt_probe_rows *x, const unsigned char *y, double lambda,
+                           int threads, double *w, gt_probe_work *work, gt_error *e);
 /* The area under the ROC curve of score s for labels y over the n steps, ties counted a
  * half; NAN when y is constant. */
 double probe_auc(const double *s, const unsigned char *y, size_t n);

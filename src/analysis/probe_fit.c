@@ -134,6 +134,7 @@ typedef struct pass {
     double *z2, *ks;             /* ks: [d], scale s */
     double loss[PARTS], gb[PARTS];
     double *g[PARTS];            /* [d] each: a part's sums of r (v - mean) */
+    size_t count;                /* the passes made */
 } pass;
 
 /* A part's rows two by two: each row's score and r = p - y, then both rows' share of the
@@ -180,6 +181,7 @@ static double run_pass(pass *p, gt_pool *pool, double lambda, const double *tria
     for (int j = 0; j < d; j++)
         p->ks[j] = x->scale[j] * p->s[j];
     pool_run(pool, pass_job, p);
+    p->count++;
     double loss = 0, gb = 0, norm = 0, reg = 0;
     for (int k = 0; k < PARTS; k++)
         loss += p->loss[k], gb += p->gb[k];
@@ -222,6 +224,7 @@ typedef struct hess {
     double *h[PARTS];  /* [D * D] */
     float *hf[PARTS];  /* [D * D] */
     float *b[PARTS];   /* [HESS_BLOCK * D] */
+    size_t taken;      /* the rows of every Hessian so far */
 } hess;
 
 /* h (D x D, row-major, its upper triangle) += the sum over the rows of b (rows x D) of
@@ -320,6 +323,7 @@ static void hessian(hess *q, gt_pool *pool, double lambda, const double *z, size
 {
     const int d = q->x->d, D = d + 1;
     hessian_sample(q, z, budget, qs);
+    q->taken += q->m;
     pool_run(pool, hessian_job, q);
     for (int i = 0; i < D; i++) {
         for (int j = i; j < D; j++) {
@@ -434,6 +438,12 @@ static int line_search(fit *F, double lambda, const double *w, double f, double 
 int probe_logistic(const gt_probe_rows *x, const unsigned char *y, double lambda, int threads,
                    double *w, gt_error *e)
 {
+    return probe_logistic_counted(x, y, lambda, threads, w, NULL, e);
+}
+
+int probe_logistic_counted(const gt_probe_rows *x, const unsigned char *y, double lambda,
+                           int threads, double *w, gt_probe_work *work, gt_error *e)
+{
     const size_t n = x->n;
     const int d = x->d, D = d + 1;
     const size_t far = HESS_FAR > 32 * (size_t)D ? HESS_FAR : 32 * (size_t)D,
@@ -483,6 +493,8 @@ int probe_logistic(const gt_probe_rows *x, const unsigned char *y, double lambda
     }
     if (rc == GT_OK)
         memcpy(w, F.good, (size_t)D * sizeof *w);
+    if (work)
+        *work = (gt_probe_work){F.ps.count, F.hs.taken};
     fit_close(&F);
     return rc ? gt_fail(e, GT_EFAIL, "the probe's fit did not converge") : GT_OK;
 }

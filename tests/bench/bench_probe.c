@@ -78,9 +78,10 @@ int main(int argc, char **argv)
     put(argv[6], "y.u8", k.m, n);
     const gt_probe_rows rows = {v, mean, scale, n, (int)d};
     double *sec = malloc((size_t)reps * sizeof *sec);
+    gt_probe_work work = {0, 0};
     for (int r = 0; r < reps; r++) {
         double t0 = bench_now();
-        if (probe_logistic(&rows, k.m, 1e-3, threads, w, &e)) {
+        if (probe_logistic_counted(&rows, k.m, 1e-3, threads, w, &work, &e)) {
             fprintf(stderr, "%s\n", e.msg);
             return 1;
         }
@@ -88,6 +89,6 @@ int main(int argc, char **argv)
     }
     put(argv[6], "w.f64", w, (d + 1) * sizeof *w);
     qsort(sec, (size_t)reps, sizeof *sec, bench_cmp_double);
-    printf("%zu %zu %.6f\n", n, d, sec[reps / 2]);
+    printf("%zu %zu %.6f %zu %zu\n", n, d, sec[reps / 2], work.passes, work.hessian_rows);
     return 0;
 }
