@@ -19,10 +19,11 @@ void stats_order_floats(const float *v, size_t n, size_t stride, size_t *order, 
  * q*(n-1), as numpy's default; n > 0. */
 double stats_quantile_f(const float *sorted, size_t n, double q);
 double stats_quantile(const double *sorted, size_t n, double q);
-/* The k (at most 8) q-quantiles of v[0..n) (no NaN) into out, exactly stats_quantile_f's of
- * v sorted, without sorting it: the order statistics they need found by a histogram of the
- * values' top 16 bits, then sorting only the buckets that hold them. Returns 0, or -1 when
- * out of memory (v is then sorted as stats_sort_floats sorts it, and the quantiles taken). */
+/* The k q-quantiles of v[0..n) (n > 0, no NaN) into out, exactly stats_quantile_f's of v
+ * sorted, without sorting it (for k <= 8 and n >= 4096): the order statistics they need
+ * found by a histogram of the values' top 16 bits, then sorting only the buckets that hold
+ * them; otherwise, or when that is out of memory, v sorted as stats_sort_floats sorts it.
+ * Returns 0, or -1 when even the sort's scratch could not be had (qsort then). */
 int stats_quantiles_f(float *v, size_t n, int k, const double *q, double *out);
 
 /* Arithmetic means, summed in double; 0 for n == 0. */

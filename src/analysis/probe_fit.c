@@ -449,6 +449,8 @@ int probe_logistic_counted(const gt_probe_rows *x, const unsigned char *y, doubl
     const size_t far = HESS_FAR > 32 * (size_t)D ? HESS_FAR : 32 * (size_t)D,
                  near = HESS_NEAR > 64 * (size_t)D ? HESS_NEAR : 64 * (size_t)D;
     fit F;
+    if (work)
+        *work = (gt_probe_work){0, 0};
     if (fit_open(&F, x, y, threads))
         return gt_fail(e, GT_EFAIL, "out of memory for the probe");
     size_t pos = 0;

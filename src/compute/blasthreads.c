@@ -26,7 +26,9 @@ int blas_threads(int n)
     if (!get || !set || n < 1)
         return 0;
     const int was = get();
-    set(n);
-    kernset_blas_idle();
+    if (was != n) { /* setting it makes the threads again, even to the same number */
+        set(n);
+        kernset_blas_idle();
+    }
     return was;
 }

@@ -193,29 +193,22 @@ gemm64_avx2(const gt_mat64 *A, size_t nb, const double *X, size_t ldx, const dou
 }
 #endif
 
-/* The libm nonlinearities from v[j] on. */
-static void act64_libm(size_t n, double *v, size_t j, int tanh_)
-{
-    for (; j < n; j++)
-        v[j] = tanh_ ? tanh(v[j]) : 1.0 / (1.0 + exp(-v[j]));
-}
-
 /* Where m is set, a; elsewhere b. */
 static inline v2d v2d_select(v2l m, v2d a, v2d b)
 {
     return (v2d)((m & (v2l)a) | (~m & (v2l)b));
 }
 
-/* exp(x) for 2 doubles in plain C (the machine's baseline vectors): x = k ln2 + r with k
- * the nearest integer to x/ln2 (by adding 1.5 * 2^52, whose last place is 1, so that k is
- * also the low bits of the sum) and |r| <= ln2/2; e^r by its Taylor polynomial of degree
- * 13 (truncation below 5e-18 relative), evaluated by Estrin's scheme, each product and sum
- * rounded apart; scaled by 2^k through the exponent bits. Inputs are clamped to
- * [-708, 708], where e^x is a normal double; a NaN stays a NaN. */
-static inline v2d v2d_exp(v2d x)
+/* For 2 doubles in plain C (the machine's baseline vectors): x, clamped to [-708, 708]
+ * (where e^x is a normal double; a NaN stays a NaN), = k ln2 + r with k the nearest integer
+ * to x/ln2 (by adding 1.5 * 2^52, whose last place is 1, so that k is also the low bits of
+ * the sum) and |r| <= ln2/2. Returns 2^k (through the exponent bits) and e^r - 1 into *q: r
+ * times the Taylor polynomial of (e^r - 1)/r of degree 12 (truncation below 5e-18
+ * relative), by Estrin's scheme, each product and sum rounded apart. */
+static inline v2d v2d_reduce(v2d x, v2d *q)
 {
-    static const double c[14] = {
-        1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320,
+    static const double c[13] = {
+        1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320,
         1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600, 1.0 / 6227020800};
     const v2d lo = v2d_splat(-708.0), hi = v2d_splat(708.0);
     x = v2d_select((v2l)(x < lo), lo, x);
@@ -229,24 +222,29 @@ static inline v2d v2d_exp(v2d x)
     const v2d r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
     const v2d p01 = C_(1) * r + C_(0), p23 = C_(3) * r + C_(2), p45 = C_(5) * r + C_(4);
     const v2d p67 = C_(7) * r + C_(6), p89 = C_(9) * r + C_(8), pab = C_(11) * r + C_(10);
-    const v2d pcd = C_(13) * r + C_(12);
     const v2d p03 = p23 * r2 + p01, p47 = p67 * r2 + p45, p8b = pab * r2 + p89;
-    const v2d p07 = p47 * r4 + p03, p8d = pcd * r4 + p8b;
+    const v2d p07 = p47 * r4 + p03, p8c = C_(12) * r4 + p8b;
 #undef C_
-    const v2d p = p8d * r8 + p07;
-    const v2l e = ((v2l)ks + 1023) << 52; /* the low 12 bits: k + 1023 */
-    return p * (v2d)e;
+    *q = r * (p8c * r8 + p07);
+    const v2u e = ((v2u)ks + 1023) << 52; /* the low 12 bits: k + 1023 */
+    return (v2d)e;
 }
 
-/* 1 / (1 + e^-x), and tanh|x| = (1 - e) / (1 + e) with e = e^(-2|x|), the sign put back. */
+/* 1 / (1 + e^-x) with e^-x = 2^k (1 + q); and tanh|x| = -m / (2 + m) with m = e^(-2|x|) - 1
+ * = 2^k q + (2^k - 1), so that a small |x| keeps its relative precision (where 1 - e^(-2|x|)
+ * would cancel), the sign put back. */
 static inline v2d v2d_act(v2d x, int tanh_)
 {
     const v2d one = v2d_splat(1.0);
-    if (!tanh_)
-        return one / (one + v2d_exp(-x));
+    v2d q;
+    if (!tanh_) {
+        const v2d s = v2d_reduce(-x, &q);
+        return one / (one + s * (one + q));
+    }
     const v2l sign = (v2l){(long long)0x8000000000000000ULL, (long long)0x8000000000000000ULL};
-    const v2d e = v2d_exp((v2d)((v2l)x & ~sign) * v2d_splat(-2.0));
-    return (v2d)((v2l)((one - e) / (one + e)) | ((v2l)x & sign));
+    const v2d s = v2d_reduce((v2d)((v2l)x & ~sign) * v2d_splat(-2.0), &q);
+    const v2d m = s * q + (s - one);
+    return (v2d)((v2l)((v2d_splat(0.0) - m) / (v2d_splat(2.0) + m)) | ((v2l)x & sign));
 }
 
 /* Two values at a time; an odd last one alone in a vector, by the same function, so that
@@ -261,6 +259,13 @@ void act64_c(size_t n, double *v, int tanh_)
 }
 
 #ifdef GT_X86
+/* The libm nonlinearities from v[j] on. */
+static void act64_libm(size_t n, double *v, size_t j, int tanh_)
+{
+    for (; j < n; j++)
+        v[j] = tanh_ ? tanh(v[j]) : 1.0 / (1.0 + exp(-v[j]));
+}
+
 /* exp(x) for 4 doubles: x = n ln2 + r with |r| <= ln2/2, e^r by its Taylor polynomial of
  * degree 12 (relative error below 2e-16) evaluated by Estrin's scheme (its chain of
  * dependent operations 5 long, not Horner's 12: a cell's five exponentials in a row would

@@ -11,6 +11,7 @@
 typedef float v4f __attribute__((vector_size(16)));
 typedef double v2d __attribute__((vector_size(16)));
 typedef long long v2l __attribute__((vector_size(16))); /* a v2d's bits, or a comparison's */
+typedef unsigned long long v2u __attribute__((vector_size(16))); /* bits to shift */
 
 /* Loads and stores at any alignment (memcpy: the compiler emits one unaligned move). */
 static inline v4f v4f_load(const float *p)

@@ -12,7 +12,9 @@
 /* A function compiled twice on x86-64, for AVX2 and for the baseline, the one this processor
  * runs chosen as the program starts (target_clones); once elsewhere, and under
  * ThreadSanitizer, which starts after the clones' resolver has run. Without contraction
- * (the build's -ffp-contract=off), the two compute the same numbers. */
+ * (the build's -ffp-contract=off), the two compute the same numbers. clang makes the
+ * dispatcher of even a static function a global symbol: each such function needs a name
+ * of its own in the whole program. */
 #if defined(__SANITIZE_THREAD__)
 #define GT_NO_CLONES 1
 #elif defined(__has_feature)

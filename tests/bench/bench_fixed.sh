@@ -53,5 +53,5 @@ print(int(sys.argv[2]) * (2 * n ** 3 / 3 + 2 * n * n))
 PY
 )
     printf '%s  the solves (%s): ' "$m" "$(tail -1 "$out/t.times" | cut -d' ' -f2)"
-    peak_share double "$flop" "$g" "$(nproc)" "$out"
+    peak_share double "$flop" "$g" "$([ "$(nproc)" -gt "$starts" ] && echo "$starts" || nproc)" "$out" # a start a job
 done

@@ -48,7 +48,7 @@ print(N * ((2 * 4 * H * H * M if m.arch == "lstm" else 2 * n * n * M) + 4 * n * 
 PY
 )
     printf '%s  ' "$m"
-    peak_share double "$flop" "$g" "$(nproc)" "$out"
+    peak_share double "$flop" "$g" "$([ "$(nproc)" -gt 1 ] && echo 2 || echo 1)" "$out" # two threads at most
 done
 : >"$out/s.times"
 for r in $(seq "$runs"); do

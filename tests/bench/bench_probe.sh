@@ -36,7 +36,9 @@ for threads in 1 "$all"; do
     # Hessians' rows (in float32: d^2 each), each at its FMA peak (tests/bench/probe.c), as
     # a share of the time taken
     [ -x "$work/probe" ] || "${CC:-cc}" -O2 "$top/tests/bench/probe.c" -lpthread -o "$work/probe"
-    awk -v p="$passes" -v h="$hrows" -v n="$n" -v d="$d" -v s="$ours" -v t="$threads" \
+    # (the fit's rows are cut into two parts: two threads at most)
+    awk -v p="$passes" -v h="$hrows" -v n="$n" -v d="$d" -v s="$ours" \
+        -v t="$([ "$threads" -gt 2 ] && echo 2 || echo "$threads")" \
         -v p64="$("$work/probe" fma64 1)" -v p32="$("$work/probe" fma 1)" 'BEGIN {
         fp = 4 * p * n * d; fh = h * d * d; at = (fp / (p64 * t) + fh / (p32 * t)) / 1e9
         printf "gatetui: %d passes (%.2f GFLOP in double), Hessians from %d rows (%.2f GFLOP in float32): %.3f s at the FMA peaks (%.1f and %.1f GFLOP/s a processor, x %d), %.0f%% of its time\n",
