@@ -120,7 +120,6 @@ int perturb_kept(const gt_perturb_result *r)
     return (isnan(r->fo[0]) || r->fo[0] > 0) && r->dh[0] > 0 && (!r->dc || r->dc[0] > 0);
 }
 
-/* Each unit's |D_j(k)| of a kept edit into p->unit_abs. */
 /* Four doubles read and written at any alignment, and their bits. */
 typedef double pv4d __attribute__((vector_size(32), aligned(8)));
 typedef long long pv4l __attribute__((vector_size(32), aligned(8)));
@@ -145,6 +144,7 @@ GT_CLONES_AVX2 static void abs_add(size_t n, double *restrict hi, double *restri
         perturb_sum_add(&hi[j], &lo[j], fabs(ed[j] - base[j]));
 }
 
+/* Each unit's |D_j(k)| of a kept edit into p->unit_abs. */
 static void unit_abs_add(gt_perturb *p, int x, int k, const double *ed, const double *base)
 {
     if (!perturb_kept(&p->res[x]))

@@ -182,21 +182,18 @@ int stats_quantiles_f(float *v, size_t n, int k, const double *q, double *out)
     qbuckets *qb = k <= 8 && n >= 4096 ? calloc(1, sizeof *qb) : NULL;
     size_t pos[16];
     float val[16];
+    double t[8];
     if (qb) {
         for (size_t i = 0; i < n; i++)
             qb->start[(key_of(v[i]) >> 16) + 1]++;
         for (size_t b = 0; b < QB; b++)
             qb->start[b + 1] += qb->start[b];
-        for (int i = 0; i < k; i++) {
-            double t;
-            position(n, q[i], &pos[2 * i], &pos[2 * i + 1], &t);
-        }
+        for (int i = 0; i < k; i++)
+            position(n, q[i], &pos[2 * i], &pos[2 * i + 1], &t[i]);
         if (select_positions(v, n, qb, pos, 2 * k, val) == 0) {
-            for (int i = 0; i < k; i++) {
-                size_t lo, hi;
-                double t;
-                position(n, q[i], &lo, &hi, &t);
-                out[i] = (double)val[2 * i] + t * ((double)val[2 * i + 1] - (double)val[2 * i]);
+            for (int i = 0; i < k; i++) { /* as stats_quantile_f interpolates */
+                const double a = val[2 * i], b = val[2 * i + 1];
+                out[i] = a + t[i] * (b - a);
             }
             free(qb);
             return 0;

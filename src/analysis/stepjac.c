@@ -217,8 +217,9 @@ void stepjac_prepare(const gt_stepjac *s, gt_stepjac_work *w, const gt_step_poin
 
 /* out[j] = a W1[j] + b W2[j] + c W3[j] for j < n (a weight row of each; W3 may be NULL);
  * for AVX2 and the baseline (compute/x86.h), the same numbers from both. */
-GT_CLONES_AVX2 static void comb3(size_t n, double *restrict out, double a, const float *restrict W1, double b,
-                  const float *restrict W2, double c, const float *restrict W3)
+GT_CLONES_AVX2 static void comb3(size_t n, double *restrict out, double a,
+                                 const float *restrict W1, double b, const float *restrict W2,
+                                 double c, const float *restrict W3)
 {
     if (W3) {
         for (size_t j = 0; j < n; j++)
