@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compute/blasthreads.h"
 #include "dynrun.h"
 #include "gatetui/dynamics.h"
 
@@ -73,12 +72,9 @@ static int spectrum_finish(gt_spectrum *s, dynrun *d, gt_error *e)
     for (size_t j = 0; j < H; j++) /* a plain RNN's: not there (NAN) */
         s->carry[j] = carry ? carry[j] : NAN;
     qsort(s->carry, H, sizeof *s->carry, dyn_cmp_desc);
-    /* one of OpenBLAS's threads: its products here are too small to gain from more; J
-       row-major read as column-major is J^T, whose eigenvalues are J's (no copy) */
-    const int was = blas_threads(1);
+    /* J row-major read as column-major is J^T, whose eigenvalues are J's (no copy) */
     lapack_int info = LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'N', (lapack_int)n, d->J,
                                     (lapack_int)n, wr, wi, NULL, 1, NULL, 1);
-    blas_threads(was);
     dynrun_close(d);
     if (info) {
         const size_t T = s->step;

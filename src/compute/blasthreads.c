@@ -1,8 +1,10 @@
 /* The BLAS's own threads (blasthreads.h): OpenBLAS's, found by dlsym so that any BLAS links.
- * OpenBLAS makes its threads as it is loaded, and again whenever its number of threads is
- * set; each then waits for work spinning and yielding for about a tenth of a second (its
- * thread timeout) before it sleeps, a processor taken from gatetui's own threads. So they
- * are stopped at once each time: OpenBLAS makes them again when a product asks for them. */
+ * OpenBLAS makes its threads as it is loaded; each then waits for work spinning and
+ * yielding for about a tenth of a second (its thread timeout) before it sleeps, a processor
+ * taken from gatetui's own threads: the program stops them as it starts, before any thread
+ * of its own (kernset_blas_idle), and OpenBLAS makes them again when a product asks for
+ * them. Not after a change of their number: another thread (the screen's background
+ * computations) may then be inside the BLAS. */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "compute/blasthreads.h"
 #include "gatetui/kernset.h"
@@ -26,9 +28,7 @@ int blas_threads(int n)
     if (!get || !set || n < 1)
         return 0;
     const int was = get();
-    if (was != n) { /* setting it makes the threads again, even to the same number */
+    if (was != n)
         set(n);
-        kernset_blas_idle();
-    }
     return was;
 }

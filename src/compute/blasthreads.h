@@ -4,8 +4,7 @@
 #define GATETUI_BLASTHREADS_H
 
 /* Sets OpenBLAS's threads to n (openblas_set_num_threads, found at run time) and returns how
- * many it had (0: another BLAS, nothing done); blas_threads(was) gives them back. Called
- * only where no other thread is inside the BLAS: a change stops OpenBLAS's threads. */
+ * many it had (0: another BLAS, nothing done); blas_threads(was) gives them back. */
 int blas_threads(int n);
 
 #endif
