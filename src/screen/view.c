@@ -441,8 +441,15 @@ static void failed(gt_view *v, const char *what, const gt_error *e)
     v->ui->msg_error = 1;
 }
 
+/* Whether step s's states may be computed now: in the trace's reach within a frame's
+ * time, or always in a batch mode (ui->sync), which has no background pass to wait for. */
+static int reach(const gt_view *v, size_t s)
+{
+    return v->ui->sync || trace_reachable(v->tr, s);
+}
+
 /* Whether the step the perturbation and the difference start from (the last edit's, or with
- * A the first edited one) is in the trace's reach at once. */
+ * A the first edited one) is in reach (reach). */
 static int edits_reachable(const gt_view *v)
 {
     size_t n = trace_edit_count(v->tr);
@@ -451,7 +458,7 @@ static int edits_reachable(const gt_view *v)
     size_t s = trace_edit_at(v->tr, n - 1)->step, first = trace_next_edited(v->tr, 0);
     if (v->ui->pert_all && first < s)
         s = first;
-    return trace_reachable(v->tr, s);
+    return reach(v, s);
 }
 
 /* The perturbation's curves and the difference for the edits as they are, or, while the
@@ -504,7 +511,7 @@ void view_model_changed(gt_view *v)
     view_edits_changed(v); /* the perturbation, the difference, m v p computed again */
     if (view_wants_stats(v))
         data_stats_want(&v->stats, v->layer);
-    if (!trace_reachable(v->tr, v->t)) { /* the states to the cursor: in the background */
+    if (!reach(v, v->t)) { /* the states to the cursor: in the background */
         v->stale = v->pending = 1;
         v->ui->pass_wanted = 1;
     }
@@ -676,7 +683,7 @@ void view_seek(gt_view *v, size_t s)
     if (s >= v->steps)
         s = v->steps - 1;
     v->ui->t = s;
-    if (trace_reachable(v->tr, s)) {
+    if (reach(v, s)) {
         v->t = s;
         v->pending = v->stale = 0;
         return;
@@ -684,6 +691,12 @@ void view_seek(gt_view *v, size_t s)
     v->pending = 1;
     v->ui->pass_wanted = 1;
     trace_pass_start(v->tr, v->steps, NULL);
+}
+
+int view_settled(const gt_view *v)
+{
+    return !v->pending && !v->stale && !v->edits_wait &&
+           (!trace_edit_count(v->tr) || v->pert.valid);
 }
 
 int view_busy(const gt_view *v)
@@ -735,7 +748,7 @@ int view_tick(gt_view *v)
         trace_pass_start(v->tr, v->steps, NULL);
     }
     if (v->pending) {
-        if (trace_reachable(v->tr, v->ui->t)) {
+        if (reach(v, v->ui->t)) {
             v->t = v->ui->t;
             v->pending = v->stale = 0;
             redraw = 1;

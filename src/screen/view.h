@@ -121,6 +121,9 @@ typedef struct gt_shared {
                         * either way), until the cursor moves */
     size_t strip_t;    /* the step it was scrolled at */
     int pass_wanted;   /* keep the background pass going */
+    int sync;          /* a batch mode (--export): nothing is left to the background pass;
+                        * whatever the frame shows is computed before it is drawn, however
+                        * long it takes (doc/usage.md, "Exporting a frame") */
 } gt_shared;
 
 #define VIEW_FOUND 64
@@ -199,6 +202,11 @@ typedef struct gt_view {
 int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int layer,
               gt_error *e);
 void view_free(gt_view *v);
+
+/* 1 when everything the frame at v->t shows is known: nothing waits for the background
+ * pass (the cursor's states, the edits' perturbation and difference). A batch mode
+ * (ui->sync) draws only a settled view. */
+int view_settled(const gt_view *v);
 
 /* Recomputes what depends on the edits and the layer (the perturbation curves, and with
  * the difference view on the run before the last edit) after an edit, an undo or a change
