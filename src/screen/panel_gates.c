@@ -207,6 +207,8 @@ void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
         else if (f == 1)
             snprintf(title, sizeof title, "layer %d%s by %s%s", v->layer, what, sort_name(v, s),
                      dir);
+        else if (v->stale) /* never dropped: the values are not the model's as changed */
+            snprintf(title, sizeof title, "as before the change");
         else
             snprintf(title, sizeof title, "by %s", sort_name(v, s));
         if (f == 2 && surf_width(title) + 4 <= r.w) {

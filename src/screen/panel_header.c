@@ -166,6 +166,8 @@ static void header_cursor_row(gt_surface *s, gt_rect r, const gt_view *v, const 
     if (v->ivs && v->ivs->what[0]) { /* named wherever values are shown */
         x = put(s, x, y, end, R_DIM, sep);
         x = put(s, x, y, end, R_EDIT, v->ivs->what);
+        if (v->stale) /* the new label over the values of before: said so (SPEC 28) */
+            x = put(s, x, y, end, R_PROGRESS, " (values as before)");
     }
     if (!m->has_readout) {
         x = put(s, x, y, end, R_DIM, sep);
@@ -196,8 +198,10 @@ static void header_cursor_row(gt_surface *s, gt_rect r, const gt_view *v, const 
             x = put(s, x, y, end, v->has_next && v->top_tok[i] == v->next_tok ? R_HEADER : R_NORMAL,
                     buf);
         }
-        x = put(s, x, y, end, R_DIM, sep);
-        x = put(s, x, y, end, v->has_next ? R_NORMAL : R_DIM, loss);
+        if (x + surf_width(sep) + surf_width(loss) <= end) { /* whole, or not at all */
+            x = put(s, x, y, end, R_DIM, sep);
+            x = put(s, x, y, end, v->has_next ? R_NORMAL : R_DIM, loss);
+        }
     }
     if (v->pass_running) {
         snprintf(buf, sizeof buf, " states %.0f%% ", 100.0 * v->pass_progress);
