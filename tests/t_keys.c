@@ -245,8 +245,20 @@ static void test_ratio_k(gt_view *v)
     view_edits_changed(v);
 }
 
+/* The page the file `name` holds, in page (empty when there is none). */
+static void read_page(const char *name, char *page, size_t cap)
+{
+    FILE *f = fopen(name, "r");
+    size_t n = f ? fread(page, 1, cap - 1, f) : 0;
+    page[n] = 0;
+    if (f)
+        fclose(f);
+}
+
 /* X: the HTML figure of the selected unit around the cursor, in the signal the text is
- * coloured by, each step's title its value from the trace; never over a file. */
+ * coloured by, each step's title its value from the trace; named after the text and the
+ * model, never over a file; after an edit "-edited", the edited character outlined with
+ * what it was, counted in the caption. */
 static void test_figure(gt_view *v)
 {
     gt_error e = {0};
@@ -256,24 +268,35 @@ static void test_figure(gt_view *v)
     view_prepare(v, 120, 40, &e);
     press(v, "X");
     char want[96], name[64];
-    snprintf(name, sizeof name, "t-unit%d-f.html", v->unit);
+    snprintf(name, sizeof name, "t-m-unit%d-f.html", v->unit);
     snprintf(want, sizeof want, "title=\"step 10: f %.4f\"",
              trace_gates(v->tr, 10, v->layer)[(size_t)v->m->hidden + (size_t)v->unit]);
-    FILE *f = fopen(name, "r");
     static char page[1 << 20];
-    size_t n = f ? fread(page, 1, sizeof page - 1, f) : 0;
-    page[n] = 0;
-    if (f)
-        fclose(f);
-    tap_ok(strstr(v->ui->msg, name) && strstr(page, want) && strstr(page, "title=\"step 0: f "),
+    read_page(name, page, sizeof page);
+    tap_ok(strstr(v->ui->msg, name) && strstr(page, want) && strstr(page, "title=\"step 0: f ") &&
+               !strstr(page, " ed\"") && !strstr(page, "as edited"),
            "X writes the figure of unit %d in f around step 10 (%s), each title the trace's value",
            v->unit, name);
     press(v, "X");
     char second[64];
-    snprintf(second, sizeof second, "t-unit%d-f-2.html", v->unit);
+    snprintf(second, sizeof second, "t-m-unit%d-f-2.html", v->unit);
     tap_ok(access(second, F_OK) == 0, "X again: %s, not over the first", second);
     unlink(name);
     unlink(second);
+    /* an edit at step 3 (' ' of "abc abc" to 'c') */
+    view_apply_edit(v, 3, model_token(v->m, 'c'), &e);
+    view_prepare(v, 120, 40, &e);
+    press(v, "X");
+    snprintf(name, sizeof name, "t-m-unit%d-f-edited.html", v->unit);
+    read_page(name, page, sizeof page);
+    tap_ok(strstr(v->ui->msg, name) && strstr(page, "class=\"p") &&
+               strstr(page, ", edited, was ' '\">c</span>") && strstr(page, " ed\" title=\"step 3:") &&
+               strstr(page, "1 character differs from the text's own, each outlined"),
+           "X after an edit: %s, the edited character outlined, its title saying what it was, "
+           "the caption counting it", name);
+    unlink(name);
+    gt_edit undone;
+    view_undo(v, &undone);
     v->ui->heat = HEAT_OFF;
 }
 
@@ -1091,6 +1114,15 @@ static void test_models(const gt_model *m, const gt_text *t)
     keys_handle_models(&ms, &tab);
     tap_ok(ms.cur == 1 && models_view(&ms)->ui->overlay == OVERLAY_NONE,
            "Esc closes it for every model");
+    models_press(&ms, "X"); /* the figure names the model's file, not the screen's [2/2] */
+    static char page[1 << 20];
+    char fig[64];
+    snprintf(fig, sizeof fig, "t-m-unit%d-h.html", models_view(&ms)->unit);
+    read_page(fig, page, sizeof page);
+    tap_ok(strstr(page, "m.safetensors on t.txt") && !strstr(page, "[2/2]"),
+           "X with two models: %s's caption names the model's file, without the screen's [2/2]",
+           fig);
+    unlink(fig);
     models_press(&ms, "U");
     for (int i = 0; i < 3000 && models_busy(&ms); i++) {
         usleep(2000);

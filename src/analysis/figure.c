@@ -56,7 +56,25 @@ static void put_escaped(FILE *f, const char *s, size_t n)
     }
 }
 
-static void head(FILE *f, const gt_figure *fg)
+/* ", edited, was 'c'" for the text's own token tok, in a title: a newline, a tab or another
+ * control character by its name or number. */
+static void put_was(FILE *f, const gt_model *m, int tok)
+{
+    const uint32_t cp = m->vocab_cp[tok];
+    if (cp == '\n' || cp == '\t')
+        fprintf(f, ", edited, was a %s", cp == '\n' ? "newline" : "tab");
+    else if (cp < 0x20 || cp == 0x7f || (m->vocab_bytes && cp >= 0x80))
+        fprintf(f, ", edited, was U+%04X", (unsigned)cp);
+    else {
+        char was[8];
+        int n = steptext_char(m, tok, was);
+        fputs(", edited, was '", f);
+        put_escaped(f, was, (size_t)n);
+        fputc('\'', f);
+    }
+}
+
+static void head(FILE *f, const gt_figure *fg, const uint16_t *tok)
 {
     const gt_model *m = fg->m;
     const char *sig = signals_name(m, fg->signal);
@@ -80,6 +98,7 @@ static void head(FILE *f, const gt_figure *fg)
         fprintf(f, ".%c%d{background:%s%s}\n", k < 0 ? 'n' : 'p', abs(k), col,
                 abs(k) >= 7 ? ";color:#fff" : "");
     }
+    fputs(".ed{outline:2px solid #000;outline-offset:-1px;font-weight:bold}\n", f);
     fputs("</style></head><body>\n<h3>", f);
     if (fg->score)
         fprintf(f, "%s, component %d of signal %s, layer %d", model_kind(m),
@@ -99,6 +118,13 @@ static void head(FILE *f, const gt_figure *fg)
             : m->arch == GT_RNN && fg->signal == GT_A ? "tanh a"
             : signals_is_gate(m, fg->signal)      ? "2v - 1: 0.5 is white"
                                                   : "the value");
+    size_t edited = 0;
+    for (size_t s = fg->from; fg->orig && s <= fg->to; s++)
+        edited += fg->orig[s] != tok[s];
+    if (edited)
+        fprintf(f, "<p>The text as edited: %zu character%s differ%s from the text's own, each "
+                   "outlined (its title says what it was).</p>\n",
+                edited, edited == 1 ? "" : "s", edited == 1 ? "s" : "");
     fputs("<p class=\"legend\">", f);
     for (int k = -LEVELS; k <= LEVELS; k += 2)
         fprintf(f, "<span class=\"%c%d\">%+.1f</span>", k < 0 ? 'n' : 'p', abs(k),
@@ -112,15 +138,19 @@ static int figure_write(FILE *f, const gt_figure *fg, const uint16_t *tok, const
 {
     const gt_model *m = fg->m;
     const char *sig = signals_name(m, fg->signal);
-    head(f, fg);
+    head(f, fg, tok);
     for (size_t s = fg->from; s <= fg->to; s++) {
         double v = fg->score ? fg->score[s] : values[s - fg->from];
         int k = level_of(fg->score ? v / fg->scale : figure_scale(m, fg->signal, v));
         char ch[8];
         int n = steptext_char(m, tok[s], ch);
         uint32_t cp = m->vocab_cp[tok[s]];
-        fprintf(f, "<span class=\"%c%d\" title=\"step %zu: %s %.4f\">", k < 0 ? 'n' : 'p',
-                abs(k), s, sig, v);
+        const int ed = fg->orig && fg->orig[s] != tok[s];
+        fprintf(f, "<span class=\"%c%d%s\" title=\"step %zu: %s %.4f", k < 0 ? 'n' : 'p',
+                abs(k), ed ? " ed" : "", s, sig, v);
+        if (ed) /* what the text had there */
+            put_was(f, m, fg->orig[s]);
+        fputs("\">", f);
         if (cp == '\n')
             fputs("\xe2\x86\xb5</span>\n", f); /* a return sign, then the line ends */
         else if (cp == '\t')

@@ -24,6 +24,10 @@ typedef struct gt_figure {
     int component;
     const double *score;
     double scale;
+    /* the text's own tokens, indexed by step as the page's are, where it was edited (NULL:
+     * not edited): each character that differs is outlined, its title saying what it was,
+     * and the caption counts them */
+    const uint16_t *orig;
 } gt_figure;
 
 /* The page in memory (*page, malloc'd, *len bytes) from the unit's values of steps

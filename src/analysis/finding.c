@@ -205,7 +205,7 @@ static int run_html(FILE *out, const gt_model *m, const gt_text *t, size_t n,
     if (!to_out && lstat(o->arg, &sb) == 0)
         return gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", o->arg);
     gt_figure fg = {m, base_name(m->path), base_name(t->path), o->layer, (int)o->unit, sig,
-                    from, to, -1, NULL, 0};
+                    from, to, -1, NULL, 0, NULL};
     gt_components c = {0};
     if (o->component >= 0)
         rc = html_component(&fg, &c, m, t, n, o, po, e);

@@ -165,29 +165,42 @@ int export_figure_to_cwd(gt_view *v, char *out, size_t n, size_t *from, size_t *
     int rc = trace_load(v->tr, a, b + 1, e);
     if (rc)
         return rc;
-    uint16_t *tok = malloc((b + 1) * sizeof *tok);
+    uint16_t *tok = malloc((b + 1) * sizeof *tok), *orig = malloc((b + 1) * sizeof *orig);
     float *val = malloc((b - a + 1) * sizeof *val);
-    if (!tok || !val) {
+    if (!tok || !orig || !val) {
         free(tok);
+        free(orig);
         free(val);
         return gt_fail(e, GT_EFAIL, "out of memory for the figure");
     }
     trace_read(v->tr, a, b - a + 1, tok + a); /* the text as edited; the page reads a..b */
+    int edited = 0;
+    for (size_t s = a; s <= b; s++) { /* and the text's own, where it differs */
+        orig[s] = (uint16_t)trace_original_at(v->tr, s);
+        edited |= orig[s] != tok[s];
+    }
     const size_t H = (size_t)m->hidden, u = (size_t)v->unit;
     for (size_t s = a; s <= b; s++)
         val[s - a] = sig < m->gates ? trace_gates(v->tr, s, v->layer)[(size_t)sig * H + u]
                      : m->arch == GT_LSTM && sig == 4 ? trace_c(v->tr, s, v->layer)[u]
                                                       : trace_h(v->tr, s, v->layer)[u];
-    gt_figure fg = {m, v->model_name, v->text_name, v->layer, v->unit, sig, a, b, -1, NULL, 1};
-    char *page = NULL, stem[128], base[200];
+    /* the model's file by its own name, not the screen's "[k/n]" */
+    const char *mb = strrchr(m->path, '/');
+    mb = mb && mb[1] ? mb + 1 : m->path;
+    gt_figure fg = {m, mb, v->text_name, v->layer, v->unit, sig, a, b, -1, NULL, 1,
+                    edited ? orig : NULL};
+    char *page = NULL, stem[128], mstem[128], base[300];
     size_t len = 0;
     rc = figure_page(&page, &len, &fg, tok, val, e);
     free(tok);
+    free(orig);
     free(val);
     if (rc)
         return rc;
     stem_of(v->text_name, stem, sizeof stem);
-    snprintf(base, sizeof base, "%s-unit%d-%s", stem, v->unit, signals_name(m, sig));
+    stem_of(mb, mstem, sizeof mstem);
+    snprintf(base, sizeof base, "%s-%s-unit%d-%s%s", stem, mstem, v->unit, signals_name(m, sig),
+             edited ? "-edited" : "");
     rc = write_new_in_cwd(page, len, base, ".html", out, n, e);
     free(page);
     *from = a;
