@@ -104,6 +104,15 @@ check $? "--window-len 99999999999: refused, saying the range (exit $st)"
 st=$?
 [ $st -eq 2 ] && grep -q -- "--horizon 2147483648: a horizon is 1 to 2147483647 steps" "$work/err"
 check $? "--horizon 2147483648: refused, saying the range (exit $st)"
+# a horizon past what a window holds after its edit: refused, never cut short silently
+"$bin" --report --horizon 256 "$model" "$text" >/dev/null 2>"$work/err"
+st=$?
+[ $st -eq 2 ] && [ "$(grep -vc "not in the vocabulary skipped" "$work/err")" -eq 1 ] &&
+    grep -q -- "--horizon 256: a window of 128 characters holds 95 steps after its edit (at step 32); --window-len 342 or more holds 256" "$work/err"
+check $? "--horizon 256 with windows of 128: refused, naming the 95 steps a window holds and the length that holds 256 (exit $st)"
+"$bin" --report --json --horizon 256 --window-len 342 --windows 2 "$model" "$text" 2>/dev/null |
+    grep -q '"horizon": 256'
+check $? "--horizon 256 with --window-len 342: the report's horizon is 256"
 "$bin" --importance --window-len 99999999999 "$model" "$text" >/dev/null 2>"$work/err"
 st=$?
 [ $st -eq 2 ] && grep -q -- "--window-len 99999999999: a window is 2 to" "$work/err"

@@ -54,6 +54,21 @@ while read -r name option arg with kind; do
         grep -qF -- "$(printf '%s' "--$option" | sed 's/-/\\-/g')" "$top_srcdir/gatetui.1"
     check $? "doc/usage.md and gatetui.1 name --$option ($name)"
 done <"$out/rows"
+# every line of the usage, word for word, in README's Modes and doc/usage.md's synopsis (the
+# indented block after their heading), and nothing else there
+sed -e 's/^usage: //' -e 's/^       //' -e 's/^  any mode:/  any mode:/' "$out/usage.only" \
+    >"$out/usage.lines"
+for doc in README.md:'## Modes' doc/usage.md:'# Usage'; do
+    f=${doc%%:*} head=${doc#*:}
+    awk -v h="$head" '$0 == h { on = 1; next } on && /^    / { sub(/^    /, ""); print; seen = 1; next }
+        on && seen { exit }' "$top_srcdir/$f" >"$out/doc.lines"
+    if cmp -s "$out/usage.lines" "$out/doc.lines"; then
+        ok "$f's block under \"$head\" is the usage, line for line ($(wc -l <"$out/doc.lines") lines)"
+    else
+        notok "$f's block under \"$head\" differs from the usage"
+        diff "$out/usage.lines" "$out/doc.lines" | sed 's/^/# /' | head -20
+    fi
+done
 grep -q '^usage: gatetui \[--layer N\].* MODEL \[MODEL \.\.\.\] TEXT$' "$out/usage.only"
 check $? "the usage's first line is the screen's"
 

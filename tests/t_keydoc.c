@@ -134,6 +134,31 @@ static int md_keys(const char *top, keyset *s)
     return a != NULL;
 }
 
+/* README.md: the words of its "## Keys" section, which is prose: a span in backquotes is
+ * one word (`/`, `(`), and outside them words are split at blanks and at , ; ( ) /
+ * (←/→ (h/l)), and at : (the mouse:). */
+static int readme_keys(const char *top, keyset *s)
+{
+    char *text, *a = section(top, "README.md", "\n## Keys\n", "\n## ", &text);
+    int quoted = 0;
+    char word[64];
+    size_t n = 0;
+    for (const char *p = a ? a + 9 : ""; *p; p++) {
+        int split = *p == '`' || (!quoted && strchr(" \n\t,;:()/", *p)) || (quoted && *p == ' ');
+        if (split || n + 1 >= sizeof word) {
+            word[n] = 0;
+            if (n)
+                add(s, word);
+            n = 0;
+            quoted ^= *p == '`';
+            continue;
+        }
+        word[n++] = *p;
+    }
+    free(text);
+    return a != NULL;
+}
+
 /* Every key of a that b lacks, in the message; 1 when there is none. */
 static int all_in(const keyset *a, const keyset *b, char *missing, size_t n)
 {
@@ -177,7 +202,7 @@ int main(void)
         check_hints((gt_hintctx)c);
     const char *top = getenv("top_srcdir");
     top = top ? top : ".";
-    keyset table = {0}, man = {0}, md = {0};
+    keyset table = {0}, man = {0}, md = {0}, readme = {0};
     const gt_keys_table *k;
     int n = keys_help(&k);
     for (int i = 0; i < n; i++) {
@@ -193,6 +218,9 @@ int main(void)
     const char *what[4] = {"every key of the table is in gatetui.1",
                            "every key of the table is in doc/screen.md",
                            "gatetui.1 documents no other key", "doc/screen.md documents no other key"};
+    char rmiss[1024];
+    int rok = readme_keys(top, &readme) && all_in(&table, &readme, rmiss, sizeof rmiss);
+    tap_ok(rok, "every key of the table is in README.md's Keys%s%s", rok ? "" : "; not:", rmiss);
     for (int i = 0; i < 4; i++) {
         char miss[1024];
         int ok = all_in(from[i], into[i], miss, sizeof miss);

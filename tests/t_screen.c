@@ -145,6 +145,17 @@ static void test_help(gt_view *v)
         int cols = sizes[z][0], rows = sizes[z][1];
         draw(v, cols, rows);
         key(v, K_CHAR, '?');
+        draw(v, cols, rows);
+        /* it opens on the step keys: the first row of the box that names a key */
+        char first[1024] = "";
+        for (int y = 0; y < rows && !first[0]; y++) {
+            char row[1024];
+            surf_row_text(&surf, y, row, sizeof row);
+            if (strstr(row, "│ ") && !strstr(row, "help") && strlen(row) > 8)
+                snprintf(first, sizeof first, "%s", row);
+        }
+        tap_ok(strstr(first, "← → h l") != NULL,
+               "help at %dx%d opens on the step keys (its first line: %s)", cols, rows, first);
         int found[7] = {0}, cut = 0, pages = 0, last = -1;
         while (v->ui->help && v->ui->help_scroll != last && pages < 100) {
             last = v->ui->help_scroll;

@@ -30,7 +30,8 @@ typedef struct gt_report_options {
     int layer;          /* default 0 */
     long windows;       /* N, default REPORT_WINDOWS */
     long window_len;    /* L, default REPORT_WINDOW_LEN (at least 2) */
-    long horizon;       /* default REPORT_HORIZON */
+    long horizon;       /* 0: REPORT_HORIZON, or fewer when a window holds fewer steps after
+                         * its edit; K > 0: K, refused when a window does not hold it */
     int threads;        /* 0: one per online processor */
     /* Called from the calling thread now and then with the fraction done (0..1). */
     void (*progress)(void *ctx, double done);
@@ -91,7 +92,7 @@ typedef struct gt_report {
     size_t char_count[3];
     /* perturbation: step `site` of each full window replaced by each other token */
     int site;           /* L / 4 */
-    int K;              /* min(horizon, L - site - 1) */
+    int K;              /* the horizon, or min(REPORT_HORIZON, L - site - 1) by default */
     size_t pairs;       /* (window, replacement) pairs averaged */
     size_t dropped;     /* pairs left out: no difference at k = 0 */
     int nk;

@@ -32,8 +32,11 @@ void report_options_init(gt_report_options *o)
     memset(o, 0, sizeof *o);
     o->windows = REPORT_WINDOWS;
     o->window_len = REPORT_WINDOW_LEN;
-    o->horizon = REPORT_HORIZON;
+    o->horizon = 0; /* the default: REPORT_HORIZON, or what a window holds */
 }
+
+/* The steps a window of L characters holds after its edit (at L / 4). */
+static long after_site(long L) { return L - L / 4 - 1; }
 
 typedef struct job {
     int perturb;        /* 0: a window's gate values; 1: a batch of replacements */
@@ -575,9 +578,19 @@ static int check_options(const gt_model *m, size_t steps, const gt_report_option
     int rc = report_check_windows(m, o, e);
     if (rc)
         return rc;
-    if (o->horizon < 1 || o->horizon > INT32_MAX)
+    if (o->horizon < 0 || o->horizon > INT32_MAX)
         return gt_fail(e, GT_EINPUT, "--horizon %ld: a horizon is 1 to %ld steps", o->horizon,
                        (long)INT32_MAX);
+    if (o->horizon > after_site(o->window_len)) { /* never cut short without a word */
+        long L = o->window_len;
+        while (after_site(L) < o->horizon)
+            L++;
+        return gt_fail(e, GT_EINPUT,
+                       "--horizon %ld: a window of %ld characters holds %ld steps after its edit "
+                       "(at step %ld); --window-len %ld or more holds %ld",
+                       o->horizon, o->window_len, after_site(o->window_len), o->window_len / 4, L,
+                       o->horizon);
+    }
     if (steps == 0)
         return gt_fail(e, GT_EINPUT, "report: the text has no steps");
     return GT_OK;
@@ -599,8 +612,8 @@ static void plan(shared *sh, gt_report *r, const gt_model *m, const uint16_t *to
     sh->nwin = chunks < (size_t)o->windows ? chunks : (size_t)o->windows;
     sh->nfull = steps / sh->L < sh->nwin ? steps / sh->L : sh->nwin;
     sh->site = (int)(sh->L / 4);
-    sh->K = (int)(o->horizon < (long)sh->L - sh->site - 1 ? o->horizon
-                                                          : (long)sh->L - sh->site - 1);
+    const long fits = after_site((long)sh->L); /* a horizon asked for fits (check_options) */
+    sh->K = (int)(o->horizon ? o->horizon : REPORT_HORIZON < fits ? REPORT_HORIZON : fits);
     sh->reps = m->vocab - 1;
     sh->ngates = model_sigmoid_gates(m, sh->blocks);
     r->m = m;

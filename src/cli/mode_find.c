@@ -67,7 +67,8 @@ const cli_mode cli_mode_html = {
     .flags = MODE_ONE_MODEL,
     .find = FIND_HTML,
     .each = find_each,
-    .usage = "--html FILE --unit J [--signal s] [--from A] [--to B] [--layer N] MODEL TEXT",
+    .usage = "--html FILE (--unit J | --component J) [--signal s] [--steps N] [--from A] [--to B] "
+             "[--layer N] MODEL TEXT",
     .help = "  --html FILE         the text coloured by a unit, as a new HTML page\n",
 };
 
@@ -86,8 +87,9 @@ const cli_mode cli_find_options = {
     .help = "  --unit J            profile, html: the unit; jacobian: its row (default 0)\n"
             "  --signal s          i f g o c h (LSTM), r z n h (GRU); default h\n"
             "  --threshold T       select: the value that counts as on (default 0.3)\n"
-            "  --steps N           units, select, profile, html and the screen's m, v, p:\n"
-            "                      the first N steps (default 100000)\n"
+            "  --steps N           units, select, profile, html, probe, components and the\n"
+            "                      screen's m, v, p: the first N steps (default 100000);\n"
+            "                      lyapunov, fixed-points: the steps run (default 5000)\n"
             "  --regex-seconds S   units, probe: stop a search of the text after S seconds\n"
             "                      (default 30)\n",
 };

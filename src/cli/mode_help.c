@@ -7,16 +7,18 @@
 
 static int help_now(const cli_mode *const *modes)
 {
-    fputs("gatetui: watch the gates of a character-level LSTM or GRU, step by step.\n\n", stdout);
+    fputs("gatetui: watch the gates of a character-level LSTM, GRU or plain RNN, step by "
+          "step.\n\n",
+          stdout);
     cli_usage(stdout, modes);
     fputs("\nMODEL is what torch.save wrote (a state_dict, a checkpoint holding one, or a\n"
           "whole module), read without running it, or a safetensors file: PyTorch nn.LSTM /\n"
-          "nn.GRU (or stacked nn.LSTMCell / nn.GRUCell) state_dict names under any prefix,\n"
-          "an optional embedding and readout, and the vocabulary the file keeps. TEXT is\n"
-          "UTF-8; characters outside the vocabulary are skipped. Several MODELs (their\n"
-          "vocabularies holding the same characters, in any order) are compared on TEXT:\n"
-          "the screen shows one at a time (Tab switches), the tables put one column per\n"
-          "model, --json prints {\"models\": [...]}.\n\n"
+          "nn.GRU / nn.RNN (or stacked nn.LSTMCell / nn.GRUCell) state_dict names under\n"
+          "any prefix, an optional embedding and readout, and the vocabulary the file\n"
+          "keeps. TEXT is UTF-8; characters outside the vocabulary are skipped. Several\n"
+          "MODELs (their vocabularies holding the same characters, in any order) are\n"
+          "compared on TEXT: the screen shows one at a time (Tab switches), the tables\n"
+          "put one column per model, --json prints {\"models\": [...]}.\n\n"
           "Options:\n",
           stdout);
     for (int i = 0; modes[i]; i++)

@@ -72,6 +72,5 @@ const cli_mode cli_mode_jacobian = {
              "MODEL [MODEL ...] TEXT",
     .help = "  --jacobian          dc_T/dc_(T-k) (GRU: h) against the carry line at --step T\n"
             "  --lag K             jacobian: lags k = 1..K (default 32)\n"
-            "  --unit J            jacobian: the unit whose row is shown (default 0)\n"
             "  --matrix            jacobian: J at lag K as CSV (row i, column j) instead\n",
 };

@@ -118,5 +118,6 @@ const cli_mode cli_mode_report = {
             "  --windows N         report: number of windows (default " STR(REPORT_WINDOWS) ")\n"
             "  --window-len L      report: window length (default " STR(REPORT_WINDOW_LEN) ")\n"
             "  --horizon K         report: perturbation horizon (default " STR(REPORT_HORIZON)
-            ")\n",
+            ", or what a\n"
+            "                      window holds after its edit: L - L/4 - 1; no more)\n",
 };
