@@ -1,13 +1,15 @@
 #!/bin/sh
 # gatetui --lyapunov, --spectrum and --fixed-points on the fixtures of tests/fixtures/dynamics (MANIFEST,
 # made by tests/ref/make_dynamics_fixtures.py) against the float64 reference of
-# tests/ref/dynamics_ref.py, whose step Jacobians are central differences: the exponents
-# within 1e-4, the eigenvalues and the sorted carry gates within 1e-6 (tests/reportcmp).
-# the fixed points within 1e-6 (their counts exactly). Then the models built by hand whose
-# step Jacobian is diagonal and constant: the exponents are the logarithms of the carry gates
-# (to 1e-12), LSTM and GRU, and the fixed point is the closed form's (to 1e-12); a GRU unit
-# whose fixed points are 0 (unstable) and +-h*; two models at once, one entry each; bad
-# input: exit 2, one line.
+# tests/ref/dynamics_ref.py (tests/reportcmp): the exponents of the documented formula (J_1..J_N,
+# step 0 setting the state J_1 is taken from, the means over t = W+1..N), the reference's J_t
+# written out and checked against central differences, within 1e-14 max(1, |lambda|, k), k =
+# n max_t cond(J_t Q_(t-1)) the reference's first-order bound on the QR's rounding (both run in
+# double: doc/testing.md); the eigenvalues, whose J_T is central differences, and the sorted
+# carry gates within 1e-6; the fixed points within 1e-6 (their counts exactly). Then the models built by hand whose step Jacobian is diagonal and constant: the exponents
+# are the logarithms of the carry gates (to 1e-12), LSTM and GRU, and the fixed point is the
+# closed form's (to 1e-12); a GRU unit whose fixed points are 0 (unstable) and +-h*; two
+# models at once, one entry each; bad input: exit 2, one line.
 fix="$top_srcdir/tests/fixtures"
 bin="$top_builddir/gatetui"
 cmp="$top_builddir/tests/reportcmp"
@@ -15,10 +17,18 @@ out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
 . "$top_srcdir/tests/tap.sh"
 
+# the reference's bound: the exponents' RTOL max(1, |w|, k), k their condition there; else 1e-6
+ref_cmp() {
+    if [ "$what" = lyapunov ]; then
+        "$cmp" "$1" "$2" 1e-14
+    else
+        "$cmp" --tol 1e-6,0 "$1" "$2"
+    fi
+}
 while read -r name what model text opts; do
     case "$name" in ''|'#'*) continue ;; esac
-    tol=1e-6,0
-    [ "$what" = lyapunov ] && tol=1e-4,0
+    tol="within 1e-6"
+    [ "$what" = lyapunov ] && tol="within 1e-14 max(1, |w|, its condition)"
     set -- --"$what"
     label="$what $opts"
     if [ "$what" = fixed ]; then # CHAR first, a space written \s
@@ -29,8 +39,8 @@ while read -r name what model text opts; do
     fi
     # shellcheck disable=SC2086
     if "$bin" "$@" --json $opts "$fix/$model" "$fix/$text" >"$out/$name.json" 2>"$out/err" &&
-        "$cmp" --tol "$tol" "$fix/dynamics/$name.json" "$out/$name.json" >"$out/diff" 2>&1; then
-        ok "$name ($label): matches the float64 reference within $tol"
+        ref_cmp "$fix/dynamics/$name.json" "$out/$name.json" >"$out/diff" 2>&1; then
+        ok "$name ($label): matches the float64 reference $tol"
     else
         notok "$name ($label): differs from the reference"
         sed 's/^/# /' "$out/err" "$out/diff" | head -20
@@ -159,8 +169,13 @@ bad() {
 bad "--modes above the state's size" --lyapunov --modes 9
 bad "--steps 0" --lyapunov --steps 0
 bad "--modes 0" --lyapunov --modes 0
-bad "--warmup not below the steps" --lyapunov --steps 50 --warmup 50
+bad "--warmup not below the steps" --lyapunov --modes 4 --steps 50 --warmup 50
+bad "--warmup not below the text's steps - 1" --lyapunov --modes 4 --warmup 199
 bad "--layer past the model's layers" --lyapunov --layer 1
+# J_1 is taken from the state step 0 left: a text of one step has no Jacobian to sum
+printf a >"$out/one.txt"
+refused "--lyapunov on a text of one step" "$bin" --lyapunov --modes 4 --warmup 0 \
+    "$fix/dynamics/diag_lstm.safetensors" "$out/one.txt"
 bad "--spectrum --step past the text's end" --spectrum --step 100000
 bad "--spectrum --layer past the model's layers" --spectrum --step 3 --layer 2
 bad "--fixed-points: a character not in the vocabulary" --fixed-points z

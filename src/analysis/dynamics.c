@@ -351,7 +351,7 @@ typedef struct dynpipe {
     double *coef;               /* [2 V] */
     products pr;                /* the step's products, their coefficients in coef */
     double *tau, *gram, *sum;   /* gram: qr_step's room */
-    size_t t;                   /* the step carried */
+    size_t t;                   /* the step carried: J_t, t = 1..steps */
 } dynpipe;
 
 /* Runs the text on to step t, its coefficients into its slot. */
@@ -372,14 +372,16 @@ static void phase_qr(void *ctx, int k, int n)
 {
     dynpipe *p = ctx;
     if (k == 0 && qr_step(p->pr.Z, (size_t)p->d->n, p->M, p->tau, p->gram, p->pr.halves,
-                          p->t >= p->warmup ? p->sum : NULL))
+                          p->t > p->warmup ? p->sum : NULL))
         p->failed = 1;
-    if ((k == 1 || n == 1) && p->t + 1 < p->steps)
+    if ((k == 1 || n == 1) && p->t < p->steps)
         pipe_forward(p, p->t + 1);
 }
 
-/* The QR method over the steps, the sums of ln R_ii into sum; pool (NULL: one thread) of two
- * threads. */
+/* The QR method over J_1..J_steps, J_t taken at the text's step t (step 0, from the zero
+ * state, only sets the state J_1 is taken from: doc/measures.md, "The whole state's
+ * dynamics"), the sums of ln R_t,ii over t > warmup into sum; pool (NULL: one thread) of
+ * two threads. */
 static int lyapunov_run(dynrun *d, gt_pool *pool, size_t M, const uint16_t *tok, size_t steps,
                         size_t warmup, double *Q, double *Z, double *tau, double *sum)
 {
@@ -403,9 +405,10 @@ static int lyapunov_run(dynrun *d, gt_pool *pool, size_t M, const uint16_t *tok,
         return -1;
     }
     double *own = tw.v; /* put back before it is freed */
+    step_run(d, tok[0], 0); /* step 0 sets the state J_1 is taken from */
     if (steps)
-        pipe_forward(&p, 0);
-    for (p.t = 0; p.t < steps && !p.failed; p.t++) {
+        pipe_forward(&p, 1);
+    for (p.t = 1; p.t <= steps && !p.failed; p.t++) {
         tw.v = p.coef + (p.t % 2) * p.V;
         tw.f = tw.v + 4 * H;
         tw.u = tw.v + 5 * H;

@@ -9,6 +9,7 @@
 
 #include "analysis/jsonout.h"
 #include "gatetui/dynamics.h"
+#include "gatetui/report.h"
 
 static int done(FILE *f, gt_error *e)
 {
@@ -40,8 +41,13 @@ int lyapunov_print_text(FILE *f, const gt_lyapunov *l, const double report_hl[3]
     int slow = 0;
     for (int i = 0; i < l->modes; i++)
         slow += !isnan(l->halflife[i]) && l->halflife[i] >= 10;
-    fprintf(f, "layer %d: Lyapunov spectrum over steps %zu..%zu (%d modes), per character\n",
-            l->layer, l->warmup, l->steps - 1, l->modes);
+    char from[32], to[32], warm[64] = "no warm-up";
+    if (l->warmup) /* the Jacobians J_1..J_W left out of the means */
+        snprintf(warm, sizeof warm, "steps 1..%s a warm-up", report_commas(l->warmup, a, sizeof a));
+    fprintf(f, "layer %d: Lyapunov spectrum over the text's steps %s..%s (%d modes; %s), "
+               "per character\n",
+            l->layer, report_commas(l->warmup + 1, from, sizeof from),
+            report_commas(l->steps, to, sizeof to), l->modes, warm);
     fprintf(f, "half-lives (characters): slowest mode %s; the report's measured %s, "
                "linearized %s, forget-only %s\n",
             hl_text(l->halflife[0], a, sizeof a), hl_text(report_hl[0], b, sizeof b),

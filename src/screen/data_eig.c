@@ -80,10 +80,11 @@ static int fp_job(gt_bgjob *job, void *ctx, char *why)
     return 0;
 }
 
-/* The Lyapunov spectrum's steps, warm-up and modes over a text of `steps` steps. */
+/* The Lyapunov spectrum's N, warm-up and modes over a text of `steps` steps (at least 2):
+ * J_1..J_N at the text's steps 1..N, step 0 setting the state J_1 is taken from. */
 static void ly_sizes(const gt_data_eig *de, size_t steps, size_t *n, size_t *warm, int *modes)
 {
-    *n = steps < DATA_EIG_LY_STEPS ? steps : DATA_EIG_LY_STEPS;
+    *n = steps - 1 < DATA_EIG_LY_STEPS ? steps - 1 : DATA_EIG_LY_STEPS;
     *warm = *n / 20 < 100 ? *n / 20 : 100;
     *modes = de->n < DATA_EIG_LY_MODES ? de->n : DATA_EIG_LY_MODES;
 }

@@ -200,10 +200,12 @@ static void lyapunov(gt_surface *s, int x, int y, int w, const gt_view *v)
         panel_line(s, x, y, w, R_DIM, "Lyapunov half-lives along the text: computing");
         return;
     }
-    snprintf(buf, sizeof buf, "Lyapunov t½, steps %s..%s:", report_commas(de->ly_warmup, a, sizeof a),
-             report_commas(de->ly_steps - 1, b, sizeof b));
+    /* the steps whose Jacobians are summed, W+1..N: --lyapunov's default N is another */
+    snprintf(buf, sizeof buf, "Lyapunov t½ (steps %s..%s):",
+             report_commas(de->ly_warmup + 1, a, sizeof a),
+             report_commas(de->ly_steps, b, sizeof b));
     if (!s->utf8)
-        snprintf(buf, sizeof buf, "Lyapunov t1/2, steps %s..%s:", a, b);
+        snprintf(buf, sizeof buf, "Lyapunov t1/2 (steps %s..%s):", a, b);
     int cx = x + panel_line(s, x, y, w, R_DIM, buf);
     for (int i = 0; i < de->ly_modes && cx + 7 <= x + w; i++) {
         if (isnan(de->ly_hl[i]))

@@ -2,7 +2,8 @@
 """The peer of `gatetui --lyapunov --json` for tests/bench/bench_lyapunov.sh: the same spectrum
 in PyTorch float64, each step's exact Jacobian of the whole state (torch.func-free: the
 step's derivative written out, as gatetui forms it), the M tangents as one batched product
-per step and torch.linalg.qr on them, diag R made >= 0.
+per step and torch.linalg.qr on them, diag R made >= 0: J_1..J_N of the text's steps 1..N
+(step 0 sets the state J_1 is taken from), the means over t = W+1..N.
 
   lyapunov_torch.py MODEL TEXT [--modes M] [--steps N] [--warmup W] [--layer N]
 
@@ -34,18 +35,18 @@ def main():
     if m.arch == "gru" and m.before:
         sys.exit("lyapunov_torch.py: a GRU with the reset before W_hn is not written out")
     toks = m.tokens(a.text)
-    N = min(a.steps, len(toks))
+    N = min(a.steps, len(toks) - 1)  # J_1..J_N; step 0 sets the state J_1 is taken from
     H, L = m.H, a.layer
     d = torch.float64
     W = [[torch.tensor(np.asarray(x), dtype=d) for x in ly] for ly in m.layers]
-    x0 = torch.tensor(np.asarray(m.x0(toks[:N])), dtype=d)
+    x0 = torch.tensor(np.asarray(m.x0(toks[:N + 1])), dtype=d)
     t0 = time.perf_counter()
     h = [torch.zeros(H, dtype=d) for _ in range(L + 1)]
     c = [torch.zeros(H, dtype=d) for _ in range(L + 1)]
     n = 2 * H if m.arch == "lstm" else H
     Q = torch.eye(n, dtype=d)[:, :a.modes]
     s = torch.zeros(a.modes, dtype=d)
-    for t in range(N):
+    for t in range(N + 1):
         x = x0[t]
         for k in range(L + 1):
             wih, whh, bih, bhh = W[k]
@@ -79,10 +80,12 @@ def main():
                         ((hp - nn) * z * (1 - z))[:, None] * whh[H:2 * H] + \
                         (e * r)[:, None] * whh[2 * H:] + torch.diag(z)
             x = h[k]
+        if t == 0:
+            continue
         Q, R = torch.linalg.qr(J @ Q)
         dg = torch.diagonal(R)
         Q = Q * torch.where(dg < 0, -1.0, 1.0).to(d)[None, :]
-        if t >= a.warmup:
+        if t > a.warmup:
             s += torch.log(torch.abs(dg))
     ex = sorted((s / (N - a.warmup)).tolist(), reverse=True)
     sys.stderr.write("%.3f\n" % (time.perf_counter() - t0))
