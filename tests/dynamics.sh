@@ -6,7 +6,9 @@
 # written out and checked against central differences, within 1e-14 max(1, |lambda|, k), k =
 # n max_t cond(J_t Q_(t-1)) the reference's first-order bound on the QR's rounding (both run in
 # double: doc/testing.md); the eigenvalues, whose J_T is central differences, and the sorted
-# carry gates within 1e-6; the fixed points within 1e-6 (their counts exactly). Then the models built by hand whose step Jacobian is diagonal and constant: the exponents
+# carry gates within 1e-6; the fixed points within 1e-6 (their counts exactly). The same
+# exponents at full size: the sample LSTM and GRU with the defaults (tests/fixtures/lyapunov).
+# Then the models built by hand whose step Jacobian is diagonal and constant: the exponents
 # are the logarithms of the carry gates (to 1e-12), LSTM and GRU, and the fixed point is the
 # closed form's (to 1e-12); a GRU unit whose fixed points are 0 (unstable) and +-h*; two
 # models at once, one entry each; bad input: exit 2, one line.
@@ -46,6 +48,21 @@ while read -r name what model text opts; do
         sed 's/^/# /' "$out/err" "$out/diff" | head -20
     fi
 done <"$fix/dynamics/MANIFEST"
+
+# at the size users run it: the sample LSTM and GRU over kjv-valid.txt with the defaults (32
+# modes, J_1..J_5000, a warm-up of 100) against tests/ref/make_lyapunov_samples.py's float64
+# run of the documented formula, held as the fixtures above
+for m in kjv-lstm kjv-gru; do
+    if "$bin" --lyapunov --json "$top_srcdir/samples/$m.bin" "$top_srcdir/samples/kjv-valid.txt" \
+        >"$out/$m.json" 2>"$out/err" &&
+        "$cmp" "$fix/lyapunov/$m.json" "$out/$m.json" 1e-14 >"$out/diff" 2>&1; then
+        ok "$m --lyapunov (32 modes, steps 101..5,000 of kjv-valid.txt): matches the float64" \
+            "reference within 1e-14 max(1, |w|, its condition) ($(tail -1 "$out/diff"))"
+    else
+        notok "$m --lyapunov: differs from the float64 reference"
+        sed 's/^/# /' "$out/err" "$out/diff" | head -20
+    fi
+done
 
 # the products split among threads by tangents: the same exponents to the last digit on
 # one thread as on three (an LSTM's products through W_hh, a GRU's through J formed whole)
