@@ -13,12 +13,18 @@
 #include "gatetui/error.h"
 #include "gatetui/model.h"
 
-/* The Lyapunov spectrum: M exponents per character, largest first, and their half-lives
- * ln 1/2 / lambda (NAN when lambda >= 0). */
+/* The Lyapunov spectrum: M exponents per character, largest first, each with its standard
+ * error by batch means (the summed steps cut into LYAPUNOV_BATCHES in turn, the last taking
+ * the remainder: sd_b of the batches' means / sqrt(LYAPUNOV_BATCHES), NAN when fewer steps
+ * than batches are summed), and their half-lives ln 1/2 / lambda (NAN when lambda >= 0) with
+ * the half-width of a 95% interval, LYAPUNOV_Z95 SE carried to first order
+ * (-ln 1/2 / lambda^2 LYAPUNOV_Z95 SE). */
+#define LYAPUNOV_BATCHES 10
+#define LYAPUNOV_Z95 1.96
 typedef struct gt_lyapunov {
     int layer, modes;
     size_t steps, warmup; /* N and W: J_1..J_N, summed over t = W+1..N */
-    double *exponent, *halflife; /* [modes] */
+    double *exponent, *se, *halflife, *halflife_hw; /* [modes] */
 } gt_lyapunov;
 
 /* The step's state size of model m's layers: 2H (LSTM) or H (GRU, plain RNN). */

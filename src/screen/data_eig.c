@@ -89,7 +89,7 @@ static void ly_sizes(const gt_data_eig *de, size_t steps, size_t *n, size_t *war
     *modes = de->n < DATA_EIG_LY_MODES ? de->n : DATA_EIG_LY_MODES;
 }
 
-/* In the child: the half-lives of the modes. */
+/* In the child: the half-lives of the modes, then their 95% half-widths. */
 static int ly_job(gt_bgjob *job, void *ctx, char *why)
 {
     const gt_data_eig *de = ctx;
@@ -102,7 +102,10 @@ static int ly_job(gt_bgjob *job, void *ctx, char *why)
         snprintf(why, 256, "%.200s", e.msg);
         return 1;
     }
-    bgjob_write(job, l.halflife, (size_t)modes * sizeof *l.halflife);
+    double out[2 * DATA_EIG_LY_MODES];
+    memcpy(out, l.halflife, (size_t)modes * sizeof *out);
+    memcpy(out + modes, l.halflife_hw, (size_t)modes * sizeof *out);
+    bgjob_write(job, out, 2 * (size_t)modes * sizeof *out);
     lyapunov_free(&l);
     return 0;
 }
@@ -195,8 +198,9 @@ static void ly_tick(gt_data_eig *de)
     int modes;
     ly_sizes(de, de->text->steps, &n, &warm, &modes);
     const size_t want = (size_t)modes * sizeof *de->ly_hl;
-    if (de->ly_job.result && de->ly_job.result_len == want) {
+    if (de->ly_job.result && de->ly_job.result_len == 2 * want) {
         memcpy(de->ly_hl, de->ly_job.result, want);
+        memcpy(de->ly_hw, (const char *)de->ly_job.result + want, want);
         de->ly_valid = 1;
         de->ly_modes = modes;
         de->ly_steps = n;

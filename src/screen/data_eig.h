@@ -37,10 +37,10 @@ typedef struct gt_data_eig {
     char fp_error[256];
     /* the Lyapunov half-lives of layer ly_layer, when ly_valid: ly_modes of them, over
        the Jacobians of steps ly_warmup+1..ly_steps of the text as loaded (NAN: not
-       decaying) */
+       decaying), each with its 95% half-width (dynamics.h: NAN when unknown) */
     int ly_valid, ly_layer, ly_modes;
     size_t ly_steps, ly_warmup;
-    double ly_hl[DATA_EIG_LY_MODES];
+    double ly_hl[DATA_EIG_LY_MODES], ly_hw[DATA_EIG_LY_MODES];
     char ly_error[256];
     /* private */
     const gt_model *m;

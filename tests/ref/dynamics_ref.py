@@ -104,21 +104,39 @@ def lyapunov_logs(m, toks, a):
     return np.array(logs), N, cond
 
 
+def batch_stderr(logs):
+    """The standard errors by batch means (doc/measures.md): the summed steps' ln R_t,ii
+    ([S, M]) cut into 10 batches in turn, the last taking the remainder; each column's 10
+    batch means' sample deviation / sqrt(10); None when S < 10."""
+    S, B = len(logs), 10
+    b = S // B
+    if b == 0:
+        return [None] * logs.shape[1]
+    means = np.array([logs[k * b:(k + 1) * b].mean(axis=0) for k in range(B - 1)] +
+                     [logs[(B - 1) * b:].mean(axis=0)])
+    return (means.std(axis=0, ddof=1) / math.sqrt(B)).tolist()
+
+
 def lyapunov(m, toks, a):
-    """The exponents and half-lives, and their condition for tests/reportcmp (not compared):
+    """The exponents, their standard errors and half-lives, and their condition for
+    tests/reportcmp (not compared):
     k = n max_t cond(Z_t), n the state's size. Each ln R_t,ii of a QR whose backward error
     is a share c n u of |Z_t| (u the rounding unit) moves by at most c n u cond(Z_t) to
     first order, and so does their mean: an exponent within RTOL max(1, |lambda|, k), RTOL
     = c u; a half-life ln 1/2 / lambda moves by its own share of lambda's difference, held
-    to RTOL k max_i(t_i / |lambda_i|)."""
+    to RTOL k max_i(t_i / |lambda_i|); a standard error, the sample deviation of the batch
+    means over sqrt(10), by at most a third of their largest move: k too."""
     logs, N, cond = lyapunov_logs(m, toks, a)
-    ex = sorted((logs.sum(axis=0) / (N - a.warmup)).tolist(), reverse=True)
+    ex = (logs.sum(axis=0) / (N - a.warmup)).tolist()
+    se = batch_stderr(logs)
+    order = sorted(range(len(ex)), key=lambda i: -ex[i])
+    ex, se = [ex[i] for i in order], [se[i] for i in order]
     hl = [num(math.log(0.5) / x) if x < 0 else None for x in ex]
     k = (2 * m.H if m.arch == "lstm" else m.H) * cond
     kh = k * max([t / abs(x) for t, x in zip(hl, ex) if t is not None] or [1.0])
     return {"layer": a.layer, "steps": N, "warmup": a.warmup, "modes": a.modes,
-            "exponents": ex, "halflives": hl,
-            "condition": {"exponents": num(k), "halflives": num(kh)}}
+            "exponents": ex, "stderr": [num(v) for v in se], "halflives": hl,
+            "condition": {"exponents": num(k), "stderr": num(k), "halflives": num(kh)}}
 
 
 def spectrum(m, toks, a):
