@@ -3,7 +3,8 @@
 in PyTorch float64, each step's exact Jacobian of the whole state (torch.func-free: the
 step's derivative written out, as gatetui forms it), the M tangents as one batched product
 per step and torch.linalg.qr on them, diag R made >= 0: J_1..J_N of the text's steps 1..N
-(step 0 sets the state J_1 is taken from), the means over t = W+1..N.
+(step 0 sets the state J_1 is taken from), the means over t = W+1..N and their standard
+errors by 10 batch means.
 
   lyapunov_torch.py MODEL TEXT [--modes M] [--steps N] [--warmup W] [--layer N]
 
@@ -45,7 +46,7 @@ def main():
     c = [torch.zeros(H, dtype=d) for _ in range(L + 1)]
     n = 2 * H if m.arch == "lstm" else H
     Q = torch.eye(n, dtype=d)[:, :a.modes]
-    s = torch.zeros(a.modes, dtype=d)
+    logs = torch.zeros(N - a.warmup, a.modes, dtype=d)  # ln R_t,ii, t = W+1..N
     for t in range(N + 1):
         x = x0[t]
         for k in range(L + 1):
@@ -86,11 +87,18 @@ def main():
         dg = torch.diagonal(R)
         Q = Q * torch.where(dg < 0, -1.0, 1.0).to(d)[None, :]
         if t > a.warmup:
-            s += torch.log(torch.abs(dg))
-    ex = sorted((s / (N - a.warmup)).tolist(), reverse=True)
+            logs[t - a.warmup - 1] = torch.log(torch.abs(dg))
+    ex = logs.mean(0)
+    b = (N - a.warmup) // 10  # the standard errors by 10 batch means, the last the remainder
+    se = torch.stack([logs[k * b:(k + 1) * b].mean(0) for k in range(9)] +
+                     [logs[9 * b:].mean(0)]).std(0) / math.sqrt(10)
+    order = sorted(range(a.modes), key=lambda i: -float(ex[i]))
+    ex = [float(ex[i]) for i in order]
+    se = [float(se[i]) if b else None for i in order]
     sys.stderr.write("%.3f\n" % (time.perf_counter() - t0))
     json.dump({"layer": L, "steps": N, "warmup": a.warmup, "modes": a.modes, "exponents": ex,
-               "halflives": [math.log(0.5) / x if x < 0 else None for x in ex]}, sys.stdout)
+               "stderr": se, "halflives": [math.log(0.5) / x if x < 0 else None for x in ex]},
+              sys.stdout)
     sys.stdout.write("\n")
 
 
