@@ -19,8 +19,10 @@
  * not of its own |D_j(q)|. Where a unit's difference is small beside the layer's (in
  * gru2_fb's unit 1 one part in 175 to 520) its sums carry that error hundreds of times
  * magnified, and the half-life's interpolation between two lags multiplies it again by
- * 1 / ln(S(k-1) / S(k)); k, computed from the float64 sums, is the product. Keys named
- * "condition" are the reference's alone and are not compared.
+ * 1 / ln(S(k-1) / S(k)); k, computed from the float64 sums, is the product. A condition
+ * given for an array holds for each of its numbers (the Lyapunov exponents' and half-lives',
+ * tests/ref/dynamics_ref.py). Keys named "condition" are the reference's alone and are not
+ * compared.
  * With --tol, every number that is not an integer is held to |g - w| <= A + R |w| instead
  * (the Jacobian's tables, whose entries fall towards 0 along the lags).
  * Prints each difference and the largest |difference| / bound; exit status 0 when every
@@ -89,7 +91,7 @@ static void compare(const json_t *want, const json_t *got, const char *path, con
         }
         for (size_t i = 0; i < json_array_size(want); i++) {
             snprintf(sub, sizeof sub, "%s[%zu]", path, i);
-            compare(json_array_get(want, i), json_array_get(got, i), sub, key, 0);
+            compare(json_array_get(want, i), json_array_get(got, i), sub, key, cond);
         }
     } else if (json_is_integer(want)) {
         if (!json_is_integer(got) || json_integer_value(got) != json_integer_value(want))

@@ -22,6 +22,7 @@
 #include "gatetui/jacobian.h"
 #include "gatetui/run.h"
 #include "gatetui/perturb.h"
+#include "gatetui/report.h"
 #include "gatetui/trace.h"
 #include "stwrite.h"
 #include "tap.h"
@@ -867,14 +868,36 @@ static int fixed_lyapunov_as_direct(gt_view *v, const gt_model *m, const gt_text
          (!f.count || (dist == de->fp_dist && f.point[0].max_abs == de->fp_max_abs));
     fixed_free(&f);
     gt_lyapunov l;
-    size_t n = t->steps < DATA_EIG_LY_STEPS ? t->steps : DATA_EIG_LY_STEPS;
-    if (!ok || lyapunov_compute(&l, m, v->layer, de->ly_modes, t->tok, n, de->ly_warmup, 1, &e))
+    /* J_1..J_n of the text's steps 1..n, the warm-up n / 20 up to 100 (doc/screen.md) */
+    size_t n = t->steps - 1 < DATA_EIG_LY_STEPS ? t->steps - 1 : DATA_EIG_LY_STEPS;
+    size_t w = n / 20 < 100 ? n / 20 : 100;
+    if (!ok || lyapunov_compute(&l, m, v->layer, de->ly_modes, t->tok, n, w, 1, &e))
         return 0;
-    ok = de->ly_steps == n;
+    ok = de->ly_steps == n && de->ly_warmup == w;
     for (int i = 0; ok && i < de->ly_modes; i++)
-        ok = (isnan(l.halflife[i]) && isnan(de->ly_hl[i])) || l.halflife[i] == de->ly_hl[i];
+        ok = ((isnan(l.halflife[i]) && isnan(de->ly_hl[i])) || l.halflife[i] == de->ly_hl[i]) &&
+             ((isnan(l.halflife_hw[i]) && isnan(de->ly_hw[i])) ||
+              l.halflife_hw[i] == de->ly_hw[i]);
     lyapunov_free(&l);
     return ok;
+}
+
+/* 1 when the derivative view's Lyapunov line names the steps summed, W+1..N (not
+ * --lyapunov's default range), and the first half-life +- its 95% half-width, in a UTF-8
+ * locale (the glyphs ½ and ±); want: what it looks for. */
+static int lyapunov_line_named(gt_view *v, const gt_text *t, char *want, size_t len)
+{
+    char a[32], b[32], was[64];
+    const size_t n = t->steps - 1 < DATA_EIG_LY_STEPS ? t->steps - 1 : DATA_EIG_LY_STEPS;
+    snprintf(want, len, "Lyapunov t\xc2\xbd (steps %s..%s, \xc2\xb1 95%%):",
+             report_commas((n / 20 < 100 ? n / 20 : 100) + 1, a, sizeof a),
+             report_commas(n, b, sizeof b));
+    char first[64];
+    snprintf(first, sizeof first, " %.1f\xc2\xb1%.1f ", v->eig.ly_hl[0], v->eig.ly_hw[0]);
+    snprintf(was, sizeof was, "%s", setlocale(LC_CTYPE, NULL));
+    int hit = setlocale(LC_CTYPE, "C.UTF-8") != NULL && view_frame_has(v, want, first);
+    setlocale(LC_CTYPE, was);
+    return hit;
 }
 
 /* Until the derivative the view asks for is computed (on its thread) and shown. */
@@ -944,6 +967,10 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
            "D: the fixed point under step 20's character (found %d, |s - s*| %.3g) and the "
            "layer's %d Lyapunov half-lives, computed by children, as computed here",
            v->eig.fp_found, v->eig.fp_dist, v->eig.ly_modes);
+    char ly[96];
+    tap_ok(lyapunov_line_named(v, t, ly, sizeof ly),
+           "D: the Lyapunov line names its steps, %s, then the half-lives with their +- (%.1f "
+           "+- %.1f)", ly, v->eig.ly_hl[0], v->eig.ly_hw[0]);
     press(v, "+");
     tap_ok(v->ui->jac_K == 64 && v->pert.horizon == DATA_PERT_KDEFAULT,
            "+ doubles its K, not the perturbation's");

@@ -13,22 +13,30 @@
 #include "gatetui/error.h"
 #include "gatetui/model.h"
 
-/* The Lyapunov spectrum: M exponents per character, largest first, and their half-lives
- * ln 1/2 / lambda (NAN when lambda >= 0). */
+/* The Lyapunov spectrum: M exponents per character, largest first, each with its standard
+ * error by batch means (the summed steps cut into LYAPUNOV_BATCHES in turn, the last taking
+ * the remainder: sd_b of the batches' means / sqrt(LYAPUNOV_BATCHES), NAN when fewer steps
+ * than batches are summed), and their half-lives ln 1/2 / lambda (NAN when lambda >= 0) with
+ * the half-width of a 95% interval, LYAPUNOV_Z95 SE carried to first order
+ * (-ln 1/2 / lambda^2 LYAPUNOV_Z95 SE). */
+#define LYAPUNOV_BATCHES 10
+#define LYAPUNOV_Z95 1.96
 typedef struct gt_lyapunov {
     int layer, modes;
-    size_t steps, warmup;
-    double *exponent, *halflife; /* [modes] */
+    size_t steps, warmup; /* N and W: J_1..J_N, summed over t = W+1..N */
+    double *exponent, *se, *halflife, *halflife_hw; /* [modes] */
 } gt_lyapunov;
 
 /* The step's state size of model m's layers: 2H (LSTM) or H (GRU, plain RNN). */
 int dyn_state_size(const gt_model *m);
 
-/* Steps 0..steps-1 of tok through layers 0..layer, M tangents carried by the exact tangent
- * map as one product per step (an LSTM's one for every 16, split among up to `threads`
- * threads: the same numbers on any number; < 1: one per processor), each step's QR by LAPACK; the exponents are
- * the means of ln R_ii over the steps after the first `warmup`. GT_EINPUT when M is not in
- * 1..state size or warmup >= steps. */
+/* Steps 0..steps of tok (steps + 1 tokens) through layers 0..layer: step 0, from the zero
+ * state, sets the state the first Jacobian is taken from; J_t = ds_t / ds_(t-1) of the
+ * steps t = 1..steps carry M tangents by the exact tangent map as one product per step (an
+ * LSTM's one for every 16, split among up to `threads` threads: the same numbers on any
+ * number; < 1: one per processor), each step's QR by LAPACK; the exponents are the means of
+ * ln R_t,ii over t = warmup+1..steps (doc/measures.md, "The whole state's dynamics").
+ * GT_EINPUT when M is not in 1..state size or warmup >= steps. */
 int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const uint16_t *tok,
                      size_t steps, size_t warmup, int threads, gt_error *e);
 void lyapunov_free(gt_lyapunov *l);

@@ -252,7 +252,9 @@ const double *dynrun_carry(const dynrun *d)
 void lyapunov_free(gt_lyapunov *l)
 {
     free(l->exponent);
+    free(l->se);
     free(l->halflife);
+    free(l->halflife_hw);
     memset(l, 0, sizeof *l);
 }
 
@@ -350,9 +352,22 @@ typedef struct dynpipe {
     int failed;
     double *coef;               /* [2 V] */
     products pr;                /* the step's products, their coefficients in coef */
-    double *tau, *gram, *sum;   /* gram: qr_step's room */
-    size_t t;                   /* the step carried */
+    double *tau, *gram;         /* gram: qr_step's room */
+    double *sum;                /* [LYAPUNOV_BATCHES M]: batch b's sums of ln R_t,ii at b M */
+    size_t batch;               /* the summed steps of each batch but the last */
+    size_t t;                   /* the step carried: J_t, t = 1..steps */
 } dynpipe;
+
+/* The batch step t's ln R_t,ii are summed in (t > warmup): the summed steps W+1..N cut into
+ * LYAPUNOV_BATCHES in turn, the last taking the remainder (all in the first when there are
+ * fewer steps than batches). */
+static double *batch_sum(const dynpipe *p)
+{
+    size_t b = p->batch ? (p->t - p->warmup - 1) / p->batch : 0;
+    if (b > LYAPUNOV_BATCHES - 1)
+        b = LYAPUNOV_BATCHES - 1;
+    return p->sum + b * p->M;
+}
 
 /* Runs the text on to step t, its coefficients into its slot. */
 static void pipe_forward(dynpipe *p, size_t t)
@@ -372,14 +387,16 @@ static void phase_qr(void *ctx, int k, int n)
 {
     dynpipe *p = ctx;
     if (k == 0 && qr_step(p->pr.Z, (size_t)p->d->n, p->M, p->tau, p->gram, p->pr.halves,
-                          p->t >= p->warmup ? p->sum : NULL))
+                          p->t > p->warmup ? batch_sum(p) : NULL))
         p->failed = 1;
-    if ((k == 1 || n == 1) && p->t + 1 < p->steps)
+    if ((k == 1 || n == 1) && p->t < p->steps)
         pipe_forward(p, p->t + 1);
 }
 
-/* The QR method over the steps, the sums of ln R_ii into sum; pool (NULL: one thread) of two
- * threads. */
+/* The QR method over J_1..J_steps, J_t taken at the text's step t (step 0, from the zero
+ * state, only sets the state J_1 is taken from: doc/measures.md, "The whole state's
+ * dynamics"), the sums of ln R_t,ii over t > warmup into sum by batch (batch_sum); pool
+ * (NULL: one thread) of two threads. */
 static int lyapunov_run(dynrun *d, gt_pool *pool, size_t M, const uint16_t *tok, size_t steps,
                         size_t warmup, double *Q, double *Z, double *tau, double *sum)
 {
@@ -392,7 +409,7 @@ static int lyapunov_run(dynrun *d, gt_pool *pool, size_t M, const uint16_t *tok,
     gt_stepjac_work tw;
     gt_error e;
     dynpipe p = {d, tok, steps, warmup, M, 8 * H, 0, NULL, {d, direct, &tw, Q, Z, NULL}, tau,
-                 NULL, sum, 0};
+                 NULL, sum, (steps - warmup) / LYAPUNOV_BATCHES, 0};
     p.coef = malloc(2 * p.V * sizeof *p.coef);
     p.gram = malloc(((direct ? 1 : 3) * M * M + 4 * M) * sizeof *p.gram);
     if (!direct && p.gram)
@@ -403,9 +420,10 @@ static int lyapunov_run(dynrun *d, gt_pool *pool, size_t M, const uint16_t *tok,
         return -1;
     }
     double *own = tw.v; /* put back before it is freed */
+    step_run(d, tok[0], 0); /* step 0 sets the state J_1 is taken from */
     if (steps)
-        pipe_forward(&p, 0);
-    for (p.t = 0; p.t < steps && !p.failed; p.t++) {
+        pipe_forward(&p, 1);
+    for (p.t = 1; p.t <= steps && !p.failed; p.t++) {
         tw.v = p.coef + (p.t % 2) * p.V;
         tw.f = tw.v + 4 * H;
         tw.u = tw.v + 5 * H;
@@ -420,6 +438,45 @@ static int lyapunov_run(dynrun *d, gt_pool *pool, size_t M, const uint16_t *tok,
     free(p.coef);
     free(p.gram);
     return p.failed ? -1 : 0;
+}
+
+/* An exponent and its standard error, sorted together. */
+typedef struct ly_pair {
+    double ex, se;
+} ly_pair;
+
+/* From the batches' sums of ln R_t,ii (batch b's at b M): each exponent, the mean over the
+ * S = steps - warmup summed steps, and its standard error by batch means (doc/measures.md),
+ * sd_b(lambda_i,b) / sqrt(B) over the B = LYAPUNOV_BATCHES batch means (the sample
+ * deviation; NAN when S < B); then sorted, largest first, each with its own standard error,
+ * and the half-lives with theirs carried to first order. v: room for M pairs. */
+static void lyapunov_finish(gt_lyapunov *l, const double *sum, ly_pair *v, size_t steps,
+                            size_t warmup)
+{
+    const size_t M = (size_t)l->modes, S = steps - warmup, B = LYAPUNOV_BATCHES, b = S / B;
+    for (size_t i = 0; i < M; i++) {
+        double all = 0, mean = 0, ss = 0, bm[LYAPUNOV_BATCHES];
+        for (size_t k = 0; k < B; k++) {
+            all += sum[k * M + i];
+            bm[k] = sum[k * M + i] / (double)(k < B - 1 ? b : S - (B - 1) * b);
+            mean += bm[k] / (double)B;
+        }
+        for (size_t k = 0; k < B; k++)
+            ss += (bm[k] - mean) * (bm[k] - mean);
+        v[i].ex = all / (double)S;
+        v[i].se = b ? sqrt(ss / (double)(B - 1)) / sqrt((double)B) : NAN;
+    }
+    qsort(v, M, sizeof *v, dyn_cmp_desc); /* by ex, the pair's first double */
+    for (size_t i = 0; i < M; i++) {
+        l->exponent[i] = v[i].ex;
+        l->se[i] = v[i].se;
+    }
+    for (size_t i = 0; i < M; i++) {
+        const double x = l->exponent[i];
+        l->halflife[i] = x < 0 ? log(0.5) / x : NAN;
+        /* d(ln 1/2 / x) = -ln 1/2 / x^2 dx: the half-life's half-width, 1.96 SE carried */
+        l->halflife_hw[i] = x < 0 ? LYAPUNOV_Z95 * l->se[i] * -log(0.5) / (x * x) : NAN;
+    }
 }
 
 int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const uint16_t *tok,
@@ -438,9 +495,14 @@ int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const 
     const size_t N = (size_t)n, MM = (size_t)M;
     double *Q = calloc(N * MM, sizeof *Q), *Z = calloc(N * MM, sizeof *Z);
     double *tau = malloc(2 * MM * sizeof *tau);
-    l->exponent = calloc(MM, sizeof *l->exponent);
+    double *sum = calloc(LYAPUNOV_BATCHES * MM, sizeof *sum);
+    ly_pair *pairs = malloc(MM * sizeof *pairs);
+    l->exponent = malloc(MM * sizeof *l->exponent);
+    l->se = malloc(MM * sizeof *l->se);
     l->halflife = malloc(MM * sizeof *l->halflife);
-    if (!Q || !Z || !tau || !l->exponent || !l->halflife)
+    l->halflife_hw = malloc(MM * sizeof *l->halflife_hw);
+    if (!Q || !Z || !tau || !sum || !pairs || !l->exponent || !l->se || !l->halflife ||
+        !l->halflife_hw)
         rc = gt_fail(e, GT_EFAIL, "out of memory for %d tangents", M);
     else {
         const int was = blas_threads(1); /* the same products and QR on any machine */
@@ -449,7 +511,7 @@ int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const 
             threads = ncpu > 0 ? (int)ncpu : 1;
         }
         gt_pool *pool = threads > 1 ? pool_start(2) : NULL; /* the tangents, the run ahead */
-        if (lyapunov_run(&d, pool, MM, tok, steps, warmup, Q, Z, tau, l->exponent))
+        if (lyapunov_run(&d, pool, MM, tok, steps, warmup, Q, Z, tau, sum))
             rc = gt_fail(e, GT_EFAIL, "LAPACK's QR failed (or out of memory)");
         pool_stop(pool);
         blas_threads(was);
@@ -458,18 +520,15 @@ int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const 
     free(Z);
     free(tau);
     dynrun_close(&d);
-    if (rc) {
-        lyapunov_free(l);
-        return rc;
-    }
     l->layer = layer;
     l->modes = M;
     l->steps = steps;
     l->warmup = warmup;
-    for (size_t i = 0; i < MM; i++)
-        l->exponent[i] /= (double)(steps - warmup);
-    qsort(l->exponent, MM, sizeof *l->exponent, dyn_cmp_desc);
-    for (size_t i = 0; i < MM; i++)
-        l->halflife[i] = l->exponent[i] < 0 ? log(0.5) / l->exponent[i] : NAN;
-    return GT_OK;
+    if (!rc)
+        lyapunov_finish(l, sum, pairs, steps, warmup);
+    free(sum);
+    free(pairs);
+    if (rc)
+        lyapunov_free(l);
+    return rc;
 }

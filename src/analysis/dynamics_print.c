@@ -9,6 +9,7 @@
 
 #include "analysis/jsonout.h"
 #include "gatetui/dynamics.h"
+#include "gatetui/report.h"
 
 static int done(FILE *f, gt_error *e)
 {
@@ -40,16 +41,34 @@ int lyapunov_print_text(FILE *f, const gt_lyapunov *l, const double report_hl[3]
     int slow = 0;
     for (int i = 0; i < l->modes; i++)
         slow += !isnan(l->halflife[i]) && l->halflife[i] >= 10;
-    fprintf(f, "layer %d: Lyapunov spectrum over steps %zu..%zu (%d modes), per character\n",
-            l->layer, l->warmup, l->steps - 1, l->modes);
-    fprintf(f, "half-lives (characters): slowest mode %s; the report's measured %s, "
+    char from[32], to[32], warm[64] = "no warm-up";
+    if (l->warmup) /* the Jacobians J_1..J_W left out of the means */
+        snprintf(warm, sizeof warm, "steps 1..%s a warm-up", report_commas(l->warmup, a, sizeof a));
+    fprintf(f, "layer %d: Lyapunov spectrum over the text's steps %s..%s (%d modes; %s), "
+               "per character\n",
+            l->layer, report_commas(l->warmup + 1, from, sizeof from),
+            report_commas(l->steps, to, sizeof to), l->modes, warm);
+    char hw[48] = "";
+    if (!isnan(l->halflife_hw[0]))
+        snprintf(hw, sizeof hw, " +- %.2f", l->halflife_hw[0]);
+    fprintf(f, "half-lives (characters): slowest mode %s%s; the report's measured %s, "
                "linearized %s, forget-only %s\n",
-            hl_text(l->halflife[0], a, sizeof a), hl_text(report_hl[0], b, sizeof b),
+            hl_text(l->halflife[0], a, sizeof a), hw, hl_text(report_hl[0], b, sizeof b),
             hl_text(report_hl[1], c, sizeof c), hl_text(report_hl[2], d, sizeof d));
     fprintf(f, "modes with a half-life of 10 or more: %d\n", slow);
-    fprintf(f, "mode      exponent   half-life\n");
-    for (int i = 0; i < l->modes; i++)
-        fprintf(f, "%4d  %12.6g  %10s\n", i, l->exponent[i], hl_text(l->halflife[i], a, sizeof a));
+    fprintf(f, "+-: %g standard errors by the means of %d batches of the steps summed, a 95%% "
+               "interval (the half-life's carried to first order)\n", LYAPUNOV_Z95,
+            LYAPUNOV_BATCHES);
+    fprintf(f, "mode      exponent  +- %g SE   half-life  +- %g SE\n", LYAPUNOV_Z95, LYAPUNOV_Z95);
+    for (int i = 0; i < l->modes; i++) {
+        const double z = LYAPUNOV_Z95 * l->se[i];
+        if (isnan(z))
+            snprintf(b, sizeof b, "-");
+        else
+            snprintf(b, sizeof b, "%.3g", z);
+        fprintf(f, "%4d  %12.6g  %10s  %10s  %10s\n", i, l->exponent[i], b,
+                hl_text(l->halflife[i], a, sizeof a), hl_text(l->halflife_hw[i], c, sizeof c));
+    }
     return done(f, e);
 }
 
@@ -61,6 +80,7 @@ int lyapunov_print_json(FILE *f, const gt_lyapunov *l, gt_error *e)
     json_object_set_new(root, "warmup", json_integer((json_int_t)l->warmup));
     json_object_set_new(root, "modes", json_integer(l->modes));
     json_object_set_new(root, "exponents", num_array(l->exponent, (size_t)l->modes));
+    json_object_set_new(root, "stderr", num_array(l->se, (size_t)l->modes));
     json_object_set_new(root, "halflives", num_array(l->halflife, (size_t)l->modes));
     if (jsonout_write(f, root, 2, JSONOUT_JACOBIAN))
         return gt_fail(e, GT_EFAIL, "error writing the dynamics");

@@ -36,17 +36,24 @@ static int lyapunov_each(FILE *out, const cli *c, const intervened *im, const gt
     const gt_model *m = &im->mi;
     cli_say_interventions(im);
     const int layer = c->layer < 0 ? 0 : (int)c->layer;
+    /* J_1..J_N at the text's steps 1..N, step 0 setting the state J_1 is taken from: N at
+       most the text's steps - 1 (doc/usage.md, "--lyapunov") */
     size_t N = c->find.steps < 0 ? LYAPUNOV_STEPS : (size_t)c->find.steps;
-    if (N > t->steps)
-        N = t->steps;
+    if (N > t->steps - 1)
+        N = t->steps - 1;
     const int n = dyn_state_size(m);
     char run[32];
     if (c->lmodes > n)
         return gt_fail(e, GT_EINPUT, "--modes %ld: the state of layer %d has %d numbers "
                        "(1..%d)", c->lmodes, layer, n, n);
+    if (N < 1)
+        return gt_fail(e, GT_EINPUT, "--lyapunov: the text has %zu step%s; the spectrum needs "
+                       "at least 2 (step 0 sets the state the first step's Jacobian is taken "
+                       "from)", t->steps, t->steps == 1 ? "" : "s");
     if ((size_t)c->warmup >= N)
-        return gt_fail(e, GT_EINPUT, "--warmup %ld: not below the %s steps run", c->warmup,
-                       report_commas(N, run, sizeof run));
+        return gt_fail(e, GT_EINPUT, "--warmup %ld: not below the %s steps whose Jacobians are "
+                       "taken (steps 1..%s of the text)", c->warmup,
+                       report_commas(N, run, sizeof run), run);
     gt_lyapunov l;
     int rc = lyapunov_compute(&l, m, layer, (int)c->lmodes, t->tok, N, (size_t)c->warmup,
                               c->env.threads < 0 ? 0 : c->env.threads, e);
@@ -75,6 +82,7 @@ const cli_mode cli_mode_lyapunov = {
              "MODEL [MODEL ...] TEXT",
     .help = "  --lyapunov          the Lyapunov spectrum of the layer's state along the text\n"
             "  --modes M           lyapunov: the exponents computed (default 32)\n"
-            "  --warmup W          lyapunov: the first steps left out (default 100);\n"
-            "                      its --steps N: the steps run (default 5000)\n",
+            "  --warmup W          lyapunov: J_1..J_W left out of the means (default 100);\n"
+            "                      its --steps N: J_1..J_N, of the text's steps 1..N\n"
+            "                      (default 5000; step 0 sets the state J_1 is taken from)\n",
 };

@@ -80,15 +80,16 @@ static int fp_job(gt_bgjob *job, void *ctx, char *why)
     return 0;
 }
 
-/* The Lyapunov spectrum's steps, warm-up and modes over a text of `steps` steps. */
+/* The Lyapunov spectrum's N, warm-up and modes over a text of `steps` steps (at least 2):
+ * J_1..J_N at the text's steps 1..N, step 0 setting the state J_1 is taken from. */
 static void ly_sizes(const gt_data_eig *de, size_t steps, size_t *n, size_t *warm, int *modes)
 {
-    *n = steps < DATA_EIG_LY_STEPS ? steps : DATA_EIG_LY_STEPS;
+    *n = steps - 1 < DATA_EIG_LY_STEPS ? steps - 1 : DATA_EIG_LY_STEPS;
     *warm = *n / 20 < 100 ? *n / 20 : 100;
     *modes = de->n < DATA_EIG_LY_MODES ? de->n : DATA_EIG_LY_MODES;
 }
 
-/* In the child: the half-lives of the modes. */
+/* In the child: the half-lives of the modes, then their 95% half-widths. */
 static int ly_job(gt_bgjob *job, void *ctx, char *why)
 {
     const gt_data_eig *de = ctx;
@@ -101,7 +102,10 @@ static int ly_job(gt_bgjob *job, void *ctx, char *why)
         snprintf(why, 256, "%.200s", e.msg);
         return 1;
     }
-    bgjob_write(job, l.halflife, (size_t)modes * sizeof *l.halflife);
+    double out[2 * DATA_EIG_LY_MODES];
+    memcpy(out, l.halflife, (size_t)modes * sizeof *out);
+    memcpy(out + modes, l.halflife_hw, (size_t)modes * sizeof *out);
+    bgjob_write(job, out, 2 * (size_t)modes * sizeof *out);
     lyapunov_free(&l);
     return 0;
 }
@@ -194,8 +198,9 @@ static void ly_tick(gt_data_eig *de)
     int modes;
     ly_sizes(de, de->text->steps, &n, &warm, &modes);
     const size_t want = (size_t)modes * sizeof *de->ly_hl;
-    if (de->ly_job.result && de->ly_job.result_len == want) {
+    if (de->ly_job.result && de->ly_job.result_len == 2 * want) {
         memcpy(de->ly_hl, de->ly_job.result, want);
+        memcpy(de->ly_hw, (const char *)de->ly_job.result + want, want);
         de->ly_valid = 1;
         de->ly_modes = modes;
         de->ly_steps = n;

@@ -3,11 +3,11 @@
  * (dynamics.h), against the carry gates at T sorted; the fixed point the state would
  * settle towards under T's character (Newton from the state at T, held DATA_EIG_HOLD steps)
  * and the state's distance from it; and the Lyapunov half-lives of the layer along the
- * text as loaded (its first DATA_EIG_LY_STEPS steps). A 512 x 512 eigenvalue problem takes
- * a good part of a second, so each is computed by a child process of its own (bgjob.h),
- * the first two from the state before T as edited; moving on ends them and starts the
- * next; the Lyapunov half-lives are computed once per layer (again when the model
- * changes). */
+ * text as loaded (the Jacobians of its steps 1..DATA_EIG_LY_STEPS). A 512 x 512 eigenvalue
+ * problem takes a good part of a second, so each is computed by a child process of its own
+ * (bgjob.h), the first two from the state before T as edited; moving on ends them and
+ * starts the next; the Lyapunov half-lives are computed once per layer (again when the
+ * model changes). */
 #ifndef GATETUI_DATA_EIG_H
 #define GATETUI_DATA_EIG_H
 
@@ -19,7 +19,7 @@
 #include "screen/bgjob.h"
 
 #define DATA_EIG_HOLD 100      /* the held character's steps before Newton */
-#define DATA_EIG_LY_STEPS 2000 /* the Lyapunov spectrum's steps of the text, at most */
+#define DATA_EIG_LY_STEPS 2000 /* the Lyapunov spectrum's N (J_1..J_N), at most */
 #define DATA_EIG_LY_MODES 8    /* and its modes, at most */
 
 typedef struct gt_data_eig {
@@ -36,10 +36,11 @@ typedef struct gt_data_eig {
     double fp_dist, fp_max_abs, fp_halflife; /* |s_T - s*|, its largest |eigenvalue| */
     char fp_error[256];
     /* the Lyapunov half-lives of layer ly_layer, when ly_valid: ly_modes of them, over
-       steps ly_warmup..ly_steps-1 of the text as loaded (NAN: not decaying) */
+       the Jacobians of steps ly_warmup+1..ly_steps of the text as loaded (NAN: not
+       decaying), each with its 95% half-width (dynamics.h: NAN when unknown) */
     int ly_valid, ly_layer, ly_modes;
     size_t ly_steps, ly_warmup;
-    double ly_hl[DATA_EIG_LY_MODES];
+    double ly_hl[DATA_EIG_LY_MODES], ly_hw[DATA_EIG_LY_MODES];
     char ly_error[256];
     /* private */
     const gt_model *m;

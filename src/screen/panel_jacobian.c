@@ -186,7 +186,8 @@ static void eigen(gt_surface *s, int x, int y, int w, const gt_view *v, const ch
     values(s, x, y + 1, w, R_CARRY, label, de->carry, de->H);
 }
 
-/* The layer's Lyapunov half-lives along the text, largest first. */
+/* The layer's Lyapunov half-lives along the text, largest first, each +- the half-width of
+ * its 95% interval (doc/measures.md, "The whole state's dynamics"). */
 static void lyapunov(gt_surface *s, int x, int y, int w, const gt_view *v)
 {
     const gt_data_eig *de = &v->eig;
@@ -200,16 +201,24 @@ static void lyapunov(gt_surface *s, int x, int y, int w, const gt_view *v)
         panel_line(s, x, y, w, R_DIM, "Lyapunov half-lives along the text: computing");
         return;
     }
-    snprintf(buf, sizeof buf, "Lyapunov t½, steps %s..%s:", report_commas(de->ly_warmup, a, sizeof a),
-             report_commas(de->ly_steps - 1, b, sizeof b));
-    if (!s->utf8)
-        snprintf(buf, sizeof buf, "Lyapunov t1/2, steps %s..%s:", a, b);
+    /* the steps whose Jacobians are summed, W+1..N: --lyapunov's default N is another */
+    const char *pm = s->utf8 ? "±" : "+-";
+    snprintf(buf, sizeof buf, "Lyapunov t%s (steps %s..%s, %s 95%%):", s->utf8 ? "½" : "1/2",
+             report_commas(de->ly_warmup + 1, a, sizeof a),
+             report_commas(de->ly_steps, b, sizeof b), pm);
     int cx = x + panel_line(s, x, y, w, R_DIM, buf);
-    for (int i = 0; i < de->ly_modes && cx + 7 <= x + w; i++) {
+    for (int i = 0; i < de->ly_modes; i++) {
+        char cell[64];
         if (isnan(de->ly_hl[i]))
-            cx += surf_printf(s, cx, y, 7, R_NORMAL, " %6s", "-");
+            snprintf(cell, sizeof cell, " %6s", "-");
+        else if (isnan(de->ly_hw[i]))
+            snprintf(cell, sizeof cell, " %6.1f", de->ly_hl[i]);
         else
-            cx += surf_printf(s, cx, y, 7, R_NORMAL, " %6.1f", de->ly_hl[i]);
+            snprintf(cell, sizeof cell, " %6.1f%s%.1f", de->ly_hl[i], pm, de->ly_hw[i]);
+        const int cols = (int)strlen(cell) - (s->utf8 && strstr(cell, pm) ? 1 : 0); /* ± */
+        if (cx + cols > x + w)
+            break;
+        cx += surf_text(s, cx, y, cols, R_NORMAL, cell);
     }
 }
 

@@ -2,17 +2,20 @@
 """An independent float64 reference for `gatetui --lyapunov --json` and `--spectrum --json`
 (doc/measures.md, "The whole state's dynamics"), in numpy:
 
-  dynamics_ref.py lyapunov MODEL TEXT [--modes M] [--steps N] [--warmup W] [--layer N]
+  dynamics_ref.py lyapunov MODEL TEXT [--modes M] [--steps N] [--warmup W] [--layer N] [--check K]
   dynamics_ref.py spectrum MODEL TEXT --step T [--layer N]
   dynamics_ref.py fixed MODEL TEXT --char C [--starts N] [--hold K] [--steps N] [--layer N]
   (and --nonlinearity tanh|relu for a plain RNN whose file does not say)
 
-The text runs from the start in float64.  Each step's Jacobian J_t = ds_t / ds_(t-1) of the
-layer's state s = (c, h) (LSTM) or h (GRU, plain RNN) is taken by central differences: each number of
-the layer's state before the step moved by +-eps (the layers below as they were), the step
-run again.  The spectrum: numpy's QR of J_t Q_(t-1), the signs making diag R >= 0, the means
-of ln R_ii after the warm-up; the eigenvalues: numpy's eigvals, by modulus (conjugates: the
-positive imaginary part first).
+The text runs from the start in float64.  The step's Jacobian J_t = ds_t / ds_(t-1) of the
+layer's state s = (c, h) (LSTM) or h (GRU, plain RNN) is taken by central differences for
+the eigenvalues: each number of the layer's state before the step moved by +-eps (the layers
+below as they were), the step run again; the eigenvalues: numpy's eigvals, by modulus
+(conjugates: the positive imaginary part first).  The spectrum (doc/measures.md): step 0
+sets the state J_1 is taken from; J_t, t = 1..N, at the text's step t, written out as
+matrices (layer_step, below) and checked against the central differences every K steps
+(--check, default 1); numpy's QR of J_t Q_(t-1), the signs making diag R >= 0, the means of
+ln R_t,ii over t = W+1..N, and their condition for tests/reportcmp.
 
 The fixed points under a held character: the starts are the states of the text's run
 after steps floor((i + 1) T / N) - 1, each then reading the character K times;
@@ -54,26 +57,86 @@ def state_jacobian(m, tok, h, c, layer, eps):
     return ((end[:n] - end[n:]) / (2 * eps)).T
 
 
-def lyapunov(m, toks, a):
-    H = m.H
-    n = 2 * H if m.arch == "lstm" else H
-    N = min(a.steps, len(toks))
+def exact_jacobian(m, tok, h, c, L):
+    """J of layer L's step reading tok from the state (h, c) (lists of [1, H]), written out as
+    matrices (layer_step below); the layers below stepped on copies for layer L's input."""
+    x = m.x0([tok])[0]
+    if L > 0:
+        hh, cc = [v.copy() for v in h], [v.copy() for v in c]
+        step(m, [tok], hh, cc, L - 1)
+        x = hh[L - 1][0]
+    s = np.concatenate([c[L][0], h[L][0]]) if m.arch == "lstm" else h[L][0]
+    return layer_step(m, L, x, s)[1]
+
+
+def lyapunov_logs(m, toks, a):
+    """The documented formula's ln R_t,ii, t = W+1..N ([N - W, M]), N, and the largest
+    cond(Z_t) = sigma_1 / sigma_M of Z_t = J_t Q_(t-1) over t = W+1..N: step 0 from the zero
+    state sets the state J_1 is taken from; for t = 1..N, J_t = ds_t / ds_(t-1) at the text's
+    step t (written out; checked against central differences every a.check steps, the
+    largest difference on standard error), Q_t R_t = qr(J_t Q_(t-1)), the signs making
+    diag R >= 0."""
+    n = 2 * m.H if m.arch == "lstm" else m.H
+    N = min(a.steps, len(toks) - 1)
     h, c = zeros(m, 1)
+    step(m, [toks[0]], h, c, a.layer)
     Q = np.eye(n)[:, :a.modes]
-    s = np.zeros(a.modes)
-    for t in range(N):
-        J = state_jacobian(m, toks[t], h, c, a.layer, a.eps)
+    logs, worst, cond = [], 0.0, 1.0
+    for t in range(1, N + 1):
+        J = exact_jacobian(m, toks[t], h, c, a.layer)
+        if a.check and (t - 1) % a.check == 0:
+            fd = state_jacobian(m, toks[t], h, c, a.layer, a.eps)
+            worst = max(worst, float(np.abs(fd - J).max() / max(1.0, np.abs(J).max())))
         step(m, [toks[t]], h, c, a.layer)
-        Q, R = np.linalg.qr(J @ Q)
+        Z = J @ Q
+        Q, R = np.linalg.qr(Z)
         d = np.sign(np.diag(R))
         d[d == 0] = 1
         Q = Q * d[None, :]
-        if t >= a.warmup:
-            s += np.log(np.abs(np.diag(R)))
-    ex = sorted((s / (N - a.warmup)).tolist(), reverse=True)
+        if t > a.warmup:
+            logs.append(np.log(np.abs(np.diag(R))))
+            sv = np.linalg.svd(Z, compute_uv=False)
+            cond = max(cond, float(sv[0] / sv[-1]) if sv[-1] > 0 else math.inf)
+    sys.stderr.write("J_t written out against central differences (every %d steps): largest "
+                     "|difference| / max(1, max |J|) %.3g\n" % (a.check, worst))
+    if worst > 1e-6:
+        raise SystemExit("the written-out J_t is not the step's derivative (%.3g)" % worst)
+    return np.array(logs), N, cond
+
+
+def batch_stderr(logs):
+    """The standard errors by batch means (doc/measures.md): the summed steps' ln R_t,ii
+    ([S, M]) cut into 10 batches in turn, the last taking the remainder; each column's 10
+    batch means' sample deviation / sqrt(10); None when S < 10."""
+    S, B = len(logs), 10
+    b = S // B
+    if b == 0:
+        return [None] * logs.shape[1]
+    means = np.array([logs[k * b:(k + 1) * b].mean(axis=0) for k in range(B - 1)] +
+                     [logs[(B - 1) * b:].mean(axis=0)])
+    return (means.std(axis=0, ddof=1) / math.sqrt(B)).tolist()
+
+
+def lyapunov(m, toks, a):
+    """The exponents, their standard errors and half-lives, and their condition for
+    tests/reportcmp (not compared):
+    k = n max_t cond(Z_t), n the state's size. Each ln R_t,ii of a QR whose backward error
+    is a share c n u of |Z_t| (u the rounding unit) moves by at most c n u cond(Z_t) to
+    first order, and so does their mean: an exponent within RTOL max(1, |lambda|, k), RTOL
+    = c u; a half-life ln 1/2 / lambda moves by its own share of lambda's difference, held
+    to RTOL k max_i(t_i / |lambda_i|); a standard error, the sample deviation of the batch
+    means over sqrt(10), by at most a third of their largest move: k too."""
+    logs, N, cond = lyapunov_logs(m, toks, a)
+    ex = (logs.sum(axis=0) / (N - a.warmup)).tolist()
+    se = batch_stderr(logs)
+    order = sorted(range(len(ex)), key=lambda i: -ex[i])
+    ex, se = [ex[i] for i in order], [se[i] for i in order]
+    hl = [num(math.log(0.5) / x) if x < 0 else None for x in ex]
+    k = (2 * m.H if m.arch == "lstm" else m.H) * cond
+    kh = k * max([t / abs(x) for t, x in zip(hl, ex) if t is not None] or [1.0])
     return {"layer": a.layer, "steps": N, "warmup": a.warmup, "modes": a.modes,
-            "exponents": ex, "halflives": [num(math.log(0.5) / x) if x < 0 else None
-                                           for x in ex]}
+            "exponents": ex, "stderr": [num(v) for v in se], "halflives": hl,
+            "condition": {"exponents": num(k), "stderr": num(k), "halflives": num(kh)}}
 
 
 def spectrum(m, toks, a):
@@ -235,6 +298,7 @@ def main():
     ap.add_argument("--step", type=int)
     ap.add_argument("--layer", type=int, default=0)
     ap.add_argument("--eps", type=float, default=1e-6)
+    ap.add_argument("--check", type=int, default=1)
     ap.add_argument("--char")
     ap.add_argument("--starts", type=int, default=64)
     ap.add_argument("--hold", type=int, default=100)
