@@ -232,7 +232,10 @@ static void check_titles(const gt_view *v)
     if (v->ui->overlay == OVERLAY_STATS && view_stats_compares(v) &&
         view_compare_cols(v, c, 8) > 0) {
         row_part(g.y, 0, surf.w, row, sizeof row);
-        if (!strstr(row, "models "))
+        const char *m = strstr(row, "models ");
+        while (m && !(m[7] >= '1' && m[7] <= '9')) /* "models 1-1 of 3", not "3 models" */
+            m = strstr(m + 1, "models ");
+        if (!m)
             problem("the models shown left out of the table's title", g.y, "");
     }
 }
