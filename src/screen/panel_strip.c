@@ -159,6 +159,8 @@ static void strip_note(const gt_view *v, const gt_surface *s, int w, char *note,
                 continue;
             }
             k += snprintf(note + k, n - (size_t)k, "%s%s", k ? "  " : "", part[p]);
+            if ((size_t)k >= n) /* cut by the buffer: too wide anyway */
+                k = (int)n - 1;
         }
         if (dropped)
             snprintf(note + k, n - (size_t)k, "%s", s->utf8 ? " …" : " ~");
