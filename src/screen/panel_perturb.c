@@ -39,15 +39,15 @@ static const gt_data_pert *peer_pert(const gt_view *v, int k)
  * LSTM's cell c is not set beside another model's h). */
 static const double *hidden_curve(const gt_data_pert *p) { return p->r.dh; }
 
-/* The line of every model's half-life (models_line), at a level of compactness of its
- * words: each model's h, and an LSTM's c beside it (with_c: 2 every model's, 1 the others'
- * but the model shown's, whose c is on the line above, 0 none); the models whose kept[k]
- * is 0 left out. Returns the length. */
+/* A model's half-lives as the line of every model's gives them (models_line). */
 typedef struct peer_hl {
     char h[16], c[16]; /* c "" for a model without a cell */
-    int kept;
+    int kept;          /* 0: left out */
 } peer_hl;
 
+/* The line of every model's half-life into buf, at a level of compactness of its words:
+ * each kept model's h, and an LSTM's c beside it (with_c: 2 every model's, 1 the others'
+ * but the model shown's, whose c is on the line above, 0 none). Returns the length. */
 static int models_text(char *buf, size_t n, const gt_surface *s, const gt_view *v,
                        const peer_hl *hl, int np, int level, int with_c)
 {
