@@ -32,7 +32,9 @@ void compare_col(gt_compare_col *c, const gt_report *r)
     c->ge10 = g ? r->halflife_ge10 : -1;
     c->ge10_measured = -1;
     c->pairs = (int)(r->pairs > 0);
-    c->hl_measured = m->arch == GT_LSTM ? r->hl_cell : r->hl_hidden;
+    c->cell = m->arch == GT_LSTM;
+    c->hl_measured = c->cell ? r->hl_cell : r->hl_hidden;
+    c->hl_hidden = r->hl_hidden;
     c->hl_linearized = r->hl_linearized;
     c->hl_forget_only = g ? r->hl_forget_only : NAN;
     if (r->unit_table && r->pairs) { /* past the horizon (NAN) counts as longer */
@@ -62,10 +64,21 @@ static const char *same_gate(const gt_compare_col *c, int n)
     return n > 0 && c[0].carry[0] ? c[0].carry : NULL;
 }
 
+/* The carried state every column's edit row is of: 'c' when every model is an LSTM, 'h'
+ * when none is, 0 when they differ (each cell then names its own). */
+static char same_state(const gt_compare_col *c, int n)
+{
+    int cells = 0;
+    for (int k = 0; k < n; k++)
+        cells += c[k].cell != 0;
+    return cells == n ? 'c' : cells == 0 ? 'h' : 0;
+}
+
 static const char *compare_label(int row, const gt_compare_col *c, int n)
 {
     const char *g = same_gate(c, n);
     const int f = g && strcmp(g, "f") == 0, z = g && strcmp(g, "z") == 0;
+    const char st = same_state(c, n);
     switch (row) {
     case COMPARE_NAME: return "model";
     case COMPARE_CELL: return "cell, units";
@@ -78,10 +91,15 @@ static const char *compare_label(int row, const gt_compare_col *c, int n)
                    : "carry gate below 0.1 / above 0.9";
     case COMPARE_UNIT_HL: return "unit half-lives median / max";
     case COMPARE_GE10: return "units with half-life >= 10, gate / measured";
+    case COMPARE_EDIT_HL_H: return "an edit's half-life of h, measured";
     case COMPARE_EDIT_HL:
-        return f ? "an edit's half-life, measured / linearized / forget-only"
-               : z ? "an edit's half-life, measured / linearized / update-only"
-                   : "an edit's half-life, measured / linearized / gate-only";
+        if (st == 'c')
+            return f ? "an edit's half-life of c, measured / linearized / forget-only"
+                     : "an edit's half-life of c, measured / linearized / gate-only";
+        if (st == 'h')
+            return z ? "an edit's half-life of h, measured / linearized / update-only"
+                     : "an edit's half-life of h, measured / linearized / gate-only";
+        return "an edit's half-life, measured / linearized / gate-only"; /* each cell's c, h */
     default: return "";
     }
 }
@@ -119,7 +137,9 @@ static const char *count(int v, char *buf, size_t len)
     return buf;
 }
 
-static const char *compare_cell(int row, const gt_compare_col *c, char *buf, size_t len)
+/* Row row's cell of column c in a table of every column's state st (same_state). */
+static const char *compare_cell(int row, const gt_compare_col *c, char st, char *buf,
+                                size_t len)
 {
     char a[32], b[32], d[32];
     switch (row) {
@@ -139,8 +159,10 @@ static const char *compare_cell(int row, const gt_compare_col *c, char *buf, siz
         snprintf(buf, len, "%s / %s", count(c->ge10, a, sizeof a),
                  count(c->ge10_measured, b, sizeof b));
         break;
-    case COMPARE_EDIT_HL:
-        snprintf(buf, len, "%s / %s / %s", edit_hl(c, c->hl_measured, a, sizeof a),
+    case COMPARE_EDIT_HL_H: edit_hl(c, c->hl_hidden, buf, len); break;
+    case COMPARE_EDIT_HL: /* the state named in the cell when the columns' differ */
+        snprintf(buf, len, "%s%s / %s / %s", st ? "" : c->cell ? "c " : "h ",
+                 edit_hl(c, c->hl_measured, a, sizeof a),
                  edit_hl(c, c->hl_linearized, b, sizeof b),
                  c->carry[0] ? edit_hl(c, c->hl_forget_only, d, sizeof d) : "-");
         break;
@@ -159,12 +181,13 @@ int compare_label_width(const gt_compare_col *c, int n)
     return w;
 }
 
-int compare_width(const gt_compare_col *c)
+int compare_width(const gt_compare_col *c, int n, int k)
 {
     char buf[128];
+    const char st = same_state(c, n);
     int w = 0;
     for (int row = 0; row < COMPARE_ROWS; row++) {
-        int l = width(compare_cell(row, c, buf, sizeof buf));
+        int l = width(compare_cell(row, &c[k], st, buf, sizeof buf));
         w = l > w ? l : w;
     }
     return w;
@@ -178,9 +201,10 @@ char *compare_line(int row, const gt_compare_col *c, int n, int first, int count
     int lw = compare_label_width(c, n);
     size_t at = (size_t)snprintf(buf, len, "%s%*s", label, lw - width(label), "");
     int last = count < 0 || first + count > n ? n : first + count;
+    const char st = same_state(c, n);
     for (int k = first < 0 ? 0 : first; k < last && at < len; k++) {
-        const char *t = compare_cell(row, &c[k], cell, sizeof cell);
-        int pad = compare_width(&c[k]) - width(t);
+        const char *t = compare_cell(row, &c[k], st, cell, sizeof cell);
+        int pad = compare_width(c, n, k) - width(t);
         at += (size_t)snprintf(buf + at, len - at, "  %*s%s", pad, "", t);
     }
     return buf;

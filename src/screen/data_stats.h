@@ -21,9 +21,11 @@
 
 typedef struct gt_data_stats {
     int scroll;         /* its first line shown */
-    char **text;        /* [layers] each layer's tables, NULL until computed */
+    char **text;        /* [layers] each layer's tables as shown, NULL until computed */
     int *lines;         /* [layers] their number of lines */
     int *width;         /* [layers] the widest line's columns */
+    char **raw;         /* [layers] the tables as the report printed them */
+    int *wrap_at;       /* [layers] the columns text's lines were broken at (0: none) */
     gt_unit_row **units; /* [layers] each layer's unit table ([H] rows, unit order), NULL
                             until computed, with the tables */
     /* the unit table's gates (their names, the carry gate's index) and the report's
@@ -54,6 +56,10 @@ void data_stats_want(gt_data_stats *sv, int layer);
 /* The model changed (its interventions): the tables known are dropped, a computation
  * ended. */
 void data_stats_forget(gt_data_stats *sv);
+/* Layer's tables as shown in width columns: the report's lines wider than that broken at
+ * their last space that fits, the rest indented on the lines after (computed again when
+ * the width changes). */
+void data_stats_fit(gt_data_stats *sv, int layer, int width);
 /* Layer's tables (NULL until computed); their lines and widest line's columns. */
 const char *data_stats_tables(const gt_data_stats *sv, int layer, int *lines, int *width);
 /* The first line of layer's tables from line `from` on that names a step (the windows'

@@ -38,13 +38,22 @@ static void compare_table(gt_surface *s, gt_rect r, const gt_view *v)
     char title[320], note[128], buf[4096];
     int n = view_compare_cols(v, c, VIEW_MAX_MODELS), first = v->ui->stats_col;
     int fit = n > 0 ? view_compare_fit(c, n, first, view_stats_width(v)) : 0;
-    snprintf(title, sizeof title, "report: %s, layer %d, %d models", v->text_name, v->layer,
-             v->npeers);
-    if (n > 0)
-        snprintf(note, sizeof note, "models %d-%d of %d %s  Enter one  r closes", first + 1,
-                 first + fit, n, s->utf8 ? "←→" : "<>");
-    else
-        snprintf(note, sizeof note, "r closes");
+    /* the title, then the note of the models shown, each shorter where both do not fit */
+    for (int f = 0; f < 4; f++) {
+        if (f < 2)
+            snprintf(title, sizeof title, "report: %s, layer %d, %d models", v->text_name,
+                     v->layer, v->npeers);
+        else
+            snprintf(title, sizeof title, "report, layer %d", v->layer);
+        if (n > 0)
+            snprintf(note, sizeof note, f % 2 ? "models %d-%d of %d %s" :
+                     "models %d-%d of %d %s  Enter one  r closes", first + 1, first + fit, n,
+                     s->utf8 ? "←→" : "<>");
+        else
+            snprintf(note, sizeof note, "r closes");
+        if (panel_frame_fits(r, title, note))
+            break;
+    }
     gt_rect in;
     panel_frame(s, r, title, note, &in);
     if (n < 1) {

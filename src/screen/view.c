@@ -111,7 +111,7 @@ int view_compare_fit(const gt_compare_col *c, int n, int first, int width)
 {
     int used = compare_label_width(c, n), fit = 0;
     for (int k = first; k < n; k++) {
-        used += 2 + compare_width(&c[k]);
+        used += 2 + compare_width(c, n, k);
         if (used > width && fit > 0)
             break;
         fit++;
@@ -411,6 +411,7 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
 
     scroll_to_selected(v);
 
+    data_stats_fit(&v->stats, v->layer, view_stats_width(v)); /* its long lines broken */
     if (v->ui->stats_scroll > view_stats_max_scroll(v)) /* a larger screen shows more of it */
         v->ui->stats_scroll = view_stats_max_scroll(v);
     clamp_stats_col(v);
