@@ -935,7 +935,7 @@ static gt_compare_col made_col(const char *name, double loss, double hl)
     gt_compare_col c;
     memset(&c, 0, sizeof c);
     snprintf(c.name, sizeof c.name, "%s", name);
-    snprintf(c.arch, sizeof c.arch, "LSTM");
+    snprintf(c.kind, sizeof c.kind, "LSTM");
     snprintf(c.carry, sizeof c.carry, "f");
     c.hidden = H;
     c.K = 64;

@@ -13,7 +13,7 @@
 /* One model's column: plain values (no pointers), so that a child process can send it. */
 typedef struct gt_compare_col {
     char name[64];      /* the model file's name without its folders (cut to 63 bytes) */
-    char arch[8];       /* "LSTM", "GRU", ... */
+    char kind[8];       /* the cell: "LSTM", "GRU", "RNN" */
     char carry[4];      /* the carry gate's name ("f", "z"), "" without one */
     int hidden, K, ge10, ge10_measured;
     double loss;        /* nats per character; NAN without a readout */

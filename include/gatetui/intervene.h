@@ -18,8 +18,9 @@
 #include "gatetui/model.h"
 
 typedef struct gt_intervention {
-    int layers, hidden, lstm;
-    int rnn;                 /* a plain RNN: no carry gate to shift, no carousel */
+    int layers, hidden;
+    const gt_celltype *cell;     /* a cell without a carry gate has no bias to shift, one
+                                without a cell state no carousel */
     double *shift;           /* [L*H]: the carry gate's bias shift of each unit */
     unsigned char *ablate;   /* [L*H]: 1 where the unit is ablated */
     unsigned char *carousel; /* [L]: 1 where the layer's f is 1 */
@@ -30,6 +31,9 @@ int iv_init(gt_intervention *iv, const gt_model *m, gt_error *e);
 void iv_free(gt_intervention *iv);
 void iv_clear(gt_intervention *iv);
 int iv_copy(gt_intervention *dst, const gt_intervention *src, gt_error *e);
+/* 1 when a and b are for models of the same layers, units and state (so that one's can
+ * be given to the other). */
+int iv_same_shape(const gt_intervention *a, const gt_intervention *b);
 /* 1 when something is changed. */
 int iv_any(const gt_intervention *iv);
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gatetui/cell.h"
 #include "gatetui/error.h"
 
 struct gt_modelfile;
@@ -35,6 +36,7 @@ typedef struct gt_layer {
 
 typedef struct gt_model {
     gt_arch arch;
+    const gt_celltype *cell; /* what the cell is, its steps (gatetui/cell.h) */
     int gates;           /* G: 4 for an LSTM, 3 for a GRU, 1 for an RNN */
     int layers;          /* L */
     int hidden;          /* H */

@@ -15,7 +15,7 @@
 #define SIGNALS_MAX 6
 #define SIGNALS_DEFAULT_STEPS 100000
 
-/* How many signals the model's layers have (6 or 4) and the name of signal s. */
+/* How many signals the model's layers have (6, 4 or 2) and the name of signal s. */
 int signals_count(const gt_model *m);
 const char *signals_name(const gt_model *m, int s);
 /* The signal called name, or -1. */
@@ -26,6 +26,8 @@ const char *signals_list(const gt_model *m);
 int signals_h(const gt_model *m);
 /* 1 for a gate (a sigmoid between 0 and 1: i, f, o, r, z), 0 for g, n, c, h. */
 int signals_is_gate(const gt_model *m, int s);
+/* 1 for a signal without bounds shown as tanh of its value (an LSTM's c, an RNN's a). */
+int signals_tanh_shown(const gt_model *m, int s);
 
 /* Signal s of layer k ([H] values) as the run holds them after its last step. */
 const float *signals_of(const gt_run *r, int k, int s);

@@ -1,7 +1,6 @@
 /* Several models compared as one compact table (compare.h). */
 #include "config.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,9 +14,7 @@ void compare_col(gt_compare_col *c, const gt_report *r)
     memset(c, 0, sizeof *c);
     const char *slash = strrchr(m->path, '/');
     utf8_printable(c->name, sizeof c->name, slash ? slash + 1 : m->path);
-    snprintf(c->arch, sizeof c->arch, "%s", model_arch_name(m));
-    for (char *a = c->arch; *a; a++)
-        *a = (char)toupper((unsigned char)*a);
+    snprintf(c->kind, sizeof c->kind, "%s", m->cell->kind);
     const int gated = r->ngates > 0 && r->carry >= 0 && r->carry < r->ngates;
     const gt_report_gate *g = gated ? &r->gate[r->carry] : NULL;
     snprintf(c->carry, sizeof c->carry, "%s", g ? g->name : "");
@@ -32,7 +29,7 @@ void compare_col(gt_compare_col *c, const gt_report *r)
     c->ge10 = g ? r->halflife_ge10 : -1;
     c->ge10_measured = -1;
     c->pairs = (int)(r->pairs > 0);
-    c->cell = m->arch == GT_LSTM;
+    c->cell = m->cell->has_c;
     c->hl_measured = c->cell ? r->hl_cell : r->hl_hidden;
     c->hl_hidden = r->hl_hidden;
     c->hl_linearized = r->hl_linearized;
@@ -144,7 +141,7 @@ static const char *compare_cell(int row, const gt_compare_col *c, char st, char 
     char a[32], b[32], d[32];
     switch (row) {
     case COMPARE_NAME: snprintf(buf, len, "%s", c->name); break;
-    case COMPARE_CELL: snprintf(buf, len, "%s %d", c->arch, c->hidden); break;
+    case COMPARE_CELL: snprintf(buf, len, "%s %d", c->kind, c->hidden); break;
     case COMPARE_LOSS: num(c->loss, "%.3f", buf, len); break;
     case COMPARE_MEAN: num(c->mean, "%.3f", buf, len); break;
     case COMPARE_SATURATION:

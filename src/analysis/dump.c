@@ -7,6 +7,7 @@
 
 #include "gatetui/dump.h"
 #include "gatetui/run.h"
+#include "gatetui/signals.h"
 #include "gatetui/utf8.h"
 
 /* The character of token tok as a CSV field (RFC 4180), NUL-terminated in buf (>= 16). */
@@ -45,12 +46,12 @@ int dump_values(FILE *out, const gt_model *m, const gt_text *t, int layer, size_
     int rc = run_init(&r, m, e);
     if (rc)
         return rc;
-    if (m->arch == GT_LSTM)
-        fputs("step,char,layer,unit,i,f,g,o,c,h\n", out);
-    else if (m->arch == GT_RNN)
-        fputs("step,char,layer,unit,a,h\n", out);
-    else
-        fputs("step,char,layer,unit,r,z,n,h\n", out);
+    /* the cell's signals (gatetui/cell.h): i,f,g,o,c,h or r,z,n,h or a,h */
+    const int ns = signals_count(m);
+    fputs("step,char,layer,unit", out);
+    for (int q = 0; q < ns; q++)
+        fprintf(out, ",%s", signals_name(m, q));
+    fputc('\n', out);
     const int H = m->hidden;
     int k0 = layer < 0 ? 0 : layer, k1 = layer < 0 ? m->layers - 1 : layer;
     if (to >= t->steps)
@@ -66,16 +67,16 @@ int dump_values(FILE *out, const gt_model *m, const gt_text *t, int layer, size_
         char ch[16];
         dump_char_field(m, t->tok[s], ch);
         for (int k = k0; k <= k1; k++) {
-            const float *g = run_gates(&r, k), *h = run_h(&r, k), *c = run_c(&r, k);
+            const float *sig[SIGNALS_MAX];
+            for (int q = 0; q < ns; q++)
+                sig[q] = signals_of(&r, k, q);
             for (int j = 0; j < H; j++) {
-                if (m->arch == GT_LSTM)
-                    fprintf(out, "%zu,%s,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", s, ch, k, j,
-                            g[j], g[H + j], g[2 * H + j], g[3 * H + j], c[j], h[j]);
-                else if (m->arch == GT_RNN)
-                    fprintf(out, "%zu,%s,%d,%d,%.9g,%.9g\n", s, ch, k, j, g[j], h[j]);
-                else
-                    fprintf(out, "%zu,%s,%d,%d,%.9g,%.9g,%.9g,%.9g\n", s, ch, k, j, g[j],
-                            g[H + j], g[2 * H + j], h[j]);
+                char line[64 + SIGNALS_MAX * 24];
+                int n = snprintf(line, sizeof line, "%zu,%s,%d,%d", s, ch, k, j);
+                for (int q = 0; q < ns; q++)
+                    n += snprintf(line + n, sizeof line - (size_t)n, ",%.9g", sig[q][j]);
+                line[n++] = '\n';
+                fwrite(line, 1, (size_t)n, out);
             }
         }
     }

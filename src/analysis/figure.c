@@ -16,7 +16,7 @@
 /* Where value v of signal s falls on the scale, from -1 to 1. */
 static double figure_scale(const gt_model *m, int s, double v)
 {
-    if ((m->arch == GT_LSTM && s == 4) || (m->arch == GT_RNN && s == GT_A))
+    if (signals_tanh_shown(m, s))
         return tanh(v);
     if (signals_is_gate(m, s))
         return 2 * v - 1;
@@ -107,6 +107,8 @@ static void head(FILE *f, const gt_figure *fg, const uint16_t *tok)
         fprintf(f, "%s, unit %d, signal %s, layer %d", model_kind(m), fg->unit, sig,
                 fg->layer);
     fputs("</h3>\n<p>", f);
+    char tanh_of[32]; /* "tanh c": a signal without bounds coloured by its tanh */
+    snprintf(tanh_of, sizeof tanh_of, "tanh %s", sig);
     put_escaped(f, fg->model_name, strlen(fg->model_name));
     fputs(" on ", f);
     put_escaped(f, fg->text_name, strlen(fg->text_name));
@@ -114,8 +116,7 @@ static void head(FILE *f, const gt_figure *fg, const uint16_t *tok)
                "it (%s). Hover over a character for its value.</p>\n",
             fg->from, fg->to,
             fg->score                             ? "the score over its largest |score|"
-            : m->arch == GT_LSTM && fg->signal == 4 ? "tanh c"
-            : m->arch == GT_RNN && fg->signal == GT_A ? "tanh a"
+            : signals_tanh_shown(m, fg->signal)  ? tanh_of
             : signals_is_gate(m, fg->signal)      ? "2v - 1: 0.5 is white"
                                                   : "the value");
     size_t edited = 0;

@@ -35,7 +35,7 @@ int find_pick_signal(const gt_model *m, const char *name, gt_error *e)
     int s = signals_parse(m, name);
     if (s < 0)
         gt_fail(e, GT_EINPUT, "--signal %s: the %s's signals are %s", name,
-                m->arch == GT_LSTM ? "LSTM" : m->arch == GT_GRU ? "GRU" : "RNN", signals_list(m));
+                m->cell->kind, signals_list(m));
     return s;
 }
 

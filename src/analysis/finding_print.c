@@ -44,12 +44,7 @@ static void put_token(FILE *f, const gt_model *m, int tok)
 
 static const char *signal_label(const gt_model *m, int s)
 {
-    static const char *const lstm[] = {"input gate i", "forget gate f", "cell input g",
-                                       "output gate o", "cell state c", "hidden state h"};
-    static const char *const gru[] = {"reset gate r", "update gate z", "new state n",
-                                      "hidden state h"};
-    static const char *const rnn[] = {"pre-activation a", "hidden state h"};
-    return m->arch == GT_LSTM ? lstm[s] : m->arch == GT_GRU ? gru[s] : rnn[s];
+    return m->cell->signal[s].title;
 }
 
 /* ---- --units ---- */

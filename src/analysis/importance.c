@@ -194,7 +194,7 @@ static int reduce(gt_importance *r, const ishared *sh, gt_error *e)
     }
     r->layer = sh->o->layer;
     r->hidden = (int)sh->H;
-    r->lstm = sh->m->arch == GT_LSTM;
+    r->lstm = sh->m->cell->has_c;
     r->windows = sh->nwin;
     r->window_len = sh->L;
     return rc;

@@ -18,14 +18,15 @@ static int done(FILE *f, gt_error *e)
 
 int jacobian_print_text(FILE *f, const gt_jacobian *j, size_t T, int unit, gt_error *e)
 {
-    const int lstm = j->m->arch == GT_LSTM;
-    const char *s = lstm ? "c" : "h", *g = lstm ? "f" : "z";
-    if (j->m->arch == GT_RNN) {
-        fprintf(f, "layer %d, step %zu: J = dh_T / dh_(T-k); no carry line: a plain RNN has no "
-                   "carry gate (C_jj and |C|_F are -)\n", j->layer, T);
+    const gt_celltype *cl = j->m->cell;
+    const char *s = cl->carried;
+    if (cl->carry < 0) {
+        fprintf(f, "layer %d, step %zu: J = d%s_T / d%s_(T-k); no carry line: a %s has no "
+                   "carry gate (C_jj and |C|_F are -)\n", j->layer, T, s, s, cl->noun);
     } else {
         fprintf(f, "layer %d, step %zu: J = d%s_T / d%s_(T-k) against the carry line C = "
-                   "%s_(T-k+1) ... %s_T\n", j->layer, T, s, s, g, g);
+                   "%s_(T-k+1) ... %s_T\n", j->layer, T, s, s, model_gate_name(j->m, cl->carry),
+                model_gate_name(j->m, cl->carry));
     }
     fprintf(f, "unit %d: J_jj, the row norm |J_j.| and C_jj; over the %d unit%s: |J|_F, |C|_F "
                "and the diagonal's share |diag J| / |J|_F\n", unit, j->H, j->H == 1 ? "" : "s");

@@ -47,7 +47,7 @@ int perturb_init(gt_perturb *p, const gt_model *m, int layer, int kmax, int max_
     for (size_t x = 0; x < n; x++) {
         gt_perturb_result *r = &p->res[x];
         double *s = p->store + x * (4 * K1 + H);
-        r->dc = m->arch == GT_LSTM ? s : NULL;
+        r->dc = m->cell->has_c ? s : NULL;
         r->dh = s + K1;
         r->fo = s + 2 * K1;
         r->d0 = s + 3 * K1;
@@ -217,7 +217,7 @@ static double norm(const double *v, size_t n)
 static void measure_edit(gt_perturb *p, int x, int k, const double *base)
 {
     gt_batch *b = &p->b;
-    const int lay = p->layer, lstm = p->m->arch == GT_LSTM;
+    const int lay = p->layer, lstm = p->m->cell->has_c;
     const size_t H = (size_t)p->m->hidden;
     gt_perturb_result *r = &p->res[x];
     double *dc = (double *)r->dc, *dh = (double *)r->dh, *fo = (double *)r->fo;
@@ -286,7 +286,7 @@ int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t 
     if (n == 0 || nedits < 1 || nedits > p->cap)
         return -1;
     gt_batch *b = &p->b;
-    const int lay = p->layer, lstm = p->m->arch == GT_LSTM, rnn = p->m->arch == GT_RNN;
+    const int lay = p->layer, lstm = p->m->cell->has_c, rnn = p->m->cell->carry < 0;
     const size_t H = (size_t)p->m->hidden;
     const int K = (size_t)p->horizon < n - 1 ? p->horizon : (int)(n - 1);
     for (int i = 0; i <= nedits; i++)
@@ -304,10 +304,11 @@ int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t 
                 ((double *)p->res[x].lin)[k] =
                     norm(lstm ? tangent_c(&p->tg, lay, x) : tangent_h(&p->tg, lay, x), H);
         }
-        /* the carried state: c (LSTM) or h (GRU, RNN); its gate, f or z, is block 1 either
-           way; an RNN has none (its products stay 1 and its forget-only curve is NAN) */
+        /* the carried state: c (LSTM) or h (GRU, RNN); its gate, f or z (the cell's carry
+           gate); an RNN has none (its products stay 1 and its forget-only curve is NAN) */
         const double *base = lstm ? batch_c(b, lay, 0) : batch_h(b, lay, 0);
-        const double *carry = rnn ? NULL : batch_gates(b, lay, 0) + H;
+        const double *carry =
+            rnn ? NULL : batch_gates(b, lay, 0) + (size_t)p->m->cell->carry * H;
         for (size_t j = 0; j < H; j++)
             p->prod[j] = k == 0 || !carry ? 1.0 : p->prod[j] * carry[j];
         for (int x = 0; x < nedits; x++)

@@ -168,7 +168,7 @@ static void perturb_job(shared *sh, gt_run *run, gt_perturb *pt, uint16_t *edbuf
         ed[x] = e;
     }
     perturb_run(pt, run->h, run->c, orig, ed, jb->count, n);
-    const int lstm = sh->m->arch == GT_LSTM;
+    const int lstm = sh->m->cell->has_c;
     for (int x = 0; x < jb->count; x++) {
         const gt_perturb_result *res = &pt->res[x];
         size_t pair = jb->win * (size_t)sh->reps + (size_t)(jb->first + x);
@@ -234,7 +234,7 @@ static int worker_job(void *ctx, void *state, size_t i, gt_error *e)
     shared *sh = ctx;
     worker *wk = state;
     const job *jb = &sh->jobs[i];
-    if (!jb->perturb && sh->m->arch == GT_RNN)
+    if (!jb->perturb && sh->ngates == 0) /* no gates: h's saturation */
         return window_rnn(sh, &wk->run, wk->scratch, jb->win, e);
     if (!jb->perturb) {
         window_job(sh, &wk->run, wk->scratch, jb->win);
@@ -377,7 +377,7 @@ static void rnn_saturation(gt_report *r, const shared *sh)
  * to `threads` threads. */
 static int gate_tables(gt_report *r, shared *sh, int threads, gt_error *e)
 {
-    if (sh->m->arch == GT_RNN) {
+    if (sh->ngates == 0) {
         rnn_saturation(r, sh);
         return GT_OK;
     }
@@ -442,7 +442,7 @@ static int gate_tables(gt_report *r, shared *sh, int threads, gt_error *e)
 static void window_table(gt_report *r, const shared *sh, double *mean)
 {
     const size_t K1 = (size_t)sh->K + 1;
-    const int measured = sh->m->arch == GT_LSTM ? 0 : 2, fo = sh->m->arch == GT_RNN ? -1 : 1;
+    const int measured = sh->m->cell->has_c ? 0 : 2, fo = sh->m->cell->carry < 0 ? -1 : 1;
     for (size_t w = 0; w < sh->nfull; w++) {
         gt_report_window *rw = &r->window[w];
         rw->start = win_start(sh, w);
@@ -493,7 +493,7 @@ static int perturbation_table(gt_report *r, shared *sh, gt_error *e)
     }
     if (!r->pairs)
         return GT_OK;
-    const int lstm = sh->m->arch == GT_LSTM;
+    const int lstm = sh->m->cell->has_c;
     double *mean[NCURVES];
     for (int c = 0; c < NCURVES; c++)
         if (!(mean[c] = calloc(K1, sizeof(double)))) {
@@ -519,7 +519,7 @@ static int perturbation_table(gt_report *r, shared *sh, gt_error *e)
     } else {
         free(mean[0]);
     }
-    if (sh->m->arch == GT_RNN) { /* no carry gate: no forget-only curve */
+    if (sh->m->cell->carry < 0) { /* no carry gate: no forget-only curve */
         free(mean[1]);
         mean[1] = NULL;
     }
@@ -623,7 +623,7 @@ static void plan(shared *sh, gt_report *r, const gt_model *m, const uint16_t *to
     r->full_windows = sh->nfull;
     r->positions = sh->nwin < chunks ? sh->nwin * sh->L : steps;
     r->ngates = sh->ngates;
-    r->carry = m->arch == GT_RNN ? -1 : 1;
+    r->carry = m->cell->carry < 0 ? -1 : 1; /* the second of the gates (gatetui/cell.h) */
     for (int g = 0; g < sh->ngates; g++) {
         r->gate[g].name = model_gate_name(m, sh->blocks[g]);
         r->gate[g].block = sh->blocks[g];

@@ -100,7 +100,7 @@ static void print_heading(FILE *f, const gt_report *r, const char *text_name)
     fprintf(f, "\n%s positions x %d units = %s values per %s\n",
             report_commas(r->positions, a, sizeof a), m->hidden,
             report_commas(r->positions * (size_t)m->hidden, b, sizeof b),
-            m->arch == GT_RNN ? "signal" : "gate");
+            r->ngates ? "gate" : "signal");
     if (r->interventions && *r->interventions)
         fprintf(f, "interventions: %s\n", r->interventions);
     print_loss(f, &r->loss, &r->loss_base);
@@ -130,13 +130,12 @@ static void print_rnn(FILE *f, const gt_report *r)
  * by input character. */
 static void print_gates(FILE *f, const gt_report *r)
 {
-    if (r->m->arch == GT_RNN) {
+    if (r->ngates == 0) {
         print_rnn(f, r);
         return;
     }
     const gt_model *m = r->m;
-    const int lstm = m->arch == GT_LSTM;
-    const char *carry = r->gate[r->carry].name, *carry_word = lstm ? "forget" : "update";
+    const char *carry = r->gate[r->carry].name, *carry_word = m->cell->carry_word;
     char a[48], b[48], c[48], d[48];
     fprintf(f, "Gates over all positions and units\n");
     fprintf(f, "              mean     5%%     25%%     50%%     75%%     95%%\n");
@@ -177,7 +176,7 @@ static void print_gates(FILE *f, const gt_report *r)
 static void print_perturbation(FILE *f, const gt_report *r)
 {
     const gt_model *m = r->m;
-    const int lstm = m->arch == GT_LSTM;
+    const gt_celltype *cl = m->cell;
     char a[48], b[48], c[48], d[48];
     fprintf(f, "\nPerturbation: step %d of each full window replaced by each other character\n",
             r->site);
@@ -191,8 +190,9 @@ static void print_perturbation(FILE *f, const gt_report *r)
         if (r->dropped)
             fprintf(f, ", %zu without a difference left out", r->dropped);
         fprintf(f, "); each curve over its value at k = 0, averaged\n");
-        if (lstm) {
-            fprintf(f, "    after  measured c  forget gate alone  measured h  linearized c\n");
+        if (cl->has_c) {
+            fprintf(f, "    after  measured %s  %s gate alone  measured h  linearized %s\n",
+                    cl->carried, cl->carry_word, cl->carried);
             for (int i = 0; i < r->nk; i++)
                 fprintf(f, "%9d  %10s  %17s  %10s  %12s\n", r->k[i],
                         ratio(r->cell[i], a, sizeof a), ratio(r->forget_only[i], b, sizeof b),
@@ -202,17 +202,17 @@ static void print_perturbation(FILE *f, const gt_report *r)
                     halflife(r->hl_forget_only, r->K, b, sizeof b),
                     halflife(r->hl_hidden, r->K, c, sizeof c),
                     halflife(r->hl_linearized, r->K, d, sizeof d));
-        } else if (m->arch == GT_RNN) {
+        } else if (cl->carry < 0) {
             fprintf(f, "    after  measured h  linearized h\n");
             for (int i = 0; i < r->nk; i++)
                 fprintf(f, "%9d  %10s  %12s\n", r->k[i], ratio(r->hidden[i], a, sizeof a),
                         ratio(r->linearized[i], d, sizeof d));
             fprintf(f, "half-life  %10s  %12s\n", halflife(r->hl_hidden, r->K, a, sizeof a),
                     halflife(r->hl_linearized, r->K, d, sizeof d));
-            fprintf(f, "no forget-only curve: a plain RNN has no carry gate\n(nothing "
-                       "multiplies h elementwise from one step to the next)\n");
+            fprintf(f, "no forget-only curve: a %s has no carry gate\n(nothing "
+                       "multiplies h elementwise from one step to the next)\n", cl->noun);
         } else {
-            fprintf(f, "    after  measured h  update gate alone  linearized h\n");
+            fprintf(f, "    after  measured h  %s gate alone  linearized h\n", cl->carry_word);
             for (int i = 0; i < r->nk; i++)
                 fprintf(f, "%9d  %10s  %17s  %12s\n", r->k[i], ratio(r->hidden[i], a, sizeof a),
                         ratio(r->forget_only[i], b, sizeof b),
@@ -248,7 +248,7 @@ static void print_window(FILE *f, const gt_report *r, const gt_report_window *w)
              report_commas(w->start + r->window_len - 1, c, sizeof c));
     fprintf(f, "  at %9s  %15s  %5zu  %10s", report_commas(w->edited, a, sizeof a), d, w->pairs,
             w->pairs ? halflife(w->hl_measured, r->K, x, sizeof x) : "-");
-    if (r->m->arch != GT_RNN)
+    if (r->m->cell->carry >= 0)
         fprintf(f, "  %17s", w->pairs ? halflife(w->hl_forget_only, r->K, x, sizeof x) : "-");
     fputc('\n', f);
 }
@@ -297,7 +297,8 @@ static void print_windows(FILE *f, const gt_report *r)
         sort_base = r->window;
         qsort(order, m, sizeof *order, cmp_window);
     }
-    const int lstm = r->m->arch == GT_LSTM, rnn = r->m->arch == GT_RNN, some = m > WINDOW_ROWS;
+    const gt_celltype *cl = r->m->cell;
+    const int some = m > WINDOW_ROWS;
     if (all)
         fprintf(f, "\nEach window's own pairs, in text order\n");
     else if (some)
@@ -307,8 +308,10 @@ static void print_windows(FILE *f, const gt_report *r)
         fprintf(f, "\nThe windows by the measured half-life of their own pairs\n");
     if (!all && m < n)
         fprintf(f, "(%zu of the %zu windows kept no pair)\n", n - m, n);
-    fprintf(f, "        edited            steps  pairs  %s%s\n", lstm ? "measured c" : "measured h",
-            rnn ? "" : lstm ? "  forget gate alone" : "  update gate alone");
+    fprintf(f, "        edited            steps  pairs  measured %s", cl->carried);
+    if (cl->carry >= 0)
+        fprintf(f, "  %s gate alone", cl->carry_word);
+    fputc('\n', f);
     for (size_t i = 0; i < m; i++)
         if (!some || i < WINDOW_ROWS / 2 || i >= m - WINDOW_ROWS / 2)
             print_window(f, r, &r->window[order[i]]);
@@ -432,7 +435,7 @@ static json_t *report_json(const gt_report *r)
     json_object_set_new(root, "gates", gates);
     if (m->proj)
         json_object_set_new(m_json, "proj", json_integer(m->proj));
-    if (m->arch == GT_RNN) {
+    if (r->ngates == 0) { /* a plain RNN: its nonlinearity, h's saturation */
         json_object_set_new(m_json, "nonlinearity", json_string(m->rnn_relu ? "relu" : "tanh"));
         json_object_set_new(m_json, "nonlinearity_assumed", json_boolean(m->nonlin_assumed));
         json_object_set_new(sat, "h", m->rnn_relu
@@ -492,8 +495,8 @@ int report_print_sweep_text(FILE *f, const gt_report *r, const double *d, int n,
     if (n < 1)
         return GT_OK;
     const gt_report *r0 = &r[0];
-    const int lstm = r0->m->arch == GT_LSTM;
-    const char *g = lstm ? "f" : "z";
+    const int lstm = r0->m->cell->has_c;
+    const char *g = model_gate_name(r0->m, r0->m->cell->carry);
     char a[48], b[48], c[48], x[48], mp[1024], tp[1024];
     fprintf(f, "%s on %s: layer %d, %zu windows of %zu characters; the forget bias (%s's "
                "b_hh) shifted by D\n",

@@ -5,22 +5,18 @@
 
 #include "gatetui/signals.h"
 
-/* LSTM: the gate blocks i, f, g, o, then c and h; GRU: r, z, n, then h; RNN: the
- * pre-activation a, then h. */
-static const char *const lstm_names[] = {"i", "f", "g", "o", "c", "h"};
-static const char *const gru_names[] = {"r", "z", "n", "h"};
-static const char *const rnn_names[] = {"a", "h"};
-
+/* The signals are the cell's (gatetui/cell.h): its gate blocks, then c when it has a cell
+ * state, then h. */
 int signals_count(const gt_model *m)
 {
-    return m->arch == GT_LSTM ? 6 : m->arch == GT_GRU ? 4 : 2;
+    return m->cell->nsignals;
 }
 
 const char *signals_name(const gt_model *m, int s)
 {
     if (s < 0 || s >= signals_count(m))
         return "?";
-    return m->arch == GT_LSTM ? lstm_names[s] : m->arch == GT_GRU ? gru_names[s] : rnn_names[s];
+    return m->cell->signal[s].name;
 }
 
 int signals_parse(const gt_model *m, const char *name)
@@ -33,7 +29,7 @@ int signals_parse(const gt_model *m, const char *name)
 
 const char *signals_list(const gt_model *m)
 {
-    return m->arch == GT_LSTM ? "i, f, g, o, c, h" : m->arch == GT_GRU ? "r, z, n, h" : "a, h";
+    return m->cell->signal_list;
 }
 
 int signals_h(const gt_model *m)
@@ -43,9 +39,15 @@ int signals_h(const gt_model *m)
 
 int signals_is_gate(const gt_model *m, int s)
 {
-    if (m->arch == GT_LSTM)
-        return s == GT_I || s == GT_F || s == GT_O;
-    return m->arch == GT_GRU && (s == GT_R || s == GT_Z);
+    for (int i = 0; i < m->cell->nsigmoid; i++)
+        if (m->cell->sigmoid[i] == s)
+            return 1;
+    return 0;
+}
+
+int signals_tanh_shown(const gt_model *m, int s)
+{
+    return s >= 0 && s < signals_count(m) && m->cell->signal[s].tanh_shown;
 }
 
 const float *signals_of(const gt_run *r, int k, int s)
@@ -53,7 +55,7 @@ const float *signals_of(const gt_run *r, int k, int s)
     const gt_model *m = r->m;
     if (s < m->gates)
         return run_gates(r, k) + (size_t)s * m->hidden;
-    if (m->arch == GT_LSTM && s == 4)
+    if (m->cell->has_c && s == m->gates)
         return run_c(r, k);
     return run_h(r, k);
 }

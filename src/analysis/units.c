@@ -41,7 +41,7 @@ int units_add(void *acc, size_t t, const gt_run *r)
     const size_t H = (size_t)a->H, GH = (size_t)m->gates * H;
     const int in = a->mask[t];
     const float *part[3] = {run_gates(r, a->layer), run_c(r, a->layer), run_h(r, a->layer)};
-    const size_t len[3] = {GH, m->arch == GT_LSTM ? H : 0, H};
+    const size_t len[3] = {GH, m->cell->has_c ? H : 0, H};
     double *s = in ? a->sin : a->sout;
     size_t off = 0;
     for (int p = 0; p < 3; p++) {

@@ -22,8 +22,7 @@ static int report_halflives(const cli *c, const intervened *im, const gt_text *t
     cli_progress_end(&p);
     if (rc)
         return rc;
-    const int lstm = im->mi.arch == GT_LSTM;
-    hl[0] = lstm ? r.hl_cell : r.hl_hidden;
+    hl[0] = im->mi.cell->has_c ? r.hl_cell : r.hl_hidden; /* the carried state's */
     hl[1] = r.hl_linearized;
     hl[2] = r.hl_forget_only;
     report_free(&r);

@@ -53,9 +53,10 @@ static int load_models(const cli *c, cli_models *s, gt_error *e)
             fprintf(stderr, "gatetui: %s: the vocabulary of %s\n",
                     utf8_printable(name, sizeof name, m[k].path), m[k].vocab_where);
         }
-        if (m[k].arch == GT_RNN && strcmp(c->mode->name, "sweep") == 0)
-            return gt_fail(e, GT_EINPUT, "--sweep-forget-bias: %s is a plain RNN, with no carry "
-                           "gate (no forget or update gate) whose bias to shift", m[k].path);
+        if (m[k].cell->carry < 0 && strcmp(c->mode->name, "sweep") == 0)
+            return gt_fail(e, GT_EINPUT, "--sweep-forget-bias: %s is a %s, with no carry "
+                           "gate (no forget or update gate) whose bias to shift", m[k].path,
+                           m[k].cell->noun);
         if (c->layer >= m[k].layers)
             return gt_fail(e, GT_EINPUT, "--layer %ld: %s has %d layer%s (0..%d)", c->layer,
                            c->nmodels > 1 ? m[k].path : "the model", m[k].layers,

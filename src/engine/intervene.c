@@ -21,8 +21,7 @@ int iv_init(gt_intervention *iv, const gt_model *m, gt_error *e)
     memset(iv, 0, sizeof *iv);
     iv->layers = m->layers;
     iv->hidden = m->hidden;
-    iv->lstm = m->arch == GT_LSTM;
-    iv->rnn = m->arch == GT_RNN;
+    iv->cell = m->cell;
     size_t LH = (size_t)m->layers * m->hidden;
     iv->shift = calloc(LH, sizeof *iv->shift);
     iv->ablate = calloc(LH, 1);
@@ -56,8 +55,7 @@ int iv_copy(gt_intervention *dst, const gt_intervention *src, gt_error *e)
     size_t LH = (size_t)src->layers * src->hidden;
     dst->layers = src->layers;
     dst->hidden = src->hidden;
-    dst->lstm = src->lstm;
-    dst->rnn = src->rnn;
+    dst->cell = src->cell;
     dst->shift = malloc(LH * sizeof *dst->shift);
     dst->ablate = malloc(LH);
     dst->carousel = malloc((size_t)src->layers);
@@ -69,6 +67,18 @@ int iv_copy(gt_intervention *dst, const gt_intervention *src, gt_error *e)
     memcpy(dst->ablate, src->ablate, LH);
     memcpy(dst->carousel, src->carousel, (size_t)src->layers);
     return GT_OK;
+}
+
+/* The carousel holds a carry gate at 1 over a cell state: an LSTM's f over c. */
+static int iv_has_carousel(const gt_intervention *iv)
+{
+    return iv->cell->has_c && iv->cell->carry >= 0;
+}
+
+int iv_same_shape(const gt_intervention *a, const gt_intervention *b)
+{
+    return a->layers == b->layers && a->hidden == b->hidden &&
+           a->cell->has_c == b->cell->has_c;
 }
 
 int iv_any(const gt_intervention *iv)
@@ -139,9 +149,9 @@ static int parse_units(const gt_intervention *iv, const char *opt, const char *s
 int iv_parse_forget_bias(gt_intervention *iv, const char *arg, gt_error *e)
 {
     const char *opt = "--forget-bias";
-    if (iv->rnn)
-        return gt_fail(e, GT_EINPUT, "--forget-bias: a plain RNN has no carry gate (no forget "
-                                     "or update gate) whose bias to shift");
+    if (iv->cell->carry < 0)
+        return gt_fail(e, GT_EINPUT, "--forget-bias: a %s has no carry gate (no forget "
+                                     "or update gate) whose bias to shift", iv->cell->noun);
     char *end;
     errno = 0;
     double d = strtod(arg, &end);
@@ -177,10 +187,9 @@ int iv_parse_forget_bias(gt_intervention *iv, const char *arg, gt_error *e)
 
 int iv_parse_carousel(gt_intervention *iv, const char *arg, gt_error *e)
 {
-    if (!iv->lstm)
+    if (!iv_has_carousel(iv))
         return gt_fail(e, GT_EINPUT, "--carousel: a %s has no forget gate to hold at 1 "
-                                     "(the carousel is for an LSTM)",
-                       iv->rnn ? "plain RNN" : "GRU");
+                                     "(the carousel is for an LSTM)", iv->cell->noun);
     if (!arg || !*arg) {
         memset(iv->carousel, 1, (size_t)iv->layers);
         return GT_OK;
@@ -231,7 +240,7 @@ void iv_toggle_ablate(gt_intervention *iv, int layer, int unit)
 
 int iv_toggle_carousel(gt_intervention *iv, int layer)
 {
-    if (!iv->lstm)
+    if (!iv_has_carousel(iv))
         return 0;
     iv->carousel[layer] = !iv->carousel[layer];
     return 1;
@@ -377,7 +386,7 @@ int iv_apply(gt_model *out, const gt_model *m, const gt_intervention *iv, gt_err
     /* the carry gate's block (none in a plain RNN) and the candidate's: g, n, or an RNN's a */
     const int has_carry = model_carry_gate(m) >= 0;
     const size_t carry = has_carry ? (size_t)model_carry_gate(m) * H : 0;
-    const size_t cand = m->arch == GT_RNN ? 0 : 2 * H;
+    const size_t cand = (size_t)m->cell->candidate * H;
     gt_layer *ly = model_own(out, malloc(L * sizeof *ly));
     if (!ly)
         goto oom;

@@ -351,6 +351,7 @@ static int projected_shape(gt_model *m, const gt_tensor *hh0, const gt_tensor *h
         return model_bad_shape(m, hh0, want, e);
     }
     m->arch = GT_LSTM;
+    m->cell = &gt_cell_lstm;
     m->gates = 4;
     m->hidden = (int)H;
     m->proj = (int)P;
@@ -375,6 +376,7 @@ static int first_layer_shape(gt_model *m, const layer_names *ln, gt_error *e)
                        "%s: tensor %s: %llu gate blocks; an LSTM has 4, a GRU 3 and an RNN 1",
                        m->path, hh0->name, (unsigned long long)g);
     m->arch = g == 4 ? GT_LSTM : g == 3 ? GT_GRU : GT_RNN;
+    m->cell = g == 4 ? &gt_cell_lstm : g == 3 ? &gt_cell_gru : &gt_cell_rnn;
     m->gates = (int)g;
     m->hidden = (int)hh0->shape[1];
     return GT_OK;
@@ -520,18 +522,7 @@ static int load_options(gt_model *m, const gt_model_options *opt, gt_error *e)
     m->gru_reset_before = r && strcmp(r, "before") == 0;
     if (opt && opt->gru_reset >= 0)
         m->gru_reset_before = opt->gru_reset;
-    const char *nl = m->arch == GT_RNN ? m->file->nonlinearity : NULL;
-    if (nl && strcmp(nl, "tanh") != 0 && strcmp(nl, "relu") != 0)
-        return gt_fail(e, GT_EINPUT,
-                       "%s: nonlinearity is \"%.40s\"; expected \"tanh\" or \"relu\"", m->path,
-                       nl);
-    m->rnn_relu = nl && strcmp(nl, "relu") == 0;
-    if (opt && opt->nonlinearity >= 0) {
-        m->rnn_relu = opt->nonlinearity;
-        nl = "";
-    }
-    m->nonlin_assumed = m->arch == GT_RNN && !nl;
-    return GT_OK;
+    return m->cell->options ? m->cell->options(m, opt, e) : GT_OK;
 }
 
 /* Orders tensors by their first element, then dtype, shape and strides. */
@@ -621,47 +612,29 @@ void model_free(gt_model *m)
 
 const char *model_arch_name(const gt_model *m)
 {
-    return m->arch == GT_LSTM ? "lstm" : m->arch == GT_GRU ? "gru" : "rnn";
+    return m->cell->name;
 }
 
 const char *model_kind(const gt_model *m)
 {
     if (m->proj)
         return m->kind_text;
-    if (m->arch != GT_RNN)
-        return m->arch == GT_LSTM ? "LSTM" : "GRU";
-    if (m->nonlin_assumed)
-        return m->rnn_relu ? "RNN (relu, assumed: --nonlinearity)"
-                           : "RNN (tanh, assumed: --nonlinearity)";
-    return m->rnn_relu ? "RNN (relu)" : "RNN (tanh)";
+    return m->cell->kind_of ? m->cell->kind_of(m) : m->cell->kind;
 }
 
 const char *model_gate_name(const gt_model *m, int b)
 {
-    static const char *lstm[] = {"i", "f", "g", "o"}, *gru[] = {"r", "z", "n"};
-    if (b < 0 || b >= m->gates)
-        return "?";
-    if (m->arch == GT_RNN)
-        return "a";
-    return m->arch == GT_LSTM ? lstm[b] : gru[b];
+    return b < 0 || b >= m->gates ? "?" : m->cell->signal[b].name;
 }
 
 int model_carry_gate(const gt_model *m)
 {
-    return m->arch == GT_LSTM ? GT_F : m->arch == GT_GRU ? GT_Z : -1;
+    return m->cell->carry;
 }
 
 int model_sigmoid_gates(const gt_model *m, int *blocks)
 {
-    if (m->arch == GT_LSTM) {
-        blocks[0] = GT_I;
-        blocks[1] = GT_F;
-        blocks[2] = GT_O;
-        return 3;
-    }
-    if (m->arch == GT_RNN)
-        return 0;
-    blocks[0] = GT_R;
-    blocks[1] = GT_Z;
-    return 2;
+    for (int i = 0; i < m->cell->nsigmoid; i++)
+        blocks[i] = m->cell->sigmoid[i];
+    return m->cell->nsigmoid;
 }

@@ -147,7 +147,7 @@ int trace_open_mapped(gt_trace **out, const gt_model *m, const gt_text *t, const
     tr->text = t;
     tr->T = t->steps;
     overlay_init(&tr->ov, t->tok, map, t->steps);
-    tr->state_len = L * H * (m->arch == GT_LSTM ? 2 : 1);
+    tr->state_len = L * H * (size_t)m->cell->state;
     size_t maxcp = cpb / (tr->state_len * sizeof(float));
     if (maxcp < 2)
         maxcp = 2;
@@ -211,7 +211,7 @@ static void state_from_cp(const gt_trace *tr, gt_run *r, size_t j)
     size_t LH = (size_t)tr->m->layers * tr->m->hidden;
     const float *s = cp_at(tr, j);
     memcpy(r->h, s, LH * sizeof *s);
-    if (tr->m->arch == GT_LSTM)
+    if (tr->m->cell->has_c)
         memcpy(r->c, s + LH, LH * sizeof *s);
     else
         memset(r->c, 0, LH * sizeof *s);
@@ -222,7 +222,7 @@ static void state_to_cp(const gt_trace *tr, const gt_run *r, size_t j)
     size_t LH = (size_t)tr->m->layers * tr->m->hidden;
     float *s = cp_at(tr, j);
     memcpy(s, r->h, LH * sizeof *s);
-    if (tr->m->arch == GT_LSTM)
+    if (tr->m->cell->has_c)
         memcpy(s + LH, r->c, LH * sizeof *s);
 }
 

@@ -26,7 +26,7 @@ int data_pert_init(gt_data_pert *pv, const gt_model *m, gt_error *e)
     pv->m = m;
     pv->horizon = DATA_PERT_KDEFAULT;
     pv->p_layer = -1;
-    pv->lstm = m->arch == GT_LSTM;
+    pv->lstm = m->cell->has_c;
     const size_t K1 = DATA_PERT_KMAX + 1, LH = (size_t)m->layers * m->hidden;
     pv->curves = calloc(4 * K1, sizeof *pv->curves);
     pv->h0 = malloc(LH * sizeof *pv->h0);

@@ -286,10 +286,12 @@ static void jac_toggle(gt_view *v)
     view_toggle_overlay(v, OVERLAY_JACOBIAN);
     if (v->ui->overlay != OVERLAY_JACOBIAN)
         return;
-    message(v, 0, "%s_T / %s_(T-k) %s at the cursor: %s, D closes",
-            v->m->arch == GT_LSTM ? "dc" : "dh", v->m->arch == GT_LSTM ? "dc" : "dh",
-            v->m->arch == GT_RNN ? "(a plain RNN: no carry line)" : "against the carry line",
-            "arrows step and select");
+    const gt_celltype *cl = v->m->cell;
+    char against[64] = "against the carry line";
+    if (cl->carry < 0)
+        snprintf(against, sizeof against, "(a %s: no carry line)", cl->noun);
+    message(v, 0, "d%s_T / d%s_(T-k) %s at the cursor: %s, D closes", cl->carried, cl->carried,
+            against, "arrows step and select");
 }
 
 /* The keys that mean something else while the Jacobian view is up (its K); 0 for the
@@ -469,8 +471,9 @@ static void shift_bias(gt_view *v, int unit, double d)
 {
     if (!have_interventions(v))
         return;
-    if (v->m->arch == GT_RNN) {
-        message(v, 1, "a plain RNN has no carry gate (no forget or update gate) whose bias to shift");
+    if (v->m->cell->carry < 0) {
+        message(v, 1, "a %s has no carry gate (no forget or update gate) whose bias to shift",
+                v->m->cell->noun);
         return;
     }
     iv_shift(&v->ivs->iv, v->layer, unit, d);
@@ -499,7 +502,7 @@ static void toggle_carousel(gt_view *v)
         return;
     if (!iv_toggle_carousel(&v->ivs->iv, v->layer)) {
         message(v, 1, "a %s has no forget gate to hold at 1: the carousel is an LSTM's",
-                v->m->arch == GT_RNN ? "plain RNN" : "GRU");
+                v->m->cell->noun);
         return;
     }
     char did[64];
@@ -771,11 +774,11 @@ gt_act keys_sort(gt_view *v, const gt_key *k)
 {
     if (is(k, 'o')) {
         v->ui->sort_pick = 1;
-        const int lstm = v->m->arch == GT_LSTM;
-        message(v, 0, "order? i index, %s%sc |%s|, d |%s%s|, p importance%s",
-                v->m->arch == GT_RNN ? "" : lstm ? "g forget" : "g update",
-                v->m->arch == GT_RNN ? "" : " gate, m its mean, ", lstm ? "c" : "h",
-                v->utf8 ? "Δ" : "d", lstm ? "c" : "h",
+        const gt_celltype *cl = v->m->cell;
+        message(v, 0, "order? i index, %s%s%sc |%s|, d |%s%s|, p importance%s",
+                cl->carry < 0 ? "" : "g ", cl->carry < 0 ? "" : cl->carry_word,
+                cl->carry < 0 ? "" : " gate, m its mean, ", cl->carried, v->utf8 ? "Δ" : "d",
+                cl->carried,
                 data_find_has_r(&v->find, v->layer) ? ", r |r|" : "");
     } else if (is(k, 's')) {
         set_sort(v, keys_find_next_sort(v));
@@ -802,8 +805,9 @@ gt_act keys_sort_pick(gt_view *v, const gt_key *k)
         message(v, 1, "no |r| on this layer: m matches a regular expression first");
         return ACT_REDRAW;
     }
-    if ((o == SORT_CARRY || o == SORT_MEAN) && v->m->arch == GT_RNN) {
-        message(v, 1, "a plain RNN has no carry gate to sort by: the units stay in their order");
+    if ((o == SORT_CARRY || o == SORT_MEAN) && v->m->cell->carry < 0) {
+        message(v, 1, "a %s has no carry gate to sort by: the units stay in their order",
+                v->m->cell->noun);
         return ACT_REDRAW;
     }
     v->ui->msg[0] = 0;

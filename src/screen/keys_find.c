@@ -180,7 +180,7 @@ gt_sort keys_find_next_sort(const gt_view *v)
     if (v->ui->sort == SORT_COUNT - 1 && data_find_has_r(&v->find, v->layer))
         return SORT_R;
     gt_sort next = (gt_sort)((v->ui->sort + 1) % SORT_COUNT);
-    if (v->m->arch == GT_RNN && (next == SORT_CARRY || next == SORT_MEAN))
+    if (v->m->cell->carry < 0 && (next == SORT_CARRY || next == SORT_MEAN))
         next = SORT_ABSC; /* a plain RNN has no carry gate to sort by */
     return next;
 }

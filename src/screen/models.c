@@ -87,7 +87,7 @@ static void sync_interventions(gt_view *o, const gt_view *v)
 {
     const gt_intervention *a = &v->ivs->iv;
     gt_intervention *b = &o->ivs->iv;
-    if (a->layers != b->layers || a->hidden != b->hidden || a->lstm != b->lstm)
+    if (!iv_same_shape(a, b))
         return;
     size_t LH = (size_t)a->layers * (size_t)a->hidden;
     if (!memcmp(a->shift, b->shift, LH * sizeof *a->shift) && !memcmp(a->ablate, b->ablate, LH) &&

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "screen/panel.h"
 #include "screen/draw_plot.h"
@@ -20,10 +21,10 @@ static void summary(gt_surface *s, int x, int y, int w, const gt_view *v, int hi
     const int H = v->m->hidden;
     char buf[160], b2[64];
     const char *fields[2] = {buf, b2};
-    if (v->m->arch == GT_LSTM) { /* the units whose output gate hides a cell that is not small */
+    if (v->m->cell->has_c) { /* the units whose output gate hides a cell that is not small */
         snprintf(buf, sizeof buf, "%d/%d hidden by o", hidden, H);
         snprintf(b2, sizeof b2, "(|h|<.1, |c|>.55)");
-    } else if (v->m->arch == GT_RNN) {
+    } else if (v->m->cell->carry < 0) { /* a plain RNN: its h saturated */
         snprintf(buf, sizeof buf, "%d/%d %s,", sat, H,
                  v->m->rnn_relu ? "at 0 (h = 0)" : "saturated (|h|>.9)");
         snprintf(b2, sizeof b2, "mean |h| %.2f", sy / H);
@@ -37,19 +38,23 @@ static void summary(gt_surface *s, int x, int y, int w, const gt_view *v, int hi
 void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v)
 {
     const int H = v->m->hidden;
-    int lstm = v->m->arch == GT_LSTM, rnn = v->m->arch == GT_RNN;
-    const int relu = rnn && v->m->rnn_relu;
-    int squash = lstm || (rnn && !relu); /* across: tanh of the value, not the value */
+    /* across: the value beside h (c, n or a), or tanh of it when it has no bounds (a relu's
+       a: its own scale) */
+    const gt_celltype *cl = v->m->cell;
+    const gt_cell_signal *x = &cl->signal[cl->beside_h];
+    const int lstm = cl->has_c, relu = v->m->rnn_relu, squash = x->tanh_shown && !relu;
     double scale = 1; /* a relu RNN's axes: 0 .. the largest |a| */
     for (int j = 0; relu && j < H; j++)
         if (fabsf(v->g[j]) > scale)
             scale = fabsf(v->g[j]);
-    const float *xs = lstm ? v->c : rnn ? v->g : v->g + (size_t)GT_N * H, *ys = v->h;
+    const float *xs = cl->beside_h >= v->m->gates ? v->c : v->g + (size_t)cl->beside_h * H,
+                *ys = v->h;
     gt_rect in;
     char note[32];
     snprintf(note, sizeof note, "%s unit %d", s->utf8 ? "◆" : "@", v->unit);
-    panel_frame(s, r, lstm ? "cell against hidden" : rnn ? "pre-activation against hidden"
-                                                         : "new against hidden", note, &in);
+    char title[64]; /* "cell against hidden": the first word of the value's title */
+    snprintf(title, sizeof title, "%.*s against hidden", (int)strcspn(x->title, " "), x->title);
+    panel_frame(s, r, title, note, &in);
     int lab = 4;                                 /* y labels on the left */
     int ph = in.h - 2, pw = in.w - lab - 1;      /* rows below: x labels, summary */
     if (ph < 1 || pw < 4)
@@ -100,7 +105,7 @@ void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v)
     if (relu)
         snprintf(buf, sizeof buf, "|a|, max %.3g", scale);
     else
-        snprintf(buf, sizeof buf, "%s", lstm ? "tanh |c|" : rnn ? "tanh |a|" : "|n|");
+        snprintf(buf, sizeof buf, "%s|%s|", squash ? "tanh " : "", x->name);
     surf_text(s, px + (pw - surf_width(buf)) / 2, y, pw, R_DIM, buf);
     if (!relu)
         surf_text(s, px + pw - 1, y, 1, R_DIM, "1");

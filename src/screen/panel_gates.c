@@ -38,21 +38,25 @@ static geom geometry(const gt_view *v)
     return g;
 }
 
-static const char *sort_name(const gt_view *v, const gt_surface *s)
+/* What the units are sorted by, in buf when it names the cell's own. */
+static const char *sort_name(const gt_view *v, const gt_surface *s, char *buf, size_t n)
 {
-    int lstm = v->m->arch == GT_LSTM;
-    if (v->m->arch == GT_RNN && (v->ui->sort == SORT_CARRY || v->ui->sort == SORT_MEAN))
+    const gt_celltype *cl = v->m->cell;
+    if (cl->carry < 0 && (v->ui->sort == SORT_CARRY || v->ui->sort == SORT_MEAN))
         return "unit (no carry gate)";
+    const char *carry = cl->carry < 0 ? "" : model_gate_name(v->m, cl->carry);
     switch (v->ui->sort) {
-    case SORT_CARRY: return lstm ? "forget gate f" : "update gate z";
+    case SORT_CARRY: snprintf(buf, n, "%s gate %s", cl->carry_word, carry); return buf;
     case SORT_MEAN:
         if (!data_stats_units(&v->stats, v->layer))
-            return lstm ? "mean f (computing; by unit meanwhile)"
-                        : "mean z (computing; by unit meanwhile)";
-        return lstm ? "mean f over the report's windows" : "mean z over the report's windows";
-    case SORT_ABSC: return lstm ? "|c|" : "|h|";
+            snprintf(buf, n, "mean %s (computing; by unit meanwhile)", carry);
+        else
+            snprintf(buf, n, "mean %s over the report's windows", carry);
+        return buf;
+    case SORT_ABSC: snprintf(buf, n, "|%s|", cl->carried); return buf;
     case SORT_CHANGE:
-        return s->utf8 ? (lstm ? "|Δc|" : "|Δh|") : (lstm ? "|dc|" : "|dh|");
+        snprintf(buf, n, "|%s%s|", s->utf8 ? "Δ" : "d", cl->carried);
+        return buf;
     case SORT_R: return "|r|";
     case SORT_IMPORTANCE:
         return v->ivs && v->ivs->imp_known && v->ivs->imp_layer == v->layer
@@ -64,10 +68,8 @@ static const char *sort_name(const gt_view *v, const gt_surface *s)
 
 static const char *gate_title(const gt_view *v, int b, int wide)
 {
-    static const char *const lstm[4] = {"input i", "forget f", "cell g", "output o"};
-    static const char *const gru[3] = {"reset r", "update z", "new n"};
     if (wide)
-        return v->m->arch == GT_LSTM ? lstm[b] : gru[b];
+        return v->m->cell->signal[b].column;
     return model_gate_name(v->m, b);
 }
 
@@ -88,22 +90,23 @@ static void fmt_dgate(char *buf, size_t n, float v)
 /* The value column beside h: c, n (GRU) or a (plain RNN). */
 static const char *state_name(const gt_view *v)
 {
-    return v->m->arch == GT_LSTM ? "c" : v->m->arch == GT_GRU ? "n" : "a";
+    return v->m->cell->signal[v->m->cell->beside_h].name;
 }
 
 /* That value of unit u. */
 static float state_value(const gt_view *v, int u)
 {
     const size_t H = (size_t)v->m->hidden;
-    if (v->m->arch == GT_LSTM)
+    const int b = v->m->cell->beside_h;
+    if (b >= v->m->gates) /* c */
         return v->sc[u];
-    return v->sg[(v->m->arch == GT_GRU ? GT_N * H : 0) + (size_t)u];
+    return v->sg[(size_t)b * H + (size_t)u];
 }
 
 static void header_row(gt_surface *s, int x, int y, const geom *g, const gt_view *v)
 {
     /* with the difference shown the names stay: the panel's title says edited - before */
-    int lstm = v->m->arch == GT_LSTM;
+    const char *st = v->m->cell->carried;
     surf_printf(s, x, y, g->uw + 1, R_DIM, "%*s", g->uw + 1, "#");
     int cx = x + g->uw + 2;
     for (int i = 0; i < g->ng; i++) {
@@ -114,9 +117,11 @@ static void header_row(gt_surface *s, int x, int y, const geom *g, const gt_view
     cx += 12;
     if (g->show_hl)
         cx += v->ui->diff ? 6 : right(s, cx, y, 6, R_DIM, s->utf8 ? "t½" : "t1/2");
-    if (g->show_d)
-        cx += surf_printf(s, cx, y, 6, R_DIM, " %5s",
-                          s->utf8 ? (lstm ? "Δc" : "Δh") : (lstm ? "dc" : "dh"));
+    if (g->show_d) {
+        char d[16];
+        snprintf(d, sizeof d, "%s%s", s->utf8 ? "Δ" : "d", st);
+        cx += surf_printf(s, cx, y, 6, R_DIM, " %5s", d);
+    }
     if (g->show_r) {
         char h[16];
         snprintf(h, sizeof h, "r %s", data_find_signal_name(&v->find));
@@ -127,7 +132,7 @@ static void header_row(gt_surface *s, int x, int y, const geom *g, const gt_view
 static void unit_row(gt_surface *s, int x, int y, const geom *g, const gt_view *v, int u)
 {
     const int H = v->m->hidden;
-    int lstm = v->m->arch == GT_LSTM, carry = model_carry_gate(v->m);
+    const int has_c = v->m->cell->has_c, carry = model_carry_gate(v->m);
     int sel = u == v->unit;
     surf_text(s, x, y, 1, sel ? R_SELECTED : R_NORMAL, sel ? (s->utf8 ? "▶" : ">") : " ");
     surf_printf(s, x + 1, y, g->uw, sel ? R_SELECTED : R_DIM, "%*d", g->uw, u);
@@ -162,7 +167,7 @@ static void unit_row(gt_surface *s, int x, int y, const geom *g, const gt_view *
         cx += right(s, cx, y, 6, R_NORMAL, hl);
     }
     if (g->show_d) {
-        float d = lstm ? v->sc[u] - v->spc[u] : v->sh[u] - v->sph[u];
+        float d = has_c ? v->sc[u] - v->spc[u] : v->sh[u] - v->sph[u];
         fmt_signed(num, sizeof num, d);
         cx += surf_printf(s, cx, y, 6, R_NORMAL, " %5s", num);
     }
@@ -181,7 +186,8 @@ void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
     geom g = geometry(v);
     int page = g.ncols * g.rows;
     int last = v->ui->top + page < H ? v->ui->top + page : H;
-    char title[160], note[96];
+    char title[160], note[96], sn[64];
+    const char *by = sort_name(v, s, sn, sizeof sn);
     char what[64] = "";
     char at[32];
     if (v->stale) /* the values of the frame before an intervention, until the pass is there */
@@ -202,15 +208,13 @@ void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
     for (int f = 0; f < 4; f++) {
         if (f == 0 || f == 2)
             snprintf(title, sizeof title, "%s, layer %d%s: %d units by %s%s",
-                     v->m->arch == GT_RNN ? "units" : "gates", v->layer, what, H,
-                     sort_name(v, s), dir);
+                     v->m->cell->nsigmoid ? "gates" : "units", v->layer, what, H, by, dir);
         else if (f == 1)
-            snprintf(title, sizeof title, "layer %d%s by %s%s", v->layer, what, sort_name(v, s),
-                     dir);
+            snprintf(title, sizeof title, "layer %d%s by %s%s", v->layer, what, by, dir);
         else if (v->stale) /* never dropped: the values are not the model's as changed */
             snprintf(title, sizeof title, "as before the change");
         else
-            snprintf(title, sizeof title, "by %s", sort_name(v, s));
+            snprintf(title, sizeof title, "by %s", by);
         if (f == 2 && surf_width(title) + 4 <= r.w) {
             note[0] = 0;
             break;

@@ -314,8 +314,9 @@ static void last_line(gt_surface *s, int x, int y, int w, const gt_data_jac *jv,
 void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
 {
     const gt_data_jac *jv = &v->jac;
-    const int lstm = v->m->arch == GT_LSTM, rnn = v->m->arch == GT_RNN;
-    const char *st = lstm ? "c" : "h", *g = lstm ? "f" : rnn ? NULL : "z";
+    const gt_celltype *cl = v->m->cell;
+    const char *st = cl->carried, *g = cl->carry < 0 ? NULL : model_gate_name(v->m, cl->carry);
+    const int nocarry = cl->carry < 0;
     char title[160], note[64], ch[32], buf[256];
     panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
     char at[32];
@@ -354,10 +355,10 @@ void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
                  report_commas(v->t, ch, sizeof ch));
     else
         snprintf(took, sizeof took, "%.0f ms", jv->ms);
-    if (rnn)
+    if (nocarry)
         snprintf(buf, sizeof buf,
-                 "J = dh_T/dh_(T-k), every later slope of the nonlinearity moving; a plain RNN "
-                 "has no carry gate, so no carry line C (%s)", took);
+                 "J = d%s_T/d%s_(T-k), every later slope of the nonlinearity moving; a %s "
+                 "has no carry gate, so no carry line C (%s)", st, st, cl->noun, took);
     else
         snprintf(buf, sizeof buf,
                  "J = d%s_T/d%s_(T-k), every later gate moving, against the carry line C = "
@@ -371,5 +372,5 @@ void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
     eigen(s, x, end - 5, w, v, g);
     lyapunov(s, x, end - 3, w, v);
     fixed_point(s, x, end - 2, w, v);
-    last_line(s, x, end - 1, w, jv, rnn);
+    last_line(s, x, end - 1, w, jv, nocarry);
 }

@@ -110,7 +110,7 @@ static void colour_note(const gt_view *v, int f, char *note, size_t n)
         char as[24] = "";
         if (signals_is_gate(v->m, sig))
             snprintf(as, sizeof as, " as 2%s-1", name);
-        else if ((v->m->arch == GT_LSTM && sig == 4) || (v->m->arch == GT_RNN && sig == 0))
+        else if (signals_tanh_shown(v->m, sig))
             snprintf(as, sizeof as, " as tanh %s", name);
         if (f)
             snprintf(note, n, "%s of unit %d (c)", name, v->unit);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gatetui/signals.h"
 #include "gatetui/stats.h"
 #include "screen/panel.h"
 #include "screen/draw_plot.h"
@@ -48,14 +49,12 @@ static void gate_line(gt_surface *s, int x, int y, int w, const gt_view *v)
     char f[4][24], num[16];
     const char *fields[4] = {f[0], f[1], f[2], f[3]};
     void (*fg)(char *, size_t, float) = v->ui->diff ? fmt_signed : fmt_gate;
-    int lstm = v->m->arch == GT_LSTM, rnn = v->m->arch == GT_RNN, n = lstm ? 4 : rnn ? 1 : 3;
-    static const int lstm_b[4] = {GT_I, GT_F, GT_G, GT_O}, gru_b[3] = {GT_R, GT_Z, GT_N};
-    for (int i = 0; i < n; i++) {
-        int b = lstm ? lstm_b[i] : rnn ? 0 : gru_b[i];
+    const int n = v->m->gates;
+    for (int b = 0; b < n; b++) {
         /* a tanh's input or output, or an RNN's pre-activation: signed */
-        int cand = rnn || (lstm && b == GT_G) || (!lstm && b == GT_N);
+        int cand = !signals_is_gate(v->m, b);
         (cand ? fmt_signed : fg)(num, sizeof num, g[(size_t)b * H + u]);
-        snprintf(f[i], sizeof f[i], "%s %s", model_gate_name(v->m, b), trim(num));
+        snprintf(f[b], sizeof f[b], "%s %s", model_gate_name(v->m, b), trim(num));
     }
     panel_fields(s, x, y, w, R_NORMAL, fields, n, 2);
 }
@@ -74,14 +73,15 @@ static void state_line(gt_surface *s, int x, int y, int w, const gt_view *v)
         fmt_halflife(hl, sizeof hl, stats_halflife(v->sg[(size_t)carry * H + u]), s->utf8);
     const char *delta = s->utf8 ? "Δ" : "d";
     int n = 0;
-    if (v->m->arch == GT_LSTM) {
+    const int has_c = v->m->cell->has_c;
+    if (has_c) {
         fmt_signed(num, sizeof num, cc[u]);
         snprintf(f[n++], sizeof f[0], "c %s", trim(num));
     }
     fmt_signed(num, sizeof num, hh[u]);
     snprintf(f[n++], sizeof f[0], "h %s", trim(num));
-    const char *st = v->m->arch == GT_LSTM ? "c" : "h";
-    fmt_signed(num, sizeof num, v->m->arch == GT_LSTM ? cc[u] - pc[u] : hh[u] - ph[u]);
+    const char *st = v->m->cell->carried;
+    fmt_signed(num, sizeof num, has_c ? cc[u] - pc[u] : hh[u] - ph[u]);
     snprintf(f[n++], sizeof f[0], "%s%s %s", delta, st, trim(num));
     if (carry >= 0)
         snprintf(f[n++], sizeof f[0], "%s %s", s->utf8 ? "t½" : "t1/2", hl);
@@ -125,16 +125,17 @@ static void history(gt_surface *s, int x, int y, int sw, int lw, long first, con
  * cursor under them and how far they reach. */
 static void histories(gt_surface *s, int x, int y, int w, int end, const gt_view *v)
 {
-    /* the carry gate's history second, before h: the first dropped are the last */
-    static const series lstm_s[] = {{"c", 1, 0, 1, 0}, {"f", 0, GT_F, 0, 1},
-                                    {"h", 2, 0, 1, 0}, {"i", 0, GT_I, 0, 1},
-                                    {"o", 0, GT_O, 0, 1}, {"g", 0, GT_G, -1, 1}};
-    static const series gru_s[] = {{"h", 2, 0, 1, 0}, {"z", 0, GT_Z, 0, 1},
-                                   {"r", 0, GT_R, 0, 1}, {"n", 0, GT_N, -1, 1}};
-    static const series rnn_s[] = {{"h", 2, 0, 1, 0}, {"a", 0, 0, 1, 0}};
-    int lstm = v->m->arch == GT_LSTM, rnn = v->m->arch == GT_RNN;
-    const series *ss = lstm ? lstm_s : rnn ? rnn_s : gru_s;
-    int nss = lstm ? 6 : rnn ? 2 : 4;
+    /* in the cell's order (an LSTM's carry gate second, before h): the first dropped are
+       the last */
+    const gt_celltype *cl = v->m->cell;
+    series ss[SIGNALS_MAX];
+    int nss = cl->nsignals;
+    for (int k = 0; k < nss; k++) {
+        const int sig = cl->history_order[k];
+        const gt_cell_signal *cs = &cl->signal[sig];
+        ss[k] = (series){cs->name, sig < cl->gates ? 0 : cl->has_c && sig == cl->gates ? 1 : 2,
+                         sig < cl->gates ? sig : 0, cs->lo, cs->hi};
+    }
     int nrows = end - y - 1; /* the last row marks the cursor */
     if (nrows > nss)
         nrows = nss;

@@ -216,8 +216,8 @@ static void sort_units(gt_view *v)
     const int H = v->m->hidden;
     const int cg = model_carry_gate(v->m); /* -1: a plain RNN, none */
     const float *carry = cg >= 0 ? v->sg + (size_t)cg * H : NULL;
-    int lstm = v->m->arch == GT_LSTM;
-    const float *now = lstm ? v->sc : v->sh, *before = lstm ? v->spc : v->sph;
+    const int has_c = v->m->cell->has_c;
+    const float *now = has_c ? v->sc : v->sh, *before = has_c ? v->spc : v->sph;
     const gt_unit_row *means = data_stats_units(&v->stats, v->layer);
     if (v->stats.carry >= v->stats.ngates) /* a cell without a carry gate */
         means = NULL;
@@ -522,10 +522,7 @@ void view_model_changed(gt_view *v)
 
 int view_heat_signal(const gt_model *m, int pos)
 {
-    static const int lstm[] = {4, 5, 0, 1, 2, 3}, gru[] = {3, 1, 0, 2}, rnn[] = {1, 0};
-    const int *order = m->arch == GT_LSTM ? lstm : m->arch == GT_GRU ? gru : rnn;
-    const int n = m->arch == GT_LSTM ? 6 : m->arch == GT_GRU ? 4 : 2;
-    return pos >= 0 && pos < n ? order[pos] : -1;
+    return pos >= 0 && pos < m->cell->nsignals ? m->cell->heat_order[pos] : -1;
 }
 
 float view_heat_value(const gt_view *v, size_t s)
@@ -537,9 +534,11 @@ float view_heat_value(const gt_view *v, size_t s)
     const size_t H = (size_t)m->hidden, u = (size_t)v->unit;
     if (sig >= 0 && sig < m->gates) {
         const float g = trace_gates(v->tr, s, v->layer)[(size_t)sig * H + u];
-        return signals_is_gate(m, sig) ? 2.0f * g - 1.0f : m->arch == GT_RNN ? tanhf(g) : g;
+        return signals_is_gate(m, sig)      ? 2.0f * g - 1.0f
+               : signals_tanh_shown(m, sig) ? tanhf(g)
+                                            : g;
     }
-    if (m->arch == GT_LSTM && sig == 4)
+    if (m->cell->has_c && sig == m->gates)
         return tanhf(trace_c(v->tr, s, v->layer)[u]);
     return trace_h(v->tr, s, v->layer)[u];
 }
