@@ -51,7 +51,7 @@ static void set_item(gt_batch *b, int i, const dynrun *d, int q, double dq)
         memcpy(batch_h(b, k, i), batch_h(&d->b, k, 0), H * sizeof(double));
         memcpy(batch_c(b, k, i), batch_c(&d->b, k, 0), H * sizeof(double));
     }
-    const int lstm = d->m->arch == GT_LSTM, inc = lstm && q < d->H;
+    const int lstm = d->m->cell == &gt_cell_lstm, inc = lstm && q < d->H;
     double *s = inc ? batch_c(b, d->layer, i) : batch_h(b, d->layer, i);
     s[lstm && !inc ? q - d->H : q] += dq;
 }
@@ -64,7 +64,7 @@ static double worst_at(const gt_model *m, int layer, const gt_text *t, size_t T,
     gt_error e;
     if (dynrun_open(&d, m, layer, &e))
         return INFINITY;
-    const int n = d.n, H = d.H, lstm = m->arch == GT_LSTM;
+    const int n = d.n, H = d.H, lstm = m->cell == &gt_cell_lstm;
     if (batch_init(&b, m, layer, 2 * n, &e)) {
         dynrun_close(&d);
         return INFINITY;
@@ -130,7 +130,7 @@ static void check_residual(const gt_model *m, const gt_fixed *x, const char *nam
         return;
     }
     const size_t H = (size_t)m->hidden;
-    const int lstm = m->arch == GT_LSTM;
+    const int lstm = m->cell == &gt_cell_lstm;
     double worst = 0;
     for (size_t p = 0; p < x->count; p++) {
         const double *s = x->point[p].state;

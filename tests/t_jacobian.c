@@ -57,7 +57,7 @@ static void state_before(const gt_model *m, const uint16_t *tok, size_t s, gt_ru
 static void fd_jacobian(const gt_model *m, int layer, const gt_run *r, const uint16_t *tok,
                         int K, int k, double *out)
 {
-    const int H = m->hidden, n = 2 * H + 1, lstm = m->arch == GT_LSTM;
+    const int H = m->hidden, n = 2 * H + 1, lstm = m->cell == &gt_cell_lstm;
     gt_batch b;
     gt_error e;
     batch_init(&b, m, layer, n, &e);
@@ -159,7 +159,7 @@ static void test_linearized(const char *file, const char *name, int layer, size_
         return;
     }
     enum { K = 40 };
-    const int H = m.hidden, lstm = m.arch == GT_LSTM;
+    const int H = m.hidden, lstm = m.cell == &gt_cell_lstm;
     gt_run r;
     run_init(&r, &m, &e);
     state_before(&m, t.tok, s, &r);

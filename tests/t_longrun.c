@@ -170,7 +170,7 @@ static int run_all(const fixture *f, const char *top, worst *w)
         return -1;
     }
     int shape = (long)t.steps == f->T && m.layers == f->L && m.hidden == f->H &&
-                m.gates + (m.arch == GT_LSTM ? 2 : 1) == f->Q;
+                m.gates + (m.cell == &gt_cell_lstm ? 2 : 1) == f->Q;
     size_t nu = (size_t)f->L * f->Q * f->H, next = 0;
     double *sum = calloc(nu, sizeof *sum), *mx = calloc(nu, sizeof *mx);
     for (long s = 0; shape && sum && mx && s < f->T; s++) {

@@ -93,13 +93,13 @@ static inline double *batch_gates(const gt_batch *b, int k, int i)
 {
     return b->gates + ((size_t)k * b->cap + i) * b->G * b->H;
 }
-/* After a step in double of a GRU with the reset after W_hn (not batch_use_float32's steps of
- * several items): item 0's W_hn h + b_hn of the batch's last layer (upto) only, h the state
- * before the step; NULL for any other cell. */
+/* After a step in double of a cell that keeps it (gatetui/cell.h: a GRU with the reset
+ * after W_hn; not batch_use_float32's steps of several items): item 0's W_hn h + b_hn of the
+ * batch's last layer (upto) only, h the state before the step; NULL for any other cell. */
 static inline const double *batch_hn(const gt_batch *b)
 {
-    return b->m->arch == GT_GRU && !b->m->gru_reset_before && (!b->hh32 || b->single32)
-               ? b->tmp + 2 * (size_t)b->H
+    return b->m->cell->keeps_hn && (!b->hh32 || b->single32)
+               ? b->tmp + (size_t)b->m->cell->candidate * (size_t)b->H
                : NULL;
 }
 

@@ -12,13 +12,6 @@
 
 struct gt_modelfile;
 
-typedef enum gt_arch { GT_LSTM, GT_GRU, GT_RNN } gt_arch;
-
-/* Gate blocks, in PyTorch's row order. */
-enum { GT_I = 0, GT_F = 1, GT_G = 2, GT_O = 3 }; /* LSTM */
-enum { GT_R = 0, GT_Z = 1, GT_N = 2 };           /* GRU */
-enum { GT_A = 0 }; /* RNN: its one block is the pre-activation a, h = tanh(a) or relu(a) */
-
 /* The code point shown for a token no character maps to ("<pad>", "<unk>"). */
 #define GT_NOCHAR_CP 0xFFFDu
 
@@ -35,7 +28,6 @@ typedef struct gt_layer {
 } gt_layer;
 
 typedef struct gt_model {
-    gt_arch arch;
     const gt_celltype *cell; /* what the cell is, its steps (gatetui/cell.h) */
     int gates;           /* G: 4 for an LSTM, 3 for a GRU, 1 for an RNN */
     int layers;          /* L */

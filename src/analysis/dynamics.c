@@ -29,7 +29,7 @@
 
 int dyn_state_size(const gt_model *m)
 {
-    return m->arch == GT_LSTM ? 2 * m->hidden : m->hidden;
+    return m->cell->state * m->hidden;
 }
 
 void dynrun_close(dynrun *d)
@@ -37,6 +37,7 @@ void dynrun_close(dynrun *d)
     if (d->whh.data)
         mat64_free(&d->whh);
     free(d->P);
+    free(d->Z);
     batch_free(&d->b);
     stepjac_free(&d->sj);
     stepjac_work_free(&d->w);
@@ -90,7 +91,7 @@ static void form_jacobian(dynrun *d, gt_stepjac_work *w)
 {
     const size_t H = (size_t)d->H, n = (size_t)d->n;
     double *J = d->J;
-    if (d->m->arch != GT_LSTM) { /* GRU: M itself */
+    if (!d->m->cell->has_c) { /* a state of h alone: M itself */
         jacobian_rows(d, w, 0, d->H);
         return;
     }
@@ -132,18 +133,20 @@ void dynrun_step(dynrun *d, uint16_t tok, int jacobian)
         form_jacobian(d, &d->w);
 }
 
-/* For step_tangents with M tangents: 1 for an LSTM, 0 for a GRU or an RNN (whose H x H J
- * is cheaper formed whole), -1 when out of memory. */
+/* For step_tangents with M tangents: 1 for a cell with a cell state (an LSTM), 0 for one
+ * whose state is h alone (a GRU, an RNN: an H x H J is cheaper formed whole), -1 when out
+ * of memory. */
 static int tangents_init(dynrun *d, size_t M)
 {
     /* a GRU's or an RNN's J (H x H) formed whole costs less than the product with W_hh of
        3H or H rows; an LSTM's (2H x 2H) costs as much as the product, and forming it more */
     d->M = M;
-    if (d->m->arch != GT_LSTM)
+    if (!d->m->cell->has_c)
         return 0;
-    const size_t H = (size_t)d->H;
-    d->P = malloc(M * 4 * H * sizeof *d->P);
-    if (!d->P || mat64_pack(&d->whh, d->m->layer[d->layer].w_hh, 4 * H, H))
+    const size_t H = (size_t)d->H, GH = (size_t)d->m->gates * H;
+    d->P = malloc(M * GH * sizeof *d->P);
+    d->Z = calloc(GH, sizeof *d->Z);
+    if (!d->P || !d->Z || mat64_pack(&d->whh, d->m->layer[d->layer].w_hh, GH, H))
         return -1;
     return 1;
 }
@@ -169,21 +172,17 @@ static void dyn_gemm(const double *A, int rows, int k, const double *X, int ldx,
     dgemm_("T", "N", &rows, &M, &k, &one, A, &k, X, &ldx, &zero, Y, &ldy, 1, 1);
 }
 
-/* An LSTM's Z = J Q from P = W_hh Q_h (block b's rows at b H) and the step's coefficients,
- * for the tangents from..to-1:
- *   Zc = f Qc + A Qh, Zh = u Zc + B Qh   (A Qh = di P_i + df P_f + dg P_g, B Qh = do P_o) */
+/* A cell state's Z = J Q from P = W_hh Q_h (block b's rows at b H) and the step's
+ * coefficients, for the tangents from..to-1, each by the cell's tangent_one with the input
+ * fixed: Zc = f Qc + A Qh, Zh = u Zc + B Qh. */
 static void tangents_from(const dynrun *d, const double *v, const double *Q, double *Z,
                           size_t from, size_t to)
 {
-    const size_t H = (size_t)d->H, n = (size_t)d->n, GH = 4 * H;
+    const size_t H = (size_t)d->H, n = (size_t)d->n, GH = (size_t)d->m->gates * H;
     for (size_t b = from; b < to; b++) {
-        const double *q = Q + b * n, *p = d->P + b * GH;
+        const double *q = Q + b * n;
         double *z = Z + b * n;
-        for (size_t j = 0; j < H; j++) {
-            z[j] = v[SJ_F * H + j] * q[j] + v[SJ_DI * H + j] * p[j] +
-                   v[SJ_DF * H + j] * p[H + j] + v[SJ_DG * H + j] * p[2 * H + j];
-            z[H + j] = v[SJ_U * H + j] * z[j] + v[SJ_DO * H + j] * p[3 * H + j];
-        }
+        d->m->cell->tangent_one(H, v, d->P + b * GH, d->Z, NULL, q, q + H, z, z + H);
     }
 }
 
@@ -204,7 +203,7 @@ typedef struct products {
 static void products_of(const products *p, size_t from, size_t to)
 {
     dynrun *d = p->d;
-    const size_t n = (size_t)d->n, GH = 4 * (size_t)d->H;
+    const size_t n = (size_t)d->n, GH = (size_t)d->m->gates * (size_t)d->H;
     kern64_gemm(&d->whh, to - from, p->Q + from * n + (size_t)d->H, n, NULL, d->P + from * GH,
                 GH, 0);
     tangents_from(d, p->w->v, p->Q, p->Z, from, to);
@@ -244,9 +243,9 @@ static void products_half(const products *p, int h)
 
 const double *dynrun_carry(const dynrun *d)
 {
-    if (d->m->arch == GT_RNN) /* no carry gate */
+    if (d->m->cell->carry < 0) /* a plain RNN: no carry gate */
         return NULL;
-    return batch_gates(&d->b, d->layer, 0) + d->H; /* f (LSTM) or z (GRU) */
+    return batch_gates(&d->b, d->layer, 0) + (size_t)d->m->cell->carry * (size_t)d->H;
 }
 
 void lyapunov_free(gt_lyapunov *l)
@@ -408,7 +407,8 @@ static int lyapunov_run(dynrun *d, gt_pool *pool, size_t M, const uint16_t *tok,
         return -1;
     gt_stepjac_work tw;
     gt_error e;
-    dynpipe p = {d, tok, steps, warmup, M, 8 * H, 0, NULL, {d, direct, &tw, Q, Z, NULL}, tau,
+    const size_t V = STEPJAC_COEFS * H;
+    dynpipe p = {d, tok, steps, warmup, M, V, 0, NULL, {d, direct, &tw, Q, Z, NULL}, tau,
                  NULL, sum, (steps - warmup) / LYAPUNOV_BATCHES, 0};
     p.coef = malloc(2 * p.V * sizeof *p.coef);
     p.gram = malloc(((direct ? 1 : 3) * M * M + 4 * M) * sizeof *p.gram);
@@ -424,16 +424,14 @@ static int lyapunov_run(dynrun *d, gt_pool *pool, size_t M, const uint16_t *tok,
     if (steps)
         pipe_forward(&p, 1);
     for (p.t = 1; p.t <= steps && !p.failed; p.t++) {
-        tw.v = p.coef + (p.t % 2) * p.V;
-        tw.f = tw.v + 4 * H;
-        tw.u = tw.v + 5 * H;
+        stepjac_work_at(&tw, &d->sj, p.coef + (p.t % 2) * p.V);
         pool_run(pool, phase_products, &p);
         pool_run(pool, phase_qr, &p);
         double *s = (double *)p.pr.Q;
         p.pr.Q = p.pr.Z;
         p.pr.Z = s;
     }
-    tw.v = own;
+    stepjac_work_at(&tw, &d->sj, own);
     stepjac_work_free(&tw);
     free(p.coef);
     free(p.gram);

@@ -19,10 +19,11 @@ typedef struct dynrun {
     gt_stepjac_work w;
     double *J;          /* [n * n] row-major: the last step's ds'/ds */
     double *prev;       /* [2H] h and c before the step */
-    /* for the Lyapunov spectrum's products: an LSTM's W_hh in double, and its products
+    /* for the Lyapunov spectrum's products: a cell state's W_hh in double, and its products
        with the tangents */
     gt_mat64 whh;       /* packed for kern64_gemm */
-    double *P;          /* [M * 4H] */
+    double *P;          /* [M * G H] */
+    double *Z;          /* [G H] zeros: the layer's input is fixed */
     size_t M;
 } dynrun;
 

@@ -38,7 +38,7 @@ typedef struct fx_work {
 static void load_state(dynrun *d, const double *st)
 {
     const size_t H = (size_t)d->H, n = (size_t)d->n;
-    const int lstm = d->m->arch == GT_LSTM;
+    const int lstm = d->m->cell->has_c; /* (c, h) */
     for (int k = 0; k <= d->layer; k++) {
         const double *s = st + (size_t)k * n;
         if (lstm)
@@ -51,7 +51,7 @@ static void load_state(dynrun *d, const double *st)
 static void layer_state(const dynrun *d, double *s)
 {
     const size_t H = (size_t)d->H;
-    const int lstm = d->m->arch == GT_LSTM;
+    const int lstm = d->m->cell->has_c;
     if (lstm)
         memcpy(s, batch_c(&d->b, d->layer, 0), H * sizeof *s);
     memcpy(s + (lstm ? H : 0), batch_h(&d->b, d->layer, 0), H * sizeof *s);
@@ -61,7 +61,7 @@ static void layer_state(const dynrun *d, double *s)
 static void stack_state(const dynrun *d, double *st)
 {
     const size_t H = (size_t)d->H, n = (size_t)d->n;
-    const int lstm = d->m->arch == GT_LSTM;
+    const int lstm = d->m->cell->has_c;
     for (int k = 0; k <= d->layer; k++) {
         double *s = st + (size_t)k * n;
         if (lstm)
@@ -366,7 +366,7 @@ int fixed_from(gt_fixed *f, double *dist, const gt_model *m, int layer, uint16_t
     work_end(&sh, w);
     f->layer = layer;
     f->n = sh.n;
-    f->lstm = m->arch == GT_LSTM;
+    f->lstm = m->cell->has_c;
     f->tok = tok;
     f->starts = 1;
     f->hold = hold;
@@ -401,7 +401,7 @@ int fixed_compute(gt_fixed *f, const gt_model *m, int layer, uint16_t tok,
                                : newton_all(&sh, text, steps, o->threads, e);
     f->layer = layer;
     f->n = sh.n;
-    f->lstm = m->arch == GT_LSTM;
+    f->lstm = m->cell->has_c;
     f->tok = tok;
     f->starts = starts;
     f->hold = o->hold;

@@ -153,7 +153,7 @@ static void forward(gt_jacobian *j, const float *h0, const float *c0, const uint
 {
     gt_batch *b = &j->fwd;
     const size_t H = (size_t)j->H, GH = (size_t)j->m->gates * H;
-    const int L = j->layer, lstm = j->m->arch == GT_LSTM;
+    const int L = j->layer, lstm = j->m->cell->has_c;
     batch_set_state(b, 0, h0, c0);
     for (int p = 0; p <= K; p++) {
         double *t = j->tape + (size_t)p * tape_stride(j);
@@ -165,14 +165,15 @@ static void forward(gt_jacobian *j, const float *h0, const float *c0, const uint
     }
     /* C(T-k, k) = f_{T-k+1} ... f_T, multiplied from T back (as the sweep does); a plain
        RNN has no carry gate, no carry line (NAN) */
+    const int carry = j->m->cell->carry;
     for (size_t q = 0; q < H; q++)
-        j->carry[q] = j->m->arch == GT_RNN ? NAN : 1.0;
+        j->carry[q] = carry < 0 ? NAN : 1.0;
     for (int k = 1; k <= K; k++) {
-        if (j->m->arch == GT_RNN) {
+        if (carry < 0) {
             memcpy(j->carry + (size_t)k * H, j->carry, H * sizeof *j->carry);
             continue;
         }
-        const double *f = tape_point(j, K - k + 1).gates + H;
+        const double *f = tape_point(j, K - k + 1).gates + (size_t)carry * H;
         for (size_t q = 0; q < H; q++)
             j->carry[(size_t)k * H + q] = j->carry[(size_t)(k - 1) * H + q] * f[q];
     }
@@ -281,7 +282,7 @@ static void sweep(void *ctx, int k, int n)
     jac_part *pt = &j->part[k];
     if (pt->i1 <= pt->i0)
         return;
-    if (j->m->arch == GT_LSTM)
+    if (j->m->cell->has_c) /* a cell state's: dc_T / dc_(T-k) */
         sweep_lstm(pt);
     else /* a GRU's or a plain RNN's: dh_T / dh_(T-k) */
         sweep_gru(pt);
@@ -329,9 +330,9 @@ const double *jacobian_matrix(const gt_jacobian *j)
 double jacobian_flops(const gt_jacobian *j)
 {
     const double H = j->H, K = j->K;
-    if (j->m->arch == GT_LSTM) /* [Lc' Lh] (H x 2H) by (2H x H), step T's taken as A_T */
+    if (j->m->cell->has_c) /* [Lc' Lh] (H x 2H) by (2H x H), step T's taken as A_T */
         return 2.0 * (K - 1) * H * (2 * H) * H;
-    if (j->sj.before)
+    if (j->m->cell->sj_rows)
         return 2.0 * K * (H * H * H + H * H * H); /* G, then L M */
     return 2.0 * K * H * H * H;
 }

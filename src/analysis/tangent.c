@@ -1,10 +1,10 @@
 /* Tangents carried forward (see tangent.h): for many tangents, the step's derivative M is
- * formed once (stepjac.c) and applied to all of them as one matrix-matrix product per layer
+ * formed once (gatetui/stepjac.h) and applied to all of them as one matrix-matrix product per layer
  * and step (2H x (H + D) multiply-adds a tangent for an LSTM): the tangents packed as the
  * product's matrix and M's rows, as formed, its items (no reordering of M's 2H (H + D)
  * numbers, only of the tangents'); for a few, forming M would
  * cost more than it saves, and the tangents go through the weights themselves (G H (H + D)
- * a tangent) and the step's coefficients:
+ * a tangent) and the step's coefficients, as each cell's descriptor says (tangent_one):
  *   LSTM   dc' = f dc + di da_i + df da_f + dg da_g,  dh' = do da_o + u dc'
  *   GRU    dh' = dr da_r + dz da_z + dn W_hn dh + e W_in dx + z dh            (reset after)
  *          dh' = dz da_z + e (W_in dx + W_hn (w da_r + r dh)) + z dh         (reset before)
@@ -70,11 +70,11 @@ static int pack_weights(gt_tangent *t)
 {
     const gt_model *m = t->m;
     const size_t H = (size_t)t->H, GH = (size_t)m->gates * H;
-    const int before = m->arch == GT_GRU && m->gru_reset_before;
+    const size_t RB = (size_t)m->cell->rec_blocks * H; /* the rest: a second product */
     for (int k = 0; k <= t->upto; k++) {
         const gt_layer *ly = &m->layer[k];
-        if (mat32_pack(&t->whh[k], ly->w_hh, before ? 2 * H : GH, H) ||
-            (before && mat32_pack(&t->whn[k], ly->w_hh + 2 * H * H, H, H)) ||
+        if (mat32_pack(&t->whh[k], ly->w_hh, RB, H) ||
+            (RB < GH && mat32_pack(&t->whn[k], ly->w_hh + RB * H, GH - RB, H)) ||
             (k > 0 && mat32_pack(&t->wih[k], ly->w_ih, GH, (size_t)ly->in_dim)))
             return -1;
     }
@@ -175,54 +175,29 @@ static void gemv_each(const gt_mat32 *A, int n, const double *X, size_t ldx, dou
         kern32_gemv64(A, X + (size_t)x * ldx, Y + (size_t)x * ldy);
 }
 
-/* Layer k's n tangents through the weights, the coefficients in t->w. */
+/* Layer k's n tangents through the weights, the coefficients in t->w, each by its cell's
+ * tangent_one (and tangent_mid before a second product). */
 static void direct_layer(gt_tangent *t, int k, int n)
 {
-    const gt_stepjac *s = &t->sj[k];
+    const gt_celltype *cl = t->m->cell;
     const size_t H = (size_t)t->H, GH = (size_t)t->m->gates * H;
     const double *v = t->w.v;
-#define C(i) (v + (size_t)(i) * H)
-    /* P = W_hh dh (r and z rows only with the reset before W_hn), Q = W_ih dx */
+    /* P = W_hh dh (its first rec_blocks blocks), Q = W_ih dx */
     gemv_each(&t->whh[k], n, tangent_h(t, k, 0), H, t->P, GH);
     if (k > 0)
         gemv_each(&t->wih[k], n, tangent_h(t, k - 1, 0), H, t->Q, GH);
-    if (s->before) { /* R = w (P_r + Q_r) + r dh, then W_hn R */
-        for (int x = 0; x < n; x++) {
-            const double *P = t->P + (size_t)x * GH, *Q = k ? t->Q + (size_t)x * GH : t->Z;
-            const double *dh = tangent_h(t, k, x);
-            double *R = t->R + (size_t)x * 2 * H;
-            for (size_t j = 0; j < H; j++)
-                R[j] = C(SJ_W)[j] * (P[j] + Q[j]) + C(SJ_R)[j] * dh[j];
-        }
+    if (cl->tangent_mid) { /* R, then W_hn R */
+        for (int x = 0; x < n; x++)
+            cl->tangent_mid(H, v, t->P + (size_t)x * GH, k ? t->Q + (size_t)x * GH : t->Z,
+                            tangent_h(t, k, x), t->R + (size_t)x * 2 * H);
         gemv_each(&t->whn[k], n, t->R, 2 * H, t->R + H, 2 * H);
     }
     for (int x = 0; x < n; x++) {
-        const double *restrict P = t->P + (size_t)x * GH;
-        const double *restrict Q = k ? t->Q + (size_t)x * GH : t->Z; /* layer 0: no dx */
-        double *restrict dh = tangent_h(t, k, x), *restrict dc = tangent_c(t, k, x);
-        if (s->lstm) {
-            for (size_t j = 0; j < H; j++) {
-                dc[j] = C(SJ_F)[j] * dc[j] + C(SJ_DI)[j] * (P[j] + Q[j]) +
-                        C(SJ_DF)[j] * (P[H + j] + Q[H + j]) +
-                        C(SJ_DG)[j] * (P[2 * H + j] + Q[2 * H + j]);
-                dh[j] = C(SJ_DO)[j] * (P[3 * H + j] + Q[3 * H + j]) + C(SJ_U)[j] * dc[j];
-            }
-        } else if (s->rnn) {
-            for (size_t j = 0; j < H; j++)
-                dh[j] = C(SJ_D)[j] * (P[j] + Q[j]);
-        } else if (!s->before) {
-            for (size_t j = 0; j < H; j++)
-                dh[j] = C(SJ_DR)[j] * (P[j] + Q[j]) + C(SJ_DZ)[j] * (P[H + j] + Q[H + j]) +
-                        C(SJ_DN)[j] * P[2 * H + j] + C(SJ_E)[j] * Q[2 * H + j] +
-                        C(SJ_Z)[j] * dh[j];
-        } else {
-            const double *PN = t->R + (size_t)x * 2 * H + H;
-            for (size_t j = 0; j < H; j++)
-                dh[j] = C(SJ_DZ)[j] * (P[H + j] + Q[H + j]) +
-                        C(SJ_E)[j] * (Q[2 * H + j] + PN[j]) + C(SJ_Z)[j] * dh[j];
-        }
+        const double *P = t->P + (size_t)x * GH;
+        const double *Q = k ? t->Q + (size_t)x * GH : t->Z; /* layer 0: no dx */
+        double *dh = tangent_h(t, k, x), *dc = tangent_c(t, k, x);
+        cl->tangent_one(H, v, P, Q, t->R + (size_t)x * 2 * H + H, dc, dh, dc, dh);
     }
-#undef C
 }
 
 typedef double tv4d __attribute__((vector_size(32), aligned(8)));
@@ -265,7 +240,7 @@ void tangent_step(gt_tangent *t, int n, const gt_step_point *pt)
         for (int x = 0; x < n; x++) {
             double *restrict dh = tangent_h(t, k, x), *restrict dc = tangent_c(t, k, x);
 #define YV(r) (Yf ? (double)Yf[(r) * nn + (size_t)x] : Y[(r) * nn + (size_t)x])
-            if (s->lstm) {
+            if (t->m->cell->has_c) { /* dc' = f dc + A [dh; dx], dh' = B [dh; dx] + u dc' */
                 const double *f = t->w.f, *u = t->w.u;
                 for (size_t j = 0; j < H; j++) {
                     dc[j] = f[j] * dc[j] + YV(j);

@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gatetui/batch.h"
-#include "compute/kernels.h"
+#include "engine/batch_impl.h"
 
 /* The elementwise loops over a batch (differences, sums, the cells' products) are worth
  * vectorising even at -O2. */
@@ -84,7 +83,9 @@ int batch_init(gt_batch *b, const gt_model *m, int upto, int cap, gt_error *e)
     b->ablate_layer = -1;
     const size_t H = (size_t)m->hidden, GH = (size_t)m->gates * H, NL = (size_t)upto + 1;
     const size_t V = (size_t)m->vocab, D0 = (size_t)m->input_dim, n = (size_t)cap;
-    const int table = V * GH <= MAX_XTAB, before = m->arch == GT_GRU && m->gru_reset_before;
+    /* the rows of W_hh in the product with h (RB), the others a second product (hn) */
+    const size_t RB = (size_t)m->cell->rec_blocks * H;
+    const int table = V * GH <= MAX_XTAB, second = RB < GH;
     b->ih = calloc(NL, sizeof *b->ih);
     b->hh = calloc(NL, sizeof *b->hh);
     b->hn = calloc(NL, sizeof *b->hn);
@@ -107,9 +108,9 @@ int batch_init(gt_batch *b, const gt_model *m, int upto, int cap, gt_error *e)
         if ((k > 0 || (!table && m->has_embedding)) &&
             mat64_pack(&b->ih[k], ly->w_ih, GH, (size_t)ly->in_dim))
             goto oom;
-        if (mat64_pack(&b->hh[k], ly->w_hh, before ? 2 * H : GH, H))
+        if (mat64_pack(&b->hh[k], ly->w_hh, RB, H))
             goto oom;
-        if (before && mat64_pack(&b->hn[k], ly->w_hh + 2 * H * H, H, H))
+        if (second && mat64_pack(&b->hn[k], ly->w_hh + RB * H, GH - RB, H))
             goto oom;
         for (size_t r = 0; r < GH; r++) {
             b->b_ih[k * GH + r] = ly->b_ih[r];
@@ -142,7 +143,7 @@ int batch_use_float32(gt_batch *b, gt_error *e)
     const gt_model *m = b->m;
     const size_t H = (size_t)b->H, GH = (size_t)b->G * H, NL = (size_t)b->upto + 1;
     const size_t n = (size_t)b->cap, D0 = (size_t)m->input_dim, D = D0 > H ? D0 : H;
-    const int before = m->arch == GT_GRU && m->gru_reset_before;
+    const size_t RB = (size_t)m->cell->rec_blocks * H;
     if (b->hh32)
         return GT_OK;
     b->interleave = kern()->interleave;
@@ -164,9 +165,9 @@ int batch_use_float32(gt_batch *b, gt_error *e)
         const gt_layer *ly = &m->layer[k];
         if (b->ih[k].data && mat32_pack(&b->ih32[k], ly->w_ih, GH, (size_t)ly->in_dim))
             goto oom;
-        if (mat32_pack(&b->hh32[k], ly->w_hh, before ? 2 * H : GH, H))
+        if (mat32_pack(&b->hh32[k], ly->w_hh, RB, H))
             goto oom;
-        if (before && mat32_pack(&b->hn32[k], ly->w_hh + 2 * H * H, H, H))
+        if (RB < GH && mat32_pack(&b->hn32[k], ly->w_hh + RB * H, GH - RB, H))
             goto oom;
     }
     return GT_OK;
@@ -213,11 +214,9 @@ static void diff_product(const gt_batch *b, const gt_mat32 *A, size_t n, const f
     }
 }
 
-/* Y[i] = (accumulate ? Y[i] : bias or 0) + A X[i] for the first n items: kern64_gemm, or
- * with batch_use_float32, item 0 in double and the others through the differences. */
-static void product(gt_batch *b, const gt_mat64 *A, const gt_mat32 *A32, size_t n,
-                    const double *X, size_t ldx, const double *bias, double *Y, size_t ldy,
-                    int accumulate)
+void batch_product(gt_batch *b, const gt_mat64 *A, const gt_mat32 *A32, size_t n,
+                   const double *X, size_t ldx, const double *bias, double *Y, size_t ldy,
+                   int accumulate)
 {
     if (n == 1 && b->single32 && A32 && A32->data) {
         kern32_gemv64(A32, X, b->y0);
@@ -261,7 +260,7 @@ void batch_set_state(gt_batch *b, int i, const float *h, const float *c)
         double *dh = batch_h(b, k, i), *dc = batch_c(b, k, i);
         for (size_t j = 0; j < H; j++) {
             dh[j] = h ? h[(size_t)k * H + j] : 0.0;
-            dc[j] = c && b->m->arch == GT_LSTM ? c[(size_t)k * H + j] : 0.0;
+            dc[j] = c && b->m->cell->has_c ? c[(size_t)k * H + j] : 0.0;
         }
     }
 }
@@ -287,59 +286,25 @@ static void input_part(gt_batch *b, size_t n, const uint16_t *tok)
     }
 }
 
-static void lstm_cells(gt_batch *b, int k, size_t n)
+/* Layer k of n items when its cell's batch step is not its own: W_hh h summed into the
+ * input part, then each item's cell with b_hh. */
+static void summed_cells(gt_batch *b, int k, size_t n)
 {
-    const size_t H = (size_t)b->H, GH = 4 * H;
+    const gt_model *m = b->m;
+    const size_t H = (size_t)b->H, GH = (size_t)b->G * H;
     const double *bh = b->b_hh + (size_t)k * GH;
+    batch_product(b, &b->hh[k], b->hh32 ? &b->hh32[k] : NULL, n, batch_h(b, k, 0), H, NULL,
+                  b->acc, GH, 1);
     for (size_t i = 0; i < n; i++) {
         const kern64_pre p = {.a = b->acc + i * GH, .y = bh};
-        kern64_lstm(H, &p, batch_gates(b, k, (int)i), b->tmp, batch_c(b, k, (int)i),
-                    batch_h(b, k, (int)i));
+        m->cell->cell64(m, H, &p, batch_gates(b, k, (int)i), b->tmp, batch_c(b, k, (int)i),
+                        batch_h(b, k, (int)i));
     }
 }
 
-static void rnn_cells(gt_batch *b, int k, size_t n)
-{
-    const size_t H = (size_t)b->H;
-    const double *bh = b->b_hh + (size_t)k * H;
-    for (size_t i = 0; i < n; i++) {
-        const kern64_pre p = {.a = b->acc + i * H, .y = bh};
-        kern64_rnn(H, b->m->rnn_relu, &p, batch_gates(b, k, (int)i), batch_h(b, k, (int)i));
-    }
-}
-
-static void gru_cells(gt_batch *b, int k, size_t n)
-{
-    const size_t H = (size_t)b->H, GH = 3 * H;
-    const double *bh = b->b_hh + (size_t)k * GH;
-    /* tmp = W_hh h + b_hh: every block (reset after) or r and z (reset before) */
-    product(b, &b->hh[k], b->hh32 ? &b->hh32[k] : NULL, n, batch_h(b, k, 0), H, bh, b->tmp, GH, 0);
-    if (!b->m->gru_reset_before) {
-        for (size_t i = 0; i < n; i++) {
-            const kern64_pre p = {.a = b->acc + i * GH, .y = b->tmp + i * GH};
-            kern64_gru(H, &p, batch_gates(b, k, (int)i), NULL, batch_h(b, k, (int)i));
-        }
-        return;
-    }
-    for (size_t i = 0; i < n; i++) { /* r and z, then the candidate's product of r h */
-        const kern64_pre p = {.a = b->acc + i * GH, .y = b->tmp + i * GH};
-        double *g = batch_gates(b, k, (int)i);
-        const double *h = batch_h(b, k, (int)i);
-        kern64_gru_gates(H, &p, g);
-        for (size_t j = 0; j < H; j++)
-            b->rh[i * H + j] = g[j] * h[j];
-    }
-    product(b, &b->hn[k], b->hn32 ? &b->hn32[k] : NULL, n, b->rh, H, bh + 2 * H, b->tmp + 2 * H,
-            GH, 0);
-    for (size_t i = 0; i < n; i++) {
-        const kern64_pre p = {.a = b->acc + i * GH, .y = b->tmp + i * GH};
-        kern64_gru_state(H, &p, 1, batch_gates(b, k, (int)i), batch_h(b, k, (int)i));
-    }
-}
-
-/* The float32 path of batch_use_float32 for n >= 2 items (LSTM, GRU with the reset after
- * W_hn): each layer's inputs and state enter the products as the items' differences from
- * item 0, kept in float32 in the products' layout (dT) from the step that computed them;
+/* The float32 path of batch_use_float32 for n >= 2 items (a cell whose diff_steps says
+ * so: an LSTM, a GRU with the reset after W_hn, a plain RNN): each layer's inputs and state
+ * enter the products as the items' differences from item 0, kept in float32 in the products' layout (dT) from the step that computed them;
  * item 0's products in double in the same pass over the weights; then each item's cell
  * in one pass: its pre-activations, nonlinearities, new state, its new difference for the
  * next products and, on the last layer, the squared norms of its differences. */
@@ -377,8 +342,8 @@ static void cell_diffs(gt_batch *b, int k, size_t n, size_t i)
 
 static void step_diffs(gt_batch *b, size_t n, const uint16_t *tok)
 {
+    const gt_model *m = b->m;
     const size_t H = (size_t)b->H, GH = (size_t)b->G * H;
-    const int lstm = b->m->arch == GT_LSTM;
     if (b->dT_n != (int)n) /* the differences of the state set */
         for (int k = 0; k <= b->upto; k++)
             for (size_t i = 1; i < n; i++)
@@ -414,12 +379,7 @@ static void step_diffs(gt_batch *b, size_t n, const uint16_t *tok)
             /* item 0's gates where batch_gates says; the others' are not kept */
             double *g = i ? NULL : batch_gates(b, k, 0);
             const kern64_pre p = {.a = a, .da = da, .y = b->y0, .dy = dy};
-            if (lstm)
-                kern64_lstm(H, &p, g, b->tmp, batch_c(b, k, (int)i), batch_h(b, k, (int)i));
-            else if (b->m->arch == GT_RNN)
-                kern64_rnn(H, b->m->rnn_relu, &p, g, batch_h(b, k, (int)i));
-            else
-                kern64_gru(H, &p, g, b->tmp, batch_h(b, k, (int)i));
+            m->cell->cell64(m, H, &p, g, b->tmp, batch_c(b, k, (int)i), batch_h(b, k, (int)i));
             ablate(b, k, i);
             if (i)
                 cell_diffs(b, k, n, i);
@@ -435,7 +395,7 @@ int batch_diff_norms(const gt_batch *b)
 void batch_step(gt_batch *b, int n, const uint16_t *tok)
 {
     const size_t H = (size_t)b->H, GH = (size_t)b->G * H, nn = (size_t)n;
-    if (b->hh32 && n >= 2 && !(b->m->arch == GT_GRU && b->m->gru_reset_before)) {
+    if (b->hh32 && n >= 2 && b->m->cell->diff_steps) {
         step_diffs(b, nn, tok);
         return;
     }
@@ -445,18 +405,12 @@ void batch_step(gt_batch *b, int n, const uint16_t *tok)
         if (k == 0)
             input_part(b, nn, tok);
         else
-            product(b, &b->ih[k], b->ih32 ? &b->ih32[k] : NULL, nn, batch_h(b, k - 1, 0), H,
-                    b->b_ih + (size_t)k * GH, b->acc, GH, 0);
-        if (b->m->arch != GT_GRU) {
-            product(b, &b->hh[k], b->hh32 ? &b->hh32[k] : NULL, nn, batch_h(b, k, 0), H, NULL,
-                    b->acc, GH, 1);
-            if (b->m->arch == GT_LSTM)
-                lstm_cells(b, k, nn);
-            else
-                rnn_cells(b, k, nn);
-        } else {
-            gru_cells(b, k, nn);
-        }
+            batch_product(b, &b->ih[k], b->ih32 ? &b->ih32[k] : NULL, nn, batch_h(b, k - 1, 0),
+                          H, b->b_ih + (size_t)k * GH, b->acc, GH, 0);
+        if (b->m->cell->batch_layer)
+            b->m->cell->batch_layer(b, k, nn);
+        else
+            summed_cells(b, k, nn);
         for (size_t i = 0; i < nn; i++)
             ablate(b, k, i);
     }

@@ -187,12 +187,42 @@ static int stock_part(const group *g, const char *rest)
     return 0;
 }
 
+/* The cells gatetui computes (gatetui/cell.h), told apart by their gate blocks: a new cell
+ * is a row here and its own file. */
+static const gt_celltype *const cells[] = {&gt_cell_lstm, &gt_cell_gru, &gt_cell_rnn};
+#define NCELLS (sizeof cells / sizeof cells[0])
+
+/* The cell of g gate blocks, or NULL. */
+static const gt_celltype *cell_of(uint64_t g)
+{
+    for (size_t i = 0; i < NCELLS; i++)
+        if ((uint64_t)cells[i]->gates == g)
+            return cells[i];
+    return NULL;
+}
+
+/* "4 (LSTM), 3 (GRU) or 1 (RNN)": the cells' gate blocks, for messages. */
+static void cell_counts(char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < NCELLS && len < n; i++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%d (%s)",
+                                i == 0 ? "" : i + 1 == NCELLS ? " or " : ", ", cells[i]->gates,
+                                cells[i]->kind);
+}
+
+/* The module a group's tensors look like, for messages: by its gate blocks, an nn.LSTM when
+ * they say nothing. */
 static const char *cell_kind(const gt_modelfile *f, const group *g)
 {
     char hh[NAME_MAX_LEN + 16];
     snprintf(hh, sizeof hh, "%.1000s%s", g->prefix, g->cell ? "weight_hh" : "weight_hh_l0");
     const gt_tensor *t = modelfile_find(f, hh);
-    return t && t->ndim == 2 && t->shape[0] == 3 * t->shape[1] ? "nn.GRU" : "nn.LSTM";
+    const gt_celltype *c = t && t->ndim == 2 && t->shape[1] && t->shape[0] % t->shape[1] == 0
+                               ? cell_of(t->shape[0] / t->shape[1])
+                               : NULL;
+    return c ? c->module : gt_cell_lstm.module;
 }
 
 /* Every tensor under a recurrent group's prefix must be one the stock cell has: a
@@ -350,8 +380,7 @@ static int projected_shape(gt_model *m, const gt_tensor *hh0, const gt_tensor *h
                  (unsigned long long)(4 * H), (unsigned long long)P, hr0->name);
         return model_bad_shape(m, hh0, want, e);
     }
-    m->arch = GT_LSTM;
-    m->cell = &gt_cell_lstm;
+    m->cell = &gt_cell_lstm; /* nn.LSTM(proj_size) */
     m->gates = 4;
     m->hidden = (int)H;
     m->proj = (int)P;
@@ -367,16 +396,18 @@ static int first_layer_shape(gt_model *m, const layer_names *ln, gt_error *e)
     const gt_tensor *hr0 = modelfile_find(m->file, ln[0].n[4]);
     if (hr0)
         return projected_shape(m, hh0, hr0, e);
+    char counts[128];
+    cell_counts(counts, sizeof counts);
     if (hh0->ndim != 2 || hh0->shape[1] == 0 || hh0->shape[1] > MAX_HIDDEN ||
-        hh0->shape[0] % hh0->shape[1] != 0)
-        return model_bad_shape(m, hh0, "[G*H, H] with G = 4 (LSTM), 3 (GRU) or 1 (RNN)", e);
+        hh0->shape[0] % hh0->shape[1] != 0) {
+        char want[160];
+        snprintf(want, sizeof want, "[G*H, H] with G = %s", counts);
+        return model_bad_shape(m, hh0, want, e);
+    }
     uint64_t g = hh0->shape[0] / hh0->shape[1];
-    if (g != 4 && g != 3 && g != 1)
-        return gt_fail(e, GT_EINPUT,
-                       "%s: tensor %s: %llu gate blocks; an LSTM has 4, a GRU 3 and an RNN 1",
-                       m->path, hh0->name, (unsigned long long)g);
-    m->arch = g == 4 ? GT_LSTM : g == 3 ? GT_GRU : GT_RNN;
-    m->cell = g == 4 ? &gt_cell_lstm : g == 3 ? &gt_cell_gru : &gt_cell_rnn;
+    if (!(m->cell = cell_of(g)))
+        return gt_fail(e, GT_EINPUT, "%s: tensor %s: %llu gate blocks; a cell has %s", m->path,
+                       hh0->name, (unsigned long long)g, counts);
     m->gates = (int)g;
     m->hidden = (int)hh0->shape[1];
     return GT_OK;

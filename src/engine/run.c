@@ -1,5 +1,6 @@
-/* One step of an LSTM, GRU or plain RNN layer stack: the products, then the cells (compute/cell.c;
- * doc/measures.md, "The cells"). */
+/* One step of an LSTM, GRU or plain RNN layer stack: layer 0's input part, the products
+ * of the layers above, then each layer's cell step (its descriptor's, gatetui/cell.h;
+ * compute/cell.c; doc/measures.md, "The cells"). */
 #include "config.h"
 
 #include <math.h>
@@ -67,38 +68,11 @@ static const float *input_part(const gt_model *m, int tok, float *xp)
     return xp;
 }
 
-static void lstm_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H, const float *xp,
-                       float *h, float *c, float *a)
-{
-    pool_gemv(pool, 4 * H, H, ly->w_hh, h, ly->b_hh, a, back);
-    kern_lstm(H, xp, a, c, h);
-}
-
-static void gru_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H, int reset_before,
-                      const float *xp, float *h, float *gates, float *gh, float *rh)
-{
-    pool_gemv(pool, reset_before ? 2 * H : 3 * H, H, ly->w_hh, h, ly->b_hh, gh, back);
-    kern_gru_gates(H, xp, gh, gates);
-    if (reset_before) { /* the candidate's product reads r h */
-        for (size_t j = 0; j < H; j++)
-            rh[j] = gates[j] * h[j];
-        pool_gemv(pool, H, H, ly->w_hh + 2 * H * H, rh, ly->b_hh + 2 * H, gh + 2 * H, back);
-    }
-    kern_gru_state(H, xp, gh, reset_before, gates, h);
-}
-
-static void rnn_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H, int relu,
-                      const float *xp, float *h, float *a)
-{
-    pool_gemv(pool, H, H, ly->w_hh, h, ly->b_hh, a, back);
-    kern_rnn(H, relu, xp, a, h);
-}
-
 void run_step_layers(gt_run *r, int token, int upto)
 {
     const gt_model *m = r->m;
     size_t H = (size_t)m->hidden, GH = (size_t)m->gates * H;
-    float *xbuf = r->scratch, *gh = xbuf + GH, *rh = gh + GH;
+    float *xbuf = r->scratch, *gh = xbuf + GH; /* then the cell's room: G H + H */
     const int back = r->backward; /* the products' direction alternates (kern_gemv_dir) */
     for (int k = 0; k <= upto && k < m->layers; k++) {
         const gt_layer *ly = &m->layer[k];
@@ -109,13 +83,8 @@ void run_step_layers(gt_run *r, int token, int upto)
             pool_gemv(r->pool, GH, H, ly->w_ih, run_h(r, k - 1), ly->b_ih, xbuf, back);
             xp = xbuf;
         }
-        if (m->arch == GT_LSTM)
-            lstm_layer(r->pool, back, ly, H, xp, run_h(r, k), run_c(r, k), run_gates(r, k));
-        else if (m->arch == GT_RNN)
-            rnn_layer(r->pool, back, ly, H, m->rnn_relu, xp, run_h(r, k), run_gates(r, k));
-        else
-            gru_layer(r->pool, back, ly, H, m->gru_reset_before, xp, run_h(r, k), run_gates(r, k),
-                      gh, rh);
+        m->cell->step32(m, ly, H, r->pool, back, xp, run_h(r, k), run_c(r, k), run_gates(r, k),
+                        gh);
     }
     r->backward = !back;
 }
@@ -123,7 +92,7 @@ void run_step_layers(gt_run *r, int token, int upto)
 int run_check_finite(const gt_run *r, int upto, size_t step, gt_error *e)
 {
     const gt_model *m = r->m;
-    if (m->arch != GT_RNN || !m->rnn_relu)
+    if (!m->rnn_relu) /* only a relu is unbounded */
         return GT_OK;
     const size_t H = (size_t)m->hidden;
     for (int k = 0; k <= upto && k < m->layers; k++) {

@@ -1,0 +1,111 @@
+/* The derivative of a step (see stepjac.h), formed row by row: the rows and the step's
+ * coefficients are the cell's (its descriptor, gatetui/cell.h); here what every cell
+ * shares. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compute/kernels.h"
+#include "compute/x86.h"
+#include "gatetui/stepjac.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize")
+#endif
+
+void stepjac_free(gt_stepjac *s)
+{
+    if (s->whn)
+        mat64_free(s->whn);
+    if (s->wrT)
+        mat64_free(s->wrT);
+    free(s->whn);
+    free(s->wrT);
+    free(s->b_hn);
+    memset(s, 0, sizeof *s);
+}
+
+int stepjac_init(gt_stepjac *s, const gt_model *m, int layer, int with_input, gt_error *e)
+{
+    memset(s, 0, sizeof *s);
+    if (layer < 0 || layer >= m->layers)
+        return gt_fail(e, GT_EINPUT, "tangent map: layer %d, the model has %d", layer, m->layers);
+    const gt_layer *ly = &m->layer[layer];
+    s->m = m;
+    s->layer = layer;
+    s->H = m->hidden;
+    s->D = ly->in_dim;
+    s->with_input = with_input;
+    s->rows = m->cell->state * s->H;
+    s->cols = s->H + (with_input ? s->D : 0);
+    if (m->cell->sj_init && m->cell->sj_init(s, ly)) {
+        stepjac_free(s);
+        return gt_fail(e, GT_EFAIL, "out of memory for the tangent map of layer %d", layer);
+    }
+    return GT_OK;
+}
+
+void stepjac_work_at(gt_stepjac_work *w, const gt_stepjac *s, double *v)
+{
+    const gt_celltype *cl = s->m->cell;
+    w->v = v;
+    w->f = cl->sj_f >= 0 ? v + (size_t)cl->sj_f * (size_t)s->H : NULL;
+    w->u = cl->sj_u >= 0 ? v + (size_t)cl->sj_u * (size_t)s->H : NULL;
+}
+
+int stepjac_work_init(gt_stepjac_work *w, const gt_stepjac *s, gt_error *e)
+{
+    memset(w, 0, sizeof *w);
+    const size_t H = (size_t)s->H;
+    const int second = s->m->cell->rec_blocks < s->m->cell->gates;
+    double *v = calloc(STEPJAC_COEFS * H, sizeof *w->v);
+    if (second) {
+        w->G = malloc(H * (size_t)s->cols * sizeof *w->G);
+        w->X = malloc(H * H * sizeof *w->X);
+    }
+    stepjac_work_at(w, s, v);
+    if (!w->v || (second && (!w->G || !w->X))) {
+        stepjac_work_free(w);
+        return gt_fail(e, GT_EFAIL, "out of memory for the tangent map");
+    }
+    return GT_OK;
+}
+
+void stepjac_work_free(gt_stepjac_work *w)
+{
+    free(w->v);
+    free(w->G);
+    free(w->X);
+    memset(w, 0, sizeof *w);
+}
+
+void stepjac_prepare(const gt_stepjac *s, gt_stepjac_work *w, const gt_step_point *pt)
+{
+    s->m->cell->sj_prepare(s, w, pt);
+}
+
+void stepjac_rows(const gt_stepjac *s, gt_stepjac_work *w, int r0, int r1)
+{
+    if (s->m->cell->sj_rows && r1 > r0)
+        s->m->cell->sj_rows(s, w, r0, r1);
+}
+
+void stepjac_row(const gt_stepjac *s, const gt_stepjac_work *w, int r, double *row)
+{
+    s->m->cell->sj_row(s, w, r, row);
+}
+
+/* For AVX2 and the baseline (compute/x86.h), the same numbers from both. */
+GT_CLONES_AVX2 void stepjac_comb3(size_t n, double *restrict out, double a,
+                                  const float *restrict W1, double b, const float *restrict W2,
+                                  double c, const float *restrict W3)
+{
+    if (W3) {
+        for (size_t j = 0; j < n; j++)
+            out[j] = a * W1[j] + b * W2[j] + c * W3[j];
+    } else {
+        for (size_t j = 0; j < n; j++)
+            out[j] = a * W1[j] + b * W2[j];
+    }
+}
