@@ -175,7 +175,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++)
         sum += ms[i];
     printf("%s (%s, H %d, %d layer%s), %s (%zu steps), %dx%d, %s\n", m.path, model_arch_name(&m),
-           m.hidden, m.layers, m.layers == 1 ? "" : "s", t.path, t.steps, cols, rows,
+           m.hidden_max, m.layers, m.layers == 1 ? "" : "s", t.path, t.steps, cols, rows,
            v.utf8 ? "UTF-8" : "ASCII");
     printf("background pass: %.0f ms (checkpoint interval %zu, %zu KB)\n", pass_ms,
            trace_interval(tr), trace_checkpoint_bytes(tr) / 1024);

@@ -129,7 +129,7 @@ static void check_residual(const gt_model *m, const gt_fixed *x, const char *nam
         tap_ok(0, "%s: a batch", name);
         return;
     }
-    const size_t H = (size_t)m->hidden;
+    const size_t H = (size_t)m->hidden_max;
     const int lstm = m->cell == &gt_cell_lstm;
     double worst = 0;
     for (size_t p = 0; p < x->count; p++) {

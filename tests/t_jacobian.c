@@ -57,7 +57,7 @@ static void state_before(const gt_model *m, const uint16_t *tok, size_t s, gt_ru
 static void fd_jacobian(const gt_model *m, int layer, const gt_run *r, const uint16_t *tok,
                         int K, int k, double *out)
 {
-    const int H = m->hidden, n = 2 * H + 1, lstm = m->cell == &gt_cell_lstm;
+    const int H = m->hidden_max, n = 2 * H + 1, lstm = m->cell == &gt_cell_lstm;
     gt_batch b;
     gt_error e;
     batch_init(&b, m, layer, n, &e);
@@ -104,7 +104,7 @@ static void test_fd(const char *file, const char *name, int layer, size_t T, int
         tap_ok(0, "%s loads", name);
         return;
     }
-    const int H = m.hidden, unit = H / 3;
+    const int H = m.hidden_max, unit = H / 3;
     gt_run r;
     run_init(&r, &m, &e);
     state_before(&m, t.tok, T - (size_t)K, &r);
@@ -159,7 +159,7 @@ static void test_linearized(const char *file, const char *name, int layer, size_
         return;
     }
     enum { K = 40 };
-    const int H = m.hidden, lstm = m.cell == &gt_cell_lstm;
+    const int H = m.hidden_max, lstm = m.cell == &gt_cell_lstm;
     gt_run r;
     run_init(&r, &m, &e);
     state_before(&m, t.tok, s, &r);
@@ -236,10 +236,10 @@ static void test_threads(void)
     jacobian_init(&b, &m, 0, 30, 3, &e);
     jacobian_run(&a, r.h, r.c, t.tok + 500, 30, &e);
     jacobian_run(&b, r.h, r.c, t.tok + 500, 30, &e);
-    const size_t H = (size_t)m.hidden;
+    const size_t H = (size_t)m.hidden_max;
     int same = a.threads == 1 && memcmp(a.mat, b.mat, H * H * sizeof *a.mat) == 0;
     for (int k = 1; k <= 30; k++)
-        for (int u = 0; u < m.hidden; u++) {
+        for (int u = 0; u < m.hidden_max; u++) {
             gt_jacobian_lag x, y;
             jacobian_lag(&a, k, u, &x);
             jacobian_lag(&b, k, u, &y);
@@ -296,15 +296,15 @@ static void test_closed(int lstm)
     jacobian_run(&j, NULL, NULL, tok, 20, &e);
     int exact = 1;
     for (int k = 1; k <= 20; k++)
-        for (int u = 0; u < m.hidden; u++) {
+        for (int u = 0; u < m.hidden_max; u++) {
             gt_jacobian_lag l;
             jacobian_lag(&j, k, u, &l);
             exact &= l.diag == l.carry && l.row == fabs(l.carry) && l.frob == l.carry_frob &&
                      l.diag_share == 1.0 && l.carry > 0 && l.carry < 1;
         }
-    for (int i = 0; i < m.hidden; i++)
-        for (int q = 0; q < m.hidden; q++)
-            exact &= i == q || jacobian_matrix(&j)[i * m.hidden + q] == 0.0;
+    for (int i = 0; i < m.hidden_max; i++)
+        for (int q = 0; q < m.hidden_max; q++)
+            exact &= i == q || jacobian_matrix(&j)[i * m.hidden_max + q] == 0.0;
     tap_ok(exact, "%s, every recurrent weight zero: J = C exactly at every lag and unit, 0 off "
            "the diagonal, diagonal share 1", lstm ? "LSTM" : "GRU");
     jacobian_free(&j);

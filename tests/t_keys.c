@@ -155,7 +155,7 @@ static void test_moving(gt_view *v)
 
 static void test_units(gt_view *v)
 {
-    const int H = v->m->hidden;
+    const int H = v->m->hidden_max;
     press(v, "j");
     press(v, "\x1b[B");
     tap_ok(v->unit == 2, "j and the down arrow select unit 2");
@@ -271,7 +271,7 @@ static void test_figure(gt_view *v)
     char want[96], name[64];
     snprintf(name, sizeof name, "t-m-unit%d-f.html", v->unit);
     snprintf(want, sizeof want, "title=\"step 10: f %.4f\"",
-             trace_gates(v->tr, 10, v->layer)[(size_t)v->m->hidden + (size_t)v->unit]);
+             trace_gates(v->tr, 10, v->layer)[(size_t)v->m->hidden_max + (size_t)v->unit]);
     static char page[1 << 20];
     read_page(name, page, sizeof page);
     tap_ok(strstr(v->ui->msg, name) && strstr(page, want) && strstr(page, "title=\"step 0: f ") &&
@@ -319,7 +319,7 @@ static void test_all_edits(gt_view *v)
     float h0[64], c0[64];
     gt_perturb p;
     int same = v->pert.valid && v->pert.all && v->pert.step == a && v->pert.nedits == 2 &&
-               n <= 128 && (size_t)(m->layers * m->hidden) <= 64 &&
+               n <= 128 && (size_t)(m->layers * m->hidden_max) <= 64 &&
                perturb_init(&p, m, 0, (int)K, 1, &e) == GT_OK;
     if (same) {
         for (size_t i = 0; i < n; i++) {
@@ -587,7 +587,7 @@ static void test_unit_table(gt_view *v)
     wait_stats(v);
     press(v, "\x0c"); /* a frame after the report came */
     const gt_unit_row *rows = data_stats_units(&v->stats, v->layer);
-    const int H = v->m->hidden;
+    const int H = v->m->hidden_max;
     tap_ok(rows && v->ut_known && v->stats.ngates == 3 && v->stats.carry == 1,
            "its rows come with the report (%d gates)", v->stats.ngates);
     if (!rows)
@@ -720,7 +720,7 @@ static void test_more_keys(gt_view *v)
     tap_ok(trace_edit_count(tr) == 0, "both undone");
 
     press(v, "L");
-    tap_ok(v->rank == v->m->hidden - 1, "L: the last unit of the order");
+    tap_ok(v->rank == v->m->hidden_max - 1, "L: the last unit of the order");
     press(v, "H");
     tap_ok(v->rank == 0, "H: the first");
     press_each(v, "#2\r");
@@ -732,7 +732,7 @@ static void test_more_keys(gt_view *v)
            "s: a new order, unit 2 still selected (rank %d)", v->rank);
     int was = v->rank;
     press(v, "S");
-    tap_ok(v->unit == 2 && v->rank == v->m->hidden - 1 - was,
+    tap_ok(v->unit == 2 && v->rank == v->m->hidden_max - 1 - was,
            "S: reversed, unit 2 still selected (rank %d)", v->rank);
     press(v, "S");
     press_each(v, "od");
@@ -1285,7 +1285,7 @@ static int view_is_run(const gt_view *v, const gt_model *m, const uint16_t *tok)
         return 0;
     for (size_t s = 0; s <= v->t; s++)
         run_step(&r, tok[s]);
-    const size_t H = (size_t)m->hidden, G = (size_t)m->gates;
+    const size_t H = (size_t)m->hidden_max, G = (size_t)m->gates;
     int same = memcmp(v->g, run_gates(&r, v->layer), G * H * sizeof(float)) == 0 &&
                memcmp(v->c, run_c(&r, v->layer), H * sizeof(float)) == 0 &&
                memcmp(v->h, run_h(&r, v->layer), H * sizeof(float)) == 0;
@@ -1308,7 +1308,7 @@ static void test_interventions(gt_model *m, gt_text *t)
     }
     v.ivs = &ivs;
     view_prepare(&v, 120, 40, &e);
-    const int H = m->hidden;
+    const int H = m->hidden_max;
     uint16_t tok[64];
     size_t T = t->steps < 64 ? t->steps : 64;
     memcpy(tok, t->tok, T * sizeof *tok);
@@ -1443,12 +1443,12 @@ static void test_intervention_background(gt_model *m)
     view_seek(&v, N - 1);
     TAP_WAIT_WHILE(v.pending, view_tick(&v));
     view_prepare(&v, 120, 40, &e);
-    const float before = v.g[m->hidden]; /* the forget gate of unit 0 at the cursor */
+    const float before = v.g[m->hidden_max]; /* the forget gate of unit 0 at the cursor */
     trace_edit(tr, N - 50, (trace_token(tr, N - 50) + 1) % m->vocab, &e); /* an edit near */
     view_edits_changed(&v);
     const int had_curves = v.pert.valid && v.pert.step == N - 50;
     press(&v, ">");
-    int waited = v.pending && v.stale && v.t == N - 1 && v.g[m->hidden] == before &&
+    int waited = v.pending && v.stale && v.t == N - 1 && v.g[m->hidden_max] == before &&
                  had_curves && v.edits_wait && !v.pert.valid;
     gt_surface s;
     int said = 0;
@@ -1479,7 +1479,7 @@ static void test_intervention_background(gt_model *m)
     tap_ok(v.pert.valid && v.pert.step == N - 50 && !v.edits_wait,
            "and the edit's curves once the pass has reached it");
     tap_ok(tok && !v.pending && !v.stale && v.t == N - 2 && view_is_run(&v, &ivs.m, tok) &&
-               v.g[m->hidden] != before,
+               v.g[m->hidden_max] != before,
            "then the values at the cursor are the changed model's");
     free(tok);
     view_free(&v);

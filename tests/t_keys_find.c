@@ -311,7 +311,7 @@ static void test_profile(gt_view *v)
                strcmp(data_find_signal_name(&v->find), "i") == 0,
            "; goes from %s to the next signal, %s", was, data_find_signal_name(&v->find));
     int best = 0; /* the unit of largest |r| with i, from every unit's r */
-    for (int u = 1; u < v->m->hidden; u++)
+    for (int u = 1; u < v->m->hidden_max; u++)
         if (fabs(data_find_r(&v->find, u)) > fabs(data_find_r(&v->find, best)))
             best = u;
     char named[64];

@@ -169,7 +169,7 @@ static int run_all(const fixture *f, const char *top, worst *w)
         printf("# %s\n", e.msg);
         return -1;
     }
-    int shape = (long)t.steps == f->T && m.layers == f->L && m.hidden == f->H &&
+    int shape = (long)t.steps == f->T && m.layers == f->L && m.hidden_max == f->H &&
                 m.gates + (m.cell == &gt_cell_lstm ? 2 : 1) == f->Q;
     size_t nu = (size_t)f->L * f->Q * f->H, next = 0;
     double *sum = calloc(nu, sizeof *sum), *mx = calloc(nu, sizeof *mx);

@@ -54,7 +54,7 @@ static void test_scalar_lstm(void)
     gt_model m;
     write_scalar_lstm("scalar.bin", logf(3), "lstm.");
     tap_ok(load(&m, "scalar.bin", NULL) == 0, "scalar LSTM loads");
-    tap_ok(m.cell == &gt_cell_lstm && m.layers == 1 && m.hidden == 1 && m.vocab == 2 &&
+    tap_ok(m.cell == &gt_cell_lstm && m.layers == 1 && m.hidden_max == 1 && m.vocab == 2 &&
                m.has_embedding && !m.has_readout && m.params == 18,
            "scalar LSTM: arch lstm, L 1, H 1, V 2, embedding, 18 numbers in the file");
     gt_run r;

@@ -85,7 +85,7 @@ static void test_batch(const char *name)
         run_step(&r, tok[3]);
         batch_step(&big, 7, tok);
         batch_step(&one, 1, tok + 3);
-        const int H = m.hidden, G = m.gates;
+        const int H = m.hidden_max, G = m.gates;
         for (int k = 0; k < m.layers; k++) {
             for (int j = 0; j < H; j++) {
                 double d = fabs(batch_h(&big, k, 3)[j] - run_h(&r, k)[j]);
@@ -276,7 +276,7 @@ static void check_edit(const char *name, const gt_model *m, const gt_text *t, gt
                same_halflife(res->hl_fo, json_object_get(want, "halflife_forget_only")),
            "%s: half-lives %.3f, %.3f, forget-only %.3f", desc, res->hl_c, res->hl_h,
            res->hl_fo);
-    check_units(res, want, m->hidden, desc);
+    check_units(res, want, m->hidden_max, desc);
 }
 
 /* One fixture line: model, options (--layer N, --horizon K). */
@@ -399,7 +399,7 @@ static void test_closed(int gru)
     tap_ok(fabs((gru ? res->hl_h : res->hl_c) - res->hl_fo) < 1e-9,
            "%s, return path closed: both half-lives %.4f", gru ? "GRU" : "LSTM", res->hl_fo);
     int units = 1;
-    for (int j = 0; j < m.hidden; j++)
+    for (int j = 0; j < m.hidden_max; j++)
         units &= res->d0[j] == 0 || res->last[j] == res->last_fo[j];
     tap_ok(units, "%s, return path closed: each unit lasts as long as its gate says",
            gru ? "GRU" : "LSTM");
@@ -504,7 +504,7 @@ static void test_open_and_edges(void)
     int zero = none->hl_c == PERTURB_NONE && none->hl_fo == PERTURB_NONE;
     for (int k = 0; k <= 64; k++)
         zero &= none->dc[k] == 0 && none->dh[k] == 0 && none->fo[k] == 0;
-    for (int j = 0; j < m.hidden; j++)
+    for (int j = 0; j < m.hidden_max; j++)
         zero &= none->last[j] == -1 && none->last_fo[j] == -1;
     tap_ok(zero, "an edit that changes nothing: zero curves, no half-life, no unit");
     const gt_perturb_result *end = perturb_one(&q, NULL, NULL, t.tok, ed[0], 10);
@@ -560,7 +560,7 @@ static void test_float32_mode(const char *path, const char *name, int layer)
     d.units = f.units = 0;
     perturb_run(&d, r.h, r.c, t.tok + S, eds, nx, N);
     double worst = 0, gates = 0;
-    const size_t H = (size_t)m.hidden;
+    const size_t H = (size_t)m.hidden_max;
     for (int s = 0; s < N; s++) { /* stepped again to see the gates at every step */
         uint16_t tk[1] = {t.tok[S + s]};
         if (s == 0) {

@@ -573,7 +573,7 @@ static void test_heat_signals(gt_view *v)
     view_select_unit(v, 2);
     view_seek(v, 40);
     int said = 0, shaded = 0, compared = 0;
-    const size_t nh = (size_t)v->m->hidden;
+    const size_t nh = (size_t)v->m->hidden_max;
     for (int i = 0; i < 6; i++) {
         key(v, K_CHAR, 'c');
         draw(v, 120, 40);

@@ -95,7 +95,7 @@ static int load(gt_model *m, gt_text *t, int gru, int L, int H, size_t len)
 /* Every layer's values of a straight run over toks, step by step: [T][L][G+2][H]. */
 static float *straight(const gt_model *m, const uint16_t *toks, size_t T)
 {
-    size_t L = (size_t)m->layers, H = (size_t)m->hidden, G = (size_t)m->gates;
+    size_t L = (size_t)m->layers, H = (size_t)m->hidden_max, G = (size_t)m->gates;
     size_t per = L * (G + 2) * H;
     float *all = malloc(T * per * sizeof *all);
     gt_run r;
@@ -116,7 +116,7 @@ static float *straight(const gt_model *m, const uint16_t *toks, size_t T)
 /* Compares the trace's values at step s (all layers) with the straight run's. */
 static int same_at(gt_trace *tr, const gt_model *m, const float *all, size_t s)
 {
-    size_t L = (size_t)m->layers, H = (size_t)m->hidden, G = (size_t)m->gates;
+    size_t L = (size_t)m->layers, H = (size_t)m->hidden_max, G = (size_t)m->gates;
     size_t per = L * (G + 2) * H;
     size_t w = trace_window_len(tr);
     size_t a = s > w / 3 ? s - w / 3 : 0;
@@ -183,7 +183,7 @@ static void test_random_access(int gru)
            arch);
 
     /* the state before a step */
-    size_t LH = (size_t)m.layers * m.hidden;
+    size_t LH = (size_t)m.layers * m.hidden_max;
     float *h = malloc(LH * sizeof *h), *c = malloc(LH * sizeof *c);
     trace_state_before(tr, 778, h, c, NULL);
     tap_ok(memcmp(h, r.h, LH * sizeof *h) == 0 && memcmp(c, r.c, LH * sizeof *c) == 0,
@@ -226,12 +226,12 @@ static void test_random_access(int gru)
     tap_ok(ok, "%s: values follow the edited text", arch);
     float *h2 = malloc(LH * sizeof *h2), *c2 = malloc(LH * sizeof *c2);
     trace_state_before(tr, s2, h, c, NULL);
-    const size_t per = (size_t)m.layers * (m.gates + 2) * m.hidden;
+    const size_t per = (size_t)m.layers * (m.gates + 2) * m.hidden_max;
     int same = 1;
     for (int k = 0; k < m.layers; k++) {
-        const float *o = eall + (s2 - 1) * per + (size_t)k * (m.gates + 2) * m.hidden;
-        same &= memcmp(h + (size_t)k * m.hidden, o + (size_t)(m.gates + 1) * m.hidden,
-                       (size_t)m.hidden * sizeof *h) == 0;
+        const float *o = eall + (s2 - 1) * per + (size_t)k * (m.gates + 2) * m.hidden_max;
+        same &= memcmp(h + (size_t)k * m.hidden_max, o + (size_t)(m.gates + 1) * m.hidden_max,
+                       (size_t)m.hidden_max * sizeof *h) == 0;
     }
     tap_ok(same, "%s: the state before the second edit is the edited run's", arch);
     gt_edit ed;
@@ -305,7 +305,7 @@ static void test_pass(void)
     for (size_t s = 0; s <= end; s++)
         run_step(&r, t.tok[s]);
     trace_load(tr, end, end + 1, NULL);
-    tap_ok(memcmp(trace_h(tr, end, 0), r.h, (size_t)m.hidden * sizeof(float)) == 0,
+    tap_ok(memcmp(trace_h(tr, end, 0), r.h, (size_t)m.hidden_max * sizeof(float)) == 0,
            "pass: the last step equals a straight run's");
     tap_ok(trace_pass_progress(tr) == 1.0, "pass: progress 1 when done");
 
@@ -486,17 +486,17 @@ static void test_overlay(int gru)
     float *all = straight(&m, ref, T);
     ok = known <= 1 && trace_known(tr) == T && same_at(tr, &m, all, T - 1);
     /* the checkpoint after each edited step is the pass's own (a window far away) */
-    size_t I = trace_interval(tr), LH = (size_t)m.layers * m.hidden;
-    size_t per = (size_t)m.layers * (m.gates + 2) * m.hidden;
+    size_t I = trace_interval(tr), LH = (size_t)m.layers * m.hidden_max;
+    size_t per = (size_t)m.layers * (m.gates + 2) * m.hidden_max;
     float *h = malloc(LH * sizeof *h), *c = malloc(LH * sizeof *c);
     for (size_t x = trace_next_edited(tr, 0); ok && x < T; x = trace_next_edited(tr, x + 1)) {
         size_t cp = (x / I + 1) * I;
         if (cp > T || trace_state_before(tr, cp, h, c, &e))
             continue;
         for (int k = 0; k < m.layers; k++) {
-            const float *o = all + (cp - 1) * per + (size_t)k * (m.gates + 2) * m.hidden;
-            ok &= memcmp(h + (size_t)k * m.hidden, o + (size_t)(m.gates + 1) * m.hidden,
-                         (size_t)m.hidden * sizeof *h) == 0;
+            const float *o = all + (cp - 1) * per + (size_t)k * (m.gates + 2) * m.hidden_max;
+            ok &= memcmp(h + (size_t)k * m.hidden_max, o + (size_t)(m.gates + 1) * m.hidden_max,
+                         (size_t)m.hidden_max * sizeof *h) == 0;
         }
     }
     free(h);

@@ -14,23 +14,25 @@ typedef struct gt_batch {
     const gt_model *m;
     int upto;          /* layers 0..upto are stepped */
     int cap;           /* the most items a step takes */
-    int H, G;
-    double *h, *c;     /* [(upto+1) * cap * H]: layer k, item i at (k*cap + i)*H */
-    double *gates;     /* [(upto+1) * cap * G*H]: the last step's gates after their
-                          nonlinearity, i f g o (LSTM) or r z n (GRU) */
+    int Hmax, G;       /* the widest of layers 0..upto, and the gate blocks */
+    int units;         /* T: the units of layers 0..upto, H_0 + ... + H_upto */
+    double *h, *c;     /* [cap T]: layer k, item i at cap off_k + i H_k (gatetui/model.h) */
+    double *gates;     /* [cap G T]: the last step's gates after their nonlinearity, i f g o
+                          (LSTM) or r z n (GRU), layer k's item i at G (cap off_k + i H_k) */
     /* private */
     struct gt_mat64 *ih, *hh, *hn; /* per layer: W_ih (none for layer 0 when tabulated),
                                       W_hh (its r and z rows only for a GRU with the reset
                                       before W_hn, whose n rows are then hn) */
-    double *b_ih, *b_hh;   /* [(upto+1) * G*H] */
-    double *xtab;          /* (V, G*H): layer 0's W_ih x_v + b_ih, or NULL */
-    double *xin, *acc, *tmp, *rh; /* [cap * D_0], [cap * G*H] twice, [cap * H] */
+    double *b_ih, *b_hh;   /* [G T]: layer k's at G off_k */
+    double *xtab;          /* (V, G*H_0): layer 0's W_ih x_v + b_ih, or NULL */
+    double *xin, *acc, *tmp, *rh; /* [cap * D_0], [cap * G*Hmax] twice, [cap * Hmax]: one
+                                     layer's, items G H_k (or H_k) apart */
     struct gt_mat32 *ih32, *hh32, *hn32; /* float32 copies (batch_use_float32), or NULL */
-    float *dx, *dy, *dyi;  /* [cap * max(D, H)], [cap * G*H] twice */
-    double *y0, *y0i;      /* [G*H] twice */
+    float *dx, *dy, *dyi;  /* [cap * max(D, Hmax)], [cap * G*Hmax] twice */
+    double *y0, *y0i;      /* [G*Hmax] twice */
     int interleave;        /* dx holds the items interleaved (kern32_gemm_t) */
     int single32;          /* one item's products from the float32 weights (batch_single_float32) */
-    float *dT;             /* [(upto+1) * cap * H]: per layer, items 1..n-1's h - item 0's h
+    float *dT;             /* [cap T]: per layer (at cap off_k), items 1..n-1's h - item 0's h
                               in float32, laid out as the products read them */
     int dT_n;              /* the n of the step that left dT, 0 when it is not valid */
     double *dn2;           /* [cap * 2]: |c_i - c_0|^2, |h_i - h_0|^2 of layer upto */
@@ -74,24 +76,33 @@ int batch_use_readout(gt_batch *b, gt_error *e);
  * the others through the float32 product of their difference from it. */
 void batch_logits(gt_batch *b, int n, double *logits);
 
-/* Item i's state, from float arrays of every layer ([L*H], layer by layer, as gt_run keeps
- * them); NULL for the zero state. c is ignored for a GRU. */
+/* Item i's state, from float arrays of every layer ([hidden_total], layer by layer, as gt_run
+ * keeps them); NULL for the zero state. c is ignored for a GRU. */
 void batch_set_state(gt_batch *b, int i, const float *h, const float *c);
 
 /* One step: item i (i < n <= cap) reads token tok[i]. */
 void batch_step(gt_batch *b, int n, const uint16_t *tok);
 
+/* Layer k's width H_k, and item i's h, c and gates on it. */
+static inline size_t batch_width(const gt_batch *b, int k)
+{
+    return (size_t)b->m->layer[k].hidden;
+}
+static inline size_t batch_at(const gt_batch *b, int k, int i)
+{
+    return (size_t)b->cap * b->m->layer[k].off + (size_t)i * batch_width(b, k);
+}
 static inline double *batch_h(const gt_batch *b, int k, int i)
 {
-    return b->h + ((size_t)k * b->cap + i) * b->H;
+    return b->h + batch_at(b, k, i);
 }
 static inline double *batch_c(const gt_batch *b, int k, int i)
 {
-    return b->c + ((size_t)k * b->cap + i) * b->H;
+    return b->c + batch_at(b, k, i);
 }
 static inline double *batch_gates(const gt_batch *b, int k, int i)
 {
-    return b->gates + ((size_t)k * b->cap + i) * b->G * b->H;
+    return b->gates + (size_t)b->G * batch_at(b, k, i);
 }
 /* After a step in double of a cell that keeps it (gatetui/cell.h: a GRU with the reset
  * after W_hn; not batch_use_float32's steps of several items): item 0's W_hn h + b_hn of the
@@ -99,7 +110,7 @@ static inline double *batch_gates(const gt_batch *b, int k, int i)
 static inline const double *batch_hn(const gt_batch *b)
 {
     return b->m->cell->keeps_hn && (!b->hh32 || b->single32)
-               ? b->tmp + (size_t)b->m->cell->candidate * (size_t)b->H
+               ? b->tmp + (size_t)b->m->cell->candidate * batch_width(b, b->upto)
                : NULL;
 }
 

@@ -15,7 +15,7 @@ typedef struct gt_compare_col {
     char name[64];      /* the model file's name without its folders (cut to 63 bytes) */
     char kind[8];       /* the cell: "LSTM", "GRU", "RNN" */
     char carry[4];      /* the carry gate's name ("f", "z"), "" without one */
-    int hidden, K, ge10, ge10_measured;
+    int hidden, K, ge10, ge10_measured; /* hidden: the units of the report's layer */
     double loss;        /* nats per character; NAN without a readout */
     double mean, left, right; /* the carry gate's mean, fractions below 0.1, above 0.9 */
     double hl_median, hl_max; /* the units' half-lives from their mean carry gate */

@@ -27,8 +27,9 @@ typedef struct gt_lyapunov {
     double *exponent, *se, *halflife, *halflife_hw; /* [modes] */
 } gt_lyapunov;
 
-/* The step's state size of model m's layers: 2H (LSTM) or H (GRU, plain RNN). */
-int dyn_state_size(const gt_model *m);
+/* The step's state size of model m's layer `layer` (in range): 2H_k (a cell state's (c, h))
+ * or H_k (GRU, plain RNN). */
+int dyn_state_size(const gt_model *m, int layer);
 
 /* Steps 0..steps of tok (steps + 1 tokens) through layers 0..layer: step 0, from the zero
  * state, sets the state the first Jacobian is taken from; J_t = ds_t / ds_(t-1) of the

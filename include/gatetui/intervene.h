@@ -18,13 +18,25 @@
 #include "gatetui/model.h"
 
 typedef struct gt_intervention {
-    int layers, hidden;
-    const gt_celltype *cell;     /* a cell without a carry gate has no bias to shift, one
+    int layers, units;       /* units: every layer's, hidden_total (gatetui/model.h) */
+    size_t *off;             /* [L+1]: layer k's units at off[k] .. off[k+1]-1, as the
+                                model's */
+    const gt_celltype *cell; /* a cell without a carry gate has no bias to shift, one
                                 without a cell state no carousel */
-    double *shift;           /* [L*H]: the carry gate's bias shift of each unit */
-    unsigned char *ablate;   /* [L*H]: 1 where the unit is ablated */
+    double *shift;           /* [units]: the carry gate's bias shift of each unit */
+    unsigned char *ablate;   /* [units]: 1 where the unit is ablated */
     unsigned char *carousel; /* [L]: 1 where the layer's f is 1 */
 } gt_intervention;
+
+/* Whether unit `unit` of layer `layer` is ablated; the carry gate's shift of it. */
+static inline int iv_ablated(const gt_intervention *iv, int layer, int unit)
+{
+    return iv->ablate[iv->off[layer] + (size_t)unit];
+}
+static inline double iv_shift_of(const gt_intervention *iv, int layer, int unit)
+{
+    return iv->shift[iv->off[layer] + (size_t)unit];
+}
 
 /* None, for model m's layers and units. */
 int iv_init(gt_intervention *iv, const gt_model *m, gt_error *e);

@@ -33,7 +33,7 @@ typedef struct gt_jacobian_lag {
 
 typedef struct gt_jacobian {
     const gt_model *m;
-    int layer, kmax, H;
+    int layer, kmax, H; /* H: the layer's width H_k */
     int K;              /* the last run's lags: 1..K (0: none yet) */
     int threads;
     /* private */

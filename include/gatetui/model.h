@@ -15,8 +15,14 @@ struct gt_modelfile;
 /* The code point shown for a token no character maps to ("<pad>", "<unk>"). */
 #define GT_NOCHAR_CP 0xFFFDu
 
+/* Layer k of H_k units: its weights, G blocks of H_k rows each (gatetui/cell.h). Each layer
+ * has its own width (stacked cells of different sizes); arrays over every layer's units
+ * (a run's h and c, the trace's states) hold layer k's at [off_k, off_k + H_k) of
+ * gt_model.hidden_total, and its gates at G off_k. */
 typedef struct gt_layer {
-    int in_dim;          /* D_k: the input width, H above layer 0 */
+    int hidden;          /* H_k */
+    int in_dim;          /* D_k: the input width, H_(k-1) above layer 0 */
+    size_t off;          /* off_k: H_0 + ... + H_(k-1) */
     const float *w_ih;   /* (G*H, D_k) */
     const float *w_hh;   /* (G*H, H) */
     const float *w_hr;   /* (P, H): the projection of nn.LSTM(proj_size=P), or NULL. It is
@@ -31,7 +37,8 @@ typedef struct gt_model {
     const gt_celltype *cell; /* what the cell is, its steps (gatetui/cell.h) */
     int gates;           /* G: 4 for an LSTM, 3 for a GRU, 1 for an RNN */
     int layers;          /* L */
-    int hidden;          /* H */
+    int hidden_max;      /* the largest H_k: room for any one layer's units */
+    int hidden_total;    /* H_0 + ... + H_(L-1): arrays over every layer's units */
     int proj;            /* P: an LSTM's projection width (nn.LSTM(proj_size)), 0 for none */
     int vocab;           /* V */
     int input_dim;       /* D_0: V for one-hot input, the embedding width otherwise */
@@ -41,8 +48,8 @@ typedef struct gt_model {
     int nonlin_assumed;  /* RNN: 1 when the file does not say which (--nonlinearity) */
     gt_layer *layer;     /* [L] */
     const float *emb;    /* (V, D_0) or NULL */
-    const float *x_table; /* (V, G*H): layer 0's W_ih x_v + b_ih for each token v */
-    const float *out_w;  /* (V, H) or NULL */
+    const float *x_table; /* (V, G*H_0): layer 0's W_ih x_v + b_ih for each token v */
+    const float *out_w;  /* (V, H_(L-1)) or NULL */
     const float *out_b;  /* (V) or NULL */
     uint32_t *vocab_cp;  /* [V]: the code point of each token (GT_NOCHAR_CP for a token
                             longer than one character, which no character maps to) */
@@ -74,6 +81,22 @@ typedef struct gt_model_options {
 } gt_model_options;
 
 void model_options_init(gt_model_options *o);
+
+/* Layer k's width H_k. */
+static inline int model_width(const gt_model *m, int k)
+{
+    return m->layer[k].hidden;
+}
+
+/* Who has layer k's units, in messages: "the model" when its layers are all as wide, else
+ * "layer K" (in buf, of at least 24 bytes). */
+const char *model_units_of(const gt_model *m, int k, char *buf, size_t n);
+
+/* The layers' widths for messages and headers: "512" when they are all as wide, else
+ * "16, 24, 12" (in buf). */
+const char *model_widths(const gt_model *m, char *buf, size_t n);
+/* 1 when the layers are not all as wide. */
+int model_widths_differ(const gt_model *m);
 
 /* Reads and checks path. On failure nothing is left allocated and e says what. */
 int model_load(gt_model *m, const char *path, const gt_model_options *opt, gt_error *e);

@@ -8,11 +8,12 @@
 
 typedef struct gt_run {
     const gt_model *m;
-    float *h;       /* [L*H] hidden state of each layer after the last step */
-    float *c;       /* [L*H] cell state (LSTM; zeros for a GRU) */
-    float *gates;   /* [L*G*H] the last step's gates after their nonlinearity:
-                       i, f, g, o (LSTM) or r, z, n (GRU), layer by layer; an
-                       RNN's pre-activation a */
+    float *h;       /* [hidden_total] hidden state of each layer after the last step,
+                       layer k's H_k at its off_k (gatetui/model.h) */
+    float *c;       /* [hidden_total] cell state (a cell state's; zeros otherwise) */
+    float *gates;   /* [G hidden_total] the last step's gates after their nonlinearity:
+                       i, f, g, o (LSTM) or r, z, n (GRU), layer by layer (layer k's
+                       G H_k at G off_k); an RNN's pre-activation a */
     float *scratch; /* private */
     struct gt_pool *pool; /* threads sharing each product, or NULL */
     int backward;   /* private: the direction of the next step's products */
@@ -38,12 +39,12 @@ int run_check_finite(const gt_run *r, int upto, size_t step, gt_error *e);
 /* Next-token probabilities from the top layer's h (the model must have a readout). */
 void run_probs(const gt_run *r, float *p /* [V] */);
 
-/* Pointers into the run for layer k. */
-static inline float *run_h(const gt_run *r, int k) { return r->h + (size_t)k * r->m->hidden; }
-static inline float *run_c(const gt_run *r, int k) { return r->c + (size_t)k * r->m->hidden; }
+/* Pointers into the run for layer k (its H_k units). */
+static inline float *run_h(const gt_run *r, int k) { return r->h + r->m->layer[k].off; }
+static inline float *run_c(const gt_run *r, int k) { return r->c + r->m->layer[k].off; }
 static inline float *run_gates(const gt_run *r, int k)
 {
-    return r->gates + (size_t)k * r->m->gates * r->m->hidden;
+    return r->gates + (size_t)r->m->gates * r->m->layer[k].off;
 }
 
 #endif

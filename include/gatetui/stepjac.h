@@ -59,7 +59,8 @@ typedef struct gt_stepjac_work {
 
 int stepjac_init(gt_stepjac *s, const gt_model *m, int layer, int with_input, gt_error *e);
 void stepjac_free(gt_stepjac *s);
-/* w serves s and any gt_stepjac of the same model with no more columns. */
+/* w serves s and any gt_stepjac of the same model with no more columns than s's or twice
+ * its widest layer's. */
 int stepjac_work_init(gt_stepjac_work *w, const gt_stepjac *s, gt_error *e);
 void stepjac_work_free(gt_stepjac_work *w);
 /* Points w at the coefficients v ([STEPJAC_COEFS H], kept elsewhere), f and u within them. */

@@ -18,7 +18,7 @@ void compare_col(gt_compare_col *c, const gt_report *r)
     const int gated = r->ngates > 0 && r->carry >= 0 && r->carry < r->ngates;
     const gt_report_gate *g = gated ? &r->gate[r->carry] : NULL;
     snprintf(c->carry, sizeof c->carry, "%s", g ? g->name : "");
-    c->hidden = m->hidden;
+    c->hidden = model_width(m, r->layer); /* the report's layer's units */
     c->K = r->K;
     c->loss = r->loss.count ? r->loss.nats : NAN;
     c->mean = g ? g->mean : NAN;
@@ -36,7 +36,7 @@ void compare_col(gt_compare_col *c, const gt_report *r)
     c->hl_forget_only = g ? r->hl_forget_only : NAN;
     if (r->unit_table && r->pairs) { /* past the horizon (NAN) counts as longer */
         c->ge10_measured = 0;
-        for (int j = 0; j < m->hidden; j++) {
+        for (int j = 0; j < c->hidden; j++) {
             double h = r->unit_table[j].halflife_measured;
             c->ge10_measured += isnan(h) ? r->K >= 10 : h >= 10;
         }

@@ -52,7 +52,6 @@ int dump_values(FILE *out, const gt_model *m, const gt_text *t, int layer, size_
     for (int q = 0; q < ns; q++)
         fprintf(out, ",%s", signals_name(m, q));
     fputc('\n', out);
-    const int H = m->hidden;
     int k0 = layer < 0 ? 0 : layer, k1 = layer < 0 ? m->layers - 1 : layer;
     if (to >= t->steps)
         to = t->steps - 1;
@@ -67,6 +66,7 @@ int dump_values(FILE *out, const gt_model *m, const gt_text *t, int layer, size_
         char ch[16];
         dump_char_field(m, t->tok[s], ch);
         for (int k = k0; k <= k1; k++) {
+            const int H = model_width(m, k);
             const float *sig[SIGNALS_MAX];
             for (int q = 0; q < ns; q++)
                 sig[q] = signals_of(&r, k, q);

@@ -27,9 +27,9 @@
 #include "dynrun.h"
 #include "gatetui/dynamics.h"
 
-int dyn_state_size(const gt_model *m)
+int dyn_state_size(const gt_model *m, int layer)
 {
-    return m->cell->state * m->hidden;
+    return m->cell->state * model_width(m, layer);
 }
 
 void dynrun_close(dynrun *d)
@@ -54,8 +54,8 @@ int dynrun_open(dynrun *d, const gt_model *m, int layer, gt_error *e)
                        m->layers, m->layers == 1 ? "" : "s", m->layers - 1);
     d->m = m;
     d->layer = layer;
-    d->H = m->hidden;
-    d->n = dyn_state_size(m);
+    d->H = model_width(m, layer);
+    d->n = dyn_state_size(m, layer);
     int rc = batch_init(&d->b, m, layer, 1, e);
     if (!rc)
         rc = batch_single_float32(&d->b, e);
@@ -481,7 +481,10 @@ int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const 
                      size_t steps, size_t warmup, int threads, gt_error *e)
 {
     memset(l, 0, sizeof *l);
-    const int n = dyn_state_size(m);
+    if (layer < 0 || layer >= m->layers) /* as dynrun_open says it */
+        return gt_fail(e, GT_EINPUT, "--layer %d: the model has %d layer%s (0..%d)", layer,
+                       m->layers, m->layers == 1 ? "" : "s", m->layers - 1);
+    const int n = dyn_state_size(m, layer);
     if (M < 1 || M > n)
         return gt_fail(e, GT_EINPUT, "--modes %d: the state has %d numbers (1..%d)", M, n, n);
     if (warmup >= steps)

@@ -44,12 +44,13 @@ static int pick_unit(const gt_model *m, const gt_find_options *o, int *sig, gt_e
 {
     if ((*sig = find_pick_signal(m, o->signal, e)) < 0)
         return e->code;
+    const int H = model_width(m, o->layer);
+    char who[24];
     if (o->unit < 0)
-        return gt_fail(e, GT_EINPUT, "%s needs --unit J (0..%d)", mode_flag(o->mode),
-                       m->hidden - 1);
-    if (o->unit >= m->hidden)
-        return gt_fail(e, GT_EINPUT, "--unit %ld: the model has %d units (0..%d)", o->unit,
-                       m->hidden, m->hidden - 1);
+        return gt_fail(e, GT_EINPUT, "%s needs --unit J (0..%d)", mode_flag(o->mode), H - 1);
+    if (o->unit >= H)
+        return gt_fail(e, GT_EINPUT, "--unit %ld: %s has %d units (0..%d)", o->unit,
+                       model_units_of(m, o->layer, who, sizeof who), H, H - 1);
     return GT_OK;
 }
 
@@ -165,9 +166,11 @@ static int html_component(gt_figure *fg, gt_components *c, const gt_model *m,
     fg->signal = find_pick_signal(m, o->signal, e);
     if (fg->signal < 0)
         return e->code;
-    if (o->component >= m->hidden || (size_t)o->component >= n)
-        return gt_fail(e, GT_EINPUT, "--component %ld: the model has %d units (0..%d)",
-                       o->component, m->hidden, m->hidden - 1);
+    const int H = model_width(m, o->layer);
+    char who[24];
+    if (o->component >= H || (size_t)o->component >= n)
+        return gt_fail(e, GT_EINPUT, "--component %ld: %s has %d units (0..%d)", o->component,
+                       model_units_of(m, o->layer, who, sizeof who), H, H - 1);
     if (fg->to >= n)
         return gt_fail(e, GT_EINPUT, "--to %zu: past the %zu steps searched", fg->to, n);
     gt_signal_matrix x;

@@ -60,7 +60,7 @@ static json_t *units_json(const gt_units *u, const char *regex, int only)
         if (only >= 0 && s != only)
             continue;
         json_t *list = json_array();
-        for (int j = 0; j < u->m->hidden; j++) {
+        for (int j = 0; j < model_width(u->m, u->layer); j++) {
             const gt_unit_r *x = &u->by_signal[s][j];
             json_array_append_new(list, json_pack("{s:i, s:o, s:o, s:o}", "unit", x->unit, "r",
                                                   jsonout_num(x->r), "mean_inside", jsonout_num(x->mean_inside),
@@ -78,14 +78,15 @@ int find_print_units(FILE *f, const gt_units *u, const char *regex, int only,
     if (json)
         return jsonout_write(f, units_json(u, regex, only), 1, JSONOUT_FINDING);
     const gt_model *m = u->m;
+    const int H = model_width(m, u->layer);
     char mp[1024], tp[1024], rp[1024];
     fprintf(f, "%s: %s, layer %d, %d units; %s, the first %zu steps from the zero state\n",
-            utf8_printable(mp, sizeof mp, m->path), model_kind(m), u->layer, m->hidden,
+            utf8_printable(mp, sizeof mp, m->path), model_kind(m), u->layer, H,
             utf8_printable(tp, sizeof tp, text_name), u->steps);
     fprintf(f, "\"%s\": %zu match%s cover %zu steps (%.1f%%)\n",
             utf8_printable(rp, sizeof rp, regex), u->matches,
             u->matches == 1 ? "" : "es", u->inside, 100.0 * (double)u->inside / (double)u->steps);
-    int top = m->hidden < TEXT_TOP ? m->hidden : TEXT_TOP;
+    int top = H < TEXT_TOP ? H : TEXT_TOP;
     for (int s = 0; s < u->nsig; s++) {
         if (only >= 0 && s != only)
             continue;

@@ -19,9 +19,9 @@
 
 typedef struct fx_shared {
     const gt_model *m;
-    int layer, n;
+    int layer, n, nmax;   /* the layer's state's numbers, the most of layers 0..layer's */
     uint16_t tok;
-    size_t nstarts, len;  /* len: the stack's state, (layer + 1) * n */
+    size_t nstarts, len;  /* len: the stack's state, layer k's (c, h) or h at stack_off(k) */
     size_t hold;          /* the held character's steps before Newton */
     double *st;           /* [nstarts * len]: each start, then its fixed point */
     double *res;          /* [nstarts]: the stack's residual, or -1: not converged */
@@ -29,18 +29,24 @@ typedef struct fx_shared {
 
 typedef struct fx_work {
     dynrun *d;            /* [layer + 1]: layers 0..k stepped */
-    double *A, *r;        /* [n * n + 2n] (a matrix, or the eigenvalues' parts), [n] */
+    double *A, *r;        /* [n * n + 2n] (a matrix, or the eigenvalues' parts), [n] (n: nmax) */
     double *s0, *t;       /* [n] twice: the state before a step, F of a trial */
     lapack_int *ipiv;     /* [n] */
 } fx_work;
 
+/* Where layer k's state is in the stack's: its (c, h) or h after the layers below's. */
+static size_t stack_off(const gt_model *m, int k)
+{
+    return (size_t)m->cell->state * m->layer[k].off;
+}
+
 /* Layers 0..d->layer of d's batch set from the stack's state st ((c, h) or h per layer). */
 static void load_state(dynrun *d, const double *st)
 {
-    const size_t H = (size_t)d->H, n = (size_t)d->n;
     const int lstm = d->m->cell->has_c; /* (c, h) */
     for (int k = 0; k <= d->layer; k++) {
-        const double *s = st + (size_t)k * n;
+        const size_t H = (size_t)model_width(d->m, k);
+        const double *s = st + stack_off(d->m, k);
         if (lstm)
             memcpy(batch_c(&d->b, k, 0), s, H * sizeof *s);
         memcpy(batch_h(&d->b, k, 0), s + (lstm ? H : 0), H * sizeof *s);
@@ -60,10 +66,10 @@ static void layer_state(const dynrun *d, double *s)
 /* Layers 0..d->layer of d's batch into the stack's state st. */
 static void stack_state(const dynrun *d, double *st)
 {
-    const size_t H = (size_t)d->H, n = (size_t)d->n;
     const int lstm = d->m->cell->has_c;
     for (int k = 0; k <= d->layer; k++) {
-        double *s = st + (size_t)k * n;
+        const size_t H = (size_t)model_width(d->m, k);
+        double *s = st + stack_off(d->m, k);
         if (lstm)
             memcpy(s, batch_c(&d->b, k, 0), H * sizeof *s);
         memcpy(s + (lstm ? H : 0), batch_h(&d->b, k, 0), H * sizeof *s);
@@ -75,7 +81,7 @@ static void stack_state(const dynrun *d, double *st)
 static double residual(dynrun *d, const double *st, uint16_t tok, double *r)
 {
     const size_t n = (size_t)d->n;
-    const double *s = st + (size_t)d->layer * n;
+    const double *s = st + stack_off(d->m, d->layer);
     load_state(d, st);
     dynrun_step(d, tok, 1);
     layer_state(d, r);
@@ -93,7 +99,7 @@ static double residual(dynrun *d, const double *st, uint16_t tok, double *r)
 static double line_search(fx_work *w, dynrun *d, double *st, uint16_t tok, double res)
 {
     const size_t n = (size_t)d->n;
-    double *s = st + (size_t)d->layer * n, *s0 = w->s0, *delta = w->r;
+    double *s = st + stack_off(d->m, d->layer), *s0 = w->s0, *delta = w->r;
     memcpy(s0, s, n * sizeof *s0);
     double alpha = 1;
     for (int i = 0; i <= FIXED_HALVINGS; i++, alpha *= 0.5) {
@@ -160,7 +166,7 @@ static void work_end(void *ctx, void *state)
 static int work_begin(void *ctx, void **state, gt_error *e)
 {
     const fx_shared *sh = ctx;
-    const size_t n = (size_t)sh->n;
+    const size_t n = (size_t)sh->nmax;
     fx_work *w = calloc(1, sizeof *w);
     *state = w;
     if (!w || !(w->d = calloc((size_t)sh->layer + 1, sizeof *w->d)) ||
@@ -271,6 +277,16 @@ static double stack_max_abs(fx_work *w, const double *st, uint16_t tok, int laye
     return best;
 }
 
+/* The stack's state's numbers (sh->len) and the most of one layer's (sh->nmax). */
+static void stack_size(fx_shared *sh)
+{
+    sh->len = stack_off(sh->m, sh->layer) + (size_t)sh->n;
+    sh->nmax = 0;
+    for (int k = 0; k <= sh->layer; k++)
+        if (dyn_state_size(sh->m, k) > sh->nmax)
+            sh->nmax = dyn_state_size(sh->m, k);
+}
+
 void fixed_free(gt_fixed *f)
 {
     free(f->point);
@@ -324,7 +340,7 @@ static int gather(gt_fixed *f, fx_shared *sh, gt_error *e)
         gt_fixed_point *q = &f->point[p];
         const double *st = sh->st + q->first * len;
         q->state = f->store + p * n;
-        memcpy(q->state, st + (size_t)sh->layer * n, n * sizeof *q->state);
+        memcpy(q->state, st + stack_off(sh->m, sh->layer), n * sizeof *q->state);
         q->max_abs = stack_max_abs(w, st, sh->tok, sh->layer);
         if (isnan(q->max_abs))
             rc = gt_fail(e, GT_EFAIL, "LAPACK's eigenvalues did not converge");
@@ -343,10 +359,10 @@ int fixed_from(gt_fixed *f, double *dist, const gt_model *m, int layer, uint16_t
     if (layer < 0 || layer >= m->layers)
         return gt_fail(e, GT_EINPUT, "layer %d: the model has %d layer%s", layer, m->layers,
                        m->layers == 1 ? "" : "s");
-    fx_shared sh = {.m = m, .layer = layer, .n = dyn_state_size(m), .tok = tok, .nstarts = 1,
-                    .hold = hold};
+    fx_shared sh = {.m = m, .layer = layer, .n = dyn_state_size(m, layer), .tok = tok,
+                    .nstarts = 1, .hold = hold};
     const size_t n = (size_t)sh.n;
-    sh.len = (size_t)(layer + 1) * n;
+    stack_size(&sh);
     sh.st = malloc((sh.len + n) * sizeof *sh.st); /* then the start's own part, kept */
     sh.res = malloc(sizeof *sh.res);
     double *here = sh.st ? sh.st + sh.len : NULL;
@@ -358,7 +374,7 @@ int fixed_from(gt_fixed *f, double *dist, const gt_model *m, int layer, uint16_t
         batch_set_state(&d->b, 0, h, c);
         dynrun_step(d, tok, 0);
         stack_state(d, sh.st);
-        memcpy(here, sh.st + (size_t)layer * n, n * sizeof *here);
+        memcpy(here, sh.st + stack_off(m, layer), n * sizeof *here);
         const int was = blas_threads(1);
         rc = work_run(&sh, w, 0, e);
         blas_threads(was);
@@ -392,9 +408,9 @@ int fixed_compute(gt_fixed *f, const gt_model *m, int layer, uint16_t tok,
     if (starts < 1 || starts > steps)
         return gt_fail(e, GT_EINPUT, "--starts %zu: the text's run has %zu steps (1..%zu)",
                        starts, steps, steps);
-    fx_shared sh = {.m = m, .layer = layer, .n = dyn_state_size(m), .tok = tok,
+    fx_shared sh = {.m = m, .layer = layer, .n = dyn_state_size(m, layer), .tok = tok,
                     .nstarts = starts, .hold = o->hold};
-    sh.len = (size_t)(layer + 1) * (size_t)sh.n;
+    stack_size(&sh);
     sh.st = malloc(starts * sh.len * sizeof *sh.st);
     sh.res = malloc(starts * sizeof *sh.res);
     int rc = !sh.st || !sh.res ? gt_fail(e, GT_EFAIL, "out of memory for %zu starts", starts)

@@ -218,7 +218,7 @@ int importance_compute(gt_importance *r, const gt_model *m, const uint16_t *tok,
     sh.m = m;
     sh.tok = tok;
     sh.o = o;
-    sh.H = (size_t)m->hidden;
+    sh.H = (size_t)model_width(m, o->layer); /* the ablated layer's units */
     sh.L = (size_t)o->window_len;
     sh.steps = steps;
     size_t chunks = (steps + sh.L - 1) / sh.L;

@@ -114,12 +114,13 @@ int jacobian_init(gt_jacobian *j, const gt_model *m, int layer, int kmax, int th
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         threads = n > 0 ? (int)n : 1;
     }
-    threads = threads > 16 ? 16 : threads > m->hidden ? m->hidden : threads;
+    const int width = model_width(m, layer);
+    threads = threads > 16 ? 16 : threads > width ? width : threads;
     j->m = m;
     j->layer = layer;
     j->kmax = kmax;
-    j->H = m->hidden;
-    const size_t H = (size_t)m->hidden, K1 = (size_t)kmax + 1;
+    j->H = width;
+    const size_t H = (size_t)width, K1 = (size_t)kmax + 1;
     int rc = batch_init(&j->fwd, m, layer, 1, e);
     if (!rc)
         rc = stepjac_init(&j->sj, m, layer, 0, e);

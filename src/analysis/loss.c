@@ -21,10 +21,16 @@ struct gt_loss_steps {
     gt_mat32 out;
 };
 
+/* The readout reads the top layer's h. */
+static int top_width(const gt_model *m)
+{
+    return model_width(m, m->layers - 1);
+}
+
 gt_loss_steps *loss_steps_new(const gt_model *m, gt_error *e)
 {
     gt_loss_steps *ls = calloc(1, sizeof *ls);
-    if (!ls || mat32_pack(&ls->out, m->out_w, (size_t)m->vocab, (size_t)m->hidden)) {
+    if (!ls || mat32_pack(&ls->out, m->out_w, (size_t)m->vocab, (size_t)top_width(m))) {
         free(ls);
         gt_fail(e, GT_EFAIL, "loss: out of memory");
         return NULL;
@@ -43,7 +49,7 @@ void loss_steps_free(gt_loss_steps *ls)
 
 size_t loss_scratch(const gt_model *m)
 {
-    return (size_t)m->hidden + (size_t)m->vocab;
+    return (size_t)top_width(m) + (size_t)m->vocab;
 }
 
 /* -ln softmax(W h + b)[next], in double: W h by the kernel set's double product of the
@@ -51,7 +57,7 @@ size_t loss_scratch(const gt_model *m)
 double loss_step(const gt_loss_steps *ls, const float *hf, double *scratch, int next)
 {
     const gt_model *m = ls->m;
-    const size_t V = (size_t)m->vocab, H = (size_t)m->hidden;
+    const size_t V = (size_t)m->vocab, H = (size_t)top_width(m);
     double *h = scratch, *logit = scratch + H;
     for (size_t j = 0; j < H; j++)
         h[j] = hf[j];
@@ -186,9 +192,10 @@ int loss_measure(gt_loss *out, const gt_model *m, const uint16_t *tok, size_t st
 
 size_t loss_quick_windows(const gt_model *m, size_t window_len, size_t windows)
 {
-    double per_step = (double)m->vocab * m->hidden;
+    double per_step = (double)m->vocab * top_width(m);
     for (int k = 0; k < m->layers; k++)
-        per_step += (double)m->gates * m->hidden * (m->layer[k].in_dim + m->hidden);
+        per_step += (double)m->gates * model_width(m, k) *
+                    (m->layer[k].in_dim + model_width(m, k));
     double fit = 2e9 / (per_step * (double)window_len);
     return fit < 1 ? 1 : fit > (double)windows ? windows : (size_t)fit;
 }

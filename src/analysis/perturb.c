@@ -28,12 +28,14 @@ int perturb_init(gt_perturb *p, const gt_model *m, int layer, int kmax, int max_
     p->cap = max_edits;
     p->units = 1;
     p->linearized = 1;
-    const size_t H = (size_t)m->hidden, K1 = (size_t)kmax + 1, n = (size_t)max_edits;
+    /* the layer's units; T: those of layers 0..layer */
+    const size_t H = (size_t)model_width(m, layer), K1 = (size_t)kmax + 1, n = (size_t)max_edits;
+    const size_t T = m->layer[layer].off + H;
     if ((rc = tangent_init(&p->tg, m, layer, max_edits, e))) {
         perturb_free(p);
         return rc;
     }
-    p->prev = malloc(2 * ((size_t)layer + 1) * H * sizeof *p->prev);
+    p->prev = malloc(2 * T * sizeof *p->prev);
     p->pts = malloc(((size_t)layer + 1) * sizeof *p->pts);
     p->res = calloc(n, sizeof *p->res);
     p->store = malloc(n * (4 * K1 + H) * sizeof *p->store);
@@ -149,7 +151,7 @@ static void unit_abs_add(gt_perturb *p, int x, int k, const double *ed, const do
 {
     if (!perturb_kept(&p->res[x]))
         return;
-    const size_t H = (size_t)p->m->hidden, off = (size_t)k * H;
+    const size_t H = (size_t)model_width(p->m, p->layer), off = (size_t)k * H;
     abs_add(H, p->unit_abs + off, p->unit_abs + ((size_t)p->kmax + 1) * H + off, ed, base);
 }
 
@@ -169,13 +171,21 @@ static double norm_diff(const double *restrict a, const double *restrict b, size
 
 /* ---- the linearized curve ---- */
 
-/* The original run's h and c on layers 0..layer, before a step. */
+/* The units of layers 0..upto of p's model: the room of one of h or c in p->prev. */
+static size_t lin_units(const gt_perturb *p)
+{
+    return p->m->layer[p->layer].off + (size_t)model_width(p->m, p->layer);
+}
+
+/* The original run's h and c on layers 0..layer, before a step: layer k's h at off_k, its c
+ * at lin_units + off_k. */
 static void lin_save(gt_perturb *p)
 {
-    const size_t H = (size_t)p->m->hidden, NL = (size_t)p->layer + 1;
+    const size_t T = lin_units(p);
     for (int k = 0; k <= p->layer; k++) {
-        memcpy(p->prev + (size_t)k * H, batch_h(&p->b, k, 0), H * sizeof *p->prev);
-        memcpy(p->prev + (NL + (size_t)k) * H, batch_c(&p->b, k, 0), H * sizeof *p->prev);
+        const size_t H = (size_t)model_width(p->m, k), off = p->m->layer[k].off;
+        memcpy(p->prev + off, batch_h(&p->b, k, 0), H * sizeof *p->prev);
+        memcpy(p->prev + T + off, batch_c(&p->b, k, 0), H * sizeof *p->prev);
     }
 }
 
@@ -183,11 +193,12 @@ static void lin_save(gt_perturb *p)
  * after a later one, the tangents carried over it. */
 static void lin_step(gt_perturb *p, int k, int nedits)
 {
-    const size_t H = (size_t)p->m->hidden, NL = (size_t)p->layer + 1;
+    const size_t T = lin_units(p);
     gt_batch *b = &p->b;
     if (k == 0) {
         for (int x = 0; x < nedits; x++)
             for (int q = 0; q <= p->layer; q++) {
+                const size_t H = (size_t)model_width(p->m, q);
                 double *dh = tangent_h(&p->tg, q, x), *dc = tangent_c(&p->tg, q, x);
                 const double *h = batch_h(b, q, x + 1), *h0 = batch_h(b, q, 0);
                 const double *c = batch_c(b, q, x + 1), *c0 = batch_c(b, q, 0);
@@ -199,8 +210,9 @@ static void lin_step(gt_perturb *p, int k, int nedits)
         return;
     }
     for (int q = 0; q <= p->layer; q++)
-        p->pts[q] = (gt_step_point){p->prev + (size_t)q * H, p->prev + (NL + (size_t)q) * H,
-                                    batch_gates(b, q, 0), batch_c(b, q, 0), NULL};
+        p->pts[q] = (gt_step_point){p->prev + p->m->layer[q].off,
+                                    p->prev + T + p->m->layer[q].off, batch_gates(b, q, 0),
+                                    batch_c(b, q, 0), NULL};
     tangent_step(&p->tg, nedits, p->pts);
 }
 
@@ -218,7 +230,7 @@ static void measure_edit(gt_perturb *p, int x, int k, const double *base)
 {
     gt_batch *b = &p->b;
     const int lay = p->layer, lstm = p->m->cell->has_c;
-    const size_t H = (size_t)p->m->hidden;
+    const size_t H = (size_t)model_width(p->m, lay);
     gt_perturb_result *r = &p->res[x];
     double *dc = (double *)r->dc, *dh = (double *)r->dh, *fo = (double *)r->fo;
     double *restrict d0 = (double *)r->d0;
@@ -287,7 +299,7 @@ int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t 
         return -1;
     gt_batch *b = &p->b;
     const int lay = p->layer, lstm = p->m->cell->has_c, rnn = p->m->cell->carry < 0;
-    const size_t H = (size_t)p->m->hidden;
+    const size_t H = (size_t)model_width(p->m, lay);
     const int K = (size_t)p->horizon < n - 1 ? p->horizon : (int)(n - 1);
     for (int i = 0; i <= nedits; i++)
         batch_set_state(b, i, h0, c0);

@@ -30,10 +30,10 @@ int probe_matrix(gt_signal_matrix *out, const gt_model *m, const uint16_t *tok, 
                  int signal, const gt_pass_options *o, gt_error *e)
 {
     out->n = n;
-    out->H = m->hidden;
-    out->x = malloc(n * (size_t)m->hidden * sizeof *out->x);
+    out->H = model_width(m, o->layer);
+    out->x = malloc(n * (size_t)out->H * sizeof *out->x);
     if (!out->x)
-        return gt_fail(e, GT_EFAIL, "out of memory for %zu steps of %d units", n, m->hidden);
+        return gt_fail(e, GT_EFAIL, "out of memory for %zu steps of %d units", n, out->H);
     collect c = {out, o->layer, signal};
     int rc = signals_pass(m, tok, n, o, collect_step, &c, e);
     if (rc) {

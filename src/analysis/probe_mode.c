@@ -70,9 +70,10 @@ static int run_components(FILE *out, const gt_model *m, const gt_text *t, size_t
     long k = strtol(o->arg, &end, 10);
     if (errno || end == o->arg || *end || k < 1)
         return gt_fail(e, GT_EINPUT, "--components wants a count, not \"%s\"", o->arg);
-    if (k > m->hidden)
-        return gt_fail(e, GT_EINPUT, "--components %ld: the model has %d units", k,
-                       m->hidden);
+    char who[24];
+    if (k > model_width(m, po->layer))
+        return gt_fail(e, GT_EINPUT, "--components %ld: %s has %d units", k,
+                       model_units_of(m, po->layer, who, sizeof who), model_width(m, po->layer));
     if ((size_t)k > n)
         return gt_fail(e, GT_EINPUT, "--components %ld: more than the %zu steps searched", k,
                        n);

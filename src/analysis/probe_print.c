@@ -20,7 +20,8 @@ static void header(FILE *f, const gt_model *m, int layer, int signal, const char
 {
     fprintf(f, "%s: %s, layer %d, %d units, signal %s; %s, the first %zu steps from the "
                "zero state\n",
-            m->path, model_kind(m), layer, m->hidden, signals_name(m, signal), text_name, steps);
+            m->path, model_kind(m), layer, model_width(m, layer), signals_name(m, signal),
+            text_name, steps);
 }
 
 static json_t *probe_json(const gt_probe *p, const char *regex)

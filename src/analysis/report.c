@@ -605,7 +605,7 @@ static void plan(shared *sh, gt_report *r, const gt_model *m, const uint16_t *to
     sh->tok = tok;
     sh->o = o;
     sh->layer = o->layer;
-    sh->H = (size_t)m->hidden;
+    sh->H = (size_t)model_width(m, o->layer); /* the layer's units */
     sh->L = (size_t)o->window_len;
     sh->steps = steps;
     size_t chunks = (steps + sh->L - 1) / sh->L;

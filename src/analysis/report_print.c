@@ -82,10 +82,12 @@ static void print_loss(FILE *f, const gt_loss *l, const gt_loss *base)
 static void print_heading(FILE *f, const gt_report *r, const char *text_name)
 {
     const gt_model *m = r->m;
-    char a[48], b[48], mp[1024], tp[1024];
+    char a[48], b[48], w[256], mp[1024], tp[1024];
+    const int H = model_width(m, r->layer);
     text_name = utf8_printable(tp, sizeof tp, text_name);
-    fprintf(f, "%s: %s, %d layer%s, H = %d, V = %d, %s parameters\n",
-            utf8_printable(mp, sizeof mp, m->path), model_kind(m), m->layers, m->layers == 1 ? "" : "s", m->hidden, m->vocab,
+    fprintf(f, "%s: %s, %d layer%s, H = %s, V = %d, %s parameters\n",
+            utf8_printable(mp, sizeof mp, m->path), model_kind(m), m->layers,
+            m->layers == 1 ? "" : "s", model_widths(m, w, sizeof w), m->vocab,
             report_commas((size_t)m->params, a, sizeof a));
     if (r->full_windows == r->windows)
         fprintf(f, "%s: layer %d, %zu window%s of %zu characters from zero state", text_name,
@@ -98,8 +100,8 @@ static void print_heading(FILE *f, const gt_report *r, const char *text_name)
                 "one %zu", text_name, r->layer, r->windows, r->window_len,
                 r->positions - r->full_windows * r->window_len);
     fprintf(f, "\n%s positions x %d units = %s values per %s\n",
-            report_commas(r->positions, a, sizeof a), m->hidden,
-            report_commas(r->positions * (size_t)m->hidden, b, sizeof b),
+            report_commas(r->positions, a, sizeof a), H,
+            report_commas(r->positions * (size_t)H, b, sizeof b),
             r->ngates ? "gate" : "signal");
     if (r->interventions && *r->interventions)
         fprintf(f, "interventions: %s\n", r->interventions);
@@ -145,14 +147,15 @@ static void print_gates(FILE *f, const gt_report *r)
                 gt->mean, gt->q05, gt->q25, gt->q50, gt->q75, gt->q95);
     }
 
-    fprintf(f, "\nMean %s gate %s across the %d units\n", carry_word, carry, m->hidden);
+    fprintf(f, "\nMean %s gate %s across the %d units\n", carry_word, carry,
+            model_width(m, r->layer));
     fprintf(f, "  min %.3f    5%% %.3f    median %.3f    95%% %.3f    max %.3f\n", r->mean_min,
             r->mean_q05, r->mean_median, r->mean_q95, r->mean_max);
     fprintf(f, "the half-life in characters that implies\n");
     fprintf(f, "  min %-8s median %-22s max %s\n", unit_hl(r->hl_min, a, sizeof a),
             unit_hl(r->hl_median, b, sizeof b), unit_hl(r->hl_max, c, sizeof c));
     fprintf(f, "%d of %d units below 0.5; %d with a half-life of 10 or more\n", r->below_half,
-            m->hidden, r->halflife_ge10);
+            model_width(m, r->layer), r->halflife_ge10);
 
     fprintf(f, "\nSaturation: fraction of values below 0.1 and above 0.9\n");
     fprintf(f, "              left   right\n");
@@ -410,9 +413,16 @@ static json_t *report_json(const gt_report *r)
 {
     const gt_model *m = r->m;
     json_t *root = json_object();
+    /* "hidden": the report's layer's units; "widths": every layer's, when they differ */
     json_t *m_json = json_pack("{s:s, s:i, s:i, s:i, s:I}", "arch", model_arch_name(m),
-                               "layers", m->layers, "hidden", m->hidden, "vocab", m->vocab,
-                               "params", (json_int_t)m->params);
+                               "layers", m->layers, "hidden", model_width(m, r->layer),
+                               "vocab", m->vocab, "params", (json_int_t)m->params);
+    if (model_widths_differ(m)) {
+        json_t *w = json_array();
+        for (int k = 0; k < m->layers; k++)
+            json_array_append_new(w, json_integer(model_width(m, k)));
+        json_object_set_new(m_json, "widths", w);
+    }
     json_object_set_new(root, "model", m_json);
     json_object_set_new(root, "layer", json_integer(r->layer));
     json_object_set_new(root, "positions", json_integer((json_int_t)r->positions));

@@ -121,7 +121,7 @@ int select_compute(gt_selection *s, const gt_model *m, const uint16_t *tok, size
     s->layer = o->layer;
     s->signal = signal;
     s->threshold = threshold;
-    const int H = m->hidden;
+    const int H = model_width(m, o->layer);
     pick p = {s, H, malloc((size_t)H), malloc((size_t)H * sizeof(double))};
     int rc = p.ok && p.min ? GT_OK : gt_fail(e, GT_EFAIL, "out of memory for the selection");
     if (rc == GT_OK) {

@@ -54,7 +54,7 @@ const float *signals_of(const gt_run *r, int k, int s)
 {
     const gt_model *m = r->m;
     if (s < m->gates)
-        return run_gates(r, k) + (size_t)s * m->hidden;
+        return run_gates(r, k) + (size_t)s * (size_t)model_width(m, k);
     if (m->cell->has_c && s == m->gates)
         return run_c(r, k);
     return run_h(r, k);

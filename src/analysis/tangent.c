@@ -69,10 +69,10 @@ void tangent_free(gt_tangent *t)
 static int pack_weights(gt_tangent *t)
 {
     const gt_model *m = t->m;
-    const size_t H = (size_t)t->H, GH = (size_t)m->gates * H;
-    const size_t RB = (size_t)m->cell->rec_blocks * H; /* the rest: a second product */
     for (int k = 0; k <= t->upto; k++) {
         const gt_layer *ly = &m->layer[k];
+        const size_t H = (size_t)ly->hidden, GH = (size_t)m->gates * H;
+        const size_t RB = (size_t)m->cell->rec_blocks * H; /* the rest: a second product */
         if (mat32_pack(&t->whh[k], ly->w_hh, RB, H) ||
             (RB < GH && mat32_pack(&t->whn[k], ly->w_hh + RB * H, GH - RB, H)) ||
             (k > 0 && mat32_pack(&t->wih[k], ly->w_ih, GH, (size_t)ly->in_dim)))
@@ -90,13 +90,18 @@ int tangent_init(gt_tangent *t, const gt_model *m, int upto, int cap, gt_error *
     t->m = m;
     t->upto = upto;
     t->cap = cap;
-    t->H = m->hidden;
-    const size_t H = (size_t)m->hidden, NL = (size_t)upto + 1, n = (size_t)cap;
+    size_t T = 0, H = 0; /* every layer's units, the widest layer's */
+    for (int k = 0; k <= upto; k++) {
+        T += (size_t)m->layer[k].hidden;
+        H = (size_t)m->layer[k].hidden > H ? (size_t)m->layer[k].hidden : H;
+    }
+    t->Hmax = (int)H;
+    const size_t NL = (size_t)upto + 1, n = (size_t)cap;
     t->sj = calloc(NL, sizeof *t->sj);
     t->M = malloc(4 * H * H * sizeof *t->M);
     t->Xp = calloc(1, sizeof *t->Xp);
-    t->dh = calloc(NL * n * H, sizeof *t->dh);
-    t->dc = calloc(NL * n * H, sizeof *t->dc);
+    t->dh = calloc(n * T, sizeof *t->dh);
+    t->dc = calloc(n * T, sizeof *t->dc);
     t->row = malloc(2 * H * sizeof *t->row);
     t->Y = malloc(n * 2 * H * sizeof *t->Y);
     const size_t GH = (size_t)m->gates * H;
@@ -130,7 +135,7 @@ int tangent_use_float32(gt_tangent *t, gt_error *e)
 {
     if (t->M32)
         return GT_OK;
-    const size_t n = (size_t)t->cap, H = (size_t)t->H;
+    const size_t n = (size_t)t->cap, H = (size_t)t->Hmax;
     t->M32 = malloc(4 * H * H * sizeof *t->M32);
     t->Xp32 = calloc(1, sizeof *t->Xp32);
     t->Yf = malloc(n * 2 * H * sizeof *t->Yf);
@@ -145,7 +150,7 @@ int tangent_use_float32(gt_tangent *t, gt_error *e)
 static void product(gt_tangent *t, int k, int n)
 {
     const gt_stepjac *s = &t->sj[k];
-    const size_t H = (size_t)t->H, cols = (size_t)s->cols, rows = (size_t)s->rows;
+    const size_t H = (size_t)s->H, cols = (size_t)s->cols, rows = (size_t)s->rows;
     t->Xp->rows = (size_t)n; /* the same storage, laid out for this layer's columns */
     t->Xp->cols = cols;
     if (t->Xp32) {
@@ -154,8 +159,8 @@ static void product(gt_tangent *t, int k, int n)
     }
     for (int x = 0; x < n; x++) {
         memcpy(t->row, tangent_h(t, k, x), H * sizeof *t->row);
-        if (k > 0)
-            memcpy(t->row + H, tangent_h(t, k - 1, x), H * sizeof *t->row);
+        if (k > 0) /* the layer below's, D_k = H_(k-1) */
+            memcpy(t->row + H, tangent_h(t, k - 1, x), (size_t)s->D * sizeof *t->row);
         if (t->Xp32)
             mat32_put_row(t->Xp32, (size_t)x, t->row);
         else
@@ -180,12 +185,12 @@ static void gemv_each(const gt_mat32 *A, int n, const double *X, size_t ldx, dou
 static void direct_layer(gt_tangent *t, int k, int n)
 {
     const gt_celltype *cl = t->m->cell;
-    const size_t H = (size_t)t->H, GH = (size_t)t->m->gates * H;
+    const size_t H = (size_t)t->sj[k].H, GH = (size_t)t->m->gates * H;
     const double *v = t->w.v;
     /* P = W_hh dh (its first rec_blocks blocks), Q = W_ih dx */
     gemv_each(&t->whh[k], n, tangent_h(t, k, 0), H, t->P, GH);
     if (k > 0)
-        gemv_each(&t->wih[k], n, tangent_h(t, k - 1, 0), H, t->Q, GH);
+        gemv_each(&t->wih[k], n, tangent_h(t, k - 1, 0), (size_t)t->sj[k].D, t->Q, GH);
     if (cl->tangent_mid) { /* R, then W_hn R */
         for (int x = 0; x < n; x++)
             cl->tangent_mid(H, v, t->P + (size_t)x * GH, k ? t->Q + (size_t)x * GH : t->Z,
@@ -216,7 +221,6 @@ GT_CLONES_AVX2 static void to_float(size_t n, const double *restrict in, float *
 
 void tangent_step(gt_tangent *t, int n, const gt_step_point *pt)
 {
-    const size_t H = (size_t)t->H;
     for (int k = 0; k <= t->upto; k++) {
         if (n <= TANGENT_DIRECT) {
             stepjac_prepare(&t->sj[k], &t->w, &pt[k]);
@@ -224,7 +228,7 @@ void tangent_step(gt_tangent *t, int n, const gt_step_point *pt)
             continue;
         }
         const gt_stepjac *s = &t->sj[k];
-        const size_t cols = (size_t)s->cols;
+        const size_t cols = (size_t)s->cols, H = (size_t)s->H;
         stepjac_prepare(s, &t->w, &pt[k]);
         stepjac_rows(s, &t->w, 0, s->rows);
         for (int r = 0; r < s->rows; r++) { /* in float32: each row through M's first */

@@ -15,7 +15,7 @@ int units_acc_init(gt_units_acc *a, const gt_model *m, int layer, const gt_mask 
     a->m = m;
     a->layer = layer;
     a->nsig = signals_count(m);
-    a->H = m->hidden;
+    a->H = model_width(m, layer);
     a->mask = mask->m;
     size_t k = (size_t)a->nsig * (size_t)a->H;
     a->base = calloc(4 * k, sizeof *a->base);

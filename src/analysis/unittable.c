@@ -29,7 +29,7 @@ static double measured_halflife(const double *abs_sum, int K, size_t H, size_t j
 int unittable_build(gt_report *r, const unittable_sums *s, gt_error *e)
 {
     const gt_model *m = r->m;
-    const size_t H = (size_t)m->hidden, G = (size_t)r->ngates, P = r->positions;
+    const size_t H = (size_t)model_width(m, r->layer), G = (size_t)r->ngates, P = r->positions;
     const int has_carry = r->carry >= 0 && r->carry < r->ngates; /* an RNN has none */
     r->unit_table = calloc(H, sizeof *r->unit_table);
     double *curve = malloc(((size_t)r->K + 1) * sizeof *curve);

@@ -17,7 +17,7 @@ json_t *unittable_json(const gt_report *r)
     json_t *a = json_array();
     if (!r->unit_table)
         return a;
-    for (int j = 0; j < r->m->hidden; j++) {
+    for (int j = 0; j < model_width(r->m, r->layer); j++) {
         const gt_unit_row *u = &r->unit_table[j];
         json_t *o = json_object(), *mean = json_object();
         for (int g = 0; g < r->ngates; g++)
@@ -55,7 +55,7 @@ static const char *steps(double v, int K, int is_measured, char *buf, size_t len
 
 static void print_top(FILE *f, const gt_report *r, int *order, int by_measured)
 {
-    const int H = r->m->hidden, n = H < TOP ? H : TOP;
+    const int H = model_width(r->m, r->layer), n = H < TOP ? H : TOP;
     unittable_order(r->unit_table, H, r->ngates,
                     unittable_column(by_measured ? UT_MEASURED : UT_HALFLIFE, 0, r->ngates), 0,
                     order);
@@ -83,7 +83,7 @@ static int bin_of(double v)
 static void print_histogram(FILE *f, const gt_report *r)
 {
     int cnt[3][NBINS + 1] = {{0}};
-    for (int j = 0; j < r->m->hidden; j++) {
+    for (int j = 0; j < model_width(r->m, r->layer); j++) {
         const gt_unit_row *u = &r->unit_table[j];
         cnt[0][bin_of(u->halflife)]++;
         cnt[1][bin_of(u->halflife_bias)]++;
@@ -108,7 +108,7 @@ static void print_histogram(FILE *f, const gt_report *r)
 /* A plain RNN's table: no gates, so only the measured half-lives. */
 static void print_measured_only(FILE *f, const gt_report *r, int *order)
 {
-    const int H = r->m->hidden, n = H < TOP ? H : TOP;
+    const int H = model_width(r->m, r->layer), n = H < TOP ? H : TOP;
     char pairs[32];
     unittable_order(r->unit_table, H, 0, unittable_column(UT_MEASURED, 0, 0), 0, order);
     fprintf(f, "\nUnits one by one: half-lives in steps of the unit's own difference over the "
@@ -123,7 +123,7 @@ static void print_measured_only(FILE *f, const gt_report *r, int *order)
 
 void unittable_print(FILE *f, const gt_report *r)
 {
-    const int H = r->m->hidden;
+    const int H = model_width(r->m, r->layer);
     if (!r->unit_table || r->carry >= r->ngates || !r->pairs)
         return;
     int *order = malloc((size_t)H * sizeof *order);

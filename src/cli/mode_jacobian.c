@@ -21,9 +21,10 @@ static int jacobian_check_args(const cli *c, const gt_model *m, const gt_text *t
     if ((size_t)c->lag > T)
         return gt_fail(e, GT_EINPUT, "--step %zu --lag %ld: the lags reach back before step 0 "
                        "(T - K = %ld)", T, c->lag, (long)T - c->lag);
-    if (unit >= m->hidden)
-        return gt_fail(e, GT_EINPUT, "--unit %ld: layer %d has %d unit%s (0..%d)", unit,
-                       layer, m->hidden, m->hidden == 1 ? "" : "s", m->hidden - 1);
+    const int H = model_width(m, layer);
+    if (unit >= H)
+        return gt_fail(e, GT_EINPUT, "--unit %ld: layer %d has %d unit%s (0..%d)", unit, layer,
+                       H, H == 1 ? "" : "s", H - 1);
     return GT_OK;
 }
 

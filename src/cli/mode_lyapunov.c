@@ -40,7 +40,7 @@ static int lyapunov_each(FILE *out, const cli *c, const intervened *im, const gt
     size_t N = c->find.steps < 0 ? LYAPUNOV_STEPS : (size_t)c->find.steps;
     if (N > t->steps - 1)
         N = t->steps - 1;
-    const int n = dyn_state_size(m);
+    const int n = dyn_state_size(m, layer);
     char run[32];
     if (c->lmodes > n)
         return gt_fail(e, GT_EINPUT, "--modes %ld: the state of layer %d has %d numbers "

@@ -78,49 +78,53 @@ int batch_init(gt_batch *b, const gt_model *m, int upto, int cap, gt_error *e)
     b->m = m;
     b->upto = upto;
     b->cap = cap;
-    b->H = m->hidden;
     b->G = m->gates;
     b->ablate_layer = -1;
-    const size_t H = (size_t)m->hidden, GH = (size_t)m->gates * H, NL = (size_t)upto + 1;
+    for (int k = 0; k <= upto; k++) {
+        b->Hmax = m->layer[k].hidden > b->Hmax ? m->layer[k].hidden : b->Hmax;
+        b->units += m->layer[k].hidden;
+    }
+    const size_t G = (size_t)m->gates, NL = (size_t)upto + 1, T = (size_t)b->units;
+    const size_t Hm = (size_t)b->Hmax, GH0 = G * (size_t)m->layer[0].hidden;
     const size_t V = (size_t)m->vocab, D0 = (size_t)m->input_dim, n = (size_t)cap;
-    /* the rows of W_hh in the product with h (RB), the others a second product (hn) */
-    const size_t RB = (size_t)m->cell->rec_blocks * H;
-    const int table = V * GH <= MAX_XTAB, second = RB < GH;
+    const int table = V * GH0 <= MAX_XTAB;
     b->ih = calloc(NL, sizeof *b->ih);
     b->hh = calloc(NL, sizeof *b->hh);
     b->hn = calloc(NL, sizeof *b->hn);
-    b->h = calloc(NL * n * H, sizeof *b->h);
-    b->c = calloc(NL * n * H, sizeof *b->c);
-    b->gates = calloc(NL * n * GH, sizeof *b->gates);
-    b->b_ih = malloc(NL * GH * sizeof *b->b_ih);
-    b->b_hh = malloc(NL * GH * sizeof *b->b_hh);
+    b->h = calloc(n * T, sizeof *b->h);
+    b->c = calloc(n * T, sizeof *b->c);
+    b->gates = calloc(n * G * T, sizeof *b->gates);
+    b->b_ih = malloc(G * T * sizeof *b->b_ih);
+    b->b_hh = malloc(G * T * sizeof *b->b_hh);
     b->xin = malloc(n * D0 * sizeof *b->xin);
-    b->acc = malloc(n * GH * sizeof *b->acc);
-    b->tmp = malloc(n * GH * sizeof *b->tmp);
-    b->rh = malloc(n * H * sizeof *b->rh);
+    b->acc = malloc(n * G * Hm * sizeof *b->acc);
+    b->tmp = malloc(n * G * Hm * sizeof *b->tmp);
+    b->rh = malloc(n * Hm * sizeof *b->rh);
     if (table)
-        b->xtab = malloc(V * GH * sizeof *b->xtab);
+        b->xtab = malloc(V * GH0 * sizeof *b->xtab);
     if (!b->ih || !b->hh || !b->hn || !b->h || !b->c || !b->gates || !b->b_ih || !b->b_hh ||
         !b->xin || !b->acc || !b->tmp || !b->rh || (table && !b->xtab))
         goto oom;
     for (size_t k = 0; k < NL; k++) {
         const gt_layer *ly = &m->layer[k];
+        /* the rows of W_hh in the product with h (RB), the others a second product (hn) */
+        const size_t H = (size_t)ly->hidden, GH = G * H, RB = (size_t)m->cell->rec_blocks * H;
         if ((k > 0 || (!table && m->has_embedding)) &&
             mat64_pack(&b->ih[k], ly->w_ih, GH, (size_t)ly->in_dim))
             goto oom;
         if (mat64_pack(&b->hh[k], ly->w_hh, RB, H))
             goto oom;
-        if (second && mat64_pack(&b->hn[k], ly->w_hh + RB * H, GH - RB, H))
+        if (RB < GH && mat64_pack(&b->hn[k], ly->w_hh + RB * H, GH - RB, H))
             goto oom;
         for (size_t r = 0; r < GH; r++) {
-            b->b_ih[k * GH + r] = ly->b_ih[r];
-            b->b_hh[k * GH + r] = ly->b_hh[r];
+            b->b_ih[G * ly->off + r] = ly->b_ih[r];
+            b->b_hh[G * ly->off + r] = ly->b_hh[r];
         }
     }
     if (table) {
         const gt_layer *l0 = &m->layer[0];
         for (size_t v = 0; v < V; v++)
-            for (size_t r = 0; r < GH; r++) {
+            for (size_t r = 0; r < GH0; r++) {
                 double s = l0->b_ih[r];
                 if (m->has_embedding) {
                     const float *w = l0->w_ih + r * D0, *x = m->emb + v * D0;
@@ -129,7 +133,7 @@ int batch_init(gt_batch *b, const gt_model *m, int upto, int cap, gt_error *e)
                 } else {
                     s += l0->w_ih[r * D0 + v];
                 }
-                b->xtab[v * GH + r] = s;
+                b->xtab[v * GH0 + r] = s;
             }
     }
     return GT_OK;
@@ -141,9 +145,8 @@ oom:
 int batch_use_float32(gt_batch *b, gt_error *e)
 {
     const gt_model *m = b->m;
-    const size_t H = (size_t)b->H, GH = (size_t)b->G * H, NL = (size_t)b->upto + 1;
-    const size_t n = (size_t)b->cap, D0 = (size_t)m->input_dim, D = D0 > H ? D0 : H;
-    const size_t RB = (size_t)m->cell->rec_blocks * H;
+    const size_t Hm = (size_t)b->Hmax, GHm = (size_t)b->G * Hm, NL = (size_t)b->upto + 1;
+    const size_t n = (size_t)b->cap, D0 = (size_t)m->input_dim, D = D0 > Hm ? D0 : Hm;
     if (b->hh32)
         return GT_OK;
     b->interleave = kern()->interleave;
@@ -151,11 +154,11 @@ int batch_use_float32(gt_batch *b, gt_error *e)
     b->hh32 = calloc(NL, sizeof *b->hh32);
     b->hn32 = calloc(NL, sizeof *b->hn32);
     b->dx = malloc(n * D * sizeof *b->dx);
-    b->dy = malloc(n * GH * sizeof *b->dy);
-    b->dyi = malloc(n * GH * sizeof *b->dyi);
-    b->y0 = malloc(GH * sizeof *b->y0);
-    b->y0i = malloc(GH * sizeof *b->y0i);
-    b->dT = malloc(NL * n * H * sizeof *b->dT);
+    b->dy = malloc(n * GHm * sizeof *b->dy);
+    b->dyi = malloc(n * GHm * sizeof *b->dyi);
+    b->y0 = malloc(GHm * sizeof *b->y0);
+    b->y0i = malloc(GHm * sizeof *b->y0i);
+    b->dT = malloc(n * (size_t)b->units * sizeof *b->dT);
     b->dn2 = malloc(n * 2 * sizeof *b->dn2);
     b->dT_n = 0;
     if (!b->ih32 || !b->hh32 || !b->hn32 || !b->dx || !b->dy || !b->dyi || !b->y0 || !b->y0i ||
@@ -163,6 +166,8 @@ int batch_use_float32(gt_batch *b, gt_error *e)
         goto oom;
     for (size_t k = 0; k < NL; k++) {
         const gt_layer *ly = &m->layer[k];
+        const size_t H = (size_t)ly->hidden, GH = (size_t)b->G * H;
+        const size_t RB = (size_t)m->cell->rec_blocks * H;
         if (b->ih[k].data && mat32_pack(&b->ih32[k], ly->w_ih, GH, (size_t)ly->in_dim))
             goto oom;
         if (mat32_pack(&b->hh32[k], ly->w_hh, RB, H))
@@ -254,13 +259,13 @@ void batch_product(gt_batch *b, const gt_mat64 *A, const gt_mat32 *A32, size_t n
 
 void batch_set_state(gt_batch *b, int i, const float *h, const float *c)
 {
-    const size_t H = (size_t)b->H;
     b->dT_n = 0;
     for (int k = 0; k <= b->upto; k++) {
+        const size_t H = batch_width(b, k), off = b->m->layer[k].off;
         double *dh = batch_h(b, k, i), *dc = batch_c(b, k, i);
         for (size_t j = 0; j < H; j++) {
-            dh[j] = h ? h[(size_t)k * H + j] : 0.0;
-            dc[j] = c && b->m->cell->has_c ? c[(size_t)k * H + j] : 0.0;
+            dh[j] = h ? h[off + j] : 0.0;
+            dc[j] = c && b->m->cell->has_c ? c[off + j] : 0.0;
         }
     }
 }
@@ -269,7 +274,7 @@ void batch_set_state(gt_batch *b, int i, const float *h, const float *c)
 static void input_part(gt_batch *b, size_t n, const uint16_t *tok)
 {
     const gt_model *m = b->m;
-    const size_t GH = (size_t)b->G * b->H, D0 = (size_t)m->input_dim;
+    const size_t GH = (size_t)b->G * batch_width(b, 0), D0 = (size_t)m->input_dim;
     if (b->xtab) {
         for (size_t i = 0; i < n; i++)
             memcpy(b->acc + i * GH, b->xtab + (size_t)tok[i] * GH, GH * sizeof *b->acc);
@@ -291,8 +296,8 @@ static void input_part(gt_batch *b, size_t n, const uint16_t *tok)
 static void summed_cells(gt_batch *b, int k, size_t n)
 {
     const gt_model *m = b->m;
-    const size_t H = (size_t)b->H, GH = (size_t)b->G * H;
-    const double *bh = b->b_hh + (size_t)k * GH;
+    const size_t H = batch_width(b, k), GH = (size_t)b->G * H;
+    const double *bh = b->b_hh + (size_t)b->G * m->layer[k].off;
     batch_product(b, &b->hh[k], b->hh32 ? &b->hh32[k] : NULL, n, batch_h(b, k, 0), H, NULL,
                   b->acc, GH, 1);
     for (size_t i = 0; i < n; i++) {
@@ -320,12 +325,12 @@ static void ablate(gt_batch *b, int k, size_t i)
 
 static float *diffs(const gt_batch *b, int k)
 {
-    return b->dT + (size_t)k * b->cap * b->H;
+    return b->dT + (size_t)b->cap * b->m->layer[k].off;
 }
 
 static void cell_diffs(gt_batch *b, int k, size_t n, size_t i)
 {
-    const size_t H = (size_t)b->H;
+    const size_t H = batch_width(b, k);
     const double *restrict h = batch_h(b, k, (int)i), *restrict h0 = batch_h(b, k, 0);
     put_diff(b, diffs(b, k), n, i, H, h, h0);
     if (k != b->upto)
@@ -343,13 +348,15 @@ static void cell_diffs(gt_batch *b, int k, size_t n, size_t i)
 static void step_diffs(gt_batch *b, size_t n, const uint16_t *tok)
 {
     const gt_model *m = b->m;
-    const size_t H = (size_t)b->H, GH = (size_t)b->G * H;
     if (b->dT_n != (int)n) /* the differences of the state set */
         for (int k = 0; k <= b->upto; k++)
             for (size_t i = 1; i < n; i++)
-                put_diff(b, diffs(b, k), n, i, H, batch_h(b, k, (int)i), batch_h(b, k, 0));
+                put_diff(b, diffs(b, k), n, i, batch_width(b, k), batch_h(b, k, (int)i),
+                         batch_h(b, k, 0));
     b->dT_n = (int)n;
     for (int k = 0; k <= b->upto; k++) {
+        const size_t H = batch_width(b, k), GH = (size_t)b->G * H;
+        const size_t GO = (size_t)b->G * m->layer[k].off; /* its biases */
         /* the input part: in (+ din for item i >= 1), double; the recurrent part: y0 + dy */
         const double *in = b->acc;
         size_t ldin = GH;
@@ -361,7 +368,7 @@ static void step_diffs(gt_batch *b, size_t n, const uint16_t *tok)
         } else {
             diff_product(b, &b->ih32[k], n, diffs(b, k - 1), b->dyi, batch_h(b, k - 1, 0),
                          b->y0i);
-            const double *bi = b->b_ih + (size_t)k * GH;
+            const double *bi = b->b_ih + GO;
             for (size_t r = 0; r < GH; r++)
                 b->y0i[r] += bi[r];
             in = b->y0i;
@@ -369,7 +376,7 @@ static void step_diffs(gt_batch *b, size_t n, const uint16_t *tok)
             din = b->dyi;
         }
         diff_product(b, &b->hh32[k], n, diffs(b, k), b->dy, batch_h(b, k, 0), b->y0);
-        const double *bh = b->b_hh + (size_t)k * GH;
+        const double *bh = b->b_hh + GO;
         for (size_t r = 0; r < GH; r++)
             b->y0[r] += bh[r];
         for (size_t i = 0; i < n; i++) {
@@ -394,7 +401,7 @@ int batch_diff_norms(const gt_batch *b)
 
 void batch_step(gt_batch *b, int n, const uint16_t *tok)
 {
-    const size_t H = (size_t)b->H, GH = (size_t)b->G * H, nn = (size_t)n;
+    const size_t nn = (size_t)n;
     if (b->hh32 && n >= 2 && b->m->cell->diff_steps) {
         step_diffs(b, nn, tok);
         return;
@@ -404,9 +411,10 @@ void batch_step(gt_batch *b, int n, const uint16_t *tok)
     for (int k = 0; k <= b->upto; k++) {
         if (k == 0)
             input_part(b, nn, tok);
-        else
+        else /* the layer below's h, H_(k-1) apart */
             batch_product(b, &b->ih[k], b->ih32 ? &b->ih32[k] : NULL, nn, batch_h(b, k - 1, 0),
-                          H, b->b_ih + (size_t)k * GH, b->acc, GH, 0);
+                          batch_width(b, k - 1), b->b_ih + (size_t)b->G * b->m->layer[k].off,
+                          b->acc, (size_t)b->G * batch_width(b, k), 0);
         if (b->m->cell->batch_layer)
             b->m->cell->batch_layer(b, k, nn);
         else
@@ -419,7 +427,7 @@ void batch_step(gt_batch *b, int n, const uint16_t *tok)
 int batch_use_readout(gt_batch *b, gt_error *e)
 {
     const gt_model *m = b->m;
-    const size_t V = (size_t)m->vocab, H = (size_t)b->H;
+    const size_t V = (size_t)m->vocab, H = batch_width(b, b->upto);
     if (!m->has_readout || b->upto != m->layers - 1)
         return gt_fail(e, GT_EINPUT, "batch: no readout after layer %d", b->upto);
     if (b->out64)
@@ -441,7 +449,8 @@ void batch_logits(gt_batch *b, int n, double *logits)
 {
     const size_t V = (size_t)b->m->vocab, nn = (size_t)n;
     if (!batch_diff_norms(b) || n < 2) {
-        kern64_gemm(b->out64, nn, batch_h(b, b->upto, 0), (size_t)b->H, b->out_b, logits, V, 0);
+        kern64_gemm(b->out64, nn, batch_h(b, b->upto, 0), batch_width(b, b->upto), b->out_b,
+                    logits, V, 0);
         return;
     }
     diff_product(b, b->out32, nn, diffs(b, b->upto), b->dyo, batch_h(b, b->upto, 0), b->y0o);

@@ -82,8 +82,8 @@ static void gru_cell64(const gt_model *m, size_t H, const kern64_pre *p, double 
  * before, then the candidate's product of r h). */
 static void gru_batch_with(gt_batch *b, int k, size_t n, int before)
 {
-    const size_t H = (size_t)b->H, GH = 3 * H;
-    const double *bh = b->b_hh + (size_t)k * GH;
+    const size_t H = batch_width(b, k), GH = 3 * H;
+    const double *bh = b->b_hh + 3 * b->m->layer[k].off;
     batch_product(b, &b->hh[k], b->hh32 ? &b->hh32[k] : NULL, n, batch_h(b, k, 0), H, bh,
                   b->tmp, GH, 0);
     if (!before) {

@@ -42,7 +42,7 @@ static void *fill(void *arg)
     const rows *w = arg;
     const gt_model *m = w->m;
     const gt_layer *l0 = &m->layer[0];
-    const size_t V = (size_t)m->vocab, GH = (size_t)m->gates * (size_t)m->hidden;
+    const size_t V = (size_t)m->vocab, GH = (size_t)m->gates * (size_t)m->layer[0].hidden;
     const size_t D = (size_t)m->input_dim;
     for (size_t r = w->r0; r < w->r1; r++)
         for (size_t v = 0; v < V; v++) {
@@ -58,7 +58,7 @@ static void *fill(void *arg)
 
 int model_input_table(gt_model *m, gt_error *e)
 {
-    const size_t V = (size_t)m->vocab, GH = (size_t)m->gates * (size_t)m->hidden;
+    const size_t V = (size_t)m->vocab, GH = (size_t)m->gates * (size_t)m->layer[0].hidden;
     if (V * GH > MAX_TABLE)
         return GT_OK; /* computed at each step instead */
     float *tab = model_own(m, malloc(V * GH * sizeof *tab));

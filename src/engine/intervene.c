@@ -20,21 +20,26 @@ int iv_init(gt_intervention *iv, const gt_model *m, gt_error *e)
 {
     memset(iv, 0, sizeof *iv);
     iv->layers = m->layers;
-    iv->hidden = m->hidden;
+    iv->units = m->hidden_total;
     iv->cell = m->cell;
-    size_t LH = (size_t)m->layers * m->hidden;
+    size_t LH = (size_t)m->hidden_total;
+    iv->off = malloc(((size_t)m->layers + 1) * sizeof *iv->off);
     iv->shift = calloc(LH, sizeof *iv->shift);
     iv->ablate = calloc(LH, 1);
     iv->carousel = calloc((size_t)m->layers, 1);
-    if (!iv->shift || !iv->ablate || !iv->carousel) {
+    if (!iv->off || !iv->shift || !iv->ablate || !iv->carousel) {
         iv_free(iv);
         return gt_fail(e, GT_EFAIL, "out of memory for the interventions");
     }
+    for (int k = 0; k < m->layers; k++)
+        iv->off[k] = m->layer[k].off;
+    iv->off[m->layers] = LH;
     return GT_OK;
 }
 
 void iv_free(gt_intervention *iv)
 {
+    free(iv->off);
     free(iv->shift);
     free(iv->ablate);
     free(iv->carousel);
@@ -43,7 +48,7 @@ void iv_free(gt_intervention *iv)
 
 void iv_clear(gt_intervention *iv)
 {
-    size_t LH = (size_t)iv->layers * iv->hidden;
+    size_t LH = (size_t)iv->units;
     memset(iv->shift, 0, LH * sizeof *iv->shift);
     memset(iv->ablate, 0, LH);
     memset(iv->carousel, 0, (size_t)iv->layers);
@@ -52,17 +57,19 @@ void iv_clear(gt_intervention *iv)
 int iv_copy(gt_intervention *dst, const gt_intervention *src, gt_error *e)
 {
     memset(dst, 0, sizeof *dst);
-    size_t LH = (size_t)src->layers * src->hidden;
+    size_t LH = (size_t)src->units, L1 = (size_t)src->layers + 1;
     dst->layers = src->layers;
-    dst->hidden = src->hidden;
+    dst->units = src->units;
     dst->cell = src->cell;
+    dst->off = malloc(L1 * sizeof *dst->off);
     dst->shift = malloc(LH * sizeof *dst->shift);
     dst->ablate = malloc(LH);
     dst->carousel = malloc((size_t)src->layers);
-    if (!dst->shift || !dst->ablate || !dst->carousel) {
+    if (!dst->off || !dst->shift || !dst->ablate || !dst->carousel) {
         iv_free(dst);
         return gt_fail(e, GT_EFAIL, "out of memory for the interventions");
     }
+    memcpy(dst->off, src->off, L1 * sizeof *dst->off);
     memcpy(dst->shift, src->shift, LH * sizeof *dst->shift);
     memcpy(dst->ablate, src->ablate, LH);
     memcpy(dst->carousel, src->carousel, (size_t)src->layers);
@@ -77,13 +84,14 @@ static int iv_has_carousel(const gt_intervention *iv)
 
 int iv_same_shape(const gt_intervention *a, const gt_intervention *b)
 {
-    return a->layers == b->layers && a->hidden == b->hidden &&
+    return a->layers == b->layers && a->units == b->units &&
+           !memcmp(a->off, b->off, ((size_t)a->layers + 1) * sizeof *a->off) &&
            a->cell->has_c == b->cell->has_c;
 }
 
 int iv_any(const gt_intervention *iv)
 {
-    size_t LH = (size_t)iv->layers * iv->hidden;
+    size_t LH = (size_t)iv->units;
     for (size_t i = 0; i < LH; i++)
         if (iv->shift[i] != 0 || iv->ablate[i])
             return 1;
@@ -109,11 +117,17 @@ static int parse_layer(const gt_intervention *iv, const char *opt, const char *s
     return GT_OK;
 }
 
-/* UNITS ("3,17,200-210") into sel[0..H), each unit named set to 1. */
+/* Layer k's units. */
+static int iv_width(const gt_intervention *iv, int k)
+{
+    return (int)(iv->off[k + 1] - iv->off[k]);
+}
+
+/* UNITS ("3,17,200-210") into sel[0..H) of layer `layer`, each unit named set to 1. */
 static int parse_units(const gt_intervention *iv, const char *opt, const char *s, int layer,
                        unsigned char *sel, gt_error *e)
 {
-    const int H = iv->hidden;
+    const int H = iv_width(iv, layer);
     if (!*s)
         return gt_fail(e, GT_EINPUT, "%s: no units after the layer", opt);
     while (*s) {
@@ -158,12 +172,11 @@ int iv_parse_forget_bias(gt_intervention *iv, const char *arg, gt_error *e)
     if (errno || end == arg || !isfinite(d) || (*end && *end != '@'))
         return gt_fail(e, GT_EINPUT, "%s wants D[@L[:UNITS]] with D a number, not \"%s\"", opt,
                        arg);
-    const int H = iv->hidden;
     int l0 = 0, l1 = iv->layers - 1;
-    unsigned char *sel = malloc((size_t)H);
+    unsigned char *sel = malloc((size_t)iv->units); /* every layer's units, as shift */
     if (!sel)
         return gt_fail(e, GT_EFAIL, "out of memory for the interventions");
-    memset(sel, 1, (size_t)H);
+    memset(sel, 1, (size_t)iv->units);
     int rc = GT_OK;
     if (*end == '@') {
         int layer;
@@ -172,15 +185,14 @@ int iv_parse_forget_bias(gt_intervention *iv, const char *arg, gt_error *e)
         if (!rc && *rest && *rest != ':')
             rc = gt_fail(e, GT_EINPUT, "%s wants D[@L[:UNITS]], not \"%s\"", opt, arg);
         if (!rc && *rest == ':') {
-            memset(sel, 0, (size_t)H);
-            rc = parse_units(iv, opt, rest + 1, layer, sel, e);
+            memset(sel, 0, (size_t)iv->units);
+            rc = parse_units(iv, opt, rest + 1, layer, sel + iv->off[layer], e);
         }
         l0 = l1 = layer;
     }
-    for (int k = l0; !rc && k <= l1; k++)
-        for (int j = 0; j < H; j++)
-            if (sel[j])
-                iv->shift[(size_t)k * H + j] += d;
+    for (size_t j = iv->off[l0]; !rc && j < iv->off[l1 + 1]; j++)
+        if (sel[j])
+            iv->shift[j] += d;
     free(sel);
     return rc;
 }
@@ -215,17 +227,17 @@ int iv_parse_ablate(gt_intervention *iv, const char *arg, gt_error *e)
     if (*end != ':')
         return gt_fail(e, GT_EINPUT, "%s wants L:UNITS (like 0:3,17,200-210), not \"%s\"", opt,
                        arg);
-    return parse_units(iv, opt, end + 1, layer, iv->ablate + (size_t)layer * iv->hidden, e);
+    return parse_units(iv, opt, end + 1, layer, iv->ablate + iv->off[layer], e);
 }
 
 /* ---- the screen's edits ---- */
 
 void iv_shift(gt_intervention *iv, int layer, int unit, double d)
 {
-    const size_t H = (size_t)iv->hidden;
+    const size_t H = (size_t)iv_width(iv, layer);
     for (size_t j = 0; j < H; j++)
         if (unit < 0 || (size_t)unit == j) {
-            double *s = &iv->shift[(size_t)layer * H + j];
+            double *s = &iv->shift[iv->off[layer] + j];
             *s += d;
             if (fabs(*s) < 1e-12) /* the shifts are multiples of 0.5: back to none */
                 *s = 0;
@@ -234,7 +246,7 @@ void iv_shift(gt_intervention *iv, int layer, int unit, double d)
 
 void iv_toggle_ablate(gt_intervention *iv, int layer, int unit)
 {
-    unsigned char *a = &iv->ablate[(size_t)layer * iv->hidden + (size_t)unit];
+    unsigned char *a = &iv->ablate[iv->off[layer] + (size_t)unit];
     *a = !*a;
 }
 
@@ -295,9 +307,9 @@ void iv_describe(const gt_intervention *iv, char *buf, size_t n)
     sbuf b = {buf, n, 0};
     if (n)
         buf[0] = 0;
-    const int H = iv->hidden;
     for (int k = 0; k < iv->layers; k++) {
-        const double *s = iv->shift + (size_t)k * H;
+        const int H = iv_width(iv, k);
+        const double *s = iv->shift + iv->off[k];
         /* each distinct shift of the layer, in order of its first unit */
         for (int j = 0; j < H; j++) {
             if (s[j] == 0)
@@ -318,7 +330,8 @@ void iv_describe(const gt_intervention *iv, char *buf, size_t n)
         }
     }
     for (int k = 0; k < iv->layers; k++) {
-        const unsigned char *a = iv->ablate + (size_t)k * H;
+        const int H = iv_width(iv, k);
+        const unsigned char *a = iv->ablate + iv->off[k];
         int any = 0;
         for (int j = 0; j < H && !any; j++)
             any = a[j];
@@ -348,7 +361,7 @@ static float *copy_floats(gt_model *out, const float *src, size_t n)
 static double row_bound(const gt_model *m, int k, size_t r)
 {
     const gt_layer *ly = &m->layer[k];
-    const size_t H = (size_t)m->hidden, D = (size_t)ly->in_dim, GH = (size_t)m->gates * H;
+    const size_t H = (size_t)ly->hidden, D = (size_t)ly->in_dim, GH = (size_t)m->gates * H;
     double s = fabs((double)ly->b_ih[r]);
     if (k > 0) {
         for (size_t j = 0; j < D; j++)
@@ -382,19 +395,20 @@ int iv_apply(gt_model *out, const gt_model *m, const gt_intervention *iv, gt_err
     *out = *m;
     out->owned = NULL;
     out->nowned = 0;
-    const size_t H = (size_t)m->hidden, GH = (size_t)m->gates * H, L = (size_t)m->layers;
+    const size_t L = (size_t)m->layers;
     /* the carry gate's block (none in a plain RNN) and the candidate's: g, n, or an RNN's a */
     const int has_carry = model_carry_gate(m) >= 0;
-    const size_t carry = has_carry ? (size_t)model_carry_gate(m) * H : 0;
-    const size_t cand = (size_t)m->cell->candidate * H;
     gt_layer *ly = model_own(out, malloc(L * sizeof *ly));
     if (!ly)
         goto oom;
     memcpy(ly, m->layer, L * sizeof *ly);
     out->layer = ly;
     for (size_t k = 0; k < L; k++) {
-        const double *s = iv->shift + k * H;
-        const unsigned char *a = iv->ablate + k * H;
+        const size_t H = (size_t)ly[k].hidden, GH = (size_t)m->gates * H;
+        const size_t carry = has_carry ? (size_t)model_carry_gate(m) * H : 0;
+        const size_t cand = (size_t)m->cell->candidate * H;
+        const double *s = iv->shift + ly[k].off;
+        const unsigned char *a = iv->ablate + ly[k].off;
         int shifted = 0, ablated = 0;
         for (size_t j = 0; j < H; j++) {
             shifted |= s[j] != 0;

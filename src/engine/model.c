@@ -382,7 +382,7 @@ static int projected_shape(gt_model *m, const gt_tensor *hh0, const gt_tensor *h
     }
     m->cell = &gt_cell_lstm; /* nn.LSTM(proj_size) */
     m->gates = 4;
-    m->hidden = (int)H;
+    m->hidden_max = (int)H; /* every layer's */
     m->proj = (int)P;
     snprintf(m->kind_text, sizeof m->kind_text, "LSTM (proj %d)", m->proj);
     return GT_OK;
@@ -409,14 +409,14 @@ static int first_layer_shape(gt_model *m, const layer_names *ln, gt_error *e)
         return gt_fail(e, GT_EINPUT, "%s: tensor %s: %llu gate blocks; a cell has %s", m->path,
                        hh0->name, (unsigned long long)g, counts);
     m->gates = (int)g;
-    m->hidden = (int)hh0->shape[1];
+    m->hidden_max = (int)hh0->shape[1]; /* layer 0's, until the others are read */
     return GT_OK;
 }
 
 static int layer_biases(gt_model *m, gt_layer *ly, const layer_names *n, int *biases,
                         gt_error *e)
 {
-    const uint64_t GH = (uint64_t)m->gates * (uint64_t)m->hidden;
+    const uint64_t GH = (uint64_t)m->gates * (uint64_t)ly->hidden;
     const gt_tensor *bi = find_rec(m, n->n[2]), *bh = find_rec(m, n->n[3]);
     if (!bi != !bh)
         return gt_fail(e, GT_EINPUT, "%s: tensor %s is missing (%s is present)", m->path,
@@ -457,14 +457,14 @@ static int layer_projection(gt_model *m, int k, const layer_names *n, gt_error *
     if (!hr)
         return gt_fail(e, GT_EINPUT, "%s: tensor %s is missing (layer 0 has a projection)",
                        m->path, n->n[4]);
-    if (!model_is_2d(hr, (uint64_t)m->proj, (uint64_t)m->hidden)) {
+    gt_layer *ly = &m->layer[k];
+    if (!model_is_2d(hr, (uint64_t)m->proj, (uint64_t)ly->hidden)) {
         char want[64];
-        snprintf(want, sizeof want, "[%d, %d] (as layer 0's projection)", m->proj, m->hidden);
+        snprintf(want, sizeof want, "[%d, %d] (as layer 0's projection)", m->proj, ly->hidden);
         return model_bad_shape(m, hr, want, e);
     }
-    gt_layer *ly = &m->layer[k];
     int rc = model_weights(m, hr, &ly->w_hr, e);
-    const size_t GH = (size_t)m->gates * (size_t)m->hidden;
+    const size_t GH = (size_t)m->gates * (size_t)ly->hidden;
     if (rc == GT_OK && !(ly->w_hh = model_fold_projection(m, ly->w_hh, GH, ly->w_hr)))
         rc = gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
     if (rc == GT_OK && k > 0 &&
@@ -473,11 +473,29 @@ static int layer_projection(gt_model *m, int k, const layer_names *n, gt_error *
     return rc;
 }
 
+/* Layer k's width H_k from its W_hh [G H_k, H_k]: layer 0's, or every layer's with a
+ * projection (nn.LSTM(proj_size)); above layer 0 of stacked cells, its own. */
+static int layer_width(gt_model *m, int k, const gt_tensor *hh, gt_error *e)
+{
+    gt_layer *ly = &m->layer[k];
+    ly->hidden = m->hidden_max;
+    if (k > 0)
+        ly->off = m->layer[k - 1].off + (size_t)m->layer[k - 1].hidden;
+    if (k == 0 || m->proj)
+        return GT_OK;
+    if (hh->ndim != 2 || hh->shape[1] == 0 || hh->shape[1] > MAX_HIDDEN ||
+        hh->shape[0] != (uint64_t)m->gates * hh->shape[1]) {
+        char want[96];
+        snprintf(want, sizeof want, "[%d*H, H] (the %d gate blocks of layer 0's %s)", m->gates,
+                 m->gates, m->cell->kind);
+        return model_bad_shape(m, hh, want, e);
+    }
+    ly->hidden = (int)hh->shape[1];
+    return GT_OK;
+}
+
 static int load_layer(gt_model *m, int k, const layer_names *n, int *biases, gt_error *e)
 {
-    /* R: the width of h, which the recurrence and the layer above read */
-    const uint64_t H = (uint64_t)m->hidden, GH = (uint64_t)m->gates * H,
-                   R = m->proj ? (uint64_t)m->proj : H;
     gt_layer *ly = &m->layer[k];
     char want[128];
     const gt_tensor *ih = find_rec(m, n->n[0]), *hh = find_rec(m, n->n[1]);
@@ -486,6 +504,13 @@ static int load_layer(gt_model *m, int k, const layer_names *n, int *biases, gt_
                        m->path, n->n[0], m->layers - 1);
     if (!hh)
         return gt_fail(e, GT_EINPUT, "%s: tensor %s is missing", m->path, n->n[1]);
+    int rc = layer_width(m, k, hh, e);
+    if (rc)
+        return rc;
+    /* R: the width of h, which the recurrence reads; below: the layer below's */
+    const uint64_t H = (uint64_t)ly->hidden, GH = (uint64_t)m->gates * H,
+                   R = m->proj ? (uint64_t)m->proj : H;
+    const uint64_t below = k == 0 ? 0 : m->proj ? R : (uint64_t)m->layer[k - 1].hidden;
     snprintf(want, sizeof want, "[%llu, %llu]", (unsigned long long)GH, (unsigned long long)R);
     if (!model_is_2d(hh, GH, R))
         return model_bad_shape(m, hh, want, e);
@@ -497,11 +522,14 @@ static int load_layer(gt_model *m, int k, const layer_names *n, int *biases, gt_
             return model_bad_shape(m, ih, want, e);
         }
         m->input_dim = (int)ih->shape[1];
-    } else if (!model_is_2d(ih, GH, R)) {
+    } else if (!model_is_2d(ih, GH, below)) {
+        snprintf(want, sizeof want, "[%llu, %llu] (the layer below's h)",
+                 (unsigned long long)GH, (unsigned long long)below);
         return model_bad_shape(m, ih, want, e);
     }
-    ly->in_dim = k == 0 ? (int)ih->shape[1] : (int)H;
-    int rc = layer_biases(m, ly, n, biases, e);
+    /* above layer 0, the layer below's h (a projection's folded into it: model_fold_projection) */
+    ly->in_dim = k == 0 ? (int)ih->shape[1] : m->layer[k - 1].hidden;
+    rc = layer_biases(m, ly, n, biases, e);
     if (rc == GT_OK && (rc = model_weights(m, ih, &ly->w_ih, e)) == GT_OK &&
         (rc = model_weights(m, hh, &ly->w_hh, e)) == GT_OK)
         rc = layer_projection(m, k, n, e);
@@ -538,6 +566,11 @@ static int load_layers(gt_model *m, gt_error *e)
         rc = load_layer(m, k, &ln[k], &biases, e);
     if (rc == GT_OK)
         rc = stray_projection(m, e);
+    for (int k = 0; rc == GT_OK && k < m->layers; k++) {
+        if (m->layer[k].hidden > m->hidden_max)
+            m->hidden_max = m->layer[k].hidden;
+        m->hidden_total += m->layer[k].hidden;
+    }
     m->has_bias = biases;
     free(ln);
     return rc;
@@ -639,6 +672,31 @@ void model_free(gt_model *m)
         modelfile_close(m->file);
     free(m->file);
     memset(m, 0, sizeof *m);
+}
+
+int model_widths_differ(const gt_model *m)
+{
+    for (int q = 1; q < m->layers; q++)
+        if (m->layer[q].hidden != m->layer[0].hidden)
+            return 1;
+    return 0;
+}
+
+const char *model_units_of(const gt_model *m, int k, char *buf, size_t n)
+{
+    if (!model_widths_differ(m))
+        return "the model";
+    snprintf(buf, n, "layer %d", k);
+    return buf;
+}
+
+const char *model_widths(const gt_model *m, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (int k = 0; k < (model_widths_differ(m) ? m->layers : 1) && len < n; k++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%d", k ? ", " : "", m->layer[k].hidden);
+    return buf;
 }
 
 const char *model_arch_name(const gt_model *m)

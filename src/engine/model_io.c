@@ -107,7 +107,7 @@ static int choose_embedding(const gt_model *m, const gt_model_options *opt,
             continue;
         int s = score(m, t);
         /* with D0 = H a readout fits too: one that looks like a readout is not taken */
-        if (s < 0 && m->input_dim == (m->proj ? m->proj : m->hidden))
+        if (s < 0 && m->input_dim == (m->proj ? m->proj : m->layer[m->layers - 1].hidden))
             continue;
         if (nbest == 0 || s > top) {
             top = s;
@@ -181,21 +181,21 @@ static int unprojected_readout(const gt_model *m, const gt_tensor *emb, gt_error
     for (size_t i = 0; i < f->ntensor; i++) {
         const gt_tensor *t = &f->tensor[i];
         if (t != emb && !model_is_recurrent(m, t) &&
-            model_is_2d(t, (uint64_t)m->vocab, (uint64_t)m->hidden))
+            model_is_2d(t, (uint64_t)m->vocab, (uint64_t)m->hidden_max))
             return gt_fail(e, GT_EINPUT, "%s: tensor %s: shape [%d, %d], but the readout of a "
                            "projected LSTM reads the projection's %d outputs: [%d, %d]", m->path,
-                           t->name, m->vocab, m->hidden, m->proj, m->vocab, m->proj);
+                           t->name, m->vocab, m->hidden_max, m->proj, m->vocab, m->proj);
     }
     return GT_OK;
 }
 
-/* The readout reads the top layer's h: H wide, or P for a projected LSTM, whose readout is
- * folded with the top projection to read m (model_fold_projection). */
+/* The readout reads the top layer's h: H_(L-1) wide, or P for a projected LSTM, whose
+ * readout is folded with the top projection to read m (model_fold_projection). */
 static int load_readout(gt_model *m, const gt_tensor *emb, gt_error *e)
 {
     const gt_modelfile *f = m->file;
     const gt_tensor *out = NULL;
-    const int width = m->proj ? m->proj : m->hidden;
+    const int width = m->proj ? m->proj : m->layer[m->layers - 1].hidden;
     for (size_t i = 0; i < f->ntensor; i++) {
         const gt_tensor *t = &f->tensor[i];
         if (t == emb || model_is_recurrent(m, t) ||
@@ -215,10 +215,11 @@ static int load_readout(gt_model *m, const gt_tensor *emb, gt_error *e)
         return gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
     if ((rc = model_weights(m, out, &m->out_w, e)))
         return rc;
-    if (m->proj && (uint64_t)m->vocab * (uint64_t)m->hidden > MAX_FOLDED_WEIGHTS)
+    /* a projected LSTM's layers are all H_max wide */
+    if (m->proj && (uint64_t)m->vocab * (uint64_t)m->hidden_max > MAX_FOLDED_WEIGHTS)
         return gt_fail(e, GT_EINPUT, "%s: tensor %s: a readout of %d tokens folded with the "
                        "projection into %d cells makes more weights than gatetui holds (%llu)",
-                       m->path, out->name, m->vocab, m->hidden,
+                       m->path, out->name, m->vocab, m->hidden_max,
                        (unsigned long long)MAX_FOLDED_WEIGHTS);
     if (m->proj && !(m->out_w = model_fold_projection(m, m->out_w, (size_t)m->vocab,
                                                       m->layer[m->layers - 1].w_hr)))

@@ -64,7 +64,7 @@ int model_is_recurrent(const gt_model *m, const gt_tensor *t)
 
 const float *model_fold_projection(gt_model *m, const float *a, size_t rows, const float *hr)
 {
-    const size_t P = (size_t)m->proj, H = (size_t)m->hidden;
+    const size_t P = (size_t)m->proj, H = (size_t)m->hidden_max; /* every layer's (projected) */
     float *out = model_own(m, malloc(rows * H * sizeof *out));
     double *acc = malloc(H * sizeof *acc);
     if (!out || !acc) {

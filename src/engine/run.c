@@ -15,10 +15,11 @@ int run_init(gt_run *r, const gt_model *m, gt_error *e)
 {
     memset(r, 0, sizeof *r);
     r->m = m;
-    size_t H = (size_t)m->hidden, GH = (size_t)m->gates * H, L = (size_t)m->layers;
-    r->h = calloc(L * H, sizeof *r->h);
-    r->c = calloc(L * H, sizeof *r->c);
-    r->gates = calloc(L * GH, sizeof *r->gates);
+    /* every layer's units; the scratch: one layer's input part and its cell's room */
+    size_t H = (size_t)m->hidden_max, GH = (size_t)m->gates * H, T = (size_t)m->hidden_total;
+    r->h = calloc(T, sizeof *r->h);
+    r->c = calloc(T, sizeof *r->c);
+    r->gates = calloc(T * (size_t)m->gates, sizeof *r->gates);
     r->scratch = calloc(2 * GH + H + (size_t)m->input_dim, sizeof *r->scratch);
     if (!r->h || !r->c || !r->gates || !r->scratch) {
         run_free(r);
@@ -46,7 +47,7 @@ void run_free(gt_run *r)
 void run_reset(gt_run *r)
 {
     const gt_model *m = r->m;
-    size_t LH = (size_t)m->layers * m->hidden;
+    size_t LH = (size_t)m->hidden_total;
     memset(r->h, 0, LH * sizeof *r->h);
     memset(r->c, 0, LH * sizeof *r->c);
     memset(r->gates, 0, LH * m->gates * sizeof *r->gates);
@@ -55,7 +56,7 @@ void run_reset(gt_run *r)
 /* Layer 0's input part W_ih x + b_ih for token tok, in xp (or a pointer to the table). */
 static const float *input_part(const gt_model *m, int tok, float *xp)
 {
-    size_t GH = (size_t)m->gates * m->hidden, D = (size_t)m->input_dim;
+    size_t GH = (size_t)m->gates * (size_t)m->layer[0].hidden, D = (size_t)m->input_dim;
     if (m->x_table)
         return m->x_table + (size_t)tok * GH;
     const gt_layer *l0 = &m->layer[0];
@@ -71,16 +72,18 @@ static const float *input_part(const gt_model *m, int tok, float *xp)
 void run_step_layers(gt_run *r, int token, int upto)
 {
     const gt_model *m = r->m;
-    size_t H = (size_t)m->hidden, GH = (size_t)m->gates * H;
-    float *xbuf = r->scratch, *gh = xbuf + GH; /* then the cell's room: G H + H */
+    /* then the cell's room: G H + H, of the widest layer */
+    float *xbuf = r->scratch, *gh = xbuf + (size_t)m->gates * (size_t)m->hidden_max;
     const int back = r->backward; /* the products' direction alternates (kern_gemv_dir) */
     for (int k = 0; k <= upto && k < m->layers; k++) {
         const gt_layer *ly = &m->layer[k];
+        const size_t H = (size_t)ly->hidden, GH = (size_t)m->gates * H;
         const float *xp;
         if (k == 0) {
             xp = input_part(m, token, xbuf);
         } else {
-            pool_gemv(r->pool, GH, H, ly->w_ih, run_h(r, k - 1), ly->b_ih, xbuf, back);
+            pool_gemv(r->pool, GH, (size_t)ly->in_dim, ly->w_ih, run_h(r, k - 1), ly->b_ih, xbuf,
+                      back);
             xp = xbuf;
         }
         m->cell->step32(m, ly, H, r->pool, back, xp, run_h(r, k), run_c(r, k), run_gates(r, k),
@@ -94,8 +97,8 @@ int run_check_finite(const gt_run *r, int upto, size_t step, gt_error *e)
     const gt_model *m = r->m;
     if (!m->rnn_relu) /* only a relu is unbounded */
         return GT_OK;
-    const size_t H = (size_t)m->hidden;
     for (int k = 0; k <= upto && k < m->layers; k++) {
+        const size_t H = (size_t)m->layer[k].hidden;
         const float *h = run_h(r, k);
         for (size_t j = 0; j < H; j++)
             if (!isfinite(h[j]))
@@ -115,7 +118,8 @@ void run_probs(const gt_run *r, float *p)
 {
     const gt_model *m = r->m;
     size_t V = (size_t)m->vocab;
-    kern_gemv(V, (size_t)m->hidden, m->out_w, run_h(r, m->layers - 1), m->out_b, p);
+    kern_gemv(V, (size_t)m->layer[m->layers - 1].hidden, m->out_w, run_h(r, m->layers - 1),
+              m->out_b, p);
     float mx = p[0];
     for (size_t v = 1; v < V; v++)
         if (p[v] > mx)

@@ -34,7 +34,7 @@ int stepjac_init(gt_stepjac *s, const gt_model *m, int layer, int with_input, gt
     const gt_layer *ly = &m->layer[layer];
     s->m = m;
     s->layer = layer;
-    s->H = m->hidden;
+    s->H = ly->hidden;
     s->D = ly->in_dim;
     s->with_input = with_input;
     s->rows = m->cell->state * s->H;
@@ -57,11 +57,13 @@ void stepjac_work_at(gt_stepjac_work *w, const gt_stepjac *s, double *v)
 int stepjac_work_init(gt_stepjac_work *w, const gt_stepjac *s, gt_error *e)
 {
     memset(w, 0, sizeof *w);
-    const size_t H = (size_t)s->H;
+    /* room for the widest layer's, and for columns of s's or two layers' */
+    const size_t H = (size_t)s->m->hidden_max;
+    const size_t cols = (size_t)s->cols > 2 * H ? (size_t)s->cols : 2 * H;
     const int second = s->m->cell->rec_blocks < s->m->cell->gates;
     double *v = calloc(STEPJAC_COEFS * H, sizeof *w->v);
     if (second) {
-        w->G = malloc(H * (size_t)s->cols * sizeof *w->G);
+        w->G = malloc(H * cols * sizeof *w->G);
         w->X = malloc(H * H * sizeof *w->X);
     }
     stepjac_work_at(w, s, v);
@@ -82,6 +84,7 @@ void stepjac_work_free(gt_stepjac_work *w)
 
 void stepjac_prepare(const gt_stepjac *s, gt_stepjac_work *w, const gt_step_point *pt)
 {
+    stepjac_work_at(w, s, w->v); /* f and u at this layer's places */
     s->m->cell->sj_prepare(s, w, pt);
 }
 

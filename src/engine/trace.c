@@ -33,11 +33,13 @@ struct gt_trace {
 
     size_t interval;     /* I: checkpoint j is the state before step j*I */
     size_t ncp;          /* T/I + 1 */
-    size_t state_len;    /* floats per checkpoint: L*H (h) plus L*H (c) for an LSTM */
+    size_t state_len;    /* floats per checkpoint: hidden_total (h) plus as many (c) for a
+                            cell state */
     float *cp;           /* [ncp * state_len] */
     atomic_size_t cp_valid; /* checkpoints 0..cp_valid-1 are known */
 
-    size_t per_step;     /* floats per step in the window: L * (G+2) * H */
+    size_t per_step;     /* floats per step in the window: (G+2) hidden_total, layer k's
+                            (G+2) H_k at (G+2) off_k: its gates, c and h */
     size_t wcap;         /* steps the window holds */
     float *win;          /* [wcap * per_step] */
     size_t win_a, win_n; /* steps win_a .. win_a+win_n-1 are held */
@@ -75,7 +77,7 @@ static int pass_threads(const gt_model *m, int asked)
         return asked > 0 ? asked : 0;
     double bytes = 0;
     for (int k = 0; k < m->layers; k++)
-        bytes += 4.0 * m->gates * m->hidden * m->hidden;
+        bytes += 4.0 * m->gates * m->layer[k].hidden * m->layer[k].hidden;
     return sysconf(_SC_NPROCESSORS_ONLN) >= 2 && bytes >= PASS_TWO_MIN_BYTES ? 0 : 1;
 }
 
@@ -142,19 +144,19 @@ int trace_open_mapped(gt_trace **out, const gt_model *m, const gt_text *t, const
     size_t cpb = lim && lim->checkpoint_budget ? lim->checkpoint_budget : TRACE_CHECKPOINT_BUDGET;
     size_t wb = lim && lim->window_budget ? lim->window_budget : TRACE_WINDOW_BUDGET;
     size_t mini = lim && lim->min_interval ? lim->min_interval : TRACE_MIN_INTERVAL;
-    size_t L = (size_t)m->layers, H = (size_t)m->hidden, G = (size_t)m->gates;
+    size_t LH = (size_t)m->hidden_total, G = (size_t)m->gates;
     tr->m = m;
     tr->text = t;
     tr->T = t->steps;
     overlay_init(&tr->ov, t->tok, map, t->steps);
-    tr->state_len = L * H * (size_t)m->cell->state;
+    tr->state_len = LH * (size_t)m->cell->state;
     size_t maxcp = cpb / (tr->state_len * sizeof(float));
     if (maxcp < 2)
         maxcp = 2;
     size_t I = (tr->T + maxcp - 2) / (maxcp - 1);
     tr->interval = I < mini ? mini : I;
     tr->ncp = tr->T / tr->interval + 1;
-    tr->per_step = L * (G + 2) * H;
+    tr->per_step = (G + 2) * LH;
     size_t w = wb / (tr->per_step * sizeof(float));
     w = w < TRACE_MIN_WINDOW ? TRACE_MIN_WINDOW : w > TRACE_MAX_WINDOW ? TRACE_MAX_WINDOW : w;
     tr->wcap = w < tr->T ? w : tr->T;
@@ -167,8 +169,10 @@ int trace_open_mapped(gt_trace **out, const gt_model *m, const gt_text *t, const
     /* a first guess of a step's cost (about 4 multiply-adds a nanosecond), refined as
      * steps run */
     double macs = 0;
-    for (int k = 0; k < m->layers; k++)
+    for (int k = 0; k < m->layers; k++) {
+        const size_t H = (size_t)m->layer[k].hidden;
         macs += (double)G * H * (H + (k == 0 && m->x_table ? 0 : (size_t)m->layer[k].in_dim));
+    }
     tr->step_ns = macs / 4 + 100;
     int rc = tr->cp && tr->win ? GT_OK : gt_fail(e, GT_EFAIL, "out of memory for the trace");
     if (rc == GT_OK)
@@ -208,7 +212,7 @@ static float *cp_at(const gt_trace *tr, size_t j) { return tr->cp + j * tr->stat
 
 static void state_from_cp(const gt_trace *tr, gt_run *r, size_t j)
 {
-    size_t LH = (size_t)tr->m->layers * tr->m->hidden;
+    size_t LH = (size_t)tr->m->hidden_total;
     const float *s = cp_at(tr, j);
     memcpy(r->h, s, LH * sizeof *s);
     if (tr->m->cell->has_c)
@@ -219,7 +223,7 @@ static void state_from_cp(const gt_trace *tr, gt_run *r, size_t j)
 
 static void state_to_cp(const gt_trace *tr, const gt_run *r, size_t j)
 {
-    size_t LH = (size_t)tr->m->layers * tr->m->hidden;
+    size_t LH = (size_t)tr->m->hidden_total;
     float *s = cp_at(tr, j);
     memcpy(s, r->h, LH * sizeof *s);
     if (tr->m->cell->has_c)
@@ -230,15 +234,16 @@ static float *slot(const gt_trace *tr, size_t s) { return tr->win + (s - tr->win
 
 static size_t layer_off(const gt_trace *tr, int k)
 {
-    return (size_t)k * (size_t)(tr->m->gates + 2) * (size_t)tr->m->hidden;
+    return (size_t)(tr->m->gates + 2) * tr->m->layer[k].off;
 }
 
 /* The state after step s, from the window (s must be in it). */
 static void state_from_slot(const gt_trace *tr, gt_run *r, size_t s)
 {
-    size_t H = (size_t)tr->m->hidden, G = (size_t)tr->m->gates;
+    size_t G = (size_t)tr->m->gates;
     const float *v = slot(tr, s);
     for (int k = 0; k < tr->m->layers; k++) {
+        const size_t H = (size_t)tr->m->layer[k].hidden;
         const float *lv = v + layer_off(tr, k);
         memcpy(run_c(r, k), lv + G * H, H * sizeof *lv);
         memcpy(run_h(r, k), lv + (G + 1) * H, H * sizeof *lv);
@@ -247,9 +252,10 @@ static void state_from_slot(const gt_trace *tr, gt_run *r, size_t s)
 
 static void record(gt_trace *tr, const gt_run *r, size_t s)
 {
-    size_t H = (size_t)tr->m->hidden, G = (size_t)tr->m->gates;
+    size_t G = (size_t)tr->m->gates;
     float *v = slot(tr, s);
     for (int k = 0; k < tr->m->layers; k++) {
+        const size_t H = (size_t)tr->m->layer[k].hidden;
         float *lv = v + layer_off(tr, k);
         memcpy(lv, run_gates(r, k), G * H * sizeof *lv);
         memcpy(lv + G * H, run_c(r, k), H * sizeof *lv);
@@ -373,21 +379,24 @@ const float *trace_gates(const gt_trace *tr, size_t s, int k)
 const float *trace_c(const gt_trace *tr, size_t s, int k)
 {
     return trace_has(tr, s)
-               ? slot(tr, s) + layer_off(tr, k) + (size_t)tr->m->gates * tr->m->hidden
+               ? slot(tr, s) + layer_off(tr, k) +
+                     (size_t)tr->m->gates * (size_t)tr->m->layer[k].hidden
                : NULL;
 }
 
 const float *trace_h(const gt_trace *tr, size_t s, int k)
 {
     return trace_has(tr, s)
-               ? slot(tr, s) + layer_off(tr, k) + (size_t)(tr->m->gates + 1) * tr->m->hidden
+               ? slot(tr, s) + layer_off(tr, k) +
+                     (size_t)(tr->m->gates + 1) * (size_t)tr->m->layer[k].hidden
                : NULL;
 }
 
 void trace_probs(gt_trace *tr, size_t s, float *p)
 {
     int top = tr->m->layers - 1;
-    memcpy(run_h(&tr->probe, top), trace_h(tr, s, top), (size_t)tr->m->hidden * sizeof *p);
+    memcpy(run_h(&tr->probe, top), trace_h(tr, s, top),
+           (size_t)tr->m->layer[top].hidden * sizeof *p);
     run_probs(&tr->probe, p);
 }
 
@@ -395,7 +404,7 @@ int trace_state_before(gt_trace *tr, size_t s, float *h, float *c, gt_error *e)
 {
     if (s > tr->T)
         return gt_fail(e, GT_EINPUT, "step %zu: the text has %zu steps", s, tr->T);
-    size_t LH = (size_t)tr->m->layers * tr->m->hidden;
+    size_t LH = (size_t)tr->m->hidden_total;
     gt_run *r = &tr->run;
     size_t s0 = nearest_state(tr, r, s);
     advance(tr, r, s0, s, 0);

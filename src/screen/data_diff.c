@@ -10,7 +10,7 @@ int data_diff_init(gt_data_diff *d, const gt_model *m, gt_error *e)
 {
     memset(d, 0, sizeof *d);
     d->m = m;
-    const size_t per = (size_t)(m->gates + 2) * m->hidden * sizeof(float);
+    const size_t per = (size_t)(m->gates + 2) * (size_t)m->hidden_max * sizeof(float);
     d->span = DATA_DIFF_BUDGET / per;
     d->span = d->span > DATA_DIFF_SPAN ? DATA_DIFF_SPAN
               : d->span < DATA_DIFF_MIN_SPAN ? DATA_DIFF_MIN_SPAN : d->span;
@@ -22,8 +22,9 @@ int data_diff_init(gt_data_diff *d, const gt_model *m, gt_error *e)
 static int allocate(gt_data_diff *d, gt_error *e)
 {
     const gt_model *m = d->m;
-    const size_t H = (size_t)m->hidden, G = (size_t)m->gates, S = d->span;
-    const size_t LH = (size_t)m->layers * H;
+    /* a step of the widest layer's; every layer's state */
+    const size_t H = (size_t)m->hidden_max, G = (size_t)m->gates, S = d->span;
+    const size_t LH = (size_t)m->hidden_total;
     d->g = malloc(S * G * H * sizeof *d->g);
     d->c = malloc(S * H * sizeof *d->c);
     d->h = malloc(S * H * sizeof *d->h);
@@ -79,8 +80,8 @@ int data_diff_update(gt_data_diff *d, gt_trace *tr, int layer, gt_error *e)
     int rc = trace_state_before(tr, s, d->h0, d->c0, e);
     if (rc)
         return rc;
-    const size_t H = (size_t)m->hidden, GH = (size_t)m->gates * H;
-    const size_t LH = (size_t)m->layers * H;
+    const size_t H = (size_t)model_width(m, layer), GH = (size_t)m->gates * H;
+    const size_t LH = (size_t)m->hidden_total;
     memcpy(d->run.h, d->h0, LH * sizeof *d->h0);
     memcpy(d->run.c, d->c0, LH * sizeof *d->c0);
     trace_read(tr, s, n, d->tok); /* as edited, then the edited step put back */
@@ -105,15 +106,15 @@ int data_diff_known(const gt_data_diff *d, size_t st)
 
 const float *data_diff_gates(const gt_data_diff *d, size_t st)
 {
-    return d->g + (st - d->step) * (size_t)d->m->gates * d->m->hidden;
+    return d->g + (st - d->step) * (size_t)d->m->gates * (size_t)model_width(d->m, d->layer);
 }
 
 const float *data_diff_c(const gt_data_diff *d, size_t st)
 {
-    return d->c + (st - d->step) * (size_t)d->m->hidden;
+    return d->c + (st - d->step) * (size_t)model_width(d->m, d->layer);
 }
 
 const float *data_diff_h(const gt_data_diff *d, size_t st)
 {
-    return d->h + (st - d->step) * (size_t)d->m->hidden;
+    return d->h + (st - d->step) * (size_t)model_width(d->m, d->layer);
 }

@@ -26,8 +26,9 @@ typedef struct gt_data_diff {
     size_t span;        /* the most steps kept */
     /* private */
     const gt_model *m;
-    float *g, *c, *h;   /* [span * G*H], [span * H], [span * H] */
-    float *h0, *c0;     /* [L*H] */
+    float *g, *c, *h;   /* [span * G*H], [span * H], [span * H], H the layer's (room for the
+                           widest) */
+    float *h0, *c0;     /* [hidden_total] */
     uint16_t *tok;      /* [span] the tokens before the edit, from s on */
     int have_run;
     gt_run run;

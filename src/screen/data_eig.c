@@ -16,9 +16,10 @@ int data_eig_init(gt_data_eig *de, const gt_model *m, gt_error *e)
     bgjob_init(&de->fp_job);
     bgjob_init(&de->ly_job);
     de->m = m;
-    de->n = dyn_state_size(m);
-    de->H = m->hidden;
-    const size_t LH = (size_t)m->layers * m->hidden;
+    /* room for the widest layer's; n and H are the computed layer's (data_eig_tick) */
+    de->n = m->cell->state * m->hidden_max;
+    de->H = m->hidden_max;
+    const size_t LH = (size_t)m->hidden_total;
     de->h0 = malloc(LH * sizeof *de->h0);
     de->c0 = malloc(LH * sizeof *de->c0);
     de->abs = malloc((size_t)(de->n + de->H) * sizeof *de->abs);
@@ -86,7 +87,8 @@ static void ly_sizes(const gt_data_eig *de, size_t steps, size_t *n, size_t *war
 {
     *n = steps - 1 < DATA_EIG_LY_STEPS ? steps - 1 : DATA_EIG_LY_STEPS;
     *warm = *n / 20 < 100 ? *n / 20 : 100;
-    *modes = de->n < DATA_EIG_LY_MODES ? de->n : DATA_EIG_LY_MODES;
+    const int sn = dyn_state_size(de->m, de->ly_job_layer);
+    *modes = sn < DATA_EIG_LY_MODES ? sn : DATA_EIG_LY_MODES;
 }
 
 /* In the child: the half-lives of the modes, then their 95% half-widths. */
@@ -228,9 +230,14 @@ int data_eig_tick(gt_data_eig *de)
     if (!bgjob_busy(&de->job))
         return redraw;
     if (bgjob_tick(&de->job)) {
-        const size_t want = (size_t)(de->n + de->H) * sizeof *de->abs;
+        const int n = dyn_state_size(de->m, de->job_layer);
+        const int H = model_width(de->m, de->job_layer);
+        const size_t want = (size_t)(n + H) * sizeof *de->abs;
         if (de->job.result && de->job.result_len == want) {
             memcpy(de->abs, de->job.result, want);
+            de->n = n;
+            de->H = H;
+            de->carry = de->abs + n;
             de->valid = 1;
             de->step = de->job_step;
             de->layer = de->job_layer;

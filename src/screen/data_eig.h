@@ -26,7 +26,7 @@ typedef struct gt_data_eig {
     int valid;          /* abs and carry hold step's and layer's */
     size_t step;
     int layer;
-    int n, H;           /* the state's size; the carry gates' number */
+    int n, H;           /* the state's size; the carry gates' number (the layer's) */
     double *abs;        /* [n] the moduli, largest first */
     double *carry;      /* [H] the carry gates, largest first */
     char error[256];    /* why the last computation failed, or "" */
@@ -45,7 +45,7 @@ typedef struct gt_data_eig {
     /* private */
     const gt_model *m;
     const gt_text *text; /* the text as loaded, for the Lyapunov spectrum */
-    float *h0, *c0;     /* [L*H]: the state before the step */
+    float *h0, *c0;     /* [hidden_total]: the state before the step */
     gt_bgjob job, fp_job, ly_job; /* the computations */
     size_t job_step;
     int job_layer, job_tok, ly_job_layer;

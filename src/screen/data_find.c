@@ -28,7 +28,7 @@ int data_find_init(gt_data_find *f, const gt_model *m, gt_trace *tr, size_t step
     f->threshold = SELECT_DEFAULT_THRESHOLD;
     f->steps = steps;
     bgjob_init(&f->job);
-    f->r = malloc((size_t)f->nsig * (size_t)m->hidden * sizeof *f->r);
+    f->r = malloc((size_t)f->nsig * (size_t)m->hidden_max * sizeof *f->r); /* any layer's */
     if (!f->r)
         return gt_fail(e, GT_EFAIL, "out of memory for the correlations");
     return GT_OK;
@@ -83,7 +83,7 @@ static void fail_why(char *why, const gt_error *e)
 static void send_hypothesis(gt_bgjob *job, gt_data_find *f, const gt_mask *mask,
                             const gt_units *u, size_t n)
 {
-    const int H = f->m->hidden;
+    const int H = model_width(f->m, u->layer);
     size_t head[3] = {mask->matches, mask->inside, n};
     bgjob_write(job, head, sizeof head);
     bgjob_write(job, mask->from, mask->matches * sizeof *mask->from);
@@ -374,7 +374,7 @@ static int take_hypothesis(gt_data_find *f, reader *r)
     drop_matches(f);
     f->mfrom = take(r, head[0] * sizeof(size_t));
     f->mto = take(r, head[0] * sizeof(size_t));
-    size_t nr = (size_t)f->nsig * (size_t)f->m->hidden * sizeof *f->r;
+    size_t nr = (size_t)f->nsig * (size_t)model_width(f->m, f->want_layer) * sizeof *f->r;
     if (!f->mfrom || !f->mto || take_into(r, f->r, nr))
         return -1;
     f->nmatch = head[0];
@@ -383,7 +383,7 @@ static int take_hypothesis(gt_data_find *f, reader *r)
     f->hyp_layer = f->want_layer;
     f->hyp_state = FIND_KNOWN;
     /* the unit of largest |r| with the signal chosen */
-    const int H = f->m->hidden;
+    const int H = model_width(f->m, f->hyp_layer);
     int best = -1;
     for (int j = 0; j < H; j++) {
         double x = f->r[(size_t)f->signal * H + j];
@@ -404,7 +404,7 @@ static int take_hypothesis(gt_data_find *f, reader *r)
 static int take_selection(gt_data_find *f, reader *r)
 {
     size_t head[2];
-    if (take_into(r, head, sizeof head) || head[0] > (size_t)f->m->hidden ||
+    if (take_into(r, head, sizeof head) || head[0] > (size_t)model_width(f->m, f->want_layer) ||
         head[1] > r->left / (2 * sizeof(size_t)))
         return -1;
     drop_selection(f);
@@ -625,7 +625,7 @@ int data_find_has_r(const gt_data_find *f, int layer)
 
 double data_find_r(const gt_data_find *f, int unit)
 {
-    return f->r[(size_t)f->signal * f->m->hidden + unit];
+    return f->r[(size_t)f->signal * (size_t)model_width(f->m, f->hyp_layer) + (size_t)unit];
 }
 
 const char *data_find_signal_name(const gt_data_find *f)

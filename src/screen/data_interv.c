@@ -26,7 +26,7 @@ int data_interv_init(gt_data_interv *s, const gt_model *base, const gt_intervent
     int rc = iv ? iv_copy(&s->iv, iv, e) : iv_init(&s->iv, base, e);
     if (rc)
         return rc;
-    s->imp = calloc((size_t)base->hidden, sizeof *s->imp);
+    s->imp = calloc((size_t)base->hidden_max, sizeof *s->imp); /* any layer's */
     if (!s->imp) {
         iv_free(&s->iv);
         return gt_fail(e, GT_EFAIL, "out of memory for the interventions");
@@ -220,12 +220,13 @@ int data_interv_tick(gt_data_interv *s)
             const char *p = s->imp_job.result;
             int j = 0;
             char *end;
-            for (; j < s->base->hidden; j++, p = end) {
+            const int H = model_width(s->base, s->imp_layer);
+            for (; j < H; j++, p = end) {
                 s->imp[j] = strtod(p, &end);
                 if (end == p)
                     break;
             }
-            s->imp_known = j == s->base->hidden;
+            s->imp_known = j == H;
             if (!s->imp_known)
                 snprintf(s->imp_error, sizeof s->imp_error, "importance: a short result");
         } else {

@@ -27,7 +27,7 @@ typedef struct gt_data_interv {
     /* the importance (increase of the loss in nats) of imp_layer's units */
     int imp_layer;           /* -1: none asked for */
     int imp_known;
-    double *imp;             /* [H] */
+    double *imp;             /* [H] of imp_layer */
     char imp_error[256];
     /* private */
     const gt_text *text;

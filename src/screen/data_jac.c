@@ -16,7 +16,7 @@ int data_jac_init(gt_data_jac *jv, const gt_model *m, gt_error *e)
     jv->m = m;
     jv->horizon = DATA_JAC_KDEFAULT;
     jv->j_layer = -1;
-    const size_t LH = (size_t)m->layers * m->hidden;
+    const size_t LH = (size_t)m->hidden_total;
     jv->h0 = malloc(LH * sizeof *jv->h0);
     jv->c0 = malloc(LH * sizeof *jv->c0);
     jv->tok = malloc((DATA_JAC_KMAX + 1) * sizeof *jv->tok);

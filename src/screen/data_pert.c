@@ -27,13 +27,13 @@ int data_pert_init(gt_data_pert *pv, const gt_model *m, gt_error *e)
     pv->horizon = DATA_PERT_KDEFAULT;
     pv->p_layer = -1;
     pv->lstm = m->cell->has_c;
-    const size_t K1 = DATA_PERT_KMAX + 1, LH = (size_t)m->layers * m->hidden;
+    const size_t K1 = DATA_PERT_KMAX + 1, LH = (size_t)m->hidden_total;
     pv->curves = calloc(4 * K1, sizeof *pv->curves);
     pv->h0 = malloc(LH * sizeof *pv->h0);
     pv->c0 = malloc(LH * sizeof *pv->c0);
     pv->orig = malloc(K1 * sizeof *pv->orig);
     pv->now = malloc(K1 * sizeof *pv->now);
-    pv->idx = malloc((size_t)m->hidden * sizeof *pv->idx);
+    pv->idx = malloc((size_t)m->hidden_max * sizeof *pv->idx); /* any layer's */
     if (!pv->curves || !pv->h0 || !pv->c0 || !pv->orig || !pv->now || !pv->idx) {
         data_pert_free(pv);
         return gt_fail(e, GT_EFAIL, "out of memory for the perturbation");
@@ -135,7 +135,7 @@ int data_pert_update(gt_data_pert *pv, gt_trace *tr, int layer, int K, gt_error 
     pv->old_tok = pv->orig[0];
     pv->new_tok = pv->now[0];
     pv->layer = layer;
-    int H = m->hidden, cnt = 0;
+    int H = model_width(m, layer), cnt = 0;
     for (int j = 0; j < H; j++)
         if (r->d0[j] != 0)
             pv->idx[cnt++] = j;

@@ -225,7 +225,7 @@ void data_comp_want(gt_data_probe *p, int layer, int signal, size_t steps)
     c->steps = steps;
     c->error[0] = 0;
     c->state = PROBE_COMPUTING;
-    if (steps < 2 || p->m->hidden < DATA_COMP_K) {
+    if (steps < 2 || model_width(p->m, layer) < DATA_COMP_K) {
         c->state = PROBE_FAILED;
         snprintf(c->error, sizeof c->error, "too few steps or units for %d components",
                  DATA_COMP_K);

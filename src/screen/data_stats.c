@@ -48,7 +48,8 @@ typedef struct units_head {
 /* The compared column and the unit table after the text in f. */
 static void write_units(FILE *f, const gt_report *r)
 {
-    units_head hd = {r->m->hidden, r->ngates, r->carry, r->K, {{0}}};
+    const int H = model_width(r->m, r->layer);
+    units_head hd = {H, r->ngates, r->carry, r->K, {{0}}};
     for (int g = 0; g < r->ngates; g++)
         snprintf(hd.gate_name[g], sizeof hd.gate_name[g], "%s", r->gate[g].name);
     gt_compare_col col;
@@ -56,7 +57,7 @@ static void write_units(FILE *f, const gt_report *r)
     fputc(0, f);
     fwrite(&col, sizeof col, 1, f);
     fwrite(&hd, sizeof hd, 1, f);
-    fwrite(r->unit_table, sizeof *r->unit_table, (size_t)r->m->hidden, f);
+    fwrite(r->unit_table, sizeof *r->unit_table, (size_t)H, f);
 }
 
 typedef struct child_ctx {
@@ -201,7 +202,7 @@ static void measure(char *t, int *nlines, int *nwidth)
 static void take_units(gt_data_stats *sv, int k, const char *p, size_t n)
 {
     units_head hd;
-    const size_t H = (size_t)sv->m->hidden;
+    const size_t H = (size_t)model_width(sv->m, k);
     if (n != sizeof hd + H * sizeof **sv->units)
         return;
     memcpy(&hd, p, sizeof hd);

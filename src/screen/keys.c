@@ -45,7 +45,7 @@ static void step_by(gt_view *v, long d)
 
 static void select_rank(gt_view *v, long rank)
 {
-    const int H = v->m->hidden;
+    const int H = model_width(v->m, v->layer);
     rank = rank < 0 ? 0 : rank >= H ? H - 1 : rank;
     view_select_unit(v, v->order[rank]);
     v->rank = (int)rank;
@@ -116,9 +116,9 @@ static void select_unit(gt_view *v, const char *in)
         in++;
     char *end;
     long u = *in >= '0' && *in <= '9' ? strtol(in, &end, 10) : -1;
-    if (u < 0 || *end || u >= v->m->hidden) {
+    if (u < 0 || *end || u >= model_width(v->m, v->layer)) {
         if (*in)
-            message(v, 1, "unit: \"%s\" is not a unit (0-%d)", in, v->m->hidden - 1);
+            message(v, 1, "unit: \"%s\" is not a unit (0-%d)", in, model_width(v->m, v->layer) - 1);
         return;
     }
     view_select_unit(v, (int)u);
@@ -490,7 +490,7 @@ static void toggle_ablate(gt_view *v)
     if (!have_interventions(v))
         return;
     iv_toggle_ablate(&v->ivs->iv, v->layer, v->unit);
-    int on = v->ivs->iv.ablate[(size_t)v->layer * v->m->hidden + (size_t)v->unit];
+    int on = iv_ablated(&v->ivs->iv, v->layer, v->unit);
     char did[64];
     snprintf(did, sizeof did, "unit %d %s", v->unit, on ? "ablated" : "back");
     interventions_changed(v, did);
@@ -766,7 +766,7 @@ gt_act keys_unit_ends(gt_view *v, const gt_key *k)
     if (is(k, '#'))
         open_prompt(v, PROMPT_UNIT);
     else
-        select_rank(v, is(k, 'H') ? 0 : v->m->hidden - 1);
+        select_rank(v, is(k, 'H') ? 0 : model_width(v->m, v->layer) - 1);
     return ACT_REDRAW;
 }
 

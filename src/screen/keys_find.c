@@ -62,7 +62,7 @@ int keys_find_char(gt_view *v, const gt_key *k)
                          data_find_signal_name(f));
         /* every signal's r is known with the hypothesis: its best unit under this one */
         int best = -1;
-        for (int u = 0; data_find_has_r(f, v->layer) && u < v->m->hidden; u++) {
+        for (int u = 0; data_find_has_r(f, v->layer) && u < model_width(v->m, v->layer); u++) {
             const double r = data_find_r(f, u);
             if (!isnan(r) && (best < 0 || fabs(r) > fabs(data_find_r(f, best))))
                 best = u;

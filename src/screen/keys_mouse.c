@@ -50,7 +50,7 @@ static int keys_unit_at(const gt_view *v, int x, int y)
     if (col >= g.ncols || row >= g.rows)
         return -1;
     int rank = v->ui->top + col * g.rows + row;
-    return rank < v->m->hidden ? v->order[rank] : -1;
+    return rank < model_width(v->m, v->layer) ? v->order[rank] : -1;
 }
 
 gt_act keys_mouse(gt_view *v, const gt_key *k, gt_key *arrow)

@@ -89,7 +89,7 @@ static void sync_interventions(gt_view *o, const gt_view *v)
     gt_intervention *b = &o->ivs->iv;
     if (!iv_same_shape(a, b))
         return;
-    size_t LH = (size_t)a->layers * (size_t)a->hidden;
+    size_t LH = (size_t)a->units;
     if (!memcmp(a->shift, b->shift, LH * sizeof *a->shift) && !memcmp(a->ablate, b->ablate, LH) &&
         !memcmp(a->carousel, b->carousel, (size_t)a->layers))
         return;

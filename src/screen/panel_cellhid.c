@@ -18,7 +18,7 @@
 static void summary(gt_surface *s, int x, int y, int w, const gt_view *v, int hidden, int sat,
                     double sx, double sy)
 {
-    const int H = v->m->hidden;
+    const int H = model_width(v->m, v->layer);
     char buf[160], b2[64];
     const char *fields[2] = {buf, b2};
     if (v->m->cell->has_c) { /* the units whose output gate hides a cell that is not small */
@@ -37,7 +37,7 @@ static void summary(gt_surface *s, int x, int y, int w, const gt_view *v, int hi
 
 void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v)
 {
-    const int H = v->m->hidden;
+    const int H = model_width(v->m, v->layer);
     /* across: the value beside h (c, n or a), or tanh of it when it has no bounds (a relu's
        a: its own scale) */
     const gt_celltype *cl = v->m->cell;

@@ -96,7 +96,7 @@ static const char *state_name(const gt_view *v)
 /* That value of unit u. */
 static float state_value(const gt_view *v, int u)
 {
-    const size_t H = (size_t)v->m->hidden;
+    const size_t H = (size_t)model_width(v->m, v->layer);
     const int b = v->m->cell->beside_h;
     if (b >= v->m->gates) /* c */
         return v->sc[u];
@@ -131,7 +131,7 @@ static void header_row(gt_surface *s, int x, int y, const geom *g, const gt_view
 
 static void unit_row(gt_surface *s, int x, int y, const geom *g, const gt_view *v, int u)
 {
-    const int H = v->m->hidden;
+    const int H = model_width(v->m, v->layer);
     const int has_c = v->m->cell->has_c, carry = model_carry_gate(v->m);
     int sel = u == v->unit;
     surf_text(s, x, y, 1, sel ? R_SELECTED : R_NORMAL, sel ? (s->utf8 ? "▶" : ">") : " ");
@@ -182,7 +182,7 @@ static void unit_row(gt_surface *s, int x, int y, const geom *g, const gt_view *
 
 void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
 {
-    const int H = v->m->hidden;
+    const int H = model_width(v->m, v->layer);
     geom g = geometry(v);
     int page = g.ncols * g.rows;
     int last = v->ui->top + page < H ? v->ui->top + page : H;

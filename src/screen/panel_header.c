@@ -114,9 +114,10 @@ void panel_header(gt_surface *s, gt_rect r, const gt_view *v)
     char n1[32], n2[32]; /* counts with thousands separators, as the report writes them */
     char vb[160] = "";
     vocab_beside(m, vb, sizeof vb);
-    snprintf(buf, sizeof buf, "%s: %s, %d layer%s, H %d, V %d%s, %s params", v->model_name,
-             model_kind(m), m->layers, m->layers == 1 ? "" : "s",
-             m->hidden, m->vocab, vb, report_commas((size_t)m->params, n1, sizeof n1));
+    char hw[128]; /* the layers' widths: "512", or "16, 24, 12" */
+    snprintf(buf, sizeof buf, "%s: %s, %d layer%s, H %s, V %d%s, %s params", v->model_name,
+             model_kind(m), m->layers, m->layers == 1 ? "" : "s", model_widths(m, hw, sizeof hw),
+             m->vocab, vb, report_commas((size_t)m->params, n1, sizeof n1));
     x = put(s, x, y, rest, R_NORMAL, buf);
     if (v->file_changed) /* kept as read: the file on disk is another now */
         x = put(s, x, y, rest, R_EDIT, " (file changed on disk)");

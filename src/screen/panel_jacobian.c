@@ -132,7 +132,7 @@ static void jac_plot(gt_surface *s, int x, int y0, int w, int rows, const gt_vie
         return;
     double fj[DATA_JAC_KMAX + 1], fc[DATA_JAC_KMAX + 1], dj[DATA_JAC_KMAX + 1],
         dc[DATA_JAC_KMAX + 1];
-    fj[0] = fc[0] = sqrt((double)v->m->hidden);
+    fj[0] = fc[0] = sqrt((double)model_width(v->m, v->layer));
     dj[0] = dc[0] = 1;
     for (int k = 1; k <= K; k++) {
         const gt_jacobian_lag *l = &jv->lag[k - 1];

@@ -23,7 +23,7 @@ typedef struct series {
 
 static float value_at(const gt_view *v, const series *se, size_t s)
 {
-    const int H = v->m->hidden;
+    const int H = model_width(v->m, v->layer);
     if (v->ui->diff)
         return view_diff_value(v, se->kind, se->block, s);
     if (se->kind == 1)
@@ -44,7 +44,7 @@ static const char *trim(const char *p)
  * pre-activation a). */
 static void gate_line(gt_surface *s, int x, int y, int w, const gt_view *v)
 {
-    const int H = v->m->hidden, u = v->unit;
+    const int H = model_width(v->m, v->layer), u = v->unit;
     const float *g = v->sg;
     char f[4][24], num[16];
     const char *fields[4] = {f[0], f[1], f[2], f[3]};
@@ -64,7 +64,7 @@ static void gate_line(gt_surface *s, int x, int y, int w, const gt_view *v)
  * out, never cut. */
 static void state_line(gt_surface *s, int x, int y, int w, const gt_view *v)
 {
-    const int H = v->m->hidden, u = v->unit, carry = model_carry_gate(v->m);
+    const int H = model_width(v->m, v->layer), u = v->unit, carry = model_carry_gate(v->m);
     const float *cc = v->sc, *hh = v->sh, *pc = v->spc, *ph = v->sph;
     char f[4][32], num[16], hl[16] = "-";
     const char *fields[4] = {f[0], f[1], f[2], f[3]};

@@ -60,7 +60,7 @@ static void cell(const gt_view *v, int j, int col, char *buf, size_t n)
  * first: all at 80 columns and more. */
 static int col_widths(const gt_surface *s, const gt_view *v, int w, int *cw)
 {
-    const int H = v->m->hidden, ncols = unittable_ncols(v->stats.ngates);
+    const int H = model_width(v->m, v->layer), ncols = unittable_ncols(v->stats.ngates);
     int nat[MAX_COLS], total = 0;
     char buf[64];
     for (int c = 0; c < ncols && c < MAX_COLS; c++) {
@@ -88,7 +88,7 @@ static int col_widths(const gt_surface *s, const gt_view *v, int w, int *cw)
 
 static void draw_rows(gt_surface *s, gt_rect in, const gt_view *v)
 {
-    const int H = v->m->hidden, ncols = unittable_ncols(v->stats.ngates);
+    const int H = model_width(v->m, v->layer), ncols = unittable_ncols(v->stats.ngates);
     int cw[MAX_COLS], cx[MAX_COLS + 1] = {in.x};
     const int fit = col_widths(s, v, in.w, cw);
     for (int c = 0; c < fit; c++)
@@ -130,7 +130,7 @@ void panel_units(gt_surface *s, gt_rect r, const gt_view *v)
         if (known)
             snprintf(note, sizeof note, f % 2 ? "row %d of %d  by %s" :
                      "row %d of %d  by %s  Enter selects  U closes", v->ui->ut_row + 1,
-                     v->m->hidden, by);
+                     model_width(v->m, v->layer), by);
         else
             snprintf(note, sizeof note, "U closes");
         if (panel_frame_fits(r, title, note))

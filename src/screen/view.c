@@ -36,7 +36,7 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
     v->own.jac_K = DATA_JAC_KDEFAULT;
     v->own.horizon = DATA_PERT_KDEFAULT;
     view_clamp(v);
-    size_t H = (size_t)m->hidden;
+    size_t H = (size_t)m->hidden_max; /* room for the widest layer's units */
     v->order = malloc(H * sizeof *v->order);
     v->ut_order = malloc(H * sizeof *v->ut_order);
     v->key = malloc(H * sizeof *v->key);
@@ -63,7 +63,7 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
         view_free(v);
         return rc;
     }
-    for (int j = 0; j < m->hidden; j++)
+    for (int j = 0; j < m->hidden_max; j++)
         v->order[j] = j;
     return GT_OK;
 }
@@ -213,7 +213,7 @@ static int by_key(const void *a, const void *b, void *ctx)
 
 static void sort_units(gt_view *v)
 {
-    const int H = v->m->hidden;
+    const int H = model_width(v->m, v->layer);
     const int cg = model_carry_gate(v->m); /* -1: a plain RNN, none */
     const float *carry = cg >= 0 ? v->sg + (size_t)cg * H : NULL;
     const int has_c = v->m->cell->has_c;
@@ -312,7 +312,7 @@ int view_clamp(gt_view *v)
     int layer = u->layer < v->m->layers ? u->layer : v->m->layers - 1;
     int changed = layer != v->layer;
     v->layer = layer;
-    v->unit = u->unit < v->m->hidden ? u->unit : v->m->hidden - 1;
+    v->unit = u->unit < model_width(v->m, v->layer) ? u->unit : model_width(v->m, v->layer) - 1;
     return changed;
 }
 
@@ -346,7 +346,7 @@ static void follow_horizon(gt_view *v)
 /* The gate panel's first row, so that the selected unit is on the page. */
 static void scroll_to_selected(gt_view *v)
 {
-    int page = view_units_per_page(v), H = v->m->hidden;
+    int page = view_units_per_page(v), H = model_width(v->m, v->layer);
     if (v->rank < v->ui->top)
         v->ui->top = v->rank;
     if (v->rank >= v->ui->top + page)
@@ -366,7 +366,7 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
         follow_horizon(v);
     layout_compute(cols, rows, &v->lay);
     int blocks[3];
-    layout_gate_grid_extra(v->lay.r[P_GATES], v->m->hidden, model_sigmoid_gates(v->m, blocks),
+    layout_gate_grid_extra(v->lay.r[P_GATES], model_width(v->m, v->layer), model_sigmoid_gates(v->m, blocks),
                            v->ui->sort == SORT_CHANGE, view_r_columns(v), &v->grid);
     if (v->stale) { /* the last frame's values until the pass reaches t (view_tick) */
         v->pass_running = trace_pass_running(v->tr);
@@ -531,7 +531,7 @@ float view_heat_value(const gt_view *v, size_t s)
     int sig = view_heat_signal(m, v->ui->heat_pos);
     if (sig < 0) /* another model's signal this one has not: its h */
         sig = signals_h(m);
-    const size_t H = (size_t)m->hidden, u = (size_t)v->unit;
+    const size_t H = (size_t)model_width(m, v->layer), u = (size_t)v->unit;
     if (sig >= 0 && sig < m->gates) {
         const float g = trace_gates(v->tr, s, v->layer)[(size_t)sig * H + u];
         return signals_is_gate(m, sig)      ? 2.0f * g - 1.0f
@@ -611,7 +611,7 @@ float view_diff_value(const gt_view *v, int kind, int block, size_t st)
         return d->valid ? 0.0f : NAN;
     if (!data_diff_known(d, st) || !trace_has(v->tr, st))
         return NAN;
-    const int H = v->m->hidden;
+    const int H = model_width(v->m, v->layer);
     size_t i = (size_t)block * H + v->unit;
     if (kind == 1)
         return trace_c(v->tr, st, v->layer)[v->unit] - data_diff_c(d, st)[v->unit];
@@ -625,7 +625,7 @@ static int diff_at(const gt_view *v, size_t st, const float *tg, const float *tc
                    const float *th, float *g, float *c, float *h)
 {
     const gt_data_diff *d = &v->dr;
-    const size_t H = (size_t)v->m->hidden, GH = (size_t)v->m->gates * H;
+    const size_t H = (size_t)model_width(v->m, v->layer), GH = (size_t)v->m->gates * H;
     if (st < d->step) {
         memset(g, 0, GH * sizeof *g);
         memset(c, 0, H * sizeof *c);
@@ -659,7 +659,7 @@ static void shown_values(gt_view *v)
     v->diff_known = 1;
     if (!v->ui->diff || !v->dr.valid)
         return;
-    const size_t H = (size_t)v->m->hidden, GH = (size_t)v->m->gates * H;
+    const size_t H = (size_t)model_width(v->m, v->layer), GH = (size_t)v->m->gates * H;
     float *g = v->dbuf, *c = g + GH, *h = c + H, *pc = h + H, *ph = pc + H, *pg = ph + H;
     size_t t = v->t;
     v->diff_known = diff_at(v, t, v->g, v->c, v->h, g, c, h);

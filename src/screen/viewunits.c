@@ -21,7 +21,7 @@ int view_units_page(const gt_view *v)
 static void keep_in_sight(gt_view *v)
 {
     gt_shared *u = v->ui;
-    const int H = v->m->hidden, page = view_units_page(v);
+    const int H = model_width(v->m, v->layer), page = view_units_page(v);
     u->ut_row = u->ut_row < 0 ? 0 : u->ut_row >= H ? H - 1 : u->ut_row;
     if (u->ut_top > u->ut_row)
         u->ut_top = u->ut_row;
@@ -46,7 +46,7 @@ void view_units_prepare(gt_view *v)
     keep_in_sight(v);
     if (!rows)
         return;
-    unittable_order(rows, v->m->hidden, v->stats.ngates, view_units_col(v), v->ui->ut_reverse,
+    unittable_order(rows, model_width(v->m, v->layer), v->stats.ngates, view_units_col(v), v->ui->ut_reverse,
                     v->ut_order);
 }
 
