@@ -3,7 +3,9 @@
 
 Run from anywhere with a Python that has torch and numpy (Debian: /usr/bin/python3):
 
-    /usr/bin/python3 tests/ref/make_fixtures.py
+    /usr/bin/python3 tests/ref/make_fixtures.py [NAME ...]
+
+(with names, only those models' files are written).
 
 It writes into tests/fixtures/, for every model NAME:
 
@@ -137,6 +139,15 @@ T_GRU_BIG = (
     "Saturated: z at one holds h, z at zero \u2014 Swaps it.\n"
 ).encode("utf-8")
 
+T_WIDTHS = (
+    "Three cells, each its own width: sixteen, twenty-four, twelve.\n"
+    "The readout reads the last \u2014 twelve wide.\n"
+).encode("utf-8")
+
+T_GRU_WIDTHS = (
+    "Stacked GRU cells: nine, then fourteen, then five units; h carried by z.\n"
+).encode("utf-8")
+
 
 def vocab_of(text, exclude=""):
     """The sorted set of the text's code points, without those in exclude."""
@@ -156,6 +167,9 @@ def vocab_of(text, exclude=""):
 #   reset: after | before (the GRU's), meta_reset: the metadata value to write, if any
 #   scale: recurrent weights are uniform(-1, 1) * scale / sqrt(H)
 #   tol: golden.sh's tolerance for this model (default GOLDEN_TOL)
+#   cells: H is a list, one width per layer: stacked nn.LSTMCell / nn.GRUCell modules
+#          (prefix + "<k>." + weight_ih, ...), each layer as wide as its own; the reference
+#          is PyTorch's cells, one step at a time
 
 MODELS = [
     dict(name="lstm_onehot", arch="lstm", L=1, H=5, emb=None, out=("fc.weight", "fc.bias"),
@@ -209,6 +223,13 @@ MODELS = [
     dict(name="gru_big", arch="gru", L=1, H=13, emb=None, out=None,
          dtype="F32", prefix="rnn.", bias=True, seed=208, text=T_GRU_BIG, scale=5.0,
          vocab=vocab_of(T_GRU_BIG, "\u2014S"), tol=1e-5),
+    dict(name="lstm_widths", arch="lstm", L=3, H=[16, 24, 12], cells=True,
+         emb=("embedding.weight", 6), out=("fc.weight", "fc.bias"), dtype="F32",
+         prefix="cells.", bias=True, seed=301, text=T_WIDTHS,
+         vocab=vocab_of(T_WIDTHS, "\u2014T")),
+    dict(name="gru_widths", arch="gru", L=3, H=[9, 14, 5], cells=True, emb=None,
+         out=("head.weight", "head.bias"), dtype="F32", prefix="net.cells.", bias=True,
+         seed=302, text=T_GRU_WIDTHS, vocab=vocab_of(T_GRU_WIDTHS, ";S")),
 ]
 
 def rounded(arr, dtype):
@@ -274,8 +295,46 @@ def check_example_gru():
 # ---------------------------------------------------------------------------------------
 
 
+def widths(m):
+    """Each layer's width."""
+    return list(m["H"]) if m.get("cells") else [m["H"]] * m["L"]
+
+
+def layer_name(m, layer, stem):
+    """A layer's tensor: nn.LSTM's weight_ih_l<k>, or stacked cells' <k>.weight_ih."""
+    if m.get("cells"):
+        return f"{m['prefix']}{layer}.{stem}"
+    return f"{m['prefix']}{stem}_l{layer}"
+
+
+def make_cell_weights(m, rng):
+    """Stacked cells, layer k of H_k units reading layer k-1's h (the readout the top's)."""
+    Hs, G = widths(m), 4 if m["arch"] == "lstm" else 3
+    V = 256 if m["vocab"] is None else len(m["vocab"])
+    D0 = m["emb"][1] if m["emb"] else V
+    t = {}
+    for layer, H in enumerate(Hs):
+        k = m.get("scale", 1.0) / np.sqrt(H)
+        din = D0 if layer == 0 else Hs[layer - 1]
+        t[layer_name(m, layer, "weight_ih")] = rng.uniform(-k, k, (G * H, din))
+        t[layer_name(m, layer, "weight_hh")] = rng.uniform(-k, k, (G * H, H))
+        if m["bias"]:
+            t[layer_name(m, layer, "bias_ih")] = rng.uniform(-k, k, G * H)
+            t[layer_name(m, layer, "bias_hh")] = rng.uniform(-k, k, G * H)
+    if m["emb"]:
+        t[m["emb"][0]] = rng.uniform(-1.0, 1.0, (V, D0))
+    if m["out"]:
+        wname, bname = m["out"]
+        t[wname] = rng.uniform(-1.5, 1.5, (V, Hs[-1]))
+        if bname:
+            t[bname] = rng.uniform(-0.5, 0.5, V)
+    return t, V, D0
+
+
 def make_weights(m, rng):
     """The model's tensors (float64, not yet rounded), keyed by file name."""
+    if m.get("cells"):
+        return make_cell_weights(m, rng)
     H, L, G = m["H"], m["L"], 4 if m["arch"] == "lstm" else 3
     V = 256 if m["vocab"] is None else len(m["vocab"])
     D0 = m["emb"][1] if m["emb"] else V
@@ -325,11 +384,12 @@ def write_model(m, path):
 
 
 def layer_weights(m, stored, layer):
-    p, G, H = m["prefix"], (4 if m["arch"] == "lstm" else 3), m["H"]
-    w = {"w_ih": stored[f"{p}weight_ih_l{layer}"], "w_hh": stored[f"{p}weight_hh_l{layer}"]}
+    G, H = (4 if m["arch"] == "lstm" else 3), widths(m)[layer]
+    w = {"w_ih": stored[layer_name(m, layer, "weight_ih")],
+         "w_hh": stored[layer_name(m, layer, "weight_hh")]}
     if m["bias"]:
-        w["b_ih"] = stored[f"{p}bias_ih_l{layer}"]
-        w["b_hh"] = stored[f"{p}bias_hh_l{layer}"]
+        w["b_ih"] = stored[layer_name(m, layer, "bias_ih")]
+        w["b_hh"] = stored[layer_name(m, layer, "bias_hh")]
     else:
         w["b_ih"] = np.zeros(G * H)
         w["b_hh"] = np.zeros(G * H)
@@ -411,6 +471,8 @@ def reference(m, stored, steps, V, D0):
     else:
         X = np.eye(V)[tok]
     assert X.shape == (T, D0)
+    if m.get("cells"):
+        return reference_cells(m, stored, X)
     before = m.get("reset") == "before"
 
     if m["arch"] == "gru":
@@ -456,6 +518,67 @@ def reference(m, stored, steps, V, D0):
     return vals, h_top, drift
 
 
+def torch_cells(m, stored, X, dtype):
+    """Every layer's h (and c) after every step from stacked nn.LSTMCell / nn.GRUCell modules,
+    each of its own width, one step at a time: lists over the layers of [T, H_k]."""
+    Hs, T = widths(m), X.shape[0]
+    cls = torch.nn.LSTMCell if m["arch"] == "lstm" else torch.nn.GRUCell
+    cells = []
+    for k, H in enumerate(Hs):
+        w = layer_weights(m, stored, k)
+        cell = cls(w["w_ih"].shape[1], H, bias=m["bias"])
+        sd = {"weight_ih": w["w_ih"], "weight_hh": w["w_hh"]}
+        if m["bias"]:
+            sd.update(bias_ih=w["b_ih"], bias_hh=w["b_hh"])
+        cell.load_state_dict({n: torch.tensor(v) for n, v in sd.items()})
+        cells.append(cell.to(dtype))
+    hs = [np.zeros((T, H)) for H in Hs]
+    cs = [np.zeros((T, H)) for H in Hs]
+    with torch.no_grad():
+        h = [torch.zeros(1, H, dtype=dtype) for H in Hs]
+        c = [torch.zeros(1, H, dtype=dtype) for H in Hs]
+        for t in range(T):
+            x = torch.tensor(X[t], dtype=dtype).view(1, -1)
+            for k in range(len(Hs)):
+                if m["arch"] == "lstm":
+                    h[k], c[k] = cells[k](x, (h[k], c[k]))
+                    cs[k][t] = c[k][0].double().numpy()
+                else:
+                    h[k] = cells[k](x, h[k])
+                hs[k][t] = h[k][0].double().numpy()
+                x = h[k]
+    return hs, cs
+
+
+def reference_cells(m, stored, X):
+    """Stacked cells of their own widths: per step, per layer, the dump's columns [ncol, H_k]
+    (the gates by hand in float64, the states PyTorch's, checked against each other), the top
+    layer's h [T, H_top], and how far float32 drifts."""
+    Hs, T, lstm = widths(m), X.shape[0], m["arch"] == "lstm"
+    hs, cs = torch_cells(m, stored, X, torch.float64)
+    ws = [layer_weights(m, stored, k) for k in range(len(Hs))]
+    vals = [[None] * len(Hs) for _ in range(T)]
+    for t in range(T):
+        for k, H in enumerate(Hs):
+            x = X[t] if k == 0 else hs[k - 1][t]
+            hprev = hs[k][t - 1] if t else np.zeros(H)
+            if lstm:
+                cprev = cs[k][t - 1] if t else np.zeros(H)
+                i, f, g, o, c2, h2 = lstm_cell(ws[k], x, hprev, cprev)
+                err = max(np.abs(c2 - cs[k][t]).max(), np.abs(h2 - hs[k][t]).max())
+                vals[t][k] = np.array([i, f, g, o, cs[k][t], hs[k][t]])
+            else:
+                r, z, n, h2 = gru_cell(ws[k], x, hprev)
+                err = np.abs(h2 - hs[k][t]).max()
+                vals[t][k] = np.array([r, z, n, hs[k][t]])
+            assert err < CHECK_TOL, (m["name"], t, k, err)
+    h32, c32 = torch_cells(m, stored, X, torch.float32)
+    drift = max(max(np.abs(a - b).max() for a, b in zip(h32, hs)),
+                max(np.abs(a - b).max() for a, b in zip(c32, cs)))
+    assert drift < F32_MARGIN, (m["name"], "float32 drift", drift)
+    return vals, hs[-1], drift
+
+
 def numpy_gru_f32(m, stored, X):
     """The reset-before GRU in float32, only to measure how far float32 drifts."""
     st32 = {k: v.astype(np.float32) for k, v in stored.items()}
@@ -485,8 +608,8 @@ def write_dump(m, path, steps, vals):
     lines = ["step,char,layer,unit," + arch_cols]
     for t, (_, ch) in enumerate(steps):
         for k in range(m["L"]):
-            for j in range(m["H"]):
-                nums = ",".join("%.9g" % v for v in vals[t, k, :, j])
+            for j in range(widths(m)[k]):
+                nums = ",".join("%.9g" % v for v in vals[t][k][:, j])
                 lines.append(f"{t},{ch},{k},{j},{nums}")
     with open(path, "wb") as f:
         f.write(("\n".join(lines) + "\n").encode("utf-8"))
@@ -508,6 +631,10 @@ def write_probs(m, stored, path, h_top):
 
 
 def main():
+    """With names on the command line, only those models' files are written (the others are
+    left as they are); MANIFEST, which says nothing computed, always lists every model."""
+    only = set(sys.argv[1:])
+    assert only <= {m["name"] for m in MODELS}, only - {m["name"] for m in MODELS}
     check_example_gru()
     os.makedirs(OUT, exist_ok=True)
     manifest = []
@@ -516,15 +643,19 @@ def main():
         name = m["name"]
         assert name not in names
         names.add(name)
+        options = list(m.get("options", []))
+        if m["vocab"] is not None and not m.get("meta_vocab", True):
+            options += ["--vocab-from", f"{OUT_REL}/{name}.vocab.txt"]
+        manifest.append(" ".join([name, "%g" % m.get("tol", GOLDEN_TOL)] + options))
+        if only and name not in only:
+            continue
         base = os.path.join(OUT, name)
         with open(base + ".txt", "wb") as f:
             f.write(m["text"])
         stored, V, D0 = write_model(m, base + ".safetensors")
-        options = list(m.get("options", []))
         if m["vocab"] is not None and not m.get("meta_vocab", True):
             with open(base + ".vocab.txt", "wb") as f:
                 f.write(m["vocab_file"])
-            options += ["--vocab-from", f"{OUT_REL}/{name}.vocab.txt"]
         steps = tokens_of(m)
         skipped = 0 if m["vocab"] is None else \
             len(m["text"].decode("utf-8", errors="surrogateescape")) - len(steps)
@@ -534,11 +665,13 @@ def main():
         write_dump(m, base + ".csv", steps, vals)
         if m["out"]:
             write_probs(m, stored, base + ".probs.csv", h_top)
-        sig = vals[:, :, [0, 1] if m["arch"] == "gru" else [0, 1, 3], :]
+        rows = [0, 1] if m["arch"] == "gru" else [0, 1, 3]
+        sig = np.concatenate([vals[t][k][rows].ravel() for t in range(len(steps))
+                              for k in range(m["L"])])
         sat = np.mean((sig < 0.1) | (sig > 0.9))
-        print(f"{name:16s} {m['arch']} L={m['L']} H={m['H']:2d} V={V:3d} {m['dtype']:4s} "
+        Hs = ",".join(str(h) for h in widths(m))
+        print(f"{name:16s} {m['arch']} L={m['L']} H={Hs:>2s} V={V:3d} {m['dtype']:4s} "
               f"steps={len(steps):3d} skipped={skipped} saturated {sat:4.0%} f32 drift {drift:.1e}")
-        manifest.append(" ".join([name, "%g" % m.get("tol", GOLDEN_TOL)] + options))
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# model, tolerance of tests/golden.sh (tests/ref/make_fixtures.py, GOLDEN_TOL),"
                 " options\n")

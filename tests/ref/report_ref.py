@@ -62,35 +62,55 @@ def read_safetensors(path):
     return out, meta
 
 
+def layer_names(t, path):
+    """The layers' tensor names (ih, hh, bias ih, bias hh): nn.LSTM / nn.GRU / nn.RNN's
+    <prefix>weight_ih_l<k>, or stacked cells' <prefix><k>.weight_ih in the order of k; and
+    the prefix every recurrent tensor starts with."""
+    ih0 = [k for k in t if k.endswith("weight_ih_l0")]
+    if len(ih0) == 1:
+        p = ih0[0][:-len("weight_ih_l0")]
+        names = []
+        while p + "weight_ih_l%d" % len(names) in t:
+            k = len(names)
+            names.append(tuple(p + s % k for s in ("weight_ih_l%d", "weight_hh_l%d",
+                                                   "bias_ih_l%d", "bias_hh_l%d")))
+        return names, p
+    cells = sorted((int(k[:-len(".weight_ih")].rsplit(".", 1)[1]), k[:-len("weight_ih")])
+                   for k in t if k.endswith(".weight_ih"))
+    if not cells or [n for n, _ in cells] != list(range(len(cells))):
+        raise SystemExit("%s: expected one weight_ih_l0 or cells <prefix><k>.weight_ih" % path)
+    names = [tuple(q + s for s in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"))
+             for _, q in cells]
+    return names, cells[0][1][:-len("0.")]
+
+
 class Model:
     def __init__(self, path, vocab_from=None, gru_reset=None, nonlinearity=None):
         t, meta = read_safetensors(path)
-        ih0 = [k for k in t if k.endswith("weight_ih_l0")]
-        if len(ih0) != 1:
-            raise SystemExit("%s: expected one weight_ih_l0" % path)
-        p = ih0[0][:-len("weight_ih_l0")]
-        self.L = 0
-        while p + "weight_ih_l%d" % self.L in t:
-            self.L += 1
-        whh = t[p + "weight_hh_l0"]
-        self.H = whh.shape[1]
-        self.G = whh.shape[0] // self.H
+        names, p = layer_names(t, path)
+        self.L = len(names)
+        # each layer's width (stacked cells may differ); H: theirs when they are all alike
+        self.Hs = [t[n[1]].shape[1] for n in names]
+        self.H = self.Hs[0] if len(set(self.Hs)) == 1 else None
+        whh = t[names[0][1]]
+        self.G = whh.shape[0] // self.Hs[0]
         self.arch = {4: "lstm", 3: "gru", 1: "rnn"}[self.G]
         self.relu = (nonlinearity or meta.get("nonlinearity", "tanh")) == "relu"
         self.nonlin_assumed = nonlinearity is None and "nonlinearity" not in meta
         self.layers = []
-        for k in range(self.L):
-            w_ih, w_hh = t[p + "weight_ih_l%d" % k], t[p + "weight_hh_l%d" % k]
-            b_ih = t.get(p + "bias_ih_l%d" % k, np.zeros(self.G * self.H))
-            b_hh = t.get(p + "bias_hh_l%d" % k, np.zeros(self.G * self.H))
+        for k, (ih, hh, bi, bh) in enumerate(names):
+            w_ih, w_hh = t[ih], t[hh]
+            b_ih = t.get(bi, np.zeros(self.G * self.Hs[k]))
+            b_hh = t.get(bh, np.zeros(self.G * self.Hs[k]))
             self.layers.append((w_ih, w_hh, b_ih, b_hh))
         D0 = self.layers[0][0].shape[1]
+        rec = {n for layer in names for n in layer}
         emb = [k for k in t if t[k].ndim == 2 and not k.startswith(p + "weight_")
-               and ("emb" in k.lower() or k.endswith("encoder.weight")) and t[k].shape[1] == D0]
+               and k not in rec and ("emb" in k.lower() or k.endswith("encoder.weight")) and t[k].shape[1] == D0]
         self.emb = t[emb[0]] if emb else None
         self.V = self.emb.shape[0] if emb else D0
-        out = [k for k in t if t[k].shape == (self.V, self.H) and not k.startswith(p + "weight_")
-               and k not in emb]
+        out = [k for k in t if t[k].shape == (self.V, self.Hs[-1]) and k not in rec
+               and not k.startswith(p + "weight_") and k not in emb]
         self.out_w = t[out[0]] if out else None
         self.out_b = t.get(out[0].rsplit("weight", 1)[0] + "bias" + out[0].rsplit("weight", 1)[1],
                            np.zeros(self.V)) if out else None
@@ -142,12 +162,12 @@ def step(m, toks, h, c, upto, ablate=None, carousel=()):
     as new arrays); returns the gates of each layer, [B, G*H] after the nonlinearity.
     Interventions (intervene_ref.py): ablate {layer: [units]} sets those units' c and h to
     0 after their layer's cell (their candidate, an RNN's a, shown as 0); carousel: layers
-    with f = 1."""
-    H = m.H
+    with f = 1.  Layer k is H_k wide (m.Hs)."""
     x = m.x0(toks)
     gates = []
     m.ablated = ablate or {}  # what rnn_tangents holds at 0 too
     for k in range(upto + 1):
+        H = m.Hs[k]
         w_ih, w_hh, b_ih, b_hh = m.layers[k]
         gi = x @ w_ih.T + b_ih
         if m.arch == "rnn":
@@ -186,7 +206,7 @@ def step(m, toks, h, c, upto, ablate=None, carousel=()):
 
 
 def zeros(m, B):
-    return [np.zeros((B, m.H)) for _ in range(m.L)], [np.zeros((B, m.H)) for _ in range(m.L)]
+    return [np.zeros((B, H)) for H in m.Hs], [np.zeros((B, H)) for H in m.Hs]
 
 
 def halflife(curve):
@@ -285,7 +305,7 @@ def perturb(m, layer, h0, c0, orig, edits, K, units=True):
     h = [np.tile(h0[k], (B, 1)) for k in range(m.L)]
     c = [np.tile(c0[k], (B, 1)) for k in range(m.L)]
     seqs = np.array([orig] + list(edits) + [orig] * (2 * E))
-    H = m.H
+    H = m.Hs[layer]
     lstm = m.arch == "lstm"
     carried = []
     dcs, dhs, lins = [], [], []
@@ -373,7 +393,7 @@ def perturbation(m, wins, layer, L, horizon):
     s = L // 4
     K = min(horizon, L - s - 1)
     curves = {"cell": [], "fo": [], "hidden": [], "lin": []}
-    absd = np.zeros((K + 1, m.H))  # the unit table's sum over pairs of |D_j(k)|
+    absd = np.zeros((K + 1, m.Hs[layer]))  # the unit table's sum over pairs of |D_j(k)|
     normd = np.zeros(K + 1)        # and of |D(k)| (halflife_condition)
     windows = []  # each full window's own pairs: where, how many, their half-lives
     for w, win in enumerate(wins):
@@ -457,22 +477,31 @@ def rnn_report(m, wins, layer, L, horizon):
     pert, absd, normd = perturbation(m, wins, layer, L, horizon)
     # the unit table: no gates, so only each unit's measured half-life
     table = []
-    for j in range(m.H):
+    for j in range(m.Hs[layer]):
         hl, cond = halflife_condition(absd[:, j], normd)
         table.append({"unit": j, "mean": {}, "halflife": None, "halflife_bias": None,
                       "halflife_measured": num(hl), "left": None, "right": None,
                       "condition": {"halflife_measured": cond}})
-    return {"model": {"arch": "rnn", "layers": m.L, "hidden": m.H, "vocab": m.V,
-                      "params": int(m.params), "nonlinearity": "relu" if m.relu else "tanh",
-                      "nonlinearity_assumed": m.nonlin_assumed},
+    return {"model": dict(model_entry(m, layer), nonlinearity="relu" if m.relu else "tanh",
+                          nonlinearity_assumed=m.nonlin_assumed),
             "layer": layer, "positions": len(hs), "gates": {}, "units": None,
             "saturation": {"h": sat}, "by_char": None,
             "perturbation": pert, "loss": loss(m, wins), "unit_table": table}
 
 
+def model_entry(m, layer):
+    """The report's "model": its layer's width as "hidden", every layer's as "widths" when
+    they differ."""
+    out = {"arch": m.arch, "layers": m.L, "hidden": m.Hs[layer], "vocab": m.V,
+           "params": int(m.params)}
+    if len(set(m.Hs)) > 1:
+        out["widths"] = list(m.Hs)
+    return out
+
+
 def report(m, toks, layer, N, L, horizon):
     T = len(toks)
-    H = m.H
+    H = m.Hs[layer]
     chunks = (T + L - 1) // L
     nwin = min(N, chunks)
     wins = [toks[w * L:min((w + 1) * L, T)] for w in range(nwin)]
@@ -548,8 +577,7 @@ def report(m, toks, layer, N, L, horizon):
                       "left": float(np.mean(carry[:, j] < 0.1)),
                       "right": float(np.mean(carry[:, j] > 0.9)),
                       "condition": {"halflife_measured": cond}})
-    return {"model": {"arch": m.arch, "layers": m.L, "hidden": H, "vocab": m.V,
-                      "params": int(m.params)},
+    return {"model": model_entry(m, layer),
             "layer": layer, "positions": positions,
             "gates": {g: {k: float(v) for k, v in d.items()} for g, d in gates.items()},
             "units": {k: (float(v) if isinstance(v, np.floating) else v)
