@@ -19,8 +19,9 @@ and MANIFEST: one line per model, the name, the tolerance tests/golden.sh holds 
 to, and the command-line options gatetui needs for it (paths relative to the top of the
 source tree).
 
-The hidden and cell states come from torch.nn.LSTM / torch.nn.GRU, run in float64 one step
-at a time on the weights exactly as stored in the file (read back from it, so F16 and BF16
+The hidden and cell states come from torch.nn.LSTM / torch.nn.GRU (stacked
+torch.nn.LSTMCell / GRUCell / RNNCell for the models whose layers each have a width of their
+own), run in float64 one step at a time on the weights exactly as stored in the file (read back from it, so F16 and BF16
 weights are the rounded values).  The gates are computed by hand in float64 numpy from the
 same weights, and the states they imply are checked against PyTorch's before anything is
 written.  The one GRU with the reset gate before W_hn (Cho et al. 2014), which PyTorch does
@@ -148,6 +149,10 @@ T_GRU_WIDTHS = (
     "Stacked GRU cells: nine, then fourteen, then five units; h carried by z.\n"
 ).encode("utf-8")
 
+T_RNN_WIDTHS = (
+    "A plain RNN of two cells: twelve units, then seven; no gate at all!\n"
+).encode("utf-8")
+
 
 def vocab_of(text, exclude=""):
     """The sorted set of the text's code points, without those in exclude."""
@@ -230,7 +235,14 @@ MODELS = [
     dict(name="gru_widths", arch="gru", L=3, H=[9, 14, 5], cells=True, emb=None,
          out=("head.weight", "head.bias"), dtype="F32", prefix="net.cells.", bias=True,
          seed=302, text=T_GRU_WIDTHS, vocab=vocab_of(T_GRU_WIDTHS, ";S")),
+    dict(name="rnn_widths", arch="rnn", L=2, H=[12, 7], cells=True,
+         emb=("embedding.weight", 5), out=("fc.weight", "fc.bias"), dtype="F32",
+         prefix="rnn.", bias=True, seed=303, text=T_RNN_WIDTHS,
+         vocab=vocab_of(T_RNN_WIDTHS, "!A")),
 ]
+
+# The gate blocks of each cell.
+GATES = {"lstm": 4, "gru": 3, "rnn": 1}
 
 def rounded(arr, dtype):
     """arr as stored with dtype, back in float64 (what save_file is asked to do)."""
@@ -309,7 +321,7 @@ def layer_name(m, layer, stem):
 
 def make_cell_weights(m, rng):
     """Stacked cells, layer k of H_k units reading layer k-1's h (the readout the top's)."""
-    Hs, G = widths(m), 4 if m["arch"] == "lstm" else 3
+    Hs, G = widths(m), GATES[m["arch"]]
     V = 256 if m["vocab"] is None else len(m["vocab"])
     D0 = m["emb"][1] if m["emb"] else V
     t = {}
@@ -366,6 +378,8 @@ def write_model(m, path):
         meta["vocab"] = m["vocab"]
     if m.get("meta_reset"):
         meta["gru_reset"] = m["meta_reset"]
+    if m["arch"] == "rnn":
+        meta["nonlinearity"] = "tanh"
     dt = m["dtype"]
     if dt == "F32":
         save_file({k: v.astype(np.float32) for k, v in t.items()}, path, meta or None)
@@ -384,7 +398,7 @@ def write_model(m, path):
 
 
 def layer_weights(m, stored, layer):
-    G, H = (4 if m["arch"] == "lstm" else 3), widths(m)[layer]
+    G, H = GATES[m["arch"]], widths(m)[layer]
     w = {"w_ih": stored[layer_name(m, layer, "weight_ih")],
          "w_hh": stored[layer_name(m, layer, "weight_hh")]}
     if m["bias"]:
@@ -522,11 +536,11 @@ def torch_cells(m, stored, X, dtype):
     """Every layer's h (and c) after every step from stacked nn.LSTMCell / nn.GRUCell modules,
     each of its own width, one step at a time: lists over the layers of [T, H_k]."""
     Hs, T = widths(m), X.shape[0]
-    cls = torch.nn.LSTMCell if m["arch"] == "lstm" else torch.nn.GRUCell
+    cls = {"lstm": torch.nn.LSTMCell, "gru": torch.nn.GRUCell, "rnn": torch.nn.RNNCell}
     cells = []
     for k, H in enumerate(Hs):
         w = layer_weights(m, stored, k)
-        cell = cls(w["w_ih"].shape[1], H, bias=m["bias"])
+        cell = cls[m["arch"]](w["w_ih"].shape[1], H, bias=m["bias"])
         sd = {"weight_ih": w["w_ih"], "weight_hh": w["w_hh"]}
         if m["bias"]:
             sd.update(bias_ih=w["b_ih"], bias_hh=w["b_hh"])
@@ -567,6 +581,11 @@ def reference_cells(m, stored, X):
                 i, f, g, o, c2, h2 = lstm_cell(ws[k], x, hprev, cprev)
                 err = max(np.abs(c2 - cs[k][t]).max(), np.abs(h2 - hs[k][t]).max())
                 vals[t][k] = np.array([i, f, g, o, cs[k][t], hs[k][t]])
+            elif m["arch"] == "rnn":  # h = tanh(a): its pre-activation a, then h
+                w = ws[k]
+                a = w["w_ih"] @ x + w["b_ih"] + w["w_hh"] @ hprev + w["b_hh"]
+                err = np.abs(np.tanh(a) - hs[k][t]).max()
+                vals[t][k] = np.array([a, hs[k][t]])
             else:
                 r, z, n, h2 = gru_cell(ws[k], x, hprev)
                 err = np.abs(h2 - hs[k][t]).max()
@@ -604,7 +623,7 @@ def numpy_gru_f32(m, stored, X):
 
 
 def write_dump(m, path, steps, vals):
-    arch_cols = "i,f,g,o,c,h" if m["arch"] == "lstm" else "r,z,n,h"
+    arch_cols = {"lstm": "i,f,g,o,c,h", "gru": "r,z,n,h", "rnn": "a,h"}[m["arch"]]
     lines = ["step,char,layer,unit," + arch_cols]
     for t, (_, ch) in enumerate(steps):
         for k in range(m["L"]):
@@ -665,10 +684,10 @@ def main():
         write_dump(m, base + ".csv", steps, vals)
         if m["out"]:
             write_probs(m, stored, base + ".probs.csv", h_top)
-        rows = [0, 1] if m["arch"] == "gru" else [0, 1, 3]
+        rows = {"gru": [0, 1], "lstm": [0, 1, 3], "rnn": []}[m["arch"]]
         sig = np.concatenate([vals[t][k][rows].ravel() for t in range(len(steps))
                               for k in range(m["L"])])
-        sat = np.mean((sig < 0.1) | (sig > 0.9))
+        sat = np.mean((sig < 0.1) | (sig > 0.9)) if sig.size else 0.0
         Hs = ",".join(str(h) for h in widths(m))
         print(f"{name:16s} {m['arch']} L={m['L']} H={Hs:>2s} V={V:3d} {m['dtype']:4s} "
               f"steps={len(steps):3d} skipped={skipped} saturated {sat:4.0%} f32 drift {drift:.1e}")
