@@ -276,7 +276,7 @@ static void check_edit(const char *name, const gt_model *m, const gt_text *t, gt
                same_halflife(res->hl_fo, json_object_get(want, "halflife_forget_only")),
            "%s: half-lives %.3f, %.3f, forget-only %.3f", desc, res->hl_c, res->hl_h,
            res->hl_fo);
-    check_units(res, want, m->hidden_max, desc);
+    check_units(res, want, model_width(m, p->layer), desc); /* the layer's units */
 }
 
 /* One fixture line: model, options (--layer N, --horizon K). */

@@ -39,8 +39,8 @@ from report_ref import Model, num, step, zeros  # noqa: E402
 
 
 def state_jacobian(m, tok, h, c, layer, eps):
-    """J of the step reading tok from the state (h, c) (lists of [1, H]), by differences."""
-    H = m.H
+    """J of the step reading tok from the state (h, c) (lists of [1, H_k]), by differences."""
+    H = m.Hs[layer]
     lstm = m.arch == "lstm"
     n = 2 * H if lstm else H
     B = 2 * n
@@ -76,7 +76,7 @@ def lyapunov_logs(m, toks, a):
     step t (written out; checked against central differences every a.check steps, the
     largest difference on standard error), Q_t R_t = qr(J_t Q_(t-1)), the signs making
     diag R >= 0."""
-    n = 2 * m.H if m.arch == "lstm" else m.H
+    n = state_size(m, a.layer)
     N = min(a.steps, len(toks) - 1)
     h, c = zeros(m, 1)
     step(m, [toks[0]], h, c, a.layer)
@@ -132,15 +132,20 @@ def lyapunov(m, toks, a):
     order = sorted(range(len(ex)), key=lambda i: -ex[i])
     ex, se = [ex[i] for i in order], [se[i] for i in order]
     hl = [num(math.log(0.5) / x) if x < 0 else None for x in ex]
-    k = (2 * m.H if m.arch == "lstm" else m.H) * cond
+    k = state_size(m, a.layer) * cond
     kh = k * max([t / abs(x) for t, x in zip(hl, ex) if t is not None] or [1.0])
     return {"layer": a.layer, "steps": N, "warmup": a.warmup, "modes": a.modes,
             "exponents": ex, "stderr": [num(v) for v in se], "halflives": hl,
             "condition": {"exponents": num(k), "stderr": num(k), "halflives": num(kh)}}
 
 
+def state_size(m, k):
+    """Layer k's state: (c, h) or h of its own width."""
+    return 2 * m.Hs[k] if m.arch == "lstm" else m.Hs[k]
+
+
 def spectrum(m, toks, a):
-    H = m.H
+    H = m.Hs[a.layer]
     h, c = zeros(m, 1)
     for t in range(a.step):
         step(m, [toks[t]], h, c, a.layer)
@@ -160,7 +165,7 @@ def sigmoid(x):
 
 def layer_step(m, k, x, s):
     """F of layer k at state s ((c, h) or h) with input x [D]: the new state and its J."""
-    H = m.H
+    H = m.Hs[k]
     w_ih, w_hh, b_ih, b_hh = m.layers[k]
     gi = w_ih @ x + b_ih
     if m.arch == "lstm":
@@ -203,7 +208,7 @@ def layer_input(m, k, tok, st):
     if k == 0:
         return m.x0([tok])[0]
     s, _ = layer_step(m, k - 1, layer_input(m, k - 1, tok, st), st[k - 1])
-    return s[m.H:] if m.arch == "lstm" else s
+    return s[m.Hs[k - 1]:] if m.arch == "lstm" else s
 
 
 def newton(m, k, tok, st):
@@ -256,8 +261,10 @@ def fixed(m, toks, a):
     L = a.layer
     found, bad = [], 0
     for st in starts(m, toks, a.starts, T, L):
-        h = [x[None, m.H:].copy() if m.arch == "lstm" else x[None, :].copy() for x in st]
-        c = [x[None, :m.H].copy() if m.arch == "lstm" else np.zeros((1, m.H)) for x in st]
+        h = [x[None, H:].copy() if m.arch == "lstm" else x[None, :].copy()
+             for x, H in zip(st, m.Hs)]
+        c = [x[None, :H].copy() if m.arch == "lstm" else np.zeros((1, H))
+             for x, H in zip(st, m.Hs)]
         for _ in range(a.hold):
             step(m, [tok], h, c, L)
         st = [np.concatenate([c[k][0], h[k][0]]) if m.arch == "lstm" else h[k][0].copy()

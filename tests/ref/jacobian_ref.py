@@ -40,8 +40,9 @@ def run_states(m, toks, layer, T, K):
 
 
 def jacobian_at(m, toks, layer, T, k, states, K, eps):
-    """J(T-k, k) by central differences: [H, H], row i = unit i of the state at T."""
-    H = m.H
+    """J(T-k, k) by central differences: [H, H], row i = unit i of the state at T (H the
+    layer's width)."""
+    H = m.Hs[layer]
     lstm = m.arch == "lstm"
     h_s, c_s, g_s = states[K - k]
     B = 2 * H
@@ -79,7 +80,7 @@ def main():
     rnn = m.arch == "rnn"  # no carry gate: no carry line (null)
     toks = m.tokens(a.text)
     T, K, j = a.step, a.lag, a.unit
-    H = m.H
+    H = m.Hs[a.layer]
     states = run_states(m, toks, a.layer, T, K)
     carry = np.ones(H)
     lags = []

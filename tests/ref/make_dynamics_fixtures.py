@@ -2,7 +2,7 @@
 """Makes tests/fixtures/dynamics/: the float64 reference (dynamics_ref.py) of `gatetui
 --lyapunov --json`, `--spectrum --json` and `--fixed-points --json` on the random models of tests/fixtures/report
 (LSTM, GRU and plain RNN, tanh and relu, the GRU reset after and before W_hn, both layers of
-two-layer models), and
+two-layer models, every layer of stacked cells each of its own width), and
 two models built by hand whose step Jacobian is diagonal and constant (no recurrent weight,
 gates from their biases, the candidate 0 for the LSTM), so that the exponents are exactly
 the logarithms of the carry gates; for the fixed points, two more models built by hand:
@@ -11,7 +11,9 @@ known in closed form (c* = i g / (1 - f), h* = o tanh c*; a GRU: h* = n), and a 
 h' = tanh(2h) (z = 0, r = 1) whose fixed points are 0, unstable (|lambda| = 2), and the two
 roots of h = tanh(2h), stable.  Needs numpy only.
 
-    /usr/bin/python3 tests/ref/make_dynamics_fixtures.py
+    /usr/bin/python3 tests/ref/make_dynamics_fixtures.py [NAME ...]
+
+With names, only those cases' files are written; MANIFEST always lists every case.
 """
 import json
 import math
@@ -59,6 +61,17 @@ CASES = [
     ("fx_gru2_l1", "fixed", R % "gru2", T, "s --layer 1 --starts 48 --hold 0"),
     ("fx_rnn1_s", "fixed", R % "rnn1", T, "\\s --starts 32"),
     ("fx_rnn2_l1", "fixed", R % "rnn2", T, "e --layer 1 --starts 24 --hold 10"),
+    # stacked cells, each layer of its own width
+    ("ly_lstm3w_l0", "lyapunov", R % "lstm3w", T, "--modes 32 --steps 300 --warmup 20"),
+    ("ly_lstm3w_l1", "lyapunov", R % "lstm3w", T, "--modes 12 --steps 300 --layer 1"),
+    ("ly_lstm3w_l2", "lyapunov", R % "lstm3w", T, "--modes 24 --steps 400 --warmup 50 --layer 2"),
+    ("ly_gru3w_l1", "lyapunov", R % "gru3w", T, "--modes 14 --steps 300 --layer 1"),
+    ("ly_gru3w_l2", "lyapunov", R % "gru3w", T, "--modes 6 --steps 300 --layer 2"),
+    ("sp_lstm3w_l1", "spectrum", R % "lstm3w", T, "--step 250 --layer 1"),
+    ("sp_lstm3w_l2", "spectrum", R % "lstm3w", T, "--step 200 --layer 2"),
+    ("sp_gru3w_l2", "spectrum", R % "gru3w", T, "--step 150 --layer 2"),
+    ("fx_lstm3w_l2", "fixed", R % "lstm3w", T, "e --layer 2 --starts 24 --hold 10"),
+    ("fx_gru3w_l1", "fixed", R % "gru3w", T, "\\s --layer 1 --starts 16 --hold 0"),
 ]
 
 H = 4
@@ -132,8 +145,29 @@ def unstable():
 
 
 def main():
+    only = set(sys.argv[1:])
     os.makedirs(OUT, exist_ok=True)
     fix = os.path.join(TOP, "tests", "fixtures")
+    if not only:
+        models_by_hand()
+    with open(os.path.join(OUT, "MANIFEST"), "w") as man:
+        man.write("# name, what, model, text (under tests/fixtures), options "
+                  "(made by tests/ref/make_dynamics_fixtures.py)\n")
+        for name, what, model, text, opts in CASES:
+            man.write("%s %s %s %s %s\n" % (name, what, model, text, opts))
+            if only and name not in only:
+                continue
+            o = opts.split()
+            if what == "fixed":
+                o = ["--char", {"\\s": " ", "\\n": "\n"}.get(o[0], o[0])] + o[1:]
+            cmd = [sys.executable, os.path.join(HERE, "dynamics_ref.py"), what,
+                   os.path.join(fix, model), os.path.join(fix, text)] + o
+            with open(os.path.join(OUT, name + ".json"), "w") as f:
+                subprocess.run(cmd, check=True, stdout=f)
+
+
+def models_by_hand():
+    """The models built by hand and what they must give."""
     with open(os.path.join(OUT, "abab.txt"), "w") as f:
         f.write("ab" * 100)
     for kind in ("lstm", "gru"):
@@ -156,18 +190,6 @@ def main():
         f.write(want)
     with open(os.path.join(OUT, "bca.txt"), "w") as f:
         f.write(("b" + "a" * 7 + "c" + "a" * 5) * 20)
-    with open(os.path.join(OUT, "MANIFEST"), "w") as man:
-        man.write("# name, what, model, text (under tests/fixtures), options "
-                  "(made by tests/ref/make_dynamics_fixtures.py)\n")
-        for name, what, model, text, opts in CASES:
-            man.write("%s %s %s %s %s\n" % (name, what, model, text, opts))
-            o = opts.split()
-            if what == "fixed":
-                o = ["--char", {"\\s": " ", "\\n": "\n"}.get(o[0], o[0])] + o[1:]
-            cmd = [sys.executable, os.path.join(HERE, "dynamics_ref.py"), what,
-                   os.path.join(fix, model), os.path.join(fix, text)] + o
-            with open(os.path.join(OUT, name + ".json"), "w") as f:
-                subprocess.run(cmd, check=True, stdout=f)
 
 
 if __name__ == "__main__":

@@ -2,11 +2,14 @@
 """Makes tests/fixtures/jacobian/: the float64 reference (jacobian_ref.py, central
 differences) of `gatetui --jacobian --json` and `--matrix` on the random models of
 tests/fixtures/report (LSTM, GRU and plain RNN, tanh and relu, the GRU reset after and
-before W_hn, layer 1 of two-layer models), and the scalar LSTM of the worked example in doc/measures.md (the
+before W_hn, layer 1 of two-layer models, every layer of stacked cells each of its own
+width), and the scalar LSTM of the worked example in doc/measures.md (the
 candidate reading h with weight 2, and with 0) with the text "abb", which tests/jacobian.sh
 also checks against the example's own numbers.  Needs numpy only.
 
-    python3 tests/ref/make_jacobian_fixtures.py
+    python3 tests/ref/make_jacobian_fixtures.py [NAME ...]
+
+With names, only those cases' files are written; MANIFEST always lists every case.
 """
 import math
 import os
@@ -35,6 +38,15 @@ CASES = [
      "--step 250 --lag 10 --unit 3 --layer 1"),
     ("rnnrelu", "report/rnnrelu.safetensors", "report/text.txt",
      "--step 120 --lag 8 --unit 5 --nonlinearity relu"),
+    ("lstm3w_l0", "report/lstm3w.safetensors", "report/text.txt", "--step 300 --lag 16 --unit 9"),
+    ("lstm3w_l1", "report/lstm3w.safetensors", "report/text.txt",
+     "--step 250 --lag 20 --unit 20 --layer 1"),
+    ("lstm3w_l2", "report/lstm3w.safetensors", "report/text.txt",
+     "--step 200 --lag 12 --unit 11 --layer 2"),
+    ("gru3w_l1", "report/gru3w.safetensors", "report/text.txt",
+     "--step 300 --lag 16 --unit 13 --layer 1"),
+    ("gru3w_l2", "report/gru3w.safetensors", "report/text.txt",
+     "--step 150 --lag 10 --unit 5 --layer 2"),
     ("example", "jacobian/example.safetensors", "jacobian/abb.txt", "--step 2 --lag 2"),
     ("example0", "jacobian/example0.safetensors", "jacobian/abb.txt", "--step 2 --lag 2"),
 ]
@@ -53,17 +65,21 @@ def example(path, u):
 
 
 def main():
+    only = set(sys.argv[1:])
     os.makedirs(OUT, exist_ok=True)
-    example(os.path.join(OUT, "example.safetensors"), 2.0)
-    example(os.path.join(OUT, "example0.safetensors"), 0.0)
-    with open(os.path.join(OUT, "abb.txt"), "w") as f:
-        f.write("abb")
+    if not only:
+        example(os.path.join(OUT, "example.safetensors"), 2.0)
+        example(os.path.join(OUT, "example0.safetensors"), 0.0)
+        with open(os.path.join(OUT, "abb.txt"), "w") as f:
+            f.write("abb")
     fix = os.path.join(TOP, "tests", "fixtures")
     with open(os.path.join(OUT, "MANIFEST"), "w") as man:
         man.write("# name, model, text (under tests/fixtures), options "
                   "(made by tests/ref/make_jacobian_fixtures.py)\n")
         for name, model, text, opts in CASES:
             man.write("%s %s %s %s\n" % (name, model, text, opts))
+            if only and name not in only:
+                continue
             cmd = [sys.executable, os.path.join(HERE, "jacobian_ref.py"),
                    os.path.join(fix, model), os.path.join(fix, text)] + opts.split() + \
                   ["--matrix", os.path.join(OUT, name + ".csv")]

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Makes tests/fixtures/report/: small random LSTM and GRU models (one and two layers,
-one-hot and embedding input, with and without biases, GRU reset after and before), plain
+one-hot and embedding input, with and without biases, GRU reset after and before; stacked
+cells of three layers each of its own width), plain
 RNNs (tanh and relu; the relu one's nonlinearity given by --nonlinearity) that do not
 amplify rounding (rnn_growth.py), a text,
 and the float64 reference outputs of report_ref.py that tests/report.sh and tests/t_perturb
 compare gatetui with.  Needs numpy only.
 
-    python3 tests/ref/make_report_fixtures.py
+    python3 tests/ref/make_report_fixtures.py [NAME ...]
+
+With names (of models, reports or perturbations), only those files are written; MANIFEST and
+PERTURB, which hold nothing computed, always list every one.
 """
 import os
 import subprocess
@@ -29,6 +33,13 @@ MODELS = [
     ("lstm2", "lstm", 2, 16, 8, False, None, 2),
     ("gru1", "gru", 1, 20, None, True, None, 3),
     ("gru2", "gru", 2, 12, 6, True, "before", 4),
+]
+
+# stacked cells (<prefix><k>.weight_ih, ...), each layer of its own width: name, arch, the
+# layers' widths, embedding width (None: one-hot), bias, seed
+CELL_MODELS = [
+    ("lstm3w", "lstm", [16, 24, 12], 8, True, 11),
+    ("gru3w", "gru", [10, 14, 6], None, True, 12),
 ]
 
 # plain RNNs: name, layers, H, embedding width (None: one-hot), bias, nonlinearity, weight
@@ -57,6 +68,11 @@ REPORTS = [
     ("rnn2_l0", "rnn2", "text.txt", "--windows 3 --window-len 64 --horizon 24"),
     ("rnnrelu_w4", "rnnrelu", "text.txt", "--windows 4 --window-len 50 --horizon 16 "
      "--nonlinearity relu"),
+    ("lstm3w_l0", "lstm3w", "text.txt", "--windows 4 --window-len 50 --horizon 20"),
+    ("lstm3w_l1", "lstm3w", "text.txt", "--layer 1 --windows 4 --window-len 48 --horizon 20"),
+    ("lstm3w_l2", "lstm3w", "text.txt", "--layer 2 --windows 5 --window-len 40"),
+    ("gru3w_l1", "gru3w", "text.txt", "--layer 1 --windows 4 --window-len 50 --horizon 16"),
+    ("gru3w_l2", "gru3w", "text.txt", "--layer 2 --windows 4 --window-len 32"),
 ]
 
 # name, model, options, edits (step=token, ...)
@@ -67,6 +83,9 @@ PERTURBS = [
     ("gru1", "gru1", "--horizon 50", ["0=0", "44=13", "200=6,205=1"]),
     ("gru2_l1", "gru2", "--layer 1 --horizon 64", ["9=2", "150=18"]),
     ("gru2_l0", "gru2", "--horizon 25", ["80=11", "3540=3"]),
+    ("lstm3w_l2", "lstm3w", "--layer 2 --horizon 40", ["30=3", "200=11,204=2"]),
+    ("lstm3w_l1", "lstm3w", "--layer 1 --horizon 30", ["77=8"]),
+    ("gru3w_l1", "gru3w", "--layer 1 --horizon 30", ["12=5", "400=0"]),
 ]
 
 
@@ -90,6 +109,28 @@ def random_weights(rng, G, L, H, E, bias, hh_scale):
     t["fc.weight"] = (rng.normal(size=(V, H)) / np.sqrt(H)).astype(np.float32)
     t["fc.bias"] = np.zeros(V, dtype=np.float32)
     return t
+
+
+def make_cells(name, arch, Hs, E, bias, seed):
+    """Stacked cells, layer k of H_k units reading layer k-1's h, the readout the top's;
+    the carry gates' biases towards keeping, as random_weights's."""
+    rng = np.random.default_rng(seed)
+    G, V = 4 if arch == "lstm" else 3, len(VOCAB)
+    t = {}
+    if E:
+        t["embedding.weight"] = rng.normal(size=(V, E)).astype(np.float32)
+    for k, H in enumerate(Hs):
+        D = (E if E else V) if k == 0 else Hs[k - 1]
+        t["cells.%d.weight_ih" % k] = (rng.normal(size=(G * H, D)) * 1.2 / np.sqrt(D)).astype(np.float32)
+        t["cells.%d.weight_hh" % k] = (rng.normal(size=(G * H, H)) * 1.5 / np.sqrt(H)).astype(np.float32)
+        if bias:
+            b = rng.normal(size=(2, G * H)) * 0.5
+            b[0, H:2 * H] += 1.0
+            t["cells.%d.bias_ih" % k] = b[0].astype(np.float32)
+            t["cells.%d.bias_hh" % k] = b[1].astype(np.float32)
+    t["fc.weight"] = (rng.normal(size=(V, Hs[-1])) / np.sqrt(Hs[-1])).astype(np.float32)
+    t["fc.bias"] = np.zeros(V, dtype=np.float32)
+    save_file(t, os.path.join(OUT, name + ".safetensors"), metadata={"vocab": VOCAB})
 
 
 def make_model(name, arch, L, H, E, bias, reset, seed):
@@ -146,18 +187,29 @@ def run_ref(args, out):
 
 
 def main():
+    only = set(sys.argv[1:])
+    want = lambda name: not only or name in only  # noqa: E731
     os.makedirs(OUT, exist_ok=True)
     for m in MODELS:
-        make_model(*m)
-    make_text(os.path.join(OUT, "text.txt"), 1400, 10)
+        if want(m[0]):
+            make_model(*m)
+    if not only:
+        make_text(os.path.join(OUT, "text.txt"), 1400, 10)
     for m in RNN_MODELS:
-        make_rnn(*m)
-    with open(os.path.join(OUT, "short.txt"), "w") as f:
-        f.write("the cat sat on the mat.\nno.\n")
+        if want(m[0]):
+            make_rnn(*m)
+    for m in CELL_MODELS:
+        if want(m[0]):
+            make_cells(*m)
+    if not only:
+        with open(os.path.join(OUT, "short.txt"), "w") as f:
+            f.write("the cat sat on the mat.\nno.\n")
     with open(os.path.join(OUT, "MANIFEST"), "w") as man:
         man.write("# report name, model, text, options (made by tests/ref/make_report_fixtures.py)\n")
         for name, model, text, opts in REPORTS:
             man.write("%s %s %s %s\n" % (name, model, text, opts))
+            if not want(name):
+                continue
             run_ref(["report", os.path.join(OUT, model + ".safetensors"),
                      os.path.join(OUT, text)] + opts.split(),
                     os.path.join(OUT, name + ".json"))
@@ -165,6 +217,8 @@ def main():
         man.write("# perturbation name, model (text.txt), options (made by make_report_fixtures.py)\n")
         for name, model, opts, edits in PERTURBS:
             man.write("%s %s %s\n" % (name, model, opts))
+            if not want(name):
+                continue
             args = ["perturb", os.path.join(OUT, model + ".safetensors"),
                     os.path.join(OUT, "text.txt")] + opts.split()
             for e in edits:
