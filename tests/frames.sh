@@ -79,6 +79,16 @@ golden rnn2-120x40 "$utf8" --step 57 "$rnn2" "$text"
 golden rnn2-100x30-layer1-edit "$utf8" --step 60 --edit 50:x --layer 1 --size 100x30 "$rnn2" "$text"
 golden relu-80x24-edit-ascii C --step 60 --edit 50:x --size 80x24 "$relu" "$text"
 golden relu-64x22 "$utf8" --step 30 --size 64x22 "$relu" "$text"
+# stacked cells each of its own width (tests/fixtures/report: an LSTM of 16, 24 and 12 units,
+# a GRU of 10, 14 and 6): a frame of every layer of the LSTM, each with its own units, gates,
+# unit and perturbation, and of the GRU's widest and narrowest, after an edit
+w3="$src/tests/fixtures/report/lstm3w.safetensors" g3="$src/tests/fixtures/report/gru3w.safetensors"
+w3t="$src/tests/fixtures/report/text.txt"
+golden lstm3w-120x40-layer0-edit "$utf8" --step 300 --edit 290:a --layer 0 "$w3" "$w3t"
+golden lstm3w-120x40-layer1-edit "$utf8" --step 300 --edit 290:a --layer 1 "$w3" "$w3t"
+golden lstm3w-120x40-layer2-edit "$utf8" --step 300 --edit 290:a --layer 2 "$w3" "$w3t"
+golden gru3w-100x30-layer1-edit-ascii C --step 200 --edit 190:e --layer 1 --size 100x30 "$g3" "$w3t"
+golden gru3w-100x30-layer2-edit-ascii C --step 200 --edit 190:e --layer 2 --size 100x30 "$g3" "$w3t"
 
 # Numbers fitted, never cut: at every width from the smallest to 90 columns, the selected
 # unit's row of gate values (left of the divider) and the unit panel's two lines of values
