@@ -54,7 +54,7 @@ typedef struct gt_spectrum {
 int spectrum_compute(gt_spectrum *s, const gt_model *m, int layer, const uint16_t *tok,
                      size_t T, gt_error *e);
 /* The same for the step reading tok from the state before it, h and c of every layer
- * ([layers * H] each, as the trace keeps them; c ignored for a GRU); T is its step's
+ * ([hidden_total] each, as the trace keeps them; c ignored for a GRU); T is its step's
  * number, for s->step and the messages. */
 int spectrum_from(gt_spectrum *s, const gt_model *m, int layer, const float *h,
                   const float *c, uint16_t tok, size_t T, gt_error *e);
@@ -100,7 +100,7 @@ typedef struct gt_fixed {
 int fixed_compute(gt_fixed *f, const gt_model *m, int layer, uint16_t tok,
                   const uint16_t *text, const gt_fixed_options *o, gt_error *e);
 /* The fixed point the state would settle towards under tok: from the state after the step
- * reading tok from (h, c) (every layer's, [layers * H] each as the trace keeps them; c
+ * reading tok from (h, c) (every layer's, [hidden_total] each as the trace keeps them; c
  * ignored but for an LSTM), moved on by `hold` more steps of it, Newton as above (one start;
  * f->count 0 when it does not converge); *dist the distance of that state after the step
  * from the point, layer `layer`'s part (Euclidean), NAN when there is none. */

@@ -54,8 +54,8 @@ int jacobian_init(gt_jacobian *j, const gt_model *m, int layer, int kmax, int th
 void jacobian_free(gt_jacobian *j);
 
 /* Runs steps T-K..T (tokens tok[0..K]) from the state before T-K (h0, c0 of every layer,
- * [L*H] as gt_run keeps them; NULL: the zero state) and computes J(T-k, k) for k = 1..K,
- * 1 <= K <= kmax. GT_EINPUT when K is out of range. */
+ * [hidden_total] as gt_run keeps them; NULL: the zero state) and computes J(T-k, k) for
+ * k = 1..K, 1 <= K <= kmax. GT_EINPUT when K is out of range. */
 int jacobian_run(gt_jacobian *j, const float *h0, const float *c0, const uint16_t *tok, int K,
                  gt_error *e);
 

@@ -91,9 +91,9 @@ void perturb_set_horizon(gt_perturb *p, int horizon);
 
 /* Runs the original tokens orig[0..n) (the text from step s on) and each edited version
  * edited[x][0..n) (x < nedits; the same text with one or more tokens replaced, the first
- * at index 0) from the state just before s: h0, c0 hold every layer's state ([L*H], as
- * gt_run keeps them; NULL for the zero state at the start of a text; c0 is ignored for a
- * GRU). K = min(horizon, n - 1): a text that ends sooner gives shorter curves.
+ * at index 0) from the state just before s: h0, c0 hold every layer's state
+ * ([hidden_total], as gt_run keeps them; NULL for the zero state at the start of a text; c0
+ * is ignored for a GRU). K = min(horizon, n - 1): a text that ends sooner gives shorter curves.
  * Results in p->res[0..nedits). Returns 0, or -1 when n == 0 or nedits is not in
  * 1..cap. */
 int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t *orig,

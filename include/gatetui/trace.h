@@ -101,8 +101,8 @@ const float *trace_h(const gt_trace *tr, size_t s, int k);
 /* The readout's next-token probabilities after step s (in the window; needs a readout). */
 void trace_probs(gt_trace *tr, size_t s, float *p /* [V] */);
 
-/* The state before step s (0 <= s <= steps): h and c of every layer ([L*H] each, c zeros
- * for a GRU), that is after steps 0..s-1. States before s do not depend on edits at s or
+/* The state before step s (0 <= s <= steps): h and c of every layer ([hidden_total] each, c
+ * zeros for a GRU), that is after steps 0..s-1. States before s do not depend on edits at s or
  * later. */
 int trace_state_before(gt_trace *tr, size_t s, float *h, float *c, gt_error *e);
 

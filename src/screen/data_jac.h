@@ -43,7 +43,7 @@ typedef struct gt_data_jac {
     int threads;        /* the Jacobian's (0: one per processor, at most 16) */
     gt_jacobian j;
     int j_layer;        /* the layer j is for, -1: none */
-    float *h0, *c0;     /* [L*H] */
+    float *h0, *c0;     /* [hidden_total] */
     uint16_t *tok;      /* [DATA_JAC_KMAX + 1]: the steps T - K .. T as edited */
     int stale;          /* the edits changed since what is shown was computed */
     unsigned gen, run_gen; /* the edits' generation, and the running computation's */

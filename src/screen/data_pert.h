@@ -41,7 +41,7 @@ typedef struct gt_data_pert {
     const gt_model *m;
     gt_perturb p;
     int p_layer;         /* the layer p is for, -1: none */
-    float *h0, *c0;      /* [L*H] */
+    float *h0, *c0;      /* [hidden_total] */
     uint16_t *orig, *now; /* [DATA_PERT_KMAX+1] the tokens from the edited step on, before
                            * the edit and as edited */
     int *idx;            /* [H] */
