@@ -46,7 +46,8 @@ int export_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e
 /* Writes the HTML figure (as --html draws it) of the view's selected unit, in the signal the
  * text is coloured by (h when it is not), over the text as edited around the cursor, as many
  * steps as the trace's window holds, to a new file of the current directory:
- * TEXT-unitU-SIGNAL.html (then -2, ...). Its name goes to out, the steps to *from, *to. */
+ * TEXT-MODEL-unitU-SIGNAL.html, -edited before .html when the text is edited there (then
+ * -2, ...); edited characters outlined. Its name goes to out, the steps to *from, *to. */
 int export_figure_to_cwd(gt_view *v, char *out, size_t n, size_t *from, size_t *to,
                          gt_error *e);
 
