@@ -269,11 +269,16 @@ static void sweep(gt_models *ms, const char *what)
            frames, tap_clock() - t0, problems - before);
 }
 
-static int open_models(gt_models *ms, gt_model *m, gt_text *t, uint16_t **map, int n)
+/* The screen's models over a session of the first n models (each with its own loss in
+ * t[k]); the session must outlive them. */
+static int open_models(gt_models *ms, gt_session *sn, gt_model *m, gt_text *t, int n)
 {
     gt_error e = {0};
-    gt_screen_models sm = {m, t, (const uint16_t *const *)map, NULL, n, -1};
-    if (models_open(ms, &sm, 0, 1, &e)) {
+    if (session_borrow(sn, m, n, &t[0], &e) == GT_OK)
+        for (int k = 0; k < n; k++)
+            sn->model[k].text.loss_nats = t[k].loss_nats, sn->model[k].text.loss_uniform =
+                t[k].loss_uniform, sn->model[k].text.loss_count = t[k].loss_count;
+    if (e.msg[0] || models_open(ms, sn, -1, 0, 1, &e)) {
         printf("Bail out! %s\n", e.msg);
         return -1;
     }
@@ -364,14 +369,17 @@ int main(void)
         free(tok);
     }
     gt_models one, three;
-    if (open_models(&one, m, t, map, 1))
+    gt_session s1, s3;
+    if (open_models(&one, &s1, m, t, 1))
         return 1;
     scenarios(&one, "the LSTM alone");
     models_close(&one);
-    if (open_models(&three, m, t, map, NMODELS))
+    session_close(&s1);
+    if (open_models(&three, &s3, m, t, NMODELS))
         return 1;
     scenarios(&three, "three models");
     models_close(&three);
+    session_close(&s3);
     surf_free(&surf);
     text_free(&t[0]);
     for (int k = 0; k < NMODELS; k++) {

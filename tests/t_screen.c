@@ -963,12 +963,10 @@ static int frame_col(int y, const char *needle)
 static void test_compare_table(const gt_model *m, const gt_text *t)
 {
     gt_model three[3] = {*m, *m, *m};
-    gt_text texts[3] = {*t, *t, *t};
-    const uint16_t *maps[3] = {NULL, NULL, NULL};
-    gt_screen_models sm = {three, texts, maps, NULL, 3, 1};
+    gt_session sn;
     gt_models ms;
     gt_error e = {0};
-    if (models_open(&ms, &sm, 0, 1, &e)) {
+    if (session_borrow(&sn, three, 3, t, &e) || models_open(&ms, &sn, 1, 0, 1, &e)) {
         tap_ok(0, "three models open: %s", e.msg);
         return;
     }
@@ -1055,6 +1053,7 @@ static void test_compare_table(const gt_model *m, const gt_text *t)
            "an edit with three models: the legend names the other models' curves 2 and 3, in "
            "colours none of the shown model's curves has");
     models_close(&ms);
+    session_close(&sn);
 }
 
 int main(void)

@@ -30,7 +30,8 @@ typedef struct gt_probe_options {
     long steps;          /* -1: SIGNALS_DEFAULT_STEPS */
     long regex_seconds;  /* 0: MASK_SECONDS */
     int layer, json, threads; /* threads: the run's */
-    int fit_threads;          /* the fits': > 1 for two */
+    int fit_threads;          /* the fits': > 1 for two; 0: two where there are two
+                               * processors (threads_choose) */
     void (*progress)(void *ctx, double done);
     void *progress_ctx;
 } gt_probe_options;

@@ -19,13 +19,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "compute/blasthreads.h"
 #include "compute/kernels.h"
 #include "compute/pool.h"
 #include "dynrun.h"
 #include "gatetui/dynamics.h"
+#include "compute/threads.h"
 
 int dyn_state_size(const gt_model *m, int layer)
 {
@@ -507,10 +507,7 @@ int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const 
         rc = gt_fail(e, GT_EFAIL, "out of memory for %d tangents", M);
     else {
         const int was = blas_threads(1); /* the same products and QR on any machine */
-        if (threads < 1) {
-            long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-            threads = ncpu > 0 ? (int)ncpu : 1;
-        }
+        threads = threads_choose(threads, 2); /* the tangents, the run ahead */
         gt_pool *pool = threads > 1 ? pool_start(2) : NULL; /* the tangents, the run ahead */
         if (lyapunov_run(&d, pool, MM, tok, steps, warmup, Q, Z, tau, sum))
             rc = gt_fail(e, GT_EFAIL, "LAPACK's QR failed (or out of memory)");

@@ -10,12 +10,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "compute/blasthreads.h"
 #include "compute/jobs.h"
 #include "dynrun.h"
 #include "gatetui/dynamics.h"
+#include "compute/threads.h"
 
 typedef struct fx_shared {
     const gt_model *m;
@@ -233,14 +233,6 @@ static int take_starts(fx_shared *sh, const uint16_t *text, size_t steps, gt_err
     return GT_OK;
 }
 
-static int threads_for(int threads, size_t jobs)
-{
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int t = threads > 0 ? threads : ncpu > 0 ? (int)ncpu : 1;
-    if (t > 64)
-        t = 64;
-    return (size_t)t > jobs ? (int)jobs : t;
-}
 
 /* Newton from every start over threads: sh->st and sh->res filled. */
 static int newton_all(fx_shared *sh, const uint16_t *text, size_t steps, int threads, gt_error *e)
@@ -248,7 +240,7 @@ static int newton_all(fx_shared *sh, const uint16_t *text, size_t steps, int thr
     int rc = take_starts(sh, text, steps, e);
     if (rc)
         return rc;
-    const gt_jobs j = {.njobs = sh->nstarts, .threads = threads_for(threads, sh->nstarts),
+    const gt_jobs j = {.njobs = sh->nstarts, .threads = threads_choose(threads, sh->nstarts),
                        .ctx = sh, .begin = work_begin, .run = work_run, .end = work_end};
     const int was = blas_threads(1); /* and the same solves whatever the threads */
     rc = jobs_run(&j, NULL, e);

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "compute/jobs.h"
 #include "gatetui/batch.h"
 #include "gatetui/importance.h"
 #include "analysis/windows.h"
+#include "compute/threads.h"
 
 #define CHUNK_MAX 256 /* ablations per batch */
 
@@ -225,9 +225,7 @@ int importance_compute(gt_importance *r, const gt_model *m, const uint16_t *tok,
     sh.nwin = chunks < (size_t)o->windows ? chunks : (size_t)o->windows;
     if (win_len(&sh, sh.nwin - 1) < 2)
         sh.nwin--; /* a last window of one step predicts nothing */
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = o->threads > 0 ? o->threads : ncpu > 0 ? (int)ncpu : 1;
-    threads = threads > 64 ? 64 : threads;
+    int threads = threads_choose(o->threads, 0);
     /* the units of a window in as few batches as give every thread about two jobs */
     size_t want = (2 * (size_t)threads + sh.nwin - 1) / sh.nwin;
     size_t chunk = (sh.H + want - 1) / want;

@@ -19,11 +19,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "compute/kernels.h"
 #include "compute/pool.h"
 #include "gatetui/jacobian.h"
+#include "compute/threads.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("tree-vectorize")
@@ -110,12 +110,9 @@ int jacobian_init(gt_jacobian *j, const gt_model *m, int layer, int kmax, int th
                        m->layers, m->layers == 1 ? "" : "s", m->layers - 1);
     if (kmax < 1)
         return gt_fail(e, GT_EINPUT, "Jacobian: lag %d", kmax);
-    if (threads < 1) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (int)n : 1;
-    }
+    /* each thread forms its own copy of every step's derivative: 16 copies at most */
     const int width = model_width(m, layer);
-    threads = threads > 16 ? 16 : threads > width ? width : threads;
+    threads = threads_choose(threads, width < 16 ? (size_t)width : 16);
     j->m = m;
     j->layer = layer;
     j->kmax = kmax;

@@ -10,6 +10,7 @@
 #include "gatetui/finding.h"
 #include "gatetui/mask.h"
 #include "gatetui/probe.h"
+#include "compute/threads.h"
 
 static int written(int bad, gt_error *e)
 {
@@ -47,9 +48,10 @@ static int run_probe(FILE *out, const gt_model *m, const gt_text *t, size_t n, i
         return rc;
     gt_signal_matrix x;
     gt_probe p;
+    const int fit_threads = o->fit_threads > 0 ? o->fit_threads : threads_choose(0, 2);
     rc = probe_matrix(&x, m, t->tok, n, sig, po, e);
     if (rc == GT_OK) {
-        rc = probe_compute(&p, &x, k.m, K, lambda, o->fit_threads, e);
+        rc = probe_compute(&p, &x, k.m, K, lambda, fit_threads, e);
         p.m = m;
         p.layer = o->layer;
         p.signal = sig;

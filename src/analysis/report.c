@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "analysis/unittable.h"
 #include "analysis/windows.h"
@@ -21,6 +20,7 @@
 #include "gatetui/report.h"
 #include "gatetui/run.h"
 #include "gatetui/stats.h"
+#include "compute/threads.h"
 
 #define CHUNK_MAX 64 /* replacements per perturbation batch */
 #define NCURVES 4    /* per pair: cell, forget-only, hidden, linearized */
@@ -635,13 +635,8 @@ static void plan(shared *sh, gt_report *r, const gt_model *m, const uint16_t *to
             r->k[r->nk++] = report_ks[i];
 }
 
-/* The threads asked for: o->threads, or one per online processor; at most 64. */
-static int threads_wanted(const gt_report_options *o)
-{
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = o->threads > 0 ? o->threads : ncpu > 0 ? (int)ncpu : 1;
-    return threads > 64 ? 64 : threads;
-}
+/* The threads asked for: o->threads, or one per online processor (threads_choose). */
+static int threads_wanted(const gt_report_options *o) { return threads_choose(o->threads, 0); }
 
 /* The results' arrays and the jobs: each full window's replacements in batches of
  * sh->chunk (about two batches per thread in all), the long jobs first, then one job per

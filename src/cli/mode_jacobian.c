@@ -28,7 +28,7 @@ static int jacobian_check_args(const cli *c, const gt_model *m, const gt_text *t
     return GT_OK;
 }
 
-static int jacobian_each(FILE *out, const cli *c, const intervened *im, const gt_text *t,
+static int jacobian_each(FILE *out, const cli *c, const gt_session_model *im, const gt_text *t,
                          gt_error *e)
 {
     const gt_model *m = &im->mi;
