@@ -1,4 +1,4 @@
-/* A cell type as one descriptor (doc/architecture.md, "To add a cell type"): what it is
+/* A cell type as one descriptor (doc/architecture.md, "Cells and widths"): what it is
  * called, its gate blocks, its carry gate, its state, its signals, and its steps. A model
  * points at its cell's descriptor (gt_model.cell); the code that steps, measures or shows
  * a model asks it rather than testing which cell it is. Each cell's descriptor is in a
