@@ -46,9 +46,12 @@ done
 
 n=$((n + 1))
 if "$bin" --report "$fix/lstm1.safetensors" "$fix/text.txt" >"$out/plain" 2>"$out/err" &&
-    grep -q '^forget f ' "$out/plain" && grep -q '^half-life' "$out/plain" &&
+    grep -q '^forget f ' "$out/plain" && grep -q '^   half-life ' "$out/plain" &&
+    grep -Eq '^95% interval( +\[-?[0-9.]+, [0-9.]+\]){4}$' "$out/plain" &&
+    grep -q '^95% intervals by the jackknife over the 27 windows' "$out/plain" &&
+    grep -Eq '^ +[0-9]+ +[0-9.]+ +\[-?[0-9.]+, ([0-9.]+|> 64)\] ' "$out/plain" &&
     grep -q '^everything else' "$out/plain"; then
-    echo "ok $n - the plain report prints its tables"
+    echo "ok $n - the plain report prints its tables, the half-lives' intervals among them"
 else
     echo "not ok $n - the plain report"
     sed 's/^/# /' "$out/err" "$out/plain" | head -20
@@ -58,7 +61,8 @@ n=$((n + 1))
 if "$bin" --report "$fix/rnn1.safetensors" "$fix/text.txt" >"$out/plain" 2>"$out/err" &&
     grep -q '^No gates: a plain RNN' "$out/plain" && grep -q '^hidden h ' "$out/plain" &&
     grep -q '^no forget-only curve: a plain RNN has no carry gate' "$out/plain" &&
-    grep -q '^half-life  ' "$out/plain" && ! grep -q 'forget gate alone' "$out/plain"; then
+    grep -q '^   half-life  ' "$out/plain" && ! grep -q 'forget gate alone' "$out/plain" &&
+    grep -Eq '^95% interval( +\[-?[0-9.]+, [0-9.]+\]){2}$' "$out/plain"; then
     echo "ok $n - an RNN's plain report: no gates, h's saturation, no forget-only curve"
 else
     echo "not ok $n - an RNN's plain report"

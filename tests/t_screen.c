@@ -64,6 +64,15 @@ static void draw(gt_view *v, int cols, int rows)
     frame_draw(&surf, v);
 }
 
+/* The column (from 0) where needle starts in row y of the frame, or -1. */
+static int frame_col(int y, const char *needle)
+{
+    char row[4096];
+    surf_row_text(&surf, y, row, sizeof row);
+    const char *p = strstr(row, needle);
+    return p ? (int)(p - row) : -1;
+}
+
 /* Whether any row of the frame contains needle. */
 static int frame_has(const char *needle)
 {
@@ -233,6 +242,31 @@ static void test_stats_resize(gt_view *v)
     v->ui->overlay = OVERLAY_NONE;
 }
 
+/* The stats view shows the report's text with its intervals where their lines fit, else the
+ * same lines without them, the note saying from how wide they show. */
+static void test_stats_intervals(gt_view *v)
+{
+    gt_data_stats *sv = &v->stats;
+    const char *ci = "gates\nhalf-life   10.4   2.9   3.8   9.5   with intervals [9.5, 11.4] "
+                     "[2.7, 3.1]\nunits\n";
+    free(sv->text[0]);
+    free(sv->bare[0]);
+    sv->text[0] = strdup(ci);
+    sv->bare[0] = strdup("gates\nhalf-life   10.4   2.9   3.8   9.5   (a wider view)\nunits\n");
+    sv->lines[0] = 3;
+    sv->width[0] = sv->ci_width[0] = 73;
+    v->ui->overlay = OVERLAY_STATS;
+    v->ui->stats_scroll = 0;
+    draw(v, 100, 30);
+    int wide = frame_has("[9.5, 11.4] [2.7, 3.1]") && !frame_has("(a wider view)");
+    draw(v, 70, 30);
+    tap_ok(wide && frame_has("9.5   (a wider view)") && !frame_has("[9.5") &&
+               frame_has("95% intervals from 74 columns") && frame_has(" units"),
+           "stats view: the intervals at 100 columns; at 70 the same lines without them, the "
+           "note saying from how wide they show");
+    v->ui->overlay = OVERLAY_NONE;
+}
+
 /* The unit numbers the unit table's rows show, top down, into units[]; the rows' count. The
  * selected row's index in *sel (-1: none, -2: more than one). */
 static int table_rows(const gt_view *v, int *units, int *sel, char measured[][16])
@@ -270,6 +304,9 @@ static void test_unit_table(gt_view *v)
         rows[j].halflife = j;
         rows[j].halflife_bias = H - j;
         rows[j].halflife_measured = j % 5 == 0 ? NAN : (double)((j * 13) % H) + 0.5;
+        rows[j].measured_ci = (gt_interval){rows[j].halflife_measured - 0.25,
+                                            j % 3 ? rows[j].halflife_measured + 0.25 : NAN,
+                                            j % 5 != 0, j % 5 == 0};
     }
     free(sv->units[0]);
     sv->units[0] = rows;
@@ -299,6 +336,24 @@ static void test_unit_table(gt_view *v)
                strstr(meas[0], "> 64") && frame_has("by t½ meas▼"),
            "U: the unit table by the measured half-life, past K first, row 1 selected (%d rows, %d "
            "out of order, selected %d)", n, bad, sel);
+    /* the measured half-life's interval beside it: unit 2 (26.5 [26.25, 26.75]), unit 3's
+       upper end open (39.5 [39.25, > 64]), past K none; left out at 90 columns, saying so */
+    int y2 = -1, y3 = -1;
+    for (int y = 0; y < 40; y++) {
+        char row[4096];
+        surf_row_text(&surf, y, row, sizeof row);
+        y2 = strstr(row, "26.50  [26.25, 26.75]") ? y : y2;
+        y3 = strstr(row, "39.50   [39.25, > 64]") ? y : y3;
+    }
+    tap_ok(frame_has("t½ meas▼    95% interval") && y2 > 0 && y3 > 0 &&
+               frame_col(y2, "[26.25, 26.75]") + 14 == frame_col(y3, "[39.25, > 64]") + 13 &&
+               frame_has("> 64               -"),
+           "U at 120: each measured half-life's 95%% interval beside it, right-aligned");
+    draw(v, 90, 40);
+    tap_ok(!frame_has("95% interval ") && !frame_has("[26.25") && frame_has("right") &&
+               frame_has("95% intervals from 97 columns"),
+           "U at 90: the intervals' column left out, the note says from how wide it shows");
+    draw(v, 120, 40);
     for (int i = 0; i < 45; i++)
         key(v, K_DOWN, 0);
     key(v, K_PGUP, 0);
@@ -944,16 +999,10 @@ static gt_compare_col made_col(const char *name, double loss, double hl)
     c.mean = 0.6, c.left = 0.1, c.right = 0.3, c.hl_median = 1.5, c.hl_max = 12;
     c.ge10 = 1, c.ge10_measured = 7;
     c.hl_measured = hl, c.hl_linearized = hl - 1, c.hl_forget_only = 2.5;
+    c.ci_measured = (gt_interval){hl - 0.3, hl + 0.3, 1, 0};
+    c.ci_linearized = (gt_interval){hl - 1.8, hl - 0.2, 1, 0};
+    c.ci_forget_only = (gt_interval){2.4, 2.6, 1, 0};
     return c;
-}
-
-/* The column (from 0) where needle starts in row y of the frame, or -1. */
-static int frame_col(int y, const char *needle)
-{
-    char row[4096];
-    surf_row_text(&surf, y, row, sizeof row);
-    const char *p = strstr(row, needle);
-    return p ? (int)(p - row) : -1;
 }
 
 /* Three models in the stats view: the table that compares them at 80 and 200 columns, its
@@ -972,7 +1021,7 @@ static void test_compare_table(const gt_model *m, const gt_text *t)
     }
     static const char *const names[3] = {"first-model.bin", "second-model.bin", "third.bin"};
     for (int k = 0; k < 3; k++) {
-        ms.v[k].stats.cols[0] = made_col(names[k], 1.25 + k, 4.5 + k);
+        ms.v[k].stats.cols[0] = made_col(names[k], 1.25 + k, k < 2 ? 4.5 + k : 10.5);
         ms.v[k].stats.have_col[0] = 1;
     }
     gt_view *v = models_view(&ms);
@@ -984,8 +1033,13 @@ static void test_compare_table(const gt_model *m, const gt_text *t)
     tap_ok(seen == 3 && frame_has("report: t.txt, layer 0, 3 models") &&
                frame_has("models 1-3 of 3") && frame_col(y + 2, "1.250") > 0 &&
                frame_col(y + 2, "3.250") > frame_col(y + 2, "2.250") &&
-               frame_col(y + 7, "6.5 / 5.5 / 2.5") > 0 && frame_col(y, "model") == 1,
-           "200x50: the table's eight rows, the three models' columns in order");
+               frame_col(y + 7, "4.5 [4.2, 4.8]") > 0 && frame_col(y + 7, "* 5.5 [5.2, 5.8]") > 0 &&
+               frame_col(y + 7, "* 10.5 [10.2, 10.8]") > 0 && frame_col(y + 8, "* 4.5") < 0 &&
+               frame_col(y + 8, "* 9.5 [8.7, 10.3]") > 0 && frame_col(y + 9, "*") < 0 &&
+               frame_col(y + 9, "2.5 [2.4, 2.6]") > 0 &&
+               frame_col(y + 10, "[lo, hi] a 95% interval") == 1 && frame_col(y, "model") == 1,
+           "200x50: the table's rows, the three models' columns in order, each half-life with "
+           "its interval, marked where it and the one to its left do not overlap");
     key(v, K_RIGHT, 0);
     draw(v, 200, 50);
     tap_ok(v->ui->stats_col == 0 && frame_has("models 1-3 of 3"),
@@ -1012,6 +1066,14 @@ static void test_compare_table(const gt_model *m, const gt_text *t)
     key(v, K_LEFT, 0);
     draw(v, 80, 24);
     tap_ok(v->ui->stats_col == 1 && frame_col(y, names[1]) > 0, "80x24: <- scrolls back");
+    draw(v, 64, 24);
+    y = v->lay.r[P_GATES].y + 1;
+    tap_ok(frame_col(y + 7, "* 5.5") > 0 && frame_col(y + 7, "[") < 0 &&
+               frame_col(y + 7, "an edit's half-life, measured") == 1 &&
+               frame_col(y + 10, "* the model's 95% interval and the one to its left") == 1,
+           "64x24: no column fits with the intervals: they are left out, the marks kept, the "
+           "legend says so");
+    draw(v, 80, 24);
     size_t step = v->ui->t;
     key(v, K_ENTER, 0);
     draw(v, 80, 24);
@@ -1100,6 +1162,7 @@ int main(void)
     test_help(&v);
     test_unit_range(&v);
     test_stats_resize(&v);
+    test_stats_intervals(&v);
     test_compare_table(&m, &t);
     test_unit_table(&v);
     test_goto_numbers(&v);

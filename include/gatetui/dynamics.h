@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "gatetui/error.h"
+#include "gatetui/interval.h"
 #include "gatetui/model.h"
 
 /* The Lyapunov spectrum: M exponents per character, largest first, each with its standard
@@ -20,7 +21,7 @@
  * the half-width of a 95% interval, LYAPUNOV_Z95 SE carried to first order
  * (-ln 1/2 / lambda^2 LYAPUNOV_Z95 SE). */
 #define LYAPUNOV_BATCHES 10
-#define LYAPUNOV_Z95 1.96
+#define LYAPUNOV_Z95 INTERVAL_Z95
 typedef struct gt_lyapunov {
     int layer, modes;
     size_t steps, warmup; /* N and W: J_1..J_N, summed over t = W+1..N */

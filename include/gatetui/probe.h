@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "gatetui/error.h"
+#include "gatetui/interval.h"
 #include "gatetui/model.h"
 #include "gatetui/signals.h"
 #include "gatetui/text.h"
@@ -89,6 +90,8 @@ typedef struct gt_probe {
     int layer, signal, nfolds, nweights;
     size_t steps, inside;
     double lambda, auc, accuracy, best_unit_auc; /* means over the folds */
+    gt_interval auc_ci;        /* the mean AUC's 95% interval: mean +- 1.96 sd / sqrt(K),
+                                  sd the folds' sample deviation (interval_mean) */
     gt_probe_fold *folds;      /* [nfolds] */
     gt_probe_weight *weights;  /* [nweights]: the fit on every step, largest |w| first */
     double bias;

@@ -35,6 +35,9 @@ void compare_col(gt_compare_col *c, const gt_report *r)
     c->hl_measured = m->arch == GT_LSTM ? r->hl_cell : r->hl_hidden;
     c->hl_linearized = r->hl_linearized;
     c->hl_forget_only = g ? r->hl_forget_only : NAN;
+    c->ci_measured = m->arch == GT_LSTM ? r->ci_cell : r->ci_hidden;
+    c->ci_linearized = r->ci_linearized;
+    c->ci_forget_only = r->ci_forget_only;
     if (r->unit_table && r->pairs) { /* past the horizon (NAN) counts as longer */
         c->ge10_measured = 0;
         for (int j = 0; j < m->hidden; j++) {
@@ -78,10 +81,11 @@ static const char *compare_label(int row, const gt_compare_col *c, int n)
                    : "carry gate below 0.1 / above 0.9";
     case COMPARE_UNIT_HL: return "unit half-lives median / max";
     case COMPARE_GE10: return "units with half-life >= 10, gate / measured";
-    case COMPARE_EDIT_HL:
-        return f ? "an edit's half-life, measured / linearized / forget-only"
-               : z ? "an edit's half-life, measured / linearized / update-only"
-                   : "an edit's half-life, measured / linearized / gate-only";
+    case COMPARE_EDIT_MEASURED:
+        return n > 0 && c[0].hide_ci ? "an edit's half-life, measured"
+                                     : "an edit's half-life [95% interval], measured";
+    case COMPARE_EDIT_LINEARIZED: return "  linearized";
+    case COMPARE_EDIT_GATE: return f ? "  forget-only" : z ? "  update-only" : "  gate-only";
     default: return "";
     }
 }
@@ -98,16 +102,35 @@ static const char *num(double v, const char *fmt, char *buf, size_t len)
     return buf;
 }
 
-/* An edit's half-life: one decimal, "> K" past the horizon, "-" without pairs. */
-static const char *edit_hl(const gt_compare_col *c, double v, char *buf, size_t len)
+/* An edit's half-life: one decimal, "> K" past the horizon, "-" without pairs or where it
+ * does not exist (no carry gate); its interval after it unless hidden or there is none
+ * ("-"); marked "* " when that interval and left's (NULL: none) do not overlap. */
+static const char *edit_hl(const gt_compare_col *c, double v, const gt_interval *ci,
+                           const gt_interval *left, char *buf, size_t len)
 {
-    if (!c->pairs)
+    char a[48];
+    const char *mark = left && interval_apart(ci, left) ? "* " : "";
+    if (!c->pairs || !ci)
         snprintf(buf, len, "-");
     else if (isnan(v))
-        snprintf(buf, len, "> %d", c->K);
+        snprintf(buf, len, "%s> %d", mark, c->K);
+    else if (c->hide_ci || !ci->has)
+        snprintf(buf, len, "%s%.1f", mark, v);
     else
-        snprintf(buf, len, "%.1f", v);
+        snprintf(buf, len, "%s%.1f %s", mark, v, interval_text(ci, c->K, 1, a, sizeof a));
     return buf;
+}
+
+/* The intervals' legend, the table's last line. */
+static const char *legend(const gt_compare_col *c, int n)
+{
+    int hidden = 0;
+    for (int k = 0; k < n; k++)
+        hidden |= c[k].hide_ci;
+    return hidden ? "* the model's 95% interval and the one to its left do not overlap "
+                    "(the intervals need a wider view)"
+                  : "[lo, hi] a 95% interval, the jackknife over the windows; * it and the "
+                    "one to its left do not overlap";
 }
 
 static const char *count(int v, char *buf, size_t len)
@@ -119,9 +142,11 @@ static const char *count(int v, char *buf, size_t len)
     return buf;
 }
 
-static const char *compare_cell(int row, const gt_compare_col *c, char *buf, size_t len)
+/* Row row's cell of column c, its half-lives marked against left's (NULL: not marked). */
+static const char *compare_cell(int row, const gt_compare_col *c, const gt_compare_col *left,
+                                char *buf, size_t len)
 {
-    char a[32], b[32], d[32];
+    char a[32], b[32];
     switch (row) {
     case COMPARE_NAME: snprintf(buf, len, "%s", c->name); break;
     case COMPARE_CELL: snprintf(buf, len, "%s %d", c->arch, c->hidden); break;
@@ -139,10 +164,16 @@ static const char *compare_cell(int row, const gt_compare_col *c, char *buf, siz
         snprintf(buf, len, "%s / %s", count(c->ge10, a, sizeof a),
                  count(c->ge10_measured, b, sizeof b));
         break;
-    case COMPARE_EDIT_HL:
-        snprintf(buf, len, "%s / %s / %s", edit_hl(c, c->hl_measured, a, sizeof a),
-                 edit_hl(c, c->hl_linearized, b, sizeof b),
-                 c->carry[0] ? edit_hl(c, c->hl_forget_only, d, sizeof d) : "-");
+    case COMPARE_EDIT_MEASURED:
+        edit_hl(c, c->hl_measured, &c->ci_measured, left ? &left->ci_measured : NULL, buf, len);
+        break;
+    case COMPARE_EDIT_LINEARIZED:
+        edit_hl(c, c->hl_linearized, &c->ci_linearized, left ? &left->ci_linearized : NULL, buf,
+                len);
+        break;
+    case COMPARE_EDIT_GATE:
+        edit_hl(c, c->hl_forget_only, c->carry[0] ? &c->ci_forget_only : NULL,
+                left && left->carry[0] ? &left->ci_forget_only : NULL, buf, len);
         break;
     default: snprintf(buf, len, "%s", ""); break;
     }
@@ -152,7 +183,7 @@ static const char *compare_cell(int row, const gt_compare_col *c, char *buf, siz
 int compare_label_width(const gt_compare_col *c, int n)
 {
     int w = 0;
-    for (int row = 0; row < COMPARE_ROWS; row++) {
+    for (int row = 0; row < COMPARE_LEGEND; row++) {
         int l = width(compare_label(row, c, n));
         w = l > w ? l : w;
     }
@@ -163,8 +194,9 @@ int compare_width(const gt_compare_col *c)
 {
     char buf[128];
     int w = 0;
-    for (int row = 0; row < COMPARE_ROWS; row++) {
-        int l = width(compare_cell(row, c, buf, sizeof buf));
+    for (int row = 0; row < COMPARE_LEGEND; row++) {
+        int l = width(compare_cell(row, c, NULL, buf, sizeof buf));
+        l += row >= COMPARE_EDIT_MEASURED ? 2 : 0; /* room for a mark */
         w = l > w ? l : w;
     }
     return w;
@@ -174,12 +206,16 @@ char *compare_line(int row, const gt_compare_col *c, int n, int first, int count
                    size_t len)
 {
     char cell[128];
+    if (row == COMPARE_LEGEND) {
+        snprintf(buf, len, "%s", legend(c, n));
+        return buf;
+    }
     const char *label = compare_label(row, c, n);
     int lw = compare_label_width(c, n);
     size_t at = (size_t)snprintf(buf, len, "%s%*s", label, lw - width(label), "");
     int last = count < 0 || first + count > n ? n : first + count;
     for (int k = first < 0 ? 0 : first; k < last && at < len; k++) {
-        const char *t = compare_cell(row, &c[k], cell, sizeof cell);
+        const char *t = compare_cell(row, &c[k], k > 0 ? &c[k - 1] : NULL, cell, sizeof cell);
         int pad = compare_width(&c[k]) - width(t);
         at += (size_t)snprintf(buf + at, len - at, "  %*s%s", pad, "", t);
     }

@@ -15,6 +15,8 @@ typedef struct unittable_sums {
     const unsigned *sat;     /* [nwin][2][H]: the carry gate's values below 0.1, above 0.9 */
     const double *abs_sum;   /* [2 (K+1) H]: sum over the kept pairs of |D_j(k)| at [k H + j],
                                 its rounding error (K+1) H further (perturb.h's unit_abs) */
+    const double *win_abs;   /* [full windows][2 (K+1) H]: the same over each full window's
+                                pairs (the jackknife's intervals) */
 } unittable_sums;
 
 /* r->unit_table from the sums, for r's model, layer, gates, positions and horizon. */
@@ -41,8 +43,9 @@ void unittable_order(const gt_unit_row *rows, int H, int ngates, int col, int re
 /* The table as JSON: [{"unit", "mean": {gate: ...}, "halflife", ...}, ...]. */
 json_t *unittable_json(const gt_report *r);
 
-/* The text report's units one by one: the longest-lived, the count of units that remember
- * at least twice as long as their gate implies, and the histogram of the three timescales. */
-void unittable_print(FILE *f, const gt_report *r);
+/* The text report's units one by one: the longest-lived (with intervals: each measured
+ * half-life's 95% interval beside it), the count of units that remember at least twice as
+ * long as their gate implies, and the histogram of the three timescales. */
+void unittable_print(FILE *f, const gt_report *r, int intervals);
 
 #endif

@@ -27,6 +27,8 @@ json_t *unittable_json(const gt_report *r)
         json_object_set_new(o, "halflife", jsonout_num(u->halflife));
         json_object_set_new(o, "halflife_bias", jsonout_num(u->halflife_bias));
         json_object_set_new(o, "halflife_measured", jsonout_num(u->halflife_measured));
+        json_object_set_new(o, "halflife_measured_ci", jsonout_interval(&u->measured_ci));
+        json_object_set_new(o, "beyond_horizon", json_boolean(u->measured_ci.beyond));
         json_object_set_new(o, "left", jsonout_num(u->left));
         json_object_set_new(o, "right", jsonout_num(u->right));
         json_array_append_new(a, o);
@@ -53,21 +55,34 @@ static const char *steps(double v, int K, int is_measured, char *buf, size_t len
     return buf;
 }
 
-static void print_top(FILE *f, const gt_report *r, int *order, int by_measured)
+#define CI_COLUMN 15 /* a unit's interval, "[10.12, 11.70]" or "[-1.25, > 64]" */
+
+/* The unit's measured half-life and, with intervals, its 95% interval beside it. */
+static void print_measured(FILE *f, const gt_report *r, const gt_unit_row *u, int intervals)
+{
+    char a[48];
+    fprintf(f, "  %8s", steps(u->halflife_measured, r->K, 1, a, sizeof a));
+    if (intervals)
+        fprintf(f, "  %*s", CI_COLUMN, interval_text(&u->measured_ci, r->K, 2, a, sizeof a));
+}
+
+static void print_top(FILE *f, const gt_report *r, int *order, int by_measured, int intervals)
 {
     const int H = r->m->hidden, n = H < TOP ? H : TOP;
     unittable_order(r->unit_table, H, r->ngates,
                     unittable_column(by_measured ? UT_MEASURED : UT_HALFLIFE, 0, r->ngates), 0,
                     order);
-    fprintf(f, "\nThe %d longest-lived units by the %s half-life\n", n,
-            by_measured ? "measured" : "gate's");
-    fprintf(f, "  unit  measured     gate     bias  mean %s\n", r->gate[r->carry].name);
+    fprintf(f, "\nThe %d longest-lived units by the %s half-life%s\n", n,
+            by_measured ? "measured" : "gate's",
+            intervals ? "" : " (their 95% intervals need a wider view)");
+    fprintf(f, "  unit  measured%*s     gate     bias  mean %s\n", intervals ? CI_COLUMN + 2 : 0,
+            intervals ? "95% interval" : "", r->gate[r->carry].name);
     for (int i = 0; i < n; i++) {
         const gt_unit_row *u = &r->unit_table[order[i]];
-        char a[32], b[32], c[32];
-        fprintf(f, "  %4d  %8s  %7s  %7s  %6.4f\n", order[i],
-                steps(u->halflife_measured, r->K, 1, a, sizeof a),
-                steps(u->halflife, r->K, 0, b, sizeof b),
+        char b[32], c[32];
+        fprintf(f, "  %4d", order[i]);
+        print_measured(f, r, u, intervals);
+        fprintf(f, "  %7s  %7s  %6.4f\n", steps(u->halflife, r->K, 0, b, sizeof b),
                 steps(u->halflife_bias, r->K, 0, c, sizeof c), r->unit_mean[order[i]]);
     }
 }
@@ -106,22 +121,24 @@ static void print_histogram(FILE *f, const gt_report *r)
 }
 
 /* A plain RNN's table: no gates, so only the measured half-lives. */
-static void print_measured_only(FILE *f, const gt_report *r, int *order)
+static void print_measured_only(FILE *f, const gt_report *r, int *order, int intervals)
 {
     const int H = r->m->hidden, n = H < TOP ? H : TOP;
     char pairs[32];
     unittable_order(r->unit_table, H, 0, unittable_column(UT_MEASURED, 0, 0), 0, order);
     fprintf(f, "\nUnits one by one: half-lives in steps of the unit's own difference over the "
-               "%s pairs\n(no gate to set beside them)\n  unit  measured\n",
-            report_commas(r->pairs, pairs, sizeof pairs));
+               "%s pairs\n(no gate to set beside them%s)\n  unit  measured%*s\n",
+            report_commas(r->pairs, pairs, sizeof pairs),
+            intervals ? "" : "; their 95% intervals need a wider view",
+            intervals ? CI_COLUMN + 2 : 0, intervals ? "95% interval" : "");
     for (int i = 0; i < n; i++) {
-        char a[32];
-        fprintf(f, "  %4d  %8s\n", order[i],
-                steps(r->unit_table[order[i]].halflife_measured, r->K, 1, a, sizeof a));
+        fprintf(f, "  %4d", order[i]);
+        print_measured(f, r, &r->unit_table[order[i]], intervals);
+        fputc('\n', f);
     }
 }
 
-void unittable_print(FILE *f, const gt_report *r)
+void unittable_print(FILE *f, const gt_report *r, int intervals)
 {
     const int H = r->m->hidden;
     if (!r->unit_table || r->carry >= r->ngates || !r->pairs)
@@ -130,7 +147,7 @@ void unittable_print(FILE *f, const gt_report *r)
     if (!order)
         return;
     if (r->carry < 0) {
-        print_measured_only(f, r, order);
+        print_measured_only(f, r, order, intervals);
         free(order);
         return;
     }
@@ -139,8 +156,8 @@ void unittable_print(FILE *f, const gt_report *r)
                "%s pairs (measured),\nfrom its mean %s gate (gate) and from that gate's bias "
                "alone (bias)\n",
             report_commas(r->pairs, pairs, sizeof pairs), r->gate[r->carry].name);
-    print_top(f, r, order, 1);
-    print_top(f, r, order, 0);
+    print_top(f, r, order, 1, intervals);
+    print_top(f, r, order, 0, intervals);
     int twice = 0;
     for (int j = 0; j < H; j++)
         twice += measured(&r->unit_table[j]) >= 2 * r->unit_table[j].halflife;

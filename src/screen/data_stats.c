@@ -20,12 +20,15 @@ int data_stats_init(gt_data_stats *sv, const gt_model *m, gt_trace *tr, const ch
     bgjob_init(&sv->job);
     snprintf(sv->text_name, sizeof sv->text_name, "%s", text_name);
     sv->text = calloc((size_t)m->layers, sizeof *sv->text);
+    sv->bare = calloc((size_t)m->layers, sizeof *sv->bare);
+    sv->ci_width = calloc((size_t)m->layers, sizeof *sv->ci_width);
     sv->lines = calloc((size_t)m->layers, sizeof *sv->lines);
     sv->width = calloc((size_t)m->layers, sizeof *sv->width);
     sv->units = calloc((size_t)m->layers, sizeof *sv->units);
     sv->cols = calloc((size_t)m->layers, sizeof *sv->cols);
     sv->have_col = calloc((size_t)m->layers, 1);
-    if (!sv->text || !sv->lines || !sv->width || !sv->units || !sv->cols || !sv->have_col) {
+    if (!sv->text || !sv->bare || !sv->ci_width || !sv->lines || !sv->width || !sv->units ||
+        !sv->cols || !sv->have_col) {
         data_stats_free(sv);
         return gt_fail(e, GT_EFAIL, "out of memory for the stats view");
     }
@@ -34,9 +37,10 @@ int data_stats_init(gt_data_stats *sv, const gt_model *m, gt_trace *tr, const ch
 
 /* ---- the child ---- */
 
-/* What follows the tables' text and a 0 byte in the child's result: the column of the
- * table that compares several models (a gt_compare_col), this, then the H rows of the
- * unit table (the child is a fork: the same layout). */
+/* What follows the tables' text, a 0 byte, the same without the intervals and a 0 byte in
+ * the child's result: the column of the table that compares several models (a
+ * gt_compare_col), this, then the H rows of the unit table (the child is a fork: the same
+ * layout). */
 typedef struct units_head {
     int hidden, ngates, carry, K;
     char gate_name[REPORT_MAX_GATES][4];
@@ -99,6 +103,8 @@ static int child_main(gt_bgjob *job, void *ctx, char *why)
         r.m = &named;
         FILE *f = open_memstream(&buf, &n);
         int bad = !f || report_print_text(f, &r, sv->text_name, &e);
+        if (!bad) /* where the intervals do not fit */
+            bad = fputc(0, f) == EOF || report_print_text_as(f, &r, sv->text_name, 0, &e);
         if (!bad && r.unit_table)
             write_units(f, &r);
         if (f && fclose(f))
@@ -135,9 +141,13 @@ void data_stats_free(gt_data_stats *sv)
     bgjob_cancel(&sv->job);
     for (int k = 0; sv->text && k < sv->layers; k++)
         free(sv->text[k]);
+    for (int k = 0; sv->bare && k < sv->layers; k++)
+        free(sv->bare[k]);
     for (int k = 0; sv->units && k < sv->layers; k++)
         free(sv->units[k]);
     free(sv->text);
+    free(sv->bare);
+    free(sv->ci_width);
     free(sv->units);
     free(sv->lines);
     free(sv->width);
@@ -152,7 +162,9 @@ void data_stats_forget(gt_data_stats *sv)
     bgjob_cancel(&sv->job);
     for (int k = 0; k < sv->layers; k++) {
         free(sv->text[k]);
+        free(sv->bare[k]);
         free(sv->units[k]);
+        sv->bare[k] = NULL;
         sv->text[k] = NULL;
         sv->units[k] = NULL;
         sv->have_col[k] = 0;
@@ -211,19 +223,43 @@ static void take_units(gt_data_stats *sv, int k, const char *p, size_t n)
     sv->units[k] = rows;
 }
 
-/* The tables (up to a 0 byte) become layer k's text; the unit table after it, its rows. */
+/* The widest of the lines of t that differ from u's (the same number of lines): those that
+ * hold the intervals. */
+static int differing_width(const char *t, const char *u)
+{
+    int width = 0;
+    while (*t && *u) {
+        size_t a = strcspn(t, "\n"), b = strcspn(u, "\n");
+        if (a != b || memcmp(t, u, a) != 0) {
+            char line[1024];
+            snprintf(line, sizeof line, "%.*s", (int)a, t);
+            int w = surf_width(line);
+            width = w > width ? w : width;
+        }
+        t += a + (t[a] != 0);
+        u += b + (u[b] != 0);
+    }
+    return width;
+}
+
+/* The tables and the same without the intervals (each up to a 0 byte) become layer k's
+ * texts; the unit table after them, its rows. */
 static void take_tables(gt_data_stats *sv, int k, const char *text, size_t all)
 {
     int lines = 0, width = 0;
     const char *nul = memchr(text, 0, all);
+    const char *nul2 = nul ? memchr(nul + 1, 0, all - (size_t)(nul + 1 - text)) : NULL;
     size_t len = nul ? (size_t)(nul - text) : all;
-    if (nul && all - len - 1 >= sizeof *sv->cols) {
-        memcpy(&sv->cols[k], nul + 1, sizeof *sv->cols);
+    if (nul2 && all - (size_t)(nul2 + 1 - text) >= sizeof *sv->cols) {
+        size_t rest = all - (size_t)(nul2 + 1 - text);
+        memcpy(&sv->cols[k], nul2 + 1, sizeof *sv->cols);
         sv->have_col[k] = 1;
-        take_units(sv, k, nul + 1 + sizeof *sv->cols, all - len - 1 - sizeof *sv->cols);
+        take_units(sv, k, nul2 + 1 + sizeof *sv->cols, rest - sizeof *sv->cols);
     }
-    char *t = malloc(len + 1);
-    if (!t) {
+    char *t = malloc(len + 1), *bare = nul2 ? strdup(nul + 1) : NULL;
+    if (!t || (nul2 && !bare)) {
+        free(t);
+        free(bare);
         snprintf(sv->error, sizeof sv->error, "report of layer %d: out of memory", k);
         return;
     }
@@ -231,9 +267,12 @@ static void take_tables(gt_data_stats *sv, int k, const char *text, size_t all)
     t[len] = 0;
     measure(t, &lines, &width);
     free(sv->text[k]);
+    free(sv->bare[k]);
     sv->text[k] = t;
+    sv->bare[k] = bare;
     sv->lines[k] = lines;
     sv->width[k] = width;
+    sv->ci_width[k] = bare ? differing_width(t, bare) : 0;
 }
 
 const char *data_stats_tables(const gt_data_stats *sv, int layer, int *lines, int *width)
@@ -241,6 +280,13 @@ const char *data_stats_tables(const gt_data_stats *sv, int layer, int *lines, in
     *lines = layer >= 0 && layer < sv->layers && sv->text[layer] ? sv->lines[layer] : 0;
     *width = layer >= 0 && layer < sv->layers && sv->text[layer] ? sv->width[layer] : 0;
     return layer >= 0 && layer < sv->layers ? sv->text[layer] : NULL;
+}
+
+const char *data_stats_fit(const gt_data_stats *sv, int layer, int columns, int *need)
+{
+    const char *t = layer >= 0 && layer < sv->layers ? sv->text[layer] : NULL;
+    *need = t ? sv->ci_width[layer] : 0;
+    return t && sv->bare[layer] && *need > columns ? sv->bare[layer] : t;
 }
 
 int data_stats_step(const gt_data_stats *sv, int layer, int from, size_t *step, int *line)

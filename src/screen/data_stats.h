@@ -22,6 +22,8 @@
 typedef struct gt_data_stats {
     int scroll;         /* its first line shown */
     char **text;        /* [layers] each layer's tables, NULL until computed */
+    char **bare;        /* [layers] the same lines without the 95% intervals */
+    int *ci_width;      /* [layers] the widest line of the tables that holds intervals */
     int *lines;         /* [layers] their number of lines */
     int *width;         /* [layers] the widest line's columns */
     gt_unit_row **units; /* [layers] each layer's unit table ([H] rows, unit order), NULL
@@ -56,6 +58,10 @@ void data_stats_want(gt_data_stats *sv, int layer);
 void data_stats_forget(gt_data_stats *sv);
 /* Layer's tables (NULL until computed); their lines and widest line's columns. */
 const char *data_stats_tables(const gt_data_stats *sv, int layer, int *lines, int *width);
+/* Layer's tables as they fit `columns`: with the 95% intervals when their lines fit
+ * (*need, the widest of them, <= columns), else the same lines without them; NULL until
+ * computed. */
+const char *data_stats_fit(const gt_data_stats *sv, int layer, int columns, int *need);
 /* The first line of layer's tables from line `from` on that names a step (the windows'
  * table: "  at 1,234  ..."): 0, the step and (line may be NULL) the line's number; -1 when
  * there is none, or no tables. */

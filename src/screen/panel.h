@@ -27,6 +27,9 @@ int panel_help_scroll_max(int w, int h);
 /* A panel's title row: a rule with the title on the left and a note on the right. Right-hand
  * panels (x > 0) also draw a rule down their left edge; *inner gets the rest. */
 void panel_frame(gt_surface *s, gt_rect r, const char *title, const char *note, gt_rect *inner);
+/* The first of notes[0..n) that panel_frame shows beside title in r (a note that does not
+ * fit is left out), or "". */
+const char *panel_note_pick(gt_rect r, const char *title, const char *const *notes, int n);
 
 /* Writes text in one row of w cells from (x, y), its end cut with an ellipsis (… or ~)
  * when it is wider; returns the cells used. */

@@ -9,6 +9,17 @@
 #include "gatetui/utf8.h"
 #include "screen/panel.h"
 
+const char *panel_note_pick(gt_rect r, const char *title, const char *const *notes, int n)
+{
+    const int tx = r.x + (r.x > 0) + 1, end = r.x + r.w;
+    int used = title && *title ? surf_width(title) + 2 : 0;
+    used = used < end - tx ? used : end - tx;
+    for (int i = 0; i < n; i++)
+        if (end - 1 - (surf_width(notes[i]) + 2) > tx + used)
+            return notes[i];
+    return "";
+}
+
 void panel_frame(gt_surface *s, gt_rect r, const char *title, const char *note, gt_rect *inner)
 {
     const char *rule = s->utf8 ? "─" : "-";

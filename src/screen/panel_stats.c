@@ -65,6 +65,27 @@ static void compare_table(gt_surface *s, gt_rect r, const gt_view *v)
     }
 }
 
+/* The note on the stats view's frame: the lines shown of n, the keys, and `wide` (from how
+ * wide the intervals show, or ""): without the keys, then wide alone, then without it where
+ * the note would not fit with it. */
+static void stats_note(char *note, size_t len, const gt_surface *s, gt_rect r,
+                       const char *title, const gt_view *v, int n, int shown, int marked,
+                       const char *wide)
+{
+    char c[4][128];
+    int last = v->ui->stats_scroll + shown;
+    snprintf(c[3], sizeof c[3], "%d-%d of %d  %s scroll  %s%sr closes", v->ui->stats_scroll + 1,
+             last < n ? last : n, n, s->utf8 ? "↑↓" : "up/down",
+             marked >= 0 ? (s->utf8 ? "Enter: to ▶  " : "Enter: to >  ") : "",
+             marked < 0 && v->npeers > 1 ? "Enter every model  " : "");
+    snprintf(c[0], sizeof c[0], "%.47s  %.78s", wide, c[3]);
+    snprintf(c[1], sizeof c[1], "%d-%d of %d  %s", v->ui->stats_scroll + 1, last < n ? last : n,
+             n, wide);
+    snprintf(c[2], sizeof c[2], "%s", wide);
+    const char *const notes[4] = {c[0], c[1], c[2], c[3]};
+    snprintf(note, len, "%s", *wide ? panel_note_pick(r, title, notes, 4) : c[3]);
+}
+
 void panel_stats(gt_surface *s, gt_rect r, const gt_view *v)
 {
     if (view_stats_compares(v)) {
@@ -72,9 +93,9 @@ void panel_stats(gt_surface *s, gt_rect r, const gt_view *v)
         return;
     }
     const gt_data_stats *sv = &v->stats;
-    int n, width;
+    int n, width, need;
     const char *text = data_stats_tables(sv, v->layer, &n, &width);
-    char title[600], note[96], buf[4096];
+    char title[600], note[160], buf[4096], wide[48] = "";
     snprintf(title, sizeof title, "report: %s as loaded, layer %d%s%s", v->text_name, v->layer,
              v->npeers > 1 ? ", " : "", v->npeers > 1 ? v->model_name : "");
     int rows = r.h - 1, cols = text ? layout_text_columns(r, n, width) : 1;
@@ -82,23 +103,22 @@ void panel_stats(gt_surface *s, gt_rect r, const gt_view *v)
     int marked = -1; /* the line Enter goes to the step of */
     if (text && view_stats_step(v, &step, &marked) != 0)
         marked = -1;
-    if (text) {
-        int last = v->ui->stats_scroll + cols * rows;
-        snprintf(note, sizeof note, "%d-%d of %d  %s scroll  %s%sr closes",
-                 v->ui->stats_scroll + 1, last < n ? last : n, n, s->utf8 ? "↑↓" : "up/down",
-                 marked >= 0 ? (s->utf8 ? "Enter: to ▶  " : "Enter: to >  ") : "",
-                 marked < 0 && v->npeers > 1 ? "Enter every model  " : "");
-    } else {
-        snprintf(note, sizeof note, "r closes");
+    const int edge = r.x > 0, w = r.w - edge - 1, colw = cols == 2 ? (w - 1) / 2 : w;
+    if (text && data_stats_fit(sv, v->layer, colw, &need) != text) {
+        text = data_stats_fit(sv, v->layer, colw, &need); /* the same lines */
+        snprintf(wide, sizeof wide, "95%% intervals from %d columns", need + edge + 1);
     }
+    if (text)
+        stats_note(note, sizeof note, s, r, title, v, n, cols * rows, marked, wide);
+    else
+        snprintf(note, sizeof note, "r closes");
     gt_rect in;
     panel_frame(s, r, title, note, &in);
-    int x = in.x + 1, w = in.w - 1;
+    int x = in.x + 1;
     if (!text) {
         panel_stats_computing(s, in, v);
         return;
     }
-    int colw = cols == 2 ? (w - 1) / 2 : w;
     for (int c = 0; c < cols; c++)
         for (int y = 0; y < in.h; y++) {
             if (!line_at(text, v->ui->stats_scroll + c * in.h + y, buf, sizeof buf))

@@ -1,7 +1,8 @@
 /* The unit table view (doc/screen.md, "The unit table"): the report's unit table of the
  * layer shown (doc/measures.md, "The unit table") for the text as loaded, a row per unit in
- * the order of the column chosen, the selected row marked; "computing" with the report's
- * progress until it is known. */
+ * the order of the column chosen, the selected row marked, the measured half-life's 95%
+ * interval beside it where the view is wide enough (else the note says from how wide);
+ * "computing" with the report's progress until it is known. */
 #include "config.h"
 
 #include <math.h>
@@ -52,44 +53,79 @@ static void cell(const gt_view *v, int j, int col, char *buf, size_t n)
         snprintf(buf, n, c == UT_MEAN ? "%.4f" : "%.2f", x);
 }
 
+#define CIW 16 /* the measured half-life's 95% interval ("[10.12, 11.70]"), its gap included */
+
+/* The columns' width with the intervals' column beside the measured half-life's. */
+static int width_with_ci(const gt_view *v)
+{
+    return unittable_ncols(v->stats.ngates) * COLW + CIW;
+}
+
+/* Unit j's line (j < 0: the columns' names) at row y, the columns that fit whole, with the
+ * measured half-life's interval after it when ci. */
+static void draw_line(gt_surface *s, gt_rect in, const gt_view *v, int y, int j, gt_role role,
+                      int ci)
+{
+    const int ncols = unittable_ncols(v->stats.ngates);
+    char buf[64];
+    int g;
+    for (int c = 0, x = 0; c < ncols && x + COLW <= in.w; c++, x += COLW) {
+        gt_role r = j < 0 && c == view_units_col(v) ? R_KEY : j < 0 ? R_TITLE : role;
+        if (j < 0)
+            col_name(v, s, c, buf, sizeof buf);
+        else
+            cell(v, j, c, buf, sizeof buf);
+        surf_text(s, in.x + x + COLW - 1 - surf_width(buf), in.y + y, COLW - 1, r, buf);
+        if (!ci || unittable_col(c, v->stats.ngates, &g) != UT_MEASURED)
+            continue;
+        if (j < 0)
+            snprintf(buf, sizeof buf, "95%% interval");
+        else
+            interval_text(&data_stats_units(&v->stats, v->layer)[j].measured_ci, v->stats.K, 2,
+                          buf, sizeof buf);
+        x += CIW;
+        surf_text(s, in.x + x + COLW - 1 - surf_width(buf), in.y + y, CIW - 1, r, buf);
+    }
+}
+
 static void draw_rows(gt_surface *s, gt_rect in, const gt_view *v)
 {
-    const int H = v->m->hidden, ncols = unittable_ncols(v->stats.ngates);
-    char buf[64];
-    for (int c = 0; c < ncols && (c + 1) * COLW <= in.w; c++) {
-        col_name(v, s, c, buf, sizeof buf);
-        surf_text(s, in.x + c * COLW + COLW - 1 - surf_width(buf), in.y, COLW - 1,
-                  c == view_units_col(v) ? R_KEY : R_TITLE, buf);
-    }
+    const int H = v->m->hidden, ci = width_with_ci(v) <= in.w;
+    draw_line(s, in, v, 0, -1, R_TITLE, ci);
     for (int y = 1; y < in.h && v->ui->ut_top + y - 1 < H; y++) {
         int rank = v->ui->ut_top + y - 1, j = v->ut_order[rank];
         gt_role role = rank == v->ui->ut_row ? R_SELECTED : R_NORMAL;
         if (role == R_SELECTED)
             surf_fill(s, (gt_rect){in.x, in.y + y, in.w, 1}, role, " ");
-        for (int c = 0; c < ncols && (c + 1) * COLW <= in.w; c++) {
-            cell(v, j, c, buf, sizeof buf);
-            surf_text(s, in.x + c * COLW + COLW - 1 - surf_width(buf), in.y + y, COLW - 1,
-                      role, buf);
-        }
+        draw_line(s, in, v, y, j, role, ci);
     }
 }
 
 void panel_units(gt_surface *s, gt_rect r, const gt_view *v)
 {
-    char title[600], note[96], by[32];
-    int known = v->ut_known;
-    if (known)
-        col_name(v, s, view_units_col(v), by, sizeof by);
+    char title[600], note[4][160], by[32];
+    const char *pick = "U closes";
     snprintf(title, sizeof title, "unit table: %s as loaded, layer %d%s%s", v->text_name,
              v->layer, v->npeers > 1 ? ", " : "", v->npeers > 1 ? v->model_name : "");
-    if (known)
-        snprintf(note, sizeof note, "row %d of %d  by %s  Enter selects  U closes",
+    if (v->ut_known) {
+        /* the intervals' column left out: from how wide it shows, before the keys */
+        const int edge = r.x > 0, need = width_with_ci(v) + edge, ci = need <= r.w;
+        char wide[48];
+        snprintf(wide, sizeof wide, "95%% intervals from %d columns", need);
+        col_name(v, s, view_units_col(v), by, sizeof by);
+        snprintf(note[0], sizeof note[0], "row %d of %d  by %s  Enter selects  %s  U closes",
+                 v->ui->ut_row + 1, v->m->hidden, by, wide);
+        snprintf(note[1], sizeof note[1], "row %d of %d  %s", v->ui->ut_row + 1, v->m->hidden,
+                 wide);
+        snprintf(note[2], sizeof note[2], "%s", wide);
+        snprintf(note[3], sizeof note[3], "row %d of %d  by %s  Enter selects  U closes",
                  v->ui->ut_row + 1, v->m->hidden, by);
-    else
-        snprintf(note, sizeof note, "U closes");
+        const char *const notes[4] = {note[0], note[1], note[2], note[3]};
+        pick = ci ? note[3] : panel_note_pick(r, title, notes, 4);
+    }
     gt_rect in;
-    panel_frame(s, r, title, note, &in);
-    if (!known)
+    panel_frame(s, r, title, pick, &in);
+    if (!v->ut_known)
         panel_stats_computing(s, in, v);
     else
         draw_rows(s, in, v);

@@ -104,6 +104,12 @@ int view_compare_cols(const gt_view *v, gt_compare_col *out, int max)
             return -1;
         out[n++] = *c;
     }
+    /* the intervals only where a model's column fits with them beside the labels */
+    int widest = 0;
+    for (int k = 0; k < n; k++)
+        widest = compare_width(&out[k]) > widest ? compare_width(&out[k]) : widest;
+    for (int k = 0; k < n && compare_label_width(out, n) + 2 + widest > view_stats_width(v); k++)
+        out[k].hide_ci = 1;
     return n;
 }
 

@@ -306,7 +306,8 @@ int view_stats_step(const gt_view *v, size_t *step, int *line);
  * shown's whole report). */
 int view_stats_compares(const gt_view *v);
 /* Every model's column of the table for the layer shown into out[0..max): their number,
- * or -1 while one is not computed. */
+ * or -1 while one is not computed; their intervals hidden where not even one column fits
+ * beside the labels with them (the legend then says so). */
 int view_compare_cols(const gt_view *v, gt_compare_col *out, int max);
 /* The stats view's columns for text. */
 int view_stats_width(const gt_view *v);
