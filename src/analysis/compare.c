@@ -38,11 +38,11 @@ void compare_col(gt_compare_col *c, const gt_report *r)
     c->ci_measured = m->arch == GT_LSTM ? r->ci_cell : r->ci_hidden;
     c->ci_linearized = r->ci_linearized;
     c->ci_forget_only = r->ci_forget_only;
-    if (r->unit_table && r->pairs) { /* past the horizon (NAN) counts as longer */
+    if (r->unit_table && r->pairs) { /* past the horizon counts as longer */
         c->ge10_measured = 0;
         for (int j = 0; j < m->hidden; j++) {
-            double h = r->unit_table[j].halflife_measured;
-            c->ge10_measured += isnan(h) ? r->K >= 10 : h >= 10;
+            const gt_unit_row *u = &r->unit_table[j];
+            c->ge10_measured += u->measured_ci.beyond ? r->K >= 10 : u->halflife_measured >= 10;
         }
     }
 }

@@ -35,8 +35,8 @@ int unittable_column(gt_unit_col kind, int gate, int ngates);
 /* Column col of unit's row u (NAN where it has no value). */
 double unittable_value(const gt_unit_row *u, int unit, int col, int ngates);
 /* order[0..H) the units by column col: the unit column ascending, the others largest
- * first (a measured half-life past the horizon, NAN, longer than any; another NAN lowest),
- * equals by unit; reverse: the other way round. */
+ * first (a measured half-life past the horizon, measured_ci.beyond, longer than any; a
+ * value that does not exist, NAN, lowest), equals by unit; reverse: the other way round. */
 void unittable_order(const gt_unit_row *rows, int H, int ngates, int col, int reverse,
                      int *order);
 

@@ -36,15 +36,17 @@ json_t *unittable_json(const gt_report *r)
     return a;
 }
 
-/* A measured half-life that does not exist within the horizon is longer than it. */
+/* A measured half-life past the horizon is longer than it (one that does not exist, NAN,
+ * is not). */
 static double measured(const gt_unit_row *u)
 {
-    return isnan(u->halflife_measured) ? INFINITY : u->halflife_measured;
+    return u->measured_ci.beyond ? INFINITY : u->halflife_measured;
 }
 
-static const char *steps(double v, int K, int is_measured, char *buf, size_t len)
+/* A half-life in steps: "> K" when beyond (past the horizon), "-" where it does not exist. */
+static const char *steps(double v, int K, int beyond, char *buf, size_t len)
 {
-    if (is_measured && isnan(v))
+    if (beyond)
         snprintf(buf, len, "> %d", K);
     else if (isinf(v))
         snprintf(buf, len, "inf");
@@ -61,7 +63,7 @@ static const char *steps(double v, int K, int is_measured, char *buf, size_t len
 static void print_measured(FILE *f, const gt_report *r, const gt_unit_row *u, int intervals)
 {
     char a[48];
-    fprintf(f, "  %8s", steps(u->halflife_measured, r->K, 1, a, sizeof a));
+    fprintf(f, "  %8s", steps(u->halflife_measured, r->K, u->measured_ci.beyond, a, sizeof a));
     if (intervals)
         fprintf(f, "  %*s", CI_COLUMN, interval_text(&u->measured_ci, r->K, 2, a, sizeof a));
 }
@@ -102,7 +104,9 @@ static void print_histogram(FILE *f, const gt_report *r)
         const gt_unit_row *u = &r->unit_table[j];
         cnt[0][bin_of(u->halflife)]++;
         cnt[1][bin_of(u->halflife_bias)]++;
-        cnt[2][isnan(u->halflife_measured) ? NBINS : bin_of(u->halflife_measured)]++;
+        if (u->measured_ci.beyond || !isnan(u->halflife_measured)) /* a unit the edits
+                                                                        do not move: none */
+            cnt[2][u->measured_ci.beyond ? NBINS : bin_of(u->halflife_measured)]++;
     }
     fprintf(f, "\nUnits by half-life in steps (log axis)\n");
     fprintf(f, "  half-life    gate   bias  measured\n");

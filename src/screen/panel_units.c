@@ -40,10 +40,11 @@ static void cell(const gt_view *v, int j, int col, char *buf, size_t n)
     const gt_data_stats *sv = &v->stats;
     int g;
     gt_unit_col c = unittable_col(col, sv->ngates, &g);
-    double x = unittable_value(&data_stats_units(sv, v->layer)[j], j, col, sv->ngates);
+    const gt_unit_row *u = &data_stats_units(sv, v->layer)[j];
+    double x = unittable_value(u, j, col, sv->ngates);
     if (c == UT_UNIT)
         snprintf(buf, n, "%d", j);
-    else if (c == UT_MEASURED && isnan(x))
+    else if (c == UT_MEASURED && u->measured_ci.beyond)
         snprintf(buf, n, "> %d", sv->K);
     else if (isnan(x))
         snprintf(buf, n, "-");

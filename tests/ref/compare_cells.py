@@ -64,8 +64,8 @@ def edit_cells(rep, left):
 def rnn_cells(rep, path, left):
     """A plain RNN's column: no carry gate, so its rows of the gate say "-"."""
     p = rep["perturbation"]
-    measured = sum((p["horizon"] >= 10) if r["halflife_measured"] is None
-                   else (r["halflife_measured"] >= 10) for r in rep["unit_table"])
+    measured = sum((p["horizon"] >= 10) if r["beyond_horizon"]
+                   else (r["halflife_measured"] or 0) >= 10 for r in rep["unit_table"])
     loss = rep["loss"]
     return [os.path.basename(path), "RNN %d" % rep["model"]["hidden"],
             "-" if loss is None else format(loss["nats"], ".3f"), "-", "- / -", "- / -",
@@ -81,7 +81,7 @@ def cells(rep, path, left):
     measured = 0
     for row in rep["unit_table"]:
         h = row["halflife_measured"]
-        measured += (p["horizon"] >= 10) if h is None else (h >= 10)
+        measured += (p["horizon"] >= 10) if row["beyond_horizon"] else (h or 0) >= 10
     loss = rep["loss"]
     return [
         os.path.basename(path),

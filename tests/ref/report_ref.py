@@ -6,8 +6,13 @@ the perturbation curves of doc/measures.md, in numpy from the equations there.
                 [--horizon K] [--vocab-from FILE] [--gru-reset before|after]
                 [--nonlinearity tanh|relu]
       prints the report's JSON object; each row of its unit table has one key more than
-      gatetui's, "condition": {"halflife_measured": k}, the half-life's condition number
-      (halflife_condition) that tests/reportcmp bounds it by.
+      gatetui's, "condition": {"halflife_measured": k, "halflife_measured_ci": k'}, the
+      half-life's condition number (halflife_condition) and its interval's (from those of
+      the leave-one-out half-lives, interval_condition) that tests/reportcmp bounds them by,
+      and perturbation.ci likewise; a row where a leave-one-out half-life has a lag whose
+      ratio lies within its error of 0.5, so that the half-life may jump or be past the
+      horizon or not, one more, "either": {"halflife_measured_ci": [the intervals with that
+      lag on the other side, ...]}.
 
   report_ref.py perturb MODEL TEXT --edit S=T[,S2=T2...] [--edit ...] [--layer N]
                 [--horizon K] [--vocab-from FILE] [--gru-reset before|after]
@@ -230,21 +235,59 @@ def halflife_condition(S, N):
     hl = halflife(list(S))
     if not S[0] > 0:
         return hl, 0.0
-    eps = 1e-6
-    err = lambda q: eps * (N[q] / S[0] + S[q] * N[0] / S[0] ** 2)
+    for q in ambiguous_lags(S, N):
+        if q + 1 < len(S) and S[q + 1] / S[0] < 0.5 - 2 * ratio_error(S, N, q + 1) and S[q + 1] > 0:
+            return hl, max(interpolation_condition(S, N, q),
+                           interpolation_condition(S, N, q + 1))
+        raise ValueError("a unit's decay ratio %.9g at lag %d is within its error "
+                         "%.3g of 0.5" % (S[q] / S[0], q, ratio_error(S, N, q)))
+    return hl, crossing_condition(S, N, hl)
+
+
+RATIO_EPS = 1e-6  # the float32 difference path's relative error (halflife_condition)
+
+
+def ratio_error(S, N, q):
+    """The error of the ratio S[q] / S[0] when each S[i] moves by RATIO_EPS N[i]."""
+    return RATIO_EPS * (N[q] / S[0] + S[q] * N[0] / S[0] ** 2)
+
+
+def ambiguous_lags(S, N):
+    """The lags up to the first whose ratio is surely at or below 0.5 whose ratio lies within
+    twice its error of 0.5: on either side of it as far as the sums can tell."""
+    out = []
     for q in range(1, len(S)):
-        r = S[q] / S[0]
-        if abs(r - 0.5) <= 2 * err(q):
-            if q + 1 < len(S) and S[q + 1] / S[0] < 0.5 - 2 * err(q + 1) and S[q + 1] > 0:
-                return hl, max(interpolation_condition(S, N, q),
-                               interpolation_condition(S, N, q + 1))
-            raise ValueError("a unit's decay ratio %.9g at lag %d is within its error "
-                             "%.3g of 0.5" % (r, q, err(q)))
-        if r <= 0.5:
+        r, err = S[q] / S[0], ratio_error(S, N, q)
+        if abs(r - 0.5) <= 2 * err:
+            out.append(q)
+        elif r <= 0.5:
             break
+    return out
+
+
+def crossing_condition(S, N, hl):
+    """The condition of the half-life hl of S at its crossing (0 without one, or where it is
+    a whole lag: a ratio of 0 or below)."""
     if hl is None or hl == math.floor(hl):
-        return hl, 0.0
-    return hl, interpolation_condition(S, N, int(math.floor(hl)) + 1)
+        return 0.0
+    return interpolation_condition(S, N, int(math.floor(hl)) + 1)
+
+
+def halflife_sides(S, N):
+    """The half-life of S with its condition, and the half-lives (each with its condition)
+    it would have with a lag of ambiguous_lags on the other side of 0.5: where such a lag
+    makes the half-life jump, or lie within the horizon or past it, either may be the
+    output's. A leave-one-out half-life (unit_measured)."""
+    hl = halflife(list(S))
+    if not S[0] > 0:
+        return hl, 0.0, []
+    others = []
+    for q in ambiguous_lags(S, N):
+        T = np.array(S, dtype=float)
+        T[q] = S[0] * 0.5 * (1 + 1e-9 if S[q] / S[0] <= 0.5 else 1 - 1e-9)
+        t = halflife(list(T))
+        others.append((t, crossing_condition(T, N, t)))
+    return hl, crossing_condition(S, N, hl), others
 
 
 def num(v):
@@ -504,20 +547,34 @@ def unit_measured(absd, normd, windows, j, K):
     and the conditions of the half-life and of the interval's ends."""
     hl, cond = halflife_condition(absd[:, j], normd)
     kept = [w for w in windows if w["own"]["hidden"]]
-    loo, loo_b = [], []
-    for w in kept:
+    loo, loo_b, others = [], [], []
+    for i, w in enumerate(kept):
         rest = [x["abs"] for x in kept if x is not w]
         S = sum(x["absd"][:, j] for x in rest)
         N = sum(x["normd"] for x in rest)
-        t, c = halflife_condition(S, N)
+        t, c, other = halflife_sides(S, N)
         loo.append(num(t))
         loo_b.append(bound(num(t), c))
-    ci, beyond = jackknife(num(hl), absd[0, j] > 0, loo, K)
-    conds = {"halflife_measured": cond}
-    if ci is not None and ci[0] is not None:
-        conds["halflife_measured_ci"] = interval_condition(bound(num(hl), cond), loo_b)
-    return {"halflife_measured": num(hl), "halflife_measured_ci": ci, "beyond_horizon": beyond,
-            "condition": conds}
+        others += [(i, num(ot), bound(num(ot), oc)) for ot, oc in other]
+    exists = absd[0, j] > 0
+    ci, beyond = jackknife(num(hl), exists, loo, K)
+    row = {"halflife_measured": num(hl), "halflife_measured_ci": ci, "beyond_horizon": beyond,
+           "condition": {"halflife_measured": cond}}
+    if ci is None or ci[0] is None:
+        return row
+    theta_b = bound(num(hl), cond)
+    kc, alts = interval_condition(theta_b, loo_b), []
+    for i, t, b in others:  # a leave-one-out half-life on the other side of an ambiguous lag
+        vals, bs = list(loo), list(loo_b)
+        vals[i], bs[i] = t, b
+        alt, _ = jackknife(num(hl), exists, vals, K)
+        kc = max(kc, interval_condition(theta_b, bs))
+        if alt != ci and alt not in alts:
+            alts.append(alt)
+    row["condition"]["halflife_measured_ci"] = kc
+    if alts:
+        row["either"] = {"halflife_measured_ci": alts}
+    return row
 
 
 def loss(m, wins):
