@@ -556,6 +556,21 @@ int report_print_sweep_json(FILE *f, const gt_report *r, const double *d, int n,
     return dump_json(f, root, e);
 }
 
+/* A half-life of r's perturbation with its 95% interval after it ("-" without pairs). */
+static const char *with_interval(const gt_report *r, double hl, const gt_interval *ci,
+                                 char *buf, size_t len)
+{
+    char a[24], b[48];
+    if (!r->pairs)
+        snprintf(buf, len, "-");
+    else if (!ci->has || ci->beyond)
+        snprintf(buf, len, "%s", halflife(hl, r->K, a, sizeof a));
+    else
+        snprintf(buf, len, "%s %s", halflife(hl, r->K, a, sizeof a),
+                 interval_text(ci, r->K, 1, b, sizeof b));
+    return buf;
+}
+
 int report_print_sweep_text(FILE *f, const gt_report *r, const double *d, int n,
                             const char *text_name, const char *others, gt_error *e)
 {
@@ -564,26 +579,26 @@ int report_print_sweep_text(FILE *f, const gt_report *r, const double *d, int n,
     const gt_report *r0 = &r[0];
     const int lstm = r0->m->arch == GT_LSTM;
     const char *g = lstm ? "f" : "z";
-    char a[48], b[48], c[48], x[48], mp[1024], tp[1024];
+    char a[48], b[80], c[80], x[48], mp[1024], tp[1024];
     fprintf(f, "%s on %s: layer %d, %zu windows of %zu characters; the forget bias (%s's "
                "b_hh) shifted by D\n",
             utf8_printable(mp, sizeof mp, r0->m->path), utf8_printable(tp, sizeof tp, text_name),
             r0->layer, r0->windows, r0->window_len, g);
     if (others && *others)
         fprintf(f, "and the interventions %s\n", others);
-    fprintf(f, "       D  mean %s  median unit t½  units t½>=10  measured t½  %s-only t½  "
-               "loss bits/char\n", g, g);
+    fprintf(f, "       D  mean %s  median unit t½  units t½>=10  measured t½ [95%%]  "
+               "%s-only t½ [95%%]  loss bits/char\n", g, g);
     for (int i = 0; i < n; i++) {
         const gt_report *q = &r[i];
-        double hl = lstm ? q->hl_cell : q->hl_hidden;
         if (q->loss.count)
             snprintf(x, sizeof x, "%.4f", loss_bits(&q->loss));
         else
             snprintf(x, sizeof x, "-");
-        fprintf(f, "%+8.2f  %6.3f  %14s  %12d  %11s  %9s  %14s\n", d[i],
+        fprintf(f, "%+8.2f  %6.3f  %14s  %12d  %19s  %17s  %14s\n", d[i],
                 q->gate[q->carry].mean, unit_hl(q->hl_median, a, sizeof a), q->halflife_ge10,
-                q->pairs ? halflife(hl, q->K, b, sizeof b) : "-",
-                q->pairs ? halflife(q->hl_forget_only, q->K, c, sizeof c) : "-", x);
+                with_interval(q, lstm ? q->hl_cell : q->hl_hidden,
+                              lstm ? &q->ci_cell : &q->ci_hidden, b, sizeof b),
+                with_interval(q, q->hl_forget_only, &q->ci_forget_only, c, sizeof c), x);
     }
     if (fflush(f) || ferror(f))
         return gt_fail(e, GT_EFAIL, "error writing the report");
