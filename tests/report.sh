@@ -48,7 +48,7 @@ n=$((n + 1))
 if "$bin" --report "$fix/lstm1.safetensors" "$fix/text.txt" >"$out/plain" 2>"$out/err" &&
     grep -q '^forget f ' "$out/plain" && grep -q '^   half-life ' "$out/plain" &&
     grep -Eq '^95% interval( +\[-?[0-9.]+, [0-9.]+\]){4}$' "$out/plain" &&
-    grep -q '^95% intervals by the jackknife over the 27 windows' "$out/plain" &&
+    grep -q '^95% intervals: the jackknife over the 27 windows$' "$out/plain" &&
     grep -Eq '^ +[0-9]+ +[0-9.]+ +\[-?[0-9.]+, ([0-9.]+|> 64)\] ' "$out/plain" &&
     grep -q '^everything else' "$out/plain"; then
     echo "ok $n - the plain report prints its tables, the half-lives' intervals among them"

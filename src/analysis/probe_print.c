@@ -81,9 +81,12 @@ int probe_print(FILE *f, const gt_probe *p, const char *regex, const char *text_
     fprintf(f, "    %6.4f              ", p->accuracy);
     put_num(f, "%6.4f", p->best_unit_auc);
     char ci[64];
-    fprintf(f, "\nthe probe's mean AUC's 95%% interval %s (+- 1.96 sd / sqrt(%d), the folds' "
-               "sample deviation)\n", interval_text(&p->auc_ci, 0, 4, ci, sizeof ci),
-            p->nfolds);
+    int with_auc = 0; /* the folds the means are over */
+    for (int k = 0; k < p->nfolds; k++)
+        with_auc += !isnan(p->folds[k].auc);
+    fprintf(f, "\nthe probe's mean AUC's 95%% interval %s (+- 1.96 sd / sqrt(%d) over the %d "
+               "folds with an AUC, sd their sample deviation)\n",
+            interval_text(&p->auc_ci, 0, 4, ci, sizeof ci), with_auc, with_auc);
     if (p->units_for_95 < 0)
         fputs("\nunits for 95% of the probe's AUC: -\n", f);
     else

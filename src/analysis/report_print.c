@@ -237,8 +237,7 @@ static void print_pert_table(FILE *f, const gt_report *r, int intervals)
         fprintf(f, "\n(the half-lives' 95%% intervals need a wider view)\n");
     }
     if (r->ci_windows >= 2)
-        fprintf(f, "95%% intervals by the jackknife over the %zu windows: each window's pairs "
-                   "left out in turn\n", r->ci_windows);
+        fprintf(f, "95%% intervals: the jackknife over the %zu windows\n", r->ci_windows);
     else
         fprintf(f, "no 95%% intervals: the jackknife needs two windows that keep pairs\n");
 }

@@ -76,7 +76,7 @@ static void print_top(FILE *f, const gt_report *r, int *order, int by_measured, 
                     order);
     fprintf(f, "\nThe %d longest-lived units by the %s half-life%s\n", n,
             by_measured ? "measured" : "gate's",
-            intervals ? "" : " (their 95% intervals need a wider view)");
+            intervals ? "" : " (intervals: a wider view)");
     fprintf(f, "  unit  measured%*s     gate     bias  mean %s\n", intervals ? CI_COLUMN + 2 : 0,
             intervals ? "95% interval" : "", r->gate[r->carry].name);
     for (int i = 0; i < n; i++) {
@@ -133,7 +133,7 @@ static void print_measured_only(FILE *f, const gt_report *r, int *order, int int
     fprintf(f, "\nUnits one by one: half-lives in steps of the unit's own difference over the "
                "%s pairs\n(no gate to set beside them%s)\n  unit  measured%*s\n",
             report_commas(r->pairs, pairs, sizeof pairs),
-            intervals ? "" : "; their 95% intervals need a wider view",
+            intervals ? "" : "; intervals: a wider view",
             intervals ? CI_COLUMN + 2 : 0, intervals ? "95% interval" : "");
     for (int i = 0; i < n; i++) {
         fprintf(f, "  %4d", order[i]);
