@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gatetui/interval.h"
 #include "gatetui/stats.h"
 #include "tap.h"
 
@@ -164,6 +165,51 @@ static void test_halflife(void)
     tap_near(stats_halflife(0), 0, 0, "a gate at 0 forgets at once: half-life 0");
 }
 
+/* The 95% intervals on values worked out by hand (doc/measures.md, "Error bars"). */
+static void test_intervals(void)
+{
+    gt_interval ci;
+    /* leave-one-out 9, 10, 11, 10: mean 10, squares 2, SE = sqrt(3/4 * 2) = sqrt(1.5) */
+    const double t[4] = {9, 10, 11, 10};
+    interval_jackknife(&ci, 10.5, 1, t, 4, 64);
+    tap_ok(ci.has && !ci.beyond && fabs(ci.lo - (10.5 - 1.96 * sqrt(1.5))) < 1e-14 &&
+               fabs(ci.hi - (10.5 + 1.96 * sqrt(1.5))) < 1e-14,
+           "the jackknife: theta +- 1.96 sqrt((n-1)/n sum (t_w - mean)^2), centred on theta "
+           "(%.15g, %.15g)", ci.lo, ci.hi);
+    /* one past K = 16 counts as 16: 9, 10, 16, 10, mean 11.25, squares 5.0625 + 1.5625 +
+       22.5625 + 1.5625 = 30.75; the upper end open */
+    const double u[4] = {9, 10, NAN, 10};
+    interval_jackknife(&ci, 10.5, 1, u, 4, 16);
+    tap_ok(ci.has && fabs(ci.lo - (10.5 - 1.96 * sqrt(0.75 * 30.75))) < 1e-13 && isnan(ci.hi),
+           "a leave-one-out value past K counts as K for the lower end, the upper end open");
+    interval_jackknife(&ci, NAN, 1, t, 4, 64);
+    tap_ok(ci.has && ci.beyond && isnan(ci.lo) && isnan(ci.hi),
+           "theta past K: [null, null], beyond the horizon");
+    interval_jackknife(&ci, NAN, 0, t, 4, 64);
+    tap_ok(!ci.has && !ci.beyond, "a half-life that does not exist: no interval, not beyond");
+    interval_jackknife(&ci, NAN, 1, t, 1, 64);
+    tap_ok(!ci.has && ci.beyond, "one window: no interval, but past K all the same");
+    /* AUCs 0.9, 1.0, (none), 0.95 in structs of three doubles: mean 0.95, sd 0.05 */
+    const double aucs[4][3] = {{0.9, 0, 0}, {1.0, 0, 0}, {NAN, 0, 0}, {0.95, 0, 0}};
+    interval_mean(&ci, &aucs[0][0], 4, sizeof aucs[0]);
+    double hw = 1.96 * 0.05 / sqrt(3);
+    tap_ok(ci.has && fabs(ci.lo - (0.95 - hw)) < 1e-15 && fabs(ci.hi - (0.95 + hw)) < 1e-15,
+           "the mean's interval over the folds with a value: mean +- 1.96 sd / sqrt(3), sd "
+           "over n - 1 (%.15g, %.15g)", ci.lo, ci.hi);
+    interval_mean(&ci, &aucs[1][0], 2, sizeof aucs[0]);
+    tap_ok(!ci.has, "one fold with a value: no interval");
+    char buf[48];
+    gt_interval a = {9.46, 11.35, 1, 0}, b = {11.36, NAN, 1, 0}, c = {8.0, 9.46, 1, 0};
+    tap_ok(!strcmp(interval_text(&a, 64, 1, buf, sizeof buf), "[9.5, 11.3]") &&
+               !strcmp(interval_text(&b, 64, 2, buf, sizeof buf), "[11.36, > 64]") &&
+               !strcmp(interval_text(&(gt_interval){NAN, NAN, 1, 1}, 64, 1, buf, sizeof buf), "-"),
+           "its text: [lo, hi], [lo, > K] with the upper end open, - past K");
+    tap_ok(interval_apart(&a, &b) && interval_apart(&b, &a) && !interval_apart(&a, &c) &&
+               interval_apart(&b, &c) && !interval_apart(&a, &(gt_interval){0, 20, 0, 0}),
+           "apart: no overlap (an open end reaches past any number; touching overlaps; none "
+           "without an interval)");
+}
+
 int main(void)
 {
     test_quantiles();
@@ -172,5 +218,6 @@ int main(void)
     test_select();
     test_means();
     test_halflife();
+    test_intervals();
     return tap_done();
 }
