@@ -56,10 +56,10 @@ typedef struct shared {
     double *unit_sum;   /* [nwin * H] */
     double *gate_sum;   /* [nwin * ngates * H]: the unit table's means */
     unsigned *sat;      /* [nwin * 2 * H]: the carry gate below 0.1, above 0.9 */
-    double *abs_sum;    /* [2 * (K+1) * H]: the unit table's decays (perturb.h's unit_abs),
-                           the windows' added in window order */
+    double *abs_sum;    /* [2 * (K+1) * H]: the unit table's decays (perturb.h's unit_abs) */
     double *win_abs;    /* [nfull * 2 * (K+1) * H]: each full window's (its intervals) */
-    pthread_mutex_t abs_lock; /* a job adds its own decay sums to its window's when it ends */
+    pthread_mutex_t abs_lock; /* a job adds its own decay sums to its window's and to
+                                 abs_sum when it ends */
     double *char_sum;   /* [nwin * 3] */
     size_t *char_cnt;   /* [nwin * 3] */
     size_t *hsat;       /* RNN: [nwin * 3] counts of h < -0.9, h > 0.9, h = 0 */
@@ -158,29 +158,25 @@ static void window_job(shared *sh, gt_run *run, double *scratch, size_t w)
 /* Decay sums a into to, n of them each followed by their rounding errors n further
  * (perturb.h's unit_abs), each with its rounding error: the order in which they are added
  * changes the sums by about 1e-30 of their size. */
-static void abs_sums_add(double *to, const double *a, size_t n)
+static void abs_sums_add(double *restrict to, const double *restrict a, size_t n)
 {
+    double *restrict lo = to + n;
     for (size_t i = 0; i < n; i++) {
-        perturb_sum_add(&to[i], &to[n + i], a[i]);
-        to[n + i] += a[n + i];
+        double s = to[i] + a[i], bb = s - to[i];
+        lo[i] += ((to[i] - (s - bb)) + (a[i] - bb)) + a[n + i];
+        to[i] = s;
     }
 }
 
-/* A job's decay sums into its window's, as the jobs end. */
+/* A job's decay sums into its window's and into those over every pair, as the jobs end
+ * (while they are in the cache). */
 static void add_abs_sums(shared *sh, const double *a, size_t w)
 {
     const size_t n = ((size_t)sh->K + 1) * sh->H;
     pthread_mutex_lock(&sh->abs_lock);
     abs_sums_add(sh->win_abs + w * 2 * n, a, n);
+    abs_sums_add(sh->abs_sum, a, n);
     pthread_mutex_unlock(&sh->abs_lock);
-}
-
-/* The decay sums over every pair: the windows' added in window order. */
-static void total_abs_sums(shared *sh)
-{
-    const size_t n = ((size_t)sh->K + 1) * sh->H;
-    for (size_t w = 0; w < sh->nfull; w++)
-        abs_sums_add(sh->abs_sum, sh->win_abs + w * 2 * n, n);
 }
 
 static void perturb_job(shared *sh, gt_run *run, gt_perturb *pt, uint16_t *edbuf,
@@ -814,7 +810,6 @@ int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t 
     if (!rc)
         rc = perturbation_table(r, &sh, e);
     if (!rc) {
-        total_abs_sums(&sh);
         const unittable_sums us = {.nwin = sh.nwin, .gate_sum = sh.gate_sum, .sat = sh.sat,
                                    .abs_sum = sh.abs_sum, .win_abs = sh.win_abs};
         rc = unittable_build(r, &us, e);
