@@ -259,6 +259,8 @@ void lyapunov_free(gt_lyapunov *l)
 int dyn_cmp_desc(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
+    if (isnan(x) || isnan(y)) /* NaN last: a consistent order */
+        return isnan(x) - isnan(y);
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
@@ -470,6 +472,8 @@ int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const 
         l->exponent[i] /= (double)(steps - warmup);
     qsort(l->exponent, MM, sizeof *l->exponent, dyn_cmp_desc);
     for (size_t i = 0; i < MM; i++)
-        l->halflife[i] = l->exponent[i] < 0 ? log(0.5) / l->exponent[i] : NAN;
+        l->halflife[i] = !(l->exponent[i] < 0) ? NAN /* does not halve (or not known) */
+                         : isinf(l->exponent[i]) ? 0 /* gone at the first step */
+                                                 : log(0.5) / l->exponent[i];
     return GT_OK;
 }

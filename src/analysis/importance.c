@@ -150,6 +150,9 @@ typedef struct ranked {
 static int by_delta(const void *a, const void *b)
 {
     const ranked *x = a, *y = b;
+    if (isnan(x->delta) || isnan(y->delta)) /* not known: last (a consistent order) */
+        return isnan(x->delta) != isnan(y->delta) ? isnan(x->delta) - isnan(y->delta)
+                                                  : x->unit - y->unit;
     if (x->delta != y->delta)
         return x->delta > y->delta ? -1 : 1;
     return x->unit - y->unit;
