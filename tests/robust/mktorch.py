@@ -4,6 +4,7 @@ measures: tensors are storages of float32 written as torch.save lays them out, t
 made by Python's own pickler with stand-ins for torch's globals.
 
   mktorch.py big FILE            an LSTM checkpoint of 3 layers, H = D = 1024 (100.7 MB)
+  mktorch.py wide FILE H         an LSTM checkpoint of 1 layer, D = 16, H units (H 1024: 17 MB)
   mktorch.py shared FILE N M     a small LSTM whose checkpoint also holds an object whose
                                  state is a dict of N pairs, referenced M times
   mktorch.py sharedt FILE N M    the same with a dict of N tensors (one storage)
@@ -150,6 +151,9 @@ def main():
     storages = []
     if what == "big":
         sd = lstm(96, 1024, 1024, 3, storages)
+        extra = {}
+    elif what == "wide":
+        sd = lstm(96, 16, int(sys.argv[3]), 1, storages)
         extra = {}
     elif what in ("shared", "sharedt"):
         n, m = int(sys.argv[3]), int(sys.argv[4])
