@@ -7,7 +7,7 @@ src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
 . "$src/tests/tap.sh"
 bin=$(cd "$bld" && pwd)/gatetui
-need "$bin" "$bld/tests/mkframes"
+need "$bin" "$bld/tests/mkframes" "$bld/tests/maxrss"
 work=$(mktemp -d) || exit 1
 feeder=""
 trap '[ -n "$feeder" ] && kill "$feeder" 2>/dev/null; rm -rf "$work"' EXIT INT TERM
@@ -178,4 +178,51 @@ check $? "--regex-seconds 0: refused (exit $st)"
 "$bin" --units 'the' --steps 2000 --regex-seconds 5 "$lstm" "$valid" >"$work/out" 2>/dev/null &&
     grep -q '"the": [0-9]* matches' "$work/out"
 check $? "--units 'the' within --regex-seconds 5: searched as before"
+# Model files: their kind and size checked from their first bytes (a zip archive's from
+# its last too) before anything large is read; a safetensors file read only as far as its
+# header declares. Each run has 10 s of processor time and its peak memory is measured:
+# before, a 3 GB file of zeros was read whole (71 s, 3.15 GB) before it was called not a
+# model. FIFOs as the model or as --vocab: refused at once (before, open waited for a
+# writer forever).
+# small NAME CMD...: CMD ends with exit 2, one line holding NAME, in 10 s of processor time
+# and under 64 MB of memory
+small() {
+    what=$1 said=$2
+    shift 2
+    kb=$( (ulimit -t 10 && "$bld/tests/maxrss" "$@" 2>"$work/err"))
+    st=$?
+    [ $st -eq ${want:-2} ] && [ "${kb:-999999}" -lt 65536 ] && grep -q -- "$said" "$work/err" &&
+        [ "$(wc -l <"$work/err")" -le 1 ]
+    r=$?
+    [ $r -eq 0 ] || { echo "# exit $st, $kb KB"; head -3 "$work/err" | sed 's/^/# stderr: /'; }
+    check $r "$what: exit ${want:-2} in $kb KB"
+}
+if truncate -s 3G "$work/zeros.bin" 2>/dev/null; then
+    small "a 3 GB file of zeros as the model" "not a model file: .* it starts 00 00 00 00" \
+        "$bin" --report "$work/zeros.bin" "$text"
+    printf 'PK\003\004' >"$work/pk.bin" && truncate -s 3G "$work/pk.bin"
+    small "a zip's first bytes, then 3 GB of zeros" "a zip archive with no end record" \
+        "$bin" --report "$work/pk.bin" "$text"
+    cp "$model" "$work/tail.safetensors" && truncate -s +3G "$work/tail.safetensors"
+    want=0 small "a safetensors model followed by 3 GB of zeros: read as far as its header says" "" \
+        "$bin" --dump --to 20 "$work/tail.safetensors" "$text"
+    "$bin" --dump --to 20 "$work/tail.safetensors" "$text" >"$work/a" 2>/dev/null &&
+        "$bin" --dump --to 20 "$model" "$text" >"$work/b" 2>/dev/null && cmp -s "$work/a" "$work/b"
+    check $? "... its dump that of the model alone"
+    rm -f "$work/zeros.bin" "$work/pk.bin" "$work/tail.safetensors"
+else
+    skip "no sparse file of 3 GB here"
+    skip "no sparse file of 3 GB here"
+    skip "no sparse file of 3 GB here"
+    skip "no sparse file of 3 GB here"
+fi
+hlen=$(od -An -tu4 -N4 "$model" | tr -d ' ')
+head -c $((8 + hlen + 10)) "$model" >"$work/cut.safetensors"
+small "a safetensors header that declares more than the file holds" "data_offsets end [0-9]* is outside the file (10 data bytes)" \
+    "$bin" --report "$work/cut.safetensors" "$text"
+mkfifo "$work/mfifo"
+small "a FIFO as the model (no writer)" "a pipe (FIFO), not a regular file" \
+    timeout 20 "$bin" --report "$work/mfifo" "$text"
+small "a FIFO as --vocab (no writer)" "a pipe (FIFO), not a regular file" \
+    timeout 20 "$bin" --report --vocab "$work/mfifo" "$model" "$text"
 echo "1..$n"
