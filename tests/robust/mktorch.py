@@ -15,6 +15,8 @@ made by Python's own pickler with stand-ins for torch's globals.
   mktorch.py badlocal FILE       a small LSTM checkpoint whose directory sends one storage
                                  to another's local header (same size: wrong bytes if used)
   mktorch.py zbyteorder FILE     a small LSTM checkpoint whose byteorder entry is deflated
+  mktorch.py nested FILE N       a torch.save zip whose data.pkl is N tuples each inside the
+                                 next (one byte each: N + 6 bytes)
 """
 import collections
 import io
@@ -145,8 +147,18 @@ def misdirect(path, a, b):
     open(path, "wb").write(bytes(raw))
 
 
+def nested(path, n):
+    """data.pkl: PROTO 2, EMPTY_TUPLE, then TUPLE1 n times, STOP."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
+        z.writestr("archive/data.pkl", b"\x80\x02)" + b"\x85" * n + b".")
+        z.writestr("archive/version", "3\n")
+
+
 def main():
     what, path = sys.argv[1], sys.argv[2]
+    if what == "nested":
+        nested(path, int(sys.argv[3]))
+        return
     chars = [chr(32 + i) for i in range(96)]
     storages = []
     if what == "big":
