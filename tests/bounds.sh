@@ -225,4 +225,35 @@ small "a FIFO as the model (no writer)" "a pipe (FIFO), not a regular file" \
     timeout 20 "$bin" --report "$work/mfifo" "$text"
 small "a FIFO as --vocab (no writer)" "a pipe (FIFO), not a regular file" \
     timeout 20 "$bin" --report --vocab "$work/mfifo" "$model" "$text"
+# Options whose work multiplies, bounded so that the run finishes: refused at once, naming
+# the bound (before, --hold 10^12 ran for ever, --folds 3000 --steps 3000 for hours).
+# bounded WHAT SAID ARGS...: exit 2 within 20 s of wall time, one line holding SAID
+bounded() {
+    what=$1 said=$2
+    shift 2
+    timeout 20 "$bin" "$@" >/dev/null 2>"$work/err"
+    st=$?
+    [ $st -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q -- "$said" "$work/err"
+    r=$?
+    [ $r -eq 0 ] || { echo "# exit $st"; head -3 "$work/err" | sed 's/^/# stderr: /'; }
+    check $r "$what: refused, naming the bound"
+}
+bounded "--fixed-points --hold 10^12" "--hold 1,000,000,000,000: at most 1,000,000 steps" \
+    --fixed-points e --hold 1000000000000 "$lstm" "$valid"
+bounded "--fixed-points --starts 5000" "--starts 5,000: at most 4,096 starts" \
+    --fixed-points e --starts 5000 --steps 10000 "$lstm" "$valid"
+bounded "--fixed-points --starts 64 --hold 1000000" "64,000,000 held steps in all, over the bound of 10,000,000" \
+    --fixed-points e --hold 1000000 "$lstm" "$valid"
+bounded "--probe --folds 3000 --steps 3000" "--folds 3000: at most 20 folds" \
+    --probe e --folds 3000 --steps 3000 "$lstm" "$valid"
+bounded "--probe --folds 21" "--folds 21: at most 20 folds (2..20)" --probe e --folds 21 "$lstm" "$valid"
+python3 "$mk" wide "$work/wide.pt" 1024 || bail "mktorch.py failed"
+yes 'the text goes on and on' | tr '\n' ' ' | head -c 1100000 >"$work/long.txt"
+bounded "--probe --steps 1100000 on 1,024 units" "at most 1,048,576 steps of this model" \
+    --probe e --steps 1100000 "$work/wide.pt" "$work/long.txt"
+bounded "--components 3 --steps 1100000 on 1,024 units" "more than 1,073,741,824 values (4 GiB of float32)" \
+    --components 3 --steps 1100000 "$work/wide.pt" "$work/long.txt"
+rm -f "$work/wide.pt" "$work/long.txt"
+"$bin" --probe e --folds 20 --steps 3000 "$lstm" "$valid" >/dev/null 2>"$work/err"
+check $? "--probe --folds 20 --steps 3000: within the bounds, computed"
 echo "1..$n"
