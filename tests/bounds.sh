@@ -254,6 +254,47 @@ bounded "--probe --steps 1100000 on 1,024 units" "at most 1,048,576 steps of thi
 bounded "--components 3 --steps 1100000 on 1,024 units" "more than 1,073,741,824 values (4 GiB of float32)" \
     --components 3 --steps 1100000 "$work/wide.pt" "$work/long.txt"
 rm -f "$work/wide.pt" "$work/long.txt"
+# Weights whose float32 products overflow (mktorch.py overflow): the state (every W_ih x
+# past float32, then +inf + -inf), or the readout alone (logits of +-inf). Each mode says it
+# once, at the step where it happens, and prints no nan or inf (exit 2). Before, the vector
+# kernels clamped the NaN pre-activations into gates of 1 and -1, the plain C set printed
+# nan, and --dump --probs, the importance and the screen's header printed nan. (The
+# importance and the dynamics step in double, where the state stays finite: they go on.)
+python3 "$mk" overflow "$work/ovs.pt" && python3 "$mk" overflow "$work/ovr.pt" r ||
+    bail "mktorch.py failed"
+yes 'the text goes on' | tr '\n' ' ' | head -c 3000 >"$work/ascii.txt"
+for m in ovs ovr; do
+    said="the model's state overflows float32 at step 0 (layer 0, unit 0)"
+    modes='--units e|--probe e|--select 5:6'
+    if [ $m = ovr ]; then
+        said="the model's readout overflows float32 at step 0"
+        modes='--importance'
+    fi
+    old_ifs=$IFS
+    IFS='|'
+    set -- --dump '--dump --probs' --report '--export - --step 500' $modes
+    IFS=$old_ifs
+    for args in "$@"; do
+        # shellcheck disable=SC2086
+        "$bin" $args "$work/$m.pt" "$work/ascii.txt" >"$work/out" 2>"$work/err"
+        st=$?
+        [ $st -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -qF "$said" "$work/err" &&
+            ! grep -qiw 'nan\|-nan\|inf' "$work/out"
+        r=$?
+        [ $r -eq 0 ] || { echo "# exit $st"; head -2 "$work/err" | sed 's/^/# stderr: /'; grep -iwm2 'nan\|inf' "$work/out" | sed 's/^/# out: /'; }
+        check $r "$m: $args: '$said', exit 2, no nan"
+    done
+done
+for k in $("$bin" --kernels); do
+    GATETUI_KERNEL=$k "$bin" --dump --to 3 "$work/ovs.pt" "$work/ascii.txt" >"$work/out" 2>"$work/err"
+    st=$?
+    [ $st -eq 2 ] && grep -qF "overflows float32 at step 0" "$work/err"
+    check $? "kernel set $k: the state's overflow found (its nonlinearities clamp NaN or not)"
+done
+"$bin" --jacobian --step 500 "$work/ovs.pt" "$work/ascii.txt" >"$work/out" 2>"$work/err"
+st=$?
+[ $st -eq 2 ] && grep -qF "overflows float32 at step 0" "$work/err" && [ ! -s "$work/out" ]
+check $? "ovs: --jacobian: the overflow said, nothing printed (exit $st)"
 "$bin" --probe e --folds 20 --steps 3000 "$lstm" "$valid" >/dev/null 2>"$work/err"
 check $? "--probe --folds 20 --steps 3000: within the bounds, computed"
 echo "1..$n"

@@ -15,6 +15,11 @@ made by Python's own pickler with stand-ins for torch's globals.
   mktorch.py badlocal FILE       a small LSTM checkpoint whose directory sends one storage
                                  to another's local header (same size: wrong bytes if used)
   mktorch.py zbyteorder FILE     a small LSTM checkpoint whose byteorder entry is deflated
+  mktorch.py overflow FILE [r]   a small LSTM (H = 8) whose float32 products overflow: every
+                                 W_ih x of 1e38 x 1e38 (+inf), W_hh -3e38 (-inf once h > 0),
+                                 so the state is NaN from step 1; with r, the state finite
+                                 (every gate's bias +30) and the readout's row 0 +3e38, row 1
+                                 -3e38 (logits of +-inf, probabilities NaN)
   mktorch.py nested FILE N       a torch.save zip whose data.pkl is N tuples each inside the
                                  next (one byte each: N + 6 bytes)
 """
@@ -194,6 +199,18 @@ def main():
         one = Storage("0", struct.pack("<f", 0.01))
         storages.append(one)
         sd = lstm(96, 1024, 1024, 3, storages, view=one)
+        extra = {}
+    elif what == "overflow":
+        sd = lstm(96, 16, 8, 1, storages)
+        fill = lambda name, v, n: setattr(sd[name].storage, "data", struct.pack("<f", v) * n)
+        if len(sys.argv) <= 3:
+            fill("embedding.weight", 1e38, 96 * 16)
+            fill("lstm.weight_ih_l0", 1e38, 32 * 16)
+            fill("lstm.weight_hh_l0", -3e38, 32 * 8)
+        else:
+            fill("lstm.bias_ih_l0", 30.0, 32)
+            fc = sd["fc.weight"].storage
+            fc.data = struct.pack("<f", 3e38) * 8 + struct.pack("<f", -3e38) * 8 + fc.data[64:]
         extra = {}
     elif what in ("badlocal", "zbyteorder"):
         sd = lstm(96, 8, 8, 1, storages)
