@@ -95,9 +95,11 @@ else
     runner="env GATETUI_THREADS=1 $bin"
     for w in TERM INT HUP pane zpane quit; do
         start "d$w" "$work/wide.pt"
-        # K 256 from step 0, then step 300: the first computation is the long one
-        tm send-keys -t gt D + + + g 300 Enter
-        wait_for "K 256 " && wait_for "computing (the derivative at )?step 300"
+        # K 256 at step 0 (nothing to compute), then step 300: the first computation is the
+        # long one, and the view says it computes (it said "step 0: no state before it")
+        tm send-keys -t gt D && wait_for "step 0: no state before it" && tm send-keys -t gt + + + &&
+            wait_for "K 256 " && tm send-keys -t gt g 300 Enter &&
+            wait_for "computing the derivative at step 300"
         st=$?
         case $w in
         pane) tm kill-pane -t gt ;;
