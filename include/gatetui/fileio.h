@@ -17,19 +17,30 @@ int write_all(int fd, const void *p, size_t n);
  * error. */
 int read_by(int fd, void *p, size_t n, const struct timespec *deadline);
 
-/* A regular file read whole into memory the process owns, so that the file truncated or
- * rewritten afterwards changes nothing (an empty file has data NULL and size 0). */
+/* A regular file read into memory the process owns, so that the file truncated or
+ * rewritten afterwards changes nothing (nothing read: data NULL and size 0). It is opened
+ * first (map_open), its first bytes or its last looked at (map_peek), then as much of it
+ * read as it is known to need (map_read): a model file's kind and the size its header
+ * declares are checked before anything large is read. */
 typedef struct gt_map {
     const unsigned char *data;
     size_t size;
-    /* the file as it was read: which it is, its size and modification time */
+    /* the file as it was opened: which it is, its size and modification time */
     unsigned long long dev, ino, bytes;
     long long mtime_s, mtime_ns;
+    int fd, is_open; /* the descriptor between map_open and map_read */
 } gt_map;
 
-/* Reads path; on failure e says why (cannot open, not a regular file, changed while it
- * was read, ...). unmap_file frees it. */
-int map_file(gt_map *m, const char *path, gt_error *e);
+/* Opens path, a regular file: anything else (a directory, a FIFO, a device) is refused
+ * before open could wait for it (O_NONBLOCK). m->bytes is its size. */
+int map_open(gt_map *m, const char *path, gt_error *e);
+/* Reads n bytes at offset off of the file opened (off + n <= m->bytes) into buf. */
+int map_peek(const gt_map *m, unsigned long long off, void *buf, size_t n, const char *path,
+             gt_error *e);
+/* Reads the file's first n bytes (n <= m->bytes) into m->data and closes it; a file whose
+ * size or modification time changed since map_open is refused. */
+int map_read(gt_map *m, size_t n, const char *path, gt_error *e);
+/* Frees what map_read read, and closes the file if it is still open. */
 void unmap_file(gt_map *m);
 /* 1 when path no longer names the file m was read from as it was (another file, another
  * size or modification time, or none), 0 when it does. */
@@ -46,8 +57,11 @@ int file_publish(const char *tmp, const char *path, const char *data, size_t n);
 int file_write_new(const char *path, const char *data, size_t n, gt_error *e);
 
 /* Reads a whole file into a malloc'ed buffer (NUL-terminated, *n bytes); a file, pipe or
- * device of more than GT_MAX_FILE_BYTES is refused once that much has been read. */
+ * device of more than GT_MAX_FILE_BYTES is refused once that much has been read. With
+ * regular_only, anything but a regular file is refused before open could wait for it (a
+ * FIFO without a writer). */
 #define GT_MAX_FILE_BYTES (512u << 20)
-int read_whole_file(const char *path, unsigned char **buf, size_t *n, gt_error *e);
+int read_whole_file(const char *path, int regular_only, unsigned char **buf, size_t *n,
+                    gt_error *e);
 
 #endif

@@ -88,15 +88,20 @@ static int char_class(const gt_model *m, int tok)
     return cp == ' ' ? REPORT_SPACE : cp == '\n' ? REPORT_NEWLINE : REPORT_OTHER;
 }
 
-/* With the loss taken along: the prediction after step p of window w of the next token. */
-static void window_loss_step(shared *sh, const gt_run *run, double *scratch, size_t w,
-                             size_t p)
+/* With the loss taken along: the prediction after step p of window w of the next token
+ * (a readout that overflows float32 is an error). */
+static int window_loss_step(shared *sh, const gt_run *run, double *scratch, size_t w,
+                            size_t p, gt_error *e)
 {
     if (!sh->loss_sum || p + 1 >= win_len(sh, w))
-        return;
-    sh->loss_sum[w] += loss_step(sh->ls, run_h(run, sh->layer), scratch,
-                                 sh->tok[win_start(sh, w) + p + 1]);
+        return GT_OK;
+    const double l = loss_step(sh->ls, run_h(run, sh->layer), scratch,
+                               sh->tok[win_start(sh, w) + p + 1]);
+    if (isnan(l))
+        return run_readout_overflow(sh->m, win_start(sh, w) + p, e);
+    sh->loss_sum[w] += l;
     sh->loss_cnt[w]++;
+    return GT_OK;
 }
 
 /* A plain RNN's window: no gates, h's saturation counted; a relu RNN's h that overflows
@@ -109,9 +114,10 @@ static int window_rnn(shared *sh, gt_run *run, double *scratch, size_t w, gt_err
     for (size_t p = 0; p < n; p++) {
         run_step_layers(run, sh->tok[start + p], sh->layer);
         int rc = run_check_finite(run, sh->layer, start + p, e);
+        if (!rc)
+            rc = window_loss_step(sh, run, scratch, w, p, e);
         if (rc)
             return rc;
-        window_loss_step(sh, run, scratch, w, p);
         const float *h = run_h(run, sh->layer);
         for (size_t j = 0; j < H; j++) {
             cnt[0] += h[j] < -0.9f;
@@ -122,7 +128,7 @@ static int window_rnn(shared *sh, gt_run *run, double *scratch, size_t w, gt_err
     return GT_OK;
 }
 
-static void window_job(shared *sh, gt_run *run, double *scratch, size_t w)
+static int window_job(shared *sh, gt_run *run, double *scratch, size_t w, gt_error *e)
 {
     const size_t H = sh->H, start = win_start(sh, w), n = win_len(sh, w);
     double *usum = sh->unit_sum + w * H, *gsum = sh->gate_sum + w * (size_t)sh->ngates * H;
@@ -131,7 +137,11 @@ static void window_job(shared *sh, gt_run *run, double *scratch, size_t w)
     for (size_t p = 0; p < n; p++) {
         int tk = sh->tok[start + p];
         run_step_layers(run, tk, sh->layer);
-        window_loss_step(sh, run, scratch, w, p);
+        int rc = run_check_finite(run, sh->layer, start + p, e);
+        if (!rc)
+            rc = window_loss_step(sh, run, scratch, w, p, e);
+        if (rc)
+            return rc;
         const float *g = run_gates(run, sh->layer), *carry = g + H;
         for (int gi = 0; gi < sh->ngates; gi++) {
             const float *gv = g + (size_t)sh->blocks[gi] * H;
@@ -150,6 +160,7 @@ static void window_job(shared *sh, gt_run *run, double *scratch, size_t w)
         sh->char_sum[w * 3 + cls] += s / (double)H;
         sh->char_cnt[w * 3 + cls]++;
     }
+    return GT_OK;
 }
 
 static void perturb_job(shared *sh, gt_run *run, gt_perturb *pt, uint16_t *edbuf,
@@ -236,10 +247,8 @@ static int worker_job(void *ctx, void *state, size_t i, gt_error *e)
     const job *jb = &sh->jobs[i];
     if (!jb->perturb && sh->m->arch == GT_RNN)
         return window_rnn(sh, &wk->run, wk->scratch, jb->win, e);
-    if (!jb->perturb) {
-        window_job(sh, &wk->run, wk->scratch, jb->win);
-        return GT_OK;
-    }
+    if (!jb->perturb)
+        return window_job(sh, &wk->run, wk->scratch, jb->win, e);
     if (!wk->have_pt) {
         int rc = worker_perturb(sh, wk, e);
         if (rc)

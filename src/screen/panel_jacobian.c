@@ -334,7 +334,7 @@ void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
                    "waiting for the states of the model as changed (the status line)");
         return;
     }
-    if (!jv->valid && jv->computing) {
+    if ((!jv->valid || jv->K < 1) && jv->computing) { /* nothing to show meanwhile */
         snprintf(buf, sizeof buf, "computing the derivative at step %s ...",
                  report_commas(v->t, at, sizeof at));
         panel_wrap(s, x, y, w, in.h, R_DIM, buf);
