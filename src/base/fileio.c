@@ -87,7 +87,7 @@ static int open_file(const char *path, int regular_only, int *fd, struct stat *s
     return GT_OK;
 }
 
-int map_open(gt_map *m, const char *path, gt_error *e)
+int filecopy_open(gt_filecopy *m, const char *path, gt_error *e)
 {
     memset(m, 0, sizeof *m);
     struct stat sb;
@@ -103,7 +103,7 @@ int map_open(gt_map *m, const char *path, gt_error *e)
     return GT_OK;
 }
 
-int map_peek(const gt_map *m, unsigned long long off, void *buf, size_t n, const char *path,
+int filecopy_peek(const gt_filecopy *m, unsigned long long off, void *buf, size_t n, const char *path,
              gt_error *e)
 {
     size_t got = 0;
@@ -124,11 +124,11 @@ int map_peek(const gt_map *m, unsigned long long off, void *buf, size_t n, const
  * afterwards cannot reach it (a mapping of the file would be changed by a rewrite, and fault
  * with SIGBUS past a truncation). A file whose size or modification time changed since it
  * was opened is refused. */
-int map_read(gt_map *m, size_t n, const char *path, gt_error *e)
+int filecopy_read(gt_filecopy *m, size_t n, const char *path, gt_error *e)
 {
     unsigned char *p = n ? malloc(n) : NULL;
     int rc = n && !p ? gt_fail(e, GT_EFAIL, "%s: out of memory for its %zu bytes", path, n)
-                     : map_peek(m, 0, p, n, path, e);
+                     : filecopy_peek(m, 0, p, n, path, e);
     struct stat now;
     if (rc == GT_OK &&
         (fstat(m->fd, &now) < 0 || (unsigned long long)now.st_size != m->bytes ||
@@ -146,7 +146,7 @@ int map_read(gt_map *m, size_t n, const char *path, gt_error *e)
     return GT_OK;
 }
 
-int file_changed(const gt_map *m, const char *path)
+int file_changed(const gt_filecopy *m, const char *path)
 {
     struct stat sb;
     if (stat(path, &sb) != 0)
@@ -156,7 +156,7 @@ int file_changed(const gt_map *m, const char *path)
            (long long)sb.st_mtim.tv_nsec != m->mtime_ns;
 }
 
-void unmap_file(gt_map *m)
+void filecopy_free(gt_filecopy *m)
 {
     if (m->is_open)
         close(m->fd);

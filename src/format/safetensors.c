@@ -1,4 +1,4 @@
-/* Reading a safetensors file (mapped by the caller): parse the JSON header with jansson and
+/* Reading a safetensors file (read into memory by the caller): parse the JSON header with jansson and
  * check every size before using it (overflow-checked). */
 #include "config.h"
 

@@ -35,7 +35,7 @@ uint64_t st_declared_size(const unsigned char *b, uint64_t hlen, char *name, siz
  * (st_parse's own words). */
 int st_outside(const char *path, const char *name, uint64_t end, uint64_t data_size,
                gt_error *e);
-/* Checks the size bytes at base (the file path, mapped by the caller, who keeps the mapping
+/* Checks the size bytes at base (the file path, read into memory by the caller, who keeps it
  * while f is used). On failure f is left closed and e says what is wrong. */
 int st_parse(st_file *f, const char *path, const unsigned char *base, size_t size, gt_error *e);
 void st_close(st_file *f);

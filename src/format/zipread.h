@@ -1,4 +1,4 @@
-/* A zip archive in memory (the file mapped): its entries' names and where their bytes
+/* A zip archive in memory (the file as read): its entries' names and where their bytes
  * lie, every offset and size checked against the file. Entries are not decompressed:
  * torch.save stores them, and a stored entry is read in place. */
 #ifndef GATETUI_ENGINE_ZIPREAD_H
