@@ -61,8 +61,8 @@ keys Z
 keys Tab
 wait_for "kjv-lstm.bin \[2/2\]: LSTM"
 check $? "Tab: the sample LSTM, at the same edit"
-wait_for "measured t½ by model: 1 [0-9.]+ \[2\]"
-check $? "its panel lists both models' measured half-lives"
+wait_for "of h by model: 1 [0-9.]+ +\[2\] [0-9.]+"
+check $? "its panel lists both models' half-lives of h"
 keys Tab
 wait_for "kjv-rnn.bin \[1/2\]"
 check $? "Tab: the RNN again"

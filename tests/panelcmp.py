@@ -2,10 +2,12 @@
 """Reads the perturbation panel of an exported frame and holds its numbers to the float64
 values of tests/fixtures/export/samples.json (tests/ref/make_export_fixtures.py).
 
-    python3 tests/panelcmp.py FRAME FIXTURE MODEL STEP
+    python3 tests/panelcmp.py FRAME FIXTURE MODEL STEP [PEER ...]
 
 MODEL is the fixture's name of the model the frame shows (kjv-lstm, ...), STEP the edit's
-step. A printed number stands for every value that rounds to it: it agrees when the float64
+step; with the names of every model open (PEER ..., in their order, MODEL among them), the
+line of every model's half-life of h ("t½ of h by model: [1] 4.5 (c 12.3)  2 5.7  3 4.5")
+is held to them too: each model's h, and an LSTM's c where the line has room for it. A printed number stands for every value that rounds to it: it agrees when the float64
 value is within half a unit of its last digit (and 1e-4 more, the float32 run's share).
 Prints one line; exit 0 when every number is there and agrees, 1 otherwise."""
 import json
@@ -62,6 +64,29 @@ def main():
                            % (m.group(3), k, want["ratio"], want["ratio_k"]))
     elif m:
         bad.append("a ratio where there is no forget-only curve")
+    peers = sys.argv[5:]
+    if peers:
+        fixall = json.load(open(fix))["models"]
+        ml = [p for p in panel if re.search(r"by model:|h t½:", p)]
+        if not ml:
+            bad.append("no line of the models' half-lives of h")
+        else:
+            body = re.split(r"by model:|h t½:", ml[0])[1]
+            got = dict((int(k), (h, c)) for k, h, c in
+                       re.findall(r"\[?(\d+)\]? ([0-9.]+|>\s?\d+|-)(?: \(c ([0-9.]+|>\s?\d+)\))?", body))
+            more = re.search(r"\+(\d+)", body)
+            for i, name in enumerate(peers, 1):
+                w = [e for e in fixall[name]["edits"] if e["step"] == step][0]
+                if i not in got:
+                    if not more:
+                        bad.append("model %d missing from the models' line, not counted" % i)
+                    continue
+                h, c = got[i]
+                if not agree(h, w["halflife_hidden"]):
+                    bad.append("model %d's h %s, float64 %s" % (i, h, w["halflife_hidden"]))
+                if c and not agree(c, w["halflife_cell"]):
+                    bad.append("model %d's c %s, float64 %s" % (i, c, w["halflife_cell"]))
+            line = line + " | " + ml[0].strip()
     if bad:
         print("; ".join(bad) + "  [" + line.strip() + "]")
         return 1

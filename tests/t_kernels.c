@@ -20,8 +20,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "compute/kernels.h"
+#include "compute/threads.h"
 #include "tap.h"
 
 static unsigned long long seed = 7;
@@ -563,8 +565,22 @@ static void check_cells64(const kern_set *ks)
     }
 }
 
+/* The one rule for the threads a computation uses (threads.h). */
+static void check_threads(void)
+{
+    long cpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int own = cpu < 1 ? 1 : cpu > THREADS_MAX ? THREADS_MAX : (int)cpu;
+    tap_ok(threads_choose(3, 0) == 3 && threads_choose(0, 0) == own &&
+               threads_choose(-1, 0) == own && threads_choose(500, 0) == THREADS_MAX &&
+               threads_choose(5, 2) == 2 && threads_choose(0, 1) == 1 &&
+               threads_choose(0, 1000) == own,
+           "threads: as asked, else one per processor (%d here), at most %d and the parts",
+           own, THREADS_MAX);
+}
+
 int main(void)
 {
+    check_threads();
     const kern_set *sets[8];
     const size_t n = kern_sets(sets, 8);
     tap_ok(n >= 1 && strcmp(sets[n - 1]->name, "c") == 0, "%zu kernel sets, the plain C one last",

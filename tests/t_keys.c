@@ -1113,12 +1113,10 @@ static void test_models_follow(gt_models *ms)
 static void test_models(const gt_model *m, const gt_text *t)
 {
     gt_model two[2] = {*m, *m};
-    gt_text texts[2] = {*t, *t};
-    const uint16_t *maps[2] = {NULL, NULL};
-    gt_screen_models sm = {two, texts, maps, NULL, 2, 0};
+    gt_session sn;
     gt_models ms;
     gt_error e = {0};
-    if (models_open(&ms, &sm, 0, 1, &e)) {
+    if (session_borrow(&sn, two, 2, t, &e) || models_open(&ms, &sn, 0, 0, 1, &e)) {
         printf("# %s\n", e.msg);
         tap_ok(0, "two models open");
         return;
@@ -1187,6 +1185,7 @@ static void test_models(const gt_model *m, const gt_text *t)
            "Tab: the prompt's history, the unit chosen, the same on the other model");
     models_press(&ms, "\x1b");
     models_close(&ms);
+    session_close(&sn);
 }
 
 /* The text as edited, in bytes: `w` writes it and `/` searches it, with edited characters

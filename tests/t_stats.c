@@ -71,6 +71,30 @@ static void test_quantiles(void)
     tap_near(stats_quantile_f(f, 5, 0.25), 0.2f, 1e-15, "float q25 of 5 values (position 1)");
     tap_near(stats_quantile_f(f, 5, 0.6), (double)0.4f + 0.4 * ((double)0.8f - (double)0.4f),
              1e-15, "float q60 of 5 values (position 2.4)");
+    /* carry gates of exactly 1 give infinite half-lives: their quantiles are infinite, never
+     * inf - inf */
+    const double hl[] = {2, INFINITY, INFINITY, INFINITY};
+    tap_ok(isinf(stats_quantile(hl, 4, 0.5)), "median of 2, inf, inf, inf is inf (%g)",
+           stats_quantile(hl, 4, 0.5));
+    tap_ok(isinf(stats_quantile(hl, 4, 1)), "max of them is inf (%g)", stats_quantile(hl, 4, 1));
+    tap_ok(isinf(stats_quantile(hl, 4, 0.2)), "between 2 and inf: inf (%g)",
+           stats_quantile(hl, 4, 0.2));
+    tap_near(stats_quantile(hl, 4, 0), 2, 0, "q0 of 2, inf, inf, inf is 2");
+    const float fi[] = {0.5f, INFINITY, INFINITY};
+    tap_ok(isinf(stats_quantile_f(fi, 3, 0.5)), "float median of 0.5, inf, inf is inf (%g)",
+           stats_quantile_f(fi, 3, 0.5));
+}
+
+/* NaN (a half-life of a state that overflowed) sorts after every number, infinities before
+ * it: one consistent order. */
+static void test_sort_nan(void)
+{
+    double v[] = {3, NAN, INFINITY, 1, NAN, -1, INFINITY, 2};
+    stats_sort_doubles(v, 8);
+    tap_ok(v[0] == -1 && v[1] == 1 && v[2] == 2 && v[3] == 3 && isinf(v[4]) && isinf(v[5]) &&
+               isnan(v[6]) && isnan(v[7]),
+           "doubles with NaN sorted: -1 1 2 3 inf inf nan nan (%g %g %g %g %g %g %g %g)", v[0],
+           v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
 }
 
 static void test_sort(void)
@@ -163,6 +187,7 @@ static void test_halflife(void)
     tap_near(stats_halflife(0.99), 68.967563936528493, 1e-11, "0.99 holds 68.97 steps");
     tap_ok(isinf(stats_halflife(1.0)), "a gate at 1 never forgets: infinite half-life");
     tap_near(stats_halflife(0), 0, 0, "a gate at 0 forgets at once: half-life 0");
+    tap_ok(isnan(stats_halflife(NAN)), "a gate that overflowed (NaN) has no half-life: NaN");
 }
 
 /* The 95% intervals on values worked out by hand (doc/measures.md, "Error bars"). */
@@ -214,6 +239,7 @@ int main(void)
 {
     test_quantiles();
     test_sort();
+    test_sort_nan();
     test_order();
     test_select();
     test_means();

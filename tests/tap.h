@@ -2,6 +2,7 @@
 #ifndef GATETUI_TAP_H
 #define GATETUI_TAP_H
 
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -96,6 +97,19 @@ static double tap_clock(void)
             tick;                                                                        \
         }                                                                                \
     } while (0)
+
+/* Sets a UTF-8 locale (the screen's glyphs); 0 when the machine has none, having said so
+ * as TAP's skip of the whole program. */
+static int tap_utf8_locale(void) __attribute__((unused));
+static int tap_utf8_locale(void)
+{
+    const char *locs[] = {"C.UTF-8", "C.utf8", "en_US.UTF-8"};
+    for (int i = 0; i < 3; i++)
+        if (setlocale(LC_ALL, locs[i]))
+            return 1;
+    printf("1..0 # SKIP no UTF-8 locale here\n");
+    return 0;
+}
 
 static int tap_done(void) __attribute__((unused));
 static int tap_done(void)

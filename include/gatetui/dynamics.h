@@ -96,7 +96,13 @@ typedef struct gt_fixed {
     double *store;
 } gt_fixed;
 
-/* GT_EINPUT when layer is not the model's or o->starts is not in 1..o->steps. */
+/* The bounds on what --fixed-points may be asked, so that it finishes (doc/usage.md): the
+ * held character's steps from each start, the starts, and the held steps in all. */
+#define FIXED_MAX_HOLD 1000000
+#define FIXED_MAX_STARTS 4096
+#define FIXED_MAX_HELD 10000000
+/* GT_EINPUT when layer is not the model's, o->starts is not in 1..o->steps, or a bound
+ * above is passed (the bound named). */
 int fixed_compute(gt_fixed *f, const gt_model *m, int layer, uint16_t tok,
                   const uint16_t *text, const gt_fixed_options *o, gt_error *e);
 /* The fixed point the state would settle towards under tok: from the state after the step

@@ -17,6 +17,11 @@
 #include "gatetui/text.h"
 
 #define PROBE_DEFAULT_FOLDS 5
+/* The bounds on what --probe and --components may be asked, so that they finish (doc/usage.md):
+ * the folds (each fits the probe again, and units_for_95 fits up to H probes of them all),
+ * and the signal's matrix of steps x units float32 values (4 GiB). */
+#define PROBE_MAX_FOLDS 20
+#define PROBE_MAX_VALUES (1ull << 30)
 #define PROBE_DEFAULT_L2 1e-3
 #define COMPONENTS_TOP 10 /* loadings listed per component */
 
@@ -31,7 +36,8 @@ typedef struct gt_probe_options {
     long steps;          /* -1: SIGNALS_DEFAULT_STEPS */
     long regex_seconds;  /* 0: MASK_SECONDS */
     int layer, json, threads; /* threads: the run's */
-    int fit_threads;          /* the fits': > 1 for two */
+    int fit_threads;          /* the fits': > 1 for two; 0: two where there are two
+                               * processors (threads_choose) */
     void (*progress)(void *ctx, double done);
     void *progress_ctx;
 } gt_probe_options;

@@ -32,10 +32,13 @@ void compare_col(gt_compare_col *c, const gt_report *r)
     c->ge10 = g ? r->halflife_ge10 : -1;
     c->ge10_measured = -1;
     c->pairs = (int)(r->pairs > 0);
-    c->hl_measured = m->arch == GT_LSTM ? r->hl_cell : r->hl_hidden;
+    c->cell = m->arch == GT_LSTM;
+    c->hl_measured = c->cell ? r->hl_cell : r->hl_hidden;
+    c->hl_hidden = r->hl_hidden;
     c->hl_linearized = r->hl_linearized;
     c->hl_forget_only = g ? r->hl_forget_only : NAN;
-    c->ci_measured = m->arch == GT_LSTM ? r->ci_cell : r->ci_hidden;
+    c->ci_measured = c->cell ? r->ci_cell : r->ci_hidden;
+    c->ci_hidden = r->ci_hidden;
     c->ci_linearized = r->ci_linearized;
     c->ci_forget_only = r->ci_forget_only;
     if (r->unit_table && r->pairs) { /* past the horizon counts as longer */
@@ -65,10 +68,21 @@ static const char *same_gate(const gt_compare_col *c, int n)
     return n > 0 && c[0].carry[0] ? c[0].carry : NULL;
 }
 
+/* The carried state every column's edit row is of: 'c' when every model is an LSTM, 'h'
+ * when none is, 0 when they differ (each cell then names its own). */
+static char same_state(const gt_compare_col *c, int n)
+{
+    int cells = 0;
+    for (int k = 0; k < n; k++)
+        cells += c[k].cell != 0;
+    return cells == n ? 'c' : cells == 0 ? 'h' : 0;
+}
+
 static const char *compare_label(int row, const gt_compare_col *c, int n)
 {
     const char *g = same_gate(c, n);
     const int f = g && strcmp(g, "f") == 0, z = g && strcmp(g, "z") == 0;
+    const char st = same_state(c, n);
     switch (row) {
     case COMPARE_NAME: return "model";
     case COMPARE_CELL: return "cell, units";
@@ -81,9 +95,11 @@ static const char *compare_label(int row, const gt_compare_col *c, int n)
                    : "carry gate below 0.1 / above 0.9";
     case COMPARE_UNIT_HL: return "unit half-lives median / max";
     case COMPARE_GE10: return "units with half-life >= 10, gate / measured";
-    case COMPARE_EDIT_MEASURED:
-        return n > 0 && c[0].hide_ci ? "an edit's half-life, measured"
-                                     : "an edit's half-life [95% interval], measured";
+    case COMPARE_EDIT_HL_H: return "an edit's half-life of h, measured";
+    case COMPARE_EDIT_MEASURED: /* each cell names its c or h when the columns' differ */
+        return st == 'c' ? "an edit's half-life of c, measured"
+               : st == 'h' ? "an edit's half-life of h, measured"
+                           : "an edit's half-life, measured";
     case COMPARE_EDIT_LINEARIZED: return "  linearized";
     case COMPARE_EDIT_GATE: return f ? "  forget-only" : z ? "  update-only" : "  gate-only";
     default: return "";
@@ -102,22 +118,24 @@ static const char *num(double v, const char *fmt, char *buf, size_t len)
     return buf;
 }
 
-/* An edit's half-life: one decimal, "> K" past the horizon, "-" without pairs or where it
- * does not exist (no carry gate); its interval after it unless hidden or there is none
- * ("-"); marked "* " when that interval and left's (NULL: none) do not overlap. */
-static const char *edit_hl(const gt_compare_col *c, double v, const gt_interval *ci,
-                           const gt_interval *left, char *buf, size_t len)
+/* An edit's half-life after `state` ("c ", "h " or ""): one decimal, "> K" past the
+ * horizon, "-" without pairs or where it does not exist (ci NULL: no carry gate); its
+ * interval after it unless hidden or there is none; "* " before it when that interval and
+ * left's (NULL: none to compare with) do not overlap. */
+static const char *edit_hl(const gt_compare_col *c, const char *state, double v,
+                           const gt_interval *ci, const gt_interval *left, char *buf,
+                           size_t len)
 {
     char a[48];
-    const char *mark = left && interval_apart(ci, left) ? "* " : "";
+    const char *mark = ci && left && interval_apart(ci, left) ? "* " : "";
     if (!c->pairs || !ci)
         snprintf(buf, len, "-");
     else if (isnan(v))
-        snprintf(buf, len, "%s> %d", mark, c->K);
+        snprintf(buf, len, "%s%s> %d", mark, state, c->K);
     else if (c->hide_ci || !ci->has)
-        snprintf(buf, len, "%s%.1f", mark, v);
+        snprintf(buf, len, "%s%s%.1f", mark, state, v);
     else
-        snprintf(buf, len, "%s%.1f %s", mark, v, interval_text(ci, c->K, 1, a, sizeof a));
+        snprintf(buf, len, "%s%s%.1f %s", mark, state, v, interval_text(ci, c->K, 1, a, sizeof a));
     return buf;
 }
 
@@ -127,10 +145,31 @@ static const char *legend(const gt_compare_col *c, int n)
     int hidden = 0;
     for (int k = 0; k < n; k++)
         hidden |= c[k].hide_ci;
-    return hidden ? "* the model's 95% interval and the one to its left do not overlap "
-                    "(the intervals need a wider view)"
-                  : "[lo, hi] a 95% interval, the jackknife over the windows; * it and the "
-                    "one to its left do not overlap";
+    return hidden ? "* no overlap with the one to its left (the intervals need a wider view)"
+                  : "[lo, hi] 95% interval, jackknife over windows; * no overlap with the left one";
+}
+
+/* Row row's edit half-life cell of column c, marked against left's (NULL: the first
+ * column) where both carry the same state; st: every column's state (same_state). */
+static const char *edit_cell(int row, const gt_compare_col *c, const gt_compare_col *left,
+                             char st, char *buf, size_t len)
+{
+    const int same = left && left->cell == c->cell;
+    const char *state = st ? "" : c->cell ? "c " : "h ";
+    switch (row) {
+    case COMPARE_EDIT_HL_H:
+        return edit_hl(c, "", c->hl_hidden, &c->ci_hidden, left ? &left->ci_hidden : NULL, buf,
+                       len);
+    case COMPARE_EDIT_MEASURED:
+        return edit_hl(c, state, c->hl_measured, &c->ci_measured,
+                       same ? &left->ci_measured : NULL, buf, len);
+    case COMPARE_EDIT_LINEARIZED:
+        return edit_hl(c, state, c->hl_linearized, &c->ci_linearized,
+                       same ? &left->ci_linearized : NULL, buf, len);
+    default:
+        return edit_hl(c, state, c->hl_forget_only, c->carry[0] ? &c->ci_forget_only : NULL,
+                       same && left->carry[0] ? &left->ci_forget_only : NULL, buf, len);
+    }
 }
 
 static const char *count(int v, char *buf, size_t len)
@@ -142,11 +181,14 @@ static const char *count(int v, char *buf, size_t len)
     return buf;
 }
 
-/* Row row's cell of column c, its half-lives marked against left's (NULL: not marked). */
+/* Row row's cell of column c (left: the column before it, or NULL) in a table of every
+ * column's state st (same_state). */
 static const char *compare_cell(int row, const gt_compare_col *c, const gt_compare_col *left,
-                                char *buf, size_t len)
+                                char st, char *buf, size_t len)
 {
     char a[32], b[32];
+    if (row >= COMPARE_EDIT_HL_H && row <= COMPARE_EDIT_GATE)
+        return edit_cell(row, c, left, st, buf, len);
     switch (row) {
     case COMPARE_NAME: snprintf(buf, len, "%s", c->name); break;
     case COMPARE_CELL: snprintf(buf, len, "%s %d", c->arch, c->hidden); break;
@@ -164,17 +206,6 @@ static const char *compare_cell(int row, const gt_compare_col *c, const gt_compa
         snprintf(buf, len, "%s / %s", count(c->ge10, a, sizeof a),
                  count(c->ge10_measured, b, sizeof b));
         break;
-    case COMPARE_EDIT_MEASURED:
-        edit_hl(c, c->hl_measured, &c->ci_measured, left ? &left->ci_measured : NULL, buf, len);
-        break;
-    case COMPARE_EDIT_LINEARIZED:
-        edit_hl(c, c->hl_linearized, &c->ci_linearized, left ? &left->ci_linearized : NULL, buf,
-                len);
-        break;
-    case COMPARE_EDIT_GATE:
-        edit_hl(c, c->hl_forget_only, c->carry[0] ? &c->ci_forget_only : NULL,
-                left && left->carry[0] ? &left->ci_forget_only : NULL, buf, len);
-        break;
     default: snprintf(buf, len, "%s", ""); break;
     }
     return buf;
@@ -190,13 +221,13 @@ int compare_label_width(const gt_compare_col *c, int n)
     return w;
 }
 
-int compare_width(const gt_compare_col *c)
+int compare_width(const gt_compare_col *c, int n, int k)
 {
     char buf[128];
+    const char st = same_state(c, n);
     int w = 0;
     for (int row = 0; row < COMPARE_LEGEND; row++) {
-        int l = width(compare_cell(row, c, NULL, buf, sizeof buf));
-        l += row >= COMPARE_EDIT_MEASURED ? 2 : 0; /* room for a mark */
+        int l = width(compare_cell(row, &c[k], k > 0 ? &c[k - 1] : NULL, st, buf, sizeof buf));
         w = l > w ? l : w;
     }
     return w;
@@ -214,9 +245,10 @@ char *compare_line(int row, const gt_compare_col *c, int n, int first, int count
     int lw = compare_label_width(c, n);
     size_t at = (size_t)snprintf(buf, len, "%s%*s", label, lw - width(label), "");
     int last = count < 0 || first + count > n ? n : first + count;
+    const char st = same_state(c, n);
     for (int k = first < 0 ? 0 : first; k < last && at < len; k++) {
-        const char *t = compare_cell(row, &c[k], k > 0 ? &c[k - 1] : NULL, cell, sizeof cell);
-        int pad = compare_width(&c[k]) - width(t);
+        const char *t = compare_cell(row, &c[k], k > 0 ? &c[k - 1] : NULL, st, cell, sizeof cell);
+        int pad = compare_width(c, n, k) - width(t);
         at += (size_t)snprintf(buf + at, len - at, "  %*s%s", pad, "", t);
     }
     return buf;

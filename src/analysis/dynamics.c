@@ -19,13 +19,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "compute/blasthreads.h"
 #include "compute/kernels.h"
 #include "compute/pool.h"
 #include "dynrun.h"
 #include "gatetui/dynamics.h"
+#include "compute/threads.h"
 
 int dyn_state_size(const gt_model *m)
 {
@@ -261,6 +261,8 @@ void lyapunov_free(gt_lyapunov *l)
 int dyn_cmp_desc(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
+    if (isnan(x) || isnan(y)) /* NaN last: a consistent order */
+        return isnan(x) - isnan(y);
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
@@ -473,9 +475,12 @@ static void lyapunov_finish(gt_lyapunov *l, const double *sum, ly_pair *v, size_
     }
     for (size_t i = 0; i < M; i++) {
         const double x = l->exponent[i];
-        l->halflife[i] = x < 0 ? log(0.5) / x : NAN;
+        l->halflife[i] = !(x < 0) ? NAN /* does not halve (or not known) */
+                         : isinf(x) ? 0 /* gone at the first step */
+                                    : log(0.5) / x;
         /* d(ln 1/2 / x) = -ln 1/2 / x^2 dx: the half-life's half-width, 1.96 SE carried */
-        l->halflife_hw[i] = x < 0 ? LYAPUNOV_Z95 * l->se[i] * -log(0.5) / (x * x) : NAN;
+        l->halflife_hw[i] = x < 0 && !isinf(x) ? LYAPUNOV_Z95 * l->se[i] * -log(0.5) / (x * x)
+                                                : NAN;
     }
 }
 
@@ -506,10 +511,7 @@ int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const 
         rc = gt_fail(e, GT_EFAIL, "out of memory for %d tangents", M);
     else {
         const int was = blas_threads(1); /* the same products and QR on any machine */
-        if (threads < 1) {
-            long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-            threads = ncpu > 0 ? (int)ncpu : 1;
-        }
+        threads = threads_choose(threads, 2); /* the tangents, the run ahead */
         gt_pool *pool = threads > 1 ? pool_start(2) : NULL; /* the tangents, the run ahead */
         if (lyapunov_run(&d, pool, MM, tok, steps, warmup, Q, Z, tau, sum))
             rc = gt_fail(e, GT_EFAIL, "LAPACK's QR failed (or out of memory)");

@@ -10,12 +10,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "compute/blasthreads.h"
 #include "compute/jobs.h"
 #include "dynrun.h"
 #include "gatetui/dynamics.h"
+#include "compute/threads.h"
+#include "gatetui/report.h"
 
 typedef struct fx_shared {
     const gt_model *m;
@@ -227,14 +228,6 @@ static int take_starts(fx_shared *sh, const uint16_t *text, size_t steps, gt_err
     return GT_OK;
 }
 
-static int threads_for(int threads, size_t jobs)
-{
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int t = threads > 0 ? threads : ncpu > 0 ? (int)ncpu : 1;
-    if (t > 64)
-        t = 64;
-    return (size_t)t > jobs ? (int)jobs : t;
-}
 
 /* Newton from every start over threads: sh->st and sh->res filled. */
 static int newton_all(fx_shared *sh, const uint16_t *text, size_t steps, int threads, gt_error *e)
@@ -242,7 +235,7 @@ static int newton_all(fx_shared *sh, const uint16_t *text, size_t steps, int thr
     int rc = take_starts(sh, text, steps, e);
     if (rc)
         return rc;
-    const gt_jobs j = {.njobs = sh->nstarts, .threads = threads_for(threads, sh->nstarts),
+    const gt_jobs j = {.njobs = sh->nstarts, .threads = threads_choose(threads, sh->nstarts),
                        .ctx = sh, .begin = work_begin, .run = work_run, .end = work_end};
     const int was = blas_threads(1); /* and the same solves whatever the threads */
     rc = jobs_run(&j, NULL, e);
@@ -392,6 +385,20 @@ int fixed_compute(gt_fixed *f, const gt_model *m, int layer, uint16_t tok,
     if (starts < 1 || starts > steps)
         return gt_fail(e, GT_EINPUT, "--starts %zu: the text's run has %zu steps (1..%zu)",
                        starts, steps, steps);
+    char a[32], b[32];
+    if (starts > FIXED_MAX_STARTS)
+        return gt_fail(e, GT_EINPUT, "--starts %s: at most %s starts",
+                       report_commas(starts, a, sizeof a),
+                       report_commas(FIXED_MAX_STARTS, b, sizeof b));
+    if (o->hold > FIXED_MAX_HOLD)
+        return gt_fail(e, GT_EINPUT, "--hold %s: at most %s steps of the held character from "
+                       "each start", report_commas(o->hold, a, sizeof a),
+                       report_commas(FIXED_MAX_HOLD, b, sizeof b));
+    if (o->hold * starts > FIXED_MAX_HELD)
+        return gt_fail(e, GT_EINPUT, "--starts %zu x --hold %zu: %s held steps in all, over "
+                       "the bound of %s (fewer starts, or a shorter hold)", starts, o->hold,
+                       report_commas(o->hold * starts, a, sizeof a),
+                       report_commas(FIXED_MAX_HELD, b, sizeof b));
     fx_shared sh = {.m = m, .layer = layer, .n = dyn_state_size(m), .tok = tok,
                     .nstarts = starts, .hold = o->hold};
     sh.len = (size_t)(layer + 1) * (size_t)sh.n;

@@ -19,11 +19,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "compute/kernels.h"
 #include "compute/pool.h"
 #include "gatetui/jacobian.h"
+#include "compute/threads.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("tree-vectorize")
@@ -110,14 +110,12 @@ int jacobian_init(gt_jacobian *j, const gt_model *m, int layer, int kmax, int th
                        m->layers, m->layers == 1 ? "" : "s", m->layers - 1);
     if (kmax < 1)
         return gt_fail(e, GT_EINPUT, "Jacobian: lag %d", kmax);
-    if (threads < 1) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (int)n : 1;
-    }
-    threads = threads > 16 ? 16 : threads > m->hidden ? m->hidden : threads;
+    /* each thread forms its own copy of every step's derivative: 16 copies at most */
+    threads = threads_choose(threads, m->hidden < 16 ? (size_t)m->hidden : 16);
     j->m = m;
     j->layer = layer;
     j->kmax = kmax;
+    j->part_macs = JACOBIAN_STOP_MACS;
     j->H = m->hidden;
     const size_t H = (size_t)m->hidden, K1 = (size_t)kmax + 1;
     int rc = batch_init(&j->fwd, m, layer, 1, e);
@@ -148,6 +146,23 @@ int jacobian_init(gt_jacobian *j, const gt_model *m, int layer, int kmax, int th
     return GT_OK;
 }
 
+static int stopped(const gt_jacobian *j)
+{
+    return j->stop && atomic_load_explicit(j->stop, memory_order_relaxed);
+}
+
+/* Y = X M^T for nr rows of X, in parts of rows of at most j->part_macs multiply-adds (one row
+ * at least), the stop flag read between them (each row's sums are the same in any part). */
+static void product(const gt_jacobian *j, const gt_mat64 *M, size_t nr, const double *X,
+                    size_t ldx, double *Y, size_t ldy)
+{
+    const size_t macs = M->rows * M->cols,
+                 part = macs < j->part_macs ? j->part_macs / (macs ? macs : 1) : 1;
+    for (size_t i = 0; i < nr && !stopped(j); i += part)
+        kern64_gemm(M, nr - i < part ? nr - i : part, X + i * ldx, ldx, NULL, Y + i * ldy, ldy,
+                    0);
+}
+
 /* The forward run of steps T-K..T into the tape, and the carry products by lag. */
 static void forward(gt_jacobian *j, const float *h0, const float *c0, const uint16_t *tok, int K)
 {
@@ -155,7 +170,7 @@ static void forward(gt_jacobian *j, const float *h0, const float *c0, const uint
     const size_t H = (size_t)j->H, GH = (size_t)j->m->gates * H;
     const int L = j->layer, lstm = j->m->arch == GT_LSTM;
     batch_set_state(b, 0, h0, c0);
-    for (int p = 0; p <= K; p++) {
+    for (int p = 0; p <= K && !stopped(j); p++) {
         double *t = j->tape + (size_t)p * tape_stride(j);
         memcpy(t, batch_h(b, L, 0), H * sizeof *t);
         memcpy(t + H, batch_c(b, L, 0), H * sizeof *t);
@@ -225,7 +240,7 @@ static void sweep_lstm(jac_part *pt)
         stepjac_row(&j->sj, &pt->w, pt->i0 + (int)i, pt->Lh + i * H);
     }
     memcpy(pt->f, pt->w.f, H * sizeof *pt->f);
-    for (int p = K - 1; p >= 0; p--) {
+    for (int p = K - 1; p >= 0 && !stopped(j); p--) {
         form_step(pt, p, p > 0); /* u and f of step p; M when p > 0 */
         const double *restrict u = pt->w.u, *restrict f = pt->f;
         const size_t k = (size_t)(K - p);
@@ -247,7 +262,7 @@ static void sweep_lstm(jac_part *pt)
         }
         if (p == 0)
             break;
-        kern64_gemm(&pt->M, nr, pt->X, 2 * H, NULL, pt->Lh, H, 0);
+        product(j, &pt->M, nr, pt->X, 2 * H, pt->Lh, H);
         memcpy(pt->f, pt->w.f, H * sizeof *pt->f);
     }
 }
@@ -261,13 +276,13 @@ static void sweep_gru(jac_part *pt)
     memset(L, 0, nr * H * sizeof *L);
     for (size_t i = 0; i < nr; i++)
         L[i * H + (size_t)pt->i0 + i] = 1.0;
-    for (int p = K; p >= 0; p--) {
+    for (int p = K; p >= 0 && !stopped(j); p--) {
         if (p < K)
             record(pt, L, H, K - p);
         if (p == 0)
             break;
         form_step(pt, p, 1);
-        kern64_gemm(&pt->M, nr, L, H, NULL, next, H, 0);
+        product(j, &pt->M, nr, L, H, next, H);
         double *t = L;
         L = next;
         next = t;
@@ -294,10 +309,14 @@ int jacobian_run(gt_jacobian *j, const float *h0, const float *c0, const uint16_
         return gt_fail(e, GT_EINPUT, "Jacobian: lag %d, not in 1..%d", K, j->kmax);
     forward(j, h0, c0, tok, K);
     j->K = K;
-    if (j->threads > 1)
+    if (j->threads > 1 && !stopped(j))
         pool_run(j->pool, sweep, j);
-    else
+    else if (!stopped(j))
         sweep(j, 0, 1);
+    if (stopped(j)) {
+        j->K = 0;
+        return gt_fail(e, GT_EFAIL, "the Jacobian was stopped");
+    }
     return GT_OK;
 }
 

@@ -3,17 +3,16 @@
  * the logits (a log-softmax, so no probability underflows), the sums added in window order. */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "compute/jobs.h"
 #include "compute/kernels.h"
 #include "gatetui/loss.h"
 #include "gatetui/run.h"
-
-#define MAX_THREADS 16
+#include "compute/threads.h"
 
 /* The readout packed for the kernel set's product (loss.h). */
 struct gt_loss_steps {
@@ -59,6 +58,8 @@ double loss_step(const gt_loss_steps *ls, const float *hf, double *scratch, int 
     double mx = -INFINITY;
     for (size_t v = 0; v < V; v++) {
         const double s = logit[v] + m->out_b[v];
+        if (!(fabs(s) <= FLT_MAX)) /* past float32: the readout overflows (loss.h) */
+            return NAN;
         logit[v] = s;
         if (s > mx)
             mx = s;
@@ -125,8 +126,11 @@ static int window_loss(void *ctx, void *state, size_t k, gt_error *e)
         if (rc)
             return rc;
         if (t + 1 < end) {
-            w->sum[k] += loss_step(w->ls, run_h(&th->r, w->m->layers - 1), th->scratch,
-                                   w->tok[t + 1]);
+            const double l = loss_step(w->ls, run_h(&th->r, w->m->layers - 1), th->scratch,
+                                       w->tok[t + 1]);
+            if (isnan(l))
+                return run_readout_overflow(w->m, t, e);
+            w->sum[k] += l;
             w->count[k]++;
         }
     }
@@ -144,14 +148,6 @@ static void thread_end(void *ctx, void *state)
     free(th);
 }
 
-static int threads_for(int threads, size_t nwin)
-{
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int n = threads > 0 ? threads : ncpu > 0 ? (int)ncpu : 1;
-    if (n > MAX_THREADS)
-        n = MAX_THREADS;
-    return (size_t)n > nwin ? (int)nwin : n;
-}
 
 int loss_measure(gt_loss *out, const gt_model *m, const uint16_t *tok, size_t steps,
                  size_t window_len, size_t windows, int threads, gt_error *e)
@@ -163,7 +159,7 @@ int loss_measure(gt_loss *out, const gt_model *m, const uint16_t *tok, size_t st
         return GT_OK;
     size_t chunks = (steps + window_len - 1) / window_len;
     size_t nwin = chunks < windows ? chunks : windows;
-    int nt = threads_for(threads, nwin);
+    int nt = threads_choose(threads, nwin);
     double *sum = calloc(nwin, sizeof *sum);
     size_t *count = calloc(nwin, sizeof *count);
     gt_loss_steps *ls = sum && count ? loss_steps_new(m, e) : NULL;

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "analysis/unittable.h"
 #include "analysis/windows.h"
@@ -22,6 +21,7 @@
 #include "gatetui/report.h"
 #include "gatetui/run.h"
 #include "gatetui/stats.h"
+#include "compute/threads.h"
 
 #define CHUNK_MAX 64 /* replacements per perturbation batch */
 #define NCURVES 4    /* per pair: cell, forget-only, hidden, linearized */
@@ -91,15 +91,20 @@ static int char_class(const gt_model *m, int tok)
     return cp == ' ' ? REPORT_SPACE : cp == '\n' ? REPORT_NEWLINE : REPORT_OTHER;
 }
 
-/* With the loss taken along: the prediction after step p of window w of the next token. */
-static void window_loss_step(shared *sh, const gt_run *run, double *scratch, size_t w,
-                             size_t p)
+/* With the loss taken along: the prediction after step p of window w of the next token
+ * (a readout that overflows float32 is an error). */
+static int window_loss_step(shared *sh, const gt_run *run, double *scratch, size_t w,
+                            size_t p, gt_error *e)
 {
     if (!sh->loss_sum || p + 1 >= win_len(sh, w))
-        return;
-    sh->loss_sum[w] += loss_step(sh->ls, run_h(run, sh->layer), scratch,
-                                 sh->tok[win_start(sh, w) + p + 1]);
+        return GT_OK;
+    const double l = loss_step(sh->ls, run_h(run, sh->layer), scratch,
+                               sh->tok[win_start(sh, w) + p + 1]);
+    if (isnan(l))
+        return run_readout_overflow(sh->m, win_start(sh, w) + p, e);
+    sh->loss_sum[w] += l;
     sh->loss_cnt[w]++;
+    return GT_OK;
 }
 
 /* A plain RNN's window: no gates, h's saturation counted; a relu RNN's h that overflows
@@ -112,9 +117,10 @@ static int window_rnn(shared *sh, gt_run *run, double *scratch, size_t w, gt_err
     for (size_t p = 0; p < n; p++) {
         run_step_layers(run, sh->tok[start + p], sh->layer);
         int rc = run_check_finite(run, sh->layer, start + p, e);
+        if (!rc)
+            rc = window_loss_step(sh, run, scratch, w, p, e);
         if (rc)
             return rc;
-        window_loss_step(sh, run, scratch, w, p);
         const float *h = run_h(run, sh->layer);
         for (size_t j = 0; j < H; j++) {
             cnt[0] += h[j] < -0.9f;
@@ -125,7 +131,7 @@ static int window_rnn(shared *sh, gt_run *run, double *scratch, size_t w, gt_err
     return GT_OK;
 }
 
-static void window_job(shared *sh, gt_run *run, double *scratch, size_t w)
+static int window_job(shared *sh, gt_run *run, double *scratch, size_t w, gt_error *e)
 {
     const size_t H = sh->H, start = win_start(sh, w), n = win_len(sh, w);
     double *usum = sh->unit_sum + w * H, *gsum = sh->gate_sum + w * (size_t)sh->ngates * H;
@@ -134,7 +140,11 @@ static void window_job(shared *sh, gt_run *run, double *scratch, size_t w)
     for (size_t p = 0; p < n; p++) {
         int tk = sh->tok[start + p];
         run_step_layers(run, tk, sh->layer);
-        window_loss_step(sh, run, scratch, w, p);
+        int rc = run_check_finite(run, sh->layer, start + p, e);
+        if (!rc)
+            rc = window_loss_step(sh, run, scratch, w, p, e);
+        if (rc)
+            return rc;
         const float *g = run_gates(run, sh->layer), *carry = g + H;
         for (int gi = 0; gi < sh->ngates; gi++) {
             const float *gv = g + (size_t)sh->blocks[gi] * H;
@@ -153,6 +163,7 @@ static void window_job(shared *sh, gt_run *run, double *scratch, size_t w)
         sh->char_sum[w * 3 + cls] += s / (double)H;
         sh->char_cnt[w * 3 + cls]++;
     }
+    return GT_OK;
 }
 
 /* Decay sums a into to, n of them each followed by their rounding errors n further
@@ -265,10 +276,8 @@ static int worker_job(void *ctx, void *state, size_t i, gt_error *e)
     const job *jb = &sh->jobs[i];
     if (!jb->perturb && sh->m->arch == GT_RNN)
         return window_rnn(sh, &wk->run, wk->scratch, jb->win, e);
-    if (!jb->perturb) {
-        window_job(sh, &wk->run, wk->scratch, jb->win);
-        return GT_OK;
-    }
+    if (!jb->perturb)
+        return window_job(sh, &wk->run, wk->scratch, jb->win, e);
     if (!wk->have_pt) {
         int rc = worker_perturb(sh, wk, e);
         if (rc)
@@ -693,13 +702,8 @@ static void plan(shared *sh, gt_report *r, const gt_model *m, const uint16_t *to
             r->k[r->nk++] = report_ks[i];
 }
 
-/* The threads asked for: o->threads, or one per online processor; at most 64. */
-static int threads_wanted(const gt_report_options *o)
-{
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = o->threads > 0 ? o->threads : ncpu > 0 ? (int)ncpu : 1;
-    return threads > 64 ? 64 : threads;
-}
+/* The threads asked for: o->threads, or one per online processor (threads_choose). */
+static int threads_wanted(const gt_report_options *o) { return threads_choose(o->threads, 0); }
 
 /* The results' arrays and the jobs: each full window's replacements in batches of
  * sh->chunk (about two batches per thread in all), the long jobs first, then one job per

@@ -48,7 +48,9 @@ static const char *halflife(double v, int K, char *buf, size_t len)
 
 static const char *unit_hl(double v, char *buf, size_t len)
 {
-    if (isinf(v))
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else if (isinf(v))
         snprintf(buf, len, "inf");
     else
         snprintf(buf, len, "%.2f", v);

@@ -89,17 +89,37 @@ static void print_top(FILE *f, const gt_report *r, int *order, int by_measured, 
     }
 }
 
+/* A half-life's bin: < 1, then one per power of two, >= 128 last (an infinite one too: a
+ * carry gate of exactly 1); a half-life not known (NaN: the state overflowed) is UNKNOWN. */
+#define UNKNOWN (NBINS + 1)
 static int bin_of(double v)
 {
+    if (isnan(v))
+        return UNKNOWN;
     if (!(v >= 1))
         return 0;
-    int b = 1 + (int)floor(log2(v));
-    return b >= NBINS ? NBINS - 1 : b;
+    if (!(v < 1 << (NBINS - 2)))
+        return NBINS - 1;
+    return 1 + (int)floor(log2(v));
+}
+
+static void bin_label(char *lab, size_t n, int b, int K)
+{
+    if (b == 0)
+        snprintf(lab, n, "< 1");
+    else if (b == NBINS - 1)
+        snprintf(lab, n, ">= %d", 1 << (b - 1));
+    else if (b == NBINS)
+        snprintf(lab, n, "> %d (none)", K);
+    else if (b == UNKNOWN)
+        snprintf(lab, n, "not known");
+    else
+        snprintf(lab, n, "%d - %d", 1 << (b - 1), 1 << b);
 }
 
 static void print_histogram(FILE *f, const gt_report *r)
 {
-    int cnt[3][NBINS + 1] = {{0}};
+    int cnt[3][UNKNOWN + 1] = {{0}};
     for (int j = 0; j < r->m->hidden; j++) {
         const gt_unit_row *u = &r->unit_table[j];
         cnt[0][bin_of(u->halflife)]++;
@@ -110,16 +130,11 @@ static void print_histogram(FILE *f, const gt_report *r)
     }
     fprintf(f, "\nUnits by half-life in steps (log axis)\n");
     fprintf(f, "  half-life    gate   bias  measured\n");
-    for (int b = 0; b <= NBINS; b++) {
+    for (int b = 0; b <= UNKNOWN; b++) {
         char lab[32];
-        if (b == 0)
-            snprintf(lab, sizeof lab, "< 1");
-        else if (b == NBINS - 1)
-            snprintf(lab, sizeof lab, ">= %d", 1 << (b - 1));
-        else if (b == NBINS)
-            snprintf(lab, sizeof lab, "> %d (none)", r->K);
-        else
-            snprintf(lab, sizeof lab, "%d - %d", 1 << (b - 1), 1 << b);
+        if (b == UNKNOWN && !cnt[0][b] && !cnt[1][b])
+            break;
+        bin_label(lab, sizeof lab, b, r->K);
         fprintf(f, "  %-11s %5d  %5d  %8d\n", lab, cnt[0][b], cnt[1][b], cnt[2][b]);
     }
 }
@@ -162,12 +177,18 @@ void unittable_print(FILE *f, const gt_report *r, int intervals)
             report_commas(r->pairs, pairs, sizeof pairs), r->gate[r->carry].name);
     print_top(f, r, order, 1, intervals);
     print_top(f, r, order, 0, intervals);
-    int twice = 0;
-    for (int j = 0; j < H; j++)
-        twice += measured(&r->unit_table[j]) >= 2 * r->unit_table[j].halflife;
+    int twice = 0, endless = 0;
+    for (int j = 0; j < H; j++) {
+        const double g = r->unit_table[j].halflife;
+        endless += isinf(g);
+        twice += isfinite(g) && measured(&r->unit_table[j]) >= 2 * g;
+    }
     fprintf(f, "\n%d of %d units remember at least twice as long as their gate implies\n"
                "(measured >= 2 x gate; a measured half-life past %d counts as longer)\n",
             twice, H, r->K);
+    if (endless)
+        fprintf(f, "%d unit%s a mean %s gate of exactly 1 (an infinite half-life)\n", endless,
+                endless == 1 ? " has" : "s have", r->gate[r->carry].name);
     print_histogram(f, r);
     free(order);
 }

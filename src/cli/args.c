@@ -65,7 +65,7 @@ static int carousels_aside(cli *c, int argc, char **argv)
     int na = 1;
     for (int i = 1; i < argc; i++) {
         if (strncmp(argv[i], "--carousel@", 11) == 0 && c->niv < CLI_MAX_IV) {
-            c->iv[c->niv++] = (cli_iv){'c', argv[i] + 11};
+            c->iv[c->niv++] = (gt_session_iv){'c', argv[i] + 11};
             continue;
         }
         if (strcmp(argv[i], "--") == 0) { /* the rest are operands */

@@ -15,6 +15,7 @@
 #include "gatetui/model.h"
 #include "gatetui/probe.h"
 #include "gatetui/report.h"
+#include "gatetui/session.h"
 #include "gatetui/text.h"
 #include "screen/export.h"
 
@@ -29,12 +30,7 @@ typedef struct cli_env {
     const char *term;   /* TERM, or NULL */
 } cli_env;
 
-/* The interventions as given, in order: 'f' --forget-bias, 'c' --carousel, 'a' --ablate. */
 #define CLI_MAX_IV 256
-typedef struct cli_iv {
-    char kind;
-    const char *arg;
-} cli_iv;
 
 typedef struct cli_mode cli_mode;
 
@@ -63,7 +59,7 @@ typedef struct cli {
     long lmodes, warmup; /* --lyapunov: M (default 32), W (default 100); its N is find.steps */
     long starts, hold;   /* --fixed-points: the Newton starts (default 64), the held
                             character's steps from each first (default 100) */
-    cli_iv iv[CLI_MAX_IV];
+    gt_session_iv iv[CLI_MAX_IV]; /* the interventions as given, in order */
     int niv;
     cli_env env;
 } cli;
@@ -78,30 +74,10 @@ typedef struct cli_option {
     long min;
 } cli_option;
 
-/* A model with its interventions, what they are, and the model as loaded. */
-typedef struct intervened {
-    const gt_model *base;  /* as loaded */
-    gt_intervention iv;
-    gt_model mi;           /* base with iv */
-    char what[1024];       /* iv_describe, "" when none */
-} intervened;
-
-/* The models and the text a mode runs on (src/cli/models.c). */
-typedef struct cli_models {
-    int n;
-    gt_model *m;           /* [n], as loaded */
-    intervened *im;        /* [n], with the interventions */
-    gt_intervention *ivs;  /* [n]: each model's interventions, for the screen */
-    gt_text *each;         /* [n]: the screen's text for each model */
-    uint16_t **map;        /* [n]: model 0's tokens to model k's (the screen) */
-    gt_text t;             /* the text, in model 0's tokens */
-    int loaded, made, have_text;
-} cli_models;
-
 /* A mode that prints one model's tables or JSON to out: for several models, the outputs
  * are put side by side, or in {"models": [...]} (src/cli/models.c, cli_each_model). */
-typedef int (*cli_model_fn)(FILE *out, const cli *c, const intervened *im, const gt_text *t,
-                            gt_error *e);
+typedef int (*cli_model_fn)(FILE *out, const cli *c, const gt_session_model *im,
+                            const gt_text *t, gt_error *e);
 
 /* flags */
 #define MODE_ONE_MODEL 1u  /* takes one MODEL */
@@ -120,7 +96,7 @@ struct cli_mode {
     int find;             /* the finding modes: which one (gt_find_mode) */
     int (*check)(const cli *c, gt_error *e); /* its own check of the options, or NULL */
     cli_model_fn each;    /* per model; or */
-    int (*run)(const cli *c, cli_models *s, gt_error *e); /* over all the models; or */
+    int (*run)(const cli *c, gt_session *s, gt_error *e); /* over all the models; or */
     int (*now)(const cli_mode *const *modes); /* at once, without models or text */
     const cli_option *opts; /* the options it brings, ended by {0} */
     const char *usage;    /* its usage line after "gatetui " (a group's: the whole line) */
@@ -154,26 +130,24 @@ int cli_set_reset(cli *c, const cli_option *o, const char *arg); /* --gru-reset 
 int cli_set_nonlinearity(cli *c, const cli_option *o, const char *arg); /* --nonlinearity */
 int cli_set_iv(cli *c, const cli_option *o, const char *arg);    /* an intervention */
 
-/* The models and the text for c's mode (src/cli/models.c): loaded, each model with its
- * interventions, the characters skipped said. cli_models_close frees what open made,
- * also after a failure. */
-int cli_models_open(cli_models *s, const cli *c, gt_error *e);
-void cli_models_close(cli_models *s);
+/* The session of c's mode (src/cli/models.c, gatetui/session.h): its models loaded and
+ * checked against the mode (--layer, a readout, a carry gate to shift), each with its
+ * interventions, the text, what was skipped and where a vocabulary came from said.
+ * session_close frees what it made, also after a failure. */
+int cli_session_open(gt_session *s, const cli *c, gt_error *e);
 /* Runs fn for each model: for one, straight to standard output; for several, side by side
  * or in {"models": [...]}. */
-int cli_each_model(const cli *c, cli_models *s, cli_model_fn fn, gt_error *e);
-/* s->t in model k's tokens (model 0's again after a mode that goes through the models). */
-int cli_model_text(cli_models *s, int k, gt_error *e);
-/* The screen or the export (show): handed c's options and each model's text (in s->each
- * and s->map), with its own loss. */
-int cli_screen_run(const cli *c, cli_models *s,
-                   int (*show)(const gt_screen_models *, const gt_screen_opts *, gt_error *),
+int cli_each_model(const cli *c, gt_session *s, cli_model_fn fn, gt_error *e);
+/* The screen or the export (show): handed the session, each model's screen text with its
+ * own loss, and c's options. */
+int cli_screen_run(const cli *c, gt_session *s,
+                   int (*show)(const gt_session *, const gt_screen_opts *, gt_error *),
                    gt_error *e);
 /* The readout's loss for the screen's header or the dump; with warn, a warning on
  * standard error when it is no better than a uniform guess. */
 int cli_measure_loss(const gt_model *m, gt_text *t, int warn, gt_error *e);
 /* "gatetui: interventions: ..." on standard error, when there are some. */
-void cli_say_interventions(const intervened *im);
+void cli_say_interventions(const gt_session_model *im);
 
 /* Progress of a long computation on standard error (src/cli/progress.c), when c->env
  * says standard error is a terminal: after a second, "gatetui: WHAT  NN%" on one line

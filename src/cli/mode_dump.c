@@ -8,17 +8,17 @@
 #include "cli/cli.h"
 #include "gatetui/dump.h"
 
-static int dump_run(const cli *c, cli_models *s, gt_error *e)
+static int dump_run(const cli *c, gt_session *s, gt_error *e)
 {
-    const intervened *im = &s->im[0];
+    const gt_session_model *im = &s->model[0];
     /* the loss warning unless the interventions are named instead */
-    int rc = cli_measure_loss(&im->mi, &s->t, !im->what[0], e);
+    int rc = cli_measure_loss(&im->mi, &s->text, !im->what[0], e);
     if (rc)
         return rc;
     cli_say_interventions(im);
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-    const gt_text *t = &s->t;
+    const gt_text *t = &s->text;
     if ((size_t)c->from >= t->steps)
         return cli_past_end(e, "--from", c->from, t->steps);
     size_t to = c->to == LONG_MAX ? t->steps - 1 : (size_t)c->to;

@@ -6,7 +6,7 @@
 #include "cli/cli.h"
 #include "screen/export.h"
 
-static int export_run(const cli *c, cli_models *s, gt_error *e)
+static int export_run(const cli *c, gt_session *s, gt_error *e)
 {
     return cli_screen_run(c, s, export_main, e);
 }

@@ -8,7 +8,7 @@
 #include "cli/cli.h"
 #include "gatetui/finding.h"
 
-static int find_each(FILE *out, const cli *c, const intervened *im, const gt_text *t,
+static int find_each(FILE *out, const cli *c, const gt_session_model *im, const gt_text *t,
                      gt_error *e)
 {
     cli_say_interventions(im); /* named wherever values are shown */

@@ -32,7 +32,7 @@ static int parse_char(const char *arg, char ch[8], uint32_t *cp, gt_error *e)
     return GT_OK;
 }
 
-static int fixed_each(FILE *out, const cli *c, const intervened *im, const gt_text *t,
+static int fixed_each(FILE *out, const cli *c, const gt_session_model *im, const gt_text *t,
                       gt_error *e)
 {
     const gt_model *m = &im->mi;

@@ -4,7 +4,7 @@
 #include "cli/cli.h"
 #include "gatetui/importance.h"
 
-static int importance_each(FILE *out, const cli *c, const intervened *ms, const gt_text *t,
+static int importance_each(FILE *out, const cli *c, const gt_session_model *ms, const gt_text *t,
                            gt_error *e)
 {
     gt_report_options o;

@@ -11,7 +11,7 @@
 #define LYAPUNOV_STEPS 5000
 
 /* The report's measured, linearized and forget-only half-lives, for the text's table. */
-static int report_halflives(const cli *c, const intervened *im, const gt_text *t, double hl[3],
+static int report_halflives(const cli *c, const gt_session_model *im, const gt_text *t, double hl[3],
                             gt_error *e)
 {
     gt_report_options o;
@@ -30,7 +30,7 @@ static int report_halflives(const cli *c, const intervened *im, const gt_text *t
     return GT_OK;
 }
 
-static int lyapunov_each(FILE *out, const cli *c, const intervened *im, const gt_text *t,
+static int lyapunov_each(FILE *out, const cli *c, const gt_session_model *im, const gt_text *t,
                          gt_error *e)
 {
     const gt_model *m = &im->mi;

@@ -3,12 +3,11 @@
 #include "config.h"
 
 #include <stddef.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "gatetui/probe.h"
 
-static int probe_each(FILE *out, const cli *c, const intervened *im, const gt_text *t,
+static int probe_each(FILE *out, const cli *c, const gt_session_model *im, const gt_text *t,
                       gt_error *e)
 {
     cli_say_interventions(im);
@@ -21,9 +20,7 @@ static int probe_each(FILE *out, const cli *c, const intervened *im, const gt_te
     o.layer = c->layer < 0 ? 0 : (int)c->layer;
     o.json = c->json;
     o.threads = c->env.threads < 0 ? 1 : c->env.threads;
-    /* the fits on two threads where there are two processors, unless told a number */
-    o.fit_threads = c->env.threads < 1 ? (sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1)
-                                       : c->env.threads;
+    o.fit_threads = c->env.threads < 1 ? 0 : c->env.threads; /* 0: the probe's choice */
     cli_progress p;
     cli_progress_start(&p, c, &o.progress, &o.progress_ctx);
     int rc = probe_main(out, &im->mi, t, &o, e);

@@ -15,7 +15,7 @@
 
 /* The loss of the model without interventions over the report's windows, when it has
  * some (count 0 otherwise). */
-static int base_loss(const intervened *ms, const gt_report_options *o, const gt_text *t,
+static int base_loss(const gt_session_model *ms, const gt_report_options *o, const gt_text *t,
                      gt_loss *l, gt_error *e)
 {
     memset(l, 0, sizeof *l);
@@ -26,7 +26,7 @@ static int base_loss(const intervened *ms, const gt_report_options *o, const gt_
 }
 
 /* Model ms's report on t, with the interventions named and the loss without them. */
-static int report_one(const cli *c, const intervened *ms, const gt_text *t, gt_report *r,
+static int report_one(const cli *c, const gt_session_model *ms, const gt_text *t, gt_report *r,
                       gt_error *e)
 {
     gt_report_options o;
@@ -45,7 +45,7 @@ static int report_one(const cli *c, const intervened *ms, const gt_text *t, gt_r
     return GT_OK;
 }
 
-static int report_each(FILE *out, const cli *c, const intervened *ms, const gt_text *t,
+static int report_each(FILE *out, const cli *c, const gt_session_model *ms, const gt_text *t,
                        gt_error *e)
 {
     gt_report r;
@@ -60,32 +60,32 @@ static int report_each(FILE *out, const cli *c, const intervened *ms, const gt_t
 
 /* Several models' text: the compact table (compare.h), then with --full each model's whole
  * report after it, one after the other. */
-static int report_compare(const cli *c, cli_models *s, gt_report *r, gt_compare_col *col,
+static int report_compare(const cli *c, gt_session *s, gt_report *r, gt_compare_col *col,
                           gt_error *e)
 {
     int done = 0, rc = GT_OK;
     for (; rc == GT_OK && done < s->n; done++) {
-        if ((rc = cli_model_text(s, done, e)) == GT_OK &&
-            (rc = report_one(c, &s->im[done], &s->t, &r[done], e)) == GT_OK)
+        if ((rc = session_text_for(s, done, e)) == GT_OK &&
+            (rc = report_one(c, &s->model[done], &s->text, &r[done], e)) == GT_OK)
             compare_col(&col[done], &r[done]);
         else
             break;
     }
-    int back = cli_model_text(s, 0, e);
+    int back = session_text_for(s, 0, e);
     if (rc == GT_OK)
         rc = back;
     if (rc == GT_OK)
-        rc = compare_print(stdout, col, s->n, &r[0], s->t.path, e);
+        rc = compare_print(stdout, col, s->n, &r[0], s->text.path, e);
     for (int k = 0; rc == GT_OK && c->full && k < s->n; k++) {
         fputc('\n', stdout);
-        rc = report_print_text(stdout, &r[k], s->t.path, e);
+        rc = report_print_text(stdout, &r[k], s->text.path, e);
     }
     for (int k = 0; k < done; k++)
         report_free(&r[k]);
     return rc;
 }
 
-static int report_run(const cli *c, cli_models *s, gt_error *e)
+static int report_run(const cli *c, gt_session *s, gt_error *e)
 {
     if (s->n == 1 || c->json)
         return cli_each_model(c, s, report_each, e);

@@ -6,7 +6,7 @@
 #include "cli/cli.h"
 #include "term/ui.h"
 
-static int screen_run(const cli *c, cli_models *s, gt_error *e)
+static int screen_run(const cli *c, gt_session *s, gt_error *e)
 {
     return cli_screen_run(c, s, ui_main, e);
 }

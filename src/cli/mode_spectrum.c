@@ -6,7 +6,7 @@
 #include "cli/cli.h"
 #include "gatetui/dynamics.h"
 
-static int spectrum_each(FILE *out, const cli *c, const intervened *im, const gt_text *t,
+static int spectrum_each(FILE *out, const cli *c, const gt_session_model *im, const gt_text *t,
                          gt_error *e)
 {
     cli_say_interventions(im);

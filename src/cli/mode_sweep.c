@@ -35,7 +35,7 @@ static int sweep_shifts(const char *arg, double **d, int *n, gt_error *e)
 }
 
 /* The report of ms with shift d of the layer's forget bias, into r (named what). */
-static int shifted_report(gt_report *r, const intervened *ms, const gt_report_options *o,
+static int shifted_report(gt_report *r, const gt_session_model *ms, const gt_report_options *o,
                           const gt_text *t, double d, char *what, size_t n, gt_error *e)
 {
     gt_intervention iv;
@@ -53,7 +53,7 @@ static int shifted_report(gt_report *r, const intervened *ms, const gt_report_op
     return rc;
 }
 
-static int sweep_each(FILE *out, const cli *c, const intervened *ms, const gt_text *t,
+static int sweep_each(FILE *out, const cli *c, const gt_session_model *ms, const gt_text *t,
                       gt_error *e)
 {
     gt_report_options o;

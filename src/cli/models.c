@@ -1,4 +1,4 @@
-/* The models and the text a mode runs on (cli.h): loading, the interventions, several
+/* The session a mode runs on (cli.h, gatetui/session.h) as the mode wants it, several
  * models side by side (doc/usage.md, "Several models"), the screen's texts. */
 #include "config.h"
 
@@ -10,144 +10,59 @@
 #include "gatetui/utf8.h"
 #include "gatetui/columns.h"
 #include "gatetui/loss.h"
-#include "gatetui/vocabmap.h"
 
-void cli_say_interventions(const intervened *im)
+void cli_say_interventions(const gt_session_model *im)
 {
     if (im->what[0])
         fprintf(stderr, "gatetui: interventions: %s\n", im->what);
 }
 
-/* The interventions of the command line on the model as loaded. */
-static int make_intervened(const cli *c, intervened *ms, const gt_model *m, gt_error *e)
+/* The mode's checks of model k as it is loaded: where its vocabulary came from said, the
+ * layer asked for, a carry gate for the sweep. */
+static int check_model(const gt_model *m, int k, void *ctx, gt_error *e)
 {
-    memset(ms, 0, sizeof *ms);
-    ms->base = m;
-    int rc = iv_init(&ms->iv, m, e);
-    for (int i = 0; !rc && i < c->niv; i++) {
-        const cli_iv *a = &c->iv[i];
-        rc = a->kind == 'f' ? iv_parse_forget_bias(&ms->iv, a->arg, e)
-             : a->kind == 'c' ? iv_parse_carousel(&ms->iv, a->arg, e)
-                              : iv_parse_ablate(&ms->iv, a->arg, e);
+    const cli *c = ctx;
+    (void)k;
+    if (m->vocab_beside) {
+        char name[1024];
+        fprintf(stderr, "gatetui: %s: the vocabulary of %s\n",
+                utf8_printable(name, sizeof name, m->path), m->vocab_where);
     }
-    if (!rc) {
-        iv_describe(&ms->iv, ms->what, sizeof ms->what);
-        rc = iv_apply(&ms->mi, m, &ms->iv, e);
-    }
-    if (rc)
-        iv_free(&ms->iv);
-    return rc;
-}
-
-/* Loads the models, refusing a layer one of them lacks and vocabularies that differ. */
-static int load_models(const cli *c, cli_models *s, gt_error *e)
-{
-    gt_model *m = s->m;
-    for (int k = 0; k < c->nmodels; k++) {
-        int rc = model_load(&m[k], c->model_path[k], &c->mopt, e);
-        if (rc)
-            return rc;
-        s->loaded++;
-        if (m[k].vocab_beside) {
-            char name[1024];
-            fprintf(stderr, "gatetui: %s: the vocabulary of %s\n",
-                    utf8_printable(name, sizeof name, m[k].path), m[k].vocab_where);
-        }
-        if (m[k].arch == GT_RNN && strcmp(c->mode->name, "sweep") == 0)
-            return gt_fail(e, GT_EINPUT, "--sweep-forget-bias: %s is a plain RNN, with no carry "
-                           "gate (no forget or update gate) whose bias to shift", m[k].path);
-        if (c->layer >= m[k].layers)
-            return gt_fail(e, GT_EINPUT, "--layer %ld: %s has %d layer%s (0..%d)", c->layer,
-                           c->nmodels > 1 ? m[k].path : "the model", m[k].layers,
-                           m[k].layers == 1 ? "" : "s", m[k].layers - 1);
-        uint16_t *map = NULL;
-        if (k > 0 && (rc = vocab_map(&m[0], &m[k], &map, e)))
-            return rc;
-        free(map);
-    }
+    if (m->arch == GT_RNN && strcmp(c->mode->name, "sweep") == 0)
+        return gt_fail(e, GT_EINPUT, "--sweep-forget-bias: %s is a plain RNN, with no carry "
+                       "gate (no forget or update gate) whose bias to shift", m->path);
+    if (c->layer >= m->layers)
+        return gt_fail(e, GT_EINPUT, "--layer %ld: %s has %d layer%s (0..%d)", c->layer,
+                       c->nmodels > 1 ? m->path : "the model", m->layers,
+                       m->layers == 1 ? "" : "s", m->layers - 1);
     return GT_OK;
 }
 
-/* Each model with its interventions (and its readout, when the mode needs one). */
-static int intervene_models(const cli *c, cli_models *s, gt_error *e)
+/* A readout in each model where the mode needs one. */
+static int check_readouts(const cli *c, const gt_session *s, gt_error *e)
 {
-    int rc = GT_OK;
-    for (int k = 0; rc == GT_OK && k < s->n; k++) {
-        const gt_model *m = &s->m[k];
-        if ((c->mode->flags & MODE_READOUT) && !m->has_readout)
-            rc = gt_fail(e, GT_EINPUT, "--%s: %s has no readout, so there is no loss to "
-                         "compare", c->mode->option, m->path);
-        else if ((rc = make_intervened(c, &s->im[k], m, e)) == GT_OK)
-            s->ivs[s->made++] = s->im[k].iv;
-        else if (s->n > 1) { /* which of the models it does not fit */
-            char why[sizeof e->msg];
-            snprintf(why, sizeof why, "%s", e->msg);
-            gt_fail(e, rc, "%s: %s", m->path, why);
-        }
-    }
-    return rc;
+    for (int k = 0; k < s->n; k++)
+        if ((c->mode->flags & MODE_READOUT) && !s->model[k].base->has_readout)
+            return gt_fail(e, GT_EINPUT, "--%s: %s has no readout, so there is no loss to "
+                           "compare", c->mode->option, s->model[k].base->path);
+    return GT_OK;
 }
 
-int cli_models_open(cli_models *s, const cli *c, gt_error *e)
+int cli_session_open(gt_session *s, const cli *c, gt_error *e)
 {
-    memset(s, 0, sizeof *s);
-    const int n = s->n = c->nmodels;
-    s->m = calloc((size_t)n, sizeof *s->m);
-    s->each = calloc((size_t)n, sizeof *s->each);
-    s->map = calloc((size_t)n, sizeof *s->map);
-    s->im = calloc((size_t)n, sizeof *s->im);
-    s->ivs = calloc((size_t)n, sizeof *s->ivs);
-    if (!s->m || !s->each || !s->map || !s->im || !s->ivs)
-        return gt_fail(e, GT_EFAIL, "out of memory");
-    int rc = load_models(c, s, e);
+    const gt_session_options o = {(const char *const *)c->model_path, c->nmodels, c->text_path,
+                                  c->mopt, c->iv, c->niv, check_model, (void *)c};
+    int rc = session_open(s, &o, e);
     if (rc == GT_OK)
-        rc = intervene_models(c, s, e);
-    if (rc == GT_OK && (rc = text_load(&s->t, c->text_path, &s->m[0], e)) == GT_OK)
-        s->have_text = 1;
+        rc = check_readouts(c, s, e);
     if (rc == GT_OK) {
         char skip[512], name[1024];
-        text_skip_summary(&s->t, skip, sizeof skip);
+        text_skip_summary(&s->text, skip, sizeof skip);
         if (skip[0] && !(c->mode->flags & MODE_NO_SKIPS) && !c->json)
             fprintf(stderr, "gatetui: %s: %s\n",
-                    utf8_printable(name, sizeof name, s->t.path), skip);
+                    utf8_printable(name, sizeof name, s->text.path), skip);
     }
     return rc;
-}
-
-void cli_models_close(cli_models *s)
-{
-    for (int k = 0; k < s->made; k++) {
-        iv_model_free(&s->im[k].mi);
-        iv_free(&s->im[k].iv);
-    }
-    free(s->im);
-    free(s->ivs);
-    if (s->have_text)
-        text_free(&s->t);
-    for (int k = 0; k < s->loaded; k++)
-        model_free(&s->m[k]);
-    for (int k = 0; s->map && k < s->n; k++)
-        free(s->map[k]);
-    free(s->map);
-    free(s->each);
-    free(s->m);
-}
-
-/* Puts the text's tokens, now in the order of the vocabulary of t->model, in the order of
- * to's, in place: the text is never copied, whatever the number of models. */
-static int retokenise(gt_text *t, const gt_model *to, gt_error *e)
-{
-    if (t->model == to)
-        return GT_OK;
-    uint16_t *map;
-    int rc = vocab_map(t->model, to, &map, e);
-    if (rc)
-        return rc;
-    if (map)
-        vocab_map_tokens(t->tok, t->steps, map);
-    free(map);
-    t->model = to;
-    return GT_OK;
 }
 
 /* The outputs of several models: side by side, or with --json as {"models": [...]} whose
@@ -172,16 +87,11 @@ static int print_joined(const cli *c, char **buf, const size_t *len, int n, gt_e
     return GT_OK;
 }
 
-int cli_model_text(cli_models *s, int k, gt_error *e)
-{
-    return retokenise(&s->t, s->im[k].base, e);
-}
-
-int cli_each_model(const cli *c, cli_models *s, cli_model_fn fn, gt_error *e)
+int cli_each_model(const cli *c, gt_session *s, cli_model_fn fn, gt_error *e)
 {
     const int n = s->n;
     if (n == 1)
-        return fn(stdout, c, &s->im[0], &s->t, e);
+        return fn(stdout, c, &s->model[0], &s->text, e);
     char **buf = calloc((size_t)n, sizeof *buf);
     size_t *len = calloc((size_t)n, sizeof *len);
     int rc = buf && len ? GT_OK : gt_fail(e, GT_EFAIL, "out of memory");
@@ -191,12 +101,12 @@ int cli_each_model(const cli *c, cli_models *s, cli_model_fn fn, gt_error *e)
             rc = gt_fail(e, GT_EFAIL, "out of memory");
             break;
         }
-        if ((rc = retokenise(&s->t, s->im[k].base, e)) == GT_OK)
-            rc = fn(f, c, &s->im[k], &s->t, e);
+        if ((rc = session_text_for(s, k, e)) == GT_OK)
+            rc = fn(f, c, &s->model[k], &s->text, e);
         if (fclose(f) && rc == GT_OK)
             rc = gt_fail(e, GT_EFAIL, "out of memory");
     }
-    int back = retokenise(&s->t, s->im[0].base, e);
+    int back = session_text_for(s, 0, e);
     if (rc == GT_OK)
         rc = back;
     if (rc == GT_OK)
@@ -232,34 +142,28 @@ int cli_measure_loss(const gt_model *m, gt_text *t, int warn, gt_error *e)
 
 /* The screen's text for each model: the same steps (no copy of them), each with the loss
  * of its own model measured on it. */
-static int screen_texts(cli_models *s, gt_error *e)
+static int screen_texts(gt_session *s, gt_error *e)
 {
-    gt_text *t = &s->t;
     int rc = GT_OK;
-    for (int k = 0; rc == GT_OK && k < s->n; k++) {
-        if ((rc = retokenise(t, &s->m[k], e)) == GT_OK &&
-            (rc = cli_measure_loss(&s->im[k].mi, t, 0, e)) == GT_OK) {
-            s->each[k] = *t;
-            if (k > 0)
-                rc = vocab_map(&s->m[0], &s->m[k], &s->map[k], e);
-        }
-    }
-    int back = retokenise(t, &s->m[0], e);
-    for (int k = 0; k < s->n; k++) {
-        s->each[k].tok = t->tok; /* every model reads model 0's tokens through its map */
-        s->each[k].model = &s->m[0];
+    for (int k = 0; rc == GT_OK && k < s->n; k++)
+        if ((rc = session_text_for(s, k, e)) == GT_OK &&
+            (rc = cli_measure_loss(&s->model[k].mi, &s->text, 0, e)) == GT_OK)
+            s->model[k].text = s->text;
+    int back = session_text_for(s, 0, e);
+    for (int k = 0; k < s->n; k++) { /* every model reads the first's tokens through its map */
+        s->model[k].text.tok = s->text.tok;
+        s->model[k].text.model = s->model[0].base;
     }
     return rc ? rc : back;
 }
 
-int cli_screen_run(const cli *c, cli_models *s,
-                   int (*show)(const gt_screen_models *, const gt_screen_opts *, gt_error *),
+int cli_screen_run(const cli *c, gt_session *s,
+                   int (*show)(const gt_session *, const gt_screen_opts *, gt_error *),
                    gt_error *e)
 {
     gt_screen_opts so = {(int)c->layer, c->step, c->edit, c->size, c->mode_arg,
-                         c->find.steps, c->env.color, c->env.mouse, c->env.term};
-    gt_screen_models sm = {s->m, s->each, (const uint16_t *const *)s->map, s->ivs, s->n,
-                           c->env.threads};
+                         c->find.steps, c->env.color, c->env.mouse, c->env.term,
+                         c->env.threads};
     int rc = screen_texts(s, e);
-    return rc ? rc : show(&sm, &so, e);
+    return rc ? rc : show(s, &so, e);
 }

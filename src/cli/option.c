@@ -82,6 +82,6 @@ int cli_set_iv(cli *c, const cli_option *o, const char *arg)
 {
     if (c->niv == CLI_MAX_IV)
         return cli_bad_usage(c->modes, "at most %s interventions", "256");
-    c->iv[c->niv++] = (cli_iv){o->name[0], arg};
+    c->iv[c->niv++] = (gt_session_iv){o->name[0], arg};
     return GT_OK;
 }

@@ -6,8 +6,8 @@
 
 #include <pthread.h>
 #include <stdlib.h>
-#include <unistd.h>
 
+#include "compute/threads.h"
 #include "engine/model_impl.h"
 
 /* The table (V x G*H floats) is kept only up to this many elements. */
@@ -65,8 +65,7 @@ int model_input_table(gt_model *m, gt_error *e)
     if (!tab)
         return gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
     double work = (double)V * (double)GH * (m->has_embedding ? (double)m->input_dim : 1.0);
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t nt = work < THREAD_WORK || ncpu < 2 ? 1 : ncpu > MAX_THREADS ? MAX_THREADS : (size_t)ncpu;
+    size_t nt = work < THREAD_WORK ? 1 : (size_t)threads_choose(0, MAX_THREADS);
     rows w[MAX_THREADS];
     pthread_t th[MAX_THREADS];
     int started[MAX_THREADS] = {0};

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,7 @@ void run_reset(gt_run *r)
     memset(r->h, 0, LH * sizeof *r->h);
     memset(r->c, 0, LH * sizeof *r->c);
     memset(r->gates, 0, LH * m->gates * sizeof *r->gates);
+    r->overflowed = 0;
 }
 
 /* Layer 0's input part W_ih x + b_ih for token tok, in xp (or a pointer to the table). */
@@ -67,15 +69,38 @@ static const float *input_part(const gt_model *m, int tok, float *xp)
     return xp;
 }
 
-static void lstm_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H, const float *xp,
-                       float *h, float *c, float *a)
+/* The first i < n where x[i] + y[i] (y NULL: x[i]) is not finite in float32 (a product or
+ * a sum that overflowed), or n. The cells' vector nonlinearities clamp such a value into
+ * range, so it is looked for before them. */
+static size_t overflow_at(const float *x, const float *y, size_t n)
 {
-    pool_gemv(pool, 4 * H, H, ly->w_hh, h, ly->b_hh, a, back);
-    kern_lstm(H, xp, a, c, h);
+    unsigned bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        const float s = y ? x[i] + y[i] : x[i];
+        uint32_t u;
+        memcpy(&u, &s, sizeof u);
+        bad |= (u & 0x7f800000u) == 0x7f800000u;
+    }
+    if (!bad)
+        return n;
+    size_t i = 0;
+    while (i < n && isfinite(y ? x[i] + y[i] : x[i]))
+        i++;
+    return i;
 }
 
-static void gru_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H, int reset_before,
-                      const float *xp, float *h, float *gates, float *gh, float *rh)
+/* Each layer's step; the first row of its pre-activations that overflowed, or G*H. */
+static size_t lstm_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H,
+                         const float *xp, float *h, float *c, float *a)
+{
+    pool_gemv(pool, 4 * H, H, ly->w_hh, h, ly->b_hh, a, back);
+    size_t bad = overflow_at(xp, a, 4 * H);
+    kern_lstm(H, xp, a, c, h);
+    return bad;
+}
+
+static size_t gru_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H, int reset_before,
+                        const float *xp, float *h, float *gates, float *gh, float *rh)
 {
     pool_gemv(pool, reset_before ? 2 * H : 3 * H, H, ly->w_hh, h, ly->b_hh, gh, back);
     kern_gru_gates(H, xp, gh, gates);
@@ -84,14 +109,20 @@ static void gru_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H, int
             rh[j] = gates[j] * h[j];
         pool_gemv(pool, H, H, ly->w_hh + 2 * H * H, rh, ly->b_hh + 2 * H, gh + 2 * H, back);
     }
+    size_t bad = overflow_at(xp, gh, 2 * H); /* r and z; then n's two parts apart */
+    if (bad == 2 * H && (bad = 2 * H + overflow_at(xp + 2 * H, NULL, H)) == 3 * H)
+        bad = 2 * H + overflow_at(gh + 2 * H, NULL, H);
     kern_gru_state(H, xp, gh, reset_before, gates, h);
+    return bad;
 }
 
-static void rnn_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H, int relu,
-                      const float *xp, float *h, float *a)
+static size_t rnn_layer(gt_pool *pool, int back, const gt_layer *ly, size_t H, int relu,
+                        const float *xp, float *h, float *a)
 {
     pool_gemv(pool, H, H, ly->w_hh, h, ly->b_hh, a, back);
+    size_t bad = overflow_at(xp, a, H);
     kern_rnn(H, relu, xp, a, h);
+    return bad;
 }
 
 void run_step_layers(gt_run *r, int token, int upto)
@@ -109,13 +140,19 @@ void run_step_layers(gt_run *r, int token, int upto)
             pool_gemv(r->pool, GH, H, ly->w_ih, run_h(r, k - 1), ly->b_ih, xbuf, back);
             xp = xbuf;
         }
+        size_t bad;
         if (m->arch == GT_LSTM)
-            lstm_layer(r->pool, back, ly, H, xp, run_h(r, k), run_c(r, k), run_gates(r, k));
+            bad = lstm_layer(r->pool, back, ly, H, xp, run_h(r, k), run_c(r, k), run_gates(r, k));
         else if (m->arch == GT_RNN)
-            rnn_layer(r->pool, back, ly, H, m->rnn_relu, xp, run_h(r, k), run_gates(r, k));
+            bad = rnn_layer(r->pool, back, ly, H, m->rnn_relu, xp, run_h(r, k), run_gates(r, k));
         else
-            gru_layer(r->pool, back, ly, H, m->gru_reset_before, xp, run_h(r, k), run_gates(r, k),
-                      gh, rh);
+            bad = gru_layer(r->pool, back, ly, H, m->gru_reset_before, xp, run_h(r, k),
+                            run_gates(r, k), gh, rh);
+        if (bad < GH && !r->overflowed) {
+            r->overflowed = 1;
+            r->overflow_layer = k;
+            r->overflow_unit = bad % H;
+        }
     }
     r->backward = !back;
 }
@@ -123,18 +160,36 @@ void run_step_layers(gt_run *r, int token, int upto)
 int run_check_finite(const gt_run *r, int upto, size_t step, gt_error *e)
 {
     const gt_model *m = r->m;
-    if (m->arch != GT_RNN || !m->rnn_relu)
-        return GT_OK;
     const size_t H = (size_t)m->hidden;
-    for (int k = 0; k <= upto && k < m->layers; k++) {
-        const float *h = run_h(r, k);
-        for (size_t j = 0; j < H; j++)
-            if (!isfinite(h[j]))
-                return gt_fail(e, GT_EINPUT, "%s: the relu RNN's h overflowed float32 at step "
-                               "%zu (layer %d, unit %zu): relu is unbounded, and there are no "
-                               "numbers past that step", m->path, step, k, j);
+    for (int k = 0; m->arch == GT_RNN && m->rnn_relu && k <= upto && k < m->layers; k++) {
+        const size_t j = overflow_at(run_h(r, k), NULL, H);
+        if (j < H)
+            return gt_fail(e, GT_EINPUT, "%s: the relu RNN's h overflowed float32 at step "
+                           "%zu (layer %d, unit %zu): relu is unbounded, and there are no "
+                           "numbers past that step", m->path, step, k, j);
     }
+    if (r->overflowed && r->overflow_layer <= upto)
+        return run_state_overflow(m, step, r->overflow_layer, r->overflow_unit, e);
     return GT_OK;
+}
+
+int run_state_overflow(const gt_model *m, size_t step, int layer, size_t unit, gt_error *e)
+{
+    return gt_fail(e, GT_EINPUT, "%s: the model's state overflows float32 at step %zu (layer "
+                   "%d, unit %zu): its weights are too large for its products, and there are "
+                   "no numbers past that step", m->path, step, layer, unit);
+}
+
+int run_readout_overflow(const gt_model *m, size_t step, gt_error *e)
+{
+    return gt_fail(e, GT_EINPUT, "%s: the model's readout overflows float32 at step %zu (its "
+                   "logits pass 3.4e38: weights too large), and there are no probabilities or "
+                   "loss past that step", m->path, step);
+}
+
+int run_probs_finite(const gt_model *m, const float *p)
+{
+    return overflow_at(p, NULL, (size_t)m->vocab) == (size_t)m->vocab;
 }
 
 void run_step(gt_run *r, int token)

@@ -12,6 +12,7 @@
 #include "engine/overlay.h"
 #include "gatetui/run.h"
 #include "gatetui/trace.h"
+#include "compute/threads.h"
 
 /* Loading a step should take no longer than this, or it waits for the background pass. */
 #define SYNC_BUDGET_NS 30e6
@@ -76,7 +77,7 @@ static int pass_threads(const gt_model *m, int asked)
     double bytes = 0;
     for (int k = 0; k < m->layers; k++)
         bytes += 4.0 * m->gates * m->hidden * m->hidden;
-    return sysconf(_SC_NPROCESSORS_ONLN) >= 2 && bytes >= PASS_TWO_MIN_BYTES ? 0 : 1;
+    return threads_choose(0, 2) >= 2 && bytes >= PASS_TWO_MIN_BYTES ? 0 : 1;
 }
 
 const gt_model *trace_model(const gt_trace *tr) { return tr->m; }

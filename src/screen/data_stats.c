@@ -20,15 +20,19 @@ int data_stats_init(gt_data_stats *sv, const gt_model *m, gt_trace *tr, const ch
     bgjob_init(&sv->job);
     snprintf(sv->text_name, sizeof sv->text_name, "%s", text_name);
     sv->text = calloc((size_t)m->layers, sizeof *sv->text);
+    sv->raw = calloc((size_t)m->layers, sizeof *sv->raw);
     sv->bare = calloc((size_t)m->layers, sizeof *sv->bare);
     sv->ci_width = calloc((size_t)m->layers, sizeof *sv->ci_width);
+    sv->wrap_at = calloc((size_t)m->layers, sizeof *sv->wrap_at);
+    sv->bare_shown = calloc((size_t)m->layers, 1);
     sv->lines = calloc((size_t)m->layers, sizeof *sv->lines);
     sv->width = calloc((size_t)m->layers, sizeof *sv->width);
     sv->units = calloc((size_t)m->layers, sizeof *sv->units);
     sv->cols = calloc((size_t)m->layers, sizeof *sv->cols);
     sv->have_col = calloc((size_t)m->layers, 1);
-    if (!sv->text || !sv->bare || !sv->ci_width || !sv->lines || !sv->width || !sv->units ||
-        !sv->cols || !sv->have_col) {
+    if (!sv->text || !sv->raw || !sv->bare || !sv->ci_width || !sv->wrap_at ||
+        !sv->bare_shown || !sv->lines || !sv->width || !sv->units || !sv->cols ||
+        !sv->have_col) {
         data_stats_free(sv);
         return gt_fail(e, GT_EFAIL, "out of memory for the stats view");
     }
@@ -141,13 +145,18 @@ void data_stats_free(gt_data_stats *sv)
     bgjob_cancel(&sv->job);
     for (int k = 0; sv->text && k < sv->layers; k++)
         free(sv->text[k]);
+    for (int k = 0; sv->raw && k < sv->layers; k++)
+        free(sv->raw[k]);
     for (int k = 0; sv->bare && k < sv->layers; k++)
         free(sv->bare[k]);
     for (int k = 0; sv->units && k < sv->layers; k++)
         free(sv->units[k]);
     free(sv->text);
+    free(sv->raw);
     free(sv->bare);
     free(sv->ci_width);
+    free(sv->wrap_at);
+    free(sv->bare_shown);
     free(sv->units);
     free(sv->lines);
     free(sv->width);
@@ -162,10 +171,10 @@ void data_stats_forget(gt_data_stats *sv)
     bgjob_cancel(&sv->job);
     for (int k = 0; k < sv->layers; k++) {
         free(sv->text[k]);
+        free(sv->raw[k]);
         free(sv->bare[k]);
         free(sv->units[k]);
-        sv->bare[k] = NULL;
-        sv->text[k] = NULL;
+        sv->text[k] = sv->raw[k] = sv->bare[k] = NULL;
         sv->units[k] = NULL;
         sv->have_col[k] = 0;
     }
@@ -223,6 +232,61 @@ static void take_units(gt_data_stats *sv, int k, const char *p, size_t n)
     sv->units[k] = rows;
 }
 
+/* Line p (len bytes) onto f, broken where it is wider than at columns at its last space
+ * that fits, the rest on lines of its own indented by four spaces (a word wider than that,
+ * if any, is left whole); each line ended by a newline. */
+static void wrap_line(FILE *f, const char *p, size_t len, int at)
+{
+    char head[1024];
+    int indent = 0;
+    do {
+        size_t cut = 0;
+        for (size_t i = 1; i <= len && i < sizeof head; i++) {
+            if (i < len && (p[i] != ' ' || p[i - 1] == ' '))
+                continue; /* the end of a word, or of the line */
+            snprintf(head, sizeof head, "%.*s", (int)i, p);
+            if (indent + surf_width(head) > at)
+                break;
+            cut = i;
+        }
+        if (!cut) /* a word wider than the view: whole */
+            cut = len;
+        fprintf(f, "%*s%.*s\n", indent, "", (int)cut, p);
+        while (cut < len && p[cut] == ' ')
+            cut++;
+        p += cut;
+        len -= cut;
+        indent = 4;
+    } while (len);
+}
+
+/* t (len bytes) with its lines wider than at columns broken (wrap_line; at 0: none), so
+ * that the stats view shows every number whole (doc/screen.md, "The stats view"); NULL
+ * when out of memory. */
+static char *wrapped(const char *t, size_t len, int at)
+{
+    char *out = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&out, &n);
+    if (!f)
+        return NULL;
+    const char *end = t + len;
+    for (const char *p = t; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (at > 0)
+            wrap_line(f, p, l, at);
+        else
+            fprintf(f, "%.*s\n", (int)l, p);
+        p += l + 1;
+    }
+    if (fclose(f)) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
 /* The widest of the lines of t that differ from u's (the same number of lines): those that
  * hold the intervals. */
 static int differing_width(const char *t, const char *u)
@@ -256,23 +320,52 @@ static void take_tables(gt_data_stats *sv, int k, const char *text, size_t all)
         sv->have_col[k] = 1;
         take_units(sv, k, nul2 + 1 + sizeof *sv->cols, rest - sizeof *sv->cols);
     }
-    char *t = malloc(len + 1), *bare = nul2 ? strdup(nul + 1) : NULL;
+    char *raw = malloc(len + 1), *t = raw ? wrapped(text, len, 0) : NULL;
+    char *bare = nul2 ? strdup(nul + 1) : NULL;
     if (!t || (nul2 && !bare)) {
+        free(raw);
         free(t);
         free(bare);
         snprintf(sv->error, sizeof sv->error, "report of layer %d: out of memory", k);
         return;
     }
-    memcpy(t, text, len);
-    t[len] = 0;
+    memcpy(raw, text, len);
+    raw[len] = 0;
+    free(sv->raw[k]);
+    free(sv->bare[k]);
+    sv->raw[k] = raw;
+    sv->bare[k] = bare;
+    sv->ci_width[k] = bare ? differing_width(raw, bare) : 0;
+    sv->wrap_at[k] = 0;
+    sv->bare_shown[k] = 0;
     measure(t, &lines, &width);
     free(sv->text[k]);
-    free(sv->bare[k]);
     sv->text[k] = t;
-    sv->bare[k] = bare;
     sv->lines[k] = lines;
     sv->width[k] = width;
-    sv->ci_width[k] = bare ? differing_width(t, bare) : 0;
+}
+
+void data_stats_fit(gt_data_stats *sv, int layer, int width)
+{
+    if (layer < 0 || layer >= sv->layers || !sv->raw[layer] || sv->wrap_at[layer] == width)
+        return;
+    const int bare = sv->bare[layer] && sv->ci_width[layer] > width;
+    const char *src = bare ? sv->bare[layer] : sv->raw[layer];
+    char *t = wrapped(src, strlen(src), width);
+    if (!t) /* out of memory: the lines as they were */
+        return;
+    free(sv->text[layer]);
+    sv->text[layer] = t;
+    sv->wrap_at[layer] = width;
+    sv->bare_shown[layer] = (char)bare;
+    measure(t, &sv->lines[layer], &sv->width[layer]);
+}
+
+int data_stats_ci_need(const gt_data_stats *sv, int layer)
+{
+    return layer >= 0 && layer < sv->layers && sv->text[layer] && sv->bare_shown[layer]
+               ? sv->ci_width[layer]
+               : 0;
 }
 
 const char *data_stats_tables(const gt_data_stats *sv, int layer, int *lines, int *width)
@@ -280,13 +373,6 @@ const char *data_stats_tables(const gt_data_stats *sv, int layer, int *lines, in
     *lines = layer >= 0 && layer < sv->layers && sv->text[layer] ? sv->lines[layer] : 0;
     *width = layer >= 0 && layer < sv->layers && sv->text[layer] ? sv->width[layer] : 0;
     return layer >= 0 && layer < sv->layers ? sv->text[layer] : NULL;
-}
-
-const char *data_stats_fit(const gt_data_stats *sv, int layer, int columns, int *need)
-{
-    const char *t = layer >= 0 && layer < sv->layers ? sv->text[layer] : NULL;
-    *need = t ? sv->ci_width[layer] : 0;
-    return t && sv->bare[layer] && *need > columns ? sv->bare[layer] : t;
 }
 
 int data_stats_step(const gt_data_stats *sv, int layer, int from, size_t *step, int *line)

@@ -21,11 +21,14 @@
 
 typedef struct gt_data_stats {
     int scroll;         /* its first line shown */
-    char **text;        /* [layers] each layer's tables, NULL until computed */
-    char **bare;        /* [layers] the same lines without the 95% intervals */
-    int *ci_width;      /* [layers] the widest line of the tables that holds intervals */
+    char **text;        /* [layers] each layer's tables as shown, NULL until computed */
     int *lines;         /* [layers] their number of lines */
     int *width;         /* [layers] the widest line's columns */
+    char **raw;         /* [layers] the tables as the report printed them */
+    char **bare;        /* [layers] the same lines without the 95% intervals */
+    int *ci_width;      /* [layers] the widest of raw's lines that hold intervals */
+    int *wrap_at;       /* [layers] the columns text's lines were broken at (0: none) */
+    char *bare_shown;   /* [layers] 1: text is bare's (the intervals' lines did not fit) */
     gt_unit_row **units; /* [layers] each layer's unit table ([H] rows, unit order), NULL
                             until computed, with the tables */
     /* the unit table's gates (their names, the carry gate's index) and the report's
@@ -56,12 +59,16 @@ void data_stats_want(gt_data_stats *sv, int layer);
 /* The model changed (its interventions): the tables known are dropped, a computation
  * ended. */
 void data_stats_forget(gt_data_stats *sv);
+/* Layer's tables as shown in width columns: with their 95% intervals where those lines fit,
+ * else the same lines without them; the lines wider than that broken at their last space
+ * that fits, the rest indented on the lines after (computed again when the width
+ * changes). */
+void data_stats_fit(gt_data_stats *sv, int layer, int width);
+/* The columns the lines with the intervals need when the tables shown are without them
+ * (data_stats_fit), else 0. */
+int data_stats_ci_need(const gt_data_stats *sv, int layer);
 /* Layer's tables (NULL until computed); their lines and widest line's columns. */
 const char *data_stats_tables(const gt_data_stats *sv, int layer, int *lines, int *width);
-/* Layer's tables as they fit `columns`: with the 95% intervals when their lines fit
- * (*need, the widest of them, <= columns), else the same lines without them; NULL until
- * computed. */
-const char *data_stats_fit(const gt_data_stats *sv, int layer, int columns, int *need);
 /* The first line of layer's tables from line `from` on that names a step (the windows'
  * table: "  at 1,234  ..."): 0, the step and (line may be NULL) the line's number; -1 when
  * there is none, or no tables. */

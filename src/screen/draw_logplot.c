@@ -48,12 +48,39 @@ static void draw_decades(gt_surface *s, int x0, int py, int lab, int ph, double 
     }
 }
 
+/* The curves' names, each in a cell of its own in the ncol columns from x of the ph rows
+ * from y: the last curve's first (drawn last, it is the one on top), each in the free cell
+ * nearest the row its curve ends in (end_row[i]), in its row from the left. */
+static void plot_names(gt_surface *s, int x, int y, int ph, int ncol, const plot_curve *cv,
+                       int nc, const int *end_row)
+{
+    int at_row[PLOT_LOG_MAX], placed = 0;
+    for (int i = nc - 1; i >= 0; i--)
+        for (int tries = 0; tries < 2 * ph; tries++) {
+            int row = end_row[i] + (tries % 2 ? -(tries + 1) / 2 : tries / 2), col = 0;
+            if (row < 0 || row >= ph)
+                continue;
+            for (int j = 0; j < placed; j++)
+                col += at_row[j] == row;
+            if (col < ncol) {
+                at_row[placed++] = row;
+                surf_text(s, x + col, y + row, 1, cv[i].role, cv[i].label);
+                break;
+            }
+        }
+}
+
 void plot_log(gt_surface *s, int x0, int y0, int w, int ph, int K, const plot_curve *cv, int nc,
               int letters)
 {
     const int lab = 5;
-    int pw = w - lab - 2; /* a column on the right for the curves' names */
-    if (pw < 8 || ph < 2)
+    if (ph < 2)
+        return;
+    /* columns on the right for the curves' names: one, or as many more as it takes for every
+       curve's name to have a cell of its own */
+    const int ncol = nc <= ph ? 1 : nc <= 2 * ph ? 2 : 3;
+    int pw = w - lab - 1 - ncol;
+    if (pw < 8)
         return;
     double lo = INFINITY, hi = 1;
     for (int i = 0; i < nc; i++)
@@ -78,10 +105,9 @@ void plot_log(gt_surface *s, int x0, int y0, int w, int ph, int K, const plot_cu
         surf_put(s, px - 1, py + y, R_DIM, axis);
     draw_decades(s, x0, py, lab, ph, top, dbot, dtop);
     char buf[32];
-    int used[PLOT_LOG_MAX];
+    int end_row[PLOT_LOG_MAX];
     nc = nc < PLOT_LOG_MAX ? nc : PLOT_LOG_MAX;
     for (int i = 0; i < nc; i++) {
-        used[i] = -1;
         plot_canvas c;
         if (plot_canvas_init(&c, pw, ph, s->utf8))
             return;
@@ -99,23 +125,12 @@ void plot_log(gt_surface *s, int x0, int y0, int w, int ph, int K, const plot_cu
                     if (c.count[(size_t)cy * pw + cx])
                         surf_put(s, px + cx, py + cy, cv[i].role, cv[i].label);
         }
-        /* the curve's name at its end */
         double r = cv[i].v[K] / cv[i].v[0];
-        int cx, cy;
-        plot_canvas_cell(&c, 1.0, r > 0 ? (log10(r) - dbot) / span : 0, &cx, &cy);
-        for (int tries = 0; tries < ph; tries++) {
-            int row = cy + (tries % 2 ? -(tries + 1) / 2 : tries / 2);
-            int taken = row < 0 || row >= ph;
-            for (int j = 0; j < i; j++)
-                taken |= used[j] == row;
-            if (!taken) {
-                surf_text(s, px + pw, py + row, 1, cv[i].role, cv[i].label);
-                used[i] = row;
-                break;
-            }
-        }
+        int cx;
+        plot_canvas_cell(&c, 1.0, r > 0 ? (log10(r) - dbot) / span : 0, &cx, &end_row[i]);
         plot_canvas_free(&c);
     }
+    plot_names(s, px + pw, py, ph, ncol, cv, nc, end_row);
     /* the k axis */
     int y = py + ph;
     surf_text(s, px - 1, y, 1, R_DIM, "0");

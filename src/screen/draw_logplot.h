@@ -16,9 +16,11 @@ typedef struct plot_curve {
 #define PLOT_LOG_MAX 16 /* curves drawn at most */
 
 /* The curves over w x ph cells from (x0, y0) (the decades' labels in the first 5 columns,
- * the curves' names in the last), the k axis on the row below; the first curves drawn
- * first. With letters (ASCII, or no colours) each curve is drawn with its name. Nothing
- * when the plot would be narrower than 8 cells or lower than 2. */
+ * the curves' names in the last: each name in a cell of its own, the nearest free one to its
+ * curve's end, in one column, or two or three when there are more curves than rows), the k
+ * axis on the row below; the first curves drawn first. With letters (ASCII, or no colours)
+ * each curve is drawn with its name. Nothing when the plot would be narrower than 8 cells or
+ * lower than 2. */
 void plot_log(gt_surface *s, int x0, int y0, int w, int ph, int K, const plot_curve *cv, int nc,
               int letters);
 

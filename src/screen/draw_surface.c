@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -35,6 +36,7 @@ void surf_free(gt_surface *s)
 
 void surf_clear(gt_surface *s)
 {
+    s->nclips = 0;
     size_t n = (size_t)s->w * (size_t)s->h;
     for (size_t i = 0; i < n; i++) {
         s->cells[i].s[0] = ' ';
@@ -74,6 +76,23 @@ static void blank(gt_surface *s, int x, int y)
     }
     strcpy(c->s, " ");
     c->wide = 0;
+}
+
+/* Notes text cut at column col of row y: the last bytes drawn (text up to p) and the first
+ * left out (from p on). */
+static void clip_note(gt_surface *s, int col, int y, const char *text, const char *p)
+{
+    if (s->nclips++ >= SURF_CLIPS)
+        return;
+    gt_clip *c = &s->clips[s->nclips - 1];
+    size_t done = (size_t)(p - text), keep = sizeof c->drawn - 1;
+    const char *from = done > keep ? p - keep : text;
+    while (from > text && from < p && ((unsigned char)*from & 0xC0) == 0x80)
+        from++; /* whole characters */
+    c->x = col;
+    c->y = y;
+    snprintf(c->drawn, sizeof c->drawn, "%.*s", (int)(p - from), from);
+    snprintf(c->dropped, sizeof c->dropped, "%s", p);
 }
 
 int surf_text(gt_surface *s, int x, int y, int maxw, gt_role role, const char *text)
@@ -131,6 +150,8 @@ int surf_text(gt_surface *s, int x, int y, int maxw, gt_role role, const char *t
         p += len;
         n -= (size_t)len;
     }
+    if (n)
+        clip_note(s, col, y, text, (const char *)p);
     return col - x;
 }
 

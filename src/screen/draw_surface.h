@@ -51,14 +51,28 @@ typedef struct gt_cell {
     unsigned char wide;   /* 1: this character takes this cell and the next */
 } gt_cell;
 
+/* A text surf_text cut short (at its width or the surface's edge): where the first cell not
+ * drawn is, the end of what was drawn and the start of what was left out. What a frame cut
+ * is kept so that it can be checked: a number is never cut (doc/screen.md, tests/t_cut.c). */
+typedef struct gt_clip {
+    int x, y;
+    char drawn[24], dropped[24];
+} gt_clip;
+
+#define SURF_CLIPS 64
+
 typedef struct gt_surface {
     int w, h;
     int utf8;             /* Unicode glyphs (block elements, braille) allowed */
     gt_cell *cells;       /* [h][w] */
+    int nclips;           /* the texts cut since the surface was cleared; the first
+                           * SURF_CLIPS of them in clips */
+    gt_clip clips[SURF_CLIPS];
 } gt_surface;
 
 int surf_init(gt_surface *s, int w, int h, int utf8);
 void surf_free(gt_surface *s);
+/* Blanks every cell and forgets the clips. */
 void surf_clear(gt_surface *s);
 static inline gt_cell *surf_cell(const gt_surface *s, int x, int y)
 {
@@ -66,7 +80,8 @@ static inline gt_cell *surf_cell(const gt_surface *s, int x, int y)
 }
 
 /* Writes UTF-8 text at (x, y), at most maxw columns (and never off the surface); characters
- * the locale cannot show as one or two columns become '?'. Returns the columns used. */
+ * the locale cannot show as one or two columns become '?'. Returns the columns used. Text
+ * left out past the width is noted in clips. */
 int surf_text(gt_surface *s, int x, int y, int maxw, gt_role role, const char *text);
 int surf_printf(gt_surface *s, int x, int y, int maxw, gt_role role, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));

@@ -305,10 +305,10 @@ static int parse_edit(const gt_model *m, const char *s, size_t steps, size_t *st
     return GT_OK;
 }
 
-int export_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e)
+int export_main(const gt_session *sn, const gt_screen_opts *o, gt_error *e)
 {
-    const gt_model *m = &sm->m[0];
-    const gt_text *t = &sm->text[0];
+    const gt_model *m = sn->model[0].base;
+    const gt_text *t = &sn->model[0].text;
     char last[32];
     int cols = EXPORT_COLS, rows = EXPORT_ROWS, rc;
     if (o->size && (rc = parse_size(o->size, &cols, &rows, e)))
@@ -326,7 +326,8 @@ int export_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e
             return gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", o->file);
     }
     gt_models ms;
-    if ((rc = models_open(&ms, sm, o->layer, strcmp(nl_langinfo(CODESET), "UTF-8") == 0, e)))
+    if ((rc = models_open(&ms, sn, o->threads, o->layer,
+                          strcmp(nl_langinfo(CODESET), "UTF-8") == 0, e)))
         return rc;
     for (int k = 0; k < ms.n && rc == GT_OK; k++) /* the header's loss, at once */
         if (ms.ivs[k].what[0])

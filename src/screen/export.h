@@ -7,6 +7,7 @@
 
 #include "gatetui/error.h"
 #include "gatetui/intervene.h"
+#include "gatetui/session.h"
 #include "gatetui/model.h"
 #include "gatetui/text.h"
 #include "gatetui/trace.h"
@@ -24,6 +25,8 @@ typedef struct gt_screen_opts {
     int color;             /* the screen: colours allowed (NO_COLOR unset or empty) */
     int mouse;             /* the screen: the mouse's clicks and wheel (GATETUI_NOMOUSE unset) */
     const char *term;      /* the screen: TERM, or NULL */
+    int threads;           /* GATETUI_THREADS: N >= 0 for the pass and the Jacobian, or -1:
+                            * their own choice */
 } gt_screen_opts;
 
 #define EXPORT_COLS 120
@@ -41,12 +44,13 @@ int export_text_to_cwd(const gt_trace *tr, const char *text_name, char *out, siz
                        gt_error *e);
 
 /* The --export mode. */
-int export_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e);
+int export_main(const gt_session *s, const gt_screen_opts *o, gt_error *e);
 
 /* Writes the HTML figure (as --html draws it) of the view's selected unit, in the signal the
  * text is coloured by (h when it is not), over the text as edited around the cursor, as many
  * steps as the trace's window holds, to a new file of the current directory:
- * TEXT-unitU-SIGNAL.html (then -2, ...). Its name goes to out, the steps to *from, *to. */
+ * TEXT-MODEL-unitU-SIGNAL.html, -edited before .html when the text is edited there (then
+ * -2, ...); edited characters outlined. Its name goes to out, the steps to *from, *to. */
 int export_figure_to_cwd(gt_view *v, char *out, size_t n, size_t *from, size_t *to,
                          gt_error *e);
 

@@ -8,14 +8,15 @@
 
 #include "screen/models.h"
 
-int models_open(gt_models *ms, const gt_screen_models *sm, int layer, int utf8, gt_error *e)
+int models_open(gt_models *ms, const gt_session *sm, int threads, int layer, int utf8,
+                gt_error *e)
 {
     memset(ms, 0, sizeof *ms);
     ms->v = calloc((size_t)sm->n, sizeof *ms->v);
     ms->tr = calloc((size_t)sm->n, sizeof *ms->tr);
     ms->ivs = calloc((size_t)sm->n, sizeof *ms->ivs);
     ms->changed = calloc((size_t)sm->n, 1);
-    ms->file_m = sm->m;
+    ms->session = sm;
     if (!ms->v || !ms->tr || !ms->ivs || !ms->changed) {
         free(ms->v);
         free(ms->tr);
@@ -25,17 +26,17 @@ int models_open(gt_models *ms, const gt_screen_models *sm, int layer, int utf8, 
     }
     for (int k = 0; k < sm->n; k++) {
         gt_data_interv *iv = &ms->ivs[k];
-        int rc = data_interv_init(iv, &sm->m[k], sm->iv ? &sm->iv[k] : NULL, &sm->text[k], e);
+        const gt_session_model *sk = &sm->model[k];
+        int rc = data_interv_init(iv, sk->base, &sk->iv, &sk->text, e);
         if (rc) {
             models_close(ms);
             return rc;
         }
-        data_interv_set_map(iv, sm->map[k]);
+        data_interv_set_map(iv, sk->map);
         /* the pass: N threads, or 0 asking it to choose whatever the model */
-        gt_trace_limits lim = {.pass_threads = sm->threads < 0 ? 0 : sm->threads ? sm->threads
-                                                                                 : -1};
-        rc = trace_open_mapped(&ms->tr[k], &iv->m, &sm->text[k], sm->map[k], &lim, e);
-        if (rc == GT_OK && (rc = view_init(&ms->v[k], &iv->m, &sm->text[k], ms->tr[k], layer,
+        gt_trace_limits lim = {.pass_threads = threads < 0 ? 0 : threads ? threads : -1};
+        rc = trace_open_mapped(&ms->tr[k], &iv->m, &sk->text, sk->map, &lim, e);
+        if (rc == GT_OK && (rc = view_init(&ms->v[k], &iv->m, &sk->text, ms->tr[k], layer,
                                            e)) != GT_OK) {
             trace_close(ms->tr[k]);
             ms->tr[k] = NULL;
@@ -48,7 +49,7 @@ int models_open(gt_models *ms, const gt_screen_models *sm, int layer, int utf8, 
         ms->n++;
         gt_view *v = &ms->v[k];
         v->ivs = iv;
-        v->jac.threads = sm->threads < 0 ? 0 : sm->threads;
+        v->jac.threads = threads < 0 ? 0 : threads;
         v->utf8 = utf8;
         v->peers = ms->v;
         if (k == 0)
@@ -144,7 +145,7 @@ static int check_files(gt_models *ms)
         return 0;
     ms->checked_s = (long long)now.tv_sec;
     for (int k = 0; k < ms->n; k++) {
-        if (ms->changed[k] || !model_file_changed(&ms->file_m[k]))
+        if (ms->changed[k] || !model_file_changed(ms->session->model[k].base))
             continue;
         ms->changed[k] = 1;
         ms->v[k].file_changed = 1;

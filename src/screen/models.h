@@ -9,19 +9,9 @@
 #include "gatetui/model.h"
 #include "gatetui/text.h"
 #include "gatetui/intervene.h"
+#include "gatetui/session.h"
 #include "screen/data_interv.h"
 #include "screen/view.h"
-
-/* What main hands the screen: n models; text[k] the text for model k (the same steps, model
- * 0's tokens, with model k's loss), map[k] model 0's token -> model k's (NULL: the same). */
-typedef struct gt_screen_models {
-    const gt_model *m;
-    const gt_text *text;
-    const uint16_t *const *map;
-    const gt_intervention *iv; /* [n]: each model's interventions from the command line, or NULL */
-    int n;
-    int threads; /* GATETUI_THREADS: N >= 0 for the pass and the Jacobian, or -1: their own */
-} gt_screen_models;
 
 typedef struct gt_models {
     int n, cur;
@@ -29,14 +19,18 @@ typedef struct gt_models {
     gt_view *v;      /* [n] */
     gt_trace **tr;   /* [n] */
     gt_data_interv *ivs;  /* [n]: each model's interventions and the model they make */
-    const gt_model *file_m; /* [n]: the models as read, whose files are watched */
+    const gt_session *session; /* the models as read (whose files are watched), their
+                                * interventions, texts and tables */
     unsigned char *changed; /* [n]: 1 once the model's file was seen changed on disk */
     long long checked_s;  /* the monotonic second the files were last looked at */
 } gt_models;
 
-/* Opens a trace and a view for each model (layer < 0: 0); ms must stay where it is while
- * open (the views point to ms->ui). */
-int models_open(gt_models *ms, const gt_screen_models *sm, int layer, int utf8, gt_error *e);
+/* Opens a trace and a view for each model of the session s (which must outlive ms), with
+ * the session's interventions to start from; threads: GATETUI_THREADS (N >= 0) for the
+ * background pass and the Jacobian, or -1: their own choice; layer < 0: 0. ms must stay
+ * where it is while open (the views point to ms->ui). */
+int models_open(gt_models *ms, const gt_session *s, int threads, int layer, int utf8,
+                gt_error *e);
 void models_close(gt_models *ms);
 /* The view shown. */
 gt_view *models_view(gt_models *ms);

@@ -27,13 +27,22 @@ int panel_help_scroll_max(int w, int h);
 /* A panel's title row: a rule with the title on the left and a note on the right. Right-hand
  * panels (x > 0) also draw a rule down their left edge; *inner gets the rest. */
 void panel_frame(gt_surface *s, gt_rect r, const char *title, const char *note, gt_rect *inner);
-/* The first of notes[0..n) that panel_frame shows beside title in r (a note that does not
- * fit is left out), or "". */
-const char *panel_note_pick(gt_rect r, const char *title, const char *const *notes, int n);
 
-/* Writes text in one row of w cells from (x, y), its end cut with an ellipsis (… or ~)
- * when it is wider; returns the cells used. */
+/* Whether title and note both fit in r's title row (panel_frame draws the note only where
+ * it fits beside the title). */
+int panel_frame_fits(gt_rect r, const char *title, const char *note);
+
+/* Writes text in one row of w cells from (x, y); when it is wider, its whole items (up to a
+ * comma, semicolon or colon) that fit, or else its whole words, and an ellipsis (" …", or
+ * " ~" in ASCII) after them, so that no number is cut nor parted from its name (a single
+ * word wider than w, a name, is cut before the ellipsis). Returns the cells used. */
 int panel_line(gt_surface *s, int x, int y, int w, gt_role role, const char *text);
+
+/* Items on one row of w cells from (x, y), each with its separator before it: all when
+ * they fit, else as many whole ones as fit with " …" after them (the first one's whole
+ * words when not even it fits). Returns the cells used. */
+int panel_items(gt_surface *s, int x, int y, int w, gt_role role, const char *const *items,
+                int n);
 
 /* Writes text into w x h cells from (x, y), broken at spaces; returns the rows used. */
 int panel_wrap(gt_surface *s, int x, int y, int w, int h, gt_role role, const char *text);

@@ -9,17 +9,6 @@
 #include "gatetui/utf8.h"
 #include "screen/panel.h"
 
-const char *panel_note_pick(gt_rect r, const char *title, const char *const *notes, int n)
-{
-    const int tx = r.x + (r.x > 0) + 1, end = r.x + r.w;
-    int used = title && *title ? surf_width(title) + 2 : 0;
-    used = used < end - tx ? used : end - tx;
-    for (int i = 0; i < n; i++)
-        if (end - 1 - (surf_width(notes[i]) + 2) > tx + used)
-            return notes[i];
-    return "";
-}
-
 void panel_frame(gt_surface *s, gt_rect r, const char *title, const char *note, gt_rect *inner)
 {
     const char *rule = s->utf8 ? "─" : "-";
@@ -48,6 +37,12 @@ void panel_frame(gt_surface *s, gt_rect r, const char *title, const char *note, 
     }
     if (inner)
         *inner = (gt_rect){r.x + left, r.y + 1, r.w - left, r.h - 1};
+}
+
+int panel_frame_fits(gt_rect r, const char *title, const char *note)
+{
+    const int left = r.x > 0, room = r.w - left - 5; /* the rules and blanks around them */
+    return surf_width(title) + (note && *note ? surf_width(note) + 2 : 0) <= room;
 }
 
 int panel_fields(gt_surface *s, int x, int y, int w, gt_role role, const char *const *fields,
@@ -100,8 +95,55 @@ int panel_line(gt_surface *s, int x, int y, int w, gt_role role, const char *tex
         return 0;
     if (surf_width(text) <= w)
         return surf_text(s, x, y, w, role, text);
+    /* the longest run of whole items (up to a comma, a semicolon or a colon) that leaves
+       room for " …" after it, else of whole words: a number is not parted from its name */
+    char head[512];
+    size_t keep = 0, item = 0;
+    for (const char *sp = strchr(text, ' '); sp; sp = strchr(sp + 1, ' ')) {
+        size_t len = (size_t)(sp - text);
+        if (len >= sizeof head)
+            break;
+        snprintf(head, sizeof head, "%.*s", (int)len, text);
+        if (surf_width(head) + 2 > w)
+            break;
+        if (len && text[len - 1] != ' ')
+            keep = len;
+        if (len && strchr(",;:", text[len - 1]))
+            item = len;
+    }
+    if (item)
+        keep = item;
+    if (keep) {
+        snprintf(head, sizeof head, "%.*s", (int)keep, text);
+        int n = surf_text(s, x, y, w, role, head);
+        return n + surf_text(s, x + n, y, 2, R_DIM, s->utf8 ? " …" : " ~");
+    }
+    /* one word (a name) wider than w: cut where it must */
     int n = surf_text(s, x, y, w - 1, role, text);
     return n + surf_text(s, x + n, y, 1, R_DIM, s->utf8 ? "…" : "~");
+}
+
+int panel_items(gt_surface *s, int x, int y, int w, gt_role role, const char *const *items,
+                int n)
+{
+    const char *more = s->utf8 ? " …" : " ~";
+    int used = 0, fit = 0, total = 0;
+    for (int i = 0; i < n; i++)
+        total += surf_width(items[i]);
+    if (total <= w) {
+        fit = n;
+    } else {
+        for (; fit < n && used + surf_width(items[fit]) + 2 <= w; fit++)
+            used += surf_width(items[fit]);
+    }
+    used = 0;
+    for (int i = 0; i < fit; i++)
+        used += surf_text(s, x + used, y, w - used, role, items[i]);
+    if (fit < n && fit > 0)
+        used += surf_text(s, x + used, y, w - used, R_DIM, more);
+    else if (fit < n) /* not even the first: its words that fit */
+        used = panel_line(s, x, y, w, role, items[0] + strspn(items[0], " "));
+    return used;
 }
 
 int panel_wrap(gt_surface *s, int x, int y, int w, int h, gt_role role, const char *text)

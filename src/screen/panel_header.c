@@ -11,15 +11,11 @@
 #include "gatetui/report.h"
 #include "screen/panel.h"
 
-/* Text from x, cut before end with an ellipsis when it does not fit. */
+/* Text from x, cut before end after its last whole word with an ellipsis when it does not
+ * fit (panel_line). */
 static int put(gt_surface *s, int x, int y, int end, gt_role role, const char *text)
 {
-    if (x >= end)
-        return x;
-    if (surf_width(text) <= end - x)
-        return x + surf_text(s, x, y, end - x, role, text);
-    x += surf_text(s, x, y, end - x - 1, role, text);
-    return x + surf_text(s, x, y, 1, R_DIM, s->utf8 ? "…" : "~");
+    return x >= end ? x : x + panel_line(s, x, y, end - x, role, text);
 }
 
 /* The mean loss of the text (doc/model-files.md) in its forms, longest first: in bits per

@@ -147,21 +147,45 @@ static void jac_plot(gt_surface *s, int x, int y0, int w, int rows, const gt_vie
     if (carry)
         what[nc] = "C_jj", cv[nc++] = (plot_curve){dc, "c", R_BAR0};
     what[nc] = "|J_jj|", cv[nc++] = (plot_curve){dj, "j", R_MARK};
-    int lx = x;
-    for (int i = 0; i < nc; i++) { /* the legend: each curve's letter and what it is */
-        lx += surf_text(s, lx, y0, x + w - lx, cv[i].role, cv[i].label);
-        lx += surf_printf(s, lx, y0, x + w - lx, R_DIM, " %s  ", what[i]);
+    /* the legend: each curve's letter and what it is, two spaces apart or one, else as
+       many as fit and " …" */
+    int gap = 2, shown = nc, lx = x, wd = 0;
+    for (int i = 0; i < nc; i++)
+        wd += 2 + surf_width(what[i]) + (i ? gap : 0);
+    if (wd > w)
+        gap = 1, wd -= nc - 1;
+    while (wd > w && shown > 1) {
+        shown--;
+        wd = 2;
+        for (int i = 0; i < shown; i++)
+            wd += 2 + surf_width(what[i]) + (i ? gap : 0);
     }
+    for (int i = 0; i < shown; i++) {
+        lx += surf_printf(s, lx, y0, x + w - lx, R_DIM, "%*s", i ? gap : 0, "");
+        lx += surf_text(s, lx, y0, x + w - lx, cv[i].role, cv[i].label);
+        lx += surf_printf(s, lx, y0, x + w - lx, R_DIM, " %s", what[i]);
+    }
+    if (shown < nc)
+        surf_text(s, lx, y0, x + w - lx, R_DIM, s->utf8 ? " …" : " ~");
     plot_log(s, x, y0 + 1, w, rows - 2, K, cv, nc, v->mono);
 }
 
-/* As many of n values as fit in w columns after the label, each in 7. */
+/* How many of n values of 7 columns fit in room: all, or as many as leave room for " …". */
+static int fitting(int n, int room)
+{
+    return n * 7 <= room ? n : room >= 9 ? (room - 2) / 7 : 0;
+}
+
+/* As many of n values as fit in w columns after the label, each in 7, and " …" after them
+ * when some are left out. */
 static void values(gt_surface *s, int x, int y, int w, gt_role role, const char *label,
                    const double *v, int n)
 {
-    int cx = x + surf_text(s, x, y, w, R_DIM, label);
-    for (int i = 0; i < n && cx + 7 <= x + w; i++)
+    int cx = x + surf_text(s, x, y, w, R_DIM, label), fit = fitting(n, x + w - cx);
+    for (int i = 0; i < fit; i++)
         cx += surf_printf(s, cx, y, 7, role, " %6.4f", v[i]);
+    if (fit < n)
+        surf_text(s, cx, y, x + w - cx, R_DIM, s->utf8 ? " …" : " ~");
 }
 
 /* Two lines at y: the step's eigenvalue moduli above the sorted carry gates. */
@@ -206,7 +230,7 @@ static void lyapunov(gt_surface *s, int x, int y, int w, const gt_view *v)
     snprintf(buf, sizeof buf, "Lyapunov t%s (steps %s..%s, %s 95%%):", s->utf8 ? "½" : "1/2",
              report_commas(de->ly_warmup + 1, a, sizeof a),
              report_commas(de->ly_steps, b, sizeof b), pm);
-    int cx = x + panel_line(s, x, y, w, R_DIM, buf);
+    int cx = x + panel_line(s, x, y, w, R_DIM, buf), fit = 0;
     for (int i = 0; i < de->ly_modes; i++) {
         char cell[64];
         if (isnan(de->ly_hl[i]))
@@ -216,10 +240,13 @@ static void lyapunov(gt_surface *s, int x, int y, int w, const gt_view *v)
         else
             snprintf(cell, sizeof cell, " %6.1f%s%.1f", de->ly_hl[i], pm, de->ly_hw[i]);
         const int cols = (int)strlen(cell) - (s->utf8 && strstr(cell, pm) ? 1 : 0); /* ± */
-        if (cx + cols > x + w)
-            break;
+        if (cx + cols + 2 > x + w && (i + 1 < de->ly_modes || cx + cols > x + w))
+            break; /* room for the " …" that says the rest is left out */
         cx += surf_text(s, cx, y, cols, R_NORMAL, cell);
+        fit++;
     }
+    if (fit < de->ly_modes)
+        surf_text(s, cx, y, x + w - cx, R_DIM, s->utf8 ? " …" : " ~");
 }
 
 /* The state's distance from the fixed point under the cursor's character. */
@@ -248,9 +275,40 @@ static void fixed_point(gt_surface *s, int x, int y, int w, const gt_view *v)
     else
         snprintf(hl, sizeof hl, "stable, slowest %s %.1f", s->utf8 ? "t½" : "t1/2",
                  de->fp_halflife);
-    snprintf(buf, sizeof buf, "fixed point under %s (%d steps of it held, then Newton): "
-             "|s_T - s*| = %.3g, %s", ch, DATA_EIG_HOLD, de->fp_dist, hl);
-    panel_line(s, x, y, w, R_NORMAL, buf);
+    /* how it was found left out first, then what follows the distance */
+    char how[64], dist[64], stab[64];
+    snprintf(buf, sizeof buf, "fixed point under %s", ch);
+    snprintf(how, sizeof how, " (%d steps of it held, then Newton)", DATA_EIG_HOLD);
+    snprintf(dist, sizeof dist, ": |s_T - s*| = %.3g,", de->fp_dist);
+    snprintf(stab, sizeof stab, " %s", hl);
+    const char *items[4] = {buf, how, dist, stab};
+    int wd = 0;
+    for (int i = 0; i < 4; i++)
+        wd += surf_width(items[i]);
+    if (wd <= w)
+        panel_items(s, x, y, w, R_NORMAL, items, 4);
+    else
+        panel_items(s, x, y, w, R_NORMAL, (const char *const[]){buf, dist, stab}, 3);
+}
+
+/* The two at the last lag compared: the norms, the diagonal's share, the unit's J_jj (and
+ * C_jj), each part whole or left out. */
+static void last_line(gt_surface *s, int x, int y, int w, const gt_data_jac *jv, int rnn)
+{
+    const gt_jacobian_lag *l = &jv->lag[jv->K - 1];
+    char a[96], b[64], c[96];
+    if (rnn) {
+        snprintf(a, sizeof a, "k = %d: |J|_F = %.3g,", jv->K, l->frob);
+        snprintf(c, sizeof c, " unit %d: J_jj %.3g", jv->lag_unit, l->diag);
+    } else {
+        snprintf(a, sizeof a, "k = %d: |J|_F = %.3g times |C|_F,", jv->K,
+                 l->frob / l->carry_frob);
+        snprintf(c, sizeof c, " unit %d: J_jj %.3g against C_jj %.3g", jv->lag_unit, l->diag,
+                 l->carry);
+    }
+    snprintf(b, sizeof b, " the diagonal %.0f%% of it;", 100 * l->diag_share);
+    const char *items[3] = {a, b, c};
+    panel_items(s, x, y, w, R_NORMAL, items, 3);
 }
 
 void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
@@ -276,7 +334,7 @@ void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
                    "waiting for the states of the model as changed (the status line)");
         return;
     }
-    if (!jv->valid && jv->computing) {
+    if ((!jv->valid || jv->K < 1) && jv->computing) { /* nothing to show meanwhile */
         snprintf(buf, sizeof buf, "computing the derivative at step %s ...",
                  report_commas(v->t, at, sizeof at));
         panel_wrap(s, x, y, w, in.h, R_DIM, buf);
@@ -313,14 +371,5 @@ void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
     eigen(s, x, end - 5, w, v, g);
     lyapunov(s, x, end - 3, w, v);
     fixed_point(s, x, end - 2, w, v);
-    const gt_jacobian_lag *l = &jv->lag[jv->K - 1];
-    if (rnn)
-        snprintf(buf, sizeof buf, "k = %d: |J|_F = %.3g, the diagonal %.0f%% of it; unit %d: "
-                 "J_jj %.3g", jv->K, l->frob, 100 * l->diag_share, jv->lag_unit, l->diag);
-    else
-        snprintf(buf, sizeof buf,
-             "k = %d: |J|_F = %.3g times |C|_F, the diagonal %.0f%% of it; unit %d: J_jj %.3g "
-             "against C_jj %.3g", jv->K, l->frob / l->carry_frob, 100 * l->diag_share, jv->lag_unit,
-             l->diag, l->carry);
-    panel_line(s, x, end - 1, w, R_NORMAL, buf);
+    last_line(s, x, end - 1, w, jv, rnn);
 }

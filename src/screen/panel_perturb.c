@@ -35,25 +35,88 @@ static const gt_data_pert *peer_pert(const gt_view *v, int k)
     return o->valid && o->step == pv->step && o->layer == pv->layer && o->r.K == pv->r.K ? o : NULL;
 }
 
-/* What each model's difference is measured on: c for an LSTM, h for a GRU. */
-static const double *measured(const gt_data_pert *p) { return p->lstm ? p->r.dc : p->r.dh; }
+/* What every model's curve in the plot is: its hidden state's difference (h with h: an
+ * LSTM's cell c is not set beside another model's h). */
+static const double *hidden_curve(const gt_data_pert *p) { return p->r.dh; }
 
-/* With several models: every model's half-life of its measured curve, on one line (the
- * model shown in brackets). Returns the row after it. */
+/* A model's half-lives as the line of every model's gives them (models_line). */
+typedef struct peer_hl {
+    char h[16], c[16]; /* c "" for a model without a cell */
+    int kept;          /* 0: left out */
+} peer_hl;
+
+/* The line of every model's half-life into buf, at a level of compactness of its words:
+ * each kept model's h, and an LSTM's c beside it (with_c: 2 every model's, 1 the others'
+ * but the model shown's, whose c is on the line above, 0 none). Returns the length. */
+static int models_text(char *buf, size_t n, const gt_surface *s, const gt_view *v,
+                       const peer_hl *hl, int np, int level, int with_c)
+{
+    static const char *const lead[4] = {"measured %s of h by model:", "%s of h by model:",
+                                        "h %s by model:", "h %s:"};
+    int len = snprintf(buf, n, lead[level], s->utf8 ? "t½" : "t1/2");
+    for (int k = 0; k < np && (size_t)len < n; k++) {
+        if (!hl[k].kept)
+            continue;
+        int c = hl[k].c[0] && (with_c == 2 || (with_c == 1 && k != v->self));
+        len += snprintf(buf + len, n - (size_t)len,
+                        k == v->self ? "%s[%d] %s%s%s%s" : "%s%d %s%s%s%s",
+                        k && !level ? "  " : " ", k + 1, hl[k].h, c ? " (c " : "",
+                        c ? hl[k].c : "", c ? ")" : "");
+    }
+    return len;
+}
+
+/* With several models: every model's half-life of its hidden state h for the same edit,
+ * the model shown in brackets, an LSTM's of its cell c beside it, labelled ("measured t½
+ * of h by model: [1] 4.5 (c 12.3)  2 5.7  3 4.5"). Where it does not fit: fewer words,
+ * then the c of the model shown (on the line above), then the others' c, then the last
+ * models but the one shown, the count left out said ("+2 more", or "+2"). Returns the row
+ * after it. */
 static int models_line(gt_surface *s, int x, int y, int w, const gt_view *v)
 {
-    char buf[512], one[48];
-    int len = snprintf(buf, sizeof buf, "measured %s by model:", s->utf8 ? "t½" : "t1/2");
-    for (int k = 0; k < v->npeers && k < PEER_MAX; k++) {
+    peer_hl hl[PEER_MAX];
+    const int np = v->npeers < PEER_MAX ? v->npeers : PEER_MAX;
+    int left = 0; /* the others' c, when they are left out */
+    for (int k = 0; k < np; k++) {
         const gt_data_pert *o = peer_pert(v, k);
-        char hl[16] = "-";
+        snprintf(hl[k].h, sizeof hl[k].h, "-");
+        hl[k].c[0] = 0;
+        hl[k].kept = 1;
         if (o)
-            fmt_hl(hl, sizeof hl, o->lstm ? o->r.hl_c : o->r.hl_h, o->r.K);
-        snprintf(one, sizeof one, k == v->self ? " [%d] %s" : " %d %s", k + 1, hl);
-        if (len + (int)strlen(one) < (int)sizeof buf)
-            len += snprintf(buf + len, sizeof buf - (size_t)len, "%s", one);
+            fmt_hl(hl[k].h, sizeof hl[k].h, o->r.hl_h, o->r.K);
+        if (o && o->lstm) {
+            fmt_hl(hl[k].c, sizeof hl[k].c, o->r.hl_c, o->r.K);
+            left += k != v->self;
+        }
     }
-    surf_text(s, x, y, w, R_NORMAL, buf);
+    char buf[512];
+    for (int level = 0; level < 4; level++)
+        for (int with_c = 2; with_c >= 1; with_c--)
+            if (models_text(buf, sizeof buf, s, v, hl, np, level, with_c) > 0 &&
+                surf_width(buf) <= w) {
+                surf_text(s, x, y, w, R_NORMAL, buf);
+                return y + 1;
+            }
+    for (int k = np; k >= 0; k--) { /* the others' c left out, then the last models */
+        if (k < np && k != v->self) {
+            hl[k].kept = 0;
+            left++;
+        } else if (k < np) {
+            continue;
+        }
+        char more[32] = "";
+        models_text(buf, sizeof buf, s, v, hl, np, 3, 0);
+        for (int f = 0; f < 2 && left; f++) { /* "+2 more", or where that is too long "+2" */
+            snprintf(more, sizeof more, f ? " +%d" : " +%d more", left);
+            if (surf_width(buf) + surf_width(more) <= w)
+                break;
+        }
+        if (surf_width(buf) + surf_width(more) <= w) {
+            int used = surf_text(s, x, y, w, R_NORMAL, buf);
+            surf_text(s, x + used, y, w - used, R_DIM, more);
+            break;
+        }
+    }
     return y + 1;
 }
 
@@ -82,8 +145,9 @@ static void edit_line(gt_surface *s, int x, int y, int w, const gt_view *v, size
 }
 
 /* The half-lives (hc of an LSTM's c, hl of L, hf of F, hh of h) and the ratio at k_at, at a
- * level of compactness: 0 spaced out, 1 tight, 2 tighter and the ratio's k left out, 3 the
- * half-lives alone (the ratio then goes on a line of its own). Returns buf. */
+ * level of compactness: 0 spaced out, 1 tight, 2 tighter (the ratio's k kept: a ratio
+ * means nothing without it), 3 the half-lives alone (the ratio then goes on a line of its
+ * own). Returns buf. */
 static const char *summary(char *buf, size_t n, int level, int lstm, const char *half,
                            const char *hc, const char *hl, const char *hf, const char *hh,
                            int K, int k_at, const char *ratio)
@@ -102,7 +166,7 @@ static const char *summary(char *buf, size_t n, int level, int lstm, const char 
     else if (level == 1)
         snprintf(tail, sizeof tail, "  %s/F(%d) %s", v, at, ratio);
     else if (level == 2)
-        snprintf(tail, sizeof tail, " %s/F %s", v, ratio);
+        snprintf(tail, sizeof tail, " %s/F(%d) %s", v, at, ratio);
     if (lstm)
         snprintf(buf, n, "%s c%s%s%sL%s%s%sF%s%s%sh%s%s%s", half, ns, hc, sp, ns, hl, sp, ns, hf,
                  sp, ns, hh, tail);
@@ -146,39 +210,81 @@ static int halflife_lines(gt_surface *s, int x, int y, int w, int end, const gt_
     return y + 1;
 }
 
-/* The curves' names under the plot, shortened when the long ones do not fit in w; then the
- * other models' digits (the first npeer curves of cv), when there is room. */
+/* The legend's width at a level (0 the names, 1 the brief ones, 2 those one space apart)
+ * with the items of mask (bit i: item i) and the other models' digits when peers. */
+typedef struct legend_item {
+    const char *letter, *name, *brief;
+    gt_role role;
+} legend_item;
+
+static int legend_width(const legend_item *item, unsigned mask, int level, int npeer,
+                        const char *what)
+{
+    int wd = 0, gap = level >= 2 ? 1 : 2;
+    for (int i = 0; i < 4; i++)
+        if (mask >> i & 1)
+            wd += (wd ? gap : 0) + 2 + surf_width(level ? item[i].brief : item[i].name);
+    if (npeer)
+        wd += gap + 2 * npeer + surf_width(what);
+    return wd;
+}
+
+/* The curves' names under the plot, shortened, then closer together, then without the
+ * other models' digits (the first npeer curves of cv) where the long ones do not fit in w;
+ * where even those do not, whole names left out (the plain h and c first, F and L kept
+ * longest) and " …" said. */
 static void legend(gt_surface *s, int x, int y, int w, int lstm, int nofo, const plot_curve *cv,
                    int npeer)
 {
-    const struct {
-        const char *letter, *name, *brief;
-        gt_role role;
-    } item[4] = {
+    const legend_item item[4] = {
         {"c", "measured", "meas.", R_PLOT},
         {"F", lstm ? "forget-only" : "update gate only", lstm ? "forget" : "z only", R_CARRY},
         {"h", lstm ? "hidden" : "measured", lstm ? "hidden" : "meas.", R_BAR0},
         {"L", "linearized", "linear", R_MARK},
     };
-    const char *what = npeer > 1 ? "models, measured" : "model, measured";
-    const int peer_w = npeer ? 2 * npeer + surf_width(what) : 0;
-    int full = peer_w;
-    for (int i = lstm ? 0 : 1; i < 4; i++)
-        full += i == 1 && nofo ? 0 : 2 + surf_width(item[i].name) + 2;
-    int lx = x;
-    for (int i = lstm ? 0 : 1; i < 4; i++) {
-        if (i == 1 && nofo) /* a plain RNN: no forget-only curve */
-            continue;
-        lx += surf_text(s, lx, y, x + w - lx, item[i].role, item[i].letter);
-        lx += surf_printf(s, lx, y, x + w - lx, R_DIM, " %s  ",
-                          full - 2 <= w ? item[i].name : item[i].brief);
+    static const int drop[4] = {2, 0, 3, 1}; /* h, c, L, F: the order they are left out */
+    const char *what = npeer > 1 ? "models' h" : "model's h";
+    unsigned mask = (lstm ? 1u : 0u) | (nofo ? 0u : 2u) | 4u | 8u;
+    int level = 0, peers = npeer, cut = 0;
+    while (legend_width(item, mask, level, peers, what) > w) {
+        if (level < 2)
+            level++;
+        else if (peers)
+            peers = 0, cut = 1;
+        else if (mask & (mask - 1)) { /* more than one name left */
+            int i = 0;
+            while (!(mask >> drop[i] & 1))
+                i++;
+            mask &= ~(1u << drop[i]);
+            cut = 1;
+        } else {
+            break;
+        }
     }
-    /* "2 3 models, measured": the digits of the other models' curves */
-    if (!npeer || lx + peer_w > x + w)
-        return;
-    for (int i = 0; i < npeer; i++)
-        lx += surf_text(s, lx, y, 1, cv[i].role, cv[i].label) + 1;
-    surf_text(s, lx, y, x + w - lx, R_DIM, what);
+    if (cut && legend_width(item, mask, level, 0, what) + 2 > w && mask & (mask - 1)) {
+        int i = 0; /* room for " …" */
+        while (!(mask >> drop[i] & 1))
+            i++;
+        mask &= ~(1u << drop[i]);
+    }
+    const char *gap = level >= 2 ? " " : "  ";
+    int lx = x;
+    for (int i = 0; i < 4; i++) {
+        if (!(mask >> i & 1))
+            continue;
+        if (lx > x)
+            lx += surf_text(s, lx, y, x + w - lx, R_DIM, gap);
+        lx += surf_text(s, lx, y, x + w - lx, item[i].role, item[i].letter);
+        lx += surf_printf(s, lx, y, x + w - lx, R_DIM, " %s", level ? item[i].brief : item[i].name);
+    }
+    if (peers) { /* "2 3 models' h": the digits of the other models' curves */
+        lx += surf_text(s, lx, y, x + w - lx, R_DIM, gap);
+        for (int i = 0; i < npeer; i++)
+            lx += surf_text(s, lx, y, 1, cv[i].role, cv[i].label) + 1;
+        surf_text(s, lx, y, x + w - lx, R_DIM, what);
+    } else if (cut) {
+        surf_text(s, lx, y, x + w - lx, R_DIM, s->utf8 ? " …" : " ~");
+    }
 }
 
 /* The plot of the curves over plot_rows rows at y, its k axis and its legend; returns the
@@ -195,8 +301,8 @@ static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_view
     int nc = 0;
     for (int k = 0; k < v->npeers && k < PEER_MAX; k++) { /* the other models under this one's */
         const gt_data_pert *o = k == v->self ? NULL : peer_pert(v, k);
-        if (o && measured(o)[0] > 0)
-            cv[nc++] = (plot_curve){measured(o), name[k], role[k % 3]};
+        if (o && hidden_curve(o)[0] > 0)
+            cv[nc++] = (plot_curve){hidden_curve(o), name[k], role[k % 3]};
     }
     const int npeer = nc;
     const int nofo = isnan(pv->r.fo[0]); /* a plain RNN: no carry gate, no F */
@@ -226,28 +332,50 @@ static void lasting_units(gt_surface *s, int x, int y, int w, int urows, const g
 {
     char buf[256];
     const int nofo = isnan(pv->r.fo[0]); /* a plain RNN: the measured steps alone */
-    if (urows == 2) {
-        snprintf(buf, sizeof buf, "units lasting longest, steps (measured%s):", nofo ? "" : "/F");
-        surf_text(s, x, y++, w, R_DIM, buf);
+    if (urows == 2) { /* the longest title that fits */
+        static const char *const form[4] = {"units lasting longest, steps (measured%s):",
+                                            "lasting longest, steps (measured%s):",
+                                            "lasting longest (measured%s):", "lasting (measured%s):"};
+        for (int f = 0; f < 4; f++) {
+            snprintf(buf, sizeof buf, form[f], nofo ? "" : "/F");
+            if (surf_width(buf) <= w || f == 3)
+                break;
+        }
+        panel_line(s, x, y++, w, R_DIM, buf);
     }
     int ux = x;
     if (urows == 1)
         ux += surf_text(s, ux, y, w, R_DIM, "lasting:");
     if (!pv->ntop)
         surf_text(s, ux, y, x + w - ux, R_DIM, " no unit differs");
+    char item[DATA_PERT_TOP][48];
+    int iw[DATA_PERT_TOP];
     for (int i = 0; i < pv->ntop; i++) {
         char t1[16], t2[16];
         const char *ge = s->utf8 ? "≥" : ">=";
         snprintf(t1, sizeof t1, "%s%d", pv->top_last[i] >= pv->r.K ? ge : "", pv->top_last[i]);
         snprintf(t2, sizeof t2, "%s%d", pv->top_last_fo[i] >= pv->r.K ? ge : "",
                  pv->top_last_fo[i]);
-        snprintf(buf, sizeof buf, "%s#%d %s%s%s", i || urows == 1 ? " " : "", pv->top[i], t1,
-                 nofo ? "" : "/", nofo ? "" : t2);
-        int bw = surf_width(buf);
-        if (ux + bw > x + w)
-            break;
-        ux += surf_text(s, ux, y, bw, R_NORMAL, buf);
+        snprintf(item[i], sizeof item[i], "%s#%d %s%s%s", i || urows == 1 ? " " : "",
+                 pv->top[i], t1, nofo ? "" : "/", nofo ? "" : t2);
+        iw[i] = surf_width(item[i]);
     }
+    /* as many whole as fit, and how many more there are where some do not */
+    int n = pv->ntop, used = 0;
+    char more[32] = "";
+    for (;; n--) {
+        used = 0;
+        for (int i = 0; i < n; i++)
+            used += iw[i];
+        more[0] = 0;
+        if (n < pv->ntop)
+            snprintf(more, sizeof more, "%s+%d more", n || urows == 1 ? " " : "", pv->ntop - n);
+        if (ux + used + surf_width(more) <= x + w || n == 0)
+            break;
+    }
+    for (int i = 0; i < n; i++)
+        ux += surf_text(s, ux, y, iw[i], R_NORMAL, item[i]);
+    panel_line(s, ux, y, x + w - ux, R_DIM, more);
 }
 
 void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)

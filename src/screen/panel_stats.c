@@ -38,13 +38,22 @@ static void compare_table(gt_surface *s, gt_rect r, const gt_view *v)
     char title[320], note[128], buf[4096];
     int n = view_compare_cols(v, c, VIEW_MAX_MODELS), first = v->ui->stats_col;
     int fit = n > 0 ? view_compare_fit(c, n, first, view_stats_width(v)) : 0;
-    snprintf(title, sizeof title, "report: %s, layer %d, %d models", v->text_name, v->layer,
-             v->npeers);
-    if (n > 0)
-        snprintf(note, sizeof note, "models %d-%d of %d %s  Enter one  r closes", first + 1,
-                 first + fit, n, s->utf8 ? "←→" : "<>");
-    else
-        snprintf(note, sizeof note, "r closes");
+    /* the title, then the note of the models shown, each shorter where both do not fit */
+    for (int f = 0; f < 4; f++) {
+        if (f < 2)
+            snprintf(title, sizeof title, "report: %s, layer %d, %d models", v->text_name,
+                     v->layer, v->npeers);
+        else
+            snprintf(title, sizeof title, "report, layer %d", v->layer);
+        if (n > 0)
+            snprintf(note, sizeof note, f % 2 ? "models %d-%d of %d %s" :
+                     "models %d-%d of %d %s  Enter one  r closes", first + 1, first + fit, n,
+                     s->utf8 ? "←→" : "<>");
+        else
+            snprintf(note, sizeof note, "r closes");
+        if (panel_frame_fits(r, title, note))
+            break;
+    }
     gt_rect in;
     panel_frame(s, r, title, note, &in);
     if (n < 1) {
@@ -60,8 +69,11 @@ static void compare_table(gt_surface *s, gt_rect r, const gt_view *v)
     for (int y = 0; y < in.h && v->ui->stats_scroll + y < COMPARE_ROWS; y++) {
         int row = v->ui->stats_scroll + y;
         compare_line(row, c, n, first, fit, buf, sizeof buf);
-        surf_text(s, in.x + 1, in.y + y, in.w - 1, row == COMPARE_NAME ? R_TITLE : R_NORMAL,
-                  buf);
+        if (row == COMPARE_LEGEND) /* words, not numbers: an ellipsis where it is cut */
+            panel_line(s, in.x + 1, in.y + y, in.w - 1, R_DIM, buf);
+        else
+            surf_text(s, in.x + 1, in.y + y, in.w - 1, row == COMPARE_NAME ? R_TITLE : R_NORMAL,
+                      buf);
     }
 }
 
@@ -72,18 +84,25 @@ static void stats_note(char *note, size_t len, const gt_surface *s, gt_rect r,
                        const char *title, const gt_view *v, int n, int shown, int marked,
                        const char *wide)
 {
-    char c[4][128];
-    int last = v->ui->stats_scroll + shown;
-    snprintf(c[3], sizeof c[3], "%d-%d of %d  %s scroll  %s%sr closes", v->ui->stats_scroll + 1,
-             last < n ? last : n, n, s->utf8 ? "↑↓" : "up/down",
+    const int last = v->ui->stats_scroll + shown;
+    char range[40], keys[96];
+    snprintf(range, sizeof range, "%d-%d of %d", v->ui->stats_scroll + 1, last < n ? last : n,
+             n);
+    snprintf(keys, sizeof keys, "%s scroll  %s%sr closes", s->utf8 ? "↑↓" : "up/down",
              marked >= 0 ? (s->utf8 ? "Enter: to ▶  " : "Enter: to >  ") : "",
              marked < 0 && v->npeers > 1 ? "Enter every model  " : "");
-    snprintf(c[0], sizeof c[0], "%.47s  %.78s", wide, c[3]);
-    snprintf(c[1], sizeof c[1], "%d-%d of %d  %s", v->ui->stats_scroll + 1, last < n ? last : n,
-             n, wide);
-    snprintf(c[2], sizeof c[2], "%s", wide);
-    const char *const notes[4] = {c[0], c[1], c[2], c[3]};
-    snprintf(note, len, "%s", *wide ? panel_note_pick(r, title, notes, 4) : c[3]);
+    for (int f = *wide ? 0 : 3; f < 4; f++) {
+        if (f == 0)
+            snprintf(note, len, "%s  %s  %s", range, wide, keys);
+        else if (f == 1)
+            snprintf(note, len, "%s  %s", range, wide);
+        else if (f == 2)
+            snprintf(note, len, "%s", wide);
+        else
+            snprintf(note, len, "%s  %s", range, keys);
+        if (panel_frame_fits(r, title, note))
+            return;
+    }
 }
 
 void panel_stats(gt_surface *s, gt_rect r, const gt_view *v)
@@ -95,7 +114,7 @@ void panel_stats(gt_surface *s, gt_rect r, const gt_view *v)
     const gt_data_stats *sv = &v->stats;
     int n, width, need;
     const char *text = data_stats_tables(sv, v->layer, &n, &width);
-    char title[600], note[160], buf[4096], wide[48] = "";
+    char title[600], note[200], buf[4096], wide[48] = "";
     snprintf(title, sizeof title, "report: %s as loaded, layer %d%s%s", v->text_name, v->layer,
              v->npeers > 1 ? ", " : "", v->npeers > 1 ? v->model_name : "");
     int rows = r.h - 1, cols = text ? layout_text_columns(r, n, width) : 1;
@@ -104,10 +123,8 @@ void panel_stats(gt_surface *s, gt_rect r, const gt_view *v)
     if (text && view_stats_step(v, &step, &marked) != 0)
         marked = -1;
     const int edge = r.x > 0, w = r.w - edge - 1, colw = cols == 2 ? (w - 1) / 2 : w;
-    if (text && data_stats_fit(sv, v->layer, colw, &need) != text) {
-        text = data_stats_fit(sv, v->layer, colw, &need); /* the same lines */
+    if (text && (need = data_stats_ci_need(sv, v->layer)) > 0) /* shown without them */
         snprintf(wide, sizeof wide, "95%% intervals from %d columns", need + edge + 1);
-    }
     if (text)
         stats_note(note, sizeof note, s, r, title, v, n, cols * rows, marked, wide);
     else

@@ -65,51 +65,43 @@ static gt_role step_role(const gt_view *v, const gt_surface *s, size_t st, const
     return role;
 }
 
-/* The hypothesis's probe, when it is for the layer shown: "probe AUC 0.998 (unit 0.861)  ",
- * "probe ...  " while it is computed, or why it failed; the length written. */
-static int probe_note(const gt_view *v, char *note, size_t n)
+/* The hypothesis's probe, when it is for the layer shown, in its form f (0 the longest):
+ * "probe AUC 0.998 (unit 0.861)", "AUC 0.998 (unit 0.861)", "AUC 0.998"; "probe ..." while
+ * it is computed, or why it failed; "" without one. */
+static void probe_note(const gt_view *v, int f, char *note, size_t n)
 {
     const gt_data_probe *p = &v->probe;
+    note[0] = 0;
     if (p->layer != v->layer || p->state == PROBE_NONE)
-        return 0;
-    int k;
+        return;
     if (p->state == PROBE_COMPUTING)
-        k = snprintf(note, n, "probe ...  ");
+        snprintf(note, n, "probe ...");
     else if (p->state == PROBE_FAILED)
-        k = snprintf(note, n, "probe: %.40s  ", p->error);
+        snprintf(note, n, "probe: %.40s", p->error);
     else if (isnan(p->auc))
-        k = snprintf(note, n, "probe AUC -  ");
+        snprintf(note, n, f ? "AUC -" : "probe AUC -");
+    else if (f < 2)
+        snprintf(note, n, f ? "AUC %.3f (unit %.3f)" : "probe AUC %.3f (unit %.3f)", p->auc,
+                 p->best_auc);
     else
-        k = snprintf(note, n, "probe AUC %.3f (unit %.3f)  ", p->auc, p->best_auc);
-    return k < 0 ? 0 : (size_t)k >= n ? (int)n - 1 : k;
+        snprintf(note, n, "AUC %.3f", p->auc);
 }
 
-/* What the strip's title says on its right. */
-static void strip_note(const gt_view *v, const gt_surface *s, char *note, size_t n)
+/* What the text is coloured by, in its form f (0 the longest, 1 short); "" when it is not. */
+static void colour_note(const gt_view *v, int f, char *note, size_t n)
 {
-    const gt_data_find *f = &v->find;
-    char a[32], b[32];
-    int k = 0;
-    if (f->hyp_state == FIND_KNOWN) {
-        k += snprintf(note + k, n - (size_t)k, "%s \"%.24s\"  ", s->utf8 ? "\xe2\x80\xbe" : "-",
-                      f->regex);
-        k += probe_note(v, note + k, n - (size_t)k);
-    }
-    if (f->sel_state == FIND_KNOWN)
-        k += snprintf(note + (size_t)k, n - (size_t)k, "%s %s-%s  ",
-                      s->utf8 ? "\xe2\x95\x90" : "=", report_commas(f->sel_a, a, sizeof a),
-                      report_commas(f->sel_b, b, sizeof b));
+    const gt_data_find *fd = &v->find;
     const gt_data_comp *c = &v->probe.comp;
+    note[0] = 0;
     if (v->ui->heat >= HEAT_COMP && c->state == PROBE_KNOWN && c->layer == v->layer)
-        snprintf(note + k, n - (size_t)k, "coloured by component %d of %s (%.1f%%; P: next)",
-                 v->ui->heat - HEAT_COMP + 1, data_find_signal_name(f),
+        snprintf(note, n, f ? "component %d of %s (P)" : "coloured by component %d of %s (%.1f%%; P: next)",
+                 v->ui->heat - HEAT_COMP + 1, data_find_signal_name(fd),
                  100 * c->explained[v->ui->heat - HEAT_COMP]);
     else if (v->ui->heat >= HEAT_COMP)
-        snprintf(note + k, n - (size_t)k, "component %d: %s (P: next)",
-                 v->ui->heat - HEAT_COMP + 1,
+        snprintf(note, n, "component %d: %s (P: next)", v->ui->heat - HEAT_COMP + 1,
                  c->state == PROBE_FAILED ? c->error : "computing");
     else if (v->ui->heat == HEAT_PROBE)
-        snprintf(note + k, n - (size_t)k, "coloured by the probe: 2p-1 (P: next)");
+        snprintf(note, n, f ? "the probe's 2p-1 (P)" : "coloured by the probe: 2p-1 (P: next)");
     else if (v->ui->heat) {
         int sig = view_heat_signal(v->m, v->ui->heat_pos);
         if (sig < 0) /* another model's signal this one has not: its h (view_heat_value) */
@@ -120,17 +112,69 @@ static void strip_note(const gt_view *v, const gt_surface *s, char *note, size_t
             snprintf(as, sizeof as, " as 2%s-1", name);
         else if ((v->m->arch == GT_LSTM && sig == 4) || (v->m->arch == GT_RNN && sig == 0))
             snprintf(as, sizeof as, " as tanh %s", name);
-        snprintf(note + k, n - (size_t)k, "coloured by %s of unit %d%s (c: %s)", name, v->unit,
-                 as, view_heat_signal(v->m, v->ui->heat_pos + 1) < 0 ? "off" : "next");
+        if (f)
+            snprintf(note, n, "%s of unit %d (c)", name, v->unit);
+        else
+            snprintf(note, n, "coloured by %s of unit %d%s (c: %s)", name, v->unit, as,
+                     view_heat_signal(v->m, v->ui->heat_pos + 1) < 0 ? "off" : "next");
     }
-    else
-        snprintf(note + k, n - (size_t)k, "c: colour by unit %d", v->unit);
+}
+
+/* What the strip's title says on its right, in at most w columns: the hypothesis, its
+ * probe, the selection, what the text is coloured by (or the hint of c), each shorter, then
+ * the last ones left out (the hint first, silently; the others with " …") where the whole
+ * does not fit. */
+static void strip_note(const gt_view *v, const gt_surface *s, int w, char *note, size_t n)
+{
+    const gt_data_find *f = &v->find;
+    char hyp[64] = "", sel[96] = "", probe[3][96], colour[2][320], hint[48] = "";
+    char a[32], b[32];
+    if (f->hyp_state == FIND_KNOWN)
+        snprintf(hyp, sizeof hyp, "%s \"%.24s\"", s->utf8 ? "\xe2\x80\xbe" : "-", f->regex);
+    for (int k = 0; k < 3; k++)
+        probe_note(v, hyp[0] ? k : 0, probe[k], sizeof probe[k]);
+    if (!hyp[0])
+        probe[0][0] = probe[1][0] = probe[2][0] = 0;
+    if (f->sel_state == FIND_KNOWN)
+        snprintf(sel, sizeof sel, "%s %s-%s", s->utf8 ? "\xe2\x95\x90" : "=",
+                 report_commas(f->sel_a, a, sizeof a), report_commas(f->sel_b, b, sizeof b));
+    for (int k = 0; k < 2; k++)
+        colour_note(v, k, colour[k], sizeof colour[k]);
+    if (!v->ui->heat)
+        snprintf(hint, sizeof hint, "c: colour by unit %d", v->unit);
+    /* the forms, longest first: the probe's and the colouring's shorter, then the last
+       parts left out */
+    static const struct { int probe, colour, parts; } form[] = {
+        {0, 0, 5}, {1, 0, 5}, {1, 1, 5}, {2, 1, 5}, {2, 1, 4}, {2, 1, 3}, {2, 1, 2}, {2, 1, 1},
+        {2, 1, 0}};
+    for (size_t i = 0; i < sizeof form / sizeof form[0]; i++) {
+        const char *part[5] = {hyp, probe[form[i].probe], sel, colour[form[i].colour], hint};
+        int k = 0, dropped = 0;
+        note[0] = 0;
+        for (int p = 0; p < 5; p++) {
+            if (!part[p][0])
+                continue;
+            if (p >= form[i].parts) {
+                dropped += p < 4; /* the hint goes unsaid */
+                continue;
+            }
+            k += snprintf(note + k, n - (size_t)k, "%s%s", k ? "  " : "", part[p]);
+            if ((size_t)k >= n) /* cut by the buffer: too wide anyway */
+                k = (int)n - 1;
+        }
+        if (dropped)
+            snprintf(note + k, n - (size_t)k, "%s", s->utf8 ? " …" : " ~");
+        if (surf_width(note) <= w)
+            return;
+    }
+    note[0] = 0;
 }
 
 void panel_strip(gt_surface *s, gt_rect r, const gt_view *v)
 {
-    char note[192] = "";
-    strip_note(v, s, note, sizeof note);
+    char note[512] = "";
+    /* the note's room beside " text " in the rule (panel_frame) */
+    strip_note(v, s, r.w - 11, note, sizeof note);
     gt_rect in;
     panel_frame(s, r, "text", note, &in);
     if (v->ui->heat) { /* the shades' scale, left of the note: -1 ---0+++ +1, each cell in

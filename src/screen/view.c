@@ -107,7 +107,7 @@ int view_compare_cols(const gt_view *v, gt_compare_col *out, int max)
     /* the intervals only where a model's column fits with them beside the labels */
     int widest = 0;
     for (int k = 0; k < n; k++)
-        widest = compare_width(&out[k]) > widest ? compare_width(&out[k]) : widest;
+        widest = compare_width(out, n, k) > widest ? compare_width(out, n, k) : widest;
     for (int k = 0; k < n && compare_label_width(out, n) + 2 + widest > view_stats_width(v); k++)
         out[k].hide_ci = 1;
     return n;
@@ -117,7 +117,7 @@ int view_compare_fit(const gt_compare_col *c, int n, int first, int width)
 {
     int used = compare_label_width(c, n), fit = 0;
     for (int k = first; k < n; k++) {
-        used += 2 + compare_width(&c[k]);
+        used += 2 + compare_width(c, n, k);
         if (used > width && fit > 0)
             break;
         fit++;
@@ -417,6 +417,7 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
 
     scroll_to_selected(v);
 
+    data_stats_fit(&v->stats, v->layer, view_stats_width(v)); /* its long lines broken */
     if (v->ui->stats_scroll > view_stats_max_scroll(v)) /* a larger screen shows more of it */
         v->ui->stats_scroll = view_stats_max_scroll(v);
     clamp_stats_col(v);

@@ -336,7 +336,7 @@ static int run_loop(loop *L, gt_error *e)
     return GT_OK;
 }
 
-int ui_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e)
+int ui_main(const gt_session *sm, const gt_screen_opts *o, gt_error *e)
 {
     if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
         return gt_fail(e, GT_EINPUT,
@@ -351,7 +351,8 @@ int ui_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e)
                        why);
     catch_signals(); /* before any thread, and before curses, which then leaves them to us */
     gt_models ms;
-    int rc = models_open(&ms, sm, o->layer, strcmp(nl_langinfo(CODESET), "UTF-8") == 0, e);
+    int rc = models_open(&ms, sm, o->threads, o->layer,
+                         strcmp(nl_langinfo(CODESET), "UTF-8") == 0, e);
     if (rc) {
         release_signals();
         return rc;
@@ -359,7 +360,7 @@ int ui_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e)
     ms.ui.pass_wanted = 1;
     for (int k = 0; k < ms.n && o->steps > 0; k++)
         ms.v[k].find.steps = (size_t)o->steps;
-    trace_pass_start(ms.tr[0], sm->text[0].steps, NULL);
+    trace_pass_start(ms.tr[0], sm->model[0].text.steps, NULL);
 
     loop L = {&ms, {0}, NULL, 1, 0};
     if (term_start(NULL, NULL, o->color, o->mouse)) {

@@ -14,7 +14,7 @@
 /* Runs the screen until the user quits. The terminal is restored before it returns, so the
  * caller prints e's message after. A signal that ended it is raised again once the terminal
  * is restored. */
-int ui_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e);
+int ui_main(const gt_session *s, const gt_screen_opts *o, gt_error *e);
 
 /* A libtermkey key as the view's key; 0 when it means nothing here. */
 int ui_translate_key(const TermKeyKey *tk, gt_key *k);

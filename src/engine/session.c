@@ -1,0 +1,148 @@
+/* The session: the models, their interventions, the text and the vocabulary tables, built
+ * once (see session.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gatetui/session.h"
+#include "gatetui/vocabmap.h"
+
+/* The arrays of n models. */
+static int alloc_models(gt_session *s, int n, gt_error *e)
+{
+    s->n = n;
+    s->model = calloc((size_t)n, sizeof *s->model);
+    s->maps = calloc((size_t)n, sizeof *s->maps);
+    return s->model && s->maps ? GT_OK : gt_fail(e, GT_EFAIL, "out of memory");
+}
+
+/* The command line's interventions on model k, and the model they make. */
+static int make_intervened(gt_session_model *sm, const gt_model *m, const gt_session_options *o,
+                           gt_error *e)
+{
+    sm->base = m;
+    int rc = iv_init(&sm->iv, m, e);
+    for (int i = 0; !rc && i < o->niv; i++) {
+        const gt_session_iv *a = &o->iv[i];
+        rc = a->kind == 'f' ? iv_parse_forget_bias(&sm->iv, a->arg, e)
+             : a->kind == 'c' ? iv_parse_carousel(&sm->iv, a->arg, e)
+                              : iv_parse_ablate(&sm->iv, a->arg, e);
+    }
+    if (!rc) {
+        iv_describe(&sm->iv, sm->what, sizeof sm->what);
+        rc = iv_apply(&sm->mi, m, &sm->iv, e);
+    }
+    if (rc)
+        iv_free(&sm->iv);
+    return rc;
+}
+
+/* Loads each model, checks it, and matches its vocabulary against the first's. */
+static int load_models(gt_session *s, const gt_session_options *o, gt_error *e)
+{
+    for (int k = 0; k < s->n; k++) {
+        gt_model *m = &s->loaded[k];
+        int rc = model_load(m, o->model_path[k], &o->model, e);
+        if (rc)
+            return rc;
+        s->nloaded++;
+        if (o->check && (rc = o->check(m, k, o->ctx, e)))
+            return rc;
+        if (k > 0 && (rc = vocab_map(&s->loaded[0], m, &s->maps[k], e)))
+            return rc;
+        s->model[k].map = s->maps[k];
+    }
+    return GT_OK;
+}
+
+/* Each model with its interventions. */
+static int intervene_models(gt_session *s, const gt_session_options *o, gt_error *e)
+{
+    for (int k = 0; k < s->n; k++) {
+        int rc = make_intervened(&s->model[k], &s->loaded[k], o, e);
+        if (rc) {
+            if (s->n > 1) { /* which of the models they do not fit */
+                char why[sizeof e->msg];
+                snprintf(why, sizeof why, "%s", e->msg);
+                gt_fail(e, rc, "%s: %s", s->loaded[k].path, why);
+            }
+            return rc;
+        }
+        s->nmade++;
+    }
+    return GT_OK;
+}
+
+int session_open(gt_session *s, const gt_session_options *o, gt_error *e)
+{
+    memset(s, 0, sizeof *s);
+    s->loaded = calloc((size_t)(o->nmodels > 0 ? o->nmodels : 1), sizeof *s->loaded);
+    int rc = s->loaded ? alloc_models(s, o->nmodels, e) : gt_fail(e, GT_EFAIL, "out of memory");
+    if (rc == GT_OK)
+        rc = load_models(s, o, e);
+    if (rc == GT_OK)
+        rc = intervene_models(s, o, e);
+    if (rc == GT_OK && (rc = text_load(&s->text, o->text_path, &s->loaded[0], e)) == GT_OK)
+        s->have_text = 1;
+    return rc;
+}
+
+int session_borrow(gt_session *s, gt_model *models, int n, const gt_text *t, gt_error *e)
+{
+    memset(s, 0, sizeof *s);
+    s->borrowed = 1;
+    s->loaded = models;
+    int rc = alloc_models(s, n, e);
+    const gt_session_options none = {0};
+    for (int k = 0; rc == GT_OK && k < n; k++) {
+        s->nloaded++;
+        if (k > 0 && (rc = vocab_map(&models[0], &models[k], &s->maps[k], e)))
+            break;
+        s->model[k].map = s->maps[k];
+        if ((rc = make_intervened(&s->model[k], &models[k], &none, e)) == GT_OK)
+            s->nmade++;
+        s->model[k].text = *t;
+    }
+    if (rc == GT_OK) {
+        s->text = *t;
+        s->have_text = 1;
+    }
+    return rc;
+}
+
+void session_close(gt_session *s)
+{
+    for (int k = 0; k < s->nmade; k++) {
+        iv_model_free(&s->model[k].mi);
+        iv_free(&s->model[k].iv);
+    }
+    if (s->have_text && !s->borrowed)
+        text_free(&s->text);
+    for (int k = 0; k < s->nloaded && !s->borrowed; k++)
+        model_free(&s->loaded[k]);
+    for (int k = 0; s->maps && k < s->n; k++)
+        free(s->maps[k]);
+    free(s->maps);
+    free(s->model);
+    if (!s->borrowed)
+        free(s->loaded);
+    memset(s, 0, sizeof *s);
+}
+
+int session_text_for(gt_session *s, int k, gt_error *e)
+{
+    if (k == s->text_of)
+        return GT_OK;
+    uint16_t *map;
+    int rc = vocab_map(&s->loaded[s->text_of], &s->loaded[k], &map, e);
+    if (rc)
+        return rc;
+    if (map)
+        vocab_map_tokens(s->text.tok, s->text.steps, map);
+    free(map);
+    s->text.model = &s->loaded[k];
+    s->text_of = k;
+    return GT_OK;
+}
