@@ -191,11 +191,11 @@ static void test_units(gt_view *v)
 static void test_prompts(gt_view *v)
 {
     press_each(v, "g10\r");
-    tap_ok(v->t == 10 && v->ui->prompt == PROMPT_NONE, "g 10 Enter: step 10");
+    tap_ok(v->t == 10 && v->ui->input == INPUT_KEYS, "g 10 Enter: step 10");
     press_each(v, "gx\r");
     tap_ok(v->t == 10 && v->ui->msg_error, "g x: an error message, no move");
     press_each(v, "g5\x1b");
-    tap_ok(v->t == 10 && v->ui->prompt == PROMPT_NONE, "Esc cancels the prompt");
+    tap_ok(v->t == 10 && v->ui->input == INPUT_KEYS, "Esc cancels the prompt");
     press_each(v, "gend\r");
     tap_ok(v->t == v->steps - 1, "g end: the last step");
 
@@ -408,7 +408,7 @@ static void test_edits(gt_view *v)
     press(v, "w");
     tap_ok(access("t-edited-2.txt", F_OK) == 0, "w again: ./t-edited-2.txt, not over the first");
     press_each(v, "e\r");
-    tap_ok(trace_edit_count(tr) == 1 && v->ui->prompt == PROMPT_EDIT && v->ui->newline_asked,
+    tap_ok(trace_edit_count(tr) == 1 && v->ui->input == INPUT_NEWLINE,
            "e Enter: nothing edited yet, the prompt asks before a newline");
     press(v, "\r");
     tap_ok(trace_edit_count(tr) == 2 && m->vocab_cp[trace_token(tr, at)] == '\n',
@@ -634,23 +634,23 @@ static void test_more_keys(gt_view *v)
     press(v, "\x1b[D");
     press(v, "\x1b[D");
     press(v, "2");
-    tap_ok(strcmp(v->ui->input, "213") == 0 && v->ui->line.pos == 1, "g: left arrow twice, 2: \"213\"");
+    tap_ok(strcmp(v->ui->prompt, "213") == 0 && v->ui->line.pos == 1, "g: left arrow twice, 2: \"213\"");
     press(v, "\x1b[F");
     press(v, "\x7f");
-    tap_ok(strcmp(v->ui->input, "21") == 0, "End, Backspace: \"21\"");
+    tap_ok(strcmp(v->ui->prompt, "21") == 0, "End, Backspace: \"21\"");
     press(v, "\x15");
-    tap_ok(v->ui->input[0] == 0, "Ctrl-U empties the line before the cursor");
+    tap_ok(v->ui->prompt[0] == 0, "Ctrl-U empties the line before the cursor");
     press_each(v, "1 end");
     press(v, "\x17");
-    tap_ok(strcmp(v->ui->input, "1 ") == 0, "Ctrl-W deletes the word before the cursor");
+    tap_ok(strcmp(v->ui->prompt, "1 ") == 0, "Ctrl-W deletes the word before the cursor");
     press(v, "\x15");
     press_each(v, "12\r");
-    tap_ok(v->t == 12 && v->ui->prompt == PROMPT_NONE, "g 12 Enter: step 12");
+    tap_ok(v->t == 12 && v->ui->input == INPUT_KEYS, "g 12 Enter: step 12");
     press(v, "g");
     press(v, "\x1b[A");
-    tap_ok(strcmp(v->ui->input, "12") == 0, "g then the up arrow: the last line entered (12)");
+    tap_ok(strcmp(v->ui->prompt, "12") == 0, "g then the up arrow: the last line entered (12)");
     press(v, "\x1b[B");
-    tap_ok(v->ui->input[0] == 0, "the down arrow: back to the empty line");
+    tap_ok(v->ui->prompt[0] == 0, "the down arrow: back to the empty line");
     press(v, "\x1b");
 
     press_each(v, "g5\r");
@@ -661,16 +661,16 @@ static void test_more_keys(gt_view *v)
     tap_ok(v->t == 20, "'' again: step 20");
     press(v, "l");
     press(v, "'");
-    tap_ok(v->ui->quote && strstr(v->ui->msg, "' then ' goes back"),
+    tap_ok(v->ui->input == INPUT_QUOTE && strstr(v->ui->msg, "' then ' goes back"),
            "': the message line says a second key is awaited (%s)", v->ui->msg);
     press(v, "X");
-    tap_ok(v->t == 21 && !v->ui->quote && strstr(v->ui->msg, "no jump made"),
+    tap_ok(v->t == 21 && v->ui->input == INPUT_KEYS && strstr(v->ui->msg, "no jump made"),
            "' then another key: no jump, and it says so");
     press(v, "M");
-    tap_ok(v->ui->mark_next && strstr(v->ui->msg, "M then a letter"),
+    tap_ok(v->ui->input == INPUT_MARK && strstr(v->ui->msg, "M then a letter"),
            "M: the message line says a letter is awaited");
     press(v, "7");
-    tap_ok(!v->ui->mark_next && strstr(v->ui->msg, "no mark set"), "M then a digit: no mark, said");
+    tap_ok(v->ui->input == INPUT_KEYS && strstr(v->ui->msg, "no mark set"), "M then a digit: no mark, said");
     press_each(v, "Mb");
     press_each(v, "g2\r");
     press_each(v, "'b");
@@ -679,6 +679,15 @@ static void test_more_keys(gt_view *v)
     tap_ok(v->t == 2, "'' after 'b: step 2");
     press_each(v, "'q");
     tap_ok(v->t == 2 && v->ui->msg_error && strstr(v->ui->msg, "not set"), "'q: no mark q, says so");
+    press_each(v, "Mm");
+    tap_ok(v->ui->mark['m' - 'a'] == v->t + 1 && v->ui->input == INPUT_KEYS &&
+               strstr(v->ui->msg, "mark m at step"),
+           "M m: the key after M names the mark, m too (not the prompt of m)");
+    const int unit = v->unit;
+    press(v, "M");
+    press(v, "\x1b[B");
+    tap_ok(v->ui->input == INPUT_KEYS && v->unit == unit && strstr(v->ui->msg, "no mark set"),
+           "M then an arrow: the arrow is the key M waited for (no mark, the unit unchanged)");
     press(v, "l");
 
     press_each(v, "g3\rea");
@@ -736,13 +745,13 @@ static void test_more_keys(gt_view *v)
            "S: reversed, unit 2 still selected (rank %d)", v->rank);
     press(v, "S");
     press_each(v, "od");
-    tap_ok(v->ui->sort == SORT_CHANGE && v->unit == 2 && !v->ui->sort_pick,
+    tap_ok(v->ui->sort == SORT_CHANGE && v->unit == 2 && v->ui->input == INPUT_KEYS,
            "o d: the order by |dc| at once, unit 2 still selected");
     press(v, "o");
-    tap_ok(v->ui->sort_pick && strstr(v->ui->msg, "order? i index, g forget gate") != NULL,
+    tap_ok(v->ui->input == INPUT_ORDER && strstr(v->ui->msg, "order? i index, g forget gate") != NULL,
            "o: the choice on the message line (%s)", v->ui->msg);
     press(v, "x");
-    tap_ok(v->ui->sort == SORT_CHANGE && !v->ui->sort_pick && strstr(v->ui->msg, "no order"),
+    tap_ok(v->ui->sort == SORT_CHANGE && v->ui->input == INPUT_KEYS && strstr(v->ui->msg, "no order"),
            "o x: no order chosen, the order and x unused (%s)", v->ui->msg);
     press_each(v, "or");
     tap_ok(v->ui->sort == SORT_CHANGE && v->ui->msg_error,
@@ -804,8 +813,8 @@ static void test_mouse(gt_view *v)
 static void test_help_and_quit(gt_view *v)
 {
     press(v, "?");
-    tap_ok(v->ui->help, "? opens the help");
-    tap_ok(press(v, "q") == ACT_REDRAW && !v->ui->help, "any key closes it (q too, without quitting)");
+    tap_ok(v->ui->input == INPUT_HELP, "? opens the help");
+    tap_ok(press(v, "q") == ACT_REDRAW && v->ui->input != INPUT_HELP, "any key closes it (q too, without quitting)");
     tap_ok(press(v, "c") == ACT_REDRAW && v->ui->heat, "c colours the text");
     tap_ok(press(v, "x") == ACT_EXPORT, "x exports");
     tap_ok(press(v, "q") == ACT_QUIT, "q quits");
@@ -1182,7 +1191,7 @@ static void test_models(const gt_model *m, const gt_text *t)
     models_press(&ms, "g5\r#3\r");
     keys_handle_models(&ms, &tab);
     models_press(&ms, "g\x1b[A");
-    tap_ok(ms.cur == 1 && strcmp(models_view(&ms)->ui->input, "5") == 0 &&
+    tap_ok(ms.cur == 1 && strcmp(models_view(&ms)->ui->prompt, "5") == 0 &&
                models_view(&ms)->unit == 3 && ms.v[1].unit == 3,
            "Tab: the prompt's history, the unit chosen, the same on the other model");
     models_press(&ms, "\x1b");

@@ -52,7 +52,7 @@ static int settle(gt_view *v)
 static void match(gt_view *v, const char *regex)
 {
     key(v, K_CHAR, 'm');
-    while (v->ui->input[0]) /* m offers the last expression to edit */
+    while (v->ui->prompt[0]) /* m offers the last expression to edit */
         key(v, K_BACKSPACE, 0);
     type(v, regex);
     key(v, K_ENTER, 0);

@@ -45,6 +45,6 @@ void frame_draw(gt_surface *s, const gt_view *v)
         break;
     }
     panel_status(s, v->lay.r[P_STATUS], v);
-    if (v->ui->help)
+    if (v->ui->input == INPUT_HELP)
         panel_help(s, v->ui->help_scroll);
 }

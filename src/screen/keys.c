@@ -195,21 +195,20 @@ static void edit(gt_view *v, uint32_t cp)
 
 static void close_prompt(gt_view *v)
 {
-    v->ui->prompt = PROMPT_NONE;
+    v->ui->input = INPUT_KEYS;
     v->ui->line.buf = NULL;
-    v->ui->newline_asked = 0;
 }
 
 gt_act keys_prompt_key(gt_view *v, const gt_key *k)
 {
-    gt_prompt p = v->ui->prompt;
+    gt_input p = v->ui->input;
     if (k->sym == K_ESC || (k->ctrl && k->sym == K_CHAR && (k->cp == 'c' || k->cp == 'g'))) {
         close_prompt(v);
         return ACT_REDRAW;
     }
-    if (p == PROMPT_EDIT) {
-        if (k->sym == K_ENTER && !v->ui->newline_asked) { /* a newline only when asked twice */
-            v->ui->newline_asked = 1;
+    if (p == INPUT_EDIT || p == INPUT_NEWLINE) {
+        if (k->sym == K_ENTER && p == INPUT_EDIT) { /* a newline only when asked twice */
+            v->ui->input = INPUT_NEWLINE;
             return ACT_REDRAW;
         }
         uint32_t cp = k->sym == K_CHAR && !k->ctrl ? k->cp
@@ -223,21 +222,21 @@ gt_act keys_prompt_key(gt_view *v, const gt_key *k)
         return ACT_REDRAW;
     }
     if (!v->ui->line.buf) { /* a prompt opened with its line filled in (m) */
-        prompt_start(&v->ui->line, v->ui->input, &v->ui->hist[p]);
-        v->ui->line.pos = strlen(v->ui->input);
+        prompt_start(&v->ui->line, v->ui->prompt, &v->ui->hist[p]);
+        v->ui->line.pos = strlen(v->ui->prompt);
     }
     if (k->sym == K_ENTER) {
-        prompt_remember(&v->ui->hist[p], v->ui->input);
+        prompt_remember(&v->ui->hist[p], v->ui->prompt);
         close_prompt(v);
-        if (p == PROMPT_GOTO) {
-            go_to(v, v->ui->input);
-        } else if (p == PROMPT_UNIT) {
-            select_unit(v, v->ui->input);
-        } else if (p == PROMPT_MATCH) {
+        if (p == INPUT_GOTO) {
+            go_to(v, v->ui->prompt);
+        } else if (p == INPUT_UNIT) {
+            select_unit(v, v->ui->prompt);
+        } else if (p == INPUT_MATCH) {
             keys_find_enter(v);
         } else {
-            if (v->ui->input[0])
-                snprintf(v->ui->search, sizeof v->ui->search, "%s", v->ui->input);
+            if (v->ui->prompt[0])
+                snprintf(v->ui->search, sizeof v->ui->search, "%s", v->ui->prompt);
             v->find.last = FIND_LAST_SEARCH;
             search(v, 1);
         }
@@ -329,15 +328,14 @@ static void change_layer(gt_view *v, int d)
     }
 }
 
-static void open_prompt(gt_view *v, gt_prompt p)
+static void open_prompt(gt_view *v, gt_input p)
 {
-    if (p == PROMPT_EDIT && v->pending) {
+    if (p == INPUT_EDIT && v->pending) {
         message(v, 1, "wait for the states to be computed (Esc stops)");
         return;
     }
-    v->ui->prompt = p;
-    prompt_start(&v->ui->line, v->ui->input, &v->ui->hist[p]);
-    v->ui->newline_asked = 0;
+    v->ui->input = p;
+    prompt_start(&v->ui->line, v->ui->prompt, &v->ui->hist[p]);
 }
 
 static void undo(gt_view *v)
@@ -544,12 +542,14 @@ static void next_match(gt_view *v, int dir)
         search(v, dir);
 }
 
-/* M a, 'a and '': marks and going back. */
+/* M a, 'a and '': marks and going back, the key after M or '. */
 gt_act keys_mark_pending(gt_view *v, const gt_key *k)
 {
-    if (v->ui->mark_next) { /* M a: mark the cursor's step as a */
-        v->ui->mark_next = 0;
-        if (k->sym != K_CHAR || k->cp < 'a' || k->cp > 'z') {
+    const gt_input was = v->ui->input;
+    v->ui->input = INPUT_KEYS;
+    const int letter = k->sym == K_CHAR && !k->ctrl && k->cp >= 'a' && k->cp <= 'z';
+    if (was == INPUT_MARK) { /* M a: mark the cursor's step as a */
+        if (!letter) {
             message(v, 0, "no mark set (M wants a letter a-z)");
             return ACT_REDRAW;
         }
@@ -559,32 +559,22 @@ gt_act keys_mark_pending(gt_view *v, const gt_key *k)
                 report_commas(v->t, at, sizeof at), (char)k->cp);
         return ACT_REDRAW;
     }
-    if (k->cp == '\'' || v->ui->quote) { /* '' : back to where the cursor was before the jump */
-        int second = v->ui->quote && k->cp == '\'';
-        int letter = v->ui->quote && k->cp >= 'a' && k->cp <= 'z';
-        v->ui->quote = !v->ui->quote && k->cp == '\'';
-        if (v->ui->quote) { /* the second key is awaited: say which */
-            message(v, 0, "' then ' goes back to the step before the last jump, a letter to its mark");
-            return ACT_REDRAW;
-        }
-        if (letter) { /* 'a: to mark a */
-            if (!v->ui->mark[k->cp - 'a'])
-                message(v, 1, "mark %c is not set (M%c sets it)", (char)k->cp, (char)k->cp);
-            else
-                jump(v, v->ui->mark[k->cp - 'a'] - 1);
-            return ACT_REDRAW;
-        }
-        if (!second) {
-            message(v, 0, "no jump made (' wants ' or a letter a-z)");
-            return ACT_REDRAW;
-        }
-        if (!v->ui->have_prev)
-            message(v, 0, "no jump yet to go back from");
+    if (letter) { /* 'a: to mark a */
+        if (!v->ui->mark[k->cp - 'a'])
+            message(v, 1, "mark %c is not set (M%c sets it)", (char)k->cp, (char)k->cp);
         else
-            jump(v, v->ui->prev_t);
+            jump(v, v->ui->mark[k->cp - 'a'] - 1);
         return ACT_REDRAW;
     }
-    return ACT_NONE;
+    if (!(k->sym == K_CHAR && !k->ctrl && k->cp == '\'')) {
+        message(v, 0, "no jump made (' wants ' or a letter a-z)");
+        return ACT_REDRAW;
+    }
+    if (!v->ui->have_prev) /* '': back to where the cursor was before the jump */
+        message(v, 0, "no jump yet to go back from");
+    else
+        jump(v, v->ui->prev_t);
+    return ACT_REDRAW;
 }
 
 gt_act keys_help_key(gt_view *v, const gt_key *k)
@@ -601,7 +591,7 @@ gt_act keys_help_key(gt_view *v, const gt_key *k)
     else if (k->sym == K_PGDN)
         d = page;
     if (!d) {
-        v->ui->help = 0;
+        v->ui->input = INPUT_KEYS;
         return k->sym == K_CHAR && k->ctrl && k->cp == 'c' ? ACT_QUIT : ACT_REDRAW;
     }
     int to = v->ui->help_scroll + d;
@@ -738,9 +728,12 @@ gt_act keys_scroll_text(gt_view *v, const gt_key *k)
 
 gt_act keys_mark(gt_view *v, const gt_key *k)
 {
-    if (!is(k, 'M'))
-        return keys_mark_pending(v, k);
-    v->ui->mark_next = 1;
+    if (!is(k, 'M')) {
+        v->ui->input = INPUT_QUOTE; /* the second key is awaited: say which */
+        message(v, 0, "' then ' goes back to the step before the last jump, a letter to its mark");
+        return ACT_REDRAW;
+    }
+    v->ui->input = INPUT_MARK;
     message(v, 0, "M then a letter a-z marks this step (' and the letter come back to it)");
     return ACT_REDRAW;
 }
@@ -761,7 +754,7 @@ gt_act keys_unit(gt_view *v, const gt_key *k)
 gt_act keys_unit_ends(gt_view *v, const gt_key *k)
 {
     if (is(k, '#'))
-        open_prompt(v, PROMPT_UNIT);
+        open_prompt(v, INPUT_UNIT);
     else
         select_rank(v, is(k, 'H') ? 0 : v->m->hidden - 1);
     return ACT_REDRAW;
@@ -770,7 +763,7 @@ gt_act keys_unit_ends(gt_view *v, const gt_key *k)
 gt_act keys_sort(gt_view *v, const gt_key *k)
 {
     if (is(k, 'o')) {
-        v->ui->sort_pick = 1;
+        v->ui->input = INPUT_ORDER;
         const int lstm = v->m->arch == GT_LSTM;
         message(v, 0, "order? i index, %s%sc |%s|, d |%s%s|, p importance%s",
                 v->m->arch == GT_RNN ? "" : lstm ? "g forget" : "g update",
@@ -790,7 +783,7 @@ gt_act keys_sort_pick(gt_view *v, const gt_key *k)
     static const char keys[] = "igmcdpr";
     static const gt_sort order[] = {SORT_INDEX, SORT_CARRY, SORT_MEAN, SORT_ABSC,
                                     SORT_CHANGE, SORT_IMPORTANCE, SORT_R};
-    v->ui->sort_pick = 0;
+    v->ui->input = INPUT_KEYS;
     const char *at = k->sym == K_CHAR && !k->ctrl && k->cp > 0 && k->cp < 0x80
                          ? strchr(keys, (int)k->cp) : NULL;
     if (!at) {
@@ -844,14 +837,14 @@ gt_act keys_colour(gt_view *v, const gt_key *k)
 gt_act keys_go_to(gt_view *v, const gt_key *k)
 {
     (void)k;
-    open_prompt(v, PROMPT_GOTO);
+    open_prompt(v, INPUT_GOTO);
     return ACT_REDRAW;
 }
 
 gt_act keys_search(gt_view *v, const gt_key *k)
 {
     if (is(k, '/'))
-        open_prompt(v, PROMPT_SEARCH);
+        open_prompt(v, INPUT_SEARCH);
     else
         next_match(v, is(k, 'n') ? 1 : -1);
     return ACT_REDRAW;
@@ -865,7 +858,7 @@ gt_act keys_find(gt_view *v, const gt_key *k)
 gt_act keys_edit(gt_view *v, const gt_key *k)
 {
     (void)k;
-    open_prompt(v, PROMPT_EDIT);
+    open_prompt(v, INPUT_EDIT);
     return ACT_REDRAW;
 }
 
@@ -1012,7 +1005,7 @@ gt_act keys_redraw(gt_view *v, const gt_key *k)
 gt_act keys_help_open(gt_view *v, const gt_key *k)
 {
     (void)k;
-    v->ui->help = 1;
+    v->ui->input = INPUT_HELP;
     v->ui->help_scroll = 0;
     return ACT_REDRAW;
 }

@@ -77,10 +77,19 @@ static const gt_keys_table *line_of(const gt_view *v, const gt_key *k)
 
 gt_act keys_handle(gt_view *v, const gt_key *k)
 {
-    if (v->ui->help) /* the arrows scroll the help, any other key closes it */
-        return keys_help_key(v, k);
-    if (v->ui->prompt != PROMPT_NONE)
-        return keys_prompt_key(v, k);
+    switch (v->ui->input) { /* what the key is for */
+    case INPUT_KEYS: break;
+    case INPUT_HELP: return keys_help_key(v, k); /* the arrows scroll it, others close it */
+    case INPUT_ORDER: keys_begin(v, k); return keys_sort_pick(v, k);
+    case INPUT_MARK:
+    case INPUT_QUOTE: keys_begin(v, k); return keys_mark_pending(v, k);
+    case INPUT_GOTO:
+    case INPUT_SEARCH:
+    case INPUT_EDIT:
+    case INPUT_MATCH:
+    case INPUT_UNIT:
+    case INPUT_NEWLINE: return keys_prompt_key(v, k);
+    }
     if (k->sym == K_CLICK || k->sym == K_WHEEL_UP || k->sym == K_WHEEL_DOWN) {
         gt_key arrow;
         gt_act a = keys_mouse(v, k, &arrow);
@@ -91,13 +100,7 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
         return ACT_REDRAW;
     }
     keys_begin(v, k);
-    if (v->ui->sort_pick) /* after o: the order */
-        return keys_sort_pick(v, k);
     const gt_keys_table *r = line_of(v, k);
-    /* after M or ': the next character names a mark, unless a view or m v p takes it */
-    if (k->sym == K_CHAR && !k->ctrl && (v->ui->mark_next || v->ui->quote) &&
-        !(r && (!(r->where & KEY_PANELS) || r->act == KA_FIND)))
-        return keys_mark_pending(v, k);
     gt_keyrun run = r ? run_of[r->act] : NULL;
     return run ? run(v, k) : ACT_NONE;
 }
@@ -105,7 +108,7 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
 gt_act keys_handle_models(gt_models *ms, const gt_key *k)
 {
     gt_view *v = models_view(ms);
-    if (k->sym == K_TAB && !v->ui->help && v->ui->prompt == PROMPT_NONE) {
+    if (k->sym == K_TAB && v->ui->input == INPUT_KEYS) {
         v->ui->msg[0] = 0;
         models_switch(ms, k->shift ? -1 : 1);
         return ACT_REDRAW;

@@ -50,8 +50,8 @@ int keys_find_char(gt_view *v, const gt_key *k)
         return 0;
     switch (k->cp) {
     case 'm':
-        v->ui->prompt = PROMPT_MATCH;
-        snprintf(v->ui->input, sizeof v->ui->input, "%s", f->regex);
+        v->ui->input = INPUT_MATCH;
+        snprintf(v->ui->prompt, sizeof v->ui->prompt, "%s", f->regex);
         return 1;
     case 'v': select_key(v); return 1;
     case 'p': view_toggle_overlay(v, OVERLAY_PROFILE); return 1;
@@ -88,13 +88,13 @@ void keys_find_enter(gt_view *v)
 {
     gt_data_find *f = &v->find;
     gt_error e = {0};
-    if (!v->ui->input[0] && !f->regex[0])
+    if (!v->ui->prompt[0] && !f->regex[0])
         return;
-    if (data_find_set_regex(f, v->ui->input, v->layer, &e)) {
+    if (data_find_set_regex(f, v->ui->prompt, v->layer, &e)) {
         say(v, 1, e.msg);
         return;
     }
-    if (!v->ui->input[0]) {
+    if (!v->ui->prompt[0]) {
         say(v, 0, "no hypothesis: the r column is gone");
         if (v->ui->sort == SORT_R)
             v->ui->sort = SORT_INDEX;

@@ -56,7 +56,7 @@ static int keys_unit_at(const gt_view *v, int x, int y)
 gt_act keys_mouse(gt_view *v, const gt_key *k, gt_key *arrow)
 {
     arrow->sym = K_NONE;
-    if (v->lay.too_small || v->ui->prompt != PROMPT_NONE)
+    if (v->lay.too_small || v->ui->input != INPUT_KEYS)
         return ACT_NONE;
     int overlay = v->ui->overlay != OVERLAY_NONE;
     gt_rect strip = v->lay.r[P_STRIP];

@@ -66,20 +66,20 @@ static void prompt_line(gt_surface *s, int x, int y, int end, const gt_view *v, 
                         const char *tip)
 {
     char before[VIEW_INPUT];
-    size_t pos = v->ui->line.buf == v->ui->input && v->ui->line.pos <= strlen(v->ui->input) ? v->ui->line.pos
-                                                                          : strlen(v->ui->input);
-    snprintf(before, sizeof before, "%.*s", (int)pos, v->ui->input);
+    size_t pos = v->ui->line.buf == v->ui->prompt && v->ui->line.pos <= strlen(v->ui->prompt) ? v->ui->line.pos
+                                                                          : strlen(v->ui->prompt);
+    snprintf(before, sizeof before, "%.*s", (int)pos, v->ui->prompt);
     x += surf_text(s, x, y, end - x, R_KEY, ask);
     x += surf_text(s, x, y, end - x, R_NORMAL, before);
-    x += surf_text(s, x, y, end - x, R_CURSOR, v->ui->input[pos] ? "" : " ");
-    if (v->ui->input[pos]) { /* the character under the cursor, shown as the cursor */
+    x += surf_text(s, x, y, end - x, R_CURSOR, v->ui->prompt[pos] ? "" : " ");
+    if (v->ui->prompt[pos]) { /* the character under the cursor, shown as the cursor */
         char ch[8];
         size_t n = 1;
-        while (((unsigned char)v->ui->input[pos + n] & 0xC0) == 0x80)
+        while (((unsigned char)v->ui->prompt[pos + n] & 0xC0) == 0x80)
             n++;
-        snprintf(ch, sizeof ch, "%.*s", (int)n, v->ui->input + pos);
+        snprintf(ch, sizeof ch, "%.*s", (int)n, v->ui->prompt + pos);
         x += surf_text(s, x, y, end - x, R_CURSOR, ch);
-        x += surf_text(s, x, y, end - x, R_NORMAL, v->ui->input + pos + n);
+        x += surf_text(s, x, y, end - x, R_NORMAL, v->ui->prompt + pos + n);
     }
     surf_text(s, x, y, end - x, R_DIM, tip);
 }
@@ -106,38 +106,44 @@ static gt_hintctx hint_context(const gt_view *v)
 static int prompt_status(gt_surface *s, int x, int y, int end, const gt_view *v)
 {
     char buf[512], at[32];
-    switch (v->ui->prompt) {
-    case PROMPT_GOTO:
+    switch (v->ui->input) {
+    case INPUT_GOTO:
         snprintf(buf, sizeof buf, "go to step (0-%s, N%%, end): ",
                  report_commas(v->steps - 1, at, sizeof at));
         prompt_line(s, x, y, end, v, buf, "   Enter goes, Esc cancels");
         return 1;
-    case PROMPT_UNIT:
+    case INPUT_UNIT:
         snprintf(buf, sizeof buf, "select unit (0-%d): ", v->m->hidden - 1);
         prompt_line(s, x, y, end, v, buf, "   Enter selects, Esc cancels");
         return 1;
-    case PROMPT_SEARCH:
+    case INPUT_SEARCH:
         prompt_line(s, x, y, end, v, "search the text: ",
                     v->ui->search[0] ? "   Enter finds (empty: again), " UP_HIST ", Esc cancels"
                                  : "   Enter finds, lower case finds either, Esc cancels");
         return 1;
-    case PROMPT_MATCH:
+    case INPUT_MATCH:
         prompt_line(s, x, y, end, v, "match (regular expression): ",
                     "   Enter: every unit's r with it (empty: none), Esc cancels");
         return 1;
-    case PROMPT_EDIT: {
+    case INPUT_EDIT:
+    case INPUT_NEWLINE: {
         char ch[32];
         panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
         snprintf(buf, sizeof buf, "replace %s at step %s with: ", ch,
                  report_commas(v->t, at, sizeof at));
         x += surf_text(s, x, y, end - x, R_KEY, buf);
         x += surf_text(s, x, y, end - x, R_CURSOR, " ");
-        surf_text(s, x, y, end - x, v->ui->newline_asked ? R_MSG : R_DIM,
-                  v->ui->newline_asked ? "   Enter again puts a newline here, Esc cancels"
-                                   : "   type a character of the vocabulary, Esc cancels");
+        const int asked = v->ui->input == INPUT_NEWLINE;
+        surf_text(s, x, y, end - x, asked ? R_MSG : R_DIM,
+                  asked ? "   Enter again puts a newline here, Esc cancels"
+                        : "   type a character of the vocabulary, Esc cancels");
         return 1;
     }
-    case PROMPT_NONE: break;
+    case INPUT_KEYS:
+    case INPUT_HELP:
+    case INPUT_ORDER:
+    case INPUT_MARK:
+    case INPUT_QUOTE: break;
     }
     return 0;
 }

@@ -38,11 +38,23 @@ typedef enum gt_sort {
     SORT_R = SORT_COUNT /* |r| with the hypothesis */
 } gt_sort;
 
-typedef enum gt_prompt {
-    PROMPT_NONE, PROMPT_GOTO, PROMPT_SEARCH, PROMPT_EDIT,
-    PROMPT_MATCH, /* a regular expression for m */
-    PROMPT_UNIT   /* a unit to select (#) */
-} gt_prompt;
+/* What the next key is for, one value at a time (doc/screen.md, "Keys"): the key table, or
+ * a prompt's line, the help box, or the second key of o, M or '. The prompts come first:
+ * each keeps its history (gt_shared.hist). */
+typedef enum gt_input {
+    INPUT_KEYS,    /* the key table (keys_table.c) */
+    INPUT_GOTO, INPUT_SEARCH, INPUT_EDIT, /* the prompts of g, / and e */
+    INPUT_MATCH,   /* a regular expression for m */
+    INPUT_UNIT,    /* a unit to select (#) */
+    INPUT_NEWLINE, /* e then Enter once: Enter again puts a newline */
+    INPUT_HELP,    /* the help box: the arrows scroll it, any other key closes it */
+    INPUT_ORDER,   /* after o: the key that picks the units' order */
+    INPUT_MARK,    /* after M: the letter that names a mark at the cursor */
+    INPUT_QUOTE,   /* after ': ' goes back, a letter to its mark */
+} gt_input;
+
+/* The prompts with a line and its history: INPUT_GOTO .. INPUT_UNIT. */
+#define INPUT_PROMPTS (INPUT_UNIT + 1)
 
 /* The view that covers the panels below the strip, or none. One at a time: opening one
  * closes the one open; Esc, or the key that opened it, closes it back to the panels
@@ -77,17 +89,14 @@ typedef struct gt_shared {
                           value), HEAT_PROBE (the hypothesis's probe's probability),
                           HEAT_COMP + j (the signal's principal component j's score) */
     int heat_pos;      /* with HEAT_UNIT, which signal: view_heat_signal's pos-th */
-    int help;          /* the help screen is up */
-    int help_scroll;   /* its first line shown */
+    gt_input input;    /* what the next key is for */
+    int help_scroll;   /* the help box's first line shown */
     int quit_asked;    /* q once while edits are not written: q again quits */
     unsigned edit_gen, written_gen; /* edits, undos and redos so far; as last written (w) */
     gt_undone redo[VIEW_REDO]; /* the edits undone, the last on top; a new edit drops them */
     int nredo;
     size_t prev_t;     /* the step before the last jump ('' goes back to it) */
     int have_prev;
-    int quote;         /* ' pressed: ' goes back, a letter to its mark */
-    int mark_next;     /* M pressed: the next letter names a mark at the cursor */
-    int sort_pick;     /* o pressed: the next key picks the units' order */
     size_t mark[26];   /* the marks a-z: their step + 1 (0: not set) */
     size_t t;          /* the cursor's step, where the keys put it (view_seek) */
     int layer;         /* the layer and the unit chosen (each model shows them clamped to */
@@ -107,15 +116,13 @@ typedef struct gt_shared {
     int pert_all;      /* A: the perturbation of every edit against the text as loaded */
     int ratio_k;       /* ( ): the k the perturbation's ratio is read at; 0: K */
     int diff;          /* the gate bars and the unit show edited - before the last edit */
-    gt_prompt prompt;
-    char input[VIEW_INPUT];
+    char prompt[VIEW_INPUT]; /* the prompt's line as typed */
     char msg[256];
     int msg_error;
     char search[VIEW_INPUT];
-    gt_promptline line; /* the prompt's editing of input (line.buf NULL: not started) */
-    gt_history hist[PROMPT_UNIT + 1]; /* what was entered in each prompt */
+    gt_promptline line; /* the editing of prompt (line.buf NULL: not started) */
+    gt_history hist[INPUT_PROMPTS]; /* what was entered in each prompt */
     int search_matches, search_index; /* the last search's matches, the one at the cursor */
-    int newline_asked; /* Enter once in the edit prompt: Enter again puts a newline */
     int select_top;    /* select the first unit of the order at the next frame */
     long strip_scroll; /* rows the text strip is scrolled by (later text: > 0; at most 200
                         * either way), until the cursor moves */
