@@ -312,6 +312,7 @@ static void test_all_edits(gt_view *v)
     trace_edit(tr, a, (trace_token(tr, a) + 1) % m->vocab, &e);
     trace_edit(tr, b, (trace_token(tr, b) + 1) % m->vocab, &e);
     view_edits_changed(v);
+    view_prepare(v, 120, 40, &e); /* the curves, computed with the frame */
     const int last_step = (int)v->pert.step;
     press(v, "A");
     const size_t K = (size_t)v->pert.r.K, n = K + 1;
@@ -390,6 +391,16 @@ static void test_edits(gt_view *v)
     tap_ok(v->pert.horizon == 2 * DATA_PERT_KMIN && v->pert.valid &&
                v->pert.r.K == (2 * DATA_PERT_KMIN < (int)Kend ? 2 * DATA_PERT_KMIN : (int)Kend),
            "the frame after them computes them once, at K %d", v->pert.r.K);
+    gt_key undo, redo;
+    key_of("u", &undo);
+    key_of("\x12", &redo);
+    keys_handle(v, &undo);
+    keys_handle(v, &redo);
+    tap_ok(v->curves_stale && trace_edit_count(tr) == 1 && !view_settled(v),
+           "u and Ctrl-R read together: the curves not computed key by key");
+    view_prepare(v, 120, 40, &pe);
+    tap_ok(!v->curves_stale && v->pert.valid && v->pert.step == at && view_settled(v),
+           "the frame after them computes them, once");
     press(v, "-");
     press_each(v, "++++");
     press(v, "]");
@@ -1112,6 +1123,7 @@ static void test_models_follow(gt_models *ms)
     size_t last = trace_edit_at(ms->tr[1], trace_edit_count(ms->tr[1]) - 1)->step;
     models_press(ms, "d");
     keys_handle_models(ms, &tab);
+    models_press(ms, "\x0c"); /* the frame: the difference is computed for it */
     tap_ok(ms->cur == 1 && last == 9 && b->ui->diff && b->dr.valid && b->dr.step == 9,
            "an edit with the difference off, d, Tab: the other model's difference is of that edit");
     models_press(ms, "d");
@@ -1455,6 +1467,7 @@ static void test_intervention_background(gt_model *m)
     const float before = v.g[m->hidden]; /* the forget gate of unit 0 at the cursor */
     trace_edit(tr, N - 50, (trace_token(tr, N - 50) + 1) % m->vocab, &e); /* an edit near */
     view_edits_changed(&v);
+    view_prepare(&v, 120, 40, &e); /* the curves, computed with the frame */
     const int had_curves = v.pert.valid && v.pert.step == N - 50;
     press(&v, ">");
     int waited = v.pending && v.stale && v.t == N - 1 && v.g[m->hidden] == before &&

@@ -1,8 +1,9 @@
 /* The perturbation of the last edit as the screen keeps it (doc/measures.md, "Perturbation"): the edited text
  * against the text before that edit, on the layer shown, for k = 0..K; or, with `all`, the
- * text with every edit against the text as loaded, from the first edited step. Computed when an
- * edit is made or undone, the layer changes or K does (never while drawing), from the
- * edited step on and only K + 1 steps far. */
+ * text with every edit against the text as loaded, from the first edited step. Computed as
+ * the frame is prepared after an edit is made or undone, the layer changes or K does (never
+ * while drawing, nor key by key: view.c), from the edited step on and only K + 1 steps
+ * far. */
 #ifndef GATETUI_DATA_PERT_H
 #define GATETUI_DATA_PERT_H
 

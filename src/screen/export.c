@@ -333,14 +333,14 @@ int export_main(const gt_screen_models *sm, const gt_screen_opts *o, gt_error *e
             rc = data_interv_measure_now(&ms.ivs[k], e);
     gt_view *v = models_view(&ms);
     v->ui->sync = 1; /* the frame waits for nothing: what it shows is computed first */
-    /* the same edit for every model, their perturbations computed */
+    /* the same edit for every model (their perturbations computed with the frame) */
     if (rc == GT_OK && etok >= 0 && (rc = view_apply_edit(v, es, etok, e)) == GT_OK &&
         v->ui->msg_error)
         rc = gt_fail(e, GT_EFAIL, "%s", v->ui->msg);
     v->ui->t = v->t = (size_t)o->step;
     gt_surface s = {0};
-    if (rc == GT_OK)
-        rc = view_prepare(v, cols, rows, e);
+    if (rc == GT_OK && (rc = view_prepare(v, cols, rows, e)) == GT_OK && v->ui->msg_error)
+        rc = gt_fail(e, GT_EFAIL, "%s", v->ui->msg); /* the curves' computation failed */
     for (int k = 0; k < ms.n && rc == GT_OK; k++)
         if (!view_settled(&ms.v[k]))
             rc = gt_fail(e, GT_EFAIL, "the frame of %s at step %ld is not computed", ms.v[k].model_name,

@@ -415,11 +415,8 @@ static void change_horizon(gt_view *v, int more)
 static void toggle_diff(gt_view *v)
 {
     gt_error e = {0};
-    int rc = view_set_diff(v, !v->ui->diff, &e);
-    if (rc == GT_EINPUT) /* no edit */
+    if (view_set_diff(v, !v->ui->diff, &e)) /* no edit */
         message(v, 0, "%s", e.msg);
-    else if (rc)
-        message(v, 1, "difference: %.200s", e.msg);
     else
         message(v, 0, v->ui->diff ? "gates and unit: edited - before the last edit (d: back)"
                               : "gates and unit: the text as edited");

@@ -162,11 +162,12 @@ int models_tick(gt_models *ms)
 {
     int redraw = check_files(ms);
     for (int k = 0; k < ms->n; k++) {
-        const int had = ms->v[k].pert.valid;
+        const int waited = ms->v[k].edits_wait;
         if (view_tick(&ms->v[k]) && (k == ms->cur || ms->v[ms->cur].ui->overlay == OVERLAY_STATS))
             redraw = 1; /* the others show in the stats view only, */
-        if (!had && ms->v[k].pert.valid)
-            redraw = 1; /* and their perturbation in the one shown's panel */
+        if (waited && !ms->v[k].edits_wait)
+            redraw = 1; /* and their perturbation in the one shown's panel, computed when
+                         * the frame is prepared */
     }
     return redraw;
 }

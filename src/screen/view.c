@@ -328,18 +328,68 @@ void view_select_unit(gt_view *v, int unit)
     view_clamp(v);
 }
 
-/* The perturbation's curves at the shared horizon, when it changed since they were made:
- * the model shown's and every other's, whose half-lives its panel lists. */
-static void follow_horizon(gt_view *v)
+/* What failed and why, in the message line. */
+static void failed(gt_view *v, const char *what, const gt_error *e)
 {
+    snprintf(v->ui->msg, sizeof v->ui->msg, "%s: %.200s", what, e->msg);
+    v->ui->msg_error = 1;
+}
+
+/* Whether step s's states may be computed now: in the trace's reach within a frame's
+ * time, or always in a batch mode (ui->sync), which has no background pass to wait for. */
+static int reach(const gt_view *v, size_t s)
+{
+    return v->ui->sync || trace_reachable(v->tr, s);
+}
+
+/* Whether the step the perturbation and the difference start from (the last edit's, or with
+ * A the first edited one) is in reach (reach). */
+static int edits_reachable(const gt_view *v)
+{
+    size_t n = trace_edit_count(v->tr);
+    if (!n)
+        return 1;
+    size_t s = trace_edit_at(v->tr, n - 1)->step, first = trace_next_edited(v->tr, 0);
+    if (v->ui->pert_all && first < s)
+        s = first;
+    return reach(v, s);
+}
+
+/* The perturbation's curves (every model's: the panel lists their half-lives) and the
+ * difference (the model shown's), computed here and only here, as the frame is prepared
+ * (view_prepare): after an edit, an undo, another layer or an intervention
+ * (view_edits_changed), a new horizon K or A, or the difference turned on; once for any
+ * number of keys read before the frame. While the step they start from is out of the
+ * trace's reach they wait for the background pass (edits_wait; view_tick ends the wait),
+ * the cursor's values shown meanwhile. */
+static void follow_edits(gt_view *v, int shown)
+{
+    gt_shared *u = v->ui;
     gt_error e = {0};
-    if (v->edits_wait) /* computed with the horizon of then (view_tick) */
+    if (u->diff && !trace_edit_count(v->tr))
+        u->diff = 0;
+    const int pert = v->curves_stale || v->pert.horizon != u->horizon || !v->pert.all != !u->pert_all;
+    const int diff = shown && u->diff && (v->curves_stale || !v->dr.valid);
+    if (!pert && !diff)
         return;
-    if ((v->pert.horizon != v->ui->horizon &&
-         data_pert_set_horizon(&v->pert, v->tr, v->layer, v->ui->horizon, &e)) ||
-        data_pert_set_all(&v->pert, v->tr, v->layer, v->ui->pert_all, &e)) {
-        snprintf(v->ui->msg, sizeof v->ui->msg, "perturbation: %.200s", e.msg);
-        v->ui->msg_error = 1;
+    if (!edits_reachable(v)) {
+        v->edits_wait = 1;
+        v->pert.valid = 0;
+        v->dr.valid = 0;
+        u->pass_wanted = 1;
+        trace_pass_start(v->tr, v->steps, NULL);
+        return;
+    }
+    v->edits_wait = 0;
+    v->curves_stale = 0;
+    v->pert.all = u->pert_all;
+    if (pert && data_pert_update(&v->pert, v->tr, v->layer, u->horizon, &e))
+        failed(v, "perturbation", &e);
+    if (!u->diff || !shown)
+        v->dr.valid = 0; /* computed when the difference is on for the model shown */
+    else if (data_diff_update(&v->dr, v->tr, v->layer, &e)) {
+        u->diff = 0;
+        failed(v, "difference", &e);
     }
 }
 
@@ -361,9 +411,9 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
 {
     view_clamp(v);
     for (int k = 0; k < (v->peers ? v->npeers : 0); k++) /* this one is peers[self] */
-        follow_horizon(&v->peers[k]);
+        follow_edits(&v->peers[k], k == v->self);
     if (!v->peers)
-        follow_horizon(v);
+        follow_edits(v, 1);
     layout_compute(cols, rows, &v->lay);
     int blocks[3];
     layout_gate_grid_extra(v->lay.r[P_GATES], v->m->hidden, model_sigmoid_gates(v->m, blocks),
@@ -435,65 +485,12 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     return GT_OK;
 }
 
-/* What failed and why, in the message line. */
-static void failed(gt_view *v, const char *what, const gt_error *e)
-{
-    snprintf(v->ui->msg, sizeof v->ui->msg, "%s: %.200s", what, e->msg);
-    v->ui->msg_error = 1;
-}
-
-/* Whether step s's states may be computed now: in the trace's reach within a frame's
- * time, or always in a batch mode (ui->sync), which has no background pass to wait for. */
-static int reach(const gt_view *v, size_t s)
-{
-    return v->ui->sync || trace_reachable(v->tr, s);
-}
-
-/* Whether the step the perturbation and the difference start from (the last edit's, or with
- * A the first edited one) is in reach (reach). */
-static int edits_reachable(const gt_view *v)
-{
-    size_t n = trace_edit_count(v->tr);
-    if (!n)
-        return 1;
-    size_t s = trace_edit_at(v->tr, n - 1)->step, first = trace_next_edited(v->tr, 0);
-    if (v->ui->pert_all && first < s)
-        s = first;
-    return reach(v, s);
-}
-
-/* The perturbation's curves and the difference for the edits as they are, or, while the
- * step they start from is out of the trace's reach, the wait for the pass (view_tick). */
-static void edits_curves(gt_view *v)
-{
-    gt_error e = {0};
-    v->pert.all = v->ui->pert_all;
-    v->edits_wait = !edits_reachable(v);
-    if (v->edits_wait) {
-        v->pert.valid = 0;
-        v->dr.valid = 0;
-        v->ui->pass_wanted = 1;
-        trace_pass_start(v->tr, v->steps, NULL);
-        return;
-    }
-    if (data_pert_update(&v->pert, v->tr, v->layer, v->ui->horizon, &e))
-        failed(v, "perturbation", &e);
-    if (v->ui->diff && !trace_edit_count(v->tr))
-        v->ui->diff = 0;
-    if (!v->ui->diff)
-        v->dr.valid = 0; /* stale: computed again when the difference is on */
-    else if (data_diff_update(&v->dr, v->tr, v->layer, &e)) {
-        v->ui->diff = 0;
-        failed(v, "difference", &e);
-    }
-}
-
 void view_edits_changed(gt_view *v)
 {
     data_jac_invalidate(&v->jac);
     data_eig_invalidate(&v->eig);
     data_probe_invalidate(&v->probe);
-    edits_curves(v);
+    v->curves_stale = 1; /* the perturbation and the difference: at the next frame */
     data_find_changed(&v->find, v->layer, v->unit);
 }
 
@@ -572,12 +569,8 @@ void view_set_overlay(gt_view *v, gt_overlay o)
 
 void view_follow(gt_view *v, int shown)
 {
-    gt_error e = {0};
     if (view_clamp(v))
-        view_edits_changed(v); /* a new horizon: when the frame is prepared (view_prepare) */
-    if (shown && !v->stale && !v->edits_wait && v->ui->diff && !v->dr.valid &&
-        view_set_diff(v, 1, &e))
-        failed(v, "difference", &e);
+        view_edits_changed(v); /* another layer: computed when the frame is prepared */
     gt_overlay o = v->ui->overlay;
     if (view_wants_stats(v))
         data_stats_want(&v->stats, v->layer);
@@ -598,11 +591,8 @@ int view_set_diff(gt_view *v, int on, gt_error *e)
 {
     if (on && !trace_edit_count(v->tr))
         return gt_fail(e, GT_EINPUT, "no edit: the difference needs one (e edits)");
-    v->ui->diff = on;
-    int rc = on ? data_diff_update(&v->dr, v->tr, v->layer, e) : GT_OK;
-    if (rc)
-        v->ui->diff = 0;
-    return rc;
+    v->ui->diff = on; /* the run before the edit: when the frame is prepared (follow_edits) */
+    return GT_OK;
 }
 
 float view_diff_value(const gt_view *v, int kind, int block, size_t st)
@@ -696,7 +686,7 @@ void view_seek(gt_view *v, size_t s)
 
 int view_settled(const gt_view *v)
 {
-    return !v->pending && !v->stale && !v->edits_wait &&
+    return !v->pending && !v->stale && !v->edits_wait && !v->curves_stale &&
            (!trace_edit_count(v->tr) || v->pert.valid);
 }
 
@@ -743,7 +733,7 @@ int view_tick(gt_view *v)
         redraw = 1;
     }
     if (v->edits_wait && edits_reachable(v)) {
-        edits_curves(v); /* the rest was asked for when the edits or the model changed */
+        v->edits_wait = 0; /* the curves: when the frame is prepared (follow_edits) */
         redraw = 1;
     } else if (v->edits_wait && !running) {
         trace_pass_start(v->tr, v->steps, NULL);

@@ -157,6 +157,9 @@ typedef struct gt_view {
     size_t t;          /* the step this model's values are shown at: the cursor's (ui->t),
                         * or while pending the last it could reach */
     int pending;       /* waiting for the background pass to reach the cursor */
+    int curves_stale;  /* the edits, the layer or the model changed: the perturbation's
+                        * curves and the difference are computed again when the frame is
+                        * prepared (view_prepare), and only then */
     int edits_wait;    /* the perturbation and the difference wait for the pass to reach the
                         * last edit's step (after an intervention), rather than replay the
                         * text to it at once */
@@ -215,9 +218,10 @@ void view_free(gt_view *v);
  * (ui->sync) draws only a settled view. */
 int view_settled(const gt_view *v);
 
-/* Recomputes what depends on the edits and the layer (the perturbation curves, and with
- * the difference view on the run before the last edit) after an edit, an undo or a change
- * of layer; a failure is said in the message line. */
+/* After an edit, an undo or a change of layer: what depends on them is computed again (the
+ * perturbation's curves and, while it is on, the difference when the frame is prepared:
+ * view_prepare; the finding keys' results by their children); a failure is said in the
+ * message line. */
 void view_edits_changed(gt_view *v);
 
 /* The text's edits, made on every model at once (each model's token for the character)
@@ -270,9 +274,9 @@ void view_units_column(gt_view *v, int d);
 int view_units_col(const gt_view *v);
 int view_units_selected(const gt_view *v);
 
-/* Turns the difference view on or off (ui->diff). On needs an edit: without one GT_EINPUT (e says so);
- * when the run of the text before the edit fails (out of memory), its error. The view stays
- * off on failure. */
+/* Turns the difference on or off (ui->diff). On needs an edit: without one GT_EINPUT (e
+ * says so). The run of the text before the edit is made when the frame is prepared
+ * (view_prepare; a failure then turns it off and is said in the message line). */
 int view_set_diff(gt_view *v, int on, gt_error *e);
 /* The difference edited - before of the selected unit's value at step st on the layer
  * shown: kind 0 a gate (block), 1 c, 2 h; NAN when not known. */
