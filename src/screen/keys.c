@@ -10,7 +10,7 @@
 #include "gatetui/report.h"
 #include "gatetui/utf8.h"
 #include "screen/edtext.h"
-#include "screen/export.h"
+#include "screen/export_file.h"
 #include "screen/keys.h"
 #include "screen/keys_run.h"
 #include "screen/keys_find.h"
