@@ -23,6 +23,8 @@
 #include "screen/keys.h"
 #include "term/term.h"
 #include "screen/view.h"
+#include "screen/sheets.h"
+#include "screen/sheet_derivative.h"
 #include "gatetui/trace.h"
 
 /* The background pass over the whole text, so that afterwards every step is within one
@@ -106,7 +108,7 @@ static void time_keys(gt_surface *s, gt_view *v, const gt_key *script, int n, do
         keys_handle(v, &script[i]);
         show_frame(s, v, s->w, s->h);
         ms[i] = (bench_now() - a) * 1e3;
-        while (v->pending || data_jac_busy(&v->jac)) {
+        while (v->pending || data_jac_busy(&sheet_derivative_data(v)->jac)) {
             struct timespec ts = {0, 1000000};
             nanosleep(&ts, NULL);
             if (view_tick(v))

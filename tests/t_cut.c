@@ -22,6 +22,8 @@
 #include "screen/models.h"
 #include "screen/panel.h"
 #include "screen/view.h"
+#include "screen/sheet_report.h"
+#include "screen/sheet_units.h"
 #include "tap.h"
 
 enum { NMODELS = 3 };
@@ -157,7 +159,7 @@ static void check_perturbation(const gt_view *v)
 {
     const gt_rect r = v->lay.r[P_PERTURB];
     const gt_data_pert *pv = &v->pert;
-    if (v->ui->overlay != OVERLAY_NONE || r.h < 2 || !pv->valid)
+    if (v->ui->sheet || r.h < 2 || !pv->valid)
         return;
     char row[2048], want[64];
     int axis = -1, top = -1;
@@ -220,7 +222,7 @@ static void check_titles(const gt_view *v)
         (!strstr(row, "\"LORD\"") || !strstr(row, "AUC 1.000")))
         problem("the hypothesis or its AUC left out of the strip's title, not said", st.y, "");
     const gt_rect g = v->lay.r[P_GATES];
-    if (v->ui->overlay == OVERLAY_UNITS && v->ut_known) {
+    if (sheet_up(v, &sheet_units) && sheet_units_data(v)->known) {
         row_part(g.y + 1, 0, surf.w, row, sizeof row);
         if (!strstr(row, "right") && !strstr(row, "…"))
             problem("the unit table's last column left out, not said", g.y + 1, "");
@@ -229,8 +231,8 @@ static void check_titles(const gt_view *v)
             problem("the unit table's row left out of its title", g.y, "");
     }
     gt_compare_col c[8];
-    if (v->ui->overlay == OVERLAY_STATS && view_stats_compares(v) &&
-        view_compare_cols(v, c, 8) > 0) {
+    if (sheet_up(v, &sheet_report) && sheet_report_compares(v) &&
+        sheet_report_cols(v, c, 8) > 0) {
         row_part(g.y, 0, surf.w, row, sizeof row);
         const char *m = strstr(row, "models ");
         while (m && !(m[7] >= '1' && m[7] <= '9')) /* "models 1-1 of 3", not "3 models" */

@@ -16,6 +16,11 @@
 #include "screen/keys.h"
 #include "term/ui.h"
 #include "screen/view.h"
+#include "screen/sheets.h"
+#include "screen/sheet_report.h"
+#include "screen/sheet_units.h"
+#include "screen/sheet_derivative.h"
+#include "screen/sheet_profile.h"
 #include "gatetui/importance.h"
 #include "gatetui/intervene.h"
 #include "gatetui/dynamics.h"
@@ -58,7 +63,7 @@ static gt_act press(gt_view *v, const char *bytes)
  * run of the text from its start (to T - K) on layer 1: the same numbers, bit for bit. */
 static int same_as_direct(const gt_view *v, const gt_model *m, const uint16_t *tok)
 {
-    const gt_data_jac *jv = &v->jac;
+    const gt_data_jac *jv = &sheet_derivative_data(v)->jac;
     const int K = jv->K;
     gt_error e;
     gt_run r;
@@ -441,22 +446,22 @@ static void test_edits(gt_view *v)
 
 static void test_stats_view(gt_view *v)
 {
-    tap_ok(press(v, "r") == ACT_REDRAW && v->ui->overlay == OVERLAY_STATS, "r opens the stats view");
+    tap_ok(press(v, "r") == ACT_REDRAW && sheet_up(v, &sheet_report), "r opens the stats view");
     TAP_WAIT_WHILE(data_stats_busy(&v->stats), view_tick(v));
     tap_ok(v->stats.text[0] && strstr(v->stats.text[0], "Gates over all positions"),
            "the report's tables are computed in the background");
     size_t tt = v->t;
     int uu = v->unit;
     press_each(v, "jkk");
-    tap_ok(v->ui->stats_scroll == 0 && v->t == tt && v->unit == uu,
+    tap_ok(sheet_report_ui(v)->scroll == 0 && v->t == tt && v->unit == uu,
            "j and k scroll the tables, not units");
     press(v, "]");
     tap_ok(v->layer == 1 && (data_stats_busy(&v->stats) || v->stats.text[1]),
            "] asks for layer 1's tables");
     press(v, "\x1b");
-    tap_ok(v->ui->overlay != OVERLAY_STATS, "Esc closes the stats view");
+    tap_ok(!sheet_up(v, &sheet_report), "Esc closes the stats view");
     press_each(v, "rr");
-    tap_ok(v->ui->overlay != OVERLAY_STATS, "r closes it too");
+    tap_ok(!sheet_up(v, &sheet_report), "r closes it too");
     press(v, "[");
 }
 
@@ -557,27 +562,27 @@ static void test_report_go(const gt_model *m)
     }
     tap_ok(ends, "the windows' heading lines up with their rows");
     size_t step = 0;
-    for (int i = 0; i < 200 && view_stats_step(&v, &step, NULL) != 0; i++)
+    for (int i = 0; i < 200 && sheet_report_step(&v, &step, NULL) != 0; i++)
         press(&v, "j"); /* down to the windows' table */
     char at[64];
     snprintf(at, sizeof at, "at %9ld", first);
     tap_ok(view_frame_has(&v, "\xe2\x96\xb6", at), "the first window's line is marked \xe2\x96\xb6");
     press(&v, "\r");
-    tap_ok(first > 0 && v.t == (size_t)first && v.ui->overlay == OVERLAY_STATS &&
+    tap_ok(first > 0 && v.t == (size_t)first && sheet_up(&v, &sheet_report) &&
                strstr(v.ui->msg, "('' goes back)"),
            "Enter goes to its edited step (%zu), the tables still shown", v.t);
     int line = -1, was = -1;
-    view_stats_step(&v, &step, &was);
+    sheet_report_step(&v, &step, &was);
     for (int i = 0; i < 200 && (line < 0 || line == was); i++) { /* scrolled past it */
         press(&v, "j");
-        if (view_stats_step(&v, &step, &line) != 0)
+        if (sheet_report_step(&v, &step, &line) != 0)
             line = -1;
     }
     long second = tables ? window_step_after(tables, was + 1) : -1;
     press(&v, "\r");
     tap_ok(second > first && v.t == (size_t)second,
            "scrolled past it, Enter goes to the next window's step (%ld: %zu)", second, v.t);
-    for (int i = 0; i < 200 && view_stats_step(&v, &step, NULL) == 0; i++)
+    for (int i = 0; i < 200 && sheet_report_step(&v, &step, NULL) == 0; i++)
         press(&v, "j");
     size_t before = v.t;
     press(&v, "\r");
@@ -594,33 +599,34 @@ static void test_report_go(const gt_model *m)
  * s on the panels reaches the mean carry gate, whose order is the table's. */
 static void test_unit_table(gt_view *v)
 {
-    tap_ok(press(v, "U") == ACT_REDRAW && v->ui->overlay == OVERLAY_UNITS, "U opens the unit table");
+    tap_ok(press(v, "U") == ACT_REDRAW && sheet_up(v, &sheet_units), "U opens the unit table");
     wait_stats(v);
     press(v, "\x0c"); /* a frame after the report came */
     const gt_unit_row *rows = data_stats_units(&v->stats, v->layer);
-    const int H = v->m->hidden;
-    tap_ok(rows && v->ut_known && v->stats.ngates == 3 && v->stats.carry == 1,
+    const int H = v->m->hidden, *order = sheet_units_data(v)->order;
+    tap_ok(rows && sheet_units_data(v)->known && v->stats.ngates == 3 && v->stats.carry == 1,
            "its rows come with the report (%d gates)", v->stats.ngates);
     if (!rows)
         return;
     press_each(v, "llll"); /* unit, mean i, f, o: to t½ gate */
     int bad = 0;
     for (int i = 1; i < H; i++)
-        bad += rows[v->ut_order[i - 1]].halflife < rows[v->ut_order[i]].halflife;
-    tap_ok(v->ui->ut_col == UT_HALFLIFE && bad == 0, "l four times: by the gate's half-life, largest first");
+        bad += rows[order[i - 1]].halflife < rows[order[i]].halflife;
+    tap_ok(sheet_units_ui(v)->col == UT_HALFLIFE && bad == 0,
+           "l four times: by the gate's half-life, largest first");
     press(v, "s");
     bad = 0;
     for (int i = 1; i < H; i++)
-        bad += rows[v->ut_order[i - 1]].halflife > rows[v->ut_order[i]].halflife;
-    tap_ok(v->ui->ut_reverse && bad == 0, "s: smallest first");
+        bad += rows[order[i - 1]].halflife > rows[order[i]].halflife;
+    tap_ok(sheet_units_ui(v)->reverse && bad == 0, "s: smallest first");
     press_each(v, "hh"); /* mean o, mean f */
     press_each(v, "jj");
     size_t t = v->t;
-    int want = v->ut_order[2];
-    tap_ok(v->ui->ut_row == 2 && v->ui->ut_gate == 1 && v->t == t,
+    int want = sheet_units_data(v)->order[2];
+    tap_ok(sheet_units_ui(v)->row == 2 && sheet_units_ui(v)->gate == 1 && v->t == t,
            "h twice: by mean f; j j the third row, the cursor stays");
     press(v, "\r");
-    tap_ok(v->ui->overlay == OVERLAY_NONE && v->unit == want && strstr(v->ui->msg, "selected"),
+    tap_ok(!v->ui->sheet && v->unit == want && strstr(v->ui->msg, "selected"),
            "Enter: unit %d (the row's, %d) selected on the panels", v->unit, want);
     v->ui->sort = SORT_INDEX;
     v->ui->sort_reverse = 0;
@@ -631,7 +637,7 @@ static void test_unit_table(gt_view *v)
     tap_ok(v->ui->sort == SORT_MEAN && bad == 0,
            "s s: the units by the mean carry gate over the text, largest first");
     v->ui->sort = SORT_INDEX;
-    v->ui->ut_col = v->ui->ut_reverse = 0;
+    sheet_units_ui(v)->col = sheet_units_ui(v)->reverse = 0;
 }
 
 /* The prompt's line edited as in a shell, its history; q asked again while edits are not
@@ -825,7 +831,8 @@ static void test_help_and_quit(gt_view *v)
 {
     press(v, "?");
     tap_ok(v->ui->input == INPUT_HELP, "? opens the help");
-    tap_ok(press(v, "q") == ACT_REDRAW && v->ui->input != INPUT_HELP, "any key closes it (q too, without quitting)");
+    tap_ok(press(v, "q") == ACT_REDRAW && v->ui->input != INPUT_HELP,
+           "any key closes it (q too, without quitting)");
     tap_ok(press(v, "c") == ACT_REDRAW && v->ui->heat, "c colours the text");
     tap_ok(press(v, "x") == ACT_EXPORT, "x exports");
     tap_ok(press(v, "q") == ACT_QUIT, "q quits");
@@ -836,11 +843,11 @@ static void test_help_and_quit(gt_view *v)
  * against the spectrum of the step computed here from a float32 run of the text. */
 static int eig_as_direct(gt_view *v, const gt_model *m, const uint16_t *tok)
 {
-    for (int i = 0; i < 5000 && data_eig_busy(&v->eig); i++) {
+    for (int i = 0; i < 5000 && data_eig_busy(&sheet_derivative_data(v)->eig); i++) {
         usleep(2000);
         view_tick(v);
     }
-    const gt_data_eig *de = &v->eig;
+    const gt_data_eig *de = &sheet_derivative_data(v)->eig;
     if (!de->valid || de->step != v->t || de->layer != v->layer)
         return 0;
     gt_run r;
@@ -868,7 +875,7 @@ static int eig_as_direct(gt_view *v, const gt_model *m, const uint16_t *tok)
  * a float32 run and lyapunov_compute over the text, computed here. */
 static int fixed_lyapunov_as_direct(gt_view *v, const gt_model *m, const gt_text *t)
 {
-    const gt_data_eig *de = &v->eig;
+    const gt_data_eig *de = &sheet_derivative_data(v)->eig;
     if (!de->fp_valid || de->fp_step != v->t || de->fp_layer != v->layer || !de->ly_valid ||
         de->ly_layer != v->layer)
         return 0;
@@ -913,7 +920,8 @@ static int lyapunov_line_named(gt_view *v, const gt_text *t, char *want, size_t 
              report_commas((n / 20 < 100 ? n / 20 : 100) + 1, a, sizeof a),
              report_commas(n, b, sizeof b));
     char first[64];
-    snprintf(first, sizeof first, " %.1f\xc2\xb1%.1f ", v->eig.ly_hl[0], v->eig.ly_hw[0]);
+    const gt_data_eig *de = &sheet_derivative_data(v)->eig;
+    snprintf(first, sizeof first, " %.1f\xc2\xb1%.1f ", de->ly_hl[0], de->ly_hw[0]);
     snprintf(was, sizeof was, "%s", setlocale(LC_CTYPE, NULL));
     int hit = setlocale(LC_CTYPE, "C.UTF-8") != NULL && view_frame_has(v, want, first);
     setlocale(LC_CTYPE, was);
@@ -925,22 +933,24 @@ static void jac_settle(gt_view *v)
 {
     gt_error e = {0};
     do {
-        TAP_WAIT_WHILE(data_jac_busy(&v->jac), view_tick(v));
+        TAP_WAIT_WHILE(data_jac_busy(&sheet_derivative_data(v)->jac), view_tick(v));
         view_prepare(v, 120, 40, &e);
-    } while (data_jac_busy(&v->jac));
+    } while (data_jac_busy(&sheet_derivative_data(v)->jac));
 }
 
 /* D: the derivative view, on layer 1 then 0, against a direct computation. */
 static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
 {
+    const gt_data_jac *jv = &sheet_derivative_data(v)->jac;
+    const gt_data_eig *eig = &sheet_derivative_data(v)->eig;
     press(v, "]");
     view_seek(v, 20);
     gt_act a = press(v, "D");
-    tap_ok(a == ACT_REDRAW && data_jac_busy(&v->jac) && !v->jac.valid,
+    tap_ok(a == ACT_REDRAW && data_jac_busy(jv) && !jv->valid,
            "D returns at once, the derivative computed on a thread of its own");
     jac_settle(v);
-    tap_ok(v->ui->overlay == OVERLAY_JACOBIAN && v->jac.valid && v->jac.step == 20 &&
-               v->jac.K == 20 && v->jac.layer == 1 && same_as_direct(v, m, t->tok),
+    tap_ok(sheet_up(v, &sheet_derivative) && jv->valid && jv->step == 20 && jv->K == 20 &&
+               jv->layer == 1 && same_as_direct(v, m, t->tok),
            "D: the derivative at step 20 on layer 1, lags 1..20 (fewer than 32 so near the "
            "start), as computed straight from a run of the text");
     /* with room, each lag's row ends with the character read at step T - k */
@@ -979,20 +989,20 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
                "k on a log scale (the legend %s, the 1e0 decade %s, %d cells of dots)",
                legend ? "there" : "missing", decade ? "there" : "missing", dots);
     }
-    const int eig_ok = eig_as_direct(v, m, t->tok) && v->eig.abs[0] > 0;
+    const int eig_ok = eig_as_direct(v, m, t->tok) && eig->abs[0] > 0;
     tap_ok(eig_ok,
            "D: the moduli of the step's eigenvalues and the sorted carry gates at step 20, "
-           "computed by a child, as computed here (largest |eigenvalue| %.3g)", v->eig.abs[0]);
+           "computed by a child, as computed here (largest |eigenvalue| %.3g)", eig->abs[0]);
     tap_ok(fixed_lyapunov_as_direct(v, m, t),
            "D: the fixed point under step 20's character (found %d, |s - s*| %.3g) and the "
            "layer's %d Lyapunov half-lives, computed by children, as computed here",
-           v->eig.fp_found, v->eig.fp_dist, v->eig.ly_modes);
+           eig->fp_found, eig->fp_dist, eig->ly_modes);
     char ly[96];
     tap_ok(lyapunov_line_named(v, t, ly, sizeof ly),
            "D: the Lyapunov line names its steps, %s, then the half-lives with their +- (%.1f "
-           "+- %.1f)", ly, v->eig.ly_hl[0], v->eig.ly_hw[0]);
+           "+- %.1f)", ly, eig->ly_hl[0], eig->ly_hw[0]);
     press(v, "+");
-    tap_ok(v->ui->jac_K == 64 && v->pert.horizon == DATA_PERT_KDEFAULT,
+    tap_ok(sheet_derivative_ui(v)->K == 64 && v->pert.horizon == DATA_PERT_KDEFAULT,
            "+ doubles its K, not the perturbation's");
     /* at the smallest size the view's long lines are cut with a mark, not silently */
     gt_surface sf;
@@ -1012,29 +1022,33 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
     tap_ok(utf8 && marked, "at 64x22 the derivative view's last line, too long, ends with \xe2\x80\xa6");
     press_each(v, "---");
     jac_settle(v);
-    tap_ok(v->ui->jac_K == 8 && v->jac.K == 8 && same_as_direct(v, m, t->tok),
+    tap_ok(sheet_derivative_ui(v)->K == 8 && jv->K == 8 && same_as_direct(v, m, t->tok),
            "- halves it: 8 lags");
     press_each(v, "lj");
     jac_settle(v);
-    tap_ok(v->jac.step == 21 && v->jac.unit == v->unit && same_as_direct(v, m, t->tok),
+    tap_ok(jv->step == 21 && jv->unit == v->unit && same_as_direct(v, m, t->tok),
            "l steps and j selects another unit: the view follows");
     press(v, "[");
     jac_settle(v);
-    tap_ok(v->jac.layer == 0 && same_as_direct(v, m, t->tok), "[: layer 0's derivative");
+    tap_ok(jv->layer == 0 && same_as_direct(v, m, t->tok), "[: layer 0's derivative");
     tap_ok(eig_as_direct(v, m, t->tok), "[: layer 0's eigenvalues at step 21");
     tap_ok(fixed_lyapunov_as_direct(v, m, t), "[: layer 0's fixed point and Lyapunov half-lives");
     press(v, "r");
-    tap_ok(v->ui->overlay == OVERLAY_STATS && v->ui->overlay != OVERLAY_JACOBIAN, "r closes it for the stats view");
+    tap_ok(sheet_up(v, &sheet_report) && !sheet_up(v, &sheet_derivative),
+           "r closes it for the report's sheet");
     press(v, "D");
-    tap_ok(v->ui->overlay == OVERLAY_JACOBIAN && v->ui->overlay != OVERLAY_STATS, "D closes the stats view for it");
+    tap_ok(sheet_up(v, &sheet_derivative) && !sheet_up(v, &sheet_report),
+           "D closes the report's sheet for it");
     press(v, "\x1b");
-    tap_ok(v->ui->overlay != OVERLAY_JACOBIAN, "Esc closes the derivative view");
+    tap_ok(!sheet_up(v, &sheet_derivative), "Esc closes the derivative's sheet");
     press_each(v, "DD");
-    tap_ok(v->ui->overlay != OVERLAY_JACOBIAN, "D closes it too");
+    tap_ok(!sheet_up(v, &sheet_derivative), "D closes it too");
     press_each(v, "Dp");
-    tap_ok(v->ui->overlay == OVERLAY_PROFILE && v->ui->overlay != OVERLAY_JACOBIAN, "p over the derivative view: the profile instead");
+    tap_ok(sheet_up(v, &sheet_profile) && !sheet_up(v, &sheet_derivative),
+           "p over the derivative: the profile instead");
     press(v, "\x1b");
-    tap_ok(v->ui->overlay != OVERLAY_PROFILE && v->ui->overlay != OVERLAY_JACOBIAN, "Esc closes it back to the panels");
+    tap_ok(!sheet_up(v, &sheet_profile) && !sheet_up(v, &sheet_derivative),
+           "Esc closes it back to the panels");
 }
 
 /* Types s into the prompt that key opened, then Enter. */
@@ -1148,19 +1162,19 @@ static void test_models(const gt_model *m, const gt_text *t)
     const gt_key esc = {K_ESC, 0, 0, 0, 0, 0};
     view_prepare(models_view(&ms), 120, 40, &e);
     keys_handle_models(&ms, &p);
-    tap_ok(ms.cur == 0 && models_view(&ms)->ui->overlay == OVERLAY_PROFILE, "two models: p opens the profile");
+    tap_ok(ms.cur == 0 && sheet_up(models_view(&ms), &sheet_profile), "two models: p opens the profile");
     keys_handle_models(&ms, &tab);
     view_prepare(models_view(&ms), 120, 40, &e);
-    tap_ok(ms.cur == 1 && models_view(&ms)->ui->overlay == OVERLAY_PROFILE &&
+    tap_ok(ms.cur == 1 && sheet_up(models_view(&ms), &sheet_profile) &&
                models_view(&ms)->find.prof_wanted,
            "Tab: the other model, its profile open");
     keys_handle_models(&ms, &tab);
     view_prepare(models_view(&ms), 120, 40, &e);
-    tap_ok(ms.cur == 0 && models_view(&ms)->ui->overlay == OVERLAY_PROFILE,
+    tap_ok(ms.cur == 0 && sheet_up(models_view(&ms), &sheet_profile),
            "Tab back: the profile still open");
     keys_handle_models(&ms, &esc);
     keys_handle_models(&ms, &tab);
-    tap_ok(ms.cur == 1 && models_view(&ms)->ui->overlay == OVERLAY_NONE,
+    tap_ok(ms.cur == 1 && !models_view(&ms)->ui->sheet,
            "Esc closes it for every model");
     models_press(&ms, "X"); /* the figure names the model's file, not the screen's [2/2] */
     static char page[1 << 20];
@@ -1181,8 +1195,8 @@ static void test_models(const gt_model *m, const gt_text *t)
     keys_handle_models(&ms, &tab);
     view_prepare(models_view(&ms), 120, 40, &e);
     const gt_view *other = models_view(&ms);
-    tap_ok(ms.cur == 0 && other->ui->overlay == OVERLAY_UNITS && other->ut_known && one &&
-               data_stats_units(&other->stats, 0) != one && other->ui->ut_row == 1,
+    tap_ok(ms.cur == 0 && sheet_up(other, &sheet_units) && sheet_units_data(other)->known && one &&
+               data_stats_units(&other->stats, 0) != one && sheet_units_ui(other)->row == 1,
            "U with two models: each its own unit table; Tab shows the other's at the same row");
     keys_handle_models(&ms, &esc);
     keys_handle_models(&ms, &tab);

@@ -276,7 +276,7 @@ static void sheets(gt_models *ms)
     type(ms, "v");
     shot(ms, "derivative-select", 120, 40, 1, "v over the derivative");
     type(ms, "\033\033");
-    shot(ms, "derivative-esc", 120, 40, 1, "Esc ends the selection, Esc closes the derivative");
+    shot(ms, "derivative-esc", 120, 40, 1, "Esc closes the derivative, Esc again ends the selection");
 }
 
 /* Two models: the report's table that compares them, scrolled, one model's whole report. */
