@@ -4,7 +4,7 @@
  * Not part of make check: tests/bench_frame.sh builds and runs it. BENCH_SLOW=MS lists the
  * keys that took longer than MS milliseconds. BENCH_SCRIPT picks the keys: "keys" (the
  * default: stepping, paging, units, sorts, layers, jumps), "derivative" (D, then 50 steps
- * right in the derivative view) or "interventions" (50 of < > { } a C in turn, from the
+ * right over the derivative) or "interventions" (50 of < > { } a C in turn, from the
  * middle of the text); BENCH_SIZE=COLSxROWS another size. */
 #include "config.h"
 

@@ -1,6 +1,6 @@
 /* A number is never cut (doc/screen.md, "What it shows"): the three sample models over the
  * whole sample text, alone and side by side, with an edit, a hypothesis (m), the derivative
- * view (D), the unit table (U) and the stats view (r), drawn at every width from 80 to 200
+ * (D), the unit table (U) and the report's tables (r), drawn at every width from 80 to 200
  * and every height from 24 to 60 (each against a few of the other), and every frame read
  * back: no number token against a panel's right edge or before an ellipsis, and the items
  * that must be there (every model's half-life of h, the k of the ratio, the curves' end
@@ -314,7 +314,7 @@ static void scenarios(gt_models *ms, const char *name)
     static const struct {
         uint32_t key;
         const char *name;
-    } views[] = {{'D', "the derivative view"}, {'U', "the unit table"}, {'r', "the stats view"}};
+    } views[] = {{'D', "the derivative"}, {'U', "the unit table"}, {'r', "the report's tables"}};
     for (int i = 0; i < 3; i++) {
         press(ms, K_CHAR, views[i].key);
         settle(ms);

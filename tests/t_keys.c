@@ -1,7 +1,8 @@
 /* Keys without a terminal: the bytes a terminal sends go through libtermkey
  * (termkey_new_abstract + termkey_push_bytes) and ui_translate_key, then keys_handle acts on
  * a view of a small two-layer model: stepping, paging, units, sorting, layers, the go-to,
- * search and edit prompts, undo, the stats and derivative views, help, export and quit. */
+ * search and edit prompts, undo, the report's and the derivative's sheets, help, export and
+ * quit. */
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +60,7 @@ static gt_act press(gt_view *v, const char *bytes)
     return a;
 }
 
-/* The derivative view at the cursor against the Jacobian computed straight from a float32
+/* The derivative at the cursor against the Jacobian computed straight from a float32
  * run of the text from its start (to T - K) on layer 1: the same numbers, bit for bit. */
 static int same_as_direct(const gt_view *v, const gt_model *m, const uint16_t *tok)
 {
@@ -350,7 +351,7 @@ static void test_all_edits(gt_view *v)
     view_edits_changed(v);
 }
 
-/* An edit, its curves and horizon, the difference view, writing the text; a second edit and
+/* An edit, its curves and horizon, the difference, writing the text; a second edit and
  * the undos. */
 static void test_edits(gt_view *v)
 {
@@ -446,7 +447,7 @@ static void test_edits(gt_view *v)
 
 static void test_stats_view(gt_view *v)
 {
-    tap_ok(press(v, "r") == ACT_REDRAW && sheet_up(v, &sheet_report), "r opens the stats view");
+    tap_ok(press(v, "r") == ACT_REDRAW && sheet_up(v, &sheet_report), "r opens the report's tables");
     TAP_WAIT_WHILE(data_stats_busy(&v->stats), view_tick(v));
     tap_ok(v->stats.text[0] && strstr(v->stats.text[0], "Gates over all positions"),
            "the report's tables are computed in the background");
@@ -459,13 +460,13 @@ static void test_stats_view(gt_view *v)
     tap_ok(v->layer == 1 && (data_stats_busy(&v->stats) || v->stats.text[1]),
            "] asks for layer 1's tables");
     press(v, "\x1b");
-    tap_ok(!sheet_up(v, &sheet_report), "Esc closes the stats view");
+    tap_ok(!sheet_up(v, &sheet_report), "Esc closes the report's tables");
     press_each(v, "rr");
     tap_ok(!sheet_up(v, &sheet_report), "r closes it too");
     press(v, "[");
 }
 
-/* Waits for the stats view's report of v (at most 6 s). */
+/* Waits for the report of v (at most 6 s). */
 static void wait_stats(gt_view *v)
 {
     for (int i = 0; i < 3000 && data_stats_busy(&v->stats); i++) {
@@ -514,7 +515,7 @@ static int view_frame_has(gt_view *v, const char *a, const char *b)
     return hit;
 }
 
-/* Enter in the stats view goes to the edited step of the first window's line shown (marked
+/* Enter over the report's tables goes to the edited step of the first window's line shown (marked
  * ▶): read back from the tables' text and the frame; scrolled past it, the next window's. */
 static void test_report_go(const gt_model *m)
 {
@@ -839,7 +840,7 @@ static void test_help_and_quit(gt_view *v)
     tap_ok(press(v, "\x03") == ACT_QUIT, "Ctrl-C quits");
 }
 
-/* The derivative view's eigenvalues, once its child has computed them (ticks until then),
+/* The derivative's eigenvalues, once its child has computed them (ticks until then),
  * against the spectrum of the step computed here from a float32 run of the text. */
 static int eig_as_direct(gt_view *v, const gt_model *m, const uint16_t *tok)
 {
@@ -909,7 +910,7 @@ static int fixed_lyapunov_as_direct(gt_view *v, const gt_model *m, const gt_text
     return ok;
 }
 
-/* 1 when the derivative view's Lyapunov line names the steps summed, W+1..N (not
+/* 1 when the derivative's Lyapunov line names the steps summed, W+1..N (not
  * --lyapunov's default range), and the first half-life +- its 95% half-width, in a UTF-8
  * locale (the glyphs ½ and ±); want: what it looks for. */
 static int lyapunov_line_named(gt_view *v, const gt_text *t, char *want, size_t len)
@@ -938,7 +939,7 @@ static void jac_settle(gt_view *v)
     } while (data_jac_busy(&sheet_derivative_data(v)->jac));
 }
 
-/* D: the derivative view, on layer 1 then 0, against a direct computation. */
+/* D: the derivative's sheet, on layer 1 then 0, against a direct computation. */
 static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
 {
     const gt_data_jac *jv = &sheet_derivative_data(v)->jac;
@@ -1019,7 +1020,7 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
     }
     setlocale(LC_CTYPE, was);
     view_prepare(v, 120, 40, &pe);
-    tap_ok(utf8 && marked, "at 64x22 the derivative view's last line, too long, ends with \xe2\x80\xa6");
+    tap_ok(utf8 && marked, "at 64x22 the derivative's last line, too long, ends with \xe2\x80\xa6");
     press_each(v, "---");
     jac_settle(v);
     tap_ok(sheet_derivative_ui(v)->K == 8 && jv->K == 8 && same_as_direct(v, m, t->tok),

@@ -1,8 +1,8 @@
 /* The screen drawn without a terminal: a view of a one-layer LSTM of 40 units over a text of
  * 1,320 steps, its frames drawn into a surface at the sizes that matter (64x22, 80x24,
  * 120x40, 200x60) and read back cell by cell: the selection's column, unknown differences,
- * the help box, the gate panel's range, the stats view after a resize, three models' table
- * in the stats view at 80 and 200 columns scrolled sideways, the go-to prompt's
+ * the help box, the gate panel's range, the report's tables after a resize, three models'
+ * table over the panels at 80 and 200 columns scrolled sideways, the go-to prompt's
  * numbers, the orders of s, the roles' looks without colour and in 8 colours, the
  * background pass's progress after an edit, and the text strip's rows (words whole, steady
  * as the cursor moves, clicks finding what is drawn). */
@@ -119,7 +119,7 @@ static void test_selection_column(gt_view *v)
            rows);
 }
 
-/* The difference view far past the edit: ? where it is not known, never nan. */
+/* The difference far past the edit: ? where it is not known, never nan. */
 static void test_unknown_difference(gt_view *v)
 {
     gt_error e = {0};
@@ -127,7 +127,7 @@ static void test_unknown_difference(gt_view *v)
     int tok = (trace_token(v->tr, 1) + 1) % v->m->vocab;
     tap_ok(trace_edit(v->tr, 1, tok, &e) == 0, "an edit at step 1");
     view_edits_changed(v);
-    tap_ok(view_set_diff(v, 1, &e) == 0 && v->ui->diff, "the difference view on");
+    tap_ok(view_set_diff(v, 1, &e) == 0 && v->ui->diff, "the difference on");
     view_seek(v, 1300);
     TAP_WAIT_WHILE(v->pending, view_tick(v));
     draw(v, 120, 40);
@@ -212,7 +212,7 @@ static void test_unit_range(gt_view *v)
            "the title's range (%s) is the units of the first and last rows", want);
 }
 
-/* After a resize to a larger screen the stats view's scroll is where its end is in view. */
+/* After a resize to a larger screen the report's sheet's scroll is where its end is in view. */
 static void test_stats_resize(gt_view *v)
 {
     gt_data_stats *sv = &v->stats;
@@ -260,7 +260,7 @@ static int table_rows(const gt_view *v, int *units, int *sel, char measured[][16
     return n;
 }
 
-/* The unit table view of rows made here (the report's would wait for a child): its
+/* The unit table's sheet of rows made here (the report's would wait for a child): its
  * columns named, the rows in the order of the column chosen (largest first, a measured
  * half-life past K longest), the selected row marked and kept in sight, s reversing, Enter
  * selecting the unit on the panels; drawing changes nothing; the panels' order by the mean
@@ -968,7 +968,7 @@ static int frame_col(int y, const char *needle)
     return p ? (int)(p - row) : -1;
 }
 
-/* Three models in the stats view: the table that compares them at 80 and 200 columns, its
+/* Three models over the report's tables: the table that compares them at 80 and 200 columns, its
  * columns scrolled sideways with the label column fixed, Enter the model shown's report. */
 static void test_compare_table(const gt_model *m, const gt_text *t)
 {
