@@ -621,7 +621,11 @@ static void test_unit_table(gt_view *v)
         bad += rows[order[i - 1]].halflife > rows[order[i]].halflife;
     tap_ok(sheet_units_ui(v)->reverse && bad == 0, "s: smallest first");
     press_each(v, "hh"); /* mean o, mean f */
-    press_each(v, "jj");
+    const int unit = v->unit;
+    press(v, "\x1b[1;2B"); /* Shift-Down: the table's own key, not the panels' page of units */
+    tap_ok(sheet_units_ui(v)->row == 1 && v->unit == unit,
+           "Shift-Down in the unit table: its next row (the unit on the panels unchanged)");
+    press(v, "j");
     size_t t = v->t;
     int want = sheet_units_data(v)->order[2];
     tap_ok(sheet_units_ui(v)->row == 2 && sheet_units_ui(v)->gate == 1 && v->t == t,

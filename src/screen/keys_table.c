@@ -122,18 +122,17 @@ static const gt_keyline *find(const gt_keyline *lines, int n, int here, const gt
 const gt_keyline *keys_line_for(const gt_sheet *up, const gt_sheet *const *sheets, int n,
                                 const gt_key *k, const gt_keybind **bind)
 {
-    for (int exact = 1; exact >= 0; exact--) {
-        const gt_keyline *l = up ? find(up->keys, up->nkeys, 1, k, exact, bind) : NULL;
-        if (!l)
-            l = find(before, NBEFORE, 0, k, exact, bind);
+    const gt_keyline *l = NULL;
+    for (int exact = 1; up && !l && exact >= 0; exact--) /* the sheet's own keys first */
+        l = find(up->keys, up->nkeys, 1, k, exact, bind);
+    for (int exact = 1; !l && exact >= 0; exact--) {
+        l = find(before, NBEFORE, 0, k, exact, bind);
         if (!l)
             l = find(after, NAFTER, 0, k, exact, bind);
         for (int i = 0; i < n && !l; i++)
             l = find(sheets[i]->keys, sheets[i]->nkeys, 0, k, exact, bind);
-        if (l)
-            return l;
     }
-    return NULL;
+    return l;
 }
 
 int keys_help_lines(const gt_sheet *const *sheets, int n, const gt_keyline **out, int max)

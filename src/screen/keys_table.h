@@ -17,8 +17,9 @@ int keys_table(const gt_keyline **before, const gt_keyline **after, int *nafter)
 
 /* The line that takes key k while sheet `up` covers the panels (NULL: none), among the
  * panels' lines and those of sheets[0..n): up's own lines first (keys_line.h), then the
- * panels' lines and the sheets' lines that apply everywhere, in that order; a key bound
- * with its Shift as pressed before one bound without. Its binding in *bind. NULL: none. */
+ * panels' lines and the sheets' lines that apply everywhere, in that order; within each, a
+ * key bound with its Shift as pressed before one bound without. Its binding in *bind.
+ * NULL: none. */
 const gt_keyline *keys_line_for(const gt_sheet *up, const gt_sheet *const *sheets, int n,
                                 const gt_key *k, const gt_keybind **bind);
 

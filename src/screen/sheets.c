@@ -31,7 +31,7 @@ int sheets_all(const gt_sheet *const **out)
 void view_free(gt_view *v)
 {
     for (int i = 0; i < v->nsheets; i++) {
-        if (v->sheet_data[i] && v->sheets[i]->free)
+        if (v->sheets[i]->free)
             v->sheets[i]->free(v);
         free(v->sheet_data[i]);
         free(v->own.sheet_ui[i]);
@@ -41,18 +41,23 @@ void view_free(gt_view *v)
     view_base_free(v);
 }
 
-/* Sheet i's states, zeroed, then its init. */
+/* Sheet i's states, zeroed, then its init (the sheet counted in v->nsheets, so that it finds
+ * them); on failure nothing of it is left. */
 static int sheet_init(gt_view *v, int i, gt_error *e)
 {
     const gt_sheet *s = table[i];
+    v->nsheets = i + 1;
     v->sheet_data[i] = s->data_size ? calloc(1, s->data_size) : NULL;
     v->own.sheet_ui[i] = s->ui_size ? calloc(1, s->ui_size) : NULL;
-    if ((s->data_size && !v->sheet_data[i]) || (s->ui_size && !v->own.sheet_ui[i]))
-        return gt_fail(e, GT_EFAIL, "out of memory for the screen");
-    int rc = s->init ? s->init(v, e) : GT_OK;
-    if (rc) { /* its free is not called: what init made, it undid */
+    int rc = (s->data_size && !v->sheet_data[i]) || (s->ui_size && !v->own.sheet_ui[i])
+                 ? gt_fail(e, GT_EFAIL, "out of memory for the screen")
+             : s->init ? s->init(v, e)
+                       : GT_OK;
+    if (rc) { /* what its init made, it undid */
         free(v->sheet_data[i]);
-        v->sheet_data[i] = NULL;
+        free(v->own.sheet_ui[i]);
+        v->sheet_data[i] = v->own.sheet_ui[i] = NULL;
+        v->nsheets = i;
     }
     return rc;
 }
@@ -64,12 +69,10 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
     if (rc)
         return rc;
     v->sheets = table;
-    for (int i = 0; i < NSHEETS; i++) {
-        v->nsheets = i + 1;
+    for (int i = 0; i < NSHEETS; i++)
         if ((rc = sheet_init(v, i, e)) != GT_OK) {
             view_free(v);
             return rc;
         }
-    }
     return GT_OK;
 }
