@@ -24,11 +24,14 @@
 #include "screen/sheet_profile.h"
 #include "tap.h"
 
+/* A key, then the frame; a jump beyond what a frame computes at once (a loaded machine)
+ * waits for the background pass, as the screen does. */
 static gt_act key(gt_view *v, gt_keysym sym, uint32_t cp)
 {
     gt_key k = {sym, cp, 0, 0, 0, 0};
     gt_act a = keys_handle(v, &k);
     gt_error e = {0};
+    TAP_WAIT_WHILE(v->pending, view_tick(v));
     view_prepare(v, 120, 40, &e);
     return a;
 }
