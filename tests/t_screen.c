@@ -29,32 +29,6 @@
 
 enum { H = 40 };
 
-static void write_model(const char *path)
-{
-    enum { V = 8, D = 4, G = 4 };
-    static float w[16384];
-    unsigned x = 12345;
-    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
-        x = x * 1103515245u + 12345u;
-        w[i] = (float)((int)((x >> 16) % 2001) - 1000) / 1000.0f;
-    }
-    for (int j = 0; j < G * H; j++) /* the hidden-hidden biases small */
-        w[10000 + j] *= 0.1f;
-    for (int j = H; j < 2 * H; j++) /* forget biases from -2 to +4: long and short memories */
-        w[8000 + j] = -2.0f + 6.0f * (float)(j - H) / H;
-    stw_tensor t[] = {
-        {"emb.weight", V, D, w},
-        {"lstm.weight_ih_l0", G * H, D, w + 400},
-        {"lstm.weight_hh_l0", G * H, H, w + 1200},
-        {"lstm.bias_ih_l0", G * H, 0, w + 8000},
-        {"lstm.bias_hh_l0", G * H, 0, w + 10000},
-        {"fc.weight", V, H, w + 9000},
-        {"fc.bias", V, 0, w + 9500},
-    };
-    const char *meta[] = {"vocab", "\\n abcdex"};
-    stw_write(path, t, (int)(sizeof t / sizeof t[0]), meta, 1);
-}
-
 static gt_surface surf;
 
 /* The frame of the view at cols x rows, in surf (UTF-8 glyphs). */
@@ -1085,18 +1059,11 @@ int main(void)
         nsample = fread(sample, 1, sizeof sample, sf);
         fclose(sf);
     }
-    char dir[] = "/tmp/t_screen.XXXXXX";
-    if (!mkdtemp(dir))
+    char dir[] = "/tmp/t_screen.XXXXXX", path[256];
+    if (stw_lstm40_dir(dir, path, sizeof path, 1, 12345) != 0)
         return 1;
-    char path[256];
-    snprintf(path, sizeof path, "%s/m.safetensors", dir);
-    write_model(path);
-    if (chdir(dir) != 0)
-        return 1;
-    char text[2000];
-    size_t n = 0;
-    for (int i = 0; i < 110; i++)
-        n += (size_t)snprintf(text + n, sizeof text - n, "%s", i % 3 ? "abc cab bad\n" : "dexa bead ax");
+    static char text[2000];
+    size_t n = stw_lstm40_text(text, sizeof text);
     gt_error e = {0};
     gt_model m;
     gt_text t;

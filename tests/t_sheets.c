@@ -25,39 +25,6 @@
 #include "stwrite.h"
 #include "tap.h"
 
-enum { H = 40, V = 8, D = 4, G = 4 };
-
-static void write_model(const char *path)
-{
-    static float w[40000];
-    unsigned x = 2024;
-    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
-        x = x * 1103515245u + 12345u;
-        w[i] = (float)((int)((x >> 16) % 2001) - 1000) / 1000.0f;
-    }
-    for (int j = H; j < 2 * H; j++) { /* forget biases from -2 to +4 on both layers */
-        w[8000 + j] = -2.0f + 6.0f * (float)(j - H) / H;
-        w[30000 + j] = w[8000 + j];
-    }
-    for (int j = 0; j < G * H; j++) /* the hidden-hidden biases small */
-        w[10000 + j] *= 0.1f, w[30500 + j] *= 0.1f;
-    stw_tensor t[] = {
-        {"emb.weight", V, D, w},
-        {"lstm.weight_ih_l0", G * H, D, w + 400},
-        {"lstm.weight_hh_l0", G * H, H, w + 1200},
-        {"lstm.bias_ih_l0", G * H, 0, w + 8000},
-        {"lstm.bias_hh_l0", G * H, 0, w + 10000},
-        {"lstm.weight_ih_l1", G * H, H, w + 12000},
-        {"lstm.weight_hh_l1", G * H, H, w + 19000},
-        {"lstm.bias_ih_l1", G * H, 0, w + 30000},
-        {"lstm.bias_hh_l1", G * H, 0, w + 30500},
-        {"fc.weight", V, H, w + 9000},
-        {"fc.bias", V, 0, w + 9500},
-    };
-    const char *meta[] = {"vocab", "\\n abcdex"};
-    stw_write(path, t, (int)(sizeof t / sizeof t[0]), meta, 1);
-}
-
 static gt_surface surf;
 static int last_cols = 100, last_rows = 30; /* the size of the last frame */
 static const char *golden_dir;
@@ -309,18 +276,11 @@ int main(int argc, char **argv)
     snprintf(gdir, sizeof gdir, "%s%s%s/tests/frames/keys", top[0] == '/' ? "" : cwd,
              top[0] == '/' ? "" : "/", top);
     golden_dir = gdir;
-    char dir[] = "/tmp/t_sheets.XXXXXX";
-    if (!mkdtemp(dir))
-        return 1;
-    char path[256];
-    snprintf(path, sizeof path, "%s/m.safetensors", dir);
-    write_model(path);
-    if (chdir(dir) != 0)
+    char dir[] = "/tmp/t_sheets.XXXXXX", path[256];
+    if (stw_lstm40_dir(dir, path, sizeof path, 2, 2024) != 0)
         return 1;
     static char text[2000];
-    size_t n = 0;
-    for (int i = 0; i < 110; i++)
-        n += (size_t)snprintf(text + n, sizeof text - n, "%s", i % 3 ? "abc cab bad\n" : "dexa bead ax");
+    size_t n = stw_lstm40_text(text, sizeof text);
     gt_error e = {0};
     gt_model m;
     gt_text t;
