@@ -289,12 +289,10 @@ int main(int argc, char **argv)
         return 1;
     }
     gt_model two[2] = {m, m};
-    gt_text texts[2] = {t, t};
-    const uint16_t *maps[2] = {NULL, NULL};
     for (int k = 1; k <= 2; k++) {
-        gt_screen_models sm = {two, texts, maps, NULL, k, 1};
+        gt_session sn;
         gt_models ms;
-        if (models_open(&ms, &sm, 0, 1, &e)) {
+        if (session_borrow(&sn, two, k, &t, &e) || models_open(&ms, &sn, 1, 0, 1, &e)) {
             printf("Bail out! %s\n", e.msg);
             return 1;
         }
@@ -308,6 +306,7 @@ int main(int argc, char **argv)
             two_models(&ms);
         }
         models_close(&ms);
+        session_close(&sn);
     }
     surf_free(&surf);
     text_free(&t);
