@@ -1,4 +1,4 @@
-/* The Jacobian view's data (see data_jac.h). */
+/* The derivative sheet's Jacobian (see data_jac.h). */
 #include "config.h"
 
 #include <stdio.h>
@@ -23,7 +23,7 @@ int data_jac_init(gt_data_jac *jv, const gt_model *m, gt_error *e)
     jv->lag = calloc(DATA_JAC_KMAX, sizeof *jv->lag);
     if (!jv->h0 || !jv->c0 || !jv->tok || !jv->lag) {
         data_jac_free(jv);
-        return gt_fail(e, GT_EFAIL, "out of memory for the Jacobian view");
+        return gt_fail(e, GT_EFAIL, "out of memory for the derivative");
     }
     return GT_OK;
 }

@@ -1,6 +1,6 @@
-/* The Jacobian view's data (doc/screen.md, "The derivative against the carry line"): at the
+/* The derivative sheet's data (doc/screen.md, "The derivative against the carry line"): at the
  * cursor's step T, for the layer shown, J(T-k, k) = dc_T / dc_(T-k) (a GRU: h) for k = 1..K
- * against the carry line, from the Jacobian of jacobian.h; computed when the view is up and
+ * against the carry line, from the Jacobian of jacobian.h; computed when the sheet is up and
  * the step, the layer, K or the edits changed, by a thread of its own (some tens of
  * milliseconds for K = 32 on a model of 256 units), the last result shown meanwhile: the
  * state at T - K and the tokens are read from the trace first, on the caller's thread, and

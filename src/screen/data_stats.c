@@ -1,4 +1,4 @@
-/* The report computed by a child process for the stats view (see data_stats.h): the child
+/* The report computed by a child process for the report's sheet (see data_stats.h): the child
  * computes it with report.h and sends the tables' text. */
 #include "config.h"
 
@@ -34,7 +34,7 @@ int data_stats_init(gt_data_stats *sv, const gt_model *m, gt_trace *tr, const ch
         !sv->bare_shown || !sv->lines || !sv->width || !sv->units || !sv->cols ||
         !sv->have_col) {
         data_stats_free(sv);
-        return gt_fail(e, GT_EFAIL, "out of memory for the stats view");
+        return gt_fail(e, GT_EFAIL, "out of memory for the report's tables");
     }
     return GT_OK;
 }
@@ -249,7 +249,7 @@ static void wrap_line(FILE *f, const char *p, size_t len, int at)
                 break;
             cut = i;
         }
-        if (!cut) /* a word wider than the view: whole */
+        if (!cut) /* a word wider than the sheet: whole */
             cut = len;
         fprintf(f, "%*s%.*s\n", indent, "", (int)cut, p);
         while (cut < len && p[cut] == ' ')
@@ -261,7 +261,7 @@ static void wrap_line(FILE *f, const char *p, size_t len, int at)
 }
 
 /* t (len bytes) with its lines wider than at columns broken (wrap_line; at 0: none), so
- * that the stats view shows every number whole (doc/screen.md, "The stats view"); NULL
+ * that the report's sheet shows every number whole (doc/screen.md, "The report's tables"); NULL
  * when out of memory. */
 static char *wrapped(const char *t, size_t len, int at)
 {

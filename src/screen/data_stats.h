@@ -1,10 +1,10 @@
-/* The stats view's data: the report (report.h, doc/measures.md) for the text as loaded, one
- * per layer, kept once computed. The tables are the same text `gatetui --report` prints;
- * the unit table's rows come with them (the unit table view, the sort by the mean carry
- * gate).
+/* The report of the text (report.h, doc/measures.md) for the text as loaded, one per layer,
+ * kept once computed: the report's sheet (r) shows its tables, the same text `gatetui
+ * --report` prints; the unit table's rows come with them (the unit table's sheet, U; the
+ * sort by the mean carry gate).
  * A report takes a while (seconds on a 256-unit model, minutes on a very wide one), so it
  * is computed by a child process (bgjob.h): the keys keep working meanwhile, and closing
- * the view, asking for another layer or quitting ends the computation at once. */
+ * the sheet, asking for another layer or quitting ends the computation at once. */
 #ifndef GATETUI_DATA_STATS_H
 #define GATETUI_DATA_STATS_H
 
