@@ -5,7 +5,8 @@ Runs `gatetui --report --json MODEL ... TEXT` (one run, the models in the order 
 prints the numbers the samples' README compares: the step and the losses the training
 script measured (from each file's `training` metadata), the readout's loss on the report's
 windows, the gates' means, the units' mean carry gate and the half-lives it implies, and
-the perturbation curves' half-lives with measured / forget-only at k = 64.
+the perturbation curves' half-lives with their 95% intervals (the jackknife over the
+windows) and measured / forget-only at k = 64.
 
     /usr/bin/python3 samples/compare.py samples/kjv-lstm-100.bin ... samples/kjv-valid.txt
 """
@@ -48,6 +49,15 @@ def main():
         def ratio(i):  # "-" where forget-only is at rounding's floor
             return "%.2f" % (meas[i] / p["forget_only"][i]) if p["forget_only"][i] > 1e-9 else "-"
         f = lambda v, d=3: "-" if v is None else ("%.*f" % (d, v))  # noqa: E731
+
+        def hl(key):  # a half-life with its 95% interval ("> K" past the horizon)
+            v, ci = p[key], p["ci"][key]
+            if v is None:
+                return "> %d" % p["horizon"] if p["beyond_horizon"][key] else "-"
+            if ci is None:
+                return f(v, 1)
+            return "%s [%s, %s]" % (f(v, 1), f(ci[0], 1),
+                                    "> %d" % p["horizon"] if ci[1] is None else f(ci[1], 1))
         cols.append([
             os.path.basename(path), "%s %d" % (r["model"]["arch"].upper(), r["model"]["hidden"]),
             "-" if step is None else str(step), f(tl, 4), f(vl, 4), f(r["loss"]["nats"], 4),
@@ -57,8 +67,8 @@ def main():
                                                    f(u["halflife_median"], 2),
                                                    f(u["halflife_max"], 2)),
             "%d of %d" % (u["below_half"], r["model"]["hidden"]), str(u["halflife_ge10"]),
-            f(p["halflife_cell"] if r["model"]["arch"] == "lstm" else p["halflife_hidden"], 1),
-            f(p["halflife_forget_only"], 1), f(p["halflife_linearized"], 1),
+            hl("halflife_cell" if r["model"]["arch"] == "lstm" else "halflife_hidden"),
+            hl("halflife_forget_only"), hl("halflife_linearized"),
             "%s / %s" % (ratio(k.index(16)), ratio(len(k) - 1)), "%s / %s" % (f(r["saturation"][u["gate"]]["left"]),
                                          f(r["saturation"][u["gate"]]["right"])),
             "%s / %s / %s" % (f(r["by_char"]["space"]["mean"]),
@@ -69,8 +79,8 @@ def main():
             "loss on the report's windows", "mean carry gate (f or z)",
             "its 5% / 50% / 95%", "median unit's mean carry gate",
             "unit half-lives min / median / max", "units below 0.5", "units with half-life >= 10",
-            "half-life, measured (c; GRU: h)", "half-life, forget-only (GRU: z alone)",
-            "half-life, linearized", "measured / forget-only at k = 16 / %d" % k[-1],
+            "half-life [95% interval], measured (c; GRU: h)",
+            "half-life, forget-only (GRU: z alone)", "half-life, linearized", "measured / forget-only at k = 16 / %d" % k[-1],
             "carry gate < 0.1 / > 0.9", "carry gate at space / newline / other"]
     print("| | " + " | ".join(c[0] for c in cols) + " |")
     print("|---|" + "---|" * len(cols))

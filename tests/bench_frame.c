@@ -4,7 +4,7 @@
  * Not part of make check: tests/bench_frame.sh builds and runs it. BENCH_SLOW=MS lists the
  * keys that took longer than MS milliseconds. BENCH_SCRIPT picks the keys: "keys" (the
  * default: stepping, paging, units, sorts, layers, jumps), "derivative" (D, then 50 steps
- * right in the derivative view) or "interventions" (50 of < > { } a C in turn, from the
+ * right over the derivative) or "interventions" (50 of < > { } a C in turn, from the
  * middle of the text); BENCH_SIZE=COLSxROWS another size. */
 #include "config.h"
 
@@ -23,6 +23,8 @@
 #include "screen/keys.h"
 #include "term/term.h"
 #include "screen/view.h"
+#include "screen/sheets.h"
+#include "screen/sheet_derivative.h"
 #include "gatetui/trace.h"
 
 /* The background pass over the whole text, so that afterwards every step is within one
@@ -106,7 +108,7 @@ static void time_keys(gt_surface *s, gt_view *v, const gt_key *script, int n, do
         keys_handle(v, &script[i]);
         show_frame(s, v, s->w, s->h);
         ms[i] = (bench_now() - a) * 1e3;
-        while (v->pending || data_jac_busy(&v->jac)) {
+        while (v->pending || data_jac_busy(&sheet_derivative_data(v)->jac)) {
             struct timespec ts = {0, 1000000};
             nanosleep(&ts, NULL);
             if (view_tick(v))

@@ -7,7 +7,7 @@ src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
 . "$src/tests/tap.sh"
 bin=$(cd "$bld" && pwd)/gatetui
-need "$bin" "$bld/tests/mkframes"
+need "$bin" "$bld/tests/mkframes" "$bld/tests/maxrss"
 work=$(mktemp -d) || exit 1
 feeder=""
 trap '[ -n "$feeder" ] && kill "$feeder" 2>/dev/null; rm -rf "$work"' EXIT INT TERM
@@ -187,4 +187,123 @@ check $? "--regex-seconds 0: refused (exit $st)"
 "$bin" --units 'the' --steps 2000 --regex-seconds 5 "$lstm" "$valid" >"$work/out" 2>/dev/null &&
     grep -q '"the": [0-9]* matches' "$work/out"
 check $? "--units 'the' within --regex-seconds 5: searched as before"
+# Model files: their kind and size checked from their first bytes (a zip archive's from
+# its last too) before anything large is read; a safetensors file read only as far as its
+# header declares. Each run has 10 s of processor time and its peak memory is measured:
+# before, a 3 GB file of zeros was read whole (71 s, 3.15 GB) before it was called not a
+# model. FIFOs as the model or as --vocab: refused at once (before, open waited for a
+# writer forever).
+# small NAME CMD...: CMD ends with exit 2, one line holding NAME, in 10 s of processor time
+# and under 64 MB of memory
+small() {
+    what=$1 said=$2
+    shift 2
+    kb=$( (ulimit -t 10 && "$bld/tests/maxrss" "$@" 2>"$work/err"))
+    st=$?
+    [ $st -eq ${want:-2} ] && [ "${kb:-999999}" -lt 65536 ] && grep -q -- "$said" "$work/err" &&
+        [ "$(wc -l <"$work/err")" -le 1 ]
+    r=$?
+    [ $r -eq 0 ] || { echo "# exit $st, $kb KB"; head -3 "$work/err" | sed 's/^/# stderr: /'; }
+    check $r "$what: exit ${want:-2} in $kb KB"
+}
+if truncate -s 3G "$work/zeros.bin" 2>/dev/null; then
+    small "a 3 GB file of zeros as the model" "not a model file: .* it starts 00 00 00 00" \
+        "$bin" --report "$work/zeros.bin" "$text"
+    printf 'PK\003\004' >"$work/pk.bin" && truncate -s 3G "$work/pk.bin"
+    small "a zip's first bytes, then 3 GB of zeros" "a zip archive with no end record" \
+        "$bin" --report "$work/pk.bin" "$text"
+    cp "$model" "$work/tail.safetensors" && truncate -s +3G "$work/tail.safetensors"
+    want=0 small "a safetensors model followed by 3 GB of zeros: read as far as its header says" "" \
+        "$bin" --dump --to 20 "$work/tail.safetensors" "$text"
+    "$bin" --dump --to 20 "$work/tail.safetensors" "$text" >"$work/a" 2>/dev/null &&
+        "$bin" --dump --to 20 "$model" "$text" >"$work/b" 2>/dev/null && cmp -s "$work/a" "$work/b"
+    check $? "... its dump that of the model alone"
+    rm -f "$work/zeros.bin" "$work/pk.bin" "$work/tail.safetensors"
+else
+    skip "no sparse file of 3 GB here"
+    skip "no sparse file of 3 GB here"
+    skip "no sparse file of 3 GB here"
+    skip "no sparse file of 3 GB here"
+fi
+hlen=$(od -An -tu4 -N4 "$model" | tr -d ' ')
+head -c $((8 + hlen + 10)) "$model" >"$work/cut.safetensors"
+small "a safetensors header that declares more than the file holds" "data_offsets end [0-9]* is outside the file (10 data bytes)" \
+    "$bin" --report "$work/cut.safetensors" "$text"
+mkfifo "$work/mfifo"
+small "a FIFO as the model (no writer)" "a pipe (FIFO), not a regular file" \
+    timeout 20 "$bin" --report "$work/mfifo" "$text"
+small "a FIFO as --vocab (no writer)" "a pipe (FIFO), not a regular file" \
+    timeout 20 "$bin" --report --vocab "$work/mfifo" "$model" "$text"
+# Options whose work multiplies, bounded so that the run finishes: refused at once, naming
+# the bound (before, --hold 10^12 ran for ever, --folds 3000 --steps 3000 for hours).
+# bounded WHAT SAID ARGS...: exit 2 within 20 s of wall time, one line holding SAID
+bounded() {
+    what=$1 said=$2
+    shift 2
+    timeout 20 "$bin" "$@" >/dev/null 2>"$work/err"
+    st=$?
+    [ $st -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q -- "$said" "$work/err"
+    r=$?
+    [ $r -eq 0 ] || { echo "# exit $st"; head -3 "$work/err" | sed 's/^/# stderr: /'; }
+    check $r "$what: refused, naming the bound"
+}
+bounded "--fixed-points --hold 10^12" "--hold 1,000,000,000,000: at most 1,000,000 steps" \
+    --fixed-points e --hold 1000000000000 "$lstm" "$valid"
+bounded "--fixed-points --starts 5000" "--starts 5,000: at most 4,096 starts" \
+    --fixed-points e --starts 5000 --steps 10000 "$lstm" "$valid"
+bounded "--fixed-points --starts 64 --hold 1000000" "64,000,000 held steps in all, over the bound of 10,000,000" \
+    --fixed-points e --hold 1000000 "$lstm" "$valid"
+bounded "--probe --folds 3000 --steps 3000" "--folds 3000: at most 20 folds" \
+    --probe e --folds 3000 --steps 3000 "$lstm" "$valid"
+bounded "--probe --folds 21" "--folds 21: at most 20 folds (2..20)" --probe e --folds 21 "$lstm" "$valid"
+python3 "$mk" wide "$work/wide.pt" 1024 || bail "mktorch.py failed"
+yes 'the text goes on and on' | tr '\n' ' ' | head -c 1100000 >"$work/long.txt"
+bounded "--probe --steps 1100000 on 1,024 units" "at most 1,048,576 steps of this model" \
+    --probe e --steps 1100000 "$work/wide.pt" "$work/long.txt"
+bounded "--components 3 --steps 1100000 on 1,024 units" "more than 1,073,741,824 values (4 GiB of float32)" \
+    --components 3 --steps 1100000 "$work/wide.pt" "$work/long.txt"
+rm -f "$work/wide.pt" "$work/long.txt"
+# Weights whose float32 products overflow (mktorch.py overflow): the state (every W_ih x
+# past float32, then +inf + -inf), or the readout alone (logits of +-inf). Each mode says it
+# once, at the step where it happens, and prints no nan or inf (exit 2). Before, the vector
+# kernels clamped the NaN pre-activations into gates of 1 and -1, the plain C set printed
+# nan, and --dump --probs, the importance and the screen's header printed nan. (The
+# importance and the dynamics step in double, where the state stays finite: they go on.)
+python3 "$mk" overflow "$work/ovs.pt" && python3 "$mk" overflow "$work/ovr.pt" r ||
+    bail "mktorch.py failed"
+yes 'the text goes on' | tr '\n' ' ' | head -c 3000 >"$work/ascii.txt"
+for m in ovs ovr; do
+    said="the model's state overflows float32 at step 0 (layer 0, unit 0)"
+    modes='--units e|--probe e|--select 5:6'
+    if [ $m = ovr ]; then
+        said="the model's readout overflows float32 at step 0"
+        modes='--importance'
+    fi
+    old_ifs=$IFS
+    IFS='|'
+    set -- --dump '--dump --probs' --report '--export - --step 500' $modes
+    IFS=$old_ifs
+    for args in "$@"; do
+        # shellcheck disable=SC2086
+        "$bin" $args "$work/$m.pt" "$work/ascii.txt" >"$work/out" 2>"$work/err"
+        st=$?
+        [ $st -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -qF "$said" "$work/err" &&
+            ! grep -qiw 'nan\|-nan\|inf' "$work/out"
+        r=$?
+        [ $r -eq 0 ] || { echo "# exit $st"; head -2 "$work/err" | sed 's/^/# stderr: /'; grep -iwm2 'nan\|inf' "$work/out" | sed 's/^/# out: /'; }
+        check $r "$m: $args: '$said', exit 2, no nan"
+    done
+done
+for k in $("$bin" --kernels); do
+    GATETUI_KERNEL=$k "$bin" --dump --to 3 "$work/ovs.pt" "$work/ascii.txt" >"$work/out" 2>"$work/err"
+    st=$?
+    [ $st -eq 2 ] && grep -qF "overflows float32 at step 0" "$work/err"
+    check $? "kernel set $k: the state's overflow found (its nonlinearities clamp NaN or not)"
+done
+"$bin" --jacobian --step 500 "$work/ovs.pt" "$work/ascii.txt" >"$work/out" 2>"$work/err"
+st=$?
+[ $st -eq 2 ] && grep -qF "overflows float32 at step 0" "$work/err" && [ ! -s "$work/out" ]
+check $? "ovs: --jacobian: the overflow said, nothing printed (exit $st)"
+"$bin" --probe e --folds 20 --steps 3000 "$lstm" "$valid" >/dev/null 2>"$work/err"
+check $? "--probe --folds 20 --steps 3000: within the bounds, computed"
 echo "1..$n"

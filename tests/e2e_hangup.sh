@@ -14,11 +14,11 @@ e2e_setup hangup
 pids=""
 trap 'for p in $pids; do kill -9 "$p" 2>/dev/null; done; tm kill-server 2>/dev/null; rm -rf "$work"' EXIT INT TERM
 
-# start RUN: gatetui in a new pane under a shell with job control; its pid in $p
+# start RUN [MODEL]: gatetui in a new pane under a shell with job control; its pid in $p
 start() {
     cat >"$work/run-$1.sh" <<EOF
 set -m
-$runner "$model" "$text" 2>"$work/err-$1"
+$runner "${2:-$model}" "$text" 2>"$work/err-$1"
 st=\$?
 while [ \$st = 148 ]; do
     echo "STOPPED"
@@ -30,6 +30,7 @@ echo "EXIT=\$st"
 exec sleep 600
 EOF
     tm kill-server 2>/dev/null
+    sock="gatetui-hangup-$$-$1" # a server of its own: never the old one while it exits
     tm -f /dev/null new-session -d -s gt -x 120 -y 40 "sh $work/run-$1.sh"
     wait_for "step 0 of 0\.\." >/dev/null
     p=$(ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | head -1)
@@ -37,10 +38,11 @@ EOF
 }
 # alive PID: the process is there and not a zombie
 alive() { s=$(ps -o stat= -p "$1" 2>/dev/null) && [ -n "$s" ] && [ "${s#Z}" = "$s" ]; }
-# gone_within PID: 0 once the process has ended, waiting at most 20 s (times slow)
+# gone_within PID [SECONDS]: 0 once the process has ended, waiting at most 20 s (or
+# SECONDS) times slow
 gone_within() {
     i=0
-    while alive "$1" && [ $i -lt $((400 * slow)) ]; do sleep 0.05; i=$((i + 1)); done
+    while alive "$1" && [ $i -lt $((20 * ${2:-20} * slow)) ]; do sleep 0.05; i=$((i + 1)); done
     alive "$1" && { echo "# process $1 still there: $(ps -o stat=,pcpu= -p "$1")"; return 1; }
     return 0
 }
@@ -79,6 +81,36 @@ else
     wait_for STOPPED >/dev/null && tm send-keys -t gt Enter && wait_for "step 0 of 0\.\." >/dev/null &&
         kill -HUP "$p" && wait_for "EXIT=129" >/dev/null && gone_within "$p"
     check $? "Ctrl-Z, fg, then SIGHUP: exit 129"
+fi
+
+# The derivative view computing on a model of 1,024 units, K 256, one thread (about 30 s on
+# a 3 GHz core: 1.1e12 floating-point operations): a signal, the terminal's loss or q ends
+# the process within 5 s, its computation stopped (before, the process went on until the
+# computation ended, the terminal given back meanwhile).
+if [ -n "${GATETUI_VALGRIND:-}" ]; then
+    for w in TERM INT HUP pane zpane quit; do skip "the derivative of 1,024 units under valgrind"; done
+else
+    python3 "$src/tests/robust/mktorch.py" wide "$work/wide.pt" 1024 || bail "mktorch.py failed"
+    runner_was=$runner
+    runner="env GATETUI_THREADS=1 $bin"
+    for w in TERM INT HUP pane zpane quit; do
+        start "d$w" "$work/wide.pt"
+        # K 256 at step 0 (nothing to compute), then step 300: the first computation is the
+        # long one, and the view says it computes (it said "step 0: no state before it")
+        tm send-keys -t gt D && wait_for "step 0: no state before it" && tm send-keys -t gt + + + &&
+            wait_for "K 256 " && tm send-keys -t gt g 300 Enter &&
+            wait_for "computing the derivative at step 300"
+        st=$?
+        case $w in
+        pane) tm kill-pane -t gt ;;
+        zpane) tm send-keys -t gt C-z && wait_for STOPPED >/dev/null && stopped "$p" && tm kill-pane -t gt ;;
+        quit) tm send-keys -t gt q ;;
+        *) kill -"$w" "$p" ;;
+        esac
+        [ $st -eq 0 ] && gone_within "$p" 5
+        check $? "the derivative of 1,024 units computing, then $w: the process ends within 5 s"
+    done
+    runner=$runner_was
 fi
 
 left=""

@@ -132,7 +132,7 @@ table_is_json() {
         python3 "$src/tests/ref/compare_cells.py" "$out/t.txt" "$out/t.json" "$@" >"$out/cells" 2>&1
     checkf $? "$what: every cell of the table is the JSON's value as printed" "$out/err" "$out/cells"
 }
-table_lines=11 # the heading, a blank line, nine rows
+table_lines=14 # the heading, a blank line, eleven rows, the intervals' legend
 full_after_table "--report" "--report --windows 6 --window-len 48 --horizon 20" -- "$A" "$P" "$G"
 full_after_table "--report of two GRUs" "--report --windows 4 --window-len 50" -- "$Q" "$G"
 table_is_json "--report of an LSTM, its copy, a GRU" "--report --windows 6 --window-len 48 --horizon 20" -- "$A" "$P" "$G"

@@ -9,7 +9,7 @@ src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
 . "$src/tests/tap.sh"
 bin=$(cd "$bld" && pwd)/gatetui
-need "$bin"
+need "$bin" "$bld/tests/maxrss"
 mk="$(cd "$src/tests/robust" && pwd)/mktorch.py"
 command -v python3 >/dev/null 2>&1 || { echo "1..0 # SKIP python3 is not installed"; exit 0; }
 work=$(mktemp -d) || exit 1
@@ -41,6 +41,22 @@ st=$?
 r=$?
 [ $r -eq 0 ] || { echo "# exit $st"; head -3 "$work/expand.out" | sed 's/^/# /'; }
 check $r "stride-0 views of one 4-byte storage ($(wc -c <"$work/expand.pt") bytes): refused with one line (exit 2)"
+
+# a pickle of 15,000,000 tuples each inside the next (15 MB): refused once its values take
+# 16 times its bytes plus 64 MB (before, 1.43 GB were taken before it was refused)
+python3 "$mk" nested "$work/nested.pt" 15000000 || bail "mktorch.py failed"
+kb=$( (ulimit -t 20 && "$bld/tests/maxrss" "$bin" --report "$work/nested.pt" "$work/t.txt" 2>"$work/nested.err"))
+st=$?
+limit=400000
+if ldd "$bin" 2>/dev/null | grep -q libasan; then # its allocator's quarantine and shadow
+    limit=99999999                                 # are not the program's memory
+fi
+[ $st -eq 2 ] && [ "$(wc -l <"$work/nested.err")" -eq 1 ] && [ "${kb:-99999999}" -lt $limit ] &&
+    grep -q "its values would take more than 292 MB, at most 16 times the pickle's 15000004 bytes plus 64 MB" "$work/nested.err"
+r=$?
+[ $r -eq 0 ] || { echo "# exit $st, $kb KB"; head -3 "$work/nested.err" | sed 's/^/# /'; }
+check $r "15,000,000 nested tuples (15 MB): refused with one line in $kb KB (exit 2)"
+rm -f "$work/nested.pt"
 
 # a float16 model whose embedding and readout share one storage: the same report as with
 # two storages of the same values (the shared bytes are read twice, so they must stay),

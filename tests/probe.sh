@@ -34,8 +34,9 @@ done <"$fix/MANIFEST"
 
 "$bin" --probe '[aeio]' "$lstm" "$clean" >"$out/plain" 2>"$out/err"
 if grep -q '^mean  ' "$out/plain" && [ "$(grep -c '^fold ' "$out/plain")" = 5 ] &&
+    grep -q "^the probe's mean AUC's 95% interval \[0\.[0-9]*, [01]\.[0-9]*\] " "$out/plain" &&
     grep -q "^units for 95% of the probe's AUC: [0-9]*$" "$out/plain" && [ ! -s "$out/err" ]; then
-    ok "--probe prints the folds, their means and units_for_95"
+    ok "--probe prints the folds, their means, the mean AUC's interval and units_for_95"
 else
     notok "--probe plain output"
     sed 's/^/# /' "$out/plain" "$out/err" | head -20

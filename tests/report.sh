@@ -46,9 +46,12 @@ done
 
 n=$((n + 1))
 if "$bin" --report "$fix/lstm1.safetensors" "$fix/text.txt" >"$out/plain" 2>"$out/err" &&
-    grep -q '^forget f ' "$out/plain" && grep -q '^half-life' "$out/plain" &&
+    grep -q '^forget f ' "$out/plain" && grep -q '^   half-life ' "$out/plain" &&
+    grep -Eq '^95% interval( +\[-?[0-9.]+, [0-9.]+\]){4}$' "$out/plain" &&
+    grep -q '^95% intervals: the jackknife over the 27 windows$' "$out/plain" &&
+    grep -Eq '^ +[0-9]+ +[0-9.]+ +\[-?[0-9.]+, ([0-9.]+|> 64)\] ' "$out/plain" &&
     grep -q '^everything else' "$out/plain"; then
-    echo "ok $n - the plain report prints its tables"
+    echo "ok $n - the plain report prints its tables, the half-lives' intervals among them"
 else
     echo "not ok $n - the plain report"
     sed 's/^/# /' "$out/err" "$out/plain" | head -20
@@ -58,11 +61,39 @@ n=$((n + 1))
 if "$bin" --report "$fix/rnn1.safetensors" "$fix/text.txt" >"$out/plain" 2>"$out/err" &&
     grep -q '^No gates: a plain RNN' "$out/plain" && grep -q '^hidden h ' "$out/plain" &&
     grep -q '^no forget-only curve: a plain RNN has no carry gate' "$out/plain" &&
-    grep -q '^half-life  ' "$out/plain" && ! grep -q 'forget gate alone' "$out/plain"; then
+    grep -q '^   half-life  ' "$out/plain" && ! grep -q 'forget gate alone' "$out/plain" &&
+    grep -Eq '^95% interval( +\[-?[0-9.]+, [0-9.]+\]){2}$' "$out/plain"; then
     echo "ok $n - an RNN's plain report: no gates, h's saturation, no forget-only curve"
 else
     echo "not ok $n - an RNN's plain report"
     sed 's/^/# /' "$out/err" "$out/plain" | head -20
+fi
+
+# the sweep's text: each shift's measured and forget-only half-lives with their intervals,
+# as its JSON has them
+n=$((n + 1))
+sweep="--report --sweep-forget-bias -1:1:1 --windows 4 --window-len 48 --horizon 20"
+# shellcheck disable=SC2086
+if "$bin" $sweep "$fix/lstm1.safetensors" "$fix/text.txt" >"$out/sweep" 2>"$out/err" &&
+    "$bin" $sweep --json "$fix/lstm1.safetensors" "$fix/text.txt" >"$out/sweep.json" 2>>"$out/err" &&
+    python3 -c '
+import json, re, sys
+rows = [l for l in open(sys.argv[1]) if re.match(r"^ *[-+][0-9]", l)]
+sweep = json.load(open(sys.argv[2]))["sweep"]
+def cell(p, key):
+    ci = p["ci"][key]
+    if p[key] is None:  # past the horizon: no interval
+        return "> %d " % p["horizon"] if p["beyond_horizon"][key] and ci == [None, None] else "?"
+    return "%.1f [%.1f, %.1f]" % (p[key], ci[0], ci[1])
+ok = len(rows) == len(sweep) == 3
+for line, s in zip(rows, sweep):
+    p = s["report"]["perturbation"]
+    ok &= cell(p, "halflife_cell") in line and cell(p, "halflife_forget_only") in line
+sys.exit(0 if ok else 1)' "$out/sweep" "$out/sweep.json"; then
+    echo "ok $n - the sweep's text: each half-life with its interval, as in its JSON"
+else
+    echo "not ok $n - the sweep's text and its JSON"
+    sed 's/^/# /' "$out/err" "$out/sweep" | head -10
 fi
 
 n=$((n + 1))

@@ -1,6 +1,6 @@
 /* A number is never cut (doc/screen.md, "What it shows"): the three sample models over the
  * whole sample text, alone and side by side, with an edit, a hypothesis (m), the derivative
- * view (D), the unit table (U) and the stats view (r), drawn at every width from 80 to 200
+ * (D), the unit table (U) and the report's tables (r), drawn at every width from 80 to 200
  * and every height from 24 to 60 (each against a few of the other), and every frame read
  * back: no number token against a panel's right edge or before an ellipsis, and the items
  * that must be there (every model's half-life of h, the k of the ratio, the curves' end
@@ -22,6 +22,8 @@
 #include "screen/models.h"
 #include "screen/panel.h"
 #include "screen/view.h"
+#include "screen/sheet_report.h"
+#include "screen/sheet_units.h"
 #include "tap.h"
 
 enum { NMODELS = 3 };
@@ -157,7 +159,7 @@ static void check_perturbation(const gt_view *v)
 {
     const gt_rect r = v->lay.r[P_PERTURB];
     const gt_data_pert *pv = &v->pert;
-    if (v->ui->overlay != OVERLAY_NONE || r.h < 2 || !pv->valid)
+    if (v->ui->sheet || r.h < 2 || !pv->valid)
         return;
     char row[2048], want[64];
     int axis = -1, top = -1;
@@ -220,7 +222,7 @@ static void check_titles(const gt_view *v)
         (!strstr(row, "\"LORD\"") || !strstr(row, "AUC 1.000")))
         problem("the hypothesis or its AUC left out of the strip's title, not said", st.y, "");
     const gt_rect g = v->lay.r[P_GATES];
-    if (v->ui->overlay == OVERLAY_UNITS && v->ut_known) {
+    if (sheet_up(v, &sheet_units) && sheet_units_data(v)->known) {
         row_part(g.y + 1, 0, surf.w, row, sizeof row);
         if (!strstr(row, "right") && !strstr(row, "…"))
             problem("the unit table's last column left out, not said", g.y + 1, "");
@@ -229,8 +231,8 @@ static void check_titles(const gt_view *v)
             problem("the unit table's row left out of its title", g.y, "");
     }
     gt_compare_col c[8];
-    if (v->ui->overlay == OVERLAY_STATS && view_stats_compares(v) &&
-        view_compare_cols(v, c, 8) > 0) {
+    if (sheet_up(v, &sheet_report) && sheet_report_compares(v) &&
+        sheet_report_cols(v, c, 8) > 0) {
         row_part(g.y, 0, surf.w, row, sizeof row);
         const char *m = strstr(row, "models ");
         while (m && !(m[7] >= '1' && m[7] <= '9')) /* "models 1-1 of 3", not "3 models" */
@@ -317,7 +319,7 @@ static void scenarios(gt_models *ms, const char *name)
     static const struct {
         uint32_t key;
         const char *name;
-    } views[] = {{'D', "the derivative view"}, {'U', "the unit table"}, {'r', "the stats view"}};
+    } views[] = {{'D', "the derivative"}, {'U', "the unit table"}, {'r', "the report's tables"}};
     for (int i = 0; i < 3; i++) {
         press(ms, K_CHAR, views[i].key);
         settle(ms);

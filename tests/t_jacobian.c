@@ -217,42 +217,64 @@ static void test_linearized(const char *file, const char *name, int layer, size_
     model_free(&m);
 }
 
-/* 1 and 3 threads split the rows differently: the same numbers, bit for bit. */
-static void test_threads(void)
+/* Every number of two runs the same, bit for bit. */
+static int same_runs(const gt_jacobian *a, const gt_jacobian *b, int K)
+{
+    const size_t H = (size_t)a->H;
+    int same = memcmp(a->mat, b->mat, H * H * sizeof *a->mat) == 0;
+    for (int k = 1; k <= K; k++)
+        for (int u = 0; u < a->H; u++) {
+            gt_jacobian_lag x, y;
+            jacobian_lag(a, k, u, &x);
+            jacobian_lag(b, k, u, &y);
+            same &= x.frob == y.frob && x.carry_frob == y.carry_frob &&
+                    x.diag_share == y.diag_share && x.diag == y.diag && x.row == y.row &&
+                    x.carry == y.carry;
+        }
+    return same;
+}
+
+/* 1 and 3 threads split the rows differently, and the products cut into parts of rows (one
+ * row each here; at most JACOBIAN_STOP_MACS multiply-adds each at H of 600 and more) with the
+ * stop flag read between them: the same numbers, bit for bit; a stop flag set: GT_EFAIL. */
+static void test_threads(const char *file, const char *name)
 {
     gt_model m;
     gt_text t;
     gt_error e;
-    if (load(&m, fixture("report/lstm1.safetensors")) ||
-        text_load(&t, fixture("report/text.txt"), &m, &e)) {
-        tap_ok(0, "lstm1 loads");
+    if (load(&m, fixture(file)) || text_load(&t, fixture("report/text.txt"), &m, &e)) {
+        tap_ok(0, "%s loads", name);
         return;
     }
     gt_run r;
     run_init(&r, &m, &e);
     state_before(&m, t.tok, 500, &r);
-    gt_jacobian a, b;
+    gt_jacobian a, b, c;
     jacobian_init(&a, &m, 0, 30, 1, &e);
     jacobian_init(&b, &m, 0, 30, 3, &e);
+    jacobian_init(&c, &m, 0, 30, 2, &e);
+    atomic_int stop = 0;
+    c.part_macs = 1;
+    c.stop = &stop;
     jacobian_run(&a, r.h, r.c, t.tok + 500, 30, &e);
     jacobian_run(&b, r.h, r.c, t.tok + 500, 30, &e);
-    const size_t H = (size_t)m.hidden_max;
-    int same = a.threads == 1 && memcmp(a.mat, b.mat, H * H * sizeof *a.mat) == 0;
-    for (int k = 1; k <= 30; k++)
-        for (int u = 0; u < m.hidden_max; u++) {
-            gt_jacobian_lag x, y;
-            jacobian_lag(&a, k, u, &x);
-            jacobian_lag(&b, k, u, &y);
-            same &= x.frob == y.frob && x.carry_frob == y.carry_frob &&
-                    x.diag_share == y.diag_share && x.diag == y.diag && x.row == y.row &&
-                    x.carry == y.carry;
-        }
-    tap_ok(same, "lstm1: the Jacobian on 1 and on %d threads, bit for bit", b.threads);
+    int rc = jacobian_run(&c, r.h, r.c, t.tok + 500, 30, &e);
+    tap_ok(a.threads == 1 && same_runs(&a, &b, 30), "%s: the Jacobian on 1 and on %d threads, "
+           "bit for bit", name, b.threads);
+    tap_ok(rc == GT_OK && same_runs(&a, &c, 30),
+           "%s: the products a row at a time on %d threads, the stop flag read between them: "
+           "the same numbers, bit for bit", name, c.threads);
+    stop = 1;
     gt_error e2 = {0};
+    rc = jacobian_run(&c, r.h, r.c, t.tok + 500, 30, &e2);
+    tap_ok(rc == GT_EFAIL && strstr(e2.msg, "stopped") && c.K == 0,
+           "%s: the stop flag set, the run stops: %s", name, e2.msg);
+    e2.msg[0] = 0;
     tap_ok(jacobian_run(&a, r.h, r.c, t.tok + 500, 31, &e2) == GT_EINPUT && e2.msg[0],
            "a lag past the limit is refused: %s", e2.msg);
     jacobian_free(&a);
     jacobian_free(&b);
+    jacobian_free(&c);
     run_free(&r);
     text_free(&t);
     model_free(&m);
@@ -331,7 +353,8 @@ int main(void)
     test_linearized("report/gru1.safetensors", "gru1", 0, 44, 13);
     test_linearized("report/gru2.safetensors", "gru2", 1, 150, 18);
     test_linearized("report/gru2.safetensors", "gru2", 0, 80, 11);
-    test_threads();
+    test_threads("report/lstm1.safetensors", "lstm1");
+    test_threads("report/gru2.safetensors", "gru2 (reset before)");
     test_closed(1);
     test_closed(0);
     char cmd[600];

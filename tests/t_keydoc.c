@@ -1,15 +1,20 @@
-/* The keys documented against the screen's key table (keys_table.h): every key of the table
- * is in gatetui.1's KEYS and in doc/screen.md's table of keys, and neither documents a key
- * that is not in the table. Keys are compared by name: arrows, Ctrl-X, Shift-X as words.
- * And the status line's hints in the table: each context's places taken once each, from 1
- * with none left out, help and quit last. */
+/* The keys documented against the screen's key table (keys_table.h: the panels' lines and
+ * every sheet's): every key of the table is in gatetui.1's KEYS, in doc/screen.md's table of
+ * keys and in README.md's Keys, and neither of the first two documents a key that is not in
+ * the table. Keys are compared by name: arrows, Ctrl-X, Shift-X as words. And the table
+ * against itself: each line of the help box lists exactly the keys the line binds; every
+ * status line's hints (the panels', after an edit, a selection's, each sheet's) and every
+ * name of a key in a panel's or a sheet's note name keys that the line taking them there
+ * binds, help and quit last. */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "screen/keys_table.h"
+#include "screen/sheets.h"
 #include "tap.h"
 
 #define MAXKEYS 256
@@ -171,45 +176,207 @@ static int all_in(const keyset *a, const keyset *b, char *missing, size_t n)
     return !missing[0];
 }
 
-/* Context c's hints: every place 1..n taken by one hint, ? then q last. */
-static void check_hints(gt_hintctx c)
+/* ---- the key table against itself: what the help box lists, what the lines bind, how the
+ * hints and the notes name the keys ---- */
+
+/* A key as a name ("Left", "PgDn", "Ctrl-R", "Shift-Up", "Space", "mouse", "q"). */
+static void bind_name(const gt_keybind *b, char *out, size_t n)
 {
-    static const char *const name[HINT_COUNT] = {"the panels", "after an edit", "the report",
-                                                 "the profile", "a selection", "the derivative"};
-    const gt_keys_table *k;
-    int n = keys_help(&k), taken[KEYS_HINTS_MAX + 1] = {0}, most = 0, ok = 1;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < KEYS_HINTS; j++) {
-            int at = k[i].hint[j].at[c];
-            ok = ok && at <= KEYS_HINTS_MAX && (!at || k[i].hint[j].key);
-            if (at > 0 && at <= KEYS_HINTS_MAX) {
-                taken[at]++;
-                most = at > most ? at : most;
-            }
+    static const char *const sym[] = {
+        [K_LEFT] = "Left", [K_RIGHT] = "Right", [K_UP] = "Up", [K_DOWN] = "Down",
+        [K_PGUP] = "PgUp", [K_PGDN] = "PgDn", [K_HOME] = "Home", [K_END] = "End",
+        [K_ENTER] = "Enter", [K_ESC] = "Esc", [K_TAB] = "Tab", [K_CLICK] = "mouse",
+        [K_WHEEL_UP] = "mouse", [K_WHEEL_DOWN] = "mouse"};
+    if (b->sym == K_CHAR && b->cp == ' ')
+        snprintf(out, n, "Space");
+    else if (b->sym == K_CHAR && b->ctrl)
+        snprintf(out, n, "Ctrl-%c", (char)(b->cp - 'a' + 'A'));
+    else if (b->sym == K_CHAR)
+        snprintf(out, n, "%c", (char)b->cp);
+    else
+        snprintf(out, n, "%s%s", b->shift ? "Shift-" : "", sym[b->sym] ? sym[b->sym] : "?");
+}
+
+/* The keys a line binds, by name; with base, a shifted key by its key's name too. */
+static void bound(const gt_keyline *l, keyset *s, int base)
+{
+    for (int i = 0; i < KEYS_BINDS && l->bind[i].sym != K_NONE; i++) {
+        char name[24];
+        bind_name(&l->bind[i], name, sizeof name);
+        if (!has(s, name))
+            snprintf(s->name[s->n++], sizeof s->name[0], "%s", name);
+        if (base && !strncmp(name, "Shift-", 6) && !has(s, name + 6))
+            snprintf(s->name[s->n++], sizeof s->name[0], "%s", name + 6);
+    }
+}
+
+/* One word of a line's keys in the help box, or of a key's name, as a key's name ("↑" Up,
+ * "^B" Ctrl-B, "S-Tab" Shift-Tab, "''" and "'a" ', "up" Up, "Dn" after "PgUp" PgDn). */
+static void word_name(const char *w, const char *before, char *out, size_t n)
+{
+    static const char *const from[] = {"←", "→", "↑", "↓"};
+    static const char *const to[] = {"Left", "Right", "Up", "Down"};
+    for (int i = 0; i < 4; i++)
+        if (!strncmp(w, "Shift-", 6) && !strcmp(w + 6, from[i])) {
+            snprintf(out, n, "Shift-%s", to[i]);
+            return;
+        } else if (!strcmp(w, from[i])) {
+            snprintf(out, n, "%s", to[i]);
+            return;
         }
-    for (int i = 1; i <= most; i++)
-        ok = ok && taken[i] == 1;
-    const gt_keyhint *h[KEYS_HINTS_MAX];
-    int m = keys_hints(c, h);
-    ok = ok && m == most && m >= 2 && strcmp(h[m - 2]->key, "?") == 0 &&
-         strcmp(h[m - 1]->key, "q") == 0;
-    tap_ok(ok, "%s: %d hints, each place taken once, ? and q last", name[c], m);
+    if (w[0] == '^' && w[1] && !w[2])
+        snprintf(out, n, "Ctrl-%c", w[1] >= 'a' && w[1] <= 'z' ? w[1] - 'a' + 'A' : w[1]);
+    else if (!strcmp(w, "S-Tab"))
+        snprintf(out, n, "Shift-Tab");
+    else if (w[0] == '\'' && w[1] && !w[2])
+        snprintf(out, n, "'");
+    else if (!strcasecmp(w, "up") || !strcasecmp(w, "down"))
+        snprintf(out, n, "%s", !strcasecmp(w, "up") ? "Up" : "Down");
+    else if (!strcmp(w, "Dn") && before && !strcmp(before, "PgUp"))
+        snprintf(out, n, "PgDn");
+    else
+        snprintf(out, n, "%s", w);
+}
+
+/* The keys a text names, its words split at blanks (and at / with slash), two arrows side
+ * by side ("←→") each a word. */
+static void text_keys(const char *text, int slash, keyset *s)
+{
+    char buf[512], spaced[512], prev[24] = "";
+    size_t k = 0;
+    for (const char *p = text; *p && k + 8 < sizeof spaced; p++) {
+        if (!strncmp(p, "\xe2\x86", 2) && p[2]) { /* an arrow: a word of its own */
+            spaced[k++] = ' ';
+            memcpy(spaced + k, p, 3);
+            k += 3;
+            spaced[k++] = ' ';
+            p += 2;
+        } else
+            spaced[k++] = slash && *p == '/' && p[1] ? ' ' : *p;
+    }
+    spaced[k] = 0;
+    snprintf(buf, sizeof buf, "%s", spaced);
+    for (char *w = strtok(buf, " "); w; w = strtok(NULL, " ")) {
+        char name[24];
+        if (!strcmp(w, "Shift-") && (w = strtok(NULL, " "))) { /* "Shift- ↑": the arrow split */
+            char whole[24];
+            snprintf(whole, sizeof whole, "Shift-%s", w);
+            word_name(whole, prev, name, sizeof name);
+        } else
+            word_name(w, prev, name, sizeof name);
+        snprintf(prev, sizeof prev, "%s", name);
+        if (!has(s, name))
+            snprintf(s->name[s->n++], sizeof s->name[0], "%s", name);
+    }
+}
+
+/* Every line of the help box lists exactly the keys it binds. */
+static void check_lines(const gt_sheet *const *sheets, int n)
+{
+    const gt_keyline *l[256];
+    int m = keys_help_lines(sheets, n, l, 256), bad = 0, lines = 0;
+    for (int i = 0; i < m; i++) {
+        if (!l[i]->keys[0]) /* a line of what the screen shows */
+            continue;
+        keyset said = {0}, binds = {0};
+        char miss[512];
+        text_keys(l[i]->keys, 0, &said);
+        bound(l[i], &binds, 0);
+        lines++;
+        if (!all_in(&said, &binds, miss, sizeof miss) || !all_in(&binds, &said, miss, sizeof miss)) {
+            printf("# \"%s\": the help box and its bindings differ:%s\n", l[i]->keys, miss);
+            bad++;
+        }
+    }
+    tap_ok(lines > 40 && !bad, "the help box's %d lines of keys each list exactly the keys they bind",
+           lines);
+}
+
+/* name names only keys that the line taking its key (while `up` covers the panels) binds. */
+static int name_bound(const gt_keyname *name, const gt_sheet *up, const gt_sheet *const *sheets,
+                      int n, const char *where)
+{
+    const gt_keybind *b;
+    gt_key k = {name->of.sym, name->of.cp, name->of.ctrl, name->of.shift, 0, 0};
+    const gt_keyline *l = keys_line_for(up, sheets, n, &k, &b);
+    keyset said = {0}, binds = {0};
+    char miss[256] = " (no line takes it)";
+    text_keys(name->text, 1, &said);
+    if (name->ascii)
+        text_keys(name->ascii, 1, &said);
+    if (l)
+        bound(l, &binds, 1);
+    int ok = l && all_in(&said, &binds, miss, sizeof miss);
+    if (!ok)
+        printf("# %s: \"%s\"%s%s names keys its line does not bind:%s\n", where, name->text,
+               name->ascii ? " / " : "", name->ascii ? name->ascii : "", miss);
+    return ok;
+}
+
+/* A status line's hints: at least two, each naming keys its line binds where it shows,
+ * ? then q last. */
+static int check_hints(const gt_hint *const *h, int m, const gt_sheet *up,
+                       const gt_sheet *const *sheets, int n, const char *where)
+{
+    int ok = m >= 2 && h[m - 2]->name == &keys_names[KN_HELP] &&
+             h[m - 1]->name == &keys_names[KN_QUIT];
+    for (int i = 0; i < m; i++)
+        ok &= h[i]->name && h[i]->what && name_bound(h[i]->name, up, sheets, n, where);
+    return ok;
+}
+
+static void check_contexts(const gt_sheet *const *sheets, int n)
+{
+    static const char *const name[HINT_COUNT] = {"the panels", "after an edit", "a selection"};
+    for (int c = 0; c < HINT_COUNT; c++) {
+        const gt_hint *h[KEYS_HINTS_MAX];
+        int m = keys_panels_hints((gt_hintctx)c, sheets, n, h), places = 1;
+        for (int i = 0; i < n; i++) /* the sheets' places, each taken once, within the line */
+            for (int j = 0; j < n; j++) {
+                int a = c == HINT_PANELS ? sheets[i]->panels_at : c == HINT_EDITED ? sheets[i]->edited_at : 0;
+                int b = c == HINT_PANELS ? sheets[j]->panels_at : c == HINT_EDITED ? sheets[j]->edited_at : 0;
+                places &= a <= m && (i == j || !a || a != b);
+            }
+        tap_ok(places && check_hints(h, m, NULL, sheets, n, name[c]),
+               "%s: %d hints, the sheets' at their places, each naming keys its line binds, ? and q last",
+               name[c], m);
+    }
+    for (int i = 0; i < n; i++) {
+        int ok = sheets[i]->contexts && sheets[i]->contexts[0], lists = 0;
+        for (int c = 0; ok && sheets[i]->contexts[c]; c++, lists++) {
+            const gt_hint *h[KEYS_HINTS_MAX];
+            int m = 0;
+            for (const gt_hint *p = sheets[i]->contexts[c]; p->name && m < KEYS_HINTS_MAX; p++)
+                h[m++] = p;
+            ok &= check_hints(h, m, sheets[i], sheets, n, sheets[i]->name);
+        }
+        for (int k = 0; sheets[i]->names && sheets[i]->names[k]; k++)
+            ok &= name_bound(sheets[i]->names[k], sheets[i], sheets, n, sheets[i]->name);
+        if (sheets[i]->panels_hint)
+            ok &= name_bound(sheets[i]->panels_hint->name, NULL, sheets, n, "the panels");
+        tap_ok(ok, "%s: its %d status lines and its notes name keys their lines bind there, ? and q last",
+               sheets[i]->name, lists);
+    }
+    int ok = 1;
+    for (int k = 0; k < KN_COUNT; k++)
+        ok &= name_bound(&keys_names[k], NULL, sheets, n, "the panels");
+    tap_ok(ok, "the panels' %d names of keys (hints, notes) name keys their lines bind", KN_COUNT);
 }
 
 int main(void)
 {
-    for (int c = 0; c < HINT_COUNT; c++)
-        check_hints((gt_hintctx)c);
+    const gt_sheet *const *sheets;
+    int ns = sheets_all(&sheets);
+    check_contexts(sheets, ns);
+    check_lines(sheets, ns);
     const char *top = getenv("top_srcdir");
     top = top ? top : ".";
     keyset table = {0}, man = {0}, md = {0}, readme = {0};
-    const gt_keys_table *k;
-    int n = keys_help(&k);
+    const gt_keyline *k[256];
+    int n = keys_help_lines(sheets, ns, k, 256);
     for (int i = 0; i < n; i++) {
         char line[128];
-        if (!k[i].keys) /* the keys of another line, in a view over the panels */
-            continue;
-        snprintf(line, sizeof line, "%s", k[i].keys);
+        snprintf(line, sizeof line, "%s", k[i]->keys);
         add_words(&table, line);
     }
     tap_ok(table.n > 40, "the key table names %d keys", table.n);

@@ -1,7 +1,8 @@
 /* Keys without a terminal: the bytes a terminal sends go through libtermkey
  * (termkey_new_abstract + termkey_push_bytes) and ui_translate_key, then keys_handle acts on
  * a view of a small two-layer model: stepping, paging, units, sorting, layers, the go-to,
- * search and edit prompts, undo, the stats and derivative views, help, export and quit. */
+ * search and edit prompts, undo, the report's and the derivative's sheets, help, export and
+ * quit. */
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,11 @@
 #include "screen/keys.h"
 #include "term/ui.h"
 #include "screen/view.h"
+#include "screen/sheets.h"
+#include "screen/sheet_report.h"
+#include "screen/sheet_units.h"
+#include "screen/sheet_derivative.h"
+#include "screen/sheet_profile.h"
 #include "gatetui/importance.h"
 #include "gatetui/intervene.h"
 #include "gatetui/dynamics.h"
@@ -54,11 +60,11 @@ static gt_act press(gt_view *v, const char *bytes)
     return a;
 }
 
-/* The derivative view at the cursor against the Jacobian computed straight from a float32
+/* The derivative at the cursor against the Jacobian computed straight from a float32
  * run of the text from its start (to T - K) on layer 1: the same numbers, bit for bit. */
 static int same_as_direct(const gt_view *v, const gt_model *m, const uint16_t *tok)
 {
-    const gt_data_jac *jv = &v->jac;
+    const gt_data_jac *jv = &sheet_derivative_data(v)->jac;
     const int K = jv->K;
     gt_error e;
     gt_run r;
@@ -191,11 +197,11 @@ static void test_units(gt_view *v)
 static void test_prompts(gt_view *v)
 {
     press_each(v, "g10\r");
-    tap_ok(v->t == 10 && v->ui->prompt == PROMPT_NONE, "g 10 Enter: step 10");
+    tap_ok(v->t == 10 && v->ui->input == INPUT_KEYS, "g 10 Enter: step 10");
     press_each(v, "gx\r");
     tap_ok(v->t == 10 && v->ui->msg_error, "g x: an error message, no move");
     press_each(v, "g5\x1b");
-    tap_ok(v->t == 10 && v->ui->prompt == PROMPT_NONE, "Esc cancels the prompt");
+    tap_ok(v->t == 10 && v->ui->input == INPUT_KEYS, "Esc cancels the prompt");
     press_each(v, "gend\r");
     tap_ok(v->t == v->steps - 1, "g end: the last step");
 
@@ -312,6 +318,7 @@ static void test_all_edits(gt_view *v)
     trace_edit(tr, a, (trace_token(tr, a) + 1) % m->vocab, &e);
     trace_edit(tr, b, (trace_token(tr, b) + 1) % m->vocab, &e);
     view_edits_changed(v);
+    view_prepare(v, 120, 40, &e); /* the curves, computed with the frame */
     const int last_step = (int)v->pert.step;
     press(v, "A");
     const size_t K = (size_t)v->pert.r.K, n = K + 1;
@@ -344,7 +351,7 @@ static void test_all_edits(gt_view *v)
     view_edits_changed(v);
 }
 
-/* An edit, its curves and horizon, the difference view, writing the text; a second edit and
+/* An edit, its curves and horizon, the difference, writing the text; a second edit and
  * the undos. */
 static void test_edits(gt_view *v)
 {
@@ -390,6 +397,16 @@ static void test_edits(gt_view *v)
     tap_ok(v->pert.horizon == 2 * DATA_PERT_KMIN && v->pert.valid &&
                v->pert.r.K == (2 * DATA_PERT_KMIN < (int)Kend ? 2 * DATA_PERT_KMIN : (int)Kend),
            "the frame after them computes them once, at K %d", v->pert.r.K);
+    gt_key undo, redo;
+    key_of("u", &undo);
+    key_of("\x12", &redo);
+    keys_handle(v, &undo);
+    keys_handle(v, &redo);
+    tap_ok(v->curves_stale && trace_edit_count(tr) == 1 && !view_settled(v),
+           "u and Ctrl-R read together: the curves not computed key by key");
+    view_prepare(v, 120, 40, &pe);
+    tap_ok(!v->curves_stale && v->pert.valid && v->pert.step == at && view_settled(v),
+           "the frame after them computes them, once");
     press(v, "-");
     press_each(v, "++++");
     press(v, "]");
@@ -408,7 +425,7 @@ static void test_edits(gt_view *v)
     press(v, "w");
     tap_ok(access("t-edited-2.txt", F_OK) == 0, "w again: ./t-edited-2.txt, not over the first");
     press_each(v, "e\r");
-    tap_ok(trace_edit_count(tr) == 1 && v->ui->prompt == PROMPT_EDIT && v->ui->newline_asked,
+    tap_ok(trace_edit_count(tr) == 1 && v->ui->input == INPUT_NEWLINE,
            "e Enter: nothing edited yet, the prompt asks before a newline");
     press(v, "\r");
     tap_ok(trace_edit_count(tr) == 2 && m->vocab_cp[trace_token(tr, at)] == '\n',
@@ -430,26 +447,26 @@ static void test_edits(gt_view *v)
 
 static void test_stats_view(gt_view *v)
 {
-    tap_ok(press(v, "r") == ACT_REDRAW && v->ui->overlay == OVERLAY_STATS, "r opens the stats view");
+    tap_ok(press(v, "r") == ACT_REDRAW && sheet_up(v, &sheet_report), "r opens the report's tables");
     TAP_WAIT_WHILE(data_stats_busy(&v->stats), view_tick(v));
     tap_ok(v->stats.text[0] && strstr(v->stats.text[0], "Gates over all positions"),
            "the report's tables are computed in the background");
     size_t tt = v->t;
     int uu = v->unit;
     press_each(v, "jkk");
-    tap_ok(v->ui->stats_scroll == 0 && v->t == tt && v->unit == uu,
+    tap_ok(sheet_report_ui(v)->scroll == 0 && v->t == tt && v->unit == uu,
            "j and k scroll the tables, not units");
     press(v, "]");
     tap_ok(v->layer == 1 && (data_stats_busy(&v->stats) || v->stats.text[1]),
            "] asks for layer 1's tables");
     press(v, "\x1b");
-    tap_ok(v->ui->overlay != OVERLAY_STATS, "Esc closes the stats view");
+    tap_ok(!sheet_up(v, &sheet_report), "Esc closes the report's tables");
     press_each(v, "rr");
-    tap_ok(v->ui->overlay != OVERLAY_STATS, "r closes it too");
+    tap_ok(!sheet_up(v, &sheet_report), "r closes it too");
     press(v, "[");
 }
 
-/* Waits for the stats view's report of v (at most 6 s). */
+/* Waits for the report of v (at most 6 s). */
 static void wait_stats(gt_view *v)
 {
     for (int i = 0; i < 3000 && data_stats_busy(&v->stats); i++) {
@@ -498,7 +515,7 @@ static int view_frame_has(gt_view *v, const char *a, const char *b)
     return hit;
 }
 
-/* Enter in the stats view goes to the edited step of the first window's line shown (marked
+/* Enter over the report's tables goes to the edited step of the first window's line shown (marked
  * ▶): read back from the tables' text and the frame; scrolled past it, the next window's. */
 static void test_report_go(const gt_model *m)
 {
@@ -546,27 +563,27 @@ static void test_report_go(const gt_model *m)
     }
     tap_ok(ends, "the windows' heading lines up with their rows");
     size_t step = 0;
-    for (int i = 0; i < 200 && view_stats_step(&v, &step, NULL) != 0; i++)
+    for (int i = 0; i < 200 && sheet_report_step(&v, &step, NULL) != 0; i++)
         press(&v, "j"); /* down to the windows' table */
     char at[64];
     snprintf(at, sizeof at, "at %9ld", first);
     tap_ok(view_frame_has(&v, "\xe2\x96\xb6", at), "the first window's line is marked \xe2\x96\xb6");
     press(&v, "\r");
-    tap_ok(first > 0 && v.t == (size_t)first && v.ui->overlay == OVERLAY_STATS &&
+    tap_ok(first > 0 && v.t == (size_t)first && sheet_up(&v, &sheet_report) &&
                strstr(v.ui->msg, "('' goes back)"),
            "Enter goes to its edited step (%zu), the tables still shown", v.t);
     int line = -1, was = -1;
-    view_stats_step(&v, &step, &was);
+    sheet_report_step(&v, &step, &was);
     for (int i = 0; i < 200 && (line < 0 || line == was); i++) { /* scrolled past it */
         press(&v, "j");
-        if (view_stats_step(&v, &step, &line) != 0)
+        if (sheet_report_step(&v, &step, &line) != 0)
             line = -1;
     }
     long second = tables ? window_step_after(tables, was + 1) : -1;
     press(&v, "\r");
     tap_ok(second > first && v.t == (size_t)second,
            "scrolled past it, Enter goes to the next window's step (%ld: %zu)", second, v.t);
-    for (int i = 0; i < 200 && view_stats_step(&v, &step, NULL) == 0; i++)
+    for (int i = 0; i < 200 && sheet_report_step(&v, &step, NULL) == 0; i++)
         press(&v, "j");
     size_t before = v.t;
     press(&v, "\r");
@@ -583,33 +600,38 @@ static void test_report_go(const gt_model *m)
  * s on the panels reaches the mean carry gate, whose order is the table's. */
 static void test_unit_table(gt_view *v)
 {
-    tap_ok(press(v, "U") == ACT_REDRAW && v->ui->overlay == OVERLAY_UNITS, "U opens the unit table");
+    tap_ok(press(v, "U") == ACT_REDRAW && sheet_up(v, &sheet_units), "U opens the unit table");
     wait_stats(v);
     press(v, "\x0c"); /* a frame after the report came */
     const gt_unit_row *rows = data_stats_units(&v->stats, v->layer);
-    const int H = v->m->hidden_max;
-    tap_ok(rows && v->ut_known && v->stats.ngates == 3 && v->stats.carry == 1,
+    const int H = v->m->hidden_max, *order = sheet_units_data(v)->order;
+    tap_ok(rows && sheet_units_data(v)->known && v->stats.ngates == 3 && v->stats.carry == 1,
            "its rows come with the report (%d gates)", v->stats.ngates);
     if (!rows)
         return;
     press_each(v, "llll"); /* unit, mean i, f, o: to t½ gate */
     int bad = 0;
     for (int i = 1; i < H; i++)
-        bad += rows[v->ut_order[i - 1]].halflife < rows[v->ut_order[i]].halflife;
-    tap_ok(v->ui->ut_col == UT_HALFLIFE && bad == 0, "l four times: by the gate's half-life, largest first");
+        bad += rows[order[i - 1]].halflife < rows[order[i]].halflife;
+    tap_ok(sheet_units_ui(v)->col == UT_HALFLIFE && bad == 0,
+           "l four times: by the gate's half-life, largest first");
     press(v, "s");
     bad = 0;
     for (int i = 1; i < H; i++)
-        bad += rows[v->ut_order[i - 1]].halflife > rows[v->ut_order[i]].halflife;
-    tap_ok(v->ui->ut_reverse && bad == 0, "s: smallest first");
+        bad += rows[order[i - 1]].halflife > rows[order[i]].halflife;
+    tap_ok(sheet_units_ui(v)->reverse && bad == 0, "s: smallest first");
     press_each(v, "hh"); /* mean o, mean f */
-    press_each(v, "jj");
+    const int unit = v->unit;
+    press(v, "\x1b[1;2B"); /* Shift-Down: the table's own key, not the panels' page of units */
+    tap_ok(sheet_units_ui(v)->row == 1 && v->unit == unit,
+           "Shift-Down in the unit table: its next row (the unit on the panels unchanged)");
+    press(v, "j");
     size_t t = v->t;
-    int want = v->ut_order[2];
-    tap_ok(v->ui->ut_row == 2 && v->ui->ut_gate == 1 && v->t == t,
+    int want = sheet_units_data(v)->order[2];
+    tap_ok(sheet_units_ui(v)->row == 2 && sheet_units_ui(v)->gate == 1 && v->t == t,
            "h twice: by mean f; j j the third row, the cursor stays");
     press(v, "\r");
-    tap_ok(v->ui->overlay == OVERLAY_NONE && v->unit == want && strstr(v->ui->msg, "selected"),
+    tap_ok(!v->ui->sheet && v->unit == want && strstr(v->ui->msg, "selected"),
            "Enter: unit %d (the row's, %d) selected on the panels", v->unit, want);
     v->ui->sort = SORT_INDEX;
     v->ui->sort_reverse = 0;
@@ -620,7 +642,7 @@ static void test_unit_table(gt_view *v)
     tap_ok(v->ui->sort == SORT_MEAN && bad == 0,
            "s s: the units by the mean carry gate over the text, largest first");
     v->ui->sort = SORT_INDEX;
-    v->ui->ut_col = v->ui->ut_reverse = 0;
+    sheet_units_ui(v)->col = sheet_units_ui(v)->reverse = 0;
 }
 
 /* The prompt's line edited as in a shell, its history; q asked again while edits are not
@@ -634,23 +656,23 @@ static void test_more_keys(gt_view *v)
     press(v, "\x1b[D");
     press(v, "\x1b[D");
     press(v, "2");
-    tap_ok(strcmp(v->ui->input, "213") == 0 && v->ui->line.pos == 1, "g: left arrow twice, 2: \"213\"");
+    tap_ok(strcmp(v->ui->prompt, "213") == 0 && v->ui->line.pos == 1, "g: left arrow twice, 2: \"213\"");
     press(v, "\x1b[F");
     press(v, "\x7f");
-    tap_ok(strcmp(v->ui->input, "21") == 0, "End, Backspace: \"21\"");
+    tap_ok(strcmp(v->ui->prompt, "21") == 0, "End, Backspace: \"21\"");
     press(v, "\x15");
-    tap_ok(v->ui->input[0] == 0, "Ctrl-U empties the line before the cursor");
+    tap_ok(v->ui->prompt[0] == 0, "Ctrl-U empties the line before the cursor");
     press_each(v, "1 end");
     press(v, "\x17");
-    tap_ok(strcmp(v->ui->input, "1 ") == 0, "Ctrl-W deletes the word before the cursor");
+    tap_ok(strcmp(v->ui->prompt, "1 ") == 0, "Ctrl-W deletes the word before the cursor");
     press(v, "\x15");
     press_each(v, "12\r");
-    tap_ok(v->t == 12 && v->ui->prompt == PROMPT_NONE, "g 12 Enter: step 12");
+    tap_ok(v->t == 12 && v->ui->input == INPUT_KEYS, "g 12 Enter: step 12");
     press(v, "g");
     press(v, "\x1b[A");
-    tap_ok(strcmp(v->ui->input, "12") == 0, "g then the up arrow: the last line entered (12)");
+    tap_ok(strcmp(v->ui->prompt, "12") == 0, "g then the up arrow: the last line entered (12)");
     press(v, "\x1b[B");
-    tap_ok(v->ui->input[0] == 0, "the down arrow: back to the empty line");
+    tap_ok(v->ui->prompt[0] == 0, "the down arrow: back to the empty line");
     press(v, "\x1b");
 
     press_each(v, "g5\r");
@@ -661,16 +683,16 @@ static void test_more_keys(gt_view *v)
     tap_ok(v->t == 20, "'' again: step 20");
     press(v, "l");
     press(v, "'");
-    tap_ok(v->ui->quote && strstr(v->ui->msg, "' then ' goes back"),
+    tap_ok(v->ui->input == INPUT_QUOTE && strstr(v->ui->msg, "' then ' goes back"),
            "': the message line says a second key is awaited (%s)", v->ui->msg);
     press(v, "X");
-    tap_ok(v->t == 21 && !v->ui->quote && strstr(v->ui->msg, "no jump made"),
+    tap_ok(v->t == 21 && v->ui->input == INPUT_KEYS && strstr(v->ui->msg, "no jump made"),
            "' then another key: no jump, and it says so");
     press(v, "M");
-    tap_ok(v->ui->mark_next && strstr(v->ui->msg, "M then a letter"),
+    tap_ok(v->ui->input == INPUT_MARK && strstr(v->ui->msg, "M then a letter"),
            "M: the message line says a letter is awaited");
     press(v, "7");
-    tap_ok(!v->ui->mark_next && strstr(v->ui->msg, "no mark set"), "M then a digit: no mark, said");
+    tap_ok(v->ui->input == INPUT_KEYS && strstr(v->ui->msg, "no mark set"), "M then a digit: no mark, said");
     press_each(v, "Mb");
     press_each(v, "g2\r");
     press_each(v, "'b");
@@ -679,6 +701,15 @@ static void test_more_keys(gt_view *v)
     tap_ok(v->t == 2, "'' after 'b: step 2");
     press_each(v, "'q");
     tap_ok(v->t == 2 && v->ui->msg_error && strstr(v->ui->msg, "not set"), "'q: no mark q, says so");
+    press_each(v, "Mm");
+    tap_ok(v->ui->mark['m' - 'a'] == v->t + 1 && v->ui->input == INPUT_KEYS &&
+               strstr(v->ui->msg, "mark m at step"),
+           "M m: the key after M names the mark, m too (not the prompt of m)");
+    const int unit = v->unit;
+    press(v, "M");
+    press(v, "\x1b[B");
+    tap_ok(v->ui->input == INPUT_KEYS && v->unit == unit && strstr(v->ui->msg, "no mark set"),
+           "M then an arrow: the arrow is the key M waited for (no mark, the unit unchanged)");
     press(v, "l");
 
     press_each(v, "g3\rea");
@@ -736,13 +767,13 @@ static void test_more_keys(gt_view *v)
            "S: reversed, unit 2 still selected (rank %d)", v->rank);
     press(v, "S");
     press_each(v, "od");
-    tap_ok(v->ui->sort == SORT_CHANGE && v->unit == 2 && !v->ui->sort_pick,
+    tap_ok(v->ui->sort == SORT_CHANGE && v->unit == 2 && v->ui->input == INPUT_KEYS,
            "o d: the order by |dc| at once, unit 2 still selected");
     press(v, "o");
-    tap_ok(v->ui->sort_pick && strstr(v->ui->msg, "order? i index, g forget gate") != NULL,
+    tap_ok(v->ui->input == INPUT_ORDER && strstr(v->ui->msg, "order? i index, g forget gate") != NULL,
            "o: the choice on the message line (%s)", v->ui->msg);
     press(v, "x");
-    tap_ok(v->ui->sort == SORT_CHANGE && !v->ui->sort_pick && strstr(v->ui->msg, "no order"),
+    tap_ok(v->ui->sort == SORT_CHANGE && v->ui->input == INPUT_KEYS && strstr(v->ui->msg, "no order"),
            "o x: no order chosen, the order and x unused (%s)", v->ui->msg);
     press_each(v, "or");
     tap_ok(v->ui->sort == SORT_CHANGE && v->ui->msg_error,
@@ -804,23 +835,24 @@ static void test_mouse(gt_view *v)
 static void test_help_and_quit(gt_view *v)
 {
     press(v, "?");
-    tap_ok(v->ui->help, "? opens the help");
-    tap_ok(press(v, "q") == ACT_REDRAW && !v->ui->help, "any key closes it (q too, without quitting)");
+    tap_ok(v->ui->input == INPUT_HELP, "? opens the help");
+    tap_ok(press(v, "q") == ACT_REDRAW && v->ui->input != INPUT_HELP,
+           "any key closes it (q too, without quitting)");
     tap_ok(press(v, "c") == ACT_REDRAW && v->ui->heat, "c colours the text");
     tap_ok(press(v, "x") == ACT_EXPORT, "x exports");
     tap_ok(press(v, "q") == ACT_QUIT, "q quits");
     tap_ok(press(v, "\x03") == ACT_QUIT, "Ctrl-C quits");
 }
 
-/* The derivative view's eigenvalues, once its child has computed them (ticks until then),
+/* The derivative's eigenvalues, once its child has computed them (ticks until then),
  * against the spectrum of the step computed here from a float32 run of the text. */
 static int eig_as_direct(gt_view *v, const gt_model *m, const uint16_t *tok)
 {
-    for (int i = 0; i < 5000 && data_eig_busy(&v->eig); i++) {
+    for (int i = 0; i < 5000 && data_eig_busy(&sheet_derivative_data(v)->eig); i++) {
         usleep(2000);
         view_tick(v);
     }
-    const gt_data_eig *de = &v->eig;
+    const gt_data_eig *de = &sheet_derivative_data(v)->eig;
     if (!de->valid || de->step != v->t || de->layer != v->layer)
         return 0;
     gt_run r;
@@ -848,7 +880,7 @@ static int eig_as_direct(gt_view *v, const gt_model *m, const uint16_t *tok)
  * a float32 run and lyapunov_compute over the text, computed here. */
 static int fixed_lyapunov_as_direct(gt_view *v, const gt_model *m, const gt_text *t)
 {
-    const gt_data_eig *de = &v->eig;
+    const gt_data_eig *de = &sheet_derivative_data(v)->eig;
     if (!de->fp_valid || de->fp_step != v->t || de->fp_layer != v->layer || !de->ly_valid ||
         de->ly_layer != v->layer)
         return 0;
@@ -882,7 +914,7 @@ static int fixed_lyapunov_as_direct(gt_view *v, const gt_model *m, const gt_text
     return ok;
 }
 
-/* 1 when the derivative view's Lyapunov line names the steps summed, W+1..N (not
+/* 1 when the derivative's Lyapunov line names the steps summed, W+1..N (not
  * --lyapunov's default range), and the first half-life +- its 95% half-width, in a UTF-8
  * locale (the glyphs ½ and ±); want: what it looks for. */
 static int lyapunov_line_named(gt_view *v, const gt_text *t, char *want, size_t len)
@@ -893,7 +925,8 @@ static int lyapunov_line_named(gt_view *v, const gt_text *t, char *want, size_t 
              report_commas((n / 20 < 100 ? n / 20 : 100) + 1, a, sizeof a),
              report_commas(n, b, sizeof b));
     char first[64];
-    snprintf(first, sizeof first, " %.1f\xc2\xb1%.1f ", v->eig.ly_hl[0], v->eig.ly_hw[0]);
+    const gt_data_eig *de = &sheet_derivative_data(v)->eig;
+    snprintf(first, sizeof first, " %.1f\xc2\xb1%.1f ", de->ly_hl[0], de->ly_hw[0]);
     snprintf(was, sizeof was, "%s", setlocale(LC_CTYPE, NULL));
     int hit = setlocale(LC_CTYPE, "C.UTF-8") != NULL && view_frame_has(v, want, first);
     setlocale(LC_CTYPE, was);
@@ -905,22 +938,24 @@ static void jac_settle(gt_view *v)
 {
     gt_error e = {0};
     do {
-        TAP_WAIT_WHILE(data_jac_busy(&v->jac), view_tick(v));
+        TAP_WAIT_WHILE(data_jac_busy(&sheet_derivative_data(v)->jac), view_tick(v));
         view_prepare(v, 120, 40, &e);
-    } while (data_jac_busy(&v->jac));
+    } while (data_jac_busy(&sheet_derivative_data(v)->jac));
 }
 
-/* D: the derivative view, on layer 1 then 0, against a direct computation. */
+/* D: the derivative's sheet, on layer 1 then 0, against a direct computation. */
 static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
 {
+    const gt_data_jac *jv = &sheet_derivative_data(v)->jac;
+    const gt_data_eig *eig = &sheet_derivative_data(v)->eig;
     press(v, "]");
     view_seek(v, 20);
     gt_act a = press(v, "D");
-    tap_ok(a == ACT_REDRAW && data_jac_busy(&v->jac) && !v->jac.valid,
+    tap_ok(a == ACT_REDRAW && data_jac_busy(jv) && !jv->valid,
            "D returns at once, the derivative computed on a thread of its own");
     jac_settle(v);
-    tap_ok(v->ui->overlay == OVERLAY_JACOBIAN && v->jac.valid && v->jac.step == 20 &&
-               v->jac.K == 20 && v->jac.layer == 1 && same_as_direct(v, m, t->tok),
+    tap_ok(sheet_up(v, &sheet_derivative) && jv->valid && jv->step == 20 && jv->K == 20 &&
+               jv->layer == 1 && same_as_direct(v, m, t->tok),
            "D: the derivative at step 20 on layer 1, lags 1..20 (fewer than 32 so near the "
            "start), as computed straight from a run of the text");
     /* with room, each lag's row ends with the character read at step T - k */
@@ -959,20 +994,20 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
                "k on a log scale (the legend %s, the 1e0 decade %s, %d cells of dots)",
                legend ? "there" : "missing", decade ? "there" : "missing", dots);
     }
-    const int eig_ok = eig_as_direct(v, m, t->tok) && v->eig.abs[0] > 0;
+    const int eig_ok = eig_as_direct(v, m, t->tok) && eig->abs[0] > 0;
     tap_ok(eig_ok,
            "D: the moduli of the step's eigenvalues and the sorted carry gates at step 20, "
-           "computed by a child, as computed here (largest |eigenvalue| %.3g)", v->eig.abs[0]);
+           "computed by a child, as computed here (largest |eigenvalue| %.3g)", eig->abs[0]);
     tap_ok(fixed_lyapunov_as_direct(v, m, t),
            "D: the fixed point under step 20's character (found %d, |s - s*| %.3g) and the "
            "layer's %d Lyapunov half-lives, computed by children, as computed here",
-           v->eig.fp_found, v->eig.fp_dist, v->eig.ly_modes);
+           eig->fp_found, eig->fp_dist, eig->ly_modes);
     char ly[96];
     tap_ok(lyapunov_line_named(v, t, ly, sizeof ly),
            "D: the Lyapunov line names its steps, %s, then the half-lives with their +- (%.1f "
-           "+- %.1f)", ly, v->eig.ly_hl[0], v->eig.ly_hw[0]);
+           "+- %.1f)", ly, eig->ly_hl[0], eig->ly_hw[0]);
     press(v, "+");
-    tap_ok(v->ui->jac_K == 64 && v->pert.horizon == DATA_PERT_KDEFAULT,
+    tap_ok(sheet_derivative_ui(v)->K == 64 && v->pert.horizon == DATA_PERT_KDEFAULT,
            "+ doubles its K, not the perturbation's");
     /* at the smallest size the view's long lines are cut with a mark, not silently */
     gt_surface sf;
@@ -989,32 +1024,36 @@ static void test_jacobian_view(gt_view *v, const gt_model *m, const gt_text *t)
     }
     setlocale(LC_CTYPE, was);
     view_prepare(v, 120, 40, &pe);
-    tap_ok(utf8 && marked, "at 64x22 the derivative view's last line, too long, ends with \xe2\x80\xa6");
+    tap_ok(utf8 && marked, "at 64x22 the derivative's last line, too long, ends with \xe2\x80\xa6");
     press_each(v, "---");
     jac_settle(v);
-    tap_ok(v->ui->jac_K == 8 && v->jac.K == 8 && same_as_direct(v, m, t->tok),
+    tap_ok(sheet_derivative_ui(v)->K == 8 && jv->K == 8 && same_as_direct(v, m, t->tok),
            "- halves it: 8 lags");
     press_each(v, "lj");
     jac_settle(v);
-    tap_ok(v->jac.step == 21 && v->jac.unit == v->unit && same_as_direct(v, m, t->tok),
+    tap_ok(jv->step == 21 && jv->unit == v->unit && same_as_direct(v, m, t->tok),
            "l steps and j selects another unit: the view follows");
     press(v, "[");
     jac_settle(v);
-    tap_ok(v->jac.layer == 0 && same_as_direct(v, m, t->tok), "[: layer 0's derivative");
+    tap_ok(jv->layer == 0 && same_as_direct(v, m, t->tok), "[: layer 0's derivative");
     tap_ok(eig_as_direct(v, m, t->tok), "[: layer 0's eigenvalues at step 21");
     tap_ok(fixed_lyapunov_as_direct(v, m, t), "[: layer 0's fixed point and Lyapunov half-lives");
     press(v, "r");
-    tap_ok(v->ui->overlay == OVERLAY_STATS && v->ui->overlay != OVERLAY_JACOBIAN, "r closes it for the stats view");
+    tap_ok(sheet_up(v, &sheet_report) && !sheet_up(v, &sheet_derivative),
+           "r closes it for the report's sheet");
     press(v, "D");
-    tap_ok(v->ui->overlay == OVERLAY_JACOBIAN && v->ui->overlay != OVERLAY_STATS, "D closes the stats view for it");
+    tap_ok(sheet_up(v, &sheet_derivative) && !sheet_up(v, &sheet_report),
+           "D closes the report's sheet for it");
     press(v, "\x1b");
-    tap_ok(v->ui->overlay != OVERLAY_JACOBIAN, "Esc closes the derivative view");
+    tap_ok(!sheet_up(v, &sheet_derivative), "Esc closes the derivative's sheet");
     press_each(v, "DD");
-    tap_ok(v->ui->overlay != OVERLAY_JACOBIAN, "D closes it too");
+    tap_ok(!sheet_up(v, &sheet_derivative), "D closes it too");
     press_each(v, "Dp");
-    tap_ok(v->ui->overlay == OVERLAY_PROFILE && v->ui->overlay != OVERLAY_JACOBIAN, "p over the derivative view: the profile instead");
+    tap_ok(sheet_up(v, &sheet_profile) && !sheet_up(v, &sheet_derivative),
+           "p over the derivative: the profile instead");
     press(v, "\x1b");
-    tap_ok(v->ui->overlay != OVERLAY_PROFILE && v->ui->overlay != OVERLAY_JACOBIAN, "Esc closes it back to the panels");
+    tap_ok(!sheet_up(v, &sheet_profile) && !sheet_up(v, &sheet_derivative),
+           "Esc closes it back to the panels");
 }
 
 /* Types s into the prompt that key opened, then Enter. */
@@ -1103,6 +1142,7 @@ static void test_models_follow(gt_models *ms)
     size_t last = trace_edit_at(ms->tr[1], trace_edit_count(ms->tr[1]) - 1)->step;
     models_press(ms, "d");
     keys_handle_models(ms, &tab);
+    models_press(ms, "\x0c"); /* the frame: the difference is computed for it */
     tap_ok(ms->cur == 1 && last == 9 && b->ui->diff && b->dr.valid && b->dr.step == 9,
            "an edit with the difference off, d, Tab: the other model's difference is of that edit");
     models_press(ms, "d");
@@ -1125,19 +1165,19 @@ static void test_models(const gt_model *m, const gt_text *t)
     const gt_key esc = {K_ESC, 0, 0, 0, 0, 0};
     view_prepare(models_view(&ms), 120, 40, &e);
     keys_handle_models(&ms, &p);
-    tap_ok(ms.cur == 0 && models_view(&ms)->ui->overlay == OVERLAY_PROFILE, "two models: p opens the profile");
+    tap_ok(ms.cur == 0 && sheet_up(models_view(&ms), &sheet_profile), "two models: p opens the profile");
     keys_handle_models(&ms, &tab);
     view_prepare(models_view(&ms), 120, 40, &e);
-    tap_ok(ms.cur == 1 && models_view(&ms)->ui->overlay == OVERLAY_PROFILE &&
+    tap_ok(ms.cur == 1 && sheet_up(models_view(&ms), &sheet_profile) &&
                models_view(&ms)->find.prof_wanted,
            "Tab: the other model, its profile open");
     keys_handle_models(&ms, &tab);
     view_prepare(models_view(&ms), 120, 40, &e);
-    tap_ok(ms.cur == 0 && models_view(&ms)->ui->overlay == OVERLAY_PROFILE,
+    tap_ok(ms.cur == 0 && sheet_up(models_view(&ms), &sheet_profile),
            "Tab back: the profile still open");
     keys_handle_models(&ms, &esc);
     keys_handle_models(&ms, &tab);
-    tap_ok(ms.cur == 1 && models_view(&ms)->ui->overlay == OVERLAY_NONE,
+    tap_ok(ms.cur == 1 && !models_view(&ms)->ui->sheet,
            "Esc closes it for every model");
     models_press(&ms, "X"); /* the figure names the model's file, not the screen's [2/2] */
     static char page[1 << 20];
@@ -1158,8 +1198,8 @@ static void test_models(const gt_model *m, const gt_text *t)
     keys_handle_models(&ms, &tab);
     view_prepare(models_view(&ms), 120, 40, &e);
     const gt_view *other = models_view(&ms);
-    tap_ok(ms.cur == 0 && other->ui->overlay == OVERLAY_UNITS && other->ut_known && one &&
-               data_stats_units(&other->stats, 0) != one && other->ui->ut_row == 1,
+    tap_ok(ms.cur == 0 && sheet_up(other, &sheet_units) && sheet_units_data(other)->known && one &&
+               data_stats_units(&other->stats, 0) != one && sheet_units_ui(other)->row == 1,
            "U with two models: each its own unit table; Tab shows the other's at the same row");
     keys_handle_models(&ms, &esc);
     keys_handle_models(&ms, &tab);
@@ -1180,7 +1220,7 @@ static void test_models(const gt_model *m, const gt_text *t)
     models_press(&ms, "g5\r#3\r");
     keys_handle_models(&ms, &tab);
     models_press(&ms, "g\x1b[A");
-    tap_ok(ms.cur == 1 && strcmp(models_view(&ms)->ui->input, "5") == 0 &&
+    tap_ok(ms.cur == 1 && strcmp(models_view(&ms)->ui->prompt, "5") == 0 &&
                models_view(&ms)->unit == 3 && ms.v[1].unit == 3,
            "Tab: the prompt's history, the unit chosen, the same on the other model");
     models_press(&ms, "\x1b");
@@ -1445,6 +1485,7 @@ static void test_intervention_background(gt_model *m)
     const float before = v.g[m->hidden_max]; /* the forget gate of unit 0 at the cursor */
     trace_edit(tr, N - 50, (trace_token(tr, N - 50) + 1) % m->vocab, &e); /* an edit near */
     view_edits_changed(&v);
+    view_prepare(&v, 120, 40, &e); /* the curves, computed with the frame */
     const int had_curves = v.pert.valid && v.pert.step == N - 50;
     press(&v, ">");
     int waited = v.pending && v.stale && v.t == N - 1 && v.g[m->hidden_max] == before &&

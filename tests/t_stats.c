@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gatetui/interval.h"
 #include "gatetui/stats.h"
 #include "tap.h"
 
@@ -70,6 +71,30 @@ static void test_quantiles(void)
     tap_near(stats_quantile_f(f, 5, 0.25), 0.2f, 1e-15, "float q25 of 5 values (position 1)");
     tap_near(stats_quantile_f(f, 5, 0.6), (double)0.4f + 0.4 * ((double)0.8f - (double)0.4f),
              1e-15, "float q60 of 5 values (position 2.4)");
+    /* carry gates of exactly 1 give infinite half-lives: their quantiles are infinite, never
+     * inf - inf */
+    const double hl[] = {2, INFINITY, INFINITY, INFINITY};
+    tap_ok(isinf(stats_quantile(hl, 4, 0.5)), "median of 2, inf, inf, inf is inf (%g)",
+           stats_quantile(hl, 4, 0.5));
+    tap_ok(isinf(stats_quantile(hl, 4, 1)), "max of them is inf (%g)", stats_quantile(hl, 4, 1));
+    tap_ok(isinf(stats_quantile(hl, 4, 0.2)), "between 2 and inf: inf (%g)",
+           stats_quantile(hl, 4, 0.2));
+    tap_near(stats_quantile(hl, 4, 0), 2, 0, "q0 of 2, inf, inf, inf is 2");
+    const float fi[] = {0.5f, INFINITY, INFINITY};
+    tap_ok(isinf(stats_quantile_f(fi, 3, 0.5)), "float median of 0.5, inf, inf is inf (%g)",
+           stats_quantile_f(fi, 3, 0.5));
+}
+
+/* NaN (a half-life of a state that overflowed) sorts after every number, infinities before
+ * it: one consistent order. */
+static void test_sort_nan(void)
+{
+    double v[] = {3, NAN, INFINITY, 1, NAN, -1, INFINITY, 2};
+    stats_sort_doubles(v, 8);
+    tap_ok(v[0] == -1 && v[1] == 1 && v[2] == 2 && v[3] == 3 && isinf(v[4]) && isinf(v[5]) &&
+               isnan(v[6]) && isnan(v[7]),
+           "doubles with NaN sorted: -1 1 2 3 inf inf nan nan (%g %g %g %g %g %g %g %g)", v[0],
+           v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
 }
 
 static void test_sort(void)
@@ -162,15 +187,63 @@ static void test_halflife(void)
     tap_near(stats_halflife(0.99), 68.967563936528493, 1e-11, "0.99 holds 68.97 steps");
     tap_ok(isinf(stats_halflife(1.0)), "a gate at 1 never forgets: infinite half-life");
     tap_near(stats_halflife(0), 0, 0, "a gate at 0 forgets at once: half-life 0");
+    tap_ok(isnan(stats_halflife(NAN)), "a gate that overflowed (NaN) has no half-life: NaN");
+}
+
+/* The 95% intervals on values worked out by hand (doc/measures.md, "Error bars"). */
+static void test_intervals(void)
+{
+    gt_interval ci;
+    /* leave-one-out 9, 10, 11, 10: mean 10, squares 2, SE = sqrt(3/4 * 2) = sqrt(1.5) */
+    const double t[4] = {9, 10, 11, 10};
+    interval_jackknife(&ci, 10.5, 1, t, 4, 64);
+    tap_ok(ci.has && !ci.beyond && fabs(ci.lo - (10.5 - 1.96 * sqrt(1.5))) < 1e-14 &&
+               fabs(ci.hi - (10.5 + 1.96 * sqrt(1.5))) < 1e-14,
+           "the jackknife: theta +- 1.96 sqrt((n-1)/n sum (t_w - mean)^2), centred on theta "
+           "(%.15g, %.15g)", ci.lo, ci.hi);
+    /* one past K = 16 counts as 16: 9, 10, 16, 10, mean 11.25, squares 5.0625 + 1.5625 +
+       22.5625 + 1.5625 = 30.75; the upper end open */
+    const double u[4] = {9, 10, NAN, 10};
+    interval_jackknife(&ci, 10.5, 1, u, 4, 16);
+    tap_ok(ci.has && fabs(ci.lo - (10.5 - 1.96 * sqrt(0.75 * 30.75))) < 1e-13 && isnan(ci.hi),
+           "a leave-one-out value past K counts as K for the lower end, the upper end open");
+    interval_jackknife(&ci, NAN, 1, t, 4, 64);
+    tap_ok(ci.has && ci.beyond && isnan(ci.lo) && isnan(ci.hi),
+           "theta past K: [null, null], beyond the horizon");
+    interval_jackknife(&ci, NAN, 0, t, 4, 64);
+    tap_ok(!ci.has && !ci.beyond, "a half-life that does not exist: no interval, not beyond");
+    interval_jackknife(&ci, NAN, 1, t, 1, 64);
+    tap_ok(!ci.has && ci.beyond, "one window: no interval, but past K all the same");
+    /* AUCs 0.9, 1.0, (none), 0.95 in structs of three doubles: mean 0.95, sd 0.05 */
+    const double aucs[4][3] = {{0.9, 0, 0}, {1.0, 0, 0}, {NAN, 0, 0}, {0.95, 0, 0}};
+    interval_mean(&ci, &aucs[0][0], 4, sizeof aucs[0]);
+    double hw = 1.96 * 0.05 / sqrt(3);
+    tap_ok(ci.has && fabs(ci.lo - (0.95 - hw)) < 1e-15 && fabs(ci.hi - (0.95 + hw)) < 1e-15,
+           "the mean's interval over the folds with a value: mean +- 1.96 sd / sqrt(3), sd "
+           "over n - 1 (%.15g, %.15g)", ci.lo, ci.hi);
+    interval_mean(&ci, &aucs[1][0], 2, sizeof aucs[0]);
+    tap_ok(!ci.has, "one fold with a value: no interval");
+    char buf[48];
+    gt_interval a = {9.46, 11.35, 1, 0}, b = {11.36, NAN, 1, 0}, c = {8.0, 9.46, 1, 0};
+    tap_ok(!strcmp(interval_text(&a, 64, 1, buf, sizeof buf), "[9.5, 11.3]") &&
+               !strcmp(interval_text(&b, 64, 2, buf, sizeof buf), "[11.36, > 64]") &&
+               !strcmp(interval_text(&(gt_interval){NAN, NAN, 1, 1}, 64, 1, buf, sizeof buf), "-"),
+           "its text: [lo, hi], [lo, > K] with the upper end open, - past K");
+    tap_ok(interval_apart(&a, &b) && interval_apart(&b, &a) && !interval_apart(&a, &c) &&
+               interval_apart(&b, &c) && !interval_apart(&a, &(gt_interval){0, 20, 0, 0}),
+           "apart: no overlap (an open end reaches past any number; touching overlaps; none "
+           "without an interval)");
 }
 
 int main(void)
 {
     test_quantiles();
     test_sort();
+    test_sort_nan();
     test_order();
     test_select();
     test_means();
     test_halflife();
+    test_intervals();
     return tap_done();
 }

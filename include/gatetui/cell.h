@@ -76,8 +76,10 @@ typedef struct gt_celltype {
     /* One float32 step of layer ly of H units (src/engine/run.c): xp its input part
        W_ih x + b_ih ([G H]), h and c its state (c a cell state's), gates its gates after
        the step, scratch room for G H + H floats; pool shares the products (NULL: one
-       thread), back their direction (kern_gemv_dir). */
-    void (*step32)(const struct gt_model *m, const struct gt_layer *ly, size_t H,
+       thread), back their direction (kern_gemv_dir). Returns the first row of the
+       pre-activations whose float32 value overflowed (looked for before the nonlinearities,
+       which would clamp it: kern_overflow_at), or G H. */
+    size_t (*step32)(const struct gt_model *m, const struct gt_layer *ly, size_t H,
                    struct gt_pool *pool, int back, const float *xp, float *h, float *c,
                    float *gates, float *scratch);
     /* One item's double step from its pre-activations p (compute/kernels.h): gates g

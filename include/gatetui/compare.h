@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "gatetui/error.h"
+#include "gatetui/interval.h"
 #include "gatetui/report.h"
 
 /* One model's column: plain values (no pointers), so that a child process can send it. */
@@ -24,22 +25,31 @@ typedef struct gt_compare_col {
     double hl_hidden;   /* an edit's half-life of h, every model's (the row that sets h beside
                          * h); NAN past K */
     int cell;           /* 1: the carried state is an LSTM's cell c */
+    /* the half-lives' 95% intervals (interval.h): of hl_measured, hl_linearized,
+       hl_forget_only and hl_hidden */
+    gt_interval ci_measured, ci_linearized, ci_forget_only, ci_hidden;
     int pairs;          /* 0: no perturbation (its half-lives are "-") */
+    int hide_ci;        /* 1: the intervals are not shown (where they do not fit) */
 } gt_compare_col;
 
-/* The rows, in the order printed: the model's name, its cell, then the measures. */
+/* The rows, in the order printed: the model's name, its cell, the measures, then a line
+ * that says what the intervals and their marks are. An edit's half-life's rows show each
+ * value with its 95% interval, and a mark "*" before it where that interval and the one of
+ * the column to its left (of the same state, c or h) do not overlap (interval_apart). */
 enum { COMPARE_NAME, COMPARE_CELL, COMPARE_LOSS, COMPARE_MEAN, COMPARE_SATURATION,
-       COMPARE_UNIT_HL, COMPARE_GE10, COMPARE_EDIT_HL_H, COMPARE_EDIT_HL, COMPARE_ROWS };
+       COMPARE_UNIT_HL, COMPARE_GE10, COMPARE_EDIT_HL_H, COMPARE_EDIT_MEASURED,
+       COMPARE_EDIT_LINEARIZED, COMPARE_EDIT_GATE, COMPARE_LEGEND, COMPARE_ROWS };
 
 /* r's column (the name from r->m->path). */
 void compare_col(gt_compare_col *c, const gt_report *r);
-/* The widest label over the rows (code points), and column k's widest cell (of a table
- * of the n columns c). */
+/* The widest label over the rows (code points; the legend's line is not one), and column
+ * k's widest cell (of a table of the n columns c, its marks included). */
 int compare_label_width(const gt_compare_col *c, int n);
 int compare_width(const gt_compare_col *c, int n, int k);
 /* Row row of the table as a line (no newline) into buf: the label, then the columns
  * first..first+count-1 (count < 0: to the last), each right-aligned to its width and two
- * spaces apart. Returns buf. */
+ * spaces apart (each marked against the column before it, first's too); the legend's row
+ * is its line alone. Returns buf. */
 char *compare_line(int row, const gt_compare_col *c, int n, int first, int count, char *buf,
                    size_t len);
 /* The table: a line naming the text and the windows (from r0, the first model's report),

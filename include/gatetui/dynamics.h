@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "gatetui/error.h"
+#include "gatetui/interval.h"
 #include "gatetui/model.h"
 
 /* The Lyapunov spectrum: M exponents per character, largest first, each with its standard
@@ -20,7 +21,7 @@
  * the half-width of a 95% interval, LYAPUNOV_Z95 SE carried to first order
  * (-ln 1/2 / lambda^2 LYAPUNOV_Z95 SE). */
 #define LYAPUNOV_BATCHES 10
-#define LYAPUNOV_Z95 1.96
+#define LYAPUNOV_Z95 INTERVAL_Z95
 typedef struct gt_lyapunov {
     int layer, modes;
     size_t steps, warmup; /* N and W: J_1..J_N, summed over t = W+1..N */
@@ -96,7 +97,13 @@ typedef struct gt_fixed {
     double *store;
 } gt_fixed;
 
-/* GT_EINPUT when layer is not the model's or o->starts is not in 1..o->steps. */
+/* The bounds on what --fixed-points may be asked, so that it finishes (doc/usage.md): the
+ * held character's steps from each start, the starts, and the held steps in all. */
+#define FIXED_MAX_HOLD 1000000
+#define FIXED_MAX_STARTS 4096
+#define FIXED_MAX_HELD 10000000
+/* GT_EINPUT when layer is not the model's, o->starts is not in 1..o->steps, or a bound
+ * above is passed (the bound named). */
 int fixed_compute(gt_fixed *f, const gt_model *m, int layer, uint16_t tok,
                   const uint16_t *text, const gt_fixed_options *o, gt_error *e);
 /* The fixed point the state would settle towards under tok: from the state after the step

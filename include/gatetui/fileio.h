@@ -17,23 +17,34 @@ int write_all(int fd, const void *p, size_t n);
  * error. */
 int read_by(int fd, void *p, size_t n, const struct timespec *deadline);
 
-/* A regular file read whole into memory the process owns, so that the file truncated or
- * rewritten afterwards changes nothing (an empty file has data NULL and size 0). */
-typedef struct gt_map {
+/* A regular file read into memory the process owns, so that the file truncated or
+ * rewritten afterwards changes nothing (nothing read: data NULL and size 0). It is opened
+ * first (filecopy_open), its first bytes or its last looked at (filecopy_peek), then as much of it
+ * read as it is known to need (filecopy_read): a model file's kind and the size its header
+ * declares are checked before anything large is read. */
+typedef struct gt_filecopy {
     const unsigned char *data;
     size_t size;
-    /* the file as it was read: which it is, its size and modification time */
+    /* the file as it was opened: which it is, its size and modification time */
     unsigned long long dev, ino, bytes;
     long long mtime_s, mtime_ns;
-} gt_map;
+    int fd, is_open; /* the descriptor between filecopy_open and filecopy_read */
+} gt_filecopy;
 
-/* Reads path; on failure e says why (cannot open, not a regular file, changed while it
- * was read, ...). unmap_file frees it. */
-int map_file(gt_map *m, const char *path, gt_error *e);
-void unmap_file(gt_map *m);
+/* Opens path, a regular file: anything else (a directory, a FIFO, a device) is refused
+ * before open could wait for it (O_NONBLOCK). m->bytes is its size. */
+int filecopy_open(gt_filecopy *m, const char *path, gt_error *e);
+/* Reads n bytes at offset off of the file opened (off + n <= m->bytes) into buf. */
+int filecopy_peek(const gt_filecopy *m, unsigned long long off, void *buf, size_t n, const char *path,
+             gt_error *e);
+/* Reads the file's first n bytes (n <= m->bytes) into m->data and closes it; a file whose
+ * size or modification time changed since filecopy_open is refused. */
+int filecopy_read(gt_filecopy *m, size_t n, const char *path, gt_error *e);
+/* Frees what filecopy_read read, and closes the file if it is still open. */
+void filecopy_free(gt_filecopy *m);
 /* 1 when path no longer names the file m was read from as it was (another file, another
  * size or modification time, or none), 0 when it does. */
-int file_changed(const gt_map *m, const char *path);
+int file_changed(const gt_filecopy *m, const char *path);
 /* Writes data to a new temporary file in dir; its name goes to tmp. */
 int file_write_temp(const char *dir, const char *data, size_t n, char *tmp, size_t tn,
                     gt_error *e);
@@ -46,8 +57,11 @@ int file_publish(const char *tmp, const char *path, const char *data, size_t n);
 int file_write_new(const char *path, const char *data, size_t n, gt_error *e);
 
 /* Reads a whole file into a malloc'ed buffer (NUL-terminated, *n bytes); a file, pipe or
- * device of more than GT_MAX_FILE_BYTES is refused once that much has been read. */
+ * device of more than GT_MAX_FILE_BYTES is refused once that much has been read. With
+ * regular_only, anything but a regular file is refused before open could wait for it (a
+ * FIFO without a writer). */
 #define GT_MAX_FILE_BYTES (512u << 20)
-int read_whole_file(const char *path, unsigned char **buf, size_t *n, gt_error *e);
+int read_whole_file(const char *path, int regular_only, unsigned char **buf, size_t *n,
+                    gt_error *e);
 
 #endif

@@ -12,6 +12,7 @@
 #ifndef GATETUI_JACOBIAN_H
 #define GATETUI_JACOBIAN_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +37,8 @@ typedef struct gt_jacobian {
     int layer, kmax, H; /* H: the layer's width H_k */
     int K;              /* the last run's lags: 1..K (0: none yet) */
     int threads;
+    const atomic_int *stop; /* set (by another thread): the run stops soon (NULL: never) */
+    size_t part_macs;   /* the products' parts (JACOBIAN_STOP_MACS; the tests set less) */
     /* private */
     gt_batch fwd;       /* the steps T-K..T in double */
     gt_stepjac sj;
@@ -55,7 +58,11 @@ void jacobian_free(gt_jacobian *j);
 
 /* Runs steps T-K..T (tokens tok[0..K]) from the state before T-K (h0, c0 of every layer,
  * [hidden_total] as gt_run keeps them; NULL: the zero state) and computes J(T-k, k) for
- * k = 1..K, 1 <= K <= kmax. GT_EINPUT when K is out of range. */
+ * k = 1..K, 1 <= K <= kmax. GT_EINPUT when K is out of range. When *j->stop becomes nonzero
+ * while it runs, it returns GT_EFAIL ("stopped") soon after, what it computed incomplete: the
+ * flag is read at every step and between parts of each step's product of at most
+ * JACOBIAN_STOP_MACS multiply-adds per thread (a fifth of a second or so), whatever H. */
+#define JACOBIAN_STOP_MACS (1u << 28)
 int jacobian_run(gt_jacobian *j, const float *h0, const float *c0, const uint16_t *tok, int K,
                  gt_error *e);
 

@@ -28,7 +28,8 @@ int loss_measure(gt_loss *out, const gt_model *m, const uint16_t *tok, size_t st
 
 /* The same a step at a time, for windows run elsewhere (the report's): the readout packed
  * once (NULL and a message when out of memory); a step's -ln p(next) from the last layer's
- * h, with loss_scratch(m) doubles of room; the windows' sums, in window order, into out. */
+ * h, with loss_scratch(m) doubles of room (NAN when a logit passes float32's range: the
+ * readout overflows, run_readout_overflow); the windows' sums, in window order, into out. */
 typedef struct gt_loss_steps gt_loss_steps;
 gt_loss_steps *loss_steps_new(const gt_model *m, gt_error *e);
 void loss_steps_free(gt_loss_steps *ls);

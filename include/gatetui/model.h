@@ -66,7 +66,7 @@ typedef struct gt_model {
     char *prefix;        /* the prefix of layer 0's recurrent tensors */
     char *embedding_name; /* the embedding's tensor name, or NULL */
     char *readout_name;  /* the readout weight's tensor name, or NULL */
-    struct gt_modelfile *file; /* private: the file, mapped (format/modelfile.h) */
+    struct gt_modelfile *file; /* private: the file, read into memory (format/modelfile.h) */
     unsigned char *recurrent; /* private: [file->ntensor], 1 for the layers' tensors */
     void **owned;        /* buffers to free */
     size_t nowned;

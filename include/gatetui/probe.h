@@ -11,11 +11,17 @@
 #include <stdio.h>
 
 #include "gatetui/error.h"
+#include "gatetui/interval.h"
 #include "gatetui/model.h"
 #include "gatetui/signals.h"
 #include "gatetui/text.h"
 
 #define PROBE_DEFAULT_FOLDS 5
+/* The bounds on what --probe and --components may be asked, so that they finish (doc/usage.md):
+ * the folds (each fits the probe again, and units_for_95 fits up to H probes of them all),
+ * and the signal's matrix of steps x units float32 values (4 GiB). */
+#define PROBE_MAX_FOLDS 20
+#define PROBE_MAX_VALUES (1ull << 30)
 #define PROBE_DEFAULT_L2 1e-3
 #define COMPONENTS_TOP 10 /* loadings listed per component */
 
@@ -90,6 +96,8 @@ typedef struct gt_probe {
     int layer, signal, nfolds, nweights;
     size_t steps, inside;
     double lambda, auc, accuracy, best_unit_auc; /* means over the folds */
+    gt_interval auc_ci;        /* the mean AUC's 95% interval: mean +- 1.96 sd / sqrt(K),
+                                  sd the folds' sample deviation (interval_mean) */
     gt_probe_fold *folds;      /* [nfolds] */
     gt_probe_weight *weights;  /* [nweights]: the fit on every step, largest |w| first */
     double bias;

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "gatetui/error.h"
+#include "gatetui/interval.h"
 #include "gatetui/loss.h"
 #include "gatetui/model.h"
 
@@ -58,6 +59,8 @@ typedef struct gt_unit_row {
     double halflife;    /* ln 0.5 / ln (mean carry gate); +inf at 1 */
     double halflife_bias; /* ln 0.5 / ln sigmoid(b_ih + b_hh) at the carry gate's row */
     double halflife_measured; /* of the unit's own decay over the perturbation pairs */
+    gt_interval measured_ci; /* its 95% interval by the jackknife over the windows; beyond:
+                                past the horizon (NAN above), not a decay that is not there */
     double left, right; /* the carry gate's fractions below 0.1 and above 0.9 */
 } gt_unit_row;
 
@@ -105,6 +108,10 @@ typedef struct gt_report {
     gt_loss loss;       /* the readout's mean loss over the windows (count 0 without one) */
     /* the linearized curve (perturb.h) likewise: at k[0..nk), its half-life, the whole */
     double *linearized, hl_linearized, *curve_linearized;
+    /* each half-life's 95% interval by the jackknife over the ci_windows full windows that
+     * keep pairs (interval.h), and whether it is past the horizon */
+    gt_interval ci_cell, ci_forget_only, ci_hidden, ci_linearized;
+    size_t ci_windows;
     gt_report_window *window; /* [full_windows]: each window's own pairs */
     gt_unit_row *unit_table; /* [H], in unit order */
     double seconds;     /* time taken */
@@ -124,6 +131,11 @@ void report_free(gt_report *r);
 /* The report as aligned tables (text_name names the text in the heading), or as the JSON
  * object of doc/measures.md. Return GT_OK, or GT_EFAIL when writing fails. */
 int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_error *e);
+/* The same with its 95% intervals (intervals 1: report_print_text), or without (0: where
+ * they do not fit, the screen's narrow stats view: the same lines, the intervals' row
+ * saying they are not shown and the units' tables without their column). */
+int report_print_text_as(FILE *f, const gt_report *r, const char *text_name, int intervals,
+                         gt_error *e);
 /* The step a line of report_print_text's window table names (the step it replaced) into
  * *step: 0; -1 for any other line. */
 int report_line_step(const char *line, size_t *step);

@@ -17,6 +17,9 @@ typedef struct gt_run {
     float *scratch; /* private */
     struct gt_pool *pool; /* threads sharing each product, or NULL */
     int backward;   /* private: the direction of the next step's products */
+    /* private: a pre-activation overflowed float32 since the last reset, first where */
+    int overflowed, overflow_layer;
+    size_t overflow_unit;
 } gt_run;
 
 int run_init(gt_run *r, const gt_model *m, gt_error *e);
@@ -31,13 +34,21 @@ void run_step(gt_run *r, int token);
 /* Reads one token through layers 0..upto only (the others keep their state). */
 void run_step_layers(gt_run *r, int token, int upto);
 
-/* A relu RNN's h is unbounded: GT_OK while every h of layers 0..upto is finite, else
- * GT_EINPUT and one line in e saying that it overflowed float32 at `step` (where, and why).
- * Other cells: GT_OK at once. */
+/* GT_OK while the state of layers 0..upto is that of finite float32 products, else GT_EINPUT
+ * and one line in e saying it overflowed at `step` (where, and why): a relu RNN's h, which
+ * is unbounded, or any cell's pre-activation since the last reset (weights too large for
+ * float32; the cells' nonlinearities would have clamped it into range unseen). Called after
+ * each step, `step` is the first that overflowed. */
 int run_check_finite(const gt_run *r, int upto, size_t step, gt_error *e);
 
 /* Next-token probabilities from the top layer's h (the model must have a readout). */
 void run_probs(const gt_run *r, float *p /* [V] */);
+/* 1 when the V probabilities p are finite; else the readout overflowed float32. */
+int run_probs_finite(const gt_model *m, const float *p);
+/* GT_EINPUT and the one line saying the state (at unit of layer) or the readout overflowed
+ * float32 at `step`. */
+int run_state_overflow(const gt_model *m, size_t step, int layer, size_t unit, gt_error *e);
+int run_readout_overflow(const gt_model *m, size_t step, gt_error *e);
 
 /* Pointers into the run for layer k (its H_k units). */
 static inline float *run_h(const gt_run *r, int k) { return r->h + r->m->layer[k].off; }

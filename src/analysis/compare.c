@@ -34,11 +34,15 @@ void compare_col(gt_compare_col *c, const gt_report *r)
     c->hl_hidden = r->hl_hidden;
     c->hl_linearized = r->hl_linearized;
     c->hl_forget_only = g ? r->hl_forget_only : NAN;
-    if (r->unit_table && r->pairs) { /* past the horizon (NAN) counts as longer */
+    c->ci_measured = c->cell ? r->ci_cell : r->ci_hidden;
+    c->ci_hidden = r->ci_hidden;
+    c->ci_linearized = r->ci_linearized;
+    c->ci_forget_only = r->ci_forget_only;
+    if (r->unit_table && r->pairs) { /* past the horizon counts as longer */
         c->ge10_measured = 0;
         for (int j = 0; j < c->hidden; j++) {
-            double h = r->unit_table[j].halflife_measured;
-            c->ge10_measured += isnan(h) ? r->K >= 10 : h >= 10;
+            const gt_unit_row *u = &r->unit_table[j];
+            c->ge10_measured += u->measured_ci.beyond ? r->K >= 10 : u->halflife_measured >= 10;
         }
     }
 }
@@ -89,14 +93,12 @@ static const char *compare_label(int row, const gt_compare_col *c, int n)
     case COMPARE_UNIT_HL: return "unit half-lives median / max";
     case COMPARE_GE10: return "units with half-life >= 10, gate / measured";
     case COMPARE_EDIT_HL_H: return "an edit's half-life of h, measured";
-    case COMPARE_EDIT_HL:
-        if (st == 'c')
-            return f ? "an edit's half-life of c, measured / linearized / forget-only"
-                     : "an edit's half-life of c, measured / linearized / gate-only";
-        if (st == 'h')
-            return z ? "an edit's half-life of h, measured / linearized / update-only"
-                     : "an edit's half-life of h, measured / linearized / gate-only";
-        return "an edit's half-life, measured / linearized / gate-only"; /* each cell's c, h */
+    case COMPARE_EDIT_MEASURED: /* each cell names its c or h when the columns' differ */
+        return st == 'c' ? "an edit's half-life of c, measured"
+               : st == 'h' ? "an edit's half-life of h, measured"
+                           : "an edit's half-life, measured";
+    case COMPARE_EDIT_LINEARIZED: return "  linearized";
+    case COMPARE_EDIT_GATE: return f ? "  forget-only" : z ? "  update-only" : "  gate-only";
     default: return "";
     }
 }
@@ -113,16 +115,58 @@ static const char *num(double v, const char *fmt, char *buf, size_t len)
     return buf;
 }
 
-/* An edit's half-life: one decimal, "> K" past the horizon, "-" without pairs. */
-static const char *edit_hl(const gt_compare_col *c, double v, char *buf, size_t len)
+/* An edit's half-life after `state` ("c ", "h " or ""): one decimal, "> K" past the
+ * horizon, "-" without pairs or where it does not exist (ci NULL: no carry gate); its
+ * interval after it unless hidden or there is none; "* " before it when that interval and
+ * left's (NULL: none to compare with) do not overlap. */
+static const char *edit_hl(const gt_compare_col *c, const char *state, double v,
+                           const gt_interval *ci, const gt_interval *left, char *buf,
+                           size_t len)
 {
-    if (!c->pairs)
+    char a[48];
+    const char *mark = ci && left && interval_apart(ci, left) ? "* " : "";
+    if (!c->pairs || !ci)
         snprintf(buf, len, "-");
     else if (isnan(v))
-        snprintf(buf, len, "> %d", c->K);
+        snprintf(buf, len, "%s%s> %d", mark, state, c->K);
+    else if (c->hide_ci || !ci->has)
+        snprintf(buf, len, "%s%s%.1f", mark, state, v);
     else
-        snprintf(buf, len, "%.1f", v);
+        snprintf(buf, len, "%s%s%.1f %s", mark, state, v, interval_text(ci, c->K, 1, a, sizeof a));
     return buf;
+}
+
+/* The intervals' legend, the table's last line. */
+static const char *legend(const gt_compare_col *c, int n)
+{
+    int hidden = 0;
+    for (int k = 0; k < n; k++)
+        hidden |= c[k].hide_ci;
+    return hidden ? "* no overlap with the one to its left (the intervals need a wider view)"
+                  : "[lo, hi] 95% interval, jackknife over windows; * no overlap with the left one";
+}
+
+/* Row row's edit half-life cell of column c, marked against left's (NULL: the first
+ * column) where both carry the same state; st: every column's state (same_state). */
+static const char *edit_cell(int row, const gt_compare_col *c, const gt_compare_col *left,
+                             char st, char *buf, size_t len)
+{
+    const int same = left && left->cell == c->cell;
+    const char *state = st ? "" : c->cell ? "c " : "h ";
+    switch (row) {
+    case COMPARE_EDIT_HL_H:
+        return edit_hl(c, "", c->hl_hidden, &c->ci_hidden, left ? &left->ci_hidden : NULL, buf,
+                       len);
+    case COMPARE_EDIT_MEASURED:
+        return edit_hl(c, state, c->hl_measured, &c->ci_measured,
+                       same ? &left->ci_measured : NULL, buf, len);
+    case COMPARE_EDIT_LINEARIZED:
+        return edit_hl(c, state, c->hl_linearized, &c->ci_linearized,
+                       same ? &left->ci_linearized : NULL, buf, len);
+    default:
+        return edit_hl(c, state, c->hl_forget_only, c->carry[0] ? &c->ci_forget_only : NULL,
+                       same && left->carry[0] ? &left->ci_forget_only : NULL, buf, len);
+    }
 }
 
 static const char *count(int v, char *buf, size_t len)
@@ -134,11 +178,14 @@ static const char *count(int v, char *buf, size_t len)
     return buf;
 }
 
-/* Row row's cell of column c in a table of every column's state st (same_state). */
-static const char *compare_cell(int row, const gt_compare_col *c, char st, char *buf,
-                                size_t len)
+/* Row row's cell of column c (left: the column before it, or NULL) in a table of every
+ * column's state st (same_state). */
+static const char *compare_cell(int row, const gt_compare_col *c, const gt_compare_col *left,
+                                char st, char *buf, size_t len)
 {
-    char a[32], b[32], d[32];
+    char a[32], b[32];
+    if (row >= COMPARE_EDIT_HL_H && row <= COMPARE_EDIT_GATE)
+        return edit_cell(row, c, left, st, buf, len);
     switch (row) {
     case COMPARE_NAME: snprintf(buf, len, "%s", c->name); break;
     case COMPARE_CELL: snprintf(buf, len, "%s %d", c->kind, c->hidden); break;
@@ -156,13 +203,6 @@ static const char *compare_cell(int row, const gt_compare_col *c, char st, char 
         snprintf(buf, len, "%s / %s", count(c->ge10, a, sizeof a),
                  count(c->ge10_measured, b, sizeof b));
         break;
-    case COMPARE_EDIT_HL_H: edit_hl(c, c->hl_hidden, buf, len); break;
-    case COMPARE_EDIT_HL: /* the state named in the cell when the columns' differ */
-        snprintf(buf, len, "%s%s / %s / %s", st ? "" : c->cell ? "c " : "h ",
-                 edit_hl(c, c->hl_measured, a, sizeof a),
-                 edit_hl(c, c->hl_linearized, b, sizeof b),
-                 c->carry[0] ? edit_hl(c, c->hl_forget_only, d, sizeof d) : "-");
-        break;
     default: snprintf(buf, len, "%s", ""); break;
     }
     return buf;
@@ -171,7 +211,7 @@ static const char *compare_cell(int row, const gt_compare_col *c, char st, char 
 int compare_label_width(const gt_compare_col *c, int n)
 {
     int w = 0;
-    for (int row = 0; row < COMPARE_ROWS; row++) {
+    for (int row = 0; row < COMPARE_LEGEND; row++) {
         int l = width(compare_label(row, c, n));
         w = l > w ? l : w;
     }
@@ -183,8 +223,8 @@ int compare_width(const gt_compare_col *c, int n, int k)
     char buf[128];
     const char st = same_state(c, n);
     int w = 0;
-    for (int row = 0; row < COMPARE_ROWS; row++) {
-        int l = width(compare_cell(row, &c[k], st, buf, sizeof buf));
+    for (int row = 0; row < COMPARE_LEGEND; row++) {
+        int l = width(compare_cell(row, &c[k], k > 0 ? &c[k - 1] : NULL, st, buf, sizeof buf));
         w = l > w ? l : w;
     }
     return w;
@@ -194,13 +234,17 @@ char *compare_line(int row, const gt_compare_col *c, int n, int first, int count
                    size_t len)
 {
     char cell[128];
+    if (row == COMPARE_LEGEND) {
+        snprintf(buf, len, "%s", legend(c, n));
+        return buf;
+    }
     const char *label = compare_label(row, c, n);
     int lw = compare_label_width(c, n);
     size_t at = (size_t)snprintf(buf, len, "%s%*s", label, lw - width(label), "");
     int last = count < 0 || first + count > n ? n : first + count;
     const char st = same_state(c, n);
     for (int k = first < 0 ? 0 : first; k < last && at < len; k++) {
-        const char *t = compare_cell(row, &c[k], st, cell, sizeof cell);
+        const char *t = compare_cell(row, &c[k], k > 0 ? &c[k - 1] : NULL, st, cell, sizeof cell);
         int pad = compare_width(c, n, k) - width(t);
         at += (size_t)snprintf(buf + at, len - at, "  %*s%s", pad, "", t);
     }

@@ -103,13 +103,19 @@ int dump_probs(FILE *out, const gt_model *m, const gt_text *t, size_t from, size
         to = t->steps - 1;
     for (size_t s = 0; s <= to && !ferror(out); s++) {
         run_step(&r, t->tok[s]);
+        if ((rc = run_check_finite(&r, m->layers - 1, s, e)))
+            break;
         if (s < from)
             continue;
         run_probs(&r, p);
+        if (!run_probs_finite(m, p)) {
+            rc = run_readout_overflow(m, s, e);
+            break;
+        }
         for (int v = 0; v < m->vocab; v++)
             fprintf(out, "%zu,%d,%.9g\n", s, v, p[v]);
     }
     free(p);
     run_free(&r);
-    return write_error(out, e);
+    return rc ? rc : write_error(out, e);
 }

@@ -260,6 +260,8 @@ void lyapunov_free(gt_lyapunov *l)
 int dyn_cmp_desc(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
+    if (isnan(x) || isnan(y)) /* NaN last: a consistent order */
+        return isnan(x) - isnan(y);
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
@@ -471,9 +473,12 @@ static void lyapunov_finish(gt_lyapunov *l, const double *sum, ly_pair *v, size_
     }
     for (size_t i = 0; i < M; i++) {
         const double x = l->exponent[i];
-        l->halflife[i] = x < 0 ? log(0.5) / x : NAN;
+        l->halflife[i] = !(x < 0) ? NAN /* does not halve (or not known) */
+                         : isinf(x) ? 0 /* gone at the first step */
+                                    : log(0.5) / x;
         /* d(ln 1/2 / x) = -ln 1/2 / x^2 dx: the half-life's half-width, 1.96 SE carried */
-        l->halflife_hw[i] = x < 0 ? LYAPUNOV_Z95 * l->se[i] * -log(0.5) / (x * x) : NAN;
+        l->halflife_hw[i] = x < 0 && !isinf(x) ? LYAPUNOV_Z95 * l->se[i] * -log(0.5) / (x * x)
+                                                : NAN;
     }
 }
 

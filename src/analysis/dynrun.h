@@ -33,7 +33,7 @@ void dynrun_close(dynrun *d);
 void dynrun_step(dynrun *d, uint16_t tok, int jacobian);
 /* The carry gate of the last step ([H]: f, or z); NULL for a plain RNN, which has none. */
 const double *dynrun_carry(const dynrun *d);
-/* qsort's order of doubles, largest first. */
+/* qsort's order of doubles, largest first, NaN last. */
 int dyn_cmp_desc(const void *a, const void *b);
 
 #endif

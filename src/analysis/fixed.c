@@ -16,6 +16,7 @@
 #include "dynrun.h"
 #include "gatetui/dynamics.h"
 #include "compute/threads.h"
+#include "gatetui/report.h"
 
 typedef struct fx_shared {
     const gt_model *m;
@@ -400,6 +401,20 @@ int fixed_compute(gt_fixed *f, const gt_model *m, int layer, uint16_t tok,
     if (starts < 1 || starts > steps)
         return gt_fail(e, GT_EINPUT, "--starts %zu: the text's run has %zu steps (1..%zu)",
                        starts, steps, steps);
+    char a[32], b[32];
+    if (starts > FIXED_MAX_STARTS)
+        return gt_fail(e, GT_EINPUT, "--starts %s: at most %s starts",
+                       report_commas(starts, a, sizeof a),
+                       report_commas(FIXED_MAX_STARTS, b, sizeof b));
+    if (o->hold > FIXED_MAX_HOLD)
+        return gt_fail(e, GT_EINPUT, "--hold %s: at most %s steps of the held character from "
+                       "each start", report_commas(o->hold, a, sizeof a),
+                       report_commas(FIXED_MAX_HOLD, b, sizeof b));
+    if (o->hold * starts > FIXED_MAX_HELD)
+        return gt_fail(e, GT_EINPUT, "--starts %zu x --hold %zu: %s held steps in all, over "
+                       "the bound of %s (fewer starts, or a shorter hold)", starts, o->hold,
+                       report_commas(o->hold * starts, a, sizeof a),
+                       report_commas(FIXED_MAX_HELD, b, sizeof b));
     fx_shared sh = {.m = m, .layer = layer, .n = dyn_state_size(m, layer), .tok = tok,
                     .nstarts = starts, .hold = o->hold};
     stack_size(&sh);

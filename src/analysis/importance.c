@@ -4,6 +4,7 @@
  * number of threads. */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "compute/jobs.h"
 #include "gatetui/batch.h"
 #include "gatetui/importance.h"
+#include "gatetui/run.h"
 #include "analysis/windows.h"
 #include "compute/threads.h"
 
@@ -51,8 +53,25 @@ static double nll(const double *l, size_t V, int next)
     return mx + log(z) - l[next];
 }
 
-static void run_job(ishared *sh, gt_batch *b, int *unit, uint16_t *tk, double *logit,
-                    double *acc, const ijob *jb)
+/* The unablated stream's state and logits after step t: past float32's range, the model's
+ * state or its readout overflows (run.h's words), an error. */
+static int overflowed(const ishared *sh, const gt_batch *b, const double *logit, size_t t,
+                      gt_error *e)
+{
+    const gt_model *m = sh->m;
+    const int top = m->layers - 1;
+    const double *h = batch_h(b, top, 0), *c = batch_c(b, top, 0);
+    for (int j = 0; j < m->hidden; j++)
+        if (!(fabs(h[j]) <= FLT_MAX) || (m->arch == GT_LSTM && !(fabs(c[j]) <= FLT_MAX)))
+            return run_state_overflow(m, t, top, (size_t)j, e);
+    for (int v = 0; v < m->vocab; v++)
+        if (!(fabs(logit[v]) <= FLT_MAX))
+            return run_readout_overflow(m, t, e);
+    return GT_OK;
+}
+
+static int run_job(ishared *sh, gt_batch *b, int *unit, uint16_t *tk, double *logit,
+                   double *acc, const ijob *jb, gt_error *e)
 {
     const size_t V = (size_t)sh->m->vocab, n = (size_t)jb->count + 1;
     const size_t start = jb->win * sh->L, len = win_len(sh, jb->win);
@@ -68,6 +87,9 @@ static void run_job(ishared *sh, gt_batch *b, int *unit, uint16_t *tk, double *l
             tk[i] = sh->tok[start + t];
         batch_step(b, (int)n, tk);
         batch_logits(b, (int)n, logit);
+        int rc = overflowed(sh, b, logit, start + t, e);
+        if (rc)
+            return rc;
         const int next = sh->tok[start + t + 1];
         for (size_t i = 0; i < n; i++)
             acc[i] += nll(logit + i * V, V, next);
@@ -78,6 +100,7 @@ static void run_job(ishared *sh, gt_batch *b, int *unit, uint16_t *tk, double *l
     }
     for (int x = 0; x < jb->count; x++)
         sh->sum[jb->win * sh->H + (size_t)(jb->first + x)] = acc[x + 1];
+    return GT_OK;
 }
 
 /* What a thread keeps from one job to the next: its batch and the batch's buffers. */
@@ -117,8 +140,7 @@ static int worker_job(void *ctx, void *state, size_t i, gt_error *e)
 {
     ishared *sh = ctx;
     iworker *wk = state;
-    run_job(sh, &wk->b, wk->unit, wk->tk, wk->logit, wk->acc, &sh->jobs[i]);
-    return GT_OK;
+    return run_job(sh, &wk->b, wk->unit, wk->tk, wk->logit, wk->acc, &sh->jobs[i], e);
 }
 
 static void worker_end(void *ctx, void *state)
@@ -150,6 +172,9 @@ typedef struct ranked {
 static int by_delta(const void *a, const void *b)
 {
     const ranked *x = a, *y = b;
+    if (isnan(x->delta) || isnan(y->delta)) /* not known: last (a consistent order) */
+        return isnan(x->delta) != isnan(y->delta) ? isnan(x->delta) - isnan(y->delta)
+                                                  : x->unit - y->unit;
     if (x->delta != y->delta)
         return x->delta > y->delta ? -1 : 1;
     return x->unit - y->unit;

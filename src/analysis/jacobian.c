@@ -116,6 +116,7 @@ int jacobian_init(gt_jacobian *j, const gt_model *m, int layer, int kmax, int th
     j->m = m;
     j->layer = layer;
     j->kmax = kmax;
+    j->part_macs = JACOBIAN_STOP_MACS;
     j->H = width;
     const size_t H = (size_t)width, K1 = (size_t)kmax + 1;
     int rc = batch_init(&j->fwd, m, layer, 1, e);
@@ -146,6 +147,23 @@ int jacobian_init(gt_jacobian *j, const gt_model *m, int layer, int kmax, int th
     return GT_OK;
 }
 
+static int stopped(const gt_jacobian *j)
+{
+    return j->stop && atomic_load_explicit(j->stop, memory_order_relaxed);
+}
+
+/* Y = X M^T for nr rows of X, in parts of rows of at most j->part_macs multiply-adds (one row
+ * at least), the stop flag read between them (each row's sums are the same in any part). */
+static void product(const gt_jacobian *j, const gt_mat64 *M, size_t nr, const double *X,
+                    size_t ldx, double *Y, size_t ldy)
+{
+    const size_t macs = M->rows * M->cols,
+                 part = macs < j->part_macs ? j->part_macs / (macs ? macs : 1) : 1;
+    for (size_t i = 0; i < nr && !stopped(j); i += part)
+        kern64_gemm(M, nr - i < part ? nr - i : part, X + i * ldx, ldx, NULL, Y + i * ldy, ldy,
+                    0);
+}
+
 /* The forward run of steps T-K..T into the tape, and the carry products by lag. */
 static void forward(gt_jacobian *j, const float *h0, const float *c0, const uint16_t *tok, int K)
 {
@@ -153,7 +171,7 @@ static void forward(gt_jacobian *j, const float *h0, const float *c0, const uint
     const size_t H = (size_t)j->H, GH = (size_t)j->m->gates * H;
     const int L = j->layer, lstm = j->m->cell->has_c;
     batch_set_state(b, 0, h0, c0);
-    for (int p = 0; p <= K; p++) {
+    for (int p = 0; p <= K && !stopped(j); p++) {
         double *t = j->tape + (size_t)p * tape_stride(j);
         memcpy(t, batch_h(b, L, 0), H * sizeof *t);
         memcpy(t + H, batch_c(b, L, 0), H * sizeof *t);
@@ -224,7 +242,7 @@ static void sweep_lstm(jac_part *pt)
         stepjac_row(&j->sj, &pt->w, pt->i0 + (int)i, pt->Lh + i * H);
     }
     memcpy(pt->f, pt->w.f, H * sizeof *pt->f);
-    for (int p = K - 1; p >= 0; p--) {
+    for (int p = K - 1; p >= 0 && !stopped(j); p--) {
         form_step(pt, p, p > 0); /* u and f of step p; M when p > 0 */
         const double *restrict u = pt->w.u, *restrict f = pt->f;
         const size_t k = (size_t)(K - p);
@@ -246,7 +264,7 @@ static void sweep_lstm(jac_part *pt)
         }
         if (p == 0)
             break;
-        kern64_gemm(&pt->M, nr, pt->X, 2 * H, NULL, pt->Lh, H, 0);
+        product(j, &pt->M, nr, pt->X, 2 * H, pt->Lh, H);
         memcpy(pt->f, pt->w.f, H * sizeof *pt->f);
     }
 }
@@ -260,13 +278,13 @@ static void sweep_gru(jac_part *pt)
     memset(L, 0, nr * H * sizeof *L);
     for (size_t i = 0; i < nr; i++)
         L[i * H + (size_t)pt->i0 + i] = 1.0;
-    for (int p = K; p >= 0; p--) {
+    for (int p = K; p >= 0 && !stopped(j); p--) {
         if (p < K)
             record(pt, L, H, K - p);
         if (p == 0)
             break;
         form_step(pt, p, 1);
-        kern64_gemm(&pt->M, nr, L, H, NULL, next, H, 0);
+        product(j, &pt->M, nr, L, H, next, H);
         double *t = L;
         L = next;
         next = t;
@@ -293,10 +311,14 @@ int jacobian_run(gt_jacobian *j, const float *h0, const float *c0, const uint16_
         return gt_fail(e, GT_EINPUT, "Jacobian: lag %d, not in 1..%d", K, j->kmax);
     forward(j, h0, c0, tok, K);
     j->K = K;
-    if (j->threads > 1)
+    if (j->threads > 1 && !stopped(j))
         pool_run(j->pool, sweep, j);
-    else
+    else if (!stopped(j))
         sweep(j, 0, 1);
+    if (stopped(j)) {
+        j->K = 0;
+        return gt_fail(e, GT_EFAIL, "the Jacobian was stopped");
+    }
     return GT_OK;
 }
 

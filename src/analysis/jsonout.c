@@ -10,6 +10,13 @@ json_t *jsonout_num(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
+json_t *jsonout_interval(const gt_interval *ci)
+{
+    if (!ci->has)
+        return json_null();
+    return json_pack("[o, o]", jsonout_num(ci->lo), jsonout_num(ci->hi));
+}
+
 int jsonout_write(FILE *f, json_t *root, int indent, int digits)
 {
     if (!root)

@@ -8,6 +8,8 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "gatetui/interval.h"
+
 /* The significant digits of the numbers, by kind of output: the measures over windows (the
  * report, the importance: float32 runs summed in double, 12 digits more than they hold);
  * the Jacobian (double precision throughout, compared to float64 references: 15); the
@@ -15,6 +17,9 @@
 enum { JSONOUT_MEASURES = 12, JSONOUT_JACOBIAN = 15, JSONOUT_FINDING = 10 };
 
 json_t *jsonout_num(double v);
+/* A 95% interval (interval.h): [lo, hi], either end null where it is open or unknown; null
+ * when there is none. */
+json_t *jsonout_interval(const gt_interval *ci);
 /* Writes root (NULL when it could not be built: -1) to f with indent spaces a level and
  * digits significant digits, then a newline, and frees it; 0, or -1 when the writing or
  * the flush failed. */

@@ -3,6 +3,7 @@
  * the logits (a log-softmax, so no probability underflows), the sums added in window order. */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,8 @@ double loss_step(const gt_loss_steps *ls, const float *hf, double *scratch, int 
     double mx = -INFINITY;
     for (size_t v = 0; v < V; v++) {
         const double s = logit[v] + m->out_b[v];
+        if (!(fabs(s) <= FLT_MAX)) /* past float32: the readout overflows (loss.h) */
+            return NAN;
         logit[v] = s;
         if (s > mx)
             mx = s;
@@ -129,8 +132,11 @@ static int window_loss(void *ctx, void *state, size_t k, gt_error *e)
         if (rc)
             return rc;
         if (t + 1 < end) {
-            w->sum[k] += loss_step(w->ls, run_h(&th->r, w->m->layers - 1), th->scratch,
-                                   w->tok[t + 1]);
+            const double l = loss_step(w->ls, run_h(&th->r, w->m->layers - 1), th->scratch,
+                                       w->tok[t + 1]);
+            if (isnan(l))
+                return run_readout_overflow(w->m, t, e);
+            w->sum[k] += l;
             w->count[k]++;
         }
     }

@@ -333,6 +333,7 @@ int probe_compute(gt_probe *p, const gt_signal_matrix *x, const unsigned char *y
     if (rc == GT_OK)
         rc = full_fit(p, x, y, all, threads, e);
     p->auc = mean_of(&p->folds[0].auc, K, sizeof *p->folds);
+    interval_mean(&p->auc_ci, &p->folds[0].auc, (size_t)K, sizeof *p->folds);
     p->accuracy = mean_of(&p->folds[0].accuracy, K, sizeof *p->folds);
     p->best_unit_auc = mean_of(&p->folds[0].best_unit_auc, K, sizeof *p->folds);
     if (rc == GT_OK)

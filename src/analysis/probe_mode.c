@@ -11,6 +11,7 @@
 #include "gatetui/mask.h"
 #include "gatetui/probe.h"
 #include "compute/threads.h"
+#include "gatetui/report.h"
 
 static int written(int bad, gt_error *e)
 {
@@ -42,6 +43,9 @@ static int run_probe(FILE *out, const gt_model *m, const gt_text *t, size_t n, i
     if ((size_t)K > n || o->folds > (long)n)
         return gt_fail(e, GT_EINPUT, "--folds %ld: more folds than the %zu steps searched",
                        o->folds, n);
+    if (K > PROBE_MAX_FOLDS)
+        return gt_fail(e, GT_EINPUT, "--folds %d: at most %d folds (2..%d)", K, PROBE_MAX_FOLDS,
+                       PROBE_MAX_FOLDS);
     gt_mask k;
     double seconds = o->regex_seconds > 0 ? (double)o->regex_seconds : MASK_SECONDS;
     if ((rc = mask_from_regex(&k, m, t->tok, n, o->arg, seconds, e)))
@@ -105,6 +109,14 @@ int probe_main(FILE *out, const gt_model *m, const gt_text *t, const gt_probe_op
     int sig = find_pick_signal(m, o->signal, e);
     if (sig < 0)
         return e->code;
+    if ((unsigned long long)n * (unsigned long long)m->hidden > PROBE_MAX_VALUES) {
+        char a[32], b[32], c[32];
+        return gt_fail(e, GT_EINPUT, "--steps %s: the signal's %d units over that many steps "
+                       "come to more than %s values (4 GiB of float32): at most %s steps of "
+                       "this model", report_commas(n, a, sizeof a), m->hidden,
+                       report_commas(PROBE_MAX_VALUES, b, sizeof b),
+                       report_commas(PROBE_MAX_VALUES / (size_t)m->hidden, c, sizeof c));
+    }
     gt_pass_options po = {o->layer, o->threads, o->progress, o->progress_ctx};
     if (o->mode == PROBE_FIT)
         return run_probe(out, m, t, n, sig, o, &po, e);

@@ -30,6 +30,7 @@ static json_t *probe_json(const gt_probe *p, const char *regex)
     json_object_set_new(root, "regex", json_string(regex));
     json_object_set_new(root, "signal", json_string(signals_name(p->m, p->signal)));
     json_object_set_new(root, "auc", jsonout_num(p->auc));
+    json_object_set_new(root, "auc_ci", jsonout_interval(&p->auc_ci));
     json_object_set_new(root, "accuracy", jsonout_num(p->accuracy));
     for (int k = 0; k < p->nfolds; k++) {
         const gt_probe_fold *f = &p->folds[k];
@@ -80,7 +81,13 @@ int probe_print(FILE *f, const gt_probe *p, const char *regex, const char *text_
     put_num(f, "%6.4f", p->auc);
     fprintf(f, "    %6.4f              ", p->accuracy);
     put_num(f, "%6.4f", p->best_unit_auc);
-    fputc('\n', f);
+    char ci[64];
+    int with_auc = 0; /* the folds the means are over */
+    for (int k = 0; k < p->nfolds; k++)
+        with_auc += !isnan(p->folds[k].auc);
+    fprintf(f, "\nthe probe's mean AUC's 95%% interval %s (+- 1.96 sd / sqrt(%d) over the %d "
+               "folds with an AUC, sd their sample deviation)\n",
+            interval_text(&p->auc_ci, 0, 4, ci, sizeof ci), with_auc, with_auc);
     if (p->units_for_95 < 0)
         fputs("\nunits for 95% of the probe's AUC: -\n", f);
     else

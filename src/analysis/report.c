@@ -15,6 +15,7 @@
 #include "analysis/unittable.h"
 #include "analysis/windows.h"
 #include "compute/jobs.h"
+#include "gatetui/interval.h"
 #include "gatetui/loss.h"
 #include "gatetui/perturb.h"
 #include "gatetui/report.h"
@@ -56,7 +57,9 @@ typedef struct shared {
     double *gate_sum;   /* [nwin * ngates * H]: the unit table's means */
     unsigned *sat;      /* [nwin * 2 * H]: the carry gate below 0.1, above 0.9 */
     double *abs_sum;    /* [2 * (K+1) * H]: the unit table's decays (perturb.h's unit_abs) */
-    pthread_mutex_t abs_lock; /* a thread adds its own decay sums to abs_sum when it ends */
+    double *win_abs;    /* [nfull * 2 * (K+1) * H]: each full window's (its intervals) */
+    pthread_mutex_t abs_lock; /* a job adds its own decay sums to its window's and to
+                                 abs_sum when it ends */
     double *char_sum;   /* [nwin * 3] */
     size_t *char_cnt;   /* [nwin * 3] */
     size_t *hsat;       /* RNN: [nwin * 3] counts of h < -0.9, h > 0.9, h = 0 */
@@ -88,15 +91,20 @@ static int char_class(const gt_model *m, int tok)
     return cp == ' ' ? REPORT_SPACE : cp == '\n' ? REPORT_NEWLINE : REPORT_OTHER;
 }
 
-/* With the loss taken along: the prediction after step p of window w of the next token. */
-static void window_loss_step(shared *sh, const gt_run *run, double *scratch, size_t w,
-                             size_t p)
+/* With the loss taken along: the prediction after step p of window w of the next token
+ * (a readout that overflows float32 is an error). */
+static int window_loss_step(shared *sh, const gt_run *run, double *scratch, size_t w,
+                            size_t p, gt_error *e)
 {
     if (!sh->loss_sum || p + 1 >= win_len(sh, w))
-        return;
-    sh->loss_sum[w] += loss_step(sh->ls, run_h(run, sh->layer), scratch,
-                                 sh->tok[win_start(sh, w) + p + 1]);
+        return GT_OK;
+    const double l = loss_step(sh->ls, run_h(run, sh->layer), scratch,
+                               sh->tok[win_start(sh, w) + p + 1]);
+    if (isnan(l))
+        return run_readout_overflow(sh->m, win_start(sh, w) + p, e);
+    sh->loss_sum[w] += l;
     sh->loss_cnt[w]++;
+    return GT_OK;
 }
 
 /* A plain RNN's window: no gates, h's saturation counted; a relu RNN's h that overflows
@@ -109,9 +117,10 @@ static int window_rnn(shared *sh, gt_run *run, double *scratch, size_t w, gt_err
     for (size_t p = 0; p < n; p++) {
         run_step_layers(run, sh->tok[start + p], sh->layer);
         int rc = run_check_finite(run, sh->layer, start + p, e);
+        if (!rc)
+            rc = window_loss_step(sh, run, scratch, w, p, e);
         if (rc)
             return rc;
-        window_loss_step(sh, run, scratch, w, p);
         const float *h = run_h(run, sh->layer);
         for (size_t j = 0; j < H; j++) {
             cnt[0] += h[j] < -0.9f;
@@ -122,7 +131,7 @@ static int window_rnn(shared *sh, gt_run *run, double *scratch, size_t w, gt_err
     return GT_OK;
 }
 
-static void window_job(shared *sh, gt_run *run, double *scratch, size_t w)
+static int window_job(shared *sh, gt_run *run, double *scratch, size_t w, gt_error *e)
 {
     const size_t H = sh->H, start = win_start(sh, w), n = win_len(sh, w);
     double *usum = sh->unit_sum + w * H, *gsum = sh->gate_sum + w * (size_t)sh->ngates * H;
@@ -131,7 +140,11 @@ static void window_job(shared *sh, gt_run *run, double *scratch, size_t w)
     for (size_t p = 0; p < n; p++) {
         int tk = sh->tok[start + p];
         run_step_layers(run, tk, sh->layer);
-        window_loss_step(sh, run, scratch, w, p);
+        int rc = run_check_finite(run, sh->layer, start + p, e);
+        if (!rc)
+            rc = window_loss_step(sh, run, scratch, w, p, e);
+        if (rc)
+            return rc;
         const float *g = run_gates(run, sh->layer), *carry = g + H;
         for (int gi = 0; gi < sh->ngates; gi++) {
             const float *gv = g + (size_t)sh->blocks[gi] * H;
@@ -150,6 +163,31 @@ static void window_job(shared *sh, gt_run *run, double *scratch, size_t w)
         sh->char_sum[w * 3 + cls] += s / (double)H;
         sh->char_cnt[w * 3 + cls]++;
     }
+    return GT_OK;
+}
+
+/* Decay sums a into to, n of them each followed by their rounding errors n further
+ * (perturb.h's unit_abs), each with its rounding error: the order in which they are added
+ * changes the sums by about 1e-30 of their size. */
+static void abs_sums_add(double *restrict to, const double *restrict a, size_t n)
+{
+    double *restrict lo = to + n;
+    for (size_t i = 0; i < n; i++) {
+        double s = to[i] + a[i], bb = s - to[i];
+        lo[i] += ((to[i] - (s - bb)) + (a[i] - bb)) + a[n + i];
+        to[i] = s;
+    }
+}
+
+/* A job's decay sums into its window's and into those over every pair, as the jobs end
+ * (while they are in the cache). */
+static void add_abs_sums(shared *sh, const double *a, size_t w)
+{
+    const size_t n = ((size_t)sh->K + 1) * sh->H;
+    pthread_mutex_lock(&sh->abs_lock);
+    abs_sums_add(sh->win_abs + w * 2 * n, a, n);
+    abs_sums_add(sh->abs_sum, a, n);
+    pthread_mutex_unlock(&sh->abs_lock);
 }
 
 static void perturb_job(shared *sh, gt_run *run, gt_perturb *pt, uint16_t *edbuf,
@@ -157,6 +195,7 @@ static void perturb_job(shared *sh, gt_run *run, gt_perturb *pt, uint16_t *edbuf
 {
     const size_t start = win_start(sh, jb->win), n = (size_t)sh->K + 1, K1 = n;
     const uint16_t *orig = sh->tok + start + sh->site;
+    memset(pt->unit_abs, 0, 2 * K1 * sh->H * sizeof *pt->unit_abs);
     run_reset(run);
     for (int p = 0; p < sh->site; p++)
         run_step_layers(run, sh->tok[start + (size_t)p], sh->layer);
@@ -184,6 +223,7 @@ static void perturb_job(shared *sh, gt_run *run, gt_perturb *pt, uint16_t *edbuf
             cv[3 * K1 + k] = res->lin[k] / res->lin[0];
         }
     }
+    add_abs_sums(sh, pt->unit_abs, jb->win);
 }
 
 /* What a thread keeps from one job to the next: its run and, from its first perturbation
@@ -195,7 +235,7 @@ typedef struct worker {
     double *scratch;    /* loss_scratch, when the loss is taken along */
     uint16_t *edbuf;
     const uint16_t **ed;
-    double *abs_sum;    /* this thread's share of shared.abs_sum */
+    double *abs_sum;    /* a job's decay sums, then added to its window's */
 } worker;
 
 static int worker_begin(void *ctx, void **state, gt_error *e)
@@ -236,10 +276,8 @@ static int worker_job(void *ctx, void *state, size_t i, gt_error *e)
     const job *jb = &sh->jobs[i];
     if (!jb->perturb && sh->ngates == 0) /* no gates: h's saturation */
         return window_rnn(sh, &wk->run, wk->scratch, jb->win, e);
-    if (!jb->perturb) {
-        window_job(sh, &wk->run, wk->scratch, jb->win);
-        return GT_OK;
-    }
+    if (!jb->perturb)
+        return window_job(sh, &wk->run, wk->scratch, jb->win, e);
     if (!wk->have_pt) {
         int rc = worker_perturb(sh, wk, e);
         if (rc)
@@ -249,28 +287,13 @@ static int worker_job(void *ctx, void *state, size_t i, gt_error *e)
     return GT_OK;
 }
 
-/* A thread's decay sums into the report's, each with its rounding error: the order in
- * which the threads end changes the sums by about 1e-30 of their size. */
-static void add_abs_sums(shared *sh, const double *a)
-{
-    const size_t n = ((size_t)sh->K + 1) * sh->H;
-    pthread_mutex_lock(&sh->abs_lock);
-    for (size_t i = 0; i < n; i++) {
-        perturb_sum_add(&sh->abs_sum[i], &sh->abs_sum[n + i], a[i]);
-        sh->abs_sum[n + i] += a[n + i];
-    }
-    pthread_mutex_unlock(&sh->abs_lock);
-}
-
 static void worker_end(void *ctx, void *state)
 {
+    (void)ctx;
     worker *wk = state;
     if (!wk)
         return;
-    if (wk->abs_sum) {
-        add_abs_sums(ctx, wk->abs_sum);
-        free(wk->abs_sum);
-    }
+    free(wk->abs_sum);
     free(wk->edbuf);
     free(wk->ed);
     free(wk->scratch);
@@ -311,6 +334,7 @@ static void free_shared(shared *sh)
     free(sh->gate_sum);
     free(sh->sat);
     free(sh->abs_sum);
+    free(sh->win_abs);
     free(sh->char_sum);
     free(sh->char_cnt);
     free(sh->hsat);
@@ -437,60 +461,76 @@ static int gate_tables(gt_report *r, shared *sh, int threads, gt_error *e)
     return GT_OK;
 }
 
-/* Each full window's mean measured and forget-only curves over its own kept pairs, in pair
- * order, and their half-lives; mean[] two scratch curves of K + 1. */
-static void window_table(gt_report *r, const shared *sh, double *mean)
+/* Each full window's sums of its own kept pairs' curves, in pair order, into
+ * wsum[(w NCURVES + c) (K + 1) + k] (zeroed), and the half-lives of their mean measured
+ * and forget-only curves. */
+static void window_table(gt_report *r, const shared *sh, double *wsum)
 {
     const size_t K1 = (size_t)sh->K + 1;
-    const int measured = sh->m->cell->has_c ? 0 : 2, fo = sh->m->cell->carry < 0 ? -1 : 1;
+    const int measured = sh->m->cell->has_c ? 0 : 2, fo = sh->m->cell->carry >= 0;
     for (size_t w = 0; w < sh->nfull; w++) {
         gt_report_window *rw = &r->window[w];
+        double *ws = wsum + w * NCURVES * K1;
         rw->start = win_start(sh, w);
         rw->edited = rw->start + (size_t)sh->site;
         rw->hl_measured = rw->hl_forget_only = NAN;
-        memset(mean, 0, 2 * K1 * sizeof *mean);
         for (int x = 0; x < sh->reps; x++) {
             size_t p = w * (size_t)sh->reps + (size_t)x;
             if (!sh->kept[p])
                 continue;
             const double *cv = sh->curves + p * NCURVES * K1;
             rw->pairs++;
-            for (size_t k = 0; k < K1; k++) {
-                mean[k] += cv[(size_t)measured * K1 + k];
-                if (fo >= 0)
-                    mean[K1 + k] += cv[(size_t)fo * K1 + k];
-            }
+            for (size_t i = 0; i < NCURVES * K1; i++)
+                ws[i] += cv[i];
         }
         if (!rw->pairs)
             continue;
-        for (size_t k = 0; k < 2 * K1; k++)
-            mean[k] /= (double)rw->pairs;
-        double hm = perturb_halflife(mean, sh->K), hf = perturb_halflife(mean + K1, sh->K);
+        double hm = perturb_halflife(ws + (size_t)measured * K1, sh->K);
+        double hf = perturb_halflife(ws + K1, sh->K);
         rw->hl_measured = hm == PERTURB_NONE ? NAN : hm;
-        rw->hl_forget_only = fo < 0 || hf == PERTURB_NONE ? NAN : hf;
+        rw->hl_forget_only = !fo || hf == PERTURB_NONE ? NAN : hf;
     }
 }
 
-/* The mean normalised curves over the kept pairs, in pair order. */
-static int perturbation_table(gt_report *r, shared *sh, gt_error *e)
+/* Each mean curve's half-life interval by the jackknife over the windows that keep pairs
+ * (doc/measures.md, "Error bars"): the half-life of the curve summed over every such window
+ * but one (the sum over all less that window's); scratch: 2 (K + 1) + nfull. */
+static void curve_intervals(gt_report *r, const shared *sh, const double *wsum, double *scratch)
 {
-    const size_t K1 = (size_t)sh->K + 1, npairs = sh->nfull * (size_t)sh->reps;
-    r->hl_cell = r->hl_forget_only = r->hl_hidden = r->hl_linearized = NAN;
-    r->pairs = r->dropped = 0;
-    double *scratch = malloc(2 * K1 * sizeof *scratch);
-    r->window = calloc(sh->nfull ? sh->nfull : 1, sizeof *r->window);
-    if (!scratch || !r->window) {
-        free(scratch);
-        return gt_fail(e, GT_EFAIL, "out of memory for the report");
+    const size_t K1 = (size_t)sh->K + 1;
+    double *all = scratch, *loo = scratch + K1, *t = scratch + 2 * K1;
+    gt_interval *ci[NCURVES] = {&r->ci_cell, &r->ci_forget_only, &r->ci_hidden,
+                                &r->ci_linearized};
+    const double hl[NCURVES] = {r->hl_cell, r->hl_forget_only, r->hl_hidden, r->hl_linearized};
+    const int some = r->pairs > 0;
+    const int exists[NCURVES] = {some && sh->m->arch == GT_LSTM, some && sh->m->arch != GT_RNN,
+                                 some, some};
+    r->ci_windows = 0;
+    for (size_t w = 0; w < sh->nfull; w++)
+        r->ci_windows += r->window[w].pairs > 0;
+    for (int c = 0; c < NCURVES; c++) {
+        memset(all, 0, K1 * sizeof *all);
+        for (size_t w = 0; w < sh->nfull; w++)
+            for (size_t k = 0; k < K1; k++)
+                all[k] += wsum[(w * NCURVES + (size_t)c) * K1 + k];
+        size_t n = 0;
+        for (size_t w = 0; w < sh->nfull; w++) {
+            if (!r->window[w].pairs)
+                continue;
+            for (size_t k = 0; k < K1; k++)
+                loo[k] = all[k] - wsum[(w * NCURVES + (size_t)c) * K1 + k];
+            double h = perturb_halflife(loo, sh->K);
+            t[n++] = h == PERTURB_NONE ? NAN : h;
+        }
+        interval_jackknife(ci[c], hl[c], exists[c], t, n, sh->K);
     }
-    window_table(r, sh, scratch);
-    free(scratch);
-    for (size_t p = 0; p < npairs; p++) {
-        if (sh->kept[p])
-            r->pairs++;
-        else
-            r->dropped++;
-    }
+}
+
+/* The mean curves over every kept pair, from the windows' sums wsum (window_table) added in
+ * window order, and their half-lives. */
+static int mean_curves(gt_report *r, shared *sh, const double *wsum, gt_error *e)
+{
+    const size_t K1 = (size_t)sh->K + 1;
     if (!r->pairs)
         return GT_OK;
     const int lstm = sh->m->cell->has_c;
@@ -501,14 +541,10 @@ static int perturbation_table(gt_report *r, shared *sh, gt_error *e)
                 free(mean[d]);
             return gt_fail(e, GT_EFAIL, "out of memory for the report");
         }
-    for (size_t p = 0; p < npairs; p++) {
-        if (!sh->kept[p])
-            continue;
-        const double *cv = sh->curves + p * NCURVES * K1;
+    for (size_t w = 0; w < sh->nfull; w++)
         for (int c = 0; c < NCURVES; c++)
             for (size_t k = 0; k < K1; k++)
-                mean[c][k] += cv[(size_t)c * K1 + k];
-    }
+                mean[c][k] += wsum[(w * NCURVES + (size_t)c) * K1 + k];
     for (int c = 0; c < NCURVES; c++)
         for (size_t k = 0; k < K1; k++)
             mean[c][k] /= (double)r->pairs;
@@ -550,6 +586,37 @@ static int perturbation_table(gt_report *r, shared *sh, gt_error *e)
         r->linearized[i] = r->curve_linearized[r->k[i]];
     }
     return GT_OK;
+}
+
+/* The perturbation table: each window's pairs, the mean normalised curves over every kept
+ * pair and their half-lives with their intervals. */
+static int perturbation_table(gt_report *r, shared *sh, gt_error *e)
+{
+    const size_t K1 = (size_t)sh->K + 1, npairs = sh->nfull * (size_t)sh->reps;
+    r->hl_cell = r->hl_forget_only = r->hl_hidden = r->hl_linearized = NAN;
+    r->pairs = r->dropped = 0;
+    const size_t nw = sh->nfull ? sh->nfull : 1;
+    double *wsum = calloc(nw * NCURVES * K1, sizeof *wsum);
+    double *scratch = malloc((2 * K1 + nw) * sizeof *scratch);
+    r->window = calloc(nw, sizeof *r->window);
+    if (!wsum || !scratch || !r->window) {
+        free(wsum);
+        free(scratch);
+        return gt_fail(e, GT_EFAIL, "out of memory for the report");
+    }
+    window_table(r, sh, wsum);
+    for (size_t p = 0; p < npairs; p++) {
+        if (sh->kept[p])
+            r->pairs++;
+        else
+            r->dropped++;
+    }
+    int rc = mean_curves(r, sh, wsum, e);
+    if (rc == GT_OK)
+        curve_intervals(r, sh, wsum, scratch);
+    free(wsum);
+    free(scratch);
+    return rc;
 }
 
 static double now(void)
@@ -662,8 +729,11 @@ static int make_jobs(shared *sh, const gt_report *r, int threads, gt_error *e)
     sh->gate_sum = calloc(sh->nwin * (size_t)sh->ngates * H + 1, sizeof *sh->gate_sum);
     sh->sat = calloc(sh->nwin * 2 * H, sizeof *sh->sat);
     sh->abs_sum = calloc(2 * ((size_t)sh->K + 1) * H, sizeof *sh->abs_sum);
+    sh->win_abs = calloc((sh->nfull ? sh->nfull : 1) * 2 * ((size_t)sh->K + 1) * H,
+                         sizeof *sh->win_abs);
     int oom = !sh->jobs || !sh->unit_sum || !sh->char_sum || !sh->char_cnt || !sh->hsat ||
-              !sh->curves || !sh->kept || !sh->gate_sum || !sh->sat || !sh->abs_sum;
+              !sh->curves || !sh->kept || !sh->gate_sum || !sh->sat || !sh->abs_sum ||
+              !sh->win_abs;
     for (int g = 0; g < sh->ngates && !oom; g++)
         oom = !(sh->vals[g] = malloc(r->positions * H * sizeof(float)));
     if (oom)
@@ -745,7 +815,7 @@ int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t 
         rc = perturbation_table(r, &sh, e);
     if (!rc) {
         const unittable_sums us = {.nwin = sh.nwin, .gate_sum = sh.gate_sum, .sat = sh.sat,
-                                   .abs_sum = sh.abs_sum};
+                                   .abs_sum = sh.abs_sum, .win_abs = sh.win_abs};
         rc = unittable_build(r, &us, e);
     }
     const int along = sh.loss_sum != NULL;

@@ -48,7 +48,9 @@ static const char *halflife(double v, int K, char *buf, size_t len)
 
 static const char *unit_hl(double v, char *buf, size_t len)
 {
-    if (isinf(v))
+    if (isnan(v))
+        snprintf(buf, len, "-");
+    else if (isinf(v))
         snprintf(buf, len, "inf");
     else
         snprintf(buf, len, "%.2f", v);
@@ -175,56 +177,101 @@ static void print_gates(FILE *f, const gt_report *r)
     }
 }
 
+/* A column of the perturbation table: its heading, its values at the listed k, the
+ * half-life and its interval. */
+typedef struct pert_col {
+    char label[32];
+    const double *at;
+    double hl;
+    const gt_interval *ci;
+} pert_col;
+
+/* The table's columns for r's cell (its descriptor): a cell state's measured curve (an
+ * LSTM's c), the carry gate alone (f, z), the measured h and the linearized carried state;
+ * an RNN's measured h and linearized h. */
+static int pert_cols(const gt_report *r, pert_col *c)
+{
+    const gt_celltype *cl = r->m->cell;
+    int n = 0;
+    if (cl->has_c)
+        c[n++] = (pert_col){"", r->cell, r->hl_cell, &r->ci_cell};
+    if (cl->has_c)
+        snprintf(c[n - 1].label, sizeof c->label, "measured %s", cl->carried);
+    if (cl->has_c && cl->carry >= 0)
+        c[n++] = (pert_col){"", r->forget_only, r->hl_forget_only, &r->ci_forget_only};
+    if (cl->has_c && cl->carry >= 0)
+        snprintf(c[n - 1].label, sizeof c->label, "%s gate alone", cl->carry_word);
+    c[n++] = (pert_col){"measured h", r->hidden, r->hl_hidden, &r->ci_hidden};
+    if (!cl->has_c && cl->carry >= 0)
+        c[n++] = (pert_col){"", r->forget_only, r->hl_forget_only, &r->ci_forget_only};
+    if (!cl->has_c && cl->carry >= 0)
+        snprintf(c[n - 1].label, sizeof c->label, "%s gate alone", cl->carry_word);
+    c[n++] = (pert_col){"", r->linearized, r->hl_linearized, &r->ci_linearized};
+    snprintf(c[n - 1].label, sizeof c->label, "linearized %s", cl->carried);
+    return n;
+}
+
+#define CI_COLUMN 13 /* a half-life's interval, "[10.1, 11.7]" or "[10.1, > 64]" */
+
+/* The table of the mean curves at the listed k, the half-lives and, with intervals, their
+ * 95% intervals (without: a line that says they are not shown, so that the two have the
+ * same lines: the screen's stats view shows either). */
+static void print_pert_table(FILE *f, const gt_report *r, int intervals)
+{
+    pert_col c[4];
+    const int n = pert_cols(r, c), lw = intervals ? 12 : 9;
+    int w[4];
+    char a[48];
+    fprintf(f, "%*s", lw, "after");
+    for (int i = 0; i < n; i++) {
+        int l = (int)strlen(c[i].label);
+        w[i] = intervals && l < CI_COLUMN ? CI_COLUMN : l;
+        fprintf(f, "  %*s", w[i], c[i].label);
+    }
+    for (int j = 0; j < r->nk; j++) {
+        fprintf(f, "\n%*d", lw, r->k[j]);
+        for (int i = 0; i < n; i++)
+            fprintf(f, "  %*s", w[i], ratio(c[i].at[j], a, sizeof a));
+    }
+    fprintf(f, "\n%*s", lw, "half-life");
+    for (int i = 0; i < n; i++)
+        fprintf(f, "  %*s", w[i], halflife(c[i].hl, r->K, a, sizeof a));
+    if (intervals) {
+        fprintf(f, "\n%*s", lw, "95% interval");
+        for (int i = 0; i < n; i++)
+            fprintf(f, "  %*s", w[i], interval_text(c[i].ci, r->K, 1, a, sizeof a));
+        fputc('\n', f);
+    } else {
+        fprintf(f, "\n(the half-lives' 95%% intervals need a wider view)\n");
+    }
+    if (r->ci_windows >= 2)
+        fprintf(f, "95%% intervals: the jackknife over the %zu windows\n", r->ci_windows);
+    else
+        fprintf(f, "no 95%% intervals: the jackknife needs two windows that keep pairs\n");
+}
+
 /* The perturbation's curves over the report's pairs and their half-lives. */
-static void print_perturbation(FILE *f, const gt_report *r)
+static void print_perturbation(FILE *f, const gt_report *r, int intervals)
 {
     const gt_model *m = r->m;
-    const gt_celltype *cl = m->cell;
-    char a[48], b[48], c[48], d[48];
+    char a[48];
     fprintf(f, "\nPerturbation: step %d of each full window replaced by each other character\n",
             r->site);
     if (!r->pairs) {
         fprintf(f, "no pairs: %s\n",
                 r->full_windows ? "no replacement changed the state"
                                 : "no window is full (the text is shorter than one window)");
-    } else {
-        fprintf(f, "%s pairs (%zu window%s x %d replacements", report_commas(r->pairs, a, sizeof a),
-                r->full_windows, r->full_windows == 1 ? "" : "s", m->vocab - 1);
-        if (r->dropped)
-            fprintf(f, ", %zu without a difference left out", r->dropped);
-        fprintf(f, "); each curve over its value at k = 0, averaged\n");
-        if (cl->has_c) {
-            fprintf(f, "    after  measured %s  %s gate alone  measured h  linearized %s\n",
-                    cl->carried, cl->carry_word, cl->carried);
-            for (int i = 0; i < r->nk; i++)
-                fprintf(f, "%9d  %10s  %17s  %10s  %12s\n", r->k[i],
-                        ratio(r->cell[i], a, sizeof a), ratio(r->forget_only[i], b, sizeof b),
-                        ratio(r->hidden[i], c, sizeof c), ratio(r->linearized[i], d, sizeof d));
-            fprintf(f, "half-life  %10s  %17s  %10s  %12s\n",
-                    halflife(r->hl_cell, r->K, a, sizeof a),
-                    halflife(r->hl_forget_only, r->K, b, sizeof b),
-                    halflife(r->hl_hidden, r->K, c, sizeof c),
-                    halflife(r->hl_linearized, r->K, d, sizeof d));
-        } else if (cl->carry < 0) {
-            fprintf(f, "    after  measured h  linearized h\n");
-            for (int i = 0; i < r->nk; i++)
-                fprintf(f, "%9d  %10s  %12s\n", r->k[i], ratio(r->hidden[i], a, sizeof a),
-                        ratio(r->linearized[i], d, sizeof d));
-            fprintf(f, "half-life  %10s  %12s\n", halflife(r->hl_hidden, r->K, a, sizeof a),
-                    halflife(r->hl_linearized, r->K, d, sizeof d));
-            fprintf(f, "no forget-only curve: a %s has no carry gate\n(nothing "
-                       "multiplies h elementwise from one step to the next)\n", cl->noun);
-        } else {
-            fprintf(f, "    after  measured h  %s gate alone  linearized h\n", cl->carry_word);
-            for (int i = 0; i < r->nk; i++)
-                fprintf(f, "%9d  %10s  %17s  %12s\n", r->k[i], ratio(r->hidden[i], a, sizeof a),
-                        ratio(r->forget_only[i], b, sizeof b),
-                        ratio(r->linearized[i], d, sizeof d));
-            fprintf(f, "half-life  %10s  %17s  %12s\n", halflife(r->hl_hidden, r->K, a, sizeof a),
-                    halflife(r->hl_forget_only, r->K, b, sizeof b),
-                    halflife(r->hl_linearized, r->K, d, sizeof d));
-        }
+        return;
     }
+    fprintf(f, "%s pairs (%zu window%s x %d replacements", report_commas(r->pairs, a, sizeof a),
+            r->full_windows, r->full_windows == 1 ? "" : "s", m->vocab - 1);
+    if (r->dropped)
+        fprintf(f, ", %zu without a difference left out", r->dropped);
+    fprintf(f, "); each curve over its value at k = 0, averaged\n");
+    print_pert_table(f, r, intervals);
+    if (m->cell->carry < 0)
+        fprintf(f, "no forget-only curve: a %s has no carry gate\n(nothing "
+                   "multiplies h elementwise from one step to the next)\n", m->cell->noun);
 }
 
 /* The order of the window table (windows with pairs kept): the longest measured half-life
@@ -321,16 +368,22 @@ static void print_windows(FILE *f, const gt_report *r)
     free(order);
 }
 
-int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_error *e)
+int report_print_text_as(FILE *f, const gt_report *r, const char *text_name, int intervals,
+                         gt_error *e)
 {
     print_heading(f, r, text_name);
     print_gates(f, r);
-    print_perturbation(f, r);
+    print_perturbation(f, r, intervals);
     print_windows(f, r);
-    unittable_print(f, r);
+    unittable_print(f, r, intervals);
     if (fflush(f) || ferror(f))
         return gt_fail(e, GT_EFAIL, "error writing the report");
     return GT_OK;
+}
+
+int report_print_text(FILE *f, const gt_report *r, const char *text_name, gt_error *e)
+{
+    return report_print_text_as(f, r, text_name, 1, e);
 }
 
 /* A JSON number, or null where the value does not exist (NaN) or is infinite. */
@@ -342,6 +395,26 @@ static json_t *num_array(const double *v, int n)
     for (int i = 0; i < n; i++)
         json_array_append_new(a, jsonout_num(v[i]));
     return a;
+}
+
+/* The half-lives' 95% intervals, and whether each is past the horizon (null where the
+ * half-life does not exist: a GRU's cell, an RNN's forget-only, no pairs). */
+static void pert_intervals(json_t *p, const gt_report *r)
+{
+    static const char *const key[4] = {"halflife_cell", "halflife_forget_only",
+                                       "halflife_hidden", "halflife_linearized"};
+    const gt_interval *ci[4] = {&r->ci_cell, &r->ci_forget_only, &r->ci_hidden,
+                                &r->ci_linearized};
+    const int some = r->pairs > 0;
+    const int exists[4] = {some && r->m->cell->has_c, some && r->m->cell->carry >= 0, some,
+                           some};
+    json_t *beyond = json_object(), *cis = json_object();
+    for (int c = 0; c < 4; c++) {
+        json_object_set_new(beyond, key[c], exists[c] ? json_boolean(ci[c]->beyond) : json_null());
+        json_object_set_new(cis, key[c], jsonout_interval(ci[c]));
+    }
+    json_object_set_new(p, "beyond_horizon", beyond);
+    json_object_set_new(p, "ci", cis);
 }
 
 /* The report's perturbation as JSON: the lags, the curves and their half-lives. */
@@ -362,6 +435,7 @@ static json_t *pert_json(const gt_report *r)
     json_object_set_new(p, "halflife_hidden", jsonout_num(r->hl_hidden));
     json_object_set_new(p, "linearized", num_array(r->linearized, r->nk));
     json_object_set_new(p, "halflife_linearized", jsonout_num(r->hl_linearized));
+    pert_intervals(p, r);
     json_t *ws = json_array();
     for (size_t i = 0; r->window && i < r->full_windows; i++) {
         const gt_report_window *w = &r->window[i];
@@ -499,6 +573,21 @@ int report_print_sweep_json(FILE *f, const gt_report *r, const double *d, int n,
     return dump_json(f, root, e);
 }
 
+/* A half-life of r's perturbation with its 95% interval after it ("-" without pairs). */
+static const char *with_interval(const gt_report *r, double hl, const gt_interval *ci,
+                                 char *buf, size_t len)
+{
+    char a[24], b[48];
+    if (!r->pairs)
+        snprintf(buf, len, "-");
+    else if (!ci->has || ci->beyond)
+        snprintf(buf, len, "%s", halflife(hl, r->K, a, sizeof a));
+    else
+        snprintf(buf, len, "%s %s", halflife(hl, r->K, a, sizeof a),
+                 interval_text(ci, r->K, 1, b, sizeof b));
+    return buf;
+}
+
 int report_print_sweep_text(FILE *f, const gt_report *r, const double *d, int n,
                             const char *text_name, const char *others, gt_error *e)
 {
@@ -507,26 +596,26 @@ int report_print_sweep_text(FILE *f, const gt_report *r, const double *d, int n,
     const gt_report *r0 = &r[0];
     const int lstm = r0->m->cell->has_c;
     const char *g = model_gate_name(r0->m, r0->m->cell->carry);
-    char a[48], b[48], c[48], x[48], mp[1024], tp[1024];
+    char a[48], b[80], c[80], x[48], mp[1024], tp[1024];
     fprintf(f, "%s on %s: layer %d, %zu windows of %zu characters; the forget bias (%s's "
                "b_hh) shifted by D\n",
             utf8_printable(mp, sizeof mp, r0->m->path), utf8_printable(tp, sizeof tp, text_name),
             r0->layer, r0->windows, r0->window_len, g);
     if (others && *others)
         fprintf(f, "and the interventions %s\n", others);
-    fprintf(f, "       D  mean %s  median unit t½  units t½>=10  measured t½  %s-only t½  "
-               "loss bits/char\n", g, g);
+    fprintf(f, "       D  mean %s  median unit t½  units t½>=10  measured t½ [95%%]  "
+               "%s-only t½ [95%%]  loss bits/char\n", g, g);
     for (int i = 0; i < n; i++) {
         const gt_report *q = &r[i];
-        double hl = lstm ? q->hl_cell : q->hl_hidden;
         if (q->loss.count)
             snprintf(x, sizeof x, "%.4f", loss_bits(&q->loss));
         else
             snprintf(x, sizeof x, "-");
-        fprintf(f, "%+8.2f  %6.3f  %14s  %12d  %11s  %9s  %14s\n", d[i],
+        fprintf(f, "%+8.2f  %6.3f  %14s  %12d  %19s  %17s  %14s\n", d[i],
                 q->gate[q->carry].mean, unit_hl(q->hl_median, a, sizeof a), q->halflife_ge10,
-                q->pairs ? halflife(hl, q->K, b, sizeof b) : "-",
-                q->pairs ? halflife(q->hl_forget_only, q->K, c, sizeof c) : "-", x);
+                with_interval(q, lstm ? q->hl_cell : q->hl_hidden,
+                              lstm ? &q->ci_cell : &q->ci_hidden, b, sizeof b),
+                with_interval(q, q->hl_forget_only, &q->ci_forget_only, c, sizeof c), x);
     }
     if (fflush(f) || ferror(f))
         return gt_fail(e, GT_EFAIL, "error writing the report");

@@ -33,7 +33,7 @@ static void sort_eigen(gt_spectrum *s, const double *wr, const double *wi)
         s->re[i] = key[3 * i + 2];
     }
     for (size_t i = 0; i < n; i++)
-        s->halflife[i] = s->abs[i] < 1 ? log(0.5) / log(s->abs[i]) : NAN;
+        s->halflife[i] = !(s->abs[i] < 1) ? NAN : s->abs[i] > 0 ? log(0.5) / log(s->abs[i]) : 0;
 }
 
 /* d opened on layer and s's arrays allocated for it (s->step = T). */

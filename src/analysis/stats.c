@@ -15,9 +15,12 @@ static int cmp_float(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Ascending, NaN after every number (a consistent order: qsort's needs one). */
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
+    if (isnan(x) || isnan(y))
+        return isnan(x) - isnan(y);
     return x < y ? -1 : x > y;
 }
 
@@ -158,6 +161,13 @@ void stats_sort_doubles(double *v, size_t n)
     qsort(v, n, sizeof *v, cmp_double);
 }
 
+/* a + t (b - a), and a itself when t is 0 or b equals a: two infinite half-lives have an
+ * infinite median, not inf - inf. */
+static double lerp(double a, double b, double t)
+{
+    return t == 0 || a == b ? a : a + t * (b - a);
+}
+
 static void position(size_t n, double q, size_t *lo, size_t *hi, double *frac)
 {
     double pos = q * (double)(n - 1);
@@ -174,7 +184,7 @@ double stats_quantile_f(const float *sorted, size_t n, double q)
     size_t lo, hi;
     double t;
     position(n, q, &lo, &hi, &t);
-    return (double)sorted[lo] + t * ((double)sorted[hi] - (double)sorted[lo]);
+    return lerp(sorted[lo], sorted[hi], t);
 }
 
 int stats_quantiles_f(float *v, size_t n, int k, const double *q, double *out)
@@ -192,8 +202,7 @@ int stats_quantiles_f(float *v, size_t n, int k, const double *q, double *out)
             position(n, q[i], &pos[2 * i], &pos[2 * i + 1], &t[i]);
         if (select_positions(v, n, qb, pos, 2 * k, val) == 0) {
             for (int i = 0; i < k; i++) { /* as stats_quantile_f interpolates */
-                const double a = val[2 * i], b = val[2 * i + 1];
-                out[i] = a + t[i] * (b - a);
+                out[i] = lerp(val[2 * i], val[2 * i + 1], t[i]);
             }
             free(qb);
             return 0;
@@ -211,7 +220,7 @@ double stats_quantile(const double *sorted, size_t n, double q)
     size_t lo, hi;
     double t;
     position(n, q, &lo, &hi, &t);
-    return sorted[lo] + t * (sorted[hi] - sorted[lo]);
+    return lerp(sorted[lo], sorted[hi], t);
 }
 
 double stats_mean_f(const float *v, size_t n)
@@ -232,6 +241,8 @@ double stats_mean(const double *v, size_t n)
 
 double stats_halflife(double m)
 {
+    if (isnan(m))
+        return NAN;
     if (!(m > 0))
         return 0.0;
     if (m >= 1)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "analysis/unittable.h"
+#include "gatetui/interval.h"
 #include "gatetui/perturb.h"
 #include "gatetui/stats.h"
 
@@ -26,13 +27,37 @@ static double measured_halflife(const double *abs_sum, int K, size_t H, size_t j
     return hl == PERTURB_NONE ? NAN : hl;
 }
 
+/* Unit j's measured half-life's interval by the jackknife over the windows that keep pairs
+ * (doc/measures.md, "Error bars"): the half-life of its decay summed over every such window
+ * but one (the sum over all less that window's); t: a scratch of the full windows' count. */
+static void measured_interval(gt_unit_row *u, const gt_report *r, const unittable_sums *s,
+                              size_t j, double *curve, double *t)
+{
+    const size_t H = (size_t)r->m->hidden, K1 = (size_t)r->K + 1, n1 = K1 * H;
+    const double *all = s->abs_sum;
+    size_t n = 0;
+    for (size_t w = 0; w < r->full_windows; w++) {
+        if (!r->window[w].pairs)
+            continue;
+        const double *a = s->win_abs + w * 2 * n1;
+        for (size_t k = 0; k < K1; k++) {
+            size_t i = k * H + j;
+            curve[k] = (all[i] - a[i]) + (all[n1 + i] - a[n1 + i]);
+        }
+        double h = perturb_halflife(curve, r->K);
+        t[n++] = h == PERTURB_NONE ? NAN : h;
+    }
+    interval_jackknife(&u->measured_ci, u->halflife_measured, all[j] + all[n1 + j] > 0, t, n,
+                       r->K);
+}
+
 int unittable_build(gt_report *r, const unittable_sums *s, gt_error *e)
 {
     const gt_model *m = r->m;
     const size_t H = (size_t)model_width(m, r->layer), G = (size_t)r->ngates, P = r->positions;
     const int has_carry = r->carry >= 0 && r->carry < r->ngates; /* an RNN has none */
     r->unit_table = calloc(H, sizeof *r->unit_table);
-    double *curve = malloc(((size_t)r->K + 1) * sizeof *curve);
+    double *curve = malloc(((size_t)r->K + 1 + r->full_windows) * sizeof *curve);
     if (!r->unit_table || !curve) {
         free(curve);
         return gt_fail(e, GT_EFAIL, "out of memory for the unit table");
@@ -60,6 +85,9 @@ int unittable_build(gt_report *r, const unittable_sums *s, gt_error *e)
         }
         u->halflife_measured = s->abs_sum ? measured_halflife(s->abs_sum, r->K, H, j, curve)
                                           : NAN;
+        interval_jackknife(&u->measured_ci, NAN, 0, NULL, 0, r->K);
+        if (s->abs_sum && s->win_abs && r->window)
+            measured_interval(u, r, s, j, curve, curve + r->K + 1);
     }
     free(curve);
     return GT_OK;

@@ -15,6 +15,8 @@ typedef struct unittable_sums {
     const unsigned *sat;     /* [nwin][2][H]: the carry gate's values below 0.1, above 0.9 */
     const double *abs_sum;   /* [2 (K+1) H]: sum over the kept pairs of |D_j(k)| at [k H + j],
                                 its rounding error (K+1) H further (perturb.h's unit_abs) */
+    const double *win_abs;   /* [full windows][2 (K+1) H]: the same over each full window's
+                                pairs (the jackknife's intervals) */
 } unittable_sums;
 
 /* r->unit_table from the sums, for r's model, layer, gates, positions and horizon. */
@@ -33,16 +35,17 @@ int unittable_column(gt_unit_col kind, int gate, int ngates);
 /* Column col of unit's row u (NAN where it has no value). */
 double unittable_value(const gt_unit_row *u, int unit, int col, int ngates);
 /* order[0..H) the units by column col: the unit column ascending, the others largest
- * first (a measured half-life past the horizon, NAN, longer than any; another NAN lowest),
- * equals by unit; reverse: the other way round. */
+ * first (a measured half-life past the horizon, measured_ci.beyond, longer than any; a
+ * value that does not exist, NAN, lowest), equals by unit; reverse: the other way round. */
 void unittable_order(const gt_unit_row *rows, int H, int ngates, int col, int reverse,
                      int *order);
 
 /* The table as JSON: [{"unit", "mean": {gate: ...}, "halflife", ...}, ...]. */
 json_t *unittable_json(const gt_report *r);
 
-/* The text report's units one by one: the longest-lived, the count of units that remember
- * at least twice as long as their gate implies, and the histogram of the three timescales. */
-void unittable_print(FILE *f, const gt_report *r);
+/* The text report's units one by one: the longest-lived (with intervals: each measured
+ * half-life's 95% interval beside it), the count of units that remember at least twice as
+ * long as their gate implies, and the histogram of the three timescales. */
+void unittable_print(FILE *f, const gt_report *r, int intervals);
 
 #endif

@@ -50,14 +50,14 @@ typedef struct order_ctx {
     int col, ngates, reverse, measured;
 } order_ctx;
 
-/* Unit i's key: a measured half-life that does not exist within the horizon is longer than
- * any, another missing value lower than any. */
+/* Unit i's key: a measured half-life past the horizon is longer than any, a missing value
+ * (one that does not exist) lower than any. */
 static double key_of(const order_ctx *c, int i)
 {
     double x = unittable_value(&c->rows[i], i, c->col, c->ngates);
-    if (isnan(x))
-        return c->measured ? INFINITY : -INFINITY;
-    return x;
+    if (c->measured && c->rows[i].measured_ci.beyond)
+        return INFINITY;
+    return isnan(x) ? -INFINITY : x;
 }
 
 /* The unit column ascending, the others largest first; reversed; among equals by unit. */

@@ -62,52 +62,91 @@ int read_by(int fd, void *buf, size_t n, const struct timespec *deadline)
     return 0;
 }
 
-/* Reads the whole regular file fd (its status sb) into memory of the process's own: a
- * file truncated or rewritten afterwards cannot reach it (a mapping of the file would be
- * changed by a rewrite, and fault with SIGBUS past a truncation). A file whose size or
- * modification time changed while it was read is refused. */
-static int read_owned(gt_map *m, int fd, const struct stat *sb, const char *path,
-                      gt_error *e)
+/* Opens path for reading: with regular_only, O_NONBLOCK (a FIFO without a writer would
+ * block open) and anything but a regular file refused; a directory always. The descriptor,
+ * and its status in sb. */
+static int open_file(const char *path, int regular_only, int *fd, struct stat *sb, gt_error *e)
 {
-    size_t n = (size_t)sb->st_size, got = 0;
-    unsigned char *p = malloc(n);
-    if (!p)
-        return gt_fail(e, GT_EFAIL, "%s: out of memory for its %zu bytes", path, n);
+    *fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (regular_only ? O_NONBLOCK : 0));
+    if (*fd < 0)
+        return gt_fail(e, GT_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    const char *why = NULL;
+    if (fstat(*fd, sb) < 0)
+        why = strerror(errno);
+    else if (S_ISDIR(sb->st_mode))
+        why = "is a directory";
+    else if (regular_only && !S_ISREG(sb->st_mode))
+        why = S_ISFIFO(sb->st_mode)  ? "a pipe (FIFO), not a regular file"
+              : S_ISCHR(sb->st_mode) ? "a device, not a regular file"
+                                     : "not a regular file";
+    if (why) {
+        close(*fd);
+        *fd = -1;
+        return gt_fail(e, GT_EINPUT, "%s: %s", path, why);
+    }
+    return GT_OK;
+}
+
+int filecopy_open(gt_filecopy *m, const char *path, gt_error *e)
+{
+    memset(m, 0, sizeof *m);
+    struct stat sb;
+    int rc = open_file(path, 1, &m->fd, &sb, e);
+    if (rc)
+        return rc;
+    m->is_open = 1;
+    m->dev = (unsigned long long)sb.st_dev;
+    m->ino = (unsigned long long)sb.st_ino;
+    m->bytes = (unsigned long long)sb.st_size;
+    m->mtime_s = (long long)sb.st_mtim.tv_sec;
+    m->mtime_ns = (long long)sb.st_mtim.tv_nsec;
+    return GT_OK;
+}
+
+int filecopy_peek(const gt_filecopy *m, unsigned long long off, void *buf, size_t n, const char *path,
+             gt_error *e)
+{
+    size_t got = 0;
     while (got < n) {
-        ssize_t r = read(fd, p + got, n - got);
+        ssize_t r = pread(m->fd, (char *)buf + got, n - got, (off_t)(off + got));
         if (r < 0 && errno == EINTR)
             continue;
-        if (r < 0) {
-            int err = errno;
-            free(p);
-            return gt_fail(e, GT_EINPUT, "%s: cannot read: %s", path, strerror(err));
-        }
-        if (r == 0)
-            break;
+        if (r <= 0)
+            return gt_fail(e, GT_EINPUT, "%s: %s", path,
+                           r < 0 ? strerror(errno) : "the file changed while it was read; try "
+                                                     "again once it is written");
         got += (size_t)r;
     }
+    return GT_OK;
+}
+
+/* Reads the first n bytes into memory of the process's own: a file truncated or rewritten
+ * afterwards cannot reach it (a mapping of the file would be changed by a rewrite, and fault
+ * with SIGBUS past a truncation). A file whose size or modification time changed since it
+ * was opened is refused. */
+int filecopy_read(gt_filecopy *m, size_t n, const char *path, gt_error *e)
+{
+    unsigned char *p = n ? malloc(n) : NULL;
+    int rc = n && !p ? gt_fail(e, GT_EFAIL, "%s: out of memory for its %zu bytes", path, n)
+                     : filecopy_peek(m, 0, p, n, path, e);
     struct stat now;
-    if (got < n || fstat(fd, &now) < 0 || now.st_size != sb->st_size ||
-        now.st_mtim.tv_sec != sb->st_mtim.tv_sec || now.st_mtim.tv_nsec != sb->st_mtim.tv_nsec) {
+    if (rc == GT_OK &&
+        (fstat(m->fd, &now) < 0 || (unsigned long long)now.st_size != m->bytes ||
+         now.st_mtim.tv_sec != m->mtime_s || now.st_mtim.tv_nsec != m->mtime_ns))
+        rc = gt_fail(e, GT_EINPUT, "%s: the file changed while it was read; try again once "
+                     "it is written", path);
+    close(m->fd);
+    m->is_open = 0;
+    if (rc) {
         free(p);
-        return gt_fail(e, GT_EINPUT, "%s: the file changed while it was read; try again once "
-                       "it is written", path);
+        return rc;
     }
     m->data = p;
     m->size = n;
     return GT_OK;
 }
 
-static void remember(gt_map *m, const struct stat *sb)
-{
-    m->dev = (unsigned long long)sb->st_dev;
-    m->ino = (unsigned long long)sb->st_ino;
-    m->bytes = (unsigned long long)sb->st_size;
-    m->mtime_s = (long long)sb->st_mtim.tv_sec;
-    m->mtime_ns = (long long)sb->st_mtim.tv_nsec;
-}
-
-int file_changed(const gt_map *m, const char *path)
+int file_changed(const gt_filecopy *m, const char *path)
 {
     struct stat sb;
     if (stat(path, &sb) != 0)
@@ -117,30 +156,11 @@ int file_changed(const gt_map *m, const char *path)
            (long long)sb.st_mtim.tv_nsec != m->mtime_ns;
 }
 
-int map_file(gt_map *m, const char *path, gt_error *e)
+void filecopy_free(gt_filecopy *m)
 {
-    memset(m, 0, sizeof *m);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return gt_fail(e, GT_EINPUT, "%s: cannot open: %s", path, strerror(errno));
-    struct stat sb;
-    int rc = GT_OK;
-    if (fstat(fd, &sb) < 0)
-        rc = gt_fail(e, GT_EINPUT, "%s: cannot stat: %s", path, strerror(errno));
-    else if (S_ISDIR(sb.st_mode))
-        rc = gt_fail(e, GT_EINPUT, "%s: is a directory, not a model file", path);
-    else if (!S_ISREG(sb.st_mode))
-        rc = gt_fail(e, GT_EINPUT, "%s: not a regular file", path);
-    else if (sb.st_size > 0)
-        rc = read_owned(m, fd, &sb, path, e);
-    if (rc == GT_OK)
-        remember(m, &sb);
-    close(fd);
-    return rc;
-}
-
-void unmap_file(gt_map *m)
-{
+    if (m->is_open)
+        close(m->fd);
+    m->is_open = 0;
     free((void *)m->data);
     m->data = NULL;
     m->size = 0;
@@ -235,20 +255,16 @@ static int too_big(const char *path, gt_error *e)
                    path, GT_MAX_FILE_BYTES >> 20);
 }
 
-int read_whole_file(const char *path, unsigned char **buf, size_t *n, gt_error *e)
+int read_whole_file(const char *path, int regular_only, unsigned char **buf, size_t *n,
+                    gt_error *e)
 {
     *buf = NULL;
     *n = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return gt_fail(e, GT_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    int fd;
     struct stat sb;
-    if (fstat(fd, &sb) < 0 || S_ISDIR(sb.st_mode)) {
-        int err = errno;
-        close(fd);
-        return gt_fail(e, GT_EINPUT, "%s: %s", path,
-                       S_ISDIR(sb.st_mode) ? "is a directory" : strerror(err));
-    }
+    int rc = open_file(path, regular_only, &fd, &sb, e);
+    if (rc)
+        return rc;
     if (S_ISREG(sb.st_mode) && (unsigned long long)sb.st_size > GT_MAX_FILE_BYTES) {
         close(fd);
         return too_big(path, e);
@@ -256,7 +272,7 @@ int read_whole_file(const char *path, unsigned char **buf, size_t *n, gt_error *
     size_t cap = S_ISREG(sb.st_mode) && sb.st_size > 0 ? (size_t)sb.st_size + 1 : 65536;
     unsigned char *b = malloc(cap);
     size_t len = 0;
-    int rc = b ? GT_OK : gt_fail(e, GT_EFAIL, "%s: out of memory", path);
+    rc = b ? GT_OK : gt_fail(e, GT_EFAIL, "%s: out of memory", path);
     while (rc == GT_OK) {
         if (len > GT_MAX_FILE_BYTES) { /* a pipe or a device that goes on */
             rc = too_big(path, e);

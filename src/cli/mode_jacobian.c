@@ -43,12 +43,22 @@ static int jacobian_each(FILE *out, const cli *c, const gt_session_model *im, co
     gt_run r;
     if ((rc = run_init(&r, m, e)))
         return rc;
-    for (size_t s = 0; s < T - (size_t)K; s++) /* the state before step T - K */
+    for (size_t s = 0; s < T - (size_t)K && !rc; s++) { /* the state before step T - K */
         run_step_layers(&r, t->tok[s], layer);
+        rc = run_check_finite(&r, layer, s, e);
+    }
+    if (rc) {
+        run_free(&r);
+        return rc;
+    }
     gt_jacobian j;
     rc = jacobian_init(&j, m, layer, K, c->env.threads < 0 ? 0 : c->env.threads, e);
     if (!rc)
         rc = jacobian_run(&j, r.h, r.c, t->tok + T - K, K, e);
+    for (size_t s = T - (size_t)K; s <= T && !rc; s++) { /* the steps it ran, in float32 */
+        run_step_layers(&r, t->tok[s], layer);
+        rc = run_check_finite(&r, layer, s, e);
+    }
     run_free(&r);
     if (!rc)
         rc = c->matrix ? jacobian_print_matrix(out, &j, e)

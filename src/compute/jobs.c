@@ -14,6 +14,7 @@ typedef struct run_state {
     atomic_int failed;
     pthread_mutex_t lock;
     gt_error err;
+    size_t err_job; /* the job whose error err is: the lowest that failed */
 } run_state;
 
 typedef struct worker {
@@ -22,11 +23,16 @@ typedef struct worker {
     pthread_t thread;
 } worker;
 
-static void fail(run_state *rs, const gt_error *e)
+/* Job i failed (0 for a thread's begin, which comes before any job). Every job below i has been taken and runs to
+ * its end, so keeping the lowest failed job's error makes the error the same whichever
+ * thread ran what. */
+static void fail(run_state *rs, size_t i, const gt_error *e)
 {
     pthread_mutex_lock(&rs->lock);
-    if (!atomic_load(&rs->failed))
+    if (!atomic_load(&rs->failed) || i < rs->err_job) {
         rs->err = *e;
+        rs->err_job = i;
+    }
     atomic_store(&rs->failed, 1);
     pthread_mutex_unlock(&rs->lock);
 }
@@ -39,14 +45,14 @@ static void *work(void *arg)
     gt_error e = {0};
     void *state = NULL;
     if (j->begin && j->begin(j->ctx, &state, &e)) {
-        fail(rs, &e);
+        fail(rs, 0, &e);
     } else {
         for (;;) {
             size_t i = atomic_fetch_add(&rs->next, 1);
             if (i >= j->njobs || atomic_load(&rs->failed))
                 break;
             if (j->run(j->ctx, state, i, &e)) {
-                fail(rs, &e);
+                fail(rs, i, &e);
                 break;
             }
             long long c = j->cost ? j->cost(j->ctx, i) : 1;

@@ -1,7 +1,8 @@
 /* Independent jobs over threads (doc/architecture.md, "Concurrency"): each thread takes the
  * next job by an atomic increment of an index, with a state of its own made before its first
- * job; the first error is kept and stops the others at their next job; progress is counted
- * in the jobs' costs and reported by the calling thread. A job writes only its own slots of
+ * job; the error of the lowest job that failed is kept (the same whichever thread ran what)
+ * and stops the others at their next job; progress is counted in the jobs' costs and
+ * reported by the calling thread. A job writes only its own slots of
  * the caller's results, which the caller reduces in a fixed order afterwards, so that the
  * numbers do not depend on the number of threads or on which thread ran what. */
 #ifndef GATETUI_COMPUTE_JOBS_H
@@ -29,8 +30,8 @@ typedef struct gt_jobs {
     void *progress_ctx;
 } gt_jobs;
 
-/* Runs every job once (or until one fails). GT_OK, or the first error, in e; *started (may
- * be NULL) the number of threads that ran. */
+/* Runs every job once (or until one fails). GT_OK, or the lowest failed job's error, in e;
+ * *started (may be NULL) the number of threads that ran. */
 int jobs_run(const gt_jobs *j, int *started, gt_error *e);
 
 #endif

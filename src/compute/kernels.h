@@ -10,7 +10,10 @@
 #ifndef GATETUI_KERNELS_H
 #define GATETUI_KERNELS_H
 
+#include <math.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "compute/gemm32.h"
 #include "compute/kernels64.h"
@@ -152,6 +155,25 @@ static inline void kern_rnn(size_t H, int relu, const float *xp, float *a, float
 static inline void kern64_rnn(size_t H, int relu, const kern64_pre *p, double *g, double *h)
 {
     cell64_rnn(kern(), H, relu, p, g, h);
+}
+/* The first i < n where x[i] + y[i] (y NULL: x[i]) is not finite in float32 (a product or
+ * a sum that overflowed), or n. The cells' vector nonlinearities clamp such a value into
+ * range, so a cell's float32 step looks for it before them. */
+static inline size_t kern_overflow_at(const float *x, const float *y, size_t n)
+{
+    unsigned bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        const float s = y ? x[i] + y[i] : x[i];
+        uint32_t u;
+        memcpy(&u, &s, sizeof u);
+        bad |= (u & 0x7f800000u) == 0x7f800000u;
+    }
+    if (!bad)
+        return n;
+    size_t i = 0;
+    while (i < n && isfinite(y ? x[i] + y[i] : x[i]))
+        i++;
+    return i;
 }
 static inline void kern64_gemm(const gt_mat64 *A, size_t nb, const double *X, size_t ldx,
                                const double *bias, double *Y, size_t ldy, int accumulate)

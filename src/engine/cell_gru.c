@@ -39,8 +39,10 @@ enum { SJ_DR, SJ_DZ, SJ_DN, SJ_E, SJ_Z, SJ_HN };
 
 /* ---- the steps ---- */
 
-static void gru_step32_with(const gt_layer *ly, size_t H, int before, gt_pool *pool, int back,
-                            const float *xp, float *h, float *gates, float *scratch)
+/* The first pre-activation row that overflowed: r and z (their two parts summed), then the
+ * candidate's two parts apart; or 3 H. */
+static size_t gru_step32_with(const gt_layer *ly, size_t H, int before, gt_pool *pool, int back,
+                              const float *xp, float *h, float *gates, float *scratch)
 {
     float *gh = scratch, *rh = scratch + 3 * H;
     pool_gemv(pool, before ? 2 * H : 3 * H, H, ly->w_hh, h, ly->b_hh, gh, back);
@@ -50,24 +52,28 @@ static void gru_step32_with(const gt_layer *ly, size_t H, int before, gt_pool *p
             rh[j] = gates[j] * h[j];
         pool_gemv(pool, H, H, ly->w_hh + 2 * H * H, rh, ly->b_hh + 2 * H, gh + 2 * H, back);
     }
+    size_t bad = kern_overflow_at(xp, gh, 2 * H);
+    if (bad == 2 * H && (bad = 2 * H + kern_overflow_at(xp + 2 * H, NULL, H)) == 3 * H)
+        bad = 2 * H + kern_overflow_at(gh + 2 * H, NULL, H);
     kern_gru_state(H, xp, gh, before, gates, h);
+    return bad;
 }
 
-static void gru_step32(const gt_model *m, const gt_layer *ly, size_t H, gt_pool *pool, int back,
+static size_t gru_step32(const gt_model *m, const gt_layer *ly, size_t H, gt_pool *pool, int back,
                        const float *xp, float *h, float *c, float *gates, float *scratch)
 {
     (void)m;
     (void)c;
-    gru_step32_with(ly, H, 0, pool, back, xp, h, gates, scratch);
+    return gru_step32_with(ly, H, 0, pool, back, xp, h, gates, scratch);
 }
 
-static void gru_before_step32(const gt_model *m, const gt_layer *ly, size_t H, gt_pool *pool,
+static size_t gru_before_step32(const gt_model *m, const gt_layer *ly, size_t H, gt_pool *pool,
                               int back, const float *xp, float *h, float *c, float *gates,
                               float *scratch)
 {
     (void)m;
     (void)c;
-    gru_step32_with(ly, H, 1, pool, back, xp, h, gates, scratch);
+    return gru_step32_with(ly, H, 1, pool, back, xp, h, gates, scratch);
 }
 
 static void gru_cell64(const gt_model *m, size_t H, const kern64_pre *p, double *g, double *t,

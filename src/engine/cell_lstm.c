@@ -32,13 +32,16 @@ static const int lstm_history[] = {4, 1, 5, 0, 3, 2}; /* c, f, h, i, o, g */
 /* The step's coefficients, H values each: di, df, dg, do, f, u (tanh c' in SJ_TH). */
 enum { SJ_DI, SJ_DF, SJ_DG, SJ_DO, SJ_F, SJ_U, SJ_TH };
 
-static void lstm_step32(const gt_model *m, const gt_layer *ly, size_t H, gt_pool *pool,
-                        int back, const float *xp, float *h, float *c, float *a, float *scratch)
+static size_t lstm_step32(const gt_model *m, const gt_layer *ly, size_t H, gt_pool *pool,
+                          int back, const float *xp, float *h, float *c, float *a,
+                          float *scratch)
 {
     (void)m;
     (void)scratch;
     pool_gemv(pool, 4 * H, H, ly->w_hh, h, ly->b_hh, a, back);
+    const size_t bad = kern_overflow_at(xp, a, 4 * H);
     kern_lstm(H, xp, a, c, h);
+    return bad;
 }
 
 static void lstm_cell64(const gt_model *m, size_t H, const kern64_pre *p, double *g, double *t,

@@ -54,13 +54,15 @@ static int rnn_options(gt_model *m, const gt_model_options *opt, gt_error *e)
 /* The step's one coefficient: the slope d of the nonlinearity at a. */
 enum { SJ_D };
 
-static void rnn_step32(const gt_model *m, const gt_layer *ly, size_t H, gt_pool *pool, int back,
-                       const float *xp, float *h, float *c, float *a, float *scratch)
+static size_t rnn_step32(const gt_model *m, const gt_layer *ly, size_t H, gt_pool *pool,
+                         int back, const float *xp, float *h, float *c, float *a, float *scratch)
 {
     (void)c;
     (void)scratch;
     pool_gemv(pool, H, H, ly->w_hh, h, ly->b_hh, a, back);
+    const size_t bad = kern_overflow_at(xp, a, H);
     kern_rnn(H, m->rnn_relu, xp, a, h);
+    return bad;
 }
 
 static void rnn_cell64(const gt_model *m, size_t H, const kern64_pre *p, double *g, double *t,

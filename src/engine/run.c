@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,7 @@ void run_reset(gt_run *r)
     memset(r->h, 0, LH * sizeof *r->h);
     memset(r->c, 0, LH * sizeof *r->c);
     memset(r->gates, 0, LH * m->gates * sizeof *r->gates);
+    r->overflowed = 0;
 }
 
 /* Layer 0's input part W_ih x + b_ih for token tok, in xp (or a pointer to the table). */
@@ -86,8 +88,13 @@ void run_step_layers(gt_run *r, int token, int upto)
                       back);
             xp = xbuf;
         }
-        m->cell->step32(m, ly, H, r->pool, back, xp, run_h(r, k), run_c(r, k), run_gates(r, k),
-                        gh);
+        const size_t bad = m->cell->step32(m, ly, H, r->pool, back, xp, run_h(r, k),
+                                           run_c(r, k), run_gates(r, k), gh);
+        if (bad < GH && !r->overflowed) {
+            r->overflowed = 1;
+            r->overflow_layer = k;
+            r->overflow_unit = bad % H;
+        }
     }
     r->backward = !back;
 }
@@ -95,18 +102,35 @@ void run_step_layers(gt_run *r, int token, int upto)
 int run_check_finite(const gt_run *r, int upto, size_t step, gt_error *e)
 {
     const gt_model *m = r->m;
-    if (!m->rnn_relu) /* only a relu is unbounded */
-        return GT_OK;
-    for (int k = 0; k <= upto && k < m->layers; k++) {
-        const size_t H = (size_t)m->layer[k].hidden;
-        const float *h = run_h(r, k);
-        for (size_t j = 0; j < H; j++)
-            if (!isfinite(h[j]))
-                return gt_fail(e, GT_EINPUT, "%s: the relu RNN's h overflowed float32 at step "
-                               "%zu (layer %d, unit %zu): relu is unbounded, and there are no "
-                               "numbers past that step", m->path, step, k, j);
+    for (int k = 0; m->rnn_relu && k <= upto && k < m->layers; k++) { /* a relu is unbounded */
+        const size_t H = (size_t)m->layer[k].hidden, j = kern_overflow_at(run_h(r, k), NULL, H);
+        if (j < H)
+            return gt_fail(e, GT_EINPUT, "%s: the relu RNN's h overflowed float32 at step "
+                           "%zu (layer %d, unit %zu): relu is unbounded, and there are no "
+                           "numbers past that step", m->path, step, k, j);
     }
+    if (r->overflowed && r->overflow_layer <= upto)
+        return run_state_overflow(m, step, r->overflow_layer, r->overflow_unit, e);
     return GT_OK;
+}
+
+int run_state_overflow(const gt_model *m, size_t step, int layer, size_t unit, gt_error *e)
+{
+    return gt_fail(e, GT_EINPUT, "%s: the model's state overflows float32 at step %zu (layer "
+                   "%d, unit %zu): its weights are too large for its products, and there are "
+                   "no numbers past that step", m->path, step, layer, unit);
+}
+
+int run_readout_overflow(const gt_model *m, size_t step, gt_error *e)
+{
+    return gt_fail(e, GT_EINPUT, "%s: the model's readout overflows float32 at step %zu (its "
+                   "logits pass 3.4e38: weights too large), and there are no probabilities or "
+                   "loss past that step", m->path, step);
+}
+
+int run_probs_finite(const gt_model *m, const float *p)
+{
+    return overflow_at(p, NULL, (size_t)m->vocab) == (size_t)m->vocab;
 }
 
 void run_step(gt_run *r, int token)

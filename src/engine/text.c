@@ -111,7 +111,7 @@ int text_load(gt_text *t, const char *path, const gt_model *m, gt_error *e)
     t->path = strdup(path);
     if (!t->path)
         return gt_fail(e, GT_EFAIL, "%s: out of memory", path);
-    int rc = read_whole_file(path, &t->bytes, &t->nbytes, e);
+    int rc = read_whole_file(path, 0, &t->bytes, &t->nbytes, e);
     if (rc == GT_OK)
         rc = split(t, m, e);
     if (rc)

@@ -21,7 +21,7 @@ static int vocab_from_file(const char *path, uint32_t **out, int *n, gt_error *e
 {
     unsigned char *buf;
     size_t len;
-    int rc = read_whole_file(path, &buf, &len, e);
+    int rc = read_whole_file(path, 0, &buf, &len, e);
     if (rc)
         return rc;
     /* a bitmap of the code points seen: 0x110000 bits */

@@ -1,5 +1,6 @@
-/* Opening a model file (modelfile.h): map it, tell safetensors from torch.save's zip and
- * legacy formats by their first bytes, and read it into named tensors and vocabularies. */
+/* Opening a model file (modelfile.h): tell safetensors from torch.save's zip and legacy
+ * formats by their first bytes, refuse anything else before the rest is read, read what the
+ * format needs, and read that into named tensors and vocabularies. */
 #include "config.h"
 
 #include <stdio.h>
@@ -65,7 +66,7 @@ static int open_safetensors(gt_modelfile *f, gt_error *e)
         return gt_fail(e, GT_EFAIL, "%s: out of memory", f->path);
     f->impl = st;
     f->format = GT_SAFETENSORS;
-    int rc = st_parse(st, f->path, f->map.data, f->map.size, e);
+    int rc = st_parse(st, f->path, f->copy.data, f->copy.size, e);
     if (rc)
         return rc;
     f->tensor = st->tensor;
@@ -105,7 +106,7 @@ static int from_torch(gt_modelfile *f, torch_file *t, gt_error *e)
 static int open_torch_zip(gt_modelfile *f, gt_error *e)
 {
     zr_archive z;
-    int rc = zr_open(&z, f->path, f->map.data, f->map.size, e);
+    int rc = zr_open(&z, f->path, f->copy.data, f->copy.size, e);
     if (rc)
         return rc;
     if (!filekind_is_torch_zip(&z)) {
@@ -123,7 +124,7 @@ static int open_torch_legacy(gt_modelfile *f, gt_error *e)
 {
     torch_file t;
     f->format = GT_TORCH_LEGACY;
-    int rc = torch_open_legacy(&t, f->path, f->map.data, f->map.size, e);
+    int rc = torch_open_legacy(&t, f->path, f->copy.data, f->copy.size, e);
     return rc ? rc : from_torch(f, &t, e);
 }
 
@@ -135,7 +136,7 @@ static int open_torch_legacy(gt_modelfile *f, gt_error *e)
 #define MODEL_BYTES_FLOOR (64ull << 20)
 static int within_bound(const gt_modelfile *f, gt_error *e)
 {
-    unsigned long long file = f->map.size, total = file; /* in bytes */
+    unsigned long long file = f->copy.size, total = file; /* in bytes */
     unsigned long long bound = MODEL_BYTES_FILES * file + MODEL_BYTES_FLOOR;
     for (size_t i = 0; i < f->ntensor && total <= bound; i++)
         if (!tensor_direct_f32(&f->tensor[i]))
@@ -149,16 +150,77 @@ static int within_bound(const gt_modelfile *f, gt_error *e)
                    f->path, bound >> 20, MODEL_BYTES_FILES, MODEL_BYTES_FLOOR >> 20);
 }
 
+/* The bytes of a safetensors file to read: its header and the data it declares (what
+ * follows is never read); a header that declares more than the file holds is refused. */
+static int safetensors_size(gt_modelfile *f, const unsigned char *head, size_t n,
+                            size_t *want, gt_error *e)
+{
+    const unsigned long long size = f->copy.bytes;
+    uint64_t hlen;
+    int rc = st_header_len(f->path, head, n, size, &hlen, e);
+    if (rc)
+        return rc;
+    unsigned char *h = n >= 8 + hlen ? NULL : malloc(8 + (size_t)hlen);
+    if (n < 8 + hlen && !h)
+        return gt_fail(e, GT_EFAIL, "%s: out of memory for its header", f->path);
+    if (h && (rc = filecopy_peek(&f->copy, 0, h, 8 + (size_t)hlen, f->path, e))) {
+        free(h);
+        return rc;
+    }
+    char name[256] = "";
+    uint64_t need = st_declared_size(h ? h : head, hlen, name, sizeof name);
+    free(h);
+    if (need > size) /* truncated: said before its bytes are read */
+        return st_outside(f->path, name, need - 8 - hlen, size - 8 - hlen, e);
+    *want = need ? (size_t)need : (size_t)size;
+    return GT_OK;
+}
+
+/* How much of the file to read, from its first bytes (and a zip archive's last): what is
+ * not a model is refused from them, before anything large is read; a safetensors file's
+ * header and its data; the rest of the other formats whole. */
+static int size_to_read(gt_modelfile *f, size_t *want, gt_error *e)
+{
+    unsigned char head[4096 + 8]; /* the 4 KiB filekind_describe looks at, and a little more */
+    const unsigned long long size = f->copy.bytes;
+    const size_t n = size < sizeof head ? (size_t)size : sizeof head;
+    int rc = filecopy_peek(&f->copy, 0, head, n, f->path, e);
+    *want = (size_t)size;
+    if (rc || torch_looks_legacy(head, n))
+        return rc;
+    if (zr_looks_like_zip(head, n)) {
+        const size_t tn = size < ZR_TAIL ? (size_t)size : ZR_TAIL;
+        unsigned char *tail = malloc(tn ? tn : 1);
+        if (!tail)
+            return gt_fail(e, GT_EFAIL, "%s: out of memory", f->path);
+        rc = filecopy_peek(&f->copy, size - tn, tail, tn, f->path, e);
+        if (rc == GT_OK)
+            rc = zr_check_end(f->path, tail, tn, e);
+        free(tail);
+        return rc;
+    }
+    if (filekind_is_safetensors(head, n))
+        return safetensors_size(f, head, n, want, e);
+    return filekind_describe(head, n, f->path, e);
+}
+
 int modelfile_open(gt_modelfile *f, const char *path, gt_error *e)
 {
     memset(f, 0, sizeof *f);
     f->path = strdup(path);
     if (!f->path)
         return gt_fail(e, GT_EFAIL, "%s: out of memory", path);
-    int rc = map_file(&f->map, path, e);
+    size_t want = 0;
+    int rc = filecopy_open(&f->copy, path, e);
+    if (rc == GT_OK && (unsigned long long)(size_t)f->copy.bytes != f->copy.bytes)
+        rc = gt_fail(e, GT_EINPUT, "%s: too large to read", path);
+    if (rc == GT_OK)
+        rc = size_to_read(f, &want, e);
+    if (rc == GT_OK)
+        rc = filecopy_read(&f->copy, want, path, e);
     if (rc == GT_OK) {
-        const unsigned char *b = f->map.data;
-        size_t n = f->map.size;
+        const unsigned char *b = f->copy.data;
+        size_t n = f->copy.size;
         if (zr_looks_like_zip(b, n))
             rc = open_torch_zip(f, e);
         else if (torch_looks_legacy(b, n))
@@ -190,7 +252,7 @@ void modelfile_close(gt_modelfile *f)
     free(f->gru_reset);
     free(f->nonlinearity);
     free(f->tokenizer);
-    unmap_file(&f->map);
+    filecopy_free(&f->copy);
     free(f->path);
     memset(f, 0, sizeof *f);
 }

@@ -1,5 +1,5 @@
 /* A model file as the user has it (doc/model-files.md): a safetensors file or what
- * torch.save wrote (zip or legacy format), mapped and read without running anything. It
+ * torch.save wrote (zip or legacy format), read into memory without running anything. It
  * gives the model's tensors under their state_dict names and the vocabularies the file
  * holds; any other file is refused with a message saying what it looks like. */
 #ifndef GATETUI_MODELFILE_H
@@ -28,7 +28,7 @@ typedef struct gt_vocab_found {
 typedef struct gt_modelfile {
     char *path;
     gt_format format;
-    gt_map map;
+    gt_filecopy copy;
     gt_tensor *tensor;     /* the model's tensors */
     size_t ntensor;
     char *where;           /* where the model is in a torch.save file ("" for the whole) */

@@ -653,6 +653,7 @@ int pk_run(pk_machine *pm, const char *what, const unsigned char *p, size_t n, s
         memset(pm->memo, 0, pm->memo_cap * sizeof *pm->memo);
     pm->persistent = persistent;
     pm->ctx = ctx;
+    pk_bound_memory(pm, n);
     for (;;) {
         pm->op_pos = (size_t)(pm->p - pm->start);
         if (pm->p == pm->end) {

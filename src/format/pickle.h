@@ -19,6 +19,12 @@
 #define PK_MAX_STACK (1u << 22)  /* entries on the stack */
 #define PK_MAX_MARKS (1u << 16)  /* open marks */
 #define PK_MAX_ITEMS (1u << 26)  /* entries in all containers together */
+/* The memory the values (and their containers' entries and bytes) may take: PK_MEM_TIMES
+ * times the bytes of the largest pickle run plus PK_MEM_FLOOR. A byte of pickle makes a value of
+ * 48 bytes at most with its entry in a container: a structure nested or repeated that far
+ * past its bytes is refused before it takes more. */
+#define PK_MEM_TIMES 16
+#define PK_MEM_FLOOR (64u << 20)
 
 typedef enum pk_kind {
     PK_NONE, PK_BOOL, PK_INT, PK_BIGINT, PK_FLOAT, PK_STR, PK_BYTES,

@@ -30,8 +30,13 @@ struct pk_machine {
     size_t memo_cap, memo_puts;
     pk_persistent_fn persistent;
     void *ctx;
+    /* the memory taken and its bound (PK_MEM_TIMES, PK_MEM_FLOOR), the pickles' bytes */
+    size_t mem, mem_bound, run_bytes;
 };
 
+/* A pickle of n bytes about to be run: the memory bound is PK_MEM_TIMES times the largest
+ * run plus PK_MEM_FLOOR. */
+void pk_bound_memory(pk_machine *pm, size_t n);
 /* Sets the machine's error "out of memory" (the first error is kept); GT_EFAIL. */
 int pk_oom(pk_machine *pm);
 

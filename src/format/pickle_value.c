@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #define BLOCK_VALUES 1024
 #define CHUNK_BYTES (64u << 10)
+#define MALLOC_COST 16 /* the allocator's own bytes beside each array */
 
 int pk_fail(pk_machine *pm, const char *fmt, ...)
 {
@@ -33,6 +35,26 @@ int pk_oom(pk_machine *pm)
         gt_fail(pm->e, GT_EFAIL, "%s: out of memory reading the pickle", pm->path);
     pm->failed = 1;
     return GT_EFAIL;
+}
+
+/* Counts n more bytes of the machine's memory: a failure past its bound. */
+static int charge(pk_machine *pm, size_t n)
+{
+    pm->mem += n;
+    if (pm->mem <= pm->mem_bound)
+        return GT_OK;
+    return pk_fail(pm, "its values would take more than %zu MB, at most %d times the "
+                   "pickle's %zu bytes plus %u MB: nested or repeated far past what "
+                   "torch.save writes", pm->mem_bound >> 20, PK_MEM_TIMES, pm->run_bytes,
+                   PK_MEM_FLOOR >> 20);
+}
+
+void pk_bound_memory(pk_machine *pm, size_t n)
+{
+    if (n > pm->run_bytes) /* the legacy format runs its pickles over the rest of the file */
+        pm->run_bytes = n;
+    const size_t room = (SIZE_MAX - PK_MEM_FLOOR) / PK_MEM_TIMES;
+    pm->mem_bound = (pm->run_bytes < room ? pm->run_bytes : room) * PK_MEM_TIMES + PK_MEM_FLOOR;
 }
 
 pk_machine *pk_new(const char *path, gt_error *e)
@@ -78,6 +100,8 @@ pk_value *pk_alloc(pk_machine *pm, pk_kind kind)
         return NULL;
     }
     if (pm->nblock == 0 || pm->in_last == BLOCK_VALUES) {
+        if (charge(pm, BLOCK_VALUES * sizeof(pk_value)))
+            return NULL;
         if (grow_array(&pm->block, &pm->block_cap, pm->nblock, sizeof *pm->block, 16)) {
             pk_oom(pm);
             return NULL;
@@ -97,8 +121,11 @@ pk_value *pk_alloc(pk_machine *pm, pk_kind kind)
     return v;
 }
 
-static void *own_chunk(pk_machine *pm, void *p)
+static void *own_chunk(pk_machine *pm, size_t n)
 {
+    if (charge(pm, n))
+        return NULL;
+    void *p = malloc(n);
     if (!p) {
         pk_oom(pm);
         return NULL;
@@ -116,9 +143,9 @@ void *pk_bytes(pk_machine *pm, size_t n)
 {
     n = (n + 15) & ~(size_t)15;
     if (n > CHUNK_BYTES / 4)
-        return own_chunk(pm, malloc(n));
+        return own_chunk(pm, n);
     if (pm->cur_left < n) {
-        pm->cur = own_chunk(pm, malloc(CHUNK_BYTES));
+        pm->cur = own_chunk(pm, CHUNK_BYTES);
         if (!pm->cur) {
             pm->cur_left = 0;
             return NULL;
@@ -135,6 +162,8 @@ int pk_list_push(pk_machine *pm, pk_list *l, pk_value *v)
 {
     if (pm->items >= PK_MAX_ITEMS)
         return pk_fail(pm, "more than %u items in containers", PK_MAX_ITEMS);
+    if (l->n == l->cap && charge(pm, (l->cap ? l->cap : 4) * sizeof *l->v + MALLOC_COST))
+        return GT_EINPUT;
     if (grow_array(&l->v, &l->cap, l->n, sizeof *l->v, 4))
         return pk_oom(pm);
     l->v[l->n++] = v;

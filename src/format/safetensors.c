@@ -1,15 +1,13 @@
-/* Reading a safetensors file (mapped by the caller): parse the JSON header with jansson and
+/* Reading a safetensors file (read into memory by the caller): parse the JSON header with jansson and
  * check every size before using it (overflow-checked). */
 #include "config.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "format/safetensors.h"
-
-/* A header larger than this is refused before it is parsed. */
-#define ST_MAX_HEADER (100u * 1024 * 1024)
 
 static const struct {
     const char *name;
@@ -41,6 +39,14 @@ static int json_u64(const json_t *j, uint64_t *out)
         return -1;
     *out = (uint64_t)v;
     return 0;
+}
+
+int st_outside(const char *path, const char *name, uint64_t end, uint64_t data_size,
+               gt_error *e)
+{
+    return gt_fail(e, GT_EINPUT,
+                   "%s: tensor %s: data_offsets end %llu is outside the file (%llu data bytes)",
+                   path, name, (unsigned long long)end, (unsigned long long)data_size);
 }
 
 static int parse_tensor(st_file *f, const char *name, json_t *obj, uint64_t data_size,
@@ -98,9 +104,7 @@ static int parse_tensor(st_file *f, const char *name, json_t *obj, uint64_t data
         return gt_fail(e, GT_EINPUT, "%s: tensor %s: data_offsets begin %llu after end %llu", p,
                        name, (unsigned long long)*begin, (unsigned long long)*end);
     if (*end > data_size)
-        return gt_fail(e, GT_EINPUT,
-                       "%s: tensor %s: data_offsets end %llu is outside the file (%llu data bytes)",
-                       p, name, (unsigned long long)*end, (unsigned long long)data_size);
+        return st_outside(p, name, *end, data_size, e);
     if (*end - *begin != nbytes)
         return gt_fail(e, GT_EINPUT,
                        "%s: tensor %s: data_offsets give %llu bytes but shape and dtype %s need %llu",
@@ -198,26 +202,57 @@ static int parse_header(st_file *f, json_t *root, uint64_t data_size, const unsi
     return rc;
 }
 
+int st_header_len(const char *path, const unsigned char *b, size_t n, uint64_t file_size,
+                  uint64_t *hlen, gt_error *e)
+{
+    *hlen = n >= 8 ? le64(b) : 0;
+    if (n < 8 || file_size < 8)
+        return gt_fail(e, GT_EINPUT,
+                       "%s: file of %llu bytes is too short for a safetensors header", path,
+                       (unsigned long long)file_size);
+    if (*hlen > file_size - 8)
+        return gt_fail(e, GT_EINPUT,
+                       "%s: safetensors header length %llu runs past the end of the file (%llu "
+                       "bytes): the file is truncated",
+                       path, (unsigned long long)*hlen, (unsigned long long)file_size);
+    if (*hlen > ST_MAX_HEADER)
+        return gt_fail(e, GT_EINPUT, "%s: header of %llu bytes is larger than %u", path,
+                       (unsigned long long)*hlen, ST_MAX_HEADER);
+    return GT_OK;
+}
+
+uint64_t st_declared_size(const unsigned char *b, uint64_t hlen, char *name, size_t n)
+{
+    json_t *root = json_loadb((const char *)b + 8, (size_t)hlen, JSON_REJECT_DUPLICATES, NULL);
+    uint64_t end = 0;
+    int ok = json_is_object(root);
+    const char *k;
+    json_t *v;
+    json_object_foreach(root, k, v) {
+        uint64_t a;
+        json_t *jo = json_object_get(v, "data_offsets");
+        if (strcmp(k, "__metadata__") == 0)
+            continue;
+        if (!json_is_array(jo) || json_u64(json_array_get(jo, 1), &a))
+            ok = 0;
+        else if (a > end) {
+            end = a;
+            snprintf(name, n, "%s", k);
+        }
+    }
+    json_decref(root);
+    return ok && end <= UINT64_MAX - 8 - hlen ? 8 + hlen + end : 0;
+}
+
 int st_parse(st_file *f, const char *path, const unsigned char *base, size_t size, gt_error *e)
 {
     memset(f, 0, sizeof *f);
     f->path = strdup(path);
     if (!f->path)
         return gt_fail(e, GT_EFAIL, "%s: out of memory", path);
-    int rc = GT_OK;
-    uint64_t hlen = size >= 8 ? le64(base) : 0;
-    if (size < 8) {
-        rc = gt_fail(e, GT_EINPUT, "%s: file of %zu bytes is too short for a safetensors header",
-                     path, size);
-    } else if (hlen > size - 8) {
-        rc = gt_fail(e, GT_EINPUT,
-                     "%s: safetensors header length %llu runs past the end of the file (%zu "
-                     "bytes): the file is truncated",
-                     path, (unsigned long long)hlen, size);
-    } else if (hlen > ST_MAX_HEADER) {
-        rc = gt_fail(e, GT_EINPUT, "%s: header of %llu bytes is larger than %u", path,
-                     (unsigned long long)hlen, ST_MAX_HEADER);
-    } else {
+    uint64_t hlen;
+    int rc = st_header_len(path, base, size, size, &hlen, e);
+    if (rc == GT_OK) {
         json_error_t jerr;
         json_t *root = json_loadb((const char *)base + 8, (size_t)hlen,
                                   JSON_REJECT_DUPLICATES, &jerr);

@@ -20,7 +20,22 @@ typedef struct st_file {
     size_t nmeta;
 } st_file;
 
-/* Checks the size bytes at base (the file path, mapped by the caller, who keeps the mapping
+/* The header's length from the file's first 8 bytes (n >= 8 of them at b) and the file's
+ * size: refused when the file is too short, or the header runs past its end or is larger
+ * than ST_MAX_HEADER. */
+#define ST_MAX_HEADER (100u * 1024 * 1024)
+int st_header_len(const char *path, const unsigned char *b, size_t n, uint64_t file_size,
+                  uint64_t *hlen, gt_error *e);
+/* The bytes the file needs, its header (8 + hlen bytes at b) and the data its tensors'
+ * data_offsets reach: 8 + hlen + the largest end, that tensor's name in name (n bytes). 0
+ * when the header cannot tell (not JSON, not an object, offsets that are not numbers):
+ * st_parse then says what is wrong. */
+uint64_t st_declared_size(const unsigned char *b, uint64_t hlen, char *name, size_t n);
+/* The refusal of a file of size bytes whose tensor name's data_offsets end at end
+ * (st_parse's own words). */
+int st_outside(const char *path, const char *name, uint64_t end, uint64_t data_size,
+               gt_error *e);
+/* Checks the size bytes at base (the file path, read into memory by the caller, who keeps it
  * while f is used). On failure f is left closed and e says what is wrong. */
 int st_parse(st_file *f, const char *path, const unsigned char *base, size_t size, gt_error *e);
 void st_close(st_file *f);

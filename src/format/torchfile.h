@@ -1,7 +1,7 @@
 /* A file torch.save wrote, read without Python (doc/model-files.md): the zip format of
  * PyTorch 1.6 and later (data.pkl and one stored entry per storage) and the legacy format
  * (_use_new_zipfile_serialization=False: pickles followed by the storages' bytes). The
- * pickle becomes a graph of values (pickle.h) whose tensors point into the mapped file. */
+ * pickle becomes a graph of values (pickle.h) whose tensors point into the file as read. */
 #ifndef GATETUI_ENGINE_TORCHFILE_H
 #define GATETUI_ENGINE_TORCHFILE_H
 

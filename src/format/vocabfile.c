@@ -153,7 +153,7 @@ int vocabfile_read(gt_vocab_found *v, const char *path, const char *where, gt_er
     memset(v, 0, sizeof *v);
     unsigned char *b;
     size_t n;
-    int rc = read_whole_file(path, &b, &n, e);
+    int rc = read_whole_file(path, 1, &b, &n, e);
     if (rc)
         return rc;
     /* a name ending in .json is JSON; another file is JSON when it parses as JSON, else

@@ -43,6 +43,12 @@ static int find_end(const char *path, const unsigned char *b, size_t size, size_
                    "%s: a zip archive with no end record (truncated, or not a zip file)", path);
 }
 
+int zr_check_end(const char *path, const unsigned char *tail, size_t n, gt_error *e)
+{
+    size_t at;
+    return find_end(path, tail, n, &at, e);
+}
+
 static int read_dir(const char *path, const unsigned char *b, size_t size, dir *d, gt_error *e)
 {
     size_t end = 0;

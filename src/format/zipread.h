@@ -1,4 +1,4 @@
-/* A zip archive in memory (the file mapped): its entries' names and where their bytes
+/* A zip archive in memory (the file as read): its entries' names and where their bytes
  * lie, every offset and size checked against the file. Entries are not decompressed:
  * torch.save stores them, and a stored entry is read in place. */
 #ifndef GATETUI_ENGINE_ZIPREAD_H
@@ -26,6 +26,12 @@ typedef struct zr_archive {
 
 /* 1 when the size bytes at base start like a zip archive. */
 int zr_looks_like_zip(const unsigned char *base, size_t size);
+
+/* Checks that the last n bytes of a file (n >= 22, or the whole file) hold a zip archive's
+ * end record; refused, as zr_open would refuse it, when they do not. */
+int zr_check_end(const char *path, const unsigned char *tail, size_t n, gt_error *e);
+/* The bytes at a file's end zr_check_end needs: the end record and its longest comment. */
+#define ZR_TAIL (22u + 0xFFFFu)
 
 /* Reads the central directory of the archive at base[0..size). */
 int zr_open(zr_archive *z, const char *path, const unsigned char *base, size_t size,

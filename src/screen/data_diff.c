@@ -32,7 +32,7 @@ static int allocate(gt_data_diff *d, gt_error *e)
     d->c0 = malloc(LH * sizeof *d->c0);
     d->tok = malloc(S * sizeof *d->tok);
     int rc = !d->g || !d->c || !d->h || !d->h0 || !d->c0 || !d->tok
-                 ? gt_fail(e, GT_EFAIL, "out of memory for the difference view")
+                 ? gt_fail(e, GT_EFAIL, "out of memory for the difference")
                  : run_init(&d->run, m, e);
     if (rc) {
         free(d->g);

@@ -1,5 +1,5 @@
 /* The text before the last edit, run in float32 like the trace from the state before the
- * edited step, for the difference view (edited - before): the shown layer's gates, c and h
+ * edited step, for the difference (d: edited - before): the shown layer's gates, c and h
  * at up to DATA_DIFF_SPAN steps from the edited one on (fewer for a model so wide that they
  * would take more than DATA_DIFF_BUDGET bytes). Before the edited step the two runs are the
  * same; beyond the span the difference is not known. Memory is taken at the first use. */

@@ -1,4 +1,4 @@
-/* The derivative view's eigenvalues, fixed point and Lyapunov half-lives (see data_eig.h). */
+/* The derivative sheet's eigenvalues, fixed point and Lyapunov half-lives (see data_eig.h). */
 #include "config.h"
 
 #include <math.h>
@@ -25,7 +25,7 @@ int data_eig_init(gt_data_eig *de, const gt_model *m, gt_error *e)
     de->abs = malloc((size_t)(de->n + de->H) * sizeof *de->abs);
     if (!de->h0 || !de->c0 || !de->abs) {
         data_eig_free(de);
-        return gt_fail(e, GT_EFAIL, "out of memory for the derivative view's eigenvalues");
+        return gt_fail(e, GT_EFAIL, "out of memory for the derivative's eigenvalues");
     }
     de->carry = de->abs + de->n;
     return GT_OK;

@@ -1,4 +1,4 @@
-/* The derivative view's dynamics (doc/screen.md, "The derivative against the carry line"):
+/* The derivative sheet's dynamics (doc/screen.md, "The derivative against the carry line"):
  * the moduli of the eigenvalues of the whole state's step Jacobian at the cursor's step T
  * (dynamics.h), against the carry gates at T sorted; the fixed point the state would
  * settle towards under T's character (Newton from the state at T, held DATA_EIG_HOLD steps)

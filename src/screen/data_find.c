@@ -273,7 +273,6 @@ void data_find_select(gt_data_find *f, size_t a, size_t b, int layer)
 void data_find_profile(gt_data_find *f, int unit, int layer, int show)
 {
     f->prof_wanted = show;
-    f->prof_scroll = 0;
     if (!show) {
         if (bgjob_busy(&f->job) && f->job.tag == WANT_PROF)
             bgjob_cancel(&f->job);
@@ -555,14 +554,14 @@ int data_find_in_span(const gt_data_find *f, size_t s, size_t t)
     return f->selecting && s >= a && s <= b;
 }
 
-int data_find_profile_step(const gt_data_find *f, size_t *step, int *line)
+int data_find_profile_step(const gt_data_find *f, int from, size_t *step, int *line)
 {
     if (f->prof_state != FIND_KNOWN || !f->prof_text)
         return -1;
     const char *p = f->prof_text;
     for (int i = 0; p && *p; i++) {
         const char *nl = strchr(p, '\n');
-        if (i >= f->prof_scroll) {
+        if (i >= from) {
             const char *q = p;
             while (*q == ' ')
                 q++;

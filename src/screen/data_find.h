@@ -1,7 +1,7 @@
 /* Finding the units that mean something, on the screen (doc/screen.md): a hypothesis as a
  * regular expression (m: its matches underlined in the strip, every unit's r with it in
  * the gate rows and a sort by |r|), a stretch of text selected (v: the units on throughout
- * it and its other matches), a unit's profile (p: an overlay). Each is computed over one run
+ * it and its other matches), a unit's profile (p: a sheet over the panels). Each is computed over one run
  * from the zero state over the first `steps` steps of the text as edited, on the layer
  * shown, by a child process (bgjob.h): progress shown, keys answering. An edit, an undo or
  * another layer computes again what is shown. */
@@ -31,7 +31,7 @@ typedef struct gt_data_find {
     char regex[256];         /* the hypothesis, "" for none */
     int selecting;           /* v pressed once: the cursor is the other end */
     size_t anchor;           /* the end v marked */
-    int prof_wanted, prof_scroll; /* the profile is over the panels: kept computed */
+    int prof_wanted;         /* the profile is over the panels: kept computed */
 
     /* the hypothesis: the matches and every unit's r with them, for hyp_layer */
     int hyp_state, hyp_layer;
@@ -96,10 +96,10 @@ const char *data_find_progress(const gt_data_find *f, double *done);
 /* Ends the running computation and forgets what waits. */
 void data_find_cancel(gt_data_find *f);
 
-/* The first line of the profile from the top of its scroll that names a step (its table's
- * rows: "  17046   +0.7335  context"): 0, the step and (line may be NULL) the line's number;
- * -1 when there is none, or no profile. */
-int data_find_profile_step(const gt_data_find *f, size_t *step, int *line);
+/* The first line of the profile from line `from` on that names a step (its table's rows:
+ * "  17046   +0.7335  context"): 0, the step and (line may be NULL) the line's number; -1
+ * when there is none, or no profile. */
+int data_find_profile_step(const gt_data_find *f, int from, size_t *step, int *line);
 
 /* Where n (dir > 0) or N goes from step t through the matches of the last hypothesis or
  * selection (around the end; *wrapped: it went around): 1 and *to, the match's number from 0

@@ -1,4 +1,4 @@
-/* The Jacobian view's data (see data_jac.h). */
+/* The derivative sheet's Jacobian (see data_jac.h). */
 #include "config.h"
 
 #include <stdio.h>
@@ -8,7 +8,7 @@
 
 #include "screen/data_jac.h"
 
-static void wait_run(gt_data_jac *jv);
+static void stop_run(gt_data_jac *jv);
 
 int data_jac_init(gt_data_jac *jv, const gt_model *m, gt_error *e)
 {
@@ -23,14 +23,14 @@ int data_jac_init(gt_data_jac *jv, const gt_model *m, gt_error *e)
     jv->lag = calloc(DATA_JAC_KMAX, sizeof *jv->lag);
     if (!jv->h0 || !jv->c0 || !jv->tok || !jv->lag) {
         data_jac_free(jv);
-        return gt_fail(e, GT_EFAIL, "out of memory for the Jacobian view");
+        return gt_fail(e, GT_EFAIL, "out of memory for the derivative");
     }
     return GT_OK;
 }
 
 void data_jac_free(gt_data_jac *jv)
 {
-    wait_run(jv);
+    stop_run(jv);
     if (jv->j_layer >= 0)
         jacobian_free(&jv->j);
     free(jv->h0);
@@ -43,7 +43,7 @@ void data_jac_free(gt_data_jac *jv)
 
 void data_jac_model_changed(gt_data_jac *jv)
 {
-    wait_run(jv);
+    stop_run(jv);
     if (jv->j_layer >= 0)
         jacobian_free(&jv->j);
     jv->j_layer = -1;
@@ -85,6 +85,7 @@ static int start(gt_data_jac *jv, gt_trace *tr, int layer, size_t t, gt_error *e
         if (rc)
             return rc;
         jv->j_layer = layer;
+        jv->j.stop = &jv->stop;
     }
     jv->run_step = t;
     jv->run_layer = layer;
@@ -102,6 +103,7 @@ static int start(gt_data_jac *jv, gt_trace *tr, int layer, size_t t, gt_error *e
         return rc;
     trace_read(tr, t - (size_t)K, (size_t)K + 1, jv->tok); /* T - K .. T, as edited */
     atomic_store(&jv->done, 0);
+    atomic_store(&jv->stop, 0);
     if (pthread_create(&jv->th, NULL, run, jv) != 0)
         return gt_fail(e, GT_EFAIL, "the derivative: no thread to compute it on");
     jv->computing = 2; /* 2: a thread to join */
@@ -139,14 +141,17 @@ int data_jac_tick(gt_data_jac *jv)
     return 1;
 }
 
-/* Waits for a running computation to end and collects it. */
-static void wait_run(gt_data_jac *jv)
+/* Stops a running computation (its thread ends within a fraction of a second, jacobian.h)
+ * and joins it; what it would have computed is dropped. */
+static void stop_run(gt_data_jac *jv)
 {
     if (jv->computing == 2) {
+        atomic_store(&jv->stop, 1);
         pthread_join(jv->th, NULL);
-        jv->computing = 1; /* joined: collected as a computation without a thread */
     }
-    data_jac_tick(jv);
+    jv->computing = 0;
+    jv->valid = 0;
+    jv->error[0] = 0;
 }
 
 int data_jac_busy(const gt_data_jac *jv)

@@ -1,12 +1,14 @@
-/* The Jacobian view's data (doc/screen.md, "The derivative against the carry line"): at the
+/* The derivative sheet's data (doc/screen.md, "The derivative against the carry line"): at the
  * cursor's step T, for the layer shown, J(T-k, k) = dc_T / dc_(T-k) (a GRU: h) for k = 1..K
- * against the carry line, from the Jacobian of jacobian.h; computed when the view is up and
+ * against the carry line, from the Jacobian of jacobian.h; computed when the sheet is up and
  * the step, the layer, K or the edits changed, by a thread of its own (some tens of
  * milliseconds for K = 32 on a model of 256 units), the last result shown meanwhile: the
  * state at T - K and the tokens are read from the trace first, on the caller's thread, and
  * a step asked for while a computation runs is computed after it (the latest asked for). The
  * lags as seen from the selected unit are taken from what was computed, without computing
- * again. */
+ * again. A computation no longer wanted (the model changed, the screen ends, on a signal or
+ * when the terminal goes away) is stopped within a fraction of a second, whatever H
+ * (jacobian.h's stop flag), never waited for. */
 #ifndef GATETUI_DATA_JAC_H
 #define GATETUI_DATA_JAC_H
 
@@ -52,11 +54,13 @@ typedef struct gt_data_jac {
     gt_error run_e;
     pthread_t th;
     atomic_int done;
+    atomic_int stop;    /* the Jacobian's stop flag: a computation no longer wanted ends soon */
 } gt_data_jac;
 
 int data_jac_init(gt_data_jac *jv, const gt_model *m, gt_error *e);
 void data_jac_free(gt_data_jac *jv);
-/* The model's weights changed (its interventions): made again at the next update. */
+/* The model's weights changed (its interventions): a computation running is stopped, and J
+ * made again at the next update. */
 void data_jac_model_changed(gt_data_jac *jv);
 /* The edits changed: compute again before the next frame. */
 void data_jac_invalidate(gt_data_jac *jv);

@@ -152,20 +152,6 @@ int data_pert_update(gt_data_pert *pv, gt_trace *tr, int layer, int K, gt_error 
     return GT_OK;
 }
 
-int data_pert_set_horizon(gt_data_pert *pv, gt_trace *tr, int layer, int K, gt_error *e)
-{
-    K = K < DATA_PERT_KMIN ? DATA_PERT_KMIN : K > DATA_PERT_KMAX ? DATA_PERT_KMAX : K;
-    return K == pv->horizon ? GT_OK : data_pert_update(pv, tr, layer, K, e);
-}
-
-int data_pert_set_all(gt_data_pert *pv, gt_trace *tr, int layer, int all, gt_error *e)
-{
-    if (!all == !pv->all)
-        return GT_OK;
-    pv->all = all;
-    return data_pert_update(pv, tr, layer, pv->horizon, e);
-}
-
 double data_pert_ratio(const gt_data_pert *pv, int kmax, int *k_at)
 {
     *k_at = -1;

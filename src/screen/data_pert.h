@@ -1,8 +1,9 @@
 /* The perturbation of the last edit as the screen keeps it (doc/measures.md, "Perturbation"): the edited text
  * against the text before that edit, on the layer shown, for k = 0..K; or, with `all`, the
- * text with every edit against the text as loaded, from the first edited step. Computed when an
- * edit is made or undone, the layer changes or K does (never while drawing), from the
- * edited step on and only K + 1 steps far. */
+ * text with every edit against the text as loaded, from the first edited step. Computed as
+ * the frame is prepared after an edit is made or undone, the layer changes or K does (never
+ * while drawing, nor key by key: view.c), from the edited step on and only K + 1 steps
+ * far. */
 #ifndef GATETUI_DATA_PERT_H
 #define GATETUI_DATA_PERT_H
 
@@ -21,7 +22,7 @@
 
 typedef struct gt_data_pert {
     int horizon;         /* the K the curves are for (the screen's: gt_shared) */
-    int all;             /* every edit against the text as loaded (data_pert_set_all) */
+    int all;             /* every edit against the text as loaded (the screen's A) */
     /* the last edit's curves (valid), as computed */
     int valid;
     size_t step;         /* the edited step s (with all: the first edited step) */
@@ -57,12 +58,6 @@ void data_pert_model_changed(gt_data_pert *pv);
 /* Computes the curves of tr's last edit on layer `layer` for horizon K (DATA_PERT_KMIN..
  * DATA_PERT_KMAX; the curves stop at the text's end); with no edit left, empties them. */
 int data_pert_update(gt_data_pert *pv, gt_trace *tr, int layer, int K, gt_error *e);
-
-/* The same when K is not the one the curves are for. */
-int data_pert_set_horizon(gt_data_pert *pv, gt_trace *tr, int layer, int K, gt_error *e);
-/* The same when `all` (every edit against the text as loaded, or the last one alone) is not
- * what the curves are for. */
-int data_pert_set_all(gt_data_pert *pv, gt_trace *tr, int layer, int all, gt_error *e);
 
 /* The ratio measured / forget-only (c for an LSTM, h for a GRU) at the last k up to kmax
  * (K when kmax < 1 or above it) whose measured difference is at or above rounding's floor

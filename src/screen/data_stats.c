@@ -1,4 +1,4 @@
-/* The report computed by a child process for the stats view (see data_stats.h): the child
+/* The report computed by a child process for the report's sheet (see data_stats.h): the child
  * computes it with report.h and sends the tables' text. */
 #include "config.h"
 
@@ -21,25 +21,30 @@ int data_stats_init(gt_data_stats *sv, const gt_model *m, gt_trace *tr, const ch
     snprintf(sv->text_name, sizeof sv->text_name, "%s", text_name);
     sv->text = calloc((size_t)m->layers, sizeof *sv->text);
     sv->raw = calloc((size_t)m->layers, sizeof *sv->raw);
+    sv->bare = calloc((size_t)m->layers, sizeof *sv->bare);
+    sv->ci_width = calloc((size_t)m->layers, sizeof *sv->ci_width);
     sv->wrap_at = calloc((size_t)m->layers, sizeof *sv->wrap_at);
+    sv->bare_shown = calloc((size_t)m->layers, 1);
     sv->lines = calloc((size_t)m->layers, sizeof *sv->lines);
     sv->width = calloc((size_t)m->layers, sizeof *sv->width);
     sv->units = calloc((size_t)m->layers, sizeof *sv->units);
     sv->cols = calloc((size_t)m->layers, sizeof *sv->cols);
     sv->have_col = calloc((size_t)m->layers, 1);
-    if (!sv->text || !sv->raw || !sv->wrap_at || !sv->lines || !sv->width || !sv->units ||
-        !sv->cols || !sv->have_col) {
+    if (!sv->text || !sv->raw || !sv->bare || !sv->ci_width || !sv->wrap_at ||
+        !sv->bare_shown || !sv->lines || !sv->width || !sv->units || !sv->cols ||
+        !sv->have_col) {
         data_stats_free(sv);
-        return gt_fail(e, GT_EFAIL, "out of memory for the stats view");
+        return gt_fail(e, GT_EFAIL, "out of memory for the report's tables");
     }
     return GT_OK;
 }
 
 /* ---- the child ---- */
 
-/* What follows the tables' text and a 0 byte in the child's result: the column of the
- * table that compares several models (a gt_compare_col), this, then the H rows of the
- * unit table (the child is a fork: the same layout). */
+/* What follows the tables' text, a 0 byte, the same without the intervals and a 0 byte in
+ * the child's result: the column of the table that compares several models (a
+ * gt_compare_col), this, then the H rows of the unit table (the child is a fork: the same
+ * layout). */
 typedef struct units_head {
     int hidden, ngates, carry, K;
     char gate_name[REPORT_MAX_GATES][4];
@@ -103,6 +108,8 @@ static int child_main(gt_bgjob *job, void *ctx, char *why)
         r.m = &named;
         FILE *f = open_memstream(&buf, &n);
         int bad = !f || report_print_text(f, &r, sv->text_name, &e);
+        if (!bad) /* where the intervals do not fit */
+            bad = fputc(0, f) == EOF || report_print_text_as(f, &r, sv->text_name, 0, &e);
         if (!bad && r.unit_table)
             write_units(f, &r);
         if (f && fclose(f))
@@ -141,11 +148,16 @@ void data_stats_free(gt_data_stats *sv)
         free(sv->text[k]);
     for (int k = 0; sv->raw && k < sv->layers; k++)
         free(sv->raw[k]);
+    for (int k = 0; sv->bare && k < sv->layers; k++)
+        free(sv->bare[k]);
     for (int k = 0; sv->units && k < sv->layers; k++)
         free(sv->units[k]);
     free(sv->text);
     free(sv->raw);
+    free(sv->bare);
+    free(sv->ci_width);
     free(sv->wrap_at);
+    free(sv->bare_shown);
     free(sv->units);
     free(sv->lines);
     free(sv->width);
@@ -161,8 +173,9 @@ void data_stats_forget(gt_data_stats *sv)
     for (int k = 0; k < sv->layers; k++) {
         free(sv->text[k]);
         free(sv->raw[k]);
+        free(sv->bare[k]);
         free(sv->units[k]);
-        sv->text[k] = sv->raw[k] = NULL;
+        sv->text[k] = sv->raw[k] = sv->bare[k] = NULL;
         sv->units[k] = NULL;
         sv->have_col[k] = 0;
     }
@@ -237,7 +250,7 @@ static void wrap_line(FILE *f, const char *p, size_t len, int at)
                 break;
             cut = i;
         }
-        if (!cut) /* a word wider than the view: whole */
+        if (!cut) /* a word wider than the sheet: whole */
             cut = len;
         fprintf(f, "%*s%.*s\n", indent, "", (int)cut, p);
         while (cut < len && p[cut] == ' ')
@@ -249,7 +262,7 @@ static void wrap_line(FILE *f, const char *p, size_t len, int at)
 }
 
 /* t (len bytes) with its lines wider than at columns broken (wrap_line; at 0: none), so
- * that the stats view shows every number whole (doc/screen.md, "The stats view"); NULL
+ * that the report's sheet shows every number whole (doc/screen.md, "The report's tables"); NULL
  * when out of memory. */
 static char *wrapped(const char *t, size_t len, int at)
 {
@@ -275,28 +288,57 @@ static char *wrapped(const char *t, size_t len, int at)
     return out;
 }
 
-/* The tables (up to a 0 byte) become layer k's text; the unit table after it, its rows. */
+/* The widest of the lines of t that differ from u's (the same number of lines): those that
+ * hold the intervals. */
+static int differing_width(const char *t, const char *u)
+{
+    int width = 0;
+    while (*t && *u) {
+        size_t a = strcspn(t, "\n"), b = strcspn(u, "\n");
+        if (a != b || memcmp(t, u, a) != 0) {
+            char line[1024];
+            snprintf(line, sizeof line, "%.*s", (int)a, t);
+            int w = surf_width(line);
+            width = w > width ? w : width;
+        }
+        t += a + (t[a] != 0);
+        u += b + (u[b] != 0);
+    }
+    return width;
+}
+
+/* The tables and the same without the intervals (each up to a 0 byte) become layer k's
+ * texts; the unit table after them, its rows. */
 static void take_tables(gt_data_stats *sv, int k, const char *text, size_t all)
 {
     int lines = 0, width = 0;
     const char *nul = memchr(text, 0, all);
+    const char *nul2 = nul ? memchr(nul + 1, 0, all - (size_t)(nul + 1 - text)) : NULL;
     size_t len = nul ? (size_t)(nul - text) : all;
-    if (nul && all - len - 1 >= sizeof *sv->cols) {
-        memcpy(&sv->cols[k], nul + 1, sizeof *sv->cols);
+    if (nul2 && all - (size_t)(nul2 + 1 - text) >= sizeof *sv->cols) {
+        size_t rest = all - (size_t)(nul2 + 1 - text);
+        memcpy(&sv->cols[k], nul2 + 1, sizeof *sv->cols);
         sv->have_col[k] = 1;
-        take_units(sv, k, nul + 1 + sizeof *sv->cols, all - len - 1 - sizeof *sv->cols);
+        take_units(sv, k, nul2 + 1 + sizeof *sv->cols, rest - sizeof *sv->cols);
     }
     char *raw = malloc(len + 1), *t = raw ? wrapped(text, len, 0) : NULL;
-    if (!t) {
+    char *bare = nul2 ? strdup(nul + 1) : NULL;
+    if (!t || (nul2 && !bare)) {
         free(raw);
+        free(t);
+        free(bare);
         snprintf(sv->error, sizeof sv->error, "report of layer %d: out of memory", k);
         return;
     }
     memcpy(raw, text, len);
     raw[len] = 0;
     free(sv->raw[k]);
+    free(sv->bare[k]);
     sv->raw[k] = raw;
+    sv->bare[k] = bare;
+    sv->ci_width[k] = bare ? differing_width(raw, bare) : 0;
     sv->wrap_at[k] = 0;
+    sv->bare_shown[k] = 0;
     measure(t, &lines, &width);
     free(sv->text[k]);
     sv->text[k] = t;
@@ -308,13 +350,23 @@ void data_stats_fit(gt_data_stats *sv, int layer, int width)
 {
     if (layer < 0 || layer >= sv->layers || !sv->raw[layer] || sv->wrap_at[layer] == width)
         return;
-    char *t = wrapped(sv->raw[layer], strlen(sv->raw[layer]), width);
+    const int bare = sv->bare[layer] && sv->ci_width[layer] > width;
+    const char *src = bare ? sv->bare[layer] : sv->raw[layer];
+    char *t = wrapped(src, strlen(src), width);
     if (!t) /* out of memory: the lines as they were */
         return;
     free(sv->text[layer]);
     sv->text[layer] = t;
     sv->wrap_at[layer] = width;
+    sv->bare_shown[layer] = (char)bare;
     measure(t, &sv->lines[layer], &sv->width[layer]);
+}
+
+int data_stats_ci_need(const gt_data_stats *sv, int layer)
+{
+    return layer >= 0 && layer < sv->layers && sv->text[layer] && sv->bare_shown[layer]
+               ? sv->ci_width[layer]
+               : 0;
 }
 
 const char *data_stats_tables(const gt_data_stats *sv, int layer, int *lines, int *width)

@@ -1,10 +1,10 @@
-/* The stats view's data: the report (report.h, doc/measures.md) for the text as loaded, one
- * per layer, kept once computed. The tables are the same text `gatetui --report` prints;
- * the unit table's rows come with them (the unit table view, the sort by the mean carry
- * gate).
+/* The report of the text (report.h, doc/measures.md) for the text as loaded, one per layer,
+ * kept once computed: the report's sheet (r) shows its tables, the same text `gatetui
+ * --report` prints; the unit table's rows come with them (the unit table's sheet, U; the
+ * sort by the mean carry gate).
  * A report takes a while (seconds on a 256-unit model, minutes on a very wide one), so it
  * is computed by a child process (bgjob.h): the keys keep working meanwhile, and closing
- * the view, asking for another layer or quitting ends the computation at once. */
+ * the sheet, asking for another layer or quitting ends the computation at once. */
 #ifndef GATETUI_DATA_STATS_H
 #define GATETUI_DATA_STATS_H
 
@@ -25,7 +25,10 @@ typedef struct gt_data_stats {
     int *lines;         /* [layers] their number of lines */
     int *width;         /* [layers] the widest line's columns */
     char **raw;         /* [layers] the tables as the report printed them */
+    char **bare;        /* [layers] the same lines without the 95% intervals */
+    int *ci_width;      /* [layers] the widest of raw's lines that hold intervals */
     int *wrap_at;       /* [layers] the columns text's lines were broken at (0: none) */
+    char *bare_shown;   /* [layers] 1: text is bare's (the intervals' lines did not fit) */
     gt_unit_row **units; /* [layers] each layer's unit table ([H] rows, unit order), NULL
                             until computed, with the tables */
     /* the unit table's gates (their names, the carry gate's index) and the report's
@@ -56,10 +59,14 @@ void data_stats_want(gt_data_stats *sv, int layer);
 /* The model changed (its interventions): the tables known are dropped, a computation
  * ended. */
 void data_stats_forget(gt_data_stats *sv);
-/* Layer's tables as shown in width columns: the report's lines wider than that broken at
- * their last space that fits, the rest indented on the lines after (computed again when
- * the width changes). */
+/* Layer's tables as shown in width columns: with their 95% intervals where those lines fit,
+ * else the same lines without them; the lines wider than that broken at their last space
+ * that fits, the rest indented on the lines after (computed again when the width
+ * changes). */
 void data_stats_fit(gt_data_stats *sv, int layer, int width);
+/* The columns the lines with the intervals need when the tables shown are without them
+ * (data_stats_fit), else 0. */
+int data_stats_ci_need(const gt_data_stats *sv, int layer);
 /* Layer's tables (NULL until computed); their lines and widest line's columns. */
 const char *data_stats_tables(const gt_data_stats *sv, int layer, int *lines, int *width);
 /* The first line of layer's tables from line `from` on that names a step (the windows'

@@ -157,7 +157,9 @@ void fmt_signed(char *buf, size_t n, float v)
 
 void fmt_halflife(char *buf, size_t n, double hl, int utf8)
 {
-    if (isinf(hl) || hl >= 99999.5)
+    if (isnan(hl))
+        snprintf(buf, n, "-");
+    else if (isinf(hl) || hl >= 99999.5)
         snprintf(buf, n, "%s", utf8 ? "∞" : "inf");
     else if (hl < 99.95)
         snprintf(buf, n, "%.1f", hl);

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "screen/frame.h"
+#include "screen/help.h"
 #include "screen/panel.h"
+#include "screen/sheet.h"
 
 static void too_small(gt_surface *s)
 {
@@ -31,20 +33,17 @@ void frame_draw(gt_surface *s, const gt_view *v)
     panel_header(s, v->lay.r[P_HEADER], v);
     panel_strip(s, v->lay.r[P_STRIP], v);
     gt_rect g = v->lay.r[P_GATES], body = {g.x, g.y, v->lay.cols, g.h};
-    switch (v->ui->overlay) {
-    case OVERLAY_PROFILE: panel_profile(s, body, v); break;
-    case OVERLAY_STATS: panel_stats(s, body, v); break;
-    case OVERLAY_UNITS: panel_units(s, body, v); break;
-    case OVERLAY_JACOBIAN: panel_jacobian(s, body, v); break;
-    case OVERLAY_NONE:
+    const gt_sheet *up = v->ui->sheet;
+    if (up) { /* a sheet covers the panels below the strip */
+        up->draw(s, body, v);
+    } else {
         panel_gates(s, v->lay.r[P_GATES], v);
         if (v->lay.r[P_CELLHID].h > 0)
             panel_cellhid(s, v->lay.r[P_CELLHID], v);
         panel_unit(s, v->lay.r[P_UNIT], v);
         panel_perturb(s, v->lay.r[P_PERTURB], v);
-        break;
     }
     panel_status(s, v->lay.r[P_STATUS], v);
-    if (v->ui->help)
-        panel_help(s, v->ui->help_scroll);
+    if (v->ui->input == INPUT_HELP)
+        help_draw(s, v);
 }

@@ -1,4 +1,5 @@
-/* A whole frame: the layout's panels, or a "too small" notice, and the help over them. */
+/* A whole frame: the header, the strip, the panels or the sheet over them (sheet.h), the
+ * status line, or a "too small" notice; and the help box over it all. */
 #ifndef GATETUI_FRAME_H
 #define GATETUI_FRAME_H
 

@@ -43,58 +43,57 @@ static void select_key(gt_view *v)
     v->ui->msg_error = 0;
 }
 
-int keys_find_char(gt_view *v, const gt_key *k)
+/* ;: the next signal, and the hypothesis's best unit under it (every signal's r is known
+ * with the hypothesis). */
+static void next_signal(gt_view *v)
 {
     gt_data_find *f = &v->find;
-    if (k->ctrl)
-        return 0;
-    switch (k->cp) {
-    case 'm':
-        v->ui->prompt = PROMPT_MATCH;
-        snprintf(v->ui->input, sizeof v->ui->input, "%s", f->regex);
-        return 1;
-    case 'v': select_key(v); return 1;
-    case 'p': view_toggle_overlay(v, OVERLAY_PROFILE); return 1;
-    case ';': {
-        data_find_next_signal(f, v->layer, v->unit);
-        int n = snprintf(v->ui->msg, sizeof v->ui->msg,
-                         "signal %s for r, the selection and the profile",
-                         data_find_signal_name(f));
-        /* every signal's r is known with the hypothesis: its best unit under this one */
-        int best = -1;
-        for (int u = 0; data_find_has_r(f, v->layer) && u < model_width(v->m, v->layer); u++) {
-            const double r = data_find_r(f, u);
-            if (!isnan(r) && (best < 0 || fabs(r) > fabs(data_find_r(f, best))))
-                best = u;
-        }
-        if (best >= 0 && n > 0 && (size_t)n < sizeof v->ui->msg)
-            snprintf(v->ui->msg + n, sizeof v->ui->msg - (size_t)n,
-                     "; the best unit for \"%.60s\" now %d, r = %+.3f", f->regex, best,
-                     data_find_r(f, best));
-        v->ui->msg_error = 0;
-        return 1;
+    data_find_next_signal(f, v->layer, v->unit);
+    int n = snprintf(v->ui->msg, sizeof v->ui->msg, "signal %s for r, the selection and the profile",
+                     data_find_signal_name(f));
+    int best = -1;
+    for (int u = 0; data_find_has_r(f, v->layer) && u < v->m->hidden; u++) {
+        const double r = data_find_r(f, u);
+        if (!isnan(r) && (best < 0 || fabs(r) > fabs(data_find_r(f, best))))
+            best = u;
     }
-    case ',':
-    case '.':
-        data_find_change_threshold(f, k->cp == '.' ? 1 : -1, v->layer);
+    if (best >= 0 && n > 0 && (size_t)n < sizeof v->ui->msg)
+        snprintf(v->ui->msg + n, sizeof v->ui->msg - (size_t)n,
+                 "; the best unit for \"%.60s\" now %d, r = %+.3f", f->regex, best,
+                 data_find_r(f, best));
+    v->ui->msg_error = 0;
+}
+
+gt_act keys_find_key(gt_view *v, int what)
+{
+    gt_data_find *f = &v->find;
+    switch (what) {
+    case FIND_KEY_MATCH:
+        v->ui->input = INPUT_MATCH;
+        snprintf(v->ui->prompt, sizeof v->ui->prompt, "%s", f->regex);
+        break;
+    case FIND_KEY_SELECT: select_key(v); break;
+    case FIND_KEY_SIGNAL: next_signal(v); break;
+    default: /* the threshold down or up */
+        data_find_change_threshold(f, what == FIND_KEY_HIGHER ? 1 : -1, v->layer);
         snprintf(v->ui->msg, sizeof v->ui->msg, "selection threshold %.2f", f->threshold);
         v->ui->msg_error = 0;
-        return 1;
-    default: return 0;
+        break;
     }
+    return ACT_REDRAW;
 }
 
 void keys_find_enter(gt_view *v)
 {
     gt_data_find *f = &v->find;
     gt_error e = {0};
-    if (!v->ui->input[0] && !f->regex[0])
+    if (!v->ui->prompt[0] && !f->regex[0])
         return;
-    if (data_find_set_regex(f, v->ui->input, v->layer, &e)) {
+    if (data_find_set_regex(f, v->ui->prompt, v->layer, &e)) {
         say(v, 1, e.msg);
         return;
     }
-    if (!v->ui->input[0]) {
+    if (!v->ui->prompt[0]) {
         say(v, 0, "no hypothesis: the r column is gone");
         if (v->ui->sort == SORT_R)
             v->ui->sort = SORT_INDEX;
@@ -125,38 +124,6 @@ int keys_find_jump(gt_view *v, int dir)
     return 1;
 }
 
-static void scroll(gt_view *v, long d)
-{
-    gt_data_find *f = &v->find;
-    int rows = v->lay.r[P_GATES].h - 1;
-    long max = f->prof_lines - (rows > 1 ? rows : 1);
-    long to = f->prof_scroll + d;
-    to = to > max ? max : to;
-    f->prof_scroll = to < 0 ? 0 : (int)to;
-}
-
-int keys_find_overlay(gt_view *v, const gt_key *k)
-{
-    int page = v->lay.r[P_GATES].h - 2 > 1 ? v->lay.r[P_GATES].h - 2 : 1;
-    switch (k->sym) {
-    case K_UP: scroll(v, k->shift ? -page : -1); return 1;
-    case K_DOWN: scroll(v, k->shift ? page : 1); return 1;
-    case K_PGUP: scroll(v, -page); return 1;
-    case K_PGDN: scroll(v, page); return 1;
-    case K_CHAR:
-        if (k->ctrl)
-            return 0;
-        switch (k->cp) {
-        case 'k': scroll(v, -1); return 1;
-        case 'j': scroll(v, 1); return 1;
-        case 'K': scroll(v, -page); return 1;
-        case 'J': scroll(v, page); return 1;
-        default: return 0;
-        }
-    default: return 0;
-    }
-}
-
 int keys_find_escape(gt_view *v)
 {
     gt_data_find *f = &v->find;
@@ -180,7 +147,7 @@ gt_sort keys_find_next_sort(const gt_view *v)
     if (v->ui->sort == SORT_COUNT - 1 && data_find_has_r(&v->find, v->layer))
         return SORT_R;
     gt_sort next = (gt_sort)((v->ui->sort + 1) % SORT_COUNT);
-    if (v->m->cell->carry < 0 && (next == SORT_CARRY || next == SORT_MEAN))
+    if (v->m->arch == GT_RNN && (next == SORT_CARRY || next == SORT_MEAN))
         next = SORT_ABSC; /* a plain RNN has no carry gate to sort by */
     return next;
 }

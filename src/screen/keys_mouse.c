@@ -56,9 +56,9 @@ static int keys_unit_at(const gt_view *v, int x, int y)
 gt_act keys_mouse(gt_view *v, const gt_key *k, gt_key *arrow)
 {
     arrow->sym = K_NONE;
-    if (v->lay.too_small || v->ui->prompt != PROMPT_NONE)
+    if (v->lay.too_small || v->ui->input != INPUT_KEYS)
         return ACT_NONE;
-    int overlay = v->ui->overlay != OVERLAY_NONE;
+    const int covered = v->ui->sheet != NULL; /* a sheet over the panels: no unit rows */
     gt_rect strip = v->lay.r[P_STRIP];
     if (k->sym == K_WHEEL_UP || k->sym == K_WHEEL_DOWN) {
         int up = k->sym == K_WHEEL_UP;
@@ -66,7 +66,7 @@ gt_act keys_mouse(gt_view *v, const gt_key *k, gt_key *arrow)
         if (inside(strip, k->x, k->y))
             arrow->sym = up ? K_LEFT : K_RIGHT;
         else if (k->y > strip.y + strip.h - 1 && k->y < v->lay.rows - 1)
-            arrow->sym = up ? K_UP : K_DOWN; /* the units, or an overlay's scrolling */
+            arrow->sym = up ? K_UP : K_DOWN; /* the units, or a sheet's scrolling */
         return ACT_NONE;
     }
     if (k->sym != K_CLICK)
@@ -76,7 +76,7 @@ gt_act keys_mouse(gt_view *v, const gt_key *k, gt_key *arrow)
         view_seek(v, (size_t)s);
         return ACT_REDRAW;
     }
-    int u = overlay ? -1 : keys_unit_at(v, k->x, k->y);
+    int u = covered ? -1 : keys_unit_at(v, k->x, k->y);
     if (u >= 0) {
         view_select_unit(v, u);
         return ACT_REDRAW;

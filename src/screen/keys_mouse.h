@@ -4,7 +4,8 @@
 #ifndef GATETUI_KEYS_MOUSE_H
 #define GATETUI_KEYS_MOUSE_H
 
-#include "screen/keys.h"
+#include "screen/key.h"
+#include "screen/view.h"
 
 /* What a mouse event (K_CLICK, K_WHEEL_UP, K_WHEEL_DOWN) does to v: a click acts at once;
  * the wheel is turned into *arrow (an arrow key, or K_NONE where it does nothing), which

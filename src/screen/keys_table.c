@@ -1,180 +1,212 @@
-/* The screen's keys as one table (see keys_table.h): data, calling nothing. */
+/* The panels' keys as one table, and finding a key's line where the screen is (see
+ * keys_table.h). */
 #include "config.h"
 
 #include <stddef.h>
 
+#include "screen/keys_find.h"
+#include "screen/keys_run.h"
 #include "screen/keys_table.h"
 
-/* A hint: its keys, their ASCII form (NULL: the same), what they do, its place in each
- * context (P = 3: third on the panels' status line). */
-#define HINT(keys, ascii, what, ...) {keys, ascii, what, NULL, 0, {__VA_ARGS__}}
-#define P [HINT_PANELS]
-#define E [HINT_EDITED]
-#define S [HINT_STATS]
-#define F [HINT_PROFILE]
-#define V [HINT_SELECT]
-#define J [HINT_DERIV]
-#define U [HINT_UNITS]
-#define M [HINT_MODELS]
-
-/* The keys that mean something else in a view over the panels first (they are found
- * first), then the help box's lines (a line without a key says what a panel shows), then
- * the keys documented that it does not list. */
-static const gt_keys_table table[] = {
-    {NULL, "close the report's tables", 0, KEY_STATS, KA_CLOSE_VIEW, NULL, NULL, {K_ESC},
-     {HINT("r Esc", NULL, "close", S = 6, M = 5)}},
-    {NULL, "close the profile", 0, KEY_PROFILE, KA_CLOSE_VIEW, NULL, NULL, {K_ESC},
-     {HINT("p Esc", NULL, "close", F = 4)}},
-    {NULL, "close the derivative", 0, KEY_JACOBIAN, KA_CLOSE_VIEW, NULL, NULL, {K_ESC},
-     {HINT("D Esc", NULL, "close", J = 5)}},
-    {NULL, "scroll the report's tables", 0, KEY_STATS, KA_SCROLL_TABLES, "kjKJ", NULL,
-     {K_UP, K_DOWN, K_PGUP, K_PGDN},
-     {HINT("↑↓", "j/k", "scroll", S = 1), HINT("PgUp/Dn", NULL, "page", S = 2)}},
-    {NULL, "the report: go to the edited step of the window's line marked ▶ (the first shown)", 0,
-     KEY_STATS, KA_STATS_MODELS, NULL, NULL, {K_ENTER}, {HINT("Enter", NULL, "go to ▶", S = 5)}},
-    {NULL, "several models: the table's columns left, right; Enter the model shown's whole report, again the table",
-     0, KEY_STATS, KA_STATS_MODELS, "hl", NULL, {K_LEFT, K_RIGHT, K_ENTER},
-     {HINT("←→", "h/l", "models", M = 1), HINT("Enter", NULL, "one's report", M = 2)}},
-    {NULL, "scroll the profile", 0, KEY_PROFILE, KA_SCROLL_PROFILE, "kjKJ", NULL,
-     {K_UP, K_DOWN, K_PGUP, K_PGDN},
-     {HINT("↑↓", "j/k", "scroll", F = 1), HINT("PgUp/Dn", NULL, "page", F = 2)}},
-    {NULL, "the profile: go to the step of the line marked ▶ (the first step's at the top)", 0,
-     KEY_PROFILE, KA_PROFILE_GO, NULL, NULL, {K_ENTER}, {HINT("Enter", NULL, "go there", F = 5)}},
-    {NULL, "the derivative's K", 0, KEY_JACOBIAN, KA_DERIVATIVE_LAGS, "+=-", NULL, {K_NONE},
-     {HINT("+/-", NULL, "K", J = 3)}},
-    {NULL, "close the unit table", 0, KEY_UNITS, KA_CLOSE_VIEW, NULL, NULL, {K_ESC},
-     {HINT("U Esc", NULL, "close", U = 5)}},
-    {NULL, "the unit table: the row above, below; a page", 0, KEY_UNITS, KA_UNITS_TABLE, "kjKJ",
-     NULL, {K_UP, K_DOWN, K_PGUP, K_PGDN}, {HINT("↑↓", "j/k", "row", U = 1)}},
-    {NULL, "the unit table: sort by the column left, right; s reverses", 0, KEY_UNITS,
-     KA_UNITS_TABLE, "hls", NULL, {K_LEFT, K_RIGHT},
-     {HINT("←→", "h/l", "column", U = 2), HINT("s", NULL, "reverse", U = 3)}},
-    {"← → h l", "step one character back, forward", 0, KEY_ALL, KA_STEP, "hl", NULL,
-     {K_LEFT, K_RIGHT},
-     {HINT("←→", "h/l", "step", P = 1, E = 1, S = 4, J = 1), HINT("←→", "h/l", "extend", V = 1)}},
-    {"PgUp PgDn ^B ^F Space", "a page of text back, forward (Space: forward)", 0, KEY_ALL,
-     KA_PAGE, " ", "bf", {K_PGUP, K_PGDN}, {HINT("PgUp/Dn", NULL, "page", P = 2, V = 2)}},
-    {"Home End 0 $ G", "the first, the last step", 0, KEY_ALL, KA_ENDS, "0$G", NULL,
-     {K_HOME, K_END}, {{0}}},
-    {"^E ^Y", "scroll the text a row on, back; the cursor stays", 0, KEY_ALL, KA_SCROLL_TEXT,
-     NULL, "ey", {K_NONE}, {{0}}},
+/* The help box lists these first, then the sheets' keys (sheets.c), then those below; a
+ * line without keys ("") says what the screen shows. */
+static const gt_keyline before[] = {
+    {"← → h l", "step one character back, forward", 0, 0, keys_step,
+     {KB_SYM(K_LEFT, -1), KB_SYM(K_RIGHT, 1), KB_CHAR('h', -1), KB_CHAR('l', 1)}},
+    {"PgUp PgDn ^B ^F Space", "a page of text back, forward (Space: forward)", 0, 0, keys_page,
+     {KB_SYM(K_PGUP, -1), KB_SYM(K_PGDN, 1), KB_CTRL('b', -1), KB_CTRL('f', 1),
+      KB_CHAR(' ', 1)}},
+    {"Home End 0 $ G", "the first, the last step", 0, 0, keys_ends,
+     {KB_SYM(K_HOME, KEYS_HOME), KB_SYM(K_END, KEYS_END), KB_CHAR('0', KEYS_ZERO),
+      KB_CHAR('$', KEYS_END), KB_CHAR('G', KEYS_END)}},
+    {"^E ^Y", "scroll the text a row on, back; the cursor stays", 0, 0, keys_scroll_text,
+     {KB_CTRL('e', 1), KB_CTRL('y', -1)}},
     {"'' M 'a", "back to the step before the last jump (g, /, n, E, Home, End); mark a step a-z; go to mark a",
-     0, KEY_ALL, KA_MARK, "'M", NULL, {K_NONE}, {{0}}},
-    {"↑ ↓ k j", "select the unit above, below", 0, KEY_ALL, KA_UNIT, "kj", NULL, {K_UP, K_DOWN},
-     {HINT("↑↓", "j/k", "unit", P = 3, J = 2)}},
-    {"K J Shift-↑ Shift-↓", "a page of units up, down", 0, KEY_ALL, KA_UNIT, "KJ", NULL,
-     {K_NONE}, {{0}}},
-    {"H L #", "the first, the last unit of the order; a unit by number", 0, KEY_ALL,
-     KA_UNIT_ENDS, "HL#", NULL, {K_NONE}, {{0}}},
+     0, 0, keys_mark, {KB_CHAR('\'', KEYS_QUOTE), KB_CHAR('M', KEYS_MARK)}},
+    {"↑ ↓ k j", "select the unit above, below", 0, 0, keys_unit,
+     {KB_SYM(K_UP, -1), KB_SYM(K_DOWN, 1), KB_CHAR('k', -1), KB_CHAR('j', 1)}},
+    {"K J Shift-↑ Shift-↓", "a page of units up, down", 0, 0, keys_unit,
+     {KB_CHAR('K', -KEYS_PAGE), KB_CHAR('J', KEYS_PAGE), KB_SHIFT(K_UP, -KEYS_PAGE),
+      KB_SHIFT(K_DOWN, KEYS_PAGE)}},
+    {"H L #", "the first, the last unit of the order; a unit by number", 0, 0, keys_unit_ends,
+     {KB_CHAR('H', KEYS_FIRST), KB_CHAR('L', KEYS_LAST), KB_CHAR('#', KEYS_BY_NUMBER)}},
     {"s S", "sort units (the selected one stays): index, carry gate, mean carry gate, |c|, |Δc|, importance, |r|; reverse",
-     0, KEY_ALL, KA_SORT, "sS", NULL, {K_NONE}, {HINT("s", NULL, "sort", P = 4)}},
-    {"o", "pick the order: then i g m c d p r (index ... |r|)", 0, KEY_ALL, KA_SORT, "o", NULL,
-     {K_NONE}, {{0}}},
-    {"[ ]", "the layer below, above", 0, KEY_ALL, KA_LAYER, "[]", NULL, {K_NONE},
-     {{"[ ]", NULL, "layer", NULL, 1, {P = 5, E = 7, S = 3, J = 4, M = 3}}}},
+     0, 0, keys_sort, {KB_CHAR('s', KEYS_NEXT), KB_CHAR('S', KEYS_REVERSE)}},
+    {"o", "pick the order: then i g m c d p r (index ... |r|)", 0, 0, keys_sort,
+     {KB_CHAR('o', KEYS_PICK)}},
+    {"[ ]", "the layer below, above", 0, 0, keys_layer, {KB_CHAR('[', -1), KB_CHAR(']', 1)}},
     {"c P", "colour the text by the selected unit's c, h, i, f, g, o in turn; by the probe, components 1-3 in turn", 0,
-     KEY_ALL, KA_COLOUR, "cP", NULL,
-     {K_NONE}, {HINT("c", NULL, "colour", P = 12)}},
-    {"g", "go to a step (a number, N%, end)", 0, KEY_ALL, KA_GO_TO, "g", NULL, {K_NONE},
-     {HINT("g", NULL, "go to", P = 8)}},
+     0, keys_colour, {KB_CHAR('c', KEYS_UNIT_SIGNALS), KB_CHAR('P', KEYS_MANY_UNITS)}},
+    {"g", "go to a step (a number, N%, end)", 0, 0, keys_go_to, {KB_CHAR('g', 0)}},
     {"/ n N", "search the text (lower case: either case); the next, previous hit of a search, m or v",
-     0, KEY_ALL, KA_SEARCH, "/nN", NULL, {K_NONE}, {HINT("/", NULL, "search", P = 9)}},
+     0, 0, keys_search, {KB_CHAR('/', 0), KB_CHAR('n', 1), KB_CHAR('N', -1)}},
     {.keys = "", .what = "in a prompt: ← → Home End move, ^U ^W ^K delete, ↑ ↓ earlier lines"},
-    {"m v", "match a regular expression (r of every unit, then its probe's AUC); select a stretch", 0, KEY_ALL,
-     KA_FIND, "mv", NULL, {K_NONE},
-     {HINT("m", NULL, "match", P = 13), HINT("v", NULL, "select", P = 14, V = 3)}},
-    {"p ; , .", "the unit's profile; the signal of r, v, p; v's threshold -/+", 0, KEY_ALL,
-     KA_FIND, "p;,.", NULL, {K_NONE},
-     {HINT("p", NULL, "profile", P = 15), HINT(";", NULL, "signal", F = 3)}},
-    {"e", "edit the character under the cursor (then type it; Enter twice: a newline)", 0,
-     KEY_ALL, KA_EDIT, "e", NULL, {K_NONE}, {HINT("e", NULL, "edit", P = 6, E = 2)}},
-    {"u ^R", "undo the last edit; redo the last undone", 0, KEY_ALL, KA_UNDO, "u", "r",
-     {K_NONE}, {HINT("u", NULL, "undo", P = 7, E = 3)}},
-    {"E", "the next edited step", 0, KEY_ALL, KA_NEXT_EDIT, "E", NULL, {K_NONE}, {{0}}},
-    {"+ = -", "perturbation horizon K: double, halve (4-1024)", 0, KEY_ALL, KA_HORIZON, "+=-",
-     NULL, {K_NONE}, {HINT("+/-", NULL, "K", E = 4)}},
-    {"A", "perturbation: every edit at once against the text as loaded, or the last edit", 0,
-     KEY_ALL, KA_PERT_ALL, "A", NULL, {K_NONE}, {{0}}},
+    {"m v", "match a regular expression (r of every unit, then its probe's AUC); select a stretch", 0,
+     0, keys_find_key, {KB_CHAR('m', FIND_KEY_MATCH), KB_CHAR('v', FIND_KEY_SELECT)}},
+    {"; , .", "the signal of r, v, p; v's threshold -/+", 0, 0, keys_find_key,
+     {KB_CHAR(';', FIND_KEY_SIGNAL), KB_CHAR(',', FIND_KEY_LOWER),
+      KB_CHAR('.', FIND_KEY_HIGHER)}},
+    {"e", "edit the character under the cursor (then type it; Enter twice: a newline)", 0, 0,
+     keys_edit, {KB_CHAR('e', 0)}},
+    {"u ^R", "undo the last edit; redo the last undone", 0, 0, keys_undo,
+     {KB_CHAR('u', KEYS_UNDO), KB_CTRL('r', KEYS_REDO)}},
+    {"E", "the next edited step", 0, 0, keys_next_edit, {KB_CHAR('E', 0)}},
+    {"+ = -", "perturbation horizon K: double, halve (4-1024)", 0, 0, keys_horizon,
+     {KB_CHAR('+', 1), KB_CHAR('=', 1), KB_CHAR('-', -1)}},
+    {"A", "perturbation: every edit at once against the text as loaded, or the last edit", 0, 0,
+     keys_pert_all, {KB_CHAR('A', 0)}},
     {"( )", "perturbation: read the ratio measured / forget-only at half, twice the k (up to K)", 0,
-     KEY_ALL, KA_RATIO_K, "()", NULL, {K_NONE}, {{0}}},
-    {"d", "gate bars and unit: edited - before the last edit, or values", 0, KEY_ALL,
-     KA_DIFFERENCE, "d", NULL, {K_NONE}, {{"d", NULL, "difference", "values", 0, {E = 5}}}},
-    {"w", "write the edited text to a new file here, its edits' list beside it", 0, KEY_ALL, KA_WRITE, "w", NULL,
-     {K_NONE}, {HINT("w", NULL, "write text", E = 6)}},
-    {"r", "report tables of the text (r or Esc closes, arrows scroll)", 0, KEY_ALL, KA_REPORT,
-     "r", NULL, {K_NONE}, {HINT("r", NULL, "report", P = 10, E = 8)}},
-    {"U", "the unit table: mean gates, three half-lives per unit (← → sort, Enter selects; U Esc close)",
-     0, KEY_ALL, KA_UNITS_OPEN, "U", NULL, {K_NONE}, {{0}}},
-    {"Enter", "in the unit table: select the row's unit on the panels", 0, KEY_UNITS,
-     KA_UNITS_TABLE, NULL, NULL, {K_ENTER}, {HINT("Enter", NULL, "select", U = 4)}},
-    {"D", "dc_T/dc_(T-k) against the carry line at the cursor (+ - its K, D Esc close)", 0,
-     KEY_ALL, KA_DERIVATIVE, "D", NULL, {K_NONE}, {HINT("D", NULL, "derivative", P = 16)}},
-    {"< >", "the layer's forget bias (GRU: update z) down, up by 0.5", 0, KEY_ALL, KA_BIAS,
-     "<>", NULL, {K_NONE}, {{0}}},
-    {"{ }", "the selected unit's forget bias down, up by 0.5", 0, KEY_ALL, KA_BIAS, "{}", NULL,
-     {K_NONE}, {{0}}},
-    {"a C", "ablate the selected unit (again: back); the carousel f = 1 (LSTM)", 0, KEY_ALL,
-     KA_ABLATE, "aC", NULL, {K_NONE}, {{0}}},
-    {"Z", "remove every intervention (the edits stay)", 0, KEY_ALL, KA_CLEAR_INTERVENTIONS,
-     "Z", NULL, {K_NONE}, {{0}}},
+     0, keys_ratio_k, {KB_CHAR('(', -1), KB_CHAR(')', 1)}},
+    {"d", "gate bars and unit: edited - before the last edit, or values", 0, 0, keys_difference,
+     {KB_CHAR('d', 0)}},
+    {"w", "write the edited text to a new file here, its edits' list beside it", 0, 0,
+     keys_write, {KB_CHAR('w', 0)}},
+};
+
+static const gt_keyline after[] = {
+    {"< >", "the layer's forget bias (GRU: update z) down, up by 0.5", 0, 0, keys_bias,
+     {KB_CHAR('<', -1), KB_CHAR('>', 1)}},
+    {"{ }", "the selected unit's forget bias down, up by 0.5", 0, 0, keys_bias,
+     {KB_CHAR('{', -2), KB_CHAR('}', 2)}},
+    {"a C", "ablate the selected unit (again: back); the carousel f = 1 (LSTM)", 0, 0,
+     keys_ablate, {KB_CHAR('a', KEYS_ABLATE), KB_CHAR('C', KEYS_CAROUSEL)}},
+    {"Z", "remove every intervention (the edits stay)", 0, 0, keys_clear_interventions,
+     {KB_CHAR('Z', 0)}},
     {"X", "the HTML figure of the selected unit (in c's signal) around the cursor, to a new file here",
-     0, KEY_ALL, KA_FIGURE, "X", NULL, {K_NONE}, {{0}}},
-    {"x", "export this frame to a text file", 0, KEY_ALL, KA_EXPORT, "x", NULL, {K_NONE},
-     {HINT("x", NULL, "export", P = 11, E = 9)}},
-    {"Tab S-Tab", "several models: the next, previous one (same step, edits)", 0, KEY_ALL,
-     KA_NONE, NULL, NULL, {K_NONE}, {HINT("Tab", NULL, "model", M = 4)}},
-    {"Esc", "cancel a prompt or a selection, stop a computation", 0, KEY_ALL, KA_ESCAPE, NULL,
-     NULL, {K_ESC}, {HINT("Esc", NULL, "cancel", V = 4)}},
-    {"^L", "draw the screen again", 0, KEY_ALL, KA_REDRAW, NULL, "l", {K_NONE}, {{0}}},
-    {"mouse", "click a unit row or a character; the wheel steps or selects units", 0, KEY_ALL,
-     KA_NONE, NULL, NULL, {K_NONE}, {{0}}},
-    {"?", "this help (↑ ↓ PgUp PgDn scroll it, any other key closes it)", 0, KEY_ALL,
-     KA_HELP_OPEN, "?", NULL, {K_NONE},
-     {HINT("?", NULL, "help", P = 17, E = 10, S = 7, F = 6, V = 5, J = 6, U = 6, M = 6)}},
-    {"q ^C", "quit (q asks again while edits are not written)", 0, KEY_ALL, KA_QUIT, "q", "c",
-     {K_NONE}, {HINT("q", NULL, "quit", P = 18, E = 11, S = 8, F = 7, V = 6, J = 7, U = 7, M = 7)}},
+     0, 0, keys_figure, {KB_CHAR('X', 0)}},
+    {"x", "export this frame to a text file", 0, 0, keys_export, {KB_CHAR('x', 0)}},
+    {"Tab S-Tab", "several models: the next, previous one (same step, edits)", 0, 0, NULL,
+     {KB_SYM(K_TAB, 0), KB_SHIFT(K_TAB, 0)}},
+    {"Esc", "cancel a prompt or a selection, stop a computation", 0, 0, keys_escape,
+     {KB_SYM(K_ESC, 0)}},
+    {"^L", "draw the screen again", 0, 0, keys_redraw, {KB_CTRL('l', 0)}},
+    {"mouse", "click a unit row or a character; the wheel steps or selects units", 0, 0, NULL,
+     {KB_SYM(K_CLICK, 0), KB_SYM(K_WHEEL_UP, 0), KB_SYM(K_WHEEL_DOWN, 0)}},
+    {"?", "this help (↑ ↓ PgUp PgDn scroll it, any other key closes it)", 0, 0, keys_help_open,
+     {KB_CHAR('?', 0)}},
+    {"q ^C", "quit (q asks again while edits are not written)", 0, 0, keys_quit,
+     {KB_CHAR('q', KEYS_ASK), KB_CTRL('c', KEYS_NOW)}},
     {.keys = "", .what = ""},
     {.keys = "", .what = "unit rows: #, gate bars and values, c, h, t½ = ln .5 / ln f (steps), Δc = c - c at the step before"},
     {.keys = "", .what = "c: text shaded by tanh c: blue -1 .. plain 0 .. red +1"},
     {.keys = "", .what = "hidden by o: units with |h| < .1 although |c| > .55"},
     {.keys = "", .what = "text marks: ▲ cursor, * edited, × not in the vocabulary"},
     /* documented, not in the help box */
-    {"^Z", "suspend (the shell's fg brings the screen back)", 1, KEY_ALL, KA_NONE, NULL, NULL,
-     {K_NONE}, {{0}}},
+    {"^Z", "suspend (the shell's fg brings the screen back)", 1, 0, NULL, {KB_CTRL('z', 0)}},
 };
 
-#undef P
-#undef E
-#undef S
-#undef F
-#undef V
-#undef J
+#define NBEFORE ((int)(sizeof before / sizeof before[0]))
+#define NAFTER ((int)(sizeof after / sizeof after[0]))
 
-#define LINES (sizeof table / sizeof table[0])
-
-int keys_help(const gt_keys_table **out)
+int keys_table(const gt_keyline **b, const gt_keyline **a, int *nafter)
 {
-    *out = table;
-    return (int)LINES;
+    *b = before;
+    *a = after;
+    *nafter = NAFTER;
+    return NBEFORE;
 }
 
-int keys_hints(gt_hintctx c, const gt_keyhint **out)
+/* The first of lines[0..n) that binds k (keys_line_bind) and applies: `here` lines only
+ * when here is set, the others only when it is not. */
+static const gt_keyline *find(const gt_keyline *lines, int n, int here, const gt_key *k,
+                              int exact, const gt_keybind **bind)
 {
-    int n = 0;
-    for (int i = 0; i < KEYS_HINTS_MAX; i++)
-        out[i] = NULL;
-    for (size_t i = 0; i < LINES; i++)
-        for (int j = 0; j < KEYS_HINTS; j++) {
-            const gt_keyhint *h = &table[i].hint[j];
-            int at = h->at[c];
-            if (h->key && at > 0 && at <= KEYS_HINTS_MAX) {
-                out[at - 1] = h;
-                n = at > n ? at : n;
-            }
-        }
-    int k = 0; /* places left free close up */
+    for (int i = 0; i < n; i++) {
+        const int own = lines[i].here || !lines[i].keys;
+        if (own == here && (*bind = keys_line_bind(&lines[i], k, exact)) != NULL)
+            return &lines[i];
+    }
+    return NULL;
+}
+
+const gt_keyline *keys_line_for(const gt_sheet *up, const gt_sheet *const *sheets, int n,
+                                const gt_key *k, const gt_keybind **bind)
+{
+    const gt_keyline *l = NULL;
+    for (int exact = 1; up && !l && exact >= 0; exact--) /* the sheet's own keys first */
+        l = find(up->keys, up->nkeys, 1, k, exact, bind);
+    for (int exact = 1; !l && exact >= 0; exact--) {
+        l = find(before, NBEFORE, 0, k, exact, bind);
+        if (!l)
+            l = find(after, NAFTER, 0, k, exact, bind);
+        for (int i = 0; i < n && !l; i++)
+            l = find(sheets[i]->keys, sheets[i]->nkeys, 0, k, exact, bind);
+    }
+    return l;
+}
+
+int keys_help_lines(const gt_sheet *const *sheets, int n, const gt_keyline **out, int max)
+{
+    int k = 0;
+    for (int i = 0; i < NBEFORE && k < max; i++)
+        out[k++] = &before[i];
     for (int i = 0; i < n; i++)
-        if (out[i])
-            out[k++] = out[i];
+        for (int j = 0; j < sheets[i]->nkeys && k < max; j++)
+            if (sheets[i]->keys[j].keys)
+                out[k++] = &sheets[i]->keys[j];
+    for (int i = 0; i < NAFTER && k < max; i++)
+        out[k++] = &after[i];
     return k;
+}
+
+/* ---- the status line's hints ---- */
+
+#define HINT(name, what) {&keys_names[name], (what), NULL}
+#define END {NULL, NULL, NULL}
+
+static const gt_hint panels[] = {
+    HINT(KN_STEP, "step"), HINT(KN_PAGE, "page"), HINT(KN_UNIT, "unit"), HINT(KN_SORT, "sort"),
+    HINT(KN_LAYER, "layer"), HINT(KN_EDIT, "edit"), HINT(KN_UNDO, "undo"),
+    HINT(KN_GOTO, "go to"), HINT(KN_SEARCH, "search"), HINT(KN_EXPORT, "export"),
+    HINT(KN_COLOUR, "colour"), HINT(KN_MATCH, "match"), HINT(KN_SELECT, "select"),
+    HINT(KN_HELP, "help"), HINT(KN_QUIT, "quit"), END,
+};
+static const gt_hint edited[] = {
+    HINT(KN_STEP, "step"), HINT(KN_EDIT, "edit"), HINT(KN_UNDO, "undo"), HINT(KN_HORIZON, "K"),
+    {&keys_names[KN_DIFF], "difference", "values"}, HINT(KN_WRITE, "write text"),
+    HINT(KN_LAYER, "layer"), HINT(KN_EXPORT, "export"), HINT(KN_HELP, "help"),
+    HINT(KN_QUIT, "quit"), END,
+};
+static const gt_hint selecting[] = {
+    HINT(KN_STEP, "extend"), HINT(KN_PAGE, "page"), HINT(KN_SELECT, "select"),
+    HINT(KN_CANCEL, "cancel"), HINT(KN_HELP, "help"), HINT(KN_QUIT, "quit"), END,
+};
+
+/* The hints of list into out from out[at] on; the number after them. */
+static int copy_hints(const gt_hint *list, const gt_hint **out, int at)
+{
+    for (; list && list->name && at < KEYS_HINTS_MAX; list++)
+        out[at++] = list;
+    return at;
+}
+
+int keys_panels_hints(gt_hintctx c, const gt_sheet *const *sheets, int n, const gt_hint **out)
+{
+    const gt_hint *list = c == HINT_EDITED ? edited : c == HINT_SELECT ? selecting : panels;
+    int k = copy_hints(list, out, 0);
+    for (int place = 1; place <= KEYS_HINTS_MAX; place++) /* each sheet's key at its place */
+        for (int i = 0; i < n; i++) {
+            const gt_sheet *s = sheets[i];
+            int at = c == HINT_PANELS ? s->panels_at : c == HINT_EDITED ? s->edited_at : 0;
+            if (at != place || !s->panels_hint || k >= KEYS_HINTS_MAX)
+                continue;
+            at = at - 1 < k ? at - 1 : k;
+            for (int j = k; j > at; j--)
+                out[j] = out[j - 1];
+            out[at] = s->panels_hint;
+            k++;
+        }
+    return k;
+}
+
+int keys_hints(const gt_view *v, const gt_hint **out)
+{
+    const gt_sheet *up = v->ui->sheet;
+    const gt_hint *own = up && up->hints ? up->hints(v) : NULL;
+    if (own)
+        return copy_hints(own, out, 0);
+    gt_hintctx c = v->find.selecting           ? HINT_SELECT
+                   : trace_edit_count(v->tr) ? HINT_EDITED
+                                             : HINT_PANELS;
+    return keys_panels_hints(c, v->sheets, v->nsheets, out);
 }

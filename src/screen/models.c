@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "screen/models.h"
+#include "screen/sheets.h"
 
 int models_open(gt_models *ms, const gt_session *sm, int threads, int layer, int utf8,
                 gt_error *e)
@@ -49,7 +50,7 @@ int models_open(gt_models *ms, const gt_session *sm, int threads, int layer, int
         ms->n++;
         gt_view *v = &ms->v[k];
         v->ivs = iv;
-        v->jac.threads = threads < 0 ? 0 : threads;
+        v->threads = threads < 0 ? 0 : threads;
         v->utf8 = utf8;
         v->peers = ms->v;
         if (k == 0)
@@ -163,11 +164,13 @@ int models_tick(gt_models *ms)
 {
     int redraw = check_files(ms);
     for (int k = 0; k < ms->n; k++) {
-        const int had = ms->v[k].pert.valid;
-        if (view_tick(&ms->v[k]) && (k == ms->cur || ms->v[ms->cur].ui->overlay == OVERLAY_STATS))
-            redraw = 1; /* the others show in the stats view only, */
-        if (!had && ms->v[k].pert.valid)
-            redraw = 1; /* and their perturbation in the one shown's panel */
+        const int waited = ms->v[k].edits_wait;
+        const gt_sheet *up = ms->ui.sheet;
+        if (view_tick(&ms->v[k]) && (k == ms->cur || (up && (up->needs & SHEET_SHOWS_PEERS))))
+            redraw = 1; /* the others show in the report's sheet only, */
+        if (waited && !ms->v[k].edits_wait)
+            redraw = 1; /* and their perturbation in the one shown's panel, computed when
+                         * the frame is prepared */
     }
     return redraw;
 }

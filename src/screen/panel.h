@@ -1,9 +1,11 @@
-/* The panels: each draws one rectangle of the frame from a const view and changes nothing. */
+/* The panels: each draws one rectangle of the frame from a const view and changes nothing
+ * (the sheets over them are in sheet_*.c). panel_frame.c's helpers serve both. */
 #ifndef GATETUI_PANEL_H
 #define GATETUI_PANEL_H
 
 #include "screen/draw_layout.h"
 #include "screen/draw_surface.h"
+#include "screen/keys_line.h"
 #include "screen/view.h"
 
 void panel_header(gt_surface *s, gt_rect r, const gt_view *v);
@@ -13,17 +15,6 @@ void panel_cellhid(gt_surface *s, gt_rect r, const gt_view *v);
 void panel_unit(gt_surface *s, gt_rect r, const gt_view *v);
 void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v);
 void panel_status(gt_surface *s, gt_rect r, const gt_view *v);
-void panel_stats(gt_surface *s, gt_rect r, const gt_view *v); /* instead of the four below the strip */
-void panel_profile(gt_surface *s, gt_rect r, const gt_view *v); /* the same */
-void panel_units(gt_surface *s, gt_rect r, const gt_view *v); /* the same */
-/* Inside a view's frame (in): the report of the layer being computed, its progress, or why
- * it failed. */
-void panel_stats_computing(gt_surface *s, gt_rect in, const gt_view *v);
-void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v); /* likewise */
-void panel_help(gt_surface *s, int scroll); /* over the whole frame, from line `scroll` */
-/* The help's last useful scroll position on a w x h screen. */
-int panel_help_scroll_max(int w, int h);
-
 /* A panel's title row: a rule with the title on the left and a note on the right. Right-hand
  * panels (x > 0) also draw a rule down their left edge; *inner gets the rest. */
 void panel_frame(gt_surface *s, gt_rect r, const char *title, const char *note, gt_rect *inner);

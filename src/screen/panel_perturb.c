@@ -383,7 +383,7 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
     const gt_data_pert *pv = &v->pert;
     gt_rect in;
     char note[48];
-    snprintf(note, sizeof note, "K %d  +/-", pv->horizon);
+    snprintf(note, sizeof note, "K %d  %s", pv->horizon, keys_names[KN_HORIZON].text);
     panel_frame(s, r, "perturbation", note, &in);
     int x = in.x + 1, w = in.w - 1, y = in.y, end = in.y + in.h;
     size_t n = trace_edit_count(v->tr);

@@ -92,16 +92,19 @@ static void colour_note(const gt_view *v, int f, char *note, size_t n)
 {
     const gt_data_find *fd = &v->find;
     const gt_data_comp *c = &v->probe.comp;
+    const char *P = keys_names[KN_COLOUR_MORE].text, *C = keys_names[KN_COLOUR].text;
     note[0] = 0;
-    if (v->ui->heat >= HEAT_COMP && c->state == PROBE_KNOWN && c->layer == v->layer)
-        snprintf(note, n, f ? "component %d of %s (P)" : "coloured by component %d of %s (%.1f%%; P: next)",
-                 v->ui->heat - HEAT_COMP + 1, data_find_signal_name(fd),
-                 100 * c->explained[v->ui->heat - HEAT_COMP]);
+    const int j = v->ui->heat - HEAT_COMP; /* the component shown, from 0 */
+    if (v->ui->heat >= HEAT_COMP && c->state == PROBE_KNOWN && c->layer == v->layer && f)
+        snprintf(note, n, "component %d of %s (%s)", j + 1, data_find_signal_name(fd), P);
+    else if (v->ui->heat >= HEAT_COMP && c->state == PROBE_KNOWN && c->layer == v->layer)
+        snprintf(note, n, "coloured by component %d of %s (%.1f%%; %s: next)", j + 1,
+                 data_find_signal_name(fd), 100 * c->explained[j], P);
     else if (v->ui->heat >= HEAT_COMP)
-        snprintf(note, n, "component %d: %s (P: next)", v->ui->heat - HEAT_COMP + 1,
-                 c->state == PROBE_FAILED ? c->error : "computing");
+        snprintf(note, n, "component %d: %s (%s: next)", j + 1,
+                 c->state == PROBE_FAILED ? c->error : "computing", P);
     else if (v->ui->heat == HEAT_PROBE)
-        snprintf(note, n, f ? "the probe's 2p-1 (P)" : "coloured by the probe: 2p-1 (P: next)");
+        snprintf(note, n, f ? "the probe's 2p-1 (%s)" : "coloured by the probe: 2p-1 (%s: next)", P);
     else if (v->ui->heat) {
         int sig = view_heat_signal(v->m, v->ui->heat_pos);
         if (sig < 0) /* another model's signal this one has not: its h (view_heat_value) */
@@ -113,9 +116,9 @@ static void colour_note(const gt_view *v, int f, char *note, size_t n)
         else if (signals_tanh_shown(v->m, sig))
             snprintf(as, sizeof as, " as tanh %s", name);
         if (f)
-            snprintf(note, n, "%s of unit %d (c)", name, v->unit);
+            snprintf(note, n, "%s of unit %d (%s)", name, v->unit, C);
         else
-            snprintf(note, n, "coloured by %s of unit %d%s (c: %s)", name, v->unit, as,
+            snprintf(note, n, "coloured by %s of unit %d%s (%s: %s)", name, v->unit, as, C,
                      view_heat_signal(v->m, v->ui->heat_pos + 1) < 0 ? "off" : "next");
     }
 }
@@ -141,7 +144,7 @@ static void strip_note(const gt_view *v, const gt_surface *s, int w, char *note,
     for (int k = 0; k < 2; k++)
         colour_note(v, k, colour[k], sizeof colour[k]);
     if (!v->ui->heat)
-        snprintf(hint, sizeof hint, "c: colour by unit %d", v->unit);
+        snprintf(hint, sizeof hint, "%s: colour by unit %d", keys_names[KN_COLOUR].text, v->unit);
     /* the forms, longest first: the probe's and the colouring's shorter, then the last
        parts left out */
     static const struct { int probe, colour, parts; } form[] = {

@@ -165,7 +165,9 @@ void panel_unit(gt_surface *s, gt_rect r, const gt_view *v)
     snprintf(title, sizeof title, "unit %d, layer %d%s", v->unit, v->layer,
              v->ui->diff ? (s->utf8 ? ", edited − before" : ", edited - before") : "");
     gt_rect in;
-    panel_frame(s, r, title, s->utf8 ? "↑↓ select" : "up/down select", &in);
+    char note[32]; /* the keys that select another unit, as the key table names them */
+    snprintf(note, sizeof note, "%s select", keys_name_text(&keys_names[KN_UNIT_NOTE], s->utf8));
+    panel_frame(s, r, title, note, &in);
     if (in.h < 1 || in.w < 4)
         return;
     int x = in.x + 1, w = in.w - 1, y = in.y, end = in.y + in.h;

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "gatetui/utf8.h"
-#include "screen/keys.h"
+#include "screen/key.h"
 #include "screen/prompt.h"
 
 void prompt_start(gt_promptline *p, char *buf, gt_history *h)

@@ -1,8 +1,10 @@
-/* The screen's state and what each frame derives from it (see view.h). */
+/* A model's screen: the state the keys change and what each frame derives from it, the
+ * loops over the sheets (see view.h). */
 #define _GNU_SOURCE /* wcwidth, qsort_r */
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include "gatetui/utf8.h"
 #include "screen/edtext.h"
 #include "screen/draw_layout.h"
+#include "screen/sheet.h"
 #include "screen/view.h"
 
 static void base_name(char *out, size_t n, const char *path)
@@ -21,8 +24,8 @@ static void base_name(char *out, size_t n, const char *path)
     snprintf(out, n, "%s", b);
 }
 
-int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int layer,
-              gt_error *e)
+int view_base_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int layer,
+                   gt_error *e)
 {
     memset(v, 0, sizeof *v);
     v->m = m;
@@ -33,18 +36,16 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
     base_name(v->model_name, sizeof v->model_name, m->path);
     base_name(v->text_name, sizeof v->text_name, t->path);
     v->own.layer = layer < 0 ? 0 : layer;
-    v->own.jac_K = DATA_JAC_KDEFAULT;
     v->own.horizon = DATA_PERT_KDEFAULT;
     view_clamp(v);
     size_t H = (size_t)m->hidden_max; /* room for the widest layer's units */
     v->order = malloc(H * sizeof *v->order);
-    v->ut_order = malloc(H * sizeof *v->ut_order);
     v->key = malloc(H * sizeof *v->key);
     v->zeros = calloc(H, sizeof *v->zeros);
     v->probs = malloc((size_t)m->vocab * sizeof *v->probs);
     v->dbuf = malloc(2 * (size_t)(m->gates + 2) * H * sizeof *v->dbuf);
-    if (!v->order || !v->ut_order || !v->key || !v->zeros || !v->probs || !v->dbuf) {
-        view_free(v);
+    if (!v->order || !v->key || !v->zeros || !v->probs || !v->dbuf) {
+        view_base_free(v);
         return gt_fail(e, GT_EFAIL, "out of memory for the screen");
     }
     data_probe_init(&v->probe, m, tr);
@@ -55,12 +56,8 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
         rc = data_diff_init(&v->dr, m, e);
     if (rc == GT_OK)
         rc = data_find_init(&v->find, m, tr, SIGNALS_DEFAULT_STEPS, e);
-    if (rc == GT_OK)
-        rc = data_jac_init(&v->jac, m, e);
-    if (rc == GT_OK)
-        rc = data_eig_init(&v->eig, m, e);
     if (rc) {
-        view_free(v);
+        view_base_free(v);
         return rc;
     }
     for (int j = 0; j < m->hidden_max; j++)
@@ -68,10 +65,9 @@ int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int
     return GT_OK;
 }
 
-void view_free(gt_view *v)
+void view_base_free(gt_view *v)
 {
     free(v->order);
-    free(v->ut_order);
     free(v->key);
     free(v->zeros);
     free(v->probs);
@@ -79,100 +75,20 @@ void view_free(gt_view *v)
     data_stats_free(&v->stats);
     data_diff_free(&v->dr);
     data_find_free(&v->find);
-    data_jac_free(&v->jac);
-    data_eig_free(&v->eig);
     data_probe_free(&v->probe);
     free(v->dbuf);
     v->dbuf = NULL;
-    v->order = v->ut_order = NULL;
+    v->order = NULL;
     v->key = v->zeros = v->probs = NULL;
 }
 
-int view_stats_compares(const gt_view *v)
+void view_say(gt_view *v, int error, const char *fmt, ...)
 {
-    return v->peers && v->npeers > 1 && !v->ui->stats_full;
-}
-
-int view_compare_cols(const gt_view *v, gt_compare_col *out, int max)
-{
-    int n = 0;
-    for (int k = 0; k < v->npeers && k < max; k++) {
-        const gt_view *p = &v->peers[k];
-        const gt_compare_col *c = p->layer == v->layer ? data_stats_col(&p->stats, v->layer)
-                                                       : NULL;
-        if (!c)
-            return -1;
-        out[n++] = *c;
-    }
-    return n;
-}
-
-int view_compare_fit(const gt_compare_col *c, int n, int first, int width)
-{
-    int used = compare_label_width(c, n), fit = 0;
-    for (int k = first; k < n; k++) {
-        used += 2 + compare_width(c, n, k);
-        if (used > width && fit > 0)
-            break;
-        fit++;
-    }
-    return fit;
-}
-
-int view_stats_width(const gt_view *v)
-{
-    return v->lay.cols - (v->lay.r[P_GATES].x > 0) - 1; /* panel_frame's rule, a margin */
-}
-
-/* The stats view's lines: in all (*n), and how many show at once (its columns' rows). */
-static int stats_shown(const gt_view *v, int *n)
-{
-    gt_rect g = v->lay.r[P_GATES];
-    g.w = v->lay.cols;
-    int rows = g.h - 1 > 1 ? g.h - 1 : 1;
-    int width;
-    if (view_stats_compares(v))
-        *n = COMPARE_ROWS, width = 0;
-    else
-        data_stats_tables(&v->stats, v->layer, n, &width);
-    return (*n && width ? layout_text_columns(g, *n, width) : 1) * rows;
-}
-
-int view_stats_max_scroll(const gt_view *v)
-{
-    int n, max = -stats_shown(v, &n);
-    max += n;
-    return max > 0 ? max : 0;
-}
-
-int view_stats_step(const gt_view *v, size_t *step, int *line)
-{
-    int n, shown = stats_shown(v, &n), at;
-    if (view_stats_compares(v) || v->lay.r[P_GATES].h < 2 || /* no row of the tables drawn */
-        data_stats_step(&v->stats, v->layer, v->ui->stats_scroll, step, &at) != 0 ||
-        at >= v->ui->stats_scroll + shown || *step >= v->steps)
-        return -1;
-    if (line)
-        *line = at;
-    return 0;
-}
-
-/* The first column of the table that compares the models: no further than shows the last
- * one at the right edge. */
-static void clamp_stats_col(gt_view *v)
-{
-    gt_compare_col c[VIEW_MAX_MODELS];
-    int n = view_stats_compares(v) ? view_compare_cols(v, c, VIEW_MAX_MODELS) : -1;
-    int first = v->ui->stats_col;
-    if (n < 1) {
-        v->ui->stats_col = first < 0 ? 0 : first;
-        return;
-    }
-    first = first > n - 1 ? n - 1 : first < 0 ? 0 : first;
-    while (first > 0 && view_compare_fit(c, n, first - 1, view_stats_width(v)) == n - first + 1)
-        first--;
-    if (first < v->ui->stats_col)
-        v->ui->stats_col = first;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->ui->msg, sizeof v->ui->msg, fmt, ap);
+    va_end(ap);
+    v->ui->msg_error = error;
 }
 
 /* The columns of the r column in each unit row (0 without a hypothesis on this layer). */
@@ -328,18 +244,68 @@ void view_select_unit(gt_view *v, int unit)
     view_clamp(v);
 }
 
-/* The perturbation's curves at the shared horizon, when it changed since they were made:
- * the model shown's and every other's, whose half-lives its panel lists. */
-static void follow_horizon(gt_view *v)
+/* What failed and why, in the message line. */
+static void failed(gt_view *v, const char *what, const gt_error *e)
 {
+    snprintf(v->ui->msg, sizeof v->ui->msg, "%s: %.200s", what, e->msg);
+    v->ui->msg_error = 1;
+}
+
+/* Whether step s's states may be computed now: in the trace's reach within a frame's
+ * time, or always in a batch mode (ui->sync), which has no background pass to wait for. */
+static int reach(const gt_view *v, size_t s)
+{
+    return v->ui->sync || trace_reachable(v->tr, s);
+}
+
+/* Whether the step the perturbation and the difference start from (the last edit's, or with
+ * A the first edited one) is in reach (reach). */
+static int edits_reachable(const gt_view *v)
+{
+    size_t n = trace_edit_count(v->tr);
+    if (!n)
+        return 1;
+    size_t s = trace_edit_at(v->tr, n - 1)->step, first = trace_next_edited(v->tr, 0);
+    if (v->ui->pert_all && first < s)
+        s = first;
+    return reach(v, s);
+}
+
+/* The perturbation's curves (every model's: the panel lists their half-lives) and the
+ * difference (the model shown's), computed here and only here, as the frame is prepared
+ * (view_prepare): after an edit, an undo, another layer or an intervention
+ * (view_edits_changed), a new horizon K or A, or the difference turned on; once for any
+ * number of keys read before the frame. While the step they start from is out of the
+ * trace's reach they wait for the background pass (edits_wait; view_tick ends the wait),
+ * the cursor's values shown meanwhile. */
+static void follow_edits(gt_view *v, int shown)
+{
+    gt_shared *u = v->ui;
     gt_error e = {0};
-    if (v->edits_wait) /* computed with the horizon of then (view_tick) */
+    if (u->diff && !trace_edit_count(v->tr))
+        u->diff = 0;
+    const int pert = v->curves_stale || v->pert.horizon != u->horizon || !v->pert.all != !u->pert_all;
+    const int diff = shown && u->diff && (v->curves_stale || !v->dr.valid);
+    if (!pert && !diff)
         return;
-    if ((v->pert.horizon != v->ui->horizon &&
-         data_pert_set_horizon(&v->pert, v->tr, v->layer, v->ui->horizon, &e)) ||
-        data_pert_set_all(&v->pert, v->tr, v->layer, v->ui->pert_all, &e)) {
-        snprintf(v->ui->msg, sizeof v->ui->msg, "perturbation: %.200s", e.msg);
-        v->ui->msg_error = 1;
+    if (!edits_reachable(v)) {
+        v->edits_wait = 1;
+        v->pert.valid = 0;
+        v->dr.valid = 0;
+        u->pass_wanted = 1;
+        trace_pass_start(v->tr, v->steps, NULL);
+        return;
+    }
+    v->edits_wait = 0;
+    v->curves_stale = 0;
+    v->pert.all = u->pert_all;
+    if (pert && data_pert_update(&v->pert, v->tr, v->layer, u->horizon, &e))
+        failed(v, "perturbation", &e);
+    if (!u->diff || !shown)
+        v->dr.valid = 0; /* computed when the difference is on for the model shown */
+    else if (data_diff_update(&v->dr, v->tr, v->layer, &e)) {
+        u->diff = 0;
+        failed(v, "difference", &e);
     }
 }
 
@@ -361,9 +327,9 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
 {
     view_clamp(v);
     for (int k = 0; k < (v->peers ? v->npeers : 0); k++) /* this one is peers[self] */
-        follow_horizon(&v->peers[k]);
+        follow_edits(&v->peers[k], k == v->self);
     if (!v->peers)
-        follow_horizon(v);
+        follow_edits(v, 1);
     layout_compute(cols, rows, &v->lay);
     int blocks[3];
     layout_gate_grid_extra(v->lay.r[P_GATES], model_width(v->m, v->layer), model_sigmoid_gates(v->m, blocks),
@@ -397,7 +363,6 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     v->ph = t > 0 ? trace_h(v->tr, t - 1, v->layer) : v->zeros;
     shown_values(v);
     sort_units(v);
-    view_units_prepare(v);
     found_near(v, t);
     if (v->ui->strip_t != t) { /* the cursor moved: the strip follows it again */
         v->ui->strip_t = t;
@@ -411,11 +376,6 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
 
     scroll_to_selected(v);
 
-    data_stats_fit(&v->stats, v->layer, view_stats_width(v)); /* its long lines broken */
-    if (v->ui->stats_scroll > view_stats_max_scroll(v)) /* a larger screen shows more of it */
-        v->ui->stats_scroll = view_stats_max_scroll(v);
-    clamp_stats_col(v);
-
     v->has_next = t + 1 < T;
     v->next_tok = v->has_next ? trace_token(v->tr, t + 1) : -1;
     v->ntop = 0;
@@ -428,89 +388,64 @@ int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
     }
     v->pass_running = trace_pass_running(v->tr);
     v->pass_progress = trace_pass_progress(v->tr);
-    if (v->ui->overlay == OVERLAY_JACOBIAN) {
-        data_jac_update(&v->jac, v->tr, v->layer, t, v->unit, v->ui->jac_K);
-        data_eig_want(&v->eig, v->tr, v->layer, t);
-    }
+    const gt_sheet *up = v->ui->sheet;
+    if (up && up->prepare) /* what it draws, from the values of the frame */
+        up->prepare(v);
     return GT_OK;
 }
 
-/* What failed and why, in the message line. */
-static void failed(gt_view *v, const char *what, const gt_error *e)
+/* 1 when the report of the layer is wanted: a sheet that needs it is up (the report's
+ * tables, the unit table), or the units are sorted by their mean carry gate. */
+static int wants_stats(const gt_view *v)
 {
-    snprintf(v->ui->msg, sizeof v->ui->msg, "%s: %.200s", what, e->msg);
-    v->ui->msg_error = 1;
+    const gt_sheet *up = v->ui->sheet;
+    return (up && (up->needs & SHEET_NEEDS_REPORT)) || v->ui->sort == SORT_MEAN;
 }
 
-/* Whether step s's states may be computed now: in the trace's reach within a frame's
- * time, or always in a batch mode (ui->sync), which has no background pass to wait for. */
-static int reach(const gt_view *v, size_t s)
+void view_follow_stats(gt_view *v)
 {
-    return v->ui->sync || trace_reachable(v->tr, s);
+    if (wants_stats(v))
+        data_stats_want(&v->stats, v->layer);
+    else
+        data_stats_cancel(&v->stats); /* a computation not finished is ended */
 }
 
-/* Whether the step the perturbation and the difference start from (the last edit's, or with
- * A the first edited one) is in reach (reach). */
-static int edits_reachable(const gt_view *v)
+/* Every sheet's invalidate hook, for why. */
+static void sheets_invalidate(gt_view *v, unsigned why)
 {
-    size_t n = trace_edit_count(v->tr);
-    if (!n)
-        return 1;
-    size_t s = trace_edit_at(v->tr, n - 1)->step, first = trace_next_edited(v->tr, 0);
-    if (v->ui->pert_all && first < s)
-        s = first;
-    return reach(v, s);
-}
-
-/* The perturbation's curves and the difference for the edits as they are, or, while the
- * step they start from is out of the trace's reach, the wait for the pass (view_tick). */
-static void edits_curves(gt_view *v)
-{
-    gt_error e = {0};
-    v->pert.all = v->ui->pert_all;
-    v->edits_wait = !edits_reachable(v);
-    if (v->edits_wait) {
-        v->pert.valid = 0;
-        v->dr.valid = 0;
-        v->ui->pass_wanted = 1;
-        trace_pass_start(v->tr, v->steps, NULL);
-        return;
-    }
-    if (data_pert_update(&v->pert, v->tr, v->layer, v->ui->horizon, &e))
-        failed(v, "perturbation", &e);
-    if (v->ui->diff && !trace_edit_count(v->tr))
-        v->ui->diff = 0;
-    if (!v->ui->diff)
-        v->dr.valid = 0; /* stale: computed again when the difference is on */
-    else if (data_diff_update(&v->dr, v->tr, v->layer, &e)) {
-        v->ui->diff = 0;
-        failed(v, "difference", &e);
-    }
+    for (int i = 0; i < v->nsheets; i++)
+        if (v->sheets[i]->invalidate)
+            v->sheets[i]->invalidate(v, why);
 }
 
 void view_edits_changed(gt_view *v)
 {
-    data_jac_invalidate(&v->jac);
-    data_eig_invalidate(&v->eig);
+    sheets_invalidate(v, SHEET_EDITS);
     data_probe_invalidate(&v->probe);
-    edits_curves(v);
+    v->curves_stale = 1; /* the perturbation and the difference: at the next frame */
     data_find_changed(&v->find, v->layer, v->unit);
+}
+
+void view_layer_chosen(gt_view *v)
+{
+    view_edits_changed(v);
+    sheets_invalidate(v, SHEET_LAYER);
+    view_follow_stats(v);
 }
 
 void view_model_changed(gt_view *v)
 {
     gt_error e = {0};
     trace_pass_cancel(v->tr);
+    sheets_invalidate(v, SHEET_MODEL); /* first: what reads the weights stops */
     data_stats_forget(&v->stats);
     data_pert_model_changed(&v->pert);
-    data_jac_model_changed(&v->jac);
-    data_eig_model_changed(&v->eig);
     if (data_interv_apply(v->ivs, &e))
         failed(v, "interventions", &e);
     trace_model_changed(v->tr);
     view_forget_jump(v);
     view_edits_changed(v); /* the perturbation, the difference, m v p computed again */
-    if (view_wants_stats(v))
+    if (wants_stats(v))
         data_stats_want(&v->stats, v->layer);
     if (!reach(v, v->t)) { /* the states to the cursor: in the background */
         v->stale = v->pending = 1;
@@ -543,65 +478,22 @@ float view_heat_value(const gt_view *v, size_t s)
     return trace_h(v->tr, s, v->layer)[u];
 }
 
-int view_wants_stats(const gt_view *v)
-{
-    gt_overlay o = v->ui->overlay;
-    return o == OVERLAY_STATS || o == OVERLAY_UNITS || v->ui->sort == SORT_MEAN;
-}
-
-void view_set_overlay(gt_view *v, gt_overlay o)
-{
-    gt_overlay was = v->ui->overlay;
-    v->ui->overlay = o;
-    if (!view_wants_stats(v))
-        data_stats_cancel(&v->stats); /* a computation not finished is ended */
-    if (o == OVERLAY_UNITS && was != OVERLAY_UNITS) {
-        v->ui->ut_row = v->ui->ut_top = 0;
-        data_stats_want(&v->stats, v->layer);
-    }
-    if (was == OVERLAY_PROFILE && o != OVERLAY_PROFILE)
-        data_find_profile(&v->find, v->unit, v->layer, 0);
-    if (o == OVERLAY_STATS && was != OVERLAY_STATS) {
-        v->ui->stats_scroll = v->ui->stats_col = v->ui->stats_full = 0;
-        data_stats_want(&v->stats, v->layer);
-    }
-    if (o == OVERLAY_PROFILE && was != OVERLAY_PROFILE)
-        data_find_profile(&v->find, v->unit, v->layer, 1);
-}
-
 void view_follow(gt_view *v, int shown)
 {
-    gt_error e = {0};
     if (view_clamp(v))
-        view_edits_changed(v); /* a new horizon: when the frame is prepared (view_prepare) */
-    if (shown && !v->stale && !v->edits_wait && v->ui->diff && !v->dr.valid &&
-        view_set_diff(v, 1, &e))
-        failed(v, "difference", &e);
-    gt_overlay o = v->ui->overlay;
-    if (view_wants_stats(v))
-        data_stats_want(&v->stats, v->layer);
-    else
-        data_stats_cancel(&v->stats);
-    if (o == OVERLAY_PROFILE && shown)
-        data_find_profile(&v->find, v->unit, v->layer, 1);
-    else if (v->find.prof_wanted)
-        data_find_profile(&v->find, v->unit, v->layer, 0);
-}
-
-void view_toggle_overlay(gt_view *v, gt_overlay o)
-{
-    view_set_overlay(v, v->ui->overlay == o ? OVERLAY_NONE : o);
+        view_edits_changed(v); /* another layer: computed when the frame is prepared */
+    view_follow_stats(v);
+    const gt_sheet *up = v->ui->sheet;
+    if (up && up->follow)
+        up->follow(v, shown);
 }
 
 int view_set_diff(gt_view *v, int on, gt_error *e)
 {
     if (on && !trace_edit_count(v->tr))
         return gt_fail(e, GT_EINPUT, "no edit: the difference needs one (e edits)");
-    v->ui->diff = on;
-    int rc = on ? data_diff_update(&v->dr, v->tr, v->layer, e) : GT_OK;
-    if (rc)
-        v->ui->diff = 0;
-    return rc;
+    v->ui->diff = on; /* the run before the edit: when the frame is prepared (follow_edits) */
+    return GT_OK;
 }
 
 float view_diff_value(const gt_view *v, int kind, int block, size_t st)
@@ -693,16 +585,37 @@ void view_seek(gt_view *v, size_t s)
     trace_pass_start(v->tr, v->steps, NULL);
 }
 
+void view_jump(gt_view *v, size_t s)
+{
+    size_t now = v->ui->t;
+    if (s != now) {
+        v->ui->prev_t = now;
+        v->ui->have_prev = 1;
+    }
+    view_seek(v, s);
+}
+
+void view_step(gt_view *v, long d)
+{
+    size_t base = v->ui->t;
+    if (d < 0)
+        view_seek(v, (size_t)-d > base ? 0 : base - (size_t)-d);
+    else
+        view_seek(v, base + (size_t)d);
+}
+
 int view_settled(const gt_view *v)
 {
-    return !v->pending && !v->stale && !v->edits_wait &&
+    return !v->pending && !v->stale && !v->edits_wait && !v->curves_stale &&
            (!trace_edit_count(v->tr) || v->pert.valid);
 }
 
 int view_busy(const gt_view *v)
 {
-    return v->pass_running || v->pending || data_stats_busy(&v->stats) || data_eig_busy(&v->eig) ||
-           data_jac_busy(&v->jac) ||
+    for (int i = 0; i < v->nsheets; i++)
+        if (v->sheets[i]->busy && v->sheets[i]->busy(v))
+            return 1;
+    return v->pass_running || v->pending || data_stats_busy(&v->stats) ||
            data_find_busy(&v->find) || data_probe_busy(&v->probe) ||
            (v->ivs && data_interv_busy(v->ivs));
 }
@@ -715,10 +628,9 @@ int view_tick(gt_view *v)
         redraw = 1;
     if (data_find_tick(&v->find))
         redraw = 1;
-    if (data_eig_tick(&v->eig))
-        redraw = 1;
-    if (data_jac_tick(&v->jac))
-        redraw = 1;
+    for (int i = 0; i < v->nsheets; i++)
+        if (v->sheets[i]->tick && v->sheets[i]->tick(v))
+            redraw = 1;
     /* the hypothesis's probe, once its correlations are known (none without one) */
     const gt_data_find *f = &v->find;
     data_probe_want(&v->probe, f->hyp_state == FIND_KNOWN ? f->regex : "", f->hyp_layer,
@@ -742,7 +654,7 @@ int view_tick(gt_view *v)
         redraw = 1;
     }
     if (v->edits_wait && edits_reachable(v)) {
-        edits_curves(v); /* the rest was asked for when the edits or the model changed */
+        v->edits_wait = 0; /* the curves: when the frame is prepared (follow_edits) */
         redraw = 1;
     } else if (v->edits_wait && !running) {
         trace_pass_start(v->tr, v->steps, NULL);

@@ -1,7 +1,10 @@
-/* What the screen shows: the state the keys change (gt_shared, one per screen: the layer,
- * the selected unit, sorting, prompts, message, ...; and each model's own: its data, the
- * step its states are shown at) and, derived from it for each frame by view_prepare, the
- * values the panels draw. The panels read a const gt_view and change nothing. */
+/* A view: one model's screen. The state the keys change (gt_shared, one per screen and
+ * shared by every model's view: the layer, the selected unit, sorting, the sheet up, what
+ * the next key is for, the message, ...; and each model's own: its data, the step its
+ * states are shown at) and, derived from it for each frame by view_prepare, the values the
+ * panels draw. The panels and the sheets read a const gt_view and change nothing. The
+ * view's work goes through every sheet's hooks (sheet.h) in a loop over v->sheets: a frame's
+ * preparation, the background work, what an edit or an intervention makes out of date. */
 #ifndef GATETUI_VIEW_H
 #define GATETUI_VIEW_H
 
@@ -14,22 +17,17 @@
 #include "screen/data_diff.h"
 #include "screen/data_find.h"
 #include "screen/data_interv.h"
-#include "screen/data_eig.h"
 #include "screen/data_probe.h"
-#include "screen/data_jac.h"
 #include "screen/draw_layout.h"
 #include "screen/data_pert.h"
 #include "screen/prompt.h"
 #include "screen/data_stats.h"
 
-/* The most models the stats view's table compares. */
-#define VIEW_MAX_MODELS 64
-
 typedef enum gt_sort {
     SORT_INDEX,    /* unit number */
     SORT_CARRY,    /* the carry gate (f or z) at the cursor */
     SORT_MEAN,     /* the mean carry gate over the text (the unit table's, computed in the
-                    * background with the stats view's report) */
+                    * background with the report's tables) */
     SORT_ABSC,     /* |c| (|h| for a GRU) */
     SORT_CHANGE,   /* |c_t - c_(t-1)| (h for a GRU); the half-life, ln 0.5 / ln carry, would
                     * only repeat the carry gate's order */
@@ -38,22 +36,28 @@ typedef enum gt_sort {
     SORT_R = SORT_COUNT /* |r| with the hypothesis */
 } gt_sort;
 
-typedef enum gt_prompt {
-    PROMPT_NONE, PROMPT_GOTO, PROMPT_SEARCH, PROMPT_EDIT,
-    PROMPT_MATCH, /* a regular expression for m */
-    PROMPT_UNIT   /* a unit to select (#) */
-} gt_prompt;
+/* What the next key is for, one value at a time (doc/screen.md, "Keys"): the key table, or
+ * a prompt's line, the help box, or the second key of o, M or '. The prompts come first:
+ * each keeps its history (gt_shared.hist). */
+typedef enum gt_input {
+    INPUT_KEYS,    /* the key table (keys_table.c) */
+    INPUT_GOTO, INPUT_SEARCH, INPUT_EDIT, /* the prompts of g, / and e */
+    INPUT_MATCH,   /* a regular expression for m */
+    INPUT_UNIT,    /* a unit to select (#) */
+    INPUT_NEWLINE, /* e then Enter once: Enter again puts a newline */
+    INPUT_HELP,    /* the help box: the arrows scroll it, any other key closes it */
+    INPUT_ORDER,   /* after o: the key that picks the units' order */
+    INPUT_MARK,    /* after M: the letter that names a mark at the cursor */
+    INPUT_QUOTE,   /* after ': ' goes back, a letter to its mark */
+} gt_input;
 
-/* The view that covers the panels below the strip, or none. One at a time: opening one
- * closes the one open; Esc, or the key that opened it, closes it back to the panels
- * (doc/screen.md, "One view over the panels"). */
-typedef enum gt_overlay {
-    OVERLAY_NONE,     /* the gate, cell/hidden, unit and perturbation panels */
-    OVERLAY_STATS,    /* r: the report's tables */
-    OVERLAY_PROFILE,  /* p: the selected unit's profile */
-    OVERLAY_JACOBIAN, /* D: the derivative against the carry line */
-    OVERLAY_UNITS     /* U: the stats view's unit table */
-} gt_overlay;
+/* The prompts with a line and its history: INPUT_GOTO .. INPUT_UNIT. */
+#define INPUT_PROMPTS (INPUT_UNIT + 1)
+
+/* The most sheets (sheet.h) the table holds. */
+#define SHEETS_MAX 8
+
+struct gt_sheet;
 
 #define VIEW_REDO 64
 #define VIEW_INPUT 256
@@ -71,51 +75,39 @@ typedef struct gt_undone {
 enum { HEAT_OFF, HEAT_UNIT, HEAT_PROBE, HEAT_COMP }; /* HEAT_COMP + j: component j */
 
 typedef struct gt_shared {
-    gt_overlay overlay; /* the view over the panels (view_set_overlay sets it) */
+    const struct gt_sheet *sheet; /* the sheet over the panels, NULL: none (sheet_set) */
+    void *sheet_ui[SHEETS_MAX]; /* each sheet's state every model shares (sheet_ui), in the
+                                 * order of the views' table (gt_view.sheets) */
     int sort_reverse;
     int heat;          /* colour the text strip: HEAT_OFF, HEAT_UNIT (the selected unit's
                           value), HEAT_PROBE (the hypothesis's probe's probability),
                           HEAT_COMP + j (the signal's principal component j's score) */
     int heat_pos;      /* with HEAT_UNIT, which signal: view_heat_signal's pos-th */
-    int help;          /* the help screen is up */
-    int help_scroll;   /* its first line shown */
+    gt_input input;    /* what the next key is for */
+    int help_scroll;   /* the help box's first line shown */
     int quit_asked;    /* q once while edits are not written: q again quits */
     unsigned edit_gen, written_gen; /* edits, undos and redos so far; as last written (w) */
     gt_undone redo[VIEW_REDO]; /* the edits undone, the last on top; a new edit drops them */
     int nredo;
     size_t prev_t;     /* the step before the last jump ('' goes back to it) */
     int have_prev;
-    int quote;         /* ' pressed: ' goes back, a letter to its mark */
-    int mark_next;     /* M pressed: the next letter names a mark at the cursor */
-    int sort_pick;     /* o pressed: the next key picks the units' order */
     size_t mark[26];   /* the marks a-z: their step + 1 (0: not set) */
     size_t t;          /* the cursor's step, where the keys put it (view_seek) */
     int layer;         /* the layer and the unit chosen (each model shows them clamped to */
     int unit;          /* its size: gt_view's layer and unit) */
     int top;           /* the first rank shown in the gate panel */
     gt_sort sort;
-    int stats_scroll;  /* the stats view's first line shown */
-    int stats_col;     /* several models: the first model's column of the table shown */
-    int stats_full;    /* several models: the stats view shows the model shown's report */
-    int ut_row, ut_top; /* the unit table's selected row and first row shown (ranks in its
-                         * order) */
-    int ut_col, ut_gate; /* the column it is sorted by: its kind (gt_unit_col) and for a
-                          * mean its gate, so that it stays the same for every model */
-    int ut_reverse;    /* the other way round */
-    int jac_K;         /* the derivative view's K (+ and - change it while it is up) */
     int horizon;       /* the perturbation horizon K (+ and -): every model's curves */
     int pert_all;      /* A: the perturbation of every edit against the text as loaded */
     int ratio_k;       /* ( ): the k the perturbation's ratio is read at; 0: K */
     int diff;          /* the gate bars and the unit show edited - before the last edit */
-    gt_prompt prompt;
-    char input[VIEW_INPUT];
+    char prompt[VIEW_INPUT]; /* the prompt's line as typed */
     char msg[256];
     int msg_error;
     char search[VIEW_INPUT];
-    gt_promptline line; /* the prompt's editing of input (line.buf NULL: not started) */
-    gt_history hist[PROMPT_UNIT + 1]; /* what was entered in each prompt */
+    gt_promptline line; /* the editing of prompt (line.buf NULL: not started) */
+    gt_history hist[INPUT_PROMPTS]; /* what was entered in each prompt */
     int search_matches, search_index; /* the last search's matches, the one at the cursor */
-    int newline_asked; /* Enter once in the edit prompt: Enter again puts a newline */
     int select_top;    /* select the first unit of the order at the next frame */
     long strip_scroll; /* rows the text strip is scrolled by (later text: > 0; at most 200
                         * either way), until the cursor moves */
@@ -150,6 +142,9 @@ typedef struct gt_view {
     size_t t;          /* the step this model's values are shown at: the cursor's (ui->t),
                         * or while pending the last it could reach */
     int pending;       /* waiting for the background pass to reach the cursor */
+    int curves_stale;  /* the edits, the layer or the model changed: the perturbation's
+                        * curves and the difference are computed again when the frame is
+                        * prepared (view_prepare), and only then */
     int edits_wait;    /* the perturbation and the difference wait for the pass to reach the
                         * last edit's step (after an intervention), rather than replay the
                         * text to it at once */
@@ -157,15 +152,19 @@ typedef struct gt_view {
                         * states are known, and view_prepare keeps the last frame's values
                         * until the pass reaches the cursor */
     gt_data_pert pert;  /* the last edit's perturbation curves (for K = ui->horizon) */
-    gt_data_stats stats; /* the report's tables (r shows them) */
-    gt_data_jac jac;    /* the derivative against the carry line at the cursor (D shows it) */
-    gt_data_eig eig;    /* the step's eigenvalues at the cursor, by a child (D shows them) */
+    gt_data_stats stats; /* the report of the text (its tables and unit table: the sheets of
+                          * r and U, the order by the mean carry gate) */
     gt_data_diff dr;     /* the run of the text before the last edit (while ui->diff is on;
                           * not valid when it may be stale) */
     gt_data_find find;  /* hypotheses, selections, profiles (m, v, p) */
     gt_data_probe probe; /* the hypothesis's linear probe, by a child once its r is known */
     gt_data_interv *ivs;    /* the interventions (< > { } a C Z) and the model they make, which
                           is m; NULL: none can be made */
+    int threads;       /* GATETUI_THREADS for the work that shares a product over threads (the
+                        * derivative's Jacobian): N, or 0: one per processor */
+    const struct gt_sheet *const *sheets; /* [nsheets] the table of sheets (sheets.c) */
+    int nsheets;
+    void *sheet_data[SHEETS_MAX]; /* each sheet's state for this model (sheet_data) */
 
     /* derived for the frame by view_prepare */
     int layer, unit;   /* the shared ones clamped to this model's layers and units */
@@ -175,8 +174,6 @@ typedef struct gt_view {
     gt_layout lay;
     gt_gate_grid grid; /* the gate panel's rows and columns in lay */
     int *order;        /* [H] units in display order */
-    int *ut_order;     /* [H] the unit table's rows in its order (while it is known) */
-    int ut_known;      /* the unit table of the layer is known: ut_order is its order */
     int rank;          /* the selected unit's place in order */
     float *key;        /* [H] the sort key of each unit */
     const float *g, *c, *h;  /* the layer's values at t: gates [G*H], c [H], h [H] */
@@ -198,19 +195,21 @@ typedef struct gt_view {
     double pass_progress;
 } gt_view;
 
-/* layer < 0: 0. Fills v; e says why it failed (out of memory). */
-int view_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int layer,
-              gt_error *e);
-void view_free(gt_view *v);
+/* A view's own fields for model m over text t with trace tr (layer < 0: 0); e says why it
+ * failed (out of memory). view_init (sheets.h) builds on it with every sheet's state. */
+int view_base_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int layer,
+                   gt_error *e);
+void view_base_free(gt_view *v);
 
 /* 1 when everything the frame at v->t shows is known: nothing waits for the background
  * pass (the cursor's states, the edits' perturbation and difference). A batch mode
  * (ui->sync) draws only a settled view. */
 int view_settled(const gt_view *v);
 
-/* Recomputes what depends on the edits and the layer (the perturbation curves, and with
- * the difference view on the run before the last edit) after an edit, an undo or a change
- * of layer; a failure is said in the message line. */
+/* After an edit, an undo or a change of layer: what depends on them is computed again (the
+ * perturbation's curves and, while it is on, the difference when the frame is prepared:
+ * view_prepare; the finding keys' results by their children); a failure is said in the
+ * message line. */
 void view_edits_changed(gt_view *v);
 
 /* The text's edits, made on every model at once (each model's token for the character)
@@ -228,22 +227,18 @@ int view_redo(gt_view *v, size_t *step, gt_error *e);
  * message line. */
 void view_model_changed(gt_view *v);
 
-/* Puts o over the panels (OVERLAY_NONE: the panels again), closing the view open, and asks
- * for what o shows (the profile, the report's tables); o when it is open already: the
- * panels again. */
-void view_set_overlay(gt_view *v, gt_overlay o);
-void view_toggle_overlay(gt_view *v, gt_overlay o);
 /* This model's data follows the shared state (v->ui), shown or not: its layer and unit
- * clamped (what depends on the layer computed again when it changed), its curves for the
- * horizon, the run before the last edit while the difference is on (the model shown only),
- * and the overlay: what it shows asked for, what it no longer shows ended (the profile is
- * computed only for the model shown; the report's tables for every model, side by side).
- * Nothing is copied between models: Tab changes which model's data is drawn. */
+ * clamped (what depends on the layer computed again when it changed: its curves when the
+ * frame is prepared), the report asked for or ended (view_follow_stats), and the sheet up's
+ * follow hook: what it shows asked for (a unit's profile only for the model shown; the
+ * report's tables for every model, side by side). Nothing is copied between models: Tab
+ * changes which model's data is drawn. */
 void view_follow(gt_view *v, int shown);
 
-/* 1 when the report of the layer is wanted: the stats view or the unit table is up, or the
- * units are sorted by their mean carry gate. */
-int view_wants_stats(const gt_view *v);
+/* The report asked for when it is wanted (a sheet that needs it is up: the report's tables,
+ * the unit table; or the units are sorted by their mean carry gate), its computation ended
+ * when it is not. */
+void view_follow_stats(gt_view *v);
 /* The signal (signals.h) `c` colours the text by at its pos-th press: c, h, i, f, g, o of an
  * LSTM, h, z, r, n of a GRU, h, a of a plain RNN; -1 past the last. */
 int view_heat_signal(const gt_model *m, int pos);
@@ -252,20 +247,9 @@ int view_heat_signal(const gt_model *m, int pos);
  * they are. */
 float view_heat_value(const gt_view *v, size_t s);
 
-/* The unit table (viewunits.c): its order derived for the frame (view_prepare), the rows a
- * page shows, the selected row moved by d (the first row shown following it), the sort
- * column moved by d, the unit of its selected row (-1 while it is not known). */
-void view_units_prepare(gt_view *v);
-int view_units_page(const gt_view *v);
-void view_units_move(gt_view *v, int d);
-void view_units_column(gt_view *v, int d);
-/* The column sorted by, in this model's table (unittable_col). */
-int view_units_col(const gt_view *v);
-int view_units_selected(const gt_view *v);
-
-/* Turns the difference view on or off (ui->diff). On needs an edit: without one GT_EINPUT (e says so);
- * when the run of the text before the edit fails (out of memory), its error. The view stays
- * off on failure. */
+/* Turns the difference on or off (ui->diff). On needs an edit: without one GT_EINPUT (e
+ * says so). The run of the text before the edit is made when the frame is prepared
+ * (view_prepare; a failure then turns it off and is said in the message line). */
 int view_set_diff(gt_view *v, int on, gt_error *e);
 /* The difference edited - before of the selected unit's value at step st on the layer
  * shown: kind 0 a gate (block), 1 c, 2 h; NAN when not known. */
@@ -276,18 +260,29 @@ float view_diff_value(const gt_view *v, int kind, int block, size_t st);
 int view_clamp(gt_view *v);
 /* Chooses the layer, the unit, for every model (this one's at once, clamped). */
 void view_set_layer(gt_view *v, int layer);
+/* After [ ] chose another layer: what depends on it computed again (view_edits_changed),
+ * the sheets told (SHEET_LAYER), the report of the layer asked for when it is wanted. */
+void view_layer_chosen(gt_view *v);
 void view_select_unit(gt_view *v, int unit);
 
-/* Lays out a cols x rows screen and derives every value the panels draw. */
+/* Lays out a cols x rows screen and derives every value the panels draw, then what the
+ * sheet up draws (its prepare hook). */
 int view_prepare(gt_view *v, int cols, int rows, gt_error *e);
 
 /* Moves the cursor to step s (clamped): at once when the step can be reached now, otherwise
  * through the background pass (v->pending). */
 void view_seek(gt_view *v, size_t s);
-/* Follows the background pass; 1 when the screen should be redrawn. */
+/* The same, remembering where the cursor was for '' (a jump: g, /, a mark, Enter on a
+ * step of a sheet, ...). */
+void view_jump(gt_view *v, size_t s);
+/* The cursor d steps on (back when d < 0), clamped to the text. */
+void view_step(gt_view *v, long d);
+/* A message in the status line, an error or not. */
+void view_say(gt_view *v, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Follows the background pass and every sheet's work; 1 when the screen should be redrawn. */
 int view_tick(gt_view *v);
-/* 1 while something computes in the background (the pass, the report): the screen then
- * looks at view_tick now and then. */
+/* 1 while something computes in the background (the pass, the report, a sheet's work): the
+ * screen then looks at view_tick now and then. */
 int view_busy(const gt_view *v);
 /* Forgets a pending jump: the cursor back where v is shown. */
 void view_forget_jump(gt_view *v);
@@ -296,22 +291,6 @@ void view_cancel_pass(gt_view *v);
 
 /* 1 when byte offset off of the text is inside a match of the last search near the cursor. */
 int view_in_found(const gt_view *v, size_t off);
-
-/* The stats view's last useful scroll position at the layout's size. */
-int view_stats_max_scroll(const gt_view *v);
-/* The step of the stats view's first window line shown (one model's report, not the table
- * of several): 0, the step and (line may be NULL) the line's number; -1 when none shows. */
-int view_stats_step(const gt_view *v, size_t *step, int *line);
-/* Several models: 1 when the stats view shows the table that compares them (not the model
- * shown's whole report). */
-int view_stats_compares(const gt_view *v);
-/* Every model's column of the table for the layer shown into out[0..max): their number,
- * or -1 while one is not computed. */
-int view_compare_cols(const gt_view *v, gt_compare_col *out, int max);
-/* The stats view's columns for text. */
-int view_stats_width(const gt_view *v);
-/* The columns of c[first..n) that fit in width beside the labels (at least one). */
-int view_compare_fit(const gt_compare_col *c, int n, int first, int width);
 
 /* The units the gate panel can show at once (from the layout). */
 int view_units_per_page(const gt_view *v);

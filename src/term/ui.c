@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "screen/export_file.h"
 #include "screen/frame.h"
 #include "gatetui/trace.h"
 #include "term/term.h"

@@ -23,24 +23,16 @@ import json
 import os
 import sys
 
-for _v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[_v] = "1"  # before numpy loads its BLAS: the same sums on every run
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, HERE)
+from samples_ref import TEXT, fixtures, model_path  # before numpy: its BLAS on one thread
 import dynamics_ref  # noqa: E402
 from report_ref import Model  # noqa: E402
-
-OUT = os.path.join(ROOT, "tests", "fixtures", "lyapunov")
-TEXT = os.path.join(ROOT, "samples", "kjv-valid.txt")
 
 
 def main():
     names = sys.argv[1:] or ["kjv-lstm", "kjv-gru"]
-    os.makedirs(OUT, exist_ok=True)
+    OUT = fixtures("lyapunov")
     for name in names:
-        m = Model(os.path.join(ROOT, "samples", name + ".bin"))
+        m = Model(model_path(name))
         a = argparse.Namespace(modes=32, steps=5000, warmup=100, layer=0, eps=1e-6, check=250)
         out = dynamics_ref.lyapunov(m, m.tokens(TEXT), a)
         with open(os.path.join(OUT, name + ".json"), "w") as f:

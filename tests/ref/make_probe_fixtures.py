@@ -86,6 +86,17 @@ def mean(v):
     return sum(v) / len(v) if v else None
 
 
+def mean_interval(v):
+    """The mean's 95% interval: mean +- 1.96 sd / sqrt(K) over the K values that exist, sd
+    their sample deviation (over K - 1); None with fewer than two."""
+    v = [a for a in v if a is not None]
+    if len(v) < 2:
+        return None
+    m = sum(v) / len(v)
+    hw = 1.96 * np.sqrt(sum((a - m) ** 2 for a in v) / (len(v) - 1)) / np.sqrt(len(v))
+    return [float(m - hw), float(m + hw)]
+
+
 def best_unit(x, y, lo, hi):
     rows = np.r_[0:lo, hi:len(y)]
     best, unit, sign = -1, 0, 1
@@ -114,6 +125,7 @@ def probe(x, y, regex, signal, K, lam):
             need = k
             break
     return {"regex": regex, "signal": signal, "auc": full,
+            "auc_ci": mean_interval([f["auc"] for f in folds]),
             "accuracy": mean([f["accuracy"] for f in folds]), "folds": folds,
             "weights": weights, "bias": b, "units_for_95": need}
 

@@ -6,8 +6,13 @@ the perturbation curves of doc/measures.md, in numpy from the equations there.
                 [--horizon K] [--vocab-from FILE] [--gru-reset before|after]
                 [--nonlinearity tanh|relu]
       prints the report's JSON object; each row of its unit table has one key more than
-      gatetui's, "condition": {"halflife_measured": k}, the half-life's condition number
-      (halflife_condition) that tests/reportcmp bounds it by.
+      gatetui's, "condition": {"halflife_measured": k, "halflife_measured_ci": k'}, the
+      half-life's condition number (halflife_condition) and its interval's (from those of
+      the leave-one-out half-lives, interval_condition) that tests/reportcmp bounds them by,
+      and perturbation.ci likewise; a row where a leave-one-out half-life has a lag whose
+      ratio lies within its error of 0.5, so that the half-life may jump or be past the
+      horizon or not, one more, "either": {"halflife_measured_ci": [the intervals with that
+      lag on the other side, ...]}.
 
   report_ref.py perturb MODEL TEXT --edit S=T[,S2=T2...] [--edit ...] [--layer N]
                 [--horizon K] [--vocab-from FILE] [--gru-reset before|after]
@@ -224,37 +229,85 @@ def halflife(curve):
     return None
 
 
-def halflife_condition(S, N):
-    """The measured half-life of a unit's decay S[0..K] (halflife(S)), and its condition
-    number: k with |d hl| <= k * eps when every pair's difference vector D(q) carries an
-    error of at most eps * |D(q)| (the float32 difference path's relative error, which
-    tests/reportcmp holds the curves to) and so each unit's share of it at most that:
-    S[q] then moves by at most eps * N[q], N[q] the sum over the pairs of |D(q)|.  The
-    interpolation hl = k - 1 + a / b, a = ln(S[k-1] / S[0]) + ln 2, b = ln(S[k-1] / S[k]),
-    has d hl / d ln S[0] = -1/b, d / d ln S[k-1] = 1/b - a/b^2, d / d ln S[k] = a/b^2;
-    the condition number sums their sizes times N[q] / S[q].  (None, 0) when there is no
-    half-life; ValueError when a lag's ratio lies within the error of 0.5, where the
-    half-life would jump (an ambiguous fixture)."""
-    hl = halflife(list(S))
-    if not S[0] > 0:
-        return hl, 0.0
-    eps = 1e-6
-    for q in range(1, len(S)):
-        r, err = S[q] / S[0], eps * (N[q] / S[0] + S[q] * N[0] / S[0] ** 2)
-        if abs(r - 0.5) <= 2 * err:
-            raise ValueError("a unit's decay ratio %.9g at lag %d is within its error "
-                             "%.3g of 0.5" % (r, q, err))
-        if r <= 0.5:
-            break
-    if hl is None or hl == math.floor(hl):
-        return hl, 0.0
-    k = int(math.floor(hl)) + 1
+def interpolation_condition(S, N, k):
+    """The condition number of the interpolation between lags k - 1 and k, hl = k - 1 + a / b,
+    a = ln(S[k-1] / S[0]) + ln 2, b = ln(S[k-1] / S[k]): d hl / d ln S[0] = -1/b,
+    d / d ln S[k-1] = 1/b - a/b^2, d / d ln S[k] = a/b^2, their sizes times N[q] / S[q]."""
     a = math.log(S[k - 1] / S[0]) + math.log(2)
     b = math.log(S[k - 1] / S[k])
     g = {0: -1 / b}
     g[k - 1] = g.get(k - 1, 0.0) + 1 / b - a / b ** 2
     g[k] = g.get(k, 0.0) + a / b ** 2
-    return hl, sum(abs(v) * N[q] / S[q] for q, v in g.items())
+    return sum(abs(v) * N[q] / S[q] for q, v in g.items())
+
+
+def halflife_condition(S, N):
+    """The measured half-life of a unit's decay S[0..K] (halflife(S)), and its condition
+    number: k with |d hl| <= k * eps when every pair's difference vector D(q) carries an
+    error of at most eps * |D(q)| (the float32 difference path's relative error, which
+    tests/reportcmp holds the curves to) and so each unit's share of it at most that:
+    S[q] then moves by at most eps * N[q], N[q] the sum over the pairs of |D(q)|; the
+    interpolation's (interpolation_condition).  (None, 0) when there is no half-life.  A
+    lag q whose ratio lies within the error of 0.5 may be the crossing or not: when the
+    next ratio is surely below 0.5 the half-life goes on continuously (both interpolations
+    give q at a ratio of 0.5) and the larger of their two conditions holds; otherwise the
+    half-life could jump (an ambiguous fixture): ValueError."""
+    hl = halflife(list(S))
+    if not S[0] > 0:
+        return hl, 0.0
+    for q in ambiguous_lags(S, N):
+        if q + 1 < len(S) and S[q + 1] / S[0] < 0.5 - 2 * ratio_error(S, N, q + 1) and S[q + 1] > 0:
+            return hl, max(interpolation_condition(S, N, q),
+                           interpolation_condition(S, N, q + 1))
+        raise ValueError("a unit's decay ratio %.9g at lag %d is within its error "
+                         "%.3g of 0.5" % (S[q] / S[0], q, ratio_error(S, N, q)))
+    return hl, crossing_condition(S, N, hl)
+
+
+RATIO_EPS = 1e-6  # the float32 difference path's relative error (halflife_condition)
+
+
+def ratio_error(S, N, q):
+    """The error of the ratio S[q] / S[0] when each S[i] moves by RATIO_EPS N[i]."""
+    return RATIO_EPS * (N[q] / S[0] + S[q] * N[0] / S[0] ** 2)
+
+
+def ambiguous_lags(S, N):
+    """The lags up to the first whose ratio is surely at or below 0.5 whose ratio lies within
+    twice its error of 0.5: on either side of it as far as the sums can tell."""
+    out = []
+    for q in range(1, len(S)):
+        r, err = S[q] / S[0], ratio_error(S, N, q)
+        if abs(r - 0.5) <= 2 * err:
+            out.append(q)
+        elif r <= 0.5:
+            break
+    return out
+
+
+def crossing_condition(S, N, hl):
+    """The condition of the half-life hl of S at its crossing (0 without one, or where it is
+    a whole lag: a ratio of 0 or below)."""
+    if hl is None or hl == math.floor(hl):
+        return 0.0
+    return interpolation_condition(S, N, int(math.floor(hl)) + 1)
+
+
+def halflife_sides(S, N):
+    """The half-life of S with its condition, and the half-lives (each with its condition)
+    it would have with a lag of ambiguous_lags on the other side of 0.5: where such a lag
+    makes the half-life jump, or lie within the horizon or past it, either may be the
+    output's. A leave-one-out half-life (unit_measured)."""
+    hl = halflife(list(S))
+    if not S[0] > 0:
+        return hl, 0.0, []
+    others = []
+    for q in ambiguous_lags(S, N):
+        T = np.array(S, dtype=float)
+        T[q] = S[0] * 0.5 * (1 + 1e-9 if S[q] / S[0] <= 0.5 else 1 - 1e-9)
+        t = halflife(list(T))
+        others.append((t, crossing_condition(T, N, t)))
+    return hl, crossing_condition(S, N, hl), others
 
 
 def num(v):
@@ -386,6 +439,65 @@ def window_entry(w):
             "halflife_forget_only": hl(mean(own["fo"]))}
 
 
+Z95 = 1.96  # the normal quantile of a two-sided 95% interval
+
+
+def jackknife(theta, exists, loo, K):
+    """The 95% interval of a half-life theta (None: past K) by the jackknife over windows,
+    from its leave-one-out values loo (None: past K), and whether theta is past K:
+    SE = sqrt((n-1)/n sum (t_w - mean t)^2), theta +- Z95 SE; a t_w past K counts as K and
+    leaves the upper end open (None); theta past K gives [None, None]; no interval (None)
+    when theta does not exist or fewer than two windows keep pairs."""
+    if not exists:
+        return None, False
+    if len(loo) < 2:
+        return None, theta is None
+    if theta is None:
+        return [None, None], True
+    vals = [float(K) if t is None else t for t in loo]
+    n = len(vals)
+    mean = sum(vals) / n
+    se = math.sqrt((n - 1) / n * sum((v - mean) ** 2 for v in vals))
+    return [theta - Z95 * se, None if None in loo else theta + Z95 * se], False
+
+
+def interval_condition(theta_cond, loo_conds):
+    """The condition of an interval's ends (reportcmp: |error| <= RTOL max(1, |end|, k))
+    from theta's bound b (its error at most RTOL b) and each leave-one-out value's b_w (0 for
+    one past K: exact): the ends move by at most b + Z95 |dSE|, and by Cauchy-Schwarz
+    |dSE| <= sqrt((n-1)/n) |d t - mean d t| <= sqrt((n-1)/n) sqrt(sum b_w^2)."""
+    n = len(loo_conds)
+    return theta_cond + Z95 * math.sqrt((n - 1) / n * sum(b * b for b in loo_conds))
+
+
+def bound(v, cond=0.0):
+    """What reportcmp holds a half-life v to, over RTOL: max(1, |v|, cond); 0 past K."""
+    return 0.0 if v is None else max(1.0, abs(v), cond)
+
+
+def curve_intervals(windows, mean, K):
+    """Each mean curve's half-life interval by the jackknife over the windows that keep
+    pairs: the mean over the pairs of every such window but one, taken afresh; with each
+    end's condition."""
+    keys = {"cell": "halflife_cell", "fo": "halflife_forget_only",
+            "hidden": "halflife_hidden", "lin": "halflife_linearized"}
+    kept = [w for w in windows if w["own"]["hidden"]]
+    ci, beyond, cond = {}, {}, {}
+    for c, key in keys.items():
+        exists = mean[c] is not None
+        theta = num(halflife(list(mean[c]))) if exists else None
+        loo = []
+        for w in kept:
+            rest = [v for x in kept if x is not w for v in x["own"][c]]
+            loo.append(num(halflife(list(np.mean(np.array(rest), axis=0)))) if rest else None)
+        ci[key], b = jackknife(theta, exists, loo, K)
+        beyond[key] = b if exists else None
+        if ci[key] is not None and ci[key][0] is not None:
+            cond[key] = interval_condition(bound(theta), [bound(t) for t in loo])
+    ci["condition"] = cond
+    return ci, beyond
+
+
 def perturbation(m, wins, layer, L, horizon):
     """The report's perturbation table: step L // 4 of each full window replaced by every
     other token, the normalised curves averaged over the pairs that differ at k = 0."""
@@ -399,8 +511,9 @@ def perturbation(m, wins, layer, L, horizon):
     for w, win in enumerate(wins):
         if len(win) != L:
             continue
-        own = {"measured": [], "fo": []}
-        windows.append({"start": w * L, "edited": w * L + s, "own": own})
+        own = {"measured": [], "fo": [], "cell": [], "hidden": [], "lin": []}
+        own_abs = {"absd": np.zeros((K + 1, m.H)), "normd": np.zeros(K + 1)}
+        windows.append({"start": w * L, "edited": w * L + s, "own": own, "abs": own_abs})
         h, c = zeros(m, 1)
         for p in range(s):
             step(m, [win[p]], h, c, layer)
@@ -419,15 +532,19 @@ def perturbation(m, wins, layer, L, horizon):
                 continue
             absd += res["absd"]
             normd += np.linalg.norm(res["absd"], axis=1)
+            own_abs["absd"] += res["absd"]
+            own_abs["normd"] += np.linalg.norm(res["absd"], axis=1)
             if lstm:
                 curves["cell"].append(np.array(res["dc"]) / res["dc"][0])
+                own["cell"].append(curves["cell"][-1])
             if not rnn:
                 curves["fo"].append(np.array(res["fo"]) / res["fo"][0])
+                own["fo"].append(curves["fo"][-1])
             curves["hidden"].append(np.array(res["dh"]) / res["dh"][0])
             curves["lin"].append(np.array(res["lin"]) / res["lin"][0])
+            own["hidden"].append(curves["hidden"][-1])
+            own["lin"].append(curves["lin"][-1])
             own["measured"].append(curves["cell" if lstm else "hidden"][-1])
-            if not rnn:
-                own["fo"].append(curves["fo"][-1])
     pairs = len(curves["hidden"])
     ks = [k for k in KS if k <= K]
     mean = {key: (np.mean(np.array(v), axis=0) if v else None) for key, v in curves.items()}
@@ -438,9 +555,46 @@ def perturbation(m, wins, layer, L, horizon):
             "hidden": pick(mean["hidden"]),
             "halflife_cell": hl(mean["cell"]), "halflife_forget_only": hl(mean["fo"]),
             "halflife_hidden": hl(mean["hidden"]),
-            "linearized": pick(mean["lin"]), "halflife_linearized": hl(mean["lin"]),
-            "windows": [window_entry(w) for w in windows]}
-    return pert, absd, normd
+            "linearized": pick(mean["lin"]), "halflife_linearized": hl(mean["lin"])}
+    pert["ci"], pert["beyond_horizon"] = curve_intervals(windows, mean, K)
+    pert["windows"] = [window_entry(w) for w in windows]
+    return pert, absd, normd, windows
+
+
+def unit_measured(absd, normd, windows, j, K):
+    """Unit j's measured half-life, its interval by the jackknife over the windows that keep
+    pairs (its decay summed afresh over every such window but one), whether it is past K,
+    and the conditions of the half-life and of the interval's ends."""
+    hl, cond = halflife_condition(absd[:, j], normd)
+    kept = [w for w in windows if w["own"]["hidden"]]
+    loo, loo_b, others = [], [], []
+    for i, w in enumerate(kept):
+        rest = [x["abs"] for x in kept if x is not w]
+        S = sum(x["absd"][:, j] for x in rest)
+        N = sum(x["normd"] for x in rest)
+        t, c, other = halflife_sides(S, N)
+        loo.append(num(t))
+        loo_b.append(bound(num(t), c))
+        others += [(i, num(ot), bound(num(ot), oc)) for ot, oc in other]
+    exists = absd[0, j] > 0
+    ci, beyond = jackknife(num(hl), exists, loo, K)
+    row = {"halflife_measured": num(hl), "halflife_measured_ci": ci, "beyond_horizon": beyond,
+           "condition": {"halflife_measured": cond}}
+    if ci is None or ci[0] is None:
+        return row
+    theta_b = bound(num(hl), cond)
+    kc, alts = interval_condition(theta_b, loo_b), []
+    for i, t, b in others:  # a leave-one-out half-life on the other side of an ambiguous lag
+        vals, bs = list(loo), list(loo_b)
+        vals[i], bs[i] = t, b
+        alt, _ = jackknife(num(hl), exists, vals, K)
+        kc = max(kc, interval_condition(theta_b, bs))
+        if alt != ci and alt not in alts:
+            alts.append(alt)
+    row["condition"]["halflife_measured_ci"] = kc
+    if alts:
+        row["either"] = {"halflife_measured_ci": alts}
+    return row
 
 
 def loss(m, wins):
@@ -474,14 +628,14 @@ def rnn_report(m, wins, layer, L, horizon):
     v = np.array(hs).ravel()
     sat = ({"zero": float(np.mean(v == 0))} if m.relu else
            {"left": float(np.mean(v < -0.9)), "right": float(np.mean(v > 0.9))})
-    pert, absd, normd = perturbation(m, wins, layer, L, horizon)
+    pert, absd, normd, windows = perturbation(m, wins, layer, L, horizon)
     # the unit table: no gates, so only each unit's measured half-life
     table = []
     for j in range(m.Hs[layer]):
-        hl, cond = halflife_condition(absd[:, j], normd)
-        table.append({"unit": j, "mean": {}, "halflife": None, "halflife_bias": None,
-                      "halflife_measured": num(hl), "left": None, "right": None,
-                      "condition": {"halflife_measured": cond}})
+        row = {"unit": j, "mean": {}, "halflife": None, "halflife_bias": None}
+        row.update(unit_measured(absd, normd, windows, j, pert["horizon"]))
+        row.update({"left": None, "right": None})
+        table.append(row)
     return {"model": dict(model_entry(m, layer), nonlinearity="relu" if m.relu else "tanh",
                           nonlinearity_assumed=m.nonlin_assumed),
             "layer": layer, "positions": len(hs), "gates": {}, "units": None,
@@ -561,7 +715,7 @@ def report(m, toks, layer, N, L, horizon):
         cnt = int(sel.sum())
         by_char[key] = {"mean": float(pos_mean[sel].mean()) if cnt else None, "count": cnt}
 
-    pert, absd, normd = perturbation(m, wins, layer, L, horizon)
+    pert, absd, normd, windows = perturbation(m, wins, layer, L, horizon)
     # the unit table: each unit's mean gates, three half-lives, its carry gate's saturation
     b = m.layers[layer][2] + m.layers[layer][3]
     table = []
@@ -570,13 +724,12 @@ def report(m, toks, layer, N, L, horizon):
         for gname in names:
             mean[gname] = float(np.concatenate(order(vals[gname]), axis=0)[:, j].mean())
         bias_gate = sigmoid(b[H + j])
-        hl, cond = halflife_condition(absd[:, j], normd)
-        table.append({"unit": j, "mean": mean, "halflife": num(float(uhl[j])),
-                      "halflife_bias": num(math.log(0.5) / math.log(bias_gate)),
-                      "halflife_measured": num(hl),
-                      "left": float(np.mean(carry[:, j] < 0.1)),
-                      "right": float(np.mean(carry[:, j] > 0.9)),
-                      "condition": {"halflife_measured": cond}})
+        row = {"unit": j, "mean": mean, "halflife": num(float(uhl[j])),
+               "halflife_bias": num(math.log(0.5) / math.log(bias_gate))}
+        row.update(unit_measured(absd, normd, windows, j, pert["horizon"]))
+        row.update({"left": float(np.mean(carry[:, j] < 0.1)),
+                    "right": float(np.mean(carry[:, j] > 0.9))})
+        table.append(row)
     return {"model": model_entry(m, layer),
             "layer": layer, "positions": positions,
             "gates": {g: {k: float(v) for k, v in d.items()} for g, d in gates.items()},

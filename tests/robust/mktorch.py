@@ -4,6 +4,7 @@ measures: tensors are storages of float32 written as torch.save lays them out, t
 made by Python's own pickler with stand-ins for torch's globals.
 
   mktorch.py big FILE            an LSTM checkpoint of 3 layers, H = D = 1024 (100.7 MB)
+  mktorch.py wide FILE H         an LSTM checkpoint of 1 layer, D = 16, H units (H 1024: 17 MB)
   mktorch.py shared FILE N M     a small LSTM whose checkpoint also holds an object whose
                                  state is a dict of N pairs, referenced M times
   mktorch.py sharedt FILE N M    the same with a dict of N tensors (one storage)
@@ -14,6 +15,13 @@ made by Python's own pickler with stand-ins for torch's globals.
   mktorch.py badlocal FILE       a small LSTM checkpoint whose directory sends one storage
                                  to another's local header (same size: wrong bytes if used)
   mktorch.py zbyteorder FILE     a small LSTM checkpoint whose byteorder entry is deflated
+  mktorch.py overflow FILE [r]   a small LSTM (H = 8) whose float32 products overflow: every
+                                 W_ih x of 1e38 x 1e38 (+inf), W_hh -3e38 (-inf once h > 0),
+                                 so the state is NaN from step 1; with r, the state finite
+                                 (every gate's bias +30) and the readout's row 0 +3e38, row 1
+                                 -3e38 (logits of +-inf, probabilities NaN)
+  mktorch.py nested FILE N       a torch.save zip whose data.pkl is N tuples each inside the
+                                 next (one byte each: N + 6 bytes)
 """
 import collections
 import io
@@ -144,12 +152,25 @@ def misdirect(path, a, b):
     open(path, "wb").write(bytes(raw))
 
 
+def nested(path, n):
+    """data.pkl: PROTO 2, EMPTY_TUPLE, then TUPLE1 n times, STOP."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
+        z.writestr("archive/data.pkl", b"\x80\x02)" + b"\x85" * n + b".")
+        z.writestr("archive/version", "3\n")
+
+
 def main():
     what, path = sys.argv[1], sys.argv[2]
+    if what == "nested":
+        nested(path, int(sys.argv[3]))
+        return
     chars = [chr(32 + i) for i in range(96)]
     storages = []
     if what == "big":
         sd = lstm(96, 1024, 1024, 3, storages)
+        extra = {}
+    elif what == "wide":
+        sd = lstm(96, 16, int(sys.argv[3]), 1, storages)
         extra = {}
     elif what in ("shared", "sharedt"):
         n, m = int(sys.argv[3]), int(sys.argv[4])
@@ -178,6 +199,18 @@ def main():
         one = Storage("0", struct.pack("<f", 0.01))
         storages.append(one)
         sd = lstm(96, 1024, 1024, 3, storages, view=one)
+        extra = {}
+    elif what == "overflow":
+        sd = lstm(96, 16, 8, 1, storages)
+        fill = lambda name, v, n: setattr(sd[name].storage, "data", struct.pack("<f", v) * n)
+        if len(sys.argv) <= 3:
+            fill("embedding.weight", 1e38, 96 * 16)
+            fill("lstm.weight_ih_l0", 1e38, 32 * 16)
+            fill("lstm.weight_hh_l0", -3e38, 32 * 8)
+        else:
+            fill("lstm.bias_ih_l0", 30.0, 32)
+            fc = sd["fc.weight"].storage
+            fc.data = struct.pack("<f", 3e38) * 8 + struct.pack("<f", -3e38) * 8 + fc.data[64:]
         extra = {}
     elif what in ("badlocal", "zbyteorder"):
         sd = lstm(96, 8, 8, 1, storages)

@@ -1,5 +1,5 @@
-/* The Jacobian view (doc/screen.md, "The derivative against the carry line"): over the
- * panels below the strip, for the cursor's step T and the layer shown, one row per lag k:
+/* The derivative's sheet (D; doc/screen.md, "The derivative against the carry line"): over
+ * the panels below the strip, for the cursor's step T and the layer shown, one row per lag k:
  * the selected unit's J_jj, its carry line C_jj and its row norm |J_j.|, then over all units
  * |J|_F against |C|_F and the diagonal's share of |J|_F; in two blocks side by side when
  * the lags do not fit one under the other and there is room, and when they still do not
@@ -7,15 +7,34 @@
  * the eigenvalues of the whole state's step Jacobian at T, largest first, above the carry
  * gates at T sorted (computed by a child: "computing" until then); the layer's Lyapunov
  * half-lives along the text and the state's distance from the fixed point under T's
- * character (each by a child too). The last line compares the two at the last lag. */
+ * character (each by a child too). The last line compares the two at the last lag. Its K
+ * (+ -) is every model's; ← → step and ↑ ↓ select the unit as on the panels. The Jacobian
+ * is computed on a thread of its own (data_jac.h), the rest by children (data_eig.h). */
 #include "config.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "gatetui/report.h"
 #include "screen/draw_logplot.h"
 #include "screen/panel.h"
+#include "screen/sheet_derivative.h"
+
+/* How its notes and hints name its keys. */
+static const gt_keyname lags_name = {KB_CHAR('+', 0), "+/-", NULL, 0};
+static const gt_keyname close_name = {KB_SYM(K_ESC, 0), "D Esc", NULL, 0};
+static const gt_keyname open_name = {KB_CHAR('D', 0), "D", NULL, 0};
+
+gt_derivative_data *sheet_derivative_data(const gt_view *v)
+{
+    return sheet_data(v, &sheet_derivative);
+}
+
+gt_derivative_ui *sheet_derivative_ui(const gt_view *v)
+{
+    return sheet_ui(v, &sheet_derivative);
+}
 
 /* The columns of one block: k, then five numbers of 10 and the share. */
 #define BLOCK_W 59
@@ -88,7 +107,7 @@ static int pick_lags(int K, int n, int *out)
  * them and w allows. Returns the columns it took. */
 static int table(gt_surface *s, int x, int y0, int w, int rows, const gt_view *v)
 {
-    const gt_data_jac *jv = &v->jac;
+    const gt_data_jac *jv = &sheet_derivative_data(v)->jac;
     const int K = jv->K, per = rows - 1;
     if (per < 1)
         return 0;
@@ -126,13 +145,13 @@ static int table(gt_surface *s, int x, int y0, int w, int rows, const gt_view *v
  * the unit's |J_jj| and C_jj (1 at k = 0). */
 static void jac_plot(gt_surface *s, int x, int y0, int w, int rows, const gt_view *v)
 {
-    const gt_data_jac *jv = &v->jac;
+    const gt_data_jac *jv = &sheet_derivative_data(v)->jac;
     const int K = jv->K, carry = !isnan(jv->lag[0].carry);
     if (rows < 5 || w < PLOT_MIN_W)
         return;
     double fj[DATA_JAC_KMAX + 1], fc[DATA_JAC_KMAX + 1], dj[DATA_JAC_KMAX + 1],
         dc[DATA_JAC_KMAX + 1];
-    fj[0] = fc[0] = sqrt((double)model_width(v->m, v->layer));
+    fj[0] = fc[0] = sqrt((double)v->m->hidden);
     dj[0] = dc[0] = 1;
     for (int k = 1; k <= K; k++) {
         const gt_jacobian_lag *l = &jv->lag[k - 1];
@@ -191,7 +210,7 @@ static void values(gt_surface *s, int x, int y, int w, gt_role role, const char 
 /* Two lines at y: the step's eigenvalue moduli above the sorted carry gates. */
 static void eigen(gt_surface *s, int x, int y, int w, const gt_view *v, const char *g)
 {
-    const gt_data_eig *de = &v->eig;
+    const gt_data_eig *de = &sheet_derivative_data(v)->eig;
     char label[32];
     if (de->error[0]) {
         panel_line(s, x, y, w, R_ERROR, de->error);
@@ -214,7 +233,7 @@ static void eigen(gt_surface *s, int x, int y, int w, const gt_view *v, const ch
  * its 95% interval (doc/measures.md, "The whole state's dynamics"). */
 static void lyapunov(gt_surface *s, int x, int y, int w, const gt_view *v)
 {
-    const gt_data_eig *de = &v->eig;
+    const gt_data_eig *de = &sheet_derivative_data(v)->eig;
     char buf[256], a[32], b[32];
     if (de->ly_layer == v->layer && de->ly_error[0]) {
         snprintf(buf, sizeof buf, "Lyapunov half-lives: %.200s", de->ly_error);
@@ -252,7 +271,7 @@ static void lyapunov(gt_surface *s, int x, int y, int w, const gt_view *v)
 /* The state's distance from the fixed point under the cursor's character. */
 static void fixed_point(gt_surface *s, int x, int y, int w, const gt_view *v)
 {
-    const gt_data_eig *de = &v->eig;
+    const gt_data_eig *de = &sheet_derivative_data(v)->eig;
     char buf[256], ch[32], hl[32];
     panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
     if (de->fp_error[0]) {
@@ -311,18 +330,18 @@ static void last_line(gt_surface *s, int x, int y, int w, const gt_data_jac *jv,
     panel_items(s, x, y, w, R_NORMAL, items, 3);
 }
 
-void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
+static void derivative_draw(gt_surface *s, gt_rect r, const gt_view *v)
 {
-    const gt_data_jac *jv = &v->jac;
-    const gt_celltype *cl = v->m->cell;
-    const char *st = cl->carried, *g = cl->carry < 0 ? NULL : model_gate_name(v->m, cl->carry);
-    const int nocarry = cl->carry < 0;
+    const gt_data_jac *jv = &sheet_derivative_data(v)->jac;
+    const int lstm = v->m->arch == GT_LSTM, rnn = v->m->arch == GT_RNN;
+    const char *st = lstm ? "c" : "h", *g = lstm ? "f" : rnn ? NULL : "z";
     char title[160], note[64], ch[32], buf[256];
     panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
     char at[32];
     snprintf(title, sizeof title, "derivative: layer %d, step %s %s, unit %d", v->layer,
              report_commas(v->t, at, sizeof at), ch, v->unit);
-    snprintf(note, sizeof note, "K %d  +/-  D closes", jv->horizon);
+    snprintf(note, sizeof note, "K %d  %s  %s closes", jv->horizon, lags_name.text,
+             open_name.text);
     gt_rect in;
     panel_frame(s, r, title, note, &in);
     int x = in.x + 1, w = in.w - 1, y = in.y, end = in.y + in.h;
@@ -335,7 +354,7 @@ void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
                    "waiting for the states of the model as changed (the status line)");
         return;
     }
-    if (!jv->valid && jv->computing) {
+    if ((!jv->valid || jv->K < 1) && jv->computing) { /* nothing to show meanwhile */
         snprintf(buf, sizeof buf, "computing the derivative at step %s ...",
                  report_commas(v->t, at, sizeof at));
         panel_wrap(s, x, y, w, in.h, R_DIM, buf);
@@ -355,10 +374,10 @@ void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
                  report_commas(v->t, ch, sizeof ch));
     else
         snprintf(took, sizeof took, "%.0f ms", jv->ms);
-    if (nocarry)
+    if (rnn)
         snprintf(buf, sizeof buf,
-                 "J = d%s_T/d%s_(T-k), every later slope of the nonlinearity moving; a %s "
-                 "has no carry gate, so no carry line C (%s)", st, st, cl->noun, took);
+                 "J = dh_T/dh_(T-k), every later slope of the nonlinearity moving; a plain RNN "
+                 "has no carry gate, so no carry line C (%s)", took);
     else
         snprintf(buf, sizeof buf,
                  "J = d%s_T/d%s_(T-k), every later gate moving, against the carry line C = "
@@ -372,5 +391,138 @@ void panel_jacobian(gt_surface *s, gt_rect r, const gt_view *v)
     eigen(s, x, end - 5, w, v, g);
     lyapunov(s, x, end - 3, w, v);
     fixed_point(s, x, end - 2, w, v);
-    last_line(s, x, end - 1, w, jv, nocarry);
+    last_line(s, x, end - 1, w, jv, rnn);
 }
+
+/* ---- the keys ---- */
+
+static gt_act derivative_toggle(gt_view *v, int arg)
+{
+    (void)arg;
+    sheet_toggle(v, &sheet_derivative);
+    if (!sheet_up(v, &sheet_derivative))
+        return ACT_REDRAW;
+    const int lstm = v->m->arch == GT_LSTM;
+    view_say(v, 0, "%s_T / %s_(T-k) %s at the cursor: %s, %s closes", lstm ? "dc" : "dh",
+             lstm ? "dc" : "dh",
+             v->m->arch == GT_RNN ? "(a plain RNN: no carry line)" : "against the carry line",
+             "arrows step and select", open_name.text);
+    return ACT_REDRAW;
+}
+
+/* + (more > 0) doubles its K, - halves it, within DATA_JAC_KMIN..DATA_JAC_KMAX. */
+static gt_act derivative_lags(gt_view *v, int more)
+{
+    gt_derivative_ui *u = sheet_derivative_ui(v);
+    int K = u->K, nk = more > 0 ? K * 2 : K / 2;
+    if (nk < DATA_JAC_KMIN || nk > DATA_JAC_KMAX)
+        view_say(v, 0, "K is %d (%d-%d)", K, DATA_JAC_KMIN, DATA_JAC_KMAX);
+    else {
+        u->K = nk;
+        view_say(v, 0, "the derivative's lags: K = %d", nk);
+    }
+    return ACT_REDRAW;
+}
+
+static const gt_keyline keys[] = {
+    {NULL, "close the derivative", 0, 1, sheet_close_key, {KB_CHAR('D', 0), KB_SYM(K_ESC, 0)}},
+    {NULL, "the derivative's K", 0, 1, derivative_lags,
+     {KB_CHAR('+', 1), KB_CHAR('=', 1), KB_CHAR('-', -1)}},
+    {"D", "dc_T/dc_(T-k) against the carry line at the cursor (+ - its K, D Esc close)", 0, 0,
+     derivative_toggle, {KB_CHAR('D', 0)}},
+};
+
+/* ---- its status line ---- */
+
+static const gt_hint hints[] = {
+    {&keys_names[KN_STEP], "step", NULL}, {&keys_names[KN_UNIT], "unit", NULL},
+    {&lags_name, "K", NULL}, {&keys_names[KN_LAYER], "layer", NULL},
+    {&close_name, "close", NULL}, {&keys_names[KN_HELP], "help", NULL},
+    {&keys_names[KN_QUIT], "quit", NULL}, {NULL, NULL, NULL},
+};
+static const gt_keyname *const names[] = {&lags_name, &open_name, NULL};
+static const gt_hint *const contexts[] = {hints, NULL};
+static const gt_hint open_hint = {&open_name, "derivative", NULL};
+
+/* Its own, but a selection's (v) while one is made over it. */
+static const gt_hint *derivative_hints(const gt_view *v)
+{
+    return v->find.selecting ? NULL : hints;
+}
+
+/* ---- its hooks ---- */
+
+static int derivative_init(gt_view *v, gt_error *e)
+{
+    gt_derivative_data *d = sheet_derivative_data(v);
+    gt_derivative_ui *u = sheet_derivative_ui(v);
+    if (!u->K)
+        u->K = DATA_JAC_KDEFAULT;
+    int rc = data_jac_init(&d->jac, v->m, e);
+    if (rc == GT_OK && (rc = data_eig_init(&d->eig, v->m, e)) != GT_OK)
+        data_jac_free(&d->jac);
+    return rc;
+}
+
+static void derivative_free(gt_view *v)
+{
+    gt_derivative_data *d = sheet_derivative_data(v);
+    data_jac_free(&d->jac);
+    data_eig_free(&d->eig);
+}
+
+/* The derivative at the cursor asked for (the last result shown meanwhile), and its
+ * eigenvalues, fixed point and Lyapunov half-lives. */
+static void derivative_prepare(gt_view *v)
+{
+    gt_derivative_data *d = sheet_derivative_data(v);
+    d->jac.threads = v->threads;
+    data_jac_update(&d->jac, v->tr, v->layer, v->t, v->unit, sheet_derivative_ui(v)->K);
+    data_eig_want(&d->eig, v->tr, v->layer, v->t);
+}
+
+static int derivative_tick(gt_view *v)
+{
+    gt_derivative_data *d = sheet_derivative_data(v);
+    int redraw = data_eig_tick(&d->eig);
+    return data_jac_tick(&d->jac) || redraw;
+}
+
+static int derivative_busy(const gt_view *v)
+{
+    const gt_derivative_data *d = sheet_derivative_data(v);
+    return data_eig_busy(&d->eig) || data_jac_busy(&d->jac);
+}
+
+static void derivative_invalidate(gt_view *v, unsigned why)
+{
+    gt_derivative_data *d = sheet_derivative_data(v);
+    if (why & SHEET_MODEL) {
+        data_jac_model_changed(&d->jac);
+        data_eig_model_changed(&d->eig);
+    }
+    if (why & SHEET_EDITS) {
+        data_jac_invalidate(&d->jac);
+        data_eig_invalidate(&d->eig);
+    }
+}
+
+const gt_sheet sheet_derivative = {
+    .name = "the derivative against the carry line",
+    .data_size = sizeof(gt_derivative_data),
+    .ui_size = sizeof(gt_derivative_ui),
+    .init = derivative_init,
+    .free = derivative_free,
+    .prepare = derivative_prepare,
+    .tick = derivative_tick,
+    .busy = derivative_busy,
+    .invalidate = derivative_invalidate,
+    .draw = derivative_draw,
+    .hints = derivative_hints,
+    .contexts = contexts,
+    .names = names,
+    .keys = keys,
+    .nkeys = (int)(sizeof keys / sizeof keys[0]),
+    .panels_hint = &open_hint,
+    .panels_at = 16,
+};

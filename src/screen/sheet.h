@@ -1,0 +1,90 @@
+/* A sheet: what covers the panels below the text strip, one at a time (doc/screen.md,
+ * "Sheets over the panels"): the report's tables (r), the unit table (U), the derivative (D),
+ * a unit's profile (p). Each sheet is one file, sheet_NAME.c, that fills a gt_sheet: its own
+ * state (for each model, and shared by every model), what it does as it opens and closes,
+ * as the state changes, for each frame and in the background, how it draws, its lines of
+ * the key table and its status line's hints; and one row of the table of sheets
+ * (sheets.c). The view knows only which sheet is up (gt_shared.sheet) and loops over the
+ * table (v->sheets) where every sheet has its say (view.c); the dispatch finds a key in the
+ * sheet's lines first (keys.c); the frame draws it (frame.c). doc/architecture.md, "Where a
+ * change goes", walks through adding one. */
+#ifndef GATETUI_SHEET_H
+#define GATETUI_SHEET_H
+
+#include <stddef.h>
+
+#include "screen/draw_layout.h"
+#include "screen/draw_surface.h"
+#include "screen/keys_line.h"
+#include "screen/view.h"
+
+/* What a sheet's data may be out of date by (its invalidate hook). */
+enum {
+    SHEET_EDITS = 1u, /* an edit or an undo, or another layer on any path */
+    SHEET_MODEL = 2u, /* an intervention changed the model's weights */
+    SHEET_LAYER = 4u, /* [ ] chose another layer */
+};
+
+/* What a sheet asks of the view's data while it is up. */
+enum {
+    SHEET_NEEDS_REPORT = 1u, /* the report of the layer shown (v->stats), kept computed */
+    SHEET_SHOWS_PEERS = 2u,  /* it draws the other models' data: their work redraws it */
+};
+
+typedef struct gt_sheet {
+    const char *name;       /* what it shows, in words: "the report's tables" */
+    size_t data_size;       /* its state for each model (sheet_data), zeroed at first */
+    size_t ui_size;         /* its state every model shares (sheet_ui), zeroed at first */
+    unsigned needs;         /* SHEET_NEEDS_* */
+    /* Each hook may be NULL: nothing to do. */
+    int (*init)(gt_view *v, gt_error *e);   /* its state for a new view; GT_OK or an error */
+    void (*free)(gt_view *v);
+    void (*open)(gt_view *v);               /* as it comes over the panels */
+    void (*close)(gt_view *v);              /* as it goes (another came, or the panels) */
+    void (*follow)(gt_view *v, int shown);  /* a model's data follows the shared state
+                                             * while it is up (view_follow) */
+    void (*prepare)(gt_view *v);            /* each frame while it is up, after the view's
+                                             * values: what it draws derived (or asked for) */
+    int (*tick)(gt_view *v);                /* its background work, up or not: 1 to redraw */
+    int (*busy)(const gt_view *v);          /* 1 while it computes in the background */
+    void (*invalidate)(gt_view *v, unsigned why); /* SHEET_EDITS | SHEET_MODEL | SHEET_LAYER */
+    void (*draw)(gt_surface *s, gt_rect r, const gt_view *v); /* over the panels, changing
+                                                                * nothing */
+    /* its status line's hints in the state v is in; NULL: the panels' hints */
+    const gt_hint *(*hints)(const gt_view *v);
+    const gt_hint *const *contexts; /* every list hints() gives, NULL-terminated (for
+                                     * tests/t_keydoc) */
+    const gt_keyname *const *names; /* the names of keys its notes show, NULL-terminated
+                                     * (tests/t_keydoc holds them to its lines) */
+    const gt_keyline *keys;  /* its lines of the key table: those of keys NULL or `here`
+                              * apply only while it is up and are found before the
+                              * others; the rest (the key that opens it) everywhere, listed
+                              * in the help box with the sheets' lines */
+    int nkeys;
+    const gt_hint *panels_hint; /* the key that opens it on the panels' status line, NULL:
+                                 * none; at that place without an edit and after one
+                                 * (0: not there) */
+    int panels_at, edited_at;
+} gt_sheet;
+
+/* Its state for v's model (data_size bytes), or NULL when it has none. */
+void *sheet_data(const gt_view *v, const gt_sheet *s);
+/* Its state every model shares (ui_size bytes), or NULL when it has none. */
+void *sheet_ui(const gt_view *v, const gt_sheet *s);
+
+/* Puts s over the panels (NULL: the panels again), closing the one up; s when it is up
+ * already: the panels again (sheet_toggle). The report is asked for or ended as the sheet
+ * up and the order of the units want it (view_follow_stats). */
+void sheet_set(gt_view *v, const gt_sheet *s);
+void sheet_toggle(gt_view *v, const gt_sheet *s);
+/* 1 when s is the sheet up. */
+int sheet_up(const gt_view *v, const gt_sheet *s);
+
+/* A first line shown at moved by d lines (KEYS_PAGE, -KEYS_PAGE: a page of `page` lines),
+ * within 0..max. */
+int sheet_scroll(int at, int d, int page, int max);
+
+/* The handler of a sheet's line that closes it: the panels again. */
+gt_act sheet_close_key(gt_view *v, int arg);
+
+#endif

@@ -1,0 +1,38 @@
+#!/bin/sh
+# The report at the size users run it: gatetui --report --json with the defaults (layer 0,
+# 32 windows of 128 characters, the horizon 64) on the sample LSTM, GRU and plain RNN over
+# kjv-valid.txt against tests/ref/make_report_samples.py's float64 reference
+# (tests/fixtures/report_samples/), within tests/reportcmp's bounds: the gate tables, the
+# curves and half-lives with their 95% intervals by the jackknife over the windows, and
+# every unit's measured half-life with its interval; then the text's interval row is the
+# JSON's intervals as printed.
+. "$top_srcdir/tests/tap.sh"
+bin="$top_builddir/gatetui"
+cmp="$top_builddir/tests/reportcmp"
+fix="$top_srcdir/tests/fixtures/report_samples"
+samples="$top_srcdir/samples"
+need "$bin" "$cmp"
+out=$(mktemp -d) || exit 1
+trap 'rm -rf "$out"' EXIT
+for m in kjv-lstm kjv-gru kjv-rnn; do
+    if "$bin" --report --json "$samples/$m.bin" "$samples/kjv-valid.txt" >"$out/$m.json" \
+        2>"$out/err" && "$cmp" "$fix/$m.json" "$out/$m.json" >"$out/diff" 2>&1; then
+        ok "$m --report (32 windows of kjv-valid.txt): matches the float64 reference, the" \
+            "intervals too ($(tail -1 "$out/diff"))"
+    else
+        notok "$m --report: differs from the float64 reference"
+        sed 's/^/# /' "$out/err" "$out/diff" | head -20
+    fi
+done
+
+# the text's row of intervals: the JSON's, with one decimal, in the columns' order
+"$bin" --report "$samples/kjv-lstm.bin" "$samples/kjv-valid.txt" >"$out/plain" 2>"$out/err"
+want=$(python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["perturbation"]["ci"]
+keys = ["halflife_cell", "halflife_forget_only", "halflife_hidden", "halflife_linearized"]
+print(" ".join("[%.1f, %.1f]" % tuple(p[k]) for k in keys))' "$out/kjv-lstm.json")
+got=$(grep '^95% interval ' "$out/plain" | sed 's/^95% interval *//; s/\]  */] /g')
+check "$([ -n "$want" ] && [ "$got" = "$want" ]; echo $?)" \
+    "the text's 95% interval row is the JSON's: $got"
+echo "1..$n"
