@@ -82,6 +82,7 @@ int batch_init(gt_batch *b, const gt_model *m, int upto, int cap, gt_error *e)
     b->H = m->hidden;
     b->G = m->gates;
     b->ablate_layer = -1;
+    b->ablate_n = 1;
     const size_t H = (size_t)m->hidden, GH = (size_t)m->gates * H, NL = (size_t)upto + 1;
     const size_t V = (size_t)m->vocab, D0 = (size_t)m->input_dim, n = (size_t)cap;
     const int table = V * GH <= MAX_XTAB, before = m->arch == GT_GRU && m->gru_reset_before;
@@ -266,6 +267,26 @@ void batch_set_state(gt_batch *b, int i, const float *h, const float *c)
     }
 }
 
+void batch_set_state64(gt_batch *b, int i, const double *h, const double *c)
+{
+    const size_t H = (size_t)b->H;
+    b->dT_n = 0;
+    for (int k = 0; k <= b->upto; k++) {
+        memcpy(batch_h(b, k, i), h + (size_t)k * H, H * sizeof *h);
+        if (b->m->arch == GT_LSTM)
+            memcpy(batch_c(b, k, i), c + (size_t)k * H, H * sizeof *c);
+    }
+}
+
+void batch_get_state64(const gt_batch *b, int i, double *h, double *c)
+{
+    const size_t H = (size_t)b->H;
+    for (int k = 0; k <= b->upto; k++) {
+        memcpy(h + (size_t)k * H, batch_h(b, k, i), H * sizeof *h);
+        memcpy(c + (size_t)k * H, batch_c(b, k, i), H * sizeof *c);
+    }
+}
+
 /* acc[i] = layer 0's W_ih x + b_ih for the tokens. */
 static void input_part(gt_batch *b, size_t n, const uint16_t *tok)
 {
@@ -343,14 +364,18 @@ static void gru_cells(gt_batch *b, int k, size_t n)
  * item 0's products in double in the same pass over the weights; then each item's cell
  * in one pass: its pre-activations, nonlinearities, new state, its new difference for the
  * next products and, on the last layer, the squared norms of its differences. */
-/* Item i's ablated unit of layer k, if any, set to 0. */
+/* Item i's ablated units of layer k, if any, set to 0. */
 static void ablate(gt_batch *b, int k, size_t i)
 {
-    if (!b->ablate_unit || k != b->ablate_layer || b->ablate_unit[i] < 0)
+    if (!b->ablate_unit || k != b->ablate_layer)
         return;
-    const size_t u = (size_t)b->ablate_unit[i];
-    batch_c(b, k, (int)i)[u] = 0;
-    batch_h(b, k, (int)i)[u] = 0;
+    const int *u = b->ablate_unit + i * (size_t)b->ablate_n;
+    double *c = batch_c(b, k, (int)i), *h = batch_h(b, k, (int)i);
+    for (int x = 0; x < b->ablate_n; x++)
+        if (u[x] >= 0) {
+            c[u[x]] = 0;
+            h[u[x]] = 0;
+        }
 }
 
 static float *diffs(const gt_batch *b, int k)
