@@ -91,19 +91,62 @@ static double logsumexp(const double *l, size_t V)
     return mx + log(z);
 }
 
+/* e^-x - 1 + x, without the cancellation of its first order near 0: the series to x^10
+ * for |x| < 0.1 (the next term 5e-17 of the value there). */
+static double g_of(double x)
+{
+    if (fabs(x) >= 0.1)
+        return expm1(-x) + x;
+    double s = 1.0 / 3628800;
+    static const double c[] = {-1.0 / 362880, 1.0 / 40320, -1.0 / 5040, 1.0 / 720, -1.0 / 120,
+                               1.0 / 24, -1.0 / 6, 1.0 / 2};
+    for (size_t k = 0; k < sizeof c / sizeof *c; k++)
+        s = s * x + c[k];
+    return s * x * x;
+}
+
+/* u - ln(1 + u), likewise: the series to u^10 for |u| < 0.01. */
+static double h_of(double u)
+{
+    if (fabs(u) >= 0.01)
+        return u - log1p(u);
+    double s = 1.0 / 10;
+    for (int k = 9; k >= 2; k--)
+        s = s * u + (k % 2 ? -1.0 : 1.0) / k;
+    return s * u * u;
+}
+
+/* KL(p || softmax(l)) from d = l_p - l, p = softmax(l_p): with d' = d less its mean under
+ * p (KL does not change), KL = G - h(G - m), G = sum p g(d'), m = sum p d' (0 but for
+ * rounding), exact algebra of sum p d + ln sum p e^-d; so a divergence of 1e-14 keeps its
+ * digits where ln sum e^l - ln sum e^l_p would leave rounding of 1e-16 of the logits. A
+ * large one (G - m above 0.01, or |d'| above 30, whose e^-d' could overflow) goes the plain
+ * way, sum p d + ln sum e^l - ln sum e^l_p, which then loses nothing that matters (the
+ * other would cancel G against h). */
+static double kl_of(const double *p, const double *l0, const double *li, size_t V, double z0)
+{
+    double mean = 0, G = 0, m = 0, big = 0;
+    for (size_t v = 0; v < V; v++)
+        mean += p[v] * (l0[v] - li[v]);
+    for (size_t v = 0; v < V; v++) {
+        const double d = l0[v] - li[v] - mean;
+        big = fabs(d) > big ? fabs(d) : big;
+        G += p[v] * g_of(d);
+        m += p[v] * d;
+    }
+    if (big > 30 || G - m > 0.01)
+        return mean + logsumexp(li, V) - z0;
+    return G - h_of(G - m);
+}
+
 /* KL(p_0 || p_i) of items 1..n-1 from the logits, added to kl[i]. */
 static void add_kl(cworker *wk, size_t n, size_t V)
 {
     const double *l0 = wk->logit, z0 = logsumexp(l0, V);
     for (size_t v = 0; v < V; v++)
         wk->p[v] = exp(l0[v] - z0);
-    for (size_t i = 1; i < n; i++) {
-        const double *li = wk->logit + i * V;
-        double s = 0;
-        for (size_t v = 0; v < V; v++)
-            s += wk->p[v] * (l0[v] - li[v]);
-        wk->kl[i] += s + logsumexp(li, V) - z0;
-    }
+    for (size_t i = 1; i < n; i++)
+        wk->kl[i] += kl_of(wk->p, l0, wk->logit + i * V, V, z0);
 }
 
 static void run_job(cshared *sh, cworker *wk, const cjob *jb)
@@ -228,8 +271,8 @@ static int check(const gt_model *m, size_t steps, size_t s, const gt_report_opti
                                      "next-character distributions to compare");
     if (m->proj)
         return gt_fail(e, GT_EINPUT, "--carriers: %s is an LSTM with projections (proj_size "
-                       "%d), refused: its layers read the projected h, not the units' own",
-                       m->path, m->proj);
+                       "%d): its h is the %d projected values, not a value per unit to patch",
+                       m->path, m->proj, m->proj);
     if (o->layer < 0 || o->layer >= m->layers)
         return gt_fail(e, GT_EINPUT, "--layer %d: the model has %d layer%s (0..%d)", o->layer,
                        m->layers, m->layers == 1 ? "" : "s", m->layers - 1);
