@@ -99,7 +99,7 @@ int effect_print_text(FILE *f, const gt_effect *r, const char *interventions, gt
                 "loss with", "delta", "95% interval", "accuracy without", "with");
         class_row(f, "inside", &o->in);
         class_row(f, "outside", &o->out);
-        fprintf(f, "  %-9s %9s  %12s  %9s  %9s  %-22s\n", "specificity (inside - outside)", "", "",
+        fprintf(f, "  %-9s %9s  %12s  %9s  %9s  %s\n", "specificity (inside - outside)", "", "",
                 "", bits(d, sizeof d, o->spec, 1), interval(ci, sizeof ci, o->spec_lo, o->spec_hi));
         controls_table(f, r, o);
     }
