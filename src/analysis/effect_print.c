@@ -9,6 +9,7 @@
 
 #include "analysis/jsonout.h"
 #include "gatetui/effect.h"
+#include "gatetui/utf8.h"
 
 /* A signed number in bits, or "-" where there is none. */
 static const char *bits(char *buf, size_t n, double v, int sign)
@@ -83,6 +84,8 @@ static void header(FILE *f, const gt_effect *r, const char *interventions)
         fprintf(f, "controls: %d sets of %d unit%s drawn from layer %d's %d others (seed %llu); "
                    "the tested set: %s\n", r->controls, r->set_size, r->set_size == 1 ? "" : "s",
                 r->layer, r->others, r->seed, units_list(u, sizeof u, r->tested, r->set_size));
+    else if (r->set_size)
+        fprintf(f, "controls: none (--controls 0)\n");
     else
         fprintf(f, "controls: none (drawn for units of one layer ablated, and nothing else)\n");
 }
@@ -92,9 +95,9 @@ int effect_print_text(FILE *f, const gt_effect *r, const char *interventions, gt
     header(f, r, interventions);
     for (int x = 0; x < r->nregex; x++) {
         const gt_effect_one *o = &r->e[x];
-        char d[32], ci[80];
+        char d[32], ci[80], re[512];
         fprintf(f, "\n\"%s\": the positions that predict a character inside a match, against "
-                   "the others (bits per character)\n", o->regex);
+                   "the others (bits per character)\n", utf8_printable(re, sizeof re, o->regex));
         fprintf(f, "  %-9s %9s  %12s  %9s  %9s  %-22s  %16s  %6s\n", "", "count", "loss without",
                 "loss with", "delta", "95% interval", "accuracy without", "with");
         class_row(f, "inside", &o->in);
