@@ -148,8 +148,11 @@ int effect_print_json(FILE *f, const gt_effect *r, const char *interventions, gt
     json_object_set_new(root, "windows", json_integer((json_int_t)r->windows));
     for (int x = 0; x < r->nregex; x++) {
         const gt_effect_one *o = &r->e[x];
-        json_t *one = json_object();
-        json_object_set_new(one, "regex", json_string(o->regex));
+        json_t *one = json_object(), *re = json_string(o->regex);
+        char shown[512];
+        if (!re) /* not UTF-8: its bytes shown as ? */
+            re = json_string(utf8_printable(shown, sizeof shown, o->regex));
+        json_object_set_new(one, "regex", re);
         json_object_set_new(one, "inside", class_json(&o->in));
         json_object_set_new(one, "outside", class_json(&o->out));
         json_object_set_new(one, "specificity", jsonout_num(o->spec));
