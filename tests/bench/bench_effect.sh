@@ -22,21 +22,13 @@ threads=${GATETUI_THREADS:-$(nproc)}
 export OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads
 . "$top/tests/bench/machine.sh"
 machine_line "$bin"
-secs() { # wall and processor seconds of "$@", its output in $1's file
-    o=$1
-    shift
-    s=$(date +%s.%N)
-    /usr/bin/time -f '%U %S' -o "$out/cpu" "$@" >"$o"
-    e=$(date +%s.%N)
-    awk -v s="$s" -v e="$e" -v c="$(cat "$out/cpu")" 'BEGIN { split(c, a, " "); printf "%.3f %.3f\n", e - s, a[1] + a[2] }'
-}
 effect=${EFFECT:-"--effect ' ' --ablate 0:209"}
 carriers=${CARRIERS:-"--edit 1200:x"}
 for mode in effect carriers; do
     eval "set -- $(if [ $mode = effect ]; then echo "$effect"; else echo "$carriers"; fi)"
     flag=$([ $mode = carriers ] && echo --carriers || echo --json)
-    tc=$(GATETUI_THREADS=$threads secs "$out/c.json" "$bin" "$flag" --json "$@" "$model" "$text")
-    tt=$(secs "$out/t.json" "$py" "$top/tests/bench/effect_torch.py" $mode --threads "$threads" \
+    tc=$(GATETUI_THREADS=$threads wall_cpu "$out/c.json" "$bin" "$flag" --json "$@" "$model" "$text")
+    tt=$(wall_cpu "$out/t.json" "$py" "$top/tests/bench/effect_torch.py" $mode --threads "$threads" \
         "$@" "$model" "$text")
     "$py" - "$mode" "$out/c.json" "$out/t.json" "$model" "$tc" "$tt" "$threads" "$*" >"$out/line" <<'PY'
 import json, sys

@@ -17,7 +17,6 @@ batched matrix product per weight matrix and step.
 Usage: effect_torch.py effect MODEL TEXT --effect REGEX --ablate L:UNITS [--controls R]
                         [--seed S] [--windows N] [--window-len L] [--threads T]
        effect_torch.py carriers MODEL TEXT --edit S:C [--layer N] [--horizon K] [--threads T]"""
-import argparse
 import json
 import math
 import os
@@ -30,14 +29,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "ref"))
 from bench_torch import read_safetensors  # noqa: E402
-from effect_ref import draw, parse_units, windows  # noqa: E402
+from effect_ref import draw, effect_parser, parse_units, windows  # noqa: E402
+from importance_torch import readout as importance_readout  # noqa: E402
 from report_torch import Model  # noqa: E402
 
 
 def readout(t, V, H):
-    name = next(k for k, v in t.items() if tuple(v.shape) == (V, H) and "weight_" not in k
-                and "emb" not in k)
-    return t[name].T.contiguous(), t.get(name.rsplit("weight", 1)[0] + "bias", torch.zeros(V))
+    w, b = importance_readout(t, V, H)
+    return w.T.contiguous(), b
 
 
 def step(m, xi0, hs, cs, mask, layer):
@@ -156,27 +155,19 @@ def carriers(a, m, t):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["effect", "carriers"])
-    ap.add_argument("model")
-    ap.add_argument("text")
-    ap.add_argument("--effect", action="append", default=[])
-    ap.add_argument("--ablate")
-    ap.add_argument("--controls", type=int, default=20)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--windows", type=int, default=32)
-    ap.add_argument("--window-len", type=int, default=128)
-    ap.add_argument("--edit")
-    ap.add_argument("--layer", type=int, default=0)
-    ap.add_argument("--horizon", type=int, default=64)
+    if sys.argv[1:2] not in (["effect"], ["carriers"]):
+        raise SystemExit(__doc__)
+    ap = effect_parser()
     ap.add_argument("--threads", type=int, default=0)
-    a = ap.parse_args()
+    a = ap.parse_args(sys.argv[2:])
     if a.threads:
         torch.set_num_threads(a.threads)
     torch.set_grad_enabled(False)
     m = Model(a.model)
     t, _ = read_safetensors(a.model)
-    json.dump(effect(a, m, t) if a.mode == "effect" else carriers(a, m, t), sys.stdout, indent=1)
+    a.ablate = a.ablate[-1] if a.ablate else None
+    json.dump(effect(a, m, t) if sys.argv[1] == "effect" else carriers(a, m, t), sys.stdout,
+              indent=1)
     sys.stdout.write("\n")
 
 

@@ -378,7 +378,8 @@ def carriers(m, toks, s, to, layer, horizon, what="", ablate=None):
 
 # ---------------------------------------------------------------------------------------
 
-def effect_args(argv):
+def effect_parser():
+    """The options of both modes (and the reference's --what)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("model")
     ap.add_argument("text")
@@ -394,7 +395,11 @@ def effect_args(argv):
     ap.add_argument("--edit")
     ap.add_argument("--layer", type=int, default=0)
     ap.add_argument("--horizon", type=int, default=64)
-    return ap.parse_args(argv)
+    return ap
+
+
+def effect_args(argv):
+    return effect_parser().parse_args(argv)
 
 
 def compute(mode, argv):
