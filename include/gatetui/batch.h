@@ -36,9 +36,11 @@ typedef struct gt_batch {
                               in float32, laid out as the products read them */
     int dT_n;              /* the n of the step that left dT, 0 when it is not valid */
     double *dn2;           /* [cap * 2]: |c_i - c_0|^2, |h_i - h_0|^2 of layer upto */
-    /* Ablation per item (importance): item i's unit ablate_unit[i] of layer ablate_layer
-     * (-1: none) has its c and h set to 0 after every step. NULL (the default): none. */
-    int ablate_layer;
+    /* Ablation per item (the importance, the effect's sets): item i's units
+     * ablate_unit[i * ablate_n .. i * ablate_n + ablate_n - 1] of layer ablate_layer (an
+     * entry -1: none) have their c and h set to 0 after every step. ablate_unit NULL (the
+     * default): none; ablate_n is 1 unless the caller sets it. */
+    int ablate_layer, ablate_n;
     const int *ablate_unit;
     /* the readout (batch_use_readout), or NULL */
     struct gt_mat64 *out64;
@@ -79,6 +81,13 @@ void batch_logits(gt_batch *b, int n, double *logits);
 /* Item i's state, from float arrays of every layer ([hidden_total], layer by layer, as gt_run
  * keeps them); NULL for the zero state. c is ignored for a GRU. */
 void batch_set_state(gt_batch *b, int i, const float *h, const float *c);
+
+/* Item i's state from double arrays of layers 0..upto (as gt_run lays them out: layer k's
+ * H_k units at its offset among hidden_total), and
+ * back: the runs that continue from a state computed elsewhere (the carriers' patches).
+ * c is ignored for a GRU or an RNN. */
+void batch_set_state64(gt_batch *b, int i, const double *h, const double *c);
+void batch_get_state64(const gt_batch *b, int i, double *h, double *c);
 
 /* One step: item i (i < n <= cap) reads token tok[i]. */
 void batch_step(gt_batch *b, int n, const uint16_t *tok);

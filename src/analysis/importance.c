@@ -61,8 +61,8 @@ static int overflowed(const ishared *sh, const gt_batch *b, const double *logit,
     const gt_model *m = sh->m;
     const int top = m->layers - 1;
     const double *h = batch_h(b, top, 0), *c = batch_c(b, top, 0);
-    for (int j = 0; j < m->hidden; j++)
-        if (!(fabs(h[j]) <= FLT_MAX) || (m->arch == GT_LSTM && !(fabs(c[j]) <= FLT_MAX)))
+    for (int j = 0; j < model_width(m, top); j++)
+        if (!(fabs(h[j]) <= FLT_MAX) || (m->cell->has_c && !(fabs(c[j]) <= FLT_MAX)))
             return run_state_overflow(m, t, top, (size_t)j, e);
     for (int v = 0; v < m->vocab; v++)
         if (!(fabs(logit[v]) <= FLT_MAX))

@@ -109,13 +109,14 @@ int probe_main(FILE *out, const gt_model *m, const gt_text *t, const gt_probe_op
     int sig = find_pick_signal(m, o->signal, e);
     if (sig < 0)
         return e->code;
-    if ((unsigned long long)n * (unsigned long long)m->hidden > PROBE_MAX_VALUES) {
+    const int width = model_width(m, o->layer);
+    if ((unsigned long long)n * (unsigned long long)width > PROBE_MAX_VALUES) {
         char a[32], b[32], c[32];
         return gt_fail(e, GT_EINPUT, "--steps %s: the signal's %d units over that many steps "
                        "come to more than %s values (4 GiB of float32): at most %s steps of "
-                       "this model", report_commas(n, a, sizeof a), m->hidden,
+                       "this model", report_commas(n, a, sizeof a), width,
                        report_commas(PROBE_MAX_VALUES, b, sizeof b),
-                       report_commas(PROBE_MAX_VALUES / (size_t)m->hidden, c, sizeof c));
+                       report_commas(PROBE_MAX_VALUES / (size_t)width, c, sizeof c));
     }
     gt_pass_options po = {o->layer, o->threads, o->progress, o->progress_ctx};
     if (o->mode == PROBE_FIT)

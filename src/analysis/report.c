@@ -503,7 +503,7 @@ static void curve_intervals(gt_report *r, const shared *sh, const double *wsum, 
                                 &r->ci_linearized};
     const double hl[NCURVES] = {r->hl_cell, r->hl_forget_only, r->hl_hidden, r->hl_linearized};
     const int some = r->pairs > 0;
-    const int exists[NCURVES] = {some && sh->m->arch == GT_LSTM, some && sh->m->arch != GT_RNN,
+    const int exists[NCURVES] = {some && sh->m->cell->has_c, some && sh->m->cell->carry >= 0,
                                  some, some};
     r->ci_windows = 0;
     for (size_t w = 0; w < sh->nfull; w++)

@@ -33,7 +33,7 @@ static double measured_halflife(const double *abs_sum, int K, size_t H, size_t j
 static void measured_interval(gt_unit_row *u, const gt_report *r, const unittable_sums *s,
                               size_t j, double *curve, double *t)
 {
-    const size_t H = (size_t)r->m->hidden, K1 = (size_t)r->K + 1, n1 = K1 * H;
+    const size_t H = (size_t)model_width(r->m, r->layer), K1 = (size_t)r->K + 1, n1 = K1 * H;
     const double *all = s->abs_sum;
     size_t n = 0;
     for (size_t w = 0; w < r->full_windows; w++) {

@@ -51,6 +51,8 @@ static void defaults(cli *c, const cli_mode *const *modes)
     c->warmup = 100;
     c->starts = 64;
     c->hold = 100;
+    c->controls = EFFECT_CONTROLS;
+    c->seed = EFFECT_SEED;
     model_options_init(&c->mopt);
     find_options_init(&c->find);
     for (int i = 0; modes[i] && !c->mode; i++)
@@ -174,9 +176,15 @@ int cli_parse(cli *c, const cli_mode *const *modes, int argc, char **argv)
         } else if (r->row->with) {
             c->variant = r->row;
             c->variant_arg = optarg;
+        } else if (c->mode == r->row && (r->row->flags & MODE_REPEAT)) {
+            if (c->nmode_args == CLI_MAX_ARGS)
+                return cli_bad_usage(modes, "--%s: at most 64 of them", r->row->option);
+            c->mode_args[c->nmode_args++] = optarg;
         } else {
             c->mode = r->row;
             c->mode_arg = r->row->arg ? optarg : NULL;
+            c->mode_args[0] = c->mode_arg;
+            c->nmode_args = 1;
             nmodes++;
         }
     }

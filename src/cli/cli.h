@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "gatetui/effect.h"
 #include "gatetui/error.h"
 #include "gatetui/finding.h"
 #include "gatetui/intervene.h"
@@ -31,6 +32,7 @@ typedef struct cli_env {
 } cli_env;
 
 #define CLI_MAX_IV 256
+#define CLI_MAX_ARGS 64
 
 typedef struct cli_mode cli_mode;
 
@@ -39,6 +41,9 @@ typedef struct cli {
     const cli_mode *const *modes; /* the table */
     const cli_mode *mode;         /* the mode asked for */
     const char *mode_arg;         /* its option's argument (--export FILE, --units REGEX...) */
+    const char *mode_args[CLI_MAX_ARGS]; /* a repeatable option's arguments, in order
+                                            (MODE_REPEAT: --effect REGEX ...) */
+    int nmode_args;
     const cli_mode *variant;      /* an option that replaces the mode (--sweep-forget-bias) */
     const char *variant_arg;
     int json, probs;
@@ -47,6 +52,7 @@ typedef struct cli {
     gt_report_options report; /* windows, window length, horizon */
     long from, to, step;
     const char *edit;    /* "S:C" */
+    long controls, seed; /* --effect: R (default 20), S (default 1) */
     const char *size;    /* "COLSxROWS" */
     gt_model_options mopt;
     gt_find_options find; /* --unit, --signal, --threshold, --steps */
@@ -84,6 +90,7 @@ typedef int (*cli_model_fn)(FILE *out, const cli *c, const gt_session_model *im,
 #define MODE_READOUT 2u    /* each model needs a readout */
 #define MODE_NO_SKIPS 4u   /* the characters skipped in the text go unsaid */
 #define MODE_SCREEN 8u     /* the screen: signals are its own */
+#define MODE_REPEAT 16u    /* its option may be given again (c->mode_args) */
 
 /* A row of the table: a mode, or (with no function) a group of options. */
 struct cli_mode {

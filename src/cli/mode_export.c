@@ -36,6 +36,7 @@ const cli_mode cli_mode_export = {
     .usage = "--export FILE --step N [--edit S:C] [--size COLSxROWS] [--layer N] "
              "MODEL [MODEL ...] TEXT",
     .help = "  --export FILE       render the screen at --step N as text into FILE\n"
-            "  --edit S:C          export: replace the character at step S with C first (once)\n"
+            "  --edit S:C          export, carriers: replace the character at step S with C\n"
+            "                      first (once)\n"
             "  --size COLSxROWS    export: the frame size (default 120x40)\n",
 };

@@ -90,6 +90,6 @@ const cli_mode cli_find_options = {
             "  --steps N           units, select, profile, html, probe, components and the\n"
             "                      screen's m, v, p: the first N steps (default 100000);\n"
             "                      lyapunov, fixed-points: the steps run (default 5000)\n"
-            "  --regex-seconds S   units, probe: stop a search of the text after S seconds\n"
-            "                      (default 30)\n",
+            "  --regex-seconds S   units, probe, effect: stop a search of the text after S\n"
+            "                      seconds (default 30)\n",
 };

@@ -80,6 +80,7 @@ int batch_init(gt_batch *b, const gt_model *m, int upto, int cap, gt_error *e)
     b->cap = cap;
     b->G = m->gates;
     b->ablate_layer = -1;
+    b->ablate_n = 1;
     for (int k = 0; k <= upto; k++) {
         b->Hmax = m->layer[k].hidden > b->Hmax ? m->layer[k].hidden : b->Hmax;
         b->units += m->layer[k].hidden;
@@ -270,6 +271,26 @@ void batch_set_state(gt_batch *b, int i, const float *h, const float *c)
     }
 }
 
+void batch_set_state64(gt_batch *b, int i, const double *h, const double *c)
+{
+    b->dT_n = 0;
+    for (int k = 0; k <= b->upto; k++) {
+        const size_t H = batch_width(b, k), off = b->m->layer[k].off;
+        memcpy(batch_h(b, k, i), h + off, H * sizeof *h);
+        if (b->m->cell->has_c)
+            memcpy(batch_c(b, k, i), c + off, H * sizeof *c);
+    }
+}
+
+void batch_get_state64(const gt_batch *b, int i, double *h, double *c)
+{
+    for (int k = 0; k <= b->upto; k++) {
+        const size_t H = batch_width(b, k), off = b->m->layer[k].off;
+        memcpy(h + off, batch_h(b, k, i), H * sizeof *h);
+        memcpy(c + off, batch_c(b, k, i), H * sizeof *c);
+    }
+}
+
 /* acc[i] = layer 0's W_ih x + b_ih for the tokens. */
 static void input_part(gt_batch *b, size_t n, const uint16_t *tok)
 {
@@ -313,14 +334,18 @@ static void summed_cells(gt_batch *b, int k, size_t n)
  * item 0's products in double in the same pass over the weights; then each item's cell
  * in one pass: its pre-activations, nonlinearities, new state, its new difference for the
  * next products and, on the last layer, the squared norms of its differences. */
-/* Item i's ablated unit of layer k, if any, set to 0. */
+/* Item i's ablated units of layer k, if any, set to 0. */
 static void ablate(gt_batch *b, int k, size_t i)
 {
-    if (!b->ablate_unit || k != b->ablate_layer || b->ablate_unit[i] < 0)
+    if (!b->ablate_unit || k != b->ablate_layer)
         return;
-    const size_t u = (size_t)b->ablate_unit[i];
-    batch_c(b, k, (int)i)[u] = 0;
-    batch_h(b, k, (int)i)[u] = 0;
+    const int *u = b->ablate_unit + i * (size_t)b->ablate_n;
+    double *c = batch_c(b, k, (int)i), *h = batch_h(b, k, (int)i);
+    for (int x = 0; x < b->ablate_n; x++)
+        if (u[x] >= 0) {
+            c[u[x]] = 0;
+            h[u[x]] = 0;
+        }
 }
 
 static float *diffs(const gt_batch *b, int k)

@@ -130,7 +130,7 @@ int run_readout_overflow(const gt_model *m, size_t step, gt_error *e)
 
 int run_probs_finite(const gt_model *m, const float *p)
 {
-    return overflow_at(p, NULL, (size_t)m->vocab) == (size_t)m->vocab;
+    return kern_overflow_at(p, NULL, (size_t)m->vocab) == (size_t)m->vocab;
 }
 
 void run_step(gt_run *r, int token)

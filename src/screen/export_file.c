@@ -174,11 +174,11 @@ int export_figure_to_cwd(gt_view *v, char *out, size_t n, size_t *from, size_t *
         orig[s] = (uint16_t)trace_original_at(v->tr, s);
         edited |= orig[s] != tok[s];
     }
-    const size_t H = (size_t)m->hidden, u = (size_t)v->unit;
+    const size_t H = (size_t)model_width(m, v->layer), u = (size_t)v->unit;
     for (size_t s = a; s <= b; s++)
         val[s - a] = sig < m->gates ? trace_gates(v->tr, s, v->layer)[(size_t)sig * H + u]
-                     : m->arch == GT_LSTM && sig == 4 ? trace_c(v->tr, s, v->layer)[u]
-                                                      : trace_h(v->tr, s, v->layer)[u];
+                     : m->cell->has_c && sig == m->gates ? trace_c(v->tr, s, v->layer)[u]
+                                                         : trace_h(v->tr, s, v->layer)[u];
     /* the model's file by its own name, not the screen's "[k/n]" */
     const char *mb = strrchr(m->path, '/');
     mb = mb && mb[1] ? mb + 1 : m->path;

@@ -52,7 +52,7 @@ static void next_signal(gt_view *v)
     int n = snprintf(v->ui->msg, sizeof v->ui->msg, "signal %s for r, the selection and the profile",
                      data_find_signal_name(f));
     int best = -1;
-    for (int u = 0; data_find_has_r(f, v->layer) && u < v->m->hidden; u++) {
+    for (int u = 0; data_find_has_r(f, v->layer) && u < model_width(v->m, v->layer); u++) {
         const double r = data_find_r(f, u);
         if (!isnan(r) && (best < 0 || fabs(r) > fabs(data_find_r(f, best))))
             best = u;
@@ -147,7 +147,7 @@ gt_sort keys_find_next_sort(const gt_view *v)
     if (v->ui->sort == SORT_COUNT - 1 && data_find_has_r(&v->find, v->layer))
         return SORT_R;
     gt_sort next = (gt_sort)((v->ui->sort + 1) % SORT_COUNT);
-    if (v->m->arch == GT_RNN && (next == SORT_CARRY || next == SORT_MEAN))
+    if (v->m->cell->carry < 0 && (next == SORT_CARRY || next == SORT_MEAN))
         next = SORT_ABSC; /* a plain RNN has no carry gate to sort by */
     return next;
 }

@@ -23,7 +23,7 @@ static size_t page_len(const gt_view *v)
 
 static void select_rank(gt_view *v, long rank)
 {
-    const int H = v->m->hidden;
+    const int H = model_width(v->m, v->layer);
     rank = rank < 0 ? 0 : rank >= H ? H - 1 : rank;
     view_select_unit(v, v->order[rank]);
     v->rank = (int)rank;
@@ -83,9 +83,9 @@ static void select_unit(gt_view *v, const char *in)
         in++;
     char *end;
     long u = *in >= '0' && *in <= '9' ? strtol(in, &end, 10) : -1;
-    if (u < 0 || *end || u >= v->m->hidden) {
+    if (u < 0 || *end || u >= model_width(v->m, v->layer)) {
         if (*in)
-            view_say(v, 1, "unit: \"%s\" is not a unit (0-%d)", in, v->m->hidden - 1);
+            view_say(v, 1, "unit: \"%s\" is not a unit (0-%d)", in, model_width(v->m, v->layer) - 1);
         return;
     }
     view_select_unit(v, (int)u);
@@ -366,8 +366,9 @@ static void shift_bias(gt_view *v, int unit, double d)
 {
     if (!have_interventions(v))
         return;
-    if (v->m->arch == GT_RNN) {
-        view_say(v, 1, "a plain RNN has no carry gate (no forget or update gate) whose bias to shift");
+    if (v->m->cell->carry < 0) {
+        view_say(v, 1, "a %s has no carry gate (no forget or update gate) whose bias to shift",
+                 v->m->cell->noun);
         return;
     }
     iv_shift(&v->ivs->iv, v->layer, unit, d);
@@ -384,7 +385,7 @@ static void toggle_ablate(gt_view *v)
     if (!have_interventions(v))
         return;
     iv_toggle_ablate(&v->ivs->iv, v->layer, v->unit);
-    int on = v->ivs->iv.ablate[(size_t)v->layer * v->m->hidden + (size_t)v->unit];
+    int on = iv_ablated(&v->ivs->iv, v->layer, v->unit);
     char did[64];
     snprintf(did, sizeof did, "unit %d %s", v->unit, on ? "ablated" : "back");
     interventions_changed(v, did);
@@ -396,7 +397,7 @@ static void toggle_carousel(gt_view *v)
         return;
     if (!iv_toggle_carousel(&v->ivs->iv, v->layer)) {
         view_say(v, 1, "a %s has no forget gate to hold at 1: the carousel is an LSTM's",
-                v->m->arch == GT_RNN ? "plain RNN" : "GRU");
+                 v->m->cell->noun);
         return;
     }
     char did[64];
@@ -541,7 +542,7 @@ gt_act keys_unit_ends(gt_view *v, int which)
     if (which == KEYS_BY_NUMBER)
         open_prompt(v, INPUT_UNIT);
     else
-        select_rank(v, which == KEYS_FIRST ? 0 : v->m->hidden - 1);
+        select_rank(v, which == KEYS_FIRST ? 0 : model_width(v->m, v->layer) - 1);
     return ACT_REDRAW;
 }
 
@@ -549,12 +550,11 @@ gt_act keys_sort(gt_view *v, int which)
 {
     if (which == KEYS_PICK) {
         v->ui->input = INPUT_ORDER;
-        const int lstm = v->m->arch == GT_LSTM;
-        view_say(v, 0, "order? i index, %s%sc |%s|, d |%s%s|, p importance%s",
-                 v->m->arch == GT_RNN ? "" : lstm ? "g forget" : "g update",
-                 v->m->arch == GT_RNN ? "" : " gate, m its mean, ", lstm ? "c" : "h",
-                 v->utf8 ? "Δ" : "d", lstm ? "c" : "h",
-                 data_find_has_r(&v->find, v->layer) ? ", r |r|" : "");
+        const gt_celltype *cl = v->m->cell;
+        view_say(v, 0, "order? i index, %s%s%sc |%s|, d |%s%s|, p importance%s",
+                 cl->carry < 0 ? "" : "g ", cl->carry < 0 ? "" : cl->carry_word,
+                 cl->carry < 0 ? "" : " gate, m its mean, ", cl->carried, v->utf8 ? "Δ" : "d",
+                 cl->carried, data_find_has_r(&v->find, v->layer) ? ", r |r|" : "");
     } else if (which == KEYS_NEXT) {
         set_sort(v, keys_find_next_sort(v));
     } else {
@@ -580,8 +580,9 @@ gt_act keys_sort_pick(gt_view *v, const gt_key *k)
         view_say(v, 1, "no |r| on this layer: m matches a regular expression first");
         return ACT_REDRAW;
     }
-    if ((o == SORT_CARRY || o == SORT_MEAN) && v->m->arch == GT_RNN) {
-        view_say(v, 1, "a plain RNN has no carry gate to sort by: the units stay in their order");
+    if ((o == SORT_CARRY || o == SORT_MEAN) && v->m->cell->carry < 0) {
+        view_say(v, 1, "a %s has no carry gate to sort by: the units stay in their order",
+                 v->m->cell->noun);
         return ACT_REDRAW;
     }
     v->ui->msg[0] = 0;

@@ -95,7 +95,7 @@ static int prompt_status(gt_surface *s, int x, int y, int end, const gt_view *v)
         prompt_line(s, x, y, end, v, buf, "   Enter goes, Esc cancels");
         return 1;
     case INPUT_UNIT:
-        snprintf(buf, sizeof buf, "select unit (0-%d): ", v->m->hidden - 1);
+        snprintf(buf, sizeof buf, "select unit (0-%d): ", model_width(v->m, v->layer) - 1);
         prompt_line(s, x, y, end, v, buf, "   Enter selects, Esc cancels");
         return 1;
     case INPUT_SEARCH:

@@ -151,7 +151,7 @@ static void jac_plot(gt_surface *s, int x, int y0, int w, int rows, const gt_vie
         return;
     double fj[DATA_JAC_KMAX + 1], fc[DATA_JAC_KMAX + 1], dj[DATA_JAC_KMAX + 1],
         dc[DATA_JAC_KMAX + 1];
-    fj[0] = fc[0] = sqrt((double)v->m->hidden);
+    fj[0] = fc[0] = sqrt((double)model_width(v->m, v->layer));
     dj[0] = dc[0] = 1;
     for (int k = 1; k <= K; k++) {
         const gt_jacobian_lag *l = &jv->lag[k - 1];
@@ -333,8 +333,9 @@ static void last_line(gt_surface *s, int x, int y, int w, const gt_data_jac *jv,
 static void derivative_draw(gt_surface *s, gt_rect r, const gt_view *v)
 {
     const gt_data_jac *jv = &sheet_derivative_data(v)->jac;
-    const int lstm = v->m->arch == GT_LSTM, rnn = v->m->arch == GT_RNN;
-    const char *st = lstm ? "c" : "h", *g = lstm ? "f" : rnn ? NULL : "z";
+    const gt_celltype *cl = v->m->cell;
+    const char *st = cl->carried, *g = cl->carry < 0 ? NULL : model_gate_name(v->m, cl->carry);
+    const int nocarry = cl->carry < 0;
     char title[160], note[64], ch[32], buf[256];
     panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
     char at[32];
@@ -374,10 +375,10 @@ static void derivative_draw(gt_surface *s, gt_rect r, const gt_view *v)
                  report_commas(v->t, ch, sizeof ch));
     else
         snprintf(took, sizeof took, "%.0f ms", jv->ms);
-    if (rnn)
+    if (nocarry)
         snprintf(buf, sizeof buf,
-                 "J = dh_T/dh_(T-k), every later slope of the nonlinearity moving; a plain RNN "
-                 "has no carry gate, so no carry line C (%s)", took);
+                 "J = d%s_T/d%s_(T-k), every later slope of the nonlinearity moving; a %s "
+                 "has no carry gate, so no carry line C (%s)", st, st, cl->noun, took);
     else
         snprintf(buf, sizeof buf,
                  "J = d%s_T/d%s_(T-k), every later gate moving, against the carry line C = "
@@ -391,7 +392,7 @@ static void derivative_draw(gt_surface *s, gt_rect r, const gt_view *v)
     eigen(s, x, end - 5, w, v, g);
     lyapunov(s, x, end - 3, w, v);
     fixed_point(s, x, end - 2, w, v);
-    last_line(s, x, end - 1, w, jv, rnn);
+    last_line(s, x, end - 1, w, jv, nocarry);
 }
 
 /* ---- the keys ---- */
@@ -402,11 +403,12 @@ static gt_act derivative_toggle(gt_view *v, int arg)
     sheet_toggle(v, &sheet_derivative);
     if (!sheet_up(v, &sheet_derivative))
         return ACT_REDRAW;
-    const int lstm = v->m->arch == GT_LSTM;
-    view_say(v, 0, "%s_T / %s_(T-k) %s at the cursor: %s, %s closes", lstm ? "dc" : "dh",
-             lstm ? "dc" : "dh",
-             v->m->arch == GT_RNN ? "(a plain RNN: no carry line)" : "against the carry line",
-             "arrows step and select", open_name.text);
+    const gt_celltype *cl = v->m->cell;
+    char against[64] = "against the carry line";
+    if (cl->carry < 0)
+        snprintf(against, sizeof against, "(a %s: no carry line)", cl->noun);
+    view_say(v, 0, "d%s_T / d%s_(T-k) %s at the cursor: %s, %s closes", cl->carried,
+             cl->carried, against, "arrows step and select", open_name.text);
     return ACT_REDRAW;
 }
 

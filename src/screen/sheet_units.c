@@ -52,7 +52,7 @@ int sheet_units_page(const gt_view *v)
 /* The selected row in the table and in sight. */
 static void keep_in_sight(const gt_view *v, gt_units_ui *u)
 {
-    const int H = v->m->hidden, page = sheet_units_page(v);
+    const int H = model_width(v->m, v->layer), page = sheet_units_page(v);
     u->row = u->row < 0 ? 0 : u->row >= H ? H - 1 : u->row;
     if (u->top > u->row)
         u->top = u->row;
@@ -81,7 +81,7 @@ static void units_prepare(gt_view *v)
     d->known = rows != NULL;
     keep_in_sight(v, u);
     if (rows)
-        unittable_order(rows, v->m->hidden, v->stats.ngates, sorted_col(v), u->reverse,
+        unittable_order(rows, model_width(v->m, v->layer), v->stats.ngates, sorted_col(v), u->reverse,
                         d->order);
 }
 
@@ -180,7 +180,7 @@ static const gt_hint *units_hints(const gt_view *v)
 static int units_init(gt_view *v, gt_error *e)
 {
     gt_units_data *d = sheet_units_data(v);
-    d->order = malloc((size_t)v->m->hidden * sizeof *d->order);
+    d->order = malloc((size_t)v->m->hidden_max * sizeof *d->order);
     return d->order ? GT_OK : gt_fail(e, GT_EFAIL, "out of memory for the screen");
 }
 
@@ -260,7 +260,7 @@ static void cell(const gt_view *v, int j, int col, char *buf, size_t n)
  * first: all at 80 columns and more; *least: the narrowest w they all fit in. */
 static int col_widths(const gt_surface *s, const gt_view *v, int w, int *cw, int *least)
 {
-    const int H = v->m->hidden, ncol = unittable_ncols(v->stats.ngates);
+    const int H = model_width(v->m, v->layer), ncol = unittable_ncols(v->stats.ngates);
     int nat[MAX_COLS], total = 0;
     char buf[64];
     for (int c = 0; c < ncol && c < MAX_COLS; c++) {
@@ -328,7 +328,7 @@ static void draw_line(gt_surface *s, gt_rect in, const gt_view *v, int y, int j,
 static void draw_rows(gt_surface *s, gt_rect in, const gt_view *v)
 {
     const gt_units_ui *u = sheet_units_ui(v);
-    const int H = v->m->hidden, ncol = unittable_ncols(v->stats.ngates);
+    const int H = model_width(v->m, v->layer), ncol = unittable_ncols(v->stats.ngates);
     int cw[MAX_COLS], cx[MAX_COLS + 1] = {in.x}, ci, need, g;
     const int fit = layout(s, v, in.w, cw, &ci, &need);
     for (int c = 0; c < fit; c++) /* the interval's column after the measured one's */
@@ -362,10 +362,10 @@ static int title_note(char *title, size_t tl, char *note, size_t nl, gt_rect r,
             snprintf(note, nl, "%s", wide + 2);
         else if (by && f % 2)
             snprintf(note, nl, "row %d of %d  by %s%s", sheet_units_ui(v)->row + 1,
-                     v->m->hidden, by, wide);
+                     model_width(v->m, v->layer), by, wide);
         else if (by)
             snprintf(note, nl, "row %d of %d  by %s  %s selects%s  %s closes",
-                     sheet_units_ui(v)->row + 1, v->m->hidden, by, enter_name.text, wide,
+                     sheet_units_ui(v)->row + 1, model_width(v->m, v->layer), by, enter_name.text, wide,
                      open_name.text);
         else
             snprintf(note, nl, "%s closes", open_name.text);

@@ -20,17 +20,9 @@ threads=${GATETUI_THREADS:-$(nproc)}
 export OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads
 . "$top/tests/bench/machine.sh"
 machine_line "$bin"
-secs() { # wall and processor seconds of "$@", its output in $2's file
-    o=$1
-    shift
-    s=$(date +%s.%N)
-    /usr/bin/time -f '%U %S' -o "$out/cpu" "$@" >"$o"
-    e=$(date +%s.%N)
-    awk -v s="$s" -v e="$e" -v c="$(cat "$out/cpu")" 'BEGIN { split(c, a, " "); printf "%.3f %.3f\n", e - s, a[1] + a[2] }'
-}
 set -- "$@"
-tc=$(GATETUI_THREADS=$threads secs "$out/c.json" "$bin" --importance --json "$@" "$model" "$text")
-tt=$(secs "$out/t.json" "$py" "$top/tests/bench/importance_torch.py" --threads "$threads" "$@" "$model" "$text")
+tc=$(GATETUI_THREADS=$threads wall_cpu "$out/c.json" "$bin" --importance --json "$@" "$model" "$text")
+tt=$(wall_cpu "$out/t.json" "$py" "$top/tests/bench/importance_torch.py" --threads "$threads" "$@" "$model" "$text")
 "$py" - "$out/c.json" "$out/t.json" "$model" "$tc" "$tt" "$threads" "$("$out/probe" fma 1)" "$("$out/probe" fma "$threads")" <<'PY'
 import json, sys
 c, t = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))

@@ -11,6 +11,17 @@ machine_line() {
         "$(cut -d' ' -f1-3 /proc/loadavg)" "$set_used" "$sets"
 }
 
+# wall_cpu FILE COMMAND... prints the wall and the processor seconds COMMAND took (its own
+# and its children's, /usr/bin/time), its standard output in FILE; $out is a scratch folder.
+wall_cpu() {
+    o=$1
+    shift
+    s=$(date +%s.%N)
+    /usr/bin/time -f '%U %S' -o "$out/cpu" "$@" >"$o"
+    e=$(date +%s.%N)
+    awk -v s="$s" -v e="$e" -v c="$(cat "$out/cpu")" 'BEGIN { split(c, a, " "); printf "%.3f %.3f\n", e - s, a[1] + a[2] }'
+}
+
 # peak_share KIND FLOP SECONDS THREADS DIR prints this machine's FMA peak in KIND (float32 or
 # double; tests/bench/probe.c, built into DIR once) on one processor, times THREADS, and the
 # share of it that FLOP floating-point operations in SECONDS of wall time reached.

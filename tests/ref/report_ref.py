@@ -512,7 +512,7 @@ def perturbation(m, wins, layer, L, horizon):
         if len(win) != L:
             continue
         own = {"measured": [], "fo": [], "cell": [], "hidden": [], "lin": []}
-        own_abs = {"absd": np.zeros((K + 1, m.H)), "normd": np.zeros(K + 1)}
+        own_abs = {"absd": np.zeros((K + 1, m.Hs[layer])), "normd": np.zeros(K + 1)}
         windows.append({"start": w * L, "edited": w * L + s, "own": own, "abs": own_abs})
         h, c = zeros(m, 1)
         for p in range(s):

@@ -1,0 +1,82 @@
+/* Printing the carriers (carriers.h): a table of the units that carry most, or JSON built
+ * with jansson. */
+#include "config.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "analysis/jsonout.h"
+#include "gatetui/carriers.h"
+#include "gatetui/utf8.h"
+
+/* Token tok of the model as a character, printable. */
+static const char *char_of(const gt_model *m, int tok, char *buf, size_t n)
+{
+    char raw[8] = {0};
+    const int len = utf8_encode(m->vocab_cp[tok], raw);
+    raw[len > 0 ? len : 0] = 0;
+    return utf8_printable(buf, n, raw);
+}
+
+/* A share as a percentage, or "-" where there is none. */
+static const char *percent(char *buf, size_t n, double v)
+{
+    if (isnan(v))
+        snprintf(buf, n, "-");
+    else
+        snprintf(buf, n, "%.1f%%", 100 * v);
+    return buf;
+}
+
+int carriers_print_text(FILE *f, const gt_carriers *r, const char *interventions, int top,
+                        gt_error *e)
+{
+    char a[32], b[32], step[32];
+    const int n = top > 0 && top < r->hidden ? top : r->hidden;
+    fprintf(f, "Carriers of the edit at step %s ('%s' -> '%s') on layer %d's %d units, K = %zu "
+               "steps after it\n", report_commas(r->step, step, sizeof step),
+            char_of(r->m, r->from, a, sizeof a), char_of(r->m, r->to, b, sizeof b), r->layer,
+            r->hidden, r->horizon);
+    if (interventions && *interventions)
+        fprintf(f, "interventions: %s\n", interventions);
+    fprintf(f, "the edit's effect E = sum of KL(clean || edited) over steps %s..%zu: %.6f nats\n\n",
+            step, r->step + r->horizon, r->effect);
+    fprintf(f, "rank   unit   alone (nats)   alone / E   removed: share of E that needs it\n");
+    for (int i = 0; i < n; i++) {
+        const int u = r->order[i];
+        const double share = r->effect > 0 ? r->alone[u] / r->effect : NAN;
+        fprintf(f, "%4d  %5d  %13.6f  %9s   %s\n", i + 1, u, r->alone[u],
+                percent(a, sizeof a, share), percent(b, sizeof b, r->removed[u]));
+    }
+    if (fflush(f) || ferror(f))
+        return gt_fail(e, GT_EFAIL, "error writing the carriers");
+    return GT_OK;
+}
+
+int carriers_print_json(FILE *f, const gt_carriers *r, const char *interventions,
+                        gt_error *e)
+{
+    char a[32], b[32];
+    json_t *root = json_object(), *units = json_array();
+    json_object_set_new(root, "edit", json_pack("{s:I, s:s, s:s}", "step", (json_int_t)r->step,
+                                                "from", char_of(r->m, r->from, a, sizeof a),
+                                                "to", char_of(r->m, r->to, b, sizeof b)));
+    json_object_set_new(root, "layer", json_integer(r->layer));
+    json_object_set_new(root, "horizon", json_integer((json_int_t)r->horizon));
+    json_object_set_new(root, "effect", jsonout_num(r->effect));
+    for (int i = 0; i < r->hidden; i++) {
+        const int u = r->order[i];
+        const double share = r->effect > 0 ? r->alone[u] / r->effect : NAN;
+        json_array_append_new(units, json_pack("{s:i, s:o, s:o, s:o}", "unit", u, "alone",
+                                               jsonout_num(r->alone[u]), "alone_share",
+                                               jsonout_num(share), "removed",
+                                               jsonout_num(r->removed[u])));
+    }
+    json_object_set_new(root, "units", units);
+    if (interventions && *interventions)
+        json_object_set_new(root, "interventions", json_string(interventions));
+    if (jsonout_write(f, root, 2, JSONOUT_MEASURES))
+        return gt_fail(e, GT_EFAIL, "error writing the carriers");
+    return GT_OK;
+}

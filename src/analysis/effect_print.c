@@ -1,0 +1,169 @@
+/* Printing the effect (effect.h): a table per regular expression, or JSON built with
+ * jansson. */
+#include "config.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/jsonout.h"
+#include "gatetui/effect.h"
+#include "gatetui/utf8.h"
+
+/* A signed number in bits, or "-" where there is none. */
+static const char *bits(char *buf, size_t n, double v, int sign)
+{
+    if (isnan(v))
+        snprintf(buf, n, "-");
+    else
+        snprintf(buf, n, sign ? "%+.5f" : "%.5f", v);
+    return buf;
+}
+
+static const char *interval(char *buf, size_t n, double lo, double hi)
+{
+    char a[32], b[32];
+    if (isnan(lo) || isnan(hi))
+        snprintf(buf, n, "-");
+    else
+        snprintf(buf, n, "[%s, %s]", bits(a, sizeof a, lo, 1), bits(b, sizeof b, hi, 1));
+    return buf;
+}
+
+static void class_row(FILE *f, const char *name, const gt_effect_class *c)
+{
+    char n[32], l0[32], l1[32], d[32], ci[80], a0[32], a1[32];
+    snprintf(a0, sizeof a0, isnan(c->acc_without) ? "-" : "%.4f", c->acc_without);
+    snprintf(a1, sizeof a1, isnan(c->acc_with) ? "-" : "%.4f", c->acc_with);
+    fprintf(f, "  %-9s %9s  %12s  %9s  %9s  %-22s  %16s  %6s\n", name,
+            report_commas(c->count, n, sizeof n), bits(l0, sizeof l0, c->loss_without, 0),
+            bits(l1, sizeof l1, c->loss_with, 0), bits(d, sizeof d, c->delta, 1),
+            interval(ci, sizeof ci, c->ci_lo, c->ci_hi), a0, a1);
+}
+
+/* A set's units as "3,17,200" (the first 8, then how many more). */
+static const char *units_list(char *buf, size_t n, const int *u, int k)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (int x = 0; x < k && x < 8 && at < n; x++)
+        at += (size_t)snprintf(buf + at, n - at, "%s%d", x ? "," : "", u[x]);
+    if (k > 8 && at < n)
+        snprintf(buf + at, n - at, ",... (%d)", k);
+    return buf;
+}
+
+static void controls_table(FILE *f, const gt_effect *r, const gt_effect_one *o)
+{
+    char u[160], a[32], b[32], c[32];
+    if (!r->controls)
+        return;
+    if (o->rank < 0)
+        fprintf(f, "  controls: no rank (the tested set has no specificity)\n");
+    else
+        fprintf(f, "  controls: rank %d of %d (specificity at least the tested set's), p = %.4f\n",
+                o->rank, r->controls, o->p);
+    fprintf(f, "    %-24s %10s %10s %12s\n", "units", "inside", "outside", "specificity");
+    for (int k = 0; k < r->controls; k++) {
+        const double *x = o->control + (size_t)k * 3;
+        fprintf(f, "    %-24s %10s %10s %12s\n",
+                units_list(u, sizeof u, r->sets + (size_t)k * r->set_size, r->set_size),
+                bits(a, sizeof a, x[0], 1), bits(b, sizeof b, x[1], 1), bits(c, sizeof c, x[2], 1));
+    }
+}
+
+static void header(FILE *f, const gt_effect *r, const char *interventions)
+{
+    char n[32], u[160];
+    fprintf(f, "Effect of %s over %zu window%s of %zu characters from zero state, %s "
+               "predictions\n", interventions && *interventions ? interventions : "nothing",
+            r->windows, r->windows == 1 ? "" : "s", r->window_len,
+            report_commas(r->predictions, n, sizeof n));
+    if (r->controls)
+        fprintf(f, "controls: %d sets of %d unit%s drawn from layer %d's %d others (seed %llu); "
+                   "the tested set: %s\n", r->controls, r->set_size, r->set_size == 1 ? "" : "s",
+                r->layer, r->others, r->seed, units_list(u, sizeof u, r->tested, r->set_size));
+    else if (r->set_size)
+        fprintf(f, "controls: none (--controls 0)\n");
+    else
+        fprintf(f, "controls: none (drawn for units of one layer ablated, and nothing else)\n");
+}
+
+int effect_print_text(FILE *f, const gt_effect *r, const char *interventions, gt_error *e)
+{
+    header(f, r, interventions);
+    for (int x = 0; x < r->nregex; x++) {
+        const gt_effect_one *o = &r->e[x];
+        char d[32], ci[80], re[512];
+        fprintf(f, "\n\"%s\": the positions that predict a character inside a match, against "
+                   "the others (bits per character)\n", utf8_printable(re, sizeof re, o->regex));
+        fprintf(f, "  %-9s %9s  %12s  %9s  %9s  %-22s  %16s  %6s\n", "", "count", "loss without",
+                "loss with", "delta", "95% interval", "accuracy without", "with");
+        class_row(f, "inside", &o->in);
+        class_row(f, "outside", &o->out);
+        fprintf(f, "  %-9s %9s  %12s  %9s  %9s  %s\n", "specificity (inside - outside)", "", "",
+                "", bits(d, sizeof d, o->spec, 1), interval(ci, sizeof ci, o->spec_lo, o->spec_hi));
+        controls_table(f, r, o);
+    }
+    if (fflush(f) || ferror(f))
+        return gt_fail(e, GT_EFAIL, "error writing the effect");
+    return GT_OK;
+}
+
+static json_t *pair(double lo, double hi)
+{
+    return json_pack("[o, o]", jsonout_num(lo), jsonout_num(hi));
+}
+
+static json_t *class_json(const gt_effect_class *c)
+{
+    return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "count", (json_int_t)c->count,
+                     "loss_without", jsonout_num(c->loss_without), "loss_with",
+                     jsonout_num(c->loss_with), "delta", jsonout_num(c->delta), "delta_ci",
+                     pair(c->ci_lo, c->ci_hi), "accuracy_without", jsonout_num(c->acc_without),
+                     "accuracy_with", jsonout_num(c->acc_with));
+}
+
+static json_t *controls_json(const gt_effect *r, const gt_effect_one *o)
+{
+    json_t *a = json_array();
+    for (int k = 0; k < r->controls; k++) {
+        json_t *u = json_array();
+        for (int x = 0; x < r->set_size; x++)
+            json_array_append_new(u, json_integer(r->sets[(size_t)k * r->set_size + x]));
+        const double *v = o->control + (size_t)k * 3;
+        json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:o}", "units", u, "inside",
+                                           jsonout_num(v[0]), "outside", jsonout_num(v[1]),
+                                           "specificity", jsonout_num(v[2])));
+    }
+    return a;
+}
+
+int effect_print_json(FILE *f, const gt_effect *r, const char *interventions, gt_error *e)
+{
+    json_t *root = json_object(), *effects = json_array();
+    json_object_set_new(root, "intervention", json_string(interventions ? interventions : ""));
+    json_object_set_new(root, "layer", r->layer >= 0 ? json_integer(r->layer) : json_null());
+    json_object_set_new(root, "windows", json_integer((json_int_t)r->windows));
+    for (int x = 0; x < r->nregex; x++) {
+        const gt_effect_one *o = &r->e[x];
+        json_t *one = json_object(), *re = json_string(o->regex);
+        char shown[512];
+        if (!re) /* not UTF-8: its bytes shown as ? */
+            re = json_string(utf8_printable(shown, sizeof shown, o->regex));
+        json_object_set_new(one, "regex", re);
+        json_object_set_new(one, "inside", class_json(&o->in));
+        json_object_set_new(one, "outside", class_json(&o->out));
+        json_object_set_new(one, "specificity", jsonout_num(o->spec));
+        json_object_set_new(one, "specificity_ci", pair(o->spec_lo, o->spec_hi));
+        json_object_set_new(one, "controls", controls_json(r, o));
+        json_object_set_new(one, "rank", o->rank >= 0 ? json_integer(o->rank) : json_null());
+        json_object_set_new(one, "p", jsonout_num(o->p));
+        json_array_append_new(effects, one);
+    }
+    json_object_set_new(root, "effects", effects);
+    if (jsonout_write(f, root, 2, JSONOUT_MEASURES))
+        return gt_fail(e, GT_EFAIL, "error writing the effect");
+    return GT_OK;
+}
