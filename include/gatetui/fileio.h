@@ -56,6 +56,11 @@ int file_publish(const char *tmp, const char *path, const char *data, size_t n);
  * if it does). Interrupting signals wait until the file is whole or gone. */
 int file_write_new(const char *path, const char *data, size_t n, gt_error *e);
 
+/* Writes data to path in place of the file there (a file of gatetui's own: the session
+ * file W writes again), written whole under a temporary name first and renamed over it, so
+ * that the file is the old one or the new one, never part of either. */
+int file_replace(const char *path, const char *data, size_t n, gt_error *e);
+
 /* Reads a whole file into a malloc'ed buffer (NUL-terminated, *n bytes); a file, pipe or
  * device of more than GT_MAX_FILE_BYTES is refused once that much has been read. With
  * regular_only, anything but a regular file is refused before open could wait for it (a

@@ -247,6 +247,18 @@ int file_write_new(const char *path, const char *data, size_t n, gt_error *e)
     return rc;
 }
 
+int file_replace(const char *path, const char *data, size_t n, gt_error *e)
+{
+    char dir[4096], tmp[4200];
+    dir_of(path, dir, sizeof dir);
+    int rc = file_write_temp(dir, data, n, tmp, sizeof tmp, e);
+    if (rc == GT_OK && rename(tmp, path) < 0) {
+        rc = gt_fail(e, GT_EFAIL, "%s: cannot write: %s", path, strerror(errno));
+        unlink(tmp);
+    }
+    return rc;
+}
+
 static int too_big(const char *path, gt_error *e)
 {
     return gt_fail(e, GT_EINPUT,

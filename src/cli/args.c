@@ -135,6 +135,11 @@ static int check_modes(cli *c, int nmodes)
 
 static int check_operands(cli *c, int argc, char **argv)
 {
+    if (c->session && argc > optind)
+        return cli_bad_usage(c->modes, "%s", "--session FILE takes no MODEL or TEXT: they are "
+                             "the session's");
+    if (c->session)
+        return cli_session_alone(c);
     if (argc - optind < 2)
         return cli_bad_usage(c->modes, "%s", "expected MODEL and TEXT");
     c->model_path = argv + optind;

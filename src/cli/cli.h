@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "gatetui/editarg.h"
 #include "gatetui/effect.h"
 #include "gatetui/error.h"
 #include "gatetui/finding.h"
@@ -17,6 +18,7 @@
 #include "gatetui/probe.h"
 #include "gatetui/report.h"
 #include "gatetui/session.h"
+#include "gatetui/sessionfile.h"
 #include "gatetui/text.h"
 #include "screen/export.h"
 
@@ -33,6 +35,7 @@ typedef struct cli_env {
 
 #define CLI_MAX_IV 256
 #define CLI_MAX_ARGS 64
+#define CLI_MAX_EDITS 256
 
 typedef struct cli_mode cli_mode;
 
@@ -51,7 +54,11 @@ typedef struct cli {
     long layer;          /* -1: not given */
     gt_report_options report; /* windows, window length, horizon */
     long from, to, step;
-    const char *edit;    /* "S:C" */
+    gt_editsrc edits[CLI_MAX_EDITS]; /* --edit S:C and --edits FILE, in order */
+    int nedits;
+    const char *session; /* --session FILE */
+    gt_sessionfile sfile; /* that file as read (cli_session_file): the models, the text,
+                           * the options and the interventions are its */
     long controls, seed; /* --effect: R (default 20), S (default 1) */
     const char *size;    /* "COLSxROWS" */
     gt_model_options mopt;
@@ -136,6 +143,15 @@ int cli_set_flag(cli *c, const cli_option *o, const char *arg);  /* an int set t
 int cli_set_reset(cli *c, const cli_option *o, const char *arg); /* --gru-reset */
 int cli_set_nonlinearity(cli *c, const cli_option *o, const char *arg); /* --nonlinearity */
 int cli_set_iv(cli *c, const cli_option *o, const char *arg);    /* an intervention */
+int cli_set_edit(cli *c, const cli_option *o, const char *arg);  /* --edit, --edits */
+
+/* --session FILE (src/cli/sessionarg.c): the session file read, every file it names checked,
+ * and c's models, text, model options and interventions made its (c->sfile, freed by
+ * sessionfile_free). Nothing without --session. */
+int cli_session_file(cli *c, gt_error *e);
+/* The options that --session takes the place of, refused beside it: bad usage naming the
+ * first given. */
+int cli_session_alone(const cli *c);
 
 /* The session of c's mode (src/cli/models.c, gatetui/session.h): its models loaded and
  * checked against the mode (--layer, a readout, a carry gate to shift), each with its

@@ -26,7 +26,8 @@ const cli_mode cli_mode_screen = {
     .run = screen_run,
     .opts = model_opts,
     .usage = "[--layer N] [--vocab FILE | --vocab-from TEXT] [--embedding NAME] "
-             "[--gru-reset before|after] [--nonlinearity tanh|relu] MODEL [MODEL ...] TEXT",
+             "[--gru-reset before|after] [--nonlinearity tanh|relu] [--edit S:C ...] [--edits FILE] "
+             "MODEL [MODEL ...] TEXT",
     .help = "  --layer N           the layer shown or reported (default 0; --dump: all)\n"
             "  --vocab FILE        the vocabulary from FILE: a JSON list, object, {\"itos\"} or\n"
             "                      {\"stoi\"}, or the characters in index order\n"

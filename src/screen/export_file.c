@@ -48,8 +48,7 @@ int export_frame_to_file(const gt_surface *s, const char *path, gt_error *e)
     return rc;
 }
 
-/* The text's base name without its extension, made safe for a file name, into stem. */
-static void stem_of(const char *text_name, char *stem, size_t sn)
+void export_stem(const char *text_name, char *stem, size_t sn)
 {
     size_t k = 0;
     const char *b = strrchr(text_name, '/');
@@ -65,9 +64,7 @@ static void stem_of(const char *text_name, char *stem, size_t sn)
         snprintf(stem, sn, "frame");
 }
 
-/* Writes data to a new file in the current directory: the first of base + ext,
- * base-2 + ext, ... that does not exist; its name goes to out. */
-static int write_new_in_cwd(const char *data, size_t len, const char *base, const char *ext,
+int export_new_in_cwd(const char *data, size_t len, const char *base, const char *ext,
                             char *out, size_t n, gt_error *e)
 {
     char tmp[256];
@@ -107,9 +104,9 @@ int export_to_cwd(const gt_surface *s, const char *text_name, size_t step, int e
     if (rc)
         return rc;
     char stem[128], base[200];
-    stem_of(text_name, stem, sizeof stem);
+    export_stem(text_name, stem, sizeof stem);
     snprintf(base, sizeof base, "%s-step%zu%s", stem, step, edited ? "-edited" : "");
-    rc = write_new_in_cwd(data, len, base, ".txt", out, n, e);
+    rc = export_new_in_cwd(data, len, base, ".txt", out, n, e);
     free(data);
     return rc;
 }
@@ -135,7 +132,7 @@ int export_text_to_cwd(const gt_trace *tr, const char *text_name, char *out, siz
     }
     /* the text's own extension, after "-edited" */
     char stem[128], base[200];
-    stem_of(text_name, stem, sizeof stem);
+    export_stem(text_name, stem, sizeof stem);
     const char *b = strrchr(text_name, '/');
     b = b ? b + 1 : text_name;
     const char *dot = strrchr(b, '.');
@@ -143,7 +140,7 @@ int export_text_to_cwd(const gt_trace *tr, const char *text_name, char *out, siz
     if (dot && dot != b && strlen(dot) < sizeof ext && !strpbrk(dot, " /"))
         snprintf(ext, sizeof ext, "%s", dot);
     snprintf(base, sizeof base, "%s-edited", stem);
-    rc = write_new_in_cwd(data, len, base, ext, out, n, e);
+    rc = export_new_in_cwd(data, len, base, ext, out, n, e);
     free(data);
     return rc;
 }
@@ -192,11 +189,11 @@ int export_figure_to_cwd(gt_view *v, char *out, size_t n, size_t *from, size_t *
     free(val);
     if (rc)
         return rc;
-    stem_of(v->text_name, stem, sizeof stem);
-    stem_of(mb, mstem, sizeof mstem);
+    export_stem(v->text_name, stem, sizeof stem);
+    export_stem(mb, mstem, sizeof mstem);
     snprintf(base, sizeof base, "%s-%s-unit%d-%s%s", stem, mstem, v->unit, signals_name(m, sig),
              edited ? "-edited" : "");
-    rc = write_new_in_cwd(page, len, base, ".html", out, n, e);
+    rc = export_new_in_cwd(page, len, base, ".html", out, n, e);
     free(page);
     *from = a;
     *to = b;
@@ -246,7 +243,7 @@ int export_edits_to_cwd(const gt_trace *tr, const char *text_name, const char *w
     char *dot = strrchr(base, '.');
     if (dot && dot != base)
         *dot = 0;
-    int rc = write_new_in_cwd(data, len, base, ".edits.txt", out, n, e);
+    int rc = export_new_in_cwd(data, len, base, ".edits.txt", out, n, e);
     free(data);
     return rc;
 }

@@ -418,8 +418,7 @@ static void clear_interventions(gt_view *v)
     interventions_changed(v, "every intervention removed");
 }
 
-/* The units in order o; the selected unit stays (the gate panel scrolls to it). */
-static void set_sort(gt_view *v, gt_sort o)
+void keys_set_sort(gt_view *v, gt_sort o)
 {
     v->ui->sort = o;
     if (v->ui->sort == SORT_MEAN) {
@@ -556,7 +555,7 @@ gt_act keys_sort(gt_view *v, int which)
                  cl->carry < 0 ? "" : " gate, m its mean, ", cl->carried, v->utf8 ? "Δ" : "d",
                  cl->carried, data_find_has_r(&v->find, v->layer) ? ", r |r|" : "");
     } else if (which == KEYS_NEXT) {
-        set_sort(v, keys_find_next_sort(v));
+        keys_set_sort(v, keys_find_next_sort(v));
     } else {
         v->ui->sort_reverse = !v->ui->sort_reverse;
     }
@@ -586,7 +585,7 @@ gt_act keys_sort_pick(gt_view *v, const gt_key *k)
         return ACT_REDRAW;
     }
     v->ui->msg[0] = 0;
-    set_sort(v, o);
+    keys_set_sort(v, o);
     return ACT_REDRAW;
 }
 
@@ -724,6 +723,44 @@ gt_act keys_write(gt_view *v, int arg)
 {
     (void)arg;
     write_text(v);
+    return ACT_REDRAW;
+}
+
+/* W: the session to a file (keys_handle_models writes it: it knows every model). */
+gt_act keys_session(gt_view *v, int arg)
+{
+    (void)v;
+    (void)arg;
+    return ACT_SESSION;
+}
+
+/* B: every model's curves of the edit shown kept, the next edit's drawn beside them; again:
+ * let go. */
+gt_act keys_pin(gt_view *v, int arg)
+{
+    (void)arg;
+    const int n = v->peers ? v->npeers : 1;
+    char at[32];
+    if (v->pin.valid) {
+        for (int k = 0; k < n; k++)
+            data_pert_unpin(&(v->peers ? &v->peers[k] : v)->pin);
+        view_say(v, 0, "the pinned curves let go (B pins the edit shown)");
+        return ACT_REDRAW;
+    }
+    if (!trace_edit_count(v->tr) || !v->pert.valid) {
+        view_say(v, 0, "no edit's curves to pin: e edits");
+        return ACT_REDRAW;
+    }
+    gt_error e = {0};
+    for (int k = 0; k < n; k++) {
+        gt_view *o = v->peers ? &v->peers[k] : v;
+        if (o->pert.valid && data_pert_pin(&o->pin, &o->pert, &e)) {
+            view_say(v, 1, "%s", e.msg);
+            return ACT_REDRAW;
+        }
+    }
+    view_say(v, 0, "step %s's curves pinned: the next edit's are drawn beside them (B lets go)",
+             report_commas(v->pin.step, at, sizeof at));
     return ACT_REDRAW;
 }
 

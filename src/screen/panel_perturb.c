@@ -120,6 +120,66 @@ static int models_line(gt_surface *s, int x, int y, int w, const gt_view *v)
     return y + 1;
 }
 
+/* The pinned edit's curves are drawn beside the last edit's: another edit's (or the same
+ * edit's against other edits before it), on the same layer and K. */
+static int pin_drawn(const gt_view *v)
+{
+    const gt_pert_pin *p = &v->pin;
+    return p->valid && v->pert.valid && !data_pert_pin_same(p, &v->pert) &&
+           p->layer == v->pert.layer && p->r.K == v->pert.r.K;
+}
+
+/* The pinned edit (B) under the last edit's half-lives, dim: the letters of its curves, its
+ * step and characters, its half-lives, in the widest form that fits; or why its curves are
+ * not drawn. Returns the row after it. */
+static int pinned_line(gt_surface *s, int x, int y, int w, const gt_view *v)
+{
+    const gt_pert_pin *p = &v->pin;
+    const gt_data_pert *pv = &v->pert;
+    char from[32], to[32], at[32], what[160], buf[320], c[16], l[16], f[16], h[16];
+    panel_char_name(v, p->old_tok, from, sizeof from);
+    panel_char_name(v, p->new_tok, to, sizeof to);
+    report_commas(p->step, at, sizeof at);
+    if (p->all)
+        snprintf(what, sizeof what, "all %zu from step %s", p->nedits, at);
+    else
+        snprintf(what, sizeof what, "step %s %s%s%s", at, from, s->utf8 ? "→" : "->", to);
+    if (data_pert_pin_same(p, pv)) {
+        snprintf(buf, sizeof buf, "pinned: this edit (B lets go)");
+    } else if (!pin_drawn(v)) {
+        snprintf(buf, sizeof buf, "pinned %s: layer %d, K %d (drawn there only)", what,
+                 p->layer, p->r.K);
+    } else {
+        const int K = p->r.K, nofo = isnan(p->r.fo[0]);
+        fmt_hl(c, sizeof c, p->r.hl_c, K);
+        fmt_hl(l, sizeof l, p->r.hl_lin, K);
+        fmt_hl(f, sizeof f, p->r.hl_fo, K);
+        fmt_hl(h, sizeof h, p->r.hl_h, K);
+        const char *names = p->lstm ? (nofo ? "C H" : "C f H") : nofo ? "H" : "f H";
+        char hl[96];
+        if (p->lstm)
+            snprintf(hl, sizeof hl, "c %s L %s F %s h %s", c, l, f, h);
+        else
+            snprintf(hl, sizeof hl, nofo ? "h %s L %s" : "h %s L %s F %s", h, l, f);
+        /* shorter: without "pinned" and t½, without "step", without the characters */
+        for (int form = 0; form < 4; form++) {
+            if (form == 0)
+                snprintf(buf, sizeof buf, "pinned %s: %s  %s %s", names, what,
+                         s->utf8 ? "t½" : "t1/2", hl);
+            else if (form == 1)
+                snprintf(buf, sizeof buf, "%s %s: %s", names, what, hl);
+            else if (form == 2)
+                snprintf(buf, sizeof buf, "%s %s: %s", names, what + (p->all ? 0 : 5), hl);
+            else
+                snprintf(buf, sizeof buf, "%s %s: %s", names, at, hl);
+            if (surf_width(buf) <= w)
+                break;
+        }
+    }
+    panel_line(s, x, y, w, R_DIM, buf);
+    return y + 1;
+}
+
 /* The first line: the edit, its layer and the number of edits (or the layer alone). */
 static void edit_line(gt_surface *s, int x, int y, int w, const gt_view *v, size_t n)
 {
@@ -297,7 +357,7 @@ static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_view
     static const char *const name[PEER_MAX] = {"1", "2", "3", "4", "5", "6", "7", "8", "9"};
     /* in colours none of this model's curves has (c cyan, F yellow, h green, L magenta) */
     static const gt_role role[3] = {R_BAR2, R_NEG, R_POS};
-    plot_curve cv[PEER_MAX + 4];
+    plot_curve cv[PEER_MAX + 7];
     int nc = 0;
     for (int k = 0; k < v->npeers && k < PEER_MAX; k++) { /* the other models under this one's */
         const gt_data_pert *o = k == v->self ? NULL : peer_pert(v, k);
@@ -305,6 +365,15 @@ static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_view
             cv[nc++] = (plot_curve){hidden_curve(o), name[k], role[k % 3]};
     }
     const int npeer = nc;
+    if (pin_drawn(v)) { /* the pinned edit's under this one's, dim, in capitals (F: f) */
+        const gt_pert_pin *p = &v->pin;
+        if (p->lstm && p->r.dc[0] > 0)
+            cv[nc++] = (plot_curve){p->r.dc, "C", R_DIM};
+        if (!isnan(p->r.fo[0]) && p->r.fo[0] > 0)
+            cv[nc++] = (plot_curve){p->r.fo, "f", R_DIM};
+        if (p->r.dh[0] > 0)
+            cv[nc++] = (plot_curve){p->r.dh, "H", R_DIM};
+    }
     const int nofo = isnan(pv->r.fo[0]); /* a plain RNN: no carry gate, no F */
     if (!nofo)
         cv[nc++] = (plot_curve){pv->r.fo, "F", R_CARRY};
@@ -395,13 +464,21 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
         return;
     }
     if (!n || !pv->valid) {
-        panel_wrap(s, x, y, w, in.h, R_DIM, "no edit: press e to change a character");
+        char buf[160], at[32];
+        if (v->pin.valid)
+            snprintf(buf, sizeof buf, "no edit: press e to change a character (step %s's "
+                     "curves pinned: the next edit's are drawn beside them)",
+                     report_commas(v->pin.step, at, sizeof at));
+        panel_wrap(s, x, y, w, in.h, R_DIM,
+                   v->pin.valid ? buf : "no edit: press e to change a character");
         return;
     }
     edit_line(s, x, y, w, v, n);
     if (++y >= end)
         return;
     y = halflife_lines(s, x, y, w, end, pv, v->ui->ratio_k);
+    if (v->pin.valid && y < end)
+        y = pinned_line(s, x, y, w, v);
     if (v->npeers > 1 && y < end)
         y = models_line(s, x, y, w, v);
     if (y >= end)

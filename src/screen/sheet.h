@@ -31,8 +31,12 @@ enum {
     SHEET_SHOWS_PEERS = 2u,  /* it draws the other models' data: their work redraws it */
 };
 
+/* The most numbers a session file keeps of a sheet's state. */
+#define SHEET_SAVED_MAX 8
+
 typedef struct gt_sheet {
     const char *name;       /* what it shows, in words: "the report's tables" */
+    const char *id;         /* its word in a session file ("report", "units", ...) */
     size_t data_size;       /* its state for each model (sheet_data), zeroed at first */
     size_t ui_size;         /* its state every model shares (sheet_ui), zeroed at first */
     unsigned needs;         /* SHEET_NEEDS_* */
@@ -50,6 +54,12 @@ typedef struct gt_sheet {
     void (*invalidate)(gt_view *v, unsigned why); /* SHEET_EDITS | SHEET_MODEL | SHEET_LAYER */
     void (*draw)(gt_surface *s, gt_rect r, const gt_view *v); /* over the panels, changing
                                                                 * nothing */
+    /* The numbers of its state a session file keeps (its scroll, its K, ...) for the model
+     * shown: save writes them into val (at most SHEET_SAVED_MAX) and returns how many;
+     * load, after it is opened, takes them back (n of them, checked: a number out of its
+     * range is clamped where the sheet next draws) */
+    int (*save)(const gt_view *v, long *val);
+    void (*load)(gt_view *v, const long *val, int n);
     /* its status line's hints in the state v is in; NULL: the panels' hints */
     const gt_hint *(*hints)(const gt_view *v);
     const gt_hint *const *contexts; /* every list hints() gives, NULL-terminated (for

@@ -509,7 +509,21 @@ static void derivative_invalidate(gt_view *v, unsigned why)
     }
 }
 
+/* A session keeps its K. */
+static int derivative_save(const gt_view *v, long *val)
+{
+    val[0] = sheet_derivative_ui(v)->K;
+    return 1;
+}
+
+static void derivative_load(gt_view *v, const long *val, int n)
+{
+    if (n > 0 && val[0] >= DATA_JAC_KMIN && val[0] <= DATA_JAC_KMAX)
+        sheet_derivative_ui(v)->K = (int)val[0];
+}
+
 const gt_sheet sheet_derivative = {
+    .id = "derivative",
     .name = "the derivative against the carry line",
     .data_size = sizeof(gt_derivative_data),
     .ui_size = sizeof(gt_derivative_ui),
@@ -520,6 +534,8 @@ const gt_sheet sheet_derivative = {
     .busy = derivative_busy,
     .invalidate = derivative_invalidate,
     .draw = derivative_draw,
+    .save = derivative_save,
+    .load = derivative_load,
     .hints = derivative_hints,
     .contexts = contexts,
     .names = names,

@@ -182,13 +182,29 @@ static void profile_draw(gt_surface *s, gt_rect r, const gt_view *v)
     }
 }
 
+/* A session keeps its scroll. */
+static int profile_save(const gt_view *v, long *val)
+{
+    val[0] = sheet_profile_data(v)->scroll;
+    return 1;
+}
+
+static void profile_load(gt_view *v, const long *val, int n)
+{
+    if (n > 0 && val[0] >= 0 && val[0] <= 1 << 24)
+        sheet_profile_data(v)->scroll = (int)val[0];
+}
+
 const gt_sheet sheet_profile = {
+    .id = "profile",
     .name = "a unit's profile",
     .data_size = sizeof(gt_profile_data),
     .open = profile_open,
     .close = profile_close,
     .follow = profile_follow,
     .draw = profile_draw,
+    .save = profile_save,
+    .load = profile_load,
     .hints = profile_hints,
     .contexts = contexts,
     .names = names,

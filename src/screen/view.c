@@ -72,6 +72,7 @@ void view_base_free(gt_view *v)
     free(v->zeros);
     free(v->probs);
     data_pert_free(&v->pert);
+    data_pert_unpin(&v->pin);
     data_stats_free(&v->stats);
     data_diff_free(&v->dr);
     data_find_free(&v->find);

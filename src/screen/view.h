@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gatetui/editarg.h"
 #include "gatetui/model.h"
 #include "gatetui/text.h"
 #include "gatetui/trace.h"
@@ -152,6 +153,7 @@ typedef struct gt_view {
                         * states are known, and view_prepare keeps the last frame's values
                         * until the pass reaches the cursor */
     gt_data_pert pert;  /* the last edit's perturbation curves (for K = ui->horizon) */
+    gt_pert_pin pin;    /* an edit's curves kept (B): drawn beside the last edit's */
     gt_data_stats stats; /* the report of the text (its tables and unit table: the sheets of
                           * r and U, the order by the mean carry gate) */
     gt_data_diff dr;     /* the run of the text before the last edit (while ui->diff is on;
@@ -219,6 +221,9 @@ void view_edits_changed(gt_view *v);
  * edit (into *ed; 0 when there is none). view_redo makes the last edit undone again (its
  * step in *step); GT_EINPUT when there is none. */
 int view_apply_edit(gt_view *v, size_t step, int tok, gt_error *e);
+/* The edits of l (parsed for v's model: editarg.h) made in order, as the command line or a
+ * session asks; they count as written (q does not ask again for them). */
+int view_apply_edits(gt_view *v, const gt_editlist *l, gt_error *e);
 int view_undo(gt_view *v, gt_edit *ed);
 int view_redo(gt_view *v, size_t *step, gt_error *e);
 

@@ -24,6 +24,7 @@
 #include "screen/frame.h"
 #include "gatetui/trace.h"
 #include "term/term.h"
+#include "screen/sessionstate.h"
 #include "term/ui.h"
 
 static volatile sig_atomic_t got_winch, got_stop, got_tstp;
@@ -280,6 +281,7 @@ static int read_keys(loop *L, int force)
         switch (keys_handle_models(L->ms, &k)) {
         case ACT_QUIT: return 1;
         case ACT_EXPORT: do_export(L); L->dirty = 1; break;
+        case ACT_SESSION:
         case ACT_REDRAW: L->dirty = 1; break;
         case ACT_NONE: break;
         }
@@ -337,6 +339,26 @@ static int run_loop(loop *L, gt_error *e)
     return GT_OK;
 }
 
+/* What the screen opens on: the session's state (--session, whose file W then writes
+ * again), or the command line's edits made, the cursor at the first step. */
+static int start_state(gt_models *ms, const gt_screen_opts *o, gt_error *e)
+{
+    gt_view *v = models_view(ms);
+    if (o->state) {
+        ms->own_file = o->state_file;
+        int rc = sessionstate_restore(ms, o->state, o->state_file, e);
+        if (rc == GT_OK)
+            view_say(models_view(ms), 0, "session %s opened", o->state_file);
+        return rc;
+    }
+    gt_editlist l;
+    int rc = editlist_parse(&l, v->m, v->text, o->edits, o->nedits, e);
+    if (rc == GT_OK)
+        rc = view_apply_edits(v, &l, e);
+    editlist_free(&l);
+    return rc;
+}
+
 int ui_main(const gt_session *sm, const gt_screen_opts *o, gt_error *e)
 {
     if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
@@ -358,10 +380,17 @@ int ui_main(const gt_session *sm, const gt_screen_opts *o, gt_error *e)
         release_signals();
         return rc;
     }
-    ms.ui.pass_wanted = 1;
     for (int k = 0; k < ms.n && o->steps > 0; k++)
         ms.v[k].find.steps = (size_t)o->steps;
-    trace_pass_start(ms.tr[0], sm->model[0].text.steps, NULL);
+    if ((rc = start_state(&ms, o, e))) {
+        models_close(&ms);
+        release_signals();
+        return rc;
+    }
+    ms.ui.pass_wanted = 1;
+    gt_view *shown = models_view(&ms);
+    trace_pass_start(shown->tr, shown->steps, NULL);
+    view_seek(shown, ms.ui.t);
 
     loop L = {&ms, {0}, NULL, 1, 0};
     if (term_start(NULL, NULL, o->color, o->mouse)) {
