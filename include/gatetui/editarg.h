@@ -14,12 +14,6 @@
 #include "gatetui/model.h"
 #include "gatetui/text.h"
 
-/* The step and C's token of m; GT_EINPUT with one line naming what is wrong (no colon, not
- * one character after it, a step past the text's steps, a character not in m's
- * vocabulary). */
-int editarg_parse(const gt_model *m, const char *arg, size_t steps, size_t *step, int *tok,
-                  gt_error *e);
-
 /* Where edits come from, in the order of the command line: 'e' an --edit S:C, 'f' an
  * --edits FILE. */
 typedef struct gt_editsrc {
@@ -39,7 +33,8 @@ typedef struct gt_editlist {
 } gt_editlist;
 
 /* The edits of src[0..n) in order into l (emptied first), for model m and text t (whose
- * tokens are m's): each --edit by editarg_parse; each line of a file checked against the
+ * tokens are m's): each --edit S:C checked (a colon, one character after it, a step of the
+ * text, a character of m's vocabulary); each line of a file checked against the
  * text as the edits before it leave it: its step one of the text's, its byte offset that
  * step's, its character before the one there, its character after in m's vocabulary. A
  * list made for another text is refused (GT_EINPUT) with "FILE:LINE: " and the first thing
@@ -55,8 +50,5 @@ void editlist_free(gt_editlist *l);
 int editlist_add_checked(gt_editlist *l, const gt_model *m, const gt_text *t, size_t step,
                          size_t off, uint32_t before, uint32_t after, const char *where,
                          gt_error *e);
-
-/* The token at step s once the first k edits of l are made (the text's own before any). */
-int editlist_token_at(const gt_editlist *l, size_t k, const gt_text *t, size_t s);
 
 #endif

@@ -8,19 +8,7 @@
 
 #include "gatetui/error.h"
 
-typedef struct gt_sha256 {
-    uint32_t h[8];
-    uint64_t bytes;          /* the message's length so far */
-    unsigned char buf[64];   /* its last block, not yet taken */
-    size_t nbuf;
-} gt_sha256;
-
 #define SHA256_HEX 65 /* 64 hexadecimal digits and the NUL */
-
-void sha256_init(gt_sha256 *c);
-void sha256_update(gt_sha256 *c, const void *data, size_t n);
-/* The digest as 64 lower-case hexadecimal digits into hex. */
-void sha256_hex(gt_sha256 *c, char hex[SHA256_HEX]);
 
 /* The digest of n bytes at data. */
 void sha256_of(const void *data, size_t n, char hex[SHA256_HEX]);

@@ -13,7 +13,8 @@
 #include "gatetui/report.h"
 #include "gatetui/utf8.h"
 
-int editarg_parse(const gt_model *m, const char *arg, size_t steps, size_t *step, int *tok,
+/* "S:C": a step and one character of m's vocabulary. */
+static int editarg_parse(const gt_model *m, const char *arg, size_t steps, size_t *step, int *tok,
                   gt_error *e)
 {
     char *colon, last[32], shown[16];
@@ -54,7 +55,8 @@ static int add(gt_editlist *l, size_t step, int tok, gt_error *e)
     return GT_OK;
 }
 
-int editlist_token_at(const gt_editlist *l, size_t k, const gt_text *t, size_t s)
+/* The token at step s once the first k edits of l are made (the text's own before any). */
+static int editlist_token_at(const gt_editlist *l, size_t k, const gt_text *t, size_t s)
 {
     for (size_t i = k; i-- > 0;)
         if (l->at[i].step == s)
@@ -199,8 +201,8 @@ int editlist_parse(gt_editlist *l, const gt_model *m, const gt_text *t, const gt
             rc = read_list(l, m, t, src[i].arg, e);
             continue;
         }
-        size_t step;
-        int tok;
+        size_t step = 0;
+        int tok = 0;
         if ((rc = editarg_parse(m, src[i].arg, t->steps, &step, &tok, e)) == GT_OK)
             rc = add(l, step, tok, e);
     }

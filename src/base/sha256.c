@@ -10,6 +10,13 @@
 
 #include "gatetui/sha256.h"
 
+typedef struct gt_sha256 {
+    uint32_t h[8];
+    uint64_t bytes;          /* the message's length so far */
+    unsigned char buf[64];   /* its last block, not yet taken */
+    size_t nbuf;
+} gt_sha256;
+
 static const uint32_t K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
     0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
@@ -59,7 +66,7 @@ static void block(uint32_t h[8], const unsigned char *p)
     h[7] += k;
 }
 
-void sha256_init(gt_sha256 *c)
+static void sha256_init(gt_sha256 *c)
 {
     static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
@@ -68,7 +75,7 @@ void sha256_init(gt_sha256 *c)
     c->nbuf = 0;
 }
 
-void sha256_update(gt_sha256 *c, const void *data, size_t n)
+static void sha256_update(gt_sha256 *c, const void *data, size_t n)
 {
     const unsigned char *p = data;
     c->bytes += n;
@@ -89,7 +96,7 @@ void sha256_update(gt_sha256 *c, const void *data, size_t n)
     c->nbuf = n;
 }
 
-void sha256_hex(gt_sha256 *c, char hex[SHA256_HEX])
+static void sha256_hex(gt_sha256 *c, char hex[SHA256_HEX])
 {
     const uint64_t bits = c->bytes * 8;
     unsigned char pad[72] = {0x80};
