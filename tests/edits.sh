@@ -172,7 +172,7 @@ frame exists --session "$work/a.json"
 refused "--export --session over a file that exists" "$bin" --export "$work/exists.txt" --session "$work/a.json"
 
 # --session with what it replaces: bad usage, exit 2
-for extra in "--step 3" "--layer 0" "--edit 3:a" "--ablate 0:1" "--vocab-from $text"; do
+for extra in "--step 3" "--layer 0" "--edit 3:a" "--ablate 0:1" "--vocab-from $text" "--steps 100"; do
     # shellcheck disable=SC2086
     "$bin" --export "$work/no.txt" $extra --session "$work/a.json" >/dev/null 2>"$work/err"
     [ $? -eq 2 ] && head -1 "$work/err" | grep -q "^gatetui: --session FILE: .* are the session's (--"

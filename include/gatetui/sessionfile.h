@@ -31,6 +31,14 @@ typedef struct gt_sessionfile {
     const struct json_t *screen; /* the screen's state, or NULL */
 } gt_sessionfile;
 
+/* A session file being read, for what its messages say: the file, and the error to fill. */
+typedef struct gt_sessionreader {
+    const char *file;
+    gt_error *e;
+} gt_sessionreader;
+/* GT_EINPUT with "FILE: WHERE: WANT" (WHERE the entry, "models" or "screen.unit"). */
+int sessionfile_bad(const gt_sessionreader *r, const char *where, const char *want);
+
 /* Reads the session file at path and checks every file it names (the models, the text, a
  * vocabulary file): GT_EINPUT with one line naming the file that is not what the session
  * holds (gone, another size, another SHA-256), or what in the session file is wrong. */

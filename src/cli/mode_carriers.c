@@ -78,7 +78,8 @@ const cli_mode cli_mode_carriers = {
     .flags = MODE_READOUT,
     .check = carriers_check,
     .each = carriers_each,
-    .usage = "--carriers (--edit S:C ... | --edits FILE) [--layer N] [--horizon K] [--json] MODEL [MODEL ...] TEXT",
+    .usage = "--carriers (--edit S:C ... | --edits FILE) [--layer N] [--horizon K] [--json] "
+             "MODEL [MODEL ...] TEXT",
     .help = "  --carriers          the units of the layer that carry the effect of the last\n"
             "                      edit (--edit S:C, --edits FILE) on the next-character\n"
             "                      distributions over --horizon K steps (default 64), against\n"

@@ -14,6 +14,7 @@ int cli_session_alone(const cli *c)
                         : c->nedits                 ? "--edit or --edits"
                         : c->layer >= 0             ? "--layer"
                         : c->step >= 0              ? "--step"
+                        : c->find.steps >= 0        ? "--steps"
                         : c->mopt.vocab_file        ? "--vocab"
                         : c->mopt.vocab_from        ? "--vocab-from"
                         : c->mopt.embedding         ? "--embedding"
@@ -25,8 +26,8 @@ int cli_session_alone(const cli *c)
                              c->mode->option);
     if (given)
         return cli_bad_usage(c->modes, "--session FILE: the models, the text, their options, "
-                             "the edits, the interventions, the layer and the step are the "
-                             "session's (%s given)", given);
+                             "the edits, the interventions, the layer, the step and the steps "
+                             "searched are the session's (%s given)", given);
     return GT_OK;
 }
 
@@ -53,8 +54,9 @@ const cli_mode cli_session_options = {
     .name = "session",
     .opts = session_opts,
     .usage = "       gatetui [--export FILE [--size COLSxROWS]] --session SESSION",
-    .help = "  --session SESSION   the screen as W wrote it to SESSION (NAME.gatetui-session.json):\n"
-            "                      its models, text, edits, interventions, layer, step, unit,\n"
-            "                      order, hypothesis and sheet; a file changed since is refused;\n"
-            "                      with --export FILE, that frame written to FILE\n",
+    .help = "  --session SESSION   the screen as W wrote it to SESSION\n"
+            "                      (NAME.gatetui-session.json): its models, text, edits,\n"
+            "                      interventions, layer, step, unit, order, hypothesis and\n"
+            "                      sheet; a file changed since is refused; with --export FILE,\n"
+            "                      that frame written to FILE\n",
 };

@@ -81,7 +81,8 @@ static int options_json(const gt_model_options *o, json_t **out, gt_error *e)
     }
     *out = json_pack("{s:o, s:o, s:o, s:o, s:o}", "vocab", vf, "vocab_from", vt, "embedding",
                      o->embedding ? json_string(o->embedding) : json_null(), "gru_reset",
-                     o->gru_reset < 0 ? json_null() : json_string(o->gru_reset ? "before" : "after"),
+                     o->gru_reset < 0 ? json_null()
+                                      : json_string(o->gru_reset ? "before" : "after"),
                      "nonlinearity",
                      o->nonlinearity < 0 ? json_null()
                                          : json_string(o->nonlinearity ? "relu" : "tanh"));
@@ -115,15 +116,13 @@ int sessionfile_json(const gt_session *s, const gt_intervention *const *ivs, jso
 
 /* ---- reading ---- */
 
-typedef struct reader {
-    const char *file;
-    gt_error *e;
-} reader;
+typedef gt_sessionreader reader;
 
-static int bad(const reader *r, const char *where, const char *want)
+int sessionfile_bad(const gt_sessionreader *r, const char *where, const char *want)
 {
     return gt_fail(r->e, GT_EINPUT, "%s: %s: %s", r->file, where, want);
 }
+
 
 /* The file an entry names, checked: there, of the size and SHA-256 the session holds. */
 static int check_entry(const reader *r, const json_t *o, const char *where, const char **path)
@@ -132,7 +131,7 @@ static int check_entry(const reader *r, const json_t *o, const char *where, cons
     json_int_t size = -1;
     if (json_unpack((json_t *)o, "{s:s, s:I, s:s}", "path", &p, "size", &size, "sha256", &sha) ||
         size < 0 || strlen(sha) != SHA256_HEX - 1)
-        return bad(r, where, "wants {\"path\", \"size\", \"sha256\"}");
+        return sessionfile_bad(r, where, "wants {\"path\", \"size\", \"sha256\"}");
     char hex[SHA256_HEX];
     unsigned long long n;
     gt_error fe = {0};
@@ -155,11 +154,12 @@ static int read_ivs(gt_sessionfile *f, const reader *r, const json_t *list, int 
     json_array_foreach(list, i, o) {
         const char *opt, *val;
         if (json_unpack((json_t *)o, "{s:s, s:s}", "option", &opt, "value", &val))
-            return bad(r, "interventions", "wants {\"option\", \"value\"}");
+            return sessionfile_bad(r, "interventions", "wants {\"option\", \"value\"}");
         char kind = strcmp(opt, "forget-bias") == 0 ? 'f' : strcmp(opt, "ablate") == 0 ? 'a'
                     : strcmp(opt, "carousel") == 0  ? 'c' : 0;
         if (!kind)
-            return bad(r, "interventions", "an option is forget-bias, ablate or carousel");
+            return sessionfile_bad(r, "interventions",
+                                   "an option is forget-bias, ablate or carousel");
         f->iv[(*at)++] = (gt_session_iv){kind, val};
         f->each[k].n++;
     }
@@ -171,7 +171,7 @@ static int read_models(gt_sessionfile *f, const reader *r, const json_t *models)
     size_t n = json_array_size(models), total = 0, i;
     const json_t *o;
     if (!json_is_array(models) || n == 0 || n > 64)
-        return bad(r, "models", "wants a list of 1 to 64 models");
+        return sessionfile_bad(r, "models", "wants a list of 1 to 64 models");
     json_array_foreach(models, i, o) total += json_array_size(json_object_get(o, "interventions"));
     f->model_path = calloc(n, sizeof *f->model_path);
     f->each = calloc(n, sizeof *f->each);
@@ -182,7 +182,7 @@ static int read_models(gt_sessionfile *f, const reader *r, const json_t *models)
     json_array_foreach(models, i, o) {
         const json_t *ivs = json_object_get(o, "interventions");
         if (ivs && !json_is_array(ivs))
-            return bad(r, "interventions", "wants a list");
+            return sessionfile_bad(r, "interventions", "wants a list");
         if ((rc = check_entry(r, o, "models", &f->model_path[i])) ||
             (rc = read_ivs(f, r, ivs, (int)i, &at)))
             return rc;
@@ -197,7 +197,7 @@ static int read_word(const reader *r, const json_t *opt, const char *key, const 
     const json_t *v = json_object_get(opt, key);
     *out = NULL;
     if (v && !json_is_null(v) && !json_is_string(v))
-        return bad(r, key, "wants a string or null");
+        return sessionfile_bad(r, key, "wants a string or null");
     if (json_is_string(v))
         *out = json_string_value(v);
     return GT_OK;
@@ -210,7 +210,7 @@ static int read_options(gt_sessionfile *f, const reader *r, const json_t *opt)
     if (!opt)
         return GT_OK;
     if (!json_is_object(opt))
-        return bad(r, "model_options", "wants an object");
+        return sessionfile_bad(r, "model_options", "wants an object");
     const json_t *vf = json_object_get(opt, "vocab"), *vt = json_object_get(opt, "vocab_from");
     const char *reset, *nl;
     int rc = GT_OK;
@@ -238,13 +238,14 @@ int sessionfile_read(gt_sessionfile *f, const char *path, gt_error *e)
     const reader r = {path, e};
     json_int_t version = 0;
     if (json_unpack(f->root, "{s:I}", "gatetui_session", &version) || version < 1)
-        return bad(&r, "gatetui_session", "not a gatetui session file");
+        return sessionfile_bad(&r, "gatetui_session", "not a gatetui session file");
     if (version > SESSIONFILE_VERSION)
-        return bad(&r, "gatetui_session", "written by a newer gatetui (format version above 1)");
+        return sessionfile_bad(&r, "gatetui_session",
+                               "written by a newer gatetui (format version above 1)");
     int rc = read_models(f, &r, json_object_get(f->root, "models"));
     const json_t *t = json_object_get(f->root, "text");
     if (rc == GT_OK)
-        rc = t ? check_entry(&r, t, "text", &f->text_path) : bad(&r, "text", "missing");
+        rc = t ? check_entry(&r, t, "text", &f->text_path) : sessionfile_bad(&r, "text", "missing");
     if (rc == GT_OK)
         rc = read_options(f, &r, json_object_get(f->root, "model_options"));
     f->screen = json_object_get(f->root, "screen");

@@ -74,8 +74,9 @@ static json_t *marks_json(const gt_shared *ui)
 
 static json_t *find_json(const gt_data_find *f)
 {
-    return json_pack("{s:o, s:i, s:f, s:s}", "regex", text_json(f->regex), "signal", f->signal,
-                     "threshold", f->threshold, "last", last_word[f->last]);
+    return json_pack("{s:o, s:i, s:f, s:I, s:s}", "regex", text_json(f->regex), "signal",
+                     f->signal, "threshold", f->threshold, "steps", (json_int_t)f->steps, "last",
+                     last_word[f->last]);
 }
 
 static json_t *sheet_json(const gt_view *v)
@@ -118,9 +119,11 @@ static json_t *screen_json(gt_models *ms)
     const gt_shared *ui = &ms->ui;
     const gt_view *v = models_view(ms);
     const int heat = ui->heat;
-    json_t *pins = json_array();
-    for (int k = 0; pins && k < ms->n; k++)
+    json_t *pins = json_array(), *finds = json_array();
+    for (int k = 0; pins && finds && k < ms->n; k++) {
         json_array_append_new(pins, pin_json(&ms->v[k]));
+        json_array_append_new(finds, find_json(&ms->v[k].find));
+    }
     return json_pack(
         "{s:i, s:I, s:i, s:i, s:i, s:{s:s, s:b}, s:{s:s, s:i}, s:{s:i, s:b, s:i, s:b}, s:o, "
         "s:o, s:o, s:o, s:o, s:o, s:o}",
@@ -135,8 +138,7 @@ static json_t *screen_json(gt_models *ms)
         ui->ratio_k, "difference", ui->diff, "edits", edits_json(&ms->v[0]), "marks",
         marks_json(ui), "previous",
         ui->have_prev ? json_integer((json_int_t)ui->prev_t) : json_null(), "search",
-        text_json(ui->search), "find", find_json(&v->find), "sheet", sheet_json(v), "pinned",
-        pins);
+        text_json(ui->search), "find", finds, "sheet", sheet_json(v), "pinned", pins);
 }
 
 /* The session's JSON text of ms into *data. */
@@ -189,14 +191,14 @@ int sessionstate_write(gt_models *ms, char *out, size_t n, gt_error *e)
 
 /* ---- reading ---- */
 
-typedef struct reader {
-    const char *file;
-    gt_error *e;
-} reader;
+typedef gt_sessionreader reader;
 
+/* The screen's entry key of r's file is not what it wants. */
 static int bad(const reader *r, const char *key, const char *want)
 {
-    return gt_fail(r->e, GT_EINPUT, "%s: screen.%s: %s", r->file, key, want);
+    char where[80];
+    snprintf(where, sizeof where, "screen.%s", key);
+    return sessionfile_bad(r, where, want);
 }
 
 /* The integer at key of o within lo..hi (missing: dflt). */
@@ -305,7 +307,8 @@ static int restore_numbers(const reader *r, gt_models *ms, const json_t *st)
     if (!rc) rc = get_long(r, sort, "reverse", 0, 1, 0, &rev);
     if (!rc) rc = get_word(r, colour, "by", heat_word, 4, HEAT_OFF, &heat);
     if (!rc) rc = get_long(r, colour, "at", 0, 63, 0, &at);
-    if (!rc) rc = get_long(r, pert, "horizon", DATA_PERT_KMIN, DATA_PERT_KMAX, DATA_PERT_KDEFAULT, &K);
+    if (!rc) rc = get_long(r, pert, "horizon", DATA_PERT_KMIN, DATA_PERT_KMAX,
+                           DATA_PERT_KDEFAULT, &K);
     if (!rc) rc = get_long(r, pert, "all_edits", 0, 1, 0, &all);
     if (!rc) rc = get_long(r, pert, "ratio_k", 0, DATA_PERT_KMAX, 0, &rk);
     if (!rc) rc = get_long(r, pert, "difference", 0, 1, 0, &diff);
@@ -353,10 +356,12 @@ static int restore_places(const reader *r, gt_models *ms, const json_t *st)
 static int restore_find(const reader *r, gt_view *v, const json_t *find)
 {
     gt_data_find *f = &v->find;
-    long signal;
+    long signal, steps;
     int last;
     const json_t *re = json_object_get(find, "regex"), *th = json_object_get(find, "threshold");
     int rc = get_long(r, find, "signal", 0, v->m->cell->nsignals - 1, f->signal, &signal);
+    if (!rc)
+        rc = get_long(r, find, "steps", 1, 1L << 40, (long)f->steps, &steps);
     if (!rc)
         rc = get_word(r, find, "last", last_word, 3, FIND_LAST_SEARCH, &last);
     if (rc)
@@ -364,6 +369,7 @@ static int restore_find(const reader *r, gt_view *v, const json_t *find)
     if ((re && !json_is_string(re)) || (th && !json_is_number(th)))
         return bad(r, "find", "wants {\"regex\": a string, \"threshold\": a number}");
     f->signal = (int)signal;
+    f->steps = (size_t)steps;
     if (th)
         f->threshold = json_number_value(th);
     if (re && json_string_value(re)[0] &&
@@ -457,8 +463,10 @@ int sessionstate_restore(gt_models *ms, const json_t *st, const char *file, gt_e
     gt_view *v = models_view(ms);
     for (int k = 0; k < ms->n; k++)
         view_follow(&ms->v[k], k == ms->cur);
-    if ((rc = restore_find(&r, v, json_object_get(st, "find"))) ||
-        (rc = restore_sheet(&r, v, json_object_get(st, "sheet"))))
+    const json_t *finds = json_object_get(st, "find");
+    for (int k = 0; rc == GT_OK && k < ms->n; k++)
+        rc = restore_find(&r, &ms->v[k], json_array_get(finds, (size_t)k));
+    if (rc || (rc = restore_sheet(&r, v, json_object_get(st, "sheet"))))
         return rc;
     keys_set_sort(v, ui->sort);
     models_sync(ms);
