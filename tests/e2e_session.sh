@@ -141,6 +141,17 @@ check $? "... the same file, the same bytes (no second file)"
 tm send-keys -t gt q
 wait_for "EXIT=0" >/dev/null
 
+# the screen opened with --edits: the frame x wrote after those edits
+again "cd $work && $runner --edits kjv-valid-edited.edits.txt kjv-lstm.bin kjv-gru.bin kjv-valid.txt 2>err; echo EXIT=\$?; sleep 60"
+wait_for "step 0 of 0..43,234" >/dev/null
+tm send-keys -t gt g 1 2 0 2 Enter
+wait_for "step 1,202 of 0..43,234" >/dev/null && wait_for "step 1,202: 'o' → '↵'  layer 0, 2 edits" >/dev/null
+settled | sed -n '1,39p' | cmp -s - "$work/kjv-valid-step1202-edited.txt.rows"
+check $? "the screen opened with --edits w's list: at step 1,202 the frame x wrote"
+tm send-keys -t gt q
+wait_for "EXIT=0" >/dev/null
+check $? "q quits at once: the edits of the command line count as written"
+
 # a model changed since: refused before the screen starts, the terminal as it was
 printf 'x' >>"$gru"
 again "cd $work && echo BEFORE-changed; stty -a >stty.before-changed; $runner --session kjv-valid.gatetui-session.json 2>err-changed; echo EXIT=\$?; stty -a >stty.after-changed; sleep 60"
