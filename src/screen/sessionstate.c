@@ -168,7 +168,6 @@ int sessionstate_write(gt_models *ms, char *out, size_t n, gt_error *e)
     if (rc)
         return rc;
     const size_t len = strlen(data);
-    data[len] = 0;
     char *text = malloc(len + 2); /* the file ends with a newline */
     if (!text) {
         free(data);
