@@ -24,6 +24,7 @@ static gt_act mouse(gt_view *v, const gt_key *k)
 
 gt_act keys_handle(gt_view *v, const gt_key *k)
 {
+    v->ui->top_kept = 0; /* the gate panel scrolls as the keys ask from now on */
     switch (v->ui->input) { /* what the key is for */
     case INPUT_KEYS: break;
     case INPUT_HELP: return help_key(v, k); /* the arrows scroll it, others close it */
@@ -51,6 +52,7 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
 gt_act keys_handle_models(gt_models *ms, const gt_key *k)
 {
     gt_view *v = models_view(ms);
+    v->ui->top_kept = 0;
     if (k->sym == K_TAB && v->ui->input == INPUT_KEYS) {
         v->ui->msg[0] = 0;
         models_switch(ms, k->shift ? -1 : 1);

@@ -316,6 +316,7 @@ static int restore_numbers(const reader *r, gt_models *ms, const json_t *st)
     ui->layer = (int)layer;
     ui->unit = (int)unit;
     ui->top = (int)top;
+    ui->top_kept = (int)top + 1;
     ui->sort = (gt_sort)by;
     ui->sort_reverse = (int)rev;
     ui->heat = heat == 3 ? HEAT_COMP + (int)at : heat;

@@ -314,6 +314,8 @@ static void follow_edits(gt_view *v, int shown)
 static void scroll_to_selected(gt_view *v)
 {
     int page = view_units_per_page(v), H = model_width(v->m, v->layer);
+    if (v->ui->top_kept) /* a session's, until a key: its order may be known only later */
+        v->ui->top = v->ui->top_kept - 1;
     if (v->rank < v->ui->top)
         v->ui->top = v->rank;
     if (v->rank >= v->ui->top + page)

@@ -97,6 +97,9 @@ typedef struct gt_shared {
     int layer;         /* the layer and the unit chosen (each model shows them clamped to */
     int unit;          /* its size: gt_view's layer and unit) */
     int top;           /* the first rank shown in the gate panel */
+    int top_kept;      /* a session's top + 1, put back at every frame until a key is
+                        * pressed (the order it was in, by a value computed in the
+                        * background, may come after the first frames); 0: none */
     gt_sort sort;
     int horizon;       /* the perturbation horizon K (+ and -): every model's curves */
     int pert_all;      /* A: the perturbation of every edit against the text as loaded */
