@@ -145,7 +145,7 @@ static int pinned_line(gt_surface *s, int x, int y, int w, const gt_view *v)
     else
         snprintf(what, sizeof what, "step %s %s%s%s", at, from, s->utf8 ? "→" : "->", to);
     if (data_pert_pin_same(p, pv)) {
-        snprintf(buf, sizeof buf, "pinned: this edit (B lets go)");
+        snprintf(buf, sizeof buf, "pinned: this edit (%s lets go)", keys_names[KN_PIN].text);
     } else if (!pin_drawn(v)) {
         snprintf(buf, sizeof buf, "pinned %s: layer %d, K %d (drawn there only)", what,
                  p->layer, p->r.K);
