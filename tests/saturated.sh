@@ -60,6 +60,8 @@ args_of() {
     fixed-points) echo "--fixed-points e --starts 8" ;;
     importance) echo "--importance --windows 8" ;;
     sweep) echo "--report --sweep-forget-bias 0:2:1 --windows 8" ;;
+    effect) echo "--effect [aeiou] --windows 8" ;;
+    carriers) echo "--carriers --edit 1200:x" ;;
     *) return 1 ;;
     esac
 }
