@@ -18,7 +18,7 @@ static const gt_keyname page_name = {KB_SYM(K_PGUP, 0), "PgUp/Dn", NULL, 0};
 static const gt_keyname close_name = {KB_SYM(K_ESC, 0), "B Esc", NULL, 0};
 static const gt_keyname open_name = {KB_CHAR('B', 0), "B", NULL, 0};
 
-gt_carriers_sheet *sheet_carriers_data(const gt_view *v)
+static gt_carriers_sheet *sheet_carriers_data(const gt_view *v)
 {
     return sheet_data(v, &sheet_carriers);
 }

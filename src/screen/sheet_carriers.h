@@ -1,5 +1,4 @@
-/* The carriers' sheet (sheet_carriers.c): its row of the table of sheets, and what the
- * tests read of it. */
+/* The carriers' sheet (sheet_carriers.c): its row of the table of sheets, and its state. */
 #ifndef GATETUI_SHEET_CARRIERS_H
 #define GATETUI_SHEET_CARRIERS_H
 
@@ -11,7 +10,5 @@ extern const gt_sheet sheet_carriers;
 typedef struct gt_carriers_sheet {
     int scroll;   /* the table's first line shown */
 } gt_carriers_sheet;
-
-gt_carriers_sheet *sheet_carriers_data(const gt_view *v);
 
 #endif

@@ -18,7 +18,7 @@ static const gt_keyname page_name = {KB_SYM(K_PGUP, 0), "PgUp/Dn", NULL, 0};
 static const gt_keyname close_name = {KB_SYM(K_ESC, 0), "I Esc", NULL, 0};
 static const gt_keyname open_name = {KB_CHAR('I', 0), "I", NULL, 0};
 
-gt_effect_sheet *sheet_effect_data(const gt_view *v)
+static gt_effect_sheet *sheet_effect_data(const gt_view *v)
 {
     return sheet_data(v, &sheet_effect);
 }

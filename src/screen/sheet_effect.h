@@ -1,5 +1,4 @@
-/* The effect's sheet (sheet_effect.c): its row of the table of sheets, and what the tests
- * read of it. */
+/* The effect's sheet (sheet_effect.c): its row of the table of sheets, and its state. */
 #ifndef GATETUI_SHEET_EFFECT_H
 #define GATETUI_SHEET_EFFECT_H
 
@@ -11,7 +10,5 @@ extern const gt_sheet sheet_effect;
 typedef struct gt_effect_sheet {
     int scroll;   /* the table's first line shown */
 } gt_effect_sheet;
-
-gt_effect_sheet *sheet_effect_data(const gt_view *v);
 
 #endif
