@@ -114,6 +114,16 @@ static int child_main(gt_bgjob *job, void *ctx, char *why)
     return rc;
 }
 
+/* The computation's error as the screen says it (without the batch mode's "--carriers: "). */
+static void failed(gt_data_carriers *c, const char *msg)
+{
+    static const char mode[] = "--carriers: ";
+    drop(c);
+    c->state = CARRY_FAILED;
+    snprintf(c->error, sizeof c->error, "%.250s",
+             strncmp(msg, mode, sizeof mode - 1) ? msg : msg + sizeof mode - 1);
+}
+
 /* The result's bytes (n at p) taken: CARRY_KNOWN, or CARRY_FAILED when they are short. */
 static void take(gt_data_carriers *c, const char *p, size_t n)
 {
@@ -161,7 +171,7 @@ static void take(gt_data_carriers *c, const char *p, size_t n)
 void data_carriers_want(gt_data_carriers *c, unsigned gen, int layer, int K, const char *what,
                         int now)
 {
-    if (!trace_edit_count(c->tr)) {
+    if (!trace_edit_count(c->tr) || !c->m->has_readout) { /* no predictions to carry */
         data_carriers_free(c);
         return;
     }
@@ -180,18 +190,14 @@ void data_carriers_want(gt_data_carriers *c, unsigned gen, int layer, int K, con
         if (compute_to(c, NULL, &buf, &len, &e) == GT_OK) {
             take(c, buf, len);
         } else {
-            drop(c);
-            c->state = CARRY_FAILED;
-            snprintf(c->error, sizeof c->error, "%.250s", e.msg);
+            failed(c, e.msg);
         }
         free(buf);
         return;
     }
     c->state = CARRY_COMPUTING;
-    if (bgjob_start(&c->job, 0, child_main, c)) {
-        c->state = CARRY_FAILED;
-        snprintf(c->error, sizeof c->error, "%.250s", c->job.error);
-    }
+    if (bgjob_start(&c->job, 0, child_main, c))
+        failed(c, c->job.error);
 }
 
 void data_carriers_forget(gt_data_carriers *c)
@@ -222,9 +228,7 @@ int data_carriers_tick(gt_data_carriers *c)
         if (c->job.result) {
             take(c, c->job.result, c->job.result_len);
         } else {
-            drop(c);
-            c->state = CARRY_FAILED;
-            snprintf(c->error, sizeof c->error, "%.250s", c->job.error);
+            failed(c, c->job.error);
         }
         bgjob_cancel(&c->job);
     }

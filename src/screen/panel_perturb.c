@@ -442,7 +442,7 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
         return;
     /* the units, at the bottom: two rows when there is room */
     int urows = in.h >= 11 ? 2 : in.h >= 5 ? 1 : 0;
-    int crows = in.h >= 7; /* the units that carry it, above them */
+    int crows = in.h >= 7 && v->m->has_readout; /* the units that carry it, above them */
     int plot_rows = end - y - urows - crows - 2; /* the k axis and the legend */
     if (pv->r.K >= 1 && plot_rows >= 2) {
         y = curves(s, in, y, plot_rows, v, v->mono);

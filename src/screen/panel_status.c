@@ -67,7 +67,7 @@ static int effect_status(gt_surface *s, int x, int y, int end, const gt_view *v)
             delta_text(b, sizeof b, &d->out, tight);
             snprintf(buf, sizeof buf, tight ? "%s in %s out %s " : "%s inside %s  outside %s bits ",
                      delta, a, b);
-            if (x + surf_width(buf) + 40 <= end)
+            if (x + surf_width(buf) + 16 <= end) /* help and quit beside it */
                 break;
         }
     } else if (d->state == EFFECT_COMPUTING) {

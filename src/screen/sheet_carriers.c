@@ -46,8 +46,7 @@ static const gt_keyline keys[] = {
      {KB_SHIFT(K_UP, -KEYS_PAGE), KB_SHIFT(K_DOWN, KEYS_PAGE), KB_SYM(K_UP, -1),
       KB_SYM(K_DOWN, 1), KB_CHAR('k', -1), KB_CHAR('j', 1), KB_CHAR('K', -KEYS_PAGE),
       KB_CHAR('J', KEYS_PAGE), KB_SYM(K_PGUP, -KEYS_PAGE), KB_SYM(K_PGDN, KEYS_PAGE)}},
-    {"B", "every unit of the layer by what it carries of the last edit, alone and needed "
-          "(B or Esc closes, arrows scroll)", 0, 0, carriers_toggle, {KB_CHAR('B', 0)}},
+    {"B", "the units that carry the last edit, every one of the layer (B or Esc closes)", 0, 0, carriers_toggle, {KB_CHAR('B', 0)}},
 };
 
 /* ---- its status line ---- */
@@ -90,7 +89,9 @@ static void carriers_draw(gt_surface *s, gt_rect r, const gt_view *v)
              open_name.text);
     gt_textsheet t = {title, note, TEXT_SAY, why, 0, c->text, c->lines,
                       sheet_carriers_data(v)->scroll};
-    if (!trace_edit_count(v->tr)) {
+    if (!v->m->has_readout) {
+        snprintf(why, sizeof why, "the model has no readout: no predictions to carry an edit");
+    } else if (!trace_edit_count(v->tr)) {
         snprintf(why, sizeof why, "no edit: press e to change a character");
     } else if (c->state == CARRY_COMPUTING) {
         t.state = TEXT_COMPUTING;

@@ -46,8 +46,8 @@ static const gt_keyline keys[] = {
      {KB_SHIFT(K_UP, -KEYS_PAGE), KB_SHIFT(K_DOWN, KEYS_PAGE), KB_SYM(K_UP, -1),
       KB_SYM(K_DOWN, 1), KB_CHAR('k', -1), KB_CHAR('j', 1), KB_CHAR('K', -KEYS_PAGE),
       KB_CHAR('J', KEYS_PAGE), KB_SYM(K_PGUP, -KEYS_PAGE), KB_SYM(K_PGDN, KEYS_PAGE)}},
-    {"I", "the interventions' effect where the hypothesis (m) holds and elsewhere, against "
-          "random units (I or Esc closes, arrows scroll)", 0, 0, effect_toggle,
+    {"I", "the interventions' effect inside m's matches and outside, against random units "
+          "(I or Esc closes)", 0, 0, effect_toggle,
      {KB_CHAR('I', 0)}},
 };
 
