@@ -81,7 +81,7 @@ static void effect_draw(gt_surface *s, gt_rect r, const gt_view *v)
 {
     const gt_data_effect *d = &v->effect;
     char title[800], note[96], why[160];
-    snprintf(title, sizeof title, "effect of %s where /%s/ holds", d->what[0] ? d->what : "nothing",
+    snprintf(title, sizeof title, "effect of %s where \"%s\" holds", d->what[0] ? d->what : "nothing",
              d->regex);
     snprintf(note, sizeof note, "%s scroll  %s closes", keys_name_text(&scroll_note, s->utf8),
              open_name.text);
