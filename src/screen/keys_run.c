@@ -762,7 +762,15 @@ gt_act keys_export(gt_view *v, int arg)
 gt_act keys_escape(gt_view *v, int arg)
 {
     (void)arg;
-    if (!keys_find_escape(v) && (v->pending || trace_pass_running(v->tr)))
+    if (v->find.selecting) { /* the selection cancelled, nothing stopped */
+        keys_find_escape(v);
+        return ACT_REDRAW;
+    }
+    int stopped = data_effect_stop(&v->effect);
+    stopped |= data_carriers_stop(&v->carriers);
+    if (stopped) /* the effect or the carriers first: m v p's next */
+        view_say(v, 0, "stopped");
+    else if (!keys_find_escape(v) && (v->pending || trace_pass_running(v->tr)))
         view_cancel_pass(v);
     return ACT_REDRAW;
 }
