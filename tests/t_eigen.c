@@ -79,7 +79,7 @@ static int check(const double *A, int n, int k, const double *wr, const double *
     else if (how.by != (lapack ? EIGEN_BY_LAPACK : EIGEN_BY_ARPACK))
         printf("# computed by %s\n", how.by == EIGEN_BY_ARPACK ? "ARPACK" : "LAPACK");
     ok = ok && how.by == (lapack ? EIGEN_BY_LAPACK : EIGEN_BY_ARPACK);
-    ok = ok && eigen_all(B, n, lr, li, &e) == GT_OK;
+    ok = eigen_all(B, n, lr, li, &e) == GT_OK && ok;
     const double d = ok ? worst(ar, ai, lr, li, k) : INFINITY;
     tap_ok(d <= TOL, "%s (n %d): the %d largest by %s are LAPACK's first %d (%.1e)", what, n, k,
            lapack ? "LAPACK (a tie past ARPACK's)" : "ARPACK", k, d);
