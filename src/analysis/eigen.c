@@ -81,9 +81,14 @@ int eigen_all(double *A, int n, double *wr, double *wi, gt_error *e)
     double *key = malloc(3 * (size_t)n * sizeof *key);
     if (!key)
         return gt_fail(e, GT_EFAIL, "out of memory for the eigenvalues");
-    /* A row-major read as column-major is A^T, whose eigenvalues are A's (no copy) */
+    /* A row-major read as column-major is A^T, whose eigenvalues are A's (no copy); the
+       BLAS on one thread: faster at these sizes, and on a loaded machine OpenBLAS's threads
+       waiting for each other took a hundred times longer (doc/speed.md) */
+    const int was = blas_threads(1);
     lapack_int info = LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'N', (lapack_int)n, A,
                                     (lapack_int)n, wr, wi, NULL, 1, NULL, 1);
+    if (was)
+        blas_threads(was);
     if (!info)
         eigen_order(wr, wi, n, key);
     free(key);

@@ -4,10 +4,12 @@
  * LAPACK (eigen_all, on a copy of J made before the clock starts), REPS times each in turn
  * (after one of each to warm up):
  *   bench_eig MODEL TEXT [T [REPS [K [LAYER]]]]
- * prints the state's size, the medians and the fastest times of both (the eigenvalues
- * alone, then with J formed: spectrum_top_from and spectrum_from, what the screen's child
- * computes and what it computed before), and the largest difference between ARPACK's K
- * values and LAPACK's first K in the same order, relative to max(1, |lambda|). */
+ * prints the state's size, the medians and the least wall and processor times of ARPACK
+ * without a budget, LAPACK, what the derivative sheet asks (eigen_top within eigen_budget:
+ * ARPACK or LAPACK), and with J formed, spectrum_top_from and spectrum_from (what the
+ * screen's child computes, and what it computed before); then the largest difference
+ * between ARPACK's K values and LAPACK's first K in the same order, relative to
+ * max(1, |lambda|), and both side by side. Exits 1 when it is above 1e-8. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,11 +29,11 @@ static void die(const char *what, const gt_error *e)
     exit(1);
 }
 
-/* This thread's processor time in seconds. */
+/* The process's processor time in seconds (every thread's, the BLAS's too). */
 static double cpu_now(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -61,102 +63,75 @@ static double *jacobian(const gt_model *m, int layer, const float *h, const floa
     return J;
 }
 
-/* Up to three computations timed in turn: the wall and processor times of each run. */
-typedef struct timing {
-    int reps;
-    double *w[3], *c[3];
-} timing;
+/* What is timed, one computation per kind, in turn. */
+enum { ARPACK_ALONE, LAPACK_ALL, SHEETS, TOP_FROM, ALL_FROM, KINDS };
+static const char *const kind_name[KINDS] = {
+    "ARPACK, the k largest, without a budget", "LAPACK, all n",
+    "as the sheet asks (eigen_budget)", "J formed, the sheet's (spectrum_top_from)",
+    "J formed, all (spectrum_from)"};
 
-static void timing_init(timing *t, int reps)
-{
-    t->reps = reps;
-    for (int i = 0; i < 3; i++) {
-        t->w[i] = malloc((size_t)reps * sizeof *t->w[i]);
-        t->c[i] = malloc((size_t)reps * sizeof *t->c[i]);
-    }
-}
+typedef struct work {
+    const double *J;            /* [n * n] */
+    double *B;                  /* [n * n]: J copied for LAPACK, which overwrites it */
+    int n, k;
+    double *ar, *ai, *lr, *li;  /* ARPACK's k, LAPACK's n */
+    double *sr;                 /* [2k]: the sheet's */
+    eigen_how alone, sheet;
+    const gt_model *m;          /* the layer and the state before T, for spectrum_*_from */
+    int layer;
+    const float *h, *c;
+    uint16_t tok;
+    size_t T;
+} work;
 
-static void timing_free(timing *t)
+/* Computation `kind` once (J's copy for LAPACK made before: not timed). */
+static void compute(work *w, int kind)
 {
-    for (int i = 0; i < 3; i++) {
-        free(t->w[i]);
-        free(t->c[i]);
-    }
-}
-
-/* Run i's times of computation j, from its start (w0, c0); i < 0: a warm-up, not kept. */
-static void timing_take(timing *t, int j, int i, double w0, double c0)
-{
-    const double w = bench_now(), c = cpu_now();
-    if (i >= 0) {
-        t->w[j][i] = w - w0;
-        t->c[j][i] = c - c0;
-    }
-}
-
-/* The eigenvalues alone: ARPACK's k without a bound into (ar, ai), LAPACK's n into (lr, li),
- * and as the derivative sheet asks (eigen_budget: *how). */
-static void time_eigen(const double *J, int n, int k, int reps, double *ar, double *ai,
-                       double *lr, double *li, eigen_how *how)
-{
-    double *B = malloc((size_t)n * (size_t)n * sizeof *B), *sr = malloc(2 * (size_t)k * sizeof *sr);
-    timing t;
-    timing_init(&t, reps);
-    gt_error e;
-    eigen_how free_how;
-    for (int i = -1; i < reps; i++) {
-        double w0 = bench_now(), c0 = cpu_now();
-        if (eigen_top(J, n, k, -1, ar, ai, &free_how, &e))
-            die("ARPACK", &e);
-        timing_take(&t, 0, i, w0, c0);
-        memcpy(B, J, (size_t)n * (size_t)n * sizeof *B);
-        w0 = bench_now(), c0 = cpu_now();
-        if (eigen_all(B, n, lr, li, &e))
-            die("LAPACK", &e);
-        timing_take(&t, 1, i, w0, c0);
-        w0 = bench_now(), c0 = cpu_now();
-        if (eigen_top(J, n, k, eigen_budget(n, k), sr, sr + k, how, &e))
-            die("the sheet's", &e);
-        timing_take(&t, 2, i, w0, c0);
-    }
-    char a[80], b[80], c[80];
-    snprintf(a, sizeof a, "ARPACK, the %d largest (%ld products)", k, free_how.products);
-    snprintf(b, sizeof b, "LAPACK, all %d", n);
-    snprintf(c, sizeof c, "the sheet's: %s", how->by == EIGEN_BY_ARPACK ? "ARPACK" : "LAPACK");
-    report(a, t.w[0], t.c[0], reps);
-    report(b, t.w[1], t.c[1], reps);
-    report(c, t.w[2], t.c[2], reps);
-    if (free_how.by != EIGEN_BY_ARPACK)
-        printf("(ARPACK's basis does not fit: LAPACK above)\n");
-    timing_free(&t);
-    free(B);
-    free(sr);
-}
-
-/* As the screen's child computes them, J formed from the state each time: the k largest
- * (spectrum_top_from) and all (spectrum_from, as before). */
-static void time_spectrum(const gt_model *m, int layer, const float *h, const float *c,
-                          uint16_t tok, size_t T, int k, int reps)
-{
-    timing t;
-    timing_init(&t, reps);
     gt_spectrum s;
     gt_error e;
-    for (int i = -1; i < reps; i++) {
-        double w0 = bench_now(), c0 = cpu_now();
-        if (spectrum_top_from(&s, m, layer, h, c, tok, T, k, &e))
-            die("spectrum_top_from", &e);
-        timing_take(&t, 0, i, w0, c0);
-        spectrum_free(&s);
-        w0 = bench_now(), c0 = cpu_now();
-        if (spectrum_from(&s, m, layer, h, c, tok, T, &e))
-            die("spectrum_from", &e);
-        timing_take(&t, 1, i, w0, c0);
-        spectrum_free(&s);
+    int rc = 0;
+    switch (kind) {
+    case ARPACK_ALONE:
+        rc = eigen_top(w->J, w->n, w->k, -1, w->ar, w->ai, &w->alone, &e);
+        break;
+    case LAPACK_ALL:
+        rc = eigen_all(w->B, w->n, w->lr, w->li, &e);
+        break;
+    case SHEETS:
+        rc = eigen_top(w->J, w->n, w->k, eigen_budget(w->n, w->k), w->sr, w->sr + w->k,
+                       &w->sheet, &e);
+        break;
+    case TOP_FROM:
+    case ALL_FROM:
+        rc = kind == TOP_FROM
+                 ? spectrum_top_from(&s, w->m, w->layer, w->h, w->c, w->tok, w->T, w->k, &e)
+                 : spectrum_from(&s, w->m, w->layer, w->h, w->c, w->tok, w->T, &e);
+        if (!rc)
+            spectrum_free(&s);
+        break;
     }
-    report("J formed, the sheet's (spectrum_top_from)", t.w[0], t.c[0], reps);
-    report("J formed, all (spectrum_from)", t.w[1], t.c[1], reps);
-    timing_free(&t);
+    if (rc)
+        die(kind_name[kind], &e);
+}
+
+/* Every computation in turn, reps times after one warm-up: the medians printed. */
+static void time_all(work *w, int reps)
+{
+    double *tw = malloc(2 * KINDS * (size_t)reps * sizeof *tw), *tc = tw + KINDS * reps;
+    for (int i = -1; i < reps; i++)
+        for (int kind = 0; kind < KINDS; kind++) {
+            if (kind == LAPACK_ALL)
+                memcpy(w->B, w->J, (size_t)w->n * (size_t)w->n * sizeof *w->B);
+            const double w0 = bench_now(), c0 = cpu_now();
+            compute(w, kind);
+            if (i >= 0) {
+                tw[kind * reps + i] = bench_now() - w0;
+                tc[kind * reps + i] = cpu_now() - c0;
+            }
+        }
+    for (int kind = 0; kind < KINDS; kind++)
+        report(kind_name[kind], tw + kind * reps, tc + kind * reps, reps);
+    free(tw);
 }
 
 int main(int argc, char **argv)
@@ -189,11 +164,15 @@ int main(int argc, char **argv)
         k = n;
     printf("%s, layer %d (H %d), step %zu: J %d x %d, the %d largest, %d runs\n", argv[1],
            layer, model_width(&m, layer), T, n, n, k, reps);
-    double *w = malloc(2 * ((size_t)k + (size_t)n) * sizeof *w);
-    double *ar = w, *ai = w + k, *lr = w + 2 * k, *li = lr + n;
-    eigen_how how;
-    time_eigen(J, n, k, reps, ar, ai, lr, li, &how);
-    time_spectrum(&m, layer, r.h, r.c, t.tok[T], T, k, reps);
+    double *v = malloc((2 * ((size_t)k + (size_t)n) + (size_t)n * (size_t)n + 2 * (size_t)k) *
+                       sizeof *v);
+    work w = {.J = J, .n = n, .k = k, .ar = v, .ai = v + k, .lr = v + 2 * k, .li = v + 2 * k + n,
+              .B = v + 2 * (k + n), .m = &m, .layer = layer, .h = r.h, .c = r.c,
+              .tok = t.tok[T], .T = T};
+    w.sr = w.B + (size_t)n * (size_t)n;
+    time_all(&w, reps);
+    const double *ar = w.ar, *ai = w.ai, *lr = w.lr, *li = w.li;
+    const eigen_how how = w.sheet;
     double worst = 0;
     for (int i = 0; i < k; i++) {
         const double d = hypot(ar[i] - lr[i], ai[i] - li[i]) / fmax(1, hypot(lr[i], li[i]));
@@ -211,10 +190,11 @@ int main(int argc, char **argv)
     printf("ARPACK's %d largest within %.1e of LAPACK's first %d (relative to max(1, |l|)); "
            "|l| %.6f .. %.6f, the next %.6f\n", k, worst, k, hypot(lr[0], li[0]),
            hypot(lr[k - 1], li[k - 1]), k < n ? hypot(lr[k], li[k]) : NAN);
+    printf("ARPACK without a budget: %ld products\n", w.alone.products);
     for (int i = 0; i < k; i++)
         printf("  %2d  ARPACK %+.12f %+.12fi   LAPACK %+.12f %+.12fi\n", i, ar[i], ai[i], lr[i],
                li[i]);
-    free(w);
+    free(v);
     free(J);
     run_free(&r);
     text_free(&t);
