@@ -83,7 +83,7 @@ int eigen_all(double *A, int n, double *wr, double *wi, gt_error *e)
         return gt_fail(e, GT_EFAIL, "out of memory for the eigenvalues");
     /* A row-major read as column-major is A^T, whose eigenvalues are A's (no copy); the
        BLAS on one thread: faster at these sizes, and on a loaded machine OpenBLAS's threads
-       waiting for each other took a hundred times longer (doc/speed.md) */
+       waiting for each other took 17 times longer (doc/speed.md) */
     const int was = blas_threads(1);
     lapack_int info = LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'N', (lapack_int)n, A,
                                     (lapack_int)n, wr, wi, NULL, 1, NULL, 1);
