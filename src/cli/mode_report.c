@@ -25,9 +25,8 @@ static int base_loss(const gt_session_model *ms, const gt_report_options *o, con
                         (size_t)o->windows, o->threads, e);
 }
 
-/* Model ms's report on t, with the interventions named and the loss without them. */
-static int report_one(const cli *c, const gt_session_model *ms, const gt_text *t, gt_report *r,
-                      gt_error *e)
+int cli_report_one(const cli *c, const gt_session_model *ms, const gt_text *t, gt_report *r,
+                   gt_error *e)
 {
     gt_report_options o;
     cli_progress p;
@@ -49,7 +48,7 @@ static int report_each(FILE *out, const cli *c, const gt_session_model *ms, cons
                        gt_error *e)
 {
     gt_report r;
-    int rc = report_one(c, ms, t, &r, e);
+    int rc = cli_report_one(c, ms, t, &r, e);
     if (rc)
         return rc;
     rc = c->json ? report_print_json(out, &r, e)
@@ -66,7 +65,7 @@ static int report_compare(const cli *c, gt_session *s, gt_report *r, gt_compare_
     int done = 0, rc = GT_OK;
     for (; rc == GT_OK && done < s->n; done++) {
         if ((rc = session_text_for(s, done, e)) == GT_OK &&
-            (rc = report_one(c, &s->model[done], &s->text, &r[done], e)) == GT_OK)
+            (rc = cli_report_one(c, &s->model[done], &s->text, &r[done], e)) == GT_OK)
             compare_col(&col[done], &r[done]);
         else
             break;
