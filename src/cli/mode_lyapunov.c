@@ -86,8 +86,10 @@ const cli_mode cli_mode_lyapunov = {
     .usage = "--lyapunov [--modes M] [--steps N] [--warmup W] [--layer N] [--json] "
              "MODEL [MODEL ...] TEXT",
     .help = "  --lyapunov          the Lyapunov spectrum of the layer's state along the text\n"
-            "  --modes M           lyapunov: the exponents computed (default 32)\n"
-            "  --warmup W          lyapunov: J_1..J_W left out of the means (default 100);\n"
+            "  --modes M           lyapunov (its figure too): the exponents computed\n"
+            "                      (default 32)\n"
+            "  --warmup W          lyapunov (its figure too): J_1..J_W left out of the means\n"
+            "                      (default 100);\n"
             "                      its --steps N: J_1..J_N, of the text's steps 1..N\n"
             "                      (default 5000; step 0 sets the state J_1 is taken from)\n",
 };

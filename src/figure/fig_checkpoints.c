@@ -69,13 +69,13 @@ int fig_checkpoints(fig_doc *d, const gt_compare_col *c, int n, const fig_where 
     if (!names)
         return fig_end(d, e);
     for (int i = 0; i < n; i++)
-        names[i] = c[i].name;
+        names[i] = fig_str(d, "%s", c[i].name); /* the figure's own: c is not kept */
     for (int k = 0; k < 3; k++)
         f->panel[k].x = (plot_axis){.names = names, .nnames = n};
     f->panel[2].x.label = "model, in the order given";
     f->panel[0].y.label = "loss (bits/char)";
     f->panel[1].y.label = "mean carry gate";
-    f->panel[2].y.label = "an edit's half-life";
+    f->panel[2].y.label = "an edit's t½ (steps)";
     measure(d, &f->panel[0], c, n, LOSS, "loss", 0, PLOT_SOLID, PLOT_CIRCLE);
     measure(d, &f->panel[1], c, n, MEAN, "mean carry gate", 3, PLOT_SOLID, PLOT_SQUARE);
     measure(d, &f->panel[2], c, n, MEASURED, "measured t½ (c, else h)", 4, PLOT_SOLID,

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "analysis/jsonout.h"
 #include "figure/figdoc.h"
@@ -69,9 +70,13 @@ int fig_halflives(fig_doc *d, const fig_units *m, int n, const fig_where *w, gt_
     n = n < FIG_MAX_MODELS ? n : FIG_MAX_MODELS;
     for (int i = 0; i < n; i++)
         K = m[i].K > K ? m[i].K : K;
+    const char *gates = n > 0 ? m[0].carry : "f"; /* "f", or "f, z" when the models differ */
+    for (int i = 1; i < n; i++)
+        if (!strstr(gates, m[i].carry))
+            gates = fig_str(d, "%s, %s", gates, m[i].carry);
     p->x = (plot_axis){.label = fig_str(d, "half-life from the unit's mean carry gate %s: "
                                            "ln ½ / ln mean (steps)",
-                                        n > 0 ? m[0].carry : "f"),
+                                        gates),
                        .log = 1};
     p->y = (plot_axis){.label = "measured half-life of the unit's own decay (steps)", .log = 1};
     int none = 0;

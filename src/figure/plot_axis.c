@@ -151,7 +151,8 @@ static void linear_ticks(double lo, double hi, int integer, plot_ticks *t)
          v += step) {
         double r = fabs(v) < step * 1e-9 ? 0 : v; /* never "-0" */
         t->v[t->n] = r;
-        snprintf(t->label[t->n], sizeof t->label[0], "%.*f", decimals, r);
+        snprintf(t->label[t->n], sizeof t->label[0], "%s%.*f", r < 0 ? "−" : "", decimals,
+                 fabs(r)); /* a minus sign, not a hyphen */
         t->n++;
     }
 }

@@ -68,7 +68,6 @@ static void line(cairo_t *cr, const plot_series *s, const plot_area *a)
     plot_colour(cr, s->colour);
     plot_dash(cr, s->dash);
     cairo_set_line_width(cr, PLOT_LINE_WIDTH);
-    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     cairo_stroke(cr);
 }
 

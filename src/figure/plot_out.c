@@ -43,6 +43,7 @@ static void plot_draw(cairo_t *cr, const plot_figure *f, double w, double h)
 {
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND); /* a curve and its legend sample alike */
     double ylo[PLOT_MAX_PANELS], yhi[PLOT_MAX_PANELS], xlo, xhi;
     const plot_panel *low = &f->panel[f->npanels - 1];
     plot_range(&low->x, f->panel, f->npanels, 1, &xlo, &xhi);
