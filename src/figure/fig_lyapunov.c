@@ -30,8 +30,9 @@ static void one_model(fig_doc *d, plot_panel *p, const fig_spectrum *m, int i)
         fig_csv_end(d);
     }
     const double slow = l->halflife[0];
-    *s = (plot_series){.label = fig_str(d, "%s: λ₁ = %.4f%s", m->model, l->exponent[0],
-                                        isnan(slow) ? "" : fig_str(d, " (t½ %.1f)", slow)),
+    const double x1 = l->exponent[0];
+    *s = (plot_series){.label = fig_str(d, "%s: λ₁ = %s%.4f%s", m->model, x1 < 0 ? "−" : "",
+                                        fabs(x1), isnan(slow) ? "" : fig_str(d, " (t½ %.1f)", slow)),
                        .line = 1, .colour = fig_colour(i), .dash = i % PLOT_DASHES,
                        .marker = fig_marker(i), .mark_every = 1, .n = M, .x = x,
                        .y = y, .ylo = lo, .yhi = hi};

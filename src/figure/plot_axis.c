@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "figure/plot_impl.h"
+#include "gatetui/report.h"
 
 double plot_map(const plot_scale *s, double v)
 {
@@ -151,9 +152,13 @@ static void linear_ticks(double lo, double hi, int integer, plot_ticks *t)
          v += step) {
         double r = fabs(v) < step * 1e-9 ? 0 : v; /* never "-0" */
         t->v[t->n] = r;
-        snprintf(t->label[t->n], sizeof t->label[0], "%s%.*f", r < 0 ? "−" : "", decimals,
-                 fabs(r)); /* a minus sign, not a hyphen */
-        t->n++;
+        char digits[40];
+        if (decimals == 0 && fabs(r) >= 10000 && fabs(r) < 1e15)
+            report_commas((size_t)llround(fabs(r)), digits, sizeof digits); /* 43,234 */
+        else
+            snprintf(digits, sizeof digits, "%.*f", decimals, fabs(r));
+        snprintf(t->label[t->n], sizeof t->label[0], "%s%s", r < 0 ? "−" : "", digits);
+        t->n++; /* a minus sign, not a hyphen */
     }
 }
 
