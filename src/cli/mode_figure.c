@@ -69,10 +69,10 @@ static void from_report(int kind, const gt_report *r, const char *name, fig_pert
 }
 
 typedef struct parts {
-    gt_report r[FIG_MAX_MODELS];
-    fig_pert p[FIG_MAX_MODELS];
-    fig_units u[FIG_MAX_MODELS];
-    gt_compare_col col[FIG_MAX_MODELS];
+    gt_report r[FIG_MAX_CHECKPOINTS];
+    fig_pert p[FIG_MAX_CHECKPOINTS];
+    fig_units u[FIG_MAX_CHECKPOINTS];
+    gt_compare_col col[FIG_MAX_CHECKPOINTS];
     int done;
 } parts;
 
@@ -197,8 +197,10 @@ static int figure_run(const cli *c, gt_session *s, gt_error *e)
 {
     const char *path = c->mode_arg;
     const int kind = fig_kind_of(c->mode_word);
-    if (s->n > FIG_MAX_MODELS)
-        return gt_fail(e, GT_EINPUT, "--figure: at most %d models in one figure", FIG_MAX_MODELS);
+    const int most = kind == FIG_CHECKPOINTS ? FIG_MAX_CHECKPOINTS : FIG_MAX_MODELS;
+    if (s->n > most)
+        return gt_fail(e, GT_EINPUT, "--figure %s: at most %d models in one figure, not %d",
+                       c->mode_word, most, s->n);
     int rc = fig_check_path(path, e); /* before anything is computed */
     if (rc)
         return rc;

@@ -28,7 +28,8 @@ static counts one_model(fig_doc *d, plot_panel *p, const fig_units *m, int i, in
     for (int j = 0; j < m->H; j++) {
         const gt_unit_row *u = &m->rows[j];
         const int past = u->measured_ci.beyond;
-        if (!isfinite(u->halflife) || !(u->halflife > 0) || (!past && !(u->halflife_measured > 0))) {
+        const int measured = past || u->halflife_measured > 0;
+        if (!isfinite(u->halflife) || !(u->halflife > 0) || !measured) {
             c.none++;
             continue;
         }

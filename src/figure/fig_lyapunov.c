@@ -31,8 +31,9 @@ static void one_model(fig_doc *d, plot_panel *p, const fig_spectrum *m, int i)
     }
     const double slow = l->halflife[0];
     const double x1 = l->exponent[0];
+    const char *hl = isnan(slow) ? "" : fig_str(d, " (t½ %.1f)", slow);
     *s = (plot_series){.label = fig_str(d, "%s: λ₁ = %s%.4f%s", m->model, x1 < 0 ? "−" : "",
-                                        fabs(x1), isnan(slow) ? "" : fig_str(d, " (t½ %.1f)", slow)),
+                                        fabs(x1), hl),
                        .line = 1, .colour = fig_colour(i), .dash = i % PLOT_DASHES,
                        .marker = fig_marker(i), .mark_every = 1, .n = M, .x = x,
                        .y = y, .ylo = lo, .yhi = hi};

@@ -149,9 +149,12 @@ void fig_csv_end(fig_doc *d)
     d->col = 0;
 }
 
-/* "a.bin, b.bin and c.bin" */
+/* "a.bin, b.bin and c.bin"; more than FIG_NAMED: "a.bin … z.bin (13)" */
+#define FIG_NAMED 8
 static const char *names(fig_doc *d, const char *const *models, int n)
 {
+    if (n > FIG_NAMED)
+        return fig_str(d, "%s … %s (%d)", models[0], models[n - 1], n);
     const char *s = n > 0 ? models[0] : "";
     for (int i = 1; i < n; i++)
         s = fig_str(d, "%s%s%s", s, i + 1 < n ? ", " : " and ", models[i]);

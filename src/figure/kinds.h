@@ -30,6 +30,7 @@ int fig_kind_of(const char *word);
 /* The most models one figure draws (each has a colour and a marker of its own up to the
  * palette's sizes, plot.h). */
 #define FIG_MAX_MODELS 12
+#define FIG_MAX_CHECKPOINTS PLOT_MAX_NAMES /* the checkpoints figure's: named on its axis */
 
 /* A figure made: its chart and the CSV of its numbers (csv, csv_len), and the memory both
  * point to. */

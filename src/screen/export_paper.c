@@ -17,10 +17,10 @@ static const gt_view *model_at(const gt_view *v, int k)
     return v->npeers > 1 ? &v->peers[k] : v;
 }
 
-static int models(const gt_view *v)
+static int models(const gt_view *v, int most)
 {
     int n = v->npeers > 1 ? v->npeers : 1;
-    return n < FIG_MAX_MODELS ? n : FIG_MAX_MODELS;
+    return n < most ? n : most;
 }
 
 /* The model's file by its own name (not the screen's "[k/n]"). */
@@ -67,7 +67,7 @@ static void edit_words(const gt_view *v, char *buf, size_t n)
 static int perturbation(const gt_view *v, fig_doc *d, fig_where *w, gt_error *e)
 {
     fig_pert p[FIG_MAX_MODELS];
-    const int n = models(v);
+    const int n = models(v, FIG_MAX_MODELS);
     for (int k = 0; k < n; k++) {
         const gt_view *m = model_at(v, k);
         const gt_perturb_result *r = &m->pert.r;
@@ -113,8 +113,8 @@ static int halflives(const gt_view *v, fig_doc *d, fig_where *w, gt_error *e)
 /* Every model's column of the report's compared table, in their order. */
 static int checkpoints(const gt_view *v, fig_doc *d, fig_where *w, gt_error *e)
 {
-    gt_compare_col col[FIG_MAX_MODELS];
-    const int n = models(v);
+    gt_compare_col col[FIG_MAX_CHECKPOINTS];
+    const int n = models(v, FIG_MAX_CHECKPOINTS);
     for (int k = 0; k < n; k++) {
         const gt_compare_col *c = data_stats_col(&model_at(v, k)->stats, v->layer);
         if (!c)
