@@ -170,8 +170,12 @@ void plot_axis_ticks(const plot_axis *a, double lo, double hi, plot_ticks *t)
             t->v[t->n] = i;
             snprintf(t->label[t->n++], sizeof t->label[0], "%s", a->names[i]);
         }
-    } else if (a->log)
+    } else if (a->log) {
         log_ticks(lo, hi, t);
-    else
+        if (t->n < 2) { /* a range within one step of 1, 2, 5: numbers evenly apart */
+            t->n = 0;
+            linear_ticks(lo, hi, a->integer, t);
+        }
+    } else
         linear_ticks(lo, hi, a->integer, t);
 }
