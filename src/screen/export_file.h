@@ -11,6 +11,9 @@
 #include "screen/draw_surface.h"
 #include "screen/view.h"
 
+/* The text's base name without its extension, made safe for a file name, into stem. */
+void export_stem(const char *text_name, char *stem, size_t sn);
+
 /* Writes s's text to path, which must not exist (GT_EINPUT if it does); "-" is standard
  * output. */
 int export_frame_to_file(const gt_surface *s, const char *path, gt_error *e);

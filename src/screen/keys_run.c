@@ -11,9 +11,12 @@
 #include "gatetui/utf8.h"
 #include "screen/edtext.h"
 #include "screen/export_file.h"
+#include "screen/export_paper.h"
 #include "screen/keys_find.h"
 #include "screen/keys_run.h"
 #include "screen/draw_layout.h"
+#include "screen/sheet_report.h"
+#include "screen/sheet_units.h"
 
 static size_t page_len(const gt_view *v)
 {
@@ -717,6 +720,32 @@ gt_act keys_figure(gt_view *v, int arg)
     else
         view_say(v, 0, "the figure of unit %d, steps %s to %s, written to ./%s", v->unit,
                  report_commas(from, a, sizeof a), report_commas(to, b, sizeof b), name);
+    return ACT_REDRAW;
+}
+
+/* F: the figure for a paper of what is shown (export_paper.h): the unit table's half-lives
+ * (U), the models' reports side by side (r, several models; one model's unit table), or
+ * the perturbation panel's edit. */
+gt_act keys_paper(gt_view *v, int arg)
+{
+    (void)arg;
+    static const char *const kind[3] = {"perturbation", "half-lives", "models'"};
+    const gt_sheet *up = v->ui->sheet;
+    char name[300];
+    gt_error e = {0};
+    gt_paper which = PAPER_PERTURBATION;
+    if (up == &sheet_units || (up == &sheet_report && v->npeers < 2))
+        which = PAPER_HALFLIVES;
+    else if (up == &sheet_report)
+        which = PAPER_CHECKPOINTS;
+    if (up && up != &sheet_units && up != &sheet_report)
+        view_say(v, 1, "no figure of %s: the perturbation's edit (the panels), the unit table "
+                       "(U) or the report (r) have one", up->name);
+    else if (export_paper(v, which, name, sizeof name, &e))
+        view_say(v, 1, "the figure: %.200s", e.msg);
+    else
+        view_say(v, 0, "the %s figure written to ./%s, its numbers to ./%s.csv", kind[which],
+                 name, name);
     return ACT_REDRAW;
 }
 
