@@ -1,7 +1,7 @@
 #!/bin/sh
 # Sessions and two edits compared, in a real terminal (tmux at 120x40), on the sample LSTM
 # and GRU side by side over the held-out text at full length: w's list read back by --edits
-# draws the frame the screen's x wrote; B pins an edit's curves and the next edit's are
+# draws the frame the screen's x wrote; b pins an edit's curves and the next edit's are
 # drawn beside them, each with its half-lives (those of --export with that edit alone); W
 # writes the session (with an ablation, a hypothesis, an order, the unit table up, the GRU
 # shown), --export --session renders the frame x wrote, --session opens the screen on it,
@@ -76,7 +76,7 @@ tm send-keys -t gt g 1 2 0 0 Enter
 wait_for "step 1,200 of 0..43,234" >/dev/null
 tm send-keys -t gt e x
 wait_for "step 1,200: ' ' → 'x'  layer 0, 1 edit" >/dev/null
-tm send-keys -t gt B
+tm send-keys -t gt b
 wait_for "step 1,200's curves pinned: the next edit's are drawn beside them"
 check $? "B pins the edit's curves"
 tm send-keys -t gt u l l l l l e y

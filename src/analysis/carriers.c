@@ -27,7 +27,7 @@ typedef struct cshared {
     const uint16_t *tok;
     size_t s, K, LH;
     int layer, chunk;
-    double *hc, *cc, *he, *ce; /* [L*H] the states after step s: clean, edited */
+    double *hc, *cc, *he, *ce; /* [hidden_total] the states after step s: clean, edited */
     cjob *jobs;
     size_t njobs;
     double effect;
@@ -75,7 +75,7 @@ static void set_item(const cshared *sh, gt_batch *b, int i, int edited, int j)
     batch_set_state64(b, i, edited ? sh->he : sh->hc, edited ? sh->ce : sh->cc);
     if (j < 0)
         return;
-    const size_t at = (size_t)sh->m->layer[sh->layer].off + (size_t)j;
+    const size_t at = sh->m->layer[sh->layer].off + (size_t)j;
     batch_h(b, sh->layer, i)[j] = edited ? sh->hc[at] : sh->he[at];
     if (sh->m->cell->has_c)
         batch_c(b, sh->layer, i)[j] = edited ? sh->cc[at] : sh->ce[at];

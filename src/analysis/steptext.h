@@ -17,6 +17,10 @@ int steptext_char(const gt_model *m, int tok, char *out);
 /* The same, raw: in bytes mode the byte itself. */
 int steptext_raw_char(const gt_model *m, int tok, char *out);
 
+/* Token tok as a character to print in a line of text (utf8_printable: a newline, a tab or
+ * another control character escaped), into buf; returns buf. */
+const char *steptext_printable(const gt_model *m, int tok, char *buf, size_t n);
+
 /* tok[a..b) joined raw into a malloc'ed NUL-terminated string *out of *len bytes. */
 int steptext_join(const gt_model *m, const uint16_t *tok, size_t a, size_t b, char **out,
                   size_t *len, gt_error *e);

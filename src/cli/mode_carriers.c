@@ -75,7 +75,7 @@ static int carriers_check(const cli *c, gt_error *e)
 const cli_mode cli_mode_carriers = {
     .name = "carriers",
     .option = "carriers",
-    .flags = MODE_READOUT,
+    .flags = MODE_READOUT | MODE_EDITS,
     .check = carriers_check,
     .each = carriers_each,
     .usage = "--carriers (--edit S:C ... | --edits FILE) [--layer N] [--horizon K] [--json] "

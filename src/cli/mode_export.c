@@ -29,6 +29,7 @@ static const cli_option export_opts[] = {
 const cli_mode cli_mode_export = {
     .name = "export",
     .option = "export",
+    .flags = MODE_EDITS,
     .arg = 1,
     .needs_step = "N",
     .check = export_check,

@@ -22,7 +22,7 @@ static const cli_option model_opts[] = {
 
 const cli_mode cli_mode_screen = {
     .name = "screen",
-    .flags = MODE_SCREEN,
+    .flags = MODE_SCREEN | MODE_EDITS,
     .run = screen_run,
     .opts = model_opts,
     .usage = "[--layer N] [--vocab FILE | --vocab-from TEXT] [--embedding NAME] "

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis/figure.h"
 #include "gatetui/fileio.h"
@@ -67,32 +66,8 @@ void export_stem(const char *text_name, char *stem, size_t sn)
 int export_new_in_cwd(const char *data, size_t len, const char *base, const char *ext,
                             char *out, size_t n, gt_error *e)
 {
-    char tmp[256];
-    int rc = file_write_temp(".", data, len, tmp, sizeof tmp, e);
-    if (rc)
-        return rc;
-    for (int i = 1; i < 10000; i++) {
-        char name[400];
-        if (i == 1)
-            snprintf(name, sizeof name, "%s%s", base, ext);
-        else
-            snprintf(name, sizeof name, "%s-%d%s", base, i, ext);
-        if (access(name, F_OK) == 0)
-            continue;
-        int err = file_publish(tmp, name, data, len);
-        if (err == 0) {
-            snprintf(out, n, "%s", name);
-            return GT_OK;
-        }
-        if (err != EEXIST)
-            return gt_fail(e, GT_EFAIL, "%s: cannot write: %s", name, strerror(err));
-        /* taken meanwhile: write the temporary file again and try the next name */
-        rc = file_write_temp(".", data, len, tmp, sizeof tmp, e);
-        if (rc)
-            return rc;
-    }
-    unlink(tmp);
-    return gt_fail(e, GT_EFAIL, "no free file name for %s%s", base, ext);
+    const gt_filepart part = {"", data, len};
+    return file_write_numbered(".", base, ext, &part, 1, out, n, e);
 }
 
 int export_to_cwd(const gt_surface *s, const char *text_name, size_t step, int edited,

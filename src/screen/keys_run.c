@@ -11,9 +11,12 @@
 #include "gatetui/utf8.h"
 #include "screen/edtext.h"
 #include "screen/export_file.h"
+#include "screen/export_paper.h"
 #include "screen/keys_find.h"
 #include "screen/keys_run.h"
 #include "screen/draw_layout.h"
+#include "screen/sheet_report.h"
+#include "screen/sheet_units.h"
 
 static size_t page_len(const gt_view *v)
 {
@@ -719,6 +722,32 @@ gt_act keys_figure(gt_view *v, int arg)
     return ACT_REDRAW;
 }
 
+/* F: the figure for a paper of what is shown (export_paper.h): the unit table's half-lives
+ * (U), the models' reports side by side (r, several models; one model's unit table), or
+ * the perturbation panel's edit. */
+gt_act keys_paper(gt_view *v, int arg)
+{
+    (void)arg;
+    static const char *const kind[3] = {"perturbation", "half-lives", "models'"};
+    const gt_sheet *up = v->ui->sheet;
+    char name[300];
+    gt_error e = {0};
+    gt_paper which = PAPER_PERTURBATION;
+    if (up == &sheet_units || (up == &sheet_report && v->npeers < 2))
+        which = PAPER_HALFLIVES;
+    else if (up == &sheet_report)
+        which = PAPER_CHECKPOINTS;
+    if (up && up != &sheet_units && up != &sheet_report)
+        view_say(v, 1, "no figure of %s: the perturbation's edit (the panels), the unit table "
+                       "(U) or the report (r) have one", up->name);
+    else if (export_paper(v, which, name, sizeof name, &e))
+        view_say(v, 1, "the figure: %.200s", e.msg);
+    else
+        view_say(v, 0, "the %s figure written to ./%s, its numbers to ./%s.csv", kind[which],
+                 name, name);
+    return ACT_REDRAW;
+}
+
 gt_act keys_write(gt_view *v, int arg)
 {
     (void)arg;
@@ -734,7 +763,7 @@ gt_act keys_session(gt_view *v, int arg)
     return ACT_SESSION;
 }
 
-/* B: every model's curves of the edit shown kept, the next edit's drawn beside them; again:
+/* b: every model's curves of the edit shown kept, the next edit's drawn beside them; again:
  * let go. */
 gt_act keys_pin(gt_view *v, int arg)
 {
@@ -744,7 +773,7 @@ gt_act keys_pin(gt_view *v, int arg)
     if (v->pin.valid) {
         for (int k = 0; k < n; k++)
             data_pert_unpin(&(v->peers ? &v->peers[k] : v)->pin);
-        view_say(v, 0, "the pinned curves let go (B pins the edit shown)");
+        view_say(v, 0, "the pinned curves let go (b pins the edit shown)");
         return ACT_REDRAW;
     }
     if (!trace_edit_count(v->tr) || !v->pert.valid) {
@@ -799,7 +828,15 @@ gt_act keys_export(gt_view *v, int arg)
 gt_act keys_escape(gt_view *v, int arg)
 {
     (void)arg;
-    if (!keys_find_escape(v) && (v->pending || trace_pass_running(v->tr)))
+    if (v->find.selecting) { /* the selection cancelled, nothing stopped */
+        keys_find_escape(v);
+        return ACT_REDRAW;
+    }
+    int stopped = data_effect_stop(&v->effect);
+    stopped |= data_carriers_stop(&v->carriers);
+    if (stopped) /* the effect or the carriers first: m v p's next */
+        view_say(v, 0, "stopped");
+    else if (!keys_find_escape(v) && (v->pending || trace_pass_running(v->tr)))
         view_cancel_pass(v);
     return ACT_REDRAW;
 }

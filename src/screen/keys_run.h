@@ -57,6 +57,7 @@ gt_act keys_write(gt_view *v, int arg);
 gt_act keys_session(gt_view *v, int arg);
 gt_act keys_pin(gt_view *v, int arg);
 gt_act keys_figure(gt_view *v, int arg);
+gt_act keys_paper(gt_view *v, int arg);
 gt_act keys_bias(gt_view *v, int which);
 gt_act keys_ablate(gt_view *v, int which);
 gt_act keys_clear_interventions(gt_view *v, int arg);

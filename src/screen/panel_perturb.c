@@ -447,6 +447,40 @@ static void lasting_units(gt_surface *s, int x, int y, int w, int urows, const g
     panel_line(s, ux, y, x + w - ux, R_DIM, more);
 }
 
+/* The units that carry most of the last edit, A_j / E in percent, as many as fit, and the
+ * key that lists them all ("carried by #71 38% #163 21% ... B all"); or their progress. */
+static void carriers_line(gt_surface *s, int x, int y, int w, const gt_view *v)
+{
+    const gt_data_carriers *c = &v->carriers;
+    const char *all = keys_names[KN_CARRIERS].text;
+    char buf[320], tail[48];
+    int ux = x + surf_text(s, x, y, w, R_DIM, v->pert.all ? "last edit carried by" : "carried by");
+    if (c->state != CARRY_KNOWN || !(c->effect > 0)) {
+        if (c->state == CARRY_COMPUTING)
+            snprintf(buf, sizeof buf, ": computing %.0f%%  %s stops",
+                     100.0 * data_carriers_progress(c), keys_names[KN_CANCEL].text);
+        else if (c->state == CARRY_STOPPED)
+            snprintf(buf, sizeof buf, ": stopped (%s computes them)", all);
+        else if (c->state == CARRY_FAILED)
+            snprintf(buf, sizeof buf, ": %s", c->error);
+        else
+            snprintf(buf, sizeof buf, ": nothing (the edit changes no prediction)");
+        panel_line(s, ux, y, x + w - ux, c->state == CARRY_FAILED ? R_ERROR : R_DIM, buf);
+        return;
+    }
+    snprintf(tail, sizeof tail, " %s %s all", s->utf8 ? "…" : "...", all);
+    const int tw = surf_width(tail);
+    for (int i = 0; i < c->hidden; i++) {
+        const int j = c->order[i];
+        const double pc = 100.0 * c->alone[j] / c->effect;
+        snprintf(buf, sizeof buf, pc >= 10 ? " #%d %.0f%%" : " #%d %.1f%%", j, pc);
+        if (ux + surf_width(buf) + tw > x + w)
+            break;
+        ux += surf_text(s, ux, y, x + w - ux, R_NORMAL, buf);
+    }
+    panel_line(s, ux, y, x + w - ux, R_DIM, tail);
+}
+
 void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
 {
     const gt_data_pert *pv = &v->pert;
@@ -485,13 +519,18 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
         return;
     /* the units, at the bottom: two rows when there is room */
     int urows = in.h >= 11 ? 2 : in.h >= 5 ? 1 : 0;
-    int plot_rows = end - y - urows - 2; /* the k axis and the legend */
+    /* the units that carry it, above them, when the plot keeps three rows (its curves'
+     * names at their ends need them) */
+    int crows = in.h >= 7 && v->m->has_readout && end - y - urows - 1 - 2 >= 3;
+    int plot_rows = end - y - urows - crows - 2; /* the k axis and the legend */
     if (pv->r.K >= 1 && plot_rows >= 2) {
         y = curves(s, in, y, plot_rows, v, v->mono);
     } else if (pv->r.K < 1 && y < end) {
         panel_wrap(s, x, y, w, 1, R_DIM, "the edit is at the text's end: no k after it");
         y++;
     }
+    if (crows && y <= end - urows - 1)
+        carriers_line(s, x, end - urows - 1, w, v);
     if (urows < 1 || y >= end)
         return;
     lasting_units(s, x, end - urows, w, urows, pv);

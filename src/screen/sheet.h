@@ -94,6 +94,30 @@ int sheet_up(const gt_view *v, const gt_sheet *s);
  * within 0..max. */
 int sheet_scroll(int at, int d, int page, int max);
 
+/* A computation's progress on a sheet at (x, y), w columns: what, then a bar (where it
+ * fits). */
+void sheet_progress(gt_surface *s, int x, int y, int w, const char *what, double done);
+/* Lines of text from its line `from` on, at (x, y) in w columns and h rows, each cut where
+ * it is wider. */
+void sheet_text(gt_surface *s, int x, int y, int w, int h, const char *text, int from);
+/* The first line shown of a text of `lines` lines in a sheet of h rows (its title's row
+ * among them) after d lines (KEYS_PAGE: a page), from `at`. */
+int sheet_text_scroll(int at, int d, int h, int lines);
+
+/* A sheet of a text computed in the background (the effect's, the carriers'): framed with
+ * its title and a note; then what is not known (why, in words), its progress, its error,
+ * or its lines from `scroll` on with "1-20 of 40" before the note. */
+typedef struct gt_textsheet {
+    const char *title, *note;
+    enum { TEXT_SAY, TEXT_COMPUTING, TEXT_KNOWN, TEXT_FAILED } state;
+    const char *say;   /* TEXT_SAY, TEXT_COMPUTING ("computing the effect "), TEXT_FAILED:
+                        * the words */
+    double done;       /* TEXT_COMPUTING */
+    const char *text;  /* TEXT_KNOWN */
+    int lines, scroll;
+} gt_textsheet;
+void sheet_draw_text(gt_surface *s, gt_rect r, const gt_textsheet *t);
+
 /* The handler of a sheet's line that closes it: the panels again. */
 gt_act sheet_close_key(gt_view *v, int arg);
 

@@ -15,7 +15,9 @@
 #include "gatetui/model.h"
 #include "gatetui/text.h"
 #include "gatetui/trace.h"
+#include "screen/data_carriers.h"
 #include "screen/data_diff.h"
+#include "screen/data_effect.h"
 #include "screen/data_find.h"
 #include "screen/data_interv.h"
 #include "screen/data_probe.h"
@@ -163,6 +165,10 @@ typedef struct gt_view {
                           * not valid when it may be stale) */
     gt_data_find find;  /* hypotheses, selections, profiles (m, v, p) */
     gt_data_probe probe; /* the hypothesis's linear probe, by a child once its r is known */
+    gt_data_effect effect; /* the interventions' effect where the hypothesis holds (the status
+                          * line, the effect's sheet) */
+    gt_data_carriers carriers; /* the units that carry the last edit (the perturbation panel,
+                                * the carriers' sheet) */
     gt_data_interv *ivs;    /* the interventions (< > { } a C Z) and the model they make, which
                           is m; NULL: none can be made */
     int threads;       /* GATETUI_THREADS for the work that shares a product over threads (the
