@@ -35,12 +35,14 @@ e2e_terminal_or_skip() {
 # e2e_runner BIN WORK SRC: sets runner to the command that starts gatetui, and slow to how
 # many times slower it runs (settled asks that many more captures alike). With
 # GATETUI_VALGRIND=1 it runs under valgrind's memcheck (leaks at exit counted, suppressions
-# in SRC/tests/valgrind.supp, a log per process in WORK/vg.PID.log), about ten times slower.
+# in SRC/tests/valgrind.supp, a log per process in WORK/vg.PID.log), about ten times slower;
+# --fair-sched=yes, as the screen's thread reads the keys while a computation's thread runs
+# (valgrind's default lock lets the running thread take it again and again).
 e2e_runner() {
     runner=$1
     slow=1
     if [ -n "${GATETUI_VALGRIND:-}" ]; then
-        runner="valgrind -q --leak-check=full --errors-for-leak-kinds=definite,possible \
+        runner="valgrind -q --fair-sched=yes --leak-check=full --errors-for-leak-kinds=definite,possible \
 --error-exitcode=99 --suppressions=$(cd "$3" && pwd)/tests/valgrind.supp --log-file=$2/vg.%p.log $1"
         slow=10
     fi

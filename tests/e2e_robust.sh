@@ -334,11 +334,11 @@ keep=$runner
 runner="sh $work/nohup.sh $runner"
 start hupign "$work" "$sigmodel" "$sigtext"
 runner=$keep
-wait_for "step 0 of 0\.\." >/dev/null
+wait_for "step 0 of 0\.\."
 p=$(pid)
 [ -n "$p" ] && kill -HUP "$p" # handled before the key that follows is read
 tm send-keys -t gt j
-wait_for "unit 1, layer 0" >/dev/null && kill -0 "$p" 2>/dev/null && tm send-keys -t gt q &&
+wait_for "unit 1, layer 0" && kill -0 "$p" 2>/dev/null && tm send-keys -t gt q &&
     restored hupign 0
 check $? "SIGHUP ignored when it started (nohup): still running after one, then q exits 0"
 if [ -n "${GATETUI_VALGRIND:-}" ]; then

@@ -59,6 +59,13 @@ static sigset_t waiting; /* the mask while it waits: the one before, less those 
 
 /* Called before any thread is made, so that every thread keeps them blocked. A signal
  * ignored when gatetui started (SIGHUP under nohup) stays ignored. */
+/* Whether caught signal i was ignored when gatetui started (SIGHUP under nohup): it stays
+ * ignored. SIGWINCH, ignored by default, is always taken. */
+static int ignored_from_start(size_t i)
+{
+    return before[i].sa_handler == SIG_IGN && caught_sigs[i] != SIGWINCH;
+}
+
 static void catch_signals(void)
 {
     if (pipe2(wake, O_NONBLOCK | O_CLOEXEC) != 0)
@@ -77,7 +84,7 @@ static void catch_signals(void)
     for (size_t i = 0; i < NCAUGHT; i++) {
         int sig = caught_sigs[i];
         sigaction(sig, NULL, &before[i]);
-        if (before[i].sa_handler == SIG_IGN && sig != SIGWINCH)
+        if (ignored_from_start(i))
             continue;
         sa.sa_handler = sig == SIGWINCH ? on_winch : sig == SIGTSTP ? on_tstp : on_stop;
         sigaction(sig, &sa, NULL);
@@ -117,7 +124,7 @@ static void suspend(TermKey *tk)
 {
     got_tstp = 0;
     for (size_t i = 0; i < NCAUGHT; i++) /* ignored (no job control): nobody would wake us */
-        if (caught_sigs[i] == SIGTSTP && before[i].sa_handler == SIG_IGN)
+        if (caught_sigs[i] == SIGTSTP && ignored_from_start(i))
             return;
     termkey_stop(tk);
     term_suspend();
@@ -133,7 +140,9 @@ static void suspend(TermKey *tk)
 }
 
 /* A signal that came while ppoll also found the keyboard ready stays pending: ppoll lets a
- * signal in only when it returns for it. Taken here as if it had been delivered. */
+ * signal in only when it returns for it. Taken here as if it had been delivered, but for
+ * one ignored from the start: blocked, it is pending like the others (a blocked signal is
+ * never discarded), and its action is still to be ignored. */
 static void take_pending(void)
 {
     sigset_t p;
@@ -141,7 +150,7 @@ static void take_pending(void)
         return;
     for (size_t i = 0; i < NCAUGHT; i++) {
         int sig = caught_sigs[i];
-        if (!sigismember(&p, sig))
+        if (!sigismember(&p, sig) || ignored_from_start(i))
             continue;
         if (sig == SIGWINCH)
             got_winch = 1;
@@ -157,7 +166,7 @@ static void take_pending(void)
 static int terminal_gone(gt_error *e)
 {
     for (size_t i = 0; i < NCAUGHT; i++)
-        if (caught_sigs[i] == SIGHUP && before[i].sa_handler == SIG_IGN)
+        if (caught_sigs[i] == SIGHUP && ignored_from_start(i))
             return gt_fail(e, GT_EFAIL, "the terminal went away");
     got_stop = SIGHUP;
     return GT_OK;
