@@ -5,7 +5,11 @@
 # 1e-5 x max(1, |PyTorch's|); the loss warning
 # when the vocabulary's order is wrong and not otherwise; --embedding; and every file in
 # bad/ (hostile pickles, damaged archives, files of other kinds) refused with exit status
-# 2 and one line, the hostile ones without running anything.
+# 2 and one line, the hostile ones without running anything. Then the same for the files
+# of tests/fixtures/files (tests/ref/make_files_fixtures.py, one line of its MANIFEST each:
+# a state_dict with other entries, a float model with a quantized readout, ...), against
+# float64 references of PyTorch or numpy; what gatetui says of each file of its NOTES; and
+# each file of its EXPECTED refused, never saying "no tensors".
 fix=$(cd "$top_srcdir/tests/fixtures/torch" && pwd)
 bin=$(cd "$top_builddir" && pwd)/gatetui
 cmp="$top_builddir/tests/dumpcmp"
@@ -28,37 +32,63 @@ same_loss() { # got want
                           exit !(d <= 1e-5 * m && $2 == $4) }'
 }
 
-: >"$out/diff"
+# one case: the dump, the probabilities and the loss against the reference's
+check_case() { # folder model-file text name options...
+    dir=$1 model=$2 text=$3 name=$4
+    shift 4
+    : >"$out/diff"
+    if "$bin" --dump --to 119 "$@" "$dir/$model" "$dir/$text" >"$out/$name.csv" 2>"$out/err" &&
+        "$cmp" "$dir/$name.csv" "$out/$name.csv" 1e-5 >"$out/diff" 2>&1; then
+        ok "$model: every value within 1e-5 of the reference"
+    else
+        notok "$model: dump differs from the reference"
+    fi
+    [ -f "$dir/$name.probs.csv" ] || return 0
+    if "$bin" --dump --probs --to 119 "$@" "$dir/$model" "$dir/$text" >"$out/$name.p.csv" 2>"$out/err" &&
+        "$cmp" "$dir/$name.probs.csv" "$out/$name.p.csv" 1e-5 1e-6 >"$out/diff" 2>&1; then
+        ok "$model: next-character probabilities within 1e-5 (the readout on the top layer)"
+    else
+        notok "$model: probabilities differ from the reference"
+    fi
+    "$bin" --report --json "$@" "$dir/$model" "$dir/$text" >"$out/$name.json" 2>"$out/err"
+    got=$(loss_of "$out/$name.json")
+    want=$(cat "$dir/$name.loss")
+    if [ -n "$got" ] && same_loss "$got" "$want"; then
+        ok "$model: the report's loss $got (reference: $want)"
+    else
+        echo "report loss: \"$got\", the reference's: $want" >"$out/diff"
+        notok "$model: the report's loss differs from the reference's"
+    fi
+}
+
 while read -r name opts; do
     case "$name" in ''|'#'*) continue ;; esac
     opts=$(printf '%s' "$opts" | sed "s|tests/fixtures/torch/|$fix/|g")
-    : >"$out/diff"
     # shellcheck disable=SC2086
-    if "$bin" --dump --to 119 $opts "$fix/$name.pt" "$fix/$name.txt" >"$out/$name.csv" 2>"$out/err" &&
-        "$cmp" "$fix/$name.csv" "$out/$name.csv" 1e-5 >"$out/diff" 2>&1; then
-        ok "$name: every value within 1e-5 of PyTorch"
-    else
-        notok "$name: dump differs from PyTorch"
-    fi
-    [ -f "$fix/$name.probs.csv" ] || continue
-    # shellcheck disable=SC2086
-    if "$bin" --dump --probs --to 119 $opts "$fix/$name.pt" "$fix/$name.txt" >"$out/$name.p.csv" 2>"$out/err" &&
-        "$cmp" "$fix/$name.probs.csv" "$out/$name.p.csv" 1e-5 1e-6 >"$out/diff" 2>&1; then
-        ok "$name: next-character probabilities within 1e-5 (the readout on the top layer)"
-    else
-        notok "$name: probabilities differ from PyTorch"
-    fi
-    # shellcheck disable=SC2086
-    "$bin" --report --json $opts "$fix/$name.pt" "$fix/$name.txt" >"$out/$name.json" 2>"$out/err"
-    got=$(loss_of "$out/$name.json")
-    want=$(cat "$fix/$name.loss")
-    if [ -n "$got" ] && same_loss "$got" "$want"; then
-        ok "$name: the report's loss $got (PyTorch: $want)"
-    else
-        echo "report loss: \"$got\", PyTorch's: $want" >"$out/diff"
-        notok "$name: the report's loss differs from PyTorch's"
-    fi
+    check_case "$fix" "$name.pt" "$name.txt" "$name" $opts
 done <"$fix/MANIFEST"
+
+# the files of tests/fixtures/files (tests/ref/make_files_fixtures.py): state_dicts with
+# other entries, a quantized readout, TorchScript, min-char-rnn (.pt, .npz), AWD-LSTM
+files=$(cd "$top_srcdir/tests/fixtures/files" && pwd)
+while read -r model text opts; do
+    case "$model" in ''|'#'*) continue ;; esac
+    opts=$(printf '%s' "$opts" | sed "s|tests/fixtures/files/|$files/|g")
+    # shellcheck disable=SC2086
+    check_case "$files" "$model" "$text" "${text%.txt}" $opts
+done <"$files/MANIFEST"
+# what gatetui says of a file it reads only in part
+while IFS="$(printf '\t')" read -r model word; do
+    case "$model" in ''|'#'*) continue ;; esac
+    : >"$out/diff"
+    "$bin" --dump --to 0 "$files/$model" "$files/${model%.*}.txt" >/dev/null 2>"$out/err"
+    st=$?
+    if [ $st -eq 0 ] && grep -qF -- "$word" "$out/err"; then
+        ok "$model: said: $(cat "$out/err")"
+    else
+        notok "$model: status $st, wanted \"$word\" on standard error"
+    fi
+done <"$files/NOTES"
 
 # the loss warning: none for trained models in their own order, one for the sorted order
 for name in ckpt_optim shuffled_vocab; do
@@ -121,4 +151,16 @@ while IFS="$(printf '\t')" read -r file want; do
         notok "bad/$file: status $st, wanted \"$want\"; the folder holds: $(ls -A "$out/cwd")"
     fi
 done <"$fix/bad/EXPECTED"
+while IFS="$(printf '\t')" read -r file want; do
+    case "$file" in ''|'#'*) continue ;; esac
+    "$bin" --dump "$files/$file" "$fix/sd_zip.txt" >/dev/null 2>"$out/err"
+    st=$?
+    msg=$(cat "$out/err")
+    if [ "$st" -eq 2 ] && [ "$(wc -l <"$out/err")" -eq 1 ] &&
+        printf '%s' "$msg" | grep -qF -- "$want" && ! printf '%s' "$msg" | grep -q "no tensors"; then
+        ok "$file: refused: $msg"
+    else
+        notok "$file: status $st, wanted \"$want\": $msg"
+    fi
+done <"$files/EXPECTED"
 echo "1..$n"

@@ -61,6 +61,8 @@ typedef struct gt_model {
     uint16_t *lookup_tok;
     int lookup_n;        /* V less the tokens no character maps to */
     long long params;    /* every element of the model's tensors */
+    char left_out[200];  /* what of the file the model leaves out (an int8-quantized
+                            readout), said on standard error; "" for nothing */
     char kind_text[48];  /* private: model_kind's text for a projected LSTM */
     char *path;
     char *prefix;        /* the prefix of layer 0's recurrent tensors */

@@ -28,6 +28,11 @@ static int check_model(const gt_model *m, int k, void *ctx, gt_error *e)
         fprintf(stderr, "gatetui: %s: the vocabulary of %s\n",
                 utf8_printable(name, sizeof name, m->path), m->vocab_where);
     }
+    if (m->left_out[0]) {
+        char name[1024];
+        fprintf(stderr, "gatetui: %s: %s\n", utf8_printable(name, sizeof name, m->path),
+                m->left_out);
+    }
     if (m->cell->carry < 0 && strcmp(c->mode->name, "sweep") == 0)
         return gt_fail(e, GT_EINPUT, "--sweep-forget-bias: %s is a %s, with no carry "
                        "gate (no forget or update gate) whose bias to shift", m->path,

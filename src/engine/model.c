@@ -302,6 +302,13 @@ static int find_layers(gt_model *m, layer_names **out, gt_error *e)
     int ng, rc;
     if ((rc = collect_groups(m, g, &ng, e)) || (rc = refuse_foreign(m, g, ng, e)))
         return rc;
+    if (ng == 0 && m->file->quantized)
+        return gt_fail(e, GT_EINPUT,
+                       "%s: int8 %squantization (\"%.100s\" is quantized): gatetui computes "
+                       "float models; save the float model's state_dict (before "
+                       "torch.ao.quantization.%s)",
+                       m->path, m->file->quant_dynamic ? "dynamic " : "", m->file->quantized,
+                       m->file->quant_dynamic ? "quantize_dynamic" : "convert");
     if (ng == 0) {
         char some[200] = "";
         const gt_modelfile *f = m->file;
@@ -640,6 +647,11 @@ int model_load(gt_model *m, const char *path, const gt_model_options *opt, gt_er
         rc = load_layers(m, e);
     if (rc == GT_OK)
         rc = model_load_io(m, opt, e);
+    if (rc == GT_OK && m->file->quantized) /* float recurrent layers, a quantized part */
+        snprintf(m->left_out, sizeof m->left_out,
+                 "\"%.100s\" is int8-quantized: left out%s", m->file->quantized,
+                 m->has_readout ? " (gatetui computes float models)"
+                                : ", so there is no readout: no predictions, no loss");
     if (rc == GT_OK)
         rc = model_load_vocab(m, opt, e);
     if (rc == GT_OK)

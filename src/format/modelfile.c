@@ -99,6 +99,12 @@ static int from_torch(gt_modelfile *f, torch_file *t, gt_error *e)
         rc = tf_find_vocabs(t->root, f->path, &f->vocab, &f->nvocab, &f->tokenizer, e);
     if (rc == GT_OK)
         rc = tf_find_string(t->root, f->path, "nonlinearity", &f->nonlinearity, e);
+    if (rc == GT_OK)
+        rc = tf_find_quantized(t->root, f->path, &f->quantized, &f->quant_dynamic, e);
+    size_t wn = f->where ? strlen(f->where) : 0;
+    if (rc == GT_OK && f->quantized && wn && strncmp(f->quantized, f->where, wn) == 0 &&
+        f->quantized[wn] == '.') /* named as the model's tensors are */
+        memmove(f->quantized, f->quantized + wn + 1, strlen(f->quantized + wn + 1) + 1);
     torch_close(t);
     return rc;
 }
@@ -252,6 +258,7 @@ void modelfile_close(gt_modelfile *f)
     free(f->gru_reset);
     free(f->nonlinearity);
     free(f->tokenizer);
+    free(f->quantized);
     filecopy_free(&f->copy);
     free(f->path);
     memset(f, 0, sizeof *f);

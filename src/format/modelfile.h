@@ -39,6 +39,9 @@ typedef struct gt_modelfile {
                               string under that key in a torch.save file (a pickled
                               nn.RNN's attribute, a checkpoint's entry), or NULL */
     char *tokenizer;       /* where a torch.save file holds a sub-word tokenizer, or NULL */
+    char *quantized;       /* where a torch.save file holds int8-quantized values (the
+                              module's path: "fc"), or NULL */
+    int quant_dynamic;     /* 1: quantize_dynamic's packed parameters */
     void *impl;            /* the format's reader */
 } gt_modelfile;
 

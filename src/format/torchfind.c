@@ -103,6 +103,29 @@ static int pure(pk_value *v, int depth)
     return ok;
 }
 
+static int is_anchor(const char *name)
+{
+    size_t n = strlen(name);
+    return (n >= 12 && strcmp(name + n - 12, "weight_ih_l0") == 0) ||
+           (n >= 9 && strcmp(name + n - 9, "weight_ih") == 0);
+}
+
+/* 1 when v is a state_dict with other entries beside its tensors (sd["chars"] = chars, a
+ * config, an epoch): a dict, not pure, holding recurrent weights as tensors of its own. */
+static int mixed(const pk_value *v)
+{
+    if (v->kind != PK_DICT)
+        return 0;
+    for (size_t i = 0; i + 1 < v->u.seq.n; i += 2) {
+        const pk_value *k = v->u.seq.v[i];
+        char key[TF_MAX_NAME];
+        if (v->u.seq.v[i + 1]->kind == PK_TENSOR && tf_key_name(k, key, sizeof key) == 0 &&
+            is_anchor(key))
+            return 1;
+    }
+    return 0;
+}
+
 /* ---- flattening a model to state_dict names ---- */
 
 typedef struct flat {
@@ -139,7 +162,10 @@ static int flatten_dict(flat *f, const pk_value *d, const char *prefix, int dept
     for (size_t i = 0; d && d->kind == PK_DICT && i + 1 < d->u.seq.n; i += 2) {
         char key[TF_MAX_NAME], sub[2 * TF_MAX_NAME + 2];
         pk_value *c = d->u.seq.v[i + 1];
-        if (tf_key_name(d->u.seq.v[i], key, sizeof key) || c->kind == PK_NONE)
+        /* a state_dict's other entries (a vocabulary, a config, numbers, a quantized
+         * module's packed parameters) are not tensors of the model */
+        if (tf_key_name(d->u.seq.v[i], key, sizeof key) ||
+            (c->kind != PK_TENSOR && !pure(c, depth + 1)))
             continue;
         if (skip && skip->kind == PK_SET) { /* non-persistent buffers */
             int listed = 0;
@@ -208,13 +234,6 @@ typedef struct search {
     const char *path;
     gt_error *e;
 } search;
-
-static int is_anchor(const char *name)
-{
-    size_t n = strlen(name);
-    return (n >= 12 && strcmp(name + n - 12, "weight_ih_l0") == 0) ||
-           (n >= 9 && strcmp(name + n - 9, "weight_ih") == 0);
-}
 
 static int anchored(pk_value *v, const char *path, gt_error *e, int *out)
 {
@@ -290,7 +309,7 @@ static int scope_visit(tf_walker *w, pk_value *v, pk_value *parent, const pk_val
                        const char *name, const char *path)
 {
     (void)key;
-    if (!pure(v, 0))
+    if (!pure(v, 0) && !mixed(v))
         return GT_OK;
     int rc = add_scope((search *)w, v, parent, path, name);
     return rc ? rc : TF_SKIP;
@@ -379,6 +398,24 @@ static int collect(const search *s, size_t best, flat *f, char **where)
     return GT_OK;
 }
 
+typedef struct every_tensor {
+    tf_walker w; /* first: the walk's visit gets it */
+    flat *f;
+} every_tensor;
+
+static int tensor_visit(tf_walker *w, pk_value *v, pk_value *parent, const pk_value *key,
+                        const char *name, const char *path)
+{
+    (void)parent, (void)key, (void)name;
+    if (v->kind != PK_TENSOR)
+        return GT_OK;
+    flat *f = ((every_tensor *)w)->f;
+    for (size_t i = 0; i < f->n; i++) /* a tensor met again under a path already named */
+        if (strcmp(f->t[i].name, path) == 0)
+            return TF_SKIP;
+    return f->n < 64 ? add(f, "", path, v) : TF_SKIP;
+}
+
 int tf_find_model(pk_value *root, const char *path, tf_named **out, size_t *n, char **where,
                   gt_error *e)
 {
@@ -392,13 +429,10 @@ int tf_find_model(pk_value *root, const char *path, tf_named **out, size_t *n, c
     if (rc == GT_OK && best < s.n) {
         rc = collect(&s, best, &f, where);
     } else if (rc == GT_OK) {
-        /* no recurrent weights: every tensor, under its path, for the message */
-        for (size_t i = 0; i < s.n && rc == GT_OK; i++) {
-            char prefix[TF_MAX_NAME];
-            snprintf(prefix, sizeof prefix, "%.*s%s", TF_MAX_NAME - 2, s.s[i].path,
-                     *s.s[i].path ? "." : "");
-            rc = flatten(&f, s.s[i].v, prefix, 0);
-        }
+        /* no recurrent weights: every tensor of the file, wherever it is (in a list, in a
+         * quantized module's packed parameters), under its path, for the message */
+        every_tensor all = {.w = {.visit = tensor_visit, .file = path, .e = e}, .f = &f};
+        rc = tf_walk(&all.w, root, NULL, NULL, "", "", 0);
         if (rc == GT_OK && !(*where = strdup("")))
             rc = gt_fail(e, GT_EFAIL, "%s: out of memory", path);
     }
@@ -456,4 +490,54 @@ int tf_find_string(pk_value *root, const char *path, const char *key, char **out
     str_find f = {.w = {.visit = string_visit, .file = path, .e = e}, .key = key, .out = out};
     *out = NULL;
     return tf_walk(&f.w, root, NULL, NULL, "", "", 0);
+}
+
+/* ---- quantization ---- */
+
+typedef struct quant_find {
+    tf_walker w; /* first: the walk's visit gets it */
+    char **where;
+    int dynamic;
+} quant_find;
+
+/* The module a quantized value's path names: the path before "._packed_params",
+ * "._all_weight_values" or the quantized tensor's own key. */
+static char *quant_module(const char *path)
+{
+    static const char *const parts[] = {"._packed_params", "._all_weight_values", ".weight",
+                                        "._weight_bias"};
+    size_t n = strlen(path);
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        const char *at = strstr(path, parts[i]);
+        if (at && (size_t)(at - path) < n)
+            n = (size_t)(at - path);
+    }
+    return strndup(path, n);
+}
+
+static int quant_visit(tf_walker *w, pk_value *v, pk_value *parent, const pk_value *key,
+                       const char *name, const char *path)
+{
+    quant_find *q = (quant_find *)w;
+    (void)parent, (void)key;
+    int dyn = (name && (strstr(name, "_packed_params") || strstr(name, "_all_weight_values"))) ||
+              pk_is_str(v, "quantized_dynamic");
+    int qt = v->kind == PK_OBJECT && v->u.obj.cls &&
+             pk_is_global(v->u.obj.cls, "torch._utils", "_rebuild_qtensor");
+    if (!dyn && !qt)
+        return GT_OK;
+    q->dynamic |= dyn;
+    if (!*q->where && !(*q->where = quant_module(path)))
+        return gt_fail(w->e, GT_EFAIL, "%s: out of memory", w->file);
+    return TF_SKIP;
+}
+
+int tf_find_quantized(pk_value *root, const char *path, char **where, int *dynamic,
+                      gt_error *e)
+{
+    quant_find q = {.w = {.visit = quant_visit, .file = path, .e = e}, .where = where};
+    *where = NULL;
+    int rc = tf_walk(&q.w, root, NULL, NULL, "", "", 0);
+    *dynamic = q.dynamic;
+    return rc;
 }

@@ -38,6 +38,12 @@ int tf_find_vocabs(pk_value *root, const char *path, gt_vocab_found **out, size_
 int tf_find_string(pk_value *root, const char *path, const char *key, char **out,
                    gt_error *e);
 
+/* Where root holds int8-quantized values (a quantized tensor, a quantized module's packed
+ * parameters: the module's path, malloc'ed into *where, or NULL when none); *dynamic: 1
+ * when they are torch.ao.quantization.quantize_dynamic's packed parameters. */
+int tf_find_quantized(pk_value *root, const char *path, char **where, int *dynamic,
+                      gt_error *e);
+
 /* A walk over the graph below a value, each container reached once (by the first path to
  * it; a container met again is passed over, so the walk is linear in the file; cycles cut),
  * at most TF_MAX_DEPTH deep and TF_MAX_VISITS values in all. visit is called for each value
