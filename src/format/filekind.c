@@ -46,18 +46,20 @@ static int is_torchscript(const zr_archive *z)
     return has_entry(z, "/constants.pkl") || has_folder(z, "/code/");
 }
 
+/* torch.save's archive, or torch.jit.save's, whose data.pkl holds the module's
+ * parameters and attributes the same way (doc/model-files.md, "TorchScript"). */
 int filekind_is_torch_zip(const zr_archive *z)
 {
-    return has_entry(z, "/data.pkl") && !is_torchscript(z);
+    return has_entry(z, "/data.pkl");
 }
 
 int filekind_other_zip(const zr_archive *z, const char *path, gt_error *e)
 {
     if (is_torchscript(z))
         return gt_fail(e, GT_EINPUT,
-                       "%s: a TorchScript archive (torch.jit.save), not a torch.save file: in "
-                       "Python, torch.save(torch.jit.load(\"%s\").state_dict(), \"model.pt\") "
-                       "gives one gatetui reads",
+                       "%s: a TorchScript archive (torch.jit.save) without data.pkl, of a "
+                       "PyTorch before 1.4: in Python, torch.save(torch.jit.load(\"%s\")"
+                       ".state_dict(), \"model.pt\") gives one gatetui reads",
                        path, path);
     if (has_entry(z, "model.weights.h5") || has_entry(z, "config.json"))
         return gt_fail(e, GT_EINPUT,

@@ -250,6 +250,19 @@ static pk_value *build(pk_machine *pm, const pk_value *fn, const pk_value *args,
     return NULL;
 }
 
+/* What TorchScript's pickler wraps values in (torch.jit._pickle): restore_type_tag(value,
+ * type) and build_intlist(list) and the like give back their first argument. Nothing of
+ * torch.jit is called. */
+static pk_value *script_value(const pk_value *fn, pk_value *args)
+{
+    static const char *const names[] = {"restore_type_tag", "build_intlist", "build_tensorlist",
+                                        "build_doublelist", "build_boollist"};
+    if (!pk_is_global(fn, "torch.jit._pickle", fn->u.global.name) ||
+        !in_list(fn->u.global.name, names, COUNT(names)))
+        return NULL;
+    return arg(args, 0);
+}
+
 pk_value *pk_call(pk_machine *pm, pk_value *fn, pk_value *args, int how)
 {
     if (fn->kind != PK_GLOBAL) {
@@ -257,6 +270,9 @@ pk_value *pk_call(pk_machine *pm, pk_value *fn, pk_value *args, int how)
                     "nothing was run");
         return NULL;
     }
+    pk_value *kept = how == PK_CALL_REDUCE ? script_value(fn, args) : NULL;
+    if (kept)
+        return kept;
     const pk_value *cls = fn;
     /* copyreg._reconstructor(cls, base, state): how protocols 0 and 1 make an object */
     if ((pk_is_global(fn, "copyreg", "_reconstructor") ||

@@ -18,8 +18,22 @@ enum { ON_PATH = 1, PURE_DONE = 2, PURE = 4, WALK_SHIFT = 8 };
 
 /* ---- walking the graph ---- */
 
+/* A TorchScript module (torch.jit.save's data.pkl): an object of a class under
+ * "__torch__" whose state is a dict of its attributes, parameters and submodules among
+ * them. */
+static int tf_is_script(const pk_value *v)
+{
+    if (!v || v->kind != PK_OBJECT || !v->u.obj.state || v->u.obj.state->kind != PK_DICT ||
+        !v->u.obj.cls || v->u.obj.cls->kind != PK_GLOBAL)
+        return 0;
+    const char *m = v->u.obj.cls->u.global.module;
+    return strncmp(m, "__torch__", 9) == 0 && (m[9] == 0 || m[9] == '.');
+}
+
 static int tf_is_module(const pk_value *v)
 {
+    if (tf_is_script(v))
+        return 1;
     if (!v || v->kind != PK_OBJECT || !v->u.obj.state)
         return 0;
     const pk_value *p = pk_dict_get(v->u.obj.state, "_parameters"),
@@ -202,7 +216,9 @@ static int flatten(flat *f, pk_value *v, const char *prefix, int depth)
         return GT_OK; /* a cycle: a module inside itself */
     v->mark |= ON_PATH;
     int rc = GT_OK;
-    if (tf_is_module(v)) {
+    if (tf_is_script(v)) {
+        rc = flatten_dict(f, v->u.obj.state, prefix, depth, NULL);
+    } else if (tf_is_module(v)) {
         const pk_value *st = v->u.obj.state;
         rc = flatten_dict(f, pk_dict_get(st, "_parameters"), prefix, depth, NULL);
         if (rc == GT_OK)
