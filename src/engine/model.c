@@ -310,17 +310,15 @@ static int find_layers(gt_model *m, layer_names **out, gt_error *e)
                        m->path, m->file->quant_dynamic ? "dynamic " : "", m->file->quantized,
                        m->file->quant_dynamic ? "quantize_dynamic" : "convert");
     if (ng == 0) {
-        char some[200] = "";
+        char some[200];
         const gt_modelfile *f = m->file;
-        for (size_t i = 0, k = 0; i < f->ntensor && i < 4; i++)
-            k += (size_t)snprintf(some + k, sizeof some - k, "%s%.40s", i ? ", " : "",
-                                  f->tensor[i].name);
+        tensor_names(f->tensor, f->ntensor, some, sizeof some);
         return gt_fail(e, GT_EINPUT,
                        "%s: no recurrent layer: no tensor named <prefix>weight_ih_l0 (nn.LSTM or "
                        "nn.GRU state_dict names expected) or <prefix>weight_ih (nn.LSTMCell, "
-                       "nn.GRUCell); %s%s%s",
+                       "nn.GRUCell); %s%s",
                        m->path, f->ntensor ? "the file's tensors: " : "the file has no tensors",
-                       some, f->ntensor > 4 ? ", ..." : "");
+                       some);
     }
     if (ng > 1 && (rc = order_groups(m, g, ng, e)))
         return rc;
@@ -620,8 +618,8 @@ static int count_params(gt_model *m, gt_error *e)
     for (size_t i = 0; i < f->ntensor; i++)
         t[i] = &f->tensor[i];
     qsort(t, f->ntensor, sizeof *t, view_cmp);
-    for (size_t i = 0; i < f->ntensor; i++)
-        if (i == 0 || view_cmp(&t[i - 1], &t[i]) != 0)
+    for (size_t i = 0; i < f->ntensor; i++) /* not the values the file does not hold */
+        if ((i == 0 || view_cmp(&t[i - 1], &t[i]) != 0) && t[i]->storage != f->synthetic)
             m->params += (long long)t[i]->nelem;
     free(t);
     return GT_OK;

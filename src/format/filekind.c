@@ -53,6 +53,12 @@ int filekind_is_torch_zip(const zr_archive *z)
     return has_entry(z, "/data.pkl");
 }
 
+/* np.savez's archive: .npy entries (doc/model-files.md, "NumPy archives"). */
+int filekind_is_npz(const zr_archive *z)
+{
+    return has_entry(z, ".npy");
+}
+
 int filekind_other_zip(const zr_archive *z, const char *path, gt_error *e)
 {
     if (is_torchscript(z))

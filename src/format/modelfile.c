@@ -12,6 +12,8 @@
 #include "format/torchfind.h"
 #include "format/zipread.h"
 #include "format/modelfile.h"
+#include "format/npzfile.h"
+#include "format/minchar.h"
 #include "format/safetensors.h"
 #include "gatetui/utf8.h"
 
@@ -96,6 +98,8 @@ static int from_torch(gt_modelfile *f, torch_file *t, gt_error *e)
     }
     free(named);
     if (rc == GT_OK)
+        rc = minchar_names(f, e);
+    if (rc == GT_OK)
         rc = tf_find_vocabs(t->root, f->path, &f->vocab, &f->nvocab, &f->tokenizer, e);
     if (rc == GT_OK)
         rc = tf_find_string(t->root, f->path, "nonlinearity", &f->nonlinearity, e);
@@ -116,7 +120,11 @@ static int open_torch_zip(gt_modelfile *f, gt_error *e)
     if (rc)
         return rc;
     if (!filekind_is_torch_zip(&z)) {
-        rc = filekind_other_zip(&z, f->path, e);
+        rc = filekind_is_npz(&z) ? npz_read(f, &z, e) : filekind_other_zip(&z, f->path, e);
+        if (rc == GT_OK)
+            rc = minchar_names(f, e);
+        if (rc == GT_OK)
+            rc = npz_check_model(f, e);
         zr_close(&z);
         return rc;
     }
@@ -259,6 +267,7 @@ void modelfile_close(gt_modelfile *f)
     free(f->nonlinearity);
     free(f->tokenizer);
     free(f->quantized);
+    free(f->synthetic);
     filecopy_free(&f->copy);
     free(f->path);
     memset(f, 0, sizeof *f);

@@ -14,7 +14,7 @@
 /* The most tokens a vocabulary may have (a token is a uint16_t). */
 #define GT_MAX_VOCAB 65535
 
-typedef enum gt_format { GT_SAFETENSORS, GT_TORCH_ZIP, GT_TORCH_LEGACY } gt_format;
+typedef enum gt_format { GT_SAFETENSORS, GT_TORCH_ZIP, GT_TORCH_LEGACY, GT_NPZ } gt_format;
 
 /* A vocabulary found in the file: its tokens in index order, each a UTF-8 string (one
  * character, or longer for tokens such as "<pad>" that no character maps to; NULL for an
@@ -42,6 +42,8 @@ typedef struct gt_modelfile {
     char *quantized;       /* where a torch.save file holds int8-quantized values (the
                               module's path: "fc"), or NULL */
     int quant_dynamic;     /* 1: quantize_dynamic's packed parameters */
+    void *synthetic;       /* a tensor's values the file does not hold (min-char-rnn's
+                              zero bias_hh), malloc'ed; not counted among its parameters */
     void *impl;            /* the format's reader */
 } gt_modelfile;
 

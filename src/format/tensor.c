@@ -126,3 +126,12 @@ const float *tensor_direct_f32(const gt_tensor *t)
     (void)t;
     return NULL;
 }
+
+void tensor_names(const gt_tensor *t, size_t n, char *buf, size_t cap)
+{
+    buf[0] = 0;
+    for (size_t i = 0, k = 0; i < n && i < 4 && k < cap; i++)
+        k += (size_t)snprintf(buf + k, cap - k, "%s%.40s", i ? ", " : "", t[i].name);
+    if (n > 4 && strlen(buf) + 6 < cap)
+        strcat(buf, ", ...");
+}

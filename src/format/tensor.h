@@ -41,6 +41,9 @@ int tensor_read_f32(const gt_tensor *t, float *dst, const char *path, gt_error *
 const float *tensor_direct_f32(const gt_tensor *t);
 
 
+/* The first names of n tensors, "a, b, c, d, ..." into buf[cap]. */
+void tensor_names(const gt_tensor *t, size_t n, char *buf, size_t cap);
+
 /* "[4, 3]" into buf. */
 void tensor_shape_str(const gt_tensor *t, char *buf, size_t n);
 

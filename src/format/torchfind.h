@@ -33,6 +33,9 @@ int tf_find_model(pk_value *root, const char *path, tf_named **out, size_t *n, c
 int tf_find_vocabs(pk_value *root, const char *path, gt_vocab_found **out, size_t *n,
                    char **tokenizer, gt_error *e);
 
+/* 1 when a key names a vocabulary (vocab, chars, itos, char2idx, ...; not emb...). */
+int tf_vocab_key(const char *key);
+
 /* The first string under a key named key (a module's attribute, a checkpoint's entry) in
  * root, malloc'ed into *out, or NULL when there is none. */
 int tf_find_string(pk_value *root, const char *path, const char *key, char **out,

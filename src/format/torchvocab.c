@@ -21,7 +21,7 @@ static const char *const key_parts[] = {
     "idx2",  "2idx", "int2", "2int", "ix2",      "2ix",    "id2",   "2id",    "itoc", "ctoi",
 };
 
-static int vocab_key(const char *key)
+int tf_vocab_key(const char *key)
 {
     char low[64];
     size_t n = strlen(key);
@@ -224,7 +224,7 @@ static int vocab_visit(tf_walker *w, pk_value *v, pk_value *parent, const pk_val
     int rc = note_tokenizer((found *)w, v, name, path);
     if (rc)
         return rc;
-    if (key && key->kind == PK_STR && vocab_key(name))
+    if (key && key->kind == PK_STR && tf_vocab_key(name))
         return try_value((found *)w, v, path);
     return GT_OK;
 }

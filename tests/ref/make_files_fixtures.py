@@ -318,7 +318,7 @@ def minchar_step(w, chars):
     return run
 
 
-def minchar(manifest):
+def minchar(manifest, expected):
     # the characters in min-char-rnn's order: list(set(data))
     chars = list(CHARS)
     np.random.default_rng(105).shuffle(chars)
@@ -344,6 +344,9 @@ def minchar(manifest):
     write_case("minchar_bare.npz", "minchar_bare", ref, chars, 107,
                ["--vocab", OUT_REL + "/minchar_chars.json"], manifest,
                top_check=minchar_step(w, chars))
+    # np.savez_compressed deflates its entries
+    np.savez_compressed(os.path.join(OUT, "minchar_compressed.npz"), **w)
+    expected.append(("minchar_compressed.npz", "np.savez_compressed"))
 
 
 # ---------------------------------------------------------------------------------------
@@ -457,7 +460,7 @@ def main():
     sd_extras(manifest)
     quantized(manifest, notes, expected)
     torchscript(manifest)
-    minchar(manifest)
+    minchar(manifest, expected)
     awd(manifest)
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# model file, text and options (made by tests/ref/make_files_fixtures.py)\n")
