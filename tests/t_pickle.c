@@ -117,6 +117,39 @@ static void test_objects(void)
     pk_free(pm);
 }
 
+/* getattr(obj, name), a bound method as pickle writes it: an opaque value; a call of it,
+ * or getattr of anything but an object the pickle built, refused */
+static void test_bound_method(void)
+{
+    static const char bound[] = "\x80\x04" "c__builtin__\ngetattr\n" "c__main__\nWeightDrop\n)\x81"
+                                 "\x8c\x04" "name\x86R.";
+    gt_error e = {0};
+    pk_machine *pm = pk_new("t", &e);
+    pk_value *v = run(pm, bound, sizeof bound - 1, &e);
+    tap_ok(v && v->kind == PK_OBJECT && pk_is_global(v->u.obj.cls, "__builtin__", "getattr") &&
+               seq_is(v->u.obj.args, PK_TUPLE, 2),
+           "getattr(WeightDrop(), 'name'): a bound method kept as an opaque value");
+    pk_free(pm);
+    static const char *const refused[][2] = {
+        {"\x80\x04" "c__builtin__\ngetattr\n" "c__main__\nW\n)\x81" "\x8c\x01" "f\x86R)R.",
+         "calls a value it built"},
+        {"\x80\x04" "c__builtin__\ngetattr\n" "cos\nsystem\n" "\x8c\x01" "f\x86R.",
+         "would call"},
+        {"\x80\x04" "c__builtin__\ngetattr\n" "c__main__\nW\n)\x81" "\x8c\x09"
+         "__class__\x86R.", "would call"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        gt_error e2 = {0};
+        pk_machine *pm2 = pk_new("t", &e2);
+        pk_value *root = NULL;
+        size_t used;
+        int rc = pk_run(pm2, "test", (const unsigned char *)refused[i][0], strlen(refused[i][0]),
+                        &used, &root, NULL, NULL);
+        tap_ok(rc == GT_EINPUT && strstr(e2.msg, refused[i][1]), "%s: %s", refused[i][1], e2.msg);
+        pk_free(pm2);
+    }
+}
+
 static void test_refused(void)
 {
     static const struct {
@@ -147,6 +180,7 @@ int main(void)
 {
     test_known();
     test_objects();
+    test_bound_method();
     test_refused();
     return tap_done();
 }

@@ -20,6 +20,7 @@
 #define MAX_PROJECTED_HIDDEN 8192
 #define MAX_INPUT_DIM (1 << 24)
 #define NAME_MAX_LEN 1100
+#define RAW "_raw" /* WeightDrop's trained copy of a weight (find_rec) */
 
 void model_options_init(gt_model_options *o)
 {
@@ -38,8 +39,10 @@ typedef struct group {
     char prefix[NAME_MAX_LEN];
     int cell;
     int layers;
-    long number;     /* the number the prefix ends with ("cells.1.": 1), -1 if none */
+    long number;     /* the prefix's last number ("cells.1.": 1; "rnns.2.module.": 2), -1
+                        if none */
     size_t baselen;  /* the prefix's length before that number */
+    size_t sufat;    /* where the rest after it starts ("module." in "rnns.2.module.") */
 } group;
 
 /* Splits name into prefix and layer for "<prefix><stem><k>" with nothing after the digits.
@@ -79,16 +82,19 @@ static int recurrent_name(const char *name, size_t *plen, int *cell)
     return -1;
 }
 
+/* The prefix's last run of digits: "cells.1.", "lstm2.", or AWD-LSTM's "rnns.2.module."
+ * (each layer an nn.LSTM inside a WeightDrop). */
 static void number_of(group *g)
 {
     size_t n = strlen(g->prefix);
-    if (n && g->prefix[n - 1] == '.')
+    while (n > 0 && !isdigit((unsigned char)g->prefix[n - 1]))
         n--;
     size_t d = n;
     while (d > 0 && isdigit((unsigned char)g->prefix[d - 1]))
         d--;
     g->number = d < n && n - d < 9 ? strtol(g->prefix + d, NULL, 10) : -1;
     g->baselen = d;
+    g->sufat = n;
 }
 
 static int refuse_odd(const gt_model *m, const char *name, gt_error *e)
@@ -104,9 +110,14 @@ static int collect_groups(const gt_model *m, group *g, int *ng, gt_error *e)
     const gt_modelfile *f = m->file;
     *ng = 0;
     for (size_t i = 0; i < f->ntensor; i++) {
-        const char *name = f->tensor[i].name;
-        size_t plen;
+        char name[NAME_MAX_LEN];
+        size_t plen, n = strlen(f->tensor[i].name);
         int cell, k, rc;
+        if (n >= sizeof name)
+            continue;
+        memcpy(name, f->tensor[i].name, n + 1);
+        if (n > strlen(RAW) && strcmp(name + n - strlen(RAW), RAW) == 0)
+            name[n - strlen(RAW)] = 0; /* WeightDrop's weight_ih_l0_raw (find_rec) */
         if ((rc = refuse_odd(m, name, e)))
             return rc;
         if ((k = recurrent_name(name, &plen, &cell)) < 0 || plen >= NAME_MAX_LEN)
@@ -176,13 +187,13 @@ static int stock_part(const group *g, const char *rest)
         if (strncmp(rest, stems[s], n) != 0)
             continue;
         const char *d = rest + n;
-        if (g->cell)
-            return *d == 0;
-        if (d[0] != '_' || d[1] != 'l' || !isdigit((unsigned char)d[2]))
-            return 0;
-        for (d += 2; isdigit((unsigned char)*d); d++)
-            ;
-        return *d == 0;
+        if (!g->cell) {
+            if (d[0] != '_' || d[1] != 'l' || !isdigit((unsigned char)d[2]))
+                return 0;
+            for (d += 2; isdigit((unsigned char)*d); d++)
+                ;
+        }
+        return *d == 0 || strcmp(d, RAW) == 0;
     }
     return 0;
 }
@@ -277,7 +288,8 @@ static int order_groups(const gt_model *m, group *g, int ng, gt_error *e)
 {
     for (int j = 1; j < ng; j++)
         if (g[j].number < 0 || g[0].number < 0 || g[j].baselen != g[0].baselen ||
-            strncmp(g[j].prefix, g[0].prefix, g[0].baselen) != 0)
+            strncmp(g[j].prefix, g[0].prefix, g[0].baselen) != 0 ||
+            strcmp(g[j].prefix + g[j].sufat, g[0].prefix + g[0].sufat) != 0)
             return gt_fail(e, GT_EINPUT,
                            "%s: a second recurrent network (prefix \"%s\" besides \"%s\"); the "
                            "file must hold one, or layers numbered in order",
@@ -351,9 +363,16 @@ static int find_layers(gt_model *m, layer_names **out, gt_error *e)
 
 /* ---- loading the layers ---- */
 
+/* A layer's tensor: name, or name_raw, the trained weights awd-lstm-lm's WeightDrop keeps
+ * (weight_hh_l0_raw), from which each forward pass sets name (dropped out in training,
+ * the same in evaluation): the raw one when both are there. */
 static const gt_tensor *find_rec(gt_model *m, const char *name)
 {
-    const gt_tensor *t = modelfile_find(m->file, name);
+    char raw[NAME_MAX_LEN + 32];
+    snprintf(raw, sizeof raw, "%s%s", name, RAW);
+    const gt_tensor *t = modelfile_find(m->file, raw);
+    if (!t)
+        t = modelfile_find(m->file, name);
     if (t)
         m->recurrent[t - m->file->tensor] = 1;
     return t;

@@ -263,6 +263,18 @@ static pk_value *script_value(const pk_value *fn, pk_value *args)
     return arg(args, 0);
 }
 
+/* getattr(obj, "name") of an object the pickle built, not a dunder: how pickle writes a
+ * bound method (awd-lstm-lm's WeightDrop keeps one in its nn.LSTM as flatten_parameters).
+ * Kept as an opaque value with getattr as its class; nothing is looked up, and a call of
+ * it is refused as a call of a value the pickle built. */
+static int bound_method(const pk_value *fn, const pk_value *args)
+{
+    const pk_value *obj = arg(args, 0), *name = arg(args, 1);
+    return is_builtin(fn, "getattr") && obj && name && args->u.seq.n == 2 &&
+           obj->kind == PK_OBJECT &&
+           name->kind == PK_STR && !(name->u.str.n >= 2 && memcmp(name->u.str.s, "__", 2) == 0);
+}
+
 pk_value *pk_call(pk_machine *pm, pk_value *fn, pk_value *args, int how)
 {
     if (fn->kind != PK_GLOBAL) {
@@ -279,7 +291,7 @@ pk_value *pk_call(pk_machine *pm, pk_value *fn, pk_value *args, int how)
          pk_is_global(fn, "copy_reg", "_reconstructor")) &&
         arg(args, 0) && arg(args, 0)->kind == PK_GLOBAL)
         cls = arg(args, 0);
-    if (denied(cls)) {
+    if (denied(cls) && !(how == PK_CALL_REDUCE && cls == fn && bound_method(fn, args))) {
         pk_fail(pm, "the pickle would call %s.%s when loaded: code that runs commands or "
                     "reads other files; refused, nothing was run (torch.save never writes this)",
                 cls->u.global.module, cls->u.global.name);
