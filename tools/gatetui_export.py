@@ -493,7 +493,44 @@ def _dtype_name(a):
 
 
 _RNN_RE = re.compile(r"^(.*?)(weight_ih|weight_hh|bias_ih|bias_hh|weight_hr)"
-                     r"(?:_l(\d+))?(_reverse)?$")
+                     r"(?:_l(\d+))?(_reverse)?(_raw)?$")
+
+
+def _norm_part(s):
+    """A LayerNorm's name part ("layernorm_i", "ln_c", "norm_h", "ln1"), as gatetui's."""
+    return "norm" in s or (s[:2] == "ln" and not s[2:3].isalpha())
+
+
+def _peep_part(s):
+    return "peep" in s or s.startswith("w_c") or s.startswith("weight_c")
+
+
+def _refuse_foreign(tensors, p, members, arch):
+    """Every tensor under the recurrent module's prefix must be one of the stock cell's (as
+    gatetui refuses: doc/model-files.md, "What gatetui would compute wrongly"); with no
+    prefix, the names of a cell's parts count (weight_*, bias_*, peepholes, LayerNorms)."""
+    own = {n for n, _ in members}
+
+    def under(name):
+        if p:
+            return name.startswith(p)
+        if "." in name:
+            return _norm_part(name) and name.count(".") == 1
+        return name.startswith(("weight_", "bias_")) or _peep_part(name) or _norm_part(name)
+    bad = sorted(n for n in tensors if n not in own and under(n))
+    if not bad:
+        return
+    rest = [n[len(p):] for n in bad]
+    names = ", ".join(bad[:3]) + (", ..." if len(bad) > 3 else "")
+    module = {"lstm": "nn.LSTM", "gru": "nn.GRU", "rnn": "nn.RNN"}[arch]
+    if any(_norm_part(r) for r in rest):
+        _fail("%s: a layer-normalised cell is not an %s; gatetui computes the stock cells only"
+              % (names, module))
+    if any(_peep_part(r) for r in rest):
+        _fail("%s: a cell with peepholes is not an %s; gatetui computes the stock cells only"
+              % (names, module))
+    _fail("%s: tensors an %s does not have under its prefix %r; gatetui computes the stock "
+          "cells only" % (names, module, p))
 
 
 def _recurrent_members(tensors, prefix):
@@ -664,7 +701,8 @@ def find_model(tensors, prefix=None):
     if len(layered) > 1:
         _fail("prefix %r mixes cell (weight_ih) and layer (weight_ih_l0) names" % p)
     parts = {}
-    for name, m in members:
+    for name, m in sorted(members, key=lambda nm: nm[1].group(5) is not None):
+        # a WeightDrop's trained copy (awd-lstm-lm's weight_hh_l0_raw) before the weight
         k = int(m.group(3)) if m.group(3) is not None else 0
         parts[(m.group(2), k)] = name
     for name in (n for n, _ in members):
@@ -673,6 +711,7 @@ def find_model(tensors, prefix=None):
                   % (name, tensors[name][0]))
     cell = _cell_shape(tensors, parts, p)
     arch, _, hidden, proj = cell
+    _refuse_foreign(tensors, p, members, arch)
     names, d0, with_bias = _layer_names(tensors, parts, p, layered, cell)
 
     rest = [n for n in tensors if n not in names and not _RNN_RE.match(n)]
@@ -706,8 +745,9 @@ def _read_text(path, what):
 def _tokens_of_json(items):
     """The tokens in index order from the JSON forms a vocabulary is kept in: a list, a
     dict token -> index or index -> token, or one under "itos" or "stoi"; None otherwise."""
-    if isinstance(items, dict) and len(items) == 1 and next(iter(items)) in ("itos", "stoi"):
-        items = next(iter(items.values()))
+    if isinstance(items, dict) and ("itos" in items or "stoi" in items) and \
+            set(items) <= {"itos", "stoi"}:
+        items = items["itos"] if "itos" in items else items["stoi"]
     if isinstance(items, list):
         return items if all(isinstance(t, str) for t in items) else None
     if not isinstance(items, dict) or not items:
