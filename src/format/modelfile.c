@@ -98,11 +98,11 @@ static int from_torch(gt_modelfile *f, torch_file *t, gt_error *e)
     }
     free(named);
     if (rc == GT_OK)
-        rc = minchar_names(f, e);
-    if (rc == GT_OK)
         rc = tf_find_vocabs(t->root, f->path, &f->vocab, &f->nvocab, &f->tokenizer, e);
     if (rc == GT_OK)
         rc = tf_find_string(t->root, f->path, "nonlinearity", &f->nonlinearity, e);
+    if (rc == GT_OK) /* after the file's nonlinearity, which it leaves as it is */
+        rc = minchar_names(f, e);
     if (rc == GT_OK)
         rc = tf_find_quantized(t->root, f->path, &f->quantized, &f->quant_dynamic, e);
     size_t wn = f->where ? strlen(f->where) : 0;

@@ -43,6 +43,12 @@ static void search(torch_file *t)
     }
     free(named);
     free(where);
+    char *quantized = NULL;
+    int dynamic = 0;
+    gt_error eq = {0};
+    rc = tf_find_quantized(t->root, "fuzz", &quantized, &dynamic, &eq);
+    check_refusal(rc, &eq);
+    free(quantized);
     gt_vocab_found *v = NULL;
     size_t nv = 0;
     char *tokenizer = NULL;

@@ -47,10 +47,11 @@ esac
 if [ "$target" = model ] || [ "$target" = both ]; then
     build model
     run model "$half" 'tests/fuzz/corpus/*' 'tests/malformed/*.safetensors' \
-        'tests/fixtures/*.safetensors' 'tests/fixtures/torch/*.pt'
+        'tests/fixtures/*.safetensors' 'tests/fixtures/torch/*.pt' 'tests/fixtures/files/*.pt' \
+        'tests/fixtures/files/*.npz'
 fi
 if [ "$target" = torch ] || [ "$target" = both ]; then
     build torch
     run torch "$half" 'tests/fuzz/corpus_torch/*' 'tests/fixtures/torch/*.pt' \
-        'tests/fixtures/torch/bad/*'
+        'tests/fixtures/torch/bad/*' 'tests/fixtures/files/*.pt'
 fi
