@@ -344,6 +344,24 @@ def minchar(manifest, expected):
     write_case("minchar_bare.npz", "minchar_bare", ref, chars, 107,
                ["--vocab", OUT_REL + "/minchar_chars.json"], manifest,
                top_check=minchar_step(w, chars))
+    # arrays in Fortran order (fortran_order True: column-major strides)
+    fw = {k: np.asfortranarray(v) for k, v in w.items()}
+    np.savez(os.path.join(OUT, "minchar_fortran.npz"), chars=np.array(chars), **fw)
+    with zipfile.ZipFile(os.path.join(OUT, "minchar_fortran.npz")) as z:
+        assert b"'fortran_order': True" in z.read("Wxh.npy")[:128]
+    write_case("minchar_fortran.npz", "minchar_fortran", ref, chars, 108, [], manifest,
+               top_check=minchar_step(w, chars))
+    # big-endian arrays; a .npy header cut short
+    np.savez(os.path.join(OUT, "minchar_bigendian.npz"),
+             **{k: v.astype(">f8") for k, v in w.items()})
+    expected.append(("minchar_bigendian.npz", "big-endian"))
+    with zipfile.ZipFile(os.path.join(OUT, "minchar_cut.npz"), "w") as z:
+        for k, v in w.items():
+            b = io.BytesIO()
+            np.save(b, v)
+            z.writestr(zipfile.ZipInfo(k + ".npy", date_time=(2020, 1, 1, 0, 0, 0)),
+                       b.getvalue()[:40] if k == "Whh" else b.getvalue())
+    expected.append(("minchar_cut.npz", "truncated"))
     # np.savez_compressed deflates its entries
     np.savez_compressed(os.path.join(OUT, "minchar_compressed.npz"), **w)
     expected.append(("minchar_compressed.npz", "np.savez_compressed"))
