@@ -47,13 +47,14 @@ static int is_torchscript(const zr_archive *z)
 }
 
 /* torch.save's archive, or torch.jit.save's, whose data.pkl holds the module's
- * parameters and attributes the same way (doc/model-files.md, "TorchScript"). */
+ * parameters and attributes the same way (doc/model-files.md, "Where the model is"). */
 int filekind_is_torch_zip(const zr_archive *z)
 {
     return has_entry(z, "/data.pkl");
 }
 
-/* np.savez's archive: .npy entries (doc/model-files.md, "NumPy archives"). */
+/* np.savez's archive: .npy entries (doc/model-files.md, "min-char-rnn and NumPy
+ * archives"). */
 int filekind_is_npz(const zr_archive *z)
 {
     return has_entry(z, ".npy");

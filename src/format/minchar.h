@@ -1,5 +1,5 @@
 /* Karpathy's min-char-rnn (Wxh, Whh, Why, bh, by) read as the plain RNN it is
- * (minchar.c, doc/model-files.md, "min-char-rnn"). */
+ * (minchar.c, doc/model-files.md, "min-char-rnn and NumPy archives"). */
 #ifndef GATETUI_FORMAT_MINCHAR_H
 #define GATETUI_FORMAT_MINCHAR_H
 

@@ -1,8 +1,8 @@
 /* A NumPy archive (np.savez: a zip of .npy entries) read as a model file (npzfile.h,
- * doc/model-files.md, "NumPy archives"): each float array a tensor named as its entry (the
- * name given to np.savez), in place in the file; a one-dimensional array of strings under
- * a vocabulary's name (chars, vocab, itos, ...) a vocabulary. Object arrays (pickles) are
- * never read. */
+ * doc/model-files.md, "min-char-rnn and NumPy archives"): each float array a tensor named
+ * as its entry (the name given to np.savez), in place in the file; a one-dimensional array
+ * of strings under a vocabulary's name (chars, vocab, itos, ...) a vocabulary. Object
+ * arrays (pickles) are never read. */
 #include "config.h"
 
 #include <stdio.h>
