@@ -69,6 +69,26 @@ static int zero_bias(gt_modelfile *f, const gt_tensor *bh, const char *prefix, s
     return rc;
 }
 
+/* min-char-rnn's Adagrad memories (mWxh, mWhh, mWhy, mbh, mby), kept beside the arrays
+ * when its whole state is saved: not the model's (not counted among its parameters, and
+ * mWhy would be a second readout of Why's shape). */
+static void drop_memories(gt_modelfile *f, const char *prefix, size_t plen)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < f->ntensor; i++) {
+        const char *n = f->tensor[i].name;
+        int memory = 0;
+        for (int a = 0; a < 5 && !memory; a++)
+            memory = strncmp(n, prefix, plen) == 0 && n[plen] == 'm' &&
+                     strcmp(n + plen + 1, arrays[a]) == 0;
+        if (memory)
+            free(f->tensor[i].name);
+        else
+            f->tensor[k++] = f->tensor[i];
+    }
+    f->ntensor = k;
+}
+
 int minchar_names(gt_modelfile *f, gt_error *e)
 {
     long at = -1;
@@ -77,7 +97,8 @@ int minchar_names(gt_modelfile *f, gt_error *e)
         size_t len = strlen(n);
         if (strstr(n, "weight_ih"))
             return GT_OK; /* PyTorch's names: not min-char-rnn's */
-        if (len >= 3 && strcmp(n + len - 3, "Wxh") == 0)
+        if (len >= 3 && strcmp(n + len - 3, "Wxh") == 0 &&
+            (len == 3 || n[len - 4] == '.' || n[len - 4] == '_' || n[len - 4] == '/'))
             at = (long)i;
     }
     if (at < 0)
@@ -91,6 +112,9 @@ int minchar_names(gt_modelfile *f, gt_error *e)
     char *p = strndup(prefix, plen);
     if (!p)
         return gt_fail(e, GT_EFAIL, "%s: out of memory", f->path);
+    drop_memories(f, p, plen);
+    for (int a = 0; a < 5; a++)
+        k[a] = find(f, p, plen, arrays[a]);
     int rc = GT_OK;
     for (int a = 0; a < 5 && rc == GT_OK; a++) {
         as_vector(&f->tensor[k[a]]);

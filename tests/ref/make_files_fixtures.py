@@ -328,8 +328,11 @@ def minchar(manifest, expected):
               None, (w["Why"], w["by"][:, 0]), V)
     char_to_ix = {ch: i for i, ch in enumerate(chars)}
     ix_to_char = {i: ch for i, ch in enumerate(chars)}
-    torch.save({k: torch.from_numpy(v) for k, v in w.items()} |
-               {"char_to_ix": char_to_ix, "ix_to_char": ix_to_char},
+    # its whole state: the arrays, the Adagrad memories, the vocabulary
+    mem = {"m" + k: torch.from_numpy(np.abs(v) * 0.1) for k, v in w.items()}
+    torch.save({k: torch.from_numpy(v) for k, v in w.items()} | mem |
+               {"char_to_ix": char_to_ix, "ix_to_char": ix_to_char, "n": 50000,
+                "smooth_loss": 61.2},
                os.path.join(OUT, "minchar.pt"))
     write_case("minchar.pt", "minchar", ref, chars, 105, [], manifest,
                top_check=minchar_step(w, chars))
