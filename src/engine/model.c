@@ -364,13 +364,21 @@ static int find_layers(gt_model *m, layer_names **out, gt_error *e)
 /* ---- loading the layers ---- */
 
 /* A layer's tensor: name, or name_raw, the trained weights awd-lstm-lm's WeightDrop keeps
- * (weight_hh_l0_raw), from which each forward pass sets name (dropped out in training,
- * the same in evaluation): the raw one when both are there. */
+ * (rnns.0.module.weight_hh_l0_raw), or fastai's WeightDropout beside the module it wraps
+ * (rnns.0.weight_hh_l0_raw for rnns.0.module.weight_hh_l0), from which each forward pass
+ * sets name (dropped out in training, as when a model is saved mid-training; the same in
+ * evaluation): the raw one when there is one. */
 static const gt_tensor *find_rec(gt_model *m, const char *name)
 {
     char raw[NAME_MAX_LEN + 32];
     snprintf(raw, sizeof raw, "%s%s", name, RAW);
     const gt_tensor *t = modelfile_find(m->file, raw);
+    const char *stem = strrchr(name, '.');
+    size_t at = stem ? (size_t)(stem - name) + 1 : 0;
+    if (!t && at >= 7 && strncmp(name + at - 7, "module.", 7) == 0) {
+        snprintf(raw, sizeof raw, "%.*s%s%s", (int)(at - 7), name, name + at, RAW);
+        t = modelfile_find(m->file, raw);
+    }
     if (!t)
         t = modelfile_find(m->file, name);
     if (t)
@@ -613,19 +621,6 @@ static int load_options(gt_model *m, const gt_model_options *opt, gt_error *e)
     return m->cell->options ? m->cell->options(m, opt, e) : GT_OK;
 }
 
-/* Orders tensors by their first element, then dtype, shape and strides. */
-static int view_cmp(const void *a, const void *b)
-{
-    const gt_tensor *x = *(const gt_tensor *const *)a, *y = *(const gt_tensor *const *)b;
-    uintptr_t p = (uintptr_t)x->data, q = (uintptr_t)y->data;
-    if (p != q)
-        return p < q ? -1 : 1;
-    if (x->dtype != y->dtype || x->ndim != y->ndim)
-        return x->dtype != y->dtype ? (int)x->dtype - (int)y->dtype : x->ndim - y->ndim;
-    int c = memcmp(x->shape, y->shape, (size_t)x->ndim * sizeof x->shape[0]);
-    return c ? c : memcmp(x->stride, y->stride, (size_t)x->ndim * sizeof x->stride[0]);
-}
-
 /* The parameters as PyTorch's model.parameters() counts them: a tensor saved under two
  * names (a tied readout: the same elements, dtype, shape and strides) once. */
 static int count_params(gt_model *m, gt_error *e)
@@ -636,9 +631,9 @@ static int count_params(gt_model *m, gt_error *e)
         return gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
     for (size_t i = 0; i < f->ntensor; i++)
         t[i] = &f->tensor[i];
-    qsort(t, f->ntensor, sizeof *t, view_cmp);
+    qsort(t, f->ntensor, sizeof *t, model_view_cmp);
     for (size_t i = 0; i < f->ntensor; i++) /* not the values the file does not hold */
-        if ((i == 0 || view_cmp(&t[i - 1], &t[i]) != 0) && t[i]->storage != f->synthetic)
+        if ((i == 0 || model_view_cmp(&t[i - 1], &t[i]) != 0) && t[i]->storage != f->synthetic)
             m->params += (long long)t[i]->nelem;
     free(t);
     return GT_OK;

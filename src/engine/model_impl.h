@@ -14,6 +14,9 @@ const float *model_zeros(gt_model *m, size_t n);
 int model_bad_shape(const gt_model *m, const gt_tensor *t, const char *want, gt_error *e);
 int model_is_recurrent(const gt_model *m, const gt_tensor *t);
 int model_is_2d(const gt_tensor *t, uint64_t rows, uint64_t cols);
+/* Orders pointers to tensors by their first element, then dtype, shape and strides: 0 for
+ * two names of one view (a tied readout, fastai's encoder_dp.emb beside its encoder). */
+int model_view_cmp(const void *a, const void *b);
 /* a (rows, P) times a projection hr (P, H), summed in float64, as float32 and owned by m:
  * weights that read h = hr m made into weights that read m (doc/model-files.md); NULL when
  * out of memory. */

@@ -105,7 +105,11 @@ static int choose_embedding(const gt_model *m, const gt_model_options *opt,
         if (t->ndim != 2 || model_is_recurrent(m, t) || t->shape[1] != (uint64_t)m->input_dim ||
             t->shape[0] == 0)
             continue;
-        int s = score(m, t);
+        int s = score(m, t), again = 0;
+        for (int j = 0; j < nbest && !again; j++) /* a second name of one view: the same */
+            again = model_view_cmp(&best[j], &t) == 0;
+        if (again)
+            continue;
         /* with D0 = H a readout fits too: one that looks like a readout is not taken */
         if (s < 0 && m->input_dim == (m->proj ? m->proj : m->layer[m->layers - 1].hidden))
             continue;
@@ -201,6 +205,15 @@ static int load_readout(gt_model *m, const gt_tensor *emb, gt_error *e)
         if (t == emb || model_is_recurrent(m, t) ||
             !model_is_2d(t, (uint64_t)m->vocab, (uint64_t)width))
             continue;
+        /* the embedding under a second name (fastai's encoder_dp.emb.weight), not a tied
+         * readout (which has a bias, or a readout's name) */
+        if (emb && model_view_cmp(&emb, &t) == 0 && !bias_of(m, t) && !hints_readout(t->name))
+            continue;
+        if (out && model_view_cmp(&out, &t) == 0) { /* one view: the name with a bias */
+            if (!bias_of(m, out) && bias_of(m, t))
+                out = t;
+            continue;
+        }
         if (out)
             return gt_fail(e, GT_EINPUT,
                            "%s: tensor %s: a second readout candidate of shape [%d, %d] besides %s",

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/model_impl.h"
 
@@ -85,4 +86,17 @@ const float *model_fold_projection(gt_model *m, const float *a, size_t rows, con
     }
     free(acc);
     return out;
+}
+
+/* Orders tensors by their first element, then dtype, shape and strides. */
+int model_view_cmp(const void *a, const void *b)
+{
+    const gt_tensor *x = *(const gt_tensor *const *)a, *y = *(const gt_tensor *const *)b;
+    uintptr_t p = (uintptr_t)x->data, q = (uintptr_t)y->data;
+    if (p != q)
+        return p < q ? -1 : 1;
+    if (x->dtype != y->dtype || x->ndim != y->ndim)
+        return x->dtype != y->dtype ? (int)x->dtype - (int)y->dtype : x->ndim - y->ndim;
+    int c = memcmp(x->shape, y->shape, (size_t)x->ndim * sizeof x->shape[0]);
+    return c ? c : memcmp(x->stride, y->stride, (size_t)x->ndim * sizeof x->stride[0]);
 }

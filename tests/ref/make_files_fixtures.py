@@ -473,6 +473,79 @@ def awd(manifest):
     write_case("awd_whole.pt", "awd_whole", ref, order, 109, vf, manifest)
 
 
+class WeightDropout(nn.Module):
+    """fastai's WeightDropout (ULMFiT's AWD_LSTM): the trained weight as its own parameter
+    weight_hh_l0_raw, beside the wrapped module, whose weight_hh_l0 is set from it in each
+    forward pass, dropped out in training (as it is when a model is saved mid-training)."""
+
+    def __init__(self, module, weight_p, layer_names=("weight_hh_l0",)):
+        super().__init__()
+        self.module, self.weight_p, self.layer_names = module, weight_p, layer_names
+        for layer in self.layer_names:
+            w = getattr(self.module, layer)
+            self.register_parameter(layer + "_raw", nn.Parameter(w.data))
+            self.module._parameters[layer] = nn.functional.dropout(w, p=self.weight_p,
+                                                                   training=False)
+
+    def _setweights(self):
+        for layer in self.layer_names:
+            raw_w = getattr(self, layer + "_raw")
+            self.module._parameters[layer] = nn.Parameter(
+                nn.functional.dropout(raw_w.data, p=self.weight_p, training=self.training))
+
+
+class EmbeddingDropout(nn.Module):
+    def __init__(self, emb, embed_p):
+        super().__init__()
+        self.emb, self.embed_p = emb, embed_p
+
+
+class FastAWD(nn.Module):
+    """fastai's AWD_LSTM: encoder, encoder_dp (holding the same embedding), rnns of
+    WeightDropout(nn.LSTM), each layer its own width."""
+
+    def __init__(self, V, D, H, n_layers):
+        super().__init__()
+        self.encoder = nn.Embedding(V, D)
+        self.encoder_dp = EmbeddingDropout(self.encoder, 0.1)
+        self.rnns = nn.ModuleList([WeightDropout(nn.LSTM(D if l == 0 else H, D if l == n_layers - 1
+                                                          else H, 1), 0.5)
+                                   for l in range(n_layers)])
+
+
+class SequentialRNN(nn.Sequential):
+    pass
+
+
+class LinearDecoder(nn.Module):
+    def __init__(self, V, D, tie):
+        super().__init__()
+        self.decoder = nn.Linear(D, V)
+        self.decoder.weight = tie
+
+
+def fastai(manifest):
+    seeded(110)
+    V = len(CHARS)
+    enc = FastAWD(V, 7, 11, 2)
+    model = SequentialRNN(enc, LinearDecoder(V, 7, enc.encoder.weight))
+    torch.manual_seed(111)
+    for wd in enc.rnns:  # saved mid-training: the module's copy dropped out
+        wd.train()
+        wd._setweights()
+    sd = model.state_dict()
+    assert "0.rnns.0.weight_hh_l0_raw" in sd and "0.rnns.0.module.weight_hh_l0" in sd
+    assert (sd["0.rnns.0.module.weight_hh_l0"] == 0).any()
+    torch.save({"model": sd, "opt": None}, os.path.join(OUT, "fastai_awd.pt"))
+    layers = [dict(w_ih=f64(wd.module.weight_ih_l0), w_hh=f64(wd.weight_hh_l0_raw),
+                   b_ih=f64(wd.module.bias_ih_l0), b_hh=f64(wd.module.bias_hh_l0))
+              for wd in enc.rnns]
+    ref = Ref("lstm", layers, f64(enc.encoder.weight),
+              (f64(model[1].decoder.weight), f64(model[1].decoder.bias)), V)
+    write_case("fastai_awd.pt", "fastai_awd", ref, CHARS, 110,
+               ["--vocab-from", OUT_REL + "/train.txt"], manifest)
+
+
 def main():
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
@@ -483,6 +556,9 @@ def main():
     torchscript(manifest)
     minchar(manifest, expected)
     awd(manifest)
+    with open(os.path.join(OUT, "train.txt"), "w", encoding="utf-8") as f:
+        f.write(TRAIN)
+    fastai(manifest)
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
         f.write("# model file, text and options (made by tests/ref/make_files_fixtures.py)\n")
         f.write("\n".join(manifest) + "\n")
