@@ -27,7 +27,7 @@ typedef struct cshared {
     const uint16_t *tok;
     size_t s, K, LH;
     int layer, chunk;
-    double *hc, *cc, *he, *ce; /* [L*H] the states after step s: clean, edited */
+    double *hc, *cc, *he, *ce; /* [hidden_total] the states after step s: clean, edited */
     cjob *jobs;
     size_t njobs;
     double effect;
@@ -75,9 +75,9 @@ static void set_item(const cshared *sh, gt_batch *b, int i, int edited, int j)
     batch_set_state64(b, i, edited ? sh->he : sh->hc, edited ? sh->ce : sh->cc);
     if (j < 0)
         return;
-    const size_t at = (size_t)sh->layer * (size_t)b->H + (size_t)j;
+    const size_t at = sh->m->layer[sh->layer].off + (size_t)j;
     batch_h(b, sh->layer, i)[j] = edited ? sh->hc[at] : sh->he[at];
-    if (sh->m->arch == GT_LSTM)
+    if (sh->m->cell->has_c)
         batch_c(b, sh->layer, i)[j] = edited ? sh->cc[at] : sh->ce[at];
 }
 
@@ -295,7 +295,7 @@ static double now(void)
 /* The jobs: the layer's units in as few batches as give every thread about two. */
 static int plan(cshared *sh, int threads, gt_error *e)
 {
-    const int H = sh->m->hidden;
+    const int H = model_width(sh->m, sh->layer);
     int chunk = (H + 2 * threads - 1) / (2 * threads);
     sh->chunk = chunk > UNITS_MAX ? UNITS_MAX : chunk < 1 ? 1 : chunk;
     sh->njobs = (size_t)((H + sh->chunk - 1) / sh->chunk);
@@ -325,11 +325,12 @@ int carriers_compute(gt_carriers *r, const gt_model *m, const uint16_t *tok, siz
     const double t0 = now();
     const size_t want = o->horizon > 0 ? (size_t)o->horizon : REPORT_HORIZON;
     cshared sh = {.m = m, .tok = tok, .s = s, .K = steps - 1 - s < want ? steps - 1 - s : want,
-                  .LH = (size_t)m->layers * (size_t)m->hidden, .layer = o->layer};
+                  .LH = (size_t)m->hidden_total, .layer = o->layer};
     int threads = threads_choose(o->threads, 0);
-    r->alone = malloc((size_t)m->hidden * sizeof *r->alone);
-    r->removed = malloc((size_t)m->hidden * sizeof *r->removed);
-    r->order = malloc((size_t)m->hidden * sizeof *r->order);
+    const size_t H = (size_t)model_width(m, o->layer);
+    r->alone = malloc(H * sizeof *r->alone);
+    r->removed = malloc(H * sizeof *r->removed);
+    r->order = malloc(H * sizeof *r->order);
     if (!r->alone || !r->removed || !r->order)
         rc = gt_fail(e, GT_EFAIL, "out of memory for the carriers");
     if (rc == GT_OK && (rc = plan(&sh, threads, e)) == GT_OK)
@@ -344,7 +345,7 @@ int carriers_compute(gt_carriers *r, const gt_model *m, const uint16_t *tok, siz
     }
     if (rc == GT_OK) {
         *r = (gt_carriers){.m = m, .step = s, .from = tok[s], .to = to, .layer = o->layer,
-                           .hidden = m->hidden, .horizon = sh.K, .alone = r->alone,
+                           .hidden = (int)H, .horizon = sh.K, .alone = r->alone,
                            .removed = r->removed, .order = r->order, .threads = r->threads};
         rc = finish(r, &sh, e);
         r->seconds = now() - t0;

@@ -249,14 +249,13 @@ static void draw(const int *others, int m, int n, int R, unsigned long long seed
  * nothing else, those units into r->tested (r->set_size of them). */
 static int read_iv(gt_effect *r, const gt_intervention *iv, gt_error *e)
 {
-    const size_t H = (size_t)iv->hidden;
     int layer = -1, layers = 0, other = 0;
     for (int k = 0; k < iv->layers; k++) {
         int touched = iv->carousel[k];
         other |= iv->carousel[k];
-        for (size_t j = 0; j < H; j++) {
-            touched |= iv->shift[k * H + j] != 0 || iv->ablate[k * H + j];
-            other |= iv->shift[k * H + j] != 0;
+        for (size_t j = iv->off[k]; j < iv->off[k + 1]; j++) {
+            touched |= iv->shift[j] != 0 || iv->ablate[j];
+            other |= iv->shift[j] != 0;
         }
         if (touched) {
             layer = k;
@@ -269,11 +268,12 @@ static int read_iv(gt_effect *r, const gt_intervention *iv, gt_error *e)
     r->layer = layers == 1 ? layer : -1;
     if (layers != 1 || other)
         return GT_OK;
+    const size_t H = iv->off[layer + 1] - iv->off[layer];
     r->tested = malloc(H * sizeof *r->tested);
     if (!r->tested)
         return fail_oom(e);
     for (size_t j = 0; j < H; j++)
-        if (iv->ablate[(size_t)layer * H + j])
+        if (iv_ablated(iv, layer, (int)j))
             r->tested[r->set_size++] = (int)j;
     return GT_OK;
 }
@@ -283,7 +283,8 @@ static int read_iv(gt_effect *r, const gt_intervention *iv, gt_error *e)
 static int plan_sets(gt_effect *r, eshared *sh, const gt_intervention *iv, long R,
                      unsigned long long seed, gt_error *e)
 {
-    const int H = iv->hidden, n = r->set_size;
+    const int H = r->layer >= 0 ? (int)(iv->off[r->layer + 1] - iv->off[r->layer]) : 0;
+    const int n = r->set_size;
     r->others = H - n;
     r->seed = seed;
     if (n && R > 0 && n > r->others)
