@@ -7,8 +7,9 @@ nn.LSTM / nn.GRU `rnn`, a linear `decoder` (tied to the encoder with --tied), an
 tokenization of data.py: each line split on white space, then '<eos>'. The text is the
 Bible as Debian's bible-kjv prints it, one verse per line, with the punctuation
 , ; : . ? ! ( ) split off the words (as the example's WikiText is); the vocabulary is the
---vocab most frequent words of the training books, then '<unk>' and '<eos>', in that order
-of frequency (ties in order of first appearance); a word not in it reads as '<unk>'.
+tokens '<unk>' and '<eos>', then the --vocab most frequent words of the training books, in
+their order of frequency (ties in order of first appearance); a word not in it reads as
+'<unk>'.
 
 Training: Adam, truncated backpropagation through time over --batch streams of --bptt
 tokens, dropout on the embedding and the recurrent output, the gradient norm clipped,

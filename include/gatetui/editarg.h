@@ -1,6 +1,7 @@
 /* An edit as the command line gives it (doc/usage.md, "Steps"): S:C, the step S of the text
  * (counted from 0 over the in-vocabulary characters) and the one character C of the model's
- * vocabulary put there. */
+ * vocabulary put there; for a word model (SPEC section 27) S:W, a token W of its vocabulary
+ * ("<eos>" among them). */
 #ifndef GATETUI_EDITARG_H
 #define GATETUI_EDITARG_H
 

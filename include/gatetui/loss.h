@@ -44,7 +44,7 @@ static inline double loss_bits(const gt_loss *l) { return l->nats / 0.6931471805
  * readout's layer is probably wrong. */
 static inline int loss_suspect(const gt_loss *l) { return l->count && !(l->nats < l->uniform); }
 
-/* The one-line warning for a suspect loss, into buf. */
-void loss_warning(const gt_loss *l, char *buf, size_t n);
+/* The one-line warning for a suspect loss of model m, into buf. */
+void loss_warning(const gt_model *m, const gt_loss *l, char *buf, size_t n);
 
 #endif

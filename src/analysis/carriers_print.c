@@ -10,9 +10,11 @@
 #include "gatetui/carriers.h"
 #include "gatetui/utf8.h"
 
-/* Token tok of the model as a character, printable. */
+/* Token tok of the model as a character (a word model's: its word), printable. */
 static const char *char_of(const gt_model *m, int tok, char *buf, size_t n)
 {
+    if (m->words)
+        return utf8_printable(buf, n, m->vocab_word[tok]);
     char raw[8] = {0};
     const int len = utf8_encode(m->vocab_cp[tok], raw);
     raw[len > 0 ? len : 0] = 0;

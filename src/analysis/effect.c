@@ -558,6 +558,7 @@ int effect_compute(gt_effect *r, const gt_model *base, const gt_model *with,
                    gt_error *e)
 {
     memset(r, 0, sizeof *r);
+    r->step_noun = model_step_noun(base);
     int rc = check(base, steps, nregex, o, e);
     if (rc)
         return rc;

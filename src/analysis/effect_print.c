@@ -76,9 +76,9 @@ static void controls_table(FILE *f, const gt_effect *r, const gt_effect_one *o)
 static void header(FILE *f, const gt_effect *r, const char *interventions)
 {
     char n[32], u[160];
-    fprintf(f, "Effect of %s over %zu window%s of %zu characters from zero state, %s "
+    fprintf(f, "Effect of %s over %zu window%s of %zu %ss from zero state, %s "
                "predictions\n", interventions && *interventions ? interventions : "nothing",
-            r->windows, r->windows == 1 ? "" : "s", r->window_len,
+            r->windows, r->windows == 1 ? "" : "s", r->window_len, r->step_noun,
             report_commas(r->predictions, n, sizeof n));
     if (r->controls)
         fprintf(f, "controls: %d sets of %d unit%s drawn from layer %d's %d others (seed %llu); "
@@ -96,8 +96,9 @@ int effect_print_text(FILE *f, const gt_effect *r, const char *interventions, gt
     for (int x = 0; x < r->nregex; x++) {
         const gt_effect_one *o = &r->e[x];
         char d[32], ci[80], re[512];
-        fprintf(f, "\n\"%s\": the positions that predict a character inside a match, against "
-                   "the others (bits per character)\n", utf8_printable(re, sizeof re, o->regex));
+        fprintf(f, "\n\"%s\": the positions that predict a %s inside a match, against "
+                   "the others (bits per %s)\n", utf8_printable(re, sizeof re, o->regex),
+                r->step_noun, r->step_noun);
         fprintf(f, "  %-9s %9s  %12s  %9s  %9s  %-22s  %16s  %6s\n", "", "count", "loss without",
                 "loss with", "delta", "95% interval", "accuracy without", "with");
         class_row(f, "inside", &o->in);

@@ -196,10 +196,10 @@ size_t loss_quick_windows(const gt_model *m, size_t window_len, size_t windows)
     return fit < 1 ? 1 : fit > (double)windows ? windows : (size_t)fit;
 }
 
-void loss_warning(const gt_loss *l, char *buf, size_t n)
+void loss_warning(const gt_model *m, const gt_loss *l, char *buf, size_t n)
 {
     snprintf(buf, n,
-             "the readout's loss, %.2f bits per character, is no better than a uniform guess "
+             "the readout's loss, %.2f bits per %s, is no better than a uniform guess "
              "(%.2f): the vocabulary's order or the readout's layer is probably wrong",
-             loss_bits(l), l->uniform / 0.69314718055994530942);
+             loss_bits(l), model_step_noun(m), l->uniform / 0.69314718055994530942);
 }

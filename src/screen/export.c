@@ -10,6 +10,7 @@
 
 #include "gatetui/report.h"
 #include "gatetui/utf8.h"
+#include "gatetui/editarg.h"
 #include "screen/export.h"
 #include "screen/export_file.h"
 #include "screen/frame.h"
@@ -35,33 +36,6 @@ bad:
                    s);
 }
 
-/* "S:C": a step and one character of the vocabulary. */
-static int parse_edit(const gt_model *m, const char *s, size_t steps, size_t *step, int *tok,
-                      gt_error *e)
-{
-    char *end, last[32];
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s || *end != ':' || errno || s[0] == '-')
-        return gt_fail(e, GT_EINPUT, "--edit wants S:C (a step and a character), not \"%s\"", s);
-    const unsigned char *c = (const unsigned char *)end + 1;
-    size_t n = strlen((const char *)c);
-    uint32_t cp;
-    int len = n ? utf8_decode(c, n, &cp) : 0;
-    if (!n || (size_t)len != n || cp == UTF8_INVALID)
-        return gt_fail(e, GT_EINPUT, "--edit %s: after the colon, one character", s);
-    if (v >= steps)
-        return gt_fail(e, GT_EINPUT, "--edit %s: the text has steps 0-%s", s,
-                       report_commas(steps - 1, last, sizeof last));
-    int t = model_token(m, cp);
-    if (t < 0)
-        return gt_fail(e, GT_EINPUT, "--edit %s: '%s' is not in the model's vocabulary", s,
-                       (const char *)c);
-    *step = (size_t)v;
-    *tok = t;
-    return GT_OK;
-}
-
 int export_main(const gt_session *sn, const gt_screen_opts *o, gt_error *e)
 {
     const gt_model *m = sn->model[0].base;
@@ -75,7 +49,7 @@ int export_main(const gt_session *sn, const gt_screen_opts *o, gt_error *e)
                        report_commas(t->steps - 1, last, sizeof last));
     size_t es = 0;
     int etok = -1;
-    if (o->edit && (rc = parse_edit(m, o->edit, t->steps, &es, &etok, e)))
+    if (o->edit && (rc = editarg_parse(m, o->edit, t->steps, &es, &etok, e)))
         return rc;
     if (strcmp(o->file, "-") != 0) {
         struct stat sb;
