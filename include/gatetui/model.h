@@ -121,6 +121,9 @@ int model_file_changed(const gt_model *m);
 int model_token(const gt_model *m, uint32_t cp);
 /* A word model's token spelled w[0..len), or -1 when it is not in the vocabulary. */
 int model_word_token(const gt_model *m, const char *w, size_t len);
+/* How many of a word model's tokens begin with p[0..len) (0 for a character model); they
+ * are m->word_sorted[*first ..], in the byte order of their texts. */
+int model_word_prefix(const gt_model *m, const char *p, size_t len, int *first);
 
 /* What one step reads, in messages and headings: "token" for a word model, "character"
  * otherwise; and the short form of tables ("token", "char"). */

@@ -41,6 +41,40 @@ int model_word_token(const gt_model *m, const char *w, size_t len)
     return -1;
 }
 
+/* Whether word_sorted[i]'s text comes before p[0..len) (upto 0), or before every text
+ * after those beginning with it (upto 1). */
+static int before(const gt_model *m, int i, const char *p, size_t len, int upto)
+{
+    const int t = m->word_sorted[i];
+    const size_t n = m->vocab_len[t];
+    if (upto && n >= len && memcmp(m->vocab_word[t], p, len) == 0)
+        return 1;
+    return bytes_cmp(m->vocab_word[t], n, p, len) < 0;
+}
+
+/* The first place in word_sorted for which before() is 0. */
+static int bound(const gt_model *m, const char *p, size_t len, int upto)
+{
+    int lo = 0, hi = m->vocab;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (before(m, mid, p, len, upto))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int model_word_prefix(const gt_model *m, const char *p, size_t len, int *first)
+{
+    *first = 0;
+    if (!m->words)
+        return 0;
+    *first = bound(m, p, len, 0);
+    return bound(m, p, len, 1) - *first;
+}
+
 /* The tokens' texts copied into one block the model owns. */
 static int copy_words(gt_model *m, const gt_vocab_found *v, gt_error *e)
 {

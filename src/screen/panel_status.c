@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "screen/keys_table.h"
+#include "screen/keys_word.h"
 #include "screen/panel.h"
 #include "screen/draw_plot.h"
 
@@ -111,6 +112,15 @@ static int prompt_status(gt_surface *s, int x, int y, int end, const gt_view *v)
     case INPUT_NEWLINE: {
         char ch[32];
         panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
+        if (v->m->words) { /* a token typed at the prompt: what begins so */
+            char tip[240], c[160];
+            keys_word_candidates(v, v->ui->prompt, c, sizeof c);
+            snprintf(buf, sizeof buf, "replace %s at step %s with: ", ch,
+                     report_commas(v->t, at, sizeof at));
+            snprintf(tip, sizeof tip, "   %s; Tab completes, Enter replaces, Esc cancels", c);
+            prompt_line(s, x, y, end, v, buf, tip);
+            return 1;
+        }
         snprintf(buf, sizeof buf, "replace %s at step %s with: ", ch,
                  report_commas(v->t, at, sizeof at));
         x += surf_text(s, x, y, end - x, R_KEY, buf);
