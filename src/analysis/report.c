@@ -121,23 +121,20 @@ static int char_class(const gt_model *m, int tok)
 
 /* With the loss taken along: the prediction after step p of window w of the next token
  * (a readout that overflows float32 is an error). */
-static int window_loss_step(shared *sh, const gt_run *run, double *scratch, size_t w,
+static int window_loss_step(shared *sh, const gt_run *run, gt_loss_block *blk, size_t w,
                             size_t p, gt_error *e)
 {
-    if (!sh->loss_sum || p + 1 >= win_len(sh, w))
+    if (!sh->loss_sum)
         return GT_OK;
-    const double l = loss_step(sh->ls, run_h(run, sh->layer), scratch,
-                               sh->tok[win_start(sh, w) + p + 1]);
-    if (isnan(l))
-        return run_readout_overflow(sh->m, win_start(sh, w) + p, e);
-    sh->loss_sum[w] += l;
-    sh->loss_cnt[w]++;
-    return GT_OK;
+    if (p + 1 >= win_len(sh, w)) /* the window's last step: its block taken */
+        return loss_block_flush(sh->ls, blk, e);
+    return loss_block_add(sh->ls, blk, run_h(run, sh->layer), sh->tok[win_start(sh, w) + p + 1],
+                          win_start(sh, w) + p, &sh->loss_sum[w], &sh->loss_cnt[w], e);
 }
 
 /* A plain RNN's window: no gates, h's saturation counted; a relu RNN's h that overflows
  * float32 is an error. */
-static int window_rnn(shared *sh, gt_run *run, double *scratch, size_t w, gt_error *e)
+static int window_rnn(shared *sh, gt_run *run, gt_loss_block *scratch, size_t w, gt_error *e)
 {
     const size_t H = sh->H, start = win_start(sh, w), n = win_len(sh, w);
     size_t *cnt = sh->hsat + w * 3;
@@ -145,8 +142,8 @@ static int window_rnn(shared *sh, gt_run *run, double *scratch, size_t w, gt_err
     for (size_t p = 0; p < n; p++) {
         run_step_layers(run, sh->tok[start + p], sh->layer);
         int rc = run_check_finite(run, sh->layer, start + p, e);
-        if (!rc)
-            rc = window_loss_step(sh, run, scratch, w, p, e);
+        rc = rc ? loss_block_failed(sh->ls, scratch, rc, e)
+                : window_loss_step(sh, run, scratch, w, p, e);
         if (rc)
             return rc;
         const float *h = run_h(run, sh->layer);
@@ -159,7 +156,7 @@ static int window_rnn(shared *sh, gt_run *run, double *scratch, size_t w, gt_err
     return GT_OK;
 }
 
-static int window_job(shared *sh, gt_run *run, double *scratch, size_t w, gt_error *e)
+static int window_job(shared *sh, gt_run *run, gt_loss_block *scratch, size_t w, gt_error *e)
 {
     const size_t H = sh->H, start = win_start(sh, w), n = win_len(sh, w);
     double *usum = sh->unit_sum + w * H, *gsum = sh->gate_sum + w * (size_t)sh->ngates * H;
@@ -169,8 +166,8 @@ static int window_job(shared *sh, gt_run *run, double *scratch, size_t w, gt_err
         int tk = sh->tok[start + p];
         run_step_layers(run, tk, sh->layer);
         int rc = run_check_finite(run, sh->layer, start + p, e);
-        if (!rc)
-            rc = window_loss_step(sh, run, scratch, w, p, e);
+        rc = rc ? loss_block_failed(sh->ls, scratch, rc, e)
+                : window_loss_step(sh, run, scratch, w, p, e);
         if (rc)
             return rc;
         const float *g = run_gates(run, sh->layer), *carry = g + H;
@@ -302,7 +299,7 @@ typedef struct worker {
     gt_run run;
     gt_perturb pt;
     int have_run, have_pt;
-    double *scratch;    /* loss_scratch, when the loss is taken along */
+    gt_loss_block blk;  /* the predictions waiting, when the loss is taken along */
     uint16_t *edbuf;
     const uint16_t **ed;
     double *abs_sum;    /* a job's decay sums, then added to its window's */
@@ -318,8 +315,8 @@ static int worker_begin(void *ctx, void **state, gt_error *e)
     if (run_init(&wk->run, sh->m, e))
         return e->code;
     wk->have_run = 1;
-    if (sh->ls && !(wk->scratch = malloc(loss_scratch(sh->m) * sizeof *wk->scratch)))
-        return gt_fail(e, GT_EFAIL, "out of memory for the report's threads");
+    if (sh->ls && loss_block_init(&wk->blk, sh->m, e))
+        return e->code;
     return GT_OK;
 }
 
@@ -345,9 +342,9 @@ static int worker_job(void *ctx, void *state, size_t i, gt_error *e)
     worker *wk = state;
     const job *jb = &sh->jobs[i];
     if (!jb->perturb && sh->ngates == 0) /* no gates: h's saturation */
-        return window_rnn(sh, &wk->run, wk->scratch, jb->win, e);
+        return window_rnn(sh, &wk->run, &wk->blk, jb->win, e);
     if (!jb->perturb)
-        return window_job(sh, &wk->run, wk->scratch, jb->win, e);
+        return window_job(sh, &wk->run, &wk->blk, jb->win, e);
     if (!wk->have_pt) {
         int rc = worker_perturb(sh, wk, e);
         if (rc)
@@ -366,7 +363,7 @@ static void worker_end(void *ctx, void *state)
     free(wk->abs_sum);
     free(wk->edbuf);
     free(wk->ed);
-    free(wk->scratch);
+    loss_block_free(&wk->blk);
     if (wk->have_pt)
         perturb_free(&wk->pt);
     if (wk->have_run)

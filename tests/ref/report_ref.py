@@ -122,6 +122,27 @@ def data_py_lines(data):
     return list(io.StringIO(data.decode("utf-8"), newline=None))
 
 
+def token_class(words, w, eos):
+    """The report's class of a token w (by_char: "space", "newline", "other"; a word
+    model's by_token: "punctuation", "eos", "other"; doc/measures.md)."""
+    if not words:
+        return "space" if w == " " else "newline" if w == "\n" else "other"
+    if eos:
+        return "eos"
+    punct = w != "" and all(
+        (0x20 < ord(ch) < 0x7F and not ch.isalnum()) or 0x2010 <= ord(ch) <= 0x205E
+        or ord(ch) in (0xA1, 0xA7, 0xAB, 0xB6, 0xB7, 0xBB, 0xBF) for ch in w)
+    return "punctuation" if punct else "other"
+
+
+def most_frequent(toks, count):
+    """The count + 1 most frequent tokens of toks (ties: the lower token first)."""
+    freq = {}
+    for t in toks:
+        freq[t] = freq.get(t, 0) + 1
+    return sorted(freq, key=lambda t: (-freq[t], t))[:count + 1]
+
+
 class Model:
     def __init__(self, path, vocab_from=None, gru_reset=None, nonlinearity=None, words=None):
         with open(path, "rb") as f:
@@ -223,26 +244,12 @@ class Model:
 
     def input_class(self, tok):
         """The report's class of an input (by_char, a word model's by_token)."""
-        if self.words:
-            if tok == self.eos:
-                return "eos"
-            w = self.vocab[tok]
-            punct = w != "" and all(
-                (0x20 < ord(ch) < 0x7F and not ch.isalnum()) or 0x2010 <= ord(ch) <= 0x205E
-                or ord(ch) in (0xA1, 0xA7, 0xAB, 0xB6, 0xB7, 0xBB, 0xBF) for ch in w)
-            return "punctuation" if punct else "other"
-        cp = self.code_point(tok)
-        return "space" if cp == 32 else "newline" if cp == 10 else "other"
+        return token_class(self.words, self.vocab[tok], self.words and tok == self.eos)
 
     def replacements(self, toks, count=64):
         """The report's replacements: every token, or a word model's count + 1 most
         frequent tokens of the text (ties: the lower token first)."""
-        if not self.words:
-            return list(range(self.V))
-        freq = {}
-        for t in toks:
-            freq[t] = freq.get(t, 0) + 1
-        return sorted(freq, key=lambda t: (-freq[t], t))[:count + 1]
+        return most_frequent(toks, count) if self.words else list(range(self.V))
 
     def x0(self, toks):
         """Layer 0's input for a batch of tokens: [B, D0]."""
