@@ -395,7 +395,9 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
         return;
     }
     if (!n || !pv->valid) {
-        panel_wrap(s, x, y, w, in.h, R_DIM, "no edit: press e to change a character");
+        panel_wrap(s, x, y, w, in.h, R_DIM,
+                   v->m->words ? "no edit: press e to change a token"
+                               : "no edit: press e to change a character");
         return;
     }
     edit_line(s, x, y, w, v, n);
