@@ -91,12 +91,15 @@ int main(int argc, char **argv)
     kernset_blas_idle();
     if (!(c.mode->flags & MODE_SCREEN))
         catch_interrupts();
-    gt_session s;
-    rc = cli_session_open(&s, &c, &e);
+    gt_session s = {0};
+    rc = cli_session_file(&c, &e);
+    if (rc == GT_OK)
+        rc = cli_session_open(&s, &c, &e);
     if (rc == GT_OK)
         rc = c.mode->each ? cli_each_model(&c, &s, c.mode->each, &e) : c.mode->run(&c, &s, &e);
     if (rc)
         fprintf(stderr, "gatetui: %s\n", e.msg);
     session_close(&s);
+    sessionfile_free(&c.sfile);
     return rc;
 }

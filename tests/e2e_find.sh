@@ -15,7 +15,7 @@ cat >"$work/run.sh" <<EOF
 cd "$work"
 $runner "$model" "$text" 2>err
 echo "EXIT=\$?"
-sleep 60
+sleep 3600
 EOF
 tm -f /dev/null new-session -d -s gt -x 120 -y 40 "sh $work/run.sh"
 wait_for 'gates, layer 0' >/dev/null

@@ -27,7 +27,7 @@ models_line() {
         head -1 | sed 's/ *$//'
 }
 
-tm -f /dev/null new-session -d -s gt -x 120 -y 40 "cd $work && $runner $A $P $G text.txt 2>err; echo EXIT=\$?; sleep 60"
+tm -f /dev/null new-session -d -s gt -x 120 -y 40 "cd $work && $runner $A $P $G text.txt 2>err; echo EXIT=\$?; sleep 3600"
 wait_for "lstm2.safetensors \[1/3\]" >/dev/null && wait_for "step 0 of 0..3,548" >/dev/null
 check $? "three models: the first is shown, [1/3] in the header"
 

@@ -43,7 +43,7 @@ same_numbers() {
     fi
 }
 
-tm -f /dev/null new-session -d -s gt -x 120 -y 40 "cd $work && $runner $model text.txt 2>err; echo EXIT=\$?; sleep 60"
+tm -f /dev/null new-session -d -s gt -x 120 -y 40 "cd $work && $runner $model text.txt 2>err; echo EXIT=\$?; sleep 3600"
 wait_for "step 0 of 0..377" >/dev/null
 check $? "the screen comes up"
 wait_for "no edit: press e"
@@ -58,13 +58,14 @@ screen | grep -qE "c (measured|meas\.)  F (forget-only|forget)  h hidden  L (lin
     screen | grep -qE "│ +1e0│"
 check $? "the curves are drawn on a log scale with their legend"
 same_numbers "edit 50:x" 0 64 50:x
-tm send-keys -t gt Escape
 "$bin" --export "$work/exp.txt" --step 50 --edit 50:x "$model" "$work/text.txt" 2>/dev/null
-i=0 # until the screen after Esc is the frame (or 10 s, times slow)
-while screen | sed -n '1,39p' >"$work/screen.txt" && ! sed -n '1,39p' "$work/exp.txt" |
-    cmp -s - "$work/screen.txt" && [ $i -lt $((200 * slow)) ]; do sleep 0.05; i=$((i + 1)); done
-    sed -n '1,39p' "$work/exp.txt" | cmp -s - "$work/screen.txt"
-check $? "the screen is the frame --export --edit 50:x draws"
+# until the screen is the frame (e2e_until), its carriers line computed too
+is_frame() { screen | sed -n '1,39p' >"$work/screen.txt" && sed -n '1,39p' "$work/exp.txt" | cmp -s - "$work/screen.txt"; }
+e2e_until is_frame >/dev/null
+is_frame
+r=$?
+check $r "the screen is the frame --export --edit 50:x draws"
+[ $r -eq 0 ] || sed -n '1,39p' "$work/exp.txt" | diff - "$work/screen.txt" | sed 's/^/#   /'
 
 tm send-keys -t gt +
 wait_for "K 128  \+/-" >/dev/null && wait_for "c/F( at k=|\()128"
@@ -160,7 +161,9 @@ tm send-keys -t gt q
 wait_for "EXIT=0" >/dev/null
 check $? "q quits (exit 0)"
 # the sample model: its report takes a second or two, computed by a child process that
-# Esc ends at once, as does quitting
+# Esc ends at once, as does quitting: what the processes use after Esc or q is held to a
+# quarter of what the whole report takes (gatetui --report, measured here), never to a
+# time on the clock
 sample="$src/samples/kjv-lstm.bin"
 sampletext="$src/samples/kjv-valid.txt"
 if [ "$slow" -gt 1 ]; then
@@ -169,7 +172,10 @@ elif [ -f "$sample" ] && [ -f "$sampletext" ]; then
     sample=$(cd "$(dirname "$sample")" && pwd)/kjv-lstm.bin
     sampletext=$(cd "$(dirname "$sampletext")" && pwd)/kjv-valid.txt
     children() { ps -o pid= --ppid "$1" 2>/dev/null | wc -l; }
-    tm respawn-pane -k -t gt "cd $work && $bin $sample $sampletext 2>err2; echo EXIT=\$?; sleep 60"
+    no_children() { [ "$(children "$1")" -eq 0 ]; }
+    e2e_cputime "$bin" --report "$sample" "$sampletext" >"$work/report" 2>/dev/null
+    quarter=$(awk -v t="$e2e_took" 'BEGIN { print t / 4 }')
+    tm respawn-pane -k -t gt "cd $work && $bin $sample $sampletext 2>err2; echo EXIT=\$?; sleep 3600"
     wait_for "step 0 of 0..43,234" >/dev/null
     gpid=$(ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | head -1)
     tm send-keys -t gt r
@@ -179,16 +185,16 @@ elif [ -f "$sample" ] && [ -f "$sampletext" ]; then
     wait_for "step 1 of 0..43,234" && screen | grep -q "computing the report"
     check $? "the keys keep working meanwhile"
     tm send-keys -t gt Escape
-    i=0
-    while [ $i -lt $((400 * slow)) ] && [ "$(children "$gpid")" -gt 0 ]; do sleep 0.05; i=$((i + 1)); done
-    [ "$(children "$gpid")" -eq 0 ] && wait_for "gates, layer 0: 256 units" >/dev/null
-    check $? "Esc closes the view and ends the computation (its child gone within 20 s)"
+    e2e_cpu=$quarter
+    e2e_until no_children "$gpid"
+    r=$?
+    e2e_cpu=""
+    [ $r -eq 0 ] && wait_for "gates, layer 0: 256 units" >/dev/null
+    check $? "Esc closes the view and ends the computation (its child gone, within $quarter s of processor time, a quarter of the report's)"
     tm send-keys -t gt r
-    i=0
-    while [ $i -lt $((2400 * slow)) ] && ! screen | grep -q "Gates over all positions"; do sleep 0.05; i=$((i + 1)); done
+    wait_for "Gates over all positions" >/dev/null
     screen | sed -n 's/^ \(forget f.*\)$/\1/p' | head -1 | sed 's/ *$//' >"$work/got"
-    "$bin" --report "$sample" "$sampletext" >"$work/report" 2>/dev/null &&
-        grep "^forget f" "$work/report" | head -1 >"$work/want" &&
+    grep "^forget f" "$work/report" | head -1 >"$work/want" &&
         [ -s "$work/want" ] && cmp -s "$work/want" "$work/got"
     check $? "r again: the sample's tables, as gatetui --report ($(cat "$work/got"))"
     tm send-keys -t gt r
@@ -200,19 +206,21 @@ elif [ -f "$sample" ] && [ -f "$sampletext" ]; then
     tm send-keys -t gt q
     wait_for "EXIT=0"
     check $? "q quits (exit 0)"
-    tm respawn-pane -k -t gt "cd $work && $bin $sample $sampletext 2>err3; echo EXIT=\$?; sleep 60"
+    tm respawn-pane -k -t gt "cd $work && $bin $sample $sampletext 2>err3; echo EXIT=\$?; sleep 3600"
     wait_for "step 0 of 0..43,234" >/dev/null
     gpid=$(ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | head -1)
     tm send-keys -t gt r
     wait_for "computing the report of layer 0" >/dev/null
     t0=$(date +%s%N)
     tm send-keys -t gt q
+    e2e_cpu=$quarter
     wait_for "EXIT=0"
     r=$?
+    e2e_cpu=""
     t1=$(date +%s%N)
     ms=$(((t1 - t0) / 1000000))
-    [ $r -eq 0 ] && [ "$ms" -lt 1500 ] && ! kill -0 "$gpid" 2>/dev/null
-    check $? "q while the report is computed quits at once (${ms} ms)"
+    [ $r -eq 0 ] && ! kill -0 "$gpid" 2>/dev/null
+    check $? "q while the report is computed quits at once (${ms} ms, within $quarter s of processor time)"
 else
     bail "the sample model $sample or its text is missing"
 fi

@@ -18,7 +18,7 @@ cat >"$work/run.sh" <<SH
 cd "$work"
 $runner "$dir/kjv-rnn.bin" "$dir/kjv-lstm.bin" "$dir/kjv-valid.txt" 2>err
 echo "EXIT=\$?"
-sleep 60
+sleep 3600
 SH
 tm -f /dev/null new-session -d -s gt -x 120 -y 40 "sh $work/run.sh"
 wait_for "kjv-rnn.bin \[1/2\]: RNN \(tanh\)"

@@ -138,19 +138,24 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
     cat "$work/long1.txt" "$work/long1.txt" >"$work/long2.txt" && mv "$work/long2.txt" "$work/long1.txt"
 done
 sample="$srcabs/samples/kjv-lstm.bin"
-interrupt() { # interrupt WHAT CMD...: SIGINT once it has run 1 s; it must end within 20 s more
-                # (a generous limit for a loaded machine: uninterrupted it runs for minutes)
+# used PID SECONDS: process PID (with every process under it) has used SECONDS of
+# processor time
+used() { [ "$(e2e_ticks "$1")" -ge "$(e2e_s2t "$2")" ] || ! kill -0 "$1" 2>/dev/null; }
+interrupt() { # interrupt WHAT CMD...: SIGINT once it has used 1 s of processor time; it must
+                # end having used at most 5 s more (uninterrupted it runs for minutes)
     what=$1
     shift
     "$@" >"$work/int.out" 2>"$work/err" &
     p=$!
-    sleep 1
+    e2e_roots=$p
+    e2e_until used $p 1
+    e2e_roots=""
     kill -INT $p
-    i=0
-    while kill -0 $p 2>/dev/null && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+    e2e_gone $p 5
+    gone=$?
     wait $p
     st=$?
-    [ $st -eq 130 ] && [ $i -lt 400 ] && says "gatetui: interrupted (SIGINT)"
+    [ $st -eq 130 ] && [ $gone -eq 0 ] && says "gatetui: interrupted (SIGINT)"
     check $? "Ctrl-C during $what ends it at once with a message (exit $st)"
 }
 interrupt "--report" "$bin" --report --windows 100000 "$sample" "$work/long1.txt"
@@ -192,7 +197,7 @@ done
 echo "EXIT=\$st"
 stty -a >"$work/stty.after-$r"
 cd /
-exec sleep 600
+exec sleep 3600
 EOF
     if [ -z "$started" ]; then
         tm -f /dev/null new-session -d -s gt -x 120 -y 40 "sh $work/run-$r.sh"
@@ -260,11 +265,8 @@ for s in 1x1 300x100 2x80 80x2 64x22 63x21 1x1; do
     tm resize-window -t gt -x "${s%x*}" -y "${s#*x}"
 done
 tm resize-window -t gt -x 120 -y 40
-i=0
-while ! screen | cmp -s - "$work/pre-storm.txt" && [ $i -lt $((400 * slow)) ]; do
-    sleep 0.05
-    i=$((i + 1))
-done
+is_pre_storm() { screen | cmp -s - "$work/pre-storm.txt"; }
+e2e_until is_pre_storm >/dev/null
 p=$(pid)
 [ -n "$p" ] && kill -0 "$p" && screen | cmp -s - "$work/pre-storm.txt"
 r=$?
@@ -332,12 +334,11 @@ keep=$runner
 runner="sh $work/nohup.sh $runner"
 start hupign "$work" "$sigmodel" "$sigtext"
 runner=$keep
-wait_for "step 0 of 0\.\." >/dev/null
+wait_for "step 0 of 0\.\."
 p=$(pid)
-[ -n "$p" ] && kill -HUP "$p"
-sleep 1
+[ -n "$p" ] && kill -HUP "$p" # handled before the key that follows is read
 tm send-keys -t gt j
-wait_for "unit 1, layer 0" >/dev/null && kill -0 "$p" 2>/dev/null && tm send-keys -t gt q &&
+wait_for "unit 1, layer 0" && kill -0 "$p" 2>/dev/null && tm send-keys -t gt q &&
     restored hupign 0
 check $? "SIGHUP ignored when it started (nohup): still running after one, then q exits 0"
 if [ -n "${GATETUI_VALGRIND:-}" ]; then

@@ -22,7 +22,7 @@ cat >"$work/run.sh" <<SH
 cd "$work"
 $runner "$dir/kjv-lstm.bin" "$dir/kjv-gru.bin" "$dir/kjv-rnn.bin" "$dir/kjv-valid.txt" 2>err
 echo "EXIT=\$?"
-sleep 60
+sleep 3600
 SH
 tm -f /dev/null new-session -d -s gt -x 100 -y 30 "sh $work/run.sh"
 wait_for "kjv-lstm.bin \[1/3\]"
@@ -58,8 +58,8 @@ check $? "o p: the units sorted by importance"
 wait_gone "importance: computing|computing each unit" >/dev/null
 before=$(settled | sed -n 2p | grep -oE "loss of '.': [0-9.]+ nats")
 keys '>'
-bad=0 marked=0 i=0
-while [ $i -lt 2400 ]; do
+# each frame while the pass computes, until the new values are shown (e2e_until)
+watch_frame() {
     f=$(screen)
     head2=$(printf '%s\n' "$f" | sed -n 2p)
     title=$(printf '%s\n' "$f" | grep -E "^─ " | sed -n 2p)
@@ -81,12 +81,13 @@ while [ $i -lt 2400 ]; do
                 bad=1
                 echo "# the new label over the values of before, unmarked: $head2"
             }
-            break
+            return 0
         fi
     fi
-    sleep 0.05
-    i=$((i + 1))
-done
+    return 1
+}
+bad=0 marked=0
+e2e_until watch_frame
 after=$(settled | sed -n 2p)
 printf '%s' "$after" | grep -q "forget bias +0.5@0" && ! printf '%s' "$after" | grep -q "as before"
 check $? "> at step 20,000: the model as changed computed, its label without the mark"

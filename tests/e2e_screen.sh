@@ -24,7 +24,7 @@ cd "$work"
 umask 027
 $runner "$model" "$text" 2>err
 echo "EXIT=\$?"
-sleep 60
+sleep 3600
 SH
 tm -f /dev/null new-session -d -s gt -x 120 -y 40 "sh $work/run.sh"
 wait_for "step 0 of 0..43,234"
@@ -91,9 +91,7 @@ check $? "Esc: nothing edited"
 # the unit table: the report's rows computed in the background, sorted by the measured
 # half-life the longest-lived unit first (69 does not halve within K), Enter selects it
 keys U
-i=0 # the report: a second or two, a minute under the sanitizers
-while [ $i -lt $((2400 * slow)) ] && ! screen | grep -q "t½ meas .* right"; do sleep 0.05; i=$((i + 1)); done
-wait_for "t½ meas .* right"
+wait_for "t½ meas .* right" # the report: a second or two, a minute under the sanitizers
 check $? "U: the unit table of the sample LSTM"
 keys Right Right Right Right Right Right
 wait_for "by t½ meas▼"

@@ -26,7 +26,7 @@ printf 'BEFORE-%s\n' "$run"
 env $envs $runner "$model" "$txt" 2>err-$run
 echo "EXIT=\$?"
 stty -g >stty.after-$run
-sleep 60
+sleep 3600
 EOF
     if [ "$run" = 1 ]; then
         tm -f /dev/null new-session -d -s gt -x 120 -y 40 "sh $work/run-$run.sh"
@@ -224,9 +224,7 @@ tm send-keys -t gt Escape
 wait_gone "computing the states" && screen | grep -q "step 0 of 0..$(commas $last)"
 check $? "Esc stops the pass; the cursor stays"
 tm send-keys -t gt End
-i=0
-while [ $i -lt 3000 ] && ! screen | grep -q "step $(commas $last) of 0..$(commas $last)"; do sleep 0.1; i=$((i + 1)); done
-screen | grep -q "step $(commas $last) of 0..$(commas $last)"
+wait_for "step $(commas $last) of 0..$(commas $last)" >/dev/null
 check $? "End again resumes the pass and arrives at the last step"
 if [ "$slow" -gt 1 ]; then
     skip "the memory of a process under valgrind is valgrind's"

@@ -73,6 +73,50 @@ check $? "u undoes"
 keys / Moab Enter
 wait_for "token 'Moab'"
 check $? "/ finds a token"
+# edits written (w) and a session (W) read back (thou at step 40 is still made): law over
+# it, a word in place of <eos>, <eos> in place of a word
+keys g 40 Enter e l a w Enter
+wait_for "token 'law' \(edited, was 'his'\)" >/dev/null
+keys g 48 Enter e l a w Enter
+wait_for "token 'law' \(edited, was <eos>\)"
+check $? "e law at step 48: a word where the text has <eos>"
+keys g 46 Enter e '<eos>' Enter
+wait_for "token <eos> \(edited, was 'sons'\)"
+check $? "e <eos> at step 46: <eos> where the text has a word"
+keys g 48 Enter w
+wait_for "its edits to ./text-edited.edits.txt"
+check $? "w writes the edited text and its edits' list"
+printf '40\this\tthou\n40\tthou\tlaw\n48\t<eos>\tlaw\n46\tsons\t<eos>\n' >"$work/want.edits"
+grep -v '^#' "$work/text-edited.edits.txt" | cut -f1,3,4 | cmp -s - "$work/want.edits"
+st=$?
+check $st "the list names the tokens by their words (the offsets: --export --edits below)"
+[ $st -eq 0 ] || sed 's/^/#   | /' "$work/text-edited.edits.txt"
+keys W
+wait_for "session written to ./text.gatetui-session.json"
+check $? "W writes the session"
+keys x
+wait_for "frame written to ./text-step48-edited.txt" >/dev/null
+# rows FILE: the frame but its status line
+rows() { sed -n '1,29p' "$1"; }
+"$bin" --export "$work/edits.txt" --step 48 --size 100x30 --edits "$work/text-edited.edits.txt" \
+    "$fix/w_lstm.safetensors" "$fix/text.txt" 2>"$work/edits.err"
+rows "$work/edits.txt" | cmp -s - "$(rows "$work/text-step48-edited.txt" >"$work/x.rows"; echo "$work/x.rows")"
+check $? "--export --edits with w's list: the frame x wrote"
+grep -q '"before": "<eos>",' "$work/text.gatetui-session.json" &&
+    grep -q '"after": "law"' "$work/text.gatetui-session.json" &&
+    grep -q '"tokens": null' "$work/text.gatetui-session.json"
+check $? "the session names the edits' tokens by their words"
+"$bin" --export "$work/sess.txt" --size 100x30 --session "$work/text.gatetui-session.json" \
+    2>"$work/sess.err"
+rows "$work/sess.txt" | cmp -s - "$work/x.rows"
+st=$?
+check $st "--export --session renders the frame x wrote"
+[ $st -eq 0 ] || { rows "$work/sess.txt" | diff "$work/x.rows" - | head -10 | sed 's/^/# /'; sed 's/^/# /' "$work/sess.err"; }
+"$bin" --export "$work/edited.txt" --step 0 --size 100x30 --edits "$work/text-edited.edits.txt" \
+    "$fix/w_lstm.safetensors" "$work/text-edited.txt" 2>"$work/edited.err"
+grep -q "^gatetui: .*text-edited.edits.txt:3: step 40 holds 'law', not 'his': the list was made for another text (or model)\$" "$work/edited.err"
+check $? "the list against the edited text: refused, naming the step's token ($(tail -1 "$work/edited.err"))"
+
 keys q q
 wait_for "EXIT=0"
 check $? "q q quits (exit 0)"

@@ -24,9 +24,10 @@ clean() {
 }
 # run ARGS...: gatetui's output in $work/out and $work/err, its exit status in $work/rc
 run() {
-    rm -f "$work/page.html"
+    rm -f "$work/page.html" "$work/fig.svg" "$work/fig.svg.csv"
     "$bin" "$@" >"$work/out" 2>"$work/err"
     echo $? >"$work/rc"
+    [ ! -f "$work/fig.svg.csv" ] || cat "$work/fig.svg.csv" >>"$work/out" # its numbers too
 }
 show() {
     echo "# exit $(cat "$work/rc")"
@@ -60,6 +61,9 @@ args_of() {
     fixed-points) echo "--fixed-points e --starts 8" ;;
     importance) echo "--importance --windows 8" ;;
     sweep) echo "--report --sweep-forget-bias 0:2:1 --windows 8" ;;
+    effect) echo "--effect [aeiou] --windows 8" ;;
+    carriers) echo "--carriers --edit 1200:x" ;;
+    figure) echo "--figure $work/fig.svg halflives --windows 8" ;;
     *) return 1 ;;
     esac
 }

@@ -246,6 +246,39 @@ static void sheets(gt_models *ms)
     shot(ms, "derivative-esc", 120, 40, 1, "Esc closes the derivative, Esc again ends the selection");
 }
 
+/* The carriers of the edit made above (B), and the effect of an ablation where a hypothesis
+ * holds: its status line, its sheet (I), Esc stopping it, and the sheet without an
+ * intervention. */
+static void causes(gt_models *ms)
+{
+    type(ms, "B");
+    shot(ms, "carriers-100x30", 100, 30, 1, "B: every unit by what it carries of the edit");
+    type(ms, "jjj");
+    shot(ms, "carriers-80x24-ascii", 80, 24, 0, "scrolled, at 80x24 in ASCII");
+    type(ms, "B");
+    shot(ms, "carriers-closed", 100, 30, 1, "B again: the panels, the carried-by line");
+    type(ms, "ma\n");
+    type(ms, "alh");
+    shot(ms, "effect-status-100x30", 100, 30, 1, "m a, a, a step on and back: the deltas in the status line");
+    shot(ms, "effect-status-80x24-ascii", 80, 24, 0, "at 80x24 in ASCII: the shorter form");
+    type(ms, "I");
+    shot(ms, "effect-100x30", 100, 30, 1, "I: the effect's table with its controls");
+    type(ms, "J");
+    shot(ms, "effect-80x24-ascii", 80, 24, 0, "a page on, at 80x24 in ASCII");
+    type(ms, "I>");
+    gt_view *v = models_view(ms);
+    const int was_busy = data_effect_busy(&v->effect);
+    press(ms, K_ESC, 0, 0);
+    tap_ok(was_busy && v->effect.state == EFFECT_STOPPED && !data_effect_busy(&v->effect),
+           "Esc stops the effect's computation (it was running: %d)", was_busy);
+    shot(ms, "effect-stopped", 100, 30, 1, "I closed, >, Esc: the effect stopped");
+    type(ms, "I");
+    shot(ms, "effect-again", 100, 30, 1, "I: computed again for the ablation and the bias");
+    type(ms, "Z");
+    shot(ms, "effect-none", 100, 30, 1, "Z: no intervention, the sheet says what it needs");
+    type(ms, "\033");
+}
+
 /* Two models: the report's table that compares them, scrolled, one model's whole report. */
 static void two_models(gt_models *ms)
 {
@@ -302,6 +335,7 @@ int main(int argc, char **argv)
         if (k == 1) {
             panels_and_prompts(&ms);
             sheets(&ms);
+            causes(&ms);
         } else {
             two_models(&ms);
         }

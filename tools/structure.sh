@@ -15,7 +15,7 @@
 # Usage: tools/structure.sh [SRCDIR [BUILDDIR]] (default: the tree this script is in, built
 # in place). The layers, lowest first, are the folders of src/ in LAYERS below.
 set -u
-LAYERS="base compute format engine analysis screen term cli main"
+LAYERS="base compute format engine analysis figure screen term cli main"
 MAXLEN=80
 MAINMAX=400
 here=$(cd "$(dirname "$0")/.." && pwd)

@@ -44,12 +44,15 @@ int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const 
                      size_t steps, size_t warmup, int threads, gt_error *e);
 void lyapunov_free(gt_lyapunov *l);
 
-/* The eigenvalues of J_T (the step reading tok[T]), by modulus, largest first, and the
- * carry gates at T (f of an LSTM, z of a GRU, none of a plain RNN), largest first. */
+/* The eigenvalues of J_T (the step reading tok[T]), by modulus, largest first (ties as
+ * doc/measures.md, "The eigenvalues at a step", orders them: by the imaginary part, then the
+ * real part, largest first), all of them by LAPACK or the k largest by ARPACK, and the carry
+ * gates at T (f of an LSTM, z of a GRU, none of a plain RNN), largest first. */
 typedef struct gt_spectrum {
     int layer, n, H;
+    int count;                        /* the eigenvalues held: n, or the k largest */
     size_t step;
-    double *re, *im, *abs, *halflife; /* [n]; half-life ln 1/2 / ln |lambda|, NAN at >= 1 */
+    double *re, *im, *abs, *halflife; /* [count]; half-life ln 1/2 / ln |lambda|, NAN at >= 1 */
     double *carry;                    /* [H]; NAN for a plain RNN (no carry gate) */
 } gt_spectrum;
 
@@ -60,6 +63,11 @@ int spectrum_compute(gt_spectrum *s, const gt_model *m, int layer, const uint16_
  * number, for s->step and the messages. */
 int spectrum_from(gt_spectrum *s, const gt_model *m, int layer, const float *h,
                   const float *c, uint16_t tok, size_t T, gt_error *e);
+/* The k largest of them alone (1 <= k < n; k <= 0 or k >= n: all), from the same state, by
+ * ARPACK's implicitly restarted Arnoldi method (what the derivative sheet shows: a few
+ * milliseconds where the whole spectrum takes a tenth of a second). */
+int spectrum_top_from(gt_spectrum *s, const gt_model *m, int layer, const float *h,
+                      const float *c, uint16_t tok, size_t T, int k, gt_error *e);
 void spectrum_free(gt_spectrum *s);
 
 /* Fixed points of layers 0..layer under a held token (Newton's method, doc/measures.md,

@@ -54,6 +54,7 @@ typedef struct gt_effect_one {
 
 typedef struct gt_effect {
     const char *step_noun; /* "character", or a word model's "token" (model_step_noun) */
+    const char *step_abbr; /* its short form in tables: "char" or "token" (model_step_abbr) */
     int layer;          /* the layer the intervention changes; -1 when it changes several */
     int set_size;       /* n: the units ablated (an ablation alone), 0 otherwise */
     int *tested;        /* [n] the ablated units, ascending */

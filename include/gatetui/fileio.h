@@ -45,16 +45,29 @@ void filecopy_free(gt_filecopy *m);
 /* 1 when path no longer names the file m was read from as it was (another file, another
  * size or modification time, or none), 0 when it does. */
 int file_changed(const gt_filecopy *m, const char *path);
-/* Writes data to a new temporary file in dir; its name goes to tmp. */
-int file_write_temp(const char *dir, const char *data, size_t n, char *tmp, size_t tn,
-                    gt_error *e);
-/* Gives the temporary file the name path unless something has it, and removes the temporary
- * name: 0, EEXIST, or another errno. Where hard links are not supported, writes path with
- * O_EXCL instead. */
-int file_publish(const char *tmp, const char *path, const char *data, size_t n);
 /* Writes data to path, which must not exist (GT_EINPUT, "the file exists; not overwritten",
  * if it does). Interrupting signals wait until the file is whole or gone. */
 int file_write_new(const char *path, const char *data, size_t n, gt_error *e);
+
+/* Writes data to path in place of the file there (a file of gatetui's own: the session
+ * file W writes again), written whole under a temporary name first and renamed over it, so
+ * that the file is the old one or the new one, never part of either. */
+int file_replace(const char *path, const char *data, size_t n, gt_error *e);
+/* One of several files written together under one name (file_write_numbered): the ending
+ * its file's name has after that name, and its bytes. */
+typedef struct gt_filepart {
+    const char *suffix;
+    const char *data;
+    size_t n;
+} gt_filepart;
+/* Writes the parts as new files in directory dir under the first name of base + ext,
+ * base-2 + ext, ... base-9999 + ext for which no part's file (the name, then its suffix)
+ * exists, each under a temporary name first (O_EXCL), then linked (never over a file;
+ * where hard links are not supported, written with O_EXCL instead); a name taken
+ * meanwhile by one of them: the parts already written under it removed, the next name
+ * tried. The name chosen (without dir) into out. */
+int file_write_numbered(const char *dir, const char *base, const char *ext,
+                        const gt_filepart *part, int nparts, char *out, size_t n, gt_error *e);
 
 /* Reads a whole file into a malloc'ed buffer (NUL-terminated, *n bytes); a file, pipe or
  * device of more than GT_MAX_FILE_BYTES is refused once that much has been read. With

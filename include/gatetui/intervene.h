@@ -68,6 +68,13 @@ int iv_toggle_carousel(gt_intervention *iv, int layer);
  * carousel@1"), or "" when nothing is. */
 void iv_describe(const gt_intervention *iv, char *buf, size_t n);
 
+/* The command line's arguments that make iv from none, in order: fn(ctx, kind, arg) for
+ * each, kind 'f' (--forget-bias "D@L:UNITS", D with every digit a double needs), 'a'
+ * (--ablate "L:UNITS") or 'c' (--carousel@L: "L"), layer by layer; a nonzero return of fn
+ * stops them and is returned. A session file keeps a model's interventions so. */
+int iv_args(const gt_intervention *iv, int (*fn)(void *ctx, char kind, const char *arg),
+            void *ctx, gt_error *e);
+
 /* out = m changed by iv (a copy sharing m's unchanged parts; m must outlive it). Free it
  * with iv_model_free, never model_free. */
 int iv_apply(gt_model *out, const gt_model *m, const gt_intervention *iv, gt_error *e);

@@ -121,6 +121,12 @@ int model_file_changed(const gt_model *m);
 int model_token(const gt_model *m, uint32_t cp);
 /* A word model's token spelled w[0..len), or -1 when it is not in the vocabulary. */
 int model_word_token(const gt_model *m, const char *w, size_t len);
+/* The token whose text is s: a word model's word, another model's one character (s its
+ * UTF-8); -1 when s is no token of the vocabulary. */
+int model_token_named(const gt_model *m, const char *s);
+/* Token tok's text, as model_token_named reads it: a word model's word, or the character
+ * as UTF-8 into buf (at least 8 bytes; "" for a token no character maps to). */
+const char *model_token_text(const gt_model *m, int tok, char *buf);
 /* How many of a word model's tokens begin with p[0..len) (0 for a character model); they
  * are m->word_sorted[*first ..], in the byte order of their texts. */
 int model_word_prefix(const gt_model *m, const char *p, size_t len, int *first);

@@ -23,6 +23,12 @@ typedef struct gt_session_iv {
     const char *arg;
 } gt_session_iv;
 
+/* A list of interventions (a session file's, for one model). */
+typedef struct gt_session_ivs {
+    const gt_session_iv *iv;
+    int n;
+} gt_session_ivs;
+
 typedef struct gt_session_options {
     const char *const *model_path; /* [nmodels] */
     int nmodels;
@@ -30,6 +36,8 @@ typedef struct gt_session_options {
     gt_model_options model;
     const gt_session_iv *iv;       /* [niv], applied in order to every model */
     int niv;
+    const gt_session_ivs *each;    /* [nmodels]: model k's own, applied after those (a
+                                    * session file's); NULL: none */
     /* called after model k has been loaded, before the next is (NULL: none): the caller's
      * own checks of it (a layer it lacks, a mode it cannot run), so that a run stops at the
      * first model that does not fit */
@@ -54,6 +62,8 @@ typedef struct gt_session {
     gt_session_model *model; /* [n] */
     gt_text text;            /* the text, in the tokens of model text_of (session_text_for) */
     int text_of;
+    gt_session_options opt;  /* what it was opened with (the paths, the model options: a
+                              * session file names them); its strings are the caller's */
     /* private */
     gt_model *loaded;        /* [n] */
     uint16_t **maps;         /* [n] */

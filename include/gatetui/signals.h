@@ -48,4 +48,9 @@ typedef struct gt_pass_options {
 int signals_pass(const gt_model *m, const uint16_t *tok, size_t n, const gt_pass_options *o,
                  gt_signals_fn fn, void *ctx, gt_error *e);
 
+/* Unit `unit`'s signal s on layer o->layer at steps from..to (inclusive) of one run from the
+ * zero state over tok[0..to], into v[0 .. to - from]: the values --dump prints. */
+int signals_collect(const gt_model *m, const uint16_t *tok, const gt_pass_options *o, int s,
+                    int unit, size_t from, size_t to, float *v, gt_error *e);
+
 #endif

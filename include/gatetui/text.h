@@ -11,6 +11,7 @@
 
 #include "gatetui/error.h"
 #include "gatetui/model.h"
+#include "gatetui/sha256.h"
 
 /* Every TEXT_MARK-th step's byte offset is kept. */
 #define TEXT_MARK 64
@@ -27,6 +28,9 @@ typedef struct gt_text {
     const gt_model *model; /* whose vocabulary made the steps */
     int bytes_mode;        /* tokens are bytes, not code points */
     int words;             /* tokens are a word model's words (section 27) */
+    char file_sha256[SHA256_HEX]; /* a word model's: the SHA-256 of the file as read (bytes holds
+                                     the tokens joined), and its size; what a session names */
+    size_t file_size;
     size_t unknown;        /* a word model's: the words read as <unk> */
     char *unk_word[TEXT_SKIP_KINDS]; /* the first distinct of them (counts in skip_count) */
     int unk_kinds;

@@ -7,19 +7,9 @@
 #include <stdio.h>
 
 #include "analysis/jsonout.h"
+#include "analysis/steptext.h"
 #include "gatetui/carriers.h"
 #include "gatetui/utf8.h"
-
-/* Token tok of the model as a character (a word model's: its word), printable. */
-static const char *char_of(const gt_model *m, int tok, char *buf, size_t n)
-{
-    if (m->words)
-        return utf8_printable(buf, n, m->vocab_word[tok]);
-    char raw[8] = {0};
-    const int len = utf8_encode(m->vocab_cp[tok], raw);
-    raw[len > 0 ? len : 0] = 0;
-    return utf8_printable(buf, n, raw);
-}
 
 /* A share as a percentage, or "-" where there is none. */
 static const char *percent(char *buf, size_t n, double v)
@@ -38,7 +28,7 @@ int carriers_print_text(FILE *f, const gt_carriers *r, const char *interventions
     const int n = top > 0 && top < r->hidden ? top : r->hidden;
     fprintf(f, "Carriers of the edit at step %s ('%s' -> '%s') on layer %d's %d units, K = %zu "
                "steps after it\n", report_commas(r->step, step, sizeof step),
-            char_of(r->m, r->from, a, sizeof a), char_of(r->m, r->to, b, sizeof b), r->layer,
+            steptext_printable(r->m, r->from, a, sizeof a), steptext_printable(r->m, r->to, b, sizeof b), r->layer,
             r->hidden, r->horizon);
     if (interventions && *interventions)
         fprintf(f, "interventions: %s\n", interventions);
@@ -62,8 +52,8 @@ int carriers_print_json(FILE *f, const gt_carriers *r, const char *interventions
     char a[32], b[32];
     json_t *root = json_object(), *units = json_array();
     json_object_set_new(root, "edit", json_pack("{s:I, s:s, s:s}", "step", (json_int_t)r->step,
-                                                "from", char_of(r->m, r->from, a, sizeof a),
-                                                "to", char_of(r->m, r->to, b, sizeof b)));
+                                                "from", steptext_printable(r->m, r->from, a, sizeof a),
+                                                "to", steptext_printable(r->m, r->to, b, sizeof b)));
     json_object_set_new(root, "layer", json_integer(r->layer));
     json_object_set_new(root, "horizon", json_integer((json_int_t)r->horizon));
     json_object_set_new(root, "effect", jsonout_num(r->effect));

@@ -96,7 +96,7 @@ int spectrum_print_text(FILE *f, const gt_spectrum *s, gt_error *e)
             carry ? ", against the carry gates sorted" : " (a plain RNN: no carry gate to set beside them)");
     fprintf(f, "   i            re            im           |l|   half-life%s\n",
             carry ? "         carry" : "");
-    for (int i = 0; i < s->n; i++) {
+    for (int i = 0; i < s->count; i++) {
         fprintf(f, "%4d  %12.6g  %12.6g  %12.6g  %10s", i, s->re[i], s->im[i], s->abs[i],
                 hl_text(s->halflife[i], a, sizeof a));
         if (i < s->H && carry)
@@ -111,7 +111,7 @@ int spectrum_print_json(FILE *f, const gt_spectrum *s, gt_error *e)
     json_t *root = json_object(), *ev = json_array();
     json_object_set_new(root, "step", json_integer((json_int_t)s->step));
     json_object_set_new(root, "layer", json_integer(s->layer));
-    for (int i = 0; i < s->n; i++) {
+    for (int i = 0; i < s->count; i++) {
         json_t *o = json_object();
         json_object_set_new(o, "re", jsonout_num(s->re[i]));
         json_object_set_new(o, "im", jsonout_num(s->im[i]));

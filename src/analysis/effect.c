@@ -559,6 +559,7 @@ int effect_compute(gt_effect *r, const gt_model *base, const gt_model *with,
 {
     memset(r, 0, sizeof *r);
     r->step_noun = model_step_noun(base);
+    r->step_abbr = model_step_abbr(base);
     int rc = check(base, steps, nregex, o, e);
     if (rc)
         return rc;

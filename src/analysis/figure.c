@@ -177,21 +177,6 @@ static int figure_write(FILE *f, const gt_figure *fg, const uint16_t *tok, const
     return ferror(f) ? -1 : 0;
 }
 
-/* Collects the unit's values over [from, to]. */
-typedef struct collect {
-    const gt_figure *fg;
-    float *v;
-} collect;
-
-static int collect_step(void *ctx, size_t t, const gt_run *r)
-{
-    collect *c = ctx;
-    const gt_figure *fg = c->fg;
-    if (t >= fg->from)
-        c->v[t - fg->from] = signals_of(r, fg->layer, fg->signal)[fg->unit];
-    return t >= fg->to;
-}
-
 int figure_page(char **page, size_t *len, const gt_figure *fg, const uint16_t *tok,
                 const float *values, gt_error *e)
 {
@@ -213,19 +198,21 @@ int figure_html(const char *path, FILE *out, const gt_figure *fg, const uint16_t
     if (fg->from > fg->to || fg->to >= n)
         return gt_fail(e, GT_EINPUT, "steps %zu to %zu: outside the text (steps 0..%zu)",
                        fg->from, fg->to, n - 1);
-    collect c = {fg, malloc((fg->to - fg->from + 1) * sizeof(float))};
-    if (!c.v)
+    float *v = malloc((fg->to - fg->from + 1) * sizeof(float));
+    if (!v)
         return gt_fail(e, GT_EFAIL, "out of memory for %zu values", fg->to - fg->from + 1);
-    int rc = fg->score ? GT_OK : signals_pass(fg->m, tok, fg->to + 1, o, collect_step, &c, e);
+    int rc = fg->score ? GT_OK
+                       : signals_collect(fg->m, tok, o, fg->signal, fg->unit, fg->from, fg->to,
+                                         v, e);
     char *page = NULL;
     size_t len = 0;
     if (rc == GT_OK)
-        rc = figure_page(&page, &len, fg, tok, c.v, e);
+        rc = figure_page(&page, &len, fg, tok, v, e);
     if (rc == GT_OK && path)
         rc = file_write_new(path, page, len, e);
     else if (rc == GT_OK && (fwrite(page, 1, len, out) != len || fflush(out) != 0))
         rc = gt_fail(e, GT_EFAIL, "error writing the page: %s", strerror(errno));
     free(page);
-    free(c.v);
+    free(v);
     return rc;
 }

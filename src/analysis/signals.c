@@ -85,3 +85,24 @@ int signals_pass(const gt_model *m, const uint16_t *tok, size_t n, const gt_pass
     run_free(&r);
     return rc;
 }
+
+typedef struct collect {
+    int layer, signal, unit;
+    size_t from, to;
+    float *v;
+} collect;
+
+static int collect_step(void *ctx, size_t t, const gt_run *r)
+{
+    collect *c = ctx;
+    if (t >= c->from)
+        c->v[t - c->from] = signals_of(r, c->layer, c->signal)[c->unit];
+    return t >= c->to;
+}
+
+int signals_collect(const gt_model *m, const uint16_t *tok, const gt_pass_options *o, int s,
+                    int unit, size_t from, size_t to, float *v, gt_error *e)
+{
+    collect c = {o->layer, s, unit, from, to, v};
+    return signals_pass(m, tok, to + 1, o, collect_step, &c, e);
+}

@@ -1,12 +1,14 @@
-/* The eigenvalues of one step's whole Jacobian (see dynamics.h), by LAPACK's dgeev. */
+/* The eigenvalues of one step's whole Jacobian (see dynamics.h): all by LAPACK's dgeev, or
+ * the largest by ARPACK (eigen.h). */
 #include "config.h"
 
-#include <lapacke.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dynrun.h"
+#include "eigen.h"
 #include "gatetui/dynamics.h"
 
 void spectrum_free(gt_spectrum *s)
@@ -16,24 +18,13 @@ void spectrum_free(gt_spectrum *s)
     memset(s, 0, sizeof *s);
 }
 
-/* Sorts the n eigenvalues by modulus, largest first (a conjugate pair: + before -). */
-static void sort_eigen(gt_spectrum *s, const double *wr, const double *wi)
+/* The moduli and half-lives of s's count eigenvalues, ordered. */
+static void moduli(gt_spectrum *s)
 {
-    const size_t n = (size_t)s->n;
-    double *key = s->halflife; /* scratch: (abs, im, re) triples sorted as one */
-    for (size_t i = 0; i < n; i++) {
-        key[3 * i] = hypot(wr[i], wi[i]);
-        key[3 * i + 1] = wi[i];
-        key[3 * i + 2] = wr[i];
-    }
-    qsort(key, n, 3 * sizeof *key, dyn_cmp_desc);
-    for (size_t i = 0; i < n; i++) {
-        s->abs[i] = key[3 * i];
-        s->im[i] = key[3 * i + 1];
-        s->re[i] = key[3 * i + 2];
-    }
-    for (size_t i = 0; i < n; i++)
+    for (int i = 0; i < s->count; i++) {
+        s->abs[i] = hypot(s->re[i], s->im[i]);
         s->halflife[i] = !(s->abs[i] < 1) ? NAN : s->abs[i] > 0 ? log(0.5) / log(s->abs[i]) : 0;
+    }
 }
 
 /* d opened on layer and s's arrays allocated for it (s->step = T). */
@@ -49,8 +40,7 @@ static int spectrum_open(gt_spectrum *s, dynrun *d, const gt_model *m, int layer
     s->step = T;
     s->n = d->n;
     s->H = d->H;
-    /* re, im, abs and 3n for the half-lives (the sort's scratch); then wr, wi */
-    s->re = malloc(8 * n * sizeof *s->re);
+    s->re = malloc(4 * n * sizeof *s->re); /* re, im, abs, halflife */
     s->carry = malloc(H * sizeof *s->carry);
     if (!s->re || !s->carry) {
         dynrun_close(d);
@@ -63,25 +53,29 @@ static int spectrum_open(gt_spectrum *s, dynrun *d, const gt_model *m, int layer
     return GT_OK;
 }
 
-/* The eigenvalues of d's last step's J and its carry gates into s; d is closed. */
-static int spectrum_finish(gt_spectrum *s, dynrun *d, gt_error *e)
+/* The eigenvalues of d's last step's J, all (k = 0: LAPACK) or the k largest (ARPACK), and
+ * its carry gates into s; d is closed. */
+static int spectrum_finish(gt_spectrum *s, dynrun *d, int k, gt_error *e)
 {
-    const size_t n = (size_t)d->n, H = (size_t)d->H;
-    double *wr = s->re + 6 * n, *wi = s->re + 7 * n;
+    const size_t H = (size_t)d->H;
     const double *carry = dynrun_carry(d);
     for (size_t j = 0; j < H; j++) /* a plain RNN's: not there (NAN) */
         s->carry[j] = carry ? carry[j] : NAN;
     qsort(s->carry, H, sizeof *s->carry, dyn_cmp_desc);
-    /* J row-major read as column-major is J^T, whose eigenvalues are J's (no copy) */
-    lapack_int info = LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'N', (lapack_int)n, d->J,
-                                    (lapack_int)n, wr, wi, NULL, 1, NULL, 1);
+    s->count = k > 0 && k < d->n ? k : d->n;
+    eigen_how how;
+    int rc = s->count < d->n ? eigen_top(d->J, d->n, k, eigen_budget(d->n, k), s->re, s->im,
+                                         &how, e)
+                             : eigen_all(d->J, d->n, s->re, s->im, e);
     dynrun_close(d);
-    if (info) {
+    if (rc) {
+        char why[sizeof e->msg];
+        snprintf(why, sizeof why, "%s", e->msg);
         const size_t T = s->step;
         spectrum_free(s);
-        return gt_fail(e, GT_EFAIL, "LAPACK's eigenvalues did not converge at step %zu", T);
+        return gt_fail(e, rc, "%s at step %zu", why, T);
     }
-    sort_eigen(s, wr, wi);
+    moduli(s);
     return GT_OK;
 }
 
@@ -94,11 +88,11 @@ int spectrum_compute(gt_spectrum *s, const gt_model *m, int layer, const uint16_
         return rc;
     for (size_t t = 0; t <= T; t++)
         dynrun_step(&d, tok[t], t == T);
-    return spectrum_finish(s, &d, e);
+    return spectrum_finish(s, &d, 0, e);
 }
 
-int spectrum_from(gt_spectrum *s, const gt_model *m, int layer, const float *h,
-                  const float *c, uint16_t tok, size_t T, gt_error *e)
+int spectrum_top_from(gt_spectrum *s, const gt_model *m, int layer, const float *h,
+                      const float *c, uint16_t tok, size_t T, int k, gt_error *e)
 {
     dynrun d;
     int rc = spectrum_open(s, &d, m, layer, T, e);
@@ -106,5 +100,11 @@ int spectrum_from(gt_spectrum *s, const gt_model *m, int layer, const float *h,
         return rc;
     batch_set_state(&d.b, 0, h, c);
     dynrun_step(&d, tok, 1);
-    return spectrum_finish(s, &d, e);
+    return spectrum_finish(s, &d, k, e);
+}
+
+int spectrum_from(gt_spectrum *s, const gt_model *m, int layer, const float *h,
+                  const float *c, uint16_t tok, size_t T, gt_error *e)
+{
+    return spectrum_top_from(s, m, layer, h, c, tok, T, 0, e);
 }

@@ -66,3 +66,13 @@ int steptext_join(const gt_model *m, const uint16_t *tok, size_t a, size_t b, ch
     *len = k;
     return GT_OK;
 }
+
+const char *steptext_printable(const gt_model *m, int tok, char *buf, size_t n)
+{
+    if (m->words) /* the word, "<eos>" as itself */
+        return utf8_printable(buf, n, m->vocab_word[tok]);
+    char raw[8] = {0};
+    const int len = utf8_encode(m->vocab_cp[tok], raw);
+    raw[len > 0 ? len : 0] = 0;
+    return utf8_printable(buf, n, raw);
+}

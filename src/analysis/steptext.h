@@ -18,6 +18,11 @@ const char *steptext_token(const gt_model *m, int tok, char *buf, int *len);
 /* Its length raw (in bytes mode 1: the byte itself), as steptext_join joins it. */
 size_t steptext_len(const gt_model *m, int tok);
 
+/* Token tok as a character to print in a line of text (utf8_printable: a newline, a tab or
+ * another control character escaped), a word model's as its word ("<eos>" itself), into
+ * buf; returns buf. */
+const char *steptext_printable(const gt_model *m, int tok, char *buf, size_t n);
+
 /* tok[a..b) joined raw into a malloc'ed NUL-terminated string *out of *len bytes. */
 int steptext_join(const gt_model *m, const uint16_t *tok, size_t a, size_t b, char **out,
                   size_t *len, gt_error *e);

@@ -166,8 +166,9 @@ void filecopy_free(gt_filecopy *m)
     m->size = 0;
 }
 
-int file_write_temp(const char *dir, const char *data, size_t n, char *tmp, size_t tn,
-                    gt_error *e)
+/* Writes data to a new temporary file in dir; its name goes to tmp. */
+static int file_write_temp(const char *dir, const char *data, size_t n, char *tmp, size_t tn,
+                           gt_error *e)
 {
     snprintf(tmp, tn, "%s/.gatetui-frame-XXXXXX", dir);
     int fd = mkstemp(tmp); /* O_CREAT | O_EXCL */
@@ -188,7 +189,10 @@ int file_write_temp(const char *dir, const char *data, size_t n, char *tmp, size
     return GT_OK;
 }
 
-int file_publish(const char *tmp, const char *path, const char *data, size_t n)
+/* Gives the temporary file the name path unless something has it, and removes the temporary
+ * name: 0, EEXIST, or another errno. Where hard links are not supported, writes path with
+ * O_EXCL instead. */
+static int file_publish(const char *tmp, const char *path, const char *data, size_t n)
 {
     int rc = 0;
     if (link(tmp, path) < 0) {
@@ -244,6 +248,18 @@ int file_write_new(const char *path, const char *data, size_t n, gt_error *e)
             rc = gt_fail(e, GT_EFAIL, "%s: cannot write: %s", path, strerror(err));
     }
     sigprocmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+int file_replace(const char *path, const char *data, size_t n, gt_error *e)
+{
+    char dir[4096], tmp[4200];
+    dir_of(path, dir, sizeof dir);
+    int rc = file_write_temp(dir, data, n, tmp, sizeof tmp, e);
+    if (rc == GT_OK && rename(tmp, path) < 0) {
+        rc = gt_fail(e, GT_EFAIL, "%s: cannot write: %s", path, strerror(errno));
+        unlink(tmp);
+    }
     return rc;
 }
 
@@ -307,4 +323,64 @@ int read_whole_file(const char *path, int regular_only, unsigned char **buf, siz
     *buf = b;
     *n = len;
     return GT_OK;
+}
+
+/* dir/name + suffix into buf (name + suffix alone for "."). */
+static void part_path(char *buf, size_t n, const char *dir, const char *name, const char *suffix)
+{
+    if (strcmp(dir, ".") == 0)
+        snprintf(buf, n, "%s%s", name, suffix);
+    else
+        snprintf(buf, n, "%s/%s%s", dir, name, suffix);
+}
+
+/* The parts written under name: 0, EEXIST when one was taken meanwhile (those written
+ * before it removed), or another errno (e filled). */
+static int publish_parts(const char *dir, const char *name, const gt_filepart *part,
+                         int nparts, gt_error *e)
+{
+    char path[4400], tmp[4200];
+    for (int k = 0; k < nparts; k++) {
+        if (file_write_temp(dir, part[k].data, part[k].n, tmp, sizeof tmp, e))
+            return EIO;
+        part_path(path, sizeof path, dir, name, part[k].suffix);
+        int err = file_publish(tmp, path, part[k].data, part[k].n);
+        if (err) {
+            for (int j = 0; j < k; j++) { /* ours, written a moment ago */
+                part_path(path, sizeof path, dir, name, part[j].suffix);
+                unlink(path);
+            }
+            if (err != EEXIST)
+                gt_fail(e, GT_EFAIL, "%s: cannot write: %s", path, strerror(err));
+            return err;
+        }
+    }
+    return 0;
+}
+
+int file_write_numbered(const char *dir, const char *base, const char *ext,
+                        const gt_filepart *part, int nparts, char *out, size_t n, gt_error *e)
+{
+    for (int i = 1; i < 10000; i++) {
+        char name[400], path[4400];
+        if (i == 1)
+            snprintf(name, sizeof name, "%s%s", base, ext);
+        else
+            snprintf(name, sizeof name, "%s-%d%s", base, i, ext);
+        int taken = 0;
+        for (int k = 0; k < nparts && !taken; k++) {
+            part_path(path, sizeof path, dir, name, part[k].suffix);
+            taken = access(path, F_OK) == 0;
+        }
+        if (taken)
+            continue;
+        int err = publish_parts(dir, name, part, nparts, e);
+        if (err == 0) {
+            snprintf(out, n, "%s", name);
+            return GT_OK;
+        }
+        if (err != EEXIST)
+            return e && e->code ? e->code : GT_EFAIL;
+    }
+    return gt_fail(e, GT_EFAIL, "no free file name for %s%s", base, ext);
 }

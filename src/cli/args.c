@@ -9,7 +9,7 @@
 
 #include "cli/cli.h"
 
-#define MAX_OPTIONS 64
+#define MAX_OPTIONS 96
 
 /* What getopt's option i stands for: a row's option, or the row's own (its mode). */
 typedef struct opt_ref {
@@ -103,6 +103,11 @@ static int is_mode_option(const cli_mode *m)
     return m->option && !m->with && (m->each || m->run);
 }
 
+static int takes_edits(const cli_mode *m)
+{
+    return m->option && (m->flags & MODE_EDITS) && !m->word;
+}
+
 static int takes_one_model(const cli_mode *m)
 {
     return (m->flags & MODE_ONE_MODEL) != 0;
@@ -133,8 +138,46 @@ static int check_modes(cli *c, int nmodes)
     return rc;
 }
 
+/* A mode's word, the first operand (--figure FILE KIND): one of its words. */
+static int take_word(cli *c, int argc, char **argv)
+{
+    const cli_mode *m = c->mode;
+    char msg[400], list[300];
+    size_t at = 0;
+    list[0] = 0;
+    for (int i = 0; m->words[i] && at < sizeof list; i++)
+        at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", i == 0 ? "" :
+                               m->words[i + 1] ? ", " : " or ", m->words[i]);
+    if (argc - optind < 3) {
+        snprintf(msg, sizeof msg, "--%s needs %s (%s), then MODEL and TEXT", m->option, m->word,
+                 list);
+        return cli_bad_usage(c->modes, "%s", msg);
+    }
+    c->mode_word = argv[optind++];
+    for (int i = 0; m->words[i]; i++)
+        if (strcmp(c->mode_word, m->words[i]) == 0)
+            return GT_OK;
+    snprintf(msg, sizeof msg, "--%s: %s is %s, not \"%.100s\"", m->option, m->word, list,
+             c->mode_word);
+    return cli_bad_usage(c->modes, "%s", msg);
+}
+
 static int check_operands(cli *c, int argc, char **argv)
 {
+    if (c->session && argc > optind)
+        return cli_bad_usage(c->modes, "%s", "--session FILE takes no MODEL or TEXT: they are "
+                             "the session's");
+    if (c->session)
+        return cli_session_alone(c);
+    if (c->mode->word && take_word(c, argc, argv))
+        return GT_EINPUT;
+    if (c->nedits && !(c->mode->flags & MODE_EDITS)) {
+        char list[300], msg[400];
+        options_list(list, sizeof list, c->modes, takes_edits, "figure perturbation");
+        snprintf(msg, sizeof msg, "--edit and --edits go with the screen, %s, not --%s", list,
+                 c->mode->option);
+        return cli_bad_usage(c->modes, "%s", msg);
+    }
     if (argc - optind < 2)
         return cli_bad_usage(c->modes, "%s", "expected MODEL and TEXT");
     c->model_path = argv + optind;

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "gatetui/editarg.h"
+#include "gatetui/dynamics.h"
 #include "gatetui/effect.h"
 #include "gatetui/error.h"
 #include "gatetui/finding.h"
@@ -17,6 +19,7 @@
 #include "gatetui/probe.h"
 #include "gatetui/report.h"
 #include "gatetui/session.h"
+#include "gatetui/sessionfile.h"
 #include "gatetui/text.h"
 #include "screen/export.h"
 
@@ -33,6 +36,7 @@ typedef struct cli_env {
 
 #define CLI_MAX_IV 256
 #define CLI_MAX_ARGS 64
+#define CLI_MAX_EDITS 256
 
 typedef struct cli_mode cli_mode;
 
@@ -41,6 +45,8 @@ typedef struct cli {
     const cli_mode *const *modes; /* the table */
     const cli_mode *mode;         /* the mode asked for */
     const char *mode_arg;         /* its option's argument (--export FILE, --units REGEX...) */
+    const char *mode_word;        /* the word it takes first among the operands (--figure
+                                     FILE KIND: KIND), or NULL */
     const char *mode_args[CLI_MAX_ARGS]; /* a repeatable option's arguments, in order
                                             (MODE_REPEAT: --effect REGEX ...) */
     int nmode_args;
@@ -51,7 +57,11 @@ typedef struct cli {
     long layer;          /* -1: not given */
     gt_report_options report; /* windows, window length, horizon */
     long from, to, step;
-    const char *edit;    /* "S:C" */
+    gt_editsrc edits[CLI_MAX_EDITS]; /* --edit S:C and --edits FILE, in order */
+    int nedits;
+    const char *session; /* --session FILE */
+    gt_sessionfile sfile; /* that file as read (cli_session_file): the models, the text,
+                           * the options and the interventions are its */
     long controls, seed; /* --effect: R (default 20), S (default 1) */
     const char *size;    /* "COLSxROWS" */
     gt_model_options mopt;
@@ -91,12 +101,16 @@ typedef int (*cli_model_fn)(FILE *out, const cli *c, const gt_session_model *im,
 #define MODE_NO_SKIPS 4u   /* the characters skipped in the text go unsaid */
 #define MODE_SCREEN 8u     /* the screen: signals are its own */
 #define MODE_REPEAT 16u    /* its option may be given again (c->mode_args) */
+#define MODE_EDITS 32u     /* takes --edit and --edits (every other mode refuses them) */
 
 /* A row of the table: a mode, or (with no function) a group of options. */
 struct cli_mode {
     const char *name;     /* the mode's word (its progress line's) */
     const char *option;   /* its option, without "--"; NULL: none (the screen, a group) */
     int arg;              /* its option takes an argument (c->mode_arg) */
+    const char *word;     /* it takes a word first among its operands (c->mode_word): the
+                             word's name in the usage ("KIND"), or NULL */
+    const char *const *words; /* the words it may be, NULL-terminated */
     const char *with;     /* its option goes with that mode's and replaces it */
     unsigned flags;       /* MODE_... */
     const char *needs_step; /* it needs --step (the word after it in the message) */
@@ -137,6 +151,15 @@ int cli_set_reset(cli *c, const cli_option *o, const char *arg); /* --gru-reset 
 int cli_set_nonlinearity(cli *c, const cli_option *o, const char *arg); /* --nonlinearity */
 int cli_set_tokens(cli *c, const cli_option *o, const char *arg);       /* --tokens */
 int cli_set_iv(cli *c, const cli_option *o, const char *arg);    /* an intervention */
+int cli_set_edit(cli *c, const cli_option *o, const char *arg);  /* --edit, --edits */
+
+/* --session FILE (src/cli/sessionarg.c): the session file read, every file it names checked,
+ * and c's models, text, model options and interventions made its (c->sfile, freed by
+ * sessionfile_free). Nothing without --session. */
+int cli_session_file(cli *c, gt_error *e);
+/* The options that --session takes the place of, refused beside it: bad usage naming the
+ * first given. */
+int cli_session_alone(const cli *c);
 
 /* The session of c's mode (src/cli/models.c, gatetui/session.h): its models loaded and
  * checked against the mode (--layer, a readout, a carry gate to shift), each with its
@@ -172,5 +195,13 @@ void cli_progress_end(const cli_progress *p);
 /* The report's options from c (the layer, the threads, the progress in p), for the
  * report, the importance and the sweep. */
 void cli_report_options(const cli *c, gt_report_options *o, cli_progress *p);
+/* Model ms's report on t (src/cli/mode_report.c), with its interventions named and the
+ * loss of the model without them; report_free frees it. */
+int cli_report_one(const cli *c, const gt_session_model *ms, const gt_text *t, gt_report *r,
+                   gt_error *e);
+/* Model im's Lyapunov spectrum on t with c's --modes, --steps, --warmup and --layer
+ * (src/cli/mode_lyapunov.c), each checked; lyapunov_free frees it. */
+int cli_lyapunov(const cli *c, const gt_session_model *im, const gt_text *t, gt_lyapunov *l,
+                 gt_error *e);
 
 #endif

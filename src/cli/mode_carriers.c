@@ -2,26 +2,59 @@
  * (doc/usage.md, "--carriers"). */
 #include "config.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli/cli.h"
 #include "gatetui/carriers.h"
 #include "gatetui/editarg.h"
 
 #define TOP 20 /* the units the table lists */
 
+/* The edits of the command line for model ms; the tokens with every edit but the last
+ * made into *tok (NULL: none before it, t's own), the last's step and token in *s, *to. */
+static int last_edit(const cli *c, const gt_session_model *ms, const gt_text *t,
+                     uint16_t **tok, size_t *s, int *to, gt_error *e)
+{
+    gt_editlist l;
+    int rc = editlist_parse(&l, ms->base, t, c->edits, c->nedits, e);
+    if (rc)
+        return rc;
+    *tok = NULL;
+    if (!l.n)
+        rc = gt_fail(e, GT_EINPUT, "--carriers: %s holds no edit", c->edits[0].arg);
+    else if (l.n > 1 && !(*tok = malloc(t->steps * sizeof **tok)))
+        rc = gt_fail(e, GT_EFAIL, "out of memory for the edits");
+    if (rc == GT_OK && *tok) {
+        memcpy(*tok, t->tok, t->steps * sizeof **tok);
+        for (size_t i = 0; i + 1 < l.n; i++)
+            (*tok)[l.at[i].step] = (uint16_t)l.at[i].tok;
+    }
+    if (rc == GT_OK) {
+        *s = l.at[l.n - 1].step;
+        *to = l.at[l.n - 1].tok;
+    }
+    editlist_free(&l);
+    return rc;
+}
+
+/* The last edit against the text as the edits before it leave it. */
 static int carriers_each(FILE *out, const cli *c, const gt_session_model *ms, const gt_text *t,
                          gt_error *e)
 {
     size_t s;
     int to;
-    int rc = editarg_parse(ms->base, c->edit, t->steps, &s, &to, e);
+    uint16_t *tok;
+    int rc = last_edit(c, ms, t, &tok, &s, &to, e);
     if (rc)
         return rc;
     gt_report_options o;
     cli_progress p;
     cli_report_options(c, &o, &p);
     gt_carriers r;
-    rc = carriers_compute(&r, &ms->mi, t->tok, t->steps, s, to, &o, e);
+    rc = carriers_compute(&r, &ms->mi, tok ? tok : t->tok, t->steps, s, to, &o, e);
     cli_progress_end(&p);
+    free(tok);
     if (rc)
         return rc;
     rc = c->json ? carriers_print_json(out, &r, ms->what, e)
@@ -33,20 +66,23 @@ static int carriers_each(FILE *out, const cli *c, const gt_session_model *ms, co
 /* The edit it measures: one line, before any model is read. */
 static int carriers_check(const cli *c, gt_error *e)
 {
-    if (!c->edit)
+    if (!c->nedits)
         return gt_fail(e, GT_EINPUT, "--carriers needs --edit S:C (the step and the character "
-                                     "put there)");
+                                     "put there) or --edits FILE");
     return GT_OK;
 }
 
 const cli_mode cli_mode_carriers = {
     .name = "carriers",
     .option = "carriers",
-    .flags = MODE_READOUT,
+    .flags = MODE_READOUT | MODE_EDITS,
     .check = carriers_check,
     .each = carriers_each,
-    .usage = "--carriers --edit S:C [--layer N] [--horizon K] [--json] MODEL [MODEL ...] TEXT",
-    .help = "  --carriers          the units of the layer that carry the effect of --edit S:C\n"
-            "                      on the next-character distributions over --horizon K steps\n"
-            "                      (default 64): each alone, and the share that needs it\n",
+    .usage = "--carriers (--edit S:C ... | --edits FILE) [--layer N] [--horizon K] [--json] "
+             "MODEL [MODEL ...] TEXT",
+    .help = "  --carriers          the units of the layer that carry the effect of the last\n"
+            "                      edit (--edit S:C, --edits FILE) on the next-character\n"
+            "                      distributions over --horizon K steps (default 64), against\n"
+            "                      the text with the edits before it: each unit alone, and the\n"
+            "                      share that needs it\n",
 };

@@ -40,6 +40,7 @@ const cli_mode cli_mode_dump = {
     .opts = dump_opts,
     .usage = "--dump [--layer N] [--from A] [--to B] [--probs] MODEL TEXT",
     .help = "  --dump              every value as CSV on standard output\n"
-            "  --from A, --to B    dump: first and last step (inclusive; from 0)\n"
+            "  --from A, --to B    dump, html, figure unit: first and last step (inclusive;\n"
+            "                      from 0)\n"
             "  --probs             dump: the readout's next-character probabilities instead\n",
 };

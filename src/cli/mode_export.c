@@ -21,22 +21,27 @@ static int export_check(const cli *c, gt_error *e)
 
 static const cli_option export_opts[] = {
     {"step", 1, cli_set_count, offsetof(cli, step), 0},
-    {"edit", 1, cli_set_text_once, offsetof(cli, edit), 0},
+    {"edit", 1, cli_set_edit, 0, 0},
+    {"edits", 1, cli_set_edit, 0, 0},
     {"size", 1, cli_set_text, offsetof(cli, size), 0},
     {0}};
 
 const cli_mode cli_mode_export = {
     .name = "export",
     .option = "export",
+    .flags = MODE_EDITS,
     .arg = 1,
     .needs_step = "N",
     .check = export_check,
     .run = export_run,
     .opts = export_opts,
-    .usage = "--export FILE --step N [--edit S:C] [--size COLSxROWS] [--layer N] "
-             "MODEL [MODEL ...] TEXT",
+    .usage = "--export FILE --step N [--edit S:C ...] [--edits FILE] [--size COLSxROWS] "
+             "[--layer N] MODEL [MODEL ...] TEXT",
     .help = "  --export FILE       render the screen at --step N as text into FILE\n"
-            "  --edit S:C          export, carriers: replace the character at step S with C\n"
-            "                      first (once)\n"
+            "  --edit S:C          the screen, export, carriers: replace the character at step S\n"
+            "                      with C first (a word model's S:W: the token W); repeatable,\n"
+            "                      made in the order given\n"
+            "  --edits FILE        the same for each edit of the list w wrote (its byte offsets\n"
+            "                      checked against the text); carriers: the last edit measured\n"
             "  --size COLSxROWS    export: the frame size (default 120x40)\n",
 };

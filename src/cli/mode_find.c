@@ -84,12 +84,14 @@ static const cli_option find_opts[] = {
 const cli_mode cli_find_options = {
     .name = "finding options",
     .opts = find_opts,
-    .help = "  --unit J            profile, html: the unit; jacobian: its row (default 0)\n"
+    .help = "  --unit J            profile, html, figure unit: the unit; jacobian: its row\n"
+            "                      (default 0)\n"
             "  --signal s          i f g o c h (LSTM), r z n h (GRU); default h\n"
             "  --threshold T       select: the value that counts as on (default 0.3)\n"
             "  --steps N           units, select, profile, html, probe, components and the\n"
             "                      screen's m, v, p: the first N steps (default 100000);\n"
-            "                      lyapunov, fixed-points: the steps run (default 5000)\n"
+            "                      lyapunov (its figure too), fixed-points: the steps run\n"
+            "                      (default 5000)\n"
             "  --regex-seconds S   units, probe, effect: stop a search of the text after S\n"
             "                      seconds (default 30)\n",
 };

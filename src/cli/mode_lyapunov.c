@@ -29,11 +29,10 @@ static int report_halflives(const cli *c, const gt_session_model *im, const gt_t
     return GT_OK;
 }
 
-static int lyapunov_each(FILE *out, const cli *c, const gt_session_model *im, const gt_text *t,
-                         gt_error *e)
+int cli_lyapunov(const cli *c, const gt_session_model *im, const gt_text *t, gt_lyapunov *l,
+                 gt_error *e)
 {
     const gt_model *m = &im->mi;
-    cli_say_interventions(im);
     const int layer = c->layer < 0 ? 0 : (int)c->layer;
     /* J_1..J_N at the text's steps 1..N, step 0 setting the state J_1 is taken from: N at
        most the text's steps - 1 (doc/usage.md, "--lyapunov") */
@@ -53,9 +52,16 @@ static int lyapunov_each(FILE *out, const cli *c, const gt_session_model *im, co
         return gt_fail(e, GT_EINPUT, "--warmup %ld: not below the %s steps whose Jacobians are "
                        "taken (steps 1..%s of the text)", c->warmup,
                        report_commas(N, run, sizeof run), run);
+    return lyapunov_compute(l, m, layer, (int)c->lmodes, t->tok, N, (size_t)c->warmup,
+                            c->env.threads < 0 ? 0 : c->env.threads, e);
+}
+
+static int lyapunov_each(FILE *out, const cli *c, const gt_session_model *im, const gt_text *t,
+                         gt_error *e)
+{
+    cli_say_interventions(im);
     gt_lyapunov l;
-    int rc = lyapunov_compute(&l, m, layer, (int)c->lmodes, t->tok, N, (size_t)c->warmup,
-                              c->env.threads < 0 ? 0 : c->env.threads, e);
+    int rc = cli_lyapunov(c, im, t, &l, e);
     if (rc)
         return rc;
     double hl[3] = {NAN, NAN, NAN};
@@ -80,8 +86,10 @@ const cli_mode cli_mode_lyapunov = {
     .usage = "--lyapunov [--modes M] [--steps N] [--warmup W] [--layer N] [--json] "
              "MODEL [MODEL ...] TEXT",
     .help = "  --lyapunov          the Lyapunov spectrum of the layer's state along the text\n"
-            "  --modes M           lyapunov: the exponents computed (default 32)\n"
-            "  --warmup W          lyapunov: J_1..J_W left out of the means (default 100);\n"
+            "  --modes M           lyapunov (its figure too): the exponents computed\n"
+            "                      (default 32)\n"
+            "  --warmup W          lyapunov (its figure too): J_1..J_W left out of the means\n"
+            "                      (default 100);\n"
             "                      its --steps N: J_1..J_N, of the text's steps 1..N\n"
             "                      (default 5000; step 0 sets the state J_1 is taken from)\n",
 };

@@ -25,9 +25,8 @@ static int base_loss(const gt_session_model *ms, const gt_report_options *o, con
                         (size_t)o->windows, o->threads, e);
 }
 
-/* Model ms's report on t, with the interventions named and the loss without them. */
-static int report_one(const cli *c, const gt_session_model *ms, const gt_text *t, gt_report *r,
-                      gt_error *e)
+int cli_report_one(const cli *c, const gt_session_model *ms, const gt_text *t, gt_report *r,
+                   gt_error *e)
 {
     gt_report_options o;
     cli_progress p;
@@ -49,7 +48,7 @@ static int report_each(FILE *out, const cli *c, const gt_session_model *ms, cons
                        gt_error *e)
 {
     gt_report r;
-    int rc = report_one(c, ms, t, &r, e);
+    int rc = cli_report_one(c, ms, t, &r, e);
     if (rc)
         return rc;
     rc = c->json ? report_print_json(out, &r, e)
@@ -66,7 +65,7 @@ static int report_compare(const cli *c, gt_session *s, gt_report *r, gt_compare_
     int done = 0, rc = GT_OK;
     for (; rc == GT_OK && done < s->n; done++) {
         if ((rc = session_text_for(s, done, e)) == GT_OK &&
-            (rc = report_one(c, &s->model[done], &s->text, &r[done], e)) == GT_OK)
+            (rc = cli_report_one(c, &s->model[done], &s->text, &r[done], e)) == GT_OK)
             compare_col(&col[done], &r[done]);
         else
             break;
@@ -115,12 +114,12 @@ const cli_mode cli_mode_report = {
     .help = "  --report            print the gate statistics tables (--json: as JSON)\n"
             "  --full              report, several models: each model's whole report after the\n"
             "                      table that compares them\n"
-            "  --windows N         report, importance, effect: number of windows (default "
-            STR(REPORT_WINDOWS) ")\n"
-            "  --window-len L      report, importance, effect: window length (default "
-            STR(REPORT_WINDOW_LEN) ")\n"
-            "  --horizon K         report: perturbation horizon (default " STR(REPORT_HORIZON)
-            ", or what a\n"
+            "  --windows N         report, importance, effect, figure: number of windows\n"
+            "                      (default " STR(REPORT_WINDOWS) ")\n"
+            "  --window-len L      report, importance, effect, figure: window length\n"
+            "                      (default " STR(REPORT_WINDOW_LEN) ")\n"
+            "  --horizon K         report, figure: perturbation horizon (default "
+            STR(REPORT_HORIZON) ", or what a\n"
             "                      window holds after its edit: L - L/4 - 1; no more);\n"
             "                      carriers: the steps after the edit (default 64)\n",
 };

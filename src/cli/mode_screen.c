@@ -23,12 +23,12 @@ static const cli_option model_opts[] = {
 
 const cli_mode cli_mode_screen = {
     .name = "screen",
-    .flags = MODE_SCREEN,
+    .flags = MODE_SCREEN | MODE_EDITS,
     .run = screen_run,
     .opts = model_opts,
     .usage = "[--layer N] [--vocab FILE | --vocab-from TEXT] [--tokens chars|words] "
-             "[--embedding NAME] "
-             "[--gru-reset before|after] [--nonlinearity tanh|relu] MODEL [MODEL ...] TEXT",
+             "[--embedding NAME] [--gru-reset before|after] [--nonlinearity tanh|relu] "
+             "[--edit S:C ...] [--edits FILE] MODEL [MODEL ...] TEXT",
     .help = "  --layer N           the layer shown or reported (default 0; --dump: all)\n"
             "  --vocab FILE        the vocabulary from FILE: a JSON list, object, {\"itos\"} or\n"
             "                      {\"stoi\"}, one token per line, or the characters in index\n"

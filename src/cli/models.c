@@ -52,7 +52,8 @@ static int check_readouts(const cli *c, const gt_session *s, gt_error *e)
 int cli_session_open(gt_session *s, const cli *c, gt_error *e)
 {
     const gt_session_options o = {(const char *const *)c->model_path, c->nmodels, c->text_path,
-                                  c->mopt, c->iv, c->niv, check_model, (void *)c};
+                                  c->mopt, c->iv, c->niv, c->sfile.each, check_model,
+                                  (void *)c};
     int rc = session_open(s, &o, e);
     if (rc == GT_OK)
         rc = check_readouts(c, s, e);
@@ -162,9 +163,9 @@ int cli_screen_run(const cli *c, gt_session *s,
                    int (*show)(const gt_session *, const gt_screen_opts *, gt_error *),
                    gt_error *e)
 {
-    gt_screen_opts so = {(int)c->layer, c->step, c->edit, c->size, c->mode_arg,
+    gt_screen_opts so = {(int)c->layer, c->step, c->edits, c->nedits, c->size, c->mode_arg,
                          c->find.steps, c->env.color, c->env.mouse, c->env.term,
-                         c->env.threads};
+                         c->env.threads, c->sfile.screen, c->session};
     int rc = screen_texts(s, e);
     return rc ? rc : show(s, &so, e);
 }

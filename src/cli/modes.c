@@ -11,7 +11,7 @@ extern const cli_mode cli_mode_screen, cli_mode_report, cli_mode_dump, cli_mode_
     cli_mode_kernels, cli_mode_units, cli_mode_select, cli_mode_profile, cli_mode_html,
     cli_find_options, cli_mode_probe, cli_mode_components, cli_probe_options,
     cli_mode_jacobian, cli_mode_importance, cli_mode_sweep, cli_mode_lyapunov, cli_mode_spectrum,
-    cli_mode_fixed, cli_mode_effect, cli_mode_carriers,
+    cli_mode_fixed, cli_mode_effect, cli_mode_carriers, cli_mode_figure, cli_session_options,
     cli_mode_help,
     cli_mode_version;
 
@@ -51,10 +51,12 @@ const cli_mode *const cli_modes[] = {
     &cli_mode_lyapunov,
     &cli_mode_spectrum,
     &cli_mode_fixed,
+    &cli_session_options,
     &interventions,
     &cli_mode_importance,
     &cli_mode_effect,
     &cli_mode_carriers,
+    &cli_mode_figure,
     &cli_mode_sweep,
     &cli_mode_help,
     &cli_mode_version,

@@ -94,3 +94,12 @@ int cli_set_iv(cli *c, const cli_option *o, const char *arg)
     c->iv[c->niv++] = (gt_session_iv){o->name[0], arg};
     return GT_OK;
 }
+
+/* --edit S:C ('e') and --edits FILE ('f'): kept in the order given. */
+int cli_set_edit(cli *c, const cli_option *o, const char *arg)
+{
+    if (c->nedits == CLI_MAX_EDITS)
+        return cli_bad_usage(c->modes, "at most %s --edit and --edits", "256");
+    c->edits[c->nedits++] = (gt_editsrc){strcmp(o->name, "edits") == 0 ? 'f' : 'e', arg};
+    return GT_OK;
+}

@@ -302,6 +302,17 @@ static const char *sep(const sbuf *b)
     return b->len ? ", " : "";
 }
 
+/* 1 when s[j] is a shift that no unit before j has. */
+static int first_shift(const double *s, int j)
+{
+    if (s[j] == 0)
+        return 0;
+    for (int q = 0; q < j; q++)
+        if (s[q] == s[j])
+            return 0;
+    return 1;
+}
+
 void iv_describe(const gt_intervention *iv, char *buf, size_t n)
 {
     sbuf b = {buf, n, 0};
@@ -312,12 +323,7 @@ void iv_describe(const gt_intervention *iv, char *buf, size_t n)
         const double *s = iv->shift + iv->off[k];
         /* each distinct shift of the layer, in order of its first unit */
         for (int j = 0; j < H; j++) {
-            if (s[j] == 0)
-                continue;
-            int seen = 0;
-            for (int q = 0; q < j && !seen; q++)
-                seen = s[q] == s[j];
-            if (seen)
+            if (!first_shift(s, j))
                 continue;
             int all = 1;
             for (int q = 0; q < H && all; q++)
@@ -343,6 +349,50 @@ void iv_describe(const gt_intervention *iv, char *buf, size_t n)
     for (int k = 0; k < iv->layers; k++)
         if (iv->carousel[k])
             put(&b, "%scarousel@%d", sep(&b), k);
+}
+
+/* One argument of iv_args into b: "D@L:UNITS", "L:UNITS" (shift NULL) of layer k. */
+static void arg_units(sbuf *b, const gt_intervention *iv, int k, const double *shift, double d)
+{
+    const int H = iv_width(iv, k);
+    b->len = 0;
+    if (shift)
+        put(b, "%.17g@%d:", d, k);
+    else
+        put(b, "%d:", k);
+    put_units(b, H, shift ? shift + iv->off[k] : NULL, shift ? NULL : iv->ablate + iv->off[k], d);
+}
+
+int iv_args(const gt_intervention *iv, int (*fn)(void *ctx, char kind, const char *arg),
+            void *ctx, gt_error *e)
+{
+    size_t n = 64 + 24 * (size_t)iv->units;
+    sbuf b = {malloc(n), n, 0};
+    if (!b.p)
+        return gt_fail(e, GT_EFAIL, "out of memory for the interventions");
+    int rc = GT_OK;
+    for (int k = 0; rc == GT_OK && k < iv->layers; k++) {
+        const double *s = iv->shift + iv->off[k];
+        for (int j = 0; rc == GT_OK && j < iv_width(iv, k); j++)
+            if (first_shift(s, j)) {
+                arg_units(&b, iv, k, iv->shift, s[j]);
+                rc = fn(ctx, 'f', b.p);
+            }
+        int any = 0;
+        for (size_t j = iv->off[k]; j < iv->off[k + 1] && !any; j++)
+            any = iv->ablate[j];
+        if (any && rc == GT_OK) {
+            arg_units(&b, iv, k, NULL, 0);
+            rc = fn(ctx, 'a', b.p);
+        }
+        if (iv->carousel[k] && rc == GT_OK) {
+            b.len = 0;
+            put(&b, "%d", k);
+            rc = fn(ctx, 'c', b.p);
+        }
+    }
+    free(b.p);
+    return rc;
 }
 
 /* ---- the changed copy ---- */

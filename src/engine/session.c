@@ -19,17 +19,28 @@ static int alloc_models(gt_session *s, int n, gt_error *e)
 }
 
 /* The command line's interventions on model k, and the model they make. */
-static int make_intervened(gt_session_model *sm, const gt_model *m, const gt_session_options *o,
-                           gt_error *e)
+/* The interventions iv[0..n) made on top of those of sm. */
+static int parse_ivs(gt_session_model *sm, const gt_session_iv *iv, int n, gt_error *e)
 {
-    sm->base = m;
-    int rc = iv_init(&sm->iv, m, e);
-    for (int i = 0; !rc && i < o->niv; i++) {
-        const gt_session_iv *a = &o->iv[i];
+    int rc = GT_OK;
+    for (int i = 0; !rc && i < n; i++) {
+        const gt_session_iv *a = &iv[i];
         rc = a->kind == 'f' ? iv_parse_forget_bias(&sm->iv, a->arg, e)
              : a->kind == 'c' ? iv_parse_carousel(&sm->iv, a->arg, e)
                               : iv_parse_ablate(&sm->iv, a->arg, e);
     }
+    return rc;
+}
+
+static int make_intervened(gt_session_model *sm, const gt_model *m, const gt_session_options *o,
+                           int k, gt_error *e)
+{
+    sm->base = m;
+    int rc = iv_init(&sm->iv, m, e);
+    if (!rc)
+        rc = parse_ivs(sm, o->iv, o->niv, e);
+    if (!rc && o->each)
+        rc = parse_ivs(sm, o->each[k].iv, o->each[k].n, e);
     if (!rc) {
         iv_describe(&sm->iv, sm->what, sizeof sm->what);
         rc = iv_apply(&sm->mi, m, &sm->iv, e);
@@ -61,7 +72,7 @@ static int load_models(gt_session *s, const gt_session_options *o, gt_error *e)
 static int intervene_models(gt_session *s, const gt_session_options *o, gt_error *e)
 {
     for (int k = 0; k < s->n; k++) {
-        int rc = make_intervened(&s->model[k], &s->loaded[k], o, e);
+        int rc = make_intervened(&s->model[k], &s->loaded[k], o, k, e);
         if (rc) {
             if (s->n > 1) { /* which of the models they do not fit */
                 char why[sizeof e->msg];
@@ -78,6 +89,7 @@ static int intervene_models(gt_session *s, const gt_session_options *o, gt_error
 int session_open(gt_session *s, const gt_session_options *o, gt_error *e)
 {
     memset(s, 0, sizeof *s);
+    s->opt = *o;
     s->loaded = calloc((size_t)(o->nmodels > 0 ? o->nmodels : 1), sizeof *s->loaded);
     int rc = s->loaded ? alloc_models(s, o->nmodels, e) : gt_fail(e, GT_EFAIL, "out of memory");
     if (rc == GT_OK)
@@ -101,7 +113,7 @@ int session_borrow(gt_session *s, gt_model *models, int n, const gt_text *t, gt_
         if (k > 0 && (rc = vocab_map(&models[0], &models[k], &s->maps[k], e)))
             break;
         s->model[k].map = s->maps[k];
-        if ((rc = make_intervened(&s->model[k], &models[k], &none, e)) == GT_OK)
+        if ((rc = make_intervened(&s->model[k], &models[k], &none, k, e)) == GT_OK)
             s->nmade++;
         s->model[k].text = *t;
     }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engine/textwords.h"
+#include "gatetui/sha256.h"
 #include "gatetui/utf8.h"
 
 /* Python's str.isspace(): what str.split() splits on. */
@@ -168,6 +169,8 @@ static int join(gt_text *t, const gt_model *m, gt_error *e)
 int textwords_split(gt_text *t, const gt_model *m, gt_error *e)
 {
     walk w = {t, m, NULL, 0, 0};
+    sha256_of(t->bytes, t->nbytes, t->file_sha256);
+    t->file_size = t->nbytes;
     int rc = walk_text(&w, t->bytes, t->nbytes, e);
     if (rc)
         return rc;

@@ -133,18 +133,19 @@ static void ly_want(gt_data_eig *de, const gt_text *text, int layer)
         snprintf(de->ly_error, sizeof de->ly_error, "%s", de->ly_job.error);
 }
 
-/* In the child: the moduli, then the carry gates, as doubles. */
+/* In the child: the DATA_EIG_K largest moduli (all when there are fewer), then the carry
+ * gates, as doubles. */
 static int eig_job(gt_bgjob *job, void *ctx, char *why)
 {
     const gt_data_eig *de = ctx;
     gt_spectrum s;
     gt_error e = {0};
-    if (spectrum_from(&s, de->m, de->job_layer, de->h0, de->c0, (uint16_t)de->job_tok,
-                      de->job_step, &e)) {
+    if (spectrum_top_from(&s, de->m, de->job_layer, de->h0, de->c0, (uint16_t)de->job_tok,
+                          de->job_step, DATA_EIG_K, &e)) {
         snprintf(why, 256, "%.200s", e.msg);
         return 1;
     }
-    bgjob_write(job, s.abs, (size_t)s.n * sizeof *s.abs);
+    bgjob_write(job, s.abs, (size_t)s.count * sizeof *s.abs);
     bgjob_write(job, s.carry, (size_t)s.H * sizeof *s.carry);
     spectrum_free(&s);
     return 0;
@@ -231,13 +232,14 @@ int data_eig_tick(gt_data_eig *de)
         return redraw;
     if (bgjob_tick(&de->job)) {
         const int n = dyn_state_size(de->m, de->job_layer);
-        const int H = model_width(de->m, de->job_layer);
-        const size_t want = (size_t)(n + H) * sizeof *de->abs;
+        const int H = model_width(de->m, de->job_layer), k = n < DATA_EIG_K ? n : DATA_EIG_K;
+        const size_t want = (size_t)(k + H) * sizeof *de->abs;
         if (de->job.result && de->job.result_len == want) {
             memcpy(de->abs, de->job.result, want);
             de->n = n;
             de->H = H;
-            de->carry = de->abs + n;
+            de->count = k;
+            de->carry = de->abs + k;
             de->valid = 1;
             de->step = de->job_step;
             de->layer = de->job_layer;

@@ -1,13 +1,14 @@
 /* The derivative sheet's dynamics (doc/screen.md, "The derivative against the carry line"):
- * the moduli of the eigenvalues of the whole state's step Jacobian at the cursor's step T
- * (dynamics.h), against the carry gates at T sorted; the fixed point the state would
- * settle towards under T's character (Newton from the state at T, held DATA_EIG_HOLD steps)
- * and the state's distance from it; and the Lyapunov half-lives of the layer along the
- * text as loaded (the Jacobians of its steps 1..DATA_EIG_LY_STEPS). A 512 x 512 eigenvalue
- * problem takes a good part of a second, so each is computed by a child process of its own
- * (bgjob.h), the first two from the state before T as edited; moving on ends them and
- * starts the next; the Lyapunov half-lives are computed once per layer (again when the
- * model changes). */
+ * the moduli of the DATA_EIG_K eigenvalues of largest modulus of the whole state's step
+ * Jacobian at the cursor's step T (spectrum_top_from: ARPACK, or LAPACK where it does not
+ * pay; doc/measures.md, "The eigenvalues at a step"), against the carry gates at T sorted;
+ * the fixed point the state would settle towards under T's character (Newton from the
+ * state at T, held DATA_EIG_HOLD steps) and the state's distance from it; and the Lyapunov
+ * half-lives of the layer along the text as loaded (the Jacobians of its steps
+ * 1..DATA_EIG_LY_STEPS). Each takes from milliseconds to a good part of a second at H =
+ * 256, so each is computed by a child process of its own (bgjob.h), the first two from the
+ * state before T as edited; moving on ends them and starts the next; the Lyapunov
+ * half-lives are computed once per layer (again when the model changes). */
 #ifndef GATETUI_DATA_EIG_H
 #define GATETUI_DATA_EIG_H
 
@@ -18,6 +19,7 @@
 #include "gatetui/trace.h"
 #include "screen/bgjob.h"
 
+#define DATA_EIG_K 16          /* the eigenvalues computed and shown: the largest */
 #define DATA_EIG_HOLD 100      /* the held character's steps before Newton */
 #define DATA_EIG_LY_STEPS 2000 /* the Lyapunov spectrum's N (J_1..J_N), at most */
 #define DATA_EIG_LY_MODES 8    /* and its modes, at most */
@@ -27,7 +29,8 @@ typedef struct gt_data_eig {
     size_t step;
     int layer;
     int n, H;           /* the state's size; the carry gates' number (the layer's) */
-    double *abs;        /* [n] the moduli, largest first */
+    int count;          /* the moduli computed: DATA_EIG_K, or n when it is smaller */
+    double *abs;        /* [count] the moduli, largest first */
     double *carry;      /* [H] the carry gates, largest first */
     char error[256];    /* why the last computation failed, or "" */
     /* the fixed point under step fp_step's character, on layer fp_layer, when fp_valid */

@@ -62,9 +62,7 @@ void data_interv_set_map(gt_data_interv *s, const uint16_t *map) { s->map = map;
 
 /* ---- the children ---- */
 
-/* The text's tokens in this model's order: the text's own, or a copy through the map
- * (freed with tokens_done; NULL when out of memory). */
-static const uint16_t *tokens(const gt_data_interv *s)
+const uint16_t *data_interv_tokens(const gt_data_interv *s)
 {
     if (!s->map)
         return s->text->tok;
@@ -74,7 +72,7 @@ static const uint16_t *tokens(const gt_data_interv *s)
     return t;
 }
 
-static void tokens_done(const gt_data_interv *s, const uint16_t *t)
+void data_interv_tokens_done(const gt_data_interv *s, const uint16_t *t)
 {
     if (t != s->text->tok)
         free((void *)t);
@@ -88,13 +86,13 @@ static int both_losses(const gt_data_interv *s, gt_loss *a, gt_loss *b, gt_error
     report_options_init(&ro);
     const size_t L = (size_t)ro.window_len;
     const size_t w = loss_quick_windows(s->base, L, (size_t)ro.windows);
-    const uint16_t *tok = tokens(s);
+    const uint16_t *tok = data_interv_tokens(s);
     if (!tok)
         return gt_fail(e, GT_EFAIL, "out of memory for the text's tokens");
     int rc = loss_measure(a, &s->m, tok, s->text->steps, L, w, 0, e);
     if (!rc)
         rc = loss_measure(b, s->base, tok, s->text->steps, L, w, 0, e);
-    tokens_done(s, tok);
+    data_interv_tokens_done(s, tok);
     return rc;
 }
 
@@ -139,11 +137,11 @@ static int imp_child(gt_bgjob *job, void *ctx, char *why)
     o.progress_ctx = job;
     gt_importance im;
     gt_error e = {0};
-    const uint16_t *tok = tokens(s);
+    const uint16_t *tok = data_interv_tokens(s);
     int rc = tok ? importance_compute(&im, &s->m, tok, s->text->steps, &o, &e)
                  : gt_fail(&e, GT_EFAIL, "out of memory for the text's tokens");
     if (tok)
-        tokens_done(s, tok);
+        data_interv_tokens_done(s, tok);
     if (rc) {
         snprintf(why, 256, "%.250s", e.msg);
         return 1;

@@ -43,6 +43,11 @@ void data_interv_free(gt_data_interv *s);
 /* The text's tokens are another model's: map takes them to this model's (it must outlive
  * s; NULL: the same order). */
 void data_interv_set_map(gt_data_interv *s, const uint16_t *map);
+/* The text's tokens (as loaded) in this model's order: the text's own, or a copy through
+ * the map, freed by data_interv_tokens_done (for a child process; NULL when out of
+ * memory). */
+const uint16_t *data_interv_tokens(const gt_data_interv *s);
+void data_interv_tokens_done(const gt_data_interv *s, const uint16_t *t);
 /* s->iv changed: the model made again in place (whatever reads it must be stopped first),
  * the loss and the importance asked for again. */
 int data_interv_apply(gt_data_interv *s, gt_error *e);

@@ -160,3 +160,60 @@ double data_pert_ratio(const gt_data_pert *pv, int kmax, int *k_at)
     const int K = kmax >= 1 && kmax < pv->r.K ? kmax : pv->r.K;
     return perturb_ratio(pv->lstm ? pv->r.dc : pv->r.dh, pv->r.fo, K, k_at);
 }
+
+void data_pert_unpin(gt_pert_pin *p)
+{
+    free(p->curves);
+    memset(p, 0, sizeof *p);
+}
+
+int data_pert_pin_alloc(gt_pert_pin *p, int K, gt_error *e)
+{
+    data_pert_unpin(p);
+    const size_t K1 = (size_t)K + 1;
+    p->curves = calloc(4 * K1, sizeof *p->curves);
+    if (!p->curves)
+        return gt_fail(e, GT_EFAIL, "out of memory for the pinned curves");
+    p->r.K = K;
+    p->r.dc = p->curves;
+    p->r.dh = p->curves + K1;
+    p->r.fo = p->curves + 2 * K1;
+    p->r.lin = p->curves + 3 * K1;
+    return GT_OK;
+}
+
+int data_pert_pin(gt_pert_pin *p, const gt_data_pert *pv, gt_error *e)
+{
+    const int K = pv->r.K;
+    int rc = data_pert_pin_alloc(p, K, e);
+    if (rc)
+        return rc;
+    const size_t K1 = (size_t)K + 1;
+    const double *from[4] = {pv->r.dc, pv->r.dh, pv->r.fo, pv->r.lin};
+    for (int i = 0; i < 4; i++)
+        memcpy(p->curves + i * K1, from[i], K1 * sizeof *p->curves);
+    const gt_perturb_result r = p->r;
+    p->r = pv->r;
+    p->r.dc = r.dc;
+    p->r.dh = r.dh;
+    p->r.fo = r.fo;
+    p->r.lin = r.lin;
+    p->step = pv->step;
+    p->old_tok = pv->old_tok;
+    p->new_tok = pv->new_tok;
+    p->all = pv->all;
+    p->nedits = pv->nedits;
+    p->layer = pv->layer;
+    p->lstm = pv->lstm;
+    p->horizon = pv->horizon;
+    p->valid = 1;
+    return GT_OK;
+}
+
+int data_pert_pin_same(const gt_pert_pin *p, const gt_data_pert *pv)
+{
+    const size_t K1 = (size_t)p->r.K + 1;
+    return p->valid && pv->valid && p->step == pv->step && p->old_tok == pv->old_tok &&
+           p->new_tok == pv->new_tok && p->all == pv->all && p->layer == pv->layer &&
+           p->r.K == pv->r.K && !memcmp(p->r.dh, pv->r.dh, K1 * sizeof *p->r.dh);
+}

@@ -49,6 +49,26 @@ typedef struct gt_data_pert {
     double *curves;      /* [4 * (DATA_PERT_KMAX+1)]: r's dc, dh, fo, lin */
 } gt_data_pert;
 
+/* An edit's curves kept (B, pinned): the perturbation panel draws them beside the next
+ * edit's, with their half-lives (doc/screen.md, "Two edits compared"). */
+typedef struct gt_pert_pin {
+    int valid;
+    size_t step;          /* as gt_data_pert's */
+    int old_tok, new_tok, all, layer, lstm, horizon;
+    size_t nedits;
+    gt_perturb_result r;  /* K and the half-lives; the curves in curves, the per-unit values
+                           * NULL */
+    double *curves;       /* [4 (r.K + 1)]: dc, dh, fo, lin */
+} gt_pert_pin;
+
+/* Room for the curves of k = 0..K in p (emptied first), r's curves pointed at it. */
+int data_pert_pin_alloc(gt_pert_pin *p, int K, gt_error *e);
+/* pv's curves (valid) kept in p. */
+int data_pert_pin(gt_pert_pin *p, const gt_data_pert *pv, gt_error *e);
+void data_pert_unpin(gt_pert_pin *p);
+/* 1 when p and pv are the same edit's curves (nothing to draw beside them). */
+int data_pert_pin_same(const gt_pert_pin *p, const gt_data_pert *pv);
+
 int data_pert_init(gt_data_pert *pv, const gt_model *m, gt_error *e);
 void data_pert_free(gt_data_pert *pv);
 

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "gatetui/editarg.h"
 #include "gatetui/error.h"
 #include "gatetui/intervene.h"
 #include "gatetui/session.h"
@@ -12,11 +13,14 @@
 #include "gatetui/text.h"
 #include "screen/models.h"
 
+struct json_t;
+
 /* What the screen modes are asked for on the command line. */
 typedef struct gt_screen_opts {
     int layer;             /* -1: 0 */
     long step;             /* --export: the cursor's step */
-    const char *edit;      /* --export: "S:C", or NULL */
+    const gt_editsrc *edits; /* --edit S:C and --edits FILE, in order: made first */
+    int nedits;
     const char *size;      /* --export: "COLSxROWS", or NULL for 120x40 */
     const char *file;      /* --export: the file, "-" for standard output */
     long steps;            /* the steps m, v and p search (--steps); <= 0: the default */
@@ -25,6 +29,8 @@ typedef struct gt_screen_opts {
     const char *term;      /* the screen: TERM, or NULL */
     int threads;           /* GATETUI_THREADS: N >= 0 for the pass and the Jacobian, or -1:
                             * their own choice */
+    const struct json_t *state; /* --session: the screen's state the file holds, or NULL */
+    const char *state_file;     /* --session: that file (W writes it again), or NULL */
 } gt_screen_opts;
 
 #define EXPORT_COLS 120

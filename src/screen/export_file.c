@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis/figure.h"
 #include "gatetui/fileio.h"
@@ -48,8 +47,7 @@ int export_frame_to_file(const gt_surface *s, const char *path, gt_error *e)
     return rc;
 }
 
-/* The text's base name without its extension, made safe for a file name, into stem. */
-static void stem_of(const char *text_name, char *stem, size_t sn)
+void export_stem(const char *text_name, char *stem, size_t sn)
 {
     size_t k = 0;
     const char *b = strrchr(text_name, '/');
@@ -65,37 +63,11 @@ static void stem_of(const char *text_name, char *stem, size_t sn)
         snprintf(stem, sn, "frame");
 }
 
-/* Writes data to a new file in the current directory: the first of base + ext,
- * base-2 + ext, ... that does not exist; its name goes to out. */
-static int write_new_in_cwd(const char *data, size_t len, const char *base, const char *ext,
+int export_new_in_cwd(const char *data, size_t len, const char *base, const char *ext,
                             char *out, size_t n, gt_error *e)
 {
-    char tmp[256];
-    int rc = file_write_temp(".", data, len, tmp, sizeof tmp, e);
-    if (rc)
-        return rc;
-    for (int i = 1; i < 10000; i++) {
-        char name[400];
-        if (i == 1)
-            snprintf(name, sizeof name, "%s%s", base, ext);
-        else
-            snprintf(name, sizeof name, "%s-%d%s", base, i, ext);
-        if (access(name, F_OK) == 0)
-            continue;
-        int err = file_publish(tmp, name, data, len);
-        if (err == 0) {
-            snprintf(out, n, "%s", name);
-            return GT_OK;
-        }
-        if (err != EEXIST)
-            return gt_fail(e, GT_EFAIL, "%s: cannot write: %s", name, strerror(err));
-        /* taken meanwhile: write the temporary file again and try the next name */
-        rc = file_write_temp(".", data, len, tmp, sizeof tmp, e);
-        if (rc)
-            return rc;
-    }
-    unlink(tmp);
-    return gt_fail(e, GT_EFAIL, "no free file name for %s%s", base, ext);
+    const gt_filepart part = {"", data, len};
+    return file_write_numbered(".", base, ext, &part, 1, out, n, e);
 }
 
 int export_to_cwd(const gt_surface *s, const char *text_name, size_t step, int edited,
@@ -107,9 +79,9 @@ int export_to_cwd(const gt_surface *s, const char *text_name, size_t step, int e
     if (rc)
         return rc;
     char stem[128], base[200];
-    stem_of(text_name, stem, sizeof stem);
+    export_stem(text_name, stem, sizeof stem);
     snprintf(base, sizeof base, "%s-step%zu%s", stem, step, edited ? "-edited" : "");
-    rc = write_new_in_cwd(data, len, base, ".txt", out, n, e);
+    rc = export_new_in_cwd(data, len, base, ".txt", out, n, e);
     free(data);
     return rc;
 }
@@ -135,7 +107,7 @@ int export_text_to_cwd(const gt_trace *tr, const char *text_name, char *out, siz
     }
     /* the text's own extension, after "-edited" */
     char stem[128], base[200];
-    stem_of(text_name, stem, sizeof stem);
+    export_stem(text_name, stem, sizeof stem);
     const char *b = strrchr(text_name, '/');
     b = b ? b + 1 : text_name;
     const char *dot = strrchr(b, '.');
@@ -143,7 +115,7 @@ int export_text_to_cwd(const gt_trace *tr, const char *text_name, char *out, siz
     if (dot && dot != b && strlen(dot) < sizeof ext && !strpbrk(dot, " /"))
         snprintf(ext, sizeof ext, "%s", dot);
     snprintf(base, sizeof base, "%s-edited", stem);
-    rc = write_new_in_cwd(data, len, base, ext, out, n, e);
+    rc = export_new_in_cwd(data, len, base, ext, out, n, e);
     free(data);
     return rc;
 }
@@ -192,11 +164,11 @@ int export_figure_to_cwd(gt_view *v, char *out, size_t n, size_t *from, size_t *
     free(val);
     if (rc)
         return rc;
-    stem_of(v->text_name, stem, sizeof stem);
-    stem_of(mb, mstem, sizeof mstem);
+    export_stem(v->text_name, stem, sizeof stem);
+    export_stem(mb, mstem, sizeof mstem);
     snprintf(base, sizeof base, "%s-%s-unit%d-%s%s", stem, mstem, v->unit, signals_name(m, sig),
              edited ? "-edited" : "");
-    rc = write_new_in_cwd(page, len, base, ".html", out, n, e);
+    rc = export_new_in_cwd(page, len, base, ".html", out, n, e);
     free(page);
     *from = a;
     *to = b;
@@ -250,7 +222,7 @@ int export_edits_to_cwd(const gt_trace *tr, const char *text_name, const char *w
     char *dot = strrchr(base, '.');
     if (dot && dot != base)
         *dot = 0;
-    int rc = write_new_in_cwd(data, len, base, ".edits.txt", out, n, e);
+    int rc = export_new_in_cwd(data, len, base, ".edits.txt", out, n, e);
     free(data);
     return rc;
 }

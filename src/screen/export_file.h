@@ -11,6 +11,14 @@
 #include "screen/draw_surface.h"
 #include "screen/view.h"
 
+/* A file's base name without its extension, made safe for a file name, into stem ("frame"
+ * when nothing is left). */
+void export_stem(const char *name, char *stem, size_t sn);
+/* Writes data to a new file in the current directory: the first of base + ext,
+ * base-2 + ext, ... that does not exist; its name goes to out. */
+int export_new_in_cwd(const char *data, size_t len, const char *base, const char *ext,
+                      char *out, size_t n, gt_error *e);
+
 /* Writes s's text to path, which must not exist (GT_EINPUT if it does); "-" is standard
  * output. */
 int export_frame_to_file(const gt_surface *s, const char *path, gt_error *e);

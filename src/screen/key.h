@@ -25,6 +25,7 @@ typedef enum gt_act {
     ACT_NONE,     /* nothing changed */
     ACT_REDRAW,   /* the view changed */
     ACT_EXPORT,   /* write the frame on screen to a file */
+    ACT_SESSION,  /* write the session to a file (keys_handle_models does, then redraws) */
     ACT_QUIT,
 } gt_act;
 

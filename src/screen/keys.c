@@ -8,6 +8,7 @@
 #include "screen/keys_run.h"
 #include "screen/keys_table.h"
 #include "screen/help.h"
+#include "screen/sessionstate.h"
 
 /* The mouse: a click acts at once, the wheel as arrows. */
 static gt_act mouse(gt_view *v, const gt_key *k)
@@ -23,6 +24,7 @@ static gt_act mouse(gt_view *v, const gt_key *k)
 
 gt_act keys_handle(gt_view *v, const gt_key *k)
 {
+    v->ui->top_kept = 0; /* the gate panel scrolls as the keys ask from now on */
     switch (v->ui->input) { /* what the key is for */
     case INPUT_KEYS: break;
     case INPUT_HELP: return help_key(v, k); /* the arrows scroll it, others close it */
@@ -50,6 +52,7 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
 gt_act keys_handle_models(gt_models *ms, const gt_key *k)
 {
     gt_view *v = models_view(ms);
+    v->ui->top_kept = 0;
     if (k->sym == K_TAB && v->ui->input == INPUT_KEYS) {
         v->ui->msg[0] = 0;
         models_switch(ms, k->shift ? -1 : 1);
@@ -57,5 +60,17 @@ gt_act keys_handle_models(gt_models *ms, const gt_key *k)
     }
     gt_act a = keys_handle(v, k);
     models_sync(ms);
+    if (a == ACT_SESSION) { /* W */
+        char name[300];
+        gt_error e = {0};
+        if (sessionstate_write(ms, name, sizeof name, &e)) {
+            view_say(v, 1, "the session was not written: %.200s", e.msg);
+        } else {
+            v->ui->written_gen = v->ui->edit_gen; /* the edits are in it */
+            view_say(v, 0, "session written to %s%s (gatetui --session %s opens it again)",
+                     ms->own_file ? "" : "./", name, name);
+        }
+        a = ACT_REDRAW;
+    }
     return a;
 }

@@ -31,6 +31,9 @@ const gt_keyname keys_names[KN_COUNT] = {
     [KN_CANCEL] = NAME(K_ESC, 0, "Esc", NULL),
     [KN_HELP] = NAME(K_CHAR, '?', "?", NULL),
     [KN_QUIT] = NAME(K_CHAR, 'q', "q", NULL),
+    [KN_EFFECT] = NAME(K_CHAR, 'I', "I", NULL),
+    [KN_CARRIERS] = NAME(K_CHAR, 'B', "B", NULL),
+    [KN_PIN] = NAME(K_CHAR, 'b', "b", NULL),
 };
 
 const char *keys_name_text(const gt_keyname *n, int utf8)

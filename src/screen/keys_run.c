@@ -11,10 +11,13 @@
 #include "gatetui/utf8.h"
 #include "screen/edtext.h"
 #include "screen/export_file.h"
+#include "screen/export_paper.h"
 #include "screen/keys_find.h"
 #include "screen/keys_word.h"
 #include "screen/keys_run.h"
 #include "screen/draw_layout.h"
+#include "screen/sheet_report.h"
+#include "screen/sheet_units.h"
 
 static size_t page_len(const gt_view *v)
 {
@@ -436,8 +439,7 @@ static void clear_interventions(gt_view *v)
     interventions_changed(v, "every intervention removed");
 }
 
-/* The units in order o; the selected unit stays (the gate panel scrolls to it). */
-static void set_sort(gt_view *v, gt_sort o)
+void keys_set_sort(gt_view *v, gt_sort o)
 {
     v->ui->sort = o;
     if (v->ui->sort == SORT_MEAN) {
@@ -574,7 +576,7 @@ gt_act keys_sort(gt_view *v, int which)
                  cl->carry < 0 ? "" : " gate, m its mean, ", cl->carried, v->utf8 ? "Δ" : "d",
                  cl->carried, data_find_has_r(&v->find, v->layer) ? ", r |r|" : "");
     } else if (which == KEYS_NEXT) {
-        set_sort(v, keys_find_next_sort(v));
+        keys_set_sort(v, keys_find_next_sort(v));
     } else {
         v->ui->sort_reverse = !v->ui->sort_reverse;
     }
@@ -604,7 +606,7 @@ gt_act keys_sort_pick(gt_view *v, const gt_key *k)
         return ACT_REDRAW;
     }
     v->ui->msg[0] = 0;
-    set_sort(v, o);
+    keys_set_sort(v, o);
     return ACT_REDRAW;
 }
 
@@ -738,10 +740,74 @@ gt_act keys_figure(gt_view *v, int arg)
     return ACT_REDRAW;
 }
 
+/* F: the figure for a paper of what is shown (export_paper.h): the unit table's half-lives
+ * (U), the models' reports side by side (r, several models; one model's unit table), or
+ * the perturbation panel's edit. */
+gt_act keys_paper(gt_view *v, int arg)
+{
+    (void)arg;
+    static const char *const kind[3] = {"perturbation", "half-lives", "models'"};
+    const gt_sheet *up = v->ui->sheet;
+    char name[300];
+    gt_error e = {0};
+    gt_paper which = PAPER_PERTURBATION;
+    if (up == &sheet_units || (up == &sheet_report && v->npeers < 2))
+        which = PAPER_HALFLIVES;
+    else if (up == &sheet_report)
+        which = PAPER_CHECKPOINTS;
+    if (up && up != &sheet_units && up != &sheet_report)
+        view_say(v, 1, "no figure of %s: the perturbation's edit (the panels), the unit table "
+                       "(U) or the report (r) have one", up->name);
+    else if (export_paper(v, which, name, sizeof name, &e))
+        view_say(v, 1, "the figure: %.200s", e.msg);
+    else
+        view_say(v, 0, "the %s figure written to ./%s, its numbers to ./%s.csv", kind[which],
+                 name, name);
+    return ACT_REDRAW;
+}
+
 gt_act keys_write(gt_view *v, int arg)
 {
     (void)arg;
     write_text(v);
+    return ACT_REDRAW;
+}
+
+/* W: the session to a file (keys_handle_models writes it: it knows every model). */
+gt_act keys_session(gt_view *v, int arg)
+{
+    (void)v;
+    (void)arg;
+    return ACT_SESSION;
+}
+
+/* b: every model's curves of the edit shown kept, the next edit's drawn beside them; again:
+ * let go. */
+gt_act keys_pin(gt_view *v, int arg)
+{
+    (void)arg;
+    const int n = v->peers ? v->npeers : 1;
+    char at[32];
+    if (v->pin.valid) {
+        for (int k = 0; k < n; k++)
+            data_pert_unpin(&(v->peers ? &v->peers[k] : v)->pin);
+        view_say(v, 0, "the pinned curves let go (b pins the edit shown)");
+        return ACT_REDRAW;
+    }
+    if (!trace_edit_count(v->tr) || !v->pert.valid) {
+        view_say(v, 0, "no edit's curves to pin: e edits");
+        return ACT_REDRAW;
+    }
+    gt_error e = {0};
+    for (int k = 0; k < n; k++) {
+        gt_view *o = v->peers ? &v->peers[k] : v;
+        if (o->pert.valid && data_pert_pin(&o->pin, &o->pert, &e)) {
+            view_say(v, 1, "%s", e.msg);
+            return ACT_REDRAW;
+        }
+    }
+    view_say(v, 0, "step %s's curves pinned: the next edit's are drawn beside them (B lets go)",
+             report_commas(v->pin.step, at, sizeof at));
     return ACT_REDRAW;
 }
 
@@ -780,7 +846,15 @@ gt_act keys_export(gt_view *v, int arg)
 gt_act keys_escape(gt_view *v, int arg)
 {
     (void)arg;
-    if (!keys_find_escape(v) && (v->pending || trace_pass_running(v->tr)))
+    if (v->find.selecting) { /* the selection cancelled, nothing stopped */
+        keys_find_escape(v);
+        return ACT_REDRAW;
+    }
+    int stopped = data_effect_stop(&v->effect);
+    stopped |= data_carriers_stop(&v->carriers);
+    if (stopped) /* the effect or the carriers first: m v p's next */
+        view_say(v, 0, "stopped");
+    else if (!keys_find_escape(v) && (v->pending || trace_pass_running(v->tr)))
         view_cancel_pass(v);
     return ACT_REDRAW;
 }

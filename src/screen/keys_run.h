@@ -21,6 +21,10 @@ enum {
     KEYS_ASK = 0, KEYS_NOW,                  /* keys_quit: q, Ctrl-C */
 };
 
+/* The units in order o (asking for what it needs: the report's mean carry gates, the
+ * importance); the selected unit stays (the gate panel scrolls to it). */
+void keys_set_sort(gt_view *v, gt_sort o);
+
 /* Before a key of the table: the message line cleared, q's question forgotten. */
 void keys_begin(gt_view *v);
 /* While a prompt is open: its line edited, Enter does what it asks. */
@@ -50,7 +54,10 @@ gt_act keys_pert_all(gt_view *v, int arg);
 gt_act keys_ratio_k(gt_view *v, int d);
 gt_act keys_difference(gt_view *v, int arg);
 gt_act keys_write(gt_view *v, int arg);
+gt_act keys_session(gt_view *v, int arg);
+gt_act keys_pin(gt_view *v, int arg);
 gt_act keys_figure(gt_view *v, int arg);
+gt_act keys_paper(gt_view *v, int arg);
 gt_act keys_bias(gt_view *v, int which);
 gt_act keys_ablate(gt_view *v, int which);
 gt_act keys_clear_interventions(gt_view *v, int arg);

@@ -56,12 +56,16 @@ static const gt_keyline before[] = {
      {KB_CHAR('+', 1), KB_CHAR('=', 1), KB_CHAR('-', -1)}},
     {"A", "perturbation: every edit at once against the text as loaded, or the last edit", 0, 0,
      keys_pert_all, {KB_CHAR('A', 0)}},
+    {"b", "perturbation: pin this edit's curves, the next edit's drawn beside them (again: let go)",
+     0, 0, keys_pin, {KB_CHAR('b', 0)}},
     {"( )", "perturbation: read the ratio measured / forget-only at half, twice the k (up to K)", 0,
      0, keys_ratio_k, {KB_CHAR('(', -1), KB_CHAR(')', 1)}},
     {"d", "gate bars and unit: edited - before the last edit, or values", 0, 0, keys_difference,
      {KB_CHAR('d', 0)}},
     {"w", "write the edited text to a new file here, its edits' list beside it", 0, 0,
      keys_write, {KB_CHAR('w', 0)}},
+    {"W", "write the session (models, text, edits, this screen) to NAME.gatetui-session.json",
+     0, 0, keys_session, {KB_CHAR('W', 0)}},
 };
 
 static const gt_keyline after[] = {
@@ -75,6 +79,8 @@ static const gt_keyline after[] = {
      {KB_CHAR('Z', 0)}},
     {"X", "the HTML figure of the selected unit (in c's signal) around the cursor, to a new file here",
      0, 0, keys_figure, {KB_CHAR('X', 0)}},
+    {"F", "a figure of what is shown (the edit's curves; U's units; r's models) to new SVG and CSV files here",
+     0, 0, keys_paper, {KB_CHAR('F', 0)}},
     {"x", "export this frame to a text file", 0, 0, keys_export, {KB_CHAR('x', 0)}},
     {"Tab S-Tab", "several models: the next, previous one (same step, edits)", 0, 0, NULL,
      {KB_SYM(K_TAB, 0), KB_SHIFT(K_TAB, 0)}},

@@ -23,6 +23,8 @@ typedef struct gt_models {
                                 * interventions, texts and tables */
     unsigned char *changed; /* [n]: 1 once the model's file was seen changed on disk */
     long long checked_s;  /* the monotonic second the files were last looked at */
+    const char *own_file; /* the session file it was opened from (W writes it again), or
+                           * NULL (W writes a new one) */
 } gt_models;
 
 /* Opens a trace and a view for each model of the session s (which must outlive ms), with

@@ -167,7 +167,8 @@ static void header_cursor_row(gt_surface *s, gt_rect r, const gt_view *v, const 
     if (v->ivs && v->ivs->what[0]) { /* named wherever values are shown */
         x = put(s, x, y, end, R_DIM, sep);
         x = put(s, x, y, end, R_EDIT, v->ivs->what);
-        if (v->stale) /* the new label over the values of before: said so (SPEC 28) */
+        /* the new label over the values of before: said so (doc/screen.md, "Interventions") */
+        if (v->stale)
             x = put(s, x, y, end, R_PROGRESS, " (values as before)");
     }
     if (!m->has_readout) {

@@ -120,6 +120,66 @@ static int models_line(gt_surface *s, int x, int y, int w, const gt_view *v)
     return y + 1;
 }
 
+/* The pinned edit's curves are drawn beside the last edit's: another edit's (or the same
+ * edit's against other edits before it), on the same layer and K. */
+static int pin_drawn(const gt_view *v)
+{
+    const gt_pert_pin *p = &v->pin;
+    return p->valid && v->pert.valid && !data_pert_pin_same(p, &v->pert) &&
+           p->layer == v->pert.layer && p->r.K == v->pert.r.K;
+}
+
+/* The pinned edit (B) under the last edit's half-lives, dim: the letters of its curves, its
+ * step and characters, its half-lives, in the widest form that fits; or why its curves are
+ * not drawn. Returns the row after it. */
+static int pinned_line(gt_surface *s, int x, int y, int w, const gt_view *v)
+{
+    const gt_pert_pin *p = &v->pin;
+    const gt_data_pert *pv = &v->pert;
+    char from[32], to[32], at[32], what[160], buf[320], c[16], l[16], f[16], h[16];
+    panel_char_name(v, p->old_tok, from, sizeof from);
+    panel_char_name(v, p->new_tok, to, sizeof to);
+    report_commas(p->step, at, sizeof at);
+    if (p->all)
+        snprintf(what, sizeof what, "all %zu from step %s", p->nedits, at);
+    else
+        snprintf(what, sizeof what, "step %s %s%s%s", at, from, s->utf8 ? "→" : "->", to);
+    if (data_pert_pin_same(p, pv)) {
+        snprintf(buf, sizeof buf, "pinned: this edit (%s lets go)", keys_names[KN_PIN].text);
+    } else if (!pin_drawn(v)) {
+        snprintf(buf, sizeof buf, "pinned %s: layer %d, K %d (drawn there only)", what,
+                 p->layer, p->r.K);
+    } else {
+        const int K = p->r.K, nofo = isnan(p->r.fo[0]);
+        fmt_hl(c, sizeof c, p->r.hl_c, K);
+        fmt_hl(l, sizeof l, p->r.hl_lin, K);
+        fmt_hl(f, sizeof f, p->r.hl_fo, K);
+        fmt_hl(h, sizeof h, p->r.hl_h, K);
+        const char *names = p->lstm ? (nofo ? "C H" : "C f H") : nofo ? "H" : "f H";
+        char hl[96];
+        if (p->lstm)
+            snprintf(hl, sizeof hl, "c %s L %s F %s h %s", c, l, f, h);
+        else
+            snprintf(hl, sizeof hl, nofo ? "h %s L %s" : "h %s L %s F %s", h, l, f);
+        /* shorter: without "pinned" and t½, without "step", without the characters */
+        for (int form = 0; form < 4; form++) {
+            if (form == 0)
+                snprintf(buf, sizeof buf, "pinned %s: %s  %s %s", names, what,
+                         s->utf8 ? "t½" : "t1/2", hl);
+            else if (form == 1)
+                snprintf(buf, sizeof buf, "%s %s: %s", names, what, hl);
+            else if (form == 2)
+                snprintf(buf, sizeof buf, "%s %s: %s", names, what + (p->all ? 0 : 5), hl);
+            else
+                snprintf(buf, sizeof buf, "%s %s: %s", names, at, hl);
+            if (surf_width(buf) <= w)
+                break;
+        }
+    }
+    panel_line(s, x, y, w, R_DIM, buf);
+    return y + 1;
+}
+
 /* The first line: the edit, its layer and the number of edits (or the layer alone). */
 static void edit_line(gt_surface *s, int x, int y, int w, const gt_view *v, size_t n)
 {
@@ -297,7 +357,7 @@ static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_view
     static const char *const name[PEER_MAX] = {"1", "2", "3", "4", "5", "6", "7", "8", "9"};
     /* in colours none of this model's curves has (c cyan, F yellow, h green, L magenta) */
     static const gt_role role[3] = {R_BAR2, R_NEG, R_POS};
-    plot_curve cv[PEER_MAX + 4];
+    plot_curve cv[PEER_MAX + 7];
     int nc = 0;
     for (int k = 0; k < v->npeers && k < PEER_MAX; k++) { /* the other models under this one's */
         const gt_data_pert *o = k == v->self ? NULL : peer_pert(v, k);
@@ -305,6 +365,15 @@ static int curves(gt_surface *s, gt_rect in, int y, int plot_rows, const gt_view
             cv[nc++] = (plot_curve){hidden_curve(o), name[k], role[k % 3]};
     }
     const int npeer = nc;
+    if (pin_drawn(v)) { /* the pinned edit's under this one's, dim, in capitals (F: f) */
+        const gt_pert_pin *p = &v->pin;
+        if (p->lstm && p->r.dc[0] > 0)
+            cv[nc++] = (plot_curve){p->r.dc, "C", R_DIM};
+        if (!isnan(p->r.fo[0]) && p->r.fo[0] > 0)
+            cv[nc++] = (plot_curve){p->r.fo, "f", R_DIM};
+        if (p->r.dh[0] > 0)
+            cv[nc++] = (plot_curve){p->r.dh, "H", R_DIM};
+    }
     const int nofo = isnan(pv->r.fo[0]); /* a plain RNN: no carry gate, no F */
     if (!nofo)
         cv[nc++] = (plot_curve){pv->r.fo, "F", R_CARRY};
@@ -378,6 +447,40 @@ static void lasting_units(gt_surface *s, int x, int y, int w, int urows, const g
     panel_line(s, ux, y, x + w - ux, R_DIM, more);
 }
 
+/* The units that carry most of the last edit, A_j / E in percent, as many as fit, and the
+ * key that lists them all ("carried by #71 38% #163 21% ... B all"); or their progress. */
+static void carriers_line(gt_surface *s, int x, int y, int w, const gt_view *v)
+{
+    const gt_data_carriers *c = &v->carriers;
+    const char *all = keys_names[KN_CARRIERS].text;
+    char buf[320], tail[48];
+    int ux = x + surf_text(s, x, y, w, R_DIM, v->pert.all ? "last edit carried by" : "carried by");
+    if (c->state != CARRY_KNOWN || !(c->effect > 0)) {
+        if (c->state == CARRY_COMPUTING)
+            snprintf(buf, sizeof buf, ": computing %.0f%%  %s stops",
+                     100.0 * data_carriers_progress(c), keys_names[KN_CANCEL].text);
+        else if (c->state == CARRY_STOPPED)
+            snprintf(buf, sizeof buf, ": stopped (%s computes them)", all);
+        else if (c->state == CARRY_FAILED)
+            snprintf(buf, sizeof buf, ": %s", c->error);
+        else
+            snprintf(buf, sizeof buf, ": nothing (the edit changes no prediction)");
+        panel_line(s, ux, y, x + w - ux, c->state == CARRY_FAILED ? R_ERROR : R_DIM, buf);
+        return;
+    }
+    snprintf(tail, sizeof tail, " %s %s all", s->utf8 ? "…" : "...", all);
+    const int tw = surf_width(tail);
+    for (int i = 0; i < c->hidden; i++) {
+        const int j = c->order[i];
+        const double pc = 100.0 * c->alone[j] / c->effect;
+        snprintf(buf, sizeof buf, pc >= 10 ? " #%d %.0f%%" : " #%d %.1f%%", j, pc);
+        if (ux + surf_width(buf) + tw > x + w)
+            break;
+        ux += surf_text(s, ux, y, x + w - ux, R_NORMAL, buf);
+    }
+    panel_line(s, ux, y, x + w - ux, R_DIM, tail);
+}
+
 void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
 {
     const gt_data_pert *pv = &v->pert;
@@ -395,28 +498,41 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
         return;
     }
     if (!n || !pv->valid) {
-        panel_wrap(s, x, y, w, in.h, R_DIM,
-                   v->m->words ? "no edit: press e to change a token"
-                               : "no edit: press e to change a character");
+        char buf[160], at[32];
+        const char *noun = model_step_noun(v->m);
+        if (v->pin.valid)
+            snprintf(buf, sizeof buf, "no edit: press e to change a %s (step %s's curves "
+                     "pinned: the next edit's are drawn beside them)", noun,
+                     report_commas(v->pin.step, at, sizeof at));
+        else
+            snprintf(buf, sizeof buf, "no edit: press e to change a %s", noun);
+        panel_wrap(s, x, y, w, in.h, R_DIM, buf);
         return;
     }
     edit_line(s, x, y, w, v, n);
     if (++y >= end)
         return;
     y = halflife_lines(s, x, y, w, end, pv, v->ui->ratio_k);
+    if (v->pin.valid && y < end)
+        y = pinned_line(s, x, y, w, v);
     if (v->npeers > 1 && y < end)
         y = models_line(s, x, y, w, v);
     if (y >= end)
         return;
     /* the units, at the bottom: two rows when there is room */
     int urows = in.h >= 11 ? 2 : in.h >= 5 ? 1 : 0;
-    int plot_rows = end - y - urows - 2; /* the k axis and the legend */
+    /* the units that carry it, above them, when the plot keeps three rows (its curves'
+     * names at their ends need them) */
+    int crows = in.h >= 7 && v->m->has_readout && end - y - urows - 1 - 2 >= 3;
+    int plot_rows = end - y - urows - crows - 2; /* the k axis and the legend */
     if (pv->r.K >= 1 && plot_rows >= 2) {
         y = curves(s, in, y, plot_rows, v, v->mono);
     } else if (pv->r.K < 1 && y < end) {
         panel_wrap(s, x, y, w, 1, R_DIM, "the edit is at the text's end: no k after it");
         y++;
     }
+    if (crows && y <= end - urows - 1)
+        carriers_line(s, x, end - urows - 1, w, v);
     if (urows < 1 || y >= end)
         return;
     lasting_units(s, x, end - urows, w, urows, pv);

@@ -41,6 +41,48 @@ static void put_hints(gt_surface *s, int x, int y, int end, const gt_view *v)
     }
 }
 
+/* A class's delta and its interval, bits ("+0.0283 [+0.0201, +0.0365]"; tight: without the
+ * spaces), or "none" where no position is of it. */
+static void delta_text(char *buf, size_t n, const gt_effect_class *c, int tight)
+{
+    if (!c->count || c->delta != c->delta)
+        snprintf(buf, n, "none");
+    else
+        snprintf(buf, n, tight ? "%+.4f [%+.4f,%+.4f]" : "%+.4f [%+.4f, %+.4f]", c->delta,
+                 c->ci_lo, c->ci_hi);
+}
+
+/* With a hypothesis and an intervention: delta inside and outside with their 95% intervals
+ * (data_effect.h), or the effect's progress, then the key of its sheet; returns x after it.
+ * The words shorten where the line is narrow. */
+static int effect_status(gt_surface *s, int x, int y, int end, const gt_view *v)
+{
+    const gt_data_effect *d = &v->effect;
+    if (!data_effect_on(d))
+        return x;
+    char buf[320], a[64], b[64];
+    const char *delta = s->utf8 ? "Δ" : "delta";
+    if (d->state == EFFECT_KNOWN) {
+        for (int tight = 0; tight < 2; tight++) {
+            delta_text(a, sizeof a, &d->in, tight);
+            delta_text(b, sizeof b, &d->out, tight);
+            snprintf(buf, sizeof buf, tight ? "%s in %s out %s " : "%s inside %s  outside %s bits ",
+                     delta, a, b);
+            if (x + surf_width(buf) + 16 <= end) /* help and quit beside it */
+                break;
+        }
+    } else if (d->state == EFFECT_COMPUTING) {
+        snprintf(buf, sizeof buf, "%s: computing the effect %.0f%% ", delta,
+                 100.0 * data_effect_progress(d));
+    } else {
+        snprintf(buf, sizeof buf, "%s: %s ", delta,
+                 d->state == EFFECT_STOPPED ? "the effect stopped" : d->error);
+    }
+    x += surf_text(s, x, y, end - x, d->state == EFFECT_FAILED ? R_ERROR : R_NORMAL, buf);
+    x += surf_text(s, x, y, end - x, R_KEY, keys_names[KN_EFFECT].text);
+    return x + surf_text(s, x, y, end - x, R_STATUS, " table  ");
+}
+
 /* what, a progress bar, the percentage and "Esc stops". */
 static void progress_line(gt_surface *s, int x, int y, int end, const char *what, double done,
                           int stops)
@@ -165,5 +207,6 @@ void panel_status(gt_surface *s, gt_rect r, const gt_view *v)
         progress_line(s, x, y, end, buf, done, 1);
         return;
     }
+    x = effect_status(s, x, y, end, v);
     put_hints(s, x, y, end, v);
 }

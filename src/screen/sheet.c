@@ -2,7 +2,11 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
+#include "screen/draw_plot.h"
+#include "screen/panel.h"
 #include "screen/sheet.h"
 
 /* s's place in v's table, or -1. */
@@ -59,4 +63,59 @@ gt_act sheet_close_key(gt_view *v, int arg)
     (void)arg;
     sheet_set(v, NULL);
     return ACT_REDRAW;
+}
+
+void sheet_progress(gt_surface *s, int x, int y, int w, const char *what, double done)
+{
+    int used = surf_text(s, x, y, w, R_NORMAL, what);
+    int bw = w - used - 8 > 40 ? 40 : w - used - 8;
+    if (bw > 4) {
+        surf_text(s, x + used, y, 1, R_DIM, "[");
+        plot_bar(s, x + used + 1, y, bw, done, R_PROGRESS);
+        surf_text(s, x + used + 1 + bw, y, 1, R_DIM, "]");
+    }
+}
+
+void sheet_text(gt_surface *s, int x, int y, int w, int h, const char *text, int from)
+{
+    char line[1024];
+    const char *p = text;
+    for (int i = 0; i < from && p; i++) {
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    for (int r = 0; r < h && p && *p; r++) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        snprintf(line, sizeof line, "%.*s", (int)len, p);
+        surf_text(s, x, y + r, w, R_NORMAL, line);
+        p = nl ? nl + 1 : NULL;
+    }
+}
+
+int sheet_text_scroll(int at, int d, int h, int lines)
+{
+    const int rows = h - 1, page = h - 2 > 1 ? h - 2 : 1;
+    return sheet_scroll(at, d, page, lines - (rows > 1 ? rows : 1));
+}
+
+void sheet_draw_text(gt_surface *s, gt_rect r, const gt_textsheet *t)
+{
+    char note[160];
+    if (t->state == TEXT_KNOWN)
+        snprintf(note, sizeof note, "%d-%d of %d  %s", t->scroll + 1,
+                 t->scroll + r.h - 1 < t->lines ? t->scroll + r.h - 1 : t->lines, t->lines,
+                 t->note);
+    else
+        snprintf(note, sizeof note, "%s", t->note);
+    gt_rect in;
+    panel_frame(s, r, t->title, note, &in);
+    const int x = in.x + 1, w = in.w - 1;
+    if (t->state == TEXT_KNOWN)
+        sheet_text(s, x, in.y, w, in.h, t->text, t->scroll);
+    else if (t->state == TEXT_COMPUTING)
+        sheet_progress(s, x, in.y + 1, w, t->say, t->done);
+    else
+        panel_wrap(s, x, in.y + 1, w, in.h - 1, t->state == TEXT_FAILED ? R_ERROR : R_DIM,
+                   t->say);
 }

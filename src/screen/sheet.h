@@ -31,8 +31,12 @@ enum {
     SHEET_SHOWS_PEERS = 2u,  /* it draws the other models' data: their work redraws it */
 };
 
+/* The most numbers a session file keeps of a sheet's state. */
+#define SHEET_SAVED_MAX 8
+
 typedef struct gt_sheet {
     const char *name;       /* what it shows, in words: "the report's tables" */
+    const char *id;         /* its word in a session file ("report", "units", ...) */
     size_t data_size;       /* its state for each model (sheet_data), zeroed at first */
     size_t ui_size;         /* its state every model shares (sheet_ui), zeroed at first */
     unsigned needs;         /* SHEET_NEEDS_* */
@@ -50,6 +54,12 @@ typedef struct gt_sheet {
     void (*invalidate)(gt_view *v, unsigned why); /* SHEET_EDITS | SHEET_MODEL | SHEET_LAYER */
     void (*draw)(gt_surface *s, gt_rect r, const gt_view *v); /* over the panels, changing
                                                                 * nothing */
+    /* The numbers of its state a session file keeps (its scroll, its K, ...) for the model
+     * shown: save writes them into val (at most SHEET_SAVED_MAX) and returns how many;
+     * load, after it is opened, takes them back (n of them, checked: a number out of its
+     * range is clamped where the sheet next draws) */
+    int (*save)(const gt_view *v, long *val);
+    void (*load)(gt_view *v, const long *val, int n);
     /* its status line's hints in the state v is in; NULL: the panels' hints */
     const gt_hint *(*hints)(const gt_view *v);
     const gt_hint *const *contexts; /* every list hints() gives, NULL-terminated (for
@@ -83,6 +93,30 @@ int sheet_up(const gt_view *v, const gt_sheet *s);
 /* A first line shown at moved by d lines (KEYS_PAGE, -KEYS_PAGE: a page of `page` lines),
  * within 0..max. */
 int sheet_scroll(int at, int d, int page, int max);
+
+/* A computation's progress on a sheet at (x, y), w columns: what, then a bar (where it
+ * fits). */
+void sheet_progress(gt_surface *s, int x, int y, int w, const char *what, double done);
+/* Lines of text from its line `from` on, at (x, y) in w columns and h rows, each cut where
+ * it is wider. */
+void sheet_text(gt_surface *s, int x, int y, int w, int h, const char *text, int from);
+/* The first line shown of a text of `lines` lines in a sheet of h rows (its title's row
+ * among them) after d lines (KEYS_PAGE: a page), from `at`. */
+int sheet_text_scroll(int at, int d, int h, int lines);
+
+/* A sheet of a text computed in the background (the effect's, the carriers'): framed with
+ * its title and a note; then what is not known (why, in words), its progress, its error,
+ * or its lines from `scroll` on with "1-20 of 40" before the note. */
+typedef struct gt_textsheet {
+    const char *title, *note;
+    enum { TEXT_SAY, TEXT_COMPUTING, TEXT_KNOWN, TEXT_FAILED } state;
+    const char *say;   /* TEXT_SAY, TEXT_COMPUTING ("computing the effect "), TEXT_FAILED:
+                        * the words */
+    double done;       /* TEXT_COMPUTING */
+    const char *text;  /* TEXT_KNOWN */
+    int lines, scroll;
+} gt_textsheet;
+void sheet_draw_text(gt_surface *s, gt_rect r, const gt_textsheet *t);
 
 /* The handler of a sheet's line that closes it: the panels again. */
 gt_act sheet_close_key(gt_view *v, int arg);

@@ -195,15 +195,17 @@ static int fitting(int n, int room)
     return n * 7 <= room ? n : room >= 9 ? (room - 2) / 7 : 0;
 }
 
-/* As many of n values as fit in w columns after the label, each in 7, and " …" after them
- * when some are left out. */
+/* As many of the n values in v as fit in w columns after the label, each in 7, and " …"
+ * after them when some are left out, or when v holds the first n of `of`. */
 static void values(gt_surface *s, int x, int y, int w, gt_role role, const char *label,
-                   const double *v, int n)
+                   const double *v, int n, int of)
 {
-    int cx = x + surf_text(s, x, y, w, R_DIM, label), fit = fitting(n, x + w - cx);
+    int cx = x + surf_text(s, x, y, w, R_DIM, label);
+    int fit = fitting(n < of ? n + 1 : n, x + w - cx); /* n + 1: room for " …" */
+    fit = fit < n ? fit : n;
     for (int i = 0; i < fit; i++)
         cx += surf_printf(s, cx, y, 7, role, " %6.4f", v[i]);
-    if (fit < n)
+    if (fit < of)
         surf_text(s, cx, y, x + w - cx, R_DIM, s->utf8 ? " …" : " ~");
 }
 
@@ -220,13 +222,13 @@ static void eigen(gt_surface *s, int x, int y, int w, const gt_view *v, const ch
         panel_line(s, x, y, w, R_DIM, "|eigenvalues| of the step's whole Jacobian: computing");
         return;
     }
-    values(s, x, y, w, R_NORMAL, "|eig J_T|   ", de->abs, de->n);
+    values(s, x, y, w, R_NORMAL, "|eig J_T|   ", de->abs, de->count, de->n);
     if (!g) {
         panel_line(s, x, y + 1, w, R_DIM, "no carry gates to set beside them: a plain RNN");
         return;
     }
     snprintf(label, sizeof label, "%s_T sorted  ", g);
-    values(s, x, y + 1, w, R_CARRY, label, de->carry, de->H);
+    values(s, x, y + 1, w, R_CARRY, label, de->carry, de->H, de->H);
 }
 
 /* The layer's Lyapunov half-lives along the text, largest first, each +- the half-width of
@@ -509,7 +511,21 @@ static void derivative_invalidate(gt_view *v, unsigned why)
     }
 }
 
+/* A session keeps its K. */
+static int derivative_save(const gt_view *v, long *val)
+{
+    val[0] = sheet_derivative_ui(v)->K;
+    return 1;
+}
+
+static void derivative_load(gt_view *v, const long *val, int n)
+{
+    if (n > 0 && val[0] >= DATA_JAC_KMIN && val[0] <= DATA_JAC_KMAX)
+        sheet_derivative_ui(v)->K = (int)val[0];
+}
+
 const gt_sheet sheet_derivative = {
+    .id = "derivative",
     .name = "the derivative against the carry line",
     .data_size = sizeof(gt_derivative_data),
     .ui_size = sizeof(gt_derivative_ui),
@@ -520,6 +536,8 @@ const gt_sheet sheet_derivative = {
     .busy = derivative_busy,
     .invalidate = derivative_invalidate,
     .draw = derivative_draw,
+    .save = derivative_save,
+    .load = derivative_load,
     .hints = derivative_hints,
     .contexts = contexts,
     .names = names,

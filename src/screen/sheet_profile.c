@@ -47,8 +47,7 @@ static gt_act profile_toggle(gt_view *v, int arg)
 static gt_act profile_scroll(gt_view *v, int d)
 {
     gt_profile_data *p = sheet_profile_data(v);
-    const int h = v->lay.r[P_GATES].h, rows = h - 1, page = h - 2 > 1 ? h - 2 : 1;
-    p->scroll = sheet_scroll(p->scroll, d, page, v->find.prof_lines - (rows > 1 ? rows : 1));
+    p->scroll = sheet_text_scroll(p->scroll, d, v->lay.r[P_GATES].h, v->find.prof_lines);
     return ACT_REDRAW;
 }
 
@@ -121,25 +120,11 @@ static void profile_follow(gt_view *v, int shown)
 
 /* ---- drawing ---- */
 
-/* Its progress while the child computes it. */
-static void computing(gt_surface *s, int x, int y, int w, const gt_view *v)
-{
-    double done = 0;
-    data_find_progress(&v->find, &done);
-    int used = surf_text(s, x, y, w, R_NORMAL, "computing the profile ");
-    int bw = w - used - 8 > 40 ? 40 : w - used - 8;
-    if (bw > 4) {
-        surf_text(s, x + used, y, 1, R_DIM, "[");
-        plot_bar(s, x + used + 1, y, bw, done, R_PROGRESS);
-        surf_text(s, x + used + 1 + bw, y, 1, R_DIM, "]");
-    }
-}
-
 static void profile_draw(gt_surface *s, gt_rect r, const gt_view *v)
 {
     const gt_data_find *f = &v->find;
     const int scroll = sheet_profile_data(v)->scroll;
-    char title[160], note[96], line[1024];
+    char title[160], note[96];
     int known = f->prof_state == FIND_KNOWN;
     snprintf(title, sizeof title, "profile: unit %d, %s, layer %d",
              known ? f->prof_unit : v->unit, signals_name(v->m, known ? f->prof_signal : f->signal),
@@ -159,36 +144,43 @@ static void profile_draw(gt_surface *s, gt_rect r, const gt_view *v)
         return;
     }
     if (!known) {
-        computing(s, x, in.y + 1, w, v);
+        double done = 0;
+        data_find_progress(f, &done);
+        sheet_progress(s, x, in.y + 1, w, "computing the profile ", done);
         return;
     }
     size_t step;
     int marked = -1; /* the line Enter goes to the step of */
     if (data_find_profile_step(f, scroll, &step, &marked) != 0 || marked - scroll >= in.h)
         marked = -1;
-    const char *p = f->prof_text;
-    for (int i = 0; i < scroll && p; i++) {
-        p = strchr(p, '\n');
-        p = p ? p + 1 : NULL;
-    }
-    for (int y = 0; y < in.h && p && *p; y++) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        snprintf(line, sizeof line, "%.*s", (int)len, p);
-        surf_text(s, x, in.y + y, w, R_NORMAL, line);
-        if (y == marked - scroll)
-            surf_put(s, in.x, in.y + y, R_MARK, s->utf8 ? "▶" : ">");
-        p = nl ? nl + 1 : NULL;
-    }
+    sheet_text(s, x, in.y, w, in.h, f->prof_text, scroll);
+    if (marked >= scroll)
+        surf_put(s, in.x, in.y + marked - scroll, R_MARK, s->utf8 ? "▶" : ">");
+}
+
+/* A session keeps its scroll. */
+static int profile_save(const gt_view *v, long *val)
+{
+    val[0] = sheet_profile_data(v)->scroll;
+    return 1;
+}
+
+static void profile_load(gt_view *v, const long *val, int n)
+{
+    if (n > 0 && val[0] >= 0 && val[0] <= 1 << 24)
+        sheet_profile_data(v)->scroll = (int)val[0];
 }
 
 const gt_sheet sheet_profile = {
+    .id = "profile",
     .name = "a unit's profile",
     .data_size = sizeof(gt_profile_data),
     .open = profile_open,
     .close = profile_close,
     .follow = profile_follow,
     .draw = profile_draw,
+    .save = profile_save,
+    .load = profile_load,
     .hints = profile_hints,
     .contexts = contexts,
     .names = names,

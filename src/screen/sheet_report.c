@@ -417,7 +417,26 @@ void sheet_report_computing(gt_surface *s, gt_rect in, const gt_view *v,
     panel_wrap(s, x, in.y + 3, w, in.h - 3, R_DIM, buf);
 }
 
+/* A session keeps its scroll, the column and which table of several models. */
+static int report_save(const gt_view *v, long *val)
+{
+    const gt_report_ui *u = sheet_report_ui(v);
+    val[0] = u->scroll;
+    val[1] = u->col;
+    val[2] = u->full;
+    return 3;
+}
+
+static void report_load(gt_view *v, const long *val, int n)
+{
+    gt_report_ui *u = sheet_report_ui(v);
+    u->scroll = n > 0 && val[0] >= 0 ? (int)val[0] : 0;
+    u->col = n > 1 && val[1] >= 0 ? (int)val[1] : 0;
+    u->full = n > 2 && val[2] == 1;
+}
+
 const gt_sheet sheet_report = {
+    .id = "report",
     .name = "the report's tables",
     .ui_size = sizeof(gt_report_ui),
     .needs = SHEET_NEEDS_REPORT | SHEET_SHOWS_PEERS,
@@ -425,6 +444,8 @@ const gt_sheet sheet_report = {
     .prepare = report_prepare,
     .invalidate = report_invalidate,
     .draw = report_draw,
+    .save = report_save,
+    .load = report_load,
     .hints = report_hints,
     .contexts = contexts,
     .names = names,

@@ -396,7 +396,30 @@ static void units_draw(gt_surface *s, gt_rect r, const gt_view *v)
         draw_rows(s, in, v);
 }
 
+/* A session keeps the selected row, the first shown, the column, its gate and the way. */
+static int units_save(const gt_view *v, long *val)
+{
+    const gt_units_ui *u = sheet_units_ui(v);
+    val[0] = u->row;
+    val[1] = u->top;
+    val[2] = u->col;
+    val[3] = u->gate;
+    val[4] = u->reverse;
+    return 5;
+}
+
+static void units_load(gt_view *v, const long *val, int n)
+{
+    gt_units_ui *u = sheet_units_ui(v);
+    int *f[5] = {&u->row, &u->top, &u->col, &u->gate, &u->reverse};
+    for (int i = 0; i < n && i < 5; i++)
+        if (val[i] >= 0 && val[i] <= 1 << 20)
+            *f[i] = (int)val[i];
+    u->reverse = u->reverse != 0;
+}
+
 const gt_sheet sheet_units = {
+    .id = "units",
     .name = "the unit table",
     .data_size = sizeof(gt_units_data),
     .ui_size = sizeof(gt_units_ui),
@@ -407,6 +430,8 @@ const gt_sheet sheet_units = {
     .prepare = units_prepare,
     .invalidate = units_invalidate,
     .draw = units_draw,
+    .save = units_save,
+    .load = units_load,
     .hints = units_hints,
     .contexts = contexts,
     .names = names,

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "screen/sheet_carriers.h"
 #include "screen/sheet_derivative.h"
+#include "screen/sheet_effect.h"
 #include "screen/sheet_profile.h"
 #include "screen/sheet_report.h"
 #include "screen/sheet_units.h"
@@ -16,6 +18,8 @@ static const gt_sheet *const table[] = {
     &sheet_units,
     &sheet_derivative,
     &sheet_profile,
+    &sheet_effect,
+    &sheet_carriers,
 };
 
 #define NSHEETS ((int)(sizeof table / sizeof table[0]))

@@ -49,6 +49,8 @@ int view_base_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr
         return gt_fail(e, GT_EFAIL, "out of memory for the screen");
     }
     data_probe_init(&v->probe, m, tr);
+    data_effect_init(&v->effect);
+    data_carriers_init(&v->carriers, m, tr);
     int rc = data_pert_init(&v->pert, m, e);
     if (rc == GT_OK)
         rc = data_stats_init(&v->stats, m, tr, v->text_name, e);
@@ -72,10 +74,13 @@ void view_base_free(gt_view *v)
     free(v->zeros);
     free(v->probs);
     data_pert_free(&v->pert);
+    data_pert_unpin(&v->pin);
     data_stats_free(&v->stats);
     data_diff_free(&v->dr);
     data_find_free(&v->find);
     data_probe_free(&v->probe);
+    data_effect_free(&v->effect);
+    data_carriers_free(&v->carriers);
     free(v->dbuf);
     v->dbuf = NULL;
     v->order = NULL;
@@ -309,10 +314,23 @@ static void follow_edits(gt_view *v, int shown)
     }
 }
 
+/* The interventions' effect where the hypothesis holds, while there are both, and the
+ * carriers of the last edit, while there is one: asked for (computed in the background,
+ * or at once in a batch mode) when what they are for changed. */
+static void follow_causes(gt_view *v)
+{
+    const gt_shared *u = v->ui;
+    data_effect_want(&v->effect, v->ivs, v->find.regex);
+    data_carriers_want(&v->carriers, u->edit_gen, v->layer, u->horizon,
+                       v->ivs ? v->ivs->what : "", u->sync);
+}
+
 /* The gate panel's first row, so that the selected unit is on the page. */
 static void scroll_to_selected(gt_view *v)
 {
     int page = view_units_per_page(v), H = model_width(v->m, v->layer);
+    if (v->ui->top_kept) /* a session's, until a key: its order may be known only later */
+        v->ui->top = v->ui->top_kept - 1;
     if (v->rank < v->ui->top)
         v->ui->top = v->rank;
     if (v->rank >= v->ui->top + page)
@@ -326,10 +344,14 @@ static void scroll_to_selected(gt_view *v)
 int view_prepare(gt_view *v, int cols, int rows, gt_error *e)
 {
     view_clamp(v);
-    for (int k = 0; k < (v->peers ? v->npeers : 0); k++) /* this one is peers[self] */
+    for (int k = 0; k < (v->peers ? v->npeers : 0); k++) { /* this one is peers[self] */
         follow_edits(&v->peers[k], k == v->self);
-    if (!v->peers)
+        follow_causes(&v->peers[k]);
+    }
+    if (!v->peers) {
         follow_edits(v, 1);
+        follow_causes(v);
+    }
     layout_compute(cols, rows, &v->lay);
     int blocks[3];
     layout_gate_grid_extra(v->lay.r[P_GATES], model_width(v->m, v->layer), model_sigmoid_gates(v->m, blocks),
@@ -439,6 +461,8 @@ void view_model_changed(gt_view *v)
     trace_pass_cancel(v->tr);
     sheets_invalidate(v, SHEET_MODEL); /* first: what reads the weights stops */
     data_stats_forget(&v->stats);
+    data_effect_forget(&v->effect);
+    data_carriers_forget(&v->carriers);
     data_pert_model_changed(&v->pert);
     if (data_interv_apply(v->ivs, &e))
         failed(v, "interventions", &e);
@@ -617,6 +641,7 @@ int view_busy(const gt_view *v)
             return 1;
     return v->pass_running || v->pending || data_stats_busy(&v->stats) ||
            data_find_busy(&v->find) || data_probe_busy(&v->probe) ||
+           data_effect_busy(&v->effect) || data_carriers_busy(&v->carriers) ||
            (v->ivs && data_interv_busy(v->ivs));
 }
 
@@ -638,6 +663,10 @@ int view_tick(gt_view *v)
     if (v->ui->heat >= HEAT_COMP) /* the components the text is coloured by */
         data_comp_want(&v->probe, v->layer, f->signal, f->steps < v->steps ? f->steps : v->steps);
     if (data_probe_tick(&v->probe))
+        redraw = 1;
+    if (data_effect_tick(&v->effect))
+        redraw = 1;
+    if (data_carriers_tick(&v->carriers))
         redraw = 1;
     if (v->ivs && data_interv_tick(v->ivs)) {
         redraw = 1;

@@ -11,10 +11,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gatetui/editarg.h"
 #include "gatetui/model.h"
 #include "gatetui/text.h"
 #include "gatetui/trace.h"
+#include "screen/data_carriers.h"
 #include "screen/data_diff.h"
+#include "screen/data_effect.h"
 #include "screen/data_find.h"
 #include "screen/data_interv.h"
 #include "screen/data_probe.h"
@@ -97,6 +100,9 @@ typedef struct gt_shared {
     int layer;         /* the layer and the unit chosen (each model shows them clamped to */
     int unit;          /* its size: gt_view's layer and unit) */
     int top;           /* the first rank shown in the gate panel */
+    int top_kept;      /* a session's top + 1, put back at every frame until a key is
+                        * pressed (the order it was in, by a value computed in the
+                        * background, may come after the first frames); 0: none */
     gt_sort sort;
     int horizon;       /* the perturbation horizon K (+ and -): every model's curves */
     int pert_all;      /* A: the perturbation of every edit against the text as loaded */
@@ -153,12 +159,17 @@ typedef struct gt_view {
                         * states are known, and view_prepare keeps the last frame's values
                         * until the pass reaches the cursor */
     gt_data_pert pert;  /* the last edit's perturbation curves (for K = ui->horizon) */
+    gt_pert_pin pin;    /* an edit's curves kept (B): drawn beside the last edit's */
     gt_data_stats stats; /* the report of the text (its tables and unit table: the sheets of
                           * r and U, the order by the mean carry gate) */
     gt_data_diff dr;     /* the run of the text before the last edit (while ui->diff is on;
                           * not valid when it may be stale) */
     gt_data_find find;  /* hypotheses, selections, profiles (m, v, p) */
     gt_data_probe probe; /* the hypothesis's linear probe, by a child once its r is known */
+    gt_data_effect effect; /* the interventions' effect where the hypothesis holds (the status
+                          * line, the effect's sheet) */
+    gt_data_carriers carriers; /* the units that carry the last edit (the perturbation panel,
+                                * the carriers' sheet) */
     gt_data_interv *ivs;    /* the interventions (< > { } a C Z) and the model they make, which
                           is m; NULL: none can be made */
     int threads;       /* GATETUI_THREADS for the work that shares a product over threads (the
@@ -220,6 +231,9 @@ void view_edits_changed(gt_view *v);
  * edit (into *ed; 0 when there is none). view_redo makes the last edit undone again (its
  * step in *step); GT_EINPUT when there is none. */
 int view_apply_edit(gt_view *v, size_t step, int tok, gt_error *e);
+/* The edits of l (parsed for v's model: editarg.h) made in order, as the command line or a
+ * session asks; they count as written (q does not ask again for them). */
+int view_apply_edits(gt_view *v, const gt_editlist *l, gt_error *e);
 int view_undo(gt_view *v, gt_edit *ed);
 int view_redo(gt_view *v, size_t *step, gt_error *e);
 

@@ -58,6 +58,19 @@ int view_apply_edit(gt_view *v, size_t step, int tok, gt_error *e)
     return GT_OK;
 }
 
+int view_apply_edits(gt_view *v, const gt_editlist *l, gt_error *e)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        int rc = view_apply_edit(v, l->at[i].step, l->at[i].tok, e);
+        if (rc)
+            return rc;
+        if (v->ui->msg_error) /* another model's trace refused it */
+            return gt_fail(e, GT_EFAIL, "%s", v->ui->msg);
+    }
+    v->ui->written_gen = v->ui->edit_gen;
+    return GT_OK;
+}
+
 int view_undo(gt_view *v, gt_edit *ed)
 {
     if (!trace_undo(v->tr, ed))

@@ -24,6 +24,7 @@
 #include "screen/frame.h"
 #include "gatetui/trace.h"
 #include "term/term.h"
+#include "screen/sessionstate.h"
 #include "term/ui.h"
 
 static volatile sig_atomic_t got_winch, got_stop, got_tstp;
@@ -58,6 +59,13 @@ static sigset_t waiting; /* the mask while it waits: the one before, less those 
 
 /* Called before any thread is made, so that every thread keeps them blocked. A signal
  * ignored when gatetui started (SIGHUP under nohup) stays ignored. */
+/* Whether caught signal i was ignored when gatetui started (SIGHUP under nohup): it stays
+ * ignored. SIGWINCH, ignored by default, is always taken. */
+static int ignored_from_start(size_t i)
+{
+    return before[i].sa_handler == SIG_IGN && caught_sigs[i] != SIGWINCH;
+}
+
 static void catch_signals(void)
 {
     if (pipe2(wake, O_NONBLOCK | O_CLOEXEC) != 0)
@@ -76,7 +84,7 @@ static void catch_signals(void)
     for (size_t i = 0; i < NCAUGHT; i++) {
         int sig = caught_sigs[i];
         sigaction(sig, NULL, &before[i]);
-        if (before[i].sa_handler == SIG_IGN && sig != SIGWINCH)
+        if (ignored_from_start(i))
             continue;
         sa.sa_handler = sig == SIGWINCH ? on_winch : sig == SIGTSTP ? on_tstp : on_stop;
         sigaction(sig, &sa, NULL);
@@ -116,7 +124,7 @@ static void suspend(TermKey *tk)
 {
     got_tstp = 0;
     for (size_t i = 0; i < NCAUGHT; i++) /* ignored (no job control): nobody would wake us */
-        if (caught_sigs[i] == SIGTSTP && before[i].sa_handler == SIG_IGN)
+        if (caught_sigs[i] == SIGTSTP && ignored_from_start(i))
             return;
     termkey_stop(tk);
     term_suspend();
@@ -132,7 +140,9 @@ static void suspend(TermKey *tk)
 }
 
 /* A signal that came while ppoll also found the keyboard ready stays pending: ppoll lets a
- * signal in only when it returns for it. Taken here as if it had been delivered. */
+ * signal in only when it returns for it. Taken here as if it had been delivered, but for
+ * one ignored from the start: blocked, it is pending like the others (a blocked signal is
+ * never discarded), and its action is still to be ignored. */
 static void take_pending(void)
 {
     sigset_t p;
@@ -140,7 +150,7 @@ static void take_pending(void)
         return;
     for (size_t i = 0; i < NCAUGHT; i++) {
         int sig = caught_sigs[i];
-        if (!sigismember(&p, sig))
+        if (!sigismember(&p, sig) || ignored_from_start(i))
             continue;
         if (sig == SIGWINCH)
             got_winch = 1;
@@ -156,7 +166,7 @@ static void take_pending(void)
 static int terminal_gone(gt_error *e)
 {
     for (size_t i = 0; i < NCAUGHT; i++)
-        if (caught_sigs[i] == SIGHUP && before[i].sa_handler == SIG_IGN)
+        if (caught_sigs[i] == SIGHUP && ignored_from_start(i))
             return gt_fail(e, GT_EFAIL, "the terminal went away");
     got_stop = SIGHUP;
     return GT_OK;
@@ -280,6 +290,7 @@ static int read_keys(loop *L, int force)
         switch (keys_handle_models(L->ms, &k)) {
         case ACT_QUIT: return 1;
         case ACT_EXPORT: do_export(L); L->dirty = 1; break;
+        case ACT_SESSION:
         case ACT_REDRAW: L->dirty = 1; break;
         case ACT_NONE: break;
         }
@@ -337,6 +348,26 @@ static int run_loop(loop *L, gt_error *e)
     return GT_OK;
 }
 
+/* What the screen opens on: the session's state (--session, whose file W then writes
+ * again), or the command line's edits made, the cursor at the first step. */
+static int start_state(gt_models *ms, const gt_screen_opts *o, gt_error *e)
+{
+    gt_view *v = models_view(ms);
+    if (o->state) {
+        ms->own_file = o->state_file;
+        int rc = sessionstate_restore(ms, o->state, o->state_file, e);
+        if (rc == GT_OK)
+            view_say(models_view(ms), 0, "session %s opened", o->state_file);
+        return rc;
+    }
+    gt_editlist l;
+    int rc = editlist_parse(&l, v->m, v->text, o->edits, o->nedits, e);
+    if (rc == GT_OK)
+        rc = view_apply_edits(v, &l, e);
+    editlist_free(&l);
+    return rc;
+}
+
 int ui_main(const gt_session *sm, const gt_screen_opts *o, gt_error *e)
 {
     if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
@@ -358,10 +389,17 @@ int ui_main(const gt_session *sm, const gt_screen_opts *o, gt_error *e)
         release_signals();
         return rc;
     }
-    ms.ui.pass_wanted = 1;
     for (int k = 0; k < ms.n && o->steps > 0; k++)
         ms.v[k].find.steps = (size_t)o->steps;
-    trace_pass_start(ms.tr[0], sm->model[0].text.steps, NULL);
+    if ((rc = start_state(&ms, o, e))) {
+        models_close(&ms);
+        release_signals();
+        return rc;
+    }
+    ms.ui.pass_wanted = 1;
+    gt_view *shown = models_view(&ms);
+    trace_pass_start(shown->tr, shown->steps, NULL);
+    view_seek(shown, ms.ui.t);
 
     loop L = {&ms, {0}, NULL, 1, 0};
     if (term_start(NULL, NULL, o->color, o->mouse)) {

@@ -54,8 +54,8 @@ int main(int argc, char **argv)
             dt[i] = bench_now() - t0;
     }
     qsort(dt, (size_t)reps, sizeof *dt, bench_cmp_double);
-    printf("model %s, H %d, layer %d, step %d: %d x %d\n", argv[1], m.hidden, layer, (int)T,
-           sp.n, sp.n);
+    printf("model %s, H %d, layer %d, step %d: %d x %d\n", argv[1], model_width(&m, layer),
+           layer, (int)T, sp.n, sp.n);
     printf("median %.1f ms, fastest %.1f ms over %d runs\n", 1e3 * dt[reps / 2], 1e3 * dt[0],
            reps);
     spectrum_print_json(stdout, &sp, &e);

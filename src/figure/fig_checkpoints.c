@@ -1,0 +1,90 @@
+/* The checkpoints figure (kinds.h; doc/figures.md): several models in the order given (the
+ * checkpoints of one training run, say), as the table that compares them has them: the
+ * readout's loss, the mean carry gate, and an edit's measured and forget-only half-lives
+ * with their 95% intervals, three panels over the models' names. */
+#include "config.h"
+
+#include <math.h>
+
+#include "analysis/jsonout.h"
+#include "figure/figdoc.h"
+#include "gatetui/loss.h"
+
+enum { LOSS, MEAN, MEASURED, FORGET, MEASURES };
+static const char *const measure_word[MEASURES] = {"loss_bits", "carry_gate_mean",
+                                                   "halflife_measured", "halflife_forget_only"};
+
+/* Measure q of column c, with its interval's ends (NAN: none, or open). */
+static double value_of(const gt_compare_col *c, int q, double *lo, double *hi)
+{
+    const gt_interval *ci = q == MEASURED ? &c->ci_measured : q == FORGET ? &c->ci_forget_only
+                                                                          : NULL;
+    *lo = ci && ci->has ? ci->lo : NAN;
+    *hi = ci && ci->has ? ci->hi : NAN;
+    const gt_loss l = {c->loss, 1, 0};
+    switch (q) {
+    case LOSS: return loss_bits(&l);
+    case MEAN: return c->mean;
+    case MEASURED: return c->pairs ? c->hl_measured : NAN;
+    default: return c->pairs ? c->hl_forget_only : NAN;
+    }
+}
+
+/* Measure q over the n models as a series of panel p (its rows too). */
+static void measure(fig_doc *d, plot_panel *p, const gt_compare_col *c, int n, int q,
+                    const char *label, int colour, int dash, int marker)
+{
+    double *v = fig_alloc(d, 4 * (size_t)n * sizeof *v);
+    plot_series *s = fig_series(p);
+    if (!v || !s)
+        return;
+    double *x = v, *y = v + n, *lo = v + 2 * n, *hi = v + 3 * n;
+    for (int i = 0; i < n; i++) {
+        x[i] = i;
+        y[i] = value_of(&c[i], q, &lo[i], &hi[i]);
+        fig_csv_text(d, c[i].name);
+        fig_csv_count(d, i);
+        fig_csv_text(d, measure_word[q]);
+        fig_csv_num(d, y[i]);
+        fig_csv_num(d, lo[i]);
+        fig_csv_num(d, hi[i]);
+        fig_csv_end(d);
+    }
+    const int bars = q == MEASURED || q == FORGET;
+    *s = (plot_series){.label = label, .line = 1, .colour = colour, .dash = dash,
+                       .marker = marker, .mark_every = 1, .n = n, .x = x, .y = y,
+                       .ylo = bars ? lo : NULL, .yhi = bars ? hi : NULL};
+}
+
+int fig_checkpoints(fig_doc *d, const gt_compare_col *c, int n, const fig_where *w,
+                    gt_error *e)
+{
+    int rc = fig_begin(d, 3, "model,index,measure,value,lo,hi", JSONOUT_MEASURES, e);
+    if (rc)
+        return rc;
+    plot_figure *f = d->plot;
+    f->height = 520;
+    n = n < PLOT_MAX_NAMES ? n : PLOT_MAX_NAMES;
+    const char **names = fig_alloc(d, (size_t)(n > 0 ? n : 1) * sizeof *names);
+    if (!names)
+        return fig_end(d, e);
+    for (int i = 0; i < n; i++)
+        names[i] = fig_str(d, "%s", c[i].name); /* the figure's own: c is not kept */
+    for (int k = 0; k < 3; k++)
+        f->panel[k].x = (plot_axis){.names = names, .nnames = n};
+    f->panel[2].x.label = "model, in the order given";
+    f->panel[0].y.label = "loss (bits/char)";
+    f->panel[1].y.label = "mean carry gate";
+    f->panel[2].y.label = "an edit's t½ (steps)";
+    measure(d, &f->panel[0], c, n, LOSS, "loss", 0, PLOT_SOLID, PLOT_CIRCLE);
+    measure(d, &f->panel[1], c, n, MEAN, "mean carry gate", 3, PLOT_SOLID, PLOT_SQUARE);
+    measure(d, &f->panel[2], c, n, MEASURED, "measured t½ (c, else h)", 4, PLOT_SOLID,
+            PLOT_TRIANGLE);
+    measure(d, &f->panel[2], c, n, FORGET, "forget-only t½", 2, PLOT_DOTTED, PLOT_DIAMOND);
+    f->caption = fig_caption(d, "The models side by side: the readout's loss in bits per "
+                                "character, the mean carry gate (f, z) over the positions, and "
+                                "the half-lives of the report's mean curves after an edit "
+                                "(measured: c of an LSTM, h otherwise) with their 95% intervals",
+                             names, n, w);
+    return fig_end(d, e);
+}

@@ -1,0 +1,134 @@
+/* The figure of what the screen shows (export_paper.h): made by the figure kinds from the
+ * views' data as they hold it, written as new files. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "figure/kinds.h"
+#include "gatetui/trace.h"
+#include "screen/export_file.h"
+#include "screen/export_paper.h"
+
+/* The models drawn: every model's view with several, else this one. */
+static const gt_view *model_at(const gt_view *v, int k)
+{
+    return v->npeers > 1 ? &v->peers[k] : v;
+}
+
+static int models(const gt_view *v, int most)
+{
+    int n = v->npeers > 1 ? v->npeers : 1;
+    return n < most ? n : most;
+}
+
+/* The model's file by its own name (not the screen's "[k/n]"). */
+static const char *file_name(const gt_view *v)
+{
+    const char *b = strrchr(v->m->path, '/');
+    return b && b[1] ? b + 1 : v->m->path;
+}
+
+/* What the caption says of the numbers: s, and the interventions when there are some. */
+static const char *what_of(const gt_view *v, const char *s, char *buf, size_t n)
+{
+    if (v->ivs && v->ivs->what[0])
+        snprintf(buf, n, "%s; interventions: %s", s, v->ivs->what);
+    else
+        snprintf(buf, n, "%s", s);
+    return buf;
+}
+
+/* "the edit at step 1,200 ('a' to 'b') against the text before it", or every edit's. */
+static void edit_words(const gt_view *v, char *buf, size_t n)
+{
+    const gt_data_pert *pv = &v->pert;
+    char a[8], b[8], s[32];
+    view_token_glyph(v, pv->old_tok, a);
+    view_token_glyph(v, pv->new_tok, b);
+    report_commas(pv->step, s, sizeof s);
+    if (pv->all)
+        snprintf(buf, n, "every edit (%zu from step %s on) against the text as loaded, one "
+                         "run of each", pv->nedits, s);
+    else
+        snprintf(buf, n, "the edit at step %s ('%s' to '%s') against the text before it, one "
+                         "run of each", s, a, b);
+}
+
+static int perturbation(const gt_view *v, fig_doc *d, fig_where *w, gt_error *e)
+{
+    fig_pert p[FIG_MAX_MODELS];
+    const int n = models(v, FIG_MAX_MODELS);
+    for (int k = 0; k < n; k++) {
+        const gt_view *m = model_at(v, k);
+        const gt_perturb_result *r = &m->pert.r;
+        if (!m->pert.valid || m->curves_stale)
+            return gt_fail(e, GT_EINPUT, trace_edit_count(v->tr)
+                                             ? "the perturbation is still being computed"
+                                             : "no edit to draw (e edits the character under "
+                                               "the cursor)");
+        fig_pert_of_edit(&p[k], file_name(m), m->m->cell, r);
+    }
+    char edit[300], what[900];
+    edit_words(v, edit, sizeof edit);
+    w->what = what_of(v, edit, what, sizeof what);
+    int rc = fig_perturbation(d, p, n, w, e);
+    w->what = NULL;
+    return rc;
+}
+
+/* The unit table of the model shown. */
+static int halflives(const gt_view *v, fig_doc *d, fig_where *w, gt_error *e)
+{
+    const gt_unit_row *rows = data_stats_units(&v->stats, v->layer);
+    if (!rows)
+        return gt_fail(e, GT_EINPUT, "the unit table is still being computed");
+    if (v->stats.carry < 0)
+        return gt_fail(e, GT_EINPUT, "a %s has no carry gate: no half-life from it to draw",
+                       v->m->cell->noun);
+    const fig_units u = {file_name(v), rows, model_width(v->m, v->layer), v->stats.K,
+                         v->stats.gate_name[v->stats.carry]};
+    char what[900];
+    w->what = what_of(v, "the report of the text as loaded", what, sizeof what);
+    int rc = fig_halflives(d, &u, 1, w, e);
+    w->what = NULL;
+    return rc;
+}
+
+/* Every model's column of the report's compared table, in their order. */
+static int checkpoints(const gt_view *v, fig_doc *d, fig_where *w, gt_error *e)
+{
+    gt_compare_col col[FIG_MAX_CHECKPOINTS];
+    const int n = models(v, FIG_MAX_CHECKPOINTS);
+    for (int k = 0; k < n; k++) {
+        const gt_compare_col *c = data_stats_col(&model_at(v, k)->stats, v->layer);
+        if (!c)
+            return gt_fail(e, GT_EINPUT, "the reports are still being computed");
+        col[k] = *c;
+    }
+    char what[900];
+    w->what = what_of(v, "the reports of the text as loaded", what, sizeof what);
+    int rc = fig_checkpoints(d, col, n, w, e);
+    w->what = NULL;
+    return rc;
+}
+
+int export_paper(const gt_view *v, gt_paper which, char *out, size_t n, gt_error *e)
+{
+    static const char *const kind[3] = {"perturbation", "halflives", "checkpoints"};
+    fig_where w = {v->text_name, v->steps, v->layer, NULL};
+    fig_doc d;
+    int rc = which == PAPER_PERTURBATION ? perturbation(v, &d, &w, e)
+             : which == PAPER_HALFLIVES  ? halflives(v, &d, &w, e)
+                                         : checkpoints(v, &d, &w, e);
+    if (rc)
+        return rc;
+    char stem[128], base[300];
+    export_stem(v->text_name, stem, sizeof stem);
+    const int edited = trace_edit_count(v->tr) > 0;
+    snprintf(base, sizeof base, "%s-step%zu%s-%s", stem, v->t, edited ? "-edited" : "",
+             kind[which]);
+    rc = fig_write_new_in(&d, ".", base, out, n, e);
+    fig_doc_free(&d);
+    return rc;
+}

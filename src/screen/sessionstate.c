@@ -1,0 +1,474 @@
+/* The screen's state in a session file, written by W and put back by --session (see
+ * sessionstate.h; the format: doc/usage.md, "Sessions"). */
+#include "config.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gatetui/editarg.h"
+#include "gatetui/fileio.h"
+#include "gatetui/sessionfile.h"
+#include "screen/export_file.h"
+#include "screen/keys_run.h"
+#include "screen/sessionstate.h"
+#include "screen/sheets.h"
+
+/* gt_sort's words, in its order (SORT_R last) */
+static const char *const sort_word[] = {"index", "carry", "mean", "abs", "change",
+                                        "importance", "r"};
+#define NSORT ((int)(sizeof sort_word / sizeof sort_word[0]))
+static const char *const last_word[] = {"search", "match", "select"};
+static const char *const curve_word[4] = {"c", "h", "F", "L"};
+
+/* ---- writing ---- */
+
+/* A number; NaN as null, the infinities as "inf" and "-inf" (JSON has neither). */
+static json_t *num(double x)
+{
+    return isnan(x) ? json_null() : isinf(x) ? json_string(x > 0 ? "inf" : "-inf") : json_real(x);
+}
+
+/* A token as its text: a character as a string of its one code point ("" for a token that
+ * is none), a word model's word (model_token_text). */
+static json_t *token_json(const gt_model *m, int tok)
+{
+    char u[8];
+    json_t *j = json_string(model_token_text(m, tok, u));
+    return j ? j : json_string("");
+}
+
+/* A string typed on the screen ("" where it is not UTF-8, which JSON cannot hold). */
+static json_t *text_json(const char *s)
+{
+    json_t *j = json_string(s);
+    return j ? j : json_string("");
+}
+
+static json_t *edits_json(const gt_view *v)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < trace_edit_count(v->tr); i++) {
+        const gt_edit *ed = trace_edit_at(v->tr, i);
+        json_array_append_new(a, json_pack("{s:I, s:I, s:o, s:o}", "step", (json_int_t)ed->step,
+                                           "offset",
+                                           (json_int_t)text_step_offset(v->text, ed->step),
+                                           "before", token_json(v->m, ed->old_tok),
+                                           "after", token_json(v->m, ed->new_tok)));
+    }
+    return a;
+}
+
+static json_t *marks_json(const gt_shared *ui)
+{
+    json_t *o = json_object();
+    for (int i = 0; o && i < 26; i++)
+        if (ui->mark[i]) {
+            const char name[2] = {(char)('a' + i), 0};
+            json_object_set_new(o, name, json_integer((json_int_t)ui->mark[i] - 1));
+        }
+    return o;
+}
+
+static json_t *find_json(const gt_data_find *f)
+{
+    return json_pack("{s:o, s:i, s:f, s:I, s:s}", "regex", text_json(f->regex), "signal",
+                     f->signal, "threshold", f->threshold, "steps", (json_int_t)f->steps, "last",
+                     last_word[f->last]);
+}
+
+static json_t *sheet_json(const gt_view *v)
+{
+    const gt_sheet *up = v->ui->sheet;
+    if (!up)
+        return json_null();
+    long val[SHEET_SAVED_MAX];
+    const int n = up->save ? up->save(v, val) : 0;
+    json_t *a = json_array();
+    for (int i = 0; a && i < n; i++)
+        json_array_append_new(a, json_integer(val[i]));
+    return json_pack("{s:s, s:o}", "name", up->id, "state", a);
+}
+
+static json_t *pin_json(const gt_view *v)
+{
+    const gt_pert_pin *p = &v->pin;
+    if (!p->valid)
+        return json_null();
+    const double *curve[4] = {p->r.dc, p->r.dh, p->r.fo, p->r.lin};
+    json_t *o = json_pack(
+        "{s:I, s:o, s:o, s:b, s:I, s:i, s:i, s:i, s:{s:o, s:o, s:o, s:o}}", "step",
+        (json_int_t)p->step, "from", token_json(v->m, p->old_tok), "to",
+        token_json(v->m, p->new_tok), "all", p->all, "edits", (json_int_t)p->nedits,
+        "layer", p->layer, "horizon", p->horizon, "K", p->r.K, "half_lives", "c", num(p->r.hl_c),
+        "h", num(p->r.hl_h), "F", num(p->r.hl_fo), "L", num(p->r.hl_lin));
+    for (int i = 0; o && i < 4; i++) {
+        json_t *a = json_array();
+        for (int k = 0; a && k <= p->r.K; k++)
+            json_array_append_new(a, num(curve[i][k]));
+        json_object_set_new(o, curve_word[i], a);
+    }
+    return o;
+}
+
+/* The "screen" object of ms. */
+static json_t *screen_json(gt_models *ms)
+{
+    const gt_shared *ui = &ms->ui;
+    const gt_view *v = models_view(ms);
+    const int heat = ui->heat;
+    json_t *pins = json_array(), *finds = json_array();
+    for (int k = 0; pins && finds && k < ms->n; k++) {
+        json_array_append_new(pins, pin_json(&ms->v[k]));
+        json_array_append_new(finds, find_json(&ms->v[k].find));
+    }
+    return json_pack(
+        "{s:i, s:I, s:i, s:i, s:i, s:{s:s, s:b}, s:{s:s, s:i}, s:{s:i, s:b, s:i, s:b}, s:o, "
+        "s:o, s:o, s:o, s:o, s:o, s:o}",
+        "model", ms->cur, "step", (json_int_t)ui->t, "layer", ui->layer, "unit", ui->unit, "top",
+        ui->top, "sort", "by", sort_word[ui->sort], "reverse", ui->sort_reverse, "colour", "by",
+        heat == HEAT_OFF    ? "off"
+        : heat == HEAT_UNIT ? "unit"
+        : heat == HEAT_PROBE ? "probe"
+                             : "component",
+        "at", heat == HEAT_UNIT ? ui->heat_pos : heat >= HEAT_COMP ? heat - HEAT_COMP : 0,
+        "perturbation", "horizon", ui->horizon, "all_edits", ui->pert_all, "ratio_k",
+        ui->ratio_k, "difference", ui->diff, "edits", edits_json(&ms->v[0]), "marks",
+        marks_json(ui), "previous",
+        ui->have_prev ? json_integer((json_int_t)ui->prev_t) : json_null(), "search",
+        text_json(ui->search), "find", finds, "sheet", sheet_json(v), "pinned", pins);
+}
+
+/* The session's JSON text of ms into *data. */
+static int session_text(gt_models *ms, char **data, gt_error *e)
+{
+    const gt_intervention *ivs[64];
+    for (int k = 0; k < ms->n && k < 64; k++)
+        ivs[k] = &ms->ivs[k].iv;
+    json_t *root;
+    int rc = sessionfile_json(ms->session, ivs, &root, e);
+    if (rc)
+        return rc;
+    json_t *screen = screen_json(ms);
+    *data = screen && json_object_set_new(root, "screen", screen) == 0
+                ? json_dumps(root, JSON_INDENT(1) | JSON_ENSURE_ASCII)
+                : NULL;
+    json_decref(root);
+    return *data ? GT_OK : gt_fail(e, GT_EFAIL, "out of memory for the session");
+}
+
+int sessionstate_write(gt_models *ms, char *out, size_t n, gt_error *e)
+{
+    if (ms->n > 64)
+        return gt_fail(e, GT_EINPUT, "a session holds at most 64 models");
+    char *data;
+    int rc = session_text(ms, &data, e);
+    if (rc)
+        return rc;
+    const size_t len = strlen(data);
+    char *text = malloc(len + 2); /* the file ends with a newline */
+    if (!text) {
+        free(data);
+        return gt_fail(e, GT_EFAIL, "out of memory for the session");
+    }
+    memcpy(text, data, len);
+    text[len] = '\n';
+    free(data);
+    if (ms->own_file) {
+        rc = file_replace(ms->own_file, text, len + 1, e);
+        snprintf(out, n, "%s", ms->own_file);
+    } else {
+        char stem[128];
+        export_stem(models_view(ms)->text_name, stem, sizeof stem);
+        rc = export_new_in_cwd(text, len + 1, stem, SESSIONFILE_EXT, out, n, e);
+    }
+    free(text);
+    return rc;
+}
+
+/* ---- reading ---- */
+
+typedef gt_sessionreader reader;
+
+/* The screen's entry key of r's file is not what it wants. */
+static int bad(const reader *r, const char *key, const char *want)
+{
+    char where[80];
+    snprintf(where, sizeof where, "screen.%s", key);
+    return sessionfile_bad(r, where, want);
+}
+
+/* The integer at key of o within lo..hi (missing: dflt). */
+static int get_long(const reader *r, const json_t *o, const char *key, long lo, long hi,
+                    long dflt, long *out)
+{
+    const json_t *j = json_object_get(o, key);
+    *out = dflt;
+    if (!j)
+        return GT_OK;
+    char want[96];
+    snprintf(want, sizeof want, "wants an integer from %ld to %ld", lo, hi);
+    if (!json_is_integer(j) && !json_is_boolean(j))
+        return bad(r, key, want);
+    const json_int_t v = json_is_boolean(j) ? json_is_true(j) : json_integer_value(j);
+    if (v < lo || v > hi)
+        return bad(r, key, want);
+    *out = (long)v;
+    return GT_OK;
+}
+
+/* The word at key of o among words[0..n) (missing: dflt). */
+static int get_word(const reader *r, const json_t *o, const char *key,
+                    const char *const *words, int n, int dflt, int *out)
+{
+    const json_t *j = json_object_get(o, key);
+    *out = dflt;
+    if (!j)
+        return GT_OK;
+    for (int i = 0; json_is_string(j) && i < n; i++)
+        if (strcmp(json_string_value(j), words[i]) == 0) {
+            *out = i;
+            return GT_OK;
+        }
+    return bad(r, key, "not one of the words it takes");
+}
+
+/* The token a string names (a character, a word model's word), or -1. */
+static int token_of(const gt_model *m, const json_t *j)
+{
+    return json_is_string(j) ? model_token_named(m, json_string_value(j)) : -1;
+}
+
+static double num_of(const json_t *j)
+{
+    if (json_is_number(j))
+        return json_number_value(j);
+    const char *s = json_string_value(j);
+    return s && strcmp(s, "inf") == 0 ? INFINITY : s && strcmp(s, "-inf") == 0 ? -INFINITY : NAN;
+}
+
+/* The edits, checked against the text as the edits before each leave it, made on every
+ * model. */
+static int restore_edits(const reader *r, gt_models *ms, const json_t *list)
+{
+    gt_view *v = &ms->v[0];
+    gt_editlist l = {0};
+    size_t i;
+    const json_t *o;
+    int rc = GT_OK;
+    json_array_foreach(list, i, o) {
+        json_int_t step = -1, off = -1;
+        const char *before = NULL, *after = NULL;
+        char where[300];
+        snprintf(where, sizeof where, "%s: screen.edits[%zu]", r->file, i);
+        if (json_unpack((json_t *)o, "{s:I, s:I, s:s, s:s}", "step", &step, "offset", &off,
+                        "before", &before, "after", &after) ||
+            step < 0 || off < 0) {
+            rc = gt_fail(r->e, GT_EINPUT, "%s: wants {\"step\", \"offset\", \"before\", "
+                         "\"after\"}", where);
+            break;
+        }
+        rc = editlist_add_checked(&l, v->m, v->text, (size_t)step, (size_t)off, before, after,
+                                  where, r->e);
+        if (rc)
+            break;
+    }
+    if (rc == GT_OK)
+        rc = view_apply_edits(v, &l, r->e);
+    editlist_free(&l);
+    return rc;
+}
+
+/* The shared numbers: the layer, the unit, the order, the colour, the perturbation's. */
+static int restore_numbers(const reader *r, gt_models *ms, const json_t *st)
+{
+    gt_shared *ui = &ms->ui;
+    int layers = 0, units = 0;
+    for (int k = 0; k < ms->n; k++) {
+        layers = ms->v[k].m->layers > layers ? ms->v[k].m->layers : layers;
+        units = ms->v[k].m->hidden_max > units ? ms->v[k].m->hidden_max : units;
+    }
+    const json_t *sort = json_object_get(st, "sort"), *colour = json_object_get(st, "colour"),
+                 *pert = json_object_get(st, "perturbation");
+    long layer, unit, top, rev, at, K, all, rk, diff;
+    int by, heat;
+    static const char *const heat_word[] = {"off", "unit", "probe", "component"};
+    int rc = get_long(r, st, "layer", 0, layers - 1, 0, &layer);
+    if (!rc) rc = get_long(r, st, "unit", 0, units - 1, 0, &unit);
+    if (!rc) rc = get_long(r, st, "top", 0, units - 1, 0, &top);
+    if (!rc) rc = get_word(r, sort, "by", sort_word, NSORT, SORT_INDEX, &by);
+    if (!rc) rc = get_long(r, sort, "reverse", 0, 1, 0, &rev);
+    if (!rc) rc = get_word(r, colour, "by", heat_word, 4, HEAT_OFF, &heat);
+    if (!rc) rc = get_long(r, colour, "at", 0, 63, 0, &at);
+    if (!rc) rc = get_long(r, pert, "horizon", DATA_PERT_KMIN, DATA_PERT_KMAX,
+                           DATA_PERT_KDEFAULT, &K);
+    if (!rc) rc = get_long(r, pert, "all_edits", 0, 1, 0, &all);
+    if (!rc) rc = get_long(r, pert, "ratio_k", 0, DATA_PERT_KMAX, 0, &rk);
+    if (!rc) rc = get_long(r, pert, "difference", 0, 1, 0, &diff);
+    if (rc)
+        return rc;
+    ui->layer = (int)layer;
+    ui->unit = (int)unit;
+    ui->top = (int)top;
+    ui->top_kept = (int)top + 1;
+    ui->sort = (gt_sort)by;
+    ui->sort_reverse = (int)rev;
+    ui->heat = heat == 3 ? HEAT_COMP + (int)at : heat;
+    ui->heat_pos = heat == HEAT_UNIT ? (int)at : 0;
+    ui->horizon = (int)K;
+    ui->pert_all = (int)all;
+    ui->ratio_k = (int)rk;
+    ui->diff = (int)diff && trace_edit_count(ms->v[0].tr) > 0;
+    return GT_OK;
+}
+
+/* The marks, the step before the last jump, the search. */
+static int restore_places(const reader *r, gt_models *ms, const json_t *st)
+{
+    gt_shared *ui = &ms->ui;
+    const long T = (long)ms->v[0].steps;
+    const json_t *marks = json_object_get(st, "marks"), *search = json_object_get(st, "search");
+    long prev;
+    int rc = get_long(r, st, "previous", -1, T - 1, -1, &prev);
+    for (int i = 0; rc == GT_OK && i < 26; i++) {
+        const char name[2] = {(char)('a' + i), 0};
+        long at;
+        if ((rc = get_long(r, marks, name, 0, T - 1, -1, &at)) == GT_OK)
+            ui->mark[i] = at < 0 ? 0 : (size_t)at + 1;
+    }
+    if (rc)
+        return rc;
+    if (search && !json_is_string(search))
+        return bad(r, "search", "wants a string");
+    snprintf(ui->search, sizeof ui->search, "%s", search ? json_string_value(search) : "");
+    ui->have_prev = prev >= 0;
+    ui->prev_t = prev >= 0 ? (size_t)prev : 0;
+    return GT_OK;
+}
+
+/* The hypothesis (m), its signal and the selection's threshold. */
+static int restore_find(const reader *r, gt_view *v, const json_t *find)
+{
+    gt_data_find *f = &v->find;
+    long signal, steps;
+    int last;
+    const json_t *re = json_object_get(find, "regex"), *th = json_object_get(find, "threshold");
+    int rc = get_long(r, find, "signal", 0, v->m->cell->nsignals - 1, f->signal, &signal);
+    if (!rc)
+        rc = get_long(r, find, "steps", 1, 1L << 40, (long)f->steps, &steps);
+    if (!rc)
+        rc = get_word(r, find, "last", last_word, 3, FIND_LAST_SEARCH, &last);
+    if (rc)
+        return rc;
+    if ((re && !json_is_string(re)) || (th && !json_is_number(th)))
+        return bad(r, "find", "wants {\"regex\": a string, \"threshold\": a number}");
+    f->signal = (int)signal;
+    f->steps = (size_t)steps;
+    if (th)
+        f->threshold = json_number_value(th);
+    if (re && json_string_value(re)[0] &&
+        (rc = data_find_set_regex(f, json_string_value(re), v->layer, r->e)))
+        return rc;
+    f->last = (gt_find_last)last;
+    return GT_OK;
+}
+
+/* The sheet up, with its numbers. */
+static int restore_sheet(const reader *r, gt_view *v, const json_t *sh)
+{
+    if (!sh || json_is_null(sh))
+        return GT_OK;
+    const char *id = json_string_value(json_object_get(sh, "name"));
+    const json_t *state = json_object_get(sh, "state");
+    for (int i = 0; id && i < v->nsheets; i++) {
+        if (strcmp(v->sheets[i]->id, id) != 0)
+            continue;
+        sheet_set(v, v->sheets[i]);
+        long val[SHEET_SAVED_MAX];
+        int n = 0;
+        for (; n < SHEET_SAVED_MAX && json_is_integer(json_array_get(state, (size_t)n)); n++)
+            val[n] = (long)json_integer_value(json_array_get(state, (size_t)n));
+        if (v->sheets[i]->load)
+            v->sheets[i]->load(v, val, n);
+        return GT_OK;
+    }
+    return bad(r, "sheet", "names no sheet (report, units, derivative or profile)");
+}
+
+/* Model k's pinned curves. */
+static int restore_pin(const reader *r, gt_view *v, const json_t *o)
+{
+    if (!o || json_is_null(o))
+        return GT_OK;
+    json_int_t step, nedits, K;
+    int all, layer, horizon;
+    json_t *from, *to, *hl;
+    if (json_unpack((json_t *)o, "{s:I, s:o, s:o, s:b, s:I, s:i, s:i, s:I, s:o}", "step", &step,
+                    "from", &from, "to", &to, "all", &all, "edits", &nedits, "layer", &layer,
+                    "horizon", &horizon, "K", &K, "half_lives", &hl) ||
+        step < 0 || K < 0 || K > DATA_PERT_KMAX || layer < 0 || layer >= v->m->layers)
+        return bad(r, "pinned", "wants the curves as W writes them");
+    const int a = token_of(v->m, from), b = token_of(v->m, to);
+    if (a < 0 || b < 0)
+        return bad(r, "pinned", v->m->words ? "a token not in the model's vocabulary"
+                                            : "a character not in the model's vocabulary");
+    gt_pert_pin *p = &v->pin;
+    int rc = data_pert_pin_alloc(p, (int)K, r->e);
+    for (int i = 0; rc == GT_OK && i < 4; i++) {
+        const json_t *c = json_object_get(o, curve_word[i]);
+        if (json_array_size(c) != (size_t)K + 1)
+            rc = bad(r, "pinned", "a curve of K + 1 numbers each");
+        for (size_t k = 0; rc == GT_OK && k <= (size_t)K; k++)
+            p->curves[(size_t)i * ((size_t)K + 1) + k] = num_of(json_array_get(c, k));
+    }
+    if (rc) {
+        data_pert_unpin(p);
+        return rc;
+    }
+    *p = (gt_pert_pin){1, (size_t)step, a, b, all, layer, v->m->cell->has_c, horizon,
+                       (size_t)nedits, p->r, p->curves};
+    p->r.hl_c = num_of(json_object_get(hl, "c"));
+    p->r.hl_h = num_of(json_object_get(hl, "h"));
+    p->r.hl_fo = num_of(json_object_get(hl, "F"));
+    p->r.hl_lin = num_of(json_object_get(hl, "L"));
+    return GT_OK;
+}
+
+int sessionstate_restore(gt_models *ms, const json_t *st, const char *file, gt_error *e)
+{
+    if (!st)
+        return GT_OK;
+    const reader r = {file, e};
+    if (!json_is_object(st))
+        return gt_fail(e, GT_EINPUT, "%s: screen: wants an object", file);
+    gt_shared *ui = &ms->ui;
+    long model, step;
+    int rc = get_long(&r, st, "model", 0, ms->n - 1, 0, &model);
+    if (!rc) rc = get_long(&r, st, "step", 0, (long)ms->v[0].steps - 1, 0, &step);
+    if (!rc) rc = restore_edits(&r, ms, json_object_get(st, "edits"));
+    if (!rc) rc = restore_numbers(&r, ms, st);
+    if (!rc) rc = restore_places(&r, ms, st);
+    const json_t *pins = json_object_get(st, "pinned");
+    for (int k = 0; rc == GT_OK && k < ms->n; k++)
+        rc = restore_pin(&r, &ms->v[k], json_array_get(pins, (size_t)k));
+    if (rc)
+        return rc;
+    ms->cur = (int)model;
+    ui->t = (size_t)step;
+    gt_view *v = models_view(ms);
+    for (int k = 0; k < ms->n; k++)
+        view_follow(&ms->v[k], k == ms->cur);
+    const json_t *finds = json_object_get(st, "find");
+    for (int k = 0; rc == GT_OK && k < ms->n; k++)
+        rc = restore_find(&r, &ms->v[k], json_array_get(finds, (size_t)k));
+    if (rc || (rc = restore_sheet(&r, v, json_object_get(st, "sheet"))))
+        return rc;
+    keys_set_sort(v, ui->sort);
+    models_sync(ms);
+    ui->written_gen = ui->edit_gen;
+    ui->msg[0] = 0; /* what the restoring said on the way */
+    ui->msg_error = 0;
+    return GT_OK;
+}
