@@ -10,6 +10,7 @@
 #include "figure/figdoc.h"
 
 #define FIG_UNIT_TEXT 120   /* the most steps whose characters are written beneath */
+#define FIG_UNIT_WORDS 24   /* a word model's: the most steps whose tokens are (SPEC 27) */
 #define FIG_UNIT_WIDTH 900.0
 #define DUMP_DIGITS 9       /* the dump's, whose values these are (doc/usage.md, "--dump") */
 
@@ -58,7 +59,8 @@ static void one_model(fig_doc *d, plot_panel *p, const fig_signal *m, const fig_
 int fig_unit(fig_doc *d, const fig_signal *m, int n, const fig_unit_span *u,
              const fig_where *w, gt_error *e)
 {
-    int rc = fig_begin(d, 1, "model,step,char,value", DUMP_DIGITS, e);
+    int rc = fig_begin(d, 1, w->words ? "model,step,token,value" : "model,step,char,value",
+                       DUMP_DIGITS, e);
     if (rc)
         return rc;
     plot_figure *f = d->plot;
@@ -74,7 +76,8 @@ int fig_unit(fig_doc *d, const fig_signal *m, int n, const fig_unit_span *u,
         names[i] = m[i].model;
         one_model(d, p, &m[i], u, i, n);
     }
-    const char **text = N <= FIG_UNIT_TEXT ? fig_alloc(d, N * sizeof *text) : NULL;
+    const int most = w->words ? FIG_UNIT_WORDS : FIG_UNIT_TEXT;
+    const char **text = N <= (size_t)most ? fig_alloc(d, N * sizeof *text) : NULL;
     for (size_t t = 0; text && t < N; t++)
         text[t] = char_of(d, u, u->from + t, 1);
     p->text = text;
@@ -86,7 +89,7 @@ int fig_unit(fig_doc *d, const fig_signal *m, int n, const fig_unit_span *u,
                               report_commas(u->to, b, sizeof b),
                               text ? ", the text beneath"
                                    : fig_str(d, " (the text is written beneath stretches of "
-                                                "%d steps or fewer)", FIG_UNIT_TEXT));
+                                                "%d steps or fewer)", most));
     f->caption = fig_caption(d, own, names, n, w);
     return fig_end(d, e);
 }
