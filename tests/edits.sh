@@ -7,7 +7,8 @@
 # --carriers measures the last edit against the text with the others made (the JSON equal
 # to one edit on the text so edited); a session file written by hand as doc/usage.md
 # describes it renders with --export --session the frame that --export --step --edit (and
-# --ablate) draws, its unit, order and layer shown; a model or a text changed since, a file
+# --ablate) draws, its unit, order and layer shown; the effect's and the carriers' sheets
+# opened by their names (a name of no sheet refused); a model or a text changed since, a file
 # gone, a session that is not one, and --session beside what it replaces, each refused with
 # one line. W and --session on the screen: tests/e2e_session.sh.
 src="${top_srcdir:-.}"
@@ -164,6 +165,20 @@ refused "a session naming a file that is gone" "$bin" --export "$work/no.txt" --
 session "$work/bad.json" "$model" "$text" "" "\"step\": 1206, \"edits\": [{\"step\": 1200, \"offset\": 1200, \"before\": \"e\", \"after\": \"x\"}]"
 "$bin" --export "$work/no.txt" --session "$work/bad.json" 2>&1 | grep -q "bad.json: screen.edits\[0\]: step 1,200 holds ' ', not 'e'"
 check $? "a session's edits are checked as a list's are, the entry named"
+# every sheet by its name: the effect's and the carriers' too; a name of none refused
+session "$work/sh_e.json" "$model" "$text" '{"option": "ablate", "value": "0:209"}' \
+    '"step": 1206, "find": [{"regex": " ", "signal": 5, "threshold": 0.5, "steps": 43235, "last": "match"}], "sheet": {"name": "effect", "state": [0]}'
+frame sh_e --session "$work/sh_e.json"
+grep -q "effect of ablated 0:209 where \" \" holds" "$work/sh_e.txt" && grep -q "controls: rank" "$work/sh_e.txt"
+check $? "--export --session with the effect's sheet up: its table ($(head -c 200 "$work/sh_e.err"))"
+session "$work/sh_c.json" "$model" "$text" "" "\"step\": 1206, $edits, \"sheet\": {\"name\": \"carriers\", \"state\": [2]}"
+frame sh_c --session "$work/sh_c.json"
+grep -q "carriers of the edit at step 1,205" "$work/sh_c.txt" && grep -q "alone (nats)" "$work/sh_c.txt"
+check $? "--export --session with the carriers' sheet up: its table ($(head -c 200 "$work/sh_c.err"))"
+session "$work/sh_x.json" "$model" "$text" "" '"step": 10, "sheet": {"name": "nonesuch", "state": []}'
+said=$("$bin" --export "$work/no.txt" --session "$work/sh_x.json" 2>&1)
+[ $? -eq 2 ] && case $said in *'screen.sheet'*'names no sheet'*effect*carriers*) true ;; *) false ;; esac
+check $? "a sheet's name that is none: exit 2, the sheets named ($said)"
 echo '{}' >"$work/empty.json"
 refused "a JSON file that is not a session" "$bin" --export "$work/no.txt" --session "$work/empty.json"
 echo 'nonsense' >"$work/nonsense.json"

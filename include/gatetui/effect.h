@@ -24,22 +24,28 @@
 #define EFFECT_CONTROLS 20
 #define EFFECT_SEED 1
 
-typedef struct gt_effect_options {
-    gt_report_options win; /* the windows, their length, the threads, the progress (its layer
-                              and horizon are not used) */
-    long controls;         /* R (default EFFECT_CONTROLS): drawn only for an ablation alone */
-    unsigned long long seed; /* S (default EFFECT_SEED) */
-    long regex_seconds;    /* a search's time, 0: MASK_SECONDS */
-} gt_effect_options;
-
-void effect_options_init(gt_effect_options *o);
-
 /* One class of positions; losses and delta in bits, NAN where there is none. */
 typedef struct gt_effect_class {
     size_t count;
     double loss_without, loss_with, delta, ci_lo, ci_hi;
     double acc_without, acc_with;
 } gt_effect_class;
+
+typedef struct gt_effect_options {
+    gt_report_options win; /* the windows, their length, the threads, the progress (its layer
+                              and horizon are not used) */
+    long controls;         /* R (default EFFECT_CONTROLS): drawn only for an ablation alone */
+    unsigned long long seed; /* S (default EFFECT_SEED) */
+    long regex_seconds;    /* a search's time, 0: MASK_SECONDS */
+    /* NULL (the default), or called each time a window's runs are complete, from the worker
+     * that completed it, one call at a time: the first expression's classes (in, out) over
+     * the `done` windows complete so far of `windows` (done == windows: the final ones) */
+    void (*partial)(void *ctx, const gt_effect_class *in,
+                    const gt_effect_class *out, size_t done, size_t windows);
+    void *partial_ctx;
+} gt_effect_options;
+
+void effect_options_init(gt_effect_options *o);
 
 /* What one regular expression found. */
 typedef struct gt_effect_one {

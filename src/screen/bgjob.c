@@ -37,6 +37,13 @@ void bgjob_progress(void *job, double done)
     write_all(j->fd, line, (size_t)n);
 }
 
+void bgjob_note(gt_bgjob *j, const char *line)
+{
+    char buf[264];
+    int n = snprintf(buf, sizeof buf, "n %.250s\n", line);
+    write_all(j->fd, buf, (size_t)n);
+}
+
 void bgjob_write(gt_bgjob *j, const void *p, size_t n)
 {
     if (!j->len) { /* the result begins */
@@ -103,6 +110,7 @@ void bgjob_cancel(gt_bgjob *j)
     j->buf = j->result = NULL;
     j->len = j->cap = j->result_len = 0;
     j->error[0] = 0;
+    j->note[0] = 0;
     j->permille = 0;
 }
 
@@ -178,6 +186,9 @@ int bgjob_tick(gt_bgjob *j)
             break;
         if (p[0] == 'p' && p[1] == ' ')
             j->permille = atoi(p + 2);
+        else if (p[0] == 'n' && p[1] == ' ')
+            snprintf(j->note, sizeof j->note, "%.*s", (int)(nl - p - 2 < 250 ? nl - p - 2 : 250),
+                     p + 2);
         else if (p[0] == 'r' && p[1] == '\n') {
             j->result = nl + 1;
             break;

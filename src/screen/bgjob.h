@@ -24,6 +24,7 @@ struct gt_bgjob {
     int tag;            /* the owner's: what the job computes */
     char *buf;          /* what came through the pipe */
     size_t len, cap;
+    char note[256];     /* the last note the child sent (bgjob_note), "" before one */
     char *result;       /* when done: the result (in buf) and its length */
     size_t result_len;
     char error[256];    /* when it failed: why */
@@ -44,5 +45,8 @@ int bgjob_busy(const gt_bgjob *j);
  * result. A progress callback of the engine's form: ctx is the job. */
 void bgjob_progress(void *job, double done);
 void bgjob_write(gt_bgjob *j, const void *p, size_t n);
+/* In the child, before the result: a line (no newline in it, at most 250 bytes) that the
+ * screen reads as j->note while the child goes on (a result known so far). */
+void bgjob_note(gt_bgjob *j, const char *line);
 
 #endif

@@ -32,6 +32,18 @@ void data_effect_free(gt_data_effect *d)
 
 /* ---- the child ---- */
 
+/* The classes over the windows complete so far sent as a note: the windows done and of
+ * all, then inside and outside each as count, delta, its interval. */
+static void send_partial(void *job, const gt_effect_class *in, const gt_effect_class *out,
+                         size_t done, size_t windows)
+{
+    char line[256];
+    snprintf(line, sizeof line, "%zu %zu %zu %.9g %.9g %.9g %zu %.9g %.9g %.9g", done, windows,
+             in->count, in->delta, in->ci_lo, in->ci_hi, out->count, out->delta, out->ci_lo,
+             out->ci_hi);
+    bgjob_note(job, line);
+}
+
 /* The effect (defaults of --effect: the report's windows, 20 controls, seed 1) as the
  * result's bytes onto f. */
 static int compute(const gt_data_effect *d, FILE *f, gt_bgjob *job, gt_error *e)
@@ -41,6 +53,8 @@ static int compute(const gt_data_effect *d, FILE *f, gt_bgjob *job, gt_error *e)
     effect_options_init(&o);
     o.win.progress = bgjob_progress;
     o.win.progress_ctx = job;
+    o.partial = send_partial;
+    o.partial_ctx = job;
     const uint16_t *tok = data_interv_tokens(s);
     if (!tok)
         return gt_fail(e, GT_EFAIL, "out of memory for the text's tokens");
@@ -124,6 +138,7 @@ void data_effect_want(gt_data_effect *d, const gt_data_interv *ivs, const char *
     snprintf(d->regex, sizeof d->regex, "%s", regex);
     snprintf(d->what, sizeof d->what, "%s", what);
     d->error[0] = 0;
+    d->part_done = d->part_windows = 0;
     d->state = EFFECT_COMPUTING;
     if (bgjob_start(&d->job, 0, child_main, d)) {
         d->state = EFFECT_FAILED;
@@ -155,7 +170,18 @@ int data_effect_tick(gt_data_effect *d)
 {
     if (!bgjob_busy(&d->job))
         return 0;
-    if (bgjob_tick(&d->job)) {
+    const int finished = bgjob_tick(&d->job);
+    gt_effect_class in = {0}, out = {0};
+    size_t done, windows;
+    if (sscanf(d->job.note, "%zu %zu %zu %lf %lf %lf %zu %lf %lf %lf", &done, &windows,
+               &in.count, &in.delta, &in.ci_lo, &in.ci_hi, &out.count, &out.delta, &out.ci_lo,
+               &out.ci_hi) == 10) {
+        d->part_in = in;
+        d->part_out = out;
+        d->part_done = done;
+        d->part_windows = windows;
+    }
+    if (finished) {
         if (d->job.result) {
             take(d, d->job.result, d->job.result_len);
         } else {

@@ -31,6 +31,10 @@ typedef struct gt_data_effect {
     char *text;            /* the table (effect_print_text) */
     int lines;
     char error[256];
+    /* while computing: delta inside and outside over the windows complete so far (the
+     * first `part_done` of `part_windows`; part_done 0: none yet) */
+    gt_effect_class part_in, part_out;
+    size_t part_done, part_windows;
     /* private */
     const gt_data_interv *ivs;
     gt_bgjob job;

@@ -82,7 +82,7 @@ static json_t *find_json(const gt_data_find *f)
 static json_t *sheet_json(const gt_view *v)
 {
     const gt_sheet *up = v->ui->sheet;
-    if (!up)
+    if (!up || !up->id) /* a sheet that a session does not open again */
         return json_null();
     long val[SHEET_SAVED_MAX];
     const int n = up->save ? up->save(v, val) : 0;
@@ -383,7 +383,7 @@ static int restore_sheet(const reader *r, gt_view *v, const json_t *sh)
     const char *id = json_string_value(json_object_get(sh, "name"));
     const json_t *state = json_object_get(sh, "state");
     for (int i = 0; id && i < v->nsheets; i++) {
-        if (strcmp(v->sheets[i]->id, id) != 0)
+        if (!v->sheets[i]->id || strcmp(v->sheets[i]->id, id) != 0)
             continue;
         sheet_set(v, v->sheets[i]);
         long val[SHEET_SAVED_MAX];
@@ -394,7 +394,16 @@ static int restore_sheet(const reader *r, gt_view *v, const json_t *sh)
             v->sheets[i]->load(v, val, n);
         return GT_OK;
     }
-    return bad(r, "sheet", "names no sheet (report, units, derivative or profile)");
+    char names[200];
+    size_t at = 0;
+    names[0] = 0;
+    for (int i = 0; i < v->nsheets && at < sizeof names; i++)
+        if (v->sheets[i]->id)
+            at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", at ? ", " : "",
+                                   v->sheets[i]->id);
+    char why[260];
+    snprintf(why, sizeof why, "names no sheet (%s)", names);
+    return bad(r, "sheet", why);
 }
 
 /* Model k's pinned curves. */
