@@ -216,3 +216,38 @@ int bgjob_busy(const gt_bgjob *j)
 {
     return j->pid > 0;
 }
+
+int bgjob_stop(gt_bgjob *j, int *state)
+{
+    if (!bgjob_busy(j))
+        return 0;
+    bgjob_cancel(j);
+    *state = BG_STOPPED;
+    return 1;
+}
+
+void bgjob_again(int *state)
+{
+    if (*state == BG_STOPPED || *state == BG_FAILED)
+        *state = BG_NONE;
+}
+
+int bgjob_deliver(gt_bgjob *j, void (*take)(void *ctx, const char *p, size_t n),
+                  void (*fail)(void *ctx, const char *why), void *ctx)
+{
+    if (!bgjob_busy(j))
+        return 0;
+    if (bgjob_tick(j)) {
+        if (j->result)
+            take(ctx, j->result, j->result_len);
+        else
+            fail(ctx, j->error);
+        bgjob_cancel(j);
+    }
+    return 1;
+}
+
+double bgjob_done(const gt_bgjob *j)
+{
+    return j->permille / 1000.0;
+}

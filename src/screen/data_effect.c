@@ -91,15 +91,23 @@ static int child_main(gt_bgjob *job, void *ctx, char *why)
 
 /* ---- the screen's side ---- */
 
-/* The result's bytes (n at p) taken. */
-static void take(gt_data_effect *d, const char *p, size_t n)
+/* The computation failed: why. */
+static void failed(void *ctx, const char *why)
 {
+    gt_data_effect *d = ctx;
+    d->state = EFFECT_FAILED;
+    snprintf(d->error, sizeof d->error, "%.250s", why);
+}
+
+/* The result's bytes (n at p) taken. */
+static void take(void *ctx, const char *p, size_t n)
+{
+    gt_data_effect *d = ctx;
     head hd;
     free(d->text);
     d->text = n >= sizeof hd ? malloc(n - sizeof hd + 1) : NULL;
     if (!d->text) {
-        d->state = EFFECT_FAILED;
-        snprintf(d->error, sizeof d->error, "%s", n < sizeof hd ? "a short result" : "out of memory");
+        failed(d, n < sizeof hd ? "a short result" : "out of memory");
         return;
     }
     memcpy(&hd, p, sizeof hd);
@@ -140,10 +148,8 @@ void data_effect_want(gt_data_effect *d, const gt_data_interv *ivs, const char *
     d->error[0] = 0;
     d->part_done = d->part_windows = 0;
     d->state = EFFECT_COMPUTING;
-    if (bgjob_start(&d->job, 0, child_main, d)) {
-        d->state = EFFECT_FAILED;
-        snprintf(d->error, sizeof d->error, "%.250s", d->job.error);
-    }
+    if (bgjob_start(&d->job, 0, child_main, d))
+        failed(d, d->job.error);
 }
 
 void data_effect_forget(gt_data_effect *d)
@@ -153,24 +159,18 @@ void data_effect_forget(gt_data_effect *d)
 
 int data_effect_stop(gt_data_effect *d)
 {
-    if (!bgjob_busy(&d->job))
-        return 0;
-    bgjob_cancel(&d->job);
-    d->state = EFFECT_STOPPED;
-    return 1;
+    return bgjob_stop(&d->job, &d->state);
 }
 
 void data_effect_again(gt_data_effect *d)
 {
-    if (d->state == EFFECT_STOPPED || d->state == EFFECT_FAILED)
-        d->state = EFFECT_NONE;
+    bgjob_again(&d->state);
 }
 
 int data_effect_tick(gt_data_effect *d)
 {
-    if (!bgjob_busy(&d->job))
+    if (!bgjob_deliver(&d->job, take, failed, d))
         return 0;
-    const int finished = bgjob_tick(&d->job);
     gt_effect_class in = {0}, out = {0};
     size_t done, windows;
     if (sscanf(d->job.note, "%zu %zu %zu %lf %lf %lf %zu %lf %lf %lf", &done, &windows,
@@ -180,15 +180,6 @@ int data_effect_tick(gt_data_effect *d)
         d->part_out = out;
         d->part_done = done;
         d->part_windows = windows;
-    }
-    if (finished) {
-        if (d->job.result) {
-            take(d, d->job.result, d->job.result_len);
-        } else {
-            d->state = EFFECT_FAILED;
-            snprintf(d->error, sizeof d->error, "%.250s", d->job.error);
-        }
-        bgjob_cancel(&d->job);
     }
     return 1;
 }
@@ -200,5 +191,5 @@ int data_effect_busy(const gt_data_effect *d)
 
 double data_effect_progress(const gt_data_effect *d)
 {
-    return d->job.permille / 1000.0;
+    return bgjob_done(&d->job);
 }

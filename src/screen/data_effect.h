@@ -17,7 +17,10 @@
 #include "screen/data_interv.h"
 
 /* The state of the result (as data_carriers.h's). */
-enum { EFFECT_NONE, EFFECT_COMPUTING, EFFECT_KNOWN, EFFECT_FAILED, EFFECT_STOPPED };
+enum {
+    EFFECT_NONE = BG_NONE, EFFECT_COMPUTING = BG_COMPUTING, EFFECT_KNOWN = BG_KNOWN,
+    EFFECT_FAILED = BG_FAILED, EFFECT_STOPPED = BG_STOPPED
+};
 
 typedef struct gt_data_effect {
     int state;             /* EFFECT_* */
