@@ -260,8 +260,9 @@ int mask_from_regex(gt_mask *k, const gt_model *m, const uint16_t *tok, size_t n
     free(buf);
     free(tlen);
     if (rc == GT_OK && k->inside == 0)
-        rc = gt_fail(e, GT_EINPUT, "\"%s\" matches no character of the %zu steps searched",
-                     regex, n);
+        rc = gt_fail(e, GT_EINPUT, "\"%s\" matches no %s of the %zu steps searched%s", regex,
+                     model_step_noun(m), n,
+                     m->words ? " (the tokens joined by spaces, <eos> as \\n)" : "");
     else if (rc == GT_OK && k->inside == n)
         rc = gt_fail(e, GT_EINPUT,
                      "\"%s\" matches every one of the %zu steps searched: nothing to compare with",
