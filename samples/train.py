@@ -25,6 +25,10 @@ weights, and the float64 states are checked against PyTorch's to 1e-5.
 
 Example:
     /usr/bin/python3 samples/train.py --arch lstm --hidden 256 --out samples/kjv-lstm.bin
+
+--words trains a word-level model instead (samples/word_model.py: PyTorch's
+word_language_model example's RNNModel on the King James text, saved whole with its
+vocabulary beside it); `samples/train.py --words --help` lists its options.
 """
 import argparse
 import json
@@ -421,6 +425,10 @@ def fit(model, args, vocab, train, valid, ref_text, rng):
 
 
 def main():
+    if "--words" in sys.argv[1:]:  # a word-level model: samples/word_model.py
+        import word_model
+        word_model.main(sys.argv[1:])
+        return
     args = parse_args()
     torch.set_num_threads(args.threads)
     if args.ref_only:

@@ -84,7 +84,7 @@ for name in $names; do
     check $? "$name: m ' ', # 209, a: unit 209 ablated with the hypothesis ' '"
     keys I
     wait_for "effect of ablated 0:209 where" >/dev/null
-    wait_for "Δ inside" >/dev/null
+    wait_for "Δ inside .* bits I table" >/dev/null # the result (not a count of windows so far)
     settled >"$work/effect-frame-$name.txt"
     if said=$("$py" "$src/tests/causescmp.py" delta "$work/effect-frame-$name.txt" \
         "$work/effect-$name--json"); then

@@ -7,7 +7,8 @@
 # --carriers measures the last edit against the text with the others made (the JSON equal
 # to one edit on the text so edited); a session file written by hand as doc/usage.md
 # describes it renders with --export --session the frame that --export --step --edit (and
-# --ablate) draws, its unit, order and layer shown; a model or a text changed since, a file
+# --ablate) draws, its unit, order and layer shown; the effect's and the carriers' sheets
+# opened by their names (a name of no sheet refused); a model or a text changed since, a file
 # gone, a session that is not one, and --session beside what it replaces, each refused with
 # one line. W and --session on the screen: tests/e2e_session.sh.
 src="${top_srcdir:-.}"
@@ -164,6 +165,20 @@ refused "a session naming a file that is gone" "$bin" --export "$work/no.txt" --
 session "$work/bad.json" "$model" "$text" "" "\"step\": 1206, \"edits\": [{\"step\": 1200, \"offset\": 1200, \"before\": \"e\", \"after\": \"x\"}]"
 "$bin" --export "$work/no.txt" --session "$work/bad.json" 2>&1 | grep -q "bad.json: screen.edits\[0\]: step 1,200 holds ' ', not 'e'"
 check $? "a session's edits are checked as a list's are, the entry named"
+# every sheet by its name: the effect's and the carriers' too; a name of none refused
+session "$work/sh_e.json" "$model" "$text" '{"option": "ablate", "value": "0:209"}' \
+    '"step": 1206, "find": [{"regex": " ", "signal": 5, "threshold": 0.5, "steps": 43235, "last": "match"}], "sheet": {"name": "effect", "state": [0]}'
+frame sh_e --session "$work/sh_e.json"
+grep -q "effect of ablated 0:209 where \" \" holds" "$work/sh_e.txt" && grep -q "controls: rank" "$work/sh_e.txt"
+check $? "--export --session with the effect's sheet up: its table ($(head -c 200 "$work/sh_e.err"))"
+session "$work/sh_c.json" "$model" "$text" "" "\"step\": 1206, $edits, \"sheet\": {\"name\": \"carriers\", \"state\": [2]}"
+frame sh_c --session "$work/sh_c.json"
+grep -q "carriers of the edit at step 1,205" "$work/sh_c.txt" && grep -q "alone (nats)" "$work/sh_c.txt"
+check $? "--export --session with the carriers' sheet up: its table ($(head -c 200 "$work/sh_c.err"))"
+session "$work/sh_x.json" "$model" "$text" "" '"step": 10, "sheet": {"name": "nonesuch", "state": []}'
+said=$("$bin" --export "$work/no.txt" --session "$work/sh_x.json" 2>&1)
+[ $? -eq 2 ] && case $said in *'screen.sheet'*'names no sheet'*effect*carriers*) true ;; *) false ;; esac
+check $? "a sheet's name that is none: exit 2, the sheets named ($said)"
 echo '{}' >"$work/empty.json"
 refused "a JSON file that is not a session" "$bin" --export "$work/no.txt" --session "$work/empty.json"
 echo 'nonsense' >"$work/nonsense.json"
@@ -172,12 +187,40 @@ frame exists --session "$work/a.json"
 refused "--export --session over a file that exists" "$bin" --export "$work/exists.txt" --session "$work/a.json"
 
 # --session with what it replaces: bad usage, exit 2
-for extra in "--step 3" "--layer 0" "--edit 3:a" "--ablate 0:1" "--vocab-from $text" "--steps 100"; do
+for extra in "--step 3" "--layer 0" "--edit 3:a" "--ablate 0:1" "--vocab-from $text" "--steps 100" \
+    "--tokens chars"; do
     # shellcheck disable=SC2086
     "$bin" --export "$work/no.txt" $extra --session "$work/a.json" >/dev/null 2>"$work/err"
     [ $? -eq 2 ] && head -1 "$work/err" | grep -q "^gatetui: --session FILE: .* are the session's (--"
     check $? "--session with $extra: exit 2 ($(head -1 "$work/err"))"
 done
+
+# A word model's edits (SPEC section 27), the word sample at full length: --edit S:W, and
+# the list naming each token by its word at its offset in the tokens joined (w's list: the
+# first line's words are all in the vocabulary but Bethlehemjudah, read as <unk>), <eos> a
+# token like any other
+wmodel="$src/samples/kjv-words.pt" wtext="$src/samples/kjv-words-valid.txt"
+frame wedit --step 1200 --edit 40:law --edit 48:and --edit 46:'<eos>' --edit 1200:go \
+    "$wmodel" "$wtext"
+printf '# step\tbyte offset in kjv-words-valid.txt\tbefore\tafter\n40\t180\this\tlaw\n48\t209\t<eos>\tand\n46\t203\tsons\t<eos>\n1200\t5231\tcome\tgo\n' \
+    >"$work/words.edits.txt"
+frame wlist --step 1200 --edits "$work/words.edits.txt" "$wmodel" "$wtext"
+same wlist wedit "a word model's list by hand: the frame of the same --edit S:W ($(panel wlist))"
+[ "$(panel wlist)" = "step 1,200: 'come' → 'go'  layer 0, 4 edits" ]
+check $? "... its panel the last edit, a word for a word"
+sed 's/\this\t/\ther\t/' "$work/words.edits.txt" >"$work/words-her.edits.txt"
+"$bin" --export "$work/no.txt" --step 0 --edits "$work/words-her.edits.txt" "$wmodel" "$wtext" 2>&1 |
+    grep -qx "gatetui: $work/words-her.edits.txt:2: step 40 holds 'his', not 'her': the list was made for another text (or model)"
+check $? "a word model's list naming another word before: refused, FILE:LINE, both words"
+sed 's/\tcome\tgo$/\tcome\tgoeth-not/' "$work/words.edits.txt" >"$work/words-new.edits.txt"
+"$bin" --export "$work/no.txt" --step 0 --edits "$work/words-new.edits.txt" "$wmodel" "$wtext" 2>&1 |
+    grep -qx "gatetui: $work/words-new.edits.txt:5: 'goeth-not' is not in the model's vocabulary"
+check $? "a word model's list putting a word not in its vocabulary: refused, named"
+sed 's/\t209\t/\t210\t/' "$work/words.edits.txt" >"$work/words-off.edits.txt"
+"$bin" --export "$work/no.txt" --step 0 --edits "$work/words-off.edits.txt" "$wmodel" "$wtext" 2>&1 |
+    grep -q "words-off.edits.txt:3: step 48 is at byte 209 of .*kjv-words-valid.txt, not 210"
+check $? "a word model's list with an offset shifted: refused at its line"
+
 "$bin" --session "$work/a.json" "$model" "$text" >/dev/null 2>"$work/err"
 [ $? -eq 2 ] && head -1 "$work/err" | grep -q "^gatetui: --session FILE takes no MODEL or TEXT"
 check $? "--session with MODEL and TEXT: exit 2 ($(head -1 "$work/err"))"

@@ -316,22 +316,25 @@ def cmd_lyapunov(csvf, jsonf):
 
 
 def cmd_unit(csvf, dumpf, unit, signal, a, b):
+    """The unit figure's values and characters (a word model's tokens) the dump's."""
     rows = [r for r in csv.DictReader(open(csvf, newline=""))
             if int(a) <= int(r["step"]) <= int(b)]
+    col = "token" if rows and "token" in rows[0] else "char"
     want = {}
     with open(dumpf, newline="") as f:
         for r in csv.DictReader(f):
             if int(r["unit"]) == int(unit):
-                want[int(r["step"])] = (r["char"], float(r[signal]))
+                want[int(r["step"])] = (r[col], float(r[signal]))
     steps = [int(r["step"]) for r in rows]
     if steps != list(range(int(a), int(b) + 1)):
         fail("%s: steps %s..%s, not %s..%s" % (csvf, steps[0], steps[-1], a, b))
     for r in rows:
         ch, v = want[int(r["step"])]
-        if r["char"] != ch and not ch.startswith("\\x"):
-            fail("step %s: the character %r, the dump's %r" % (r["step"], r["char"], ch))
+        if r[col] != ch and not ch.startswith("\\x"):
+            fail("step %s: the %s %r, the dump's %r" % (r["step"], col, r[col], ch))
         same(float(r["value"]), v, "step %s" % r["step"])
-    print("%s: %d values and characters as the dump has them" % (csvf, len(rows)))
+    print("%s: %d values and %s as the dump has them"
+          % (csvf, len(rows), "tokens" if col == "token" else "characters"))
 
 
 def cmd_steps(path, a, b):

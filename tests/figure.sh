@@ -12,7 +12,9 @@
 # float64 reference of tests/ref/report_ref.py. The perturbation figure of edits given on
 # the command line (--edit, twice): the last edit's curves those tests/perthl computes and
 # its half-life --export's panel prints; edits refused by the other kinds and by --report
-# (never ignored). The screen (tmux): F after an edit writes
+# (never ignored). The word sample: the unit figure's tokens (a token column, the words
+# beneath 24 steps or fewer), the checkpoints in bits per token, the exponents per token.
+# The screen (tmux): F after an edit writes
 # the perturbation figure named like the exported frame, its curves those tests/perthl
 # computes from the engine, again to a new name; F on the unit table and on two models'
 # report. `tests/figure.sh --regen` writes the golden SVG again.
@@ -160,6 +162,24 @@ done
 looks u.pdf 900 400
 looks u.png 900 400
 pdf_says u.pdf "Unit 5's h at steps 43,135 to 43,234, the text beneath"
+
+# --- a word model (SPEC section 27): the word sample over its held-out words; a step is a
+# token: the unit figure's tokens (beneath 24 steps or fewer), bits and exponents per token
+W=$S/kjv-words.pt WT=$S/kjv-words-valid.txt
+fig "unit 89 of the word sample, steps 0..23" wu.pdf unit --unit 89 --from 0 --to 23 "$W" "$WT"
+"$bin" --dump --layer 0 --from 0 --to 23 "$W" "$WT" >wdump.csv 2>/dev/null
+said "wu.pdf.csv's values and tokens are the dump's" $chk unit wu.pdf.csv wdump.csv 89 h 0 23
+[ "$(head -1 wu.pdf.csv)" = "model,step,token,value" ]
+check $? "wu.pdf.csv's column is token ($(head -1 wu.pdf.csv))"
+pdf_says wu.pdf "Unit 89's h at steps 0 to 23, the text beneath" "judges"
+fig "unit 89 of the word sample, steps 0..24" wu25.pdf unit --unit 89 --from 0 --to 24 "$W" "$WT"
+pdf_says wu25.pdf "(the text is written beneath stretches of 24 steps or fewer)"
+"$bin" --report --json "$W" "$WT" >repw.json 2>/dev/null
+fig "checkpoints, the word sample" wc.pdf checkpoints "$W" "$WT"
+said "wc.pdf.csv's numbers are the report's" $chk checkpoints wc.pdf.csv repw.json
+pdf_says wc.pdf "loss (bits/token)" "loss in bits per token"
+fig "lyapunov, the word sample, 400 steps" wl.pdf lyapunov --steps 400 --modes 8 "$W" "$WT"
+pdf_says wl.pdf "exponent λᵢ per token"
 
 # --- never over a file, and bad input
 echo keep >x.svg

@@ -8,7 +8,8 @@
  *   reference makes sure no answer hangs on a value near the threshold).
  * profile: the same ten steps on each side (in any order; the reference makes sure the ten
  *   are clear), their values within 1e-5 and contexts equal, each list ordered by
- *   gatetui's own values (ties by step); by_char: the same characters and counts, means
+ *   gatetui's own values (ties by step); by_char (a word model's by_token): the same
+ *   characters (tokens) and counts, means
  *   within 1e-5, ordered by gatetui's own means (ties by code point).
  * Prints each difference; exit status 0 when none, 1 otherwise, 2 on bad usage. */
 #include <jansson.h>
@@ -181,37 +182,40 @@ static void hits(const char *side, const json_t *want, const json_t *got, int hi
     }
 }
 
-static void by_char(const json_t *want, const json_t *got)
+/* The mean by input: a character model's by_char (key "char", ties in code point order), a
+ * word model's by_token (key "token", ties in token order, which the JSON does not give). */
+static void by_input(const char *list, const char *key, const json_t *want, const json_t *got)
 {
     size_t n = json_array_size(want);
     if (json_array_size(got) != n) {
-        diff("by_char: want %zu characters, got %zu", n, json_array_size(got));
+        diff("%s: want %zu entries, got %zu", list, n, json_array_size(got));
         return;
     }
+    const int chars = strcmp(key, "char") == 0;
     for (size_t i = 0; i < n; i++) {
         const json_t *g = json_array_get(got, i);
-        const char *ch = json_string_value(json_object_get(g, "char"));
+        const char *ch = json_string_value(json_object_get(g, key));
         double m = num(json_object_get(g, "mean"));
         if (i > 0) {
             const json_t *p = json_array_get(got, i - 1);
             double pm = num(json_object_get(p, "mean"));
-            const char *pc = json_string_value(json_object_get(p, "char"));
-            if (m > pm || (m == pm && pc && ch && strcmp(ch, pc) < 0))
-                diff("by_char: place %zu out of order", i);
+            const char *pc = json_string_value(json_object_get(p, key));
+            if (m > pm || (chars && m == pm && pc && ch && strcmp(ch, pc) < 0))
+                diff("%s: place %zu out of order", list, i);
         }
         const json_t *w = NULL;
         for (size_t k = 0; k < n && !w; k++)
-            if (json_equal(json_object_get(json_array_get(want, k), "char"),
-                           json_object_get(g, "char")))
+            if (json_equal(json_object_get(json_array_get(want, k), key),
+                           json_object_get(g, key)))
                 w = json_array_get(want, k);
         if (!w) {
-            diff("by_char: \"%s\" is not among the reference's", ch ? ch : "?");
+            diff("%s: \"%s\" is not among the reference's", list, ch ? ch : "?");
             continue;
         }
-        char what[64];
-        snprintf(what, sizeof what, "by_char \"%s\" mean", ch ? ch : "?");
+        char what[96];
+        snprintf(what, sizeof what, "%s \"%.40s\" mean", list, ch ? ch : "?");
         near(what, json_object_get(w, "mean"), json_object_get(g, "mean"), 1e-5);
-        snprintf(what, sizeof what, "by_char \"%s\" count", ch ? ch : "?");
+        snprintf(what, sizeof what, "%s \"%.40s\" count", list, ch ? ch : "?");
         same_int(what, json_object_get(w, "count"), json_object_get(g, "count"));
     }
 }
@@ -223,7 +227,12 @@ static void profile(const json_t *want, const json_t *got)
         diff("signal differs");
     hits("top", json_object_get(want, "top"), json_object_get(got, "top"), 1);
     hits("bottom", json_object_get(want, "bottom"), json_object_get(got, "bottom"), 0);
-    by_char(json_object_get(want, "by_char"), json_object_get(got, "by_char"));
+    const int words = json_object_get(want, "by_token") != NULL;
+    const char *list = words ? "by_token" : "by_char";
+    if (!json_object_get(got, list))
+        diff("no %s", list);
+    by_input(list, words ? "token" : "char", json_object_get(want, list),
+             json_object_get(got, list));
 }
 
 int main(int argc, char **argv)

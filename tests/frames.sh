@@ -89,6 +89,12 @@ golden lstm3w-120x40-layer1-edit "$utf8" --step 300 --edit 290:a --layer 1 "$w3"
 golden lstm3w-120x40-layer2-edit "$utf8" --step 300 --edit 290:a --layer 2 "$w3" "$w3t"
 golden gru3w-100x30-layer1-edit-ascii C --step 200 --edit 190:e --layer 1 --size 100x30 "$g3" "$w3t"
 golden gru3w-100x30-layer2-edit-ascii C --step 200 --edit 190:e --layer 2 --size 100x30 "$g3" "$w3t"
+# a word model (tests/fixtures/words): its tokens apart by spaces, <eos> as ↵, an edited
+# token; and in ASCII
+words="$src/tests/fixtures/words"
+golden words-100x30-edit "$utf8" --step 40 --edit 40:law --size 100x30 "$words/w_lstm.safetensors" \
+    "$words/text.txt"
+golden words-80x24-ascii C --step 300 --size 80x24 "$words/w_gru.safetensors" "$words/text.txt"
 
 # Numbers fitted, never cut: at every width from the smallest to 90 columns, the selected
 # unit's row of gate values (left of the divider) and the unit panel's two lines of values

@@ -4,8 +4,10 @@
 # kjv-valid.txt against tests/ref/make_report_samples.py's float64 reference
 # (tests/fixtures/report_samples/), within tests/reportcmp's bounds: the gate tables, the
 # curves and half-lives with their 95% intervals by the jackknife over the windows, and
-# every unit's measured half-life with its interval; then the text's interval row is the
-# JSON's intervals as printed.
+# every unit's measured half-life with its interval; the word model (samples/kjv-words.pt)
+# at full length, every step of kjv-words-valid.txt in 76 windows, its replacements the
+# text's most frequent tokens, by_token; then the text's interval row is the JSON's
+# intervals as printed.
 . "$top_srcdir/tests/tap.sh"
 bin="$top_builddir/gatetui"
 cmp="$top_builddir/tests/reportcmp"
@@ -24,6 +26,17 @@ for m in kjv-lstm kjv-gru kjv-rnn; do
         sed 's/^/# /' "$out/err" "$out/diff" | head -20
     fi
 done
+
+if "$bin" --report --json --windows 76 "$samples/kjv-words.pt" "$samples/kjv-words-valid.txt" \
+    >"$out/w.json" 2>"$out/err" &&
+    "$cmp" "$fix/kjv-words.json" "$out/w.json" >"$out/diff" 2>&1 &&
+    grep -q '"positions": 9658' "$out/w.json" && grep -q '"by_token"' "$out/w.json"; then
+    ok "kjv-words --report at full length (76 windows, 9,658 tokens): matches the float64" \
+        "reference ($(tail -1 "$out/diff"))"
+else
+    notok "kjv-words --report: differs from the float64 reference"
+    sed 's/^/# /' "$out/err" "$out/diff" | head -20
+fi
 
 # the text's row of intervals: the JSON's, with one decimal, in the columns' order
 "$bin" --report "$samples/kjv-lstm.bin" "$samples/kjv-valid.txt" >"$out/plain" 2>"$out/err"

@@ -246,6 +246,33 @@ static void sheets(gt_models *ms)
     shot(ms, "derivative-esc", 120, 40, 1, "Esc closes the derivative, Esc again ends the selection");
 }
 
+/* While the effect computes, the status line's deltas over the windows complete so far, as
+ * the child's notes give them (data_effect_tick): here the result's, said of 3 windows of
+ * 11, drawn in both forms; then the result again. */
+static void effect_so_far(gt_models *ms)
+{
+    gt_view *v = models_view(ms);
+    gt_data_effect *d = &v->effect;
+    const int state = d->state;
+    d->state = EFFECT_COMPUTING;
+    d->part_in = d->in;
+    d->part_out = d->out;
+    d->part_done = 3;
+    d->part_windows = 11;
+    const int size[2][3] = {{100, 30, 1}, {80, 24, 0}};
+    for (int i = 0; i < 2; i++) {
+        surf_free(&surf);
+        surf_init(&surf, size[i][0], size[i][1], size[i][2]);
+        v->utf8 = size[i][2];
+        frame_draw(&surf, v);
+        v->utf8 = 1;
+        golden(i ? "effect-so-far-80x24-ascii" : "effect-so-far-100x30",
+               i ? "the shorter form" : "while it computes: the deltas over 3 windows of 11");
+    }
+    d->state = state;
+    d->part_done = d->part_windows = 0;
+}
+
 /* The carriers of the edit made above (B), and the effect of an ablation where a hypothesis
  * holds: its status line, its sheet (I), Esc stopping it, and the sheet without an
  * intervention. */
@@ -261,6 +288,7 @@ static void causes(gt_models *ms)
     type(ms, "alh");
     shot(ms, "effect-status-100x30", 100, 30, 1, "m a, a, a step on and back: the deltas in the status line");
     shot(ms, "effect-status-80x24-ascii", 80, 24, 0, "at 80x24 in ASCII: the shorter form");
+    effect_so_far(ms);
     type(ms, "I");
     shot(ms, "effect-100x30", 100, 30, 1, "I: the effect's table with its controls");
     type(ms, "J");

@@ -72,6 +72,6 @@ bad() { # FILE PATTERN WHAT
 bad chars_nl.txt "has 48 tokens but the model has 47" "one character too many: the counts said"
 bad dup.json "index 1 given twice" "an index given twice"
 bad bad.json "not valid JSON" "broken JSON"
-bad words.json "a word/sub-word model: 47 of the 47 tokens are longer than one character ('the', 'and', ...)" "words refused as for a vocabulary in the file"
+bad words.json 'line 1: ".*" is not in the vocabulary, which has no <unk> to read it as' "a vocabulary of words: the text split into words, the first unknown one refused with its line"
 bad missing.json "missing.json" "a file that is not there"
 echo "1..$n"

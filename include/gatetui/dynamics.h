@@ -24,6 +24,7 @@
 #define LYAPUNOV_Z95 INTERVAL_Z95
 typedef struct gt_lyapunov {
     int layer, modes;
+    const char *step_noun; /* "character", or a word model's "token" (model_step_noun) */
     size_t steps, warmup; /* N and W: J_1..J_N, summed over t = W+1..N */
     double *exponent, *se, *halflife, *halflife_hw; /* [modes] */
 } gt_lyapunov;
@@ -99,6 +100,7 @@ typedef struct gt_fixed_options {
 
 typedef struct gt_fixed {
     int layer, n, lstm;
+    int words;             /* a word model's: the held input is a token */
     uint16_t tok;
     size_t starts, hold, not_converged, count;
     gt_fixed_point *point; /* [count]: by found_from, most first */

@@ -24,22 +24,28 @@
 #define EFFECT_CONTROLS 20
 #define EFFECT_SEED 1
 
-typedef struct gt_effect_options {
-    gt_report_options win; /* the windows, their length, the threads, the progress (its layer
-                              and horizon are not used) */
-    long controls;         /* R (default EFFECT_CONTROLS): drawn only for an ablation alone */
-    unsigned long long seed; /* S (default EFFECT_SEED) */
-    long regex_seconds;    /* a search's time, 0: MASK_SECONDS */
-} gt_effect_options;
-
-void effect_options_init(gt_effect_options *o);
-
 /* One class of positions; losses and delta in bits, NAN where there is none. */
 typedef struct gt_effect_class {
     size_t count;
     double loss_without, loss_with, delta, ci_lo, ci_hi;
     double acc_without, acc_with;
 } gt_effect_class;
+
+typedef struct gt_effect_options {
+    gt_report_options win; /* the windows, their length, the threads, the progress (its layer
+                              and horizon are not used) */
+    long controls;         /* R (default EFFECT_CONTROLS): drawn only for an ablation alone */
+    unsigned long long seed; /* S (default EFFECT_SEED) */
+    long regex_seconds;    /* a search's time, 0: MASK_SECONDS */
+    /* NULL (the default), or called each time a window's runs are complete, from the worker
+     * that completed it, one call at a time: the first expression's classes (in, out) over
+     * the `done` windows complete so far of `windows` (done == windows: the final ones) */
+    void (*partial)(void *ctx, const gt_effect_class *in,
+                    const gt_effect_class *out, size_t done, size_t windows);
+    void *partial_ctx;
+} gt_effect_options;
+
+void effect_options_init(gt_effect_options *o);
 
 /* What one regular expression found. */
 typedef struct gt_effect_one {
@@ -53,6 +59,8 @@ typedef struct gt_effect_one {
 } gt_effect_one;
 
 typedef struct gt_effect {
+    const char *step_noun; /* "character", or a word model's "token" (model_step_noun) */
+    const char *step_abbr; /* its short form in tables: "char" or "token" (model_step_abbr) */
     int layer;          /* the layer the intervention changes; -1 when it changes several */
     int set_size;       /* n: the units ablated (an ablation alone), 0 otherwise */
     int *tested;        /* [n] the ablated units, ascending */

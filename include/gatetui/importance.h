@@ -19,6 +19,7 @@
 
 typedef struct gt_importance {
     int layer, hidden;
+    const char *step_noun; /* "character", or a word model's "token" (model_step_noun) */
     int lstm;            /* 1: an ablated unit's c and h are held at 0; 0 (GRU, RNN): its h */
     size_t windows, window_len;
     gt_loss loss;        /* without ablation */

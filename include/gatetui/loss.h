@@ -26,15 +26,40 @@ size_t loss_quick_windows(const gt_model *m, size_t window_len, size_t windows);
 int loss_measure(gt_loss *out, const gt_model *m, const uint16_t *tok, size_t steps,
                  size_t window_len, size_t windows, int threads, gt_error *e);
 
-/* The same a step at a time, for windows run elsewhere (the report's): the readout packed
- * once (NULL and a message when out of memory); a step's -ln p(next) from the last layer's
- * h, with loss_scratch(m) doubles of room (NAN when a logit passes float32's range: the
- * readout overflows, run_readout_overflow); the windows' sums, in window order, into out. */
+/* The same for windows run elsewhere (the report's): the readout packed once (NULL and a
+ * message when out of memory); the predictions taken a block of LOSS_BLOCK at a time, the
+ * readout's product with the block's states one matrix product (doc/speed.md: the readout is
+ * a word model's largest product), each -ln p(next) then added to the window's sum in step
+ * order; the windows' sums, in window order, into out. */
+#define LOSS_BLOCK 16
 typedef struct gt_loss_steps gt_loss_steps;
 gt_loss_steps *loss_steps_new(const gt_model *m, gt_error *e);
 void loss_steps_free(gt_loss_steps *ls);
-size_t loss_scratch(const gt_model *m);
-double loss_step(const gt_loss_steps *ls, const float *h, double *scratch, int next);
+
+/* A block of predictions waiting for their product: the last layer's h after each step, the
+ * token that follows it, the step. */
+typedef struct gt_loss_block {
+    float *h;                 /* [LOSS_BLOCK * H] */
+    float *logit;             /* [LOSS_BLOCK * V]: W h, float32 */
+    int next[LOSS_BLOCK];
+    size_t step[LOSS_BLOCK];
+    int n;
+    double *sum;              /* where the block's losses go (the window's sum and count) */
+    size_t *count;
+} gt_loss_block;
+int loss_block_init(gt_loss_block *b, const gt_model *m, gt_error *e);
+void loss_block_free(gt_loss_block *b);
+/* Adds the prediction after step `step` (h: the last layer's) of token next to the block,
+ * its loss going to *sum and *count: taken when the block is full (or the sum changes), and
+ * by loss_block_flush. Either returns GT_OK, or GT_EINPUT with e saying at which step the
+ * readout overflowed (a logit past float32's range: run_readout_overflow). */
+int loss_block_add(const gt_loss_steps *ls, gt_loss_block *b, const float *h, int next,
+                   size_t step, double *sum, size_t *count, gt_error *e);
+int loss_block_flush(const gt_loss_steps *ls, gt_loss_block *b, gt_error *e);
+/* A step's states found past float32 (rc, with e saying so): the block's predictions taken
+ * first, so that a readout that overflowed at an earlier step is what e says, as when each
+ * prediction was taken at its step. Returns the error to give. */
+int loss_block_failed(const gt_loss_steps *ls, gt_loss_block *b, int rc, gt_error *e);
 void loss_from_sums(gt_loss *out, const gt_model *m, const double *sum, const size_t *count,
                     size_t nwin);
 
@@ -44,7 +69,7 @@ static inline double loss_bits(const gt_loss *l) { return l->nats / 0.6931471805
  * readout's layer is probably wrong. */
 static inline int loss_suspect(const gt_loss *l) { return l->count && !(l->nats < l->uniform); }
 
-/* The one-line warning for a suspect loss, into buf. */
-void loss_warning(const gt_loss *l, char *buf, size_t n);
+/* The one-line warning for a suspect loss of model m, into buf. */
+void loss_warning(const gt_model *m, const gt_loss *l, char *buf, size_t n);
 
 #endif

@@ -60,6 +60,14 @@ typedef struct gt_model {
     uint32_t *lookup_cp; /* [lookup_n] sorted code points, and their tokens */
     uint16_t *lookup_tok;
     int lookup_n;        /* V less the tokens no character maps to */
+    /* A word model (SPEC section 27, doc/model-files.md "Word models"): its tokens are
+     * words, the text is split on white space. vocab_cp is then GT_NOCHAR_CP for every
+     * token and lookup_n 0: no character is a token. */
+    int words;
+    char **vocab_word;   /* [V] each token's text, NUL-terminated (word models) */
+    uint32_t *vocab_len; /* [V] its length in bytes */
+    uint16_t *word_sorted; /* [V] the tokens in the byte order of their texts */
+    int tok_eos, tok_unk; /* the tokens "<eos>" and "<unk>", -1 when the vocabulary has none */
     long long params;    /* every element of the model's tensors */
     char left_out[200];  /* what of the file the model leaves out (an int8-quantized
                             readout), said on standard error; "" for nothing */
@@ -74,10 +82,13 @@ typedef struct gt_model {
     size_t nowned;
 } gt_model;
 
+enum { GT_TOKENS_CHARS = 1, GT_TOKENS_WORDS = 2 };
+
 typedef struct gt_model_options {
     const char *vocab_from;  /* build the vocabulary from this file's characters */
     const char *vocab_file;  /* the vocabulary from this file (JSON forms or characters) */
     const char *embedding;   /* the embedding's tensor name, when several fit */
+    int tokens;              /* --tokens: 0 as the vocabulary says, GT_TOKENS_CHARS, GT_TOKENS_WORDS */
     int gru_reset;           /* -1: from the file (default after), 0: after, 1: before */
     int nonlinearity;        /* RNN: -1 from the file (default tanh), 0: tanh, 1: relu */
 } gt_model_options;
@@ -107,8 +118,31 @@ void model_free(gt_model *m);
  * removed since: m is still the model as read), 0 when it is; a stat, no reading. */
 int model_file_changed(const gt_model *m);
 
-/* The token of code point cp, or -1 when it is not in the vocabulary. */
+/* The token of code point cp, or -1 when it is not in the vocabulary (always -1 for a word
+ * model). */
 int model_token(const gt_model *m, uint32_t cp);
+/* A word model's token spelled w[0..len), or -1 when it is not in the vocabulary. */
+int model_word_token(const gt_model *m, const char *w, size_t len);
+/* The token whose text is s: a word model's word, another model's one character (s its
+ * UTF-8); -1 when s is no token of the vocabulary. */
+int model_token_named(const gt_model *m, const char *s);
+/* Token tok's text, as model_token_named reads it: a word model's word, or the character
+ * as UTF-8 into buf (at least 8 bytes; "" for a token no character maps to). */
+const char *model_token_text(const gt_model *m, int tok, char *buf);
+/* How many of a word model's tokens begin with p[0..len) (0 for a character model); they
+ * are m->word_sorted[*first ..], in the byte order of their texts. */
+int model_word_prefix(const gt_model *m, const char *p, size_t len, int *first);
+
+/* What one step reads, in messages and headings: "token" for a word model, "character"
+ * otherwise; and the short form of tables ("token", "char"). */
+static inline const char *model_step_noun(const gt_model *m)
+{
+    return m->words ? "token" : "character";
+}
+static inline const char *model_step_abbr(const gt_model *m)
+{
+    return m->words ? "token" : "char";
+}
 
 const char *model_arch_name(const gt_model *m);
 /* The cell as the header names it: "LSTM", "LSTM (proj P)", "GRU", "RNN (tanh)",

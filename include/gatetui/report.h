@@ -26,6 +26,9 @@
 #define REPORT_WINDOWS 32
 #define REPORT_WINDOW_LEN 128
 #define REPORT_HORIZON 64
+/* A word model's perturbation replaces each window's step by the text's most frequent
+ * tokens, this many (doc/measures.md, "The report"), not by each of its 10,000 others. */
+#define REPORT_WORD_REPS 64
 
 typedef struct gt_report_options {
     int layer;          /* default 0 */
@@ -43,7 +46,10 @@ void report_options_init(gt_report_options *o);
 
 #define REPORT_MAX_GATES 3
 #define REPORT_MAX_K 8   /* k = 0, 1, 2, 4, 8, 16, 32, 64 */
+/* The classes of inputs the carry gate is averaged by: a space, a newline, the others; a
+ * word model's (SPEC section 27) punctuation, <eos>, the others. */
 enum { REPORT_SPACE, REPORT_NEWLINE, REPORT_OTHER };
+
 
 typedef struct gt_report_gate {
     const char *name;   /* "i", "f", "o" or "r", "z" */
@@ -95,6 +101,7 @@ typedef struct gt_report {
     size_t char_count[3];
     /* perturbation: step `site` of each full window replaced by each other token */
     int site;           /* L / 4 */
+    int replacements;   /* each full window's: V - 1, or a word model's REPORT_WORD_REPS */
     int K;              /* the horizon, or min(REPORT_HORIZON, L - site - 1) by default */
     size_t pairs;       /* (window, replacement) pairs averaged */
     size_t dropped;     /* pairs left out: no difference at k = 0 */

@@ -15,6 +15,7 @@ void compare_col(gt_compare_col *c, const gt_report *r)
     const char *slash = strrchr(m->path, '/');
     utf8_printable(c->name, sizeof c->name, slash ? slash + 1 : m->path);
     snprintf(c->kind, sizeof c->kind, "%s", m->cell->kind);
+    c->words = m->words;
     const int gated = r->ngates > 0 && r->carry >= 0 && r->carry < r->ngates;
     const gt_report_gate *g = gated ? &r->gate[r->carry] : NULL;
     snprintf(c->carry, sizeof c->carry, "%s", g ? g->name : "");
@@ -83,7 +84,7 @@ static const char *compare_label(int row, const gt_compare_col *c, int n)
     switch (row) {
     case COMPARE_NAME: return "model";
     case COMPARE_CELL: return "cell, units";
-    case COMPARE_LOSS: return "loss (nats/char)";
+    case COMPARE_LOSS: return n > 0 && c[0].words ? "loss (nats/token)" : "loss (nats/char)";
     case COMPARE_MEAN:
         return f ? "mean forget gate f" : z ? "mean update gate z" : "mean carry gate (f, z)";
     case COMPARE_SATURATION:
@@ -255,9 +256,9 @@ int compare_print(FILE *f, const gt_compare_col *c, int n, const gt_report *r0,
                   const char *text_name, gt_error *e)
 {
     char tp[1024], line[4096];
-    fprintf(f, "%s: layer %d, %zu window%s of %zu characters from zero state, %d models\n\n",
+    fprintf(f, "%s: layer %d, %zu window%s of %zu %ss from zero state, %d models\n\n",
             utf8_printable(tp, sizeof tp, text_name), r0->layer, r0->windows,
-            r0->windows == 1 ? "" : "s", r0->window_len, n);
+            r0->windows == 1 ? "" : "s", r0->window_len, model_step_noun(r0->m), n);
     for (int row = 0; row < COMPARE_ROWS; row++)
         fprintf(f, "%s\n", compare_line(row, c, n, 0, -1, line, sizeof line));
     if (fflush(f) || ferror(f))

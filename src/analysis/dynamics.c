@@ -486,6 +486,7 @@ int lyapunov_compute(gt_lyapunov *l, const gt_model *m, int layer, int M, const 
                      size_t steps, size_t warmup, int threads, gt_error *e)
 {
     memset(l, 0, sizeof *l);
+    l->step_noun = model_step_noun(m);
     if (layer < 0 || layer >= m->layers) /* as dynrun_open says it */
         return gt_fail(e, GT_EINPUT, "--layer %d: the model has %d layer%s (0..%d)", layer,
                        m->layers, m->layers == 1 ? "" : "s", m->layers - 1);

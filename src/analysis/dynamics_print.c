@@ -45,15 +45,15 @@ int lyapunov_print_text(FILE *f, const gt_lyapunov *l, const double report_hl[3]
     if (l->warmup) /* the Jacobians J_1..J_W left out of the means */
         snprintf(warm, sizeof warm, "steps 1..%s a warm-up", report_commas(l->warmup, a, sizeof a));
     fprintf(f, "layer %d: Lyapunov spectrum over the text's steps %s..%s (%d modes; %s), "
-               "per character\n",
+               "per %s\n",
             l->layer, report_commas(l->warmup + 1, from, sizeof from),
-            report_commas(l->steps, to, sizeof to), l->modes, warm);
+            report_commas(l->steps, to, sizeof to), l->modes, warm, l->step_noun);
     char hw[48] = "";
     if (!isnan(l->halflife_hw[0]))
         snprintf(hw, sizeof hw, " +- %.2f", l->halflife_hw[0]);
-    fprintf(f, "half-lives (characters): slowest mode %s%s; the report's measured %s, "
+    fprintf(f, "half-lives (%ss): slowest mode %s%s; the report's measured %s, "
                "linearized %s, forget-only %s\n",
-            hl_text(l->halflife[0], a, sizeof a), hw, hl_text(report_hl[0], b, sizeof b),
+            l->step_noun, hl_text(l->halflife[0], a, sizeof a), hw, hl_text(report_hl[0], b, sizeof b),
             hl_text(report_hl[1], c, sizeof c), hl_text(report_hl[2], d, sizeof d));
     fprintf(f, "modes with a half-life of 10 or more: %d\n", slow);
     fprintf(f, "+-: %g standard errors by the means of %d batches of the steps summed, a 95%% "
@@ -178,7 +178,7 @@ int fixed_print_json(FILE *f, const gt_fixed *x, const char *ch, gt_error *e)
 {
     json_t *root = json_object(), *pts = json_array();
     json_object_set_new(root, "layer", json_integer(x->layer));
-    json_object_set_new(root, "char", json_string(ch));
+    json_object_set_new(root, x->words ? "token" : "char", json_string(ch));
     json_object_set_new(root, "starts", json_integer((json_int_t)x->starts));
     json_object_set_new(root, "hold", json_integer((json_int_t)x->hold));
     json_object_set_new(root, "not_converged", json_integer((json_int_t)x->not_converged));

@@ -13,24 +13,44 @@
 #include "gatetui/report.h"
 #include "gatetui/utf8.h"
 
-/* "S:C": a step and one character of m's vocabulary. */
-static int editarg_parse(const gt_model *m, const char *arg, size_t steps, size_t *step, int *tok,
-                  gt_error *e)
+/* A word model's S:W: the token spelled as after the colon. */
+static int word_token(const gt_model *m, const char *arg, const char *w, int *tok,
+                      gt_error *e)
+{
+    char shown[80];
+    *tok = model_word_token(m, w, strlen(w));
+    if (*tok < 0)
+        return gt_fail(e, GT_EINPUT, "--edit %s: \"%s\" is not in the model's vocabulary",
+                       arg, utf8_printable(shown, sizeof shown, w));
+    return GT_OK;
+}
+
+/* "S:C": a step and one character of m's vocabulary; a word model's "S:W", a step and a
+ * token of its vocabulary (SPEC section 27). */
+static int editarg_parse(const gt_model *m, const char *arg, size_t steps, size_t *step,
+                         int *tok, gt_error *e)
 {
     char *colon, last[32], shown[16];
+    const char *what = m->words ? "S:W (a step and a token)" : "S:C (a step and a character)";
     errno = 0;
     const unsigned long long s = strtoull(arg, &colon, 10);
     if (colon == arg || *colon != ':' || errno || arg[0] == '-' || arg[0] == '+')
-        return gt_fail(e, GT_EINPUT, "--edit wants S:C (a step and a character), not \"%s\"",
-                       arg);
+        return gt_fail(e, GT_EINPUT, "--edit wants %s, not \"%s\"", what, arg);
     const unsigned char *ch = (const unsigned char *)colon + 1;
     const size_t len = strlen((const char *)ch);
     uint32_t cp = UTF8_INVALID;
-    if (!len || (size_t)utf8_decode(ch, len, &cp) != len || cp == UTF8_INVALID)
+    if (!m->words &&
+        (!len || (size_t)utf8_decode(ch, len, &cp) != len || cp == UTF8_INVALID))
         return gt_fail(e, GT_EINPUT, "--edit %s: one character after the colon", arg);
     if (s >= steps)
         return gt_fail(e, GT_EINPUT, "--edit %s: the text has steps 0-%s", arg,
                        report_commas(steps - 1, last, sizeof last));
+    if (m->words) {
+        int rc = word_token(m, arg, (const char *)ch, tok, e);
+        if (rc == GT_OK)
+            *step = (size_t)s;
+        return rc;
+    }
     const int t = model_token(m, cp);
     if (t < 0)
         return gt_fail(e, GT_EINPUT, "--edit %s: '%s' is not in the model's vocabulary",
@@ -64,23 +84,27 @@ static int editlist_token_at(const gt_editlist *l, size_t k, const gt_text *t, s
     return t->tok[s];
 }
 
-/* A character of the list, as w writes it (export_file.c, put_token): itself in UTF-8, or
- * \n \t \\, or \xNN (a control character, or a byte of a byte model). Its code point, or
- * UTF8_INVALID. */
-static uint32_t field_char(const char *f)
+/* A token of the list, as w writes it (export_file.c, put_token), as its text (the
+ * character in UTF-8 into buf, of at least 8 bytes), or NULL: a word model's word itself;
+ * another model's character itself in UTF-8, or \n \t \\, or \xNN (a control character,
+ * or a byte of a byte model). */
+static const char *field_token(const gt_model *m, const char *f, char *buf)
 {
     const size_t n = strlen(f);
     uint32_t cp = UTF8_INVALID;
+    if (m->words)
+        return n ? f : NULL;
     if (n == 2 && f[0] == '\\')
-        return f[1] == 'n' ? '\n' : f[1] == 't' ? '\t' : f[1] == '\\' ? '\\' : UTF8_INVALID;
-    if (n == 4 && f[0] == '\\' && f[1] == 'x') {
+        cp = f[1] == 'n' ? '\n' : f[1] == 't' ? '\t' : f[1] == '\\' ? '\\' : UTF8_INVALID;
+    else if (n == 4 && f[0] == '\\' && f[1] == 'x') {
         char *end;
         unsigned long v = strtoul(f + 2, &end, 16);
-        return *end || f[2] == '-' || f[2] == '+' || f[2] == ' ' ? UTF8_INVALID : (uint32_t)v;
-    }
-    if (n && (size_t)utf8_decode((const unsigned char *)f, n, &cp) != n)
-        return UTF8_INVALID;
-    return cp;
+        cp = *end || f[2] == '-' || f[2] == '+' || f[2] == ' ' ? UTF8_INVALID : (uint32_t)v;
+    } else if (n && (size_t)utf8_decode((const unsigned char *)f, n, &cp) != n)
+        cp = UTF8_INVALID;
+    const int k = cp == UTF8_INVALID ? 0 : utf8_encode(cp, buf);
+    buf[k > 0 ? k : 0] = 0;
+    return k > 0 ? buf : NULL;
 }
 
 /* A number of the list, or -1. */
@@ -101,10 +125,10 @@ static int misfit(gt_error *e, const char *where, const char *what)
 }
 
 int editlist_add_checked(gt_editlist *l, const gt_model *m, const gt_text *t, size_t step,
-                         size_t off, uint32_t before, uint32_t after, const char *where,
+                         size_t off, const char *before, const char *after, const char *where,
                          gt_error *e)
 {
-    char what[400], a[32], b[32], shown[16], said[16];
+    char what[400], a[32], b[32], shown[80], said[80], u[8];
     if (step >= t->steps) {
         snprintf(what, sizeof what, "step %s is past the text's %s steps",
                  report_commas(step, a, sizeof a), report_commas(t->steps, b, sizeof b));
@@ -117,25 +141,24 @@ int editlist_add_checked(gt_editlist *l, const gt_model *m, const gt_text *t, si
         return misfit(e, where, what);
     }
     const int now = editlist_token_at(l, l->n, t, step);
-    char have[8] = "?", was[8] = "?";
-    int k = utf8_encode(m->vocab_cp[now], have);
-    have[k > 0 ? k : 1] = 0;
-    if (model_token(m, before) != now) {
-        k = utf8_encode(before, was);
-        was[k > 0 ? k : 1] = 0;
+    if (model_token_named(m, before) != now) {
         snprintf(what, sizeof what, "step %s holds '%s', not '%s'",
-                 report_commas(step, a, sizeof a), utf8_printable(shown, sizeof shown, have),
-                 utf8_printable(said, sizeof said, was));
+                 report_commas(step, a, sizeof a),
+                 utf8_printable(shown, sizeof shown, model_token_text(m, now, u)),
+                 utf8_printable(said, sizeof said, before));
         return misfit(e, where, what);
     }
-    const int tok = model_token(m, after);
-    if (tok < 0) {
-        k = utf8_encode(after, was);
-        was[k > 0 ? k : 1] = 0;
+    const int tok = model_token_named(m, after);
+    if (tok < 0)
         return gt_fail(e, GT_EINPUT, "%s: '%s' is not in the model's vocabulary", where,
-                       utf8_printable(said, sizeof said, was));
-    }
+                       utf8_printable(said, sizeof said, after));
     return add(l, step, tok, e);
+}
+
+static int not_a_line(const gt_model *m, const char *where, gt_error *e)
+{
+    return gt_fail(e, GT_EINPUT, "%s: not a line of an edits' list (the step, the byte offset, "
+                   "the %s before and after, tab-separated)", where, model_step_noun(m));
 }
 
 /* One line's four fields: the edit it makes, checked against the text as the edits before
@@ -143,11 +166,11 @@ int editlist_add_checked(gt_editlist *l, const gt_model *m, const gt_text *t, si
 static int take_line(gt_editlist *l, const gt_model *m, const gt_text *t, const char *where,
                      char **fld, gt_error *e)
 {
+    char bb[8], ab[8];
     const long long step = field_count(fld[0]), off = field_count(fld[1]);
-    const uint32_t before = field_char(fld[2]), after = field_char(fld[3]);
-    if (step < 0 || off < 0 || before == UTF8_INVALID || after == UTF8_INVALID)
-        return gt_fail(e, GT_EINPUT, "%s: not a line of an edits' list (the step, the byte "
-                       "offset, the character before and after, tab-separated)", where);
+    const char *before = field_token(m, fld[2], bb), *after = field_token(m, fld[3], ab);
+    if (step < 0 || off < 0 || !before || !after)
+        return not_a_line(m, where, e);
     return editlist_add_checked(l, m, t, (size_t)step, (size_t)off, before, after, where, e);
 }
 
@@ -182,10 +205,7 @@ static int read_list(gt_editlist *l, const gt_model *m, const gt_text *t, const 
                 fld[k++] = q + 1;
             }
         snprintf(where, sizeof where, "%s:%zu", path, line);
-        rc = k == 4 ? take_line(l, m, t, where, fld, e)
-                    : gt_fail(e, GT_EINPUT, "%s: not a line of an edits' list (the step, the "
-                              "byte offset, the character before and after, tab-separated)",
-                              where);
+        rc = k == 4 ? take_line(l, m, t, where, fld, e) : not_a_line(m, where, e);
     }
     free(buf);
     return rc;

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -48,6 +49,14 @@ typedef struct eshared {
     ejob *jobs;
     double *acc;        /* [nwin][items][nregex][2 classes]: loss in nats, correct */
     size_t *count;      /* [nwin][nregex][2 classes] */
+    /* the windows complete so far, for gt_effect_options.partial (under lock) */
+    int *left;          /* [nwin]: its jobs not yet run */
+    unsigned char *done; /* [nwin] */
+    size_t ndone;
+    void (*partial)(void *ctx, const gt_effect_class *in, const gt_effect_class *out,
+                    size_t done, size_t windows);
+    void *partial_ctx;
+    pthread_mutex_t lock;
 } eshared;
 
 static size_t win_len(const eshared *sh, size_t w)
@@ -178,6 +187,8 @@ static int worker_begin(void *ctx, void **state, gt_error *e)
     return GT_OK;
 }
 
+static void window_ran(eshared *sh, size_t w);
+
 static int worker_job(void *ctx, void *state, size_t i, gt_error *e)
 {
     eshared *sh = ctx;
@@ -189,6 +200,8 @@ static int worker_job(void *ctx, void *state, size_t i, gt_error *e)
         run_pair(sh, state, jb);
     if (jb->first == 1)
         count_window(sh, jb->win);
+    if (sh->partial)
+        window_ran(sh, jb->win);
     return GT_OK;
 }
 
@@ -363,25 +376,31 @@ static double jack_hw(const double *a, const size_t *na, const double *b, const 
 typedef struct esums {
     double *d[2];     /* [nwin] per class: item's loss less item 0's, nats */
     size_t *n[2];     /* [nwin] per class: positions */
+    size_t k;         /* the windows in d and n */
     double L0[2], L1[2], A0[2], A1[2];
     size_t N[2];
 } esums;
 
-/* Item `item`'s sums against item 0's under expression r, per window and in all. */
-static void sums_of(const eshared *sh, int r, int item, esums *s)
+/* Item `item`'s sums against item 0's under expression r, per window and in all: every
+ * window, or those marked in only. */
+static void sums_of(const eshared *sh, int r, int item, const unsigned char *only, esums *s)
 {
     for (int c = 0; c < 2; c++) {
         s->L0[c] = s->L1[c] = s->A0[c] = s->A1[c] = 0;
         s->N[c] = 0;
+        s->k = 0;
         for (size_t w = 0; w < sh->nwin; w++) {
+            if (only && !only[w])
+                continue;
             const double *x0 = slot(sh, w, 0, r, c), *x1 = slot(sh, w, item, r, c);
-            s->d[c][w] = x1[0] - x0[0];
-            s->n[c][w] = sh->count[(w * (size_t)sh->nregex + (size_t)r) * 2 + (size_t)c];
+            const size_t k = s->k++;
+            s->d[c][k] = x1[0] - x0[0];
+            s->n[c][k] = sh->count[(w * (size_t)sh->nregex + (size_t)r) * 2 + (size_t)c];
             s->L0[c] += x0[0];
             s->L1[c] += x1[0];
             s->A0[c] += x0[1];
             s->A1[c] += x1[1];
-            s->N[c] += s->n[c][w];
+            s->N[c] += s->n[c][k];
         }
     }
 }
@@ -391,7 +410,7 @@ static double delta_bits(const esums *s, int c)
     return s->N[c] ? (s->L1[c] - s->L0[c]) / (double)s->N[c] / M_LN2 : NAN;
 }
 
-static void class_of(const eshared *sh, const esums *s, int c, gt_effect_class *out)
+static void class_of(const esums *s, int c, gt_effect_class *out)
 {
     const double N = (double)s->N[c];
     out->count = s->N[c];
@@ -400,24 +419,53 @@ static void class_of(const eshared *sh, const esums *s, int c, gt_effect_class *
     out->delta = delta_bits(s, c);
     out->acc_without = s->N[c] ? s->A0[c] / N : NAN;
     out->acc_with = s->N[c] ? s->A1[c] / N : NAN;
-    const double hw = jack_hw(s->d[c], s->n[c], NULL, NULL, sh->nwin) / M_LN2;
+    const double hw = jack_hw(s->d[c], s->n[c], NULL, NULL, s->k) / M_LN2;
     out->ci_lo = out->delta - hw;
     out->ci_hi = out->delta + hw;
 }
 
+/* A job of window w has run: when it was the window's last, the first expression's classes
+ * over the windows complete so far handed to the caller (the screen's status line shows
+ * them while the rest compute). */
+static void window_ran(eshared *sh, size_t w)
+{
+    pthread_mutex_lock(&sh->lock);
+    if (--sh->left[w] == 0) {
+        sh->done[w] = 1;
+        sh->ndone++;
+        esums s;
+        s.d[0] = malloc(sh->ndone * sizeof *s.d[0]);
+        s.d[1] = malloc(sh->ndone * sizeof *s.d[1]);
+        s.n[0] = malloc(sh->ndone * sizeof *s.n[0]);
+        s.n[1] = malloc(sh->ndone * sizeof *s.n[1]);
+        if (s.d[0] && s.d[1] && s.n[0] && s.n[1]) { /* else this once not said */
+            gt_effect_class in, out;
+            sums_of(sh, 0, 1, sh->done, &s);
+            class_of(&s, 0, &in);
+            class_of(&s, 1, &out);
+            sh->partial(sh->partial_ctx, &in, &out, sh->ndone, sh->nwin);
+        }
+        free(s.d[0]);
+        free(s.d[1]);
+        free(s.n[0]);
+        free(s.n[1]);
+    }
+    pthread_mutex_unlock(&sh->lock);
+}
+
 static void reduce_one(const eshared *sh, int r, int R, esums *s, gt_effect_one *o)
 {
-    sums_of(sh, r, 1, s);
-    class_of(sh, s, 0, &o->in);
-    class_of(sh, s, 1, &o->out);
+    sums_of(sh, r, 1, NULL, s);
+    class_of(s, 0, &o->in);
+    class_of(s, 1, &o->out);
     o->spec = o->in.delta - o->out.delta;
-    const double hw = jack_hw(s->d[0], s->n[0], s->d[1], s->n[1], sh->nwin) / M_LN2;
+    const double hw = jack_hw(s->d[0], s->n[0], s->d[1], s->n[1], s->k) / M_LN2;
     o->spec_lo = o->spec - hw;
     o->spec_hi = o->spec + hw;
     o->rank = R && !isnan(o->spec) ? 0 : -1;
     for (int k = 0; k < R; k++) {
         double *c = o->control + (size_t)k * 3;
-        sums_of(sh, r, 2 + k, s);
+        sums_of(sh, r, 2 + k, NULL, s);
         c[0] = delta_bits(s, 0);
         c[1] = delta_bits(s, 1);
         c[2] = c[0] - c[1];
@@ -476,6 +524,9 @@ static void shared_free(eshared *sh)
     free(sh->jobs);
     free(sh->acc);
     free(sh->count);
+    free(sh->left);
+    free(sh->done);
+    pthread_mutex_destroy(&sh->lock);
 }
 
 /* Each expression's mask over the whole sequence, kept as m_t. */
@@ -518,11 +569,16 @@ static int plan_jobs(eshared *sh, const gt_effect_options *o, int threads, gt_er
     sh->count = calloc(sh->nwin * (size_t)sh->nregex * 2, sizeof *sh->count);
     if (!sh->jobs || !sh->acc || !sh->count)
         return fail_oom(e);
+    if (sh->partial && (!(sh->left = calloc(sh->nwin, sizeof *sh->left)) ||
+                        !(sh->done = calloc(sh->nwin, sizeof *sh->done))))
+        return fail_oom(e);
     size_t nj = 0;
     for (size_t w = 0; w < sh->nwin; w++)
         for (size_t f = 0; f < (sh->sets ? treated : 1); f += sh->sets ? sh->chunk : 1) {
             const size_t c = sh->sets ? (treated - f < sh->chunk ? treated - f : sh->chunk) : 1;
             sh->jobs[nj++] = (ejob){w, (int)f + 1, (int)c};
+            if (sh->left)
+                sh->left[w]++;
         }
     return GT_OK;
 }
@@ -558,12 +614,16 @@ int effect_compute(gt_effect *r, const gt_model *base, const gt_model *with,
                    gt_error *e)
 {
     memset(r, 0, sizeof *r);
+    r->step_noun = model_step_noun(base);
+    r->step_abbr = model_step_abbr(base);
     int rc = check(base, steps, nregex, o, e);
     if (rc)
         return rc;
     const double t0 = now();
     eshared sh = {.base = base, .with = with, .tok = tok, .steps = steps,
-                  .L = (size_t)o->win.window_len, .nregex = nregex};
+                  .L = (size_t)o->win.window_len, .nregex = nregex, .partial = o->partial,
+                  .partial_ctx = o->partial_ctx};
+    pthread_mutex_init(&sh.lock, NULL);
     int threads = threads_choose(o->win.threads, 0);
     if ((rc = read_iv(r, iv, e)) == GT_OK &&
         (rc = plan_sets(r, &sh, iv, o->controls, o->seed, e)) == GT_OK &&

@@ -31,12 +31,18 @@ static const char *interval(char *buf, size_t n, double lo, double hi)
     return buf;
 }
 
+/* A row of the table, 97 columns (a sheet of the screen at 100 shows it whole): the name,
+ * count, losses without and with, delta, its interval, the accuracies without and with; the
+ * specificity's row has its value under the deltas, SPEC_AT columns after the indent. */
+#define ROW "  %-8s %7s  %12s  %9s  %8s  %-20s  %12s  %6s\n"
+#define SPEC_AT (8 + 1 + 7 + 2 + 12 + 2 + 9 + 2)
+
 static void class_row(FILE *f, const char *name, const gt_effect_class *c)
 {
     char n[32], l0[32], l1[32], d[32], ci[80], a0[32], a1[32];
     snprintf(a0, sizeof a0, isnan(c->acc_without) ? "-" : "%.4f", c->acc_without);
     snprintf(a1, sizeof a1, isnan(c->acc_with) ? "-" : "%.4f", c->acc_with);
-    fprintf(f, "  %-9s %9s  %12s  %9s  %9s  %-22s  %16s  %6s\n", name,
+    fprintf(f, ROW, name,
             report_commas(c->count, n, sizeof n), bits(l0, sizeof l0, c->loss_without, 0),
             bits(l1, sizeof l1, c->loss_with, 0), bits(d, sizeof d, c->delta, 1),
             interval(ci, sizeof ci, c->ci_lo, c->ci_hi), a0, a1);
@@ -76,9 +82,9 @@ static void controls_table(FILE *f, const gt_effect *r, const gt_effect_one *o)
 static void header(FILE *f, const gt_effect *r, const char *interventions)
 {
     char n[32], u[160];
-    fprintf(f, "Effect of %s over %zu window%s of %zu characters from zero state, %s "
+    fprintf(f, "Effect of %s over %zu window%s of %zu %ss from zero state, %s "
                "predictions\n", interventions && *interventions ? interventions : "nothing",
-            r->windows, r->windows == 1 ? "" : "s", r->window_len,
+            r->windows, r->windows == 1 ? "" : "s", r->window_len, r->step_noun,
             report_commas(r->predictions, n, sizeof n));
     if (r->controls)
         fprintf(f, "controls: %d sets of %d unit%s drawn from layer %d's %d others (seed %llu); "
@@ -96,14 +102,15 @@ int effect_print_text(FILE *f, const gt_effect *r, const char *interventions, gt
     for (int x = 0; x < r->nregex; x++) {
         const gt_effect_one *o = &r->e[x];
         char d[32], ci[80], re[512];
-        fprintf(f, "\n\"%s\": the positions that predict a character inside a match, against "
-                   "the others (bits per character)\n", utf8_printable(re, sizeof re, o->regex));
-        fprintf(f, "  %-9s %9s  %12s  %9s  %9s  %-22s  %16s  %6s\n", "", "count", "loss without",
-                "loss with", "delta", "95% interval", "accuracy without", "with");
+        fprintf(f, "\n\"%s\": positions predicting a %s inside a match, against the "
+                   "others (bits/%s)\n", utf8_printable(re, sizeof re, o->regex), r->step_noun,
+                r->step_abbr);
+        fprintf(f, ROW, "", "count", "loss without", "loss with", "delta", "95% interval",
+                "acc. without", "with");
         class_row(f, "inside", &o->in);
         class_row(f, "outside", &o->out);
-        fprintf(f, "  %-9s %9s  %12s  %9s  %9s  %s\n", "specificity (inside - outside)", "", "",
-                "", bits(d, sizeof d, o->spec, 1), interval(ci, sizeof ci, o->spec_lo, o->spec_hi));
+        fprintf(f, "  %-*s%8s  %s\n", SPEC_AT, "specificity (inside - outside)",
+                bits(d, sizeof d, o->spec, 1), interval(ci, sizeof ci, o->spec_lo, o->spec_hi));
         controls_table(f, r, o);
     }
     if (fflush(f) || ferror(f))

@@ -9,6 +9,7 @@
 #include "analysis/figure.h"
 #include "gatetui/fileio.h"
 #include "analysis/steptext.h"
+#include "gatetui/text.h"
 
 /* The scale's levels: -LEVELS .. LEVELS, each a CSS class. */
 #define LEVELS 10
@@ -60,16 +61,19 @@ static void put_escaped(FILE *f, const char *s, size_t n)
  * control character by its name or number. */
 static void put_was(FILE *f, const gt_model *m, int tok)
 {
-    const uint32_t cp = m->vocab_cp[tok];
-    if (cp == '\n' || cp == '\t')
+    const uint32_t cp = m->words ? (tok == m->tok_eos ? '\n' : 'w') : m->vocab_cp[tok];
+    if (m->words && tok == m->tok_eos)
+        fputs(", edited, was &lt;eos&gt;", f);
+    else if (cp == '\n' || cp == '\t')
         fprintf(f, ", edited, was a %s", cp == '\n' ? "newline" : "tab");
     else if (cp < 0x20 || cp == 0x7f || (m->vocab_bytes && cp >= 0x80))
         fprintf(f, ", edited, was U+%04X", (unsigned)cp);
     else {
         char was[8];
-        int n = steptext_char(m, tok, was);
+        int n;
+        const char *t = steptext_token(m, tok, was, &n);
         fputs(", edited, was '", f);
-        put_escaped(f, was, (size_t)n);
+        put_escaped(f, t, (size_t)n);
         fputc('\'', f);
     }
 }
@@ -112,20 +116,22 @@ static void head(FILE *f, const gt_figure *fg, const uint16_t *tok)
     put_escaped(f, fg->model_name, strlen(fg->model_name));
     fputs(" on ", f);
     put_escaped(f, fg->text_name, strlen(fg->text_name));
-    fprintf(f, ", steps %zu to %zu, each character's background by the value after reading "
-               "it (%s). Hover over a character for its value.</p>\n",
-            fg->from, fg->to,
+    const char *unit = model_step_noun(m);
+    fprintf(f, ", steps %zu to %zu, each %s's background by the value after reading "
+               "it (%s). Hover over a %s for its value.</p>\n",
+            fg->from, fg->to, unit,
             fg->score                             ? "the score over its largest |score|"
             : signals_tanh_shown(m, fg->signal)  ? tanh_of
             : signals_is_gate(m, fg->signal)      ? "2v - 1: 0.5 is white"
-                                                  : "the value");
+                                                  : "the value",
+            unit);
     size_t edited = 0;
     for (size_t s = fg->from; fg->orig && s <= fg->to; s++)
         edited += fg->orig[s] != tok[s];
     if (edited)
-        fprintf(f, "<p>The text as edited: %zu character%s differ%s from the text's own, each "
+        fprintf(f, "<p>The text as edited: %zu %s%s differ%s from the text's own, each "
                    "outlined (its title says what it was).</p>\n",
-                edited, edited == 1 ? "" : "s", edited == 1 ? "s" : "");
+                edited, unit, edited == 1 ? "" : "s", edited == 1 ? "s" : "");
     fputs("<p class=\"legend\">", f);
     for (int k = -LEVELS; k <= LEVELS; k += 2)
         fprintf(f, "<span class=\"%c%d\">%+.1f</span>", k < 0 ? 'n' : 'p', abs(k),
@@ -144,8 +150,12 @@ static int figure_write(FILE *f, const gt_figure *fg, const uint16_t *tok, const
         double v = fg->score ? fg->score[s] : values[s - fg->from];
         int k = level_of(fg->score ? v / fg->scale : figure_scale(m, fg->signal, v));
         char ch[8];
-        int n = steptext_char(m, tok[s], ch);
-        uint32_t cp = m->vocab_cp[tok[s]];
+        int n;
+        const char *t = steptext_token(m, tok[s], ch, &n);
+        /* a word model's tokens: words apart by a space, <eos> the end of a line */
+        uint32_t cp = m->words ? (tok[s] == m->tok_eos ? '\n' : 'w') : m->vocab_cp[tok[s]];
+        if (s > fg->from && text_token_gap(m, tok[s - 1], tok[s]))
+            fputc(' ', f);
         const int ed = fg->orig && fg->orig[s] != tok[s];
         fprintf(f, "<span class=\"%c%d%s\" title=\"step %zu: %s %.4f", k < 0 ? 'n' : 'p',
                 abs(k), ed ? " ed" : "", s, sig, v);
@@ -159,7 +169,7 @@ static int figure_write(FILE *f, const gt_figure *fg, const uint16_t *tok, const
         else if (cp < 0x20 || cp == 0x7f || (m->vocab_bytes && cp >= 0x80))
             fputs("\xef\xbf\xbd</span>", f); /* U+FFFD */
         else {
-            put_escaped(f, ch, (size_t)n);
+            put_escaped(f, t, (size_t)n);
             fputs("</span>", f);
         }
     }

@@ -37,8 +37,11 @@ static void put_shown(FILE *f, const char *s, size_t n)
 static void put_token(FILE *f, const gt_model *m, int tok)
 {
     char u[4];
-    int n = steptext_char(m, tok, u);
-    put_shown(f, u, (size_t)n);
+    int n;
+    const char *t = steptext_token(m, tok, u, &n);
+    if (m->words && tok == m->tok_eos)
+        t = "<eos>", n = 5;
+    put_shown(f, t, (size_t)n);
 }
 
 
@@ -186,14 +189,18 @@ static json_t *profile_json(const gt_profile *p, const uint16_t *tok, size_t nto
     json_object_set_new(root, "signal", json_string(signals_name(p->m, p->signal)));
     json_object_set_new(root, "top", hits_json(p, p->top, p->ntop, tok, ntok));
     json_object_set_new(root, "bottom", hits_json(p, p->bottom, p->nbottom, tok, ntok));
+    const int words = p->m->words;
     for (int i = 0; i < p->nchars; i++) {
         char u[4];
-        int n = steptext_char(p->m, p->by_char[i].tok, u);
-        json_array_append_new(chars, json_pack("{s:s#, s:o, s:I}", "char", u, n, "mean",
+        int n;
+        const int t = p->by_char[i].tok;
+        const char *w = words && t == p->m->tok_eos ? "<eos>" : steptext_token(p->m, t, u, &n);
+        json_array_append_new(chars, json_pack("{s:s#, s:o, s:I}", words ? "token" : "char", w,
+                                               words && t == p->m->tok_eos ? 5 : n, "mean",
                                                jsonout_num(p->by_char[i].mean), "count",
                                                (json_int_t)p->by_char[i].count));
     }
-    json_object_set_new(root, "by_char", chars);
+    json_object_set_new(root, words ? "by_token" : "by_char", chars);
     return root;
 }
 
@@ -203,9 +210,12 @@ static void hit_line(FILE *f, const gt_profile *p, const gt_profile_hit *h, cons
                      size_t ntok)
 {
     char ctx[PROFILE_CONTEXT_BYTES];
-    size_t at, len, before = h->step < PROFILE_BEFORE ? h->step : PROFILE_BEFORE;
+    size_t at, len, before = 0;
     size_t n = profile_context(p->m, tok, ntok, h->step, ctx, &at, &len);
-    fprintf(f, "  %8zu  %+8.4f  %*s", h->step, h->value, (int)(PROFILE_BEFORE - before), "");
+    for (size_t i = 0; i < at; i++) /* the characters before it, one column each */
+        before += ((unsigned char)ctx[i] & 0xC0) != 0x80;
+    const size_t col = p->m->words ? PROFILE_WORDS_BEFORE : PROFILE_BEFORE;
+    fprintf(f, "  %8zu  %+8.4f  %*s", h->step, h->value, (int)(col - before), "");
     put_shown(f, ctx, at);
     fputc('[', f);
     put_shown(f, ctx + at, len);
@@ -228,11 +238,18 @@ int find_print_profile(FILE *f, const gt_profile *p, const uint16_t *tok, size_t
         for (int i = 0; i < (side ? p->nbottom : p->ntop); i++)
             hit_line(f, p, side ? &p->bottom[i] : &p->top[i], tok, ntok);
     }
-    fprintf(f, "\nmean by input character, highest first\n  char      mean     count\n");
+    if (m->words)
+        fprintf(f, "\nmean by input token (the %d most frequent), highest first\n  token     "
+                   "mean     count\n",
+                PROFILE_TOKENS);
+    else
+        fprintf(f, "\nmean by input character, highest first\n  char      mean     count\n");
     for (int i = 0; i < p->nchars; i++) {
         fputs("  ", f);
-        put_token(f, m, p->by_char[i].tok);
-        fprintf(f, "    %+8.4f  %8zu\n", p->by_char[i].mean, p->by_char[i].count);
+        const int t = p->by_char[i].tok, w = m->words ? (int)m->vocab_len[t] : 1;
+        put_token(f, m, t);
+        fprintf(f, "%*s    %+8.4f  %8zu\n", w < 6 && m->words ? 6 - w : 0, "",
+                p->by_char[i].mean, p->by_char[i].count);
     }
     return done(f);
 }

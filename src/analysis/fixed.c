@@ -395,6 +395,7 @@ int fixed_compute(gt_fixed *f, const gt_model *m, int layer, uint16_t tok,
 {
     const size_t steps = o->steps, starts = o->starts;
     memset(f, 0, sizeof *f);
+    f->words = m->words;
     if (layer < 0 || layer >= m->layers)
         return gt_fail(e, GT_EINPUT, "--layer %d: the model has %d layer%s (0..%d)", layer,
                        m->layers, m->layers == 1 ? "" : "s", m->layers - 1);

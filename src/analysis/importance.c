@@ -229,6 +229,7 @@ int importance_compute(gt_importance *r, const gt_model *m, const uint16_t *tok,
                        const gt_report_options *o, gt_error *e)
 {
     memset(r, 0, sizeof *r);
+    r->step_noun = model_step_noun(m);
     if (!m->has_readout)
         return gt_fail(e, GT_EINPUT, "--importance: the model has no readout, so there is no "
                                      "loss to compare");

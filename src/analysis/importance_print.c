@@ -14,13 +14,15 @@ int importance_print_text(FILE *f, const gt_importance *r, const char *intervent
     const int n = top > 0 && top < r->hidden ? top : r->hidden;
     fprintf(f, "Importance of layer %d's %d units: the readout's loss with each ablated (%s "
                "held at 0)\n", r->layer, r->hidden, r->lstm ? "c and h" : "h");
-    fprintf(f, "over %zu window%s of %zu characters from zero state, %zu predictions\n",
-            r->windows, r->windows == 1 ? "" : "s", r->window_len, r->loss.count);
+    fprintf(f, "over %zu window%s of %zu %ss from zero state, %zu predictions\n",
+            r->windows, r->windows == 1 ? "" : "s", r->window_len, r->step_noun, r->loss.count);
     if (interventions && *interventions)
         fprintf(f, "interventions: %s\n", interventions);
-    fprintf(f, "loss without ablation: %.4f nats = %.4f bits per character\n\n", r->loss.nats,
-            loss_bits(&r->loss));
-    fprintf(f, "rank   unit  loss bits/char  increase bits/char  increase nats\n");
+    const int w = r->step_noun[0] == 't'; /* a word model's: bits per token */
+    fprintf(f, "loss without ablation: %.4f nats = %.4f bits per %s\n\n", r->loss.nats,
+            loss_bits(&r->loss), r->step_noun);
+    fprintf(f, "rank   unit  loss bits/%s  increase bits/%s  increase nats\n",
+            w ? "tok " : "char", w ? "tok " : "char");
     for (int i = 0; i < n; i++) {
         const int u = r->order[i];
         const double d = r->unit_loss[u] - r->loss.nats;

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "compute/jobs.h"
 #include "compute/kernels.h"
@@ -14,7 +15,7 @@
 #include "gatetui/run.h"
 #include "compute/threads.h"
 
-/* The readout packed for the kernel set's product (loss.h). */
+/* The readout packed for the kernel set's float32 product (loss.h). */
 struct gt_loss_steps {
     const gt_model *m;
     gt_mat32 out;
@@ -46,34 +47,90 @@ void loss_steps_free(gt_loss_steps *ls)
     free(ls);
 }
 
-size_t loss_scratch(const gt_model *m)
+int loss_block_init(gt_loss_block *b, const gt_model *m, gt_error *e)
 {
-    return (size_t)top_width(m) + (size_t)m->vocab;
+    memset(b, 0, sizeof *b);
+    b->h = malloc(LOSS_BLOCK * (size_t)top_width(m) * sizeof *b->h);
+    b->logit = malloc(LOSS_BLOCK * (size_t)m->vocab * sizeof *b->logit);
+    if (!b->h || !b->logit) {
+        loss_block_free(b);
+        return gt_fail(e, GT_EFAIL, "loss: out of memory");
+    }
+    return GT_OK;
 }
 
-/* -ln softmax(W h + b)[next], in double: W h by the kernel set's double product of the
- * float32 weights, the bias added after. */
-double loss_step(const gt_loss_steps *ls, const float *hf, double *scratch, int next)
+void loss_block_free(gt_loss_block *b)
 {
-    const gt_model *m = ls->m;
-    const size_t V = (size_t)m->vocab, H = (size_t)top_width(m);
-    double *h = scratch, *logit = scratch + H;
-    for (size_t j = 0; j < H; j++)
-        h[j] = hf[j];
-    kern32_gemv64(&ls->out, h, logit);
+    free(b->h);
+    free(b->logit);
+    memset(b, 0, sizeof *b);
+}
+
+/* -ln softmax(logit + b)[next], in double from the float32 product (a log-softmax: no
+ * probability underflows); NAN when a logit passes float32's range. */
+static double nll(const gt_model *m, const float *logit, int next)
+{
+    const size_t V = (size_t)m->vocab;
     double mx = -INFINITY;
     for (size_t v = 0; v < V; v++) {
-        const double s = logit[v] + m->out_b[v];
+        const double s = (double)logit[v] + m->out_b[v];
         if (!(fabs(s) <= FLT_MAX)) /* past float32: the readout overflows (loss.h) */
             return NAN;
-        logit[v] = s;
         if (s > mx)
             mx = s;
     }
     double z = 0;
     for (size_t v = 0; v < V; v++)
-        z += exp(logit[v] - mx);
-    return mx + log(z) - logit[next];
+        z += exp((double)logit[v] + m->out_b[v] - mx);
+    return mx + log(z) - ((double)logit[next] + m->out_b[next]);
+}
+
+/* The block's product W h, float32 (the kernel set's over a batch, doc/measures.md "The
+ * loss"), then each prediction's loss into the sum, in step order. */
+int loss_block_flush(const gt_loss_steps *ls, gt_loss_block *b, gt_error *e)
+{
+    const gt_model *m = ls->m;
+    const size_t V = (size_t)m->vocab, H = (size_t)top_width(m);
+    if (b->n > 0)
+        kern32_gemm(&ls->out, (size_t)b->n, b->h, H, b->logit, V);
+    for (int i = 0; i < b->n; i++) {
+        const double l = nll(m, b->logit + (size_t)i * V, b->next[i]);
+        if (isnan(l)) {
+            b->n = 0;
+            return run_readout_overflow(m, b->step[i], e);
+        }
+        *b->sum += l;
+        ++*b->count;
+    }
+    b->n = 0;
+    return GT_OK;
+}
+
+int loss_block_failed(const gt_loss_steps *ls, gt_loss_block *b, int rc, gt_error *e)
+{
+    gt_error first = {0};
+    if (ls && b->n && loss_block_flush(ls, b, &first)) {
+        *e = first;
+        return first.code;
+    }
+    return rc;
+}
+
+int loss_block_add(const gt_loss_steps *ls, gt_loss_block *b, const float *hf, int next,
+                   size_t step, double *sum, size_t *count, gt_error *e)
+{
+    const size_t H = (size_t)top_width(ls->m);
+    if (b->n && (sum != b->sum || count != b->count)) { /* another window's: its own sum */
+        const int rc = loss_block_flush(ls, b, e);
+        if (rc)
+            return rc;
+    }
+    b->sum = sum;
+    b->count = count;
+    memcpy(b->h + (size_t)b->n * H, hf, H * sizeof *hf);
+    b->next[b->n] = next;
+    b->step[b->n++] = step;
+    return b->n == LOSS_BLOCK ? loss_block_flush(ls, b, e) : GT_OK;
 }
 
 void loss_from_sums(gt_loss *out, const gt_model *m, const double *sum, const size_t *count,
@@ -103,7 +160,7 @@ typedef struct loss_work {
 typedef struct loss_thread {
     gt_run r;
     int have_run;
-    double *scratch;  /* loss_scratch */
+    gt_loss_block blk;
 } loss_thread;
 
 static int thread_begin(void *ctx, void **state, gt_error *e)
@@ -111,8 +168,10 @@ static int thread_begin(void *ctx, void **state, gt_error *e)
     const loss_work *w = ctx;
     loss_thread *th = calloc(1, sizeof *th);
     *state = th;
-    if (!th || !(th->scratch = malloc(loss_scratch(w->m) * sizeof *th->scratch)))
+    if (!th)
         return gt_fail(e, GT_EFAIL, "loss: out of memory");
+    if (loss_block_init(&th->blk, w->m, e))
+        return e->code;
     if (run_init(&th->r, w->m, e))
         return e->code;
     th->have_run = 1;
@@ -130,17 +189,12 @@ static int window_loss(void *ctx, void *state, size_t k, gt_error *e)
         run_step(&th->r, w->tok[t]);
         int rc = run_check_finite(&th->r, w->m->layers - 1, t, e);
         if (rc)
+            return loss_block_failed(w->ls, &th->blk, rc, e);
+        if (t + 1 < end && (rc = loss_block_add(w->ls, &th->blk, run_h(&th->r, w->m->layers - 1),
+                                                 w->tok[t + 1], t, &w->sum[k], &w->count[k], e)))
             return rc;
-        if (t + 1 < end) {
-            const double l = loss_step(w->ls, run_h(&th->r, w->m->layers - 1), th->scratch,
-                                       w->tok[t + 1]);
-            if (isnan(l))
-                return run_readout_overflow(w->m, t, e);
-            w->sum[k] += l;
-            w->count[k]++;
-        }
     }
-    return GT_OK;
+    return loss_block_flush(w->ls, &th->blk, e);
 }
 
 static void thread_end(void *ctx, void *state)
@@ -150,7 +204,7 @@ static void thread_end(void *ctx, void *state)
         return;
     if (th->have_run)
         run_free(&th->r);
-    free(th->scratch);
+    loss_block_free(&th->blk);
     free(th);
 }
 
@@ -196,10 +250,10 @@ size_t loss_quick_windows(const gt_model *m, size_t window_len, size_t windows)
     return fit < 1 ? 1 : fit > (double)windows ? windows : (size_t)fit;
 }
 
-void loss_warning(const gt_loss *l, char *buf, size_t n)
+void loss_warning(const gt_model *m, const gt_loss *l, char *buf, size_t n)
 {
     snprintf(buf, n,
-             "the readout's loss, %.2f bits per character, is no better than a uniform guess "
+             "the readout's loss, %.2f bits per %s, is no better than a uniform guess "
              "(%.2f): the vocabulary's order or the readout's layer is probably wrong",
-             loss_bits(l), l->uniform / 0.69314718055994530942);
+             loss_bits(l), model_step_noun(m), l->uniform / 0.69314718055994530942);
 }

@@ -13,6 +13,7 @@
 
 #include "gatetui/fileio.h"
 #include "gatetui/mask.h"
+#include "gatetui/text.h"
 #include "analysis/regexsize.h"
 #include "analysis/steptext.h"
 
@@ -62,16 +63,24 @@ static int compile(regex_t *rx, const char *regex, gt_error *e)
 /* Walks the steps along the joined text: step s starts at byte off. */
 typedef struct cursor {
     size_t s, off;
-    const unsigned char *len; /* [V] each token's length in bytes */
+    const size_t *len; /* [V] each token's length in bytes */
     const uint16_t *tok;
     size_t n;
+    const gt_model *m; /* its words' gaps (text_token_gap) */
 } cursor;
 
-/* Moves to the step whose character holds byte b. */
+/* The start of the step after the cursor's. */
+static size_t next_off(const cursor *c)
+{
+    const size_t end = c->off + c->len[c->tok[c->s]];
+    return c->s + 1 < c->n ? end + text_token_gap(c->m, c->tok[c->s], c->tok[c->s + 1]) : end;
+}
+
+/* Moves to the step whose character holds byte b (or the first after b). */
 static void seek(cursor *c, size_t b)
 {
     while (c->s < c->n && c->off + c->len[c->tok[c->s]] <= b) {
-        c->off += c->len[c->tok[c->s]];
+        c->off = next_off(c);
         c->s++;
     }
 }
@@ -118,7 +127,7 @@ static int search(gt_mask *k, const regex_t *rx, const char *buf, size_t len, cu
         if (c->s >= c->n)
             break;
         if (eo == so) { /* an empty match: on from the next step */
-            pos = c->off + c->len[c->tok[c->s]];
+            pos = so < c->off ? c->off : c->off + c->len[c->tok[c->s]];
             continue;
         }
         size_t first = c->s;
@@ -127,7 +136,7 @@ static int search(gt_mask *k, const regex_t *rx, const char *buf, size_t len, cu
                 k->m[c->s] = 1;
                 k->inside++;
             }
-            c->off += c->len[c->tok[c->s]];
+            c->off = next_off(c);
             c->s++;
         }
         if (add_match(k, first, c->s - 1, &cap))
@@ -236,24 +245,24 @@ int mask_from_regex(gt_mask *k, const gt_model *m, const uint16_t *tok, size_t n
         return rc;
     char *buf = NULL;
     size_t len = 0;
-    unsigned char *tlen = malloc((size_t)m->vocab);
+    size_t *tlen = malloc((size_t)m->vocab * sizeof *tlen);
     k->m = calloc(n ? n : 1, 1);
     k->n = n;
     rc = tlen && k->m ? steptext_join(m, tok, 0, n, &buf, &len, e)
                       : gt_fail(e, GT_EFAIL, "out of memory for the mask");
     if (rc == GT_OK) {
-        char u[4];
         for (int v = 0; v < m->vocab; v++)
-            tlen[v] = (unsigned char)steptext_raw_char(m, v, u);
-        cursor c = {0, 0, tlen, tok, n};
+            tlen[v] = steptext_len(m, v);
+        cursor c = {0, 0, tlen, tok, n, m};
         rc = search_within(k, &rx, buf, len, &c, regex, seconds, e);
     }
     regfree(&rx);
     free(buf);
     free(tlen);
     if (rc == GT_OK && k->inside == 0)
-        rc = gt_fail(e, GT_EINPUT, "\"%s\" matches no character of the %zu steps searched",
-                     regex, n);
+        rc = gt_fail(e, GT_EINPUT, "\"%s\" matches no %s of the %zu steps searched%s", regex,
+                     model_step_noun(m), n,
+                     m->words ? " (the tokens joined by spaces, <eos> as \\n)" : "");
     else if (rc == GT_OK && k->inside == n)
         rc = gt_fail(e, GT_EINPUT,
                      "\"%s\" matches every one of the %zu steps searched: nothing to compare with",

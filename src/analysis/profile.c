@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gatetui/profile.h"
+#include "gatetui/text.h"
 #include "analysis/steptext.h"
 
 typedef struct acc {
@@ -51,8 +52,19 @@ static int by_mean(const void *pa, const void *pb, void *model)
     const gt_model *cmp_model = model;
     if (a->mean != b->mean)
         return a->mean > b->mean ? -1 : 1;
+    if (cmp_model->words)
+        return (a->tok > b->tok) - (a->tok < b->tok);
     uint32_t x = cmp_model->vocab_cp[a->tok], y = cmp_model->vocab_cp[b->tok];
     return x < y ? -1 : x > y;
+}
+
+/* The most frequent first, ties by token. */
+static int by_count(const void *pa, const void *pb)
+{
+    const gt_profile_char *a = pa, *b = pb;
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    return (a->tok > b->tok) - (a->tok < b->tok);
 }
 
 int profile_compute(gt_profile *p, const gt_model *m, const uint16_t *tok, size_t n, int unit,
@@ -75,6 +87,10 @@ int profile_compute(gt_profile *p, const gt_model *m, const uint16_t *tok, size_
             if (a.count[v])
                 p->by_char[p->nchars++] =
                     (gt_profile_char){(int)v, a.sum[v] / (double)a.count[v], a.count[v]};
+        if (m->words && p->nchars > PROFILE_TOKENS) {
+            qsort(p->by_char, (size_t)p->nchars, sizeof *p->by_char, by_count);
+            p->nchars = PROFILE_TOKENS;
+        }
         qsort_r(p->by_char, (size_t)p->nchars, sizeof *p->by_char, by_mean, (void *)m);
     }
     free(a.sum);
@@ -90,19 +106,56 @@ void profile_free(gt_profile *p)
     memset(p, 0, sizeof *p);
 }
 
+/* Appends token tok (and the gap before it when k > 0) to buf at k, cut to at most max
+ * bytes at a character's start; returns the new end. */
+static size_t put_token(const gt_model *m, const uint16_t *tok, size_t t, size_t first,
+                        char *buf, size_t k, size_t max)
+{
+    char u[4];
+    int l;
+    if (t > first && text_token_gap(m, tok[t - 1], tok[t]))
+        buf[k++] = ' ';
+    const char *w = steptext_token(m, tok[t], u, &l);
+    size_t n = (size_t)l;
+    if (n > max)
+        for (n = max; n > 0 && ((unsigned char)w[n] & 0xC0) == 0x80; n--)
+            ;
+    memcpy(buf + k, w, n);
+    return k + n;
+}
+
+/* The first token of a word model's context before step s: as many whole tokens as fit
+ * PROFILE_WORDS_BEFORE bytes. */
+static size_t words_before(const gt_model *m, const uint16_t *tok, size_t s)
+{
+    size_t a = s, bytes = 0;
+    while (a > 0) {
+        size_t l = steptext_len(m, tok[a - 1]) + text_token_gap(m, tok[a - 1], tok[a]);
+        if (bytes + l > PROFILE_WORDS_BEFORE)
+            break;
+        bytes += l;
+        a--;
+    }
+    return a;
+}
+
 size_t profile_context(const gt_model *m, const uint16_t *tok, size_t n, size_t s, char *buf,
                      size_t *at, size_t *len)
 {
     size_t a = s > PROFILE_BEFORE ? s - PROFILE_BEFORE : 0;
     size_t b = s + 1 + PROFILE_AFTER < n ? s + 1 + PROFILE_AFTER : n;
+    if (m->words)
+        a = words_before(m, tok, s);
     size_t k = 0;
     for (size_t t = a; t < b; t++) {
-        if (t == s)
-            *at = k;
-        int l = steptext_char(m, tok[t], buf + k);
-        if (t == s)
-            *len = (size_t)l;
-        k += (size_t)l;
+        const size_t k0 = k + (t > a && text_token_gap(m, tok[t - 1], tok[t]));
+        if (m->words && t > s && k0 + steptext_len(m, tok[t]) > *at + *len + PROFILE_WORDS_AFTER)
+            break;
+        k = put_token(m, tok, t, a, buf, k, t == s ? PROFILE_WORD_MAX : PROFILE_WORDS_BEFORE);
+        if (t == s) {
+            *at = k0;
+            *len = k - k0;
+        }
     }
     buf[k] = 0;
     return k;

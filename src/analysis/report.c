@@ -6,6 +6,7 @@
  * results, which are reduced in a fixed order afterwards. */
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include "gatetui/report.h"
 #include "gatetui/run.h"
 #include "gatetui/stats.h"
+#include "gatetui/utf8.h"
 #include "compute/threads.h"
 
 #define CHUNK_MAX 64 /* replacements per perturbation batch */
@@ -51,6 +53,8 @@ typedef struct shared {
     const uint16_t *tok;
     const gt_report_options *o;
     int layer, ngates, blocks[REPORT_MAX_GATES], site, K, reps, chunk;
+    int *rep_list;      /* a word model's: [reps + 1] the text's most frequent tokens, the
+                           replacements; NULL: every other token */
     size_t H, L, steps, nwin, nfull;
     float *vals[REPORT_MAX_GATES]; /* [positions * H] per gate */
     double *unit_sum;   /* [nwin * H] */
@@ -85,31 +89,52 @@ static size_t win_len(const shared *sh, size_t w)
     return sh->steps - s < sh->L ? sh->steps - s : sh->L;
 }
 
+/* 1 when the word w is punctuation (doc/measures.md, "The report"): not empty, and each of
+ * its characters ASCII punctuation, in Unicode's General Punctuation block (U+2010-U+205E),
+ * or one of the Latin-1 signs ¡ § « ¶ · » ¿. */
+static int punctuation(const char *w)
+{
+    const unsigned char *p = (const unsigned char *)w;
+    size_t n = strlen(w);
+    for (size_t off = 0; off < n;) {
+        uint32_t c;
+        off += (size_t)utf8_decode(p + off, n - off, &c);
+        if (!((c > 0x20 && c < 0x7F && !isalnum((int)c)) || (c >= 0x2010 && c <= 0x205E) ||
+              c == 0xA1 || c == 0xA7 || c == 0xAB || c == 0xB6 || c == 0xB7 || c == 0xBB ||
+              c == 0xBF))
+            return 0;
+    }
+    return n > 0;
+}
+
+/* The class of an input: a space, a newline, or another character; a word model's
+ * punctuation, <eos>, or another token (report.h). */
 static int char_class(const gt_model *m, int tok)
 {
+    if (m->words)
+        return tok == m->tok_eos ? REPORT_NEWLINE
+               : punctuation(m->vocab_word[tok]) ? REPORT_SPACE
+                                                        : REPORT_OTHER;
     uint32_t cp = m->vocab_cp[tok];
     return cp == ' ' ? REPORT_SPACE : cp == '\n' ? REPORT_NEWLINE : REPORT_OTHER;
 }
 
 /* With the loss taken along: the prediction after step p of window w of the next token
  * (a readout that overflows float32 is an error). */
-static int window_loss_step(shared *sh, const gt_run *run, double *scratch, size_t w,
+static int window_loss_step(shared *sh, const gt_run *run, gt_loss_block *blk, size_t w,
                             size_t p, gt_error *e)
 {
-    if (!sh->loss_sum || p + 1 >= win_len(sh, w))
+    if (!sh->loss_sum)
         return GT_OK;
-    const double l = loss_step(sh->ls, run_h(run, sh->layer), scratch,
-                               sh->tok[win_start(sh, w) + p + 1]);
-    if (isnan(l))
-        return run_readout_overflow(sh->m, win_start(sh, w) + p, e);
-    sh->loss_sum[w] += l;
-    sh->loss_cnt[w]++;
-    return GT_OK;
+    if (p + 1 >= win_len(sh, w)) /* the window's last step: its block taken */
+        return loss_block_flush(sh->ls, blk, e);
+    return loss_block_add(sh->ls, blk, run_h(run, sh->layer), sh->tok[win_start(sh, w) + p + 1],
+                          win_start(sh, w) + p, &sh->loss_sum[w], &sh->loss_cnt[w], e);
 }
 
 /* A plain RNN's window: no gates, h's saturation counted; a relu RNN's h that overflows
  * float32 is an error. */
-static int window_rnn(shared *sh, gt_run *run, double *scratch, size_t w, gt_error *e)
+static int window_rnn(shared *sh, gt_run *run, gt_loss_block *scratch, size_t w, gt_error *e)
 {
     const size_t H = sh->H, start = win_start(sh, w), n = win_len(sh, w);
     size_t *cnt = sh->hsat + w * 3;
@@ -117,8 +142,8 @@ static int window_rnn(shared *sh, gt_run *run, double *scratch, size_t w, gt_err
     for (size_t p = 0; p < n; p++) {
         run_step_layers(run, sh->tok[start + p], sh->layer);
         int rc = run_check_finite(run, sh->layer, start + p, e);
-        if (!rc)
-            rc = window_loss_step(sh, run, scratch, w, p, e);
+        rc = rc ? loss_block_failed(sh->ls, scratch, rc, e)
+                : window_loss_step(sh, run, scratch, w, p, e);
         if (rc)
             return rc;
         const float *h = run_h(run, sh->layer);
@@ -131,7 +156,7 @@ static int window_rnn(shared *sh, gt_run *run, double *scratch, size_t w, gt_err
     return GT_OK;
 }
 
-static int window_job(shared *sh, gt_run *run, double *scratch, size_t w, gt_error *e)
+static int window_job(shared *sh, gt_run *run, gt_loss_block *scratch, size_t w, gt_error *e)
 {
     const size_t H = sh->H, start = win_start(sh, w), n = win_len(sh, w);
     double *usum = sh->unit_sum + w * H, *gsum = sh->gate_sum + w * (size_t)sh->ngates * H;
@@ -141,8 +166,8 @@ static int window_job(shared *sh, gt_run *run, double *scratch, size_t w, gt_err
         int tk = sh->tok[start + p];
         run_step_layers(run, tk, sh->layer);
         int rc = run_check_finite(run, sh->layer, start + p, e);
-        if (!rc)
-            rc = window_loss_step(sh, run, scratch, w, p, e);
+        rc = rc ? loss_block_failed(sh->ls, scratch, rc, e)
+                : window_loss_step(sh, run, scratch, w, p, e);
         if (rc)
             return rc;
         const float *g = run_gates(run, sh->layer), *carry = g + H;
@@ -179,6 +204,48 @@ static void abs_sums_add(double *restrict to, const double *restrict a, size_t n
     }
 }
 
+/* Replacement r (0 .. reps-1) of the original token o: every other token in order, or a
+ * word model's list without o (its first reps when o is not in it). */
+static int replacement(const shared *sh, int o, int r)
+{
+    if (!sh->rep_list)
+        return r < o ? r : r + 1;
+    for (int k = 0; k <= r; k++)
+        if (sh->rep_list[k] == o)
+            return sh->rep_list[r + 1];
+    return sh->rep_list[r];
+}
+
+/* A word model's replacements (doc/measures.md, "The report"): the REPORT_WORD_REPS + 1
+ * most frequent tokens of the text (ties: the lower token first), fewer when the text holds
+ * fewer. */
+static int word_replacements(shared *sh, gt_error *e)
+{
+    const size_t V = (size_t)sh->m->vocab;
+    size_t *count = calloc(V, sizeof *count);
+    sh->rep_list = malloc((REPORT_WORD_REPS + 1) * sizeof *sh->rep_list);
+    if (!count || !sh->rep_list) {
+        free(count);
+        return gt_fail(e, GT_EFAIL, "out of memory for the report's replacements");
+    }
+    for (size_t s = 0; s < sh->steps; s++)
+        count[sh->tok[s]]++;
+    int n = 0;
+    for (; n <= REPORT_WORD_REPS; n++) {
+        size_t best = V;
+        for (size_t v = 0; v < V; v++)
+            if (count[v] && (best == V || count[v] > count[best]))
+                best = v;
+        if (best == V)
+            break;
+        sh->rep_list[n] = (int)best;
+        count[best] = 0;
+    }
+    free(count);
+    sh->reps = n - 1;
+    return GT_OK;
+}
+
 /* A job's decay sums into its window's and into those over every pair, as the jobs end
  * (while they are in the cache). */
 static void add_abs_sums(shared *sh, const double *a, size_t w)
@@ -200,7 +267,7 @@ static void perturb_job(shared *sh, gt_run *run, gt_perturb *pt, uint16_t *edbuf
     for (int p = 0; p < sh->site; p++)
         run_step_layers(run, sh->tok[start + (size_t)p], sh->layer);
     for (int x = 0; x < jb->count; x++) {
-        int r = jb->first + x, rep = r < orig[0] ? r : r + 1;
+        int r = jb->first + x, rep = replacement(sh, orig[0], r);
         uint16_t *e = edbuf + (size_t)x * n;
         memcpy(e, orig, n * sizeof *e);
         e[0] = (uint16_t)rep;
@@ -232,7 +299,7 @@ typedef struct worker {
     gt_run run;
     gt_perturb pt;
     int have_run, have_pt;
-    double *scratch;    /* loss_scratch, when the loss is taken along */
+    gt_loss_block blk;  /* the predictions waiting, when the loss is taken along */
     uint16_t *edbuf;
     const uint16_t **ed;
     double *abs_sum;    /* a job's decay sums, then added to its window's */
@@ -248,8 +315,8 @@ static int worker_begin(void *ctx, void **state, gt_error *e)
     if (run_init(&wk->run, sh->m, e))
         return e->code;
     wk->have_run = 1;
-    if (sh->ls && !(wk->scratch = malloc(loss_scratch(sh->m) * sizeof *wk->scratch)))
-        return gt_fail(e, GT_EFAIL, "out of memory for the report's threads");
+    if (sh->ls && loss_block_init(&wk->blk, sh->m, e))
+        return e->code;
     return GT_OK;
 }
 
@@ -275,9 +342,9 @@ static int worker_job(void *ctx, void *state, size_t i, gt_error *e)
     worker *wk = state;
     const job *jb = &sh->jobs[i];
     if (!jb->perturb && sh->ngates == 0) /* no gates: h's saturation */
-        return window_rnn(sh, &wk->run, wk->scratch, jb->win, e);
+        return window_rnn(sh, &wk->run, &wk->blk, jb->win, e);
     if (!jb->perturb)
-        return window_job(sh, &wk->run, wk->scratch, jb->win, e);
+        return window_job(sh, &wk->run, &wk->blk, jb->win, e);
     if (!wk->have_pt) {
         int rc = worker_perturb(sh, wk, e);
         if (rc)
@@ -296,7 +363,7 @@ static void worker_end(void *ctx, void *state)
     free(wk->abs_sum);
     free(wk->edbuf);
     free(wk->ed);
-    free(wk->scratch);
+    loss_block_free(&wk->blk);
     if (wk->have_pt)
         perturb_free(&wk->pt);
     if (wk->have_run)
@@ -344,6 +411,7 @@ static void free_shared(shared *sh)
     free(sh->loss_sum);
     free(sh->loss_cnt);
     free(sh->jobs);
+    free(sh->rep_list);
 }
 
 /* One gate's table from its values over every window (reordered in place). */
@@ -800,7 +868,10 @@ int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t 
     pthread_mutex_init(&sh.abs_lock, NULL);
     plan(&sh, r, m, tok, steps, o);
     int threads = threads_wanted(o);
-    rc = make_jobs(&sh, r, threads, e);
+    rc = m->words ? word_replacements(&sh, e) : GT_OK;
+    r->replacements = sh.reps;
+    if (!rc)
+        rc = make_jobs(&sh, r, threads, e);
     if (!rc)
         rc = loss_along(&sh, e);
     if (!rc) {

@@ -59,22 +59,24 @@ static const char *unit_hl(double v, char *buf, size_t len)
 
 /* The readout's loss over the windows, and the warning when it is no better than chance;
  * with interventions, its change against the model without them. */
-static void print_loss(FILE *f, const gt_loss *l, const gt_loss *base)
+static void print_loss(FILE *f, const gt_model *m, const gt_loss *l, const gt_loss *base)
 {
     char a[48], w[400];
     if (!l->count) {
         fprintf(f, "Readout loss: none (the model has no readout)\n\n");
         return;
     }
-    fprintf(f, "Readout loss: %.4f nats = %.4f bits per character over %s predictions (a "
+    fprintf(f, "Readout loss: %.4f nats = %.4f bits per %s over %s predictions (a "
                "uniform guess: %.2f bits)\n",
-            l->nats, loss_bits(l), report_commas(l->count, a, sizeof a), l->uniform / log(2.0));
+            l->nats, loss_bits(l), model_step_noun(m), report_commas(l->count, a, sizeof a),
+            l->uniform / log(2.0));
     if (base && base->count)
-        fprintf(f, "  %+.4f nats = %+.4f bits per character against the model without "
+        fprintf(f, "  %+.4f nats = %+.4f bits per %s against the model without "
                    "interventions (%.4f bits)\n",
-                l->nats - base->nats, loss_bits(l) - loss_bits(base), loss_bits(base));
+                l->nats - base->nats, loss_bits(l) - loss_bits(base), model_step_noun(m),
+                loss_bits(base));
     if (loss_suspect(l) && !(base && base->count)) { /* interventions may well do that */
-        loss_warning(l, w, sizeof w);
+        loss_warning(m, l, w, sizeof w);
         fprintf(f, "warning: %s\n", w);
     }
     fputc('\n', f);
@@ -91,15 +93,16 @@ static void print_heading(FILE *f, const gt_report *r, const char *text_name)
             utf8_printable(mp, sizeof mp, m->path), model_kind(m), m->layers,
             m->layers == 1 ? "" : "s", model_widths(m, w, sizeof w), m->vocab,
             report_commas((size_t)m->params, a, sizeof a));
+    const char *unit = model_step_noun(m);
     if (r->full_windows == r->windows)
-        fprintf(f, "%s: layer %d, %zu window%s of %zu characters from zero state", text_name,
-                r->layer, r->windows, r->windows == 1 ? "" : "s", r->window_len);
+        fprintf(f, "%s: layer %d, %zu window%s of %zu %ss from zero state", text_name,
+                r->layer, r->windows, r->windows == 1 ? "" : "s", r->window_len, unit);
     else if (r->windows == 1)
         fprintf(f, "%s: layer %d, the whole text as one window from zero state (shorter than "
-                "%zu characters)", text_name, r->layer, r->window_len);
+                "%zu %ss)", text_name, r->layer, r->window_len, unit);
     else
-        fprintf(f, "%s: layer %d, %zu windows of %zu characters from zero state, the last "
-                "one %zu", text_name, r->layer, r->windows, r->window_len,
+        fprintf(f, "%s: layer %d, %zu windows of %zu %ss from zero state, the last "
+                "one %zu", text_name, r->layer, r->windows, r->window_len, unit,
                 r->positions - r->full_windows * r->window_len);
     fprintf(f, "\n%s positions x %d units = %s values per %s\n",
             report_commas(r->positions, a, sizeof a), H,
@@ -107,7 +110,7 @@ static void print_heading(FILE *f, const gt_report *r, const char *text_name)
             r->ngates ? "gate" : "signal");
     if (r->interventions && *r->interventions)
         fprintf(f, "interventions: %s\n", r->interventions);
-    print_loss(f, &r->loss, &r->loss_base);
+    print_loss(f, m, &r->loss, &r->loss_base);
 }
 
 /* A plain RNN: no gate tables (nothing to say per unit or by character either), the
@@ -127,7 +130,7 @@ static void print_rnn(FILE *f, const gt_report *r)
                    "              left   right   |h| > 0.9\n"
                    "hidden h    %6.3f  %6.3f  %10.3f\n",
                 r->h_left, r->h_right, r->h_left + r->h_right);
-    fprintf(f, "\nNo carry gate to average by input character\n");
+    fprintf(f, "\nNo carry gate to average by input %s\n", model_step_noun(r->m));
 }
 
 /* The gates' distributions, the carry gate's mean per unit, saturation, and the carry gate
@@ -153,7 +156,7 @@ static void print_gates(FILE *f, const gt_report *r)
             model_width(m, r->layer));
     fprintf(f, "  min %.3f    5%% %.3f    median %.3f    95%% %.3f    max %.3f\n", r->mean_min,
             r->mean_q05, r->mean_median, r->mean_q95, r->mean_max);
-    fprintf(f, "the half-life in characters that implies\n");
+    fprintf(f, "the half-life in %ss that implies\n", model_step_noun(m));
     fprintf(f, "  min %-8s median %-22s max %s\n", unit_hl(r->hl_min, a, sizeof a),
             unit_hl(r->hl_median, b, sizeof b), unit_hl(r->hl_max, c, sizeof c));
     fprintf(f, "%d of %d units below 0.5; %d with a half-life of 10 or more\n", r->below_half,
@@ -165,8 +168,10 @@ static void print_gates(FILE *f, const gt_report *r)
         fprintf(f, "%-10s  %6.3f  %6.3f\n", gate_label(r->gate[g].name), r->gate[g].left,
                 r->gate[g].right);
 
-    fprintf(f, "\nMean %s gate by input character\n", carry_word);
-    static const char *const cls[3] = {"space", "newline", "everything else"};
+    fprintf(f, "\nMean %s gate by input %s\n", carry_word, model_step_noun(m));
+    static const char *const ccls[3] = {"space", "newline", "everything else"};
+    static const char *const wcls[3] = {"punctuation", "<eos>", "everything else"};
+    const char *const *cls = m->words ? wcls : ccls;
     for (int k = 0; k < 3; k++) {
         if (r->char_count[k])
             snprintf(d, sizeof d, "%.4f", r->char_mean[k]);
@@ -255,8 +260,14 @@ static void print_perturbation(FILE *f, const gt_report *r, int intervals)
 {
     const gt_model *m = r->m;
     char a[48];
-    fprintf(f, "\nPerturbation: step %d of each full window replaced by each other character\n",
-            r->site);
+    if (m->words)
+        fprintf(f, "\nPerturbation: step %d of each full window replaced by each of the text's "
+                   "%d most frequent tokens\n",
+                r->site, r->replacements + 1);
+    else
+        fprintf(f, "\nPerturbation: step %d of each full window replaced by each other "
+                   "character\n",
+                r->site);
     if (!r->pairs) {
         fprintf(f, "no pairs: %s\n",
                 r->full_windows ? "no replacement changed the state"
@@ -264,7 +275,7 @@ static void print_perturbation(FILE *f, const gt_report *r, int intervals)
         return;
     }
     fprintf(f, "%s pairs (%zu window%s x %d replacements", report_commas(r->pairs, a, sizeof a),
-            r->full_windows, r->full_windows == 1 ? "" : "s", m->vocab - 1);
+            r->full_windows, r->full_windows == 1 ? "" : "s", r->replacements);
     if (r->dropped)
         fprintf(f, ", %zu without a difference left out", r->dropped);
     fprintf(f, "); each curve over its value at k = 0, averaged\n");
@@ -473,7 +484,9 @@ static json_t *units_json(const gt_report *r)
 static json_t *by_char_json(const gt_report *r)
 {
     json_t *bc = json_object();
-    static const char *const cls[3] = {"space", "newline", "other"};
+    static const char *const ccls[3] = {"space", "newline", "other"};
+    static const char *const wcls[3] = {"punctuation", "eos", "other"};
+    const char *const *cls = r->m->words ? wcls : ccls;
     for (int k = 0; k < 3; k++) {
         json_t *o = json_object();
         json_object_set_new(o, "mean", jsonout_num(r->char_mean[k]));
@@ -529,11 +542,11 @@ static json_t *report_json(const gt_report *r)
                                                       jsonout_num(r->h_right)));
         json_object_set_new(root, "units", json_null());
         json_object_set_new(root, "saturation", sat);
-        json_object_set_new(root, "by_char", json_null());
+        json_object_set_new(root, m->words ? "by_token" : "by_char", json_null());
     } else {
         json_object_set_new(root, "units", units_json(r));
         json_object_set_new(root, "saturation", sat);
-        json_object_set_new(root, "by_char", by_char_json(r));
+        json_object_set_new(root, m->words ? "by_token" : "by_char", by_char_json(r));
     }
     json_object_set_new(root, "perturbation", pert_json(r));
     json_t *loss = json_null();
@@ -597,14 +610,14 @@ int report_print_sweep_text(FILE *f, const gt_report *r, const double *d, int n,
     const int lstm = r0->m->cell->has_c;
     const char *g = model_gate_name(r0->m, r0->m->cell->carry);
     char a[48], b[80], c[80], x[48], mp[1024], tp[1024];
-    fprintf(f, "%s on %s: layer %d, %zu windows of %zu characters; the forget bias (%s's "
+    fprintf(f, "%s on %s: layer %d, %zu windows of %zu %ss; the forget bias (%s's "
                "b_hh) shifted by D\n",
             utf8_printable(mp, sizeof mp, r0->m->path), utf8_printable(tp, sizeof tp, text_name),
-            r0->layer, r0->windows, r0->window_len, g);
+            r0->layer, r0->windows, r0->window_len, model_step_noun(r0->m), g);
     if (others && *others)
         fprintf(f, "and the interventions %s\n", others);
     fprintf(f, "       D  mean %s  median unit t½  units t½>=10  measured t½ [95%%]  "
-               "%s-only t½ [95%%]  loss bits/char\n", g, g);
+               "%s-only t½ [95%%]  loss bits/%s\n", g, g, model_step_abbr(r0->m));
     for (int i = 0; i < n; i++) {
         const gt_report *q = &r[i];
         if (q->loss.count)

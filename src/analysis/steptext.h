@@ -1,7 +1,8 @@
 /* The characters the steps read, as text: a token as UTF-8, and runs of steps joined. In
  * bytes mode (a model with 256 tokens and no vocabulary) a token is a byte: as read (raw,
  * so that bytes of UTF-8 join back into their characters) or shown as the code point of the
- * same number (always valid UTF-8). */
+ * same number (always valid UTF-8). A word model's token is its word, "<eos>" a newline, and
+ * the steps join with single spaces between words (SPEC section 27, text_token_gap). */
 #ifndef GATETUI_STEPTEXT_H
 #define GATETUI_STEPTEXT_H
 
@@ -11,14 +12,15 @@
 #include "gatetui/error.h"
 #include "gatetui/model.h"
 
-/* Token tok's character into out (at least 4 bytes): valid UTF-8 to show; returns its length
- * (1..4). */
-int steptext_char(const gt_model *m, int tok, char *out);
-/* The same, raw: in bytes mode the byte itself. */
-int steptext_raw_char(const gt_model *m, int tok, char *out);
+/* Token tok's text, valid UTF-8 to show: a character into buf (at least 4 bytes), a word
+ * model's word where the model keeps it; its length in *len. */
+const char *steptext_token(const gt_model *m, int tok, char *buf, int *len);
+/* Its length raw (in bytes mode 1: the byte itself), as steptext_join joins it. */
+size_t steptext_len(const gt_model *m, int tok);
 
 /* Token tok as a character to print in a line of text (utf8_printable: a newline, a tab or
- * another control character escaped), into buf; returns buf. */
+ * another control character escaped), a word model's as its word ("<eos>" itself), into
+ * buf; returns buf. */
 const char *steptext_printable(const gt_model *m, int tok, char *buf, size_t n);
 
 /* tok[a..b) joined raw into a malloc'ed NUL-terminated string *out of *len bytes. */

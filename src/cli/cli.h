@@ -149,6 +149,7 @@ int cli_set_text_once(cli *c, const cli_option *o, const char *arg);
 int cli_set_flag(cli *c, const cli_option *o, const char *arg);  /* an int set to 1 */
 int cli_set_reset(cli *c, const cli_option *o, const char *arg); /* --gru-reset */
 int cli_set_nonlinearity(cli *c, const cli_option *o, const char *arg); /* --nonlinearity */
+int cli_set_tokens(cli *c, const cli_option *o, const char *arg);       /* --tokens */
 int cli_set_iv(cli *c, const cli_option *o, const char *arg);    /* an intervention */
 int cli_set_edit(cli *c, const cli_option *o, const char *arg);  /* --edit, --edits */
 

@@ -317,7 +317,7 @@ static int figure_run(const cli *c, gt_session *s, gt_error *e)
     for (int k = 0; k < s->n; k++)
         cli_say_interventions(&s->model[k]);
     fig_where w = {base_name(s->text.path), s->text.steps, c->layer < 0 ? 0 : (int)c->layer,
-                   NULL};
+                   NULL, s->model[0].base->words};
     if (c->nedits && kind != FIG_PERTURBATION)
         return gt_fail(e, GT_EINPUT, "--figure %s: --edit and --edits go with the "
                        "perturbation figure (the curves of the last edit)", c->mode_word);

@@ -1,4 +1,5 @@
-/* --fixed-points CHAR: a layer's fixed points under a held character (doc/usage.md). */
+/* --fixed-points CHAR: a layer's fixed points under a held character (a word model's: a held
+ * token, --fixed-points WORD) (doc/usage.md). */
 #include "config.h"
 
 #include <stddef.h>
@@ -39,13 +40,16 @@ static int fixed_each(FILE *out, const cli *c, const gt_session_model *im, const
     cli_say_interventions(im);
     char ch[8];
     uint32_t cp;
-    int rc = parse_char(c->mode_arg, ch, &cp, e);
+    /* a word model's token by its word; a character model's character */
+    int rc = m->words ? GT_OK : parse_char(c->mode_arg, ch, &cp, e);
     if (rc)
         return rc;
-    const int tok = model_token(m, cp);
+    const int tok = m->words ? model_word_token(m, c->mode_arg, strlen(c->mode_arg))
+                             : model_token(m, cp);
     if (tok < 0)
         return gt_fail(e, GT_EINPUT, "--fixed-points \"%s\": not in the model's vocabulary",
                        c->mode_arg);
+    const char *held = m->words ? m->vocab_word[tok] : ch;
     const int layer = c->layer < 0 ? 0 : (int)c->layer;
     size_t N = c->find.steps < 0 ? FIXED_STEPS : (size_t)c->find.steps;
     if (N > t->steps)
@@ -56,7 +60,7 @@ static int fixed_each(FILE *out, const cli *c, const gt_session_model *im, const
     rc = fixed_compute(&x, m, layer, (uint16_t)tok, t->tok, &o, e);
     if (rc)
         return rc;
-    rc = c->json ? fixed_print_json(out, &x, ch, e) : fixed_print_text(out, &x, ch, e);
+    rc = c->json ? fixed_print_json(out, &x, held, e) : fixed_print_text(out, &x, held, e);
     fixed_free(&x);
     return rc;
 }

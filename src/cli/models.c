@@ -141,7 +141,7 @@ int cli_measure_loss(const gt_model *m, gt_text *t, int warn, gt_error *e)
     t->loss_count = l.count;
     if (warn && loss_suspect(&l)) {
         char w[400];
-        loss_warning(&l, w, sizeof w);
+        loss_warning(m, &l, w, sizeof w);
         fprintf(stderr, "gatetui: warning: %s (%s)\n", w, m->vocab_where);
     }
     return GT_OK;

@@ -77,6 +77,15 @@ int cli_set_nonlinearity(cli *c, const cli_option *o, const char *arg)
     return GT_OK;
 }
 
+int cli_set_tokens(cli *c, const cli_option *o, const char *arg)
+{
+    if (strcmp(arg, "chars") == 0 || strcmp(arg, "words") == 0)
+        c->mopt.tokens = arg[0] == 'w' ? GT_TOKENS_WORDS : GT_TOKENS_CHARS;
+    else
+        return cli_bad_usage(c->modes, "--tokens wants 'chars' or 'words', not \"%s\"", arg);
+    return GT_OK;
+}
+
 /* --forget-bias, --carousel, --ablate: kept in order, as the option's first letter. */
 int cli_set_iv(cli *c, const cli_option *o, const char *arg)
 {

@@ -17,6 +17,7 @@ int cli_session_alone(const cli *c)
                         : c->find.steps >= 0        ? "--steps"
                         : c->mopt.vocab_file        ? "--vocab"
                         : c->mopt.vocab_from        ? "--vocab-from"
+                        : c->mopt.tokens            ? "--tokens"
                         : c->mopt.embedding         ? "--embedding"
                         : c->mopt.gru_reset >= 0    ? "--gru-reset"
                         : c->mopt.nonlinearity >= 0 ? "--nonlinearity"

@@ -26,6 +26,7 @@ void model_options_init(gt_model_options *o)
 {
     o->vocab_from = NULL;
     o->vocab_file = NULL;
+    o->tokens = 0;
     o->embedding = NULL;
     o->gru_reset = -1;
     o->nonlinearity = -1;

@@ -26,6 +26,9 @@ const float *model_fold_projection(gt_model *m, const float *a, size_t rows, con
 int model_load_io(gt_model *m, const gt_model_options *opt, gt_error *e);
 /* Layer 0's input part for every token (m->x_table), when it is not too large. */
 int model_input_table(gt_model *m, gt_error *e);
+/* A word model's vocabulary v (vocabword.c): its texts kept, its look-up made; refuses a
+ * token listed twice. */
+int vocab_set_words(gt_model *m, const gt_vocab_found *v, gt_error *e);
 /* The vocabulary: --vocab-from, the file's, or bytes. */
 int model_load_vocab(gt_model *m, const gt_model_options *opt, gt_error *e);
 

@@ -18,9 +18,10 @@ static int oom(gt_error *e)
     return gt_fail(e, GT_EFAIL, "out of memory for the session");
 }
 
-/* {"path", "size", "sha256"} of the file at path (its absolute path); when data is given,
- * the file must hold those n bytes (the text as read). */
-static int file_entry(const char *path, const void *data, size_t n, json_t **out, gt_error *e)
+/* {"path", "size", "sha256"} of the file at path (its absolute path); when t is given, the
+ * file must be the one t was read from: its bytes as read (a word model's text: the digest
+ * taken before its split, text.h). */
+static int file_entry(const char *path, const gt_text *t, json_t **out, gt_error *e)
 {
     char abs[PATH_MAX], hex[SHA256_HEX];
     unsigned long long size;
@@ -29,9 +30,13 @@ static int file_entry(const char *path, const void *data, size_t n, json_t **out
     int rc = sha256_file(abs, hex, &size, e);
     if (rc)
         return rc;
-    if (data) {
+    if (t) {
         char mem[SHA256_HEX];
-        sha256_of(data, n, mem);
+        const size_t n = t->words ? t->file_size : t->nbytes;
+        if (t->words)
+            memcpy(mem, t->file_sha256, SHA256_HEX);
+        else
+            sha256_of(t->bytes, t->nbytes, mem);
         if (size != n || strcmp(mem, hex) != 0)
             return gt_fail(e, GT_EINPUT, "%s changed on disk since it was read: a session "
                            "written now would not open on the text shown", path);
@@ -56,7 +61,7 @@ static int model_entry(const gt_session_model *sm, const gt_intervention *iv, js
         return gt_fail(e, GT_EINPUT, "%s changed on disk since it was read: a session written "
                        "now would not open on the model shown", sm->base->path);
     json_t *o, *ivs = json_array();
-    int rc = file_entry(sm->base->path, NULL, 0, &o, e);
+    int rc = file_entry(sm->base->path, NULL, &o, e);
     if (rc) {
         json_decref(ivs);
         return rc;
@@ -72,15 +77,19 @@ static int model_entry(const gt_session_model *sm, const gt_intervention *iv, js
 static int options_json(const gt_model_options *o, json_t **out, gt_error *e)
 {
     json_t *vf = json_null(), *vt = json_null();
-    int rc = o->vocab_file ? file_entry(o->vocab_file, NULL, 0, &vf, e) : GT_OK;
+    int rc = o->vocab_file ? file_entry(o->vocab_file, NULL, &vf, e) : GT_OK;
     if (rc == GT_OK && o->vocab_from)
-        rc = file_entry(o->vocab_from, NULL, 0, &vt, e);
+        rc = file_entry(o->vocab_from, NULL, &vt, e);
     if (rc) {
         json_decref(vf);
         return rc;
     }
-    *out = json_pack("{s:o, s:o, s:o, s:o, s:o}", "vocab", vf, "vocab_from", vt, "embedding",
-                     o->embedding ? json_string(o->embedding) : json_null(), "gru_reset",
+    *out = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "vocab", vf, "vocab_from", vt, "tokens",
+                     o->tokens == GT_TOKENS_CHARS   ? json_string("chars")
+                     : o->tokens == GT_TOKENS_WORDS ? json_string("words")
+                                                    : json_null(),
+                     "embedding", o->embedding ? json_string(o->embedding) : json_null(),
+                     "gru_reset",
                      o->gru_reset < 0 ? json_null()
                                       : json_string(o->gru_reset ? "before" : "after"),
                      "nonlinearity",
@@ -101,7 +110,7 @@ int sessionfile_json(const gt_session *s, const gt_intervention *const *ivs, jso
     for (int k = 0; rc == GT_OK && k < s->n; k++)
         rc = model_entry(&s->model[k], ivs[k], models, e);
     if (rc == GT_OK)
-        rc = file_entry(s->text.path, s->text.bytes, s->text.nbytes, &text, e);
+        rc = file_entry(s->text.path, &s->text, &text, e);
     if (rc == GT_OK && json_object_set_new(root, "text", text))
         rc = oom(e);
     if (rc == GT_OK && (rc = options_json(&s->opt.model, &opt, e)) == GT_OK &&
@@ -212,12 +221,19 @@ static int read_options(gt_sessionfile *f, const reader *r, const json_t *opt)
     if (!json_is_object(opt))
         return sessionfile_bad(r, "model_options", "wants an object");
     const json_t *vf = json_object_get(opt, "vocab"), *vt = json_object_get(opt, "vocab_from");
-    const char *reset, *nl;
+    const char *reset, *nl, *tokens;
     int rc = GT_OK;
     if (vf && !json_is_null(vf))
         rc = check_entry(r, vf, "model_options.vocab", &o->vocab_file);
     if (rc == GT_OK && vt && !json_is_null(vt))
         rc = check_entry(r, vt, "model_options.vocab_from", &o->vocab_from);
+    if (rc == GT_OK && (rc = read_word(r, opt, "tokens", &tokens)) == GT_OK && tokens) {
+        o->tokens = strcmp(tokens, "chars") == 0   ? GT_TOKENS_CHARS
+                    : strcmp(tokens, "words") == 0 ? GT_TOKENS_WORDS
+                                                   : 0;
+        if (!o->tokens)
+            rc = sessionfile_bad(r, "tokens", "is chars, words or null");
+    }
     if (rc == GT_OK)
         rc = read_word(r, opt, "embedding", &o->embedding);
     if (rc == GT_OK && (rc = read_word(r, opt, "gru_reset", &reset)) == GT_OK && reset)

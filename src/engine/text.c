@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/textwords.h"
 #include "gatetui/fileio.h"
 #include "gatetui/text.h"
 #include "gatetui/utf8.h"
@@ -47,6 +48,8 @@ static int split(gt_text *t, const gt_model *m, gt_error *e)
         return gt_fail(e, GT_EINPUT, "%s: the text is empty", p);
     t->bytes_mode = m->vocab_bytes;
     t->model = m;
+    if (m->words)
+        return textwords_split(t, m, e);
     if (!t->bytes_mode && t->nbytes >= 2 &&
         ((t->bytes[0] == 0xFF && t->bytes[1] == 0xFE) || (t->bytes[0] == 0xFE && t->bytes[1] == 0xFF)))
         return gt_fail(e, GT_EINPUT,
@@ -125,6 +128,8 @@ void text_free(gt_text *t)
     free(t->bytes);
     free(t->tok);
     free(t->mark);
+    for (int i = 0; i < t->unk_kinds; i++)
+        free(t->unk_word[i]);
     memset(t, 0, sizeof *t);
 }
 
@@ -137,6 +142,8 @@ size_t text_step_offset(const gt_text *t, size_t s)
 {
     if (s >= t->steps)
         return t->nbytes;
+    if (t->words)
+        return textwords_step_offset(t, s);
     size_t off = t->mark[s / TEXT_MARK];
     for (size_t k = s / TEXT_MARK * TEXT_MARK;;) {
         uint32_t cp;
@@ -154,14 +161,9 @@ size_t text_step_at_offset(const gt_text *t, size_t off)
 {
     if (off >= t->nbytes)
         return t->steps;
-    size_t lo = 0, hi = (t->steps - 1) / TEXT_MARK; /* the last mark at or before off */
-    while (lo < hi) {
-        size_t mid = (lo + hi + 1) / 2;
-        if (t->mark[mid] <= off)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
+    if (t->words)
+        return textwords_step_at_offset(t, off);
+    const size_t lo = textwords_mark_before(t, off); /* the last mark at or before off */
     size_t s = lo * TEXT_MARK, o = t->mark[lo];
     if (o > off) /* off is before step 0 */
         o = 0;
@@ -176,6 +178,14 @@ size_t text_step_at_offset(const gt_text *t, size_t off)
         o += (size_t)len;
     }
     return t->steps;
+}
+
+size_t text_step_len(const gt_text *t, size_t s)
+{
+    if (t->words)
+        return textwords_step_len(t, s);
+    uint32_t cp;
+    return (size_t)text_char_at(t, text_step_offset(t, s), &cp);
 }
 
 /* Whether cp shows as a visible glyph of its own, so that a message may quote it as it is. */
@@ -198,6 +208,8 @@ static int visible(uint32_t cp)
 void text_skip_summary(const gt_text *t, char *buf, size_t n)
 {
     buf[0] = 0;
+    if (t->unknown && n)
+        textwords_summary(t, buf, n);
     if (!t->skipped || n == 0)
         return;
     size_t k = (size_t)snprintf(buf, n, "%zu character%s not in the vocabulary skipped:",

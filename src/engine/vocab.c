@@ -173,36 +173,93 @@ static size_t add_example(char *list, size_t at, size_t cap, const char *t, size
     return w > 0 && at + (size_t)w < cap ? at + (size_t)w : at;
 }
 
-/* A character model's tokens are one character each, but for the special ones: more than
- * that is a word or sub-word model, which stepping characters would compute wrongly. */
-static int refuse_words(const gt_model *m, const gt_vocab_found *v, gt_error *e)
+/* A piece of a word as sub-word vocabularies mark them: BPE's "Ġthe", WordPiece's "##ing",
+ * sentencepiece's "▁the", subword-nmt's "th@@". */
+static int piece_mark(const char *t, size_t len)
 {
-    size_t longer = 0, at = 0;
-    char list[160] = "", a[32], b[32];
+    return (len > 2 && (unsigned char)t[0] == 0xC4 && (unsigned char)t[1] == 0xA0) ||
+           (len > 3 && (unsigned char)t[0] == 0xE2 && (unsigned char)t[1] == 0x96 &&
+            (unsigned char)t[2] == 0x81) ||
+           (len > 2 && t[0] == '#' && t[1] == '#') ||
+           (len > 2 && t[len - 1] == '@' && t[len - 2] == '@');
+}
+
+/* The tokens longer than one character but for the special ones (words), of them those
+ * marked as pieces of words, and the tokens of one character; a few of the first two into
+ * the lists. */
+static void count_long(const gt_vocab_found *v, size_t *longer, size_t *pieces, size_t *single,
+                       char *list, char *plist, size_t cap)
+{
+    size_t at = 0, pat = 0;
+    *longer = *pieces = *single = 0;
     for (size_t i = 0; i < v->ntok; i++) {
         const char *t = v->tok[i];
         size_t len = t ? strlen(t) : 0;
         uint32_t c;
-        if (!len || special_token(t, len) ||
-            (size_t)utf8_decode((const unsigned char *)t, len, &c) == len)
+        if (!len || special_token(t, len))
             continue;
-        if (++longer <= 2)
-            at = add_example(list, at, sizeof list, t, len);
+        if ((size_t)utf8_decode((const unsigned char *)t, len, &c) == len) {
+            ++*single;
+            continue;
+        }
+        if (++*longer <= 2)
+            at = add_example(list, at, cap, t, len);
+        if (piece_mark(t, len) && ++*pieces <= 2)
+            pat = add_example(plist, pat, cap, t, len);
     }
-    if (!longer)
-        return GT_OK;
-    return gt_fail(e, GT_EINPUT,
-                   "%s: a word/sub-word model: %s of the %s tokens are longer than one character "
-                   "(%s%s); gatetui steps characters",
-                   m->path, commas(longer, a), commas(v->ntok, b), list, longer > 2 ? ", ..." : "");
 }
 
-/* The tokens of a vocabulary found in the file, as code points. */
-static int from_found(gt_model *m, const gt_vocab_found *v, gt_error *e)
+#define SUBWORD_TAIL "; gatetui steps characters or whole words"
+
+/* "PATH: LEAD 26 of the 282 tokens are WHAT ('th', 'he', ...)TAIL", refused. */
+static int refuse_count(const gt_model *m, const char *lead, size_t count, size_t ntok,
+                        const char *what, const char *list, const char *tail, gt_error *e)
 {
-    int rc = refuse_words(m, v, e);
+    char a[32], b[32];
+    return gt_fail(e, GT_EINPUT, "%s: %s%s of the %s tokens are %s (%s%s)%s", m->path, lead,
+                   commas(count, a), commas(ntok, b), what, list, count > 2 ? ", ..." : "",
+                   tail);
+}
+
+/* Whether v's tokens are words (SPEC section 27): more than the special tokens are longer
+ * than one character. A sub-word vocabulary (2% or more of its tokens marked as pieces, or
+ * more tokens of one character than longer ones: a character vocabulary with merged
+ * pieces), and words with --tokens chars, are refused: stepping them so would compute
+ * wrongly. */
+static int is_words(const gt_model *m, const gt_vocab_found *v, int tokens, int *words,
+                    gt_error *e)
+{
+    size_t longer, pieces, single;
+    char list[160] = "", plist[160] = "", c[32];
+    count_long(v, &longer, &pieces, &single, list, plist, sizeof list);
+    *words = longer > 0 || tokens == GT_TOKENS_WORDS;
+    char tail[96];
+    snprintf(tail, sizeof tail, " and %s are one character: pieces of words%s",
+             commas(single, c), SUBWORD_TAIL);
+    if (longer && single > longer && tokens != GT_TOKENS_WORDS)
+        return refuse_count(m, "a sub-word model: ", longer, v->ntok,
+                            "longer than one character", list, tail, e);
+    if (pieces && pieces * 50 >= v->ntok)
+        return refuse_count(m, "a sub-word model: ", pieces, v->ntok,
+                            "pieces of words, marked as BPE, WordPiece or sentencepiece mark "
+                            "them", plist, SUBWORD_TAIL, e);
+    if (longer && tokens == GT_TOKENS_CHARS)
+        return refuse_count(m, "--tokens chars, but ", longer, v->ntok,
+                            "longer than one character", list,
+                            ": a word model, stepped a word at a time (--tokens words)", e);
+    return GT_OK;
+}
+
+/* The tokens of a vocabulary found in the file: words, or code points. */
+static int from_found(gt_model *m, const gt_vocab_found *v, const gt_model_options *opt,
+                      gt_error *e)
+{
+    int words;
+    int rc = is_words(m, v, opt ? opt->tokens : 0, &words, e);
     if (rc)
         return rc;
+    if (words)
+        return vocab_set_words(m, v, e);
     uint32_t *cp = malloc((size_t)m->vocab * sizeof *cp);
     unsigned char *special = calloc((size_t)m->vocab, 1);
     if (!cp || !special) {
@@ -238,10 +295,11 @@ static int same_tokens(const gt_vocab_found *a, const gt_vocab_found *b)
 }
 
 /* The vocabulary of a file of its own: given (--vocab FILE), or found beside the model. */
-static int from_vocab_file(gt_model *m, const char *path, const char *where, gt_error *e)
+static int from_vocab_file(gt_model *m, const char *path, const char *where,
+                           const gt_model_options *opt, gt_error *e)
 {
     gt_vocab_found v;
-    int rc = vocabfile_read(&v, path, where, e);
+    int rc = vocabfile_read(&v, path, where, (size_t)m->vocab, e);
     if (rc)
         return rc;
     if (v.ntok != (size_t)m->vocab)
@@ -254,7 +312,7 @@ static int from_vocab_file(gt_model *m, const char *path, const char *where, gt_
     if (rc == GT_OK) {
         free(v.where);
         v.where = kept;
-        rc = from_found(m, &v, e);
+        rc = from_found(m, &v, opt, e);
         v.where = NULL;
     }
     vocabfile_free(&v);
@@ -262,18 +320,22 @@ static int from_vocab_file(gt_model *m, const char *path, const char *where, gt_
 }
 
 /* MODEL.vocab.json (the model's name without its extension, or with it) or vocab.json in
- * the model's folder: the first that exists, into path[cap]; 0 when none does. */
+ * the model's folder, then the same with .txt (one token per line): the first that exists,
+ * into path[cap]; 0 when none does. */
 static int beside(const char *model, char *path, size_t cap)
 {
     const char *slash = strrchr(model, '/'), *dot = strrchr(model, '.');
     size_t dir = slash ? (size_t)(slash - model) + 1 : 0;
     size_t stem = dot && dot > model + dir ? (size_t)(dot - model) : strlen(model);
-    char c[3][4200];
+    char c[6][4200];
     struct stat sb;
-    snprintf(c[0], sizeof c[0], "%.*s.vocab.json", (int)stem, model);
-    snprintf(c[1], sizeof c[1], "%s.vocab.json", model);
-    snprintf(c[2], sizeof c[2], "%.*svocab.json", (int)dir, model);
-    for (int i = 0; i < 3; i++)
+    for (int k = 0; k < 2; k++) {
+        const char *ext = k ? "txt" : "json";
+        snprintf(c[3 * k], sizeof c[0], "%.*s.vocab.%s", (int)stem, model, ext);
+        snprintf(c[3 * k + 1], sizeof c[0], "%s.vocab.%s", model, ext);
+        snprintf(c[3 * k + 2], sizeof c[0], "%.*svocab.%s", (int)dir, model, ext);
+    }
+    for (int i = 0; i < 6; i++)
         if (strlen(c[i]) < cap && stat(c[i], &sb) == 0 && S_ISREG(sb.st_mode)) {
             strcpy(path, c[i]);
             return 1;
@@ -294,8 +356,9 @@ static int bytes_vocab(gt_model *m, gt_error *e)
 }
 
 #define VOCAB_HINT                                                                         \
-    "pass --vocab FILE (the tokens in index order: a JSON list or object, or the characters), " \
-    "or --vocab-from TEXT, which rebuilds sorted(set(TEXT)): right only for a model trained so"
+    "pass --vocab FILE (the tokens in index order: a JSON list or object, one token per line, " \
+    "or the characters), or --vocab-from TEXT, which rebuilds sorted(set(TEXT)): right only "  \
+    "for a model trained so"
 
 static int none_found(gt_model *m, gt_error *e)
 {
@@ -317,7 +380,7 @@ static int none_found(gt_model *m, gt_error *e)
                    m->path, m->vocab);
 }
 
-int model_load_vocab(gt_model *m, const gt_model_options *opt, gt_error *e)
+static int find_vocab(gt_model *m, const gt_model_options *opt, gt_error *e)
 {
     if (m->vocab > GT_MAX_VOCAB)
         return gt_fail(e, GT_EINPUT, "%s: vocabulary of %d tokens is larger than %d", m->path,
@@ -325,15 +388,15 @@ int model_load_vocab(gt_model *m, const gt_model_options *opt, gt_error *e)
     const gt_modelfile *f = m->file;
     if (f->tokenizer)
         return gt_fail(e, GT_EINPUT,
-                       "%s: a word/sub-word model: the file holds a tokenizer (%.200s); gatetui "
-                       "steps characters",
+                       "%s: a sub-word model: the file holds a tokenizer (%.200s); gatetui "
+                       "steps characters or whole words (a vocabulary of words, no merges)",
                        m->path, f->tokenizer);
     if (opt && opt->vocab_from)
         return from_text(m, opt->vocab_from, e);
     char where[4300];
     if (opt && opt->vocab_file) {
         snprintf(where, sizeof where, "--vocab %s", opt->vocab_file);
-        return from_vocab_file(m, opt->vocab_file, where, e);
+        return from_vocab_file(m, opt->vocab_file, where, opt, e);
     }
     const gt_vocab_found *pick = NULL;
     for (size_t i = 0; i < f->nvocab; i++) {
@@ -349,14 +412,26 @@ int model_load_vocab(gt_model *m, const gt_model_options *opt, gt_error *e)
             pick = v;
     }
     if (pick)
-        return from_found(m, pick, e);
+        return from_found(m, pick, opt, e);
     char path[4200];
     if (beside(m->path, path, sizeof path)) {
         snprintf(where, sizeof where, "%s, beside the model", path);
         m->vocab_beside = 1;
-        return from_vocab_file(m, path, where, e);
+        return from_vocab_file(m, path, where, opt, e);
     }
     if (m->vocab == 256 && (!f->nvocab || f->format != GT_SAFETENSORS))
         return bytes_vocab(m, e);
     return none_found(m, e);
+}
+
+int model_load_vocab(gt_model *m, const gt_model_options *opt, gt_error *e)
+{
+    m->tok_eos = m->tok_unk = -1;
+    int rc = find_vocab(m, opt, e);
+    if (rc == GT_OK && opt && opt->tokens == GT_TOKENS_WORDS && !m->words)
+        rc = gt_fail(e, GT_EINPUT,
+                     "%s: --tokens words, but the vocabulary (%s) is %s: words need a "
+                     "vocabulary of them (--vocab FILE, one token per line)",
+                     m->path, m->vocab_where, m->vocab_bytes ? "bytes" : "characters");
+    return rc;
 }

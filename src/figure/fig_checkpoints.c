@@ -73,7 +73,7 @@ int fig_checkpoints(fig_doc *d, const gt_compare_col *c, int n, const fig_where 
     for (int k = 0; k < 3; k++)
         f->panel[k].x = (plot_axis){.names = names, .nnames = n};
     f->panel[2].x.label = "model, in the order given";
-    f->panel[0].y.label = "loss (bits/char)";
+    f->panel[0].y.label = w->words ? "loss (bits/token)" : "loss (bits/char)";
     f->panel[1].y.label = "mean carry gate";
     f->panel[2].y.label = "an edit's t½ (steps)";
     measure(d, &f->panel[0], c, n, LOSS, "loss", 0, PLOT_SOLID, PLOT_CIRCLE);
@@ -81,10 +81,11 @@ int fig_checkpoints(fig_doc *d, const gt_compare_col *c, int n, const fig_where 
     measure(d, &f->panel[2], c, n, MEASURED, "measured t½ (c, else h)", 4, PLOT_SOLID,
             PLOT_TRIANGLE);
     measure(d, &f->panel[2], c, n, FORGET, "forget-only t½", 2, PLOT_DOTTED, PLOT_DIAMOND);
-    f->caption = fig_caption(d, "The models side by side: the readout's loss in bits per "
-                                "character, the mean carry gate (f, z) over the positions, and "
-                                "the half-lives of the report's mean curves after an edit "
-                                "(measured: c of an LSTM, h otherwise) with their 95% intervals",
-                             names, n, w);
+    const char *own = fig_str(d, "The models side by side: the readout's loss in bits per %s, "
+                                 "the mean carry gate (f, z) over the positions, and the "
+                                 "half-lives of the report's mean curves after an edit "
+                                 "(measured: c of an LSTM, h otherwise) with their 95%% "
+                                 "intervals", w->words ? "token" : "character");
+    f->caption = fig_caption(d, own, names, n, w);
     return fig_end(d, e);
 }

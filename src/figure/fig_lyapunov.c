@@ -46,7 +46,8 @@ int fig_lyapunov(fig_doc *d, const fig_spectrum *m, int n, const fig_where *w, g
         return rc;
     plot_panel *p = &d->plot->panel[0];
     p->x = (plot_axis){.label = "i: the exponents, largest first", .integer = 1};
-    p->y = (plot_axis){.label = "exponent λᵢ per character"};
+    p->y = (plot_axis){.label = w->words ? "exponent λᵢ per token"
+                                         : "exponent λᵢ per character"};
     const char *names[FIG_MAX_MODELS];
     n = n < FIG_MAX_MODELS ? n : FIG_MAX_MODELS;
     for (int i = 0; i < n; i++) {

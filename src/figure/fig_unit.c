@@ -10,24 +10,27 @@
 #include "figure/figdoc.h"
 
 #define FIG_UNIT_TEXT 120   /* the most steps whose characters are written beneath */
+#define FIG_UNIT_WORDS 24   /* a word model's: the most steps whose tokens are (SPEC 27) */
 #define FIG_UNIT_WIDTH 900.0
 #define DUMP_DIGITS 9       /* the dump's, whose values these are (doc/usage.md, "--dump") */
 
 /* Step s's character as the figure writes it beneath (a newline ↵, a tab ⇥, a space
- * nothing, another control character ?), or as its CSV field has it (raw). */
+ * nothing, another control character ?), or as its CSV field has it (raw); a word model's
+ * token is its word, <eos> a newline (steptext_token). */
 static const char *char_of(fig_doc *d, const fig_unit_span *u, size_t s, int shown)
 {
     char c[8] = {0};
-    steptext_char(u->m, u->tok[s], c);
+    int len;
+    const char *t = steptext_token(u->m, u->tok[s], c, &len);
     if (!shown)
-        return fig_str(d, "%s", c);
-    if (strcmp(c, "\n") == 0)
+        return fig_str(d, "%.*s", len, t);
+    if (len == 1 && t[0] == '\n')
         return "↵";
-    if (strcmp(c, "\t") == 0)
+    if (len == 1 && t[0] == '\t')
         return "⇥";
-    if (strcmp(c, " ") == 0)
+    if (len == 1 && t[0] == ' ')
         return NULL;
-    return (unsigned char)c[0] < 0x20 || c[0] == 0x7f ? "?" : fig_str(d, "%s", c);
+    return (unsigned char)t[0] < 0x20 || t[0] == 0x7f ? "?" : fig_str(d, "%.*s", len, t);
 }
 
 static void one_model(fig_doc *d, plot_panel *p, const fig_signal *m, const fig_unit_span *u,
@@ -56,7 +59,8 @@ static void one_model(fig_doc *d, plot_panel *p, const fig_signal *m, const fig_
 int fig_unit(fig_doc *d, const fig_signal *m, int n, const fig_unit_span *u,
              const fig_where *w, gt_error *e)
 {
-    int rc = fig_begin(d, 1, "model,step,char,value", DUMP_DIGITS, e);
+    int rc = fig_begin(d, 1, w->words ? "model,step,token,value" : "model,step,char,value",
+                       DUMP_DIGITS, e);
     if (rc)
         return rc;
     plot_figure *f = d->plot;
@@ -72,7 +76,8 @@ int fig_unit(fig_doc *d, const fig_signal *m, int n, const fig_unit_span *u,
         names[i] = m[i].model;
         one_model(d, p, &m[i], u, i, n);
     }
-    const char **text = N <= FIG_UNIT_TEXT ? fig_alloc(d, N * sizeof *text) : NULL;
+    const int most = w->words ? FIG_UNIT_WORDS : FIG_UNIT_TEXT;
+    const char **text = N <= (size_t)most ? fig_alloc(d, N * sizeof *text) : NULL;
     for (size_t t = 0; text && t < N; t++)
         text[t] = char_of(d, u, u->from + t, 1);
     p->text = text;
@@ -84,7 +89,7 @@ int fig_unit(fig_doc *d, const fig_signal *m, int n, const fig_unit_span *u,
                               report_commas(u->to, b, sizeof b),
                               text ? ", the text beneath"
                                    : fig_str(d, " (the text is written beneath stretches of "
-                                                "%d steps or fewer)", FIG_UNIT_TEXT));
+                                                "%d steps or fewer)", most));
     f->caption = fig_caption(d, own, names, n, w);
     return fig_end(d, e);
 }

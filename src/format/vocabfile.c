@@ -1,7 +1,7 @@
 /* A vocabulary kept in a file of its own (doc/model-files.md, "The vocabulary"): a JSON
  * list (index -> token), a JSON object token -> index or index -> token, {"itos": [...]} or
- * {"stoi": {...}}, or a text file of the characters in index order (every character a
- * token, a final newline too). */
+ * {"stoi": {...}}, a text file of one token per line (a word model's vocab.txt), or a text
+ * file of the characters in index order (every character a token, a final newline too). */
 #include "config.h"
 
 #include <errno.h>
@@ -140,6 +140,63 @@ static int from_characters(gt_vocab_found *v, const char *path, const unsigned c
     return rc;
 }
 
+/* The lines of b: each ends at a newline ("\r\n" too), the last also at the end. */
+static size_t count_lines(const unsigned char *b, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += b[i] == '\n';
+    return k + (n > 0 && b[n - 1] != '\n');
+}
+
+static size_t count_chars(const unsigned char *b, size_t n)
+{
+    size_t count = 0;
+    for (size_t off = 0; off < n; count++) {
+        uint32_t cp;
+        off += (size_t)utf8_decode(b + off, n - off, &cp);
+    }
+    return count;
+}
+
+/* One token per line, in index order; an empty line is refused (no word is empty). */
+static int from_lines(gt_vocab_found *v, const char *path, const unsigned char *b, size_t n,
+                      gt_error *e)
+{
+    int rc = alloc_tokens(v, path, count_lines(b, n), e);
+    size_t off = 0;
+    for (size_t i = 0; rc == GT_OK && i < v->ntok; i++) {
+        const unsigned char *nl = memchr(b + off, '\n', n - off);
+        size_t end = nl ? (size_t)(nl - b) : n, len = end - off;
+        if (len && b[off + len - 1] == '\r')
+            len--;
+        char *t = strndup((const char *)b + off, len);
+        if (!t)
+            return gt_fail(e, GT_EFAIL, "%s: out of memory", path);
+        size_t used = 0;
+        for (uint32_t cp = 0; used < len && cp != UTF8_INVALID;)
+            used += (size_t)utf8_decode(b + off + used, len - used, &cp);
+        if (!len || used < len || memchr(t, 0, len))
+            rc = gt_fail(e, GT_EINPUT, "%s: line %zu is %s", path, i + 1,
+                         !len ? "empty (one token per line)" : "not UTF-8 text");
+        else
+            rc = set_token(v, path, i, t, e);
+        free(t);
+        off = end + 1;
+    }
+    return rc;
+}
+
+/* A text file: its characters, or one token per line when it has want lines and not want
+ * characters. */
+static int from_text(gt_vocab_found *v, const char *path, const unsigned char *b, size_t n,
+                     size_t want, gt_error *e)
+{
+    if (want && count_chars(b, n) != want && count_lines(b, n) == want)
+        return from_lines(v, path, b, n, e);
+    return from_characters(v, path, b, n, e);
+}
+
 static size_t skip_space(const unsigned char *b, size_t n)
 {
     size_t i = 0;
@@ -148,7 +205,8 @@ static size_t skip_space(const unsigned char *b, size_t n)
     return i;
 }
 
-int vocabfile_read(gt_vocab_found *v, const char *path, const char *where, gt_error *e)
+int vocabfile_read(gt_vocab_found *v, const char *path, const char *where, size_t want,
+                   gt_error *e)
 {
     memset(v, 0, sizeof *v);
     unsigned char *b;
@@ -161,10 +219,10 @@ int vocabfile_read(gt_vocab_found *v, const char *path, const char *where, gt_er
     size_t s = skip_space(b, n), len = strlen(path);
     int named = len >= 5 && strcmp(path + len - 5, ".json") == 0;
     int json = named || (s < n && (b[s] == '[' || b[s] == '{'));
-    rc = json ? from_json(v, path, b, n, e) : from_characters(v, path, b, n, e);
+    rc = json ? from_json(v, path, b, n, e) : from_text(v, path, b, n, want, e);
     if (rc == GT_EINPUT && json && !named && strstr(e->msg, "not valid JSON")) {
         vocabfile_free(v);
-        rc = from_characters(v, path, b, n, e);
+        rc = from_text(v, path, b, n, want, e);
     }
     free(b);
     if (rc == GT_OK && !(v->where = strdup(where)))

@@ -37,6 +37,13 @@ void bgjob_progress(void *job, double done)
     write_all(j->fd, line, (size_t)n);
 }
 
+void bgjob_note(gt_bgjob *j, const char *line)
+{
+    char buf[264];
+    int n = snprintf(buf, sizeof buf, "n %.250s\n", line);
+    write_all(j->fd, buf, (size_t)n);
+}
+
 void bgjob_write(gt_bgjob *j, const void *p, size_t n)
 {
     if (!j->len) { /* the result begins */
@@ -103,6 +110,7 @@ void bgjob_cancel(gt_bgjob *j)
     j->buf = j->result = NULL;
     j->len = j->cap = j->result_len = 0;
     j->error[0] = 0;
+    j->note[0] = 0;
     j->permille = 0;
 }
 
@@ -178,6 +186,9 @@ int bgjob_tick(gt_bgjob *j)
             break;
         if (p[0] == 'p' && p[1] == ' ')
             j->permille = atoi(p + 2);
+        else if (p[0] == 'n' && p[1] == ' ')
+            snprintf(j->note, sizeof j->note, "%.*s", (int)(nl - p - 2 < 250 ? nl - p - 2 : 250),
+                     p + 2);
         else if (p[0] == 'r' && p[1] == '\n') {
             j->result = nl + 1;
             break;
@@ -204,4 +215,39 @@ int bgjob_tick(gt_bgjob *j)
 int bgjob_busy(const gt_bgjob *j)
 {
     return j->pid > 0;
+}
+
+int bgjob_stop(gt_bgjob *j, int *state)
+{
+    if (!bgjob_busy(j))
+        return 0;
+    bgjob_cancel(j);
+    *state = BG_STOPPED;
+    return 1;
+}
+
+void bgjob_again(int *state)
+{
+    if (*state == BG_STOPPED || *state == BG_FAILED)
+        *state = BG_NONE;
+}
+
+int bgjob_deliver(gt_bgjob *j, void (*take)(void *ctx, const char *p, size_t n),
+                  void (*fail)(void *ctx, const char *why), void *ctx)
+{
+    if (!bgjob_busy(j))
+        return 0;
+    if (bgjob_tick(j)) {
+        if (j->result)
+            take(ctx, j->result, j->result_len);
+        else
+            fail(ctx, j->error);
+        bgjob_cancel(j);
+    }
+    return 1;
+}
+
+double bgjob_done(const gt_bgjob *j)
+{
+    return j->permille / 1000.0;
 }

@@ -24,6 +24,7 @@ struct gt_bgjob {
     int tag;            /* the owner's: what the job computes */
     char *buf;          /* what came through the pipe */
     size_t len, cap;
+    char note[256];     /* the last note the child sent (bgjob_note), "" before one */
     char *result;       /* when done: the result (in buf) and its length */
     size_t result_len;
     char error[256];    /* when it failed: why */
@@ -44,5 +45,24 @@ int bgjob_busy(const gt_bgjob *j);
  * result. A progress callback of the engine's form: ctx is the job. */
 void bgjob_progress(void *job, double done);
 void bgjob_write(gt_bgjob *j, const void *p, size_t n);
+/* In the child, before the result: a line (no newline in it, at most 250 bytes) that the
+ * screen reads as j->note while the child goes on (a result known so far). */
+void bgjob_note(gt_bgjob *j, const char *line);
+
+/* A result that a child computes for its owner (the effect, the carriers), and what is
+ * known of it: none asked, computing, known, failed, or stopped by Esc. */
+enum { BG_NONE, BG_COMPUTING, BG_KNOWN, BG_FAILED, BG_STOPPED };
+/* Esc: the child ended, *state BG_STOPPED; 1 when one was running. */
+int bgjob_stop(gt_bgjob *j, int *state);
+/* Computed again after a stop or a failure: *state back to BG_NONE (the next want starts
+ * it). */
+void bgjob_again(int *state);
+/* The owner's tick: 0 when no child runs; else 1, and when the child has just finished,
+ * its result handed to take(ctx, bytes, n) or its error to fail(ctx, why), and the job
+ * forgotten. */
+int bgjob_deliver(gt_bgjob *j, void (*take)(void *ctx, const char *p, size_t n),
+                  void (*fail)(void *ctx, const char *why), void *ctx);
+/* The fraction done. */
+double bgjob_done(const gt_bgjob *j);
 
 #endif

@@ -115,8 +115,9 @@ static int child_main(gt_bgjob *job, void *ctx, char *why)
 }
 
 /* The computation's error as the screen says it (without the batch mode's "--carriers: "). */
-static void failed(gt_data_carriers *c, const char *msg)
+static void failed(void *ctx, const char *msg)
 {
+    gt_data_carriers *c = ctx;
     static const char mode[] = "--carriers: ";
     drop(c);
     c->state = CARRY_FAILED;
@@ -125,8 +126,9 @@ static void failed(gt_data_carriers *c, const char *msg)
 }
 
 /* The result's bytes (n at p) taken: CARRY_KNOWN, or CARRY_FAILED when they are short. */
-static void take(gt_data_carriers *c, const char *p, size_t n)
+static void take(void *ctx, const char *p, size_t n)
 {
+    gt_data_carriers *c = ctx;
     head hd;
     drop(c);
     c->state = CARRY_FAILED;
@@ -207,32 +209,17 @@ void data_carriers_forget(gt_data_carriers *c)
 
 int data_carriers_stop(gt_data_carriers *c)
 {
-    if (!bgjob_busy(&c->job))
-        return 0;
-    bgjob_cancel(&c->job);
-    c->state = CARRY_STOPPED;
-    return 1;
+    return bgjob_stop(&c->job, &c->state);
 }
 
 void data_carriers_again(gt_data_carriers *c)
 {
-    if (c->state == CARRY_STOPPED || c->state == CARRY_FAILED)
-        c->state = CARRY_NONE;
+    bgjob_again(&c->state);
 }
 
 int data_carriers_tick(gt_data_carriers *c)
 {
-    if (!bgjob_busy(&c->job))
-        return 0;
-    if (bgjob_tick(&c->job)) {
-        if (c->job.result) {
-            take(c, c->job.result, c->job.result_len);
-        } else {
-            failed(c, c->job.error);
-        }
-        bgjob_cancel(&c->job);
-    }
-    return 1;
+    return bgjob_deliver(&c->job, take, failed, c);
 }
 
 int data_carriers_busy(const gt_data_carriers *c)
@@ -242,5 +229,5 @@ int data_carriers_busy(const gt_data_carriers *c)
 
 double data_carriers_progress(const gt_data_carriers *c)
 {
-    return c->job.permille / 1000.0;
+    return bgjob_done(&c->job);
 }

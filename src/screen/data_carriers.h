@@ -18,7 +18,10 @@
 #include "screen/bgjob.h"
 
 /* The state of the result (as data_find.h's). */
-enum { CARRY_NONE, CARRY_COMPUTING, CARRY_KNOWN, CARRY_FAILED, CARRY_STOPPED };
+enum {
+    CARRY_NONE = BG_NONE, CARRY_COMPUTING = BG_COMPUTING, CARRY_KNOWN = BG_KNOWN,
+    CARRY_FAILED = BG_FAILED, CARRY_STOPPED = BG_STOPPED
+};
 
 typedef struct gt_data_carriers {
     int state;           /* CARRY_* */

@@ -32,6 +32,18 @@ void data_effect_free(gt_data_effect *d)
 
 /* ---- the child ---- */
 
+/* The classes over the windows complete so far sent as a note: the windows done and of
+ * all, then inside and outside each as count, delta, its interval. */
+static void send_partial(void *job, const gt_effect_class *in, const gt_effect_class *out,
+                         size_t done, size_t windows)
+{
+    char line[256];
+    snprintf(line, sizeof line, "%zu %zu %zu %.9g %.9g %.9g %zu %.9g %.9g %.9g", done, windows,
+             in->count, in->delta, in->ci_lo, in->ci_hi, out->count, out->delta, out->ci_lo,
+             out->ci_hi);
+    bgjob_note(job, line);
+}
+
 /* The effect (defaults of --effect: the report's windows, 20 controls, seed 1) as the
  * result's bytes onto f. */
 static int compute(const gt_data_effect *d, FILE *f, gt_bgjob *job, gt_error *e)
@@ -41,6 +53,8 @@ static int compute(const gt_data_effect *d, FILE *f, gt_bgjob *job, gt_error *e)
     effect_options_init(&o);
     o.win.progress = bgjob_progress;
     o.win.progress_ctx = job;
+    o.partial = send_partial;
+    o.partial_ctx = job;
     const uint16_t *tok = data_interv_tokens(s);
     if (!tok)
         return gt_fail(e, GT_EFAIL, "out of memory for the text's tokens");
@@ -77,15 +91,23 @@ static int child_main(gt_bgjob *job, void *ctx, char *why)
 
 /* ---- the screen's side ---- */
 
-/* The result's bytes (n at p) taken. */
-static void take(gt_data_effect *d, const char *p, size_t n)
+/* The computation failed: why. */
+static void failed(void *ctx, const char *why)
 {
+    gt_data_effect *d = ctx;
+    d->state = EFFECT_FAILED;
+    snprintf(d->error, sizeof d->error, "%.250s", why);
+}
+
+/* The result's bytes (n at p) taken. */
+static void take(void *ctx, const char *p, size_t n)
+{
+    gt_data_effect *d = ctx;
     head hd;
     free(d->text);
     d->text = n >= sizeof hd ? malloc(n - sizeof hd + 1) : NULL;
     if (!d->text) {
-        d->state = EFFECT_FAILED;
-        snprintf(d->error, sizeof d->error, "%s", n < sizeof hd ? "a short result" : "out of memory");
+        failed(d, n < sizeof hd ? "a short result" : "out of memory");
         return;
     }
     memcpy(&hd, p, sizeof hd);
@@ -124,11 +146,10 @@ void data_effect_want(gt_data_effect *d, const gt_data_interv *ivs, const char *
     snprintf(d->regex, sizeof d->regex, "%s", regex);
     snprintf(d->what, sizeof d->what, "%s", what);
     d->error[0] = 0;
+    d->part_done = d->part_windows = 0;
     d->state = EFFECT_COMPUTING;
-    if (bgjob_start(&d->job, 0, child_main, d)) {
-        d->state = EFFECT_FAILED;
-        snprintf(d->error, sizeof d->error, "%.250s", d->job.error);
-    }
+    if (bgjob_start(&d->job, 0, child_main, d))
+        failed(d, d->job.error);
 }
 
 void data_effect_forget(gt_data_effect *d)
@@ -138,31 +159,27 @@ void data_effect_forget(gt_data_effect *d)
 
 int data_effect_stop(gt_data_effect *d)
 {
-    if (!bgjob_busy(&d->job))
-        return 0;
-    bgjob_cancel(&d->job);
-    d->state = EFFECT_STOPPED;
-    return 1;
+    return bgjob_stop(&d->job, &d->state);
 }
 
 void data_effect_again(gt_data_effect *d)
 {
-    if (d->state == EFFECT_STOPPED || d->state == EFFECT_FAILED)
-        d->state = EFFECT_NONE;
+    bgjob_again(&d->state);
 }
 
 int data_effect_tick(gt_data_effect *d)
 {
-    if (!bgjob_busy(&d->job))
+    if (!bgjob_deliver(&d->job, take, failed, d))
         return 0;
-    if (bgjob_tick(&d->job)) {
-        if (d->job.result) {
-            take(d, d->job.result, d->job.result_len);
-        } else {
-            d->state = EFFECT_FAILED;
-            snprintf(d->error, sizeof d->error, "%.250s", d->job.error);
-        }
-        bgjob_cancel(&d->job);
+    gt_effect_class in = {0}, out = {0};
+    size_t done, windows;
+    if (sscanf(d->job.note, "%zu %zu %zu %lf %lf %lf %zu %lf %lf %lf", &done, &windows,
+               &in.count, &in.delta, &in.ci_lo, &in.ci_hi, &out.count, &out.delta, &out.ci_lo,
+               &out.ci_hi) == 10) {
+        d->part_in = in;
+        d->part_out = out;
+        d->part_done = done;
+        d->part_windows = windows;
     }
     return 1;
 }
@@ -174,5 +191,5 @@ int data_effect_busy(const gt_data_effect *d)
 
 double data_effect_progress(const gt_data_effect *d)
 {
-    return d->job.permille / 1000.0;
+    return bgjob_done(&d->job);
 }

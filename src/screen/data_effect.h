@@ -17,7 +17,10 @@
 #include "screen/data_interv.h"
 
 /* The state of the result (as data_carriers.h's). */
-enum { EFFECT_NONE, EFFECT_COMPUTING, EFFECT_KNOWN, EFFECT_FAILED, EFFECT_STOPPED };
+enum {
+    EFFECT_NONE = BG_NONE, EFFECT_COMPUTING = BG_COMPUTING, EFFECT_KNOWN = BG_KNOWN,
+    EFFECT_FAILED = BG_FAILED, EFFECT_STOPPED = BG_STOPPED
+};
 
 typedef struct gt_data_effect {
     int state;             /* EFFECT_* */
@@ -31,6 +34,10 @@ typedef struct gt_data_effect {
     char *text;            /* the table (effect_print_text) */
     int lines;
     char error[256];
+    /* while computing: delta inside and outside over the windows complete so far (the
+     * first `part_done` of `part_windows`; part_done 0: none yet) */
+    gt_effect_class part_in, part_out;
+    size_t part_done, part_windows;
     /* private */
     const gt_data_interv *ivs;
     gt_bgjob job;

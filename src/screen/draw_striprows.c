@@ -6,16 +6,10 @@
 
 #include "gatetui/utf8.h"
 #include "screen/draw_striprows.h"
+#include "screen/draw_stripwords.h"
 #include "screen/draw_surface.h"
 
-/* One character of a row being wrapped: where it is, its step and the step count at it. */
-typedef struct wchar_at {
-    size_t off;
-    long step, next; /* its step (-1: none), the step of the first one from it */
-    uint32_t cp;
-    int col, w;
-    int decoded; /* as gt_strip_cell's */
-} wchar_at;
+typedef strip_char wchar_at;
 
 /* The character drawn: for a step, its token as edited; otherwise the text's. */
 static uint32_t shown_cp(const gt_view *v, long step, uint32_t cp)
@@ -133,8 +127,9 @@ static size_t wrap_row(const gt_view *v, int W, size_t off, size_t limit, long *
 
 /* The start of the row-wrapping anchor for the character at off: after the last newline
  * before it in its block, or the block's first character. */
-static size_t anchor_of(const gt_text *t, size_t off)
+static size_t anchor_of(const gt_view *v, size_t off)
 {
+    const gt_text *t = v->text;
     size_t b = off - off % STRIP_BLOCK;
     for (size_t p = off; p > b; p--)
         if (t->bytes[p - 1] == '\n')
@@ -149,6 +144,29 @@ typedef struct rowstart {
     size_t off;
     long step;
 } rowstart;
+
+/* How the rows are wrapped: a character model's text by its bytes (a position is a byte
+ * offset), a word model's by its steps (a position is a step: draw_stripwords.h). */
+typedef struct layout {
+    size_t (*wrap)(const gt_view *v, int W, size_t pos, size_t limit, long *step,
+                   wchar_at *c, int *n);
+    size_t (*anchor)(const gt_view *v, size_t pos);
+    size_t end, cur; /* the last position, and the cursor's */
+} layout;
+
+static size_t step_of_offset(const gt_view *v, size_t off)
+{
+    return v->text->words ? off : text_step_at_offset(v->text, off);
+}
+
+static layout layout_of(const gt_view *v)
+{
+    const gt_text *t = v->text;
+    const size_t cur = v->t < v->steps ? v->t : v->steps - 1;
+    if (t->words)
+        return (layout){stripwords_wrap, stripwords_anchor, v->steps, cur};
+    return (layout){wrap_row, anchor_of, t->nbytes, text_step_offset(t, cur)};
+}
 
 typedef struct rowlist {
     rowstart *r;
@@ -170,15 +188,15 @@ static int push(rowlist *l, size_t off, long step)
 }
 
 /* The starts of the rows from a to b (b a row start: a newline's or a block's), appended. */
-static int rows_between(const gt_view *v, int W, size_t a, size_t b, wchar_at *buf,
-                        rowlist *l)
+static int rows_between(const gt_view *v, const layout *ly, int W, size_t a, size_t b,
+                        wchar_at *buf, rowlist *l)
 {
-    long s = (long)text_step_at_offset(v->text, a);
+    long s = (long)step_of_offset(v, a);
     int n;
     while (a < b) {
         if (push(l, a, s) < 0)
             return -1;
-        a = wrap_row(v, W, a, b, &s, buf, &n);
+        a = ly->wrap(v, W, a, b, &s, buf, &n);
     }
     return 0;
 }
@@ -187,33 +205,33 @@ int strip_rows(const gt_view *v, int pairs, int W, gt_strip_rows *out)
 {
     out->c = NULL;
     out->n = 0;
-    const gt_text *t = v->text;
-    if (pairs < 1 || W < 1 || t->nbytes == 0)
+    if (pairs < 1 || W < 1 || v->text->nbytes == 0)
         return 0;
-    size_t cur = text_step_offset(t, v->t < v->steps ? v->t : v->steps - 1);
+    const layout ly = layout_of(v);
+    const size_t cur = ly.cur, end = ly.end;
     wchar_at *buf = malloc((size_t)W * sizeof *buf);
     rowlist rows = {0}, before = {0};
     out->c = malloc((size_t)pairs * (size_t)W * sizeof *out->c);
     if (!buf || !out->c)
         goto fail;
     /* the rows from the anchor up to the cursor's */
-    size_t a = anchor_of(t, cur), off = a;
-    long s = (long)text_step_at_offset(t, a);
+    size_t a = ly.anchor(v, cur), off = a;
+    long s = (long)step_of_offset(v, a);
     int n;
     for (;;) {
         if (push(&rows, off, s) < 0)
             goto fail;
-        size_t next = wrap_row(v, W, off, t->nbytes, &s, buf, &n);
-        if (next > cur || next >= t->nbytes)
+        size_t next = ly.wrap(v, W, off, end, &s, buf, &n);
+        if (next > cur || next >= end)
             break;
         off = next;
     }
     /* the row shown at the top, counted from the first in rows (negative: before it) */
     long first = (long)rows.n - 1 - (pairs / 2 - v->ui->strip_scroll);
     while (first < 0 && a > 0) { /* the lines before the anchor, as far as they show */
-        size_t a0 = anchor_of(t, a - 1);
+        size_t a0 = ly.anchor(v, a - 1);
         before.n = 0;
-        if (rows_between(v, W, a0, a, buf, &before) < 0)
+        if (rows_between(v, &ly, W, a0, a, buf, &before) < 0)
             goto fail;
         for (size_t i = 0; i < rows.n; i++) /* rows after them */
             if (push(&before, rows.r[i].off, rows.r[i].step) < 0)
@@ -236,11 +254,11 @@ int strip_rows(const gt_view *v, int pairs, int W, gt_strip_rows *out)
     } else { /* scrolled on past the cursor's row: wrap on from it */
         off = rows.r[rows.n - 1].off;
         s = rows.r[rows.n - 1].step;
-        for (long skip = first - (long)rows.n + 1; skip > 0 && off < t->nbytes; skip--)
-            off = wrap_row(v, W, off, t->nbytes, &s, buf, &n);
+        for (long skip = first - (long)rows.n + 1; skip > 0 && off < end; skip--)
+            off = ly.wrap(v, W, off, end, &s, buf, &n);
     }
-    for (; row < pairs && off < t->nbytes; row++) {
-        off = wrap_row(v, W, off, t->nbytes, &s, buf, &n);
+    for (; row < pairs && off < end; row++) {
+        off = ly.wrap(v, W, off, end, &s, buf, &n);
         for (int i = 0; i < n; i++)
             out->c[out->n++] = (gt_strip_cell){buf[i].off, buf[i].step, buf[i].cp, row,
                                                buf[i].col, buf[i].w, buf[i].decoded};

@@ -19,15 +19,31 @@ int edtext_open(gt_edtext *x, const gt_trace *tr, gt_error *e)
         n++;
     if (!n)
         return GT_OK;
-    x->p = malloc(n * sizeof *x->p);
+    x->p = calloc(n, sizeof *x->p);
     if (!x->p)
         return gt_fail(e, GT_EFAIL, "out of memory for the edited text");
+    const gt_model *m = trace_model(tr);
     for (size_t s = trace_next_edited(tr, 0); s < T; s = trace_next_edited(tr, s + 1)) {
         gt_patch *p = &x->p[x->n++];
-        uint32_t cp, now = trace_model(tr)->vocab_cp[trace_token(tr, s)];
+        const int tok = trace_token(tr, s);
+        uint32_t now = m->vocab_cp[tok];
         p->off = text_step_offset(t, s);
-        p->len = (size_t)text_char_at(t, p->off, &cp);
-        if (t->bytes_mode) {
+        p->len = text_step_len(t, s);
+        p->text = p->rep;
+        if (m->words) { /* the new token, as the text joins tokens */
+            p->text = tok == m->tok_eos ? "\n" : m->vocab_word[tok];
+            p->nrep = tok == m->tok_eos ? 1 : m->vocab_len[tok];
+            if (tok != m->tok_eos && trace_original_at(tr, s) == m->tok_eos) {
+                /* a word where the text has a newline: apart from its neighbours */
+                if (!(p->own = malloc(p->nrep + 3))) {
+                    edtext_close(x);
+                    return gt_fail(e, GT_EFAIL, "out of memory for the edited text");
+                }
+                snprintf(p->own, p->nrep + 3, " %s ", p->text);
+                p->text = p->own;
+                p->nrep += 2;
+            }
+        } else if (t->bytes_mode) {
             p->rep[0] = (char)now;
             p->nrep = 1;
         } else {
@@ -39,6 +55,8 @@ int edtext_open(gt_edtext *x, const gt_trace *tr, gt_error *e)
 
 void edtext_close(gt_edtext *x)
 {
+    for (size_t i = 0; i < x->n; i++)
+        free(x->p[i].own);
     free(x->p);
     memset(x, 0, sizeof *x);
 }
@@ -49,7 +67,7 @@ int edtext_write(const gt_edtext *x, FILE *f)
     size_t o = 0;
     for (size_t i = 0; i < x->n; i++) {
         fwrite(b + o, 1, x->p[i].off - o, f);
-        fwrite(x->p[i].rep, 1, x->p[i].nrep, f);
+        fwrite(x->p[i].text, 1, x->p[i].nrep, f);
         o = x->p[i].off + x->p[i].len;
     }
     fwrite(b + o, 1, x->t->nbytes - o, f);
@@ -77,7 +95,7 @@ static int match_at(const gt_edtext *x, size_t o, size_t i, const unsigned char 
     for (size_t j = 0, k = 0; j < len; j++) {
         unsigned char c;
         if (i < x->n && o == x->p[i].off) {
-            c = (unsigned char)x->p[i].rep[k++];
+            c = (unsigned char)x->p[i].text[k++];
             if (k == x->p[i].nrep) {
                 o += x->p[i].len;
                 i++;

@@ -1,5 +1,6 @@
 /* The text as edited, in bytes: the bytes as loaded with each edited step's character
- * replaced by the new one's (UTF-8, or one byte in bytes mode), for writing it (`w`) and
+ * replaced by the new one's (UTF-8, or one byte in bytes mode; a word model's token by the
+ * new token, "<eos>" a newline, in the tokens joined: gt_text), for writing it (`w`) and
  * searching it (`/`). Nothing is copied: only the edited steps are listed, by increasing
  * byte offset. A position in the edited text is named by the offset in the loaded bytes it
  * comes from; an edited character is at its step's offset. */
@@ -13,8 +14,10 @@
 #include "gatetui/trace.h"
 
 typedef struct gt_patch {
-    size_t off, len; /* the loaded character's bytes */
+    size_t off, len; /* the loaded character's bytes (a word model's: its token's) */
     char rep[8];     /* the new character's bytes */
+    const char *text; /* the new token's bytes: rep, or a word model's word */
+    char *own;       /* a word in place of a newline (<eos>), spaces either side: text */
     size_t nrep;
 } gt_patch;
 

@@ -175,9 +175,13 @@ int export_figure_to_cwd(gt_view *v, char *out, size_t n, size_t *from, size_t *
     return rc;
 }
 
-/* A token as the edits' list writes it. */
+/* A token as the edits' list writes it (a word model's: its word, <eos> as itself). */
 static void put_token(FILE *f, const gt_model *m, int tok)
 {
+    if (m->words) {
+        fputs(m->vocab_word[tok], f);
+        return;
+    }
     const uint32_t cp = m->vocab_cp[tok];
     if (cp == '\n' || cp == '\t' || cp == '\\')
         fprintf(f, "\\%c", cp == '\n' ? 'n' : cp == '\t' ? 't' : '\\');

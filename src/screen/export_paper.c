@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/steptext.h"
 #include "figure/kinds.h"
 #include "gatetui/trace.h"
 #include "screen/export_file.h"
@@ -39,13 +40,22 @@ static const char *what_of(const gt_view *v, const char *s, char *buf, size_t n)
     return buf;
 }
 
+/* Token tok as the caption names it: its glyph on the screen, a word model's word. */
+static const char *token_words(const gt_view *v, int tok, char *buf, size_t n)
+{
+    if (v->m->words)
+        return steptext_printable(v->m, tok, buf, n);
+    view_token_glyph(v, tok, buf);
+    return buf;
+}
+
 /* "the edit at step 1,200 ('a' to 'b') against the text before it", or every edit's. */
 static void edit_words(const gt_view *v, char *buf, size_t n)
 {
     const gt_data_pert *pv = &v->pert;
-    char a[8], b[8], s[32];
-    view_token_glyph(v, pv->old_tok, a);
-    view_token_glyph(v, pv->new_tok, b);
+    char a[80], b[80], s[32];
+    token_words(v, pv->old_tok, a, sizeof a);
+    token_words(v, pv->new_tok, b, sizeof b);
     report_commas(pv->step, s, sizeof s);
     if (pv->all)
         snprintf(buf, n, "every edit (%zu from step %s on) against the text as loaded, one "
@@ -63,10 +73,10 @@ static int perturbation(const gt_view *v, fig_doc *d, fig_where *w, gt_error *e)
         const gt_view *m = model_at(v, k);
         const gt_perturb_result *r = &m->pert.r;
         if (!m->pert.valid || m->curves_stale)
-            return gt_fail(e, GT_EINPUT, trace_edit_count(v->tr)
-                                             ? "the perturbation is still being computed"
-                                             : "no edit to draw (e edits the character under "
-                                               "the cursor)");
+            return trace_edit_count(v->tr)
+                       ? gt_fail(e, GT_EINPUT, "the perturbation is still being computed")
+                       : gt_fail(e, GT_EINPUT, "no edit to draw (e edits the %s under the "
+                                 "cursor)", model_step_noun(m->m));
         fig_pert_of_edit(&p[k], file_name(m), m->m->cell, r);
     }
     char edit[300], what[900];
@@ -116,7 +126,7 @@ static int checkpoints(const gt_view *v, fig_doc *d, fig_where *w, gt_error *e)
 int export_paper(const gt_view *v, gt_paper which, char *out, size_t n, gt_error *e)
 {
     static const char *const kind[3] = {"perturbation", "halflives", "checkpoints"};
-    fig_where w = {v->text_name, v->steps, v->layer, NULL};
+    fig_where w = {v->text_name, v->steps, v->layer, NULL, v->m->words};
     fig_doc d;
     int rc = which == PAPER_PERTURBATION ? perturbation(v, &d, &w, e)
              : which == PAPER_HALFLIVES  ? halflives(v, &d, &w, e)

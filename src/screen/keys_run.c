@@ -13,6 +13,7 @@
 #include "screen/export_file.h"
 #include "screen/export_paper.h"
 #include "screen/keys_find.h"
+#include "screen/keys_word.h"
 #include "screen/keys_run.h"
 #include "screen/draw_layout.h"
 #include "screen/sheet_report.h"
@@ -135,9 +136,27 @@ static void search(gt_view *v, int dir)
             wrapped ? (dir > 0 ? ", wrapped around the end" : ", wrapped around the start") : "");
 }
 
-static void edit(gt_view *v, uint32_t cp)
+/* The token under the cursor replaced by tok. */
+static void edit_token(gt_view *v, int tok)
 {
     char at[32];
+    if (trace_token(v->tr, v->t) == tok) {
+        view_say(v, 0, "step %s is already that %s; nothing changed",
+                report_commas(v->t, at, sizeof at), model_step_noun(v->m));
+        return;
+    }
+    gt_error e = {0};
+    if (view_apply_edit(v, v->t, tok, &e)) {
+        view_say(v, 1, "%s", e.msg);
+        return;
+    }
+    if (!v->ui->msg_error) /* unless computing what depends on the edit failed */
+        view_say(v, 0, "step %s edited; u undoes", report_commas(v->t, at, sizeof at));
+}
+
+/* The character typed after e. */
+static void edit(gt_view *v, uint32_t cp)
+{
     int tok = model_token(v->m, cp);
     char u[8] = "?";
     int n = utf8_encode(cp, u);
@@ -149,18 +168,7 @@ static void edit(gt_view *v, uint32_t cp)
             view_say(v, 1, "'%s' is not in the vocabulary; nothing changed", u);
         return;
     }
-    if (trace_token(v->tr, v->t) == tok) {
-        view_say(v, 0, "step %s is already that character; nothing changed",
-                report_commas(v->t, at, sizeof at));
-        return;
-    }
-    gt_error e = {0};
-    if (view_apply_edit(v, v->t, tok, &e)) {
-        view_say(v, 1, "%s", e.msg);
-        return;
-    }
-    if (!v->ui->msg_error) /* unless computing what depends on the edit failed */
-        view_say(v, 0, "step %s edited; u undoes", report_commas(v->t, at, sizeof at));
+    edit_token(v, tok);
 }
 
 static void close_prompt(gt_view *v)
@@ -176,7 +184,8 @@ gt_act keys_prompt_key(gt_view *v, const gt_key *k)
         close_prompt(v);
         return ACT_REDRAW;
     }
-    if (p == INPUT_EDIT || p == INPUT_NEWLINE) {
+    const int words = p == INPUT_EDIT && v->m->words; /* a token typed at a prompt */
+    if ((p == INPUT_EDIT && !words) || p == INPUT_NEWLINE) {
         if (k->sym == K_ENTER && p == INPUT_EDIT) { /* a newline only when asked twice */
             v->ui->input = INPUT_NEWLINE;
             return ACT_REDRAW;
@@ -195,10 +204,19 @@ gt_act keys_prompt_key(gt_view *v, const gt_key *k)
         prompt_start(&v->ui->line, v->ui->prompt, &v->ui->hist[p]);
         v->ui->line.pos = strlen(v->ui->prompt);
     }
+    if (words && k->sym == K_TAB) {
+        if (!keys_word_complete(v))
+            view_say(v, 1, "no token of the vocabulary begins so");
+        return ACT_REDRAW;
+    }
     if (k->sym == K_ENTER) {
         prompt_remember(&v->ui->hist[p], v->ui->prompt);
         close_prompt(v);
-        if (p == INPUT_GOTO) {
+        if (words) {
+            const int tok = keys_word_token(v, v->ui->prompt);
+            if (tok >= 0)
+                edit_token(v, tok);
+        } else if (p == INPUT_GOTO) {
             go_to(v, v->ui->prompt);
         } else if (p == INPUT_UNIT) {
             select_unit(v, v->ui->prompt);

@@ -46,7 +46,8 @@ static const gt_keyline before[] = {
     {"; , .", "the signal of r, v, p; v's threshold -/+", 0, 0, keys_find_key,
      {KB_CHAR(';', FIND_KEY_SIGNAL), KB_CHAR(',', FIND_KEY_LOWER),
       KB_CHAR('.', FIND_KEY_HIGHER)}},
-    {"e", "edit the character under the cursor (then type it; Enter twice: a newline)", 0, 0,
+    {"e", "edit the character under the cursor (then type it; Enter twice: a newline); a word "
+          "model's token: type it, Tab completes", 0, 0,
      keys_edit, {KB_CHAR('e', 0)}},
     {"u ^R", "undo the last edit; redo the last undone", 0, 0, keys_undo,
      {KB_CHAR('u', KEYS_UNDO), KB_CTRL('r', KEYS_REDO)}},

@@ -44,7 +44,8 @@ int panel_wrap(gt_surface *s, int x, int y, int w, int h, gt_role role, const ch
 int panel_fields(gt_surface *s, int x, int y, int w, gt_role role, const char *const *fields,
                  int n, int gap);
 
-/* A character as the header and messages name it: 'a', '\n', ' ', U+00AD. */
+/* A character as the header and messages name it: 'a', '\n', ' ', U+00AD; a word model's
+ * token 'the', <eos>. */
 void panel_char_name(const gt_view *v, int tok, char *buf, size_t n);
 
 #endif

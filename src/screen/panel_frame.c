@@ -66,8 +66,30 @@ int panel_fields(gt_surface *s, int x, int y, int w, gt_role role, const char *c
     return 0;
 }
 
+/* A word model's token: 'the', a special one (<eos>, <unk>) as it is; one too long for buf
+ * cut at a character's start, "…" in its place. */
+static void word_name(const gt_view *v, int tok, char *buf, size_t n)
+{
+    const char *w = v->m->vocab_word[tok];
+    const size_t len = v->m->vocab_len[tok];
+    const int special = len >= 3 && w[0] == '<' && w[len - 1] == '>';
+    const size_t room = n > 8 ? n - 3 : 1;
+    if (len + 2 < n || n <= 8) {
+        snprintf(buf, n, special ? "%s" : "'%s'", w);
+        return;
+    }
+    size_t k = room - 4;
+    while (k > 0 && ((unsigned char)w[k] & 0xC0) == 0x80)
+        k--;
+    snprintf(buf, n, "'%.*s%s'", (int)k, w, v->utf8 ? "\xe2\x80\xa6" : "~");
+}
+
 void panel_char_name(const gt_view *v, int tok, char *buf, size_t n)
 {
+    if (v->m->words) {
+        word_name(v, tok, buf, n);
+        return;
+    }
     uint32_t cp = v->m->vocab_cp[tok];
     if (cp == '\n')
         snprintf(buf, n, "'\\n'");

@@ -42,12 +42,14 @@ static int loss_forms_of(const gt_view *v, loss_forms *lf)
         return 0;
     double bits = nats / log(2.0), uniform = t->loss_uniform / log(2.0);
     int bad = !(nats < t->loss_uniform);
+    /* per character, a word model's per token */
+    const char *per = v->m->words ? "token" : "char", *bp = v->m->words ? "bpt" : "bpc";
     if (changed) {
-        const char *forms[2] = {"loss %.2f bits/char, %+.3f against no interventions",
-                                "%.2f bpc (%+.3f)"};
+        const char *forms[2] = {"loss %.2f bits/%s, %+.3f against no interventions",
+                                "%.2f %s (%+.3f)"};
         for (int f = 0; f < 2; f++) {
             if (known)
-                snprintf(lf->text[f], sizeof lf->text[f], forms[f], bits,
+                snprintf(lf->text[f], sizeof lf->text[f], forms[f], bits, f ? bp : per,
                          bits - iv->base_nats / log(2.0));
             else
                 snprintf(lf->text[f], sizeof lf->text[f], f ? "loss ..." : "loss: computing");
@@ -56,12 +58,13 @@ static int loss_forms_of(const gt_view *v, loss_forms *lf)
         return 2;
     }
     const char *forms[2][2] = {
-        {"loss %.2f bits/char", "%.2f bpc"},
-        {"loss %.2f bits/char, no better than chance (%.2f): vocabulary order or readout "
+        {"loss %.2f bits/%s", "%.2f %s"},
+        {"loss %.2f bits/%s, no better than chance (%.2f): vocabulary order or readout "
          "layer wrong?",
-         "loss %.2f bits/char, not below chance (%.2f)!"}};
+         "loss %.2f bits/%s, not below chance (%.2f)!"}};
     for (int f = 0; f < 2; f++)
-        snprintf(lf->text[f], sizeof lf->text[f], forms[bad][f], bits, uniform);
+        snprintf(lf->text[f], sizeof lf->text[f], forms[bad][f], bits,
+                 f && !bad ? bp : per, uniform);
     lf->role = bad ? R_EDIT : R_NORMAL;
     return 2;
 }
@@ -126,9 +129,9 @@ void panel_header(gt_surface *s, gt_rect r, const gt_view *v)
         snprintf(buf, sizeof buf, "%s, %s steps", v->text_name,
                  report_commas(v->steps, n2, sizeof n2));
         x = put(s, x, y, rest, R_NORMAL, buf);
-        if (v->text->skipped) {
-            snprintf(buf, sizeof buf, " (%s skipped)",
-                     report_commas(v->text->skipped, n1, sizeof n1));
+        if (v->text->skipped || v->text->unknown) { /* a word model's: read as <unk> */
+            snprintf(buf, sizeof buf, v->text->unknown ? " (%s <unk>)" : " (%s skipped)",
+                     report_commas(v->text->skipped + v->text->unknown, n1, sizeof n1));
             x = put(s, x, y, rest, R_DIM, buf);
         }
     }
@@ -149,9 +152,10 @@ static void header_cursor_row(gt_surface *s, gt_rect r, const gt_view *v, const 
              report_commas(v->steps ? v->steps - 1 : 0, last, sizeof last));
     x = put(s, r.x, y, end, R_HEADER, buf);
     if (r.w >= 100)
-        snprintf(buf, sizeof buf, "  layer %d (of %d)  char ", v->layer, m->layers);
+        snprintf(buf, sizeof buf, "  layer %d (of %d)  %s ", v->layer, m->layers,
+                 model_step_abbr(m));
     else
-        snprintf(buf, sizeof buf, "  char ");
+        snprintf(buf, sizeof buf, "  %s ", model_step_abbr(m));
     x = put(s, x, y, end, R_NORMAL, buf);
     x = put(s, x, y, end, R_HEADER, ch);
     if (trace_edited(v->tr, v->t)) {

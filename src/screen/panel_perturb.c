@@ -499,12 +499,14 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
     }
     if (!n || !pv->valid) {
         char buf[160], at[32];
+        const char *noun = model_step_noun(v->m);
         if (v->pin.valid)
-            snprintf(buf, sizeof buf, "no edit: press e to change a character (step %s's "
-                     "curves pinned: the next edit's are drawn beside them)",
+            snprintf(buf, sizeof buf, "no edit: press e to change a %s (step %s's curves "
+                     "pinned: the next edit's are drawn beside them)", noun,
                      report_commas(v->pin.step, at, sizeof at));
-        panel_wrap(s, x, y, w, in.h, R_DIM,
-                   v->pin.valid ? buf : "no edit: press e to change a character");
+        else
+            snprintf(buf, sizeof buf, "no edit: press e to change a %s", noun);
+        panel_wrap(s, x, y, w, in.h, R_DIM, buf);
         return;
     }
     edit_line(s, x, y, w, v, n);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "screen/keys_table.h"
+#include "screen/keys_word.h"
 #include "screen/panel.h"
 #include "screen/draw_plot.h"
 
@@ -52,8 +53,9 @@ static void delta_text(char *buf, size_t n, const gt_effect_class *c, int tight)
 }
 
 /* With a hypothesis and an intervention: delta inside and outside with their 95% intervals
- * (data_effect.h), or the effect's progress, then the key of its sheet; returns x after it.
- * The words shorten where the line is narrow. */
+ * (data_effect.h) — while it computes, over the windows complete so far, saying how many —
+ * or its progress, then the key of its sheet; returns x after it. The words shorten where
+ * the line is narrow. */
 static int effect_status(gt_surface *s, int x, int y, int end, const gt_view *v)
 {
     const gt_data_effect *d = &v->effect;
@@ -61,12 +63,18 @@ static int effect_status(gt_surface *s, int x, int y, int end, const gt_view *v)
         return x;
     char buf[320], a[64], b[64];
     const char *delta = s->utf8 ? "Δ" : "delta";
-    if (d->state == EFFECT_KNOWN) {
-        for (int tight = 0; tight < 2; tight++) {
-            delta_text(a, sizeof a, &d->in, tight);
-            delta_text(b, sizeof b, &d->out, tight);
-            snprintf(buf, sizeof buf, tight ? "%s in %s out %s " : "%s inside %s  outside %s bits ",
-                     delta, a, b);
+    const int known = d->state == EFFECT_KNOWN;
+    if (known || (d->state == EFFECT_COMPUTING && d->part_done)) { /* the result, or so far */
+        char wide[64] = "", tight[32] = "";
+        if (!known) {
+            snprintf(wide, sizeof wide, "(%zu of %zu windows) ", d->part_done, d->part_windows);
+            snprintf(tight, sizeof tight, "(%zu/%zu) ", d->part_done, d->part_windows);
+        }
+        for (int t = 0; t < 2; t++) {
+            delta_text(a, sizeof a, known ? &d->in : &d->part_in, t);
+            delta_text(b, sizeof b, known ? &d->out : &d->part_out, t);
+            snprintf(buf, sizeof buf, t ? "%s in %s out %s %s" : "%s inside %s  outside %s bits %s",
+                     delta, a, b, t ? tight : wide);
             if (x + surf_width(buf) + 16 <= end) /* help and quit beside it */
                 break;
         }
@@ -153,6 +161,15 @@ static int prompt_status(gt_surface *s, int x, int y, int end, const gt_view *v)
     case INPUT_NEWLINE: {
         char ch[32];
         panel_char_name(v, trace_token(v->tr, v->t), ch, sizeof ch);
+        if (v->m->words) { /* a token typed at the prompt: what begins so */
+            char tip[240], c[160];
+            keys_word_candidates(v, v->ui->prompt, c, sizeof c);
+            snprintf(buf, sizeof buf, "replace %s at step %s with: ", ch,
+                     report_commas(v->t, at, sizeof at));
+            snprintf(tip, sizeof tip, "   %s; Tab completes, Enter replaces, Esc cancels", c);
+            prompt_line(s, x, y, end, v, buf, tip);
+            return 1;
+        }
         snprintf(buf, sizeof buf, "replace %s at step %s with: ", ch,
                  report_commas(v->t, at, sizeof at));
         x += surf_text(s, x, y, end - x, R_KEY, buf);

@@ -11,7 +11,6 @@
 #include "gatetui/editarg.h"
 #include "gatetui/fileio.h"
 #include "gatetui/sessionfile.h"
-#include "gatetui/utf8.h"
 #include "screen/export_file.h"
 #include "screen/keys_run.h"
 #include "screen/sessionstate.h"
@@ -32,12 +31,13 @@ static json_t *num(double x)
     return isnan(x) ? json_null() : isinf(x) ? json_string(x > 0 ? "inf" : "-inf") : json_real(x);
 }
 
-/* A character as a string of its one code point ("" for a token that is none). */
-static json_t *char_json(uint32_t cp)
+/* A token as its text: a character as a string of its one code point ("" for a token that
+ * is none), a word model's word (model_token_text). */
+static json_t *token_json(const gt_model *m, int tok)
 {
     char u[8];
-    const int k = utf8_encode(cp, u);
-    return json_stringn(u, k > 0 ? (size_t)k : 0);
+    json_t *j = json_string(model_token_text(m, tok, u));
+    return j ? j : json_string("");
 }
 
 /* A string typed on the screen ("" where it is not UTF-8, which JSON cannot hold). */
@@ -55,8 +55,8 @@ static json_t *edits_json(const gt_view *v)
         json_array_append_new(a, json_pack("{s:I, s:I, s:o, s:o}", "step", (json_int_t)ed->step,
                                            "offset",
                                            (json_int_t)text_step_offset(v->text, ed->step),
-                                           "before", char_json(v->m->vocab_cp[ed->old_tok]),
-                                           "after", char_json(v->m->vocab_cp[ed->new_tok])));
+                                           "before", token_json(v->m, ed->old_tok),
+                                           "after", token_json(v->m, ed->new_tok)));
     }
     return a;
 }
@@ -82,7 +82,7 @@ static json_t *find_json(const gt_data_find *f)
 static json_t *sheet_json(const gt_view *v)
 {
     const gt_sheet *up = v->ui->sheet;
-    if (!up)
+    if (!up || !up->id) /* a sheet that a session does not open again */
         return json_null();
     long val[SHEET_SAVED_MAX];
     const int n = up->save ? up->save(v, val) : 0;
@@ -100,8 +100,8 @@ static json_t *pin_json(const gt_view *v)
     const double *curve[4] = {p->r.dc, p->r.dh, p->r.fo, p->r.lin};
     json_t *o = json_pack(
         "{s:I, s:o, s:o, s:b, s:I, s:i, s:i, s:i, s:{s:o, s:o, s:o, s:o}}", "step",
-        (json_int_t)p->step, "from", char_json(v->m->vocab_cp[p->old_tok]), "to",
-        char_json(v->m->vocab_cp[p->new_tok]), "all", p->all, "edits", (json_int_t)p->nedits,
+        (json_int_t)p->step, "from", token_json(v->m, p->old_tok), "to",
+        token_json(v->m, p->new_tok), "all", p->all, "edits", (json_int_t)p->nedits,
         "layer", p->layer, "horizon", p->horizon, "K", p->r.K, "half_lives", "c", num(p->r.hl_c),
         "h", num(p->r.hl_h), "F", num(p->r.hl_fo), "L", num(p->r.hl_lin));
     for (int i = 0; o && i < 4; i++) {
@@ -235,15 +235,10 @@ static int get_word(const reader *r, const json_t *o, const char *key,
     return bad(r, key, "not one of the words it takes");
 }
 
-/* The one character of a string, or UTF8_INVALID. */
-static uint32_t char_of(const json_t *j)
+/* The token a string names (a character, a word model's word), or -1. */
+static int token_of(const gt_model *m, const json_t *j)
 {
-    const char *s = json_string_value(j);
-    uint32_t cp = UTF8_INVALID;
-    const size_t n = s ? strlen(s) : 0;
-    if (!n || (size_t)utf8_decode((const unsigned char *)s, n, &cp) != n)
-        return UTF8_INVALID;
-    return cp;
+    return json_is_string(j) ? model_token_named(m, json_string_value(j)) : -1;
 }
 
 static double num_of(const json_t *j)
@@ -265,17 +260,18 @@ static int restore_edits(const reader *r, gt_models *ms, const json_t *list)
     int rc = GT_OK;
     json_array_foreach(list, i, o) {
         json_int_t step = -1, off = -1;
+        const char *before = NULL, *after = NULL;
         char where[300];
         snprintf(where, sizeof where, "%s: screen.edits[%zu]", r->file, i);
-        if (json_unpack((json_t *)o, "{s:I, s:I}", "step", &step, "offset", &off) || step < 0 ||
-            off < 0) {
+        if (json_unpack((json_t *)o, "{s:I, s:I, s:s, s:s}", "step", &step, "offset", &off,
+                        "before", &before, "after", &after) ||
+            step < 0 || off < 0) {
             rc = gt_fail(r->e, GT_EINPUT, "%s: wants {\"step\", \"offset\", \"before\", "
                          "\"after\"}", where);
             break;
         }
-        rc = editlist_add_checked(&l, v->m, v->text, (size_t)step, (size_t)off,
-                                  char_of(json_object_get(o, "before")),
-                                  char_of(json_object_get(o, "after")), where, r->e);
+        rc = editlist_add_checked(&l, v->m, v->text, (size_t)step, (size_t)off, before, after,
+                                  where, r->e);
         if (rc)
             break;
     }
@@ -387,7 +383,7 @@ static int restore_sheet(const reader *r, gt_view *v, const json_t *sh)
     const char *id = json_string_value(json_object_get(sh, "name"));
     const json_t *state = json_object_get(sh, "state");
     for (int i = 0; id && i < v->nsheets; i++) {
-        if (strcmp(v->sheets[i]->id, id) != 0)
+        if (!v->sheets[i]->id || strcmp(v->sheets[i]->id, id) != 0)
             continue;
         sheet_set(v, v->sheets[i]);
         long val[SHEET_SAVED_MAX];
@@ -398,7 +394,16 @@ static int restore_sheet(const reader *r, gt_view *v, const json_t *sh)
             v->sheets[i]->load(v, val, n);
         return GT_OK;
     }
-    return bad(r, "sheet", "names no sheet (report, units, derivative or profile)");
+    char names[200];
+    size_t at = 0;
+    names[0] = 0;
+    for (int i = 0; i < v->nsheets && at < sizeof names; i++)
+        if (v->sheets[i]->id)
+            at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", at ? ", " : "",
+                                   v->sheets[i]->id);
+    char why[260];
+    snprintf(why, sizeof why, "names no sheet (%s)", names);
+    return bad(r, "sheet", why);
 }
 
 /* Model k's pinned curves. */
@@ -414,9 +419,10 @@ static int restore_pin(const reader *r, gt_view *v, const json_t *o)
                     "horizon", &horizon, "K", &K, "half_lives", &hl) ||
         step < 0 || K < 0 || K > DATA_PERT_KMAX || layer < 0 || layer >= v->m->layers)
         return bad(r, "pinned", "wants the curves as W writes them");
-    const int a = model_token(v->m, char_of(from)), b = model_token(v->m, char_of(to));
+    const int a = token_of(v->m, from), b = token_of(v->m, to);
     if (a < 0 || b < 0)
-        return bad(r, "pinned", "a character not in the model's vocabulary");
+        return bad(r, "pinned", v->m->words ? "a token not in the model's vocabulary"
+                                            : "a character not in the model's vocabulary");
     gt_pert_pin *p = &v->pin;
     int rc = data_pert_pin_alloc(p, (int)K, r->e);
     for (int i = 0; rc == GT_OK && i < 4; i++) {

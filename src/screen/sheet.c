@@ -99,6 +99,18 @@ int sheet_text_scroll(int at, int d, int h, int lines)
     return sheet_scroll(at, d, page, lines - (rows > 1 ? rows : 1));
 }
 
+int sheet_save_scroll(int scroll, long *val)
+{
+    val[0] = scroll;
+    return 1;
+}
+
+void sheet_load_scroll(int *scroll, const long *val, int n)
+{
+    if (n > 0 && val[0] >= 0 && val[0] <= 1 << 24)
+        *scroll = (int)val[0];
+}
+
 void sheet_draw_text(gt_surface *s, gt_rect r, const gt_textsheet *t)
 {
     char note[160];

@@ -117,6 +117,10 @@ typedef struct gt_textsheet {
     int lines, scroll;
 } gt_textsheet;
 void sheet_draw_text(gt_surface *s, gt_rect r, const gt_textsheet *t);
+/* A sheet whose state in a session is its scroll alone: save's and load's part (load takes
+ * 0 to 2^24). */
+int sheet_save_scroll(int scroll, long *val);
+void sheet_load_scroll(int *scroll, const long *val, int n);
 
 /* The handler of a sheet's line that closes it: the panels again. */
 gt_act sheet_close_key(gt_view *v, int arg);

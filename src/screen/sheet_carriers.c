@@ -92,7 +92,7 @@ static void carriers_draw(gt_surface *s, gt_rect r, const gt_view *v)
     if (!v->m->has_readout) {
         snprintf(why, sizeof why, "the model has no readout: no predictions to carry an edit");
     } else if (!trace_edit_count(v->tr)) {
-        snprintf(why, sizeof why, "no edit: press e to change a character");
+        snprintf(why, sizeof why, "no edit: press e to change a %s", model_step_noun(v->m));
     } else if (c->state == CARRY_COMPUTING) {
         t.state = TEXT_COMPUTING;
         t.say = "computing the carriers ";
@@ -108,11 +108,25 @@ static void carriers_draw(gt_surface *s, gt_rect r, const gt_view *v)
     sheet_draw_text(s, r, &t);
 }
 
+/* In a session: the scroll. */
+static int carriers_save(const gt_view *v, long *val)
+{
+    return sheet_save_scroll(sheet_carriers_data(v)->scroll, val);
+}
+
+static void carriers_load(gt_view *v, const long *val, int n)
+{
+    sheet_load_scroll(&sheet_carriers_data(v)->scroll, val, n);
+}
+
 const gt_sheet sheet_carriers = {
+    .id = "carriers",
     .name = "the carriers of the last edit",
     .data_size = sizeof(gt_carriers_sheet),
     .open = carriers_open,
     .draw = carriers_draw,
+    .save = carriers_save,
+    .load = carriers_load,
     .hints = carriers_hints,
     .contexts = contexts,
     .names = names,

@@ -107,11 +107,25 @@ static void effect_draw(gt_surface *s, gt_rect r, const gt_view *v)
     sheet_draw_text(s, r, &t);
 }
 
+/* In a session: the scroll. */
+static int effect_save(const gt_view *v, long *val)
+{
+    return sheet_save_scroll(sheet_effect_data(v)->scroll, val);
+}
+
+static void effect_load(gt_view *v, const long *val, int n)
+{
+    sheet_load_scroll(&sheet_effect_data(v)->scroll, val, n);
+}
+
 const gt_sheet sheet_effect = {
+    .id = "effect",
     .name = "the interventions' effect",
     .data_size = sizeof(gt_effect_sheet),
     .open = effect_open,
     .draw = effect_draw,
+    .save = effect_save,
+    .load = effect_load,
     .hints = effect_hints,
     .contexts = contexts,
     .names = names,

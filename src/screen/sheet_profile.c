@@ -161,14 +161,12 @@ static void profile_draw(gt_surface *s, gt_rect r, const gt_view *v)
 /* A session keeps its scroll. */
 static int profile_save(const gt_view *v, long *val)
 {
-    val[0] = sheet_profile_data(v)->scroll;
-    return 1;
+    return sheet_save_scroll(sheet_profile_data(v)->scroll, val);
 }
 
 static void profile_load(gt_view *v, const long *val, int n)
 {
-    if (n > 0 && val[0] >= 0 && val[0] <= 1 << 24)
-        sheet_profile_data(v)->scroll = (int)val[0];
+    sheet_load_scroll(&sheet_profile_data(v)->scroll, val, n);
 }
 
 const gt_sheet sheet_profile = {

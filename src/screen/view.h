@@ -69,7 +69,8 @@ struct gt_sheet;
  * token for it). */
 typedef struct gt_undone {
     size_t step;
-    uint32_t cp;
+    int tok;            /* the token put there, of model m's vocabulary */
+    const gt_model *m;
 } gt_undone;
 
 /* What every model shares on the screen, one per screen: with several models every view

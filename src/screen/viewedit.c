@@ -24,15 +24,23 @@ static void edits_changed(gt_view *v)
         trace_pass_start(v->tr, v->steps, NULL);
 }
 
-/* The other models' traces get the edit of step `step` to code point cp (the vocabularies
- * hold the same characters, so each has a token for it); a failure is said in v's message
- * line. */
-static void edit_others(gt_view *v, size_t step, uint32_t cp)
+/* Token tok of model from as model to's token (the vocabularies hold the same characters, or
+ * a word model's the same words, so each has it). */
+static int token_in(const gt_model *to, const gt_model *from, int tok)
+{
+    if (from->words)
+        return model_word_token(to, from->vocab_word[tok], from->vocab_len[tok]);
+    return model_token(to, from->vocab_cp[tok]);
+}
+
+/* The other models' traces get the edit of step `step` to v's token tok; a failure is said
+ * in v's message line. */
+static void edit_others(gt_view *v, size_t step, int tok)
 {
     for (int k = 0; k < view_count(v); k++) {
         gt_view *o = view_at(v, k);
         gt_error e = {0};
-        if (o != v && trace_edit(o->tr, step, model_token(o->m, cp), &e)) {
+        if (o != v && trace_edit(o->tr, step, token_in(o->m, v->m, tok), &e)) {
             snprintf(v->ui->msg, sizeof v->ui->msg, "%.250s", e.msg);
             v->ui->msg_error = 1;
         }
@@ -45,7 +53,7 @@ int view_apply_edit(gt_view *v, size_t step, int tok, gt_error *e)
     if (rc)
         return rc;
     v->ui->nredo = 0;
-    edit_others(v, step, v->m->vocab_cp[tok]);
+    edit_others(v, step, tok);
     edits_changed(v);
     return GT_OK;
 }
@@ -75,7 +83,7 @@ int view_undo(gt_view *v, gt_edit *ed)
         memmove(ui->redo, ui->redo + 1, sizeof ui->redo[0] * (VIEW_REDO - 1));
         ui->nredo--;
     }
-    ui->redo[ui->nredo++] = (gt_undone){ed->step, v->m->vocab_cp[ed->new_tok]};
+    ui->redo[ui->nredo++] = (gt_undone){ed->step, ed->new_tok, v->m};
     edits_changed(v);
     return 1;
 }
@@ -86,11 +94,12 @@ int view_redo(gt_view *v, size_t *step, gt_error *e)
     if (!ui->nredo)
         return gt_fail(e, GT_EINPUT, "no undone edit to redo");
     gt_undone u = ui->redo[ui->nredo - 1];
-    int rc = trace_edit(v->tr, u.step, model_token(v->m, u.cp), e);
+    const int tok = token_in(v->m, u.m, u.tok);
+    int rc = trace_edit(v->tr, u.step, tok, e);
     if (rc)
         return rc;
     ui->nredo--;
-    edit_others(v, u.step, u.cp);
+    edit_others(v, u.step, tok);
     edits_changed(v);
     *step = u.step;
     return GT_OK;

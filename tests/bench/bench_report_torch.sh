@@ -7,7 +7,9 @@
 # (tests/reportcmp, built here if it is not yet, with RTOL 1e-5: PyTorch computes all of it,
 # the perturbation curves too, in float32, and 1e-5 of a value's size is what a float32
 # computation keeps to against float64; gatetui's curves are double precision). Run from
-# the top of a configured and built tree (./build.sh); not part of make check.
+# the top of a configured and built tree (./build.sh); not part of make check. A word model
+# (samples/kjv-words.pt and kjv-words-valid.txt; make_random.py --words) is read by the peer
+# as gatetui reads it.
 #   tests/bench/bench_report_torch.sh [MODEL [TEXT [REPS [--windows N ...]]]]
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)

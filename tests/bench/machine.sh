@@ -36,10 +36,12 @@ peak_share() {
 # report_flop JSON [OPTIONS...] prints the matrix products' floating-point operations of the
 # report in JSON (gatetui --report --json, run with OPTIONS): 2 G H H per layer up to the
 # chosen one and step (and 2 G H H more for W_ih above layer 0), over the windows' positions,
-# the perturbation's prefix (s steps per full window) and its V streams (the original and
-# V - 1 replacements) of K + 1 steps per full window; and the linearized curve's, one product
-# per layer and step k = 1..K for each replacement's tangent by the step's derivative
-# (2H x (H + D) for an LSTM, H x (H + D) for a GRU or an RNN; doc/measures.md).
+# the perturbation's prefix (s steps per full window) and its R + 1 streams (the original and
+# R replacements: V - 1, a word model's 64) of K + 1 steps per full window; the linearized
+# curve's, one product per layer and step k = 1..K for each replacement's tangent by the
+# step's derivative (2H x (H + D) for an LSTM, H x (H + D) for a GRU or an RNN;
+# doc/measures.md); and the readout's, 2 V H per prediction of the loss, with the layers
+# above the chosen one run over the windows for it.
 report_flop() {
     ${PYTHON:-/usr/bin/python3} - "$@" <<'PY'
 import json, sys
@@ -49,11 +51,14 @@ L = int(a[a.index("--window-len") + 1]) if "--window-len" in a else 128
 m, p = r["model"], r["perturbation"]
 G = {"lstm": 4, "gru": 3, "rnn": 1}[m["arch"]]
 H, V = m["hidden"], m["vocab"]
+R = min(64, V - 1) if "by_token" in r else V - 1
 per_step = sum(2 * G * H * H * (2 if k else 1) for k in range(r["layer"] + 1))
 full = r["positions"] // L
 rows = 2 * H if m["arch"] == "lstm" else H
 lin = sum(2 * rows * H * (2 if k else 1) for k in range(r["layer"] + 1))
-print(per_step * (r["positions"] + full * p["site_offset"] + full * V * (p["horizon"] + 1))
-      + lin * full * (V - 1) * p["horizon"])
+above = sum(4 * G * H * H for k in range(r["layer"] + 1, m["layers"]))
+loss = (2 * V * H * r["loss"]["count"] + above * r["positions"]) if r.get("loss") else 0
+print(per_step * (r["positions"] + full * p["site_offset"] + full * (R + 1) * (p["horizon"] + 1))
+      + lin * full * R * p["horizon"] + loss)
 PY
 }

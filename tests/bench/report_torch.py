@@ -7,8 +7,12 @@ once, with the original windows, as one batch of K+1 steps; the linearized curve
 each replacement's first difference forward along its window's original run with
 forward-mode differentiation (functorch's jvp, vmapped over the replacements: the original
 run once, the tangents batched). A plain RNN (nn.RNN, tanh or relu) likewise, with the
-saturation of h for the gate tables and no forget-only curve. Prints the report's JSON
-object (the same keys as `gatetui --report --json`).
+saturation of h for the gate tables and no forget-only curve. The readout's loss over the
+windows, every position's logits at once: one matrix product over all of them. A word model
+(a torch.save file or a safetensors one with vocab.txt beside it, PyTorch's
+word_language_model's): its text split as data.py splits it, its perturbation's
+replacements the text's 65 most frequent tokens, by_token (doc/measures.md). Prints the
+report's JSON object (the same keys as `gatetui --report --json`).
 
 Usage: report_torch.py MODEL TEXT [--layer N] [--windows N] [--window-len L] [--horizon K]
        [--threads T]"""
@@ -25,14 +29,32 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "ref"))
 from bench_torch import read_safetensors  # noqa: E402
-from report_ref import add_report_options, halflife, num  # noqa: E402
+from report_ref import (add_report_options, beside_vocab, data_py_lines, halflife,  # noqa: E402
+                        most_frequent, num, token_class)
 
 KS = [0, 1, 2, 4, 8, 16, 32, 64]
 
 
+def read_torch(path):
+    """A torch.save file (a whole module, or a state_dict): its tensors as float32 and the
+    parameters as PyTorch counts them (a tied decoder once)."""
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "samples"))
+    obj = torch.load(path, map_location="cpu")
+    sd = obj.state_dict() if hasattr(obj, "state_dict") else obj
+    params = sum(p.numel() for p in obj.parameters()) if hasattr(obj, "parameters") else None
+    return {k: v.detach().float() for k, v in sd.items()}, params
+
+
 class Model:
     def __init__(self, path):
-        t, meta = read_safetensors(path)
+        with open(path, "rb") as f:
+            zipped = f.read(2) == b"PK"
+        if zipped:
+            t, params = read_torch(path)
+            meta = {}
+        else:
+            t, meta = read_safetensors(path)
+            params = None
         ih = sorted(k for k in t if "weight_ih_l" in k)
         p = ih[0][:ih[0].index("weight_ih_l")]
         self.L = len(ih)
@@ -51,9 +73,40 @@ class Model:
         x = emb if emb is not None else torch.eye(D)
         self.table0 = x @ self.w[0][0].T + self.w[0][2]
         self.V = self.table0.shape[0]
-        self.params = sum(v.numel() for v in t.values())
+        self.params = params or sum(v.numel() for v in t.values())
         self.before = meta.get("gru_reset") == "before"
         self.vocab = list(meta["vocab"]) if "vocab" in meta else [chr(i) for i in range(256)]
+        words = beside_vocab(path) if "vocab" not in meta else None
+        self.words = words is not None
+        if self.words:  # a word model: one token per line
+            self.vocab = open(words, encoding="utf-8").read().split("\n")
+            if self.vocab[-1] == "":
+                self.vocab.pop()
+            self.index = {w: i for i, w in enumerate(self.vocab)}
+            self.eos, self.unk = self.index.get("<eos>"), self.index.get("<unk>")
+        # the readout: the [V, H] tensor beside the embedding and the layers, and its bias
+        rec = {k for k in t if "weight_ih_l" in k or "weight_hh_l" in k or "bias_" in k}
+        outs = [k for k in t if k not in rec and t[k].dim() == 2 and
+                t[k].shape == (self.V, self.H) and "emb" not in k and
+                not k.endswith("encoder.weight")]
+        self.out_w = t[outs[0]] if outs else None
+        self.out_b = t.get(outs[0][:-len("weight")] + "bias") if outs else None
+
+    def tokens(self, path):
+        data = open(path, "rb").read()
+        if self.words:  # word_language_model's data.py
+            return [self.index.get(w, self.unk) for line in data_py_lines(data)
+                    for w in line.split() + (["<eos>"] if self.eos is not None else [])]
+        idx = {c: i for i, c in enumerate(self.vocab)}
+        return [idx[c] for c in data.decode("utf-8") if c in idx]
+
+    def replacements(self, toks):
+        """Every token; a word model's 65 most frequent of the text (report_ref.py's)."""
+        return torch.tensor(most_frequent(toks, 64) if self.words else range(self.V))
+
+    def input_class(self, tok):
+        """by_char's class of a token, a word model's by_token's (report_ref.py's)."""
+        return token_class(self.words, self.vocab[tok], tok == getattr(self, "eos", None))
 
     def run(self, toks, upto, h0=None, c0=None):
         """toks: [T, B] tokens. Layers 0..upto over all T steps, layer by layer. Returns the
@@ -155,9 +208,9 @@ def stack_step(m, toks, upto, *st):
     return tuple(h) + tuple(c)
 
 
-def perturbation(m, wins, full, layer, L, horizon):
+def perturbation(m, wins, full, layer, L, horizon, cand):
     """The perturbation table: every replacement of every full window, with the originals,
-    one batch."""
+    one batch. cand: the replacements (every token; a word model's most frequent)."""
     H = m.H
     s = L // 4
     K = min(horizon, L - s - 1)
@@ -166,14 +219,12 @@ def perturbation(m, wins, full, layer, L, horizon):
             "forget_only": None, "hidden": None, "halflife_cell": None,
             "halflife_forget_only": None, "halflife_hidden": None, "linearized": None,
             "halflife_linearized": None}
-    if full and m.V > 1:
-        F, R = len(full), m.V - 1
+    if full and len(cand) > 1:
+        F, R = len(full), len(cand) - 1
         seqs = torch.tensor([wins[w] for w in full])  # [F, L]
         h0, c0 = m.states_after(seqs[:, :s].T.contiguous(), layer)
         orig = seqs[:, s:s + K + 1]  # [F, K+1]
-        reps = torch.arange(m.V).expand(F, m.V)
-        keep = reps != orig[:, :1]
-        reps = reps[keep].view(F, R)  # every other token
+        reps = torch.stack([torch.cat((cand[cand != o], cand))[:R] for o in orig[:, 0]])
         ed = orig.repeat_interleave(R, 0).clone()
         ed[:, 0] = reps.reshape(-1)
         allseq = torch.cat((orig, ed)).T.contiguous()  # [K+1, F + F*R]
@@ -247,8 +298,28 @@ def rnn_report(m, wins, full, short, layer, L, horizon):
     return {"model": {"arch": "rnn", "layers": m.L, "hidden": m.H, "vocab": m.V,
                       "params": int(m.params), "nonlinearity": "relu" if m.relu else "tanh"},
             "layer": layer, "positions": v.shape[0], "gates": {}, "units": None,
-            "saturation": {"h": sat}, "by_char": None,
-            "perturbation": perturbation(m, wins, full, layer, L, horizon)}
+            "saturation": {"h": sat}, "by_token" if m.words else "by_char": None,
+            "perturbation": perturbation(m, wins, full, layer, L, horizon, m.cand),
+            "loss": loss(m, wins, full, short)}
+
+
+def loss(m, wins, full, short):
+    """The readout's mean -ln p(next) over the windows, each from the zero state: every
+    layer over the windows (the full ones as one batch), then one matrix product for the
+    logits of every prediction at once."""
+    if m.out_w is None:
+        return None
+    total, count = 0.0, 0
+    for group in (full, short):
+        if not group or len(wins[group[0]]) < 2:
+            continue
+        seq = torch.tensor([wins[w] for w in group]).T  # [T, B]
+        hs = m.run(seq, m.L - 1)[1][:-1]  # the top layer's h before each next token
+        logits = torch.addmm(m.out_b, hs.reshape(-1, m.H), m.out_w.T)
+        nll = torch.nn.functional.cross_entropy(logits, seq[1:].reshape(-1), reduction="sum")
+        total += float(nll)
+        count += hs.shape[0] * hs.shape[1]
+    return {"nats": total / count, "bits": total / count / np.log(2), "count": count}
 
 
 def report(m, toks, layer, N, L, horizon):
@@ -289,19 +360,21 @@ def report(m, toks, layer, N, L, horizon):
              "halflife_max": num(float(np.max(uhl))),
              "below_half": int(np.sum(umean < 0.5)), "halflife_ge10": int(np.sum(uhl >= 10))}
     pos_mean = carry.mean(1)
-    cps = torch.tensor([ord(c) for c in m.vocab])[tok_all]
+    classes = [m.input_class(t) for t in range(m.V)]
+    cls = [classes[t] for t in tok_all.tolist()]
     by_char = {}
-    for key, sel in (("space", cps == 32), ("newline", cps == 10),
-                     ("other", (cps != 32) & (cps != 10))):
+    for key in ("punctuation", "eos", "other") if m.words else ("space", "newline", "other"):
+        sel = torch.tensor([c == key for c in cls])
         cnt = int(sel.sum())
         by_char[key] = {"mean": float(pos_mean[sel].mean()) if cnt else None, "count": cnt}
 
-    pert = perturbation(m, wins, full, layer, L, horizon)
+    pert = perturbation(m, wins, full, layer, L, horizon, m.cand)
     return {"model": {"arch": "lstm" if m.lstm else "gru", "layers": m.L, "hidden": H,
                       "vocab": m.V, "params": int(m.params)},
             "layer": layer, "positions": positions,
             "gates": {g: {k: float(v) for k, v in d.items()} for g, d in gates.items()},
-            "units": units, "saturation": sat, "by_char": by_char, "perturbation": pert}
+            "units": units, "saturation": sat, "by_token" if m.words else "by_char": by_char,
+            "perturbation": pert, "loss": loss(m, wins, full, short)}
 
 
 def main():
@@ -312,8 +385,8 @@ def main():
     if a.threads > 0:
         torch.set_num_threads(a.threads)
     m = Model(a.model)
-    idx = {c: i for i, c in enumerate(m.vocab)}
-    toks = [idx[c] for c in open(a.text, encoding="utf-8").read() if c in idx]
+    toks = m.tokens(a.text)
+    m.cand = m.replacements(toks)
     with torch.no_grad():
         out = report(m, toks, a.layer, a.windows, a.window_len, a.horizon)
     json.dump(out, sys.stdout, indent=1)

@@ -256,7 +256,10 @@ def starts(m, toks, N, T, L):
 
 
 def fixed(m, toks, a):
-    tok = [v for v in range(m.V) if m.code_point(v) == ord(a.char)][0]
+    if m.words:  # a word model's held token, by its word
+        tok = m.vocab.index(a.char)
+    else:
+        tok = [v for v in range(m.V) if m.code_point(v) == ord(a.char)][0]
     T = min(a.steps, len(toks))
     L = a.layer
     found, bad = [], 0
@@ -290,8 +293,8 @@ def fixed(m, toks, a):
         pts.append({"residual": p["residual"], "max_abs_eigenvalue": mx, "stable": mx < 1,
                     "halflife": math.log(0.5) / math.log(mx) if mx < 1 else None,
                     "found_from": p["found_from"], "state": p["st"][L].tolist()})
-    return {"layer": L, "char": a.char, "starts": a.starts, "hold": a.hold, "not_converged": bad,
-            "fixed_points": pts}
+    return {"layer": L, "token" if m.words else "char": a.char, "starts": a.starts,
+            "hold": a.hold, "not_converged": bad, "fixed_points": pts}
 
 
 def main():

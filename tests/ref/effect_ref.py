@@ -57,7 +57,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 import report_ref as rr  # noqa: E402
-from units_ref import mask as posix_mask  # noqa: E402
+from units_ref import step_mask  # noqa: E402
 
 AMBIGUOUS = 1e-5  # logits: float32 products are within about 1e-6 of float64 ones
 RANK_MARGIN = 1e-6
@@ -246,8 +246,7 @@ def delta_of(c0, c1, cls_mask):
 
 
 def one_regex(regex, m, toks, wins, base, tested, controls, sets):
-    text = "".join(m.vocab[t] for t in toks)
-    mk, _ = posix_mask(text, regex)
+    mk, _ = step_mask(m, toks, regex)
     inside = [mk[s + 1:s + len(w)].astype(bool) for s, w in wins]
     outside = [~k for k in inside]
     ein, din, nin = class_entry(base, tested, inside)

@@ -72,6 +72,16 @@ CASES = [
     ("sp_gru3w_l2", "spectrum", R % "gru3w", T, "--step 150 --layer 2"),
     ("fx_lstm3w_l2", "fixed", R % "lstm3w", T, "e --layer 2 --starts 24 --hold 10"),
     ("fx_gru3w_l1", "fixed", R % "gru3w", T, "\\s --layer 1 --starts 16 --hold 0"),
+    # word models (tests/ref/make_words_fixtures.py): a token a step, a held word
+    ("ly_words_lstm", "lyapunov", "words/w_lstm.safetensors", "words/text.txt",
+     "--modes 12 --steps 600 --warmup 50"),
+    ("ly_words_gru_l0", "lyapunov", "words/w_gru.safetensors", "words/text.txt",
+     "--modes 10 --steps 500"),
+    ("sp_words_lstm_l1", "spectrum", "words/w_lstm.safetensors", "words/text.txt",
+     "--step 400 --layer 1"),
+    ("fx_words_lstm", "fixed", "words/w_lstm.safetensors", "words/text.txt",
+     "the --starts 24 --hold 10"),
+    ("fx_words_gru", "fixed", "words/w_gru.safetensors", "words/text.txt", "<eos> --starts 16"),
 ]
 
 H = 4

@@ -49,6 +49,10 @@ CASES = [
      "--step 150 --lag 10 --unit 5 --layer 2"),
     ("example", "jacobian/example.safetensors", "jacobian/abb.txt", "--step 2 --lag 2"),
     ("example0", "jacobian/example0.safetensors", "jacobian/abb.txt", "--step 2 --lag 2"),
+    # word models (tests/ref/make_words_fixtures.py): steps count tokens
+    ("words_lstm_l1", "words/w_lstm.safetensors", "words/text.txt",
+     "--step 500 --lag 24 --unit 4 --layer 1"),
+    ("words_gru", "words/w_gru.safetensors", "words/text.txt", "--step 300 --lag 16 --unit 2"),
 ]
 
 

@@ -153,8 +153,7 @@ def case(mode, model, arg, opts):
     x = units_ref.values(m, toks, layer)[:, names.index(signal), :]
     if mode == "components":
         return components(x, int(arg), signal)
-    text = "".join(m.vocab[t] for t in toks)
-    y, _ = units_ref.mask(text, arg)
+    y, _ = units_ref.step_mask(m, toks, arg)
     return probe(x, y, arg, signal, opt(opts, "--folds", 5, int),
                  opt(opts, "--l2", 1e-3, float))
 

@@ -73,6 +73,14 @@ REPORTS = [
     ("lstm3w_l2", "lstm3w", "text.txt", "--layer 2 --windows 5 --window-len 40"),
     ("gru3w_l1", "gru3w", "text.txt", "--layer 1 --windows 4 --window-len 50 --horizon 16"),
     ("gru3w_l2", "gru3w", "text.txt", "--layer 2 --windows 4 --window-len 32"),
+    # word models (tests/ref/make_words_fixtures.py): a token a step, the perturbation's
+    # replacements the text's 65 most frequent tokens, by_token
+    ("words_lstm_l0", "../words/w_lstm", "../words/text.txt",
+     "--windows 6 --window-len 64 --horizon 20"),
+    ("words_lstm_l1", "../words/w_lstm", "../words/text.txt",
+     "--layer 1 --windows 4 --window-len 80"),
+    ("words_gru", "../words/w_gru", "../words/text.txt",
+     "--windows 5 --window-len 48 --horizon 16"),
 ]
 
 # name, model, options, edits (step=token, ...)

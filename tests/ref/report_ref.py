@@ -35,8 +35,10 @@ Everything is float64: the windows run together as one batch, and the replacemen
 window together with the original text as another.  Needs only numpy.
 """
 import argparse
+import io
 import json
 import math
+import os
 import struct
 import sys
 
@@ -89,9 +91,63 @@ def layer_names(t, path):
     return names, cells[0][1][:-len("0.")]
 
 
+def read_torch(path):
+    """A torch.save file (a whole module, or a state_dict) as {name: float64 array}: for
+    the word sample, samples/kjv-words.pt (its class in samples/word_model.py). Needs torch
+    (Debian's python3-torch)."""
+    import torch
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                    "samples"))
+    obj = torch.load(path, map_location="cpu")
+    sd = obj.state_dict() if hasattr(obj, "state_dict") else obj
+    # the parameters as PyTorch counts them (a tied decoder once)
+    params = sum(p.numel() for p in obj.parameters()) if hasattr(obj, "parameters") else None
+    return {k: v.detach().double().numpy() for k, v in sd.items()}, {"params": params}
+
+
+def beside_vocab(path):
+    """A word model's vocabulary file beside the model, as gatetui finds it: MODEL.vocab.txt
+    (without the model's extension, or with it) or vocab.txt in its folder; None when none
+    is there."""
+    stem = os.path.splitext(path)[0]
+    for c in (stem + ".vocab.txt", path + ".vocab.txt",
+              os.path.join(os.path.dirname(path), "vocab.txt")):
+        if os.path.isfile(c):
+            return c
+    return None
+
+
+def data_py_lines(data):
+    """The lines of a text as data.py reads them: Python's text file, universal newlines."""
+    return list(io.StringIO(data.decode("utf-8"), newline=None))
+
+
+def token_class(words, w, eos):
+    """The report's class of a token w (by_char: "space", "newline", "other"; a word
+    model's by_token: "punctuation", "eos", "other"; doc/measures.md)."""
+    if not words:
+        return "space" if w == " " else "newline" if w == "\n" else "other"
+    if eos:
+        return "eos"
+    punct = w != "" and all(
+        (0x20 < ord(ch) < 0x7F and not ch.isalnum()) or 0x2010 <= ord(ch) <= 0x205E
+        or ord(ch) in (0xA1, 0xA7, 0xAB, 0xB6, 0xB7, 0xBB, 0xBF) for ch in w)
+    return "punctuation" if punct else "other"
+
+
+def most_frequent(toks, count):
+    """The count + 1 most frequent tokens of toks (ties: the lower token first)."""
+    freq = {}
+    for t in toks:
+        freq[t] = freq.get(t, 0) + 1
+    return sorted(freq, key=lambda t: (-freq[t], t))[:count + 1]
+
+
 class Model:
-    def __init__(self, path, vocab_from=None, gru_reset=None, nonlinearity=None):
-        t, meta = read_safetensors(path)
+    def __init__(self, path, vocab_from=None, gru_reset=None, nonlinearity=None, words=None):
+        with open(path, "rb") as f:
+            zipped = f.read(2) == b"PK"
+        t, meta = read_torch(path) if zipped else read_safetensors(path)
         names, p = layer_names(t, path)
         self.L = len(names)
         # each layer's width (stacked cells may differ); H: theirs when they are all alike
@@ -119,11 +175,21 @@ class Model:
         self.out_w = t[out[0]] if out else None
         self.out_b = t.get(out[0].rsplit("weight", 1)[0] + "bias" + out[0].rsplit("weight", 1)[1],
                            np.zeros(self.V)) if out else None
-        self.params = sum(a.size for a in t.values())
+        self.params = meta.get("params") or sum(a.size for a in t.values())
         self.before = meta.get("gru_reset") == "before"
         if gru_reset is not None:
             self.before = gru_reset == "before"
-        if vocab_from is not None:
+        self.words = False
+        words = words or (beside_vocab(path) if "vocab" not in meta else None)
+        if words is not None:  # a word model (SPEC section 27): one token per line
+            with open(words, encoding="utf-8") as f:
+                self.vocab = f.read().split("\n")
+            if self.vocab and self.vocab[-1] == "":
+                self.vocab.pop()
+            self.words, self.bytes = True, False
+            self.index = {w: i for i, w in enumerate(self.vocab)}
+            self.eos, self.unk = self.index.get("<eos>"), self.index.get("<unk>")
+        elif vocab_from is not None:
             with open(vocab_from, "rb") as f:
                 chars = sorted(set(f.read().decode("utf-8", errors="ignore")))
             self.vocab = chars
@@ -139,6 +205,13 @@ class Model:
     def tokens(self, path):
         with open(path, "rb") as f:
             data = f.read()
+        if self.words:  # word_language_model's data.py, <unk> for a word not in it
+            out = []
+            for line in data_py_lines(data):
+                for w in line.split() + (["<eos>"] if self.eos is not None else []):
+                    out.append(self.index[w] if w in self.index else self.unk)
+            assert None not in out, "a word not in the vocabulary, and no <unk>"
+            return out
         if self.bytes:
             return list(data)
         idx = {c: i for i, c in enumerate(self.vocab)}
@@ -147,6 +220,36 @@ class Model:
 
     def code_point(self, tok):
         return ord(self.vocab[tok])
+
+    def token_text(self, tok):
+        """A token as the joined text shows it: a word model's <eos> a newline."""
+        return "\n" if self.words and tok == self.eos else self.vocab[tok]
+
+    def gap(self, a, b):
+        """The bytes between two tokens in the joined text: a space between words."""
+        return 1 if self.words and a != self.eos and b != self.eos else 0
+
+    def joined(self, toks):
+        """The steps' text joined, and each step's [start, end) in it (characters)."""
+        parts, spans, pos = [], [], 0
+        for i, t in enumerate(toks):
+            if i and self.gap(toks[i - 1], t):
+                parts.append(" ")
+                pos += 1
+            w = self.token_text(t)
+            parts.append(w)
+            spans.append((pos, pos + len(w)))
+            pos += len(w)
+        return "".join(parts), spans
+
+    def input_class(self, tok):
+        """The report's class of an input (by_char, a word model's by_token)."""
+        return token_class(self.words, self.vocab[tok], self.words and tok == self.eos)
+
+    def replacements(self, toks, count=64):
+        """The report's replacements: every token, or a word model's count + 1 most
+        frequent tokens of the text (ties: the lower token first)."""
+        return most_frequent(toks, count) if self.words else list(range(self.V))
 
     def x0(self, toks):
         """Layer 0's input for a batch of tokens: [B, D0]."""
@@ -521,9 +624,10 @@ def perturbation(m, wins, layer, L, horizon):
         c0 = [x[0] for x in c]
         orig = win[s:s + K + 1]
         edits = []
-        for v in range(m.V):
-            if v != orig[0]:
-                edits.append([v] + list(orig[1:]))
+        reps = m.rep_list
+        reps = [v for v in reps if v != orig[0]][:len(reps) - 1]
+        for v in reps:
+            edits.append([v] + list(orig[1:]))
         if not edits:
             continue
         for res in perturb(m, layer, h0, c0, orig, edits, K, units=False):
@@ -639,7 +743,7 @@ def rnn_report(m, wins, layer, L, horizon):
     return {"model": dict(model_entry(m, layer), nonlinearity="relu" if m.relu else "tanh",
                           nonlinearity_assumed=m.nonlin_assumed),
             "layer": layer, "positions": len(hs), "gates": {}, "units": None,
-            "saturation": {"h": sat}, "by_char": None,
+            "saturation": {"h": sat}, "by_token" if m.words else "by_char": None,
             "perturbation": pert, "loss": loss(m, wins), "unit_table": table}
 
 
@@ -654,6 +758,7 @@ def model_entry(m, layer):
 
 
 def report(m, toks, layer, N, L, horizon):
+    m.rep_list = m.replacements(toks)
     T = len(toks)
     H = m.Hs[layer]
     chunks = (T + L - 1) // L
@@ -684,7 +789,7 @@ def report(m, toks, layer, N, L, horizon):
             for gname, blk in zip(names, blocks):
                 vals[gname].append((w, arr[:, bi, blk * H:(blk + 1) * H]))
             carry_rows.append((w, arr[:, bi, H:2 * H]))
-            chars.append((w, [m.code_point(t) for t in wins[w]]))
+            chars.append((w, [m.input_class(t) for t in wins[w]]))
     order = lambda lst: [a for _, a in sorted(lst, key=lambda x: x[0])]
     carry = np.concatenate(order(carry_rows), axis=0)     # [positions, H]
     cps = [cp for cl in order(chars) for cp in cl]
@@ -709,9 +814,8 @@ def report(m, toks, layer, N, L, horizon):
              "below_half": int(np.sum(umean < 0.5)), "halflife_ge10": int(np.sum(uhl >= 10))}
     pos_mean = carry.mean(axis=1)
     by_char = {}
-    for key, test in (("space", lambda cp: cp == 32), ("newline", lambda cp: cp == 10),
-                      ("other", lambda cp: cp not in (32, 10))):
-        sel = np.array([test(cp) for cp in cps])
+    for key in (("punctuation", "eos", "other") if m.words else ("space", "newline", "other")):
+        sel = np.array([cl == key for cl in cps])
         cnt = int(sel.sum())
         by_char[key] = {"mean": float(pos_mean[sel].mean()) if cnt else None, "count": cnt}
 
@@ -735,7 +839,8 @@ def report(m, toks, layer, N, L, horizon):
             "gates": {g: {k: float(v) for k, v in d.items()} for g, d in gates.items()},
             "units": {k: (float(v) if isinstance(v, np.floating) else v)
                       for k, v in units.items()},
-            "saturation": sat, "by_char": by_char, "perturbation": pert,
+            "saturation": sat, "by_token" if m.words else "by_char": by_char,
+            "perturbation": pert,
             "loss": loss(m, wins), "unit_table": table}
 
 
@@ -754,11 +859,12 @@ def main():
     ap.add_argument("mode", choices=["report", "perturb"])
     add_report_options(ap)
     ap.add_argument("--vocab-from")
+    ap.add_argument("--vocab", help="a word model's vocabulary, one token per line")
     ap.add_argument("--gru-reset", choices=["before", "after"])
     ap.add_argument("--nonlinearity", choices=["tanh", "relu"])
     ap.add_argument("--edit", action="append", default=[])
     a = ap.parse_args()
-    m = Model(a.model, a.vocab_from, a.gru_reset, a.nonlinearity)
+    m = Model(a.model, a.vocab_from, a.gru_reset, a.nonlinearity, a.vocab)
     toks = m.tokens(a.text)
     if a.mode == "report":
         out = report(m, toks, a.layer, a.windows, a.window_len, a.horizon)

@@ -11,11 +11,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 TEXT = os.path.join(ROOT, "samples", "kjv-valid.txt")
+WORDS_TEXT = os.path.join(ROOT, "samples", "kjv-words-valid.txt")  # the word model's
 
 
-def model_path(name):
-    """samples/NAME.bin"""
-    return os.path.join(ROOT, "samples", name + ".bin")
+def model_path(name, ext=".bin"):
+    """samples/NAME.bin (the word model's NAME.pt)"""
+    return os.path.join(ROOT, "samples", name + ext)
 
 
 def fixtures(folder):

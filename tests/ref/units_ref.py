@@ -92,6 +92,14 @@ def mask(text, regex):
     return m, matches
 
 
+def step_mask(m, toks, regex):
+    """m_t for each step: 1 when any character of its token lies inside a match of the
+    steps' text joined (a word model's words by single spaces, <eos> a newline)."""
+    text, spans = m.joined(toks)
+    mk, matches = mask(text, regex)
+    return np.array([int(mk[a:b].any()) for a, b in spans], dtype=np.int64), matches
+
+
 def pearson(x, m):
     if np.all(x == x[0]) or np.all(m == m[0]):
         return None
@@ -101,8 +109,7 @@ def pearson(x, m):
 
 
 def units(m, toks, layer, regex, only):
-    text = "".join(m.vocab[t] for t in toks)
-    mk, _ = mask(text, regex)
+    mk, _ = step_mask(m, toks, regex)
     inside = int(mk.sum())
     if inside == 0 or inside == len(toks):
         raise SystemExit("units_ref: %r matches nothing or everything" % regex)
@@ -190,7 +197,40 @@ def select(m, toks, layer, a, b, name, theta):
             "matches": [{"from": f, "to": t} for f, t in matches]}
 
 
+def cut(w, n):
+    """The UTF-8 bytes w cut to at most n at a character's start."""
+    if len(w) <= n:
+        return w
+    while n > 0 and (w[n] & 0xC0) == 0x80:
+        n -= 1
+    return w[:n]
+
+
+def word_context(m, toks, s, T):
+    """A word model's context: the whole tokens within 40 bytes before step s (joined as the
+    text joins them), its own token (cut to 60 bytes), the tokens within 20 bytes after."""
+    size = lambda t: len(m.token_text(t).encode("utf-8"))
+    a, used = s, 0
+    while a > 0:
+        n = size(toks[a - 1]) + m.gap(toks[a - 1], toks[a])
+        if used + n > 40:
+            break
+        used, a = used + n, a - 1
+    out, at, length = b"", 0, 0
+    for t in range(a, min(T, s + 6)):
+        g = m.gap(toks[t - 1], toks[t]) if t > a else 0
+        if t > s and len(out) + g + size(toks[t]) > at + length + 20:
+            break
+        w = cut(m.token_text(toks[t]).encode("utf-8"), 60 if t == s else 40)
+        if t == s:
+            at, length = len(out) + g, len(w)
+        out += b" " * g + w
+    return out.decode("utf-8")
+
+
 def context(m, toks, s, T):
+    if m.words:
+        return word_context(m, toks, s, T)
     a = max(0, s - 20)
     b = min(T, s + 6)
     return "".join(m.vocab[t] for t in toks[a:b])
@@ -212,6 +252,13 @@ def profile(m, toks, all_toks, layer, unit, name):
     by = {}
     for t in range(n):
         by.setdefault(toks[t], []).append(x[t])
+    if m.words:  # the 20 most frequent tokens, by mean (ties: the lower token)
+        kept = sorted(by, key=lambda t: (-len(by[t]), t))[:20]
+        toks_kept = sorted(kept, key=lambda t: (-float(np.mean(by[t])), t))
+        words = [{"token": m.vocab[t], "mean": float(np.mean(by[t])), "count": len(by[t])}
+                 for t in toks_kept]
+        return {"unit": unit, "signal": name, "top": hits(order_hi), "bottom": hits(order_lo),
+                "by_token": words}
     chars = [{"char": m.vocab[tok], "mean": float(np.mean(v)), "count": len(v)}
              for tok, v in by.items()]
     chars.sort(key=lambda c: (-c["mean"], ord(c["char"])))
