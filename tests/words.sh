@@ -1,5 +1,5 @@
 #!/bin/sh
-# Word models (SPEC section 27) on the fixtures of tests/fixtures/words (made by
+# Word models (doc/usage.md, "Word models") on the fixtures of tests/fixtures/words (made by
 # tests/ref/make_words_fixtures.py): the dump, token by token, against the float64 recurrence
 # checked against nn.LSTM / nn.GRU (every value within 2e-6 * max(1, |ref|), the
 # probabilities within 1e-5 * max(1e-6, p)); the same model as the example saves it whole

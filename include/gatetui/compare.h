@@ -19,7 +19,7 @@ typedef struct gt_compare_col {
     int hidden, K, ge10, ge10_measured; /* hidden: the units of the report's layer */
     double loss;        /* nats per character (a word model's: per token); NAN without a
                          * readout */
-    int words;          /* a word model (SPEC section 27) */
+    int words;          /* a word model (doc/usage.md, "Word models") */
     double mean, left, right; /* the carry gate's mean, fractions below 0.1, above 0.9 */
     double hl_median, hl_max; /* the units' half-lives from their mean carry gate */
     double hl_measured, hl_linearized, hl_forget_only; /* an edit's, of the carried state

@@ -60,7 +60,7 @@ typedef struct gt_model {
     uint32_t *lookup_cp; /* [lookup_n] sorted code points, and their tokens */
     uint16_t *lookup_tok;
     int lookup_n;        /* V less the tokens no character maps to */
-    /* A word model (SPEC section 27, doc/model-files.md "Word models"): its tokens are
+    /* A word model (doc/model-files.md, "Word models"): its tokens are
      * words, the text is split on white space. vocab_cp is then GT_NOCHAR_CP for every
      * token and lookup_n 0: no character is a token. */
     int words;

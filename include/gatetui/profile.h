@@ -2,7 +2,7 @@
  * signal over the steps of one run from the zero state, the PROFILE_TOP steps of highest
  * and of lowest value (ties: the earlier step first), each with its context, and the mean
  * value by input character with its count, highest first (ties by code point). A word
- * model's (SPEC section 27): by token, the PROFILE_TOKENS most frequent ones (ties by
+ * model's (doc/usage.md, "Word models"): by token, the PROFILE_TOKENS most frequent ones (ties by
  * token), the context in whole tokens. */
 #ifndef GATETUI_PROFILE_H
 #define GATETUI_PROFILE_H

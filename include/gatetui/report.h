@@ -47,7 +47,7 @@ void report_options_init(gt_report_options *o);
 #define REPORT_MAX_GATES 3
 #define REPORT_MAX_K 8   /* k = 0, 1, 2, 4, 8, 16, 32, 64 */
 /* The classes of inputs the carry gate is averaged by: a space, a newline, the others; a
- * word model's (SPEC section 27) punctuation, <eos>, the others. */
+ * word model's (doc/usage.md, "Word models") punctuation, <eos>, the others. */
 enum { REPORT_SPACE, REPORT_NEWLINE, REPORT_OTHER };
 
 

@@ -26,7 +26,7 @@ static int word_token(const gt_model *m, const char *arg, const char *w, int *to
 }
 
 /* "S:C": a step and one character of m's vocabulary; a word model's "S:W", a step and a
- * token of its vocabulary (SPEC section 27). */
+ * token of its vocabulary (doc/usage.md, "Word models"). */
 static int editarg_parse(const gt_model *m, const char *arg, size_t steps, size_t *step,
                          int *tok, gt_error *e)
 {

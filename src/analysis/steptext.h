@@ -2,7 +2,7 @@
  * bytes mode (a model with 256 tokens and no vocabulary) a token is a byte: as read (raw,
  * so that bytes of UTF-8 join back into their characters) or shown as the code point of the
  * same number (always valid UTF-8). A word model's token is its word, "<eos>" a newline, and
- * the steps join with single spaces between words (SPEC section 27, text_token_gap). */
+ * the steps join with single spaces between words (doc/usage.md, "Word models"; text_token_gap). */
 #ifndef GATETUI_STEPTEXT_H
 #define GATETUI_STEPTEXT_H
 

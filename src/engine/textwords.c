@@ -1,4 +1,4 @@
-/* A word model's text (SPEC section 27, doc/model-files.md "Word models"), split as the
+/* A word model's text (doc/model-files.md, "Word models"), split as the
  * word_language_model example's data.py splits it: line by line (a line ends at "\n",
  * "\r\n" or "\r", as Python reads a text file), each line on white space (str.split()),
  * then "<eos>" when the vocabulary has it; a word not in the vocabulary is "<unk>" when it

@@ -1,5 +1,5 @@
 /* A token named by its text, as edits name them in the edits' list and a session file
- * (doc/usage.md, "Edits"): a word model's word (SPEC section 27), another model's one
+ * (doc/usage.md, "Edits"): a word model's word (doc/usage.md, "Word models"), another model's one
  * character in UTF-8. */
 #include "config.h"
 

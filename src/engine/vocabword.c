@@ -1,4 +1,4 @@
-/* A word model's vocabulary (SPEC section 27, doc/model-files.md "Word models"): its tokens'
+/* A word model's vocabulary (doc/model-files.md, "Word models"): its tokens'
  * texts kept with the model, the look-up of a word, and the tokens "<eos>" and "<unk>". */
 #define _GNU_SOURCE /* qsort_r */
 #include "config.h"

@@ -55,7 +55,7 @@ typedef struct fig_where {
     size_t steps;
     int layer;
     const char *what;
-    int words; /* 1: a word model's text (SPEC section 27): a step is a token */
+    int words; /* 1: a word model's text (doc/usage.md, "Word models"): a step is a token */
 } fig_where;
 
 /* perturbation: each model's curves (doc/measures.md, "Perturbation"), k = 0..K, drawn

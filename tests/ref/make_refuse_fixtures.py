@@ -174,7 +174,7 @@ def tokens():
     itos = word_vocab(5000)
     torch.save({"model_state_dict": lstm_sd(5000, 2, 2, readout=False), "itos": itos},
                os.path.join(OUT, "word_lstm.pt"))
-    # a word model (SPEC section 27): read a word at a time, listed in ACCEPTED by main
+    # a word model (doc/usage.md, "Word models"): read a word at a time, listed in ACCEPTED by main
     pieces = ["th", "he", "in", "er", "an", "re", "on", "at", "en", "nd", "ti", "es", "or", "te",
               "of", "ed", "is", "it", "al", "ar", "st", "to", "nt", "ng", "se", "ha"]
     bpe = [chr(c) for c in range(256)] + pieces

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Word-model fixtures for gatetui (SPEC section 27): small random models of PyTorch's
+"""Word-model fixtures for gatetui (doc/usage.md, "Word models"): small random models of PyTorch's
 word_language_model example (samples/word_model.py's RNNModel: encoder, rnn, decoder), a
 word vocabulary, a text, and PyTorch's values.
 

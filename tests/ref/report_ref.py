@@ -181,7 +181,7 @@ class Model:
             self.before = gru_reset == "before"
         self.words = False
         words = words or (beside_vocab(path) if "vocab" not in meta else None)
-        if words is not None:  # a word model (SPEC section 27): one token per line
+        if words is not None:  # a word model (doc/usage.md, "Word models"): one token per line
             with open(words, encoding="utf-8") as f:
                 self.vocab = f.read().split("\n")
             if self.vocab and self.vocab[-1] == "":
