@@ -1,5 +1,5 @@
 #!/bin/sh
-# The screen on a word model (doc/usage.md, "Word models") in a real terminal (tmux on a private server
+# The screen on a word model (doc/usage.md) in a real terminal (tmux on a private server
 # at 100x30), the LSTM of tests/fixtures/words: the header names the token at the cursor
 # and the loss per token; the strip shows the tokens apart by single spaces, <eos> as ↵
 # ending its row, the cursor under the whole token; e asks for a token at a prompt that

@@ -195,7 +195,7 @@ for extra in "--step 3" "--layer 0" "--edit 3:a" "--ablate 0:1" "--vocab-from $t
     check $? "--session with $extra: exit 2 ($(head -1 "$work/err"))"
 done
 
-# A word model's edits (doc/usage.md, "Word models"), the word sample at full length: --edit S:W, and
+# A word model's edits (doc/usage.md), the word sample at full length: --edit S:W, and
 # the list naming each token by its word at its offset in the tokens joined (w's list: the
 # first line's words are all in the vocabulary but Bethlehemjudah, read as <unk>), <eos> a
 # token like any other

@@ -163,7 +163,7 @@ looks u.pdf 900 400
 looks u.png 900 400
 pdf_says u.pdf "Unit 5's h at steps 43,135 to 43,234, the text beneath"
 
-# --- a word model (doc/usage.md, "Word models"): the word sample over its held-out words; a step is a
+# --- a word model (doc/usage.md): the word sample over its held-out words; a step is a
 # token: the unit figure's tokens (beneath 24 steps or fewer), bits and exponents per token
 W=$S/kjv-words.pt WT=$S/kjv-words-valid.txt
 fig "unit 89 of the word sample, steps 0..23" wu.pdf unit --unit 89 --from 0 --to 23 "$W" "$WT"

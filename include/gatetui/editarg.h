@@ -1,6 +1,6 @@
 /* Edits as the command line gives them (doc/usage.md, "Steps" and "Edits"): S:C, the step S
  * of the text (counted from 0 over the in-vocabulary characters) and the one character C of
- * the model's vocabulary put there, for a word model (doc/usage.md, "Word models") S:W, a token W of its
+ * the model's vocabulary put there, for a word model (doc/usage.md) S:W, a token W of its
  * vocabulary ("<eos>" among them); or a file of them, the list the screen's w writes beside
  * the edited text (one line an edit: the step, its byte offset in the text, the character
  * or token before and after). Every mode that takes edits parses them here, into one list in

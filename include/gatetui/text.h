@@ -1,6 +1,6 @@
 /* The text a model reads: UTF-8 split into code points; the characters in the vocabulary
  * are the time steps, the others are kept for display but not fed to the model. A word
- * model's text (doc/usage.md, "Word models") is split into words as its training split it, and what is
+ * model's text (doc/usage.md) is split into words as its training split it, and what is
  * kept for display is its tokens joined by single spaces, "<eos>" as a newline: a step is
  * then a token, at its own offset in those bytes. */
 #ifndef GATETUI_TEXT_H

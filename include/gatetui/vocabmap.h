@@ -13,7 +13,7 @@
  * when the two orders are the same. GT_EINPUT, naming the characters that differ, when the
  * two vocabularies do not hold the same characters. Tokens no character maps to ("<unk>")
  * are matched in the order they come; their numbers may differ, since no text holds them.
- * Word models (doc/usage.md, "Word models") must hold the same words, "<unk>" and "<eos>" among them; a
+ * Word models (doc/usage.md) must hold the same words, "<unk>" and "<eos>" among them; a
  * word model and a character model are refused. */
 int vocab_map(const gt_model *ref, const gt_model *m, uint16_t **map, gt_error *e);
 

@@ -221,7 +221,7 @@ static int refuse_count(const gt_model *m, const char *lead, size_t count, size_
                    tail);
 }
 
-/* Whether v's tokens are words (doc/usage.md, "Word models"): more than the special tokens are longer
+/* Whether v's tokens are words (doc/usage.md): more than the special tokens are longer
  * than one character. A sub-word vocabulary (2% or more of its tokens marked as pieces, or
  * more tokens of one character than longer ones: a character vocabulary with merged
  * pieces), and words with --tokens chars, are refused: stepping them so would compute

@@ -10,7 +10,7 @@
 #include "figure/figdoc.h"
 
 #define FIG_UNIT_TEXT 120   /* the most steps whose characters are written beneath */
-#define FIG_UNIT_WORDS 24   /* a word model's: the most steps whose tokens are (doc/usage.md, "Word models") */
+#define FIG_UNIT_WORDS 24   /* a word model's: the most steps whose tokens are (doc/usage.md) */
 #define FIG_UNIT_WIDTH 900.0
 #define DUMP_DIGITS 9       /* the dump's, whose values these are (doc/usage.md, "--dump") */
 

@@ -1,4 +1,4 @@
-/* A word model's text strip (doc/usage.md, "Word models"): its rows laid out from its steps, not from
+/* A word model's text strip (doc/usage.md): its rows laid out from its steps, not from
  * the text's bytes, each token as edited shown whole (a token wider than the row cut at its
  * end), tokens apart by a space, "<eos>" as ↵ ending its row. draw_striprows.c lays out
  * the rows from these as it does a character model's from the bytes (draw_striprows.h).

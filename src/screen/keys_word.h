@@ -1,4 +1,4 @@
-/* A word model's edit (doc/usage.md, "Word models"): e asks for a token of the vocabulary at a prompt,
+/* A word model's edit (doc/usage.md): e asks for a token of the vocabulary at a prompt,
  * Tab completes what is typed, Enter replaces the token under the cursor (keys_run.c). */
 #ifndef GATETUI_SCREEN_KEYS_WORD_H
 #define GATETUI_SCREEN_KEYS_WORD_H

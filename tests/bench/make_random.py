@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a random character-level LSTM, GRU or plain tanh RNN model file for the benchmarks.
 Usage: make_random.py OUT lstm|gru|rnn H [V] [LAYERS] [D] [--words TEXT]
-With --words, a word model (doc/usage.md, "Word models"): the vocabulary <unk>, <eos>, w2 .. w(V-1) in
+With --words, a word model (doc/usage.md): the vocabulary <unk>, <eos>, w2 .. w(V-1) in
 OUT's stem .vocab.txt beside it, and TEXT a text of 10,000 of its words in lines of 20,
 drawn with Zipf's law (the word of rank r with probability proportional to 1/r)."""
 import os
