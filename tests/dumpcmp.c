@@ -33,6 +33,7 @@ typedef struct {
     char *buf;
     size_t len, pos;
     unsigned long line;
+    char *tmp; /* a field being unquoted: as long as the file, allocated once */
 } csv;
 
 static char *read_file(const char *path, size_t *len)
@@ -106,11 +107,11 @@ static int next_record(csv *c, record *r)
     r->line = c->line;
     if (c->pos >= c->len)
         return 0;
-    char *tmp = malloc(c->len - c->pos + 1);
-    if (!tmp) {
+    if (!c->tmp && !(c->tmp = malloc(c->len + 1))) {
         printf("# out of memory\n");
         return -1;
     }
+    char *tmp = c->tmp;
     for (;;) {
         size_t n = 0;
         if (c->pos < c->len && c->buf[c->pos] == '"') {
@@ -164,10 +165,8 @@ static int next_record(csv *c, record *r)
         }
         /* a comma: another field follows */
     }
-    free(tmp);
     return 1;
 bad:
-    free(tmp);
     free_record(r);
     return -1;
 }
@@ -406,7 +405,7 @@ int main(int argc, char **argv)
         }
         *(i == 3 ? &tol : &floor_) = v;
     }
-    csv e = {argv[1], NULL, 0, 0, 1}, a = {argv[2], NULL, 0, 0, 1};
+    csv e = {argv[1], NULL, 0, 0, 1, NULL}, a = {argv[2], NULL, 0, 0, 1, NULL};
     e.buf = read_file(e.path, &e.len);
     a.buf = read_file(a.path, &a.len);
     int fail = 1;
@@ -418,5 +417,7 @@ int main(int argc, char **argv)
     }
     free(e.buf);
     free(a.buf);
+    free(e.tmp);
+    free(a.tmp);
     return fail;
 }
