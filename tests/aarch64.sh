@@ -3,9 +3,9 @@
 # Debian's cross compiler and runs the engine's tests there under qemu-user: the unit tests
 # of the model, the kernels (there the plain C set alone, vectorised by the compiler for
 # NEON), the statistics, the perturbation, the Jacobian, the dynamics, the layout and the
-# screen's surface, and every fixture's dump against PyTorch (tests/golden.sh), malformed
-# files (tests/malformed.sh) and the whole sample runs against float64 (tests/t_longrun).
-# tests/t_trace, the background pass's threads, is left out: under the emulator it takes
+# screen's surface, and every fixture's dump against PyTorch (tests/cli/dump.sh), malformed
+# files (tests/cli/malformed.sh) and the whole sample runs against float64 (tests/samples/t_longrun).
+# tests/unit/t_trace, the background pass's threads, is left out: under the emulator it takes
 # ten minutes and computes nothing the others do not. Prints the automake summary.
 # Debian 12 on x86-64, as root or with sudo; installs what it needs (the arm64 libraries
 # through multiarch). Run from the top of the tree; not part of make check.
@@ -35,7 +35,7 @@ PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
 make -j"$(nproc)" >/dev/null 2>&1
 make -j"$(nproc)" check TESTS= >/dev/null 2>&1 # the test programs, built, not run
 # the programs the scripts run, each through the emulator
-for p in gatetui tests/dumpcmp; do
+for p in gatetui tests/lib/dumpcmp; do
     mv "$p" "$p.aarch64"
     printf '#!/bin/sh\nexec qemu-aarch64 "$0.aarch64" "$@"\n' >"$p"
     chmod +x "$p"
@@ -44,7 +44,7 @@ QEMU_LD_PREFIX=/ # the arm64 libraries of multiarch, under /usr/lib/aarch64-linu
 export QEMU_LD_PREFIX
 file gatetui.aarch64 | sed 's/,.*//'
 echo "kernel sets: $(./gatetui --kernels | tr '\n' ' ')"
-make -j"$(nproc)" check LOG_COMPILER=qemu-aarch64 TESTS="tests/t_model tests/t_kernels \
-    tests/t_pickle tests/t_stats tests/t_perturb tests/t_jacobian tests/t_dynamics \
-    tests/t_layout tests/t_surface tests/golden.sh tests/malformed.sh tests/t_longrun" \
+make -j"$(nproc)" check LOG_COMPILER=qemu-aarch64 TESTS="tests/unit/t_model tests/unit/t_kernels \
+    tests/unit/t_pickle tests/unit/t_stats tests/unit/t_perturb tests/unit/t_jacobian tests/unit/t_dynamics \
+    tests/unit/t_draw_layout tests/unit/t_draw_surface tests/cli/dump.sh tests/cli/malformed.sh tests/samples/t_longrun" \
     2>&1 | grep -E '^(FAIL|ERROR|XPASS)|^# [A-Z]+:' || true

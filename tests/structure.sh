@@ -2,7 +2,7 @@
 # The structure check (tools/structure.sh): first on a small tree made here with one breach
 # of each rule, which it must report each of (and nothing of the clean files); then on
 # gatetui's own sources, where it must find none.
-. "$top_srcdir/tests/tap.sh"
+. "$top_srcdir/tests/lib/tap.sh"
 check_sh=$top_srcdir/tools/structure.sh
 [ -x "$check_sh" ] || bail "$check_sh is missing"
 CC=${CC:-cc}

@@ -6,7 +6,7 @@
  * that stay apart for colour-blind readers and in grey (Okabe and Ito's), and dashes and
  * markers besides, so that no series depends on its colour alone.
  *
- * What the SVG holds, so that a test can find it (tests/figure.sh): every stroke of a
+ * What the SVG holds, so that a test can find it (tests/samples/figure.sh): every stroke of a
  * series' line is one path in its colour, dash and PLOT_LINE_WIDTH, and its legend sample
  * another; error bars are strokes PLOT_BAR_WIDTH wide, the axes' frame and ticks black
  * strokes PLOT_AXIS_WIDTH wide, the grid grey ones PLOT_GRID_WIDTH wide, reference lines

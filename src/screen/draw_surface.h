@@ -53,7 +53,7 @@ typedef struct gt_cell {
 
 /* A text surf_text cut short (at its width or the surface's edge): where the first cell not
  * drawn is, the end of what was drawn and the start of what was left out. What a frame cut
- * is kept so that it can be checked: a number is never cut (doc/screen.md, tests/t_cut.c). */
+ * is kept so that it can be checked: a number is never cut (doc/screen.md, tests/samples/t_cut.c). */
 typedef struct gt_clip {
     int x, y;
     char drawn[24], dropped[24];

@@ -6,7 +6,14 @@
 
 #include "screen/frame.h"
 #include "screen/help.h"
-#include "screen/panel.h"
+#include "screen/panel_cellhid.h"
+#include "screen/panel_frame.h"
+#include "screen/panel_gates.h"
+#include "screen/panel_header.h"
+#include "screen/panel_perturb.h"
+#include "screen/panel_status.h"
+#include "screen/panel_strip.h"
+#include "screen/panel_unit.h"
 #include "screen/sheet.h"
 
 static void too_small(gt_surface *s)

@@ -3,7 +3,7 @@
  * tests again which key it was; what it does, as the help box lists it. And how the screen
  * names keys (gt_keyname) in the status line's hints and in the panels' notes: the names of
  * the panels' keys are here, data calling nothing, so that a panel names a key without
- * reaching the handlers; tests/t_keydoc holds every name to the keys its line binds. */
+ * reaching the handlers; tests/unit/t_keydoc holds every name to the keys its line binds. */
 #ifndef GATETUI_KEYS_LINE_H
 #define GATETUI_KEYS_LINE_H
 
@@ -36,7 +36,7 @@ typedef struct gt_keybind {
 /* How the screen names a key, or a line's keys together ("↑↓", "PgUp/Dn", "r Esc"). */
 typedef struct gt_keyname {
     gt_keybind of;         /* the key it stands for: its words name keys that the line
-                            * bound to this key binds too (tests/t_keydoc) */
+                            * bound to this key binds too (tests/unit/t_keydoc) */
     const char *text;      /* with Unicode glyphs */
     const char *ascii;     /* without them (NULL: text) */
     int layers;            /* hinted only for a model of more than one layer */

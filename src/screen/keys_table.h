@@ -2,7 +2,7 @@
  * own file (sheet.h). Each line binds its keys to its handler, each with an argument. Which
  * line a key goes to where the screen is (keys_line_for), the status line's hints
  * (keys_hints) and the help box's lines (keys_help_lines) are all read from it, and
- * tests/t_keydoc holds gatetui.1's KEYS, doc/screen.md's Keys and README.md's Keys to it,
+ * tests/unit/t_keydoc holds gatetui.1's KEYS, doc/screen.md's Keys and README.md's Keys to it,
  * and every name of a key in a hint or a note to the keys its line binds. */
 #ifndef GATETUI_KEYS_TABLE_H
 #define GATETUI_KEYS_TABLE_H

@@ -11,7 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "screen/panel.h"
+#include "screen/panel_cellhid.h"
+#include "screen/panel_frame.h"
 #include "screen/draw_plot.h"
 
 /* The line under the plot: what the dots of the cell kind say (counts as the report's). */

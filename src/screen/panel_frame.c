@@ -7,7 +7,7 @@
 #include <wchar.h>
 
 #include "gatetui/utf8.h"
-#include "screen/panel.h"
+#include "screen/panel_frame.h"
 
 void panel_frame(gt_surface *s, gt_rect r, const char *title, const char *note, gt_rect *inner)
 {

@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "gatetui/stats.h"
-#include "screen/panel.h"
+#include "screen/panel_gates.h"
+#include "screen/panel_frame.h"
 #include "screen/draw_plot.h"
 
 /* The grid from the layout, and which gates the bars show. */

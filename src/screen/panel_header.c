@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "gatetui/report.h"
-#include "screen/panel.h"
+#include "screen/panel_header.h"
+#include "screen/panel_frame.h"
 
 /* Text from x, cut before end after its last whole word with an ellipsis when it does not
  * fit (panel_line). */

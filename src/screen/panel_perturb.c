@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "screen/panel.h"
+#include "screen/panel_perturb.h"
+#include "screen/panel_frame.h"
 #include "screen/draw_logplot.h"
 #include "screen/draw_plot.h"
 

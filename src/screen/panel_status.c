@@ -7,7 +7,8 @@
 
 #include "screen/keys_table.h"
 #include "screen/keys_word.h"
-#include "screen/panel.h"
+#include "screen/panel_status.h"
+#include "screen/panel_frame.h"
 #include "screen/draw_plot.h"
 
 #define UP_HIST "Up: earlier"

@@ -11,7 +11,8 @@
 
 #include "gatetui/signals.h"
 #include "gatetui/utf8.h"
-#include "screen/panel.h"
+#include "screen/panel_strip.h"
+#include "screen/panel_frame.h"
 #include "screen/draw_striprows.h"
 
 /* The shade of step s: by the selected unit's tanh c (h), by the probe's probability p as

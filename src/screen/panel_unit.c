@@ -9,7 +9,8 @@
 
 #include "gatetui/signals.h"
 #include "gatetui/stats.h"
-#include "screen/panel.h"
+#include "screen/panel_unit.h"
+#include "screen/panel_frame.h"
 #include "screen/draw_plot.h"
 
 #define HIST_MAX 512

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "screen/draw_plot.h"
-#include "screen/panel.h"
+#include "screen/panel_frame.h"
 #include "screen/sheet.h"
 
 /* s's place in v's table, or -1. */

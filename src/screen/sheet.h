@@ -63,9 +63,9 @@ typedef struct gt_sheet {
     /* its status line's hints in the state v is in; NULL: the panels' hints */
     const gt_hint *(*hints)(const gt_view *v);
     const gt_hint *const *contexts; /* every list hints() gives, NULL-terminated (for
-                                     * tests/t_keydoc) */
+                                     * tests/unit/t_keydoc) */
     const gt_keyname *const *names; /* the names of keys its notes show, NULL-terminated
-                                     * (tests/t_keydoc holds them to its lines) */
+                                     * (tests/unit/t_keydoc holds them to its lines) */
     const gt_keyline *keys;  /* its lines of the key table: those of keys NULL or `here`
                               * apply only while it is up and are found before the
                               * others; the rest (the key that opens it) everywhere, listed

@@ -18,7 +18,7 @@
 
 #include "gatetui/report.h"
 #include "screen/draw_logplot.h"
-#include "screen/panel.h"
+#include "screen/panel_frame.h"
 #include "screen/sheet_derivative.h"
 
 /* How its notes and hints name its keys. */

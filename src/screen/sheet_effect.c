@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "screen/panel.h"
+#include "screen/panel_frame.h"
 #include "screen/sheet_effect.h"
 
 static const gt_keyname scroll_hint = {KB_SYM(K_UP, 0), "↑↓", "j/k", 0};

@@ -11,7 +11,7 @@
 #include "gatetui/report.h"
 #include "gatetui/signals.h"
 #include "screen/draw_plot.h"
-#include "screen/panel.h"
+#include "screen/panel_frame.h"
 #include "screen/sheet_profile.h"
 
 /* How its notes and hints name its keys. */

@@ -12,7 +12,7 @@
 #include "gatetui/compare.h"
 #include "gatetui/report.h"
 #include "screen/draw_plot.h"
-#include "screen/panel.h"
+#include "screen/panel_frame.h"
 #include "screen/sheet_report.h"
 
 /* The most models the table compares. */

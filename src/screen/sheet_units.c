@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "analysis/unittable.h"
-#include "screen/panel.h"
+#include "screen/panel_frame.h"
 #include "screen/sheet_report.h"
 #include "screen/sheet_units.h"
 

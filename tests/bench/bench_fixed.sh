@@ -2,7 +2,7 @@
 # gatetui --fixed-points against its PyTorch float64 peer (tests/bench/fixed_torch.py: every
 # start at once, the batch's Jacobians written out, torch.linalg.solve on the batch) on the
 # same work: the sample models under a held space, the same starts (STARTS, default 16, from
-# the first 5,000 steps of kjv-valid.txt); the points checked equal (tests/reportcmp, 1e-6),
+# the first 5,000 steps of kjv-valid.txt); the points checked equal (tests/lib/reportcmp, 1e-6),
 # the median of RUNS runs (default 3) of each and their ratio printed (the peer's time is
 # from its run's start to its points, without loading), and the share of the double FMA
 # peak reached by the Newton steps' solves. Run from the build directory:
@@ -31,7 +31,7 @@ for m in kjv-lstm kjv-gru; do
             --char ' ' --starts "$starts" >"$out/t.json" 2>>"$out/t.times" || exit 1
         i=$((i + 1))
     done
-    if ./tests/reportcmp --tol 1e-6,0 "$out/t.json" "$out/g.json" >"$out/diff" 2>&1; then
+    if ./tests/lib/reportcmp --tol 1e-6,0 "$out/t.json" "$out/g.json" >"$out/diff" 2>&1; then
         same=equal
     else
         same="DIFFERENT: $(head -5 "$out/diff")"

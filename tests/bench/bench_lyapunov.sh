@@ -1,7 +1,7 @@
 #!/bin/sh
 # gatetui --lyapunov against its PyTorch float64 peer (tests/bench/lyapunov_torch.py) on the
 # same work: the sample models over kjv-valid.txt, 32 modes, 5,000 steps; the exponents
-# checked equal (tests/reportcmp, 1e-6), the medians of RUNS runs (default 3) of each, one
+# checked equal (tests/lib/reportcmp, 1e-6), the medians of RUNS runs (default 3) of each, one
 # after the other, and their ratio printed (the peer's time is its spectrum alone, without
 # loading), with the share of the double FMA peak reached. Then the median of RUNS times of
 # --spectrum at H = 256 (the sample LSTM's state: 512 numbers), and of the derivative view's
@@ -27,7 +27,7 @@ for m in kjv-lstm kjv-gru; do
         echo "$a $b" | awk '{ print $2 - $1 }' >>"$out/g.times"
         $py "$top/tests/bench/lyapunov_torch.py" "$top/samples/$m.bin" "$top/samples/kjv-valid.txt" \
             >"$out/t.json" 2>>"$out/t.times" || exit 1
-        ./tests/reportcmp --tol 1e-6,0 "$out/t.json" "$out/g.json" >"$out/diff" 2>&1 ||
+        ./tests/lib/reportcmp --tol 1e-6,0 "$out/t.json" "$out/g.json" >"$out/diff" 2>&1 ||
             same="DIFFERENT: $(cat "$out/diff")"
     done
     g=$(median <"$out/g.times")

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Times `gatetui --report --json` against the float64 numpy reference tests/ref/report_ref.py
 # on the same model, text and options (best of REPS runs each), checks that they agree
-# (tests/reportcmp, built here if it is not yet, with the bounds of tests/report.sh), and
+# (tests/lib/reportcmp, built here if it is not yet, with the bounds of tests/cli/report.sh), and
 # prints the ratio and the share of the float32 FMA peak gatetui's products reached. Run from a configured and built tree (./build.sh); not part of make check.
 #   tests/bench/bench_report.sh MODEL TEXT [REPS] [--windows N ...]
 # Example: tests/bench/bench_report.sh samples/kjv-lstm.bin samples/kjv-train.txt 3
@@ -13,7 +13,7 @@ reps=${3:-3}
 top=$(dirname "$0")/../..
 . "$top/tests/bench/machine.sh"
 machine_line "$top/gatetui"
-make -s -C "$top" tests/reportcmp
+make -s -C "$top" tests/lib/reportcmp
 py=${PYTHON:-/usr/bin/python3}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -33,7 +33,7 @@ tc=$(best "$top/gatetui" --report --json "$@" "$model" "$text")
 cp "$out/last.json" "$out/c.json"
 tr=$(best "$py" "$top/tests/ref/report_ref.py" report "$@" "$model" "$text")
 cp "$out/last.json" "$out/ref.json"
-if "$top/tests/reportcmp" "$out/ref.json" "$out/c.json" >"$out/diff"; then
+if "$top/tests/lib/reportcmp" "$out/ref.json" "$out/c.json" >"$out/diff"; then
     agree="agree"
 else
     agree="DISAGREE: $(head -3 "$out/diff")"

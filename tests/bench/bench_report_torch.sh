@@ -4,7 +4,7 @@
 # prints the medians, their ratio, the floating-point operations of the report's matrix
 # products per second of gatetui's wall time, and this machine's float32 FMA peak
 # (tests/bench/probe.c) on one and on every processor. Checks that the two reports agree
-# (tests/reportcmp, built here if it is not yet, with RTOL 1e-5: PyTorch computes all of it,
+# (tests/lib/reportcmp, built here if it is not yet, with RTOL 1e-5: PyTorch computes all of it,
 # the perturbation curves too, in float32, and 1e-5 of a value's size is what a float32
 # computation keeps to against float64; gatetui's curves are double precision). Run from
 # the top of a configured and built tree (./build.sh); not part of make check. A word model
@@ -22,7 +22,7 @@ bin=${GATETUI:-$top/gatetui} # the gatetui binary timed
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 ${CC:-cc} -O2 "$top/tests/bench/probe.c" -lpthread -o "$out/probe"
-make -s -C "$top" tests/reportcmp
+make -s -C "$top" tests/lib/reportcmp
 threads=${GATETUI_THREADS:-$(nproc)}
 export OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$threads # PyTorch's BLAS
 . "$top/tests/bench/machine.sh"
@@ -61,7 +61,7 @@ json.dump(common(c, t, ""), open(sys.argv[1], "w"))
 print(", ".join(left))
 PY
 )
-if "$top/tests/reportcmp" "$out/c.json" "$out/t.json" 1e-5 >"$out/diff"; then
+if "$top/tests/lib/reportcmp" "$out/c.json" "$out/t.json" 1e-5 >"$out/diff"; then
     agree="agree: $(tail -1 "$out/diff")${left:+; not computed by the peer: $left}"
 else
     agree="differ: $(head -2 "$out/diff" | tr '\n' ' ')"

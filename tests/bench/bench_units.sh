@@ -4,7 +4,7 @@
 # REPS alternated runs and their ratios; then `gatetui --units` itself and the batched
 # PyTorch computation of the same correlations (tests/bench/units_torch.py) over
 # TORCH_STEPS steps, alternated, medians of TREPS, their ratio, and the two results
-# compared (tests/findcmp). Needs Debian's python3-torch (/usr/bin/python3). Not part of
+# compared (tests/lib/findcmp). Needs Debian's python3-torch (/usr/bin/python3). Not part of
 # make check: the machines are shared and noisy, so it prints medians and ratios only, and
 # the share of the float32 FMA peak the stepping's products reached.
 #   tests/bench/bench_units.sh [MODEL [REGEX [STEPS [REPS [TORCH_STEPS [TREPS]]]]]]
@@ -73,7 +73,7 @@ done
 g=$(med "$work/tg") t=$(med "$work/tt") tp=$(med "$work/tp")
 printf 'over %s steps, medians of %s: gatetui --units %s s (the whole command), PyTorch %s s (%s s without reading the model and the text): %.1fx\n' \
     "$tsteps" "$treps" "$g" "$t" "$tp" "$(echo "$tp / $g" | bc -l)"
-if "$top/tests/findcmp" units "$work/t.json" "$work/g.json" >"$work/diff"; then
+if "$top/tests/lib/findcmp" units "$work/t.json" "$work/g.json" >"$work/diff"; then
     echo "the two agree (every r and mean within 1e-4)"
 else
     echo "the two differ:"

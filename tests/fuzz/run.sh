@@ -46,7 +46,7 @@ both) half=$(((secs + 1) / 2)) ;;
 esac
 if [ "$target" = model ] || [ "$target" = both ]; then
     build model
-    run model "$half" 'tests/fuzz/corpus/*' 'tests/malformed/*.safetensors' \
+    run model "$half" 'tests/fuzz/corpus/*' 'tests/cli/malformed/*.safetensors' \
         'tests/fixtures/*.safetensors' 'tests/fixtures/torch/*.pt' 'tests/fixtures/files/*.pt' \
         'tests/fixtures/files/*.npz'
 fi

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The shipped samples written as the files users have (tests/files_samples.sh): run with a
+"""The shipped samples written as the files users have (tests/samples/files_samples.sh): run with a
 Python that has torch and numpy (Debian: /usr/bin/python3), OUTDIR the folder to write:
 
     /usr/bin/python3 tests/ref/convert_samples.py OUTDIR

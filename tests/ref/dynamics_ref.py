@@ -15,13 +15,13 @@ below as they were), the step run again; the eigenvalues: numpy's eigvals, by mo
 sets the state J_1 is taken from; J_t, t = 1..N, at the text's step t, written out as
 matrices (layer_step, below) and checked against the central differences every K steps
 (--check, default 1); numpy's QR of J_t Q_(t-1), the signs making diag R >= 0, the means of
-ln R_t,ii over t = W+1..N, and their condition for tests/reportcmp.
+ln R_t,ii over t = W+1..N, and their condition for tests/lib/reportcmp.
 
 The fixed points under a held character: the starts are the states of the text's run
 after steps floor((i + 1) T / N) - 1, each then reading the character K times;
 from each, layer by layer (the layers below held at their fixed points), Newton's method on
 F(s) - s = 0 with the step's Jacobian written out as matrices (not the program's row by row
-forming; tests/t_dynamics checks that one against differences), numpy's solve, the step
+forming; tests/unit/t_dynamics checks that one against differences), numpy's solve, the step
 halved until the residual falls by 1e-4 of its share (at most 30 halvings), at most 50
 steps, converged at |F(s) - s| <= 1e-10; points within 1e-6 (the stack's state) are one;
 the stability from numpy's eigvals of each layer's Jacobian at the point.  Needs only numpy.
@@ -119,7 +119,7 @@ def batch_stderr(logs):
 
 def lyapunov(m, toks, a):
     """The exponents, their standard errors and half-lives, and their condition for
-    tests/reportcmp (not compared):
+    tests/lib/reportcmp (not compared):
     k = n max_t cond(Z_t), n the state's size. Each ln R_t,ii of a QR whose backward error
     is a share c n u of |Z_t| (u the rounding unit) moves by at most c n u cond(Z_t) to
     first order, and so does their mean: an exponent within RTOL max(1, |lambda|, k), RTOL

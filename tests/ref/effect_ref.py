@@ -31,7 +31,7 @@ Each item (the text, the tested set, each control) runs all windows of one lengt
 batch. The accuracy at a position is a decision: where the next character's logit lies
 within AMBIGUOUS of the largest other one (float32 products could decide it the other
 way), the position is counted and the class's accuracies carry a "condition" beside them
-(tests/reportcmp's) that lets each such position go either way; a control whose
+(tests/lib/reportcmp's) that lets each such position go either way; a control whose
 specificity lies within 1e-6 bits of the tested set's, which could change the rank, stops
 the script (a fixture must be chosen where the rank is clear).
 

@@ -231,7 +231,7 @@ def main():
     toks = m.tokens(text)
     # f = 1 forgets no rounding either: a float32 run's error in c grows with the steps like
     # a random walk (numpy's float32 reaches 1.3e-5 of max(1, |c|) after 400 steps of
-    # lstm1, 2e-6 after 100), so the dumps stop at 100 steps; tests/intervene.sh checks the
+    # lstm1, 2e-6 after 100), so the dumps stop at 100 steps; tests/cli/intervene.sh checks the
     # growth over 400
     top = dump_csv(m, toks[:100], make_step(carousel=(0,)), os.path.join(OUT, "lstm1_ca.csv"))
     h, c = rr.zeros(m, 1)

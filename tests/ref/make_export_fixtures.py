@@ -3,7 +3,7 @@
 at each of several steps of samples/kjv-valid.txt, its four curves computed in float64 from
 the float64 run of the text before it (doc/measures.md, "Perturbation"), and what the panel
 prints of them: the half-lives of the measured (c and h), linearized and forget-only curves
-and the ratio measured / forget-only at its k. tests/export_full.sh holds the frames that
+and the ratio measured / forget-only at its k. tests/samples/export_full.sh holds the frames that
 `gatetui --export --edit` writes, with one model and with the three side by side, to them.
 
     /usr/bin/python3 tests/ref/make_export_fixtures.py

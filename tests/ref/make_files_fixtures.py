@@ -5,7 +5,7 @@ Run with a Python that has torch and numpy (Debian: /usr/bin/python3):
 
     /usr/bin/python3 tests/ref/make_files_fixtures.py
 
-It writes into tests/fixtures/files/, for every case NAME (tests/torchfiles.sh reads them):
+It writes into tests/fixtures/files/, for every case NAME (tests/cli/torchfiles.sh reads them):
 
     NAME.pt / NAME.npz   the file as the user's code wrote it
     NAME.txt             the text

@@ -15,7 +15,7 @@ It writes into tests/fixtures/, for every model NAME:
     NAME.probs.csv     what `gatetui --dump --probs MODEL TEXT` must print (readout only)
     NAME.vocab.txt     the --vocab-from file, for the model that needs one
 
-and MANIFEST: one line per model, the name, the tolerance tests/golden.sh holds the dump
+and MANIFEST: one line per model, the name, the tolerance tests/cli/dump.sh holds the dump
 to, and the command-line options gatetui needs for it (paths relative to the top of the
 source tree).
 
@@ -49,7 +49,7 @@ CHECK_TOL = 1e-6
 # A float32 evaluation (PyTorch in float32) must stay this close to the float64 values,
 # so that a float32 engine can meet the 1e-5 doc/measures.md promises.
 F32_MARGIN = 2e-6
-# tests/golden.sh holds every value v of gatetui's dump to |v - ref| <= tol * max(1, |ref|):
+# tests/cli/dump.sh holds every value v of gatetui's dump to |v - ref| <= tol * max(1, |ref|):
 # absolute for the gates and h, which the vectorised nonlinearities compute to an absolute
 # error, relative for a cell state above 1. tol is at least ten times the largest error
 # measured with each of the avx512, avx2 and plain C kernels (1.5e-7 on the small models,
@@ -171,7 +171,7 @@ def vocab_of(text, exclude=""):
 #   meta_vocab: write it into the metadata (else the MANIFEST passes --vocab-from)
 #   reset: after | before (the GRU's), meta_reset: the metadata value to write, if any
 #   scale: recurrent weights are uniform(-1, 1) * scale / sqrt(H)
-#   tol: golden.sh's tolerance for this model (default GOLDEN_TOL)
+#   tol: tests/cli/dump.sh's tolerance for this model (default GOLDEN_TOL)
 #   cells: H is a list, one width per layer: stacked nn.LSTMCell / nn.GRUCell modules
 #          (prefix + "<k>." + weight_ih, ...), each layer as wide as its own; the reference
 #          is PyTorch's cells, one step at a time
@@ -692,7 +692,7 @@ def main():
         print(f"{name:16s} {m['arch']} L={m['L']} H={Hs:>2s} V={V:3d} {m['dtype']:4s} "
               f"steps={len(steps):3d} skipped={skipped} saturated {sat:4.0%} f32 drift {drift:.1e}")
     with open(os.path.join(OUT, "MANIFEST"), "w") as f:
-        f.write("# model, tolerance of tests/golden.sh (tests/ref/make_fixtures.py, GOLDEN_TOL),"
+        f.write("# model, tolerance of tests/cli/dump.sh (tests/ref/make_fixtures.py, GOLDEN_TOL),"
                 " options\n")
         f.write("\n".join(manifest) + "\n")
 

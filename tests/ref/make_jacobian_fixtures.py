@@ -4,7 +4,7 @@ differences) of `gatetui --jacobian --json` and `--matrix` on the random models 
 tests/fixtures/report (LSTM, GRU and plain RNN, tanh and relu, the GRU reset after and
 before W_hn, layer 1 of two-layer models, every layer of stacked cells each of its own
 width), and the scalar LSTM of the worked example in doc/measures.md (the
-candidate reading h with weight 2, and with 0) with the text "abb", which tests/jacobian.sh
+candidate reading h with weight 2, and with 0) with the text "abb", which tests/cli/jacobian.sh
 also checks against the example's own numbers.  Needs numpy only.
 
     python3 tests/ref/make_jacobian_fixtures.py [NAME ...]

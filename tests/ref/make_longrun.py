@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The sample models over the whole of samples/kjv-valid.txt in float64: the fixtures
-tests/fixtures/longrun/NAME.ref.gz that tests/t_longrun holds gatetui's run to.
+tests/fixtures/longrun/NAME.ref.gz that tests/samples/t_longrun holds gatetui's run to.
 
     /usr/bin/python3 tests/ref/make_longrun.py [NAME ...]     (default: kjv-lstm kjv-gru)
 

@@ -5,7 +5,7 @@ NAME.json, the float64 reference (tests/ref/dynamics_ref.py) of
     gatetui --lyapunov --json samples/NAME.bin samples/kjv-valid.txt
 
 with the defaults (32 modes, N = 5,000, a warm-up of 100), for kjv-lstm and kjv-gru, which
-tests/dynamics.sh holds gatetui to.
+tests/cli/dynamics.sh holds gatetui to.
 
     /usr/bin/python3 tests/ref/make_lyapunov_samples.py [NAME ...]   (default: kjv-lstm kjv-gru)
 
@@ -15,7 +15,7 @@ state sets the state J_1 is taken from; J_t = ds_t / ds_(t-1), t = 1..N, at the 
 model's weights (as gatetui runs it: in double, not from its float32 trace), each J_t written
 out as matrices from the float64 state before the step and checked against central
 differences of the step every 250 steps (the largest difference printed); numpy's QR. The
-JSON carries the exponents' condition k = n max_t cond(J_t Q_(t-1)) for tests/reportcmp (see
+JSON carries the exponents' condition k = n max_t cond(J_t Q_(t-1)) for tests/lib/reportcmp (see
 dynamics_ref.py's lyapunov). Needs only numpy; a few minutes on one processor.
 """
 import argparse

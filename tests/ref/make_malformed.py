@@ -3,7 +3,7 @@
 
     python3 tests/ref/make_malformed.py
 
-Writes into tests/malformed/:
+Writes into tests/cli/malformed/:
 
     valid.safetensors   the starting point: a tiny LSTM (H = 2, one-hot V = 3, vocab "abc",
                         prefix "lstm.", biases, readout fc.weight [3, 2] + fc.bias [3]);

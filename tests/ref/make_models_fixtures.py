@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Makes tests/fixtures/models/: the report fixtures' models (tests/fixtures/report) with
 their vocabulary in another order, one whose vocabulary differs, and one with two special
-tokens (<pad>, <unk>) besides the same characters, for tests/models.sh.
+tokens (<pad>, <unk>) besides the same characters, for tests/cli/models.sh.
 
 A model with its vocabulary permuted computes the same function of the text: token j of
 the new order is token p[j] of the old one, so the one-hot columns of W_ih (or the rows of

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Makes tests/fixtures/probe/: float64 references for `gatetui --probe` and
 `--components` with --json (doc/measures.md, "Probes and components") on the report
-fixtures' models and text (tests/fixtures/report/), which tests/probe.sh compares gatetui
-with (tests/probecmp.c).  The signals are those of units_ref.py (numpy, float64); the
+fixtures' models and text (tests/fixtures/report/), which tests/cli/probe.sh compares gatetui
+with (tests/lib/probecmp.c).  The signals are those of units_ref.py (numpy, float64); the
 probe's weights are scikit-learn's LogisticRegression on the same standardised data with
 C = 1 / (n lambda) (its objective, C times the summed log-loss plus half the squared
 weights, is the mean log-loss plus (lambda/2)|w|^2 times n C; the intercept is not

@@ -266,14 +266,14 @@ def main():
     refused += r
     accepted += a
     with open(os.path.join(OUT, "EXPECTED"), "w") as f:
-        f.write("# file\tword of its one-line message (tests/refuse.sh)\n")
+        f.write("# file\tword of its one-line message (tests/cli/refuse.sh)\n")
         for name, word in refused:
             f.write(f"{name}\t{word}\n")
     with open(os.path.join(OUT, "ACCEPTED"), "w") as f:
-        f.write("# files that must load (tests/refuse.sh)\n")
+        f.write("# files that must load (tests/cli/refuse.sh)\n")
         f.write("".join(n + "\n" for n in accepted))
     with open(os.path.join(OUT, "PARAMS"), "w") as f:
-        f.write("# file\tparameters as PyTorch counts them (tests/refuse.sh)\n")
+        f.write("# file\tparameters as PyTorch counts them (tests/cli/refuse.sh)\n")
         f.write("".join(f"{n}\t{c}\n" for n, c in params()))
     with open(os.path.join(OUT, "text.txt"), "w") as f:
         f.write(TEXT)

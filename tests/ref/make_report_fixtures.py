@@ -4,7 +4,7 @@ one-hot and embedding input, with and without biases, GRU reset after and before
 cells of three layers each of its own width), plain
 RNNs (tanh and relu; the relu one's nonlinearity given by --nonlinearity) that do not
 amplify rounding (rnn_growth.py), a text,
-and the float64 reference outputs of report_ref.py that tests/report.sh and tests/t_perturb
+and the float64 reference outputs of report_ref.py that tests/cli/report.sh and tests/unit/t_perturb
 compare gatetui with.  Needs numpy only.
 
     python3 tests/ref/make_report_fixtures.py [NAME ...]

@@ -5,7 +5,7 @@ NAME.json, the float64 reference (tests/ref/report_ref.py) of
     gatetui --report --json samples/NAME.bin samples/kjv-valid.txt
 
 with the defaults (layer 0, 32 windows of 128 characters, the horizon 64), for kjv-lstm,
-kjv-gru and kjv-rnn, which tests/report_samples.sh holds gatetui to: the gate tables, the
+kjv-gru and kjv-rnn, which tests/samples/report_samples.sh holds gatetui to: the gate tables, the
 perturbation's curves and half-lives with their 95% intervals by the jackknife over the
 windows, and the unit table with each unit's measured half-life's interval. And the word
 model, at full length: kjv-words.json of

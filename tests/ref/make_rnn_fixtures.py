@@ -8,7 +8,7 @@ Run from anywhere with a Python that has torch and numpy (Debian: /usr/bin/pytho
 It writes into tests/fixtures/rnn/, for every model NAME, NAME.safetensors (float32
 weights; the metadata says the vocabulary and, unless the model tests --nonlinearity, the
 nonlinearity), NAME.txt and NAME.csv, what `gatetui --dump MODEL TEXT` must print
-(columns a, h), and MANIFEST: the name and the options gatetui needs (tests/rnn.sh).
+(columns a, h), and MANIFEST: the name and the options gatetui needs (tests/cli/rnn.sh).
 
 h comes from torch.nn.RNN run in float64 on the weights as stored, one step at a time;
 a = W_ih x + b_ih + W_hh h + b_hh is computed in float64 numpy from the same weights, and

@@ -2,8 +2,8 @@
 """Makes tests/fixtures/units/: the float64 reference outputs of units_ref.py for
 `gatetui --units`, `--select` and `--profile` on the report fixtures' models (LSTM, GRU,
 plain RNN) and text
-(tests/fixtures/report/, made by make_report_fixtures.py), which tests/units.sh compares
-gatetui with (tests/findcmp.c).  The spans of `--select` are found here: the first spans of
+(tests/fixtures/report/, made by make_report_fixtures.py), which tests/cli/units.sh compares
+gatetui with (tests/lib/findcmp.c).  The spans of `--select` are found here: the first spans of
 a fixed list where some unit is selected and no answer hangs on a value near the
 threshold.  Needs numpy only (Debian's /usr/bin/python3).
 

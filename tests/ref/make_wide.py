@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Writes tests/robust/wide.safetensors: a small random LSTM (H 12, with readout) whose
+"""Writes tests/terminal/robust/wide.safetensors: a small random LSTM (H 12, with readout) whose
 vocabulary holds characters one cell wide, two cells wide (CJK, emoji) and zero cells wide
-(a combining accent), for the screen's alignment test (tests/e2e_robust.sh, on
-tests/robust/wide.txt). Needs numpy only: /usr/bin/python3 tests/ref/make_wide.py"""
+(a combining accent), for the screen's alignment test (tests/terminal/e2e_robust.sh, on
+tests/terminal/robust/wide.txt). Needs numpy only: /usr/bin/python3 tests/ref/make_wide.py"""
 import os
 import sys
 

@@ -8,7 +8,7 @@ the perturbation curves of doc/measures.md, in numpy from the equations there.
       prints the report's JSON object; each row of its unit table has one key more than
       gatetui's, "condition": {"halflife_measured": k, "halflife_measured_ci": k'}, the
       half-life's condition number (halflife_condition) and its interval's (from those of
-      the leave-one-out half-lives, interval_condition) that tests/reportcmp bounds them by,
+      the leave-one-out half-lives, interval_condition) that tests/lib/reportcmp bounds them by,
       and perturbation.ci likewise; a row where a leave-one-out half-life has a lag whose
       ratio lies within its error of 0.5, so that the half-life may jump or be past the
       horizon or not, one more, "either": {"halflife_measured_ci": [the intervals with that
@@ -348,7 +348,7 @@ def halflife_condition(S, N):
     """The measured half-life of a unit's decay S[0..K] (halflife(S)), and its condition
     number: k with |d hl| <= k * eps when every pair's difference vector D(q) carries an
     error of at most eps * |D(q)| (the float32 difference path's relative error, which
-    tests/reportcmp holds the curves to) and so each unit's share of it at most that:
+    tests/lib/reportcmp holds the curves to) and so each unit's share of it at most that:
     S[q] then moves by at most eps * N[q], N[q] the sum over the pairs of |D(q)|; the
     interpolation's (interpolation_condition).  (None, 0) when there is no half-life.  A
     lag q whose ratio lies within the error of 0.5 may be the crossing or not: when the

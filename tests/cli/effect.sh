@@ -1,0 +1,131 @@
+#!/bin/sh
+# --effect and --carriers against the float64 reference (tests/fixtures/effect/MANIFEST, made
+# by tests/ref/effect_ref.py from the definitions of doc/measures.md): the report fixtures'
+# LSTMs, GRUs (the reset before and after) and plain RNNs, one and two layers, each layer,
+# an ablation with its controls (several seeds and counts), a forget bias, the carousel and
+# both at once (no controls), one window (no interval), a class with no position, an edit
+# that changes nothing, the last step; each once per kernel set this processor runs. Then
+# the shipped samples at full length (every window of kjv-valid.txt: the LSTM's space and
+# line-start units with 20 controls, the GRU's; the carriers of the edit at step 1,200 on the
+# LSTM, the GRU and the plain RNN). Every number within 1e-5 * max(1, |ref|) (tests/lib/reportcmp
+# 1e-5), the counts, the control sets' units, the ranks and the units' order exactly; an
+# accuracy beside a reference "condition" may move by the positions whose decision lies
+# within the float32 products' error. Then the numbers on 1 and 3 threads, two models, the
+# text tables, and bad input: one line, exit 2.
+fix="$top_srcdir/tests/fixtures/effect"
+rep="$top_srcdir/tests/fixtures/report"
+sam="$top_srcdir/samples"
+bin="$top_builddir/gatetui"
+cmp="$top_builddir/tests/lib/reportcmp"
+. "$top_srcdir/tests/lib/tap.sh"
+need "$bin" "$cmp"
+out=$(mktemp -d) || exit 1
+trap 'rm -rf "$out"' EXIT
+
+# against LINE [KERNEL]: runs the MANIFEST line's gatetui and compares its JSON with the
+# fixture; the kernel set named (or the default one)
+against() {
+    line=$1 kset=${2:-}
+    eval "set -- $line"
+    name=$1 mode=$2 where=$3
+    shift 4
+    dir=$rep
+    [ "$where" = sample ] && dir=$sam
+    model=$dir/$1 text=$dir/$2
+    shift 2
+    [ "$mode" = carriers ] && set -- --carriers "$@"
+    # a TAP line is one line: a newline as ^, a backslash doubled for echo
+    said=$(printf '%s' "$*" | tr '\n' '^' | sed 's/\\/\\\\/g')
+    if GATETUI_KERNEL=$kset "$bin" --json "$@" "$model" "$text" >"$out/$name.json" 2>"$out/err" &&
+        "$cmp" "$fix/$name.json" "$out/$name.json" 1e-5 >"$out/diff" 2>&1; then
+        ok "${kset:-default}: $name: $said matches the float64 reference ($(tail -1 "$out/diff"))"
+    else
+        notok "${kset:-default}: $name: $said differs from the reference"
+        sed 's/^/# /' "$out/err" "$out/diff" | head -12
+    fi
+}
+
+grep -v '^#' "$fix/MANIFEST" | grep ' fixture ' >"$out/fixtures"
+grep -v '^#' "$fix/MANIFEST" | grep ' sample ' >"$out/samples"
+for k in $("$bin" --kernels); do
+    while read -r line; do
+        against "$line" "$k"
+    done <"$out/fixtures"
+done
+while read -r line; do
+    against "$line"
+done <"$out/samples"
+
+# the same numbers on 1 and on 3 threads
+for t in 1 3; do
+    for name in lstm1_two gru1_nl lstm2_c1; do
+        line=$(grep "^$name " "$out/fixtures")
+        eval "set -- $line"
+        mode=$2 model=$rep/$5 text=$rep/$6
+        shift 6
+        [ "$mode" = carriers ] && set -- --carriers "$@"
+        GATETUI_THREADS=$t "$bin" --json "$@" "$model" "$text" >"$out/t.json" 2>"$out/err" &&
+            "$cmp" "$fix/$name.json" "$out/t.json" 1e-5 >"$out/diff"
+        check $? "$name on $t thread(s): the reference's numbers ($(tail -1 "$out/diff"))"
+    done
+done
+
+# two models: {"models": [...]}, each entry the model's own JSON
+two() { # DESCRIPTION OPTIONS...
+    what=$1
+    shift
+    {
+        printf '{"models": [\n'
+        "$bin" --json "$@" "$rep/lstm1.safetensors" "$rep/text.txt" 2>/dev/null | sed '$d'
+        "$bin" --json "$@" "$rep/lstm1.safetensors" "$rep/text.txt" 2>/dev/null | tail -1 | tr -d '\n'
+        printf ',\n'
+        "$bin" --json "$@" "$rep/gru1.safetensors" "$rep/text.txt" 2>/dev/null | sed '$d'
+        "$bin" --json "$@" "$rep/gru1.safetensors" "$rep/text.txt" 2>/dev/null | tail -1 | tr -d '\n'
+        printf '\n]}\n'
+    } >"$out/want.json"
+    "$bin" --json "$@" "$rep/lstm1.safetensors" "$rep/gru1.safetensors" "$rep/text.txt" \
+        >"$out/got.json" 2>"$out/err" && cmp -s "$out/want.json" "$out/got.json"
+    check $? "$what of two models: {\"models\": [...]}, each entry the model's own JSON"
+}
+two "--effect" --effect ' ' --ablate 0:3 --windows 5 --window-len 50 --controls 4
+two "--carriers" --carriers --edit 200:e --horizon 10
+
+# the text: the table with its controls, the rank and p; the carriers' top 20
+"$bin" --effect ' ' --effect 'e[a-z]*' --ablate 0:2,5-7 --windows 12 --window-len 40 \
+    --controls 9 --seed 7 "$rep/lstm1.safetensors" "$rep/text.txt" >"$out/e.txt" 2>"$out/err"
+rank=$(sed -n 's/.*"rank": \([0-9]*\),*$/\1/p' "$fix/lstm1_two.json" | head -1)
+grep -q '^Effect of ablated 0:2,5-7 over 12 windows of 40 characters' "$out/e.txt" &&
+    grep -q '^controls: 9 sets of 4 units drawn from layer 0.s 20 others (seed 7); the tested set: 2,5,6,7$' "$out/e.txt" &&
+    [ "$(grep -c '^  controls: rank [0-9]* of 9 (specificity at least the tested set.s), p = ' "$out/e.txt")" -eq 2 ] &&
+    grep -q "^  controls: rank $rank of 9" "$out/e.txt" &&
+    [ "$(grep -c '^    [0-9]*,[0-9]*,[0-9]*,[0-9]* ' "$out/e.txt")" -eq 18 ] &&
+    grep -q '^  inside  ' "$out/e.txt" && grep -q '^  specificity (inside - outside) ' "$out/e.txt"
+check $? "--effect's text: the interventions, the windows, the controls, two tables with 9 sets each, the rank $rank"
+"$bin" --carriers --edit 1200:x "$sam/kjv-lstm.bin" "$sam/kjv-valid.txt" >"$out/c.txt" 2>"$out/err"
+first=$(sed -n '/"unit"/{s/[^0-9]//g;p;q}' "$fix/kjv_lstm_carriers.json")
+grep -q "^Carriers of the edit at step 1,200 (' ' -> 'x') on layer 0's 256 units, K = 64 steps" "$out/c.txt" &&
+    [ "$(grep -c '^ *[0-9]* *[0-9]* *[0-9.]* *[0-9.]*% ' "$out/c.txt")" -eq 20 ] &&
+    grep -Eq "^   1 +$first " "$out/c.txt"
+check $? "--carriers' text: the edit, K, the top 20 units, unit $first first"
+
+# bad input: one line, exit 2
+l1=$rep/lstm1.safetensors
+t=$out/text.txt # the characters of the model's vocabulary only: nothing skipped to say
+sed 's/[^a-z ,.]//g' "$rep/text.txt" >"$t"
+refused "--effect without an intervention" "$bin" --effect ' ' "$l1" "$t"
+refused "--effect with an intervention that changes nothing" "$bin" --effect ' ' --forget-bias 0 "$l1" "$t"
+refused "--effect with a set too large for its controls" "$bin" --effect ' ' --ablate 0:0-12 "$l1" "$t"
+refused "--effect with a regular expression that matches nothing" "$bin" --effect 'q' --ablate 0:1 "$l1" "$t"
+refused "--effect with a bad regular expression" "$bin" --effect '(' --ablate 0:1 "$l1" "$t"
+refused "--effect on a model without a readout" "$bin" --effect ' ' --ablate 0:1 \
+    "$top_srcdir/tests/fixtures/lstm_f16.safetensors" "$top_srcdir/tests/fixtures/lstm_f16.txt"
+refused "--controls -1" "$bin" --effect ' ' --ablate 0:1 --controls -1 "$l1" "$t"
+refused "--carriers without --edit" "$bin" --carriers "$l1" "$t"
+refused "--carriers with an edit past the text" "$bin" --carriers --edit 3549:e "$l1" "$t"
+refused "--carriers with a character not in the vocabulary" "$bin" --carriers --edit 3:q "$l1" "$t"
+refused "--carriers with a bad edit" "$bin" --carriers --edit 3e "$l1" "$t"
+refused "--carriers on a layer the model lacks" "$bin" --carriers --edit 3:e --layer 1 "$l1" "$t"
+tr -d ';' <"$top_srcdir/tests/fixtures/proj/proj_emb2.txt" >"$out/proj.txt" # all in its vocabulary
+refused "--carriers on an LSTM with projections" "$bin" --carriers --edit 3:a \
+    "$top_srcdir/tests/fixtures/proj/proj_emb2.safetensors" "$out/proj.txt"
+echo "1..$n"

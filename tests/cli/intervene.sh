@@ -1,0 +1,107 @@
+#!/bin/sh
+# The interventions against the float64 reference (tests/fixtures/intervene/MANIFEST, made by
+# tests/ref/intervene_ref.py from the report fixtures' models): the report of a model file
+# whose forget bias the reference shifted, and the same report through --forget-bias on the
+# original; reports and dumps with units ablated and with the carousel (whose cell grows);
+# --importance. Reports and importance within the bounds of tests/lib/reportcmp (1e-6), dumps
+# within 1e-5 * max(1, |ref|) (tests/lib/dumpcmp). Then the bad input: one line, exit 2.
+# Once per kernel set this processor runs, named in each line:
+. "$top_srcdir/tests/lib/each_kernel_set.sh"
+fix="$top_srcdir/tests/fixtures/intervene"
+rep="$top_srcdir/tests/fixtures/report"
+bin="$top_builddir/gatetui"
+. "$top_srcdir/tests/lib/tap.sh"
+need "$bin" "$top_builddir/tests/lib/reportcmp" "$top_builddir/tests/lib/dumpcmp"
+out=$(mktemp -d) || exit 1
+trap 'rm -rf "$out"' EXIT
+n=0
+while read -r name what model opts; do
+    case "$name" in ''|'#'*) continue ;; esac
+    n=$((n + 1))
+    file="$fix/$model.safetensors"
+    [ -f "$file" ] || file="$rep/$model.safetensors"
+    case "$what" in
+    report|sweep) set -- --report --json; ext=json; cmp="$top_builddir/tests/lib/reportcmp" ;;
+    importance) set -- --importance --json; ext=json; cmp="$top_builddir/tests/lib/reportcmp" ;;
+    dump) set -- --dump; ext=csv; cmp="$top_builddir/tests/lib/dumpcmp" ;;
+    esac
+    # shellcheck disable=SC2086
+    if "$bin" "$@" $opts "$file" "$rep/text.txt" >"$out/$name.$ext" 2>"$out/err" &&
+        "$cmp" "$fix/$name.$ext" "$out/$name.$ext" >"$out/diff" 2>&1; then
+        echo "ok $n - $name: $what $opts matches the float64 reference"
+    else
+        echo "not ok $n - $name: $what $opts differs from the reference"
+        sed 's/^/# /' "$out/err" "$out/diff" | head -20
+    fi
+done <"$fix/MANIFEST"
+
+# the carousel's cell grows: the dump's largest |c| after 400 steps, with and without
+n=$((n + 1))
+big() { awk -F, 'NR > 1 && $1 == 399 { v = $9 < 0 ? -$9 : $9; if (v > m) m = v } END { print m + 0 }'; }
+with=$("$bin" --dump --to 399 --carousel "$rep/lstm1.safetensors" "$rep/text.txt" 2>/dev/null | big)
+without=$("$bin" --dump --to 399 "$rep/lstm1.safetensors" "$rep/text.txt" 2>/dev/null | big)
+if awk -v a="$with" -v b="$without" 'BEGIN { exit !(a > 20 * b) }'; then
+    echo "ok $n - the carousel's cell grows: max |c| $with against $without"
+else
+    echo "not ok $n - the carousel's cell: max |c| $with against $without"
+fi
+
+# named wherever values are shown: the export's header (with the loss's change), the dump
+n=$((n + 1))
+"$bin" --export - --size 160x40 --step 40 --ablate 0:2,5-9 --forget-bias 1.5@0:3 "$rep/lstm1.safetensors" "$rep/text.txt" \
+    >"$out/frame" 2>"$out/err"
+if head -2 "$out/frame" | grep -q 'forget bias +1.5@0:3, ablated 0:2,5-9' &&
+    head -1 "$out/frame" | grep -Eq 'bpc \([+-][0-9.]+\)|against no interventions'; then
+    echo "ok $n - the export's header names the interventions and the loss's change"
+else
+    echo "not ok $n - the export's header"
+    sed 's/^/# /' "$out/err" "$out/frame" | head -4
+fi
+n=$((n + 1))
+"$bin" --dump --to 3 --carousel "$rep/lstm1.safetensors" "$rep/text.txt" >/dev/null 2>"$out/err"
+if grep -q '^gatetui: interventions: carousel@0$' "$out/err"; then
+    echo "ok $n - the dump names the interventions on standard error"
+else
+    echo "not ok $n - the dump does not name the interventions"
+    sed 's/^/# /' "$out/err"
+fi
+
+# bad input: one line, exit 2
+bad() { # DESCRIPTION ARGS...
+    n=$((n + 1))
+    d=$1
+    shift
+    "$bin" "$@" >/dev/null 2>"$out/err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l <"$out/err")" -eq 1 ]; then
+        echo "ok $n - $d: exit 2, one line: $(cat "$out/err")"
+    else
+        echo "not ok $n - $d: exit $rc"
+        sed 's/^/# /' "$out/err"
+    fi
+}
+l1="$rep/lstm1.safetensors"
+t="$rep/text.txt"
+bad "a unit out of range" --report --ablate 0:24 "$l1" "$t"
+bad "a layer out of range" --report --forget-bias 1@1 "$l1" "$t"
+bad "a layer out of range for the carousel" --report --carousel@2 "$rep/lstm2.safetensors" "$t"
+bad "a bad list of units" --dump --ablate 0:3-1 "$l1" "$t"
+bad "a bad shift" --dump --forget-bias x "$l1" "$t"
+bad "a GRU with --carousel" --report --carousel "$rep/gru1.safetensors" "$t"
+bad "a plain RNN with --carousel" --report --carousel "$rep/rnn1.safetensors" "$t"
+bad "a plain RNN with --forget-bias" --report --forget-bias 1 "$rep/rnn1.safetensors" "$t"
+bad "a plain RNN with --sweep-forget-bias" --report --sweep-forget-bias 0:1:0.5 \
+    "$rep/rnn1.safetensors" "$t"
+bad "a model without a readout asked for importance" --importance \
+    "$top_srcdir/tests/fixtures/lstm_f16.safetensors" "$top_srcdir/tests/fixtures/lstm_f16.txt"
+bad "a bad sweep" --report --sweep-forget-bias 2:1:0.5 "$l1" "$t"
+n=$((n + 1))
+"$bin" --dump --sweep-forget-bias 0:1:0.5 "$l1" "$t" >/dev/null 2>"$out/err"
+rc=$?
+if [ $rc -eq 2 ] && head -1 "$out/err" | grep -q 'goes with --report'; then
+    echo "ok $n - a sweep without --report: exit 2, $(head -1 "$out/err") and the usage"
+else
+    echo "not ok $n - a sweep without --report: exit $rc"
+    sed 's/^/# /' "$out/err"
+fi
+echo "1..$n"

@@ -1,0 +1,64 @@
+#!/bin/sh
+# Exported frames with an edit on the shipped samples at full length (samples/kjv-valid.txt,
+# 43,235 steps; H 256 to 542): at steps 200, 1,200, 20,000 and 43,200 (its curves cut by the
+# text's end), one model and the three side by side (the first's panel, and the line of every
+# model's half-life of h), at 100x30 and 120x40. A batch mode
+# computes everything its frame shows (doc/usage.md, "Exporting a frame"): the perturbation
+# panel's half-lives and ratio are those of the float64 run of
+# tests/ref/make_export_fixtures.py (tests/fixtures/export/samples.json), never "waiting".
+src="${top_srcdir:-.}"
+bld="${top_builddir:-.}"
+. "$src/tests/lib/tap.sh"
+bin="$bld/gatetui"
+need "$bin"
+fix="$src/tests/fixtures/export/samples.json"
+text="$src/samples/kjv-valid.txt"
+py=$(command -v python3) || bail "python3 is missing (build.sh installs it)"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# export_check WHAT MODELNAME STEP SIZE MODEL...: the frame at STEP + 2 after the edit at STEP
+export_check() {
+    what=$1 name=$2 step=$3 size=$4
+    shift 4
+    to=$("$py" -c "import json,sys; print([e['to'] for e in json.load(open('$fix'))['models']['$name']['edits'] if e['step']==$step][0])")
+    out="$work/f-$name-$step-$size-$#.txt"
+    if ! "$bin" --export "$out" --step $((step + 2)) --edit "$step:$to" --size "$size" "$@" \
+        "$text" 2>"$work/err"; then
+        notok "$what: exit status $? ($(head -1 "$work/err"))"
+        return
+    fi
+    peers=
+    [ $# -gt 1 ] && peers="kjv-lstm kjv-gru kjv-rnn"
+    # shellcheck disable=SC2086
+    if said=$("$py" "$src/tests/lib/panelcmp.py" "$out" "$fix" "$name" "$step" $peers); then
+        ok "$what: $said"
+    else
+        notok "$what: $said"
+        grep -A12 "perturbation ─" "$out" | sed 's/.*[│┬]/# /'
+    fi
+}
+
+for step in 200 1200 20000 43200; do
+    for size in 100x30 120x40; do
+        for name in kjv-lstm kjv-gru kjv-rnn; do
+            export_check "$name, edit at $step, $size" $name $step $size "$src/samples/$name.bin"
+        done
+        export_check "three models, edit at $step, $size: the first model's panel, every model's h" kjv-lstm \
+            $step $size "$src/samples/kjv-lstm.bin" "$src/samples/kjv-gru.bin" \
+            "$src/samples/kjv-rnn.bin"
+    done
+done
+# the frame README.md and doc/screen.md show is what the command they name writes
+"$bin" --export "$work/doc.txt" --step 1200 --edit 1200:x --size 100x30 \
+    "$src/samples/kjv-lstm.bin" "$text" 2>/dev/null
+for doc in README.md doc/screen.md; do
+    awk '/^```$/ { if (on) exit; on = 1; next } on' "$src/$doc" >"$work/docframe.txt"
+    if cmp -s "$work/doc.txt" "$work/docframe.txt"; then
+        ok "$doc's frame is --export --step 1200 --edit 1200:x --size 100x30's"
+    else
+        notok "$doc's frame differs from --export --step 1200 --edit 1200:x --size 100x30's"
+        diff "$work/docframe.txt" "$work/doc.txt" | head -20 | sed 's/^/# /'
+    fi
+done
+echo "1..$n"

@@ -1,0 +1,126 @@
+#!/bin/sh
+# The screen on a word model (doc/usage.md) in a real terminal (tmux on a private server
+# at 100x30), the LSTM of tests/fixtures/words: the header names the token at the cursor
+# and the loss per token; the strip shows the tokens apart by single spaces, <eos> as ↵
+# ending its row, the cursor under the whole token; e asks for a token at a prompt that
+# counts the tokens beginning with what is typed, Tab completes it, Enter replaces the token
+# and the perturbation panel shows the edit; a token not in the vocabulary is refused and
+# nothing changes; / finds a token in the text; u undoes the edit. GATETUI_VALGRIND=1 runs
+# gatetui under valgrind (tests/lib/e2e_lib.sh).
+src="${top_srcdir:-.}"
+bld="${top_builddir:-.}"
+. "$src/tests/lib/e2e_lib.sh"
+e2e_terminal_or_skip
+e2e_setup words
+fix=$(cd "$src/tests/fixtures/words" && pwd)
+cat >"$work/run.sh" <<SH
+cd "$work"
+$runner "$fix/w_lstm.safetensors" "$fix/text.txt" 2>err
+echo "EXIT=\$?"
+sleep 60
+SH
+tm -f /dev/null new-session -d -s gt -x 100 -y 30 "sh $work/run.sh"
+wait_for "w_lstm.safetensors: LSTM, 2 layers"
+check $? "the screen comes up on the word model"
+keys() { tm send-keys -t gt "$@"; }
+settled | grep -q "bits/token"
+check $? "the header gives the loss in bits per token"
+settled | grep -q "step 0 of 0..2,226 .* token <unk>"
+check $? "the header names the token at the cursor"
+settled | grep -q "^ <unk> it came to <unk> in the <unk> when the <unk> <unk> , that there was a"
+check $? "the strip: the tokens apart by single spaces"
+
+keys g 40 Enter
+wait_for "step 40 of 0..2,226 .* token 'his'"
+check $? "g 40: the cursor on step 40, 'his'"
+screen | awk '/ he , and his / { getline; if ($0 ~ /▲▲▲/) found = 1 } END { exit !found }'
+check $? "the cursor marked under the whole token"
+screen | grep -q "^ sons \. ↵ *$"
+check $? "<eos> as ↵ at the end of its row"
+
+keys e
+wait_for "replace 'his' at step 40 with:"
+check $? "e: a prompt for the token"
+keys t h
+wait_for "9 tokens: that, the, thee, them, \.\.\."
+check $? "the prompt counts the tokens beginning with what is typed"
+keys o
+wait_for "1 token: thou; Tab completes"
+check $? "one token begins with 'tho'"
+keys Tab
+wait_for "with: thou "
+check $? "Tab completes it"
+keys Enter
+wait_for "token 'thou' \(edited, was 'his'\)"
+check $? "Enter: the token replaced, the header saying what it was"
+wait_for "step 40: 'his' → 'thou'"
+check $? "the perturbation panel shows the edit"
+screen | grep -q " he , and thou <unk> , and his two"
+check $? "the strip shows the new token"
+
+keys e l a Tab Enter
+wait_for "token 'law' \(edited, was 'his'\)"
+check $? "e la Tab Enter: law"
+keys e x y z Enter
+wait_for '"xyz" is not in the vocabulary; nothing changed'
+check $? "a token not in the vocabulary refused"
+settled | grep -q "token 'law' (edited, was 'his')"
+check $? "and nothing changed"
+
+keys u
+wait_for "undid the edit at step 40"
+check $? "u undoes"
+keys / Moab Enter
+wait_for "token 'Moab'"
+check $? "/ finds a token"
+# edits written (w) and a session (W) read back (thou at step 40 is still made): law over
+# it, a word in place of <eos>, <eos> in place of a word
+keys g 40 Enter e l a w Enter
+wait_for "token 'law' \(edited, was 'his'\)" >/dev/null
+keys g 48 Enter e l a w Enter
+wait_for "token 'law' \(edited, was <eos>\)"
+check $? "e law at step 48: a word where the text has <eos>"
+keys g 46 Enter e '<eos>' Enter
+wait_for "token <eos> \(edited, was 'sons'\)"
+check $? "e <eos> at step 46: <eos> where the text has a word"
+keys g 48 Enter w
+wait_for "its edits to ./text-edited.edits.txt"
+check $? "w writes the edited text and its edits' list"
+printf '40\this\tthou\n40\tthou\tlaw\n48\t<eos>\tlaw\n46\tsons\t<eos>\n' >"$work/want.edits"
+grep -v '^#' "$work/text-edited.edits.txt" | cut -f1,3,4 | cmp -s - "$work/want.edits"
+st=$?
+check $st "the list names the tokens by their words (the offsets: --export --edits below)"
+[ $st -eq 0 ] || sed 's/^/#   | /' "$work/text-edited.edits.txt"
+keys W
+wait_for "session written to ./text.gatetui-session.json"
+check $? "W writes the session"
+keys x
+wait_for "frame written to ./text-step48-edited.txt" >/dev/null
+# rows FILE: the frame but its status line
+rows() { sed -n '1,29p' "$1"; }
+"$bin" --export "$work/edits.txt" --step 48 --size 100x30 --edits "$work/text-edited.edits.txt" \
+    "$fix/w_lstm.safetensors" "$fix/text.txt" 2>"$work/edits.err"
+rows "$work/edits.txt" | cmp -s - "$(rows "$work/text-step48-edited.txt" >"$work/x.rows"; echo "$work/x.rows")"
+check $? "--export --edits with w's list: the frame x wrote"
+grep -q '"before": "<eos>",' "$work/text.gatetui-session.json" &&
+    grep -q '"after": "law"' "$work/text.gatetui-session.json" &&
+    grep -q '"tokens": null' "$work/text.gatetui-session.json"
+check $? "the session names the edits' tokens by their words"
+"$bin" --export "$work/sess.txt" --size 100x30 --session "$work/text.gatetui-session.json" \
+    2>"$work/sess.err"
+rows "$work/sess.txt" | cmp -s - "$work/x.rows"
+st=$?
+check $st "--export --session renders the frame x wrote"
+[ $st -eq 0 ] || { rows "$work/sess.txt" | diff "$work/x.rows" - | head -10 | sed 's/^/# /'; sed 's/^/# /' "$work/sess.err"; }
+"$bin" --export "$work/edited.txt" --step 0 --size 100x30 --edits "$work/text-edited.edits.txt" \
+    "$fix/w_lstm.safetensors" "$work/text-edited.txt" 2>"$work/edited.err"
+grep -q "^gatetui: .*text-edited.edits.txt:3: step 40 holds 'law', not 'his': the list was made for another text (or model)\$" "$work/edited.err"
+check $? "the list against the edited text: refused, naming the step's token ($(tail -1 "$work/edited.err"))"
+
+keys q q
+wait_for "EXIT=0"
+check $? "q q quits (exit 0)"
+grep -q "text.txt: 634 words not in the vocabulary read as <unk>: 'Now' x1, 'pass' x3" "$work/err"
+check $? "the words read as <unk> said on standard error"
+[ -z "${GATETUI_VALGRIND:-}" ] || { e2e_valgrind_clean "$work"; check $? "valgrind: no error, no leak"; }
+echo "1..$n"
