@@ -525,6 +525,69 @@ static void pick_next(pass_pick *p, gt_run *r, double ns_per_step)
     }
 }
 
+/* Forks and the background pass (doc/architecture.md, "Forks"): the screen computes in child
+ * processes, forked while a pass may be running. A fork copies every lock as it is, and a
+ * lock another thread held at that moment (the allocator's, under AddressSanitizer, whose
+ * allocator has no fork handler) stays held in the child for ever. So the fork's prepare
+ * handler holds every running pass at the start of its next step, where neither it nor its
+ * pool's threads (idle between steps) hold anything, and lets them go on after the fork;
+ * the child has no pass thread. Holding waits at most one step. */
+static pthread_mutex_t fence_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t fence_cv = PTHREAD_COND_INITIALIZER;
+static atomic_int fence_want;        /* a fork is being prepared */
+static int fence_running, fence_parked; /* passes running, and held */
+static pthread_once_t fence_once = PTHREAD_ONCE_INIT;
+
+static void fence_prepare(void)
+{
+    pthread_mutex_lock(&fence_mu); /* held through the fork */
+    atomic_store(&fence_want, 1);
+    while (fence_parked < fence_running)
+        pthread_cond_wait(&fence_cv, &fence_mu);
+}
+
+static void fence_parent(void)
+{
+    atomic_store(&fence_want, 0);
+    pthread_cond_broadcast(&fence_cv);
+    pthread_mutex_unlock(&fence_mu);
+}
+
+static void fence_child(void)
+{
+    atomic_store(&fence_want, 0);
+    fence_running = fence_parked = 0; /* the passes' threads are not in the child */
+    pthread_mutex_unlock(&fence_mu);
+}
+
+static void fence_install(void)
+{
+    pthread_atfork(fence_prepare, fence_parent, fence_child);
+}
+
+/* A pass between two steps: held there while a fork is prepared. */
+static void fence_step(void)
+{
+    if (!atomic_load_explicit(&fence_want, memory_order_acquire))
+        return;
+    pthread_mutex_lock(&fence_mu);
+    fence_parked++;
+    pthread_cond_broadcast(&fence_cv);
+    while (atomic_load(&fence_want))
+        pthread_cond_wait(&fence_cv, &fence_mu);
+    fence_parked--;
+    pthread_mutex_unlock(&fence_mu);
+}
+
+/* A pass ends (its thread, at its last step) */
+static void fence_leave(void)
+{
+    pthread_mutex_lock(&fence_mu);
+    fence_running--;
+    pthread_cond_broadcast(&fence_cv);
+    pthread_mutex_unlock(&fence_mu);
+}
+
 static void *pass_main(void *arg)
 {
     gt_trace *tr = arg;
@@ -545,6 +608,7 @@ static void *pass_main(void *arg)
     for (size_t s = j * I; s < tr->pass_to; s++) {
         if (atomic_load_explicit(&tr->pass_cancel, memory_order_relaxed))
             break;
+        fence_step();
         size_t done = s - chunk_from;
         if (pk.adapt && (done == PASS_CHUNK || (pk.probing && done && done % 64 == 0))) {
             double dt = now_ns() - t0;
@@ -565,6 +629,7 @@ static void *pass_main(void *arg)
     tr->pass_ns[1] = pk.ns[1];
     tr->pass_ns[2] = pk.ns[2];
     tr->pass_every = pk.every;
+    fence_leave();
     atomic_store_explicit(&tr->pass_done, 1, memory_order_release);
     return NULL;
 }
@@ -586,8 +651,14 @@ int trace_pass_start(gt_trace *tr, size_t target, gt_error *e)
     atomic_store(&tr->pass_cancel, 0);
     atomic_store(&tr->pass_done, 0);
     atomic_store(&tr->pass_at, from);
-    if (pthread_create(&tr->thread, NULL, pass_main, tr) != 0)
+    pthread_once(&fence_once, fence_install);
+    pthread_mutex_lock(&fence_mu); /* counted before it runs: a fork may come at once */
+    fence_running++;
+    pthread_mutex_unlock(&fence_mu);
+    if (pthread_create(&tr->thread, NULL, pass_main, tr) != 0) {
+        fence_leave();
         return gt_fail(e, GT_EFAIL, "cannot start the background pass");
+    }
     tr->pass_active = 1;
     return GT_OK;
 }

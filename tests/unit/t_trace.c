@@ -1,12 +1,16 @@
 /* The trace: every value it gives, at steps visited in any order, equals a straight run
  * from the start (bit for bit: the same arithmetic); its checkpoints stay within their
  * budget; edits, undo and the state before a step; the background pass, with progress and
- * cancellation. */
+ * cancellation, and forks while it runs (children that allocate on several threads, as the
+ * screen's computations do, each ending). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -330,6 +334,72 @@ static void test_pass(void)
     model_free(&m);
 }
 
+/* a fork's child allocating on two threads, as the screen's computations in a child do */
+static void *churn(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 2000; i++) {
+        void *p = malloc((size_t)(16 + (i % 64) * 48));
+        if (!p)
+            break;
+        memset(p, i, 16);
+        free(p);
+    }
+    return NULL;
+}
+
+/* Forks while the background pass runs, switching between one and two threads: each child
+ * allocates on two threads and ends (before the pass was held at a fork, a lock its threads
+ * held then could stay held in the child, whose allocations then waited for ever: seen under
+ * AddressSanitizer); the pass goes on and ends with every checkpoint. */
+static void test_fork(void)
+{
+    gt_model m;
+    gt_text t;
+    if (load(&m, &t, 0, 1, 64, 400000))
+        return;
+    gt_trace *tr;
+    gt_error e = {0};
+    setenv("GATETUI_THREADS", "0", 1);
+    trace_open(&tr, &m, &t, NULL, &e);
+    unsetenv("GATETUI_THREADS");
+    trace_pass_start(tr, t.steps, &e);
+    int forks = 0, ended = 0;
+    struct timespec ts = {0, 2000000};
+    while (trace_pass_running(tr) && forks < 200) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            pthread_t th[2];
+            int n = 0;
+            for (int k = 0; k < 2; k++)
+                n += pthread_create(&th[k], NULL, churn, NULL) == 0;
+            for (int k = 0; k < n; k++)
+                pthread_join(th[k], NULL);
+            _exit(n == 2 ? 0 : 3);
+        }
+        if (pid < 0)
+            break;
+        forks++;
+        int st = 0, waited = 0; /* a minute at most: an allocation that waits for ever */
+        while (waitpid(pid, &st, WNOHANG) == 0 && waited++ < 30000)
+            nanosleep(&ts, NULL);
+        if (waited > 30000) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+        }
+        ended += WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    }
+    tap_ok(forks > 0 && ended == forks, "fork: %d of %d children forked while the pass ran ended",
+           ended, forks);
+    int waited = 0;
+    while (trace_pass_running(tr) && waited++ < PASS_WAIT)
+        nanosleep(&ts, NULL);
+    tap_ok(trace_known(tr) == t.steps, "fork: the pass went on to the end");
+    trace_close(tr);
+    text_free(&t);
+    model_free(&m);
+}
+
 static void test_budget(void)
 {
     gt_model m;
@@ -545,6 +615,7 @@ int main(void)
     test_overlay(0);
     test_overlay(1);
     test_pass();
+    test_fork();
     test_budget();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
