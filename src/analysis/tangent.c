@@ -28,8 +28,46 @@
  * tangent 5 times faster than through M, four about as fast, more slower). */
 #define TANGENT_DIRECT 4
 
+/* The tangents (tangent.h): their values, and what carrying them takes. */
+struct gt_tangent {
+    const gt_model *m;
+    int upto, cap, Hmax; /* Hmax: the widest of layers 0..upto (H below: layer k's H_k) */
+    double *dh, *dc;    /* [cap T], T = H_0 + ... + H_upto: layer k, tangent x at
+                           cap off_k + x H_k (gatetui/model.h) */
+    gt_stepjac *sj;     /* [upto+1] */
+    gt_stepjac_work w;
+    double *M;          /* [2Hmax * 2Hmax] the step's derivative, row-major */
+    float *M32;         /* the same in float32 with tangent_use_float32, or NULL */
+    struct gt_mat64 *Xp; /* the tangents' [dh; dx] packed as a matrix (cap rows) */
+    struct gt_mat32 *Xp32; /* the same in float32 with tangent_use_float32 */
+    double *row, *Y;    /* [2Hmax], [2Hmax * cap]: M's row r times tangent x at Y[r * n + x] */
+    float *Yf;
+    struct gt_mat32 *whh, *whn, *wih; /* [upto+1]: W_hh (a GRU with the reset before W_hn:
+                                         its r and z rows, and W_hn), W_ih above layer 0 */
+    double *P, *Q, *R;  /* [cap * G*Hmax] twice, [cap * 2Hmax]: one layer's, G H_k (2 H_k)
+                           apart */
+    double *Z;          /* [G*Hmax] zeros: layer 0's input does not move */
+};
+
+static size_t tangent_at(const gt_tangent *t, int k, int x)
+{
+    return (size_t)t->cap * t->m->layer[k].off + (size_t)x * (size_t)t->m->layer[k].hidden;
+}
+
+double *tangent_h(const gt_tangent *t, int k, int x)
+{
+    return t->dh + tangent_at(t, k, x);
+}
+
+double *tangent_c(const gt_tangent *t, int k, int x)
+{
+    return t->dc + tangent_at(t, k, x);
+}
+
 void tangent_free(gt_tangent *t)
 {
+    if (!t)
+        return;
     for (int k = 0; t->sj && k <= t->upto; k++) {
         stepjac_free(&t->sj[k]);
         if (t->whh)
@@ -61,7 +99,7 @@ void tangent_free(gt_tangent *t)
     free(t->dc);
     free(t->row);
     free(t->Y);
-    memset(t, 0, sizeof *t);
+    free(t);
 }
 
 /* The weights the few tangents go through: float32, as the model has them (half the bytes
@@ -81,9 +119,9 @@ static int pack_weights(gt_tangent *t)
     return 0;
 }
 
-int tangent_init(gt_tangent *t, const gt_model *m, int upto, int cap, gt_error *e)
+/* t's arrays (t from calloc; tangent_new frees it on failure). */
+static int init(gt_tangent *t, const gt_model *m, int upto, int cap, gt_error *e)
 {
-    memset(t, 0, sizeof *t);
     if (upto < 0 || upto >= m->layers || cap < 1)
         return gt_fail(e, GT_EINPUT, "tangents: layer %d of %d, %d tangents", upto, m->layers,
                        cap);
@@ -114,22 +152,30 @@ int tangent_init(gt_tangent *t, const gt_model *m, int upto, int cap, gt_error *
     t->R = malloc(n * 2 * H * sizeof *t->R);
     if (!t->sj || !t->M || !t->Xp || mat64_alloc(t->Xp, n, 2 * H) || !t->dh || !t->dc ||
         !t->row || !t->Y || !t->whh ||
-        !t->whn || !t->wih || !t->P || !t->Q || !t->Z || !t->R || pack_weights(t)) {
-        tangent_free(t);
+        !t->whn || !t->wih || !t->P || !t->Q || !t->Z || !t->R || pack_weights(t))
         return gt_fail(e, GT_EFAIL, "out of memory for %d tangents", cap);
-    }
     for (int k = 0; k <= upto; k++) {
         int rc = stepjac_init(&t->sj[k], m, k, k > 0, e);
-        if (rc) {
-            tangent_free(t);
+        if (rc)
             return rc;
-        }
     }
-    int rc = stepjac_work_init(&t->w, &t->sj[upto], e);
-    if (rc)
+    return stepjac_work_init(&t->w, &t->sj[upto], e);
+}
+
+int tangent_new(gt_tangent **out, const gt_model *m, int upto, int cap, gt_error *e)
+{
+    gt_tangent *t = calloc(1, sizeof *t);
+    int rc = t ? init(t, m, upto, cap, e)
+               : gt_fail(e, GT_EFAIL, "out of memory for %d tangents", cap);
+    if (rc) {
         tangent_free(t);
+        t = NULL;
+    }
+    *out = t;
     return rc;
 }
+
+
 
 int tangent_use_float32(gt_tangent *t, gt_error *e)
 {
