@@ -18,29 +18,26 @@ int write_all(int fd, const void *p, size_t n);
 int read_by(int fd, void *p, size_t n, const struct timespec *deadline);
 
 /* A regular file read into memory the process owns, so that the file truncated or
- * rewritten afterwards changes nothing (nothing read: data NULL and size 0). It is opened
- * first (filecopy_open), its first bytes or its last looked at (filecopy_peek), then as much of it
- * read as it is known to need (filecopy_read): a model file's kind and the size its header
- * declares are checked before anything large is read. */
-typedef struct gt_filecopy {
-    const unsigned char *data;
-    size_t size;
-    /* the file as it was opened: which it is, its size and modification time */
-    unsigned long long dev, ino, bytes;
-    long long mtime_s, mtime_ns;
-    int fd, is_open; /* the descriptor between filecopy_open and filecopy_read */
-} gt_filecopy;
+ * rewritten afterwards changes nothing. It is opened first (filecopy_open), its first bytes
+ * or its last looked at (filecopy_peek), then as much of it read as it is known to need
+ * (filecopy_read): a model file's kind and the size its header declares are checked before
+ * anything large is read. */
+typedef struct gt_filecopy gt_filecopy;
 
 /* Opens path, a regular file: anything else (a directory, a FIFO, a device) is refused
- * before open could wait for it (O_NONBLOCK). m->bytes is its size. */
-int filecopy_open(gt_filecopy *m, const char *path, gt_error *e);
-/* Reads n bytes at offset off of the file opened (off + n <= m->bytes) into buf. */
+ * before open could wait for it (O_NONBLOCK). On failure *out is NULL. */
+int filecopy_open(gt_filecopy **out, const char *path, gt_error *e);
+/* The file's size when it was opened. */
+unsigned long long filecopy_bytes(const gt_filecopy *m);
+/* Reads n bytes at offset off of the file opened (off + n <= filecopy_bytes) into buf. */
 int filecopy_peek(const gt_filecopy *m, unsigned long long off, void *buf, size_t n, const char *path,
              gt_error *e);
-/* Reads the file's first n bytes (n <= m->bytes) into m->data and closes it; a file whose
- * size or modification time changed since filecopy_open is refused. */
+/* Reads the file's first n bytes (n <= filecopy_bytes) into memory and closes it; a file
+ * whose size or modification time changed since filecopy_open is refused. */
 int filecopy_read(gt_filecopy *m, size_t n, const char *path, gt_error *e);
-/* Frees what filecopy_read read, and closes the file if it is still open. */
+/* What filecopy_read read, its size into *size (nothing read: NULL and 0). */
+const unsigned char *filecopy_data(const gt_filecopy *m, size_t *size);
+/* Frees m and what filecopy_read read, and closes the file if it is still open. */
 void filecopy_free(gt_filecopy *m);
 /* 1 when path no longer names the file m was read from as it was (another file, another
  * size or modification time, or none), 0 when it does. */

@@ -41,7 +41,7 @@ typedef struct gt_jacobian {
     size_t part_macs;   /* the products' parts (JACOBIAN_STOP_MACS; the tests set less) */
     /* private */
     gt_batch fwd;       /* the steps T-K..T in double */
-    gt_stepjac sj;
+    gt_stepjac *sj;
     struct gt_pool *pool;
     struct jac_part *part; /* [threads] */
     double *tape;       /* [(kmax+1) * (G+3) * H] per step: h before, c before, gates, c after */

@@ -37,17 +37,9 @@ gt_loss_steps *loss_steps_new(const gt_model *m, gt_error *e);
 void loss_steps_free(gt_loss_steps *ls);
 
 /* A block of predictions waiting for their product: the last layer's h after each step, the
- * token that follows it, the step. */
-typedef struct gt_loss_block {
-    float *h;                 /* [LOSS_BLOCK * H] */
-    float *logit;             /* [LOSS_BLOCK * V]: W h, float32 */
-    int next[LOSS_BLOCK];
-    size_t step[LOSS_BLOCK];
-    int n;
-    double *sum;              /* where the block's losses go (the window's sum and count) */
-    size_t *count;
-} gt_loss_block;
-int loss_block_init(gt_loss_block *b, const gt_model *m, gt_error *e);
+ * token that follows it, the step (NULL and a message when out of memory). */
+typedef struct gt_loss_block gt_loss_block;
+gt_loss_block *loss_block_new(const gt_model *m, gt_error *e);
 void loss_block_free(gt_loss_block *b);
 /* Adds the prediction after step `step` (h: the last layer's) of token next to the block,
  * its loss going to *sum and *count: taken when the block is full (or the sum changes), and

@@ -69,7 +69,7 @@ typedef struct gt_perturb {
     double *prod;       /* [H] f_{s+1}...f_{s+k} of the original run */
     int *ibuf;
     uint16_t *tok;      /* [cap+1] this step's tokens */
-    gt_tangent tg;      /* the edits' first differences carried forward */
+    gt_tangent *tg;     /* the edits' first differences carried forward */
     double *prev;       /* [2 * (layer+1) * H] the original run's h and c before a step */
     gt_step_point *pts; /* [layer+1] */
 } gt_perturb;

@@ -33,16 +33,15 @@ typedef struct gt_step_point {
                              NULL: computed */
 } gt_step_point;
 
-typedef struct gt_stepjac {
-    const gt_model *m;
-    int layer, H, D;
-    int with_input;     /* M has the input's D columns */
-    int rows, cols;     /* 2H (a cell state) or H; H or H + D */
-    /* private: weights the cell's derivative reads packed (a GRU's) */
-    struct gt_mat64 *whn; /* GRU, reset after: W_hn (hn = W_hn h + b_hn) */
-    struct gt_mat64 *wrT; /* GRU, reset before: [W_hr | W_ir]^T */
-    double *b_hn;         /* [H] */
-} gt_stepjac;
+/* Layer `layer`'s derivative, with the input's D columns (with_input) or not; its body is
+ * the engine's (src/engine/stepjac_impl.h, which the cells read). On failure *out is
+ * NULL. */
+typedef struct gt_stepjac gt_stepjac;
+int stepjac_new(gt_stepjac **out, const gt_model *m, int layer, int with_input, gt_error *e);
+void stepjac_free(gt_stepjac *s);
+/* M's rows, 2H (a cell state) or H, and its columns, H or H + D. */
+int stepjac_nrows(const gt_stepjac *s);
+int stepjac_ncols(const gt_stepjac *s);
 
 /* The step's coefficients: STEPJAC_COEFS vectors of H values, what each is the cell's
  * (src/engine/cell_NAME.c). */
@@ -57,8 +56,6 @@ typedef struct gt_stepjac_work {
     const double *f, *u; /* a cell state's: the step's f and u, within v */
 } gt_stepjac_work;
 
-int stepjac_init(gt_stepjac *s, const gt_model *m, int layer, int with_input, gt_error *e);
-void stepjac_free(gt_stepjac *s);
 /* w serves s and any gt_stepjac of the same model with no more columns than s's or twice
  * its widest layer's. */
 int stepjac_work_init(gt_stepjac_work *w, const gt_stepjac *s, gt_error *e);
@@ -72,7 +69,7 @@ void stepjac_prepare(const gt_stepjac *s, gt_stepjac_work *w, const gt_step_poin
 /* Makes M's rows r0..r1-1 ready (a GRU with the reset before W_hn: their part of a product
  * of H x H by H x (H + D); nothing otherwise). */
 void stepjac_rows(const gt_stepjac *s, gt_stepjac_work *w, int r0, int r1);
-/* Row r (< s->rows) of M: row[0..s->cols), once stepjac_rows has made it ready. */
+/* Row r (< stepjac_nrows) of M: row[0..stepjac_ncols), once stepjac_rows has made it ready. */
 void stepjac_row(const gt_stepjac *s, const gt_stepjac_work *w, int r, double *row);
 
 /* The cells' shared piece of a row: out[j] = a W1[j] + b W2[j] + c W3[j] for j < n (a

@@ -21,17 +21,10 @@ typedef struct gt_unit_r {
 } gt_unit_r;
 
 /* The sums: for each signal and unit, of d = s_j(t) - s_j(0) (shifted by the first value,
- * so that the variance does not cancel) inside and outside the mask, and of d^2. */
-typedef struct gt_units_acc {
-    const gt_model *m;
-    int layer, nsig, H;
-    const unsigned char *mask;
-    size_t n, inside;
-    double *base, *sin, *sout, *sq; /* [nsig * H] each, signals in order */
-} gt_units_acc;
-
-int units_acc_init(gt_units_acc *a, const gt_model *m, int layer, const gt_mask *mask,
-                   gt_error *e);
+ * so that the variance does not cancel) inside and outside the mask, and of d^2 (NULL and
+ * a message when out of memory). */
+typedef struct gt_units_acc gt_units_acc;
+gt_units_acc *units_acc_new(const gt_model *m, int layer, const gt_mask *mask, gt_error *e);
 void units_acc_free(gt_units_acc *a);
 /* Adds step t (the run after it); a gt_signals_fn for signals_pass. */
 int units_add(void *acc, size_t t, const gt_run *r);

@@ -39,7 +39,7 @@ void dynrun_close(dynrun *d)
     free(d->P);
     free(d->Z);
     batch_free(&d->b);
-    stepjac_free(&d->sj);
+    stepjac_free(d->sj);
     stepjac_work_free(&d->w);
     free(d->J);
     free(d->prev);
@@ -60,9 +60,9 @@ int dynrun_open(dynrun *d, const gt_model *m, int layer, gt_error *e)
     if (!rc)
         rc = batch_single_float32(&d->b, e);
     if (!rc)
-        rc = stepjac_init(&d->sj, m, layer, 0, e);
+        rc = stepjac_new(&d->sj, m, layer, 0, e);
     if (!rc)
-        rc = stepjac_work_init(&d->w, &d->sj, e);
+        rc = stepjac_work_init(&d->w, d->sj, e);
     if (rc) {
         dynrun_close(d);
         return rc;
@@ -81,9 +81,9 @@ int dynrun_open(dynrun *d, const gt_model *m, int layer, gt_error *e)
 /* A GRU's or an RNN's rows r0..r1-1 of J (M itself) from the coefficients w. */
 static void jacobian_rows(dynrun *d, gt_stepjac_work *w, int r0, int r1)
 {
-    stepjac_rows(&d->sj, w, r0, r1);
+    stepjac_rows(d->sj, w, r0, r1);
     for (int r = r0; r < r1; r++)
-        stepjac_row(&d->sj, w, r, d->J + (size_t)r * (size_t)d->n);
+        stepjac_row(d->sj, w, r, d->J + (size_t)r * (size_t)d->n);
 }
 
 /* J from the tangent map's rows of the step whose coefficients w holds (per cell kind). */
@@ -95,13 +95,13 @@ static void form_jacobian(dynrun *d, gt_stepjac_work *w)
         jacobian_rows(d, w, 0, d->H);
         return;
     }
-    stepjac_rows(&d->sj, w, 0, d->sj.rows);
+    stepjac_rows(d->sj, w, 0, stepjac_nrows(d->sj));
     const double *f = w->f, *u = w->u;
     memset(J, 0, n * n * sizeof *J);
     for (size_t i = 0; i < H; i++) {
         double *jc = J + i * n, *jh = J + (H + i) * n;
-        stepjac_row(&d->sj, w, (int)i, jc + H);         /* A */
-        stepjac_row(&d->sj, w, (int)(H + i), jh + H);   /* B */
+        stepjac_row(d->sj, w, (int)i, jc + H);         /* A */
+        stepjac_row(d->sj, w, (int)(H + i), jh + H);   /* B */
         jc[i] = f[i];
         jh[i] = u[i] * f[i];
         for (size_t q = 0; q < H; q++)
@@ -123,7 +123,7 @@ static void step_run(dynrun *d, uint16_t tok, int prepare)
         return;
     gt_step_point pt = {d->prev, d->prev + H, batch_gates(b, L, 0), batch_c(b, L, 0),
                         batch_hn(b)};
-    stepjac_prepare(&d->sj, &d->w, &pt);
+    stepjac_prepare(d->sj, &d->w, &pt);
 }
 
 void dynrun_step(dynrun *d, uint16_t tok, int jacobian)
@@ -416,7 +416,7 @@ static int lyapunov_run(dynrun *d, gt_pool *pool, size_t M, const uint16_t *tok,
     p.gram = malloc(((direct ? 1 : 3) * M * M + 4 * M) * sizeof *p.gram);
     if (!direct && p.gram)
         p.pr.halves = p.gram + M * M + 4 * M;
-    if (!p.coef || !p.gram || stepjac_work_init(&tw, &d->sj, &e)) {
+    if (!p.coef || !p.gram || stepjac_work_init(&tw, d->sj, &e)) {
         free(p.coef);
         free(p.gram);
         return -1;
@@ -426,14 +426,14 @@ static int lyapunov_run(dynrun *d, gt_pool *pool, size_t M, const uint16_t *tok,
     if (steps)
         pipe_forward(&p, 1);
     for (p.t = 1; p.t <= steps && !p.failed; p.t++) {
-        stepjac_work_at(&tw, &d->sj, p.coef + (p.t % 2) * p.V);
+        stepjac_work_at(&tw, d->sj, p.coef + (p.t % 2) * p.V);
         pool_run(pool, phase_products, &p);
         pool_run(pool, phase_qr, &p);
         double *s = (double *)p.pr.Q;
         p.pr.Q = p.pr.Z;
         p.pr.Z = s;
     }
-    stepjac_work_at(&tw, &d->sj, own);
+    stepjac_work_at(&tw, d->sj, own);
     stepjac_work_free(&tw);
     free(p.coef);
     free(p.gram);

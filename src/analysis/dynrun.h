@@ -15,7 +15,7 @@ typedef struct dynrun {
     const gt_model *m;
     int layer, H, n;    /* n: the state's size */
     gt_batch b;         /* layers 0..layer, from the zero state */
-    gt_stepjac sj;
+    gt_stepjac *sj;
     gt_stepjac_work w;
     double *J;          /* [n * n] row-major: the last step's ds'/ds */
     double *prev;       /* [2H] h and c before the step */

@@ -71,7 +71,7 @@ void jacobian_free(gt_jacobian *j)
         free_part(&j->part[t]);
     free(j->part);
     batch_free(&j->fwd);
-    stepjac_free(&j->sj);
+    stepjac_free(j->sj);
     free(j->tape);
     free(j->carry);
     free(j->rowsq);
@@ -87,7 +87,7 @@ static int init_part(gt_jacobian *j, jac_part *pt, int t, gt_error *e)
     pt->i0 = (int)(H * (size_t)t / (size_t)j->threads);
     pt->i1 = (int)(H * (size_t)(t + 1) / (size_t)j->threads);
     const size_t nr = (size_t)(pt->i1 - pt->i0);
-    int rc = stepjac_work_init(&pt->w, &j->sj, e);
+    int rc = stepjac_work_init(&pt->w, j->sj, e);
     if (rc)
         return rc;
     pt->X = malloc((nr ? nr : 1) * 2 * H * sizeof *pt->X);
@@ -96,7 +96,7 @@ static int init_part(gt_jacobian *j, jac_part *pt, int t, gt_error *e)
     pt->row = malloc(2 * H * sizeof *pt->row);
     pt->f = malloc(H * sizeof *pt->f);
     if (!pt->X || !pt->Lc || !pt->Lh || !pt->row || !pt->f ||
-        mat64_alloc(&pt->M, H, (size_t)j->sj.rows))
+        mat64_alloc(&pt->M, H, (size_t)stepjac_nrows(j->sj)))
         return gt_fail(e, GT_EFAIL, "out of memory for the Jacobian");
     return GT_OK;
 }
@@ -121,7 +121,7 @@ int jacobian_init(gt_jacobian *j, const gt_model *m, int layer, int kmax, int th
     const size_t H = (size_t)width, K1 = (size_t)kmax + 1;
     int rc = batch_init(&j->fwd, m, layer, 1, e);
     if (!rc)
-        rc = stepjac_init(&j->sj, m, layer, 0, e);
+        rc = stepjac_new(&j->sj, m, layer, 0, e);
     if (rc) {
         jacobian_free(j);
         return rc;
@@ -218,11 +218,12 @@ static void form_step(jac_part *pt, int p, int rows)
 {
     const gt_jacobian *j = pt->j;
     gt_step_point sp = tape_point(j, p);
-    stepjac_prepare(&j->sj, &pt->w, &sp);
+    const int nrows = stepjac_nrows(j->sj);
+    stepjac_prepare(j->sj, &pt->w, &sp);
     if (rows)
-        stepjac_rows(&j->sj, &pt->w, 0, j->sj.rows);
-    for (int r = 0; rows && r < j->sj.rows; r++) {
-        stepjac_row(&j->sj, &pt->w, r, pt->row);
+        stepjac_rows(j->sj, &pt->w, 0, nrows);
+    for (int r = 0; rows && r < nrows; r++) {
+        stepjac_row(j->sj, &pt->w, r, pt->row);
         mat64_put_col(&pt->M, (size_t)r, pt->row);
     }
 }
@@ -239,7 +240,7 @@ static void sweep_lstm(jac_part *pt)
     memset(pt->X, 0, nr * 2 * H * sizeof *pt->X);
     for (size_t i = 0; i < nr; i++) {
         pt->X[i * 2 * H + (size_t)pt->i0 + i] = 1.0;
-        stepjac_row(&j->sj, &pt->w, pt->i0 + (int)i, pt->Lh + i * H);
+        stepjac_row(j->sj, &pt->w, pt->i0 + (int)i, pt->Lh + i * H);
     }
     memcpy(pt->f, pt->w.f, H * sizeof *pt->f);
     for (int p = K - 1; p >= 0 && !stopped(j); p--) {

@@ -47,23 +47,39 @@ void loss_steps_free(gt_loss_steps *ls)
     free(ls);
 }
 
-int loss_block_init(gt_loss_block *b, const gt_model *m, gt_error *e)
+/* A block of predictions waiting for their product (loss.h). */
+struct gt_loss_block {
+    float *h;                 /* [LOSS_BLOCK * H] */
+    float *logit;             /* [LOSS_BLOCK * V]: W h, float32 */
+    int next[LOSS_BLOCK];
+    size_t step[LOSS_BLOCK];
+    int n;
+    double *sum;              /* where the block's losses go (the window's sum and count) */
+    size_t *count;
+};
+
+gt_loss_block *loss_block_new(const gt_model *m, gt_error *e)
 {
-    memset(b, 0, sizeof *b);
-    b->h = malloc(LOSS_BLOCK * (size_t)top_width(m) * sizeof *b->h);
-    b->logit = malloc(LOSS_BLOCK * (size_t)m->vocab * sizeof *b->logit);
-    if (!b->h || !b->logit) {
-        loss_block_free(b);
-        return gt_fail(e, GT_EFAIL, "loss: out of memory");
+    gt_loss_block *b = calloc(1, sizeof *b);
+    if (b) {
+        b->h = malloc(LOSS_BLOCK * (size_t)top_width(m) * sizeof *b->h);
+        b->logit = malloc(LOSS_BLOCK * (size_t)m->vocab * sizeof *b->logit);
     }
-    return GT_OK;
+    if (!b || !b->h || !b->logit) {
+        loss_block_free(b);
+        gt_fail(e, GT_EFAIL, "loss: out of memory");
+        return NULL;
+    }
+    return b;
 }
 
 void loss_block_free(gt_loss_block *b)
 {
+    if (!b)
+        return;
     free(b->h);
     free(b->logit);
-    memset(b, 0, sizeof *b);
+    free(b);
 }
 
 /* -ln softmax(logit + b)[next], in double from the float32 product (a log-softmax: no
@@ -160,7 +176,7 @@ typedef struct loss_work {
 typedef struct loss_thread {
     gt_run r;
     int have_run;
-    gt_loss_block blk;
+    gt_loss_block *blk;
 } loss_thread;
 
 static int thread_begin(void *ctx, void **state, gt_error *e)
@@ -170,7 +186,7 @@ static int thread_begin(void *ctx, void **state, gt_error *e)
     *state = th;
     if (!th)
         return gt_fail(e, GT_EFAIL, "loss: out of memory");
-    if (loss_block_init(&th->blk, w->m, e))
+    if (!(th->blk = loss_block_new(w->m, e)))
         return e->code;
     if (run_init(&th->r, w->m, e))
         return e->code;
@@ -189,12 +205,12 @@ static int window_loss(void *ctx, void *state, size_t k, gt_error *e)
         run_step(&th->r, w->tok[t]);
         int rc = run_check_finite(&th->r, w->m->layers - 1, t, e);
         if (rc)
-            return loss_block_failed(w->ls, &th->blk, rc, e);
-        if (t + 1 < end && (rc = loss_block_add(w->ls, &th->blk, run_h(&th->r, w->m->layers - 1),
+            return loss_block_failed(w->ls, th->blk, rc, e);
+        if (t + 1 < end && (rc = loss_block_add(w->ls, th->blk, run_h(&th->r, w->m->layers - 1),
                                                  w->tok[t + 1], t, &w->sum[k], &w->count[k], e)))
             return rc;
     }
-    return loss_block_flush(w->ls, &th->blk, e);
+    return loss_block_flush(w->ls, th->blk, e);
 }
 
 static void thread_end(void *ctx, void *state)
@@ -204,7 +220,7 @@ static void thread_end(void *ctx, void *state)
         return;
     if (th->have_run)
         run_free(&th->r);
-    loss_block_free(&th->blk);
+    loss_block_free(th->blk);
     free(th);
 }
 

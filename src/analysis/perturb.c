@@ -31,7 +31,7 @@ int perturb_init(gt_perturb *p, const gt_model *m, int layer, int kmax, int max_
     /* the layer's units; T: those of layers 0..layer */
     const size_t H = (size_t)model_width(m, layer), K1 = (size_t)kmax + 1, n = (size_t)max_edits;
     const size_t T = m->layer[layer].off + H;
-    if ((rc = tangent_init(&p->tg, m, layer, max_edits, e))) {
+    if ((rc = tangent_new(&p->tg, m, layer, max_edits, e))) {
         perturb_free(p);
         return rc;
     }
@@ -63,7 +63,7 @@ int perturb_init(gt_perturb *p, const gt_model *m, int layer, int kmax, int max_
 void perturb_free(gt_perturb *p)
 {
     batch_free(&p->b);
-    tangent_free(&p->tg);
+    tangent_free(p->tg);
     free(p->prev);
     free(p->pts);
     free(p->res);
@@ -77,7 +77,7 @@ void perturb_free(gt_perturb *p)
 int perturb_use_float32(gt_perturb *p, gt_error *e)
 {
     int rc = batch_use_float32(&p->b, e);
-    return rc ? rc : tangent_use_float32(&p->tg, e);
+    return rc ? rc : tangent_use_float32(p->tg, e);
 }
 
 void perturb_set_horizon(gt_perturb *p, int horizon)
@@ -199,7 +199,7 @@ static void lin_step(gt_perturb *p, int k, int nedits)
         for (int x = 0; x < nedits; x++)
             for (int q = 0; q <= p->layer; q++) {
                 const size_t H = (size_t)model_width(p->m, q);
-                double *dh = tangent_h(&p->tg, q, x), *dc = tangent_c(&p->tg, q, x);
+                double *dh = tangent_h(p->tg, q, x), *dc = tangent_c(p->tg, q, x);
                 const double *h = batch_h(b, q, x + 1), *h0 = batch_h(b, q, 0);
                 const double *c = batch_c(b, q, x + 1), *c0 = batch_c(b, q, 0);
                 for (size_t j = 0; j < H; j++) {
@@ -213,7 +213,7 @@ static void lin_step(gt_perturb *p, int k, int nedits)
         p->pts[q] = (gt_step_point){p->prev + p->m->layer[q].off,
                                     p->prev + T + p->m->layer[q].off, batch_gates(b, q, 0),
                                     batch_c(b, q, 0), NULL};
-    tangent_step(&p->tg, nedits, p->pts);
+    tangent_step(p->tg, nedits, p->pts);
 }
 
 static double norm(const double *v, size_t n)
@@ -314,7 +314,7 @@ int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t 
             lin_step(p, k, nedits);
             for (int x = 0; x < nedits; x++)
                 ((double *)p->res[x].lin)[k] =
-                    norm(lstm ? tangent_c(&p->tg, lay, x) : tangent_h(&p->tg, lay, x), H);
+                    norm(lstm ? tangent_c(p->tg, lay, x) : tangent_h(p->tg, lay, x), H);
         }
         /* the carried state: c (LSTM) or h (GRU, RNN); its gate, f or z (the cell's carry
            gate); an RNN has none (its products stay 1 and its forget-only curve is NAN) */

@@ -299,7 +299,7 @@ typedef struct worker {
     gt_run run;
     gt_perturb pt;
     int have_run, have_pt;
-    gt_loss_block blk;  /* the predictions waiting, when the loss is taken along */
+    gt_loss_block *blk; /* the predictions waiting, when the loss is taken along (or NULL) */
     uint16_t *edbuf;
     const uint16_t **ed;
     double *abs_sum;    /* a job's decay sums, then added to its window's */
@@ -315,7 +315,7 @@ static int worker_begin(void *ctx, void **state, gt_error *e)
     if (run_init(&wk->run, sh->m, e))
         return e->code;
     wk->have_run = 1;
-    if (sh->ls && loss_block_init(&wk->blk, sh->m, e))
+    if (sh->ls && !(wk->blk = loss_block_new(sh->m, e)))
         return e->code;
     return GT_OK;
 }
@@ -342,9 +342,9 @@ static int worker_job(void *ctx, void *state, size_t i, gt_error *e)
     worker *wk = state;
     const job *jb = &sh->jobs[i];
     if (!jb->perturb && sh->ngates == 0) /* no gates: h's saturation */
-        return window_rnn(sh, &wk->run, &wk->blk, jb->win, e);
+        return window_rnn(sh, &wk->run, wk->blk, jb->win, e);
     if (!jb->perturb)
-        return window_job(sh, &wk->run, &wk->blk, jb->win, e);
+        return window_job(sh, &wk->run, wk->blk, jb->win, e);
     if (!wk->have_pt) {
         int rc = worker_perturb(sh, wk, e);
         if (rc)
@@ -363,7 +363,7 @@ static void worker_end(void *ctx, void *state)
     free(wk->abs_sum);
     free(wk->edbuf);
     free(wk->ed);
-    loss_block_free(&wk->blk);
+    loss_block_free(wk->blk);
     if (wk->have_pt)
         perturb_free(&wk->pt);
     if (wk->have_run)

@@ -28,10 +28,48 @@
  * tangent 5 times faster than through M, four about as fast, more slower). */
 #define TANGENT_DIRECT 4
 
+/* The tangents (tangent.h): their values, and what carrying them takes. */
+struct gt_tangent {
+    const gt_model *m;
+    int upto, cap, Hmax; /* Hmax: the widest of layers 0..upto (H below: layer k's H_k) */
+    double *dh, *dc;    /* [cap T], T = H_0 + ... + H_upto: layer k, tangent x at
+                           cap off_k + x H_k (gatetui/model.h) */
+    gt_stepjac **sj;    /* [upto+1] */
+    gt_stepjac_work w;
+    double *M;          /* [2Hmax * 2Hmax] the step's derivative, row-major */
+    float *M32;         /* the same in float32 with tangent_use_float32, or NULL */
+    struct gt_mat64 *Xp; /* the tangents' [dh; dx] packed as a matrix (cap rows) */
+    struct gt_mat32 *Xp32; /* the same in float32 with tangent_use_float32 */
+    double *row, *Y;    /* [2Hmax], [2Hmax * cap]: M's row r times tangent x at Y[r * n + x] */
+    float *Yf;
+    struct gt_mat32 *whh, *whn, *wih; /* [upto+1]: W_hh (a GRU with the reset before W_hn:
+                                         its r and z rows, and W_hn), W_ih above layer 0 */
+    double *P, *Q, *R;  /* [cap * G*Hmax] twice, [cap * 2Hmax]: one layer's, G H_k (2 H_k)
+                           apart */
+    double *Z;          /* [G*Hmax] zeros: layer 0's input does not move */
+};
+
+static size_t tangent_at(const gt_tangent *t, int k, int x)
+{
+    return (size_t)t->cap * t->m->layer[k].off + (size_t)x * (size_t)t->m->layer[k].hidden;
+}
+
+double *tangent_h(const gt_tangent *t, int k, int x)
+{
+    return t->dh + tangent_at(t, k, x);
+}
+
+double *tangent_c(const gt_tangent *t, int k, int x)
+{
+    return t->dc + tangent_at(t, k, x);
+}
+
 void tangent_free(gt_tangent *t)
 {
+    if (!t)
+        return;
     for (int k = 0; t->sj && k <= t->upto; k++) {
-        stepjac_free(&t->sj[k]);
+        stepjac_free(t->sj[k]);
         if (t->whh)
             mat32_free(&t->whh[k]);
         if (t->whn)
@@ -61,7 +99,7 @@ void tangent_free(gt_tangent *t)
     free(t->dc);
     free(t->row);
     free(t->Y);
-    memset(t, 0, sizeof *t);
+    free(t);
 }
 
 /* The weights the few tangents go through: float32, as the model has them (half the bytes
@@ -81,9 +119,9 @@ static int pack_weights(gt_tangent *t)
     return 0;
 }
 
-int tangent_init(gt_tangent *t, const gt_model *m, int upto, int cap, gt_error *e)
+/* t's arrays (t from calloc; tangent_new frees it on failure). */
+static int init(gt_tangent *t, const gt_model *m, int upto, int cap, gt_error *e)
 {
-    memset(t, 0, sizeof *t);
     if (upto < 0 || upto >= m->layers || cap < 1)
         return gt_fail(e, GT_EINPUT, "tangents: layer %d of %d, %d tangents", upto, m->layers,
                        cap);
@@ -114,22 +152,30 @@ int tangent_init(gt_tangent *t, const gt_model *m, int upto, int cap, gt_error *
     t->R = malloc(n * 2 * H * sizeof *t->R);
     if (!t->sj || !t->M || !t->Xp || mat64_alloc(t->Xp, n, 2 * H) || !t->dh || !t->dc ||
         !t->row || !t->Y || !t->whh ||
-        !t->whn || !t->wih || !t->P || !t->Q || !t->Z || !t->R || pack_weights(t)) {
-        tangent_free(t);
+        !t->whn || !t->wih || !t->P || !t->Q || !t->Z || !t->R || pack_weights(t))
         return gt_fail(e, GT_EFAIL, "out of memory for %d tangents", cap);
-    }
     for (int k = 0; k <= upto; k++) {
-        int rc = stepjac_init(&t->sj[k], m, k, k > 0, e);
-        if (rc) {
-            tangent_free(t);
+        int rc = stepjac_new(&t->sj[k], m, k, k > 0, e);
+        if (rc)
             return rc;
-        }
     }
-    int rc = stepjac_work_init(&t->w, &t->sj[upto], e);
-    if (rc)
+    return stepjac_work_init(&t->w, t->sj[upto], e);
+}
+
+int tangent_new(gt_tangent **out, const gt_model *m, int upto, int cap, gt_error *e)
+{
+    gt_tangent *t = calloc(1, sizeof *t);
+    int rc = t ? init(t, m, upto, cap, e)
+               : gt_fail(e, GT_EFAIL, "out of memory for %d tangents", cap);
+    if (rc) {
         tangent_free(t);
+        t = NULL;
+    }
+    *out = t;
     return rc;
 }
+
+
 
 int tangent_use_float32(gt_tangent *t, gt_error *e)
 {
@@ -149,8 +195,9 @@ int tangent_use_float32(gt_tangent *t, gt_error *e)
  * float32. */
 static void product(gt_tangent *t, int k, int n)
 {
-    const gt_stepjac *s = &t->sj[k];
-    const size_t H = (size_t)s->H, cols = (size_t)s->cols, rows = (size_t)s->rows;
+    const gt_stepjac *s = t->sj[k];
+    const size_t H = (size_t)t->m->layer[k].hidden, cols = (size_t)stepjac_ncols(s),
+                 rows = (size_t)stepjac_nrows(s);
     t->Xp->rows = (size_t)n; /* the same storage, laid out for this layer's columns */
     t->Xp->cols = cols;
     if (t->Xp32) {
@@ -160,7 +207,8 @@ static void product(gt_tangent *t, int k, int n)
     for (int x = 0; x < n; x++) {
         memcpy(t->row, tangent_h(t, k, x), H * sizeof *t->row);
         if (k > 0) /* the layer below's, D_k = H_(k-1) */
-            memcpy(t->row + H, tangent_h(t, k - 1, x), (size_t)s->D * sizeof *t->row);
+            memcpy(t->row + H, tangent_h(t, k - 1, x),
+                   (size_t)t->m->layer[k].in_dim * sizeof *t->row);
         if (t->Xp32)
             mat32_put_row(t->Xp32, (size_t)x, t->row);
         else
@@ -185,12 +233,13 @@ static void gemv_each(const gt_mat32 *A, int n, const double *X, size_t ldx, dou
 static void direct_layer(gt_tangent *t, int k, int n)
 {
     const gt_celltype *cl = t->m->cell;
-    const size_t H = (size_t)t->sj[k].H, GH = (size_t)t->m->gates * H;
+    const size_t H = (size_t)t->m->layer[k].hidden, GH = (size_t)t->m->gates * H;
     const double *v = t->w.v;
     /* P = W_hh dh (its first rec_blocks blocks), Q = W_ih dx */
     gemv_each(&t->whh[k], n, tangent_h(t, k, 0), H, t->P, GH);
     if (k > 0)
-        gemv_each(&t->wih[k], n, tangent_h(t, k - 1, 0), (size_t)t->sj[k].D, t->Q, GH);
+        gemv_each(&t->wih[k], n, tangent_h(t, k - 1, 0), (size_t)t->m->layer[k].in_dim, t->Q,
+                  GH);
     if (cl->tangent_mid) { /* R, then W_hn R */
         for (int x = 0; x < n; x++)
             cl->tangent_mid(H, v, t->P + (size_t)x * GH, k ? t->Q + (size_t)x * GH : t->Z,
@@ -223,15 +272,16 @@ void tangent_step(gt_tangent *t, int n, const gt_step_point *pt)
 {
     for (int k = 0; k <= t->upto; k++) {
         if (n <= TANGENT_DIRECT) {
-            stepjac_prepare(&t->sj[k], &t->w, &pt[k]);
+            stepjac_prepare(t->sj[k], &t->w, &pt[k]);
             direct_layer(t, k, n);
             continue;
         }
-        const gt_stepjac *s = &t->sj[k];
-        const size_t cols = (size_t)s->cols, H = (size_t)s->H;
+        const gt_stepjac *s = t->sj[k];
+        const int rows = stepjac_nrows(s);
+        const size_t cols = (size_t)stepjac_ncols(s), H = (size_t)t->m->layer[k].hidden;
         stepjac_prepare(s, &t->w, &pt[k]);
-        stepjac_rows(s, &t->w, 0, s->rows);
-        for (int r = 0; r < s->rows; r++) { /* in float32: each row through M's first */
+        stepjac_rows(s, &t->w, 0, rows);
+        for (int r = 0; r < rows; r++) { /* in float32: each row through M's first */
             double *row = t->M + (t->M32 ? 0 : (size_t)r * cols);
             stepjac_row(s, &t->w, r, row);
             if (t->M32)

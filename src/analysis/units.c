@@ -8,10 +8,22 @@
 #include "compute/moments.h"
 #include "gatetui/units.h"
 
-int units_acc_init(gt_units_acc *a, const gt_model *m, int layer, const gt_mask *mask,
-                   gt_error *e)
+/* The sums along the run (units.h). */
+struct gt_units_acc {
+    const gt_model *m;
+    int layer, nsig, H;
+    const unsigned char *mask;
+    size_t n, inside;
+    double *base, *sin, *sout, *sq; /* [nsig * H] each, signals in order */
+};
+
+gt_units_acc *units_acc_new(const gt_model *m, int layer, const gt_mask *mask, gt_error *e)
 {
-    memset(a, 0, sizeof *a);
+    gt_units_acc *a = calloc(1, sizeof *a);
+    if (!a) {
+        gt_fail(e, GT_EFAIL, "out of memory for the correlations");
+        return NULL;
+    }
     a->m = m;
     a->layer = layer;
     a->nsig = signals_count(m);
@@ -19,18 +31,23 @@ int units_acc_init(gt_units_acc *a, const gt_model *m, int layer, const gt_mask 
     a->mask = mask->m;
     size_t k = (size_t)a->nsig * (size_t)a->H;
     a->base = calloc(4 * k, sizeof *a->base);
-    if (!a->base)
-        return gt_fail(e, GT_EFAIL, "out of memory for the correlations");
+    if (!a->base) {
+        free(a);
+        gt_fail(e, GT_EFAIL, "out of memory for the correlations");
+        return NULL;
+    }
     a->sin = a->base + k;
     a->sout = a->sin + k;
     a->sq = a->sout + k;
-    return GT_OK;
+    return a;
 }
 
 void units_acc_free(gt_units_acc *a)
 {
+    if (!a)
+        return;
     free(a->base);
-    memset(a, 0, sizeof *a);
+    free(a);
 }
 
 /* The signals are the gate blocks (one array), then c for an LSTM, then h. */
@@ -128,13 +145,13 @@ int units_compute(gt_units *u, const gt_model *m, const uint16_t *tok, size_t n,
     int rc = mask_from_regex(&mask, m, tok, n, regex, seconds, e);
     if (rc)
         return rc;
-    gt_units_acc acc;
-    rc = units_acc_init(&acc, m, o->layer, &mask, e);
+    gt_units_acc *acc = units_acc_new(m, o->layer, &mask, e);
+    rc = acc ? GT_OK : GT_EFAIL;
     if (rc == GT_OK)
-        rc = signals_pass(m, tok, n, o, units_add, &acc, e);
+        rc = signals_pass(m, tok, n, o, units_add, acc, e);
     if (rc == GT_OK)
-        rc = units_finish(u, &acc, mask.matches, e);
-    units_acc_free(&acc);
+        rc = units_finish(u, acc, mask.matches, e);
+    units_acc_free(acc);
     mask_free(&mask);
     return rc;
 }

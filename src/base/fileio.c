@@ -87,20 +87,47 @@ static int open_file(const char *path, int regular_only, int *fd, struct stat *s
     return GT_OK;
 }
 
-int filecopy_open(gt_filecopy *m, const char *path, gt_error *e)
+/* A file read into memory (fileio.h). */
+struct gt_filecopy {
+    const unsigned char *data; /* what filecopy_read read, or NULL */
+    size_t size;
+    /* the file as it was opened: which it is, its size and modification time */
+    unsigned long long dev, ino, bytes;
+    long long mtime_s, mtime_ns;
+    int fd, is_open; /* the descriptor between filecopy_open and filecopy_read */
+};
+
+int filecopy_open(gt_filecopy **out, const char *path, gt_error *e)
 {
-    memset(m, 0, sizeof *m);
+    *out = NULL;
+    gt_filecopy *m = calloc(1, sizeof *m);
+    if (!m)
+        return gt_fail(e, GT_EFAIL, "%s: out of memory", path);
     struct stat sb;
     int rc = open_file(path, 1, &m->fd, &sb, e);
-    if (rc)
+    if (rc) {
+        free(m);
         return rc;
+    }
     m->is_open = 1;
     m->dev = (unsigned long long)sb.st_dev;
     m->ino = (unsigned long long)sb.st_ino;
     m->bytes = (unsigned long long)sb.st_size;
     m->mtime_s = (long long)sb.st_mtim.tv_sec;
     m->mtime_ns = (long long)sb.st_mtim.tv_nsec;
+    *out = m;
     return GT_OK;
+}
+
+unsigned long long filecopy_bytes(const gt_filecopy *m)
+{
+    return m->bytes;
+}
+
+const unsigned char *filecopy_data(const gt_filecopy *m, size_t *size)
+{
+    *size = m->size;
+    return m->data;
 }
 
 int filecopy_peek(const gt_filecopy *m, unsigned long long off, void *buf, size_t n, const char *path,
@@ -158,12 +185,12 @@ int file_changed(const gt_filecopy *m, const char *path)
 
 void filecopy_free(gt_filecopy *m)
 {
+    if (!m)
+        return;
     if (m->is_open)
         close(m->fd);
-    m->is_open = 0;
     free((void *)m->data);
-    m->data = NULL;
-    m->size = 0;
+    free(m);
 }
 
 /* Writes data to a new temporary file in dir; its name goes to tmp. */

@@ -16,7 +16,7 @@
 #include "compute/kernels.h"
 #include "compute/pool.h"
 #include "engine/batch_impl.h"
-#include "gatetui/stepjac.h"
+#include "engine/stepjac_impl.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("tree-vectorize")

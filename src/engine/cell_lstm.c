@@ -12,7 +12,7 @@
 
 #include "compute/kernels.h"
 #include "compute/pool.h"
-#include "gatetui/stepjac.h"
+#include "engine/stepjac_impl.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("tree-vectorize")

@@ -9,8 +9,8 @@
 
 #include "compute/kernels.h"
 #include "compute/pool.h"
+#include "engine/stepjac_impl.h"
 #include "format/modelfile.h"
-#include "gatetui/stepjac.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("tree-vectorize")

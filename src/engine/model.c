@@ -680,7 +680,7 @@ int model_load(gt_model *m, const char *path, const gt_model_options *opt, gt_er
 
 int model_file_changed(const gt_model *m)
 {
-    return m->file && m->file->path && file_changed(&m->file->copy, m->file->path);
+    return m->file && m->file->path && file_changed(m->file->copy, m->file->path);
 }
 
 void model_free(gt_model *m)

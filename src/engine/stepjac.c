@@ -8,7 +8,7 @@
 
 #include "compute/kernels.h"
 #include "compute/x86.h"
-#include "gatetui/stepjac.h"
+#include "engine/stepjac_impl.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("tree-vectorize")
@@ -16,6 +16,8 @@
 
 void stepjac_free(gt_stepjac *s)
 {
+    if (!s)
+        return;
     if (s->whn)
         mat64_free(s->whn);
     if (s->wrT)
@@ -23,14 +25,17 @@ void stepjac_free(gt_stepjac *s)
     free(s->whn);
     free(s->wrT);
     free(s->b_hn);
-    memset(s, 0, sizeof *s);
+    free(s);
 }
 
-int stepjac_init(gt_stepjac *s, const gt_model *m, int layer, int with_input, gt_error *e)
+int stepjac_new(gt_stepjac **out, const gt_model *m, int layer, int with_input, gt_error *e)
 {
-    memset(s, 0, sizeof *s);
+    *out = NULL;
     if (layer < 0 || layer >= m->layers)
         return gt_fail(e, GT_EINPUT, "tangent map: layer %d, the model has %d", layer, m->layers);
+    gt_stepjac *s = calloc(1, sizeof *s);
+    if (!s)
+        return gt_fail(e, GT_EFAIL, "out of memory for the tangent map of layer %d", layer);
     const gt_layer *ly = &m->layer[layer];
     s->m = m;
     s->layer = layer;
@@ -43,7 +48,18 @@ int stepjac_init(gt_stepjac *s, const gt_model *m, int layer, int with_input, gt
         stepjac_free(s);
         return gt_fail(e, GT_EFAIL, "out of memory for the tangent map of layer %d", layer);
     }
+    *out = s;
     return GT_OK;
+}
+
+int stepjac_nrows(const gt_stepjac *s)
+{
+    return s->rows;
+}
+
+int stepjac_ncols(const gt_stepjac *s)
+{
+    return s->cols;
 }
 
 void stepjac_work_at(gt_stepjac_work *w, const gt_stepjac *s, double *v)

@@ -68,7 +68,9 @@ static int open_safetensors(gt_modelfile *f, gt_error *e)
         return gt_fail(e, GT_EFAIL, "%s: out of memory", f->path);
     f->impl = st;
     f->format = GT_SAFETENSORS;
-    int rc = st_parse(st, f->path, f->copy.data, f->copy.size, e);
+    size_t n;
+    const unsigned char *b = filecopy_data(f->copy, &n);
+    int rc = st_parse(st, f->path, b, n, e);
     if (rc)
         return rc;
     f->tensor = st->tensor;
@@ -116,7 +118,9 @@ static int from_torch(gt_modelfile *f, torch_file *t, gt_error *e)
 static int open_torch_zip(gt_modelfile *f, gt_error *e)
 {
     zr_archive z;
-    int rc = zr_open(&z, f->path, f->copy.data, f->copy.size, e);
+    size_t n;
+    const unsigned char *b = filecopy_data(f->copy, &n);
+    int rc = zr_open(&z, f->path, b, n, e);
     if (rc)
         return rc;
     if (!filekind_is_torch_zip(&z)) {
@@ -138,7 +142,9 @@ static int open_torch_legacy(gt_modelfile *f, gt_error *e)
 {
     torch_file t;
     f->format = GT_TORCH_LEGACY;
-    int rc = torch_open_legacy(&t, f->path, f->copy.data, f->copy.size, e);
+    size_t n;
+    const unsigned char *b = filecopy_data(f->copy, &n);
+    int rc = torch_open_legacy(&t, f->path, b, n, e);
     return rc ? rc : from_torch(f, &t, e);
 }
 
@@ -150,7 +156,9 @@ static int open_torch_legacy(gt_modelfile *f, gt_error *e)
 #define MODEL_BYTES_FLOOR (64ull << 20)
 static int within_bound(const gt_modelfile *f, gt_error *e)
 {
-    unsigned long long file = f->copy.size, total = file; /* in bytes */
+    size_t n; /* the bytes read */
+    filecopy_data(f->copy, &n);
+    unsigned long long file = n, total = file; /* in bytes */
     unsigned long long bound = MODEL_BYTES_FILES * file + MODEL_BYTES_FLOOR;
     for (size_t i = 0; i < f->ntensor && total <= bound; i++)
         if (!tensor_direct_f32(&f->tensor[i]))
@@ -169,7 +177,7 @@ static int within_bound(const gt_modelfile *f, gt_error *e)
 static int safetensors_size(gt_modelfile *f, const unsigned char *head, size_t n,
                             size_t *want, gt_error *e)
 {
-    const unsigned long long size = f->copy.bytes;
+    const unsigned long long size = filecopy_bytes(f->copy);
     uint64_t hlen;
     int rc = st_header_len(f->path, head, n, size, &hlen, e);
     if (rc)
@@ -177,7 +185,7 @@ static int safetensors_size(gt_modelfile *f, const unsigned char *head, size_t n
     unsigned char *h = n >= 8 + hlen ? NULL : malloc(8 + (size_t)hlen);
     if (n < 8 + hlen && !h)
         return gt_fail(e, GT_EFAIL, "%s: out of memory for its header", f->path);
-    if (h && (rc = filecopy_peek(&f->copy, 0, h, 8 + (size_t)hlen, f->path, e))) {
+    if (h && (rc = filecopy_peek(f->copy, 0, h, 8 + (size_t)hlen, f->path, e))) {
         free(h);
         return rc;
     }
@@ -196,9 +204,9 @@ static int safetensors_size(gt_modelfile *f, const unsigned char *head, size_t n
 static int size_to_read(gt_modelfile *f, size_t *want, gt_error *e)
 {
     unsigned char head[4096 + 8]; /* the 4 KiB filekind_describe looks at, and a little more */
-    const unsigned long long size = f->copy.bytes;
+    const unsigned long long size = filecopy_bytes(f->copy);
     const size_t n = size < sizeof head ? (size_t)size : sizeof head;
-    int rc = filecopy_peek(&f->copy, 0, head, n, f->path, e);
+    int rc = filecopy_peek(f->copy, 0, head, n, f->path, e);
     *want = (size_t)size;
     if (rc || torch_looks_legacy(head, n))
         return rc;
@@ -207,7 +215,7 @@ static int size_to_read(gt_modelfile *f, size_t *want, gt_error *e)
         unsigned char *tail = malloc(tn ? tn : 1);
         if (!tail)
             return gt_fail(e, GT_EFAIL, "%s: out of memory", f->path);
-        rc = filecopy_peek(&f->copy, size - tn, tail, tn, f->path, e);
+        rc = filecopy_peek(f->copy, size - tn, tail, tn, f->path, e);
         if (rc == GT_OK)
             rc = zr_check_end(f->path, tail, tn, e);
         free(tail);
@@ -226,15 +234,16 @@ int modelfile_open(gt_modelfile *f, const char *path, gt_error *e)
         return gt_fail(e, GT_EFAIL, "%s: out of memory", path);
     size_t want = 0;
     int rc = filecopy_open(&f->copy, path, e);
-    if (rc == GT_OK && (unsigned long long)(size_t)f->copy.bytes != f->copy.bytes)
+    const unsigned long long bytes = rc == GT_OK ? filecopy_bytes(f->copy) : 0;
+    if (rc == GT_OK && (unsigned long long)(size_t)bytes != bytes)
         rc = gt_fail(e, GT_EINPUT, "%s: too large to read", path);
     if (rc == GT_OK)
         rc = size_to_read(f, &want, e);
     if (rc == GT_OK)
-        rc = filecopy_read(&f->copy, want, path, e);
+        rc = filecopy_read(f->copy, want, path, e);
     if (rc == GT_OK) {
-        const unsigned char *b = f->copy.data;
-        size_t n = f->copy.size;
+        size_t n;
+        const unsigned char *b = filecopy_data(f->copy, &n);
         if (zr_looks_like_zip(b, n))
             rc = open_torch_zip(f, e);
         else if (torch_looks_legacy(b, n))
@@ -268,7 +277,7 @@ void modelfile_close(gt_modelfile *f)
     free(f->tokenizer);
     free(f->quantized);
     free(f->synthetic);
-    filecopy_free(&f->copy);
+    filecopy_free(f->copy);
     free(f->path);
     memset(f, 0, sizeof *f);
 }

@@ -28,7 +28,7 @@ typedef struct gt_vocab_found {
 typedef struct gt_modelfile {
     char *path;
     gt_format format;
-    gt_filecopy copy;
+    gt_filecopy *copy;     /* the file read into memory */
     gt_tensor *tensor;     /* the model's tensors */
     size_t ntensor;
     char *where;           /* where the model is in a torch.save file ("" for the whole) */

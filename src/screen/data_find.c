@@ -115,20 +115,20 @@ static int hyp_child(gt_bgjob *job, void *ctx, char *why)
         return 1;
     gt_pass_options o = {f->want_layer, 1, bgjob_progress, job};
     gt_mask mask;
-    gt_units_acc acc = {0};
     gt_units u = {0};
     gt_error e = {0};
     int rc = mask_from_regex(&mask, f->m, tok, n, f->regex, MASK_SECONDS, &e);
     if (rc == GT_OK) {
-        rc = units_acc_init(&acc, f->m, f->want_layer, &mask, &e);
+        gt_units_acc *acc = units_acc_new(f->m, f->want_layer, &mask, &e);
+        rc = acc ? GT_OK : GT_EFAIL;
         if (rc == GT_OK)
-            rc = signals_pass(f->m, tok, n, &o, units_add, &acc, &e);
+            rc = signals_pass(f->m, tok, n, &o, units_add, acc, &e);
         if (rc == GT_OK)
-            rc = units_finish(&u, &acc, mask.matches, &e);
+            rc = units_finish(&u, acc, mask.matches, &e);
         if (rc == GT_OK)
             send_hypothesis(job, f, &mask, &u, n);
         units_free(&u);
-        units_acc_free(&acc);
+        units_acc_free(acc);
         mask_free(&mask);
     }
     free(tok);

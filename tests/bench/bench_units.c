@@ -88,23 +88,26 @@ int main(int argc, char **argv)
     double plain[50], units[50], sums[50], cplain[50], cunits[50];
     gt_units u = {0};
     gt_mask mask;
-    gt_units_acc acc;
     gt_run run;
     if (mask_from_regex(&mask, &m, t.tok, n, argv[3], MASK_SECONDS, &e) ||
-        units_acc_init(&acc, &m, 0, &mask, &e) || run_init(&run, &m, &e)) {
+        run_init(&run, &m, &e)) {
         fprintf(stderr, "bench_units: %s\n", e.msg);
         return 2;
     }
     run_step(&run, t.tok[0]);
     for (int r = 0; r < reps; r++) {
+        gt_units_acc *acc = units_acc_new(&m, 0, &mask, &e); /* each time from no step */
+        if (!acc) {
+            fprintf(stderr, "bench_units: %s\n", e.msg);
+            return 2;
+        }
         double a = now();
         for (size_t s = 0; s < n; s++)
-            units_add(&acc, s, &run);
+            units_add(acc, s, &run);
         sums[r] = now() - a;
-        acc.n = acc.inside = 0;
+        units_acc_free(acc);
     }
     run_free(&run);
-    units_acc_free(&acc);
     mask_free(&mask);
     for (int r = 0; r < reps; r++) {
         double a = now(), c = cpu();
