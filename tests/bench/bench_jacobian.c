@@ -79,7 +79,7 @@ int main(int argc, char **argv)
     qsort(dt, (size_t)reps, sizeof *dt, cmp_d);
     qsort(dc, (size_t)reps, sizeof *dc, cmp_d);
     double med = dt[reps / 2], fl = jacobian_flops(&j);
-    printf("model %s, H %d, layer %d, step %zu, lags 1..%d, %d threads\n", argv[1], m.hidden,
+    printf("model %s, H %d, layer %d, step %zu, lags 1..%d, %d threads\n", argv[1], m.layer[layer].hidden,
            layer, T, K, j.threads);
     printf("median %.2f ms, fastest %.2f ms over %d runs\n", 1e3 * med, 1e3 * dt[0], reps);
     printf("products %.3f GFLOP: %.1f GFLOP/s at the median, %.1f at the fastest\n", fl / 1e9,

@@ -44,7 +44,7 @@ int main(int argc, char **argv)
     gt_signal_matrix x;
     gt_pass_options po = {0, 1, NULL, NULL};
     if (mask_from_regex(&k, &m, t.tok, n, argv[3], MASK_SECONDS, &e) ||
-        probe_matrix(&x, &m, t.tok, n, m.arch == GT_LSTM ? 5 : 3, &po, &e)) {
+        probe_matrix(&x, &m, t.tok, n, m.cell->nsignals - 1, &po, &e)) {
         fprintf(stderr, "%s\n", e.msg);
         return 1;
     }

@@ -54,13 +54,15 @@ int main(int argc, char **argv)
     qsort(rate, (size_t)reps, sizeof *rate, bench_cmp_double);
     /* the weights a step reads: every layer's W_hh, and W_ih above layer 0 (layer 0's input
      * part is a row of the table) */
-    size_t G = (size_t)m.gates, H = (size_t)m.hidden, bytes = 0;
-    for (int k = 0; k < m.layers; k++)
+    size_t G = (size_t)m.gates, bytes = 0;
+    for (int k = 0; k < m.layers; k++) {
+        const size_t H = (size_t)m.layer[k].hidden;
         bytes += G * H * H * sizeof(float) +
                  (k > 0 || !m.x_table ? G * H * (size_t)m.layer[k].in_dim * sizeof(float) : 0);
+    }
     printf("%.0f %zu\n", rate[reps / 2], bytes);
     fprintf(stderr, "# %s: %s L=%d H=%d, %zu steps, median of %d: %.0f chars/s (sink %g)\n",
-            argv[1], model_arch_name(&m), m.layers, m.hidden, n, reps, rate[reps / 2], sink);
+            argv[1], model_arch_name(&m), m.layers, m.hidden_max, n, reps, rate[reps / 2], sink);
     free(rate);
     run_free(&r);
     text_free(&t);
