@@ -59,6 +59,9 @@ struct gt_trace {
     int pass_threads;    /* 1, 2, ...: fixed; 0: one or two, whichever is faster now */
     double pass_ns[3];   /* what the last pass measured (ns a step with 1 or 2 threads) */
     size_t pass_every;   /* and how often it tried the way not chosen, in chunks */
+    /* under fence_mu (below): */
+    gt_trace *fence_next; /* in the list of passes that have left but are not joined */
+    int fence_listed, pass_claimed, pass_joined;
 };
 
 static double now_ns(void)
@@ -530,12 +533,14 @@ static void pick_next(pass_pick *p, gt_run *r, double ns_per_step)
  * lock another thread held at that moment (the allocator's, under AddressSanitizer, whose
  * allocator has no fork handler) stays held in the child for ever. So the fork's prepare
  * handler holds every running pass at the start of its next step, where neither it nor its
- * pool's threads (idle between steps) hold anything, and lets them go on after the fork;
- * the child has no pass thread. Holding waits at most one step. */
+ * pool's threads (idle between steps) hold anything, and joins the passes that have ended
+ * (a thread's end frees its memory); it lets the others go on after the fork. The child has
+ * no pass thread. Holding waits at most one step. */
 static pthread_mutex_t fence_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t fence_cv = PTHREAD_COND_INITIALIZER;
 static atomic_int fence_want;        /* a fork is being prepared */
 static int fence_running, fence_parked; /* passes running, and held */
+static gt_trace *fence_left;         /* passes ended and not joined */
 static pthread_once_t fence_once = PTHREAD_ONCE_INIT;
 
 static void fence_prepare(void)
@@ -544,6 +549,12 @@ static void fence_prepare(void)
     atomic_store(&fence_want, 1);
     while (fence_parked < fence_running)
         pthread_cond_wait(&fence_cv, &fence_mu);
+    for (gt_trace *t = fence_left; t; t = t->fence_next) {
+        pthread_join(t->thread, NULL);
+        t->pass_joined = 1;
+        t->fence_listed = 0;
+    }
+    fence_left = NULL;
 }
 
 static void fence_parent(void)
@@ -557,6 +568,7 @@ static void fence_child(void)
 {
     atomic_store(&fence_want, 0);
     fence_running = fence_parked = 0; /* the passes' threads are not in the child */
+    fence_left = NULL;
     pthread_mutex_unlock(&fence_mu);
 }
 
@@ -579,13 +591,41 @@ static void fence_step(void)
     pthread_mutex_unlock(&fence_mu);
 }
 
-/* A pass ends (its thread, at its last step) */
-static void fence_leave(void)
+/* A pass ends (its thread, after its last step): a fork joins it unless its owner is
+ * joining it already. */
+static void fence_leave(gt_trace *tr)
 {
     pthread_mutex_lock(&fence_mu);
     fence_running--;
+    if (!tr->pass_claimed) {
+        tr->fence_next = fence_left;
+        fence_left = tr;
+        tr->fence_listed = 1;
+    }
     pthread_cond_broadcast(&fence_cv);
     pthread_mutex_unlock(&fence_mu);
+}
+
+/* The owner joins a pass's thread, unless a fork has. */
+static void pass_join(gt_trace *tr)
+{
+    pthread_mutex_lock(&fence_mu);
+    int joined = tr->pass_joined;
+    if (tr->fence_listed) { /* out of the list: no fork joins it now */
+        gt_trace **p = &fence_left;
+        while (*p != tr)
+            p = &(*p)->fence_next;
+        *p = tr->fence_next;
+        tr->fence_listed = 0;
+    }
+    tr->pass_claimed = 1;
+    pthread_mutex_unlock(&fence_mu);
+    if (!joined)
+        pthread_join(tr->thread, NULL);
+    pthread_mutex_lock(&fence_mu);
+    tr->pass_claimed = tr->pass_joined = 0;
+    pthread_mutex_unlock(&fence_mu);
+    tr->pass_active = 0;
 }
 
 static void *pass_main(void *arg)
@@ -629,8 +669,8 @@ static void *pass_main(void *arg)
     tr->pass_ns[1] = pk.ns[1];
     tr->pass_ns[2] = pk.ns[2];
     tr->pass_every = pk.every;
-    fence_leave();
     atomic_store_explicit(&tr->pass_done, 1, memory_order_release);
+    fence_leave(tr);
     return NULL;
 }
 
@@ -656,7 +696,9 @@ int trace_pass_start(gt_trace *tr, size_t target, gt_error *e)
     fence_running++;
     pthread_mutex_unlock(&fence_mu);
     if (pthread_create(&tr->thread, NULL, pass_main, tr) != 0) {
-        fence_leave();
+        pthread_mutex_lock(&fence_mu);
+        fence_running--;
+        pthread_mutex_unlock(&fence_mu);
         return gt_fail(e, GT_EFAIL, "cannot start the background pass");
     }
     tr->pass_active = 1;
@@ -668,16 +710,13 @@ void trace_pass_cancel(gt_trace *tr)
     if (!tr->pass_active)
         return;
     atomic_store(&tr->pass_cancel, 1);
-    pthread_join(tr->thread, NULL);
-    tr->pass_active = 0;
+    pass_join(tr);
 }
 
 int trace_pass_running(gt_trace *tr)
 {
-    if (tr->pass_active && atomic_load_explicit(&tr->pass_done, memory_order_acquire)) {
-        pthread_join(tr->thread, NULL);
-        tr->pass_active = 0;
-    }
+    if (tr->pass_active && atomic_load_explicit(&tr->pass_done, memory_order_acquire))
+        pass_join(tr);
     return tr->pass_active;
 }
 

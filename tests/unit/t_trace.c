@@ -395,6 +395,23 @@ static void test_fork(void)
     while (trace_pass_running(tr) && waited++ < PASS_WAIT)
         nanosleep(&ts, NULL);
     tap_ok(trace_known(tr) == t.steps, "fork: the pass went on to the end");
+    /* short passes, each forked over as it ends: a fork joins a pass that has ended (its
+     * thread's end frees memory), its owner then does not join it again */
+    int ok = 1;
+    for (int k = 0; k < 100 && ok; k++) {
+        trace_edit(tr, t.steps - 600, (uint16_t)(k % m.vocab), &e);
+        trace_pass_start(tr, t.steps, &e);
+        pid_t pid = fork();
+        if (pid == 0)
+            _exit(churn(NULL) == NULL ? 0 : 3);
+        int st = 0;
+        ok = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st);
+        waited = 0;
+        while (trace_pass_running(tr) && waited++ < PASS_WAIT)
+            nanosleep(&ts, NULL);
+        ok = ok && trace_known(tr) == t.steps;
+    }
+    tap_ok(ok, "fork: 100 short passes, a fork as each ends, each joined once, each to the end");
     trace_close(tr);
     text_free(&t);
     model_free(&m);
