@@ -36,6 +36,11 @@ struct gt_pool {
     _Atomic int done;         /* workers finished with the current job */
     _Atomic int stop;
     _Atomic int sleepers;
+    _Atomic int started;      /* workers in their loop: pool_start returns once all are */
+    struct worker_arg {
+        struct gt_pool *p;
+        int k;
+    } arg[POOL_MAX];
     size_t rows, cols;
     const float *W, *x, *bias;
     float *y;
@@ -85,16 +90,11 @@ static void run_part(const gt_pool *p, int k)
                       p->bias ? p->bias + r0 : NULL, p->y + r0, p->backward);
 }
 
-struct worker_arg {
-    gt_pool *p;
-    int k;
-};
-
 static void *worker(void *arg)
 {
     struct worker_arg a = *(struct worker_arg *)arg;
-    free(arg);
     gt_pool *p = a.p;
+    atomic_fetch_add_explicit(&p->started, 1, memory_order_release);
     unsigned seen = 0; /* gen starts at 0, before any worker exists */
     for (;;) {
         unsigned g;
@@ -128,21 +128,20 @@ gt_pool *pool_start(int nthreads)
         return NULL;
     p->n = 1;
     for (int k = 1; k < nthreads; k++) {
-        struct worker_arg *a = malloc(sizeof *a);
-        if (!a)
+        p->arg[k].p = p;
+        p->arg[k].k = k;
+        if (pthread_create(&p->thread[k], NULL, worker, &p->arg[k]) != 0)
             break;
-        a->p = p;
-        a->k = k;
-        if (pthread_create(&p->thread[k], NULL, worker, a) != 0) {
-            free(a);
-            break;
-        }
         p->n++;
     }
     if (p->n < 2) {
         free(p);
         return NULL;
     }
+    /* each worker started whole (a thread's start allocates), so that between two jobs no
+     * thread of the pool is inside the allocator (doc/architecture.md, "Forks") */
+    while (atomic_load_explicit(&p->started, memory_order_acquire) < p->n - 1)
+        sched_yield();
     return p;
 }
 

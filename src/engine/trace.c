@@ -61,7 +61,7 @@ struct gt_trace {
     size_t pass_every;   /* and how often it tried the way not chosen, in chunks */
     /* under fence_mu (below): */
     gt_trace *fence_next; /* in the list of passes that have left but are not joined */
-    int fence_listed, pass_claimed, pass_joined;
+    int fence_listed, pass_left, pass_joined;
 };
 
 static double now_ns(void)
@@ -569,6 +569,7 @@ static void fence_child(void)
     atomic_store(&fence_want, 0);
     fence_running = fence_parked = 0; /* the passes' threads are not in the child */
     fence_left = NULL;
+    pthread_cond_init(&fence_cv, NULL); /* without the waiters it had in the parent */
     pthread_mutex_unlock(&fence_mu);
 }
 
@@ -591,39 +592,35 @@ static void fence_step(void)
     pthread_mutex_unlock(&fence_mu);
 }
 
-/* A pass ends (its thread, after its last step): a fork joins it unless its owner is
- * joining it already. */
+/* A pass ends (its thread, after its last step): listed for a fork to join. */
 static void fence_leave(gt_trace *tr)
 {
     pthread_mutex_lock(&fence_mu);
     fence_running--;
-    if (!tr->pass_claimed) {
-        tr->fence_next = fence_left;
-        fence_left = tr;
-        tr->fence_listed = 1;
-    }
+    tr->pass_left = 1;
+    tr->fence_next = fence_left;
+    fence_left = tr;
+    tr->fence_listed = 1;
     pthread_cond_broadcast(&fence_cv);
     pthread_mutex_unlock(&fence_mu);
 }
 
-/* The owner joins a pass's thread, unless a fork has. */
+/* The owner joins a pass's thread once it has left, unless a fork has: under fence_mu, so
+ * that no fork comes while the thread is ending. */
 static void pass_join(gt_trace *tr)
 {
     pthread_mutex_lock(&fence_mu);
-    int joined = tr->pass_joined;
-    if (tr->fence_listed) { /* out of the list: no fork joins it now */
+    while (!tr->pass_left)
+        pthread_cond_wait(&fence_cv, &fence_mu);
+    if (tr->fence_listed) { /* not joined by a fork */
         gt_trace **p = &fence_left;
         while (*p != tr)
             p = &(*p)->fence_next;
         *p = tr->fence_next;
         tr->fence_listed = 0;
-    }
-    tr->pass_claimed = 1;
-    pthread_mutex_unlock(&fence_mu);
-    if (!joined)
         pthread_join(tr->thread, NULL);
-    pthread_mutex_lock(&fence_mu);
-    tr->pass_claimed = tr->pass_joined = 0;
+    }
+    tr->pass_left = tr->pass_joined = 0;
     pthread_mutex_unlock(&fence_mu);
     tr->pass_active = 0;
 }
@@ -646,9 +643,9 @@ static void *pass_main(void *arg)
     gt_overlay_reader rd; /* the edits stay as they are while a pass runs */
     overlay_reader(&tr->ov, j * I, &rd);
     for (size_t s = j * I; s < tr->pass_to; s++) {
+        fence_step();
         if (atomic_load_explicit(&tr->pass_cancel, memory_order_relaxed))
             break;
-        fence_step();
         size_t done = s - chunk_from;
         if (pk.adapt && (done == PASS_CHUNK || (pk.probing && done && done % 64 == 0))) {
             double dt = now_ns() - t0;
@@ -692,15 +689,17 @@ int trace_pass_start(gt_trace *tr, size_t target, gt_error *e)
     atomic_store(&tr->pass_done, 0);
     atomic_store(&tr->pass_at, from);
     pthread_once(&fence_once, fence_install);
-    pthread_mutex_lock(&fence_mu); /* counted before it runs: a fork may come at once */
+    /* counted before it runs, its handle written before a fork reads it */
+    pthread_mutex_lock(&fence_mu);
     fence_running++;
-    pthread_mutex_unlock(&fence_mu);
-    if (pthread_create(&tr->thread, NULL, pass_main, tr) != 0) {
-        pthread_mutex_lock(&fence_mu);
+    int rc = pthread_create(&tr->thread, NULL, pass_main, tr);
+    if (rc != 0) {
         fence_running--;
-        pthread_mutex_unlock(&fence_mu);
-        return gt_fail(e, GT_EFAIL, "cannot start the background pass");
+        pthread_cond_broadcast(&fence_cv);
     }
+    pthread_mutex_unlock(&fence_mu);
+    if (rc != 0)
+        return gt_fail(e, GT_EFAIL, "cannot start the background pass");
     tr->pass_active = 1;
     return GT_OK;
 }

@@ -91,7 +91,8 @@ static double tap_clock(void)
 }
 
 /* Processor seconds used by what works for this test in the background: its threads but the
- * calling one (which polls), and its children, ended or not (a computation in a child). */
+ * calling one (which polls), and its descendants, ended or not (a computation in a child,
+ * or in the child's child). */
 static double tap_work_cpu(void) __attribute__((unused));
 static double tap_work_cpu(void)
 {
@@ -104,28 +105,47 @@ static double tap_work_cpu(void)
     double s = TAP_TV(all.ru_utime) + TAP_TV(all.ru_stime) - (double)me.tv_sec -
                (double)me.tv_nsec * 1e-9 + TAP_TV(kids.ru_utime) + TAP_TV(kids.ru_stime);
 #undef TAP_TV
-    DIR *d = opendir("/proc"); /* the children still running */
+    enum { TAP_NPROC = 4096 };
+    static long pid[TAP_NPROC], ppid[TAP_NPROC];
+    static double cpu[TAP_NPROC];
+    static char mine[TAP_NPROC];
+    int n = 0;
+    DIR *d = opendir("/proc"); /* every process: its parent and the time it and its ended
+                                  children used */
     struct dirent *de;
     double tck = (double)sysconf(_SC_CLK_TCK);
-    while (d && (de = readdir(d))) {
+    while (d && n < TAP_NPROC && (de = readdir(d))) {
         char path[64], buf[512];
         if (de->d_name[0] < '1' || de->d_name[0] > '9')
             continue;
         snprintf(path, sizeof path, "/proc/%.20s/stat", de->d_name);
         FILE *f = fopen(path, "r");
-        size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+        size_t got = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
         if (f)
             fclose(f);
-        buf[n] = 0;
-        char *p = strrchr(buf, ')'); /* after the name: state, ppid, ... utime (14), stime */
-        long ppid = 0;
+        buf[got] = 0;
+        char *p = strrchr(buf, ')'); /* after the name: state, ppid, ... utime (14) to cstime */
         unsigned long ut = 0, st = 0;
-        if (p && sscanf(p + 2, "%*c %ld %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ppid,
-                        &ut, &st) == 3 && ppid == (long)getpid())
-            s += (double)(ut + st) / tck;
+        long cut = 0, cst = 0;
+        if (p && sscanf(p + 2, "%*c %ld %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu %ld %ld",
+                        &ppid[n], &ut, &st, &cut, &cst) == 5) {
+            pid[n] = atol(de->d_name);
+            cpu[n] = (double)(ut + st) / tck + (double)(cut + cst) / tck;
+            mine[n] = ppid[n] == (long)getpid();
+            n++;
+        }
     }
     if (d)
         closedir(d);
+    for (int more = 1; more;) { /* the children's children, and so on */
+        more = 0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n && !mine[i]; j++)
+                if (mine[j] && ppid[i] == pid[j])
+                    mine[i] = more = 1;
+    }
+    for (int i = 0; i < n; i++)
+        s += mine[i] ? cpu[i] : 0;
     return s;
 }
 
