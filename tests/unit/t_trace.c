@@ -272,6 +272,15 @@ static void test_random_access(int gru)
     model_free(&m);
 }
 
+/* Waits until the background pass ends (the bound only stops a pass that never would). */
+static void wait_pass(gt_trace *tr)
+{
+    struct timespec ts = {0, 2000000};
+    int waited = 0;
+    while (trace_pass_running(tr) && waited++ < PASS_WAIT)
+        nanosleep(&ts, NULL);
+}
+
 static void test_pass(void)
 {
     gt_model m;
@@ -297,9 +306,7 @@ static void test_pass(void)
     tap_ok(moved == 200, "pass: steps near the start load while it runs");
     double p0 = trace_pass_progress(tr);
     struct timespec ts = {0, 2000000};
-    int waited = 0; /* until the pass ends; the bound only stops a pass that never would */
-    while (trace_pass_running(tr) && waited++ < PASS_WAIT)
-        nanosleep(&ts, NULL);
+    wait_pass(tr);
     tap_ok(!trace_pass_running(tr) && trace_known(tr) == t.steps,
            "pass: it ends with every checkpoint known (progress was %.2f)", p0);
     tap_ok(trace_reachable(tr, end), "pass: the end is reachable at once");
@@ -324,9 +331,7 @@ static void test_pass(void)
     tap_ok(!trace_pass_running(tr) && known < t.steps, "pass: cancelled at step %zu of %zu",
            known, t.steps);
     trace_pass_start(tr, t.steps, &e); /* resumes */
-    waited = 0;
-    while (trace_pass_running(tr) && waited++ < PASS_WAIT)
-        nanosleep(&ts, NULL);
+    wait_pass(tr);
     tap_ok(trace_known(tr) == t.steps, "pass: resumed to the end");
     run_free(&r);
     trace_close(tr);
@@ -391,9 +396,7 @@ static void test_fork(void)
     }
     tap_ok(forks > 0 && ended == forks, "fork: %d of %d children forked while the pass ran ended",
            ended, forks);
-    int waited = 0;
-    while (trace_pass_running(tr) && waited++ < PASS_WAIT)
-        nanosleep(&ts, NULL);
+    wait_pass(tr);
     tap_ok(trace_known(tr) == t.steps, "fork: the pass went on to the end");
     /* short passes, each forked over as it ends: a fork joins a pass that has ended (its
      * thread's end frees memory), its owner then does not join it again */
@@ -406,9 +409,7 @@ static void test_fork(void)
             _exit(churn(NULL) == NULL ? 0 : 3);
         int st = 0;
         ok = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st);
-        waited = 0;
-        while (trace_pass_running(tr) && waited++ < PASS_WAIT)
-            nanosleep(&ts, NULL);
+        wait_pass(tr);
         ok = ok && trace_known(tr) == t.steps;
     }
     tap_ok(ok, "fork: 100 short passes, a fork as each ends, each joined once, each to the end");
