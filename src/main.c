@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "gatetui/kernset.h"
+#include "gatetui/numlibs.h"
 
 /* The environment, read once here and passed down (doc/usage.md, "Environment"); a bad
  * GATETUI_THREADS is bad usage. */
@@ -88,7 +89,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "gatetui: GATETUI_KERNEL: %s\n", e.msg);
         return rc;
     }
-    kernset_blas_idle();
+    /* the screen loads the numerical libraries before any thread or child of its own
+       (gatetui/numlibs.h), the other modes when they first call them */
+    if ((c.mode->flags & MODE_SCREEN) && (rc = numlibs_load(&e))) {
+        fprintf(stderr, "gatetui: %s\n", e.msg);
+        return rc;
+    }
     if (!(c.mode->flags & MODE_SCREEN))
         catch_interrupts();
     gt_session s = {0};

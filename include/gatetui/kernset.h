@@ -19,10 +19,4 @@ int kernset_choose(const char *name, gt_error *e);
 /* The name of the set in use. */
 const char *kernset_name(void);
 
-/* OpenBLAS's own threads, made as it is loaded, wait for their first work spinning and
- * yielding for about a tenth of a second, a processor taken from gatetui's threads: stops
- * them (OpenBLAS makes them again when a product asks for them). Nothing with another BLAS.
- * Only where no other thread is inside the BLAS (the program's start). */
-void kernset_blas_idle(void);
-
 #endif

@@ -64,8 +64,10 @@ typedef struct gt_probe_rows {
 /* Minimises the mean log-loss of sigmoid(x w + b) against y over the rows of x
  * + (lambda/2)|w|^2 by Newton's method (the exact gradient, a Hessian that steers:
  * doc/measures.md, "The probe") to a gradient norm below 1e-8, on two threads when
- * threads > 1 (the same numbers as on one); w has d weights and then the bias. GT_EFAIL
- * when it does not converge. */
+ * threads > 1 and the rows hold at least PROBE_FIT_THREADED values, n (d + 1) (the same
+ * numbers as on one); w has d weights and then the bias. GT_EFAIL when it does not
+ * converge. */
+#define PROBE_FIT_THREADED 1048576
 int probe_logistic(const gt_probe_rows *x, const unsigned char *y, double lambda, int threads,
                    double *w, gt_error *e);
 /* The same, with the work it took into *work (unless NULL), for the benchmarks: the passes

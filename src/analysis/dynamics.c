@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compute/blas.h"
 #include "compute/blasthreads.h"
 #include "compute/kernels.h"
 #include "compute/pool.h"
@@ -151,17 +152,6 @@ static int tangents_init(dynrun *d, size_t M)
     return 1;
 }
 
-/* The BLAS's matrix product (Fortran interface, column-major). */
-void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
-            const double *alpha, const double *a, const int *lda, const double *b,
-            const int *ldb, const double *beta, double *c, const int *ldc, size_t ta_len,
-            size_t tb_len);
-
-/* C = A^T A (its upper triangle), A k x n column-major, by the BLAS's dsyrk. */
-void dsyrk_(const char *uplo, const char *tr, const int *n, const int *k, const double *alpha,
-            const double *a, const int *lda, const double *beta, double *c, const int *ldc,
-            size_t uplo_len, size_t tr_len);
-
 /* Y = A X by the BLAS's dgemm: A rows x k row-major, X k x M and Y rows x M column-major
  * with leading dimensions ldx and ldy. */
 static void dyn_gemm(const double *A, int rows, int k, const double *X, int ldx, int M,
@@ -287,11 +277,6 @@ static int householder(double *Z, size_t n, size_t M, double *tau, double *sum)
                 Z[i * n + r] = -Z[i * n + r];
     return 0;
 }
-
-/* The BLAS's triangular solve (Fortran interface, column-major). */
-void dtrsm_(const char *side, const char *uplo, const char *ta, const char *diag, const int *m,
-            const int *n, const double *alpha, const double *a, const int *lda, double *b,
-            const int *ldb, size_t, size_t, size_t, size_t);
 
 /* The smallest reciprocal condition number of Z (n x M) for which the Cholesky QR is taken:
  * its orthogonality error after two passes is of the order of the rounding unit while

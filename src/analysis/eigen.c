@@ -9,16 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compute/blas.h"
 #include "compute/blasthreads.h"
 #include "eigen.h"
 
 /* ARPACK's restarts before it is given up for LAPACK, without a budget (eigen.h) */
 #define EIGEN_RESTARTS 3000
-
-/* The BLAS's matrix-vector product (Fortran interface, column-major). */
-void dgemv_(const char *tr, const int *m, const int *n, const double *alpha, const double *a,
-            const int *lda, const double *x, const int *incx, const double *beta, double *y,
-            const int *incy, size_t tr_len);
 
 /* The first `count` doubles of a and b compared in turn, largest first, NaN last. */
 static int desc(const double *a, const double *b, int count)

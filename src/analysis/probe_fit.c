@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compute/blas.h"
 #include "compute/blasthreads.h"
 #include "compute/pool.h"
 #include "compute/x86.h"
@@ -45,12 +46,6 @@ int probe_matrix(gt_signal_matrix *out, const gt_model *m, const uint16_t *tok, 
 
 #define FIT_TOL 1e-8
 #define FIT_MAX_ITER 100
-
-/* The BLAS's (Fortran interface): the symmetric rank-k update c = alpha a a' + beta c
- * (float32, column-major). */
-void ssyrk_(const char *uplo, const char *trans, const int *n, const int *k, const float *alpha,
-            const float *a, const int *lda, const float *beta, float *c, const int *ldc,
-            size_t uplo_len, size_t trans_len);
 
 #define HESS_BLOCK 1024   /* rows scaled and added to the Hessian at a time */
 /* The Hessian's rows (see hess): far from the minimum, HESS_FAR (and 32 per weight), near
@@ -383,7 +378,8 @@ static int fit_open(fit *f, const gt_probe_rows *x, const unsigned char *y, int 
         fit_close(f);
         return -1;
     }
-    f->pool = threads > 1 ? pool_start(PARTS) : NULL;
+    /* a smaller fit's passes take less than waking a second thread (and waiting for it) */
+    f->pool = threads > 1 && n * D >= PROBE_FIT_THREADED ? pool_start(PARTS) : NULL;
     f->blas = blas_threads(1); /* the parts' products each on its own thread */
     f->z2 = f->z + n, f->qs = f->z + 2 * n;
     double **v[] = {&f->step, &f->trial, &f->good, &f->g2, &f->neg, &f->ps.ks};

@@ -15,6 +15,7 @@
 #endif
 
 #include "gatetui/fileio.h"
+#include "gatetui/numlibs.h"
 #include "screen/bgjob.h"
 
 void bgjob_init(gt_bgjob *j)
@@ -117,6 +118,13 @@ void bgjob_cancel(gt_bgjob *j)
 int bgjob_start(gt_bgjob *j, int tag, gt_bgjob_fn fn, void *ctx)
 {
     bgjob_cancel(j);
+    /* loaded before the fork: a child of a process with threads must not load a library
+       (gatetui/numlibs.h) */
+    gt_error e = {0};
+    if (numlibs_load(&e)) {
+        snprintf(j->error, sizeof j->error, "%.200s", e.msg);
+        return -1;
+    }
     int fds[2];
     if (pipe(fds) < 0) {
         snprintf(j->error, sizeof j->error, "no pipe: %s", strerror(errno));

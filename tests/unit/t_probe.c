@@ -62,7 +62,7 @@ static int write_text(const char *path)
     return fclose(f);
 }
 
-/* The fit on 60,000 rows, more than the Hessian's samples (8,192 rows far from the minimum,
+/* The fit on 80,000 rows, more than the Hessian's samples (8,192 rows far from the minimum,
  * 16,384 near it, drawn by their weight in it), of 13 columns (two vectors of 4 and the rest), each
  * standardised by its own mean and scale: its weights against plain Newton's in the test
  * (on the standardised values in double, the whole Hessian, Gaussian elimination, to a
@@ -75,7 +75,8 @@ static double unif(void)
     return (double)(lcg >> 11) / 9007199254740992.0;
 }
 
-enum { FN = 60000, FD = 13 };
+enum { FN = 80000, FD = 13 };
+_Static_assert(FN * (FD + 1) >= PROBE_FIT_THREADED, "the fit below runs on two threads");
 
 /* The mean log-loss's gradient g (FD + 1) and Hessian hs at w, lambda 1e-3; returns |g|. */
 static double plain_derivatives(const double *x, const unsigned char *y, const double *w,
@@ -168,7 +169,7 @@ static void test_sampled_fit(void)
         worst = fmax(worst, fabs(w[i] - v[i]) / fmax(1, fabs(v[i])));
     const double gn = rc == GT_OK ? plain_derivatives(x, y, w, g, hs) : INFINITY;
     tap_ok(rc == GT_OK && gn < 1e-8 && worst < 1e-9,
-           "the fit over 60,000 rows (its Hessian from samples of its rows): gradient %.2g, "
+           "the fit over 80,000 rows (its Hessian from samples of its rows): gradient %.2g, "
            "weights within %.2g of plain Newton's (bound 1e-9)", gn, worst);
     free(x), free(raw), free(y);
 }

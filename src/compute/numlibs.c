@@ -1,0 +1,213 @@
+/* The numerical libraries, loaded when first used (gatetui/numlibs.h; doc/architecture.md,
+ * "Libraries loaded when used"). Each function gatetui calls of LAPACKE, ARPACK and the
+ * BLAS is defined here with the library's own prototype (lapacke.h, arpack.h,
+ * compute/blas.h: the compiler checks each against it) and calls the library's, found
+ * once by dlsym and kept. Loading them costs a process some ten milliseconds (OpenBLAS's
+ * relocations and its threads' start), more than a small mode's whole computation. */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <arpack.h>
+#include <dlfcn.h>
+#include <lapacke.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "compute/blas.h"
+#include "gatetui/numlibs.h"
+
+enum { LIB_BLAS, LIB_LAPACKE, LIB_ARPACK, NLIBS };
+/* their names as Debian installs them (configure.ac) */
+static const char *const soname[NLIBS] = {GT_SONAME_BLAS, GT_SONAME_LAPACKE, GT_SONAME_ARPACK};
+static void *handle[NLIBS];
+static char failure[512];
+static int loaded;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static int loaded_now(void)
+{
+    return __atomic_load_n(&loaded, __ATOMIC_ACQUIRE);
+}
+
+static void load(void)
+{
+    for (int i = 0; i < NLIBS; i++)
+        if (!(handle[i] = dlopen(soname[i], RTLD_NOW | RTLD_LOCAL))) {
+            const char *why = dlerror();
+            snprintf(failure, sizeof failure, "cannot load %s: %s", soname[i],
+                     why ? why : "no reason given");
+            return;
+        }
+    /* OpenBLAS starts its threads as it is loaded, and each then waits for work spinning
+       and yielding for about a tenth of a second before it sleeps, a processor taken from
+       gatetui's own threads: stopped at once; OpenBLAS makes them again when a product
+       asks for them (compute/blasthreads.h) */
+    int (*shutdown)(void);
+    *(void **)&shutdown = dlsym(handle[LIB_BLAS], "blas_thread_shutdown_");
+    if (shutdown)
+        shutdown();
+    __atomic_store_n(&loaded, 1, __ATOMIC_RELEASE);
+}
+
+int numlibs_load(gt_error *e)
+{
+    pthread_once(&once, load);
+    return loaded_now() ? GT_OK : gt_fail(e, GT_EFAIL, "%s", failure);
+}
+
+void *numlibs_blas_symbol(const char *name)
+{
+    pthread_once(&once, load);
+    return loaded_now() ? dlsym(handle[LIB_BLAS], name) : NULL;
+}
+
+/* Library lib's function name, found once into *cache. Where the libraries cannot be
+ * loaded (they were removed since gatetui was built) the process cannot go on: it says so
+ * and ends. */
+static void *resolve(int lib, const char *name, void **cache)
+{
+    void *f = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+    if (f)
+        return f;
+    gt_error e = {0};
+    if (numlibs_load(&e)) {
+        fprintf(stderr, "gatetui: %s\n", e.msg);
+        exit(GT_EFAIL);
+    }
+    if (!(f = dlsym(handle[lib], name))) {
+        fprintf(stderr, "gatetui: %s has no function %s\n", soname[lib], name);
+        exit(GT_EFAIL);
+    }
+    __atomic_store_n(cache, f, __ATOMIC_RELEASE);
+    return f;
+}
+
+/* The library's own function `name`, as a pointer of its type. */
+#define REAL(lib, name)                                                                    \
+    ({                                                                                     \
+        static void *cache_;                                                               \
+        __typeof__(&name) f_;                                                              \
+        *(void **)&f_ = resolve(lib, #name, &cache_);                                      \
+        f_;                                                                                \
+    })
+
+/* The BLAS */
+
+void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
+            const double *alpha, const double *a, const int *lda, const double *b,
+            const int *ldb, const double *beta, double *c, const int *ldc, size_t ta_len,
+            size_t tb_len)
+{
+    REAL(LIB_BLAS, dgemm_)(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, ta_len, tb_len);
+}
+
+void dgemv_(const char *tr, const int *m, const int *n, const double *alpha, const double *a,
+            const int *lda, const double *x, const int *incx, const double *beta, double *y,
+            const int *incy, size_t tr_len)
+{
+    REAL(LIB_BLAS, dgemv_)(tr, m, n, alpha, a, lda, x, incx, beta, y, incy, tr_len);
+}
+
+void dsyrk_(const char *uplo, const char *tr, const int *n, const int *k, const double *alpha,
+            const double *a, const int *lda, const double *beta, double *c, const int *ldc,
+            size_t uplo_len, size_t tr_len)
+{
+    REAL(LIB_BLAS, dsyrk_)(uplo, tr, n, k, alpha, a, lda, beta, c, ldc, uplo_len, tr_len);
+}
+
+void ssyrk_(const char *uplo, const char *trans, const int *n, const int *k, const float *alpha,
+            const float *a, const int *lda, const float *beta, float *c, const int *ldc,
+            size_t uplo_len, size_t trans_len)
+{
+    REAL(LIB_BLAS, ssyrk_)(uplo, trans, n, k, alpha, a, lda, beta, c, ldc, uplo_len, trans_len);
+}
+
+void dtrsm_(const char *side, const char *uplo, const char *ta, const char *diag, const int *m,
+            const int *n, const double *alpha, const double *a, const int *lda, double *b,
+            const int *ldb, size_t side_len, size_t uplo_len, size_t ta_len, size_t diag_len)
+{
+    REAL(LIB_BLAS, dtrsm_)(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb, side_len,
+                           uplo_len, ta_len, diag_len);
+}
+
+/* LAPACKE */
+
+lapack_int LAPACKE_dgeev(int layout, char jobvl, char jobvr, lapack_int n, double *a,
+                         lapack_int lda, double *wr, double *wi, double *vl, lapack_int ldvl,
+                         double *vr, lapack_int ldvr)
+{
+    return REAL(LIB_LAPACKE, LAPACKE_dgeev)(layout, jobvl, jobvr, n, a, lda, wr, wi, vl, ldvl,
+                                            vr, ldvr);
+}
+
+lapack_int LAPACKE_dgeqrf(int layout, lapack_int m, lapack_int n, double *a, lapack_int lda,
+                          double *tau)
+{
+    return REAL(LIB_LAPACKE, LAPACKE_dgeqrf)(layout, m, n, a, lda, tau);
+}
+
+lapack_int LAPACKE_dgesv(int layout, lapack_int n, lapack_int nrhs, double *a, lapack_int lda,
+                         lapack_int *ipiv, double *b, lapack_int ldb)
+{
+    return REAL(LIB_LAPACKE, LAPACKE_dgesv)(layout, n, nrhs, a, lda, ipiv, b, ldb);
+}
+
+lapack_int LAPACKE_dgesvd(int layout, char jobu, char jobvt, lapack_int m, lapack_int n,
+                          double *a, lapack_int lda, double *s, double *u, lapack_int ldu,
+                          double *vt, lapack_int ldvt, double *superb)
+{
+    return REAL(LIB_LAPACKE, LAPACKE_dgesvd)(layout, jobu, jobvt, m, n, a, lda, s, u, ldu, vt,
+                                             ldvt, superb);
+}
+
+lapack_int LAPACKE_dorgqr(int layout, lapack_int m, lapack_int n, lapack_int k, double *a,
+                          lapack_int lda, const double *tau)
+{
+    return REAL(LIB_LAPACKE, LAPACKE_dorgqr)(layout, m, n, k, a, lda, tau);
+}
+
+lapack_int LAPACKE_dpotrf(int layout, char uplo, lapack_int n, double *a, lapack_int lda)
+{
+    return REAL(LIB_LAPACKE, LAPACKE_dpotrf)(layout, uplo, n, a, lda);
+}
+
+lapack_int LAPACKE_dpotrf_work(int layout, char uplo, lapack_int n, double *a, lapack_int lda)
+{
+    return REAL(LIB_LAPACKE, LAPACKE_dpotrf_work)(layout, uplo, n, a, lda);
+}
+
+lapack_int LAPACKE_dpotrs(int layout, char uplo, lapack_int n, lapack_int nrhs, const double *a,
+                          lapack_int lda, double *b, lapack_int ldb)
+{
+    return REAL(LIB_LAPACKE, LAPACKE_dpotrs)(layout, uplo, n, nrhs, a, lda, b, ldb);
+}
+
+lapack_int LAPACKE_dtrcon_work(int layout, char norm, char uplo, char diag, lapack_int n,
+                               const double *a, lapack_int lda, double *rcond, double *work,
+                               lapack_int *iwork)
+{
+    return REAL(LIB_LAPACKE, LAPACKE_dtrcon_work)(layout, norm, uplo, diag, n, a, lda, rcond,
+                                                  work, iwork);
+}
+
+/* ARPACK */
+
+void dnaupd_c(a_int *ido, char const *bmat, a_int n, char const *which, a_int nev, double tol,
+              double *resid, a_int ncv, double *v, a_int ldv, a_int *iparam, a_int *ipntr,
+              double *workd, double *workl, a_int lworkl, a_int *info)
+{
+    REAL(LIB_ARPACK, dnaupd_c)(ido, bmat, n, which, nev, tol, resid, ncv, v, ldv, iparam, ipntr,
+                               workd, workl, lworkl, info);
+}
+
+void dneupd_c(a_int rvec, char const *howmny, a_int const *select, double *dr, double *di,
+              double *z, a_int ldz, double sigmar, double sigmai, double *workev,
+              char const *bmat, a_int n, char const *which, a_int nev, double tol,
+              double *resid, a_int ncv, double *v, a_int ldv, a_int *iparam, a_int *ipntr,
+              double *workd, double *workl, a_int lworkl, a_int *info)
+{
+    REAL(LIB_ARPACK, dneupd_c)(rvec, howmny, select, dr, di, z, ldz, sigmar, sigmai, workev,
+                               bmat, n, which, nev, tol, resid, ncv, v, ldv, iparam, ipntr,
+                               workd, workl, lworkl, info);
+}

@@ -1,0 +1,54 @@
+#!/bin/sh
+# The numerical libraries loaded when used (doc/architecture.md, "Libraries loaded when
+# used"): a mode that never calls LAPACK, ARPACK or the BLAS (--jacobian, --dump) starts
+# without loading them; one that does (--spectrum) loads them as it first calls them; the
+# screen loads them before anything else. A library that cannot be loaded (here an empty
+# file found first on LD_LIBRARY_PATH) ends the mode with one line naming it and that file,
+# and the screen before it touches the terminal.
+bin="$top_builddir/gatetui"
+model="$top_srcdir/samples/kjv-rnn.bin"
+text="$top_srcdir/samples/kjv-valid.txt"
+out=$(mktemp -d) || exit 1
+trap 'rm -rf "$out"' EXIT
+n=0
+result() { # result STATUS DESCRIPTION
+    n=$((n + 1))
+    if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+loaded() { # the numerical libraries the dynamic loader's log (file $1) shows loaded
+    grep -oE "find library=lib(blas|lapacke|arpack)\.so\.[0-9]+" "$1" | sed 's/.*=//' |
+        sort -u | tr '\n' ' '
+}
+
+for mode in "--jacobian --step 200 --lag 8" "--dump --to 50"; do
+    # shellcheck disable=SC2086
+    LD_DEBUG=libs "$bin" $mode "$model" "$text" >"$out/stdout" 2>"$out/log"
+    rc=$?
+    libs=$(loaded "$out/log")
+    [ $rc -eq 0 ] && [ -s "$out/stdout" ] && [ -z "$libs" ]
+    result $? "$mode: runs (exit $rc) without loading the numerical libraries (loaded: ${libs:-none})"
+done
+
+LD_DEBUG=libs "$bin" --spectrum --step 50 "$model" "$text" >"$out/stdout" 2>"$out/log"
+rc=$?
+libs=$(loaded "$out/log")
+[ $rc -eq 0 ] && [ "$libs" = "libarpack.so.2 libblas.so.3 liblapacke.so.3 " ] &&
+    grep -q "eigenvalues" "$out/stdout"
+result $? "--spectrum: loads them as it needs them (exit $rc; loaded: ${libs:-none})"
+
+mkdir "$out/broken"
+: >"$out/broken/libarpack.so.2"
+LD_LIBRARY_PATH="$out/broken" "$bin" --spectrum --step 50 "$model" "$text" >"$out/stdout" \
+    2>"$out/err"
+rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$out/err")" -eq 1 ] &&
+    grep -q "^gatetui: cannot load libarpack.so.2: $out/broken/libarpack.so.2: " "$out/err"
+result $? "an empty libarpack.so.2 first on the path: --spectrum exits 1 with one line naming it ($(cat "$out/err"))"
+
+LD_LIBRARY_PATH="$out/broken" "$bin" "$model" "$text" </dev/null >"$out/stdout" 2>"$out/err"
+rc=$?
+[ $rc -eq 1 ] && [ ! -s "$out/stdout" ] && [ "$(wc -l <"$out/err")" -eq 1 ] &&
+    grep -q "^gatetui: cannot load libarpack.so.2: " "$out/err"
+result $? "and the screen, before it writes anything to the terminal (exit $rc: $(cat "$out/err"))"
+
+echo "1..$n"
