@@ -10,87 +10,41 @@
 #include <arpack.h>
 #include <dlfcn.h>
 #include <lapacke.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "compute/blas.h"
+#include "gatetui/libset.h"
 #include "gatetui/numlibs.h"
 
-enum { LIB_BLAS, LIB_LAPACKE, LIB_ARPACK, NLIBS };
+enum { LIB_BLAS, LIB_LAPACKE, LIB_ARPACK };
 /* their names as Debian installs them (configure.ac) */
-static const char *const soname[NLIBS] = {GT_SONAME_BLAS, GT_SONAME_LAPACKE, GT_SONAME_ARPACK};
-static void *handle[NLIBS];
-static char failure[512];
-static int loaded;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static const char *const soname[] = {GT_SONAME_BLAS, GT_SONAME_LAPACKE, GT_SONAME_ARPACK, NULL};
 
-static int loaded_now(void)
+/* OpenBLAS starts its threads as it is loaded, and each then waits for work spinning and
+ * yielding for about a tenth of a second before it sleeps, a processor taken from
+ * gatetui's own threads: stopped at once; OpenBLAS makes them again when a product asks
+ * for them (compute/blasthreads.h). */
+static void blas_idle(void *const *handle)
 {
-    return __atomic_load_n(&loaded, __ATOMIC_ACQUIRE);
-}
-
-static void load(void)
-{
-    for (int i = 0; i < NLIBS; i++)
-        if (!(handle[i] = dlopen(soname[i], RTLD_NOW | RTLD_LOCAL))) {
-            const char *why = dlerror();
-            snprintf(failure, sizeof failure, "cannot load %s: %s", soname[i],
-                     why ? why : "no reason given");
-            return;
-        }
-    /* OpenBLAS starts its threads as it is loaded, and each then waits for work spinning
-       and yielding for about a tenth of a second before it sleeps, a processor taken from
-       gatetui's own threads: stopped at once; OpenBLAS makes them again when a product
-       asks for them (compute/blasthreads.h) */
     int (*shutdown)(void);
     *(void **)&shutdown = dlsym(handle[LIB_BLAS], "blas_thread_shutdown_");
     if (shutdown)
         shutdown();
-    __atomic_store_n(&loaded, 1, __ATOMIC_RELEASE);
 }
+
+static gt_libset numlibs = LIBSET(soname, blas_idle);
 
 int numlibs_load(gt_error *e)
 {
-    pthread_once(&once, load);
-    return loaded_now() ? GT_OK : gt_fail(e, GT_EFAIL, "%s", failure);
+    return libset_load(&numlibs, e);
 }
 
 void *numlibs_blas_symbol(const char *name)
 {
-    pthread_once(&once, load);
-    return loaded_now() ? dlsym(handle[LIB_BLAS], name) : NULL;
-}
-
-/* Library lib's function name, found once into *cache. Where the libraries cannot be
- * loaded (they were removed since gatetui was built) the process cannot go on: it says so
- * and ends. */
-static void *resolve(int lib, const char *name, void **cache)
-{
-    void *f = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
-    if (f)
-        return f;
     gt_error e = {0};
-    if (numlibs_load(&e)) {
-        fprintf(stderr, "gatetui: %s\n", e.msg);
-        exit(GT_EFAIL);
-    }
-    if (!(f = dlsym(handle[lib], name))) {
-        fprintf(stderr, "gatetui: %s has no function %s\n", soname[lib], name);
-        exit(GT_EFAIL);
-    }
-    __atomic_store_n(cache, f, __ATOMIC_RELEASE);
-    return f;
+    return libset_load(&numlibs, &e) ? NULL : dlsym(numlibs.handle[LIB_BLAS], name);
 }
 
-/* The library's own function `name`, as a pointer of its type. */
-#define REAL(lib, name)                                                                    \
-    ({                                                                                     \
-        static void *cache_;                                                               \
-        __typeof__(&name) f_;                                                              \
-        *(void **)&f_ = resolve(lib, #name, &cache_);                                      \
-        f_;                                                                                \
-    })
+#define REAL(lib, name) LIBSET_REAL(&numlibs, lib, name)
 
 /* The BLAS */
 

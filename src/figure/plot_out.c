@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "figure/cairolib.h"
 #include "figure/plot_impl.h"
 
 #define MARGIN 10.0
@@ -124,6 +125,8 @@ int plot_render(const plot_figure *f, plot_format fmt, char **data, size_t *len,
 {
     const double w = f->width > 0 ? f->width : PLOT_WIDTH;
     const double h = f->height > 0 ? f->height : PLOT_HEIGHT;
+    if (cairolib_load(e))
+        return GT_EFAIL;
     sink s = {0};
     cairo_surface_t *sf = surface(fmt, &s, w, h);
     cairo_t *cr = cairo_create(sf);

@@ -1,10 +1,11 @@
 #!/bin/sh
-# The numerical libraries loaded when used (doc/architecture.md, "Libraries loaded when
-# used"): a mode that never calls LAPACK, ARPACK or the BLAS (--jacobian, --dump) starts
-# without loading them; one that does (--spectrum) loads them as it first calls them; the
-# screen loads them before anything else. A library that cannot be loaded (here an empty
-# file found first on LD_LIBRARY_PATH) ends the mode with one line naming it and that file,
-# and the screen before it touches the terminal.
+# The libraries loaded when used (doc/architecture.md, "Libraries loaded when used"): a
+# mode that never calls LAPACK, ARPACK or the BLAS (--jacobian, --dump) starts without
+# loading them; one that does (--spectrum) loads them as it first calls them; the screen
+# loads them before anything else; cairo and fontconfig only --figure (and the screen's F)
+# loads. A library that cannot be loaded (here an empty file found first on
+# LD_LIBRARY_PATH) ends the mode with one line naming it and that file, and the screen
+# before it touches the terminal.
 bin="$top_builddir/gatetui"
 model="$top_srcdir/samples/kjv-rnn.bin"
 text="$top_srcdir/samples/kjv-valid.txt"
@@ -16,7 +17,8 @@ result() { # result STATUS DESCRIPTION
     if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
 }
 loaded() { # the numerical libraries the dynamic loader's log (file $1) shows loaded
-    grep -oE "find library=lib(blas|lapacke|arpack)\.so\.[0-9]+" "$1" | sed 's/.*=//' |
+    grep -oE "find library=lib(blas|lapacke|arpack|cairo|fontconfig)\.so\.[0-9]+" "$1" |
+        sed 's/.*=//' |
         sort -u | tr '\n' ' '
 }
 
@@ -50,5 +52,20 @@ rc=$?
 [ $rc -eq 1 ] && [ ! -s "$out/stdout" ] && [ "$(wc -l <"$out/err")" -eq 1 ] &&
     grep -q "^gatetui: cannot load libarpack.so.2: " "$out/err"
 result $? "and the screen, before it writes anything to the terminal (exit $rc: $(cat "$out/err"))"
+
+LD_DEBUG=libs "$bin" --figure "$out/f.svg" perturbation --windows 2 "$model" "$text" \
+    >"$out/stdout" 2>"$out/log"
+rc=$?
+libs=$(loaded "$out/log")
+[ $rc -eq 0 ] && [ "$libs" = "libcairo.so.2 libfontconfig.so.1 " ] && grep -q "<svg" "$out/f.svg"
+result $? "--figure loads cairo and fontconfig (exit $rc; loaded: ${libs:-none})"
+
+: >"$out/broken/libcairo.so.2"
+LD_LIBRARY_PATH="$out/broken" "$bin" --figure "$out/g.svg" perturbation --windows 2 "$model" \
+    "$text" >"$out/stdout" 2>"$out/err"
+rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$out/err")" -eq 1 ] && [ ! -e "$out/g.svg" ] &&
+    grep -q "^gatetui: cannot load libcairo.so.2: $out/broken/libcairo.so.2: " "$out/err"
+result $? "an empty libcairo.so.2: --figure exits 1 with one line naming it, no file written ($(cat "$out/err"))"
 
 echo "1..$n"
