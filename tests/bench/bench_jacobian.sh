@@ -7,8 +7,10 @@
 # lag 1..K), medians of REPS inside each round; printed: the medians of the rounds, the ratio
 # to PyTorch's faster way, the products' GFLOP/s against this machine's FMA peak in double
 # and in float32 (tests/bench/probe.c), the processor time gatetui took, and whether the two
-# agree (|J|_F of every lag within 1e-6). Run from the top of a built tree; not part of make
-# check.
+# agree (|J|_F of every lag within 1e-6). Then gatetui as a whole process (`gatetui
+# --jacobian`: starting, reading the model and the text, the run to T, the Jacobians,
+# printing), REPS runs a round, against PyTorch's computation alone. Run from the top of a
+# built tree; not part of make check.
 #   tests/bench/bench_jacobian.sh [MODEL [TEXT [T [K [LAYER [ROUNDS [REPS]]]]]]]
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -41,6 +43,7 @@ printf 'PyTorch %s, BLAS: %s\n' "$("$py" -c 'import torch; print(torch.__version
 : >"$out/tv"
 : >"$out/tjc"
 : >"$out/tvc"
+: >"$out/gw"
 i=0
 while [ $i -lt "$rounds" ]; do
     GATETUI_THREADS=$threads "$out/bench_jacobian" "$model" "$text" "$T" "$K" "$reps" "$layer" >"$out/g.txt"
@@ -48,12 +51,22 @@ while [ $i -lt "$rounds" ]; do
     sed -n 's/^processor time (every thread) median \([0-9.]*\) ms.*/\1/p' "$out/g.txt" >>"$out/gc"
     "$py" "$top/tests/bench/jacobian_torch.py" "$model" "$text" --step "$T" --lag "$K" \
         --layer "$layer" --reps "$reps" --threads "$threads" >"$out/t.txt"
+    r=0
+    while [ $r -lt "$reps" ]; do
+        t0=$(date +%s%N)
+        GATETUI_THREADS=$threads "$top/gatetui" --jacobian --step "$T" --lag "$K" --layer "$layer" \
+            "$model" "$text" >/dev/null
+        t1=$(date +%s%N)
+        echo $(((t1 - t0) / 1000)) | awk '{ print $1 / 1000 }' >>"$out/gw"
+        r=$((r + 1))
+    done
     awk '$1 == "jacobian" { print 1000 * $2 >>"'"$out/tj"'"; print 1000 * $3 >>"'"$out/tjc"'" }
          $1 == "vjp" { print 1000 * $2 >>"'"$out/tv"'"; print 1000 * $3 >>"'"$out/tvc"'" }' "$out/t.txt"
     i=$((i + 1))
 done
 med() { sort -g "$1" | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 g=$(med "$out/g")
+gw=$(med "$out/gw")
 gc=$(med "$out/gc")
 tj=$(med "$out/tj")
 tv=$(med "$out/tv")
@@ -81,6 +94,8 @@ printf 'PyTorch batched vjp (double)           %9.2f ms   (processor time %.2f m
 printf 'ratio to the faster                    %9.2f x   (processor time: %.2f x; %s)\n' \
     "$(awk -v a="$best" -v b="$g" 'BEGIN { print a / b }')" \
     "$(awk -v a="$bestc" -v b="$gc" 'BEGIN { print a / b }')" "$agree"
+printf 'gatetui --jacobian, the whole process %9.2f ms   ratio to the faster'"'"'s computation %.2f x\n' \
+    "$gw" "$(awk -v a="$best" -v b="$gw" 'BEGIN { print a / b }')"
 printf 'products %s GFLOP: %s GFLOP/s over gatetui'"'"'s time, %.1f per processor busy\n' "$gflop" "$rate" \
     "$(awk -v f="$gflop" -v t="$gc" 'BEGIN { printf "%.1f", f / t * 1000 }')"
 printf 'FMA peak: double %s GFLOP/s a processor, %s x %s = %.1f: gatetui at %.0f%% of it; float32 %s x %s = %.1f: %.0f%%\n' \
