@@ -36,8 +36,11 @@ static void fit_free(fit *f)
     free(f->col), free(f->mean), free(f->scale), free(f->w);
 }
 
+/* from (unless NULL): a fit over the same rows on some of the same columns, its weights the
+ * start of this one's (a column it did not have starts at 0). */
 static int fit_rows(fit *f, const gt_signal_matrix *x, const unsigned char *y, const rows *r,
-                    const int *cols, int d, double lambda, int threads, gt_error *e)
+                    const int *cols, int d, double lambda, int threads, const fit *from,
+                    gt_error *e)
 {
     size_t n = row_count(r), H = (size_t)x->H;
     f->col = malloc((size_t)d * sizeof *f->col);
@@ -46,6 +49,7 @@ static int fit_rows(fit *f, const gt_signal_matrix *x, const unsigned char *y, c
     f->w = malloc(((size_t)d + 1) * sizeof *f->w);
     float *v = malloc(n * (size_t)d * sizeof *v);
     unsigned char *yy = malloc(n);
+    double *start = NULL;
     int rc = GT_EFAIL;
     if (!f->col || !f->mean || !f->scale || !f->w || !v || !yy)
         goto out;
@@ -92,9 +96,23 @@ static int fit_rows(fit *f, const gt_signal_matrix *x, const unsigned char *y, c
         yy[i] = y[row_at(r, i)];
     }
     const gt_probe_rows pr = {v, f->mean, f->scale, n, f->d};
-    rc = probe_logistic(&pr, yy, lambda, threads, f->w, e);
+    if (from && !(start = malloc(((size_t)f->d + 1) * sizeof *start)))
+        goto out;
+    if (start) {
+        for (int c = 0; c < f->d; c++) {
+            start[c] = 0;
+            for (int i = 0; i < from->d; i++)
+                if (from->col[i] == f->col[c])
+                    start[c] = from->w[i];
+        }
+        start[f->d] = from->w[from->d];
+        rc = probe_logistic_from(&pr, yy, lambda, threads, start, f->w, NULL, e);
+    } else {
+        rc = probe_logistic(&pr, yy, lambda, threads, f->w, e);
+    }
 out:
     free(v), free(yy);
+    free(start);
     return rc == GT_EFAIL && !e->msg[0] ? gt_fail(e, GT_EFAIL, "out of memory for the probe")
                                          : rc;
 }
@@ -127,10 +145,11 @@ static void fold_span(size_t n, int k, int K, size_t *lo, size_t *hi)
     *hi = n * (size_t)(k + 1) / (size_t)K;
 }
 
-/* The cross-validated fits on cols[0..d): each fold's held-out AUC and accuracy. */
+/* The cross-validated fits on cols[0..d): each fold's held-out AUC and accuracy. last
+ * (unless NULL): each fold's fit before, the start of this one's, then this one. */
 static int cross_validate(const gt_signal_matrix *x, const unsigned char *y, int K,
                           double lambda, int threads, const int *cols, int d,
-                          gt_probe_fold *folds, gt_error *e)
+                          gt_probe_fold *folds, fit *last, int across, gt_error *e)
 {
     double *s = malloc((x->n / (size_t)K + 2) * sizeof *s);
     if (!s)
@@ -141,12 +160,18 @@ static int cross_validate(const gt_signal_matrix *x, const unsigned char *y, int
         fold_span(x->n, k, K, &lo, &hi);
         rows r = {x->n, lo, hi};
         fit f = {0};
-        rc = fit_rows(&f, x, y, &r, cols, d, lambda, threads, e);
+        const fit *from = !last ? NULL : across ? (k ? &last[k - 1] : NULL) : &last[k];
+        rc = fit_rows(&f, x, y, &r, cols, d, lambda, threads, from && from->w ? from : NULL, e);
         for (size_t t = lo; t < hi && rc == GT_OK; t++) {
             s[t - lo] = fit_score(&f, x->x + t * (size_t)x->H);
             right += (s[t - lo] > 0) == (y[t] != 0);
         }
-        fit_free(&f);
+        if (last) {
+            fit_free(&last[k]);
+            last[k] = f;
+        } else {
+            fit_free(&f);
+        }
         if (rc != GT_OK) /* no scores: the fit failed */
             break;
         folds[k].auc = probe_auc(s, y + lo, hi - lo);
@@ -266,7 +291,7 @@ static int full_fit(gt_probe *p, const gt_signal_matrix *x, const unsigned char 
 {
     rows r = {x->n, 0, 0};
     fit f = {0};
-    int rc = fit_rows(&f, x, y, &r, all, x->H, p->lambda, threads, e);
+    int rc = fit_rows(&f, x, y, &r, all, x->H, p->lambda, threads, NULL, e);
     if (rc == GT_OK && (!(p->weights = malloc(((size_t)f.d + 1) * sizeof *p->weights)) ||
                         !(p->prob = malloc((x->n ? x->n : 1) * sizeof *p->prob))))
         rc = gt_fail(e, GT_EFAIL, "out of memory for the probe");
@@ -303,7 +328,8 @@ static int gather_weights(gt_signal_matrix *g, float **buf, const gt_signal_matr
 }
 
 /* The fewest largest-|w| units whose probe reaches 95% of the full probe's mean AUC. Their
- * columns are gathered 32 at a time, then twice as many each time k passes them. */
+ * columns are gathered 32 at a time, then twice as many each time k passes them; each
+ * fold's fit on k units starts from its fit on k - 1 (doc/measures.md, "The probe"). */
 static int units_for_95(gt_probe *p, const gt_signal_matrix *x, const unsigned char *y,
                         int threads, gt_error *e)
 {
@@ -312,9 +338,10 @@ static int units_for_95(gt_probe *p, const gt_signal_matrix *x, const unsigned c
         return GT_OK;
     int *cols = malloc((size_t)p->nweights * sizeof *cols), rc = GT_OK;
     gt_probe_fold *fo = calloc((size_t)p->nfolds, sizeof *fo);
+    fit *last = calloc((size_t)p->nfolds, sizeof *last);
     gt_signal_matrix g = {0};
     float *buf = NULL;
-    if (!cols || !fo)
+    if (!cols || !fo || !last)
         rc = gt_fail(e, GT_EFAIL, "out of memory for the probe");
     for (int k = 1; rc == GT_OK && k <= p->nweights; k++) {
         cols[k - 1] = k - 1;
@@ -328,13 +355,15 @@ static int units_for_95(gt_probe *p, const gt_signal_matrix *x, const unsigned c
             rc = gt_fail(e, GT_EFAIL, "out of memory for the probe");
             break;
         }
-        rc = cross_validate(&g, y, p->nfolds, p->lambda, threads, cols, k, fo, e);
+        rc = cross_validate(&g, y, p->nfolds, p->lambda, threads, cols, k, fo, last, 0, e);
         if (rc == GT_OK && mean_of(&fo[0].auc, p->nfolds, sizeof *fo) >= 0.95 * p->auc) {
             p->units_for_95 = k;
             break;
         }
     }
-    free(cols), free(fo), free(buf);
+    for (int k = 0; last && k < p->nfolds; k++)
+        fit_free(&last[k]);
+    free(cols), free(fo), free(last), free(buf);
     return rc;
 }
 
@@ -355,7 +384,11 @@ int probe_compute(gt_probe *p, const gt_signal_matrix *x, const unsigned char *y
     }
     for (int j = 0; j < x->H; j++)
         all[j] = j;
-    rc = cross_validate(x, y, K, lambda, threads, all, x->H, p->folds, e);
+    fit *chain = calloc((size_t)K, sizeof *chain);
+    rc = cross_validate(x, y, K, lambda, threads, all, x->H, p->folds, chain, 1, e);
+    for (int k = 0; k < K; k++)
+        fit_free(&chain[k]);
+    free(chain);
     if (rc == GT_OK)
         rc = best_units(x, y, K, p->folds, e);
     if (rc == GT_OK)

@@ -431,14 +431,33 @@ static int line_search(fit *F, double lambda, const double *w, double f, double 
  * 0.3 of what it was. A step the line search must shorten ten times over takes a new
  * Hessian from every row, and so do the steps after it. Each step's scores, objective and
  * gradient come from one pass over the rows. */
+static int fit_logistic(const gt_probe_rows *x, const unsigned char *y, double lambda,
+                        int threads, const double *start, double *w, gt_probe_work *work,
+                        gt_error *e);
+
 int probe_logistic(const gt_probe_rows *x, const unsigned char *y, double lambda, int threads,
                    double *w, gt_error *e)
 {
-    return probe_logistic_counted(x, y, lambda, threads, w, NULL, e);
+    return fit_logistic(x, y, lambda, threads, NULL, w, NULL, e);
 }
 
 int probe_logistic_counted(const gt_probe_rows *x, const unsigned char *y, double lambda,
                            int threads, double *w, gt_probe_work *work, gt_error *e)
+{
+    return fit_logistic(x, y, lambda, threads, NULL, w, work, e);
+}
+
+int probe_logistic_from(const gt_probe_rows *x, const unsigned char *y, double lambda,
+                        int threads, const double *start, double *w, gt_probe_work *work,
+                        gt_error *e)
+{
+    return fit_logistic(x, y, lambda, threads, start, w, work, e);
+}
+
+/* From start (NULL: w zero, the bias the log-odds of y) */
+static int fit_logistic(const gt_probe_rows *x, const unsigned char *y, double lambda,
+                        int threads, const double *start, double *w, gt_probe_work *work,
+                        gt_error *e)
 {
     const size_t n = x->n;
     const int d = x->d, D = d + 1;
@@ -452,8 +471,12 @@ int probe_logistic_counted(const gt_probe_rows *x, const unsigned char *y, doubl
     size_t pos = 0;
     for (size_t t = 0; t < n; t++)
         pos += y[t];
-    memset(w, 0, (size_t)D * sizeof *w);
-    w[d] = pos && pos < n ? log((double)pos / (double)(n - pos)) : 0;
+    if (start) {
+        memcpy(w, start, (size_t)D * sizeof *w);
+    } else {
+        memset(w, 0, (size_t)D * sizeof *w);
+        w[d] = pos && pos < n ? log((double)pos / (double)(n - pos)) : 0;
+    }
     double gn, last = INFINITY, f = run_at(&F.ps, F.pool, lambda, w, F.neg, F.z, F.g, &gn);
     int rc = GT_EFAIL, extra = 0;
     /* kept: h holds the factor of a Hessian near the minimum, to be used again; close: the
