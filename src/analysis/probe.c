@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gatetui/bigmem.h"
 #include "gatetui/probe.h"
 #include "gatetui/stats.h"
 
@@ -47,7 +48,7 @@ static int fit_rows(fit *f, const gt_signal_matrix *x, const unsigned char *y, c
     f->mean = malloc((size_t)d * sizeof *f->mean);
     f->scale = malloc((size_t)d * sizeof *f->scale);
     f->w = malloc(((size_t)d + 1) * sizeof *f->w);
-    float *v = malloc(n * (size_t)d * sizeof *v);
+    float *v = big_zalloc(n * (size_t)d * sizeof *v); /* huge pages: gatetui/bigmem.h */
     unsigned char *yy = malloc(n);
     double *start = NULL;
     int rc = GT_EFAIL;

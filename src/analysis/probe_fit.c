@@ -12,6 +12,7 @@
 #include "compute/blasthreads.h"
 #include "compute/pool.h"
 #include "compute/x86.h"
+#include "gatetui/bigmem.h"
 #include "gatetui/probe.h"
 
 typedef struct collect {
@@ -32,7 +33,7 @@ int probe_matrix(gt_signal_matrix *out, const gt_model *m, const uint16_t *tok, 
 {
     out->n = n;
     out->H = model_width(m, o->layer);
-    out->x = malloc(n * (size_t)out->H * sizeof *out->x);
+    out->x = big_zalloc(n * (size_t)out->H * sizeof *out->x); /* gatetui/bigmem.h */
     if (!out->x)
         return gt_fail(e, GT_EFAIL, "out of memory for %zu steps of %d units", n, out->H);
     collect c = {out, o->layer, signal};

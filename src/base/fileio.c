@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gatetui/bigmem.h"
 #include "gatetui/fileio.h"
 
 int write_all(int fd, const void *buf, size_t n)
@@ -153,7 +154,7 @@ int filecopy_peek(const gt_filecopy *m, unsigned long long off, void *buf, size_
  * was opened is refused. */
 int filecopy_read(gt_filecopy *m, size_t n, const char *path, gt_error *e)
 {
-    unsigned char *p = n ? malloc(n) : NULL;
+    unsigned char *p = n ? big_zalloc(n) : NULL; /* huge pages: gatetui/bigmem.h */
     int rc = n && !p ? gt_fail(e, GT_EFAIL, "%s: out of memory for its %zu bytes", path, n)
                      : filecopy_peek(m, 0, p, n, path, e);
     struct stat now;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "compute/simd.h"
+#include "gatetui/bigmem.h"
 #include "compute/variants.h"
 
 #define P MAT64_PANEL
@@ -20,7 +21,7 @@ int mat64_pack(gt_mat64 *a, const float *W, size_t rows, size_t cols)
     size_t panels = (rows + P - 1) / P;
     a->rows = rows;
     a->cols = cols;
-    a->data = calloc(panels * cols * P + 1, sizeof *a->data);
+    a->data = big_zalloc((panels * cols * P + 1) * sizeof *a->data);
     if (!a->data)
         return -1;
     for (size_t r = 0; r < rows; r++)
@@ -40,7 +41,7 @@ int mat64_alloc(gt_mat64 *a, size_t rows, size_t cols)
     size_t panels = (rows + P - 1) / P;
     a->rows = rows;
     a->cols = cols;
-    a->data = calloc(panels * cols * P + 1, sizeof *a->data);
+    a->data = big_zalloc((panels * cols * P + 1) * sizeof *a->data);
     return a->data ? 0 : -1;
 }
 
