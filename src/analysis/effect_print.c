@@ -33,9 +33,9 @@ static const char *interval(char *buf, size_t n, double lo, double hi)
 
 /* A row of the table, 97 columns (a sheet of the screen at 100 shows it whole): the name,
  * count, losses without and with, delta, its interval, the accuracies without and with; the
- * specificity's row has its value under the deltas, SPECIFICITY_COL columns after the indent. */
+ * specificity's row has its value under the deltas, LABEL_WIDTH columns after the indent. */
 #define ROW "  %-8s %7s  %12s  %9s  %8s  %-20s  %12s  %6s\n"
-#define SPECIFICITY_COL (8 + 1 + 7 + 2 + 12 + 2 + 9 + 2)
+#define LABEL_WIDTH (8 + 1 + 7 + 2 + 12 + 2 + 9 + 2)
 
 static void class_row(FILE *f, const char *name, const gt_effect_class *c)
 {
@@ -109,7 +109,7 @@ int effect_print_text(FILE *f, const gt_effect *r, const char *interventions, gt
                 "acc. without", "with");
         class_row(f, "inside", &o->in);
         class_row(f, "outside", &o->out);
-        fprintf(f, "  %-*s%8s  %s\n", SPECIFICITY_COL, "specificity (inside - outside)",
+        fprintf(f, "  %-*s%8s  %s\n", LABEL_WIDTH, "specificity (inside - outside)",
                 bits(d, sizeof d, o->spec, 1), interval(ci, sizeof ci, o->spec_lo, o->spec_hi));
         controls_table(f, r, o);
     }
