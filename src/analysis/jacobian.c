@@ -22,6 +22,7 @@
 
 #include "compute/kernels.h"
 #include "compute/pool.h"
+#include "gatetui/bigmem.h"
 #include "gatetui/jacobian.h"
 #include "compute/threads.h"
 
@@ -90,9 +91,9 @@ static int init_part(gt_jacobian *j, jac_part *pt, int t, gt_error *e)
     int rc = stepjac_work_init(&pt->w, j->sj, e);
     if (rc)
         return rc;
-    pt->X = malloc((nr ? nr : 1) * 2 * H * sizeof *pt->X);
-    pt->Lc = malloc((nr ? nr : 1) * H * sizeof *pt->Lc);
-    pt->Lh = malloc((nr ? nr : 1) * H * sizeof *pt->Lh);
+    pt->X = big_zalloc((nr ? nr : 1) * 2 * H * sizeof *pt->X);
+    pt->Lc = big_zalloc((nr ? nr : 1) * H * sizeof *pt->Lc);
+    pt->Lh = big_zalloc((nr ? nr : 1) * H * sizeof *pt->Lh);
     pt->row = malloc(2 * H * sizeof *pt->row);
     pt->f = malloc(H * sizeof *pt->f);
     if (!pt->X || !pt->Lc || !pt->Lh || !pt->row || !pt->f ||
@@ -126,11 +127,11 @@ int jacobian_init(gt_jacobian *j, const gt_model *m, int layer, int kmax, int th
         jacobian_free(j);
         return rc;
     }
-    j->tape = malloc(K1 * tape_stride(j) * sizeof *j->tape);
+    j->tape = big_zalloc(K1 * tape_stride(j) * sizeof *j->tape);
     j->carry = malloc(K1 * H * sizeof *j->carry);
     j->rowsq = malloc((size_t)kmax * H * sizeof *j->rowsq);
     j->diag = malloc((size_t)kmax * H * sizeof *j->diag);
-    j->mat = malloc(H * H * sizeof *j->mat);
+    j->mat = big_zalloc(H * H * sizeof *j->mat);
     /* the threads the pool could start (the caller is one) */
     j->pool = threads > 1 ? pool_start(threads) : NULL;
     j->threads = pool_threads(j->pool);

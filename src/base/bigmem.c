@@ -11,7 +11,7 @@
 
 void *big_zalloc(size_t n)
 {
-    if (n < HUGE_PAGE / 2)
+    if (n < HUGE_PAGE / 8)
         return calloc(n ? n : 1, 1);
     const size_t whole = (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
     void *p = aligned_alloc(HUGE_PAGE, whole);

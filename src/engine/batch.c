@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/batch_impl.h"
+#include "gatetui/bigmem.h"
 
 /* The elementwise loops over a batch (differences, sums, the cells' products) are worth
  * vectorising even at -O2. */
@@ -102,7 +103,7 @@ int batch_init(gt_batch *b, const gt_model *m, int upto, int cap, gt_error *e)
     b->tmp = malloc(n * G * Hm * sizeof *b->tmp);
     b->rh = malloc(n * Hm * sizeof *b->rh);
     if (table)
-        b->xtab = malloc(V * GH0 * sizeof *b->xtab);
+        b->xtab = big_zalloc(V * GH0 * sizeof *b->xtab); /* gatetui/bigmem.h */
     if (!b->ih || !b->hh || !b->hn || !b->h || !b->c || !b->gates || !b->b_ih || !b->b_hh ||
         !b->xin || !b->acc || !b->tmp || !b->rh || (table && !b->xtab))
         goto oom;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "compute/threads.h"
+#include "gatetui/bigmem.h"
 #include "engine/model_impl.h"
 
 /* The table (V x G*H floats) is kept only up to this many elements. */
@@ -61,7 +62,7 @@ int model_input_table(gt_model *m, gt_error *e)
     const size_t V = (size_t)m->vocab, GH = (size_t)m->gates * (size_t)m->layer[0].hidden;
     if (V * GH > MAX_TABLE)
         return GT_OK; /* computed at each step instead */
-    float *tab = model_own(m, malloc(V * GH * sizeof *tab));
+    float *tab = model_own(m, big_zalloc(V * GH * sizeof *tab)); /* gatetui/bigmem.h */
     if (!tab)
         return gt_fail(e, GT_EFAIL, "%s: out of memory", m->path);
     double work = (double)V * (double)GH * (m->has_embedding ? (double)m->input_dim : 1.0);
