@@ -174,7 +174,7 @@ static int take_line(gt_editlist *l, const gt_model *m, const gt_text *t, const 
     return editlist_add_checked(l, m, t, (size_t)step, (size_t)off, before, after, where, e);
 }
 
-/* The lines of the file at path: '#' lines and blank lines skipped. */
+/* The lines of the file at path (ended LF or CR LF): '#' lines and blank lines skipped. */
 static int read_list(gt_editlist *l, const gt_model *m, const gt_text *t, const char *path,
                      gt_error *e)
 {
@@ -194,6 +194,9 @@ static int read_list(gt_editlist *l, const gt_model *m, const gt_text *t, const 
         next = nl ? nl + 1 : NULL;
         if (nl)
             *nl = 0;
+        const size_t len = strlen(at);
+        if (len && at[len - 1] == '\r') /* a line ended CR LF: w writes a CR as \x0d */
+            at[len - 1] = 0;
         line++;
         if (!at[0] || at[0] == '#')
             continue;

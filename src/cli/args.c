@@ -121,11 +121,11 @@ static int check_modes(cli *c, int nmodes)
         char list[300];
         options_list(list, sizeof list, c->modes, is_mode_option, NULL);
         snprintf(msg, sizeof msg, "choose one of %s", list);
-        return cli_bad_usage(c->modes, "%s", msg);
+        return cli_bad_usage("%s", msg);
     }
     if (c->variant && (!c->mode->option || strcmp(c->mode->option, c->variant->with) != 0)) {
         snprintf(msg, sizeof msg, "--%s goes with --%s", c->variant->option, c->variant->with);
-        return cli_bad_usage(c->modes, "%s", msg);
+        return cli_bad_usage("%s", msg);
     }
     if (c->variant) {
         c->mode = c->variant;
@@ -151,7 +151,7 @@ static int take_word(cli *c, int argc, char **argv)
     if (argc - optind < 3) {
         snprintf(msg, sizeof msg, "--%s needs %s (%s), then MODEL and TEXT", m->option, m->word,
                  list);
-        return cli_bad_usage(c->modes, "%s", msg);
+        return cli_bad_usage("%s", msg);
     }
     c->mode_word = argv[optind++];
     for (int i = 0; m->words[i]; i++)
@@ -159,13 +159,13 @@ static int take_word(cli *c, int argc, char **argv)
             return GT_OK;
     snprintf(msg, sizeof msg, "--%s: %s is %s, not \"%.100s\"", m->option, m->word, list,
              c->mode_word);
-    return cli_bad_usage(c->modes, "%s", msg);
+    return cli_bad_usage("%s", msg);
 }
 
 static int check_operands(cli *c, int argc, char **argv)
 {
     if (c->session && argc > optind)
-        return cli_bad_usage(c->modes, "%s", "--session FILE takes no MODEL or TEXT: they are "
+        return cli_bad_usage("%s", "--session FILE takes no MODEL or TEXT: they are "
                              "the session's");
     if (c->session)
         return cli_session_alone(c);
@@ -176,24 +176,24 @@ static int check_operands(cli *c, int argc, char **argv)
         options_list(list, sizeof list, c->modes, takes_edits, "figure perturbation");
         snprintf(msg, sizeof msg, "--edit and --edits go with the screen, %s, not --%s", list,
                  c->mode->option);
-        return cli_bad_usage(c->modes, "%s", msg);
+        return cli_bad_usage("%s", msg);
     }
     if (argc - optind < 2)
-        return cli_bad_usage(c->modes, "%s", "expected MODEL and TEXT");
+        return cli_bad_usage("%s", "expected MODEL and TEXT");
     c->model_path = argv + optind;
     c->nmodels = argc - optind - 1;
     c->text_path = argv[argc - 1];
     char msg[300];
     if (c->nmodels > 1 && (takes_one_model(c->mode) || c->matrix)) {
         options_list(msg, sizeof msg, c->modes, takes_one_model, "matrix");
-        return cli_bad_usage(c->modes, "%s take one MODEL", msg);
+        return cli_bad_usage("%s take one MODEL", msg);
     }
     if (c->mode->needs_step && c->step < 0) {
         snprintf(msg, sizeof msg, "--%s needs --step %s", c->mode->option, c->mode->needs_step);
-        return cli_bad_usage(c->modes, "%s", msg);
+        return cli_bad_usage("%s", msg);
     }
     if (c->from > c->to)
-        return cli_bad_usage(c->modes, "%s", "--from is after --to");
+        return cli_bad_usage("%s", "--from is after --to");
     return GT_OK;
 }
 
@@ -203,12 +203,17 @@ int cli_parse(cli *c, const cli_mode *const *modes, int argc, char **argv)
     opt_ref ref[MAX_OPTIONS];
     const int nopt = getopt_table(modes, lo, ref);
     defaults(c, modes);
+    if (argc < 2) { /* nothing given: the usage */
+        fputs("gatetui: expected MODEL and TEXT\n", stderr);
+        cli_usage(stderr, modes);
+        return GT_EINPUT;
+    }
     argc = carousels_aside(c, argc, argv);
     int nmodes = 0, o, rc = GT_OK;
     opterr = 0;
     while (rc == GT_OK && (o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         if (o < 256 || o >= 256 + nopt)
-            return cli_bad_usage(modes, "unknown option or missing argument: %s",
+            return cli_bad_usage("unknown option or missing argument: %s",
                                  argv[optind - 1]);
         const opt_ref *r = &ref[o - 256];
         if (r->opt) {
@@ -221,7 +226,7 @@ int cli_parse(cli *c, const cli_mode *const *modes, int argc, char **argv)
             c->variant_arg = optarg;
         } else if (c->mode == r->row && (r->row->flags & MODE_REPEAT)) {
             if (c->nmode_args == CLI_MAX_ARGS)
-                return cli_bad_usage(modes, "--%s: at most 64 of them", r->row->option);
+                return cli_bad_usage("--%s: at most 64 of them", r->row->option);
             c->mode_args[c->nmode_args++] = optarg;
         } else {
             c->mode = r->row;

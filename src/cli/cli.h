@@ -129,14 +129,15 @@ extern const cli_mode *const cli_modes[];
 
 /* Reads the options and the operands into c (src/cli/args.c). After GT_OK, a mode with
  * `now` runs without anything more; otherwise c->model_path and c->text_path are set. On
- * bad usage the message (and the usage) went to standard error and GT_EINPUT is
- * returned. */
+ * bad usage the message went to standard error (the usage too when nothing was given)
+ * and GT_EINPUT is returned. */
 int cli_parse(cli *c, const cli_mode *const *modes, int argc, char **argv);
 
-/* The usage from the table (src/cli/usage.c); bad usage: "gatetui: " and the message
- * (fmt with arg), then the usage, on standard error, and GT_EINPUT. */
+/* The usage from the table (src/cli/usage.c); bad usage: one line on standard error,
+ * "gatetui: ", the message (fmt with arg) and where the usage is (doc/usage.md, "Exit
+ * status"), and GT_EINPUT. */
 void cli_usage(FILE *f, const cli_mode *const *modes);
-int cli_bad_usage(const cli_mode *const *modes, const char *fmt, const char *arg);
+int cli_bad_usage(const char *fmt, const char *arg);
 
 /* The options' setters (src/cli/option.c). */
 int cli_set_count(cli *c, const cli_option *o, const char *arg); /* a long >= o->min */

@@ -86,7 +86,7 @@ const cli_mode cli_find_options = {
     .opts = find_opts,
     .help = "  --unit J            profile, html, figure unit: the unit; jacobian: its row\n"
             "                      (default 0)\n"
-            "  --signal s          i f g o c h (LSTM), r z n h (GRU); default h\n"
+            "  --signal s          i f g o c h (LSTM), r z n h (GRU), a h (RNN); default h\n"
             "  --threshold T       select: the value that counts as on (default 0.3)\n"
             "  --steps N           units, select, profile, html, probe, components and the\n"
             "                      screen's m, v, p: the first N steps (default 100000);\n"

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,11 @@ int cli_set_count(cli *c, const cli_option *o, const char *arg)
     char *end;
     errno = 0;
     long v = strtol(arg, &end, 10);
+    if (errno == ERANGE && v == LONG_MAX && end != arg && !*end) {
+        fprintf(stderr, "gatetui: --%s %s: more than %ld, the largest it takes\n", o->name, arg,
+                LONG_MAX);
+        return GT_EINPUT;
+    }
     if (errno || end == arg || *end || v < o->min) {
         fprintf(stderr, "gatetui: --%s wants an integer >= %ld, not \"%s\"\n", o->name, o->min,
                 arg);
@@ -63,7 +69,7 @@ int cli_set_reset(cli *c, const cli_option *o, const char *arg)
     else if (strcmp(arg, "after") == 0)
         c->mopt.gru_reset = 0;
     else
-        return cli_bad_usage(c->modes, "--gru-reset wants 'before' or 'after', not \"%s\"", arg);
+        return cli_bad_usage("--gru-reset wants 'before' or 'after', not \"%s\"", arg);
     return GT_OK;
 }
 
@@ -72,7 +78,7 @@ int cli_set_nonlinearity(cli *c, const cli_option *o, const char *arg)
     if (strcmp(arg, "tanh") == 0 || strcmp(arg, "relu") == 0)
         c->mopt.nonlinearity = arg[0] == 'r';
     else
-        return cli_bad_usage(c->modes, "--nonlinearity wants 'tanh' or 'relu', not \"%s\"",
+        return cli_bad_usage("--nonlinearity wants 'tanh' or 'relu', not \"%s\"",
                              arg);
     return GT_OK;
 }
@@ -82,7 +88,7 @@ int cli_set_tokens(cli *c, const cli_option *o, const char *arg)
     if (strcmp(arg, "chars") == 0 || strcmp(arg, "words") == 0)
         c->mopt.tokens = arg[0] == 'w' ? GT_TOKENS_WORDS : GT_TOKENS_CHARS;
     else
-        return cli_bad_usage(c->modes, "--tokens wants 'chars' or 'words', not \"%s\"", arg);
+        return cli_bad_usage("--tokens wants 'chars' or 'words', not \"%s\"", arg);
     return GT_OK;
 }
 
@@ -90,7 +96,7 @@ int cli_set_tokens(cli *c, const cli_option *o, const char *arg)
 int cli_set_iv(cli *c, const cli_option *o, const char *arg)
 {
     if (c->niv == CLI_MAX_IV)
-        return cli_bad_usage(c->modes, "at most %s interventions", "256");
+        return cli_bad_usage("at most %s interventions", "256");
     c->iv[c->niv++] = (gt_session_iv){o->name[0], arg};
     return GT_OK;
 }
@@ -99,7 +105,7 @@ int cli_set_iv(cli *c, const cli_option *o, const char *arg)
 int cli_set_edit(cli *c, const cli_option *o, const char *arg)
 {
     if (c->nedits == CLI_MAX_EDITS)
-        return cli_bad_usage(c->modes, "at most %s --edit and --edits", "256");
+        return cli_bad_usage("at most %s --edit and --edits", "256");
     c->edits[c->nedits++] = (gt_editsrc){strcmp(o->name, "edits") == 0 ? 'f' : 'e', arg};
     return GT_OK;
 }

@@ -23,10 +23,10 @@ int cli_session_alone(const cli *c)
                         : c->mopt.nonlinearity >= 0 ? "--nonlinearity"
                                                     : NULL;
     if (c->mode->option && strcmp(c->mode->option, "export") != 0)
-        return cli_bad_usage(c->modes, "--session goes with the screen or --export, not --%s",
+        return cli_bad_usage("--session goes with the screen or --export, not --%s",
                              c->mode->option);
     if (given)
-        return cli_bad_usage(c->modes, "--session FILE: the models, the text, their options, "
+        return cli_bad_usage("--session FILE: the models, the text, their options, "
                              "the edits, the interventions, the layer, the step and the steps "
                              "searched are the session's (%s given)", given);
     return GT_OK;

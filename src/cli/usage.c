@@ -27,11 +27,10 @@ void cli_usage(FILE *f, const cli_mode *const *modes)
         fputs("\n", f);
 }
 
-int cli_bad_usage(const cli_mode *const *modes, const char *fmt, const char *arg)
+int cli_bad_usage(const char *fmt, const char *arg)
 {
     fputs("gatetui: ", stderr);
     fprintf(stderr, fmt, arg);
-    fputs("\n", stderr);
-    cli_usage(stderr, modes);
+    fputs(" (gatetui --help shows the usage)\n", stderr);
     return GT_EINPUT;
 }

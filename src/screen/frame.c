@@ -16,18 +16,64 @@
 #include "screen/panel_unit.h"
 #include "screen/sheet.h"
 
+/* msg's words in lines of at most w columns (a line break in msg starts a new one), centred
+ * from row y0 on, the first max of them drawn; how many lines it takes, or w + h + 1 when a
+ * word is wider than w. */
+static int wrap_words(gt_surface *s, const char *msg, int w, int y0, int max)
+{
+    char line[128];
+    int n = 0;
+    for (const char *p = msg; *p;) {
+        size_t len = 0;
+        for (;;) { /* the words that fit after those taken, up to a line break */
+            const size_t word = strcspn(p, " \n");
+            if ((int)word > w || len + 1 + word >= sizeof line)
+                return w + s->h + 1;
+            if (len && (int)(len + 1 + word) > w)
+                break;
+            if (len)
+                line[len++] = ' ';
+            memcpy(line + len, p, word);
+            len += word;
+            p += word;
+            p += strspn(p, " ");
+            if (!*p || *p == '\n')
+                break;
+        }
+        line[len] = 0;
+        if (*p == '\n')
+            p++;
+        if (n < max) {
+            const int lw = surf_width(line), x = w > lw ? (w - lw) / 2 : 0;
+            surf_text(s, x, y0 + n, w - x, n == 0 ? R_ERROR : R_NORMAL, line);
+        }
+        n++;
+    }
+    return n;
+}
+
+/* "terminal too small", the size and the least, and q: in whole words where the screen has
+ * room for them, a shorter form below that, cut only where no word fits. */
 static void too_small(gt_surface *s)
 {
-    char l2[64];
-    snprintf(l2, sizeof l2, "%dx%d: gatetui needs %dx%d", s->w, s->h, LAYOUT_MIN_COLS,
-             LAYOUT_MIN_ROWS);
-    const char *lines[3] = {"terminal too small", l2, "q quits"};
-    int y0 = s->h / 2 - 1;
-    for (int i = 0; i < 3; i++) {
-        int w = surf_width(lines[i]);
-        int x = s->w > w ? (s->w - w) / 2 : 0;
-        surf_text(s, x, y0 + i, s->w - x, i == 0 ? R_ERROR : R_NORMAL, lines[i]);
+    char full[160], terse[96];
+    snprintf(full, sizeof full, "terminal too small\n%dx%d: gatetui needs %dx%d\nq quits", s->w,
+             s->h, LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+    snprintf(terse, sizeof terse, "too small: %dx%d, needs %dx%d; q quits", s->w, s->h,
+             LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+    const char *msg = full;
+    int n = wrap_words(s, full, s->w, 0, 0);
+    if (n > s->h) {
+        msg = terse;
+        n = wrap_words(s, terse, s->w, 0, 0);
     }
+    if (n > s->h) { /* not even that: the lines as they are, cut at the edge */
+        const char *lines[3] = {"terminal too small", "gatetui needs more room", "q quits"};
+        for (int i = 0; i < 3 && i < s->h; i++)
+            surf_text(s, 0, i, s->w, i == 0 ? R_ERROR : R_NORMAL, lines[i]);
+        return;
+    }
+    wrap_words(s, msg, s->w, (s->h - n) / 2, n);
 }
 
 void frame_draw(gt_surface *s, const gt_view *v)

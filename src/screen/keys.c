@@ -3,6 +3,8 @@
  * the argument the line binds it to. */
 #include "config.h"
 
+#include <string.h>
+
 #include "screen/keys.h"
 #include "screen/keys_mouse.h"
 #include "screen/keys_run.h"
@@ -67,8 +69,12 @@ gt_act keys_handle_models(gt_models *ms, const gt_key *k)
             view_say(v, 1, "the session was not written: %.200s", e.msg);
         } else {
             v->ui->written_gen = v->ui->edit_gen; /* the edits are in it */
-            view_say(v, 0, "session written to %s%s (gatetui --session %s opens it again)",
-                     ms->own_file ? "" : "./", name, name);
+            if (ms->own_file && strcmp(name, ms->own_file) != 0)
+                view_say(v, 0, "%.100s changed since read, kept: session in ./%s",
+                         ms->own_file, name);
+            else
+                view_say(v, 0, "session written to %s%s (gatetui --session %s opens it again)",
+                         ms->own_file ? "" : "./", name, name);
         }
         a = ACT_REDRAW;
     }

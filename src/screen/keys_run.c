@@ -806,7 +806,7 @@ gt_act keys_pin(gt_view *v, int arg)
             return ACT_REDRAW;
         }
     }
-    view_say(v, 0, "step %s's curves pinned: the next edit's are drawn beside them (B lets go)",
+    view_say(v, 0, "step %s's curves pinned: the next edit's are drawn beside them (b lets go)",
              report_commas(v->pin.step, at, sizeof at));
     return ACT_REDRAW;
 }

@@ -93,13 +93,12 @@ static const gt_keyline after[] = {
      {KB_CHAR('?', 0)}},
     {"q ^C", "quit (q asks again while edits are not written)", 0, 0, keys_quit,
      {KB_CHAR('q', KEYS_ASK), KB_CTRL('c', KEYS_NOW)}},
+    {"^Z", "suspend (the shell's fg brings the screen back)", 0, 0, NULL, {KB_CTRL('z', 0)}},
     {.keys = "", .what = ""},
     {.keys = "", .what = "unit rows: #, gate bars and values, c, h, t½ = ln .5 / ln f (steps), Δc = c - c at the step before"},
     {.keys = "", .what = "c: text shaded by tanh c: blue -1 .. plain 0 .. red +1"},
     {.keys = "", .what = "hidden by o: units with |h| < .1 although |c| > .55"},
     {.keys = "", .what = "text marks: ▲ cursor, * edited, × not in the vocabulary"},
-    /* documented, not in the help box */
-    {"^Z", "suspend (the shell's fg brings the screen back)", 1, 0, NULL, {KB_CTRL('z', 0)}},
 };
 
 #define NBEFORE ((int)(sizeof before / sizeof before[0]))

@@ -10,6 +10,7 @@
 #include "gatetui/text.h"
 #include "gatetui/intervene.h"
 #include "gatetui/session.h"
+#include "gatetui/sha256.h"
 #include "screen/data_interv.h"
 #include "screen/view.h"
 
@@ -25,6 +26,8 @@ typedef struct gt_models {
     long long checked_s;  /* the monotonic second the files were last looked at */
     const char *own_file; /* the session file it was opened from (W writes it again), or
                            * NULL (W writes a new one) */
+    char own_sha256[SHA256_HEX]; /* what own_file held when read or last written ("": not
+                                  * read), so that a file changed since is not written over */
 } gt_models;
 
 /* Opens a trace and a view for each model of the session s (which must outlive ms), with

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gatetui/editarg.h"
 #include "gatetui/fileio.h"
@@ -159,6 +160,29 @@ static int session_text(gt_models *ms, char **data, gt_error *e)
     return *data ? GT_OK : gt_fail(e, GT_EFAIL, "out of memory for the session");
 }
 
+void sessionstate_own(gt_models *ms, const char *file)
+{
+    gt_error e = {0};
+    unsigned long long size;
+    ms->own_file = file;
+    if (sha256_file(file, ms->own_sha256, &size, &e))
+        ms->own_sha256[0] = 0;
+}
+
+/* ms has its own file, and it holds what it held when read or last written (or is gone). */
+static int own_unchanged(const gt_models *ms)
+{
+    if (!ms->own_file)
+        return 0;
+    char now[SHA256_HEX];
+    unsigned long long size;
+    gt_error e = {0};
+    if (access(ms->own_file, F_OK) != 0)
+        return 1; /* gone: nothing there to lose */
+    return ms->own_sha256[0] && sha256_file(ms->own_file, now, &size, &e) == GT_OK &&
+           strcmp(now, ms->own_sha256) == 0;
+}
+
 int sessionstate_write(gt_models *ms, char *out, size_t n, gt_error *e)
 {
     if (ms->n > 64)
@@ -176,9 +200,11 @@ int sessionstate_write(gt_models *ms, char *out, size_t n, gt_error *e)
     memcpy(text, data, len);
     text[len] = '\n';
     free(data);
-    if (ms->own_file) {
+    if (own_unchanged(ms)) {
         rc = file_replace(ms->own_file, text, len + 1, e);
         snprintf(out, n, "%s", ms->own_file);
+        if (rc == GT_OK)
+            sha256_of(text, len + 1, ms->own_sha256);
     } else {
         char stem[128];
         export_stem(models_view(ms)->text_name, stem, sizeof stem);

@@ -15,9 +15,13 @@
 
 struct json_t;
 
+/* The screen ms was opened from the session file `file`: W writes it again, unless what it
+ * holds changed since (its SHA-256 now). */
+void sessionstate_own(gt_models *ms, const char *file);
 /* Writes the session of the screen ms to its own file (ms->own_file, when it was opened
- * from one) or to a new file of the current directory, NAME.gatetui-session.json (then
- * NAME-2..., never over another file; NAME the text's); its name into out. */
+ * from one, and holds what it held when read or last written) or else to a new file of
+ * the current directory, NAME.gatetui-session.json (then NAME-2..., never over another
+ * file; NAME the text's); its name into out. */
 int sessionstate_write(gt_models *ms, char *out, size_t n, gt_error *e);
 
 /* Puts the screen ms (just opened on the session's models and text) as st says; GT_EINPUT

@@ -354,7 +354,7 @@ static int start_state(gt_models *ms, const gt_screen_opts *o, gt_error *e)
 {
     gt_view *v = models_view(ms);
     if (o->state) {
-        ms->own_file = o->state_file;
+        sessionstate_own(ms, o->state_file);
         int rc = sessionstate_restore(ms, o->state, o->state_file, e);
         if (rc == GT_OK)
             view_say(models_view(ms), 0, "session %s opened", o->state_file);

@@ -99,9 +99,10 @@ else
 fi
 
 # bad input: exit 2 and one line saying what
-# bad WANT ARGS...: one line; usage WANT ARGS...: the first line, then the usage
+# bad WANT ARGS...: one line; usage WANT ARGS...: one line too (a bad usage names --help
+# rather than printing the usage)
 bad() { refused 1 "$@"; }
-usage() { refused 0 "$@"; }
+usage() { refused 1 "$@"; }
 refused() {
     one=$1 want=$2
     shift 2

@@ -71,14 +71,14 @@ same_rows "$work/edits.txt" "$work/kjv-valid-step1202-edited.txt" \
 tm send-keys -t gt u u
 wait_for "undid the edit at step 1,200 \(0 left" >/dev/null
 
-# B: two edits on one panel
+# b: two edits on one panel
 tm send-keys -t gt g 1 2 0 0 Enter
 wait_for "step 1,200 of 0..43,234" >/dev/null
 tm send-keys -t gt e x
 wait_for "step 1,200: ' ' → 'x'  layer 0, 1 edit" >/dev/null
 tm send-keys -t gt b
-wait_for "step 1,200's curves pinned: the next edit's are drawn beside them"
-check $? "B pins the edit's curves"
+wait_for "step 1,200's curves pinned: the next edit's are drawn beside them \(b lets go\)"
+check $? "b pins the edit's curves"
 tm send-keys -t gt u l l l l l e y
 wait_for "step 1,205: ' ' → 'y'  layer 0, 1 edit" >/dev/null && wait_for "C f H 1,200 ' '→'x': c"
 check $? "after u and another edit: the pinned edit's line under the last edit's"
@@ -138,6 +138,14 @@ wait_for "session written to kjv-valid.gatetui-session.json" >/dev/null
 check $? "W there writes the session's own file again"
 [ ! -e "$work/kjv-valid-2.gatetui-session.json" ] && cmp -s "$sess" "$work/first.json"
 check $? "... the same file, the same bytes (no second file)"
+echo "my notes" >"$sess" # the file changed under the screen: W writes a new one
+tm send-keys -t gt W
+wait_for "kjv-valid.gatetui-session.json changed since read, kept: session in ./kjv-valid-2.gatetui-session.json" >/dev/null
+check $? "W when its own file changed since: not written over, a new file, said"
+[ "$(cat "$sess")" = "my notes" ] && cmp -s "$work/kjv-valid-2.gatetui-session.json" "$work/first.json"
+check $? "... the notes kept, the session in the new file"
+cp "$work/first.json" "$sess"
+rm -f "$work/kjv-valid-2.gatetui-session.json"
 tm send-keys -t gt q
 wait_for "EXIT=0" >/dev/null
 

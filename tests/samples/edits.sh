@@ -60,6 +60,9 @@ printf '# the edits of kjv-valid.txt written to kjv-valid-edited.txt, in the ord
     >"$work/list.edits.txt"
 frame list --step 1206 --edits "$work/list.edits.txt" "$model" "$text"
 same two list "--edits with the two edits' list: the frame of --edit 1200:x --edit 1205:y"
+sed 's/$/\r/' "$work/list.edits.txt" >"$work/crlf.edits.txt"
+frame crlf --step 1206 --edits "$work/crlf.edits.txt" "$model" "$text"
+same two crlf "--edits with the list's lines ended CR LF: the same frame"
 printf '1210\t1210\te\t\\n\n' >"$work/nl.edits.txt"
 frame nl --step 1212 --edits "$work/nl.edits.txt" "$model" "$text"
 nl_edit=$(printf '1210:\n_')

@@ -2,7 +2,8 @@
  * every sheet's): every key of the table is in gatetui.1's KEYS, in doc/screen.md's table of
  * keys and in README.md's Keys, and neither of the first two documents a key that is not in
  * the table. Keys are compared by name: arrows, Ctrl-X, Shift-X as words. And the table
- * against itself: each line of the help box lists exactly the keys the line binds; every
+ * against itself: the help box lists every line of the table (^Z too), each line lists
+ * exactly the keys the line binds; every
  * status line's hints (the panels', after an edit, a selection's, each sheet's) and every
  * name of a key in a panel's or a sheet's note name keys that the line taking them there
  * binds, help and quit last. */
@@ -274,8 +275,12 @@ static void text_keys(const char *text, int slash, keyset *s)
 static void check_lines(const gt_sheet *const *sheets, int n)
 {
     const gt_keyline *l[256];
-    int m = keys_help_lines(sheets, n, l, 256), bad = 0, lines = 0;
+    int m = keys_help_lines(sheets, n, l, 256), bad = 0, lines = 0, hidden = 0;
     for (int i = 0; i < m; i++) {
+        if (l[i]->doc_only) {
+            printf("# \"%s\" is documented but left out of the help box\n", l[i]->keys);
+            hidden++;
+        }
         if (!l[i]->keys[0]) /* a line of what the screen shows */
             continue;
         keyset said = {0}, binds = {0};
@@ -290,6 +295,7 @@ static void check_lines(const gt_sheet *const *sheets, int n)
     }
     tap_ok(lines > 40 && !bad, "the help box's %d lines of keys each list exactly the keys they bind",
            lines);
+    tap_ok(!hidden, "the help box lists every key of the table (%d left out)", hidden);
 }
 
 /* name names only keys that the line taking its key (while `up` covers the panels) binds. */

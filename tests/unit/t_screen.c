@@ -195,6 +195,49 @@ static void test_unit_range(gt_view *v)
            "the title's range (%s) is the units of the first and last rows", want);
 }
 
+/* Too small a terminal: the notice in whole words at every size where its words fit (the
+ * shorter form where the full one does not), nothing cut mid-word. */
+static void test_too_small(gt_view *v)
+{
+    static const struct {
+        int cols, rows;
+        const char *want[5];
+    } at[] = {
+        {40, 10, {"terminal too small", "40x10: gatetui needs 64x22", "q quits"}},
+        {20, 6, {"terminal too small", "20x6: gatetui needs", "64x22", "q quits"}},
+        {10, 5, {"too small:", "10x5,", "needs", "64x22; q", "quits"}},
+        {12, 5, {"too small:", "12x5, needs", "64x22; q", "quits"}},
+    };
+    _Static_assert(LAYOUT_MIN_COLS == 64 && LAYOUT_MIN_ROWS == 22, "the notices below name 64x22");
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        draw(v, at[i].cols, at[i].rows);
+        int y = 0, bad = 0;
+        char row[256];
+        for (int k = 0; k < 5 && at[i].want[k]; k++) { /* each line in turn, alone on its row */
+            while (y < surf.h && frame_col(y, at[i].want[k]) < 0)
+                y++;
+            if (y >= surf.h) {
+                printf("# %dx%d: no row holds \"%s\"\n", at[i].cols, at[i].rows, at[i].want[k]);
+                bad = 1;
+                break;
+            }
+            surf_row_text(&surf, y, row, sizeof row);
+            size_t end = strlen(row);
+            while (end && row[end - 1] == ' ')
+                end--;
+            row[end] = 0;
+            if (strcmp(row + strspn(row, " "), at[i].want[k]) != 0) {
+                printf("# %dx%d: row %d is \"%s\", not \"%s\"\n", at[i].cols, at[i].rows, y,
+                       row, at[i].want[k]);
+                bad = 1;
+            }
+            y++;
+        }
+        tap_ok(!bad, "%dx%d: the notice in whole words, line by line", at[i].cols, at[i].rows);
+    }
+    draw(v, 120, 40);
+}
+
 /* After a resize to a larger screen the report's sheet's scroll is where its end is in view. */
 static void test_stats_resize(gt_view *v)
 {
@@ -1151,6 +1194,7 @@ int main(void)
     test_help(&v);
     test_unit_range(&v);
     test_stats_resize(&v);
+    test_too_small(&v);
     test_stats_intervals(&v);
     test_compare_table(&m, &t);
     test_unit_table(&v);
