@@ -148,6 +148,9 @@ int report_print_text_as(FILE *f, const gt_report *r, const char *text_name, int
 int report_line_step(const char *line, size_t *step);
 /* n with thousands separators, as the tables write counts (12,345); returns buf. */
 const char *report_commas(size_t n, char *buf, size_t len);
+/* n and its noun, plural unless n is 1: "1 prediction", "12,345 predictions" (a noun whose
+ * plural takes an s); returns buf. */
+const char *report_count(size_t n, const char *noun, char *buf, size_t len);
 int report_print_json(FILE *f, const gt_report *r, gt_error *e);
 
 /* The sweep of the forget bias (doc/measures.md, "The sweep"): report[i] for shift d[i].

@@ -11,6 +11,8 @@
 #include "gatetui/carriers.h"
 #include "gatetui/utf8.h"
 
+#define NAME 160 /* a token's name, a long word cut */
+
 /* A share as a percentage, or "-" where there is none. */
 static const char *percent(char *buf, size_t n, double v)
 {
@@ -21,14 +23,27 @@ static const char *percent(char *buf, size_t n, double v)
     return buf;
 }
 
+/* A token in JSON: the character itself (the writer escapes a newline as "\n"), a word
+ * model's word ("<eos>" itself). */
+static json_t *token_json(const gt_model *m, int tok)
+{
+    if (m->words)
+        return json_string(m->vocab_word[tok]);
+    char u[4];
+    int n;
+    const char *t = steptext_token(m, tok, u, &n);
+    return json_stringn(t, (size_t)n);
+}
+
 int carriers_print_text(FILE *f, const gt_carriers *r, const char *interventions, int top,
                         gt_error *e)
 {
-    char a[32], b[32], step[32];
+    char a[NAME], b[NAME], step[32];
     const int n = top > 0 && top < r->hidden ? top : r->hidden;
-    fprintf(f, "Carriers of the edit at step %s ('%s' -> '%s') on layer %d's %d units, K = %zu "
-               "steps after it\n", report_commas(r->step, step, sizeof step),
-            steptext_printable(r->m, r->from, a, sizeof a), steptext_printable(r->m, r->to, b, sizeof b), r->layer,
+    steptext_name(r->m, r->from, STEPTEXT_UTF8, a, sizeof a);
+    steptext_name(r->m, r->to, STEPTEXT_UTF8, b, sizeof b);
+    fprintf(f, "Carriers of the edit at step %s (%s -> %s) on layer %d's %d units, K = %zu "
+               "steps after it\n", report_commas(r->step, step, sizeof step), a, b, r->layer,
             r->hidden, r->horizon);
     if (interventions && *interventions)
         fprintf(f, "interventions: %s\n", interventions);
@@ -49,11 +64,10 @@ int carriers_print_text(FILE *f, const gt_carriers *r, const char *interventions
 int carriers_print_json(FILE *f, const gt_carriers *r, const char *interventions,
                         gt_error *e)
 {
-    char a[32], b[32];
     json_t *root = json_object(), *units = json_array();
-    json_object_set_new(root, "edit", json_pack("{s:I, s:s, s:s}", "step", (json_int_t)r->step,
-                                                "from", steptext_printable(r->m, r->from, a, sizeof a),
-                                                "to", steptext_printable(r->m, r->to, b, sizeof b)));
+    json_object_set_new(root, "edit", json_pack("{s:I, s:o, s:o}", "step", (json_int_t)r->step,
+                                                "from", token_json(r->m, r->from),
+                                                "to", token_json(r->m, r->to)));
     json_object_set_new(root, "layer", json_integer(r->layer));
     json_object_set_new(root, "horizon", json_integer((json_int_t)r->horizon));
     json_object_set_new(root, "effect", jsonout_num(r->effect));

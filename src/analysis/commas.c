@@ -1,4 +1,5 @@
-/* Counts with thousands separators, as the tables write them (report.h). */
+/* Counts with thousands separators, as the tables write them, and with their nouns
+ * (report.h). */
 #include "config.h"
 
 #include <stdio.h>
@@ -15,5 +16,13 @@ const char *report_commas(size_t n, char *buf, size_t len)
         buf[k++] = digits[i];
     }
     buf[k] = 0;
+    return buf;
+}
+
+const char *report_count(size_t n, const char *noun, char *buf, size_t len)
+{
+    char digits[32];
+    snprintf(buf, len, "%s %s%s", report_commas(n, digits, sizeof digits), noun,
+             n == 1 ? "" : "s");
     return buf;
 }

@@ -81,15 +81,16 @@ static void controls_table(FILE *f, const gt_effect *r, const gt_effect_one *o)
 
 static void header(FILE *f, const gt_effect *r, const char *interventions)
 {
-    char n[32], u[160];
-    fprintf(f, "Effect of %s over %zu window%s of %zu %ss from zero state, %s "
-               "predictions\n", interventions && *interventions ? interventions : "nothing",
-            r->windows, r->windows == 1 ? "" : "s", r->window_len, r->step_noun,
-            report_commas(r->predictions, n, sizeof n));
+    char n[48], l[48], u[160];
+    fprintf(f, "Effect of %s over %zu window%s of %s from zero state, %s\n",
+            interventions && *interventions ? interventions : "nothing", r->windows,
+            r->windows == 1 ? "" : "s", report_count(r->window_len, r->step_noun, l, sizeof l),
+            report_count(r->predictions, "prediction", n, sizeof n));
     if (r->controls)
-        fprintf(f, "controls: %d sets of %d unit%s drawn from layer %d's %d others (seed %llu); "
-                   "the tested set: %s\n", r->controls, r->set_size, r->set_size == 1 ? "" : "s",
-                r->layer, r->others, r->seed, units_list(u, sizeof u, r->tested, r->set_size));
+        fprintf(f, "controls: %s of %d unit%s drawn from layer %d's %d others (seed %llu); "
+                   "the tested set: %s\n", report_count((size_t)r->controls, "set", n, sizeof n),
+                r->set_size, r->set_size == 1 ? "" : "s", r->layer, r->others, r->seed,
+                units_list(u, sizeof u, r->tested, r->set_size));
     else if (r->set_size)
         fprintf(f, "controls: none (--controls 0)\n");
     else

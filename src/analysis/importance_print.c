@@ -14,8 +14,10 @@ int importance_print_text(FILE *f, const gt_importance *r, const char *intervent
     const int n = top > 0 && top < r->hidden ? top : r->hidden;
     fprintf(f, "Importance of layer %d's %d units: the readout's loss with each ablated (%s "
                "held at 0)\n", r->layer, r->hidden, r->lstm ? "c and h" : "h");
-    fprintf(f, "over %zu window%s of %zu %ss from zero state, %zu predictions\n",
-            r->windows, r->windows == 1 ? "" : "s", r->window_len, r->step_noun, r->loss.count);
+    char l[48], p[48];
+    fprintf(f, "over %zu window%s of %s from zero state, %s\n", r->windows,
+            r->windows == 1 ? "" : "s", report_count(r->window_len, r->step_noun, l, sizeof l),
+            report_count(r->loss.count, "prediction", p, sizeof p));
     if (interventions && *interventions)
         fprintf(f, "interventions: %s\n", interventions);
     const int w = r->step_noun[0] == 't'; /* a word model's: bits per token */

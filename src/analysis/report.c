@@ -720,11 +720,13 @@ static int check_options(const gt_model *m, size_t steps, const gt_report_option
         long L = o->window_len;
         while (after_site(L) < o->horizon)
             L++;
+        char a[48], b[48];
         return gt_fail(e, GT_EINPUT,
-                       "--horizon %ld: a window of %ld characters holds %ld steps after its edit "
-                       "(at step %ld); --window-len %ld or more holds %ld",
-                       o->horizon, o->window_len, after_site(o->window_len), o->window_len / 4, L,
-                       o->horizon);
+                       "--horizon %ld: a window of %s holds %s after its edit (at step %ld); "
+                       "--window-len %ld or more holds %ld", o->horizon,
+                       report_count((size_t)o->window_len, model_step_noun(m), a, sizeof a),
+                       report_count((size_t)after_site(o->window_len), "step", b, sizeof b),
+                       o->window_len / 4, L, o->horizon);
     }
     if (steps == 0)
         return gt_fail(e, GT_EINPUT, "report: the text has no steps");

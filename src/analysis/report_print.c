@@ -62,14 +62,16 @@ static const char *unit_hl(double v, char *buf, size_t len)
 static void print_loss(FILE *f, const gt_model *m, const gt_loss *l, const gt_loss *base)
 {
     char a[48], w[400];
-    if (!l->count) {
+    if (!l->count && m->has_readout) /* a window of 2 or more: the text has one step */
+        fprintf(f, "Readout loss: none (one step: no next %s to predict)\n\n", model_step_noun(m));
+    else if (!l->count)
         fprintf(f, "Readout loss: none (the model has no readout)\n\n");
+    if (!l->count)
         return;
-    }
-    fprintf(f, "Readout loss: %.4f nats = %.4f bits per %s over %s predictions (a "
-               "uniform guess: %.2f bits)\n",
-            l->nats, loss_bits(l), model_step_noun(m), report_commas(l->count, a, sizeof a),
-            l->uniform / log(2.0));
+    fprintf(f, "Readout loss: %.4f nats = %.4f bits per %s over %s (a uniform guess: %.2f "
+               "bits)\n",
+            l->nats, loss_bits(l), model_step_noun(m),
+            report_count(l->count, "prediction", a, sizeof a), l->uniform / log(2.0));
     if (base && base->count)
         fprintf(f, "  %+.4f nats = %+.4f bits per %s against the model without "
                    "interventions (%.4f bits)\n",
@@ -86,7 +88,7 @@ static void print_loss(FILE *f, const gt_model *m, const gt_loss *l, const gt_lo
 static void print_heading(FILE *f, const gt_report *r, const char *text_name)
 {
     const gt_model *m = r->m;
-    char a[48], b[48], w[256], mp[1024], tp[1024];
+    char a[48], b[48], c[48], w[256], mp[1024], tp[1024];
     const int H = model_width(m, r->layer);
     text_name = utf8_printable(tp, sizeof tp, text_name);
     fprintf(f, "%s: %s, %d layer%s, H = %s, V = %d, %s parameters\n",
@@ -94,19 +96,20 @@ static void print_heading(FILE *f, const gt_report *r, const char *text_name)
             m->layers == 1 ? "" : "s", model_widths(m, w, sizeof w), m->vocab,
             report_commas((size_t)m->params, a, sizeof a));
     const char *unit = model_step_noun(m);
+    report_count(r->window_len, unit, a, sizeof a);
     if (r->full_windows == r->windows)
-        fprintf(f, "%s: layer %d, %zu window%s of %zu %ss from zero state", text_name,
-                r->layer, r->windows, r->windows == 1 ? "" : "s", r->window_len, unit);
+        fprintf(f, "%s: layer %d, %zu window%s of %s from zero state", text_name, r->layer,
+                r->windows, r->windows == 1 ? "" : "s", a);
     else if (r->windows == 1)
         fprintf(f, "%s: layer %d, the whole text as one window from zero state (shorter than "
-                "%zu %ss)", text_name, r->layer, r->window_len, unit);
+                "%s)", text_name, r->layer, a);
     else
-        fprintf(f, "%s: layer %d, %zu windows of %zu %ss from zero state, the last "
-                "one %zu", text_name, r->layer, r->windows, r->window_len, unit,
+        fprintf(f, "%s: layer %d, %zu windows of %s from zero state, the last one %zu",
+                text_name, r->layer, r->windows, a,
                 r->positions - r->full_windows * r->window_len);
-    fprintf(f, "\n%s positions x %d units = %s values per %s\n",
-            report_commas(r->positions, a, sizeof a), H,
-            report_commas(r->positions * (size_t)H, b, sizeof b),
+    fprintf(f, "\n%s x %s = %s per %s\n", report_count(r->positions, "position", a, sizeof a),
+            report_count((size_t)H, "unit", b, sizeof b),
+            report_count(r->positions * (size_t)H, "value", c, sizeof c),
             r->ngates ? "gate" : "signal");
     if (r->interventions && *r->interventions)
         fprintf(f, "interventions: %s\n", r->interventions);
@@ -274,8 +277,10 @@ static void print_perturbation(FILE *f, const gt_report *r, int intervals)
                                 : "no window is full (the text is shorter than one window)");
         return;
     }
-    fprintf(f, "%s pairs (%zu window%s x %d replacements", report_commas(r->pairs, a, sizeof a),
-            r->full_windows, r->full_windows == 1 ? "" : "s", r->replacements);
+    char b[48];
+    fprintf(f, "%s (%zu window%s x %s", report_count(r->pairs, "pair", a, sizeof a),
+            r->full_windows, r->full_windows == 1 ? "" : "s",
+            report_count((size_t)r->replacements, "replacement", b, sizeof b));
     if (r->dropped)
         fprintf(f, ", %zu without a difference left out", r->dropped);
     fprintf(f, "); each curve over its value at k = 0, averaged\n");
@@ -610,10 +615,11 @@ int report_print_sweep_text(FILE *f, const gt_report *r, const double *d, int n,
     const int lstm = r0->m->cell->has_c;
     const char *g = model_gate_name(r0->m, r0->m->cell->carry);
     char a[48], b[80], c[80], x[48], mp[1024], tp[1024];
-    fprintf(f, "%s on %s: layer %d, %zu windows of %zu %ss; the forget bias (%s's "
+    fprintf(f, "%s on %s: layer %d, %zu window%s of %s; the forget bias (%s's "
                "b_hh) shifted by D\n",
             utf8_printable(mp, sizeof mp, r0->m->path), utf8_printable(tp, sizeof tp, text_name),
-            r0->layer, r0->windows, r0->window_len, model_step_noun(r0->m), g);
+            r0->layer, r0->windows, r0->windows == 1 ? "" : "s",
+            report_count(r0->window_len, model_step_noun(r0->m), a, sizeof a), g);
     if (others && *others)
         fprintf(f, "and the interventions %s\n", others);
     fprintf(f, "       D  mean %s  median unit t½  units t½>=10  measured t½ [95%%]  "

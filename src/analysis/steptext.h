@@ -18,10 +18,16 @@ const char *steptext_token(const gt_model *m, int tok, char *buf, int *len);
 /* Its length raw (in bytes mode 1: the byte itself), as steptext_join joins it. */
 size_t steptext_len(const gt_model *m, int tok);
 
-/* Token tok as a character to print in a line of text (utf8_printable: a newline, a tab or
- * another control character escaped), a word model's as its word ("<eos>" itself), into
- * buf; returns buf. */
-const char *steptext_printable(const gt_model *m, int tok, char *buf, size_t n);
+/* How steptext_name writes a character beyond ASCII: never (U+00E9), as UTF-8 (a file, a
+ * pipe: --carriers, a figure's caption), or as UTF-8 where the terminal's locale gives it
+ * a width (the screen). */
+enum { STEPTEXT_ASCII, STEPTEXT_UTF8, STEPTEXT_TERMINAL };
+
+/* Token tok as the screen's panel, --carriers and the captions name it, into buf of n
+ * bytes: 'a', '\n', '\t', '\r', "'", U+0001 (a control character, never itself), 0xE9 (a
+ * byte model's byte beyond ASCII); a word model's word 'the', a special token (<eos>,
+ * <unk>) bare. The one place that names a token so (doc/usage.md, "--carriers"). */
+void steptext_name(const gt_model *m, int tok, int how, char *buf, size_t n);
 
 /* tok[a..b) joined raw into a malloc'ed NUL-terminated string *out of *len bytes. */
 int steptext_join(const gt_model *m, const uint16_t *tok, size_t a, size_t b, char **out,

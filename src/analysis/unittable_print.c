@@ -146,8 +146,8 @@ static void print_measured_only(FILE *f, const gt_report *r, int *order, int int
     char pairs[32];
     unittable_order(r->unit_table, H, 0, unittable_column(UT_MEASURED, 0, 0), 0, order);
     fprintf(f, "\nUnits one by one: half-lives in steps of the unit's own difference over the "
-               "%s pairs\n(no gate to set beside them%s)\n  unit  measured%*s\n",
-            report_commas(r->pairs, pairs, sizeof pairs),
+               "%s\n(no gate to set beside them%s)\n  unit  measured%*s\n",
+            report_count(r->pairs, "pair", pairs, sizeof pairs),
             intervals ? "" : "; intervals: a wider view",
             intervals ? CI_COLUMN + 2 : 0, intervals ? "95% interval" : "");
     for (int i = 0; i < n; i++) {
@@ -172,9 +172,9 @@ void unittable_print(FILE *f, const gt_report *r, int intervals)
     }
     char pairs[32];
     fprintf(f, "\nUnits one by one: half-lives in steps of the unit's own difference over the "
-               "%s pairs (measured),\nfrom its mean %s gate (gate) and from that gate's bias "
+               "%s (measured),\nfrom its mean %s gate (gate) and from that gate's bias "
                "alone (bias)\n",
-            report_commas(r->pairs, pairs, sizeof pairs), r->gate[r->carry].name);
+            report_count(r->pairs, "pair", pairs, sizeof pairs), r->gate[r->carry].name);
     print_top(f, r, order, 1, intervals);
     print_top(f, r, order, 0, intervals);
     int twice = 0, endless = 0;

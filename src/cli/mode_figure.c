@@ -201,14 +201,14 @@ static int figure_edits(const cli *c, gt_session *s, fig_doc *d, fig_where *w, g
                              curves + (size_t)k * FIG_CURVES * (size_t)(K + 1), &last, &from, e);
     int back = session_text_for(s, 0, e);
     rc = rc ? rc : back;
-    char what[1400], a[16], b[16], at[32];
+    char what[1400], a[160], b[160], at[32];
     if (rc == GT_OK) {
         const gt_model *m0 = &s->model[0].mi;
-        size_t len = (size_t)snprintf(what, sizeof what, "the edit at step %s ('%s' to '%s') "
+        steptext_name(m0, from, STEPTEXT_UTF8, a, sizeof a);
+        steptext_name(m0, last.tok, STEPTEXT_UTF8, b, sizeof b);
+        size_t len = (size_t)snprintf(what, sizeof what, "the edit at step %s (%s to %s) "
                                       "against the text %s, one run of each",
-                                      report_commas(last.step, at, sizeof at),
-                                      steptext_printable(m0, from, a, sizeof a),
-                                      steptext_printable(m0, last.tok, b, sizeof b),
+                                      report_commas(last.step, at, sizeof at), a, b,
                                       c->nedits > 1 || c->edits[0].kind == 'f'
                                           ? "with the edits before it" : "before it");
         if (s->model[0].what[0] && len < sizeof what)

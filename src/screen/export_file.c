@@ -203,8 +203,11 @@ int export_edits_to_cwd(const gt_trace *tr, const char *text_name, const char *w
         return gt_fail(e, GT_EFAIL, "out of memory for the edits");
     const gt_model *m = trace_model(tr);
     const gt_text *t = trace_text(tr);
+    /* a word model's offsets are in its tokens joined, not in the file (doc/usage.md,
+       "Edits: --edit and --edits") */
     fprintf(f, "# the edits of %s written to %s, in the order they were made:\n"
-               "# step\tbyte offset in %s\tbefore\tafter\n", text_name, written, text_name);
+               "# step\tbyte offset in %s%s\tbefore\tafter\n", text_name, written, text_name,
+            m->words ? "'s tokens joined by single spaces (<eos> a newline)" : "");
     for (size_t i = 0; i < trace_edit_count(tr); i++) {
         const gt_edit *ed = trace_edit_at(tr, i);
         fprintf(f, "%zu\t%zu\t", ed->step, text_step_offset(t, ed->step));

@@ -44,8 +44,10 @@ int export_figure_to_cwd(gt_view *v, char *out, size_t n, size_t *from, size_t *
 
 /* Writes the list of trace tr's edits, in the order they were made, beside the edited text
  * `written` (a file of the current directory): WRITTEN's stem then .edits.txt, never over an
- * existing file; a line each: the step, the byte offset in the text as loaded, the
- * character before and after (\n \t \\ escaped; a byte as \xNN). Its name goes to out. */
+ * existing file; a line each: the step, the byte offset in the text as loaded (a word
+ * model's: in its tokens joined by single spaces, <eos> a newline), the character before
+ * and after (\n \t \\ escaped; a byte as \xNN; a word model's words). Its name goes to
+ * out. */
 int export_edits_to_cwd(const gt_trace *tr, const char *text_name, const char *written,
                         char *out, size_t n, gt_error *e);
 

@@ -40,28 +40,19 @@ static const char *what_of(const gt_view *v, const char *s, char *buf, size_t n)
     return buf;
 }
 
-/* Token tok as the caption names it: its glyph on the screen, a word model's word. */
-static const char *token_words(const gt_view *v, int tok, char *buf, size_t n)
-{
-    if (v->m->words)
-        return steptext_printable(v->m, tok, buf, n);
-    view_token_glyph(v, tok, buf);
-    return buf;
-}
-
 /* "the edit at step 1,200 ('a' to 'b') against the text before it", or every edit's. */
 static void edit_words(const gt_view *v, char *buf, size_t n)
 {
     const gt_data_pert *pv = &v->pert;
     char a[80], b[80], s[32];
-    token_words(v, pv->old_tok, a, sizeof a);
-    token_words(v, pv->new_tok, b, sizeof b);
+    steptext_name(v->m, pv->old_tok, STEPTEXT_UTF8, a, sizeof a); /* as --figure names it */
+    steptext_name(v->m, pv->new_tok, STEPTEXT_UTF8, b, sizeof b);
     report_commas(pv->step, s, sizeof s);
     if (pv->all)
         snprintf(buf, n, "every edit (%zu from step %s on) against the text as loaded, one "
                          "run of each", pv->nedits, s);
     else
-        snprintf(buf, n, "the edit at step %s ('%s' to '%s') against the text before it, one "
+        snprintf(buf, n, "the edit at step %s (%s to %s) against the text before it, one "
                          "run of each", s, a, b);
 }
 

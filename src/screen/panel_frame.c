@@ -1,11 +1,10 @@
 /* What the panels share: the title rule and the names of characters. */
-#define _XOPEN_SOURCE 700 /* wcwidth */
 #include "config.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <wchar.h>
 
+#include "analysis/steptext.h"
 #include "gatetui/utf8.h"
 #include "screen/panel_frame.h"
 
@@ -66,49 +65,9 @@ int panel_fields(gt_surface *s, int x, int y, int w, gt_role role, const char *c
     return 0;
 }
 
-/* A word model's token: 'the', a special one (<eos>, <unk>) as it is; one too long for buf
- * cut at a character's start, "…" in its place. */
-static void word_name(const gt_view *v, int tok, char *buf, size_t n)
-{
-    const char *w = v->m->vocab_word[tok];
-    const size_t len = v->m->vocab_len[tok];
-    const int special = len >= 3 && w[0] == '<' && w[len - 1] == '>';
-    const size_t room = n > 8 ? n - 3 : 1;
-    if (len + 2 < n || n <= 8) {
-        snprintf(buf, n, special ? "%s" : "'%s'", w);
-        return;
-    }
-    size_t k = room - 4;
-    while (k > 0 && ((unsigned char)w[k] & 0xC0) == 0x80)
-        k--;
-    snprintf(buf, n, "'%.*s%s'", (int)k, w, v->utf8 ? "\xe2\x80\xa6" : "~");
-}
-
 void panel_char_name(const gt_view *v, int tok, char *buf, size_t n)
 {
-    if (v->m->words) {
-        word_name(v, tok, buf, n);
-        return;
-    }
-    uint32_t cp = v->m->vocab_cp[tok];
-    if (cp == '\n')
-        snprintf(buf, n, "'\\n'");
-    else if (cp == '\t')
-        snprintf(buf, n, "'\\t'");
-    else if (cp == '\r')
-        snprintf(buf, n, "'\\r'");
-    else if (cp == '\'')
-        snprintf(buf, n, "\"'\"");
-    else if (v->m->vocab_bytes && cp >= 0x80)
-        snprintf(buf, n, "0x%02X", (unsigned)cp);
-    else if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) ||
-             (cp >= 0x80 && (!v->utf8 || wcwidth((wchar_t)cp) < 1)))
-        snprintf(buf, n, "U+%04X", (unsigned)cp);
-    else {
-        char u[8];
-        int len = utf8_encode(cp, u);
-        snprintf(buf, n, "'%.*s'", len, u);
-    }
+    steptext_name(v->m, tok, v->utf8 ? STEPTEXT_TERMINAL : STEPTEXT_ASCII, buf, n);
 }
 
 int panel_line(gt_surface *s, int x, int y, int w, gt_role role, const char *text)

@@ -40,7 +40,7 @@ int panel_fields(gt_surface *s, int x, int y, int w, gt_role role, const char *c
                  int n, int gap);
 
 /* A character as the header and messages name it: 'a', '\n', ' ', U+00AD; a word model's
- * token 'the', <eos>. */
+ * token 'the', <eos> (steptext_name, as the terminal shows it). */
 void panel_char_name(const gt_view *v, int tok, char *buf, size_t n);
 
 #endif

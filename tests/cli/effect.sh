@@ -101,12 +101,41 @@ grep -q '^Effect of ablated 0:2,5-7 over 12 windows of 40 characters' "$out/e.tx
     [ "$(grep -c '^    [0-9]*,[0-9]*,[0-9]*,[0-9]* ' "$out/e.txt")" -eq 18 ] &&
     grep -q '^  inside  ' "$out/e.txt" && grep -q '^  specificity (inside - outside) ' "$out/e.txt"
 check $? "--effect's text: the interventions, the windows, the controls, two tables with 9 sets each, the rank $rank"
+"$bin" --effect ' ' --ablate 0:3 --windows 5 --window-len 50 --controls 1 "$rep/lstm1.safetensors" \
+    "$rep/text.txt" >"$out/e1.txt" 2>"$out/err" &&
+    grep -q "^controls: 1 set of 1 unit drawn from layer 0's 23 others (seed 1); the tested set: 3\$" "$out/e1.txt"
+check $? "--effect's text with one control set of one unit: 1 set of 1 unit"
 "$bin" --carriers --edit 1200:x "$sam/kjv-lstm.bin" "$sam/kjv-valid.txt" >"$out/c.txt" 2>"$out/err"
 first=$(sed -n '/"unit"/{s/[^0-9]//g;p;q}' "$fix/kjv_lstm_carriers.json")
 grep -q "^Carriers of the edit at step 1,200 (' ' -> 'x') on layer 0's 256 units, K = 64 steps" "$out/c.txt" &&
     [ "$(grep -c '^ *[0-9]* *[0-9]* *[0-9.]* *[0-9.]*% ' "$out/c.txt")" -eq 20 ] &&
     grep -Eq "^   1 +$first " "$out/c.txt"
 check $? "--carriers' text: the edit, K, the top 20 units, unit $first first"
+# the characters of the edit named as the perturbation panel names them ('\n', never '?',
+# which is a character of the vocabulary too), the JSON's the characters themselves: the
+# sample GRU, step 100 an 'r', the text's last step (43,234) a newline
+nl='
+'
+g="$sam/kjv-gru.bin"
+"$bin" --carriers --edit "100:$nl" "$g" "$sam/kjv-valid.txt" >"$out/cn.txt" 2>"$out/err" &&
+    "$bin" --carriers --edit 43234:x "$g" "$sam/kjv-valid.txt" >>"$out/cn.txt" 2>"$out/err" &&
+    "$bin" --carriers --json --edit "100:$nl" "$g" "$sam/kjv-valid.txt" >"$out/cn.json" 2>"$out/err" &&
+    "$bin" --carriers --json --edit 43234:x "$g" "$sam/kjv-valid.txt" >>"$out/cn.json" 2>"$out/err" &&
+    grep -qF "Carriers of the edit at step 100 ('r' -> '\n') on layer 0's 300 units" "$out/cn.txt" &&
+    grep -qF "Carriers of the edit at step 43,234 ('\n' -> 'x') on layer 0's 300 units, K = 0" "$out/cn.txt" &&
+    [ "$(grep -cF '"from": "r"' "$out/cn.json")" -eq 1 ] && [ "$(grep -cF '"to": "\n"' "$out/cn.json")" -eq 1 ] &&
+    [ "$(grep -cF '"from": "\n"' "$out/cn.json")" -eq 1 ] && [ "$(grep -cF '"to": "x"' "$out/cn.json")" -eq 1 ] &&
+    ! grep -qF '?' "$out/cn.txt" && ! grep -qF '?' "$out/cn.json"
+check $? "--carriers names a newline as the panel does, never '?' (from and to), the JSON's the newline itself (the sample GRU at full length)"
+# a word model's tokens: a word quoted, <eos> bare; the JSON's the words
+w="$top_srcdir/tests/fixtures/words"
+"$bin" --carriers --edit '300:<eos>' --layer 1 --horizon 20 "$w/w_lstm.safetensors" "$w/text.txt" \
+    >"$out/cw.txt" 2>"$out/err" &&
+    "$bin" --carriers --json --edit '300:<eos>' --layer 1 --horizon 20 "$w/w_lstm.safetensors" \
+        "$w/text.txt" >"$out/cw.json" 2>"$out/err" &&
+    grep -qF "Carriers of the edit at step 300 ('of' -> <eos>) on layer 1's 12 units" "$out/cw.txt" &&
+    grep -qF '"from": "of"' "$out/cw.json" && grep -qF '"to": "<eos>"' "$out/cw.json"
+check $? "--carriers on a word model names the words ('of' -> <eos>), the JSON \"of\" and \"<eos>\""
 
 # bad input: one line, exit 2
 l1=$rep/lstm1.safetensors

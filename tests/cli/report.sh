@@ -105,4 +105,34 @@ else
     echo "not ok $n - --layer past the last layer: exit $rc"
     sed 's/^/# /' "$out/err"
 fi
+# counts of one in the plain report: a text of one step has no next character to predict
+# (the model has a readout; a model without one says so); one window of 2 characters makes
+# one prediction; --importance and the sweep alike; a horizon past what a window holds
+n=$((n + 1))
+l1=$fix/lstm1.safetensors
+printf 'w' >"$out/one.txt"
+printf 'we' >"$out/two.txt"
+"$bin" --report "$l1" "$out/one.txt" >"$out/one" 2>"$out/err" &&
+    "$bin" --report "$top_srcdir/tests/fixtures/lstm_f16.safetensors" "$top_srcdir/tests/fixtures/lstm_f16.txt" \
+        >"$out/none" 2>>"$out/err" &&
+    "$bin" --report --windows 1 --window-len 2 "$l1" "$out/two.txt" >"$out/two" 2>>"$out/err" &&
+    "$bin" --importance --windows 1 --window-len 2 "$l1" "$out/two.txt" >"$out/imp" 2>>"$out/err" &&
+    "$bin" --report --sweep-forget-bias 0:1:1 --windows 1 --window-len 40 "$l1" "$fix/text.txt" \
+        >"$out/sw" 2>>"$out/err"
+rc=$?
+"$bin" --report --window-len 2 --horizon 2 "$l1" "$fix/text.txt" >/dev/null 2>"$out/hz"
+if [ $rc -eq 0 ] && grep -qx 'Readout loss: none (one step: no next character to predict)' "$out/one" &&
+    grep -qx '1 position x 24 units = 24 values per gate' "$out/one" &&
+    grep -qx 'Readout loss: none (the model has no readout)' "$out/none" &&
+    grep -q ': layer 0, 1 window of 2 characters from zero state$' "$out/two" &&
+    grep -qx '2 positions x 24 units = 48 values per gate' "$out/two" &&
+    grep -q '^Readout loss: .* bits per character over 1 prediction (a uniform guess' "$out/two" &&
+    grep -qx 'over 1 window of 2 characters from zero state, 1 prediction' "$out/imp" &&
+    grep -q ': layer 0, 1 window of 40 characters; the forget bias' "$out/sw" &&
+    grep -qx 'gatetui: --horizon 2: a window of 2 characters holds 1 step after its edit (at step 0); --window-len 3 or more holds 2' "$out/hz"; then
+    echo "ok $n - counts of one: one step (no next character, not no readout), 1 prediction, 1 position, 1 window, 1 step"
+else
+    echo "not ok $n - counts of one in the plain report"
+    sed 's/^/# /' "$out/err" "$out/one" "$out/two" "$out/imp" "$out/hz" | grep -i 'readout\|window\|position\|gatetui' | head -12
+fi
 echo "1..$n"

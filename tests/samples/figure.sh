@@ -82,6 +82,17 @@ pdf_says() {
     check $? "$f's text holds $*${miss:+ (missing:$miss)}"
 }
 
+# caption_says FILE WHAT TEXT: pdftotext finds TEXT in the PDF's caption, its lines joined
+# (WHAT says it in the test's line: a backslash there would be echo's)
+caption_says() {
+    if ! command -v pdftotext >/dev/null; then
+        ok "$1's caption: pdftotext is not installed"
+        return
+    fi
+    pdftotext "$1" - | tr '\n' ' ' | grep -qF -- "$3"
+    check $? "$1's caption: $2"
+}
+
 # formats KIND STEM JSON "MODELS" "MODELS2": STEM.svg of MODELS, STEM.pdf and STEM.png of
 # MODELS2 (the first of MODELS), each CSV's numbers those of the report JSON
 formats() {
@@ -180,6 +191,9 @@ said "wc.pdf.csv's numbers are the report's" $chk checkpoints wc.pdf.csv repw.js
 pdf_says wc.pdf "loss (bits/token)" "loss in bits per token"
 fig "lyapunov, the word sample, 400 steps" wl.pdf lyapunov --steps 400 --modes 8 "$W" "$WT"
 pdf_says wl.pdf "exponent λᵢ per token"
+fig "perturbation of the word sample, --edit 10:<eos>" wp.pdf perturbation --edit '10:<eos>' "$W" "$WT"
+caption_says wp.pdf "a word quoted, <eos> bare" \
+    "the edit at step 10 ('judges' to <eos>) against the text before it"
 
 # --- never over a file, and bad input
 echo keep >x.svg
@@ -270,6 +284,13 @@ bad=$(perthl_same e1.svg.csv 1200:x)
 [ -z "$bad" ]
 check $? "--edit 1200:x: the curves are those the engine computes (tests/lib/perthl)${bad:+: not$bad}"
 said "e1.svg: 7 curves of 65 points and the legend" $chk structure e1.svg 7 65 8
+# the caption names the edit's characters as the perturbation panel does: a newline '\n',
+# never '?' (a character of the vocabulary too); the sample GRU's step 100 is an 'r'
+nl='
+'
+fig "perturbation --edit 100:(a newline), GRU" nl.pdf perturbation --edit "100:$nl" "$G" "$T"
+caption_says nl.pdf "the newline named as the panel names it, not '?'" \
+    "the edit at step 100 ('r' to '\n') against the text before it"
 "$bin" --export e2.txt --step 1300 --edit 1200:x --edit 1290:q "$L" "$T" >/dev/null 2>&1
 fig "perturbation --edit 1200:x --edit 1290:q" e2.svg perturbation --edit 1200:x --edit 1290:q \
     "$L" "$G" "$T"

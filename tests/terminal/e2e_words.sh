@@ -91,6 +91,14 @@ grep -v '^#' "$work/text-edited.edits.txt" | cut -f1,3,4 | cmp -s - "$work/want.
 st=$?
 check $st "the list names the tokens by their words (the offsets: --export --edits below)"
 [ $st -eq 0 ] || sed 's/^/#   | /' "$work/text-edited.edits.txt"
+# its offsets are in the tokens joined (the text w wrote, the same up to step 40), not in
+# text.txt, whose 'Now' is read as <unk>; and its header says so
+off=$(awk -F'\t' '$1 == 40 { print $2; exit }' "$work/text-edited.edits.txt")
+head -2 "$work/text-edited.edits.txt" | tail -1 |
+    grep -qxF "# step	byte offset in text.txt's tokens joined by single spaces (<eos> a newline)	before	after" &&
+    [ "$(tail -c +$((off + 1)) "$work/text-edited.txt" | head -c 4)" = "law " ] &&
+    [ "$(tail -c +$((off + 1)) "$fix/text.txt" | head -c 4)" != "his " ]
+check $? "the list's header: the offsets are in text.txt's tokens joined (not the file's)"
 keys W
 wait_for "session written to ./text.gatetui-session.json"
 check $? "W writes the session"
