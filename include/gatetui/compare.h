@@ -13,7 +13,9 @@
 
 /* One model's column: plain values (no pointers), so that a child process can send it. */
 typedef struct gt_compare_col {
-    char name[64];      /* the model file's name without its folders (cut to 63 bytes) */
+    char name[64];      /* the model's name among the others (gt_session_model.name: the
+                         * file's name without its folders where that tells it apart; cut
+                         * to 63 bytes) */
     char kind[8];       /* the cell: "LSTM", "GRU", "RNN" */
     char carry[4];      /* the carry gate's name ("f", "z"), "" without one */
     int hidden, K, ge10, ge10_measured; /* hidden: the units of the report's layer */
@@ -42,8 +44,8 @@ enum { COMPARE_NAME, COMPARE_CELL, COMPARE_LOSS, COMPARE_MEAN, COMPARE_SATURATIO
        COMPARE_UNIT_HL, COMPARE_GE10, COMPARE_EDIT_HL_H, COMPARE_EDIT_MEASURED,
        COMPARE_EDIT_LINEARIZED, COMPARE_EDIT_GATE, COMPARE_LEGEND, COMPARE_ROWS };
 
-/* r's column (the name from r->m->path). */
-void compare_col(gt_compare_col *c, const gt_report *r);
+/* r's column, its model called name (made printable). */
+void compare_col(gt_compare_col *c, const gt_report *r, const char *name);
 /* The widest label over the rows (code points; the legend's line is not one), and column
  * k's widest cell (of a table of the n columns c, its marks included). */
 int compare_label_width(const gt_compare_col *c, int n);

@@ -55,6 +55,9 @@ typedef struct gt_session_model {
     gt_text text;         /* the screen's text for this model: the session's steps (not a
                            * copy: the first model's tokens, read through map) with this
                            * model's own loss (the caller measures it) */
+    char name[256];       /* what every output calls it among the session's models
+                           * (path_name_among, gatetui/pathname.h: run1/model.pt beside
+                           * run2/model.pt) */
 } gt_session_model;
 
 typedef struct gt_session {

@@ -8,12 +8,11 @@
 #include "gatetui/compare.h"
 #include "gatetui/utf8.h"
 
-void compare_col(gt_compare_col *c, const gt_report *r)
+void compare_col(gt_compare_col *c, const gt_report *r, const char *name)
 {
     const gt_model *m = r->m;
     memset(c, 0, sizeof *c);
-    const char *slash = strrchr(m->path, '/');
-    utf8_printable(c->name, sizeof c->name, slash ? slash + 1 : m->path);
+    utf8_printable(c->name, sizeof c->name, name);
     snprintf(c->kind, sizeof c->kind, "%s", m->cell->kind);
     c->words = m->words;
     const int gated = r->ngates > 0 && r->carry >= 0 && r->carry < r->ngates;

@@ -10,6 +10,7 @@
 
 #include "analysis/figure.h"
 #include "gatetui/finding.h"
+#include "gatetui/pathname.h"
 #include "gatetui/probe.h"
 #include "gatetui/signals.h"
 
@@ -151,12 +152,6 @@ static int run_profile(FILE *out, const gt_model *m, const gt_text *t, size_t n,
     return rc;
 }
 
-static const char *base_name(const char *path)
-{
-    const char *b = strrchr(path, '/');
-    return b && b[1] ? b + 1 : path;
-}
-
 /* Component J's scores over the n steps searched, into fg (fg->score: c's, freed by the
  * caller with components_free). */
 static int html_component(gt_figure *fg, gt_components *c, const gt_model *m,
@@ -207,7 +202,10 @@ static int run_html(FILE *out, const gt_model *m, const gt_text *t, size_t n,
     struct stat sb;
     if (!to_out && lstat(o->arg, &sb) == 0)
         return gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", o->arg);
-    gt_figure fg = {m, base_name(m->path), base_name(t->path), o->layer, (int)o->unit, sig,
+    char mname[256], tname[256]; /* the files' names (one model: its base name) */
+    path_name_among(mname, sizeof mname, (const char *const *)&m->path, 1, 0);
+    path_name_among(tname, sizeof tname, (const char *const *)&t->path, 1, 0);
+    gt_figure fg = {m, mname, tname, o->layer, (int)o->unit, sig,
                     from, to, -1, NULL, 0, NULL};
     gt_components c = {0};
     if (o->component >= 0)

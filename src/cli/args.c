@@ -46,6 +46,7 @@ static void defaults(cli *c, const cli_mode *const *modes)
     report_options_init(&c->report);
     c->to = LONG_MAX;
     c->step = -1;
+    c->model = -1;
     c->lag = 32;
     c->lmodes = 32;
     c->warmup = 100;
@@ -111,6 +112,40 @@ static int takes_edits(const cli_mode *m)
 static int takes_one_model(const cli_mode *m)
 {
     return (m->flags & MODE_ONE_MODEL) != 0;
+}
+
+static int picks_model(const cli_mode *m)
+{
+    return (m->flags & MODE_PICK) != 0;
+}
+
+static int one_model_only(const cli_mode *m)
+{
+    return takes_one_model(m) && !picks_model(m);
+}
+
+/* --model I: with a mode that takes it, one of the models given (doc/usage.md, "Several
+ * models"); a mode that takes one model and --model, without it, one model given. */
+static int check_pick(const cli *c)
+{
+    char list[300], msg[400];
+    if (c->model >= 0 && !picks_model(c->mode)) {
+        options_list(list, sizeof list, c->modes, picks_model, NULL);
+        snprintf(msg, sizeof msg, "--model goes with %s, not %s%s", list,
+                 c->mode->option ? "--" : "", c->mode->option ? c->mode->option : "the screen");
+        return cli_bad_usage("%s", msg);
+    }
+    if (c->model > c->nmodels) { /* below 1 refused as it was read */
+        fprintf(stderr, "gatetui: --model %ld: %d model%s given (--model 1..%d)\n", c->model,
+                c->nmodels, c->nmodels == 1 ? "" : "s", c->nmodels);
+        return GT_EINPUT;
+    }
+    if (c->nmodels > 1 && c->model < 0 && takes_one_model(c->mode) && picks_model(c->mode)) {
+        snprintf(msg, sizeof msg, "--%s takes one MODEL: --model I picks one of the %d given "
+                 "(1..%d)", c->mode->option, c->nmodels, c->nmodels);
+        return cli_bad_usage("%s", msg);
+    }
+    return GT_OK;
 }
 
 /* The checks that hold between the options once all are read. */
@@ -184,8 +219,10 @@ static int check_operands(cli *c, int argc, char **argv)
     c->nmodels = argc - optind - 1;
     c->text_path = argv[argc - 1];
     char msg[300];
-    if (c->nmodels > 1 && (takes_one_model(c->mode) || c->matrix)) {
-        options_list(msg, sizeof msg, c->modes, takes_one_model, "matrix");
+    if (check_pick(c))
+        return GT_EINPUT;
+    if (c->nmodels > 1 && (one_model_only(c->mode) || c->matrix)) {
+        options_list(msg, sizeof msg, c->modes, one_model_only, "matrix");
         return cli_bad_usage("%s take one MODEL", msg);
     }
     if (c->mode->needs_step && c->step < 0) {

@@ -69,6 +69,8 @@ typedef struct cli {
     gt_probe_options probe; /* --folds, --l2 */
     char **model_path;   /* [nmodels]: MODEL [MODEL ...] */
     int nmodels;
+    long model;          /* --model I: the model of several that --dump or --export takes,
+                            from 1 as the screen's header counts them; -1: not given */
     const char *text_path;
     long lag;            /* --jacobian: K (default 32); its unit is find.unit (default 0) */
     int matrix;          /* --jacobian: J(T-K, K) as CSV */
@@ -102,6 +104,8 @@ typedef int (*cli_model_fn)(FILE *out, const cli *c, const gt_session_model *im,
 #define MODE_SCREEN 8u     /* the screen: signals are its own */
 #define MODE_REPEAT 16u    /* its option may be given again (c->mode_args) */
 #define MODE_EDITS 32u     /* takes --edit and --edits (every other mode refuses them) */
+#define MODE_PICK 64u      /* takes --model I: one of several models (every other mode
+                              refuses it) */
 
 /* A row of the table: a mode, or (with no function) a group of options. */
 struct cli_mode {

@@ -10,9 +10,13 @@
 
 static int dump_run(const cli *c, gt_session *s, gt_error *e)
 {
-    const gt_session_model *im = &s->model[0];
+    /* the model --model picks (the text in its tokens), else the one given */
+    const int k = c->model > 0 ? (int)c->model - 1 : 0;
+    const gt_session_model *im = &s->model[k];
+    int rc = session_text_for(s, k, e);
     /* the loss warning unless the interventions are named instead */
-    int rc = cli_measure_loss(&im->mi, &s->text, !im->what[0], e);
+    if (rc == GT_OK)
+        rc = cli_measure_loss(&im->mi, &s->text, !im->what[0], e);
     if (rc)
         return rc;
     cli_say_interventions(im);
@@ -30,17 +34,20 @@ static const cli_option dump_opts[] = {
     {"from", 1, cli_set_count, offsetof(cli, from), 0},
     {"to", 1, cli_set_count, offsetof(cli, to), 0},
     {"probs", 0, cli_set_flag, offsetof(cli, probs), 0},
+    {"model", 1, cli_set_count, offsetof(cli, model), 1},
     {0}};
 
 const cli_mode cli_mode_dump = {
     .name = "dump",
     .option = "dump",
-    .flags = MODE_ONE_MODEL | MODE_NO_SKIPS,
+    .flags = MODE_ONE_MODEL | MODE_PICK | MODE_NO_SKIPS,
     .run = dump_run,
     .opts = dump_opts,
-    .usage = "--dump [--layer N] [--from A] [--to B] [--probs] MODEL TEXT",
+    .usage = "--dump [--layer N] [--from A] [--to B] [--probs] [--model I] MODEL [MODEL ...] TEXT",
     .help = "  --dump              every value as CSV on standard output\n"
             "  --from A, --to B    dump, html, figure unit: first and last step (inclusive;\n"
             "                      from 0)\n"
-            "  --probs             dump: the readout's next-character probabilities instead\n",
+            "  --probs             dump: the readout's next-character probabilities instead\n"
+            "  --model I           dump, export: the I-th MODEL of several (from 1, as the\n"
+            "                      screen's header counts them; export's default: the first)\n",
 };

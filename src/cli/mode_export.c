@@ -24,19 +24,20 @@ static const cli_option export_opts[] = {
     {"edit", 1, cli_set_edit, 0, 0},
     {"edits", 1, cli_set_edit, 0, 0},
     {"size", 1, cli_set_text, offsetof(cli, size), 0},
+    {"model", 1, cli_set_count, offsetof(cli, model), 1},
     {0}};
 
 const cli_mode cli_mode_export = {
     .name = "export",
     .option = "export",
-    .flags = MODE_EDITS,
+    .flags = MODE_EDITS | MODE_PICK,
     .arg = 1,
     .needs_step = "N",
     .check = export_check,
     .run = export_run,
     .opts = export_opts,
     .usage = "--export FILE --step N [--edit S:C ...] [--edits FILE] [--size COLSxROWS] "
-             "[--layer N] MODEL [MODEL ...] TEXT",
+             "[--layer N] [--model I] MODEL [MODEL ...] TEXT",
     .help = "  --export FILE       render the screen at --step N as text into FILE\n"
             "  --edit S:C          the screen, export, carriers: replace the character at step S\n"
             "                      with C first (a word model's S:W: the token W); repeatable,\n"

@@ -17,17 +17,12 @@
 #include "gatetui/compare.h"
 #include "gatetui/editarg.h"
 #include "gatetui/finding.h"
+#include "gatetui/pathname.h"
 #include "gatetui/perturb.h"
 #include "gatetui/run.h"
 #include "gatetui/signals.h"
 
 #define UNIT_STEPS 100 /* the unit figure's steps when --to is not given */
-
-static const char *base_name(const char *path)
-{
-    const char *b = strrchr(path, '/');
-    return b && b[1] ? b + 1 : path;
-}
 
 /* What the caption says of the numbers: how the report computed them, the interventions. */
 static const char *report_what(const gt_report *r, const gt_session *s, char *buf, size_t n)
@@ -50,7 +45,7 @@ static int need_carry(const gt_session *s, const char *kind, gt_error *e)
         if (s->model[k].mi.cell->carry < 0)
             return gt_fail(e, GT_EINPUT, "--figure %s: %s is a %s, without a carry gate (the "
                            "%s figure draws each unit's half-life from it)", kind,
-                           base_name(s->model[k].base->path), s->model[k].mi.cell->noun, kind);
+                           s->model[k].name, s->model[k].mi.cell->noun, kind);
     return GT_OK;
 }
 
@@ -69,7 +64,7 @@ static void from_report(int kind, const gt_report *r, const char *name, fig_pert
         *u = (fig_units){name, r->unit_table, model_width(r->m, r->layer), r->K,
                          r->gate[r->carry].name};
     else
-        compare_col(col, r);
+        compare_col(col, r, name);
 }
 
 typedef struct parts {
@@ -96,7 +91,7 @@ static int figure_reports(const cli *c, gt_session *s, int kind, fig_doc *d, fig
         if ((rc = session_text_for(s, k, e)) != GT_OK ||
             (rc = cli_report_one(c, &s->model[k], &s->text, &pt->r[k], e)) != GT_OK)
             break;
-        from_report(kind, &pt->r[k], base_name(s->model[k].base->path), &pt->p[k], &pt->u[k],
+        from_report(kind, &pt->r[k], s->model[k].name, &pt->p[k], &pt->u[k],
                     &pt->col[k]);
     }
     int back = session_text_for(s, 0, e);
@@ -162,7 +157,7 @@ static int edit_curves(const cli *c, const gt_session_model *ms, const gt_text *
             rc = gt_fail(e, GT_EINPUT, "--figure perturbation: the edit at step %zu is the "
                          "text's last step: no step after it to measure", last->step);
         else {
-            fig_pert_of_edit(out, base_name(ms->base->path), ms->mi.cell, res);
+            fig_pert_of_edit(out, ms->name, ms->mi.cell, res);
             for (int k = 0; k < FIG_CURVES; k++)
                 if (out->curve[k]) { /* the result lives until the perturbation is freed */
                     memcpy(curves + (size_t)k * (size_t)(K + 1), out->curve[k],
@@ -230,7 +225,7 @@ static int figure_lyapunov(const cli *c, gt_session *s, fig_doc *d, fig_where *w
         if ((rc = session_text_for(s, done, e)) != GT_OK ||
             (rc = cli_lyapunov(c, &s->model[done], &s->text, &l[done], e)) != GT_OK)
             break;
-        m[done] = (fig_spectrum){base_name(s->model[done].base->path), &l[done]};
+        m[done] = (fig_spectrum){s->model[done].name, &l[done]};
     }
     int back = session_text_for(s, 0, e);
     rc = rc ? rc : back;
@@ -266,7 +261,7 @@ static int unit_span(const cli *c, const gt_session *s, fig_unit_span *u, int *s
         if (c->find.unit >= H)
             return gt_fail(e, GT_EINPUT, "--unit %ld: %s of %s has %d units (0..%d)",
                            c->find.unit, model_units_of(m, layer, who, sizeof who),
-                           base_name(m->path), H, H - 1);
+                           s->model[k].name, H, H - 1);
     }
     u->unit = (int)c->find.unit;
     u->signal = signals_name(&s->model[0].mi, sig[0]);
@@ -289,7 +284,7 @@ static int figure_unit(const cli *c, gt_session *s, fig_doc *d, fig_where *w, gt
         return gt_fail(e, GT_EFAIL, "out of memory for %zu values", (size_t)s->n * N);
     const gt_pass_options po = {w->layer, c->env.threads < 0 ? 1 : c->env.threads, NULL, NULL};
     for (int k = 0; rc == GT_OK && k < s->n; k++) {
-        m[k] = (fig_signal){base_name(s->model[k].base->path), v + (size_t)k * N};
+        m[k] = (fig_signal){s->model[k].name, v + (size_t)k * N};
         if ((rc = session_text_for(s, k, e)) == GT_OK)
             rc = signals_collect(&s->model[k].mi, s->text.tok, &po, sig[k], u.unit, u.from,
                                  u.to, v + (size_t)k * N, e);
@@ -316,7 +311,9 @@ static int figure_run(const cli *c, gt_session *s, gt_error *e)
         return rc;
     for (int k = 0; k < s->n; k++)
         cli_say_interventions(&s->model[k]);
-    fig_where w = {base_name(s->text.path), s->text.steps, c->layer < 0 ? 0 : (int)c->layer,
+    char text_name[256];
+    path_name_among(text_name, sizeof text_name, (const char *const *)&s->text.path, 1, 0);
+    fig_where w = {text_name, s->text.steps, c->layer < 0 ? 0 : (int)c->layer,
                    NULL, s->model[0].base->words};
     if (c->nedits && kind != FIG_PERTURBATION)
         return gt_fail(e, GT_EINPUT, "--figure %s: --edit and --edits go with the "

@@ -66,7 +66,7 @@ static int report_compare(const cli *c, gt_session *s, gt_report *r, gt_compare_
     for (; rc == GT_OK && done < s->n; done++) {
         if ((rc = session_text_for(s, done, e)) == GT_OK &&
             (rc = cli_report_one(c, &s->model[done], &s->text, &r[done], e)) == GT_OK)
-            compare_col(&col[done], &r[done]);
+            compare_col(&col[done], &r[done], s->model[done].name);
         else
             break;
     }

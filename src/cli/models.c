@@ -170,7 +170,8 @@ int cli_screen_run(const cli *c, gt_session *s,
 {
     gt_screen_opts so = {(int)c->layer, c->step, c->edits, c->nedits, c->size, c->mode_arg,
                          c->find.steps, c->env.color, c->env.mouse, c->env.term,
-                         c->env.threads, c->sfile.screen, c->session};
+                         c->env.threads, c->sfile.screen, c->session,
+                         c->model > 0 ? (int)c->model - 1 : 0};
     int rc = screen_texts(s, e);
     return rc ? rc : show(s, &so, e);
 }

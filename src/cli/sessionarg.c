@@ -12,6 +12,7 @@ int cli_session_alone(const cli *c)
 {
     const char *given = c->niv                      ? "--forget-bias, --carousel or --ablate"
                         : c->nedits                 ? "--edit or --edits"
+                        : c->model >= 0             ? "--model"
                         : c->layer >= 0             ? "--layer"
                         : c->step >= 0              ? "--step"
                         : c->find.steps >= 0        ? "--steps"

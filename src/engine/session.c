@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gatetui/pathname.h"
 #include "gatetui/session.h"
 #include "gatetui/vocabmap.h"
 
@@ -86,6 +87,20 @@ static int intervene_models(gt_session *s, const gt_session_options *o, gt_error
     return GT_OK;
 }
 
+/* Each model's name among the others (gt_session_model.name), from their paths. */
+static int name_models(gt_session *s, gt_error *e)
+{
+    const char **path = malloc((size_t)s->n * sizeof *path);
+    if (!path)
+        return gt_fail(e, GT_EFAIL, "out of memory");
+    for (int k = 0; k < s->n; k++)
+        path[k] = s->loaded[k].path;
+    for (int k = 0; k < s->n; k++)
+        path_name_among(s->model[k].name, sizeof s->model[k].name, path, s->n, k);
+    free(path);
+    return GT_OK;
+}
+
 int session_open(gt_session *s, const gt_session_options *o, gt_error *e)
 {
     memset(s, 0, sizeof *s);
@@ -98,6 +113,8 @@ int session_open(gt_session *s, const gt_session_options *o, gt_error *e)
         rc = intervene_models(s, o, e);
     if (rc == GT_OK && (rc = text_load(&s->text, o->text_path, &s->loaded[0], e)) == GT_OK)
         s->have_text = 1;
+    if (rc == GT_OK)
+        rc = name_models(s, e);
     return rc;
 }
 
@@ -120,6 +137,7 @@ int session_borrow(gt_session *s, gt_model *models, int n, const gt_text *t, gt_
     if (rc == GT_OK) {
         s->text = *t;
         s->have_text = 1;
+        rc = name_models(s, e);
     }
     return rc;
 }

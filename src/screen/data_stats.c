@@ -51,14 +51,14 @@ typedef struct units_head {
 } units_head;
 
 /* The compared column and the unit table after the text in f. */
-static void write_units(FILE *f, const gt_report *r)
+static void write_units(FILE *f, const gt_report *r, const char *name)
 {
     const int H = model_width(r->m, r->layer);
     units_head hd = {H, r->ngates, r->carry, r->K, {{0}}};
     for (int g = 0; g < r->ngates; g++)
         snprintf(hd.gate_name[g], sizeof hd.gate_name[g], "%s", r->gate[g].name);
     gt_compare_col col;
-    compare_col(&col, r);
+    compare_col(&col, r, name);
     fputc(0, f);
     fwrite(&col, sizeof col, 1, f);
     fwrite(&hd, sizeof hd, 1, f);
@@ -100,18 +100,17 @@ static int child_main(gt_bgjob *job, void *ctx, char *why)
     if (tok != t->tok)
         free(tok);
     if (rc == GT_OK) {
-        /* the model by its file's name, as the header names it, so that several models'
-         * tables side by side are not widened by long paths */
+        /* the model by its name, as the header names it, so that several models' tables
+         * side by side are not widened by long paths */
         gt_model named = *sv->m;
-        const char *slash = strrchr(sv->m->path, '/');
-        named.path = (char *)(slash ? slash + 1 : sv->m->path); /* only read here */
+        named.path = (char *)sv->model_name; /* only read here */
         r.m = &named;
         FILE *f = open_memstream(&buf, &n);
         int bad = !f || report_print_text(f, &r, sv->text_name, &e);
         if (!bad) /* where the intervals do not fit */
             bad = fputc(0, f) == EOF || report_print_text_as(f, &r, sv->text_name, 0, &e);
         if (!bad && r.unit_table)
-            write_units(f, &r);
+            write_units(f, &r, sv->model_name);
         if (f && fclose(f))
             bad = 1;
         if (bad)

@@ -44,6 +44,7 @@ typedef struct gt_data_stats {
     const gt_model *m;
     gt_trace *tr;       /* its text, as loaded (the edits are beside it) */
     char text_name[256];
+    char model_name[256]; /* as the tables name it (view_name) */
     int layers;
     gt_bgjob job;       /* the computation; its tag is the layer */
 } gt_data_stats;

@@ -52,6 +52,9 @@ static int frame_state(gt_models *ms, const gt_screen_opts *o, gt_error *e)
     rc = view_apply_edits(v, &l, e);
     editlist_free(&l);
     v->ui->t = (size_t)o->step;
+    ms->cur = o->model; /* --model I: its screen, as Tab shows it */
+    for (int k = 0; k < ms->n; k++)
+        view_follow(&ms->v[k], k == ms->cur);
     return rc;
 }
 

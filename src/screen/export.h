@@ -31,6 +31,7 @@ typedef struct gt_screen_opts {
                             * their own choice */
     const struct json_t *state; /* --session: the screen's state the file holds, or NULL */
     const char *state_file;     /* --session: that file (W writes it again), or NULL */
+    int model;             /* --export: the model shown, from 0 (--model I: I - 1) */
 } gt_screen_opts;
 
 #define EXPORT_COLS 120

@@ -151,9 +151,7 @@ int export_figure_to_cwd(gt_view *v, char *out, size_t n, size_t *from, size_t *
         val[s - a] = sig < m->gates ? trace_gates(v->tr, s, v->layer)[(size_t)sig * H + u]
                      : m->cell->has_c && sig == m->gates ? trace_c(v->tr, s, v->layer)[u]
                                                          : trace_h(v->tr, s, v->layer)[u];
-    /* the model's file by its own name, not the screen's "[k/n]" */
-    const char *mb = strrchr(m->path, '/');
-    mb = mb && mb[1] ? mb + 1 : m->path;
+    const char *mb = v->name; /* the model's name, not the screen's "[k/n]" */
     gt_figure fg = {m, mb, v->text_name, v->layer, v->unit, sig, a, b, -1, NULL, 1,
                     edited ? orig : NULL};
     char *page = NULL, stem[128], mstem[128], base[300];

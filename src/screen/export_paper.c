@@ -23,13 +23,6 @@ static int models(const gt_view *v, int most)
     return n < most ? n : most;
 }
 
-/* The model's file by its own name (not the screen's "[k/n]"). */
-static const char *file_name(const gt_view *v)
-{
-    const char *b = strrchr(v->m->path, '/');
-    return b && b[1] ? b + 1 : v->m->path;
-}
-
 /* What the caption says of the numbers: s, and the interventions when there are some. */
 static const char *what_of(const gt_view *v, const char *s, char *buf, size_t n)
 {
@@ -68,7 +61,7 @@ static int perturbation(const gt_view *v, fig_doc *d, fig_where *w, gt_error *e)
                        ? gt_fail(e, GT_EINPUT, "the perturbation is still being computed")
                        : gt_fail(e, GT_EINPUT, "no edit to draw (e edits the %s under the "
                                  "cursor)", model_step_noun(m->m));
-        fig_pert_of_edit(&p[k], file_name(m), m->m->cell, r);
+        fig_pert_of_edit(&p[k], m->name, m->m->cell, r);
     }
     char edit[300], what[900];
     edit_words(v, edit, sizeof edit);
@@ -87,7 +80,7 @@ static int halflives(const gt_view *v, fig_doc *d, fig_where *w, gt_error *e)
     if (v->stats.carry < 0)
         return gt_fail(e, GT_EINPUT, "a %s has no carry gate: no half-life from it to draw",
                        v->m->cell->noun);
-    const fig_units u = {file_name(v), rows, model_width(v->m, v->layer), v->stats.K,
+    const fig_units u = {v->name, rows, model_width(v->m, v->layer), v->stats.K,
                          v->stats.gate_name[v->stats.carry]};
     char what[900];
     w->what = what_of(v, "the report of the text as loaded", what, sizeof what);

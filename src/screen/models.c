@@ -58,10 +58,7 @@ int models_open(gt_models *ms, const gt_session *sm, int threads, int layer, int
         v->ui = &ms->ui;
         view_clamp(v);
         v->self = k;
-        if (sm->n > 1) {
-            size_t len = strlen(v->model_name);
-            snprintf(v->model_name + len, sizeof v->model_name - len, " [%d/%d]", k + 1, sm->n);
-        }
+        view_name(v, sk->name, k, sm->n);
     }
     for (int k = 0; k < ms->n; k++)
         ms->v[k].npeers = ms->n;
@@ -132,7 +129,7 @@ void models_switch(gt_models *ms, int dir)
     view_seek(to, ms->ui.t); /* when its states are not known yet, a jump the pass ends */
     if (ms->ui.pass_wanted)
         trace_pass_start(to->tr, to->steps, NULL);
-    snprintf(ms->ui.msg, sizeof ms->ui.msg, "model %d of %d: %s", ms->cur + 1, ms->n, to->m->path);
+    snprintf(ms->ui.msg, sizeof ms->ui.msg, "model %d of %d: %.200s", ms->cur + 1, ms->n, to->name);
     ms->ui.msg_error = 0;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "gatetui/pathname.h"
 #include "gatetui/signals.h"
 #include "gatetui/utf8.h"
 #include "screen/edtext.h"
@@ -17,11 +18,14 @@
 #include "screen/sheet.h"
 #include "screen/view.h"
 
-static void base_name(char *out, size_t n, const char *path)
+void view_name(gt_view *v, const char *name, int k, int n)
 {
-    const char *b = strrchr(path, '/');
-    b = b && b[1] ? b + 1 : path;
-    snprintf(out, n, "%s", b);
+    snprintf(v->name, sizeof v->name, "%s", name);
+    snprintf(v->stats.model_name, sizeof v->stats.model_name, "%s", name);
+    if (n > 1)
+        snprintf(v->model_name, sizeof v->model_name, "%.200s [%d/%d]", name, k + 1, n);
+    else
+        snprintf(v->model_name, sizeof v->model_name, "%s", name);
 }
 
 int view_base_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int layer,
@@ -33,8 +37,7 @@ int view_base_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr
     v->tr = tr;
     v->ui = &v->own;
     v->steps = t->steps;
-    base_name(v->model_name, sizeof v->model_name, m->path);
-    base_name(v->text_name, sizeof v->text_name, t->path);
+    path_name_among(v->text_name, sizeof v->text_name, (const char *const *)&t->path, 1, 0);
     v->own.layer = layer < 0 ? 0 : layer;
     v->own.horizon = DATA_PERT_KDEFAULT;
     view_clamp(v);
@@ -54,6 +57,11 @@ int view_base_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr
     int rc = data_pert_init(&v->pert, m, e);
     if (rc == GT_OK)
         rc = data_stats_init(&v->stats, m, tr, v->text_name, e);
+    if (rc == GT_OK) { /* one model's name: its base name (models_open names several) */
+        char name[256];
+        path_name_among(name, sizeof name, (const char *const *)&m->path, 1, 0);
+        view_name(v, name, 0, 1);
+    }
     if (rc == GT_OK)
         rc = data_diff_init(&v->dr, m, e);
     if (rc == GT_OK)

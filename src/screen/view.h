@@ -136,7 +136,10 @@ typedef struct gt_view {
     int npeers, self;
     const gt_text *text;
     gt_trace *tr;
-    char model_name[256], text_name[256]; /* as shown: the files' base names */
+    char name[256];    /* the model's name among the session's (gt_session_model.name;
+                          one model: its file's base name), as figures and files name it */
+    char model_name[256], text_name[256]; /* as the header shows them: name, then "[k/n]"
+                                           * with several models; the text's base name */
     int file_changed;  /* the model's file changed on disk since it was read (the header
                           says so; the model stays as read) */
     size_t steps;
@@ -212,6 +215,8 @@ typedef struct gt_view {
 int view_base_init(gt_view *v, const gt_model *m, const gt_text *t, gt_trace *tr, int layer,
                    gt_error *e);
 void view_base_free(gt_view *v);
+/* v's model called name (its tables too), model k of n (the header's "[k+1/n]" when n > 1). */
+void view_name(gt_view *v, const char *name, int k, int n);
 
 /* 1 when everything the frame at v->t shows is known: nothing waits for the background
  * pass (the cursor's states, the edits' perturbation and difference). A batch mode

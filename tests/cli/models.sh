@@ -6,7 +6,8 @@
 # model's own output, one column per model or as {"models": [...]} in JSON (importance and
 # the sweep too); --report prints one table that compares them, every cell the JSON's value,
 # and with --full each model's own report after it (with interventions too);
-# vocabularies that differ are refused, naming the characters; --dump takes one model; and
+# vocabularies that differ are refused, naming the characters; --dump takes one model (--model I
+# picks it: tests/cli/names.sh); and
 # the memory taken grows by each model's weights, not by a copy of the text.
 src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
@@ -177,7 +178,7 @@ rc=$?
 checkf $? "an intervention one model cannot take: exit 2 (got $rc), the model named" "$out/err"
 "$bin" --dump "$A" "$P" "$text" >"$out/o" 2>"$out/err"
 rc=$?
-[ $rc -eq 2 ] && [ ! -s "$out/o" ] && grep -q "take one MODEL" "$out/err"
+[ $rc -eq 2 ] && [ ! -s "$out/o" ] && grep -q "takes one MODEL: --model I picks one of the 2 given" "$out/err"
 checkf $? "--dump with two models: exit 2 (got $rc)" "$out/err"
 
 # the samples: the checkpoints (F16) beside the trained LSTM and the GRU, one column each

@@ -1185,8 +1185,9 @@ static void test_models(const gt_model *m, const gt_text *t)
     char fig[64];
     snprintf(fig, sizeof fig, "t-m-unit%d-h.html", models_view(&ms)->unit);
     read_page(fig, page, sizeof page);
-    tap_ok(strstr(page, "m.safetensors on t.txt") && !strstr(page, "[2/2]"),
-           "X with two models: %s's caption names the model's file, without the screen's [2/2]",
+    tap_ok(strstr(page, "m.safetensors #2 on t.txt") && !strstr(page, "[2/2]"),
+           "X with two models (one file twice): %s's caption names the model as every output "
+           "does (its place, #2), without the screen's [2/2]",
            fig);
     unlink(fig);
     models_press(&ms, "U");

@@ -1118,7 +1118,7 @@ static void test_compare_table(const gt_model *m, const gt_text *t)
     key(v, K_ENTER, 0);
     draw(v, 80, 24);
     tap_ok(sheet_report_ui(v)->full && !frame_has("models 2-2") && v->ui->t == step &&
-               frame_has("report: t.txt as loaded, layer 0, m.safetensors [1/3]"),
+               frame_has("report: t.txt as loaded, layer 0, m.safetensors #1 [1/3]"),
            "Enter: the model shown's whole report (computing), the step unchanged");
     key(v, K_RIGHT, 0);
     tap_ok(v->ui->t == step + 1, "in the whole report -> steps the text again");
