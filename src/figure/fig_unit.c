@@ -50,7 +50,7 @@ static void one_model(fig_doc *d, plot_panel *p, const fig_signal *m, const fig_
         fig_csv_num(d, v[N + t]);
         fig_csv_end(d);
     }
-    *s = (plot_series){.label = n > 1 ? fig_str(d, "%s", m->model) : NULL, .line = 1,
+    *s = (plot_series){.label = fig_str(d, "%s", m->model), .line = 1, /* one model too */
                        .colour = fig_colour(i), .dash = i % PLOT_DASHES, .marker = fig_marker(i),
                        .mark_every = n > 1 ? (int)(N / 12) + 1 : 0, .n = (int)N, .x = v,
                        .y = v + N};

@@ -73,7 +73,7 @@ static void too_small(gt_surface *s)
             surf_text(s, 0, i, s->w, i == 0 ? R_ERROR : R_NORMAL, lines[i]);
         return;
     }
-    wrap_words(s, msg, s->w, (s->h - n) / 2, n);
+    wrap_words(s, msg, s->w, (s->h - n + 1) / 2, n); /* three lines from row h/2 - 1 */
 }
 
 void frame_draw(gt_surface *s, const gt_view *v)

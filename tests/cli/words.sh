@@ -108,7 +108,8 @@ refused "--tokens chars on a word model" "$bin" --dump --tokens chars \
 "$bin" --dump --tokens bytes "$fix/w_lstm.safetensors" "$fix/short.txt" >"$out/o" 2>"$out/err"
 st=$?
 [ $st -eq 2 ] && [ ! -s "$out/o" ] &&
-    head -1 "$out/err" | grep -q "^gatetui: --tokens wants 'chars' or 'words', not \"bytes\"$"
+    [ "$(wc -l <"$out/err")" -eq 1 ] &&
+    grep -q "^gatetui: --tokens wants 'chars' or 'words', not \"bytes\" (gatetui --help shows the usage)$" "$out/err"
 check $? "--tokens with neither chars nor words: bad usage (exit $st)"
 refused "a word model beside a character model" "$bin" --report "$fix/dictionary.pt" \
     "$top_srcdir/tests/fixtures/report/lstm1.safetensors" "$fix/short.txt"

@@ -221,7 +221,7 @@ st=$?
 check $? "an unknown KIND: exit $st, one line naming the kinds"
 "$bin" --figure r.svg "$L" "$T" >out 2>err
 st=$?
-[ $st -eq 2 ] && [ "$(head -1 err)" = "gatetui: --figure needs KIND (perturbation, halflives, checkpoints, lyapunov or unit), then MODEL and TEXT" ]
+[ $st -eq 2 ] && [ "$(cat err)" = "gatetui: --figure needs KIND (perturbation, halflives, checkpoints, lyapunov or unit), then MODEL and TEXT (gatetui --help shows the usage)" ]
 check $? "KIND left out, two operands: exit $st, KIND asked for ($(head -1 err))"
 "$bin" --figure r.svg "$L" "$G" "$T" >out 2>err
 st=$?
@@ -308,7 +308,7 @@ for kind in lyapunov halflives; do
 done
 "$bin" --report --edit 1200:x "$L" "$T" >out 2>err
 st=$?
-[ $st -eq 2 ] && [ ! -s out ] && [ "$(head -1 err)" = "gatetui: --edit and --edits go with the screen, --export, --carriers and --figure perturbation, not --report" ]
+[ $st -eq 2 ] && [ ! -s out ] && [ "$(cat err)" = "gatetui: --edit and --edits go with the screen, --export, --carriers and --figure perturbation, not --report (gatetui --help shows the usage)" ]
 check $? "--report --edit: exit $st, refused, not ignored ($(head -1 err))"
 [ ! -e r.svg ] && [ ! -e r.svg.csv ]
 check $? "nothing written by the refused runs"
