@@ -65,6 +65,35 @@ for m in kjv-lstm kjv-gru; do
     fi
 done
 
+# units ablated (their c and h held at 0 after every step) in the sample LSTM and GRU: their
+# rows of J_t are 0 (an LSTM's: 2 zero eigenvalues a unit, its carry line 0), against PyTorch's
+# autograd of s -> Z(step(s)), Z setting them to 0 (tests/ref/make_ablate_fixtures.py): the
+# eigenvalues and the sorted carry line within 1e-6 + 1e-6 of each value (a half-life near 1e4
+# moves by |d lambda| ln 2 / (lambda ln^2 lambda): relative), and the exponents as above
+while read -r name sample step lag units lyap; do
+    case "$name" in ''|'#'*) continue ;; esac
+    src="$top_srcdir/samples/$sample.bin"
+    if "$bin" --spectrum --json --step "$step" --ablate "0:$units" "$src" "$top_srcdir/samples/kjv-valid.txt" \
+        >"$out/abl.json" 2>"$out/err" &&
+        "$cmp" --tol 1e-6,1e-6 "$fix/ablate/$name.spectrum.json" "$out/abl.json" >"$out/diff" 2>&1; then
+        ok "$sample --ablate 0:$units, --spectrum --step $step: autograd's eigenvalues and carry line"
+    else
+        notok "$sample --ablate 0:$units, --spectrum --step $step: not autograd's"
+        sed 's/^/# /' "$out/err" "$out/diff" | head -20
+    fi
+    [ "$lyap" = - ] && continue
+    modes=${lyap%% *} warmup=${lyap##* } steps=${lyap#* }
+    steps=${steps%% *}
+    if "$bin" --lyapunov --json --modes "$modes" --steps "$steps" --warmup "$warmup" --ablate "0:$units" \
+        "$src" "$top_srcdir/samples/kjv-valid.txt" >"$out/abl.json" 2>"$out/err" &&
+        "$cmp" "$fix/ablate/$name.lyapunov.json" "$out/abl.json" 1e-14 >"$out/diff" 2>&1; then
+        ok "$sample --ablate 0:$units, --lyapunov --modes $modes --steps $steps: autograd's J_t's exponents"
+    else
+        notok "$sample --ablate 0:$units, --lyapunov --modes $modes --steps $steps: not autograd's"
+        sed 's/^/# /' "$out/err" "$out/diff" | head -20
+    fi
+done <"$fix/ablate/MANIFEST"
+
 # the products split among threads by tangents: the same exponents to the last digit on
 # one thread as on three (an LSTM's products through W_hh, a GRU's through J formed whole)
 for case in "lstm2.safetensors --modes 32 --steps 300" "gru1.safetensors --modes 20 --steps 300"; do
