@@ -75,7 +75,7 @@ fi
 # 0, J_jj = |J_j.| = C_jj = 0, at the size users run it (the sample LSTM and GRU) against
 # PyTorch's autograd of s -> Z(step(s)), Z setting them to 0 (tests/ref/make_ablate_fixtures.py),
 # within 1e-7 + 1e-6 of each value
-while read -r name sample step lag units lyap; do
+while read -r name sample step lag units; do
     case "$name" in ''|'#'*) continue ;; esac
     if "$bin" --jacobian --json --step "$step" --lag "$lag" --unit "${units%%,*}" --ablate "0:$units" \
         "$top_srcdir/samples/$sample.bin" "$top_srcdir/samples/kjv-valid.txt" >"$out/abl.json" 2>"$out/err" &&
