@@ -70,15 +70,16 @@ done
 # autograd of s -> Z(step(s)), Z setting them to 0 (tests/ref/make_ablate_fixtures.py): the
 # eigenvalues and the sorted carry line within 1e-6 + 1e-6 of each value (a half-life near 1e4
 # moves by |d lambda| ln 2 / (lambda ln^2 lambda): relative)
-while read -r name sample step lag units; do
+while read -r name sample step lag units opts; do
     case "$name" in ''|'#'*) continue ;; esac
     src="$top_srcdir/samples/$sample.bin"
-    if "$bin" --spectrum --json --step "$step" --ablate "0:$units" "$src" "$top_srcdir/samples/kjv-valid.txt" \
+    # shellcheck disable=SC2086
+    if "$bin" --spectrum --json --step "$step" --ablate "0:$units" $opts "$src" "$top_srcdir/samples/kjv-valid.txt" \
         >"$out/abl.json" 2>"$out/err" &&
         "$cmp" --tol 1e-6,1e-6 "$fix/ablate/$name.spectrum.json" "$out/abl.json" >"$out/diff" 2>&1; then
-        ok "$sample --ablate 0:$units, --spectrum --step $step: autograd's eigenvalues and carry line"
+        ok "$sample --ablate 0:$units${opts:+ $opts}, --spectrum --step $step: autograd's eigenvalues and carry line"
     else
-        notok "$sample --ablate 0:$units, --spectrum --step $step: not autograd's"
+        notok "$sample --ablate 0:$units${opts:+ $opts}, --spectrum --step $step: not autograd's"
         sed 's/^/# /' "$out/err" "$out/diff" | head -20
     fi
 done <"$fix/ablate/MANIFEST"

@@ -75,15 +75,16 @@ fi
 # 0, J_jj = |J_j.| = C_jj = 0, at the size users run it (the sample LSTM and GRU) against
 # PyTorch's autograd of s -> Z(step(s)), Z setting them to 0 (tests/ref/make_ablate_fixtures.py),
 # within 1e-7 + 1e-6 of each value
-while read -r name sample step lag units; do
+while read -r name sample step lag units opts; do
     case "$name" in ''|'#'*) continue ;; esac
-    if "$bin" --jacobian --json --step "$step" --lag "$lag" --unit "${units%%,*}" --ablate "0:$units" \
+    # shellcheck disable=SC2086
+    if "$bin" --jacobian --json --step "$step" --lag "$lag" --unit "${units%%,*}" --ablate "0:$units" $opts \
         "$top_srcdir/samples/$sample.bin" "$top_srcdir/samples/kjv-valid.txt" >"$out/abl.json" 2>"$out/err" &&
         "$cmp" --tol 1e-7,1e-6 "$fix/ablate/$name.jacobian.json" "$out/abl.json" >"$out/diff" 2>&1 &&
         [ "$(tr -d ' \n' <"$out/abl.json" | grep -oE '"unit":\{"diag":0(\.0)?,"row":0(\.0)?,"carry":0(\.0)?}' | wc -l)" -eq "$lag" ]; then
-        ok "$sample --ablate 0:$units, step $step: J_jj, |J_j.| and C_jj 0 at every lag, the rest as autograd's"
+        ok "$sample --ablate 0:$units${opts:+ $opts}, step $step: J_jj, |J_j.| and C_jj 0 at every lag, the rest as autograd's"
     else
-        notok "$sample --ablate 0:$units, step $step: the ablated unit's derivative is not autograd's"
+        notok "$sample --ablate 0:$units${opts:+ $opts}, step $step: the ablated unit's derivative is not autograd's"
         sed 's/^/# /' "$out/err" "$out/diff" | head -20
     fi
 done <"$fix/ablate/MANIFEST"

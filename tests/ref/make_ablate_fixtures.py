@@ -43,11 +43,13 @@ from report_ref import Model  # noqa: E402
 torch.set_default_dtype(torch.float64)
 
 # name, sample, step T, lag K, the ablated units of layer 0 (the first is --unit; None: the
-# unit whose carry gate is largest at step T)
+# unit whose carry gate is largest at step T), the GRU's reset ("before": --gru-reset before,
+# the sample read as Cho et al.'s GRU, whose derivative's rows are formed otherwise)
 CASES = [
-    ("kjv-lstm", "kjv-lstm", 1000, 4, [69]),
-    ("kjv-lstm-3", "kjv-lstm", 2000, 6, [69, 3, 200]),
-    ("kjv-gru", "kjv-gru", 1000, 4, [None]),
+    ("kjv-lstm", "kjv-lstm", 1000, 4, [69], None),
+    ("kjv-lstm-3", "kjv-lstm", 2000, 6, [69, 3, 200], None),
+    ("kjv-gru", "kjv-gru", 1000, 4, [None], None),
+    ("kjv-gru-before", "kjv-gru", 1500, 5, [None, 7], "before"),
 ]
 
 
@@ -78,7 +80,10 @@ class Cell:
         gh = self.w_hh @ h + self.b_hh
         r = torch.sigmoid(gi[:H] + gh[:H])
         z = torch.sigmoid(gi[H:2 * H] + gh[H:2 * H])
-        n = torch.tanh(gi[2 * H:] + r * gh[2 * H:])
+        if self.m.before:  # the reset before W_hn: W_hn (r h) + b_hn
+            n = torch.tanh(gi[2 * H:] + self.w_hh[2 * H:] @ (r * h) + self.b_hh[2 * H:])
+        else:
+            n = torch.tanh(gi[2 * H:] + r * gh[2 * H:])
         return c, ((1.0 - z) * n + z * h) * self.keep, (r, z, n)
 
     def carry(self, gates):
@@ -176,16 +181,17 @@ def write(out, name, obj):
 def main():
     argparse.ArgumentParser(description=__doc__.split("\n")[0]).parse_args()
     out = fixtures("ablate")
-    man = ["# name, sample, step, lag, units ablated in layer 0 (the first --unit), made by "
-           "tests/ref/make_ablate_fixtures.py"]
-    for name, sample, T, K, units in CASES:
-        m = Model(model_path(sample))
+    man = ["# name, sample, step, lag, units ablated in layer 0 (the first --unit), options; made "
+           "by tests/ref/make_ablate_fixtures.py"]
+    for name, sample, T, K, units, reset in CASES:
+        m = Model(model_path(sample), gru_reset=reset)
         toks = m.tokens(TEXT)
         units = [carried_most(m, toks, T) if u is None else u for u in units]
         cell = Cell(m, units)
         write(out, name + ".jacobian.json", jacobian(cell, toks, T, K, units[0]))
         write(out, name + ".spectrum.json", spectrum(cell, toks, T))
-        man.append("%s %s %d %d %s" % (name, sample, T, K, ",".join(map(str, units))))
+        man.append("%s %s %d %d %s%s" % (name, sample, T, K, ",".join(map(str, units)),
+                                         " --gru-reset " + reset if reset else ""))
         sys.stderr.write("%s: units %s ablated\n" % (name, units))
     with open(os.path.join(out, "MANIFEST"), "w") as f:
         f.write("\n".join(man) + "\n")
