@@ -94,6 +94,9 @@ typedef struct gt_celltype {
     /* ---- the step's derivative (gatetui/stepjac.h) ---- */
     int sj_f, sj_u;    /* a cell state's: where f and u are among the coefficients (of H
                           values each), -1 otherwise */
+    unsigned sj_own;   /* bit b set: coefficient b scales unit j's own rows alone (row j of
+                          M, and of f and u), so that with each such one 0 at j every row of
+                          unit j is 0 in every product (an ablated unit's: stepjac.c) */
     /* packs what the rows read into s (NULL: nothing); -1 when out of memory */
     int (*sj_init)(struct gt_stepjac *s, const struct gt_layer *ly);
     /* the step's coefficients into w->v from the reference run's point pt */

@@ -47,6 +47,10 @@ typedef struct gt_model {
     int rnn_relu;        /* RNN: 1 for h = relu(a), 0 for tanh(a) */
     int nonlin_assumed;  /* RNN: 1 when the file does not say which (--nonlinearity) */
     gt_layer *layer;     /* [L] */
+    const unsigned char *ablated; /* [hidden_total]: 1 where a unit is ablated, its c and h
+                            held at 0 after every step (gatetui/intervene.h: iv_apply sets
+                            it), or NULL for none; its rows of the step's derivative are 0
+                            (gatetui/stepjac.h) */
     const float *emb;    /* (V, D_0) or NULL */
     const float *x_table; /* (V, G*H_0): layer 0's W_ih x_v + b_ih for each token v */
     const float *out_w;  /* (V, H_(L-1)) or NULL */

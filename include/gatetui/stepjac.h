@@ -64,8 +64,14 @@ void stepjac_work_free(gt_stepjac_work *w);
 void stepjac_work_at(gt_stepjac_work *w, const gt_stepjac *s, double *v);
 
 /* Sets w's coefficients for the step at pt; then stepjac_rows for the rows wanted, and
- * stepjac_row gives them. */
+ * stepjac_row gives them. The rows of the model's ablated units (gt_model.ablated) are 0:
+ * their c and h are set to 0 after every step. */
 void stepjac_prepare(const gt_stepjac *s, gt_stepjac_work *w, const gt_step_point *pt);
+/* The carry line's step (doc/measures.md, "The carry line against the whole derivative"):
+ * out[j] = unit j's carry gate (f, z) among the step's gates ([G*H], after their
+ * nonlinearity), 0 for an ablated unit (its rows are 0: stepjac_prepare), NAN for a cell
+ * without a carry gate (a plain RNN). */
+void stepjac_carry(const gt_stepjac *s, const double *gates, double *out);
 /* Makes M's rows r0..r1-1 ready (a GRU with the reset before W_hn: their part of a product
  * of H x H by H x (H + D); nothing otherwise). */
 void stepjac_rows(const gt_stepjac *s, gt_stepjac_work *w, int r0, int r1);

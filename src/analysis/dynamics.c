@@ -231,11 +231,9 @@ static void products_half(const products *p, int h)
     }
 }
 
-const double *dynrun_carry(const dynrun *d)
+void dynrun_carry(const dynrun *d, double *out)
 {
-    if (d->m->cell->carry < 0) /* a plain RNN: no carry gate */
-        return NULL;
-    return batch_gates(&d->b, d->layer, 0) + (size_t)d->m->cell->carry * (size_t)d->H;
+    stepjac_carry(d->sj, batch_gates(&d->b, d->layer, 0), out);
 }
 
 void lyapunov_free(gt_lyapunov *l)

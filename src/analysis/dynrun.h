@@ -31,8 +31,9 @@ int dynrun_open(dynrun *d, const gt_model *m, int layer, gt_error *e);
 void dynrun_close(dynrun *d);
 /* One step reading tok; with jacobian, its J into d->J. */
 void dynrun_step(dynrun *d, uint16_t tok, int jacobian);
-/* The carry gate of the last step ([H]: f, or z); NULL for a plain RNN, which has none. */
-const double *dynrun_carry(const dynrun *d);
+/* The carry line of the last step into out ([H]: f, or z; 0 for an ablated unit, whose
+ * rows of J are 0; NAN for a plain RNN, which has no carry gate). */
+void dynrun_carry(const dynrun *d, double *out);
 /* qsort's order of doubles, largest first, NaN last. */
 int dyn_cmp_desc(const void *a, const void *b);
 

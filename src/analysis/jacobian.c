@@ -180,19 +180,16 @@ static void forward(gt_jacobian *j, const float *h0, const float *c0, const uint
         memcpy(t + 2 * H, batch_gates(b, L, 0), GH * sizeof *t);
         memcpy(t + 2 * H + GH, lstm ? batch_c(b, L, 0) : batch_h(b, L, 0), H * sizeof *t);
     }
-    /* C(T-k, k) = f_{T-k+1} ... f_T, multiplied from T back (as the sweep does); a plain
-       RNN has no carry gate, no carry line (NAN) */
-    const int carry = j->m->cell->carry;
+    /* C(T-k, k) = f_{T-k+1} ... f_T, multiplied from T back (as the sweep does), an ablated
+       unit's f 0 (stepjac_carry); a plain RNN has no carry gate, no carry line (NAN) */
     for (size_t q = 0; q < H; q++)
-        j->carry[q] = carry < 0 ? NAN : 1.0;
+        j->carry[q] = j->m->cell->carry < 0 ? NAN : 1.0;
     for (int k = 1; k <= K; k++) {
-        if (carry < 0) {
-            memcpy(j->carry + (size_t)k * H, j->carry, H * sizeof *j->carry);
-            continue;
-        }
-        const double *f = tape_point(j, K - k + 1).gates + (size_t)carry * H;
+        double *c = j->carry + (size_t)k * H;
+        const double *before = c - H;
+        stepjac_carry(j->sj, tape_point(j, K - k + 1).gates, c);
         for (size_t q = 0; q < H; q++)
-            j->carry[(size_t)k * H + q] = j->carry[(size_t)(k - 1) * H + q] * f[q];
+            c[q] *= before[q];
     }
 }
 

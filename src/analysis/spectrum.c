@@ -58,9 +58,7 @@ static int spectrum_open(gt_spectrum *s, dynrun *d, const gt_model *m, int layer
 static int spectrum_finish(gt_spectrum *s, dynrun *d, int k, gt_error *e)
 {
     const size_t H = (size_t)d->H;
-    const double *carry = dynrun_carry(d);
-    for (size_t j = 0; j < H; j++) /* a plain RNN's: not there (NAN) */
-        s->carry[j] = carry ? carry[j] : NAN;
+    dynrun_carry(d, s->carry); /* a plain RNN's: not there (NAN) */
     qsort(s->carry, H, sizeof *s->carry, dyn_cmp_desc);
     s->count = k > 0 && k < d->n ? k : d->n;
     eigen_how how;

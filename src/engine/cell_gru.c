@@ -316,6 +316,7 @@ const gt_celltype gt_cell_gru = {
     .batch_layer = gru_batch,
     .sj_init = gru_sj_init,
     .sj_prepare = gru_sj_prepare,
+    .sj_own = 1u << SJ_DR | 1u << SJ_DZ | 1u << SJ_DN | 1u << SJ_E | 1u << SJ_Z,
     .sj_row = gru_sj_row,
     .tangent_one = gru_tangent_one,
 };
@@ -329,6 +330,8 @@ const gt_celltype gt_cell_gru_before = {
     .batch_layer = gru_before_batch,
     .sj_init = gru_before_sj_init,
     .sj_prepare = gru_before_sj_prepare,
+    /* not r nor w = h r': they scale W_hn's columns (the others' rows through h_j) */
+    .sj_own = 1u << SJ_DZ | 1u << SJ_E | 1u << SJ_Z,
     .sj_rows = gru_before_sj_rows,
     .sj_row = gru_before_sj_row,
     .tangent_one = gru_before_tangent_one,

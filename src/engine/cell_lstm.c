@@ -145,6 +145,7 @@ const gt_celltype gt_cell_lstm = {
     .cell64 = lstm_cell64,
     .sj_f = SJ_F,
     .sj_u = SJ_U,
+    .sj_own = 1u << SJ_DI | 1u << SJ_DF | 1u << SJ_DG | 1u << SJ_DO | 1u << SJ_F | 1u << SJ_U,
     .sj_prepare = lstm_sj_prepare,
     .sj_row = lstm_sj_row,
     .tangent_one = lstm_tangent_one,

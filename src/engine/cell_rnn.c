@@ -143,6 +143,7 @@ const gt_celltype gt_cell_rnn = {
     .cell64 = rnn_cell64,
     .sj_f = -1,
     .sj_u = -1,
+    .sj_own = 1u << SJ_D,
     .sj_prepare = rnn_sj_prepare,
     .sj_row = rnn_sj_row,
     .tangent_one = rnn_tangent_one,

@@ -440,6 +440,26 @@ static double row_bound(const gt_model *m, int k, size_t r)
     return s;
 }
 
+/* out->ablated: the units iv ablates and those m's were (NULL when none); -1 when out of
+ * memory. The weights alone give the ablated units' values (their candidate 0), not their
+ * derivative: the step's derivative reads this (doc/measures.md, "Interventions"). */
+static int mark_ablated(gt_model *out, const gt_model *m, const gt_intervention *iv)
+{
+    const size_t n = (size_t)m->hidden_total;
+    int any = 0;
+    for (size_t j = 0; j < n; j++)
+        any |= iv->ablate[j];
+    if (!any)
+        return 0;
+    unsigned char *a = model_own(out, malloc(n));
+    if (!a)
+        return -1;
+    for (size_t j = 0; j < n; j++)
+        a[j] = iv->ablate[j] || (m->ablated && m->ablated[j]);
+    out->ablated = a;
+    return 0;
+}
+
 int iv_apply(gt_model *out, const gt_model *m, const gt_intervention *iv, gt_error *e)
 {
     *out = *m;
@@ -501,6 +521,8 @@ int iv_apply(gt_model *out, const gt_model *m, const gt_intervention *iv, gt_err
         if (xt)
             out->x_table = xt;
     }
+    if (mark_ablated(out, m, iv))
+        goto oom;
     return GT_OK;
 oom:
     iv_model_free(out);

@@ -3,6 +3,7 @@
  * shares. */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,7 @@ int stepjac_new(gt_stepjac **out, const gt_model *m, int layer, int with_input, 
     s->with_input = with_input;
     s->rows = m->cell->state * s->H;
     s->cols = s->H + (with_input ? s->D : 0);
+    s->ablated = m->ablated ? m->ablated + ly->off : NULL;
     if (m->cell->sj_init && m->cell->sj_init(s, ly)) {
         stepjac_free(s);
         return gt_fail(e, GT_EFAIL, "out of memory for the tangent map of layer %d", layer);
@@ -98,10 +100,41 @@ void stepjac_work_free(gt_stepjac_work *w)
     memset(w, 0, sizeof *w);
 }
 
+/* An ablated unit's c and h are set to 0 after the step, whatever the state before it: the
+ * step is s -> (s after the cell, those units 0), and its derivative's rows of those units
+ * (their c's and h's) are 0 (doc/measures.md, "Interventions"). The cell's coefficients that
+ * scale a unit's own rows alone (gt_celltype.sj_own) are set to 0 at such a unit, so that
+ * every user of the coefficients, M's rows, f and u or the cell's tangent_one, has them 0;
+ * the columns, the other units' derivative through h_j, stay as they are. */
+static void zero_ablated(const gt_stepjac *s, gt_stepjac_work *w)
+{
+    const size_t H = (size_t)s->H;
+    const unsigned own = s->m->cell->sj_own;
+    for (size_t j = 0; j < H; j++) {
+        if (!s->ablated[j])
+            continue;
+        for (size_t b = 0; b < STEPJAC_COEFS; b++)
+            if (own >> b & 1u)
+                w->v[b * H + j] = 0.0;
+    }
+}
+
 void stepjac_prepare(const gt_stepjac *s, gt_stepjac_work *w, const gt_step_point *pt)
 {
     stepjac_work_at(w, s, w->v); /* f and u at this layer's places */
     s->m->cell->sj_prepare(s, w, pt);
+    if (s->ablated)
+        zero_ablated(s, w);
+}
+
+void stepjac_carry(const gt_stepjac *s, const double *gates, double *out)
+{
+    const size_t H = (size_t)s->H;
+    const int carry = s->m->cell->carry;
+    for (size_t j = 0; j < H; j++)
+        out[j] = carry < 0                        ? NAN
+                 : s->ablated && s->ablated[j] ? 0.0
+                                               : gates[(size_t)carry * H + j];
 }
 
 void stepjac_rows(const gt_stepjac *s, gt_stepjac_work *w, int r0, int r1)

@@ -65,6 +65,25 @@ for m in kjv-lstm kjv-gru; do
     fi
 done
 
+# units ablated (their c and h held at 0 after every step) in the sample LSTM and GRU: their
+# rows of J_t are 0 (an LSTM's: 2 zero eigenvalues a unit, its carry line 0), against PyTorch's
+# autograd of s -> Z(step(s)), Z setting them to 0 (tests/ref/make_ablate_fixtures.py): the
+# eigenvalues and the sorted carry line within 1e-6 + 1e-6 of each value (a half-life near 1e4
+# moves by |d lambda| ln 2 / (lambda ln^2 lambda): relative)
+while read -r name sample step lag units opts; do
+    case "$name" in ''|'#'*) continue ;; esac
+    src="$top_srcdir/samples/$sample.bin"
+    # shellcheck disable=SC2086
+    if "$bin" --spectrum --json --step "$step" --ablate "0:$units" $opts "$src" "$top_srcdir/samples/kjv-valid.txt" \
+        >"$out/abl.json" 2>"$out/err" &&
+        "$cmp" --tol 1e-6,1e-6 "$fix/ablate/$name.spectrum.json" "$out/abl.json" >"$out/diff" 2>&1; then
+        ok "$sample --ablate 0:$units${opts:+ $opts}, --spectrum --step $step: autograd's eigenvalues and carry line"
+    else
+        notok "$sample --ablate 0:$units${opts:+ $opts}, --spectrum --step $step: not autograd's"
+        sed 's/^/# /' "$out/err" "$out/diff" | head -20
+    fi
+done <"$fix/ablate/MANIFEST"
+
 # the products split among threads by tangents: the same exponents to the last digit on
 # one thread as on three (an LSTM's products through W_hh, a GRU's through J formed whole)
 for case in "lstm2.safetensors --modes 32 --steps 300" "gru1.safetensors --modes 20 --steps 300"; do

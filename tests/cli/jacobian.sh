@@ -6,7 +6,8 @@
 # gatetui the steps T-K..T in double from its float32 state: 1e-8 apart; t_jacobian checks
 # against differences from the same state to 1e-8.) Then the worked example of
 # doc/measures.md from its model file against the example's own numbers, and with the
-# recurrent weight zero J = C exactly; bad input: exit 2, one line.
+# recurrent weight zero J = C exactly; units ablated in the sample LSTM and GRU against
+# PyTorch's autograd (tests/fixtures/ablate); bad input: exit 2, one line.
 fix="$top_srcdir/tests/fixtures"
 bin="$top_builddir/gatetui"
 cmp="$top_builddir/tests/lib/reportcmp"
@@ -69,6 +70,24 @@ else
     notok "the worked example with the recurrent weight zero: J is not the carry line"
     sed 's/^/# /' "$out/ex0.json" | head -30
 fi
+
+# units ablated (their c and h held at 0 after every step): their rows of the derivative are
+# 0, J_jj = |J_j.| = C_jj = 0, at the size users run it (the sample LSTM and GRU) against
+# PyTorch's autograd of s -> Z(step(s)), Z setting them to 0 (tests/ref/make_ablate_fixtures.py),
+# within 1e-7 + 1e-6 of each value
+while read -r name sample step lag units opts; do
+    case "$name" in ''|'#'*) continue ;; esac
+    # shellcheck disable=SC2086
+    if "$bin" --jacobian --json --step "$step" --lag "$lag" --unit "${units%%,*}" --ablate "0:$units" $opts \
+        "$top_srcdir/samples/$sample.bin" "$top_srcdir/samples/kjv-valid.txt" >"$out/abl.json" 2>"$out/err" &&
+        "$cmp" --tol 1e-7,1e-6 "$fix/ablate/$name.jacobian.json" "$out/abl.json" >"$out/diff" 2>&1 &&
+        [ "$(tr -d ' \n' <"$out/abl.json" | grep -oE '"unit":\{"diag":0(\.0)?,"row":0(\.0)?,"carry":0(\.0)?}' | wc -l)" -eq "$lag" ]; then
+        ok "$sample --ablate 0:$units${opts:+ $opts}, step $step: J_jj, |J_j.| and C_jj 0 at every lag, the rest as autograd's"
+    else
+        notok "$sample --ablate 0:$units${opts:+ $opts}, step $step: the ablated unit's derivative is not autograd's"
+        sed 's/^/# /' "$out/err" "$out/diff" | head -20
+    fi
+done <"$fix/ablate/MANIFEST"
 
 # bad input: exit 2 and one line
 bad() {
