@@ -64,10 +64,12 @@ int spectrum_compute(gt_spectrum *s, const gt_model *m, int layer, const uint16_
 int spectrum_from(gt_spectrum *s, const gt_model *m, int layer, const float *h,
                   const float *c, uint16_t tok, size_t T, gt_error *e);
 /* The k largest of them alone (1 <= k < n; k <= 0 or k >= n: all), from the same state, by
- * ARPACK's implicitly restarted Arnoldi method (what the derivative sheet shows: a few
- * milliseconds where the whole spectrum takes a tenth of a second). */
+ * ARPACK's implicitly restarted Arnoldi method on a power of J (what the derivative sheet
+ * shows: tens of milliseconds where the whole spectrum takes a tenth of a second or more),
+ * the power's squarings shared among `threads` threads (< 1: one per processor; the same
+ * numbers on any). */
 int spectrum_top_from(gt_spectrum *s, const gt_model *m, int layer, const float *h,
-                      const float *c, uint16_t tok, size_t T, int k, gt_error *e);
+                      const float *c, uint16_t tok, size_t T, int k, int threads, gt_error *e);
 void spectrum_free(gt_spectrum *s);
 
 /* Fixed points of layers 0..layer under a held token (Newton's method, doc/measures.md,

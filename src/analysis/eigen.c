@@ -11,7 +11,10 @@
 
 #include "compute/blas.h"
 #include "compute/blasthreads.h"
+#include "compute/jobs.h"
+#include "compute/threads.h"
 #include "eigen.h"
+#include "gatetui/bigmem.h"
 
 /* ARPACK's restarts before it is given up for LAPACK, without a budget (eigen.h) */
 #define EIGEN_RESTARTS 3000
@@ -108,11 +111,14 @@ static int top_by_lapack(const double *A, int n, int k, double *wr, double *wi, 
     return rc;
 }
 
-/* ARPACK's workspace for nev wanted of n with ncv vectors, and what it found */
+/* ARPACK's workspace for nev wanted of n with ncv vectors, what it found, and the power
+ * it works on */
 typedef struct arnoldi {
     int n, nev, ncv, lworkl;
     long products;   /* how many it took */
     double *resid, *v, *workd, *workl, *workev, *z, *dr, *di;
+    double *P, *T;   /* [n n] the power and its scratch */
+    double *R, *wr, *wi, *res; /* [EIGEN_SPAN_SCRATCH(n, ncv)], [ncv] x 3: eigen_span's */
     a_int *select;
 } arnoldi;
 
@@ -120,6 +126,7 @@ static void arnoldi_free(arnoldi *a)
 {
     free(a->resid);
     free(a->select);
+    free(a->P);
 }
 
 static int arnoldi_init(arnoldi *a, int n, int nev, int ncv)
@@ -127,24 +134,31 @@ static int arnoldi_init(arnoldi *a, int n, int nev, int ncv)
     a->n = n;
     a->nev = nev;
     a->ncv = ncv;
+    a->products = 0;
     a->lworkl = 3 * ncv * ncv + 6 * ncv;
     const size_t N = (size_t)n, C = (size_t)ncv;
-    /* resid, v, workd, workl, workev, z, dr, di */
-    const size_t len = N + N * C + 3 * N + (size_t)a->lworkl + 3 * C + N * (size_t)(nev + 1) +
-                       2 * (size_t)(nev + 1);
+    /* resid, v, workd, workl, workev, z, dr, di, R, wr, wi, res */
+    const size_t len = N + N * C + 3 * N + (size_t)a->lworkl + 3 * C + N * C + 2 * C +
+                       EIGEN_SPAN_SCRATCH(N, C) + 3 * C;
     a->resid = malloc(len * sizeof *a->resid);
     a->select = malloc(C * sizeof *a->select);
-    if (!a->resid || !a->select) {
+    a->P = big_zalloc(2 * N * N * sizeof *a->P); /* once per call: huge pages (bigmem.h) */
+    if (!a->resid || !a->select || !a->P) {
         arnoldi_free(a);
         return -1;
     }
+    a->T = a->P + N * N;
     a->v = a->resid + N;
     a->workd = a->v + N * C;
     a->workl = a->workd + 3 * N;
     a->workev = a->workl + a->lworkl;
     a->z = a->workev + 3 * C;
-    a->dr = a->z + N * (size_t)(nev + 1);
-    a->di = a->dr + nev + 1;
+    a->dr = a->z + N * C;
+    a->di = a->dr + C;
+    a->R = a->di + C;
+    a->wr = a->R + EIGEN_SPAN_SCRATCH(N, C);
+    a->wi = a->wr + C;
+    a->res = a->wi + C;
     /* the start vector: the same on every run (splitmix64 from a fixed seed), in (-1, 1) */
     uint64_t x = 0x9e3779b97f4a7c15u;
     for (size_t i = 0; i < N; i++) {
@@ -159,10 +173,66 @@ static int arnoldi_init(arnoldi *a, int n, int nev, int ncv)
 
 static pthread_mutex_t arpack_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* ARPACK's iteration with A's products (y = A x, the BLAS on one thread), at most `budget`
- * of them, then its Ritz values: how many converged into a->dr, a->di, or -1 when it
- * failed or ran out of its budget. */
-static int arnoldi_run(arnoldi *a, const double *A, long budget)
+/* The power P = (A / s)^EIGEN_POWER that ARPACK works on (eigen.h), by squarings, each
+ * split into blocks of rows over threads (the same numbers whatever the threads: each block
+ * is one product of the BLAS on one thread). */
+#define EIGEN_ROWS 128 /* a block's rows */
+
+typedef struct square {
+    const double *P; /* n x n, row-major */
+    double *T;       /* P P */
+    int n;
+} square;
+
+static int square_rows(void *ctx, void *state, size_t i, gt_error *e)
+{
+    (void)state;
+    (void)e;
+    const square *q = ctx;
+    const int n = q->n, r0 = (int)i * EIGEN_ROWS;
+    const int rows = n - r0 < EIGEN_ROWS ? n - r0 : EIGEN_ROWS;
+    const double one = 1.0, zero = 0.0;
+    /* row-major P is P^T column-major: rows r0.. of T = P P are columns r0.. of
+       T^T = P^T P^T */
+    dgemm_("N", "N", &n, &rows, &n, &one, q->P, &n, q->P + (size_t)r0 * (size_t)n, &n, &zero,
+           q->T + (size_t)r0 * (size_t)n, &n, 1, 1);
+    return GT_OK;
+}
+
+/* P = (A / s)^EIGEN_POWER with s A's largest row sum of moduli (so that no entry of P
+ * exceeds 1), into P, T its scratch (both n x n); -1 when s is 0 or not finite. The BLAS
+ * is on one thread. */
+static int power(const double *A, int n, int threads, double *P, double *T)
+{
+    const size_t N = (size_t)n;
+    double s = 0;
+    for (size_t i = 0; i < N; i++) {
+        double r = 0;
+        for (size_t j = 0; j < N; j++)
+            r += fabs(A[i * N + j]);
+        s = r > s || isnan(r) ? r : s;
+    }
+    if (!(s > 0) || !isfinite(s))
+        return -1;
+    for (size_t i = 0; i < N * N; i++)
+        P[i] = A[i] / s;
+    const size_t blocks = (N + EIGEN_ROWS - 1) / EIGEN_ROWS;
+    for (int m = 1; m < EIGEN_POWER; m *= 2) {
+        square q = {P, T, n};
+        const gt_jobs j = {.njobs = blocks, .threads = threads_choose(threads, blocks),
+                           .ctx = &q, .run = square_rows};
+        gt_error e;
+        if (jobs_run(&j, NULL, &e))
+            return -1;
+        memcpy(P, T, N * N * sizeof *P);
+    }
+    return 0;
+}
+
+/* ARPACK's iteration with P's products (y = P x), at most `budget` of them, then the Schur
+ * vectors of its converged Ritz values in a->v: how many, or -1 when it failed or ran out
+ * of its budget. */
+static int arnoldi_run(arnoldi *a, const double *P, long budget)
 {
     const int n = a->n, one = 1;
     const double alpha = 1.0, beta = 0.0;
@@ -173,29 +243,83 @@ static int arnoldi_run(arnoldi *a, const double *A, long budget)
     iparam[2] = (a_int)(budget >= 0 && restarts < EIGEN_RESTARTS ? restarts : EIGEN_RESTARTS);
     iparam[6] = 1; /* A x = lambda x */
     pthread_mutex_lock(&arpack_lock);
-    const int was = blas_threads(1);
     for (;;) {
         dnaupd_c(&ido, "I", n, "LM", a->nev, EIGEN_TOL, a->resid, a->ncv, a->v, n, iparam, ipntr,
                  a->workd, a->workl, a->lworkl, &info);
         if (ido != 1 && ido != -1)
             break;
-        /* A row-major is A^T column-major: y = A x is its transpose's product */
-        dgemv_("T", &n, &n, &alpha, A, &n, a->workd + ipntr[0] - 1, &one, &beta,
+        /* P row-major is P^T column-major: y = P x is its transpose's product */
+        dgemv_("T", &n, &n, &alpha, P, &n, a->workd + ipntr[0] - 1, &one, &beta,
                a->workd + ipntr[1] - 1, &one, 1);
     }
-    if (was)
-        blas_threads(was);
     int found = -1;
     a->products = iparam[8];
     if (info == 0) {
-        dneupd_c(0, "A", a->select, a->dr, a->di, a->z, n, 0.0, 0.0, a->workev, "I", n, "LM",
+        /* 'P': the Schur vectors of the converged values, in v's first columns */
+        dneupd_c(1, "P", a->select, a->dr, a->di, a->z, n, 0.0, 0.0, a->workev, "I", n, "LM",
                  a->nev, EIGEN_TOL, a->resid, a->ncv, a->v, n, iparam, ipntr, a->workd, a->workl,
                  a->lworkl, &info);
         if (info == 0)
-            found = iparam[4] < a->nev + 1 ? (int)iparam[4] : a->nev + 1;
+            found = iparam[4] < a->ncv ? (int)iparam[4] : a->ncv;
     }
     pthread_mutex_unlock(&arpack_lock);
     return found;
+}
+
+int eigen_span(const double *A, int n, const double *Q, int c, double *r, double *wr,
+               double *wi, double *res)
+{
+    const double one = 1.0, zero = 0.0, minus = -1.0;
+    const int inc = 1;
+    const size_t N = (size_t)n, C = (size_t)c;
+    double *R = r, *H = R + N * C, *Z = H + C * C, *Rz = Z + C * C, *zr = Rz + N, *zi = zr + C,
+           *key = zi + C;
+    /* R = A Q (A row-major is A^T column-major), H = Q^T A Q, then R = A Q - Q H */
+    dgemm_("T", "N", &n, &c, &n, &one, A, &n, Q, &n, &zero, R, &n, 1, 1);
+    dgemm_("T", "N", &c, &c, &n, &one, Q, &n, R, &n, &zero, H, &c, 1, 1);
+    dgemm_("N", "N", &n, &c, &c, &minus, Q, &n, H, &c, &one, R, &n, 1, 1);
+    /* H's eigenvalues, and its eigenvectors each of unit length */
+    if (LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'V', (lapack_int)c, H, (lapack_int)c, zr, zi, NULL,
+                      1, Z, (lapack_int)c))
+        return -1;
+    /* A (Q z) - lambda (Q z) = R z: a complex pair's z is Z's two columns, u + i v */
+    double *own = H; /* H is spent: each value's residual before ordering */
+    for (int j = 0; j < c; j++) {
+        const int pair = zi[j] != 0 && j + 1 < c;
+        double s = 0;
+        for (int part = 0; part <= pair; part++) {
+            dgemv_("N", &n, &c, &one, R, &n, Z + (size_t)(j + part) * C, &inc, &zero, Rz, &inc,
+                   1);
+            for (int i = 0; i < n; i++)
+                s += Rz[i] * Rz[i];
+        }
+        own[j] = sqrt(s) / hypot(zr[j], zi[j]);
+        if (pair) {
+            own[j + 1] = own[j];
+            j++;
+        }
+    }
+    memcpy(wr, zr, (size_t)c * sizeof *wr);
+    memcpy(wi, zi, (size_t)c * sizeof *wi);
+    eigen_order(wr, wi, c, key);
+    for (int i = 0; i < c; i++) { /* each ordered value's own residual (the worst of equals) */
+        res[i] = NAN;
+        for (int j = 0; j < c; j++)
+            if (zr[j] == wr[i] && zi[j] == wi[i] && !(own[j] <= res[i]))
+                res[i] = own[j];
+    }
+    return 0;
+}
+
+/* 1 when the ordered values' residuals hold them: each of the first k within
+ * EIGEN_PAIR_TOL, every one of the c within EIGEN_MIX_TOL (not so where two of A's eigenvalues have one
+ * power, lambda and -lambda: Q then mixes them). */
+static int residuals_hold(const double *res, int c, int k)
+{
+    for (int i = 0; i < c; i++)
+        if (!(res[i] <= (i < k ? EIGEN_PAIR_TOL : EIGEN_MIX_TOL)))
+            return 0;
+    return 1;
 }
 
 /* 1 when the first k of the `found` values ordered settle the cut: the tie that holds the
@@ -232,10 +356,10 @@ long eigen_budget(int n, int k)
     if (n < EIGEN_FROM)
         return 0;
     const double N = n, c = basis(n, k), nev = k + EIGEN_EXTRA;
-    return (long)(13 * N * N * N / (2 * N * N + 6 * N * c + 10 * c * c * c / (c - nev)));
+    return (long)(7 * N * N * N / (2 * N * N + 6 * N * c + 10 * c * c * c / (c - nev)));
 }
 
-int eigen_top(const double *A, int n, int k, long budget, double *wr, double *wi,
+int eigen_top(const double *A, int n, int k, long budget, int threads, double *wr, double *wi,
               eigen_how *how, gt_error *e)
 {
     const int nev = k + EIGEN_EXTRA, ncv = basis(n, k);
@@ -245,14 +369,18 @@ int eigen_top(const double *A, int n, int k, long budget, double *wr, double *wi
     arnoldi a;
     if (arnoldi_init(&a, n, nev, ncv))
         return gt_fail(e, GT_EFAIL, "out of memory for the eigenvalues");
-    int found = arnoldi_run(&a, A, budget), settled = 0;
-    if (found > 0) {
-        eigen_order(a.dr, a.di, found, a.workl); /* workl: room for 3 ncv > 3 found */
-        settled = cut_settled(a.dr, a.di, found, k);
-    }
+    /* the BLAS on one thread: the squarings share their blocks among gatetui's threads */
+    const int was = blas_threads(1);
+    int found = power(A, n, threads, a.P, a.T) ? -1 : arnoldi_run(&a, a.P, budget);
+    int settled = 0;
+    if (found > 0 && eigen_span(A, n, a.v, found, a.R, a.wr, a.wi, a.res) == 0 &&
+        residuals_hold(a.res, found, k))
+        settled = cut_settled(a.wr, a.wi, found, k);
+    if (was)
+        blas_threads(was);
     if (settled) {
-        memcpy(wr, a.dr, (size_t)k * sizeof *wr);
-        memcpy(wi, a.di, (size_t)k * sizeof *wi);
+        memcpy(wr, a.wr, (size_t)k * sizeof *wr);
+        memcpy(wi, a.wi, (size_t)k * sizeof *wi);
         how->by = EIGEN_BY_ARPACK;
     }
     how->products = a.products;

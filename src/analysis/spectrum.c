@@ -55,15 +55,15 @@ static int spectrum_open(gt_spectrum *s, dynrun *d, const gt_model *m, int layer
 
 /* The eigenvalues of d's last step's J, all (k = 0: LAPACK) or the k largest (ARPACK), and
  * its carry gates into s; d is closed. */
-static int spectrum_finish(gt_spectrum *s, dynrun *d, int k, gt_error *e)
+static int spectrum_finish(gt_spectrum *s, dynrun *d, int k, int threads, gt_error *e)
 {
     const size_t H = (size_t)d->H;
     dynrun_carry(d, s->carry); /* a plain RNN's: not there (NAN) */
     qsort(s->carry, H, sizeof *s->carry, dyn_cmp_desc);
     s->count = k > 0 && k < d->n ? k : d->n;
     eigen_how how;
-    int rc = s->count < d->n ? eigen_top(d->J, d->n, k, eigen_budget(d->n, k), s->re, s->im,
-                                         &how, e)
+    int rc = s->count < d->n ? eigen_top(d->J, d->n, k, eigen_budget(d->n, k), threads, s->re,
+                                         s->im, &how, e)
                              : eigen_all(d->J, d->n, s->re, s->im, e);
     dynrun_close(d);
     if (rc) {
@@ -86,11 +86,11 @@ int spectrum_compute(gt_spectrum *s, const gt_model *m, int layer, const uint16_
         return rc;
     for (size_t t = 0; t <= T; t++)
         dynrun_step(&d, tok[t], t == T);
-    return spectrum_finish(s, &d, 0, e);
+    return spectrum_finish(s, &d, 0, 1, e);
 }
 
 int spectrum_top_from(gt_spectrum *s, const gt_model *m, int layer, const float *h,
-                      const float *c, uint16_t tok, size_t T, int k, gt_error *e)
+                      const float *c, uint16_t tok, size_t T, int k, int threads, gt_error *e)
 {
     dynrun d;
     int rc = spectrum_open(s, &d, m, layer, T, e);
@@ -98,11 +98,11 @@ int spectrum_top_from(gt_spectrum *s, const gt_model *m, int layer, const float 
         return rc;
     batch_set_state(&d.b, 0, h, c);
     dynrun_step(&d, tok, 1);
-    return spectrum_finish(s, &d, k, e);
+    return spectrum_finish(s, &d, k, threads, e);
 }
 
 int spectrum_from(gt_spectrum *s, const gt_model *m, int layer, const float *h,
                   const float *c, uint16_t tok, size_t T, gt_error *e)
 {
-    return spectrum_top_from(s, m, layer, h, c, tok, T, 0, e);
+    return spectrum_top_from(s, m, layer, h, c, tok, T, 0, 1, e);
 }

@@ -141,7 +141,7 @@ static int eig_job(gt_bgjob *job, void *ctx, char *why)
     gt_spectrum s;
     gt_error e = {0};
     if (spectrum_top_from(&s, de->m, de->job_layer, de->h0, de->c0, (uint16_t)de->job_tok,
-                          de->job_step, DATA_EIG_K, &e)) {
+                          de->job_step, DATA_EIG_K, de->threads, &e)) {
         snprintf(why, 256, "%.200s", e.msg);
         return 1;
     }

@@ -33,6 +33,7 @@ typedef struct gt_data_eig {
     double *abs;        /* [count] the moduli, largest first */
     double *carry;      /* [H] the carry gates, largest first */
     char error[256];    /* why the last computation failed, or "" */
+    int threads;        /* the eigenvalues' (0: one per processor) */
     /* the fixed point under step fp_step's character, on layer fp_layer, when fp_valid */
     int fp_valid, fp_found, fp_layer;
     size_t fp_step;

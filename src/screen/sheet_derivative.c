@@ -480,7 +480,7 @@ static void derivative_free(gt_view *v)
 static void derivative_prepare(gt_view *v)
 {
     gt_derivative_data *d = sheet_derivative_data(v);
-    d->jac.threads = v->threads;
+    d->jac.threads = d->eig.threads = v->threads;
     data_jac_update(&d->jac, v->tr, v->layer, v->t, v->unit, sheet_derivative_ui(v)->K);
     data_eig_want(&d->eig, v->tr, v->layer, v->t);
 }

@@ -1,6 +1,7 @@
 /* Times the derivative sheet's eigenvalues (doc/measures.md, "The eigenvalues at a step"):
  * the step Jacobian J_T formed from the float32 state the trace keeps before step T, then
- * its K eigenvalues of largest modulus by ARPACK (eigen_top) against its whole spectrum by
+ * its K eigenvalues of largest modulus by ARPACK on (J/s)^8 (eigen_top, the squarings on
+ * every processor) against its whole spectrum by
  * LAPACK (eigen_all, on a copy of J made before the clock starts), REPS times each in turn
  * (after one of each to warm up):
  *   bench_eig MODEL TEXT [T [REPS [K [LAYER]]]]
@@ -92,19 +93,19 @@ static void compute(work *w, int kind)
     int rc = 0;
     switch (kind) {
     case ARPACK_ALONE:
-        rc = eigen_top(w->J, w->n, w->k, -1, w->ar, w->ai, &w->alone, &e);
+        rc = eigen_top(w->J, w->n, w->k, -1, 0, w->ar, w->ai, &w->alone, &e);
         break;
     case LAPACK_ALL:
         rc = eigen_all(w->B, w->n, w->lr, w->li, &e);
         break;
     case SHEETS:
-        rc = eigen_top(w->J, w->n, w->k, eigen_budget(w->n, w->k), w->sr, w->sr + w->k,
+        rc = eigen_top(w->J, w->n, w->k, eigen_budget(w->n, w->k), 0, w->sr, w->sr + w->k,
                        &w->sheet, &e);
         break;
     case TOP_FROM:
     case ALL_FROM:
         rc = kind == TOP_FROM
-                 ? spectrum_top_from(&s, w->m, w->layer, w->h, w->c, w->tok, w->T, w->k, &e)
+                 ? spectrum_top_from(&s, w->m, w->layer, w->h, w->c, w->tok, w->T, w->k, 0, &e)
                  : spectrum_from(&s, w->m, w->layer, w->h, w->c, w->tok, w->T, &e);
         if (!rc)
             spectrum_free(&s);
@@ -180,8 +181,8 @@ int main(int argc, char **argv)
     }
     const long budget = eigen_budget(n, k);
     if (how.by == EIGEN_BY_ARPACK)
-        printf("the sheet's by ARPACK: %ld products of its budget of %ld\n", how.products,
-               budget);
+        printf("the sheet's by ARPACK: %ld products with (J/s)^%d of its budget of %ld\n",
+               how.products, EIGEN_POWER, budget);
     else if (budget == 0)
         printf("the sheet's by LAPACK: n %d is below %d, where ARPACK is tried\n", n,
                EIGEN_FROM);
@@ -190,7 +191,8 @@ int main(int argc, char **argv)
     printf("ARPACK's %d largest within %.1e of LAPACK's first %d (relative to max(1, |l|)); "
            "|l| %.6f .. %.6f, the next %.6f\n", k, worst, k, hypot(lr[0], li[0]),
            hypot(lr[k - 1], li[k - 1]), k < n ? hypot(lr[k], li[k]) : NAN);
-    printf("ARPACK without a budget: %ld products\n", w.alone.products);
+    printf("ARPACK without a budget: %ld products with (J/s)^%d\n", w.alone.products,
+           EIGEN_POWER);
     for (int i = 0; i < k; i++)
         printf("  %2d  ARPACK %+.12f %+.12fi   LAPACK %+.12f %+.12fi\n", i, ar[i], ai[i], lr[i],
                li[i]);

@@ -73,7 +73,7 @@ static int check(const double *A, int n, int k, const double *wr, const double *
     memcpy(B, A, (size_t)n * (size_t)n * sizeof *B);
     gt_error e;
     eigen_how how;
-    int ok = eigen_top(A, n, k, -1, ar, ai, &how, &e) == GT_OK;
+    int ok = eigen_top(A, n, k, -1, 0, ar, ai, &how, &e) == GT_OK;
     if (!ok)
         printf("# ARPACK: %s\n", e.msg);
     else if (how.by != (lapack ? EIGEN_BY_LAPACK : EIGEN_BY_ARPACK))
@@ -176,18 +176,24 @@ static void fill(double *wr, double *wi, int n, const double *tr, const double *
     }
 }
 
-/* A matrix made with the `top` eigenvalues given above the rest, checked. */
-static void made_case(const double *tr, const double *ti, int top, int n, int lapack,
-                      const char *what)
+/* A matrix made with the `top` eigenvalues given above the rest, S = I + s G, checked. */
+static void made_case_s(const double *tr, const double *ti, int top, int n, double s,
+                        int lapack, const char *what)
 {
     double *w = malloc(4 * (size_t)n * sizeof *w), *wr = w, *wi = w + n, *or_ = w + 2 * n,
            *oi = w + 3 * n;
     fill(wr, wi, n, tr, ti, top, 0.9);
-    double *A = made(wr, wi, n, 0.3);
+    double *A = made(wr, wi, n, s);
     ordered(wr, wi, n, or_, oi);
     check(A, n, K, or_, oi, 1e-9, lapack, what);
     free(A);
     free(w);
+}
+
+static void made_case(const double *tr, const double *ti, int top, int n, int lapack,
+                      const char *what)
+{
+    made_case_s(tr, ti, top, n, 0.3, lapack, what);
 }
 
 static void made_cases(void)
@@ -228,6 +234,19 @@ static void made_cases(void)
         ti[15 + 2 * p] = -ti[14 + 2 * p];
     }
     made_case(tr, ti, 24, 300, 1, "ten of modulus 1.2 across the cut, past ARPACK's 21");
+    /* two of one eighth power inside the first 16, 1.2 and -1.2 (then 1.2 e^(+-i pi/4)
+       too): P's eigenvalue 1.2^8 twice (three times); with S = I its Krylov space holds
+       one direction of that eigenspace */
+    for (int i = 0; i < 13; i++)
+        tr[i] = 2.5 - 0.05 * i, ti[i] = 0;
+    tr[13] = 1.2, tr[14] = -1.2, ti[13] = ti[14] = 0;
+    tr[15] = 1.1, ti[15] = 0;
+    made_case_s(tr, ti, 16, 300, 0, 0, "1.2 and -1.2 inside the first 16, S = I");
+    made_case_s(tr, ti, 16, 300, 0.3, 0, "1.2 and -1.2 inside the first 16");
+    tr[15] = tr[16] = 1.2 * cos(M_PI / 4), ti[15] = 1.2 * sin(M_PI / 4), ti[16] = -ti[15];
+    tr[17] = 1.1, ti[17] = 0;
+    made_case_s(tr, ti, 18, 300, 0, 0, "1.2, -1.2, 1.2 e^(+-i pi/4) across the cut, S = I");
+    made_case_s(tr, ti, 18, 300, 0.3, 0, "1.2, -1.2, 1.2 e^(+-i pi/4) across the cut");
 }
 
 /* The order on values given by hand, a tie within EIGEN_TIE of the largest modulus. */
@@ -247,6 +266,38 @@ static void order_by_hand(void)
     tap_ok(ok, "the order: by modulus, a tie by the imaginary part then the real part, NaN last");
     if (!ok)
         show(wr, wi, er, ei, 8);
+}
+
+/* eigen_span, the certificate eigen_top's values are taken on: on A = diag(1.2, -1.2, 0.7,
+ * 0.5, ...), the span of e0, e1, e2 (invariant) gives 1.2, -1.2, 0.7 with residuals 0;
+ * the span of (2 e0 + e1) / sqrt 5 and e2 (a vector mixing two eigenvectors of one eighth
+ * power, as a Krylov space of A^8 may hold it) gives 0.72 with a residual above
+ * EIGEN_MIX_TOL. */
+static void span_cases(void)
+{
+    const int n = 40;
+    double *A = calloc((size_t)n * (size_t)n, sizeof *A);
+    double *Q = calloc(3 * (size_t)n, sizeof *Q);
+    double *r = malloc(EIGEN_SPAN_SCRATCH((size_t)n, 3) * sizeof *r);
+    double wr[3], wi[3], res[3];
+    for (int i = 0; i < n; i++)
+        A[i * n + i] = i == 0 ? 1.2 : i == 1 ? -1.2 : i == 2 ? 0.7 : 0.5 * (n - i) / n;
+    Q[0] = 1, Q[n + 1] = 1, Q[2 * n + 2] = 1;
+    int ok = eigen_span(A, n, Q, 3, r, wr, wi, res) == 0 && wr[0] == 1.2 && wr[1] == -1.2 &&
+             wr[2] == 0.7 && !wi[0] && !wi[1] && !wi[2];
+    for (int i = 0; i < 3; i++)
+        ok = ok && res[i] <= 1e-15;
+    tap_ok(ok, "eigen_span on an invariant span: 1.2, -1.2, 0.7, residuals %.1e %.1e %.1e",
+           res[0], res[1], res[2]);
+    memset(Q, 0, 3 * (size_t)n * sizeof *Q);
+    Q[0] = 2 / sqrt(5), Q[1] = 1 / sqrt(5), Q[n + 2] = 1;
+    ok = eigen_span(A, n, Q, 2, r, wr, wi, res) == 0 && fabs(wr[0] - 0.72) < 1e-15 &&
+         wr[1] == 0.7 && res[0] > 1 && res[0] > EIGEN_MIX_TOL && res[1] <= 1e-15;
+    tap_ok(ok, "eigen_span on a vector mixing 1.2 and -1.2: %.3f with residual %.2f, 0.7 with "
+           "%.1e", wr[0], res[0], res[1]);
+    free(A);
+    free(Q);
+    free(r);
 }
 
 static void random_cases(void)
@@ -274,7 +325,7 @@ static void short_budget(const double *A, int n, const char *what)
     memcpy(B, A, (size_t)n * (size_t)n * sizeof *B);
     eigen_how how;
     gt_error e;
-    int ok = eigen_top(A, n, K, 3 * K, ar, ai, &how, &e) == GT_OK && eigen_all(B, n, lr, li, &e) == GT_OK;
+    int ok = eigen_top(A, n, K, 3 * K, 0, ar, ai, &how, &e) == GT_OK && eigen_all(B, n, lr, li, &e) == GT_OK;
     const long most = 2 * EIGEN_NCV * (K + EIGEN_EXTRA);
     ok = ok && how.by == EIGEN_BY_LAPACK && how.products <= most;
     for (int i = 0; ok && i < K; i++)
@@ -283,6 +334,20 @@ static void short_budget(const double *A, int n, const char *what)
            "%d", what, 3 * K, how.products, most, K);
     free(B);
     free(v);
+}
+
+/* eigen_top on one thread and on two: the same bits (the squarings' blocks are fixed). */
+static void same_threads(const double *A, int n, const char *what)
+{
+    double v[4 * K];
+    eigen_how h1, h2;
+    gt_error e;
+    int ok = eigen_top(A, n, K, -1, 1, v, v + K, &h1, &e) == GT_OK &&
+             eigen_top(A, n, K, -1, 2, v + 2 * K, v + 3 * K, &h2, &e) == GT_OK &&
+             h1.by == EIGEN_BY_ARPACK && h2.by == EIGEN_BY_ARPACK &&
+             h1.products == h2.products && !memcmp(v, v + 2 * K, 2 * K * sizeof *v);
+    tap_ok(ok, "%s: the same %d values on one thread and on two (%ld products)", what, K,
+           h1.products);
 }
 
 static const char *sample(const char *name)
@@ -321,12 +386,14 @@ static void sample_cases(const char *name)
         char what[128];
         snprintf(what, sizeof what, "%s's J at step %zu", name, s);
         check(d.J, d.n, K, NULL, NULL, 0, 0, what);
-        if (c == 1 && strcmp(name, "kjv-rnn.bin") != 0) /* the RNN's take one basis */
+        if (c == 0 && strcmp(name, "kjv-rnn.bin") != 0) /* the RNN's take one basis */
             short_budget(d.J, d.n, what);
+        if (c == 1)
+            same_threads(d.J, d.n, what);
         dynrun_close(&d);
     }
     gt_spectrum a, b;
-    int ok = spectrum_top_from(&a, &m, 0, r.h, r.c, t.tok[s], s, K, &e) == GT_OK &&
+    int ok = spectrum_top_from(&a, &m, 0, r.h, r.c, t.tok[s], s, K, 0, &e) == GT_OK &&
              spectrum_from(&b, &m, 0, r.h, r.c, t.tok[s], s, &e) == GT_OK;
     double d = ok ? worst(a.re, a.im, b.re, b.im, K) : INFINITY;
     for (int i = 0; ok && i < K; i++)
@@ -347,6 +414,7 @@ int main(void)
 {
     order_by_hand();
     made_cases();
+    span_cases();
     random_cases();
     sample_cases("kjv-lstm.bin");
     sample_cases("kjv-gru.bin");
