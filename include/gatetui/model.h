@@ -64,6 +64,8 @@ typedef struct gt_model {
     uint32_t *lookup_cp; /* [lookup_n] sorted code points, and their tokens */
     uint16_t *lookup_tok;
     int lookup_n;        /* V less the tokens no character maps to */
+    uint16_t lookup_ascii[128]; /* token + 1 of each ASCII character in lookup_cp (0: none,
+                            or not set: looked up in lookup_cp) */
     /* A word model (doc/model-files.md, "Word models"): its tokens are
      * words, the text is split on white space. vocab_cp is then GT_NOCHAR_CP for every
      * token and lookup_n 0: no character is a token. */

@@ -72,6 +72,7 @@ static int set_vocab(gt_model *m, const uint32_t *cp, const unsigned char *speci
                      const char *what, gt_error *e)
 {
     int n = m->vocab;
+    memset(m->lookup_ascii, 0, sizeof m->lookup_ascii);
     m->vocab_cp = model_own(m, malloc((size_t)n * sizeof *m->vocab_cp));
     m->lookup_cp = model_own(m, malloc((size_t)n * sizeof *m->lookup_cp));
     m->lookup_tok = model_own(m, malloc((size_t)n * sizeof *m->lookup_tok));
@@ -91,6 +92,8 @@ static int set_vocab(gt_model *m, const uint32_t *cp, const unsigned char *speci
     for (int i = 0; i < k; i++) {
         m->lookup_cp[i] = (uint32_t)(pairs[i] >> 16);
         m->lookup_tok[i] = (uint16_t)(pairs[i] & 0xFFFF);
+        if (m->lookup_cp[i] < 128 && !m->lookup_ascii[m->lookup_cp[i]])
+            m->lookup_ascii[m->lookup_cp[i]] = (uint16_t)(m->lookup_tok[i] + 1);
         if (i && m->lookup_cp[i] == m->lookup_cp[i - 1] && rc == GT_OK)
             rc = gt_fail(e, GT_EINPUT, "%s: %s lists the character U+%04X twice", m->path, what,
                          (unsigned)m->lookup_cp[i]);
@@ -104,6 +107,8 @@ int model_token(const gt_model *m, uint32_t cp)
 {
     if (m->vocab_bytes)
         return cp < 256 ? (int)cp : -1;
+    if (cp < 128 && m->lookup_ascii[cp]) /* a text's characters, most of them */
+        return m->lookup_ascii[cp] - 1;
     int lo = 0, hi = m->lookup_n - 1;
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
