@@ -34,8 +34,9 @@ typedef struct gt_report_options {
     int layer;          /* default 0 */
     long windows;       /* N, default REPORT_WINDOWS */
     long window_len;    /* L, default REPORT_WINDOW_LEN (at least 2) */
-    long horizon;       /* 0: REPORT_HORIZON, or fewer when a window holds fewer steps after
-                         * its edit; K > 0: K, refused when a window does not hold it */
+    long horizon;       /* 0: REPORT_HORIZON; K > 0: K; either, fewer when a window holds
+                         * fewer steps after its edit (SPEC: K = min(horizon, L - s - 1);
+                         * report_horizon_note says so) */
     int threads;        /* 0: one per online processor */
     /* Called from the calling thread now and then with the fraction done (0..1). */
     void (*progress)(void *ctx, double done);
@@ -102,7 +103,8 @@ typedef struct gt_report {
     /* perturbation: step `site` of each full window replaced by each other token */
     int site;           /* L / 4 */
     int replacements;   /* each full window's: V - 1, or a word model's REPORT_WORD_REPS */
-    int K;              /* the horizon, or min(REPORT_HORIZON, L - site - 1) by default */
+    int K;              /* min(the horizon asked for, or REPORT_HORIZON, L - site - 1) */
+    long horizon_asked; /* the options' horizon (0: none asked for) */
     size_t pairs;       /* (window, replacement) pairs averaged */
     size_t dropped;     /* pairs left out: no difference at k = 0 */
     int nk;
@@ -128,6 +130,12 @@ typedef struct gt_report {
     const char *interventions;
     gt_loss loss_base;
 } gt_report;
+
+/* When the horizon asked for is more than a window holds after its edit, the note saying
+ * so, into buf (n bytes; "--horizon 400: a window of 128 characters holds 95 steps after
+ * its edit (at step 32), so the horizon is 95; --window-len 534 or more holds 400"), and 1;
+ * 0 otherwise. */
+int report_horizon_note(const gt_report *r, char *buf, size_t n);
 
 /* Computes the report for tokens tok[0..steps) of model m. On failure nothing is left
  * allocated and e says what. */

@@ -707,6 +707,23 @@ int report_check_windows(const gt_model *m, const gt_report_options *o, gt_error
     return GT_OK;
 }
 
+int report_horizon_note(const gt_report *r, char *buf, size_t n)
+{
+    if (r->horizon_asked <= r->K)
+        return 0;
+    long L = (long)r->window_len;
+    while (after_site(L) < r->horizon_asked)
+        L++;
+    char a[48], b[48];
+    snprintf(buf, n,
+             "--horizon %ld: a window of %s holds %s after its edit (at step %d), so the "
+             "horizon is %d; --window-len %ld or more holds %ld", r->horizon_asked,
+             report_count(r->window_len, model_step_noun(r->m), a, sizeof a),
+             report_count((size_t)r->K, "step", b, sizeof b), r->site, r->K, L,
+             r->horizon_asked);
+    return 1;
+}
+
 static int check_options(const gt_model *m, size_t steps, const gt_report_options *o,
                          gt_error *e)
 {
@@ -716,18 +733,6 @@ static int check_options(const gt_model *m, size_t steps, const gt_report_option
     if (o->horizon < 0 || o->horizon > INT32_MAX)
         return gt_fail(e, GT_EINPUT, "--horizon %ld: a horizon is 1 to %ld steps", o->horizon,
                        (long)INT32_MAX);
-    if (o->horizon > after_site(o->window_len)) { /* never cut short without a word */
-        long L = o->window_len;
-        while (after_site(L) < o->horizon)
-            L++;
-        char a[48], b[48];
-        return gt_fail(e, GT_EINPUT,
-                       "--horizon %ld: a window of %s holds %s after its edit (at step %ld); "
-                       "--window-len %ld or more holds %ld", o->horizon,
-                       report_count((size_t)o->window_len, model_step_noun(m), a, sizeof a),
-                       report_count((size_t)after_site(o->window_len), "step", b, sizeof b),
-                       o->window_len / 4, L, o->horizon);
-    }
     if (steps == 0)
         return gt_fail(e, GT_EINPUT, "report: the text has no steps");
     return GT_OK;
@@ -749,8 +754,8 @@ static void plan(shared *sh, gt_report *r, const gt_model *m, const uint16_t *to
     sh->nwin = chunks < (size_t)o->windows ? chunks : (size_t)o->windows;
     sh->nfull = steps / sh->L < sh->nwin ? steps / sh->L : sh->nwin;
     sh->site = (int)(sh->L / 4);
-    const long fits = after_site((long)sh->L); /* a horizon asked for fits (check_options) */
-    sh->K = (int)(o->horizon ? o->horizon : REPORT_HORIZON < fits ? REPORT_HORIZON : fits);
+    const long fits = after_site((long)sh->L), want = o->horizon ? o->horizon : REPORT_HORIZON;
+    sh->K = (int)(want < fits ? want : fits); /* SPEC: K = min(horizon, L - s - 1) */
     sh->reps = m->vocab - 1;
     sh->ngates = model_sigmoid_gates(m, sh->blocks);
     r->m = m;
@@ -767,6 +772,7 @@ static void plan(shared *sh, gt_report *r, const gt_model *m, const uint16_t *to
     }
     r->site = sh->site;
     r->K = sh->K;
+    r->horizon_asked = o->horizon;
     for (int i = 0; i < REPORT_MAX_K; i++)
         if (report_ks[i] <= sh->K)
             r->k[r->nk++] = report_ks[i];

@@ -46,7 +46,8 @@ static int shifted_report(gt_report *r, const gt_session_model *ms, const gt_rep
     iv_shift(&iv, o->layer, -1, d);
     iv_describe(&iv, what, n);
     if (!(rc = iv_apply(&m, ms->base, &iv, e))) {
-        rc = report_compute(r, &m, t->tok, t->steps, o, e);
+        if (!(rc = report_compute(r, &m, t->tok, t->steps, o, e)))
+            cli_report_note(r);
         iv_model_free(&m);
     }
     iv_free(&iv);

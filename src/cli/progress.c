@@ -1,4 +1,4 @@
-/* The progress line of a long computation (cli.h). */
+/* The progress line of a long computation, and what it says of its options (cli.h). */
 #include "config.h"
 
 #include <stdio.h>
@@ -36,6 +36,16 @@ void cli_progress_end(const cli_progress *p)
 {
     if (p->shown)
         fputs("\r\033[K", stderr);
+}
+
+void cli_report_note(const gt_report *r)
+{
+    static int said;
+    char note[256];
+    if (!said && report_horizon_note(r, note, sizeof note)) {
+        fprintf(stderr, "gatetui: %s\n", note);
+        said = 1;
+    }
 }
 
 void cli_report_options(const cli *c, gt_report_options *o, cli_progress *p)

@@ -104,12 +104,18 @@ check $? "--window-len 99999999999: refused, saying the range (exit $st)"
 st=$?
 [ $st -eq 2 ] && grep -q -- "--horizon 2147483648: a horizon is 1 to 2147483647 steps" "$work/err"
 check $? "--horizon 2147483648: refused, saying the range (exit $st)"
-# a horizon past what a window holds after its edit: refused, never cut short silently
-"$bin" --report --horizon 256 "$model" "$text" >/dev/null 2>"$work/err"
+# a horizon past what a window holds after its edit: K = min(horizon, L - s - 1) (SPEC 6),
+# never cut short silently: one line says so
+"$bin" --report --json --horizon 256 "$model" "$text" >"$work/out" 2>"$work/err"
 st=$?
-[ $st -eq 2 ] && [ "$(grep -vc "not in the vocabulary skipped" "$work/err")" -eq 1 ] &&
-    grep -q -- "--horizon 256: a window of 128 characters holds 95 steps after its edit (at step 32); --window-len 342 or more holds 256" "$work/err"
-check $? "--horizon 256 with windows of 128: refused, naming the 95 steps a window holds and the length that holds 256 (exit $st)"
+[ $st -eq 0 ] && [ "$(grep -vc "not in the vocabulary skipped" "$work/err")" -eq 1 ] &&
+    grep -q -- "^gatetui: --horizon 256: a window of 128 characters holds 95 steps after its edit (at step 32), so the horizon is 95; --window-len 342 or more holds 256$" "$work/err" &&
+    grep -q '"horizon": 95' "$work/out"
+check $? "--horizon 256 with windows of 128: the horizon is 95, said in one line naming the length that holds 256 (exit $st)"
+"$bin" --report --horizon 95 "$model" "$text" >/dev/null 2>"$work/err"
+st=$?
+[ $st -eq 0 ] && ! grep -q -- "--horizon" "$work/err"
+check $? "--horizon 95 with windows of 128: nothing said (exit $st)"
 "$bin" --report --json --horizon 256 --window-len 342 --windows 2 "$model" "$text" 2>/dev/null |
     grep -q '"horizon": 256'
 check $? "--horizon 256 with --window-len 342: the report's horizon is 256"
