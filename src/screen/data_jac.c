@@ -63,30 +63,36 @@ static double now_ms(void)
     return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
 }
 
-/* The computation's thread: J from the state and tokens start() read. */
+/* The computation's thread: J from the state and tokens start() read, its buffers made
+ * first for a layer they were not made for (some megabytes, each page cleared as it is
+ * first touched: tens of milliseconds the screen does not wait for). */
 static void *run(void *arg)
 {
     gt_data_jac *jv = arg;
-    jv->run_rc = jacobian_run(&jv->j, jv->h0, jv->c0, jv->tok, jv->run_K, &jv->run_e);
+    jv->run_rc = GT_OK;
+    if (jv->j_layer != jv->run_layer) {
+        if (jv->j_layer >= 0)
+            jacobian_free(&jv->j);
+        jv->j_layer = -1;
+        jv->run_rc = jacobian_init(&jv->j, jv->m, jv->run_layer, DATA_JAC_KMAX, jv->threads,
+                                   &jv->run_e);
+        if (!jv->run_rc) {
+            jv->j_layer = jv->run_layer;
+            jv->j.stop = &jv->stop;
+        }
+    }
+    if (!jv->run_rc)
+        jv->run_rc = jacobian_run(&jv->j, jv->h0, jv->c0, jv->tok, jv->run_K, &jv->run_e);
     atomic_store_explicit(&jv->done, 1, memory_order_release);
     return NULL;
 }
 
 /* J at step t of layer, K = min(horizon, t) lags: the state at T - K and the tokens read
- * here, the products on a thread of their own (GT_OK when it started, or when K = 0: done). */
+ * here, the buffers and the products on a thread of their own (GT_OK when it started, or
+ * when K = 0: done). */
 static int start(gt_data_jac *jv, gt_trace *tr, int layer, size_t t, gt_error *e)
 {
     const int K = t < (size_t)jv->horizon ? (int)t : jv->horizon;
-    if (jv->j_layer != layer) {
-        if (jv->j_layer >= 0)
-            jacobian_free(&jv->j);
-        jv->j_layer = -1;
-        int rc = jacobian_init(&jv->j, jv->m, layer, DATA_JAC_KMAX, jv->threads, e);
-        if (rc)
-            return rc;
-        jv->j_layer = layer;
-        jv->j.stop = &jv->stop;
-    }
     jv->run_step = t;
     jv->run_layer = layer;
     jv->run_K = K;
