@@ -10,6 +10,28 @@
 
 static void stop_run(gt_data_jac *jv);
 
+/* The fork fence of the buffers made on the computation's thread (doc/architecture.md,
+ * "Forks"): a fork waits while a thread makes them (an allocator's lock held at the fork
+ * would stay held in the child, AddressSanitizer's among them), so a child never starts
+ * inside jacobian_init; the products after it allocate nothing. */
+static pthread_mutex_t making = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t making_once = PTHREAD_ONCE_INIT;
+
+static void making_lock(void)
+{
+    pthread_mutex_lock(&making);
+}
+
+static void making_unlock(void)
+{
+    pthread_mutex_unlock(&making);
+}
+
+static void making_install(void)
+{
+    pthread_atfork(making_lock, making_unlock, making_unlock);
+}
+
 int data_jac_init(gt_data_jac *jv, const gt_model *m, gt_error *e)
 {
     memset(jv, 0, sizeof *jv);
@@ -65,12 +87,14 @@ static double now_ms(void)
 
 /* The computation's thread: J from the state and tokens start() read, its buffers made
  * first for a layer they were not made for (some megabytes, each page cleared as it is
- * first touched: tens of milliseconds the screen does not wait for). */
+ * first touched: up to tens of milliseconds the screen does not wait for, unless it forks
+ * meanwhile). */
 static void *run(void *arg)
 {
     gt_data_jac *jv = arg;
     jv->run_rc = GT_OK;
     if (jv->j_layer != jv->run_layer) {
+        making_lock();
         if (jv->j_layer >= 0)
             jacobian_free(&jv->j);
         jv->j_layer = -1;
@@ -80,6 +104,7 @@ static void *run(void *arg)
             jv->j_layer = jv->run_layer;
             jv->j.stop = &jv->stop;
         }
+        making_unlock();
     }
     if (!jv->run_rc)
         jv->run_rc = jacobian_run(&jv->j, jv->h0, jv->c0, jv->tok, jv->run_K, &jv->run_e);
@@ -93,6 +118,7 @@ static void *run(void *arg)
 static int start(gt_data_jac *jv, gt_trace *tr, int layer, size_t t, gt_error *e)
 {
     const int K = t < (size_t)jv->horizon ? (int)t : jv->horizon;
+    pthread_once(&making_once, making_install);
     jv->run_step = t;
     jv->run_layer = layer;
     jv->run_K = K;

@@ -481,8 +481,10 @@ static void derivative_prepare(gt_view *v)
 {
     gt_derivative_data *d = sheet_derivative_data(v);
     d->jac.threads = d->eig.threads = v->threads;
-    data_jac_update(&d->jac, v->tr, v->layer, v->t, v->unit, sheet_derivative_ui(v)->K);
+    /* the children first: forked before the Jacobian's thread makes its buffers, they do
+       not wait for it (data_jac.c) */
     data_eig_want(&d->eig, v->tr, v->layer, v->t);
+    data_jac_update(&d->jac, v->tr, v->layer, v->t, v->unit, sheet_derivative_ui(v)->K);
 }
 
 static int derivative_tick(gt_view *v)

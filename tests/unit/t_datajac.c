@@ -1,0 +1,123 @@
+/* The derivative sheet's Jacobian made on its own thread (src/screen/data_jac.c; doc/
+ * architecture.md, "Forks"): on the sample LSTM at step 40 of kjv-valid.txt, 30 times its
+ * buffers made anew on the computation's thread while the test forks at once, as the
+ * sheet's children are forked: each child allocates on two threads and ends (a fork that
+ * came while the thread held an allocator's lock would leave that lock held in the child,
+ * whose allocations would wait for ever: the fence makes the fork wait for the buffers);
+ * each computation ends with the same lags as the first. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gatetui/model.h"
+#include "gatetui/text.h"
+#include "gatetui/trace.h"
+#include "screen/data_jac.h"
+#include "../lib/tap.h"
+
+#define ROUNDS 30
+
+/* a child's allocations on two threads, as the screen's computations in a child make */
+static void *churn(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 2000; i++) {
+        void *p = malloc((size_t)(16 + (i % 64) * 48));
+        if (!p)
+            break;
+        memset(p, i, 16);
+        free(p);
+    }
+    return NULL;
+}
+
+/* Forks a child that allocates on two threads; 1 when it ended well within a minute. */
+static int fork_churn(void)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        pthread_t th[2];
+        int n = 0;
+        for (int k = 0; k < 2; k++)
+            n += pthread_create(&th[k], NULL, churn, NULL) == 0;
+        for (int k = 0; k < n; k++)
+            pthread_join(th[k], NULL);
+        _exit(n == 2 ? 0 : 3);
+    }
+    if (pid < 0)
+        return 0;
+    struct timespec ts = {0, 2000000};
+    int st = 0, waited = 0;
+    while (waitpid(pid, &st, WNOHANG) == 0 && waited++ < 30000)
+        nanosleep(&ts, NULL);
+    if (waited > 30000) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &st, 0);
+        return 0;
+    }
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* Ticks until the computation is collected (a minute at most); 1 when it is. */
+static int collect(gt_data_jac *jv)
+{
+    struct timespec ts = {0, 1000000};
+    for (int waited = 0; waited < 60000; waited++) {
+        if (data_jac_tick(jv))
+            return 1;
+        nanosleep(&ts, NULL);
+    }
+    return 0;
+}
+
+int main(void)
+{
+    const char *top = getenv("top_srcdir");
+    char mp[1024], tp[1024];
+    snprintf(mp, sizeof mp, "%s/samples/kjv-lstm.bin", top ? top : ".");
+    snprintf(tp, sizeof tp, "%s/samples/kjv-valid.txt", top ? top : ".");
+    gt_model m;
+    gt_text t;
+    gt_error e = {0};
+    gt_trace *tr = NULL;
+    gt_data_jac jv;
+    if (model_load(&m, mp, NULL, &e) || text_load(&t, tp, &m, &e) ||
+        trace_open(&tr, &m, &t, NULL, &e) || data_jac_init(&jv, &m, &e)) {
+        tap_ok(0, "the sample LSTM, its text, its trace: %s", e.msg);
+        printf("1..%d\n", tap_n);
+        return 1;
+    }
+    int children = 0, computed = 0, same = 0;
+    double first[32 * 3];
+    for (int r = 0; r < ROUNDS; r++) {
+        data_jac_model_changed(&jv); /* its buffers gone: made again on the thread */
+        data_jac_update(&jv, tr, 0, 40, 7, 32);
+        children += fork_churn();
+        if (!collect(&jv) || !jv.valid || jv.K != 32)
+            continue;
+        computed++;
+        int eq = 1;
+        for (int k = 0; k < 32; k++) {
+            const double v[3] = {jv.lag[k].diag, jv.lag[k].row, jv.lag[k].frob};
+            if (r == 0)
+                memcpy(first + 3 * k, v, sizeof v);
+            eq = eq && !memcmp(first + 3 * k, v, sizeof v);
+        }
+        same += eq;
+    }
+    tap_ok(children == ROUNDS, "%d of %d children forked as the thread made its buffers ended",
+           children, ROUNDS);
+    tap_ok(computed == ROUNDS && same == ROUNDS,
+           "%d of %d computations ended, %d with the first's 32 lags", computed, ROUNDS, same);
+    data_jac_free(&jv);
+    trace_close(tr);
+    text_free(&t);
+    model_free(&m);
+    printf("1..%d\n", tap_n);
+    return tap_failed ? 1 : 0;
+}
