@@ -1,6 +1,7 @@
 /* The derivative sheet's Jacobian (see data_jac.h). */
 #include "config.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,8 +94,11 @@ static void *run(void *arg)
 {
     gt_data_jac *jv = arg;
     jv->run_rc = GT_OK;
-    if (jv->j_layer != jv->run_layer) {
+    const int make = jv->j_layer != jv->run_layer;
+    if (make)
         making_lock();
+    atomic_store_explicit(&jv->started, 1, memory_order_release);
+    if (make) {
         if (jv->j_layer >= 0)
             jacobian_free(&jv->j);
         jv->j_layer = -1;
@@ -136,8 +140,13 @@ static int start(gt_data_jac *jv, gt_trace *tr, int layer, size_t t, gt_error *e
     trace_read(tr, t - (size_t)K, (size_t)K + 1, jv->tok); /* T - K .. T, as edited */
     atomic_store(&jv->done, 0);
     atomic_store(&jv->stop, 0);
+    atomic_store(&jv->started, 0);
     if (pthread_create(&jv->th, NULL, run, jv) != 0)
         return gt_fail(e, GT_EFAIL, "the derivative: no thread to compute it on");
+    /* until the thread has started: a fork while a thread starts (the sanitizer's allocator
+       busy for it) or makes its buffers would leave the child waiting for ever */
+    while (!atomic_load_explicit(&jv->started, memory_order_acquire))
+        sched_yield();
     jv->computing = 2; /* 2: a thread to join */
     return GT_OK;
 }

@@ -54,6 +54,8 @@ typedef struct gt_data_jac {
     gt_error run_e;
     pthread_t th;
     atomic_int done;
+    atomic_int started; /* the thread is past its start (and holds the fork fence when it
+                           makes buffers): start() waits for it */
     atomic_int stop;    /* the Jacobian's stop flag: a computation no longer wanted ends soon */
 } gt_data_jac;
 

@@ -1,10 +1,13 @@
 /* The derivative sheet's Jacobian made on its own thread (src/screen/data_jac.c; doc/
  * architecture.md, "Forks"): on the sample LSTM at step 40 of kjv-valid.txt, 30 times its
- * buffers made anew on the computation's thread while the test forks at once, as the
- * sheet's children are forked: each child allocates on two threads and ends (a fork that
- * came while the thread held an allocator's lock would leave that lock held in the child,
- * whose allocations would wait for ever: the fence makes the fork wait for the buffers);
- * each computation ends with the same lags as the first. */
+ * buffers made anew on the computation's thread while the test forks at once, as a key's
+ * children may be forked: each child allocates on two threads and ends within a minute. A
+ * fork that came while the thread started or made its buffers, an allocator's lock held,
+ * would leave that lock held in the child, whose allocations would wait for ever: seen with
+ * AddressSanitizer's allocator (3 children of 8 without the wait below; glibc's takes its
+ * own locks around a fork), so data_jac_update returns once the thread has started, and a
+ * fork waits while the thread makes its buffers. Each computation ends with the first one's
+ * lags. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -96,7 +99,7 @@ int main(void)
     double first[32 * 3];
     for (int r = 0; r < ROUNDS; r++) {
         data_jac_model_changed(&jv); /* its buffers gone: made again on the thread */
-        data_jac_update(&jv, tr, 0, 40, 7, 32);
+        data_jac_update(&jv, tr, 0, 40, 7, 32); /* returns once its thread has started */
         children += fork_churn();
         if (!collect(&jv) || !jv.valid || jv.K != 32)
             continue;
