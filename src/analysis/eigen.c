@@ -199,10 +199,10 @@ static int square_rows(void *ctx, void *state, size_t i, gt_error *e)
     return GT_OK;
 }
 
-/* P = (A / s)^EIGEN_POWER with s A's largest row sum of moduli (so that no entry of P
- * exceeds 1), into P, T its scratch (both n x n); -1 when s is 0 or not finite. The BLAS
- * is on one thread. */
-static int power(const double *A, int n, int threads, double *P, double *T)
+/* (A / s)^EIGEN_POWER with s A's largest row sum of moduli (so that no entry of it
+ * exceeds 1), in P or T (both n x n): which, or NULL when s is 0 or not finite. The BLAS is
+ * on one thread. */
+static const double *power(const double *A, int n, int threads, double *P, double *T)
 {
     const size_t N = (size_t)n;
     double s = 0;
@@ -213,7 +213,7 @@ static int power(const double *A, int n, int threads, double *P, double *T)
         s = r > s || isnan(r) ? r : s;
     }
     if (!(s > 0) || !isfinite(s))
-        return -1;
+        return NULL;
     for (size_t i = 0; i < N * N; i++)
         P[i] = A[i] / s;
     const size_t blocks = (N + EIGEN_ROWS - 1) / EIGEN_ROWS;
@@ -223,10 +223,12 @@ static int power(const double *A, int n, int threads, double *P, double *T)
                            .ctx = &q, .run = square_rows};
         gt_error e;
         if (jobs_run(&j, NULL, &e))
-            return -1;
-        memcpy(P, T, N * N * sizeof *P);
+            return NULL;
+        double *t = P; /* the square is the next one's P */
+        P = T;
+        T = t;
     }
-    return 0;
+    return P;
 }
 
 /* ARPACK's iteration with P's products (y = P x), at most `budget` of them, then the Schur
@@ -312,8 +314,8 @@ int eigen_span(const double *A, int n, const double *Q, int c, double *r, double
 }
 
 /* 1 when the ordered values' residuals hold them: each of the first k within
- * EIGEN_PAIR_TOL, every one of the c within EIGEN_MIX_TOL (not so where two of A's eigenvalues have one
- * power, lambda and -lambda: Q then mixes them). */
+ * EIGEN_PAIR_TOL, every one of the c within EIGEN_MIX_TOL (not so where two of A's
+ * eigenvalues have one power, lambda and -lambda: Q then mixes them). */
 static int residuals_hold(const double *res, int c, int k)
 {
     for (int i = 0; i < c; i++)
@@ -371,7 +373,8 @@ int eigen_top(const double *A, int n, int k, long budget, int threads, double *w
         return gt_fail(e, GT_EFAIL, "out of memory for the eigenvalues");
     /* the BLAS on one thread: the squarings share their blocks among gatetui's threads */
     const int was = blas_threads(1);
-    int found = power(A, n, threads, a.P, a.T) ? -1 : arnoldi_run(&a, a.P, budget);
+    const double *P = power(A, n, threads, a.P, a.T);
+    int found = P ? arnoldi_run(&a, P, budget) : -1;
     int settled = 0;
     if (found > 0 && eigen_span(A, n, a.v, found, a.R, a.wr, a.wi, a.res) == 0 &&
         residuals_hold(a.res, found, k))

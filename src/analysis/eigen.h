@@ -1,10 +1,11 @@
 /* The eigenvalues of a dense real matrix (doc/measures.md, "The eigenvalues at a step"):
  * all of them by LAPACK's dgeev, or the k of largest modulus by ARPACK's implicitly
  * restarted Arnoldi method (dnaupd, dneupd, which = "LM") from products of a power of the
- * matrix with vectors, then the matrix's own in the span ARPACK found; both in one order: by modulus, largest first; moduli within EIGEN_TIE times the
- * largest of them of each other are tied, and a tie is ordered by the imaginary part,
- * largest first (a conjugate pair: + before -), then by the real part, largest first. The
- * k largest are the first k of that order, whichever side of the cut a tie falls. */
+ * matrix with vectors, then the matrix's own in the span ARPACK found; both in one order:
+ * by modulus, largest first; moduli within EIGEN_TIE times the largest of them of each
+ * other are tied, and a tie is ordered by the imaginary part, largest first (a conjugate
+ * pair: + before -), then by the real part, largest first. The k largest are the first k
+ * of that order, whichever side of the cut a tie falls. */
 #ifndef GATETUI_ANALYSIS_EIGEN_H
 #define GATETUI_ANALYSIS_EIGEN_H
 

@@ -316,7 +316,7 @@ static void random_cases(void)
 }
 
 /* ARPACK given too few products (its first basis and one restart: about 2 EIGEN_NCV
- * (K + EIGEN_EXTRA) of them, where these need more than 400): LAPACK's first K, said so. */
+ * (K + EIGEN_EXTRA) of them, where these need more than 200): LAPACK's first K, said so. */
 static void short_budget(const double *A, int n, const char *what)
 {
     double *B = malloc((size_t)n * (size_t)n * sizeof *B);
@@ -325,7 +325,8 @@ static void short_budget(const double *A, int n, const char *what)
     memcpy(B, A, (size_t)n * (size_t)n * sizeof *B);
     eigen_how how;
     gt_error e;
-    int ok = eigen_top(A, n, K, 3 * K, 0, ar, ai, &how, &e) == GT_OK && eigen_all(B, n, lr, li, &e) == GT_OK;
+    int ok = eigen_top(A, n, K, 3 * K, 0, ar, ai, &how, &e) == GT_OK &&
+             eigen_all(B, n, lr, li, &e) == GT_OK;
     const long most = 2 * EIGEN_NCV * (K + EIGEN_EXTRA);
     ok = ok && how.by == EIGEN_BY_LAPACK && how.products <= most;
     for (int i = 0; ok && i < K; i++)
