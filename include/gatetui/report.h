@@ -35,8 +35,8 @@ typedef struct gt_report_options {
     long windows;       /* N, default REPORT_WINDOWS */
     long window_len;    /* L, default REPORT_WINDOW_LEN (at least 2) */
     long horizon;       /* 0: REPORT_HORIZON; K > 0: K; either, fewer when a window holds
-                         * fewer steps after its edit (SPEC: K = min(horizon, L - s - 1);
-                         * report_horizon_note says so) */
+                         * fewer steps after its edit (K = min(horizon, L - s - 1): doc/
+                         * usage.md, "--report"; report_horizon_note says so) */
     int threads;        /* 0: one per online processor */
     /* Called from the calling thread now and then with the fraction done (0..1). */
     void (*progress)(void *ctx, double done);

@@ -755,7 +755,7 @@ static void plan(shared *sh, gt_report *r, const gt_model *m, const uint16_t *to
     sh->nfull = steps / sh->L < sh->nwin ? steps / sh->L : sh->nwin;
     sh->site = (int)(sh->L / 4);
     const long fits = after_site((long)sh->L), want = o->horizon ? o->horizon : REPORT_HORIZON;
-    sh->K = (int)(want < fits ? want : fits); /* SPEC: K = min(horizon, L - s - 1) */
+    sh->K = (int)(want < fits ? want : fits); /* doc/usage.md, "--report": --horizon K */
     sh->reps = m->vocab - 1;
     sh->ngates = model_sigmoid_gates(m, sh->blocks);
     r->m = m;

@@ -104,7 +104,7 @@ check $? "--window-len 99999999999: refused, saying the range (exit $st)"
 st=$?
 [ $st -eq 2 ] && grep -q -- "--horizon 2147483648: a horizon is 1 to 2147483647 steps" "$work/err"
 check $? "--horizon 2147483648: refused, saying the range (exit $st)"
-# a horizon past what a window holds after its edit: K = min(horizon, L - s - 1) (SPEC 6),
+# a horizon past what a window holds after its edit: K = min(horizon, L - s - 1) (doc/usage.md),
 # never cut short silently: one line says so
 "$bin" --report --json --horizon 256 "$model" "$text" >"$work/out" 2>"$work/err"
 st=$?

@@ -8,63 +8,19 @@
  * own locks around a fork), so data_jac_update returns once the thread has started, and a
  * fork waits while the thread makes its buffers. Each computation ends with the first one's
  * lags. */
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "gatetui/model.h"
 #include "gatetui/text.h"
 #include "gatetui/trace.h"
 #include "screen/data_jac.h"
+#include "../lib/forkchurn.h"
 #include "../lib/tap.h"
 
 #define ROUNDS 30
-
-/* a child's allocations on two threads, as the screen's computations in a child make */
-static void *churn(void *arg)
-{
-    (void)arg;
-    for (int i = 0; i < 2000; i++) {
-        void *p = malloc((size_t)(16 + (i % 64) * 48));
-        if (!p)
-            break;
-        memset(p, i, 16);
-        free(p);
-    }
-    return NULL;
-}
-
-/* Forks a child that allocates on two threads; 1 when it ended well within a minute. */
-static int fork_churn(void)
-{
-    pid_t pid = fork();
-    if (pid == 0) {
-        pthread_t th[2];
-        int n = 0;
-        for (int k = 0; k < 2; k++)
-            n += pthread_create(&th[k], NULL, churn, NULL) == 0;
-        for (int k = 0; k < n; k++)
-            pthread_join(th[k], NULL);
-        _exit(n == 2 ? 0 : 3);
-    }
-    if (pid < 0)
-        return 0;
-    struct timespec ts = {0, 2000000};
-    int st = 0, waited = 0;
-    while (waitpid(pid, &st, WNOHANG) == 0 && waited++ < 30000)
-        nanosleep(&ts, NULL);
-    if (waited > 30000) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &st, 0);
-        return 0;
-    }
-    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
-}
 
 /* Ticks until the computation is collected (a minute at most); 1 when it is. */
 static int collect(gt_data_jac *jv)
@@ -100,7 +56,7 @@ int main(void)
     for (int r = 0; r < ROUNDS; r++) {
         data_jac_model_changed(&jv); /* its buffers gone: made again on the thread */
         data_jac_update(&jv, tr, 0, 40, 7, 32); /* returns once its thread has started */
-        children += fork_churn();
+        children += forkchurn();
         if (!collect(&jv) || !jv.valid || jv.K != 32)
             continue;
         computed++;

@@ -19,6 +19,7 @@
 #include "gatetui/text.h"
 #include "gatetui/trace.h"
 #include "../lib/stwrite.h"
+#include "../lib/forkchurn.h"
 #include "../lib/tap.h"
 
 /* 2 ms waits for a background pass: ten minutes, for a slow machine or an emulator */
@@ -339,20 +340,6 @@ static void test_pass(void)
     model_free(&m);
 }
 
-/* a fork's child allocating on two threads, as the screen's computations in a child do */
-static void *churn(void *arg)
-{
-    (void)arg;
-    for (int i = 0; i < 2000; i++) {
-        void *p = malloc((size_t)(16 + (i % 64) * 48));
-        if (!p)
-            break;
-        memset(p, i, 16);
-        free(p);
-    }
-    return NULL;
-}
-
 /* Forks while the background pass runs, switching between one and two threads: each child
  * allocates on two threads and ends (before the pass was held at a fork, a lock its threads
  * held then could stay held in the child, whose allocations then waited for ever: seen under
@@ -370,29 +357,9 @@ static void test_fork(void)
     unsetenv("GATETUI_THREADS");
     trace_pass_start(tr, t.steps, &e);
     int forks = 0, ended = 0;
-    struct timespec ts = {0, 2000000};
     while (trace_pass_running(tr) && forks < 200) {
-        pid_t pid = fork();
-        if (pid == 0) {
-            pthread_t th[2];
-            int n = 0;
-            for (int k = 0; k < 2; k++)
-                n += pthread_create(&th[k], NULL, churn, NULL) == 0;
-            for (int k = 0; k < n; k++)
-                pthread_join(th[k], NULL);
-            _exit(n == 2 ? 0 : 3);
-        }
-        if (pid < 0)
-            break;
+        ended += forkchurn();
         forks++;
-        int st = 0, waited = 0; /* a minute at most: an allocation that waits for ever */
-        while (waitpid(pid, &st, WNOHANG) == 0 && waited++ < 30000)
-            nanosleep(&ts, NULL);
-        if (waited > 30000) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &st, 0);
-        }
-        ended += WIFEXITED(st) && WEXITSTATUS(st) == 0;
     }
     tap_ok(forks > 0 && ended == forks, "fork: %d of %d children forked while the pass ran ended",
            ended, forks);
@@ -406,7 +373,7 @@ static void test_fork(void)
         trace_pass_start(tr, t.steps, &e);
         pid_t pid = fork();
         if (pid == 0)
-            _exit(churn(NULL) == NULL ? 0 : 3);
+            _exit(forkchurn_alloc(NULL) == NULL ? 0 : 3);
         int st = 0;
         ok = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st);
         wait_pass(tr);
