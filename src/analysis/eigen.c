@@ -12,12 +12,15 @@
 #include "compute/blas.h"
 #include "compute/blasthreads.h"
 #include "compute/jobs.h"
+#include "compute/pool.h"
 #include "compute/threads.h"
 #include "eigen.h"
 #include "gatetui/bigmem.h"
 
 /* ARPACK's restarts before it is given up for LAPACK, without a budget (eigen.h) */
 #define EIGEN_RESTARTS 3000
+/* A column with at most this many nonzeros is sparse: the first squaring skips its zeros */
+#define EIGEN_SPARSE 4
 
 /* The first `count` doubles of a and b compared in turn, largest first, NaN last. */
 static int desc(const double *a, const double *b, int count)
@@ -120,12 +123,15 @@ typedef struct arnoldi {
     double *P, *T;   /* [n n] the power and its scratch */
     double *R, *wr, *wi, *res; /* [EIGEN_SPAN_SCRATCH(n, ncv)], [ncv] x 3: eigen_span's */
     a_int *select;
+    int *perm;       /* [n] P's rows and columns are A's perm[0], perm[1], ... (power) */
+    int *nz;         /* [n (EIGEN_SPARSE + 1)] a sparse column's count of nonzeros, rows */
 } arnoldi;
 
 static void arnoldi_free(arnoldi *a)
 {
     free(a->resid);
     free(a->select);
+    free(a->perm);
     free(a->P);
 }
 
@@ -142,12 +148,14 @@ static int arnoldi_init(arnoldi *a, int n, int nev, int ncv)
                        EIGEN_SPAN_SCRATCH(N, C) + 3 * C;
     a->resid = malloc(len * sizeof *a->resid);
     a->select = malloc(C * sizeof *a->select);
+    a->perm = malloc(N * (EIGEN_SPARSE + 2) * sizeof *a->perm);
     a->P = big_zalloc(2 * N * N * sizeof *a->P); /* once per call: huge pages (bigmem.h) */
-    if (!a->resid || !a->select || !a->P) {
+    if (!a->resid || !a->select || !a->perm || !a->P) {
         arnoldi_free(a);
         return -1;
     }
     a->T = a->P + N * N;
+    a->nz = a->perm + N;
     a->v = a->resid + N;
     a->workd = a->v + N * C;
     a->workl = a->workd + 3 * N;
@@ -175,35 +183,96 @@ static pthread_mutex_t arpack_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The power P = (A / s)^EIGEN_POWER that ARPACK works on (eigen.h), by squarings, each
  * split into blocks of rows over threads (the same numbers whatever the threads: each block
- * is one product of the BLAS on one thread). */
+ * is one product of the BLAS on one thread, and its sparse columns' sums in one order). */
 #define EIGEN_ROWS 128 /* a block's rows */
 
 typedef struct square {
     const double *P; /* n x n, row-major */
     double *T;       /* P P */
     int n;
+    int d;           /* P's first d columns are dense; the rest sparse (first squaring) */
+    const int *nz;   /* a sparse column's count then rows, EIGEN_SPARSE + 1 a column */
 } square;
+
+/* Rows r0.. (rows of them) of T = P P where P's columns from d on have at most
+ * EIGEN_SPARSE nonzeros each: with B = P's dense columns (n x d) and S its sparse ones,
+ * T's dense columns are B's rows times its first d rows (one dgemm of rows x d x d) plus
+ * S's nonzeros times P's rows they stand on; T's sparse columns are P times S's few
+ * nonzeros. With d = n, the whole product. */
+static void square_block(const square *q, int r0, int rows)
+{
+    const int n = q->n, d = q->d;
+    const size_t N = (size_t)n;
+    const double one = 1.0, zero = 0.0;
+    const double *P = q->P;
+    double *T = q->T;
+    /* row-major P is P^T column-major: rows r0.. of T's first d columns, column-major, are
+       (P[D,D])^T (P[r0.., D])^T */
+    if (d > 0)
+        dgemm_("N", "N", &d, &rows, &d, &one, P, &n, P + (size_t)r0 * N, &n, &zero,
+               T + (size_t)r0 * N, &n, 1, 1);
+    for (int c = d; c < n; c++) {
+        const int *z = q->nz + (size_t)(c - d) * (EIGEN_SPARSE + 1);
+        for (int t = 1; t <= z[0]; t++) { /* P[r][c] times row c of P's dense part */
+            const int r = z[t];
+            if (r < r0 || r >= r0 + rows)
+                continue;
+            const double a = P[(size_t)r * N + (size_t)c];
+            const double *src = P + (size_t)c * N;
+            double *dst = T + (size_t)r * N;
+            for (int j = 0; j < d; j++)
+                dst[j] += a * src[j];
+        }
+    }
+    for (int i = r0; i < r0 + rows; i++) { /* T[i][c] = sum over P[r][c] != 0 of P[i][r] P[r][c] */
+        const double *row = P + (size_t)i * N;
+        for (int c = d; c < n; c++) {
+            const int *z = q->nz + (size_t)(c - d) * (EIGEN_SPARSE + 1);
+            double sum = 0;
+            for (int t = 1; t <= z[0]; t++)
+                sum += row[z[t]] * P[(size_t)z[t] * N + (size_t)c];
+            T[(size_t)i * N + (size_t)c] = sum;
+        }
+    }
+}
 
 static int square_rows(void *ctx, void *state, size_t i, gt_error *e)
 {
     (void)state;
     (void)e;
     const square *q = ctx;
-    const int n = q->n, r0 = (int)i * EIGEN_ROWS;
-    const int rows = n - r0 < EIGEN_ROWS ? n - r0 : EIGEN_ROWS;
-    const double one = 1.0, zero = 0.0;
-    /* row-major P is P^T column-major: rows r0.. of T = P P are columns r0.. of
-       T^T = P^T P^T */
-    dgemm_("N", "N", &n, &rows, &n, &one, q->P, &n, q->P + (size_t)r0 * (size_t)n, &n, &zero,
-           q->T + (size_t)r0 * (size_t)n, &n, 1, 1);
+    const int r0 = (int)i * EIGEN_ROWS;
+    square_block(q, r0, q->n - r0 < EIGEN_ROWS ? q->n - r0 : EIGEN_ROWS);
     return GT_OK;
 }
 
-/* (A / s)^EIGEN_POWER with s A's largest row sum of moduli (so that no entry of it
- * exceeds 1), in P or T (both n x n): which, or NULL when s is 0 or not finite. The BLAS is
- * on one thread. */
-static const double *power(const double *A, int n, int threads, double *P, double *T)
+/* A's columns in order, the dense ones first then the sparse ones (at most EIGEN_SPARSE
+ * nonzeros: the LSTM's cell's, where dc/dc and dh/dc are diagonal), into perm; count:
+ * scratch of n. Returns how many are dense. */
+static int order_columns(const double *A, int n, int *perm, int *count)
 {
+    const size_t N = (size_t)n;
+    memset(count, 0, N * sizeof *count);
+    for (size_t i = 0; i < N; i++)
+        for (size_t j = 0; j < N; j++)
+            count[j] += A[i * N + j] != 0;
+    int d = 0;
+    for (int j = 0; j < n; j++)
+        if (count[j] > EIGEN_SPARSE)
+            perm[d++] = j;
+    for (int j = 0, at = d; j < n; j++)
+        if (count[j] <= EIGEN_SPARSE)
+            perm[at++] = j;
+    return d;
+}
+
+/* (A / s)^EIGEN_POWER with s A's largest row sum of moduli (so that no entry of it
+ * exceeds 1), its rows and columns in a->perm's order (the dense columns first: the first
+ * squaring skips the sparse ones' zeros), in a->P or a->T: which, or NULL when s is 0 or
+ * not finite. The BLAS is on one thread. */
+static const double *power(arnoldi *a, const double *A, int threads)
+{
+    const int n = a->n;
     const size_t N = (size_t)n;
     double s = 0;
     for (size_t i = 0; i < N; i++) {
@@ -214,11 +283,24 @@ static const double *power(const double *A, int n, int threads, double *P, doubl
     }
     if (!(s > 0) || !isfinite(s))
         return NULL;
-    for (size_t i = 0; i < N * N; i++)
-        P[i] = A[i] / s;
+    const int d = order_columns(A, n, a->perm, a->nz);
+    double *P = a->P, *T = a->T;
+    for (size_t i = 0; i < N; i++) {
+        const double *from = A + (size_t)a->perm[i] * N;
+        for (size_t j = 0; j < N; j++)
+            P[i * N + j] = from[a->perm[j]] / s;
+    }
+    for (int c = d; c < n; c++) /* each sparse column's nonzeros, counted first */
+        a->nz[(size_t)(c - d) * (EIGEN_SPARSE + 1)] = 0;
+    for (size_t r = 0; r < N; r++)
+        for (int c = d; c < n; c++)
+            if (P[r * N + (size_t)c] != 0) {
+                int *z = a->nz + (size_t)(c - d) * (EIGEN_SPARSE + 1);
+                z[++z[0]] = (int)r;
+            }
     const size_t blocks = (N + EIGEN_ROWS - 1) / EIGEN_ROWS;
     for (int m = 1; m < EIGEN_POWER; m *= 2) {
-        square q = {P, T, n};
+        square q = {P, T, n, m == 1 ? d : n, a->nz};
         const gt_jobs j = {.njobs = blocks, .threads = threads_choose(threads, blocks),
                            .ctx = &q, .run = square_rows};
         gt_error e;
@@ -231,13 +313,48 @@ static const double *power(const double *A, int n, int threads, double *P, doubl
     return P;
 }
 
-/* ARPACK's iteration with P's products (y = P x), at most `budget` of them, then the Schur
- * vectors of its converged Ritz values in a->v: how many, or -1 when it failed or ran out
- * of its budget. */
-static int arnoldi_run(arnoldi *a, const double *P, long budget)
+/* ARPACK's products y = P x, split into fixed blocks of rows over a pool's threads (the
+ * same numbers whatever the threads), each thread the same rows every time (kept in its
+ * processor's cache). */
+#define EIGEN_MV_ROWS 64
+
+typedef struct product {
+    const double *P, *x;
+    double *y;
+    int n;
+} product;
+
+static void product_part(void *ctx, int k, int threads)
 {
-    const int n = a->n, one = 1;
+    const product *m = ctx;
+    const int n = m->n, one = 1, blocks = (n + EIGEN_MV_ROWS - 1) / EIGEN_MV_ROWS;
     const double alpha = 1.0, beta = 0.0;
+    for (int b = k; b < blocks; b += threads) {
+        const int r0 = b * EIGEN_MV_ROWS, rows = n - r0 < EIGEN_MV_ROWS ? n - r0 : EIGEN_MV_ROWS;
+        /* P row-major is P^T column-major: its rows r0.. times x are those columns' */
+        dgemv_("T", &n, &rows, &alpha, m->P + (size_t)r0 * (size_t)n, &n, m->x, &one, &beta,
+               m->y + r0, &one, 1);
+    }
+}
+
+/* The c columns of Q (n x c, column-major), whose rows are in perm's order, back in A's:
+ * row i is A's row perm[i]. tmp: scratch of n. */
+static void unpermute(double *Q, int n, int c, const int *perm, double *tmp)
+{
+    for (int j = 0; j < c; j++) {
+        double *q = Q + (size_t)j * (size_t)n;
+        for (int i = 0; i < n; i++)
+            tmp[perm[i]] = q[i];
+        memcpy(q, tmp, (size_t)n * sizeof *q);
+    }
+}
+
+/* ARPACK's iteration with P's products (y = P x, on pool's threads; pool may be NULL), at
+ * most `budget` of them, then the Schur vectors of its converged Ritz values in a->v: how
+ * many, or -1 when it failed or ran out of its budget. */
+static int arnoldi_run(arnoldi *a, const double *P, long budget, gt_pool *pool)
+{
+    const int n = a->n;
     a_int iparam[11] = {0}, ipntr[14] = {0}, ido = 0, info = 1; /* info 1: resid given */
     iparam[0] = 1; /* exact shifts */
     /* restarts: the first factorization takes ncv products, each restart ncv - nev more */
@@ -250,9 +367,8 @@ static int arnoldi_run(arnoldi *a, const double *P, long budget)
                  a->workd, a->workl, a->lworkl, &info);
         if (ido != 1 && ido != -1)
             break;
-        /* P row-major is P^T column-major: y = P x is its transpose's product */
-        dgemv_("T", &n, &n, &alpha, P, &n, a->workd + ipntr[0] - 1, &one, &beta,
-               a->workd + ipntr[1] - 1, &one, 1);
+        product m = {P, a->workd + ipntr[0] - 1, a->workd + ipntr[1] - 1, n};
+        pool_run(pool, product_part, &m);
     }
     int found = -1;
     a->products = iparam[8];
@@ -373,8 +489,16 @@ int eigen_top(const double *A, int n, int k, long budget, int threads, double *w
         return gt_fail(e, GT_EFAIL, "out of memory for the eigenvalues");
     /* the BLAS on one thread: the squarings share their blocks among gatetui's threads */
     const int was = blas_threads(1);
-    const double *P = power(A, n, threads, a.P, a.T);
-    int found = P ? arnoldi_run(&a, P, budget) : -1;
+    const double *P = power(&a, A, threads);
+    int found = -1;
+    if (P) {
+        const int mv = threads_choose(threads, (size_t)(n + EIGEN_MV_ROWS - 1) / EIGEN_MV_ROWS);
+        gt_pool *pool = pool_start(mv); /* NULL for one thread: then on this one */
+        found = arnoldi_run(&a, P, budget, pool);
+        pool_stop(pool);
+    }
+    if (found > 0)
+        unpermute(a.v, n, found, a.perm, a.workd);
     int settled = 0;
     if (found > 0 && eigen_span(A, n, a.v, found, a.R, a.wr, a.wi, a.res) == 0 &&
         residuals_hold(a.res, found, k))

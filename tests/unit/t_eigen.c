@@ -6,7 +6,8 @@
  * matrices made with known eigenvalues S D S^-1 (S not orthogonal): complex pairs, a pair
  * split by the cut, four distinct eigenvalues of one modulus across the cut (the tie's
  * order: the imaginary part, then the real part, largest first), an eigenvalue repeated
- * across the cut; each also against the eigenvalues it was made with. Then the order itself
+ * across the cut; each also against the eigenvalues it was made with; on a matrix with
+ * sparse columns among its dense ones. Then the order itself
  * on values given by hand, and spectrum_top_from against spectrum_from. */
 #include <lapacke.h>
 #include <math.h>
@@ -351,6 +352,50 @@ static void same_threads(const double *A, int n, const char *what)
            h1.products);
 }
 
+/* Matrices whose columns are partly sparse, as the LSTM's are (its cell's columns: dc/dc
+ * and dh/dc diagonal), which the first squaring skips the zeros of: [X D1; Y D2] with D1,
+ * D2 diagonal, then a few more columns of 1 to 4 nonzeros and one of none, its rows and
+ * columns shuffled so that the sparse ones stand anywhere; by ARPACK (a sparse column's
+ * product left out makes its values miss the span's check: LAPACK then, which fails), on
+ * one thread and on two. */
+static void sparse_cases(void)
+{
+    const int m = 150, n = 2 * m;
+    const size_t N = (size_t)n;
+    double *B = calloc(N * N, sizeof *B), *A = malloc(N * N * sizeof *A);
+    int *perm = malloc(N * sizeof *perm);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            B[(size_t)i * N + (size_t)j] = 1.5 * gauss() / sqrt((double)n);
+    for (int i = 0; i < m; i++) {
+        const double f = 0.5 + 0.5 * uniform();
+        B[(size_t)i * N + (size_t)(m + i)] = 0.3 * f;           /* dh/dc */
+        B[(size_t)(m + i) * N + (size_t)(m + i)] = f;           /* dc/dc */
+    }
+    for (int j = 0; j < 12; j++) { /* dense columns made sparse: 1 to 4 nonzeros, or none */
+        const int c = 7 * j + 3, keep = j % 5;
+        for (int i = 0; i < n; i++)
+            B[(size_t)i * N + (size_t)c] = 0;
+        for (int t = 0; t < keep; t++)
+            B[(size_t)((37 * (j + 1) + 61 * t) % n) * N + (size_t)c] = gauss();
+    }
+    for (int i = 0; i < n; i++)
+        perm[i] = i;
+    for (int i = n - 1; i > 0; i--) { /* Fisher-Yates */
+        const int j = (int)(uniform() * (i + 1)), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    for (size_t i = 0; i < N; i++)
+        for (size_t j = 0; j < N; j++)
+            A[i * N + j] = B[(size_t)perm[i] * N + (size_t)perm[j]];
+    check(A, n, K, NULL, NULL, 0, 0, "columns partly sparse, shuffled");
+    same_threads(A, n, "columns partly sparse, shuffled");
+    free(perm);
+    free(B);
+    free(A);
+}
+
 static const char *sample(const char *name)
 {
     static char buf[1024];
@@ -417,6 +462,7 @@ int main(void)
     made_cases();
     span_cases();
     random_cases();
+    sparse_cases();
     sample_cases("kjv-lstm.bin");
     sample_cases("kjv-gru.bin");
     sample_cases("kjv-rnn.bin");
