@@ -15,6 +15,7 @@
  * numbers. */
 #include "config.h"
 
+#include <float.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -254,9 +255,16 @@ int dyn_cmp_desc(const void *a, const void *b)
 }
 
 /* Z = Q R in place by Householder reflections (Z becomes Q), diag R made >= 0; adds ln R_ii
- * to sum when sum is set. */
+ * to sum when sum is set. An R_ii within n times the rounding unit of Z's Frobenius norm is
+ * what the product's rounding leaves of a direction J annihilates (more tangents than J has
+ * rank), not a contraction double precision resolves: it is taken as 0, ln R_ii = -inf
+ * (doc/measures.md, "The whole state's dynamics"), whatever the BLAS's order of sums. */
 static int householder(double *Z, size_t n, size_t M, double *tau, double *sum)
 {
+    double norm = 0;
+    for (size_t i = 0; i < n * M; i++)
+        norm += Z[i] * Z[i];
+    const double floor = (double)n * DBL_EPSILON * sqrt(norm);
     if (LAPACKE_dgeqrf(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)M, Z, (lapack_int)n, tau))
         return -1;
     double *sign = tau + M;
@@ -264,7 +272,7 @@ static int householder(double *Z, size_t n, size_t M, double *tau, double *sum)
         const double r = Z[i * n + i];
         sign[i] = r < 0 ? -1.0 : 1.0;
         if (sum)
-            sum[i] += log(fabs(r));
+            sum[i] += fabs(r) <= floor ? -INFINITY : log(fabs(r));
     }
     if (LAPACKE_dorgqr(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)M, (lapack_int)M, Z,
                        (lapack_int)n, tau))
