@@ -24,7 +24,8 @@ typedef struct gt_key {
 typedef enum gt_act {
     ACT_NONE,     /* nothing changed */
     ACT_REDRAW,   /* the view changed */
-    ACT_EXPORT,   /* write the frame on screen to a file */
+    ACT_EXPORT,   /* write the frame to a file once drawn and computed (gt_shared's
+                   * export_wanted) */
     ACT_SESSION,  /* write the session to a file (keys_handle_models does, then redraws) */
     ACT_QUIT,
 } gt_act;

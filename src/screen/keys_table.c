@@ -81,7 +81,7 @@ static const gt_keyline after[] = {
      0, 0, keys_figure, {KB_CHAR('X', 0)}},
     {"F", "a figure of what is shown (the edit's curves; U's units; r's models) to new SVG and CSV files here",
      0, 0, keys_paper, {KB_CHAR('F', 0)}},
-    {"x", "export this frame to a text file", 0, 0, keys_export, {KB_CHAR('x', 0)}},
+    {"x", "export this frame to a text file, once what it shows is computed", 0, 0, keys_export, {KB_CHAR('x', 0)}},
     {"Tab S-Tab", "several models: the next, previous one (same step, edits)", 0, 0, NULL,
      {KB_SYM(K_TAB, 0), KB_SHIFT(K_TAB, 0)}},
     {"Esc", "cancel a prompt or a selection, stop a computation", 0, 0, keys_escape,

@@ -90,6 +90,9 @@ typedef struct gt_shared {
     gt_input input;    /* what the next key is for */
     int help_scroll;   /* the help box's first line shown */
     int quit_asked;    /* q once while edits are not written: q again quits */
+    int export_wanted; /* x: the frame is written once drawn with nothing it shows still
+                        * being computed (the screen's loop); 2: the wait said; Esc: not
+                        * written */
     unsigned edit_gen, written_gen; /* edits, undos and redos so far; as last written (w) */
     gt_undone redo[VIEW_REDO]; /* the edits undone, the last on top; a new edit drops them */
     int nredo;

@@ -289,7 +289,7 @@ static int read_keys(loop *L, int force)
         }
         switch (keys_handle_models(L->ms, &k)) {
         case ACT_QUIT: return 1;
-        case ACT_EXPORT: do_export(L); L->dirty = 1; break;
+        case ACT_EXPORT: L->ms->ui.export_wanted = 1; L->dirty = 1; break;
         case ACT_SESSION:
         case ACT_REDRAW: L->dirty = 1; break;
         case ACT_NONE: break;
@@ -314,6 +314,25 @@ static int run_loop(loop *L, gt_error *e)
             L->dirty = 1;
         if (L->dirty && (rc = draw(L, e)))
             return rc;
+        if (L->ms->ui.export_wanted) { /* x: the frame drawn, once nothing in it computes */
+            gt_view *v = models_view(L->ms);
+            if (!view_busy(v)) { /* drawn again: what came since the last draw in it */
+                if ((rc = draw(L, e)))
+                    return rc;
+                if (!view_busy(v)) { /* (unless preparing it started more) */
+                    L->ms->ui.export_wanted = 0;
+                    do_export(L);
+                    L->dirty = 1;
+                    continue;
+                }
+            }
+            if (L->ms->ui.export_wanted == 1) {
+                L->ms->ui.export_wanted = 2;
+                view_say(v, 0, "x: the frame is written once it is computed (Esc: not written)");
+                L->dirty = 1;
+                continue;
+            }
+        }
         /* a tick a second when idle: a model file changed on disk is said (models_tick) */
         int timeout = models_busy(L->ms) ? 100 : 1000;
         if (L->partial) {

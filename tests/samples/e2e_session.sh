@@ -71,6 +71,26 @@ same_rows "$work/edits.txt" "$work/kjv-valid-step1202-edited.txt" \
 tm send-keys -t gt u u
 wait_for "undid the edit at step 1,200 \(0 left" >/dev/null
 
+# x while the frame is still being computed (an edit near the text's end: its carriers take
+# seconds): written once computed, no placeholder in it; x then Esc: not written
+tm send-keys -t gt g 4 3 0 0 0 Enter
+wait_for "step 43,000 of 0..43,234" >/dev/null
+tm send-keys -t gt e q x
+wait_for "x: the frame is written once it is computed \(Esc: not written\)"
+check $? "x while the edit's carriers are computed: the frame waits for them"
+wait_for "frame written to ./kjv-valid-step43000-edited.txt" >/dev/null
+late="$work/kjv-valid-step43000-edited.txt"
+"$bin" --export "$work/late.txt" --step 43000 --edit 43000:q "$lstm" "$gru" "$text" 2>/dev/null
+! grep -E -q 'computing|waiting' "$late" && grep -q 'carried by #' "$late"
+check $? "the frame x waited for holds the carriers, no placeholder"
+same_rows "$work/late.txt" "$late" "the frame x waited for is --export --edit 43000:q's"
+tm send-keys -t gt u e z x Escape
+wait_for "the frame was not written" >/dev/null && wait_for "carried by #" >/dev/null &&
+    [ ! -e "$work/kjv-valid-step43000-edited-2.txt" ]
+check $? "x then Esc while it waits: the frame is not written, the carriers still computed"
+tm send-keys -t gt u
+wait_for "undid the edit at step 43,000 \(0 left" >/dev/null
+
 # b: two edits on one panel
 tm send-keys -t gt g 1 2 0 0 Enter
 wait_for "step 1,200 of 0..43,234" >/dev/null

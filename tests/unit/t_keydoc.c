@@ -18,7 +18,7 @@
 #include "screen/sheets.h"
 #include "../lib/tap.h"
 
-#define MAXKEYS 256
+#define MAXKEYS 2048
 
 typedef struct keyset {
     char name[MAXKEYS][24];
@@ -72,8 +72,13 @@ static void add(keyset *s, const char *w)
         snprintf(out, sizeof out, "'");
     else
         snprintf(out, sizeof out, "%s", k);
-    if (!has(s, out) && s->n < MAXKEYS)
-        snprintf(s->name[s->n++], sizeof s->name[0], "%s", out);
+    if (has(s, out))
+        return;
+    if (s->n == MAXKEYS) { /* a word left out would be a key found missing */
+        printf("Bail out! more than %d words in a document's keys\n", MAXKEYS);
+        exit(1);
+    }
+    snprintf(s->name[s->n++], sizeof s->name[0], "%s", out);
 }
 
 /* The words of line (separated by spaces and commas) as keys. */
