@@ -87,6 +87,41 @@ for doc in README.md:'## Modes' doc/usage.md:'# Usage'; do
         diff "$out/usage.lines" "$out/doc.lines" | sed 's/^/# /' | head -20
     fi
 done
+# the man page's synopsis, its macros read (.B, .I: the words; .RB, .IR, ...: joined), entry
+# by entry (each ends at .br): every entry that starts with "gatetui" is a line of the usage,
+# and every such line of the usage is an entry
+awk '/^\.SH SYNOPSIS/ { on = 1; next } /^\.SH/ { on = 0 } !on { next }
+    function args(s,   a, n, q, c, i, w) { # the arguments of a macro line, a quoted one kept whole
+        n = 0; q = 0; w = ""
+        for (i = 1; i <= length(s); i++) {
+            c = substr(s, i, 1)
+            if (c == "\"") { q = !q; continue }
+            if (c == " " && !q) { if (w != "") A[++n] = w; w = ""; continue }
+            w = w c
+        }
+        if (w != "") A[++n] = w
+        return n
+    }
+    /^\.br$/ { print line; line = ""; next }
+    {
+        s = $0; sep = " "
+        if (s ~ /^\.(B|I) /) sub(/^\.(B|I) /, "", s)
+        else if (s ~ /^\.(RB|IR|RI|BR|BI|IB) /) {
+            sub(/^\.[A-Z][A-Z] /, "", s); n = args(s); s = ""
+            for (i = 1; i <= n; i++) s = s A[i]
+        }
+        line = line (line == "" ? "" : sep) s
+    }
+    END { if (line != "") print line }' "$top_srcdir/gatetui.1" |
+    sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\&//g' -e 's/  */ /g' -e 's/ *$//' |
+    grep '^gatetui' | sort >"$out/man.lines"
+grep '^gatetui' "$out/usage.lines" | sort >"$out/usage.gatetui"
+if [ -s "$out/man.lines" ] && cmp -s "$out/usage.gatetui" "$out/man.lines"; then
+    ok "gatetui.1's synopsis is the usage, entry for entry ($(wc -l <"$out/man.lines") entries)"
+else
+    notok "gatetui.1's synopsis differs from the usage"
+    diff "$out/usage.gatetui" "$out/man.lines" | sed 's/^/# /' | head -20
+fi
 grep -q '^usage: gatetui \[--layer N\].* MODEL \[MODEL \.\.\.\] TEXT$' "$out/usage.only"
 check $? "the usage's first line is the screen's"
 
