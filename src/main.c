@@ -41,6 +41,10 @@ static int read_env(cli_env *env)
     return GT_OK;
 }
 
+/* Standard error is a terminal (set before the handlers): the line then starts on a line
+ * of its own, after the ^C the terminal echoed or a progress bar's line. */
+static int stderr_tty;
+
 /* Ctrl-C (or SIGTERM, SIGHUP) outside the screen: a line saying so, then the default
  * action at once. Files are only ever written whole (src/screen/export.c), so nothing
  * half-written stays behind. */
@@ -49,6 +53,8 @@ static void on_interrupt(int sig)
     const char *m = sig == SIGINT ? "\ngatetui: interrupted (SIGINT)\n"
                     : sig == SIGTERM ? "\ngatetui: terminated (SIGTERM)\n"
                                      : "\ngatetui: hung up (SIGHUP)\n";
+    if (!stderr_tty)
+        m++; /* one line in a file or a pipe */
     if (write(STDERR_FILENO, m, strlen(m)) < 0) {
         /* nothing more can be done */
     }
@@ -58,6 +64,7 @@ static void on_interrupt(int sig)
 
 static void catch_interrupts(void)
 {
+    stderr_tty = isatty(STDERR_FILENO);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);

@@ -45,7 +45,7 @@ load() {
     st=$?
 }
 says() { grep -q -- "$1" "$work/err" || { sed 's/^/# stderr: /' "$work/err"; return 1; }; }
-oneline() { [ "$(wc -l <"$work/err")" -le 1 ]; }
+oneline() { [ "$(wc -l <"$work/err")" -le 1 ] || { sed "s/^/# stderr: /" "$work/err"; return 1; }; }
 
 # ---- texts ----
 printf 'Heaven \377\376and earth\n' >"$work/invalid.txt"
@@ -155,8 +155,9 @@ interrupt() { # interrupt WHAT CMD...: SIGINT once it has used 1 s of processor 
     gone=$?
     wait $p
     st=$?
-    [ $st -eq 130 ] && [ $gone -eq 0 ] && says "gatetui: interrupted (SIGINT)"
-    check $? "Ctrl-C during $what ends it at once with a message (exit $st)"
+    [ $st -eq 130 ] && [ $gone -eq 0 ] && says "gatetui: interrupted (SIGINT)" &&
+        [ "$(tail -n 1 "$work/err")" = "gatetui: interrupted (SIGINT)" ] && ! grep -q '^$' "$work/err"
+    check $? "Ctrl-C during $what ends it at once with a message, its own line in a file, no blank one (exit $st)"
 }
 interrupt "--report" "$bin" --report --windows 100000 "$sample" "$work/long1.txt"
 interrupt "--dump" "$bin" --dump "$sample" "$work/long1.txt"
