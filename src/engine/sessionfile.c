@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gatetui/fileio.h"
 #include "gatetui/sessionfile.h"
 #include "gatetui/sha256.h"
 
@@ -243,14 +244,48 @@ static int read_options(gt_sessionfile *f, const reader *r, const json_t *opt)
     return rc;
 }
 
+/* The largest session file read: its pinned curves are the largest part, some kilobytes */
+#define SESSIONFILE_MAX ((size_t)64 << 20)
+
+/* The session file's JSON, read as every other file is (a directory, a FIFO, a missing file
+ * refused by name), or NULL with the reason in e. */
+static json_t *load_json(const char *path, gt_error *e)
+{
+    gt_filecopy *fc;
+    char why[sizeof e->msg];
+    int rc = filecopy_open(&fc, path, e);
+    if (rc == GT_OK && filecopy_bytes(fc) > SESSIONFILE_MAX) {
+        gt_fail(e, GT_EINPUT, "--session %s: %llu bytes, more than a session file holds", path,
+                filecopy_bytes(fc));
+        filecopy_free(fc);
+        return NULL;
+    }
+    if (rc == GT_OK)
+        rc = filecopy_read(fc, (size_t)filecopy_bytes(fc), path, e);
+    if (rc) {
+        filecopy_free(fc);
+        snprintf(why, sizeof why, "%s", e->msg); /* "PATH: why" */
+        gt_fail(e, GT_EINPUT, "--session %s", why);
+        return NULL;
+    }
+    size_t n;
+    const unsigned char *data = filecopy_data(fc, &n);
+    json_error_t je;
+    json_t *root = json_loadb((const char *)data, n, JSON_REJECT_DUPLICATES, &je);
+    filecopy_free(fc);
+    if (!root)
+        gt_fail(e, GT_EINPUT, "--session %s: not a gatetui session file: %s (line %d)", path,
+                je.text, je.line);
+    return root;
+}
+
 int sessionfile_read(gt_sessionfile *f, const char *path, gt_error *e)
 {
     memset(f, 0, sizeof *f);
     f->path = path;
-    json_error_t je;
-    f->root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    f->root = load_json(path, e);
     if (!f->root)
-        return gt_fail(e, GT_EINPUT, "--session %s: %s (line %d)", path, je.text, je.line);
+        return GT_EINPUT;
     const reader r = {path, e};
     json_int_t version = 0;
     if (json_unpack(f->root, "{s:I}", "gatetui_session", &version) || version < 1)

@@ -186,6 +186,18 @@ echo '{}' >"$work/empty.json"
 refused "a JSON file that is not a session" "$bin" --export "$work/no.txt" --session "$work/empty.json"
 echo 'nonsense' >"$work/nonsense.json"
 refused "a file that is not JSON" "$bin" --export "$work/no.txt" --session "$work/nonsense.json"
+# the session file itself as any file is: named, and why, in the words of every other file
+mkdir "$work/adir"
+for c in "nonsense.json:not a gatetui session file: .* (line 1)" "adir:is a directory" \
+    "gone.json:cannot open: No such file or directory" "fifo:a pipe (FIFO), not a regular file"; do
+    f=${c%%:*} want=${c#*:}
+    [ "$f" = fifo ] && mkfifo "$work/fifo"
+    said=$("$bin" --export "$work/no.txt" --session "$work/$f" 2>&1 >/dev/null)
+    rc=$?
+    [ $rc -eq 2 ] && printf '%s\n' "$said" | grep -qx "gatetui: --session $work/$f: $want" &&
+        [ ! -e "$work/no.txt" ]
+    check $? "--session $f: exit $rc, one line naming it and why ($said)"
+done
 frame exists --session "$work/a.json"
 refused "--export --session over a file that exists" "$bin" --export "$work/exists.txt" --session "$work/a.json"
 
