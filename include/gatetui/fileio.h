@@ -42,6 +42,10 @@ void filecopy_free(gt_filecopy *m);
 /* 1 when path no longer names the file m was read from as it was (another file, another
  * size or modification time, or none), 0 when it does. */
 int file_changed(const gt_filecopy *m, const char *path);
+/* GT_OK when a new file could be made at path as it stands: none there, its directory one
+ * gatetui may write in; else GT_EINPUT and why (before a long computation whose result
+ * would have nowhere to go). */
+int file_can_create(const char *path, gt_error *e);
 /* Writes data to path, which must not exist (GT_EINPUT, "the file exists; not overwritten",
  * if it does). Interrupting signals wait until the file is whole or gone. */
 int file_write_new(const char *path, const char *data, size_t n, gt_error *e);

@@ -6,9 +6,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "analysis/figure.h"
+#include "gatetui/fileio.h"
 #include "gatetui/finding.h"
 #include "gatetui/pathname.h"
 #include "gatetui/probe.h"
@@ -199,9 +199,9 @@ static int run_html(FILE *out, const gt_model *m, const gt_text *t, size_t n,
     if (from > to)
         return gt_fail(e, GT_EINPUT, "--from %zu is after --to %zu", from, to);
     int to_out = strcmp(o->arg, "-") == 0; /* "-": the page on the standard output */
-    struct stat sb;
-    if (!to_out && lstat(o->arg, &sb) == 0)
-        return gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", o->arg);
+    rc = to_out ? GT_OK : file_can_create(o->arg, e);
+    if (rc)
+        return rc;
     char mname[256], tname[256]; /* the files' names (one model: its base name) */
     path_name_among(mname, sizeof mname, (const char *const *)&m->path, 1, 0);
     path_name_among(tname, sizeof tname, (const char *const *)&t->path, 1, 0);

@@ -253,6 +253,22 @@ static void dir_of(const char *path, char *dir, size_t n)
         snprintf(dir, n, "%.*s", (int)(slash - path), path);
 }
 
+int file_can_create(const char *path, gt_error *e)
+{
+    struct stat sb;
+    if (lstat(path, &sb) == 0)
+        return gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", path);
+    char dir[4096];
+    dir_of(path, dir, sizeof dir);
+    if (stat(dir, &sb) < 0)
+        return gt_fail(e, GT_EINPUT, "%s: cannot create a file: %s", dir, strerror(errno));
+    if (!S_ISDIR(sb.st_mode))
+        return gt_fail(e, GT_EINPUT, "%s: cannot create a file: not a directory", dir);
+    if (access(dir, W_OK | X_OK) < 0)
+        return gt_fail(e, GT_EINPUT, "%s: cannot create a file: %s", dir, strerror(errno));
+    return GT_OK;
+}
+
 int file_write_new(const char *path, const char *data, size_t n, gt_error *e)
 {
     struct stat sb;

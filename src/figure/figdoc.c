@@ -13,6 +13,7 @@
 
 #include "figure/figdoc.h"
 #include "gatetui/fileio.h"
+#include "gatetui/fileio.h"
 
 const char *const fig_kind_words[FIG_KINDS + 1] = {"perturbation", "halflives", "checkpoints",
                                                    "lyapunov", "unit", NULL};
@@ -198,9 +199,10 @@ int fig_check_path(const char *path, gt_error *e)
     if (plot_format_of(path) < 0)
         return gt_fail(e, GT_EINPUT, "--figure %s: the file's name ends in .svg, .pdf or .png "
                        "(the format drawn)", path);
+    int rc = file_can_create(path, e);
+    if (rc)
+        return rc;
     struct stat sb;
-    if (lstat(path, &sb) == 0)
-        return gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", path);
     char csv[4200];
     snprintf(csv, sizeof csv, "%s.csv", path);
     if (lstat(csv, &sb) == 0)

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
+#include "gatetui/fileio.h"
 #include "gatetui/report.h"
 #include "gatetui/utf8.h"
 #include "screen/export.h"
@@ -84,11 +84,8 @@ int export_main(const gt_session *sn, const gt_screen_opts *o, gt_error *e)
     if (!o->state && (o->step < 0 || (size_t)o->step >= t->steps))
         return gt_fail(e, GT_EINPUT, "--step %ld: the text has steps 0-%s", o->step,
                        report_commas(t->steps - 1, last, sizeof last));
-    if (strcmp(o->file, "-") != 0) {
-        struct stat sb;
-        if (lstat(o->file, &sb) == 0)
-            return gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", o->file);
-    }
+    if (strcmp(o->file, "-") != 0 && (rc = file_can_create(o->file, e)))
+        return rc;
     gt_models ms;
     if ((rc = models_open(&ms, sn, o->threads, o->layer,
                           strcmp(nl_langinfo(CODESET), "UTF-8") == 0, e)))

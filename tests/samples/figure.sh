@@ -208,6 +208,19 @@ ln -s nowhere z.svg
 refused "FILE a dangling symbolic link" "$bin" --figure z.svg perturbation "$L" "$T"
 [ ! -e nowhere ] && [ ! -e z.svg.csv ]
 check $? "a dangling link: nothing written through it"
+# a FILE with nowhere to go, refused before anything is computed (exit 2, not the write's
+# exit 1 at the end), its directory named: --figure, --export and --html alike
+echo keep >afile
+for c in "nodir:No such file or directory" "afile:not a directory"; do
+    d=${c%%:*} why=${c#*:}
+    for m in "--figure $d/f.svg perturbation" "--export $d/f.txt --step 5" "--html $d/f.html --unit 3"; do
+        # shellcheck disable=SC2086
+        said=$("$bin" $m "$L" "$T" 2>&1 >/dev/null)
+        rc=$?
+        [ $rc -eq 2 ] && [ "$said" = "gatetui: $d: cannot create a file: $why" ] && [ ! -e nodir ]
+        check $? "${m%% *} into $d/: exit $rc before computing, one line ($said)"
+    done
+done
 refused "FILE .jpg" "$bin" --figure x.jpg perturbation "$L" "$T"
 refused "halflives of a plain RNN" "$bin" --figure r.svg halflives "$R" "$T"
 refused "unit without --unit" "$bin" --figure r.svg unit "$L" "$T"
