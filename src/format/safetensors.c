@@ -45,7 +45,8 @@ int st_outside(const char *path, const char *name, uint64_t end, uint64_t data_s
                gt_error *e)
 {
     return gt_fail(e, GT_EINPUT,
-                   "%s: tensor %s: data_offsets end %llu is outside the file (%llu data bytes)",
+                   "%s: tensor %s: data_offsets end %llu is outside the file (%llu data bytes; "
+                   "truncated?)",
                    path, name, (unsigned long long)end, (unsigned long long)data_size);
 }
 

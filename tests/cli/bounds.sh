@@ -233,7 +233,7 @@ else
 fi
 hlen=$(od -An -tu4 -N4 "$model" | tr -d ' ')
 head -c $((8 + hlen + 10)) "$model" >"$work/cut.safetensors"
-small "a safetensors header that declares more than the file holds" "data_offsets end [0-9]* is outside the file (10 data bytes)" \
+small "a safetensors header that declares more than the file holds" "data_offsets end [0-9]* is outside the file (10 data bytes; truncated?)" \
     "$bin" --report "$work/cut.safetensors" "$text"
 mkfifo "$work/mfifo"
 small "a FIFO as the model (no writer)" "a pipe (FIFO), not a regular file" \
