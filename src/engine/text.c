@@ -229,5 +229,10 @@ void text_skip_summary(const gt_text *t, char *buf, size_t n)
                                   t->skip_count[i]);
     }
     if (t->skip_kinds == TEXT_SKIP_KINDS && k < n)
-        snprintf(buf + k, n - k, ", ...");
+        k += (size_t)snprintf(buf + k, n - k, ", ...");
+    int nul = 0; /* a text has none: a binary file given as the text? */
+    for (int i = 0; i < t->skip_kinds; i++)
+        nul |= t->skip_cp[i] == 0;
+    if (nul && k < n)
+        snprintf(buf + k, n - k, " (NUL characters: is it a text?)");
 }

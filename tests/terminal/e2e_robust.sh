@@ -58,8 +58,12 @@ load "$work/utf16.txt"
 check $? "UTF-16 with a BOM is refused (exit 2) with how to convert it"
 printf 'and\000the\000earth' >"$work/nul.txt"
 load "$work/nul.txt"
-[ $st -eq 0 ] && says "U+0000 x2" && grep -q "and.the.earth" "$work/out"
-check $? "NUL bytes are skipped and named (U+0000)"
+[ $st -eq 0 ] && says "U+0000 x2 (NUL characters: is it a text?)" && grep -q "and.the.earth" "$work/out" && oneline
+check $? "NUL bytes are skipped and named (U+0000), and asked about"
+printf 'the earth\r\nand the heaven\r\n' >"$work/crlf.txt"
+load "$work/crlf.txt"
+! grep -q 'is it a text' "$work/err"
+check $? "a text whose only skipped characters are CRs is not asked about"
 : >"$work/empty.txt"
 load "$work/empty.txt"
 [ $st -eq 2 ] && says "empty.txt: the text is empty"
@@ -115,9 +119,9 @@ else
 fi
 if [ -n "$ro" ]; then
     "$bin" --export "$work/ro/f.txt" --step 1 "$model" "$ftext" 2>"$work/err"
-    [ $? -eq 1 ] && says "cannot create a file: Read-only file system\|Permission denied" &&
+    [ $? -eq 2 ] && says "ro: cannot create a file: Read-only file system\|Permission denied" &&
         [ -z "$(ls -A "$work/ro")" ]
-    check $? "--export into a read-only directory: a message (exit 1), no file"
+    check $? "--export into a read-only directory: refused before anything is computed (exit 2), no file"
 else
     skip "no read-only directory can be made here (bind mount refused)"
 fi
