@@ -43,7 +43,7 @@ static int read_env(cli_env *env)
 
 /* Standard error is a terminal (set before the handlers): the line then starts on a line
  * of its own, after the ^C the terminal echoed or a progress bar's line. */
-static int stderr_tty;
+static volatile sig_atomic_t stderr_tty;
 
 /* Ctrl-C (or SIGTERM, SIGHUP) outside the screen: a line saying so, then the default
  * action at once. Files are only ever written whole (src/screen/export.c), so nothing

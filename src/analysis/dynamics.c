@@ -261,10 +261,12 @@ int dyn_cmp_desc(const void *a, const void *b)
  * (doc/measures.md, "The whole state's dynamics"), whatever the BLAS's order of sums. */
 static int householder(double *Z, size_t n, size_t M, double *tau, double *sum)
 {
-    double norm = 0;
+    double big = 0, sq = 0; /* ||Z||_F = big sqrt(sq), scaled against overflow */
     for (size_t i = 0; i < n * M; i++)
-        norm += Z[i] * Z[i];
-    const double floor = (double)n * DBL_EPSILON * sqrt(norm);
+        big = fabs(Z[i]) > big ? fabs(Z[i]) : big;
+    for (size_t i = 0; big > 0 && i < n * M; i++)
+        sq += (Z[i] / big) * (Z[i] / big);
+    const double tiny = (double)n * DBL_EPSILON * big * sqrt(sq);
     if (LAPACKE_dgeqrf(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)M, Z, (lapack_int)n, tau))
         return -1;
     double *sign = tau + M;
@@ -272,7 +274,7 @@ static int householder(double *Z, size_t n, size_t M, double *tau, double *sum)
         const double r = Z[i * n + i];
         sign[i] = r < 0 ? -1.0 : 1.0;
         if (sum)
-            sum[i] += fabs(r) <= floor ? -INFINITY : log(fabs(r));
+            sum[i] += fabs(r) <= tiny ? -INFINITY : log(fabs(r));
     }
     if (LAPACKE_dorgqr(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)M, (lapack_int)M, Z,
                        (lapack_int)n, tau))

@@ -255,6 +255,11 @@ static void dir_of(const char *path, char *dir, size_t n)
 
 int file_can_create(const char *path, gt_error *e)
 {
+    const size_t len = strlen(path);
+    if (!len)
+        return gt_fail(e, GT_EINPUT, "an empty file name");
+    if (path[len - 1] == '/')
+        return gt_fail(e, GT_EINPUT, "%s: a directory's name, not a file's", path);
     struct stat sb;
     if (lstat(path, &sb) == 0)
         return gt_fail(e, GT_EINPUT, "%s: the file exists; not overwritten", path);

@@ -270,6 +270,11 @@ static json_t *load_json(const char *path, gt_error *e)
     }
     size_t n;
     const unsigned char *data = filecopy_data(fc, &n);
+    if (!n) {
+        filecopy_free(fc);
+        gt_fail(e, GT_EINPUT, "--session %s: the file is empty", path);
+        return NULL;
+    }
     json_error_t je;
     json_t *root = json_loadb((const char *)data, n, JSON_REJECT_DUPLICATES, &je);
     filecopy_free(fc);

@@ -13,7 +13,6 @@
 
 #include "figure/figdoc.h"
 #include "gatetui/fileio.h"
-#include "gatetui/fileio.h"
 
 const char *const fig_kind_words[FIG_KINDS + 1] = {"perturbation", "halflives", "checkpoints",
                                                    "lyapunov", "unit", NULL};

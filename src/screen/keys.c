@@ -40,6 +40,12 @@ gt_act keys_handle(gt_view *v, const gt_key *k)
     case INPUT_UNIT:
     case INPUT_NEWLINE: return keys_prompt_key(v, k);
     }
+    if (k->sym == K_ESC && v->ui->export_wanted) { /* x's frame not written; nothing else */
+        keys_begin(v);
+        v->ui->export_wanted = 0;
+        view_say(v, 0, "the frame was not written");
+        return ACT_REDRAW;
+    }
     if (k->sym == K_CLICK || k->sym == K_WHEEL_UP || k->sym == K_WHEEL_DOWN)
         return mouse(v, k);
     const gt_keybind *bind = NULL;

@@ -848,11 +848,6 @@ gt_act keys_export(gt_view *v, int arg)
 gt_act keys_escape(gt_view *v, int arg)
 {
     (void)arg;
-    if (v->ui->export_wanted) { /* the frame x waits for, not written; nothing stopped */
-        v->ui->export_wanted = 0;
-        view_say(v, 0, "the frame was not written");
-        return ACT_REDRAW;
-    }
     if (v->find.selecting) { /* the selection cancelled, nothing stopped */
         keys_find_escape(v);
         return ACT_REDRAW;

@@ -642,6 +642,17 @@ int view_settled(const gt_view *v)
            (!trace_edit_count(v->tr) || v->pert.valid);
 }
 
+int view_shown_busy(const gt_view *v)
+{
+    const gt_sheet *up = v->ui->sheet;
+    if (up && up->busy && up->busy(v))
+        return 1;
+    return v->pass_running || v->pending || data_stats_busy(&v->stats) ||
+           data_find_busy(&v->find) || data_probe_busy(&v->probe) ||
+           data_effect_busy(&v->effect) || data_carriers_busy(&v->carriers) ||
+           (v->ivs && data_interv_busy(v->ivs));
+}
+
 int view_busy(const gt_view *v)
 {
     for (int i = 0; i < v->nsheets; i++)

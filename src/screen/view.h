@@ -307,6 +307,9 @@ int view_tick(gt_view *v);
 /* 1 while something computes in the background (the pass, the report, a sheet's work): the
  * screen then looks at view_tick now and then. */
 int view_busy(const gt_view *v);
+/* 1 while something the frame shows is still being computed: as view_busy, but of the
+ * sheets only the one shown (x waits for it: doc/screen.md, "Writing files"). */
+int view_shown_busy(const gt_view *v);
 /* Forgets a pending jump: the cursor back where v is shown. */
 void view_forget_jump(gt_view *v);
 /* Stops the background pass and forgets a pending jump. */

@@ -252,6 +252,9 @@ static int draw(loop *L, gt_error *e)
     return GT_OK;
 }
 
+/* What the status line says while x's frame waits (never in the frame written). */
+#define EXPORT_WAIT "x: the frame is written once it is computed (Esc: not written)"
+
 static void do_export(loop *L)
 {
     gt_view *v = models_view(L->ms);
@@ -316,10 +319,14 @@ static int run_loop(loop *L, gt_error *e)
             return rc;
         if (L->ms->ui.export_wanted) { /* x: the frame drawn, once nothing in it computes */
             gt_view *v = models_view(L->ms);
-            if (!view_busy(v)) { /* drawn again: what came since the last draw in it */
+            /* nor a prompt or the help open over it */
+            const int ready = !view_shown_busy(v) && v->ui->input == INPUT_KEYS;
+            if (ready) { /* drawn again: what came since the last draw in it, not the wait */
+                if (strcmp(v->ui->msg, EXPORT_WAIT) == 0)
+                    v->ui->msg[0] = 0;
                 if ((rc = draw(L, e)))
                     return rc;
-                if (!view_busy(v)) { /* (unless preparing it started more) */
+                if (!view_shown_busy(v)) { /* (unless preparing it started more) */
                     L->ms->ui.export_wanted = 0;
                     do_export(L);
                     L->dirty = 1;
@@ -328,7 +335,7 @@ static int run_loop(loop *L, gt_error *e)
             }
             if (L->ms->ui.export_wanted == 1) {
                 L->ms->ui.export_wanted = 2;
-                view_say(v, 0, "x: the frame is written once it is computed (Esc: not written)");
+                view_say(v, 0, "%s", EXPORT_WAIT);
                 L->dirty = 1;
                 continue;
             }

@@ -81,8 +81,8 @@ check $? "x while the edit's carriers are computed: the frame waits for them"
 wait_for "frame written to ./kjv-valid-step43000-edited.txt" >/dev/null
 late="$work/kjv-valid-step43000-edited.txt"
 "$bin" --export "$work/late.txt" --step 43000 --edit 43000:q "$lstm" "$gru" "$text" 2>/dev/null
-! grep -E -q 'computing|waiting' "$late" && grep -q 'carried by #' "$late"
-check $? "the frame x waited for holds the carriers, no placeholder"
+! grep -E -q 'computing|waiting|x: the frame is written' "$late" && grep -q 'carried by #' "$late"
+check $? "the frame x waited for holds the carriers, no placeholder, not the wait's message"
 same_rows "$work/late.txt" "$late" "the frame x waited for is --export --edit 43000:q's"
 tm send-keys -t gt u e z x Escape
 wait_for "the frame was not written" >/dev/null && wait_for "carried by #" >/dev/null &&
@@ -90,6 +90,13 @@ wait_for "the frame was not written" >/dev/null && wait_for "carried by #" >/dev
 check $? "x then Esc while it waits: the frame is not written, the carriers still computed"
 tm send-keys -t gt u
 wait_for "undid the edit at step 43,000 \(0 left" >/dev/null
+# Esc on a sheet whose own Esc closes it: the wait ends, the sheet stays
+tm send-keys -t gt D x Escape
+wait_for "the frame was not written" >/dev/null && screen | grep -q "─ derivative: layer 0, step 43,000" &&
+    [ ! -e "$work/kjv-valid-step43000.txt" ]
+check $? "x then Esc on the derivative sheet: not written, the sheet still up"
+tm send-keys -t gt D
+wait_for "─ gates, layer 0" >/dev/null
 
 # b: two edits on one panel
 tm send-keys -t gt g 1 2 0 0 Enter

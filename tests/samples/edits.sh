@@ -198,6 +198,10 @@ for c in "nonsense.json:not a gatetui session file: .* (line 1)" "adir:is a dire
         [ ! -e "$work/no.txt" ]
     check $? "--session $f: exit $rc, one line naming it and why ($said)"
 done
+: >"$work/empty0.json"
+said=$("$bin" --export "$work/no.txt" --session "$work/empty0.json" 2>&1 >/dev/null)
+[ $? -eq 2 ] && [ "$said" = "gatetui: --session $work/empty0.json: the file is empty" ]
+check $? "--session of an empty file: exit 2, said so ($said)"
 frame exists --session "$work/a.json"
 refused "--export --session over a file that exists" "$bin" --export "$work/exists.txt" --session "$work/a.json"
 

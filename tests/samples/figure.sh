@@ -221,6 +221,12 @@ for c in "nodir:No such file or directory" "afile:not a directory"; do
         check $? "${m%% *} into $d/: exit $rc before computing, one line ($said)"
     done
 done
+said=$("$bin" --html "" --unit 3 "$L" "$T" 2>&1 >/dev/null)
+[ $? -eq 2 ] && [ "$said" = "gatetui: an empty file name" ]
+check $? "--html '': exit 2 before computing ($said)"
+said=$("$bin" --export "$PWD/" --step 5 "$L" "$T" 2>&1 >/dev/null)
+[ $? -eq 2 ] && [ "$said" = "gatetui: $PWD/: a directory's name, not a file's" ]
+check $? "--export DIR/: exit 2, a directory's name ($said)"
 refused "FILE .jpg" "$bin" --figure x.jpg perturbation "$L" "$T"
 refused "halflives of a plain RNN" "$bin" --figure r.svg halflives "$R" "$T"
 refused "unit without --unit" "$bin" --figure r.svg unit "$L" "$T"
