@@ -61,4 +61,28 @@ for doc in README.md doc/screen.md; do
         diff "$work/docframe.txt" "$work/doc.txt" | head -20 | sed 's/^/# /'
     fi
 done
+# README.md's frame of the GRU's line-length unit (m, sorted by |r|, coloured by unit 52):
+# that screen's session rendered by --export --session
+abs() { (cd "$(dirname "$1")" && printf '%s/%s' "$(pwd)" "$(basename "$1")"); }
+entry() { # entry FILE: a session's {"path", "size", "sha256"} of FILE
+    printf '{"path": "%s", "size": %s, "sha256": "%s"' "$(abs "$1")" "$(wc -c <"$1" | tr -d ' ')" \
+        "$("$bld/tests/lib/sha256sum" "$1" | cut -d' ' -f1)"
+}
+{
+    printf '{"gatetui_session": 1, "models": [%s, "interventions": []}], ' \
+        "$(entry "$src/samples/kjv-gru.bin")"
+    printf '"text": %s}, ' "$(entry "$text")"
+    printf '"screen": {"step": 300, "unit": 52, "sort": {"by": "r", "reverse": false}, '
+    printf '"colour": {"by": "unit", "at": 0}, "find": [{"regex": "\\\\n[^\\\\n]{0,79}", '
+    printf '"signal": 3, "threshold": 0.3, "steps": 100000, "last": "match"}]}}\n'
+} >"$work/gru.json"
+"$bin" --export "$work/gru.txt" --size 100x30 --session "$work/gru.json" 2>"$work/gru.err"
+awk '/^```$/ { on = !on; if (on) n++; next } on && n == 2' "$src/README.md" >"$work/docgru.txt"
+if [ -s "$work/gru.txt" ] && cmp -s "$work/gru.txt" "$work/docgru.txt"; then
+    ok "README.md's GRU frame is --export --session's of that screen (step 300, m, |r|, c)"
+else
+    notok "README.md's GRU frame differs from --export --session's of that screen"
+    sed 's/^/# /' "$work/gru.err" | head -3
+    diff "$work/docgru.txt" "$work/gru.txt" | head -20 | sed 's/^/# /'
+fi
 echo "1..$n"
