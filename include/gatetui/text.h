@@ -36,6 +36,7 @@ typedef struct gt_text {
     int unk_kinds;
     size_t skipped;        /* code points not fed: not in the vocabulary, or invalid bytes */
     size_t invalid;        /* of those, invalid UTF-8 bytes */
+    size_t nul;            /* of those, NUL characters (none in a text) */
     uint32_t skip_cp[TEXT_SKIP_KINDS]; /* the first distinct skipped code points */
     size_t skip_count[TEXT_SKIP_KINDS];
     int skip_kinds;

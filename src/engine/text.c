@@ -28,6 +28,8 @@ static void note_skip(gt_text *t, uint32_t cp)
     t->skipped++;
     if (cp == UTF8_INVALID)
         t->invalid++;
+    if (cp == 0)
+        t->nul++;
     for (int i = 0; i < t->skip_kinds; i++)
         if (t->skip_cp[i] == cp) {
             t->skip_count[i]++;
@@ -230,9 +232,6 @@ void text_skip_summary(const gt_text *t, char *buf, size_t n)
     }
     if (t->skip_kinds == TEXT_SKIP_KINDS && k < n)
         k += (size_t)snprintf(buf + k, n - k, ", ...");
-    int nul = 0; /* a text has none: a binary file given as the text? */
-    for (int i = 0; i < t->skip_kinds; i++)
-        nul |= t->skip_cp[i] == 0;
-    if (nul && k < n)
+    if (t->nul && k < n) /* a text has none: a binary file given as the text? */
         snprintf(buf + k, n - k, " (NUL characters: is it a text?)");
 }
