@@ -642,15 +642,19 @@ int view_settled(const gt_view *v)
            (!trace_edit_count(v->tr) || v->pert.valid);
 }
 
-int view_shown_busy(const gt_view *v)
+/* 1 while the pass or the panels' own work computes (the sheets' aside). */
+static int panels_busy(const gt_view *v)
 {
-    const gt_sheet *up = v->ui->sheet;
-    if (up && up->busy && up->busy(v))
-        return 1;
     return v->pass_running || v->pending || data_stats_busy(&v->stats) ||
            data_find_busy(&v->find) || data_probe_busy(&v->probe) ||
            data_effect_busy(&v->effect) || data_carriers_busy(&v->carriers) ||
            (v->ivs && data_interv_busy(v->ivs));
+}
+
+int view_shown_busy(const gt_view *v)
+{
+    const gt_sheet *up = v->ui->sheet;
+    return (up && up->busy && up->busy(v)) || panels_busy(v);
 }
 
 int view_busy(const gt_view *v)
@@ -658,10 +662,7 @@ int view_busy(const gt_view *v)
     for (int i = 0; i < v->nsheets; i++)
         if (v->sheets[i]->busy && v->sheets[i]->busy(v))
             return 1;
-    return v->pass_running || v->pending || data_stats_busy(&v->stats) ||
-           data_find_busy(&v->find) || data_probe_busy(&v->probe) ||
-           data_effect_busy(&v->effect) || data_carriers_busy(&v->carriers) ||
-           (v->ivs && data_interv_busy(v->ivs));
+    return panels_busy(v);
 }
 
 int view_tick(gt_view *v)
