@@ -135,6 +135,21 @@ wait_for() {
     screen | sed 's/^/#   | /'
     return 1
 }
+# wait_all PATTERN...: until the screen shows every pattern at once; a check made right
+# after waiting for one part of a frame may read a capture taken between two of ncurses'
+# writes, where the rest of the frame is not there yet
+e2e_shows_all() {
+    e2e_screen_now=$(screen)
+    for e2e_p in "$@"; do
+        printf '%s\n' "$e2e_screen_now" | grep -qE -- "$e2e_p" || return 1
+    done
+}
+wait_all() {
+    e2e_until e2e_shows_all "$@" && return 0
+    echo "# waited in vain for all of: $*"
+    screen | sed 's/^/#   | /'
+    return 1
+}
 # settled: the screen once it has settled (the same in three captures in a row, fifteen
 # under valgrind; e2e_until): ncurses writes a large frame in several writes, and a capture
 # between them holds part of the new frame and part of the old; under valgrind on a loaded

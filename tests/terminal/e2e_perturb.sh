@@ -54,8 +54,7 @@ wait_for "step 50 of 0..377" >/dev/null
 tm send-keys -t gt e x
 wait_for "step 50: 's' → 'x'  layer 0, 1 edit"
 check $? "e x at step 50: the panel shows the edit"
-screen | grep -qE "c (measured|meas\.)  F (forget-only|forget)  h hidden  L (linearized|linear)" &&
-    screen | grep -qE "│ +1e0│"
+wait_all "c (measured|meas\.)  F (forget-only|forget)  h hidden  L (linearized|linear)" "│ +1e0│"
 check $? "the curves are drawn on a log scale with their legend"
 same_numbers "edit 50:x" 0 64 50:x
 "$bin" --export "$work/exp.txt" --step 50 --edit 50:x "$model" "$work/text.txt" 2>/dev/null
@@ -101,8 +100,8 @@ tm send-keys -t gt '['
 wait_for "layer 0, 2 edits" >/dev/null
 
 tm send-keys -t gt d
-wait_for "layer 0 edited − before \(step 55\) by unit.* units 0-[0-9]+ of 20 " &&
-    screen | grep -q "unit 0, layer 0, edited − before"
+wait_all "layer 0 edited − before \(step 55\) by unit.* units 0-[0-9]+ of 20 " \
+    "unit 0, layer 0, edited − before"
 check $? "d shows the gate bars and the unit as edited − before, the rows shown still said"
 tm send-keys -t gt d
 wait_for "gates, layer 0: 20 units"
@@ -154,7 +153,7 @@ check $? "no half-lives left on the screen"
 
 
 tm send-keys -t gt '?'
-wait_for "write the edited text" && screen | grep -q "report tables"
+wait_all "write the edited text" "report tables"
 check $? "the help lists the new keys"
 tm send-keys -t gt q
 tm send-keys -t gt q

@@ -56,7 +56,7 @@ wait_for "step 1 of 0..377"
 check $? "the left arrow and h step back: step 1"
 
 tm send-keys -t gt ']'
-wait_for "gates, layer 1:" && screen | grep -q "layer 1 (of 2)"
+wait_all "gates, layer 1:" "layer 1 \(of 2\)"
 check $? "] shows layer 1"
 gates >"$work/gl1"
 ! cmp -s "$work/g1" "$work/gl1"
@@ -77,7 +77,7 @@ check $? "the up arrow selects the unit above (unit 1)"
 tm send-keys -t gt s
 wait_for "by forget gate f, highest first"
 check $? "s sorts the units by the forget gate"
-screen | grep -q "unit 1, layer 0" && screen | grep -Eq "^▶ +1 "
+wait_all "unit 1, layer 0" "^▶ +1 " >/dev/null
 check $? "and unit 1 stays selected, its row shown"
 
 tm send-keys -t gt '?'
@@ -129,17 +129,17 @@ tm send-keys -t gt e
 wait_for "replace 'H' at step 330 with:"
 check $? "e asks for the new character"
 tm send-keys -t gt Q
-wait_for "'Q' is not in the vocabulary; nothing changed" && screen | grep -q "no edit: press e"
+wait_all "'Q' is not in the vocabulary; nothing changed" "no edit: press e"
 check $? "a character outside the vocabulary is refused, nothing changes"
 tm send-keys -t gt e x
-wait_for "step 330: 'H' → 'x'  layer 0, 1 edit" && screen | grep -q "(edited, was 'H')"
+wait_all "step 330: 'H' → 'x'  layer 0, 1 edit" "\(edited, was 'H'\)"
 check $? "e x edits the character (perturbation panel and header say so)"
 tm send-keys -t gt l
 wait_for "step 331 of 0..377" >/dev/null
 screen | sed -n '4,7p' | grep -q '\*'
 check $? "the text strip marks the edited character"
 tm send-keys -t gt u
-wait_for "undid the edit at step 330" && screen | grep -q "no edit: press e"
+wait_all "undid the edit at step 330" "no edit: press e"
 check $? "u undoes it"
 
 # interventions: > shifts the layer's forget bias and the header names it (the loss's change
@@ -218,7 +218,7 @@ tm send-keys -t gt End
 wait_for "computing the states up to step $(commas "$last")"
 check $? "End on a long text shows the background pass's progress"
 tm send-keys -t gt j
-wait_for "unit 1, layer 0" && screen | grep -q "computing the states"
+wait_all "unit 1, layer 0" "computing the states"
 check $? "keys keep working meanwhile (j selects unit 1)"
 tm send-keys -t gt Escape
 wait_gone "computing the states" && screen | grep -q "step 0 of 0..$(commas $last)"
