@@ -33,6 +33,7 @@
 typedef struct gt_report_options {
     int layer;          /* default 0 */
     long windows;       /* N, default REPORT_WINDOWS */
+    long windows_asked; /* N when it was asked for, 0 otherwise (report_windows_note) */
     long window_len;    /* L, default REPORT_WINDOW_LEN (at least 2) */
     long horizon;       /* 0: REPORT_HORIZON; K > 0: K; either, fewer when a window holds
                          * fewer steps after its edit (K = min(horizon, L - s - 1): doc/
@@ -136,6 +137,13 @@ typedef struct gt_report {
  * its edit (at step 32), so the horizon is 95; --window-len 534 or more holds 400"), and 1;
  * 0 otherwise. */
 int report_horizon_note(const gt_report *r, char *buf, size_t n);
+
+/* When `asked` windows (o->windows_asked; 0: none asked for) are more than the text holds,
+ * so that only `used` of window_len steps of model m are taken, what to say of it in buf
+ * ("--windows 500: the text holds 85 windows of 512 characters; all 85 are taken"), and 1;
+ * 0 otherwise. */
+int report_windows_note(long asked, size_t used, size_t window_len, const gt_model *m,
+                        char *buf, size_t n);
 
 /* Computes the report for tokens tok[0..steps) of model m. On failure nothing is left
  * allocated and e says what. */

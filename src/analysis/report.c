@@ -724,6 +724,23 @@ int report_horizon_note(const gt_report *r, char *buf, size_t n)
     return 1;
 }
 
+int report_windows_note(long asked, size_t used, size_t window_len, const gt_model *m,
+                        char *buf, size_t n)
+{
+    if (asked <= 0 || (size_t)asked <= used)
+        return 0;
+    char a[48], b[48];
+    char all[48];
+    if (used == 1)
+        snprintf(all, sizeof all, "it is taken");
+    else
+        snprintf(all, sizeof all, "all %s are taken", report_commas(used, b, sizeof b));
+    snprintf(buf, n, "--windows %ld: the text holds %s of %s; %s", asked,
+             report_count(used, "window", a, sizeof a),
+             report_count(window_len, model_step_noun(m), b, sizeof b), all);
+    return 1;
+}
+
 static int check_options(const gt_model *m, size_t steps, const gt_report_options *o,
                          gt_error *e)
 {

@@ -38,7 +38,7 @@ int cli_report_one(const cli *c, const gt_session_model *ms, const gt_text *t, g
     cli_progress_end(&p);
     if (rc)
         return rc;
-    cli_report_note(r);
+    cli_report_note(r, o.windows_asked);
     r->m = ms->base;
     r->interventions = ms->what;
     r->loss_base = lb;
@@ -97,10 +97,20 @@ static int report_run(const cli *c, gt_session *s, gt_error *e)
     return rc;
 }
 
+/* --windows N: N, and that it was asked for (cli_windows_note says when the text holds
+ * fewer) */
+static int cli_set_windows(cli *c, const cli_option *o, const char *arg)
+{
+    int rc = cli_set_count(c, o, arg);
+    if (rc == GT_OK)
+        c->report.windows_asked = c->report.windows;
+    return rc;
+}
+
 static const cli_option report_opts[] = {
     {"json", 0, cli_set_flag, offsetof(cli, json), 0},
     {"full", 0, cli_set_flag, offsetof(cli, full), 0},
-    {"windows", 1, cli_set_count, offsetof(cli, report.windows), 1},
+    {"windows", 1, cli_set_windows, offsetof(cli, report.windows), 1},
     {"window-len", 1, cli_set_count, offsetof(cli, report.window_len), 2},
     {"horizon", 1, cli_set_count, offsetof(cli, report.horizon), 1},
     {0}};

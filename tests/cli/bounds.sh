@@ -119,6 +119,26 @@ check $? "--horizon 95 with windows of 128: nothing said (exit $st)"
 "$bin" --report --json --horizon 256 --window-len 342 --windows 2 "$model" "$text" 2>/dev/null |
     grep -q '"horizon": 256'
 check $? "--horizon 256 with --window-len 342: the report's horizon is 256"
+# more windows asked for than the text holds: one line says how many are taken; the
+# default (32, not asked for) says nothing
+"$bin" --report --json --windows 32 "$model" "$text" >"$work/out" 2>"$work/err"
+st=$?
+[ $st -eq 0 ] && [ "$(grep -vc "not in the vocabulary skipped" "$work/err")" -eq 1 ] &&
+    grep -qx -- "gatetui: --windows 32: the text holds 3 windows of 128 characters; all 3 are taken" "$work/err" &&
+    grep -q '"positions": 378,' "$work/out"
+check $? "--report --windows 32 on a text of 3 windows: the report's 3, said in one line (exit $st)"
+"$bin" --report "$model" "$text" >/dev/null 2>"$work/err"
+st=$?
+[ $st -eq 0 ] && ! grep -q -- "--windows" "$work/err"
+check $? "--report without --windows (32 by default) on the same text: nothing said (exit $st)"
+"$bin" --report --windows 3 "$model" "$text" >/dev/null 2>"$work/err"
+st=$?
+[ $st -eq 0 ] && ! grep -q -- "--windows" "$work/err"
+check $? "--report --windows 3: nothing said (exit $st)"
+"$bin" --importance --windows 2 --window-len 4096 "$model" "$text" >"$work/out" 2>"$work/err"
+st=$?
+[ $st -eq 0 ] && grep -qx -- "gatetui: --windows 2: the text holds 1 window of 4,096 characters; it is taken" "$work/err"
+check $? "--importance --windows 2 --window-len 4096: one window taken, said (exit $st)"
 "$bin" --importance --window-len 99999999999 "$model" "$text" >/dev/null 2>"$work/err"
 st=$?
 [ $st -eq 2 ] && grep -q -- "--window-len 99999999999: a window is 2 to" "$work/err"
