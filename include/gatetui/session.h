@@ -38,6 +38,7 @@ typedef struct gt_session_options {
     int niv;
     const gt_session_ivs *each;    /* [nmodels]: model k's own, applied after those (a
                                     * session file's); NULL: none */
+    const char *each_file;         /* the session file they come from (a message names it) */
     /* called after model k has been loaded, before the next is (NULL: none): the caller's
      * own checks of it (a layer it lacks, a mode it cannot run), so that a run stops at the
      * first model that does not fit */

@@ -13,6 +13,7 @@
 
 #include "gatetui/fileio.h"
 #include "gatetui/mask.h"
+#include "gatetui/report.h"
 #include "gatetui/text.h"
 #include "analysis/regexsize.h"
 #include "analysis/steptext.h"
@@ -259,14 +260,16 @@ int mask_from_regex(gt_mask *k, const gt_model *m, const uint16_t *tok, size_t n
     regfree(&rx);
     free(buf);
     free(tlen);
+    char count[32];
+    report_commas(n, count, sizeof count);
     if (rc == GT_OK && k->inside == 0)
-        rc = gt_fail(e, GT_EINPUT, "\"%s\" matches no %s of the %zu steps searched%s", regex,
-                     model_step_noun(m), n,
+        rc = gt_fail(e, GT_EINPUT, "\"%s\" matches no %s of the %s steps searched%s", regex,
+                     model_step_noun(m), count,
                      m->words ? " (the tokens joined by spaces, <eos> as \\n)" : "");
     else if (rc == GT_OK && k->inside == n)
         rc = gt_fail(e, GT_EINPUT,
-                     "\"%s\" matches every one of the %zu steps searched: nothing to compare with",
-                     regex, n);
+                     "\"%s\" matches every one of the %s steps searched: nothing to compare with",
+                     regex, count);
     if (rc)
         mask_free(k);
     return rc;

@@ -57,8 +57,8 @@ static int check_readouts(const cli *c, const gt_session *s, gt_error *e)
 int cli_session_open(gt_session *s, const cli *c, gt_error *e)
 {
     const gt_session_options o = {(const char *const *)c->model_path, c->nmodels, c->text_path,
-                                  c->mopt, c->iv, c->niv, c->sfile.each, check_model,
-                                  (void *)c};
+                                  c->mopt, c->iv, c->niv, c->sfile.each, c->session,
+                                  check_model, (void *)c};
     int rc = session_open(s, &o, e);
     if (rc == GT_OK)
         rc = check_readouts(c, s, e);
@@ -168,7 +168,9 @@ int cli_screen_run(const cli *c, gt_session *s,
                    int (*show)(const gt_session *, const gt_screen_opts *, gt_error *),
                    gt_error *e)
 {
-    gt_screen_opts so = {(int)c->layer, c->step, c->edits, c->nedits, c->size, c->mode_arg,
+    /* a session without the screen's entry opens at step 0, on the screen as by --export */
+    const long step = c->session && c->step < 0 ? 0 : c->step;
+    gt_screen_opts so = {(int)c->layer, step, c->edits, c->nedits, c->size, c->mode_arg,
                          c->find.steps, c->env.color, c->env.mouse, c->env.term,
                          c->env.threads, c->sfile.screen, c->session,
                          c->model > 0 ? (int)c->model - 1 : 0};

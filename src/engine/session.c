@@ -40,8 +40,12 @@ static int make_intervened(gt_session_model *sm, const gt_model *m, const gt_ses
     int rc = iv_init(&sm->iv, m, e);
     if (!rc)
         rc = parse_ivs(sm, o->iv, o->niv, e);
-    if (!rc && o->each)
-        rc = parse_ivs(sm, o->each[k].iv, o->each[k].n, e);
+    if (!rc && o->each && (rc = parse_ivs(sm, o->each[k].iv, o->each[k].n, e))) {
+        char msg[sizeof e->msg];
+        snprintf(msg, sizeof msg, "%s", e->msg);
+        gt_fail(e, rc, "%s: models[%d].interventions: %s", o->each_file ? o->each_file : "?",
+                k, msg);
+    }
     if (!rc) {
         iv_describe(&sm->iv, sm->what, sizeof sm->what);
         rc = iv_apply(&sm->mi, m, &sm->iv, e);

@@ -106,6 +106,23 @@ static uint16_t *edited_tokens(const gt_data_find *f, size_t n, char *why)
     return tok;
 }
 
+int data_find_check(const gt_data_find *f, gt_error *e)
+{
+    if (!f->regex[0])
+        return GT_OK;
+    char why[256];
+    const size_t n = searched(f);
+    uint16_t *tok = edited_tokens(f, n, why);
+    if (!tok)
+        return gt_fail(e, GT_EFAIL, "%s", why);
+    gt_mask mask;
+    int rc = mask_from_regex(&mask, f->m, tok, n, f->regex, MASK_SECONDS, e);
+    if (rc == GT_OK)
+        mask_free(&mask);
+    free(tok);
+    return rc;
+}
+
 static int hyp_child(gt_bgjob *job, void *ctx, char *why)
 {
     gt_data_find *f = ctx;

@@ -76,6 +76,9 @@ void data_find_free(gt_data_find *f);
 /* The hypothesis: computed for layer (regex "" removes it). GT_EINPUT, with e filled, when
  * the expression is not valid. */
 int data_find_set_regex(gt_data_find *f, const char *regex, int layer, gt_error *e);
+/* The hypothesis f holds checked at once against the steps it searches (as edited):
+ * GT_EINPUT, with e filled, when it matches none of them or every one (a session's). */
+int data_find_check(const gt_data_find *f, gt_error *e);
 /* The selection of steps a..b (in either order), computed for layer. */
 void data_find_select(gt_data_find *f, size_t a, size_t b, int layer);
 /* The profile of unit on layer, shown (or hidden when it is shown). */

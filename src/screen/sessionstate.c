@@ -226,11 +226,19 @@ static int bad(const reader *r, const char *key, const char *want)
     return sessionfile_bad(r, where, want);
 }
 
-/* The integer at key of o within lo..hi (missing: dflt). */
+/* The last name of a path within the screen's entry ("perturbation.horizon": "horizon"). */
+static const char *leaf(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    return dot ? dot + 1 : path;
+}
+
+/* The integer at path's last name of o within lo..hi (missing: dflt); path names it within
+ * the screen's entry. */
 static int get_long(const reader *r, const json_t *o, const char *key, long lo, long hi,
                     long dflt, long *out)
 {
-    const json_t *j = json_object_get(o, key);
+    const json_t *j = json_object_get(o, leaf(key));
     *out = dflt;
     if (!j)
         return GT_OK;
@@ -245,11 +253,11 @@ static int get_long(const reader *r, const json_t *o, const char *key, long lo, 
     return GT_OK;
 }
 
-/* The word at key of o among words[0..n) (missing: dflt). */
+/* The word at path's last name of o among words[0..n) (missing: dflt). */
 static int get_word(const reader *r, const json_t *o, const char *key,
                     const char *const *words, int n, int dflt, int *out)
 {
-    const json_t *j = json_object_get(o, key);
+    const json_t *j = json_object_get(o, leaf(key));
     *out = dflt;
     if (!j)
         return GT_OK;
@@ -284,6 +292,8 @@ static int restore_edits(const reader *r, gt_models *ms, const json_t *list)
     size_t i;
     const json_t *o;
     int rc = GT_OK;
+    if (list && !json_is_array(list))
+        return bad(r, "edits", "wants a list of edits");
     json_array_foreach(list, i, o) {
         json_int_t step = -1, off = -1;
         const char *before = NULL, *after = NULL;
@@ -324,15 +334,15 @@ static int restore_numbers(const reader *r, gt_models *ms, const json_t *st)
     int rc = get_long(r, st, "layer", 0, layers - 1, 0, &layer);
     if (!rc) rc = get_long(r, st, "unit", 0, units - 1, 0, &unit);
     if (!rc) rc = get_long(r, st, "top", 0, units - 1, 0, &top);
-    if (!rc) rc = get_word(r, sort, "by", sort_word, NSORT, SORT_INDEX, &by);
-    if (!rc) rc = get_long(r, sort, "reverse", 0, 1, 0, &rev);
-    if (!rc) rc = get_word(r, colour, "by", heat_word, 4, HEAT_OFF, &heat);
-    if (!rc) rc = get_long(r, colour, "at", 0, 63, 0, &at);
-    if (!rc) rc = get_long(r, pert, "horizon", DATA_PERT_KMIN, DATA_PERT_KMAX,
+    if (!rc) rc = get_word(r, sort, "sort.by", sort_word, NSORT, SORT_INDEX, &by);
+    if (!rc) rc = get_long(r, sort, "sort.reverse", 0, 1, 0, &rev);
+    if (!rc) rc = get_word(r, colour, "colour.by", heat_word, 4, HEAT_OFF, &heat);
+    if (!rc) rc = get_long(r, colour, "colour.at", 0, 63, 0, &at);
+    if (!rc) rc = get_long(r, pert, "perturbation.horizon", DATA_PERT_KMIN, DATA_PERT_KMAX,
                            DATA_PERT_KDEFAULT, &K);
-    if (!rc) rc = get_long(r, pert, "all_edits", 0, 1, 0, &all);
-    if (!rc) rc = get_long(r, pert, "ratio_k", 0, DATA_PERT_KMAX, 0, &rk);
-    if (!rc) rc = get_long(r, pert, "difference", 0, 1, 0, &diff);
+    if (!rc) rc = get_long(r, pert, "perturbation.all_edits", 0, 1, 0, &all);
+    if (!rc) rc = get_long(r, pert, "perturbation.ratio_k", 0, DATA_PERT_KMAX, 0, &rk);
+    if (!rc) rc = get_long(r, pert, "perturbation.difference", 0, 1, 0, &diff);
     if (rc)
         return rc;
     ui->layer = (int)layer;
@@ -359,7 +369,7 @@ static int restore_places(const reader *r, gt_models *ms, const json_t *st)
     long prev;
     int rc = get_long(r, st, "previous", -1, T - 1, -1, &prev);
     for (int i = 0; rc == GT_OK && i < 26; i++) {
-        const char name[2] = {(char)('a' + i), 0};
+        const char name[8] = {'m', 'a', 'r', 'k', 's', '.', (char)('a' + i), 0};
         long at;
         if ((rc = get_long(r, marks, name, 0, T - 1, -1, &at)) == GT_OK)
             ui->mark[i] = at < 0 ? 0 : (size_t)at + 1;
@@ -374,29 +384,40 @@ static int restore_places(const reader *r, gt_models *ms, const json_t *st)
     return GT_OK;
 }
 
-/* The hypothesis (m), its signal and the selection's threshold. */
-static int restore_find(const reader *r, gt_view *v, const json_t *find)
+/* Model k's hypothesis (m), its signal and the selection's threshold. */
+static int restore_find(const reader *r, gt_view *v, const json_t *find, int k)
 {
     gt_data_find *f = &v->find;
     long signal, steps;
     int last;
+    char key[3][40];
+    snprintf(key[0], sizeof key[0], "find[%d].signal", k);
+    snprintf(key[1], sizeof key[1], "find[%d].steps", k);
+    snprintf(key[2], sizeof key[2], "find[%d].last", k);
     const json_t *re = json_object_get(find, "regex"), *th = json_object_get(find, "threshold");
-    int rc = get_long(r, find, "signal", 0, v->m->cell->nsignals - 1, f->signal, &signal);
+    int rc = get_long(r, find, key[0], 0, v->m->cell->nsignals - 1, f->signal, &signal);
     if (!rc)
-        rc = get_long(r, find, "steps", 1, 1L << 40, (long)f->steps, &steps);
+        rc = get_long(r, find, key[1], 1, 1L << 40, (long)f->steps, &steps);
     if (!rc)
-        rc = get_word(r, find, "last", last_word, 3, FIND_LAST_SEARCH, &last);
+        rc = get_word(r, find, key[2], last_word, 3, FIND_LAST_SEARCH, &last);
     if (rc)
         return rc;
-    if ((re && !json_is_string(re)) || (th && !json_is_number(th)))
-        return bad(r, "find", "wants {\"regex\": a string, \"threshold\": a number}");
+    if ((re && !json_is_string(re)) || (th && !json_is_number(th))) {
+        snprintf(key[0], sizeof key[0], "find[%d]", k);
+        return bad(r, key[0], "wants {\"regex\": a string, \"threshold\": a number}");
+    }
     f->signal = (int)signal;
     f->steps = (size_t)steps;
     if (th)
         f->threshold = json_number_value(th);
     if (re && json_string_value(re)[0] &&
-        (rc = data_find_set_regex(f, json_string_value(re), v->layer, r->e)))
-        return rc;
+        ((rc = data_find_set_regex(f, json_string_value(re), v->layer, r->e)) ||
+         (rc = data_find_check(f, r->e)))) {
+        char msg[sizeof r->e->msg];
+        snprintf(msg, sizeof msg, "%s", r->e->msg); /* bad() writes over it */
+        snprintf(key[0], sizeof key[0], "find[%d].regex", k);
+        return bad(r, key[0], msg);
+    }
     f->last = (gt_find_last)last;
     return GT_OK;
 }
@@ -416,8 +437,9 @@ static int restore_sheet(const reader *r, gt_view *v, const json_t *sh)
         int n = 0;
         for (; n < SHEET_SAVED_MAX && json_is_integer(json_array_get(state, (size_t)n)); n++)
             val[n] = (long)json_integer_value(json_array_get(state, (size_t)n));
-        if (v->sheets[i]->load)
-            v->sheets[i]->load(v, val, n);
+        char why[160];
+        if (v->sheets[i]->load && v->sheets[i]->load(v, val, n, why, sizeof why))
+            return bad(r, "sheet", why);
         return GT_OK;
     }
     char names[200];
@@ -445,6 +467,11 @@ static int restore_pin(const reader *r, gt_view *v, const json_t *o)
                     "horizon", &horizon, "K", &K, "half_lives", &hl) ||
         step < 0 || K < 0 || K > DATA_PERT_KMAX || layer < 0 || layer >= v->m->layers)
         return bad(r, "pinned", "wants the curves as W writes them");
+    if ((size_t)step >= v->steps) {
+        char want[96];
+        snprintf(want, sizeof want, "a step from 0 to %zu", v->steps - 1);
+        return bad(r, "pinned", want);
+    }
     const int a = token_of(v->m, from), b = token_of(v->m, to);
     if (a < 0 || b < 0)
         return bad(r, "pinned", v->m->words ? "a token not in the model's vocabulary"
@@ -497,7 +524,7 @@ int sessionstate_restore(gt_models *ms, const json_t *st, const char *file, gt_e
         view_follow(&ms->v[k], k == ms->cur);
     const json_t *finds = json_object_get(st, "find");
     for (int k = 0; rc == GT_OK && k < ms->n; k++)
-        rc = restore_find(&r, &ms->v[k], json_array_get(finds, (size_t)k));
+        rc = restore_find(&r, &ms->v[k], json_array_get(finds, (size_t)k), k);
     if (rc || (rc = restore_sheet(&r, v, json_object_get(st, "sheet"))))
         return rc;
     keys_set_sort(v, ui->sort);

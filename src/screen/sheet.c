@@ -105,10 +105,22 @@ int sheet_save_scroll(int scroll, long *val)
     return 1;
 }
 
-void sheet_load_scroll(int *scroll, const long *val, int n)
+int sheet_load_check(const long *val, int n, int i, long lo, long hi, const char *what,
+                     char *why, size_t len)
 {
-    if (n > 0 && val[0] >= 0 && val[0] <= 1 << 24)
+    if (i >= n || (val[i] >= lo && val[i] <= hi))
+        return 0;
+    snprintf(why, len, "state[%d] (%s) wants an integer from %ld to %ld", i, what, lo, hi);
+    return -1;
+}
+
+int sheet_load_scroll(int *scroll, const long *val, int n, char *why, size_t len)
+{
+    if (sheet_load_check(val, n, 0, 0, 1L << 24, "the scroll", why, len))
+        return -1;
+    if (n > 0)
         *scroll = (int)val[0];
+    return 0;
 }
 
 void sheet_draw_text(gt_surface *s, gt_rect r, const gt_textsheet *t)

@@ -56,10 +56,11 @@ typedef struct gt_sheet {
                                                                 * nothing */
     /* The numbers of its state a session file keeps (its scroll, its K, ...) for the model
      * shown: save writes them into val (at most SHEET_SAVED_MAX) and returns how many;
-     * load, after it is opened, takes them back (n of them, checked: a number out of its
-     * range is clamped where the sheet next draws) */
+     * load, after it is opened, takes them back (n of them): 0, or -1 with what a number
+     * out of its range wants in why (sheet_load_check). A scroll past the end is held
+     * where the sheet next draws. */
     int (*save)(const gt_view *v, long *val);
-    void (*load)(gt_view *v, const long *val, int n);
+    int (*load)(gt_view *v, const long *val, int n, char *why, size_t len);
     /* its status line's hints in the state v is in; NULL: the panels' hints */
     const gt_hint *(*hints)(const gt_view *v);
     const gt_hint *const *contexts; /* every list hints() gives, NULL-terminated (for
@@ -117,10 +118,14 @@ typedef struct gt_textsheet {
     int lines, scroll;
 } gt_textsheet;
 void sheet_draw_text(gt_surface *s, gt_rect r, const gt_textsheet *t);
+/* 0 when val[i] (of n) is absent or from lo to hi; otherwise -1, and why says so ("state[2]
+ * (the column sorted by) wants an integer from 0 to 6"). */
+int sheet_load_check(const long *val, int n, int i, long lo, long hi, const char *what,
+                     char *why, size_t len);
 /* A sheet whose state in a session is its scroll alone: save's and load's part (load takes
  * 0 to 2^24). */
 int sheet_save_scroll(int scroll, long *val);
-void sheet_load_scroll(int *scroll, const long *val, int n);
+int sheet_load_scroll(int *scroll, const long *val, int n, char *why, size_t len);
 
 /* The handler of a sheet's line that closes it: the panels again. */
 gt_act sheet_close_key(gt_view *v, int arg);

@@ -114,9 +114,9 @@ static int carriers_save(const gt_view *v, long *val)
     return sheet_save_scroll(sheet_carriers_data(v)->scroll, val);
 }
 
-static void carriers_load(gt_view *v, const long *val, int n)
+static int carriers_load(gt_view *v, const long *val, int n, char *why, size_t len)
 {
-    sheet_load_scroll(&sheet_carriers_data(v)->scroll, val, n);
+    return sheet_load_scroll(&sheet_carriers_data(v)->scroll, val, n, why, len);
 }
 
 const gt_sheet sheet_carriers = {

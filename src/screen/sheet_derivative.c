@@ -520,10 +520,13 @@ static int derivative_save(const gt_view *v, long *val)
     return 1;
 }
 
-static void derivative_load(gt_view *v, const long *val, int n)
+static int derivative_load(gt_view *v, const long *val, int n, char *why, size_t len)
 {
-    if (n > 0 && val[0] >= DATA_JAC_KMIN && val[0] <= DATA_JAC_KMAX)
+    if (sheet_load_check(val, n, 0, DATA_JAC_KMIN, DATA_JAC_KMAX, "the lag K", why, len))
+        return -1;
+    if (n > 0)
         sheet_derivative_ui(v)->K = (int)val[0];
+    return 0;
 }
 
 const gt_sheet sheet_derivative = {

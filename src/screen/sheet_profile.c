@@ -164,9 +164,9 @@ static int profile_save(const gt_view *v, long *val)
     return sheet_save_scroll(sheet_profile_data(v)->scroll, val);
 }
 
-static void profile_load(gt_view *v, const long *val, int n)
+static int profile_load(gt_view *v, const long *val, int n, char *why, size_t len)
 {
-    sheet_load_scroll(&sheet_profile_data(v)->scroll, val, n);
+    return sheet_load_scroll(&sheet_profile_data(v)->scroll, val, n, why, len);
 }
 
 const gt_sheet sheet_profile = {

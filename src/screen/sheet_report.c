@@ -427,12 +427,17 @@ static int report_save(const gt_view *v, long *val)
     return 3;
 }
 
-static void report_load(gt_view *v, const long *val, int n)
+static int report_load(gt_view *v, const long *val, int n, char *why, size_t len)
 {
     gt_report_ui *u = sheet_report_ui(v);
-    u->scroll = n > 0 && val[0] >= 0 ? (int)val[0] : 0;
-    u->col = n > 1 && val[1] >= 0 ? (int)val[1] : 0;
+    if (sheet_load_check(val, n, 0, 0, 1L << 24, "the scroll", why, len) ||
+        sheet_load_check(val, n, 1, 0, v->npeers - 1, "the first model's column", why, len) ||
+        sheet_load_check(val, n, 2, 0, 1, "the whole report (1) or not (0)", why, len))
+        return -1;
+    u->scroll = n > 0 ? (int)val[0] : 0;
+    u->col = n > 1 ? (int)val[1] : 0;
     u->full = n > 2 && val[2] == 1;
+    return 0;
 }
 
 const gt_sheet sheet_report = {

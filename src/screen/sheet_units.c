@@ -408,14 +408,22 @@ static int units_save(const gt_view *v, long *val)
     return 5;
 }
 
-static void units_load(gt_view *v, const long *val, int n)
+static int units_load(gt_view *v, const long *val, int n, char *why, size_t len)
 {
     gt_units_ui *u = sheet_units_ui(v);
+    int blocks[REPORT_MAX_GATES];
+    const int ng = model_sigmoid_gates(v->m, blocks), units = v->m->hidden_max;
+    static const char *const what[5] = {"the selected row", "the first row shown",
+                                        "the column sorted by", "the gate of a mean's column",
+                                        "reversed (1) or not (0)"};
+    const long hi[5] = {units - 1, units - 1, UT_RIGHT, ng > 0 ? ng - 1 : 0, 1};
+    for (int i = 0; i < 5; i++)
+        if (sheet_load_check(val, n, i, 0, hi[i], what[i], why, len))
+            return -1;
     int *f[5] = {&u->row, &u->top, &u->col, &u->gate, &u->reverse};
     for (int i = 0; i < n && i < 5; i++)
-        if (val[i] >= 0 && val[i] <= 1 << 20)
-            *f[i] = (int)val[i];
-    u->reverse = u->reverse != 0;
+        *f[i] = (int)val[i];
+    return 0;
 }
 
 const gt_sheet sheet_units = {

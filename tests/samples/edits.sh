@@ -182,6 +182,58 @@ session "$work/sh_x.json" "$model" "$text" "" '"step": 10, "sheet": {"name": "no
 said=$("$bin" --export "$work/no.txt" --session "$work/sh_x.json" 2>&1)
 [ $? -eq 2 ] && case $said in *'screen.sheet'*'names no sheet'*effect*carriers*) true ;; *) false ;; esac
 check $? "a sheet's name that is none: exit 2, the sheets named ($said)"
+# numbers of the screen's entry out of their range, or of the wrong kind: exit 2, one line
+# naming the file, the entry's path and what it wants, no file written
+# bad_state WHAT INTERVENTIONS SCREEN EXPECTED
+bad_state() {
+    session "$work/bs.json" "$model" "$text" "$2" "$3"
+    rm -f "$work/no.txt"
+    said=$("$bin" --export "$work/no.txt" --session "$work/bs.json" 2>&1 >/dev/null)
+    rc=$?
+    [ $rc -eq 2 ] && [ "$said" = "gatetui: $work/bs.json: $4" ] && [ ! -e "$work/no.txt" ]
+    check $? "$1: exit $rc, one line naming the entry ($said)"
+}
+for col in 7 10 1000; do
+    bad_state "the units' sheet sorted by column $col of 7" "" \
+        "\"step\": 10, \"sheet\": {\"name\": \"units\", \"state\": [0, 0, $col, 0, 0]}" \
+        "screen.sheet: state[2] (the column sorted by) wants an integer from 0 to 6"
+done
+bad_state "the units' sheet at the gate 4 of an LSTM's 3" "" \
+    '"step": 10, "sheet": {"name": "units", "state": [0, 0, 1, 4, 0]}' \
+    "screen.sheet: state[3] (the gate of a mean's column) wants an integer from 0 to 2"
+bad_state "the report's sheet from model 2 of 1" "" \
+    '"step": 10, "sheet": {"name": "report", "state": [0, 1, 0]}' \
+    "screen.sheet: state[1] (the first model's column) wants an integer from 0 to 0"
+bad_state "the derivative's sheet at K 300" "" \
+    '"step": 10, "sheet": {"name": "derivative", "state": [300]}' \
+    "screen.sheet: state[0] (the lag K) wants an integer from 1 to 256"
+bad_state "the edits as a string" "" '"step": 10, "edits": "x"' "screen.edits: wants a list of edits"
+bad_state "a pinned curve past the text's end" "" \
+    '"step": 10, "pinned": [{"step": 100000000, "from": " ", "to": "x", "all": false, "edits": 1, "layer": 0, "horizon": 2, "K": 2, "half_lives": {}, "c": [1, 0.5, 0.25], "h": [1, 0.5, 0.25], "F": [1, 0.5, 0.25], "L": [1, 0.5, 0.25]}]' \
+    "screen.pinned: a step from 0 to 43234"
+bad_state "the colour's step 64" "" '"step": 10, "colour": {"by": "unit", "at": 64}' \
+    "screen.colour.at: wants an integer from 0 to 63"
+bad_state "the perturbation's horizon 0" "" '"step": 10, "perturbation": {"horizon": 0}' \
+    "screen.perturbation.horizon: wants an integer from 4 to 1024"
+bad_state "the hypothesis's signal 9 of an LSTM's 6" "" \
+    '"step": 10, "find": [{"regex": " ", "signal": 9}]' \
+    "screen.find[0].signal: wants an integer from 0 to 5"
+bad_state "a hypothesis that matches nothing" "" '"step": 10, "find": [{"regex": "QQQQ"}]' \
+    'screen.find[0].regex: "QQQQ" matches no character of the 43,235 steps searched'
+bad_state "a hypothesis that matches everything" "" '"step": 10, "find": [{"regex": "."}]' \
+    'screen.find[0].regex: "." matches every one of the 43,235 steps searched: nothing to compare with'
+bad_state "a carousel on layer 7 of 1" '{"option": "carousel", "value": "7"}' '"step": 10' \
+    "models[0].interventions: --carousel@L: layer 7: the model has 1 layer (0..0)"
+# a session without the screen's entry: the screen at step 0, as the screen opens it
+cat >"$work/noscreen.json" <<EOF
+{"gatetui_session": 1,
+ "models": [{"path": "$model", "size": $(size "$model"), "sha256": "$(sha "$model")"}],
+ "text": {"path": "$text", "size": $(size "$text"), "sha256": "$(sha "$text")"}}
+EOF
+frame noscr --session "$work/noscreen.json"
+frame step0 --step 0 "$model" "$text"
+same noscr step0 "--export --session without the screen's entry: the frame at step 0"
+rm -f "$work/no.txt"
 echo '{}' >"$work/empty.json"
 refused "a JSON file that is not a session" "$bin" --export "$work/no.txt" --session "$work/empty.json"
 echo 'nonsense' >"$work/nonsense.json"
