@@ -24,15 +24,18 @@
 
 #define UNIT_STEPS 100 /* the unit figure's steps when --to is not given */
 
-/* What the caption says of the numbers: how the report computed them, the interventions. */
-static const char *report_what(const gt_report *r, const gt_session *s, char *buf, size_t n)
+/* What the caption says of the numbers: how the report computed them, the intervals when
+ * the figure draws them, the interventions. */
+static const char *report_what(const gt_report *r, const gt_session *s, int intervals,
+                               char *buf, size_t n)
 {
     char p[32];
     size_t at = (size_t)snprintf(buf, n, "the report's %zu windows of %zu steps, %s edits "
-                                         "(window, replacement) at step %d of each, K = %d; "
-                                         "95%% intervals by the jackknife over the windows",
+                                         "(window, replacement) at step %d of each, K = %d%s",
                                  r->windows, r->window_len, report_commas(r->pairs, p, sizeof p),
-                                 r->site, r->K);
+                                 r->site, r->K,
+                                 intervals ? "; 95% intervals by the jackknife over the windows"
+                                           : "");
     if (s->model[0].what[0] && at < n)
         snprintf(buf + at, n - at, "; interventions: %s", s->model[0].what);
     return buf;
@@ -98,7 +101,7 @@ static int figure_reports(const cli *c, gt_session *s, int kind, fig_doc *d, fig
     rc = rc ? rc : back;
     char what[1400];
     if (rc == GT_OK)
-        w->what = report_what(&pt->r[0], s, what, sizeof what);
+        w->what = report_what(&pt->r[0], s, kind != FIG_HALFLIVES, what, sizeof what);
     if (rc == GT_OK)
         rc = kind == FIG_PERTURBATION ? fig_perturbation(d, pt->p, s->n, w, e)
              : kind == FIG_HALFLIVES  ? fig_halflives(d, pt->u, s->n, w, e)

@@ -67,6 +67,9 @@ static void one_curve(fig_doc *d, plot_panel *p, const fig_pert *m, int i, int c
                        .x = hx, .y = hx + 1, .xlo = hx + 2, .xhi = hx + 3};
 }
 
+/* every model's every curve: its line and its half-life's mark */
+_Static_assert(2 * FIG_MAX_MODELS * FIG_CURVES <= PLOT_MAX_SERIES, "room for every curve");
+
 int fig_perturbation(fig_doc *d, const fig_pert *m, int n, const fig_where *w, gt_error *e)
 {
     int rc = fig_begin(d, 1, "model,curve,k,ratio,halflife,halflife_lo,halflife_hi,"

@@ -70,7 +70,7 @@ typedef struct plot_ref {
     int dash;
 } plot_ref;
 
-#define PLOT_MAX_SERIES 40
+#define PLOT_MAX_SERIES 96 /* the perturbation figure's 12 models x 4 curves x 2 */
 #define PLOT_MAX_REFS 4
 #define PLOT_MAX_PANELS 4
 

@@ -93,6 +93,100 @@ void sheet_text(gt_surface *s, int x, int y, int w, int h, const char *text, int
     }
 }
 
+/* The piece of the line [p, eol) that row takes in w columns (a first row, or the rest of
+ * a line after the indent): into out; returns where the next row starts (eol: the line is
+ * done). */
+static const char *wrap_piece(const char *p, const char *eol, int w, char *out, size_t n)
+{
+    char tmp[1024];
+    snprintf(tmp, sizeof tmp, "%.*s", (int)(eol - p), p);
+    if (surf_width(tmp) <= w) {
+        snprintf(out, n, "%s", tmp);
+        return eol;
+    }
+    /* the longest prefix that fits, by characters; then back to its last space */
+    const char *q = p, *fit = p;
+    while (q < eol) {
+        const char *next = q + 1;
+        while (next < eol && ((unsigned char)*next & 0xC0) == 0x80)
+            next++;
+        snprintf(tmp, sizeof tmp, "%.*s", (int)(next - p), p);
+        if (surf_width(tmp) > w)
+            break;
+        fit = q = next;
+    }
+    const char *cut = fit;
+    while (cut > p && cut[-1] != ' ' && *cut != ' ')
+        cut--;
+    if (cut == p || cut == fit) /* no space to break at: the word is cut, the rest follows */
+        cut = fit > p ? fit : p + 1;
+    const char *end = cut;
+    while (end > p && end[-1] == ' ')
+        end--;
+    snprintf(out, n, "%.*s", (int)(end - p), p);
+    while (cut < eol && *cut == ' ')
+        cut++;
+    return cut;
+}
+
+/* Each row of text wrapped in w columns, in turn, from its first: fn(ctx, row, indent, piece)
+ * returns nonzero to stop. */
+static void wrap_rows(const char *text, int w, int (*fn)(void *, int, int, const char *),
+                      void *ctx)
+{
+    char piece[1024];
+    int row = 0;
+    for (const char *p = text; p && *p;) {
+        const char *nl = strchr(p, '\n'), *eol = nl ? nl : p + strlen(p);
+        int indent = 0;
+        do {
+            const int room = w - indent > 1 ? w - indent : 1;
+            const char *next = wrap_piece(p, eol, room, piece, sizeof piece);
+            if (fn(ctx, row++, indent, piece))
+                return;
+            p = next;
+            indent = w > 2 * SHEET_WRAP_INDENT ? SHEET_WRAP_INDENT : 0;
+        } while (p < eol);
+        p = nl ? nl + 1 : NULL;
+    }
+}
+
+static int count_row(void *ctx, int row, int indent, const char *piece)
+{
+    (void)indent;
+    (void)piece;
+    *(int *)ctx = row + 1;
+    return 0;
+}
+
+int sheet_wrapped_rows(const char *text, int w)
+{
+    int rows = 0;
+    wrap_rows(text ? text : "", w, count_row, &rows);
+    return rows;
+}
+
+int sheet_text_width(gt_rect r)
+{
+    return r.w - (r.x > 0) - 1; /* panel_frame's inner columns, less the margin */
+}
+
+typedef struct wrap_draw {
+    gt_surface *s;
+    int x, y, w, h, from;
+} wrap_draw;
+
+static int draw_row(void *ctx, int row, int indent, const char *piece)
+{
+    const wrap_draw *d = ctx;
+    if (row < d->from)
+        return 0;
+    if (row - d->from >= d->h)
+        return 1;
+    surf_text(d->s, d->x + indent, d->y + row - d->from, d->w - indent, R_NORMAL, piece);
+    return 0;
+}
+
 int sheet_text_scroll(int at, int d, int h, int lines)
 {
     const int rows = h - 1, page = h - 2 > 1 ? h - 2 : 1;
@@ -126,17 +220,20 @@ int sheet_load_scroll(int *scroll, const long *val, int n, char *why, size_t len
 void sheet_draw_text(gt_surface *s, gt_rect r, const gt_textsheet *t)
 {
     char note[160];
+    const int rows = t->state == TEXT_KNOWN ? sheet_wrapped_rows(t->text, sheet_text_width(r))
+                                            : 0;
     if (t->state == TEXT_KNOWN)
         snprintf(note, sizeof note, "%d-%d of %d  %s", t->scroll + 1,
-                 t->scroll + r.h - 1 < t->lines ? t->scroll + r.h - 1 : t->lines, t->lines,
-                 t->note);
+                 t->scroll + r.h - 1 < rows ? t->scroll + r.h - 1 : rows, rows, t->note);
     else
         snprintf(note, sizeof note, "%s", t->note);
     gt_rect in;
     panel_frame(s, r, t->title, note, &in);
     const int x = in.x + 1, w = in.w - 1;
-    if (t->state == TEXT_KNOWN)
-        sheet_text(s, x, in.y, w, in.h, t->text, t->scroll);
+    if (t->state == TEXT_KNOWN) {
+        wrap_draw d = {s, x, in.y, w, in.h, t->scroll};
+        wrap_rows(t->text, w, draw_row, &d);
+    }
     else if (t->state == TEXT_COMPUTING)
         sheet_progress(s, x, in.y + 1, w, t->say, t->done);
     else

@@ -105,9 +105,18 @@ void sheet_text(gt_surface *s, int x, int y, int w, int h, const char *text, int
  * among them) after d lines (KEYS_PAGE: a page), from `at`. */
 int sheet_text_scroll(int at, int d, int h, int lines);
 
+/* The rows a text takes in w columns with each line wider than w wrapped at its spaces (a
+ * word wider than w cut into pieces), the rest of a line indented by SHEET_WRAP_INDENT:
+ * a number is never cut off. */
+#define SHEET_WRAP_INDENT 4
+int sheet_wrapped_rows(const char *text, int w);
+/* The columns a text sheet in r writes its lines in (sheet_draw_text). */
+int sheet_text_width(gt_rect r);
+
 /* A sheet of a text computed in the background (the effect's, the carriers'): framed with
  * its title and a note; then what is not known (why, in words), its progress, its error,
- * or its lines from `scroll` on with "1-20 of 40" before the note. */
+ * or its rows (its lines wrapped: sheet_wrapped_rows) from row `scroll` on with "1-20 of
+ * 40" before the note. */
 typedef struct gt_textsheet {
     const char *title, *note;
     enum { TEXT_SAY, TEXT_COMPUTING, TEXT_KNOWN, TEXT_FAILED } state;
@@ -115,7 +124,7 @@ typedef struct gt_textsheet {
                         * the words */
     double done;       /* TEXT_COMPUTING */
     const char *text;  /* TEXT_KNOWN */
-    int lines, scroll;
+    int scroll;        /* the first row shown */
 } gt_textsheet;
 void sheet_draw_text(gt_surface *s, gt_rect r, const gt_textsheet *t);
 /* 0 when val[i] (of n) is absent or from lo to hi; otherwise -1, and why says so ("state[2]

@@ -36,7 +36,9 @@ static gt_act carriers_toggle(gt_view *v, int arg)
 static gt_act carriers_scroll(gt_view *v, int d)
 {
     gt_carriers_sheet *p = sheet_carriers_data(v);
-    p->scroll = sheet_text_scroll(p->scroll, d, v->lay.r[P_GATES].h, v->carriers.lines);
+    const gt_rect r = v->lay.r[P_GATES];
+    p->scroll = sheet_text_scroll(p->scroll, d, r.h,
+                                  sheet_wrapped_rows(v->carriers.text, sheet_text_width(r)));
     return ACT_REDRAW;
 }
 
@@ -87,8 +89,7 @@ static void carriers_draw(gt_surface *s, gt_rect r, const gt_view *v)
                  report_commas(c->step, at, sizeof at), c->layer, c->horizon);
     snprintf(note, sizeof note, "%s scroll  %s closes", keys_name_text(&scroll_note, s->utf8),
              open_name.text);
-    gt_textsheet t = {title, note, TEXT_SAY, why, 0, c->text, c->lines,
-                      sheet_carriers_data(v)->scroll};
+    gt_textsheet t = {title, note, TEXT_SAY, why, 0, c->text, sheet_carriers_data(v)->scroll};
     if (!v->m->has_readout) {
         snprintf(why, sizeof why, "the model has no readout: no predictions to carry an edit");
     } else if (!trace_edit_count(v->tr)) {

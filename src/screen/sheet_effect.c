@@ -36,7 +36,9 @@ static gt_act effect_toggle(gt_view *v, int arg)
 static gt_act effect_scroll(gt_view *v, int d)
 {
     gt_effect_sheet *p = sheet_effect_data(v);
-    p->scroll = sheet_text_scroll(p->scroll, d, v->lay.r[P_GATES].h, v->effect.lines);
+    const gt_rect r = v->lay.r[P_GATES];
+    p->scroll = sheet_text_scroll(p->scroll, d, r.h,
+                                  sheet_wrapped_rows(v->effect.text, sheet_text_width(r)));
     return ACT_REDRAW;
 }
 
@@ -85,8 +87,7 @@ static void effect_draw(gt_surface *s, gt_rect r, const gt_view *v)
              d->regex);
     snprintf(note, sizeof note, "%s scroll  %s closes", keys_name_text(&scroll_note, s->utf8),
              open_name.text);
-    gt_textsheet t = {title, note, TEXT_SAY, why, 0, d->text, d->lines,
-                      sheet_effect_data(v)->scroll};
+    gt_textsheet t = {title, note, TEXT_SAY, why, 0, d->text, sheet_effect_data(v)->scroll};
     if (!data_effect_on(d)) {
         snprintf(title, sizeof title, "effect");
         snprintf(why, sizeof why, "no %s: the effect needs a hypothesis (m) and an intervention "

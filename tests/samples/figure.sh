@@ -125,6 +125,23 @@ looks h.svg 640 400
 looks h.pdf 640 400
 looks h.png 640 400
 pdf_says h.pdf "kjv-lstm.bin: 255 units" "past the horizon" "measured = 2 × gate"
+if command -v pdftotext >/dev/null; then
+    pdftotext h.pdf - | tr '\n' ' ' | grep -qF "intervals"
+    [ $? -ne 0 ] && pdftotext p.pdf - | tr '\n' ' ' | grep -qF "95% intervals by the jackknife"
+    check $? "the caption names the intervals where they are drawn (the perturbation), not where none are (the half-lives)"
+fi
+
+# --- the perturbation figure of six LSTMs: every model's every curve drawn (each its colour
+# and dash), named and in the CSV: 24 (more than the 20 drawn once); a horizon of 16, where
+# no two of a curve's points fall on the same point of the page
+P6="$S/kjv-lstm-100.bin $S/kjv-lstm-300.bin $S/kjv-lstm-800.bin $S/kjv-lstm-2000.bin"
+P6="$P6 $S/kjv-lstm-2650.bin $L"
+# shellcheck disable=SC2086
+fig "perturbation, six models" p6.svg perturbation --windows 4 --horizon 16 $P6 "$T"
+said "p6.svg: 24 curves of 17 points and 25 legend entries" $chk structure p6.svg 24 17 25
+[ "$(tail -n +2 p6.svg.csv | cut -d, -f1,2 | sort -u | wc -l)" -eq 24 ] &&
+    [ "$(tail -n +2 p6.svg.csv | cut -d, -f1 | sort -u | wc -l)" -eq 6 ]
+check $? "p6.svg.csv: the 24 curves of the six models"
 
 # --- the checkpoints of the sample LSTM's training, in the order given
 C="$S/kjv-lstm-0.bin $S/kjv-lstm-300.bin $S/kjv-lstm-2000.bin $L"

@@ -1,10 +1,12 @@
 /* A number is never cut (doc/screen.md, "What it shows"): the three sample models over the
  * whole sample text, alone and side by side, with an edit, a hypothesis (m), the derivative
- * (D), the unit table (U) and the report's tables (r), drawn at every width from 80 to 200
- * and every height from 24 to 60 (each against a few of the other), and every frame read
- * back: no number token against a panel's right edge or before an ellipsis, and the items
- * that must be there (every model's half-life of h, the k of the ratio, the curves' end
- * letters, the probe's AUC, the unit table's last column) there or said to be left out. */
+ * (D), the unit table (U), the report's tables (r), the carriers of the edit (B) and the
+ * effect of ablating the selected unit where the hypothesis holds (I), drawn at every width
+ * from 80 to 200 and every height from 24 to 60 (each against a few of the other), and
+ * every frame read back: no number token against a panel's right edge or before an
+ * ellipsis, and the items that must be there (every model's half-life of h, the k of the
+ * ratio, the curves' end letters, the probe's AUC, the unit table's last column) there or
+ * said to be left out. */
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
@@ -319,8 +321,12 @@ static void scenarios(gt_models *ms, const char *name)
     static const struct {
         uint32_t key;
         const char *name;
-    } views[] = {{'D', "the derivative"}, {'U', "the unit table"}, {'r', "the report's tables"}};
-    for (int i = 0; i < 3; i++) {
+    } views[] = {{'D', "the derivative"},     {'U', "the unit table"},
+                 {'r', "the report's tables"}, {'B', "the carriers of the edit"},
+                 {'I', "the effect of ablating the selected unit"}};
+    press(ms, K_CHAR, 'a'); /* the selected unit ablated: the effect has an intervention */
+    settle(ms);
+    for (int i = 0; i < 5; i++) {
         press(ms, K_CHAR, views[i].key);
         settle(ms);
         snprintf(what, sizeof what, "%s, a hypothesis, %s", name, views[i].name);
