@@ -47,8 +47,9 @@ int carriers_print_text(FILE *f, const gt_carriers *r, const char *interventions
             r->hidden, r->horizon);
     if (interventions && *interventions)
         fprintf(f, "interventions: %s\n", interventions);
-    fprintf(f, "the edit's effect E = sum of KL(clean || edited) over steps %s..%zu: %.6f nats\n\n",
-            step, r->step + r->horizon, r->effect);
+    char last[32];
+    fprintf(f, "the edit's effect E = sum of KL(clean || edited) over steps %s..%s: %.6f nats\n\n",
+            step, report_commas(r->step + r->horizon, last, sizeof last), r->effect);
     fprintf(f, "rank   unit   alone (nats)   alone / E   removed: share of E that needs it\n");
     for (int i = 0; i < n; i++) {
         const int u = r->order[i];

@@ -91,8 +91,8 @@ int spectrum_print_text(FILE *f, const gt_spectrum *s, gt_error *e)
 {
     char a[32];
     const int carry = !isnan(s->carry[0]); /* a plain RNN has no carry gate */
-    fprintf(f, "layer %d, step %zu: eigenvalues of the step's Jacobian by modulus%s\n",
-            s->layer, s->step,
+    fprintf(f, "layer %d, step %s: eigenvalues of the step's Jacobian by modulus%s\n",
+            s->layer, report_commas(s->step, a, sizeof a),
             carry ? ", against the carry gates sorted" : " (a plain RNN: no carry gate to set beside them)");
     fprintf(f, "   i            re            im           |l|   half-life%s\n",
             carry ? "         carry" : "");

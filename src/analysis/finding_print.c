@@ -8,6 +8,7 @@
 
 #include "analysis/jsonout.h"
 #include "gatetui/finding.h"
+#include "gatetui/report.h"
 #include "gatetui/utf8.h"
 #include "analysis/steptext.h"
 
@@ -82,13 +83,14 @@ int find_print_units(FILE *f, const gt_units *u, const char *regex, int only,
         return jsonout_write(f, units_json(u, regex, only), 1, JSONOUT_FINDING);
     const gt_model *m = u->m;
     const int H = model_width(m, u->layer);
-    char mp[1024], tp[1024], rp[1024];
-    fprintf(f, "%s: %s, layer %d, %d units; %s, the first %zu steps from the zero state\n",
+    char mp[1024], tp[1024], rp[1024], n1[32], n2[32];
+    fprintf(f, "%s: %s, layer %d, %d units; %s, the first %s steps from the zero state\n",
             utf8_printable(mp, sizeof mp, m->path), model_kind(m), u->layer, H,
-            utf8_printable(tp, sizeof tp, text_name), u->steps);
-    fprintf(f, "\"%s\": %zu match%s cover %zu steps (%.1f%%)\n",
-            utf8_printable(rp, sizeof rp, regex), u->matches,
-            u->matches == 1 ? "" : "es", u->inside, 100.0 * (double)u->inside / (double)u->steps);
+            utf8_printable(tp, sizeof tp, text_name), report_commas(u->steps, n1, sizeof n1));
+    fprintf(f, "\"%s\": %s match%s cover %s steps (%.1f%%)\n",
+            utf8_printable(rp, sizeof rp, regex), report_commas(u->matches, n1, sizeof n1),
+            u->matches == 1 ? "" : "es", report_commas(u->inside, n2, sizeof n2),
+            100.0 * (double)u->inside / (double)u->steps);
     int top = H < TEXT_TOP ? H : TEXT_TOP;
     for (int s = 0; s < u->nsig; s++) {
         if (only >= 0 && s != only)
@@ -141,10 +143,11 @@ int find_print_selection(FILE *f, const gt_selection *s, const uint16_t *tok, in
     const gt_model *m = s->m;
     if (json)
         return jsonout_write(f, selection_json(s, m), 1, JSONOUT_FINDING);
+    char n1[32];
     fprintf(f, "steps %zu:%zu \"", s->a, s->b);
     put_steps(f, m, tok, s->a, s->b, 60);
-    fprintf(f, "\", %s >= %g, layer %d, over the first %zu steps\n", signals_name(m, s->signal),
-            s->threshold, s->layer, s->steps);
+    fprintf(f, "\", %s >= %g, layer %d, over the first %s steps\n", signals_name(m, s->signal),
+            s->threshold, s->layer, report_commas(s->steps, n1, sizeof n1));
     if (!s->nunits) {
         fprintf(f, "no unit is at or above %g throughout the span and below it just before "
                    "and after\n",
@@ -155,8 +158,8 @@ int find_print_selection(FILE *f, const gt_selection *s, const uint16_t *tok, in
             s->nunits, s->nunits == 1 ? "" : "s");
     for (int i = 0; i < s->nunits; i++)
         fprintf(f, "  unit %4d  minimum %.4f\n", s->units[i], s->minimum[i]);
-    fprintf(f, "%zu match%s, stretches where all of them are on:\n", s->nmatches,
-            s->nmatches == 1 ? "" : "es");
+    fprintf(f, "%s match%s, stretches where all of them are on:\n",
+            report_commas(s->nmatches, n1, sizeof n1), s->nmatches == 1 ? "" : "es");
     for (size_t i = 0; i < s->nmatches && i < TEXT_MATCHES; i++) {
         fprintf(f, "  %8zu %8zu  ", s->from[i], s->to[i]);
         put_steps(f, m, tok, s->from[i], s->to[i], 50);
@@ -229,8 +232,9 @@ int find_print_profile(FILE *f, const gt_profile *p, const uint16_t *tok, size_t
     if (json)
         return jsonout_write(f, profile_json(p, tok, ntok), 1, JSONOUT_FINDING);
     const gt_model *m = p->m;
-    fprintf(f, "unit %d, %s, layer %d, over the first %zu steps from the zero state\n", p->unit,
-            signal_label(m, p->signal), p->layer, p->steps);
+    char n1[32];
+    fprintf(f, "unit %d, %s, layer %d, over the first %s steps from the zero state\n", p->unit,
+            signal_label(m, p->signal), p->layer, report_commas(p->steps, n1, sizeof n1));
     for (int side = 0; side < 2; side++) {
         fprintf(f, "\nthe %d steps of %s value\n", side ? p->nbottom : p->ntop,
                 side ? "lowest" : "highest");

@@ -8,6 +8,7 @@
 
 #include "analysis/jsonout.h"
 #include "gatetui/jacobian.h"
+#include "gatetui/report.h"
 
 static int done(FILE *f, gt_error *e)
 {
@@ -20,12 +21,14 @@ int jacobian_print_text(FILE *f, const gt_jacobian *j, size_t T, int unit, gt_er
 {
     const gt_celltype *cl = j->m->cell;
     const char *s = cl->carried;
+    char at[32];
+    report_commas(T, at, sizeof at);
     if (cl->carry < 0) {
-        fprintf(f, "layer %d, step %zu: J = d%s_T / d%s_(T-k); no carry line: a %s has no "
-                   "carry gate (C_jj and |C|_F are -)\n", j->layer, T, s, s, cl->noun);
+        fprintf(f, "layer %d, step %s: J = d%s_T / d%s_(T-k); no carry line: a %s has no "
+                   "carry gate (C_jj and |C|_F are -)\n", j->layer, at, s, s, cl->noun);
     } else {
-        fprintf(f, "layer %d, step %zu: J = d%s_T / d%s_(T-k) against the carry line C = "
-                   "%s_(T-k+1) ... %s_T\n", j->layer, T, s, s, model_gate_name(j->m, cl->carry),
+        fprintf(f, "layer %d, step %s: J = d%s_T / d%s_(T-k) against the carry line C = "
+                   "%s_(T-k+1) ... %s_T\n", j->layer, at, s, s, model_gate_name(j->m, cl->carry),
                 model_gate_name(j->m, cl->carry));
     }
     fprintf(f, "unit %d: J_jj, the row norm |J_j.| and C_jj; over the %d unit%s: |J|_F, |C|_F "

@@ -91,9 +91,10 @@ static void print_heading(FILE *f, const gt_report *r, const char *text_name)
     char a[48], b[48], c[48], w[256], mp[1024], tp[1024];
     const int H = model_width(m, r->layer);
     text_name = utf8_printable(tp, sizeof tp, text_name);
-    fprintf(f, "%s: %s, %d layer%s, H = %s, V = %d, %s parameters\n",
+    fprintf(f, "%s: %s, %d layer%s, H = %s, V = %s, %s parameters\n",
             utf8_printable(mp, sizeof mp, m->path), model_kind(m), m->layers,
-            m->layers == 1 ? "" : "s", model_widths(m, w, sizeof w), m->vocab,
+            m->layers == 1 ? "" : "s", model_widths(m, w, sizeof w),
+            report_commas((size_t)m->vocab, c, sizeof c),
             report_commas((size_t)m->params, a, sizeof a));
     const char *unit = model_step_noun(m);
     report_count(r->window_len, unit, a, sizeof a);

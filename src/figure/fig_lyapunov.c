@@ -56,11 +56,15 @@ int fig_lyapunov(fig_doc *d, const fig_spectrum *m, int n, const fig_where *w, g
     }
     p->ref[p->nref++] = (plot_ref){"0: neither growing nor shrinking", 0, 0, PLOT_DOTTED};
     const gt_lyapunov *l = n > 0 ? m[0].l : NULL;
+    char n1[32], n2[32];
     const char *own =
-        l ? fig_str(d, "The Lyapunov spectrum of the layer's state along the text (J_1..J_%zu, "
-                       "the means over steps %zu..%zu), each exponent with its 95%% interval "
-                       "(%.2f standard errors by batch means over %d batches)",
-                    l->steps, l->warmup + 1, l->steps, LYAPUNOV_Z95, LYAPUNOV_BATCHES)
+        l ? fig_str(d, "The Lyapunov spectrum of the layer's state along the text (the "
+                       "Jacobians of steps 1..%s, the means over steps %s..%s), each exponent "
+                       "with its 95%% interval (%.2f standard errors by batch means over %d "
+                       "batches)",
+                    report_commas(l->steps, n1, sizeof n1),
+                    report_commas(l->warmup + 1, n2, sizeof n2), n1, LYAPUNOV_Z95,
+                    LYAPUNOV_BATCHES)
           : "The Lyapunov spectrum";
     d->plot->caption = fig_caption(d, own, names, n, w);
     return fig_end(d, e);

@@ -175,6 +175,7 @@ done
 looks l.pdf 640 400
 looks l.png 640 400
 pdf_says l.pdf "kjv-gru.bin: λ₁ =" "kjv-rnn.bin: λ₁ =" "standard errors by batch means"
+caption_says l.pdf "the steps in words, not J_1..J_400" "the Jacobians of steps 1..400, the means over steps 101..400"
 
 # --- a unit along the whole text, and along its last 100 steps with the text beneath
 fig "unit 5, the whole text" u.svg unit --unit 5 --from 0 --to 43234 "$L" "$T"
