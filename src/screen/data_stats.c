@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gatetui/loss.h"
 #include "gatetui/report.h"
+#include "screen/data_interv.h"
 #include "screen/data_stats.h"
 #include "screen/draw_surface.h"
 
@@ -97,6 +99,10 @@ static int child_main(gt_bgjob *job, void *ctx, char *why)
     }
     if (rc == GT_OK)
         rc = report_compute(&r, sv->m, tok, t->steps, &o, &e);
+    gt_loss base = {0}; /* the model without its interventions, over the same windows */
+    if (rc == GT_OK && sv->iv && sv->iv->what[0] && r.loss.count)
+        rc = loss_measure(&base, sv->iv->base, tok, t->steps, (size_t)o.window_len,
+                          (size_t)o.windows, o.threads, &e);
     if (tok != t->tok)
         free(tok);
     if (rc == GT_OK) {
@@ -105,6 +111,10 @@ static int child_main(gt_bgjob *job, void *ctx, char *why)
         gt_model named = *sv->m;
         named.path = (char *)sv->model_name; /* only read here */
         r.m = &named;
+        if (sv->iv && sv->iv->what[0]) {
+            r.interventions = sv->iv->what;
+            r.loss_base = base;
+        }
         FILE *f = open_memstream(&buf, &n);
         int bad = !f || report_print_text(f, &r, sv->text_name, &e);
         if (!bad) /* where the intervals do not fit */

@@ -40,6 +40,9 @@ typedef struct gt_data_stats {
      * (compare.h), have_col[layer] once computed, with the tables */
     gt_compare_col *cols;
     char *have_col;
+    /* the model's interventions (NULL: none): the tables name them, and the loss's change
+     * against the model without them, as --report with them prints it */
+    const struct gt_data_interv *iv;
     /* private */
     const gt_model *m;
     gt_trace *tr;       /* its text, as loaded (the edits are beside it) */

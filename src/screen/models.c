@@ -50,6 +50,7 @@ int models_open(gt_models *ms, const gt_session *sm, int threads, int layer, int
         ms->n++;
         gt_view *v = &ms->v[k];
         v->ivs = iv;
+        v->stats.iv = iv;
         v->threads = threads < 0 ? 0 : threads;
         v->utf8 = utf8;
         v->peers = ms->v;

@@ -174,6 +174,14 @@ session "$work/sh_e.json" "$model" "$text" '{"option": "ablate", "value": "0:209
 frame sh_e --session "$work/sh_e.json"
 grep -q "effect of ablated 0:209 where \" \" holds" "$work/sh_e.txt" && grep -q "controls: rank" "$work/sh_e.txt"
 check $? "--export --session with the effect's sheet up: its table ($(head -c 200 "$work/sh_e.err"))"
+# the report's sheet under an intervention: its lines and the loss's change as --report's
+session "$work/sh_r.json" "$model" "$text" '{"option": "ablate", "value": "0:209"}' \
+    '"step": 10, "sheet": {"name": "report", "state": [0, 0, 0]}'
+frame sh_r --session "$work/sh_r.json"
+"$bin" --report --ablate 0:209 "$model" "$text" 2>/dev/null | sed -n '4,6p' >"$work/sh_r.want"
+sed -n '/^ interventions: ablated 0:209$/,+2p' "$work/sh_r.txt" | sed 's/^ //' | cmp -s - "$work/sh_r.want" &&
+    [ "$(wc -l <"$work/sh_r.want")" -eq 3 ]
+check $? "the report's sheet under --ablate 0:209: the interventions and the loss's change, as --report prints them"
 session "$work/sh_c.json" "$model" "$text" "" "\"step\": 1206, $edits, \"sheet\": {\"name\": \"carriers\", \"state\": [2]}"
 frame sh_c --session "$work/sh_c.json"
 grep -q "carriers of the edit at step 1,205" "$work/sh_c.txt" && grep -q "alone (nats)" "$work/sh_c.txt"
