@@ -195,7 +195,14 @@ static void header_cursor_row(gt_surface *s, gt_rect r, const gt_view *v, const 
         for (int i = 0; i < v->ntop && i < 5; i++) {
             char nm[32];
             panel_char_name(v, v->top_tok[i], nm, sizeof nm);
-            snprintf(buf, sizeof buf, " %s %.0f%%", nm, 100.0 * v->top_p[i]);
+            /* under 1% with a decimal, so that a word model's guesses are not all "0%" */
+            const double pc = 100.0 * v->top_p[i];
+            if (pc >= 0.995)
+                snprintf(buf, sizeof buf, " %s %.0f%%", nm, pc);
+            else if (pc >= 0.05)
+                snprintf(buf, sizeof buf, " %s %.1f%%", nm, pc);
+            else
+                snprintf(buf, sizeof buf, " %s <0.1%%", nm);
             if (x + surf_width(buf) > room)
                 break;
             x = put(s, x, y, end, v->has_next && v->top_tok[i] == v->next_tok ? R_HEADER : R_NORMAL,
