@@ -100,7 +100,7 @@ static const char *wrap_piece(const char *p, const char *eol, int w, char *out, 
 {
     char tmp[1024];
     snprintf(tmp, sizeof tmp, "%.*s", (int)(eol - p), p);
-    if (surf_width(tmp) <= w) {
+    if ((size_t)(eol - p) < sizeof tmp && surf_width(tmp) <= w) {
         snprintf(out, n, "%s", tmp);
         return eol;
     }
@@ -110,6 +110,8 @@ static const char *wrap_piece(const char *p, const char *eol, int w, char *out, 
         const char *next = q + 1;
         while (next < eol && ((unsigned char)*next & 0xC0) == 0x80)
             next++;
+        if ((size_t)(next - p) >= sizeof tmp)
+            break;
         snprintf(tmp, sizeof tmp, "%.*s", (int)(next - p), p);
         if (surf_width(tmp) > w)
             break;
