@@ -138,12 +138,12 @@ typedef struct gt_report {
  * 0 otherwise. */
 int report_horizon_note(const gt_report *r, char *buf, size_t n);
 
-/* When `asked` windows (o->windows_asked; 0: none asked for) are more than the text holds,
- * so that only `used` of window_len steps of model m are taken, what to say of it in buf
- * ("--windows 500: the text holds 85 windows of 512 characters; all 85 are taken"), and 1;
- * 0 otherwise. */
-int report_windows_note(long asked, size_t used, size_t window_len, const gt_model *m,
-                        char *buf, size_t n);
+/* When `asked` windows (o->windows_asked; 0: none asked for) are more than a text of
+ * `steps` holds, so that only `used` of window_len steps of model m are taken, what to say
+ * of it in buf ("--windows 500: the text's 43,235 characters make 338 windows of up to
+ * 128; all 338 are taken"), and 1; 0 otherwise. */
+int report_windows_note(long asked, size_t used, size_t window_len, size_t steps,
+                        const gt_model *m, char *buf, size_t n);
 
 /* Computes the report for tokens tok[0..steps) of model m. On failure nothing is left
  * allocated and e says what. */

@@ -724,20 +724,21 @@ int report_horizon_note(const gt_report *r, char *buf, size_t n)
     return 1;
 }
 
-int report_windows_note(long asked, size_t used, size_t window_len, const gt_model *m,
-                        char *buf, size_t n)
+int report_windows_note(long asked, size_t used, size_t window_len, size_t steps,
+                        const gt_model *m, char *buf, size_t n)
 {
     if (asked <= 0 || (size_t)asked <= used)
         return 0;
-    char a[48], b[48];
+    char a[48], b[48], t[48], l[32];
     char all[48];
     if (used == 1)
         snprintf(all, sizeof all, "it is taken");
     else
         snprintf(all, sizeof all, "all %s are taken", report_commas(used, b, sizeof b));
-    snprintf(buf, n, "--windows %ld: the text holds %s of %s; %s", asked,
-             report_count(used, "window", a, sizeof a),
-             report_count(window_len, model_step_noun(m), b, sizeof b), all);
+    snprintf(buf, n, "--windows %ld: the text's %s make %s of up to %s; %s", asked,
+             report_count(steps, model_step_noun(m), t, sizeof t),
+             report_count(used, "window", a, sizeof a), report_commas(window_len, l, sizeof l),
+             all);
     return 1;
 }
 

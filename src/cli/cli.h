@@ -200,12 +200,13 @@ void cli_progress_end(const cli_progress *p);
 /* The report's options from c (the layer, the threads, the progress in p), for the
  * report, the importance and the sweep. */
 void cli_report_options(const cli *c, gt_report_options *o, cli_progress *p);
-/* Says on stderr, once a run, that more windows were asked for (windows_asked, 0: none)
- * than the text holds (report_windows_note). */
-void cli_windows_note(long asked, size_t used, size_t window_len, const gt_model *m);
+/* Says on stderr, once a run, that more windows were asked for (asked, 0: none) than the
+ * text of `steps` holds (report_windows_note). */
+void cli_windows_note(long asked, size_t used, size_t window_len, size_t steps,
+                      const gt_model *m);
 /* The same of a report, and, once a run, that its horizon was more than its windows hold
  * (report_horizon_note). */
-void cli_report_note(const gt_report *r, long windows_asked);
+void cli_report_note(const gt_report *r, long windows_asked, size_t steps);
 /* Model ms's report on t (src/cli/mode_report.c), with its interventions named and the
  * loss of the model without them; report_free frees it. */
 int cli_report_one(const cli *c, const gt_session_model *ms, const gt_text *t, gt_report *r,

@@ -26,7 +26,7 @@ static int effect_each(FILE *out, const cli *c, const gt_session_model *ms, cons
     cli_progress_end(&p);
     if (rc)
         return rc;
-    cli_windows_note(o.win.windows_asked, r.windows, r.window_len, &ms->mi);
+    cli_windows_note(o.win.windows_asked, r.windows, r.window_len, t->steps, &ms->mi);
     rc = c->json ? effect_print_json(out, &r, ms->what, e)
                  : effect_print_text(out, &r, ms->what, e);
     effect_free(&r);

@@ -15,7 +15,7 @@ static int importance_each(FILE *out, const cli *c, const gt_session_model *ms, 
     cli_progress_end(&p);
     if (rc)
         return rc;
-    cli_windows_note(o.windows_asked, im.windows, im.window_len, &ms->mi);
+    cli_windows_note(o.windows_asked, im.windows, im.window_len, t->steps, &ms->mi);
     rc = c->json ? importance_print_json(out, &im, ms->what, e)
                  : importance_print_text(out, &im, ms->what, 0, e);
     importance_free(&im);

@@ -22,7 +22,7 @@ static int report_halflives(const cli *c, const gt_session_model *im, const gt_t
     cli_progress_end(&p);
     if (rc)
         return rc;
-    cli_report_note(&r, o.windows_asked);
+    cli_report_note(&r, o.windows_asked, t->steps);
     hl[0] = im->mi.cell->has_c ? r.hl_cell : r.hl_hidden; /* the carried state's */
     hl[1] = r.hl_linearized;
     hl[2] = r.hl_forget_only;

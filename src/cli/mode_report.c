@@ -38,7 +38,7 @@ int cli_report_one(const cli *c, const gt_session_model *ms, const gt_text *t, g
     cli_progress_end(&p);
     if (rc)
         return rc;
-    cli_report_note(r, o.windows_asked);
+    cli_report_note(r, o.windows_asked, t->steps);
     r->m = ms->base;
     r->interventions = ms->what;
     r->loss_base = lb;

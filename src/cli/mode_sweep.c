@@ -47,7 +47,7 @@ static int shifted_report(gt_report *r, const gt_session_model *ms, const gt_rep
     iv_describe(&iv, what, n);
     if (!(rc = iv_apply(&m, ms->base, &iv, e))) {
         if (!(rc = report_compute(r, &m, t->tok, t->steps, o, e)))
-            cli_report_note(r, o->windows_asked);
+            cli_report_note(r, o->windows_asked, t->steps);
         iv_model_free(&m);
     }
     iv_free(&iv);

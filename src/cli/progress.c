@@ -38,21 +38,22 @@ void cli_progress_end(const cli_progress *p)
         fputs("\r\033[K", stderr);
 }
 
-void cli_windows_note(long asked, size_t used, size_t window_len, const gt_model *m)
+void cli_windows_note(long asked, size_t used, size_t window_len, size_t steps,
+                      const gt_model *m)
 {
     static int said;
     char note[256];
-    if (!said && report_windows_note(asked, used, window_len, m, note, sizeof note)) {
+    if (!said && report_windows_note(asked, used, window_len, steps, m, note, sizeof note)) {
         fprintf(stderr, "gatetui: %s\n", note);
         said = 1;
     }
 }
 
-void cli_report_note(const gt_report *r, long windows_asked)
+void cli_report_note(const gt_report *r, long windows_asked, size_t steps)
 {
     static int said;
     char note[256];
-    cli_windows_note(windows_asked, r->windows, r->window_len, r->m);
+    cli_windows_note(windows_asked, r->windows, r->window_len, steps, r->m);
     if (!said && report_horizon_note(r, note, sizeof note)) {
         fprintf(stderr, "gatetui: %s\n", note);
         said = 1;

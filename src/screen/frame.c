@@ -85,7 +85,7 @@ void frame_draw(gt_surface *s, const gt_view *v)
     }
     panel_header(s, v->lay.r[P_HEADER], v);
     panel_strip(s, v->lay.r[P_STRIP], v);
-    gt_rect g = v->lay.r[P_GATES], body = {g.x, g.y, v->lay.cols, g.h};
+    const gt_rect body = sheet_rect(v);
     const gt_sheet *up = v->ui->sheet;
     if (up) { /* a sheet covers the panels below the strip */
         up->draw(s, body, v);

@@ -197,7 +197,7 @@ static void header_cursor_row(gt_surface *s, gt_rect r, const gt_view *v, const 
             panel_char_name(v, v->top_tok[i], nm, sizeof nm);
             /* under 1% with a decimal, so that a word model's guesses are not all "0%" */
             const double pc = 100.0 * v->top_p[i];
-            if (pc >= 0.995)
+            if (pc >= 0.95) /* what %.1f would show as 1.0 */
                 snprintf(buf, sizeof buf, " %s %.0f%%", nm, pc);
             else if (pc >= 0.05)
                 snprintf(buf, sizeof buf, " %s %.1f%%", nm, pc);

@@ -240,7 +240,7 @@ static int get_long(const reader *r, const json_t *o, const char *key, long lo, 
 {
     const json_t *j = json_object_get(o, leaf(key));
     *out = dflt;
-    if (!j)
+    if (!j || json_is_null(j)) /* null: none ("previous" before any jump) */
         return GT_OK;
     char want[96];
     snprintf(want, sizeof want, "wants an integer from %ld to %ld", lo, hi);
@@ -292,8 +292,6 @@ static int restore_edits(const reader *r, gt_models *ms, const json_t *list)
     size_t i;
     const json_t *o;
     int rc = GT_OK;
-    if (list && !json_is_array(list))
-        return bad(r, "edits", "wants a list of edits");
     json_array_foreach(list, i, o) {
         json_int_t step = -1, off = -1;
         const char *before = NULL, *after = NULL;
@@ -391,6 +389,10 @@ static int restore_find(const reader *r, gt_view *v, const json_t *find, int k)
     long signal, steps;
     int last;
     char key[3][40];
+    if (find && !json_is_null(find) && !json_is_object(find)) {
+        snprintf(key[0], sizeof key[0], "find[%d]", k);
+        return bad(r, key[0], "wants an object");
+    }
     snprintf(key[0], sizeof key[0], "find[%d].signal", k);
     snprintf(key[1], sizeof key[1], "find[%d].steps", k);
     snprintf(key[2], sizeof key[2], "find[%d].last", k);
@@ -435,8 +437,17 @@ static int restore_sheet(const reader *r, gt_view *v, const json_t *sh)
         sheet_set(v, v->sheets[i]);
         long val[SHEET_SAVED_MAX];
         int n = 0;
-        for (; n < SHEET_SAVED_MAX && json_is_integer(json_array_get(state, (size_t)n)); n++)
-            val[n] = (long)json_integer_value(json_array_get(state, (size_t)n));
+        if (state && !json_is_array(state))
+            return bad(r, "sheet", "state wants a list of integers");
+        for (; n < SHEET_SAVED_MAX && n < (int)json_array_size(state); n++) {
+            const json_t *x = json_array_get(state, (size_t)n);
+            if (!json_is_integer(x)) {
+                char why[64];
+                snprintf(why, sizeof why, "state[%d] wants an integer", n);
+                return bad(r, "sheet", why);
+            }
+            val[n] = (long)json_integer_value(x);
+        }
         char why[160];
         if (v->sheets[i]->load && v->sheets[i]->load(v, val, n, why, sizeof why))
             return bad(r, "sheet", why);
@@ -498,6 +509,25 @@ static int restore_pin(const reader *r, gt_view *v, const json_t *o)
     return GT_OK;
 }
 
+/* The kinds of the screen's entries that hold others: each an object or a list, or absent
+ * (null: absent). */
+static int check_kinds(const reader *r, const json_t *st)
+{
+    static const char *const objects[] = {"sort", "colour", "perturbation", "marks", "sheet"};
+    static const char *const lists[] = {"edits", "find", "pinned"};
+    for (size_t i = 0; i < sizeof objects / sizeof *objects; i++) {
+        const json_t *j = json_object_get(st, objects[i]);
+        if (j && !json_is_null(j) && !json_is_object(j))
+            return bad(r, objects[i], "wants an object");
+    }
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
+        const json_t *j = json_object_get(st, lists[i]);
+        if (j && !json_is_null(j) && !json_is_array(j))
+            return bad(r, lists[i], "wants a list");
+    }
+    return GT_OK;
+}
+
 int sessionstate_restore(gt_models *ms, const json_t *st, const char *file, gt_error *e)
 {
     if (!st)
@@ -507,7 +537,8 @@ int sessionstate_restore(gt_models *ms, const json_t *st, const char *file, gt_e
         return gt_fail(e, GT_EINPUT, "%s: screen: wants an object", file);
     gt_shared *ui = &ms->ui;
     long model, step;
-    int rc = get_long(&r, st, "model", 0, ms->n - 1, 0, &model);
+    int rc = check_kinds(&r, st);
+    if (!rc) rc = get_long(&r, st, "model", 0, ms->n - 1, 0, &model);
     if (!rc) rc = get_long(&r, st, "step", 0, (long)ms->v[0].steps - 1, 0, &step);
     if (!rc) rc = restore_edits(&r, ms, json_object_get(st, "edits"));
     if (!rc) rc = restore_numbers(&r, ms, st);

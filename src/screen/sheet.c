@@ -120,8 +120,12 @@ static const char *wrap_piece(const char *p, const char *eol, int w, char *out, 
     const char *cut = fit;
     while (cut > p && cut[-1] != ' ' && *cut != ' ')
         cut--;
-    if (cut == p || cut == fit) /* no space to break at: the word is cut, the rest follows */
-        cut = fit > p ? fit : p + 1;
+    if (cut == p || cut == fit) { /* no space to break at: the word is cut, the rest follows */
+        cut = fit;
+        if (cut == p) /* not even one character fits: it alone, whole */
+            for (cut = p + 1; cut < eol && ((unsigned char)*cut & 0xC0) == 0x80; cut++)
+                ;
+    }
     const char *end = cut;
     while (end > p && end[-1] == ' ')
         end--;
@@ -171,6 +175,17 @@ int sheet_wrapped_rows(const char *text, int w)
 int sheet_text_width(gt_rect r)
 {
     return r.w - (r.x > 0) - 1; /* panel_frame's inner columns, less the margin */
+}
+
+gt_rect sheet_rect(const gt_view *v)
+{
+    const gt_rect g = v->lay.r[P_GATES];
+    return (gt_rect){g.x, g.y, v->lay.cols, g.h};
+}
+
+int sheet_text_rows_scroll(int at, int d, gt_rect r, const char *text)
+{
+    return sheet_text_scroll(at, d, r.h, sheet_wrapped_rows(text, sheet_text_width(r)));
 }
 
 typedef struct wrap_draw {
@@ -224,16 +239,19 @@ void sheet_draw_text(gt_surface *s, gt_rect r, const gt_textsheet *t)
     char note[160];
     const int rows = t->state == TEXT_KNOWN ? sheet_wrapped_rows(t->text, sheet_text_width(r))
                                             : 0;
+    /* a scroll past the end (a session's, a resize's) shows the last page */
+    const int last = rows - (r.h - 1) > 0 ? rows - (r.h - 1) : 0,
+              scroll = t->scroll < last ? t->scroll : last;
     if (t->state == TEXT_KNOWN)
-        snprintf(note, sizeof note, "%d-%d of %d  %s", t->scroll + 1,
-                 t->scroll + r.h - 1 < rows ? t->scroll + r.h - 1 : rows, rows, t->note);
+        snprintf(note, sizeof note, "%d-%d of %d  %s", scroll + 1,
+                 scroll + r.h - 1 < rows ? scroll + r.h - 1 : rows, rows, t->note);
     else
         snprintf(note, sizeof note, "%s", t->note);
     gt_rect in;
     panel_frame(s, r, t->title, note, &in);
     const int x = in.x + 1, w = in.w - 1;
     if (t->state == TEXT_KNOWN) {
-        wrap_draw d = {s, x, in.y, w, in.h, t->scroll};
+        wrap_draw d = {s, x, in.y, w, in.h, scroll};
         wrap_rows(t->text, w, draw_row, &d);
     }
     else if (t->state == TEXT_COMPUTING)

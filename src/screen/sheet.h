@@ -57,8 +57,8 @@ typedef struct gt_sheet {
     /* The numbers of its state a session file keeps (its scroll, its K, ...) for the model
      * shown: save writes them into val (at most SHEET_SAVED_MAX) and returns how many;
      * load, after it is opened, takes them back (n of them): 0, or -1 with what a number
-     * out of its range wants in why (sheet_load_check). A scroll past the end is held
-     * where the sheet next draws. */
+     * out of its range wants in why (sheet_load_check). A scroll past the end is drawn as
+     * the last page, and the next key that scrolls brings it back within the text. */
     int (*save)(const gt_view *v, long *val);
     int (*load)(gt_view *v, const long *val, int n, char *why, size_t len);
     /* its status line's hints in the state v is in; NULL: the panels' hints */
@@ -112,6 +112,11 @@ int sheet_text_scroll(int at, int d, int h, int lines);
 int sheet_wrapped_rows(const char *text, int w);
 /* The columns a text sheet in r writes its lines in (sheet_draw_text). */
 int sheet_text_width(gt_rect r);
+/* Where a sheet is drawn over the panels: below the strip, the whole width. */
+gt_rect sheet_rect(const gt_view *v);
+/* The first row shown of text drawn as a text sheet in r (sheet_draw_text) after d rows
+ * (KEYS_PAGE: a page), from `at`. */
+int sheet_text_rows_scroll(int at, int d, gt_rect r, const char *text);
 
 /* A sheet of a text computed in the background (the effect's, the carriers'): framed with
  * its title and a note; then what is not known (why, in words), its progress, its error,

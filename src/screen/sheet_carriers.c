@@ -36,9 +36,7 @@ static gt_act carriers_toggle(gt_view *v, int arg)
 static gt_act carriers_scroll(gt_view *v, int d)
 {
     gt_carriers_sheet *p = sheet_carriers_data(v);
-    const gt_rect r = v->lay.r[P_GATES];
-    p->scroll = sheet_text_scroll(p->scroll, d, r.h,
-                                  sheet_wrapped_rows(v->carriers.text, sheet_text_width(r)));
+    p->scroll = sheet_text_rows_scroll(p->scroll, d, sheet_rect(v), v->carriers.text);
     return ACT_REDRAW;
 }
 

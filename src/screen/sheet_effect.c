@@ -36,9 +36,7 @@ static gt_act effect_toggle(gt_view *v, int arg)
 static gt_act effect_scroll(gt_view *v, int d)
 {
     gt_effect_sheet *p = sheet_effect_data(v);
-    const gt_rect r = v->lay.r[P_GATES];
-    p->scroll = sheet_text_scroll(p->scroll, d, r.h,
-                                  sheet_wrapped_rows(v->effect.text, sheet_text_width(r)));
+    p->scroll = sheet_text_rows_scroll(p->scroll, d, sheet_rect(v), v->effect.text);
     return ACT_REDRAW;
 }
 

@@ -411,8 +411,14 @@ static int units_save(const gt_view *v, long *val)
 static int units_load(gt_view *v, const long *val, int n, char *why, size_t len)
 {
     gt_units_ui *u = sheet_units_ui(v);
-    int blocks[REPORT_MAX_GATES];
-    const int ng = model_sigmoid_gates(v->m, blocks), units = v->m->hidden_max;
+    /* the state is every model's (the sheet follows Tab): the largest of their ranges */
+    int blocks[REPORT_MAX_GATES], ng = 0, units = 0;
+    for (int k = 0; k < (v->peers ? v->npeers : 1); k++) {
+        const gt_model *m = v->peers ? v->peers[k].m : v->m;
+        const int g = model_sigmoid_gates(m, blocks);
+        ng = g > ng ? g : ng;
+        units = m->hidden_max > units ? m->hidden_max : units;
+    }
     static const char *const what[5] = {"the selected row", "the first row shown",
                                         "the column sorted by", "the gate of a mean's column",
                                         "reversed (1) or not (0)"};

@@ -124,7 +124,7 @@ check $? "--horizon 256 with --window-len 342: the report's horizon is 256"
 "$bin" --report --json --windows 32 "$model" "$text" >"$work/out" 2>"$work/err"
 st=$?
 [ $st -eq 0 ] && [ "$(grep -vc "not in the vocabulary skipped" "$work/err")" -eq 1 ] &&
-    grep -qx -- "gatetui: --windows 32: the text holds 3 windows of 128 characters; all 3 are taken" "$work/err" &&
+    grep -qx -- "gatetui: --windows 32: the text's 378 characters make 3 windows of up to 128; all 3 are taken" "$work/err" &&
     grep -q '"positions": 378,' "$work/out"
 check $? "--report --windows 32 on a text of 3 windows: the report's 3, said in one line (exit $st)"
 "$bin" --report "$model" "$text" >/dev/null 2>"$work/err"
@@ -137,7 +137,7 @@ st=$?
 check $? "--report --windows 3: nothing said (exit $st)"
 "$bin" --importance --windows 2 --window-len 4096 "$model" "$text" >"$work/out" 2>"$work/err"
 st=$?
-[ $st -eq 0 ] && grep -qx -- "gatetui: --windows 2: the text holds 1 window of 4,096 characters; it is taken" "$work/err"
+[ $st -eq 0 ] && grep -qx -- "gatetui: --windows 2: the text's 378 characters make 1 window of up to 4,096; it is taken" "$work/err"
 check $? "--importance --windows 2 --window-len 4096: one window taken, said (exit $st)"
 "$bin" --importance --window-len 99999999999 "$model" "$text" >/dev/null 2>"$work/err"
 st=$?

@@ -215,7 +215,35 @@ bad_state "the report's sheet from model 2 of 1" "" \
 bad_state "the derivative's sheet at K 300" "" \
     '"step": 10, "sheet": {"name": "derivative", "state": [300]}' \
     "screen.sheet: state[0] (the lag K) wants an integer from 1 to 256"
-bad_state "the edits as a string" "" '"step": 10, "edits": "x"' "screen.edits: wants a list of edits"
+bad_state "the edits as a string" "" '"step": 10, "edits": "x"' "screen.edits: wants a list"
+bad_state "the hypotheses as a number" "" '"step": 10, "find": 5' "screen.find: wants a list"
+bad_state "a hypothesis as a number" "" '"step": 10, "find": [7]' "screen.find[0]: wants an object"
+bad_state "the order as a number" "" '"step": 10, "sort": 5' "screen.sort: wants an object"
+bad_state "the marks as a list" "" '"step": 10, "marks": [1, 2]' "screen.marks: wants an object"
+bad_state "a sheet's state with a fraction" "" \
+    '"step": 10, "sheet": {"name": "units", "state": [0, 0, 1.5, 99]}' \
+    "screen.sheet: state[2] wants an integer"
+bad_state "a sheet's state as a string" "" '"step": 10, "sheet": {"name": "units", "state": "x"}' \
+    "screen.sheet: state wants a list of integers"
+# what W writes opens again: "previous": null before any jump; the unit table's gate of a
+# mean column of the model with the most gates, the state being every model's
+session "$work/prev.json" "$model" "$text" "" '"step": 10, "previous": null'
+rm -f "$work/prev.txt"
+frame prev --session "$work/prev.json"
+[ -s "$work/prev.txt" ]
+check $? "\"previous\": null (W's before any jump) opens ($(head -c 200 "$work/prev.err"))"
+gru="$(cd "$src/samples" && pwd)/kjv-gru.bin"
+cat >"$work/two.json" <<EOF
+{"gatetui_session": 1,
+ "models": [{"path": "$model", "size": $(size "$model"), "sha256": "$(sha "$model")"},
+            {"path": "$gru", "size": $(size "$gru"), "sha256": "$(sha "$gru")"}],
+ "text": {"path": "$text", "size": $(size "$text"), "sha256": "$(sha "$text")"},
+ "screen": {"model": 1, "step": 10, "sheet": {"name": "units", "state": [0, 0, 1, 2, 0]}}}
+EOF
+rm -f "$work/two.txt"
+frame two --session "$work/two.json"
+[ -s "$work/two.txt" ]
+check $? "the unit table by the LSTM's third gate, the GRU shown (two gates): opens ($(head -c 200 "$work/two.err"))"
 bad_state "a pinned curve past the text's end" "" \
     '"step": 10, "pinned": [{"step": 100000000, "from": " ", "to": "x", "all": false, "edits": 1, "layer": 0, "horizon": 2, "K": 2, "half_lives": {}, "c": [1, 0.5, 0.25], "h": [1, 0.5, 0.25], "F": [1, 0.5, 0.25], "L": [1, 0.5, 0.25]}]' \
     "screen.pinned: a step from 0 to 43234"

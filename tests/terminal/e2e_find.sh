@@ -27,7 +27,7 @@ tm send-keys -t gt -l "$regex"
 tm send-keys -t gt Enter
 wait_for '"\[aeiou\]\+": [0-9]+ matches, [0-9]+ of [0-9]+ steps'
 check $? "m: the matches and the unit of largest |r| are said"
-wait_all ' r h  *│' >/dev/null
+wait_all ' r h  *│'
 check $? "the unit rows have an r column (of h)"
 screen | sed -n '4,7p' | grep -q '‾'
 check $? "the matches are marked under the strip"

@@ -77,7 +77,7 @@ check $? "the up arrow selects the unit above (unit 1)"
 tm send-keys -t gt s
 wait_for "by forget gate f, highest first"
 check $? "s sorts the units by the forget gate"
-wait_all "unit 1, layer 0" "^▶ +1 " >/dev/null
+wait_all "unit 1, layer 0" "^▶ +1 "
 check $? "and unit 1 stays selected, its row shown"
 
 tm send-keys -t gt '?'

@@ -55,7 +55,7 @@ wait_for "token 'thou' \(edited, was 'his'\)"
 check $? "Enter: the token replaced, the header saying what it was"
 wait_for "step 40: 'his' → 'thou'"
 check $? "the perturbation panel shows the edit"
-wait_all " he , and thou <unk> , and his two" >/dev/null
+wait_all " he , and thou <unk> , and his two"
 check $? "the strip shows the new token"
 
 keys e l a Tab Enter

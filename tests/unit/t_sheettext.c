@@ -73,11 +73,20 @@ int main(void)
     tap_ok(whole_words(&n, 1, text), "every number whole: each row's words are the text's");
     tap_ok(!strcmp(row(&n, 6), " short"), "the next line after the rows of the wrapped one");
 
+    /* a sheet of 4 rows of text under its rule: 6 rows scroll by 2 at most */
     surf_clear(&n);
     t.scroll = 2;
-    sheet_draw_text(&n, (gt_rect){0, 0, 21, 8}, &t);
+    sheet_draw_text(&n, (gt_rect){0, 0, 21, 5}, &t);
     tap_ok(!strcmp(row(&n, 1), "     predictions"), "the scroll counts rows (%s)", row(&n, 1));
     tap_ok(strstr(row(&n, 0), "3-6 of 6") != NULL, "the note counts rows (%s)", row(&n, 0));
+    surf_clear(&n);
+    t.scroll = 1000; /* a session's, or before a resize: drawn as the last page */
+    sheet_draw_text(&n, (gt_rect){0, 0, 21, 5}, &t);
+    tap_ok(!strcmp(row(&n, 1), "     predictions") && strstr(row(&n, 0), "3-6 of 6") != NULL,
+           "a scroll past the end: the last page (%s)", row(&n, 0));
+    tap_ok(sheet_text_rows_scroll(1000, 1, (gt_rect){0, 0, 21, 5}, text) == 2 &&
+               sheet_text_rows_scroll(0, 1, (gt_rect){0, 0, 21, 5}, text) == 1,
+           "a key brings a scroll past the end back to the last page");
 
     /* a word wider than a row: in pieces, nothing lost */
     const char *longword = "x 123456789012345678901234567890";
