@@ -100,8 +100,13 @@ static int figure_reports(const cli *c, gt_session *s, int kind, fig_doc *d, fig
     int back = session_text_for(s, 0, e);
     rc = rc ? rc : back;
     char what[1400];
+    /* intervals where the figure draws them: the half-lives figure none, the others where
+       a report has the two windows with pairs a jackknife needs */
+    int intervals = 0;
+    for (int k = 0; k < pt->done && kind != FIG_HALFLIVES; k++)
+        intervals |= pt->r[k].ci_windows >= 2;
     if (rc == GT_OK)
-        w->what = report_what(&pt->r[0], s, kind != FIG_HALFLIVES, what, sizeof what);
+        w->what = report_what(&pt->r[0], s, intervals, what, sizeof what);
     if (rc == GT_OK)
         rc = kind == FIG_PERTURBATION ? fig_perturbation(d, pt->p, s->n, w, e)
              : kind == FIG_HALFLIVES  ? fig_halflives(d, pt->u, s->n, w, e)

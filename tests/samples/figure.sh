@@ -129,6 +129,9 @@ if command -v pdftotext >/dev/null; then
     pdftotext h.pdf - | tr '\n' ' ' | grep -qF "intervals"
     [ $? -ne 0 ] && pdftotext p.pdf - | tr '\n' ' ' | grep -qF "95% intervals by the jackknife"
     check $? "the caption names the intervals where they are drawn (the perturbation), not where none are (the half-lives)"
+    fig "perturbation, one window (no interval)" p1.pdf perturbation --windows 1 "$L" "$T"
+    ! pdftotext p1.pdf - | tr '\n' ' ' | grep -qF "intervals"
+    check $? "one window: no interval drawn, none named in the caption"
 fi
 
 # --- the perturbation figure of six LSTMs: every model's every curve drawn (each its colour
