@@ -253,8 +253,7 @@ void sheet_draw_text(gt_surface *s, gt_rect r, const gt_textsheet *t)
     if (t->state == TEXT_KNOWN) {
         wrap_draw d = {s, x, in.y, w, in.h, scroll};
         wrap_rows(t->text, w, draw_row, &d);
-    }
-    else if (t->state == TEXT_COMPUTING)
+    } else if (t->state == TEXT_COMPUTING)
         sheet_progress(s, x, in.y + 1, w, t->say, t->done);
     else
         panel_wrap(s, x, in.y + 1, w, in.h - 1, t->state == TEXT_FAILED ? R_ERROR : R_DIM,

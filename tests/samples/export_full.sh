@@ -85,4 +85,12 @@ else
     sed 's/^/# /' "$work/gru.err" | head -3
     diff "$work/docgru.txt" "$work/gru.txt" | head -20 | sed 's/^/# /'
 fi
+# the word sample at its first step: every guess under 1% (the largest 0.17%), with a decimal
+"$bin" --export "$work/w0.txt" --step 0 "$src/samples/kjv-words.pt" "$src/samples/kjv-words-valid.txt" \
+    2>/dev/null
+if sed -n 2p "$work/w0.txt" | grep -q "│ next: 'the' 0\.2% 'that' 0\.1% 'of' 0\.1% │"; then
+    ok "the word sample's guesses at step 0 under 1%: with a decimal, not 0%"
+else
+    notok "the word sample's guesses at step 0: $(sed -n 2p "$work/w0.txt")"
+fi
 echo "1..$n"
