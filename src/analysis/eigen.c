@@ -127,12 +127,46 @@ typedef struct arnoldi {
     int *nz;         /* [n (EIGEN_SPARSE + 1)] a sparse column's count of nonzeros, rows */
 } arnoldi;
 
+/* The power's buffer kept from one call to the next (its 2 n^2 doubles are 4 MB at
+ * n = 512: allocated and faulted in each time, they were 0.4 ms of the 23): a call takes it
+ * when it is large enough, and gives its own back when the slot is empty or smaller. */
+static pthread_mutex_t power_lock = PTHREAD_MUTEX_INITIALIZER;
+static double *power_kept;
+static size_t power_kept_len;
+
+static double *power_take(size_t len)
+{
+    double *p = NULL;
+    pthread_mutex_lock(&power_lock);
+    if (power_kept && power_kept_len >= len) {
+        p = power_kept;
+        power_kept = NULL;
+    }
+    pthread_mutex_unlock(&power_lock);
+    return p ? p : big_zalloc(len * sizeof *p); /* once: huge pages (bigmem.h) */
+}
+
+static void power_give(double *p, size_t len)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&power_lock);
+    if (!power_kept || power_kept_len < len) {
+        double *old = power_kept;
+        power_kept = p;
+        power_kept_len = len;
+        p = old;
+    }
+    pthread_mutex_unlock(&power_lock);
+    free(p);
+}
+
 static void arnoldi_free(arnoldi *a)
 {
     free(a->resid);
     free(a->select);
     free(a->perm);
-    free(a->P);
+    power_give(a->P, 2 * (size_t)a->n * (size_t)a->n);
 }
 
 static int arnoldi_init(arnoldi *a, int n, int nev, int ncv)
@@ -149,7 +183,7 @@ static int arnoldi_init(arnoldi *a, int n, int nev, int ncv)
     a->resid = malloc(len * sizeof *a->resid);
     a->select = malloc(C * sizeof *a->select);
     a->perm = malloc(N * (EIGEN_SPARSE + 2) * sizeof *a->perm);
-    a->P = big_zalloc(2 * N * N * sizeof *a->P); /* once per call: huge pages (bigmem.h) */
+    a->P = power_take(2 * N * N); /* every entry written before it is read (power) */
     if (!a->resid || !a->select || !a->perm || !a->P) {
         arnoldi_free(a);
         return -1;
@@ -246,16 +280,37 @@ static int square_rows(void *ctx, void *state, size_t i, gt_error *e)
     return GT_OK;
 }
 
-/* A's columns in order, the dense ones first then the sparse ones (at most EIGEN_SPARSE
- * nonzeros: the LSTM's cell's, where dc/dc and dh/dc are diagonal), into perm; count:
- * scratch of n. Returns how many are dense. */
-static int order_columns(const double *A, int n, int *perm, int *count)
+/* A's largest row sum of moduli (NaN when a row's is), read with each column's count of
+ * nonzeros into count. */
+static double sums_and_counts(const double *A, int n, int *count)
 {
     const size_t N = (size_t)n;
     memset(count, 0, N * sizeof *count);
-    for (size_t i = 0; i < N; i++)
-        for (size_t j = 0; j < N; j++)
-            count[j] += A[i * N + j] != 0;
+    double s = 0;
+    for (size_t i = 0; i < N; i++) {
+        const double *row = A + i * N;
+        double r[4] = {0, 0, 0, 0}; /* four sums side by side, then added in one order */
+        size_t j = 0;
+        for (; j + 4 <= N; j += 4)
+            for (int q = 0; q < 4; q++) {
+                r[q] += fabs(row[j + (size_t)q]);
+                count[j + (size_t)q] += row[j + (size_t)q] != 0;
+            }
+        for (; j < N; j++) {
+            r[0] += fabs(row[j]);
+            count[j] += row[j] != 0;
+        }
+        const double t = (r[0] + r[1]) + (r[2] + r[3]);
+        s = t > s || isnan(t) ? t : s;
+    }
+    return s;
+}
+
+/* A's columns in order, the dense ones first then the sparse ones (at most EIGEN_SPARSE
+ * nonzeros: the LSTM's cell's, where dc/dc and dh/dc are diagonal), into perm, from each
+ * column's count of nonzeros. Returns how many are dense. */
+static int order_columns(const int *count, int n, int *perm)
+{
     int d = 0;
     for (int j = 0; j < n; j++)
         if (count[j] > EIGEN_SPARSE)
@@ -266,29 +321,39 @@ static int order_columns(const double *A, int n, int *perm, int *count)
     return d;
 }
 
-/* (A / s)^EIGEN_POWER with s A's largest row sum of moduli (so that no entry of it
- * exceeds 1), its rows and columns in a->perm's order (the dense columns first: the first
- * squaring skips the sparse ones' zeros), in a->P or a->T: which, or NULL when s is 0 or
- * not finite. The BLAS is on one thread. */
+/* (A / s)^EIGEN_POWER with s the power of two at or above A's largest row sum of moduli
+ * (so that no entry of it exceeds 1, and A / s is exact), its rows and columns in
+ * a->perm's order (the dense columns first: the first squaring skips the sparse ones'
+ * zeros), in a->P or a->T: which, or NULL when A is 0 or not finite. The BLAS is on one
+ * thread. */
 static const double *power(arnoldi *a, const double *A, int threads)
 {
     const int n = a->n;
     const size_t N = (size_t)n;
-    double s = 0;
-    for (size_t i = 0; i < N; i++) {
-        double r = 0;
-        for (size_t j = 0; j < N; j++)
-            r += fabs(A[i * N + j]);
-        s = r > s || isnan(r) ? r : s;
-    }
-    if (!(s > 0) || !isfinite(s))
+    const double sum = sums_and_counts(A, n, a->nz);
+    if (!(sum > 0) || !isfinite(sum))
         return NULL;
-    const int d = order_columns(A, n, a->perm, a->nz);
+    int e2;
+    frexp(sum, &e2);
+    const double scale = ldexp(1.0, -e2); /* sum < 2^e2 */
+    if (!isfinite(scale)) /* A's entries below 2^-1022: LAPACK then */
+        return NULL;
+    const int d = order_columns(a->nz, n, a->perm);
+    int same = 1; /* the order A's own (an LSTM's J: h's columns, then c's) */
+    for (int i = 0; i < n && same; i++)
+        same = a->perm[i] == i;
     double *P = a->P, *T = a->T;
     for (size_t i = 0; i < N; i++) {
-        const double *from = A + (size_t)a->perm[i] * N;
-        for (size_t j = 0; j < N; j++)
-            P[i * N + j] = from[a->perm[j]] / s;
+        double *to = P + i * N;
+        if (same) {
+            const double *from = A + i * N;
+            for (size_t j = 0; j < N; j++)
+                to[j] = from[j] * scale;
+        } else {
+            const double *from = A + (size_t)a->perm[i] * N;
+            for (size_t j = 0; j < N; j++)
+                to[j] = from[a->perm[j]] * scale;
+        }
     }
     for (int c = d; c < n; c++) /* each sparse column's nonzeros, counted first */
         a->nz[(size_t)(c - d) * (EIGEN_SPARSE + 1)] = 0;
@@ -313,9 +378,9 @@ static const double *power(arnoldi *a, const double *A, int threads)
     return P;
 }
 
-/* ARPACK's products y = P x, split into fixed blocks of rows over a pool's threads (the
- * same numbers whatever the threads), each thread the same rows every time (kept in its
- * processor's cache). */
+/* ARPACK's products y = P x, in blocks of rows shared by a pool's threads (pool_blocks:
+ * the same numbers whatever the threads; each thread its own blocks first, kept in its
+ * processor's cache, and a thread the scheduler has not run holds none of them up). */
 #define EIGEN_MV_ROWS 64
 
 typedef struct product {
@@ -324,17 +389,15 @@ typedef struct product {
     int n;
 } product;
 
-static void product_part(void *ctx, int k, int threads)
+static void product_block(void *ctx, int b)
 {
     const product *m = ctx;
-    const int n = m->n, one = 1, blocks = (n + EIGEN_MV_ROWS - 1) / EIGEN_MV_ROWS;
+    const int n = m->n, one = 1;
     const double alpha = 1.0, beta = 0.0;
-    for (int b = k; b < blocks; b += threads) {
-        const int r0 = b * EIGEN_MV_ROWS, rows = n - r0 < EIGEN_MV_ROWS ? n - r0 : EIGEN_MV_ROWS;
-        /* P row-major is P^T column-major: its rows r0.. times x are those columns' */
-        dgemv_("T", &n, &rows, &alpha, m->P + (size_t)r0 * (size_t)n, &n, m->x, &one, &beta,
-               m->y + r0, &one, 1);
-    }
+    const int r0 = b * EIGEN_MV_ROWS, rows = n - r0 < EIGEN_MV_ROWS ? n - r0 : EIGEN_MV_ROWS;
+    /* P row-major is P^T column-major: its rows r0.. times x are those columns' */
+    dgemv_("T", &n, &rows, &alpha, m->P + (size_t)r0 * (size_t)n, &n, m->x, &one, &beta,
+           m->y + r0, &one, 1);
 }
 
 /* The c columns of Q (n x c, column-major), whose rows are in perm's order, back in A's:
@@ -368,7 +431,7 @@ static int arnoldi_run(arnoldi *a, const double *P, long budget, gt_pool *pool)
         if (ido != 1 && ido != -1)
             break;
         product m = {P, a->workd + ipntr[0] - 1, a->workd + ipntr[1] - 1, n};
-        pool_run(pool, product_part, &m);
+        pool_blocks(pool, (n + EIGEN_MV_ROWS - 1) / EIGEN_MV_ROWS, product_block, &m);
     }
     int found = -1;
     a->products = iparam[8];

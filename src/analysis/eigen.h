@@ -23,8 +23,8 @@ void eigen_order(double *wr, double *wi, int n, double *scratch);
  * GT_EFAIL when LAPACK's QR does not converge. */
 int eigen_all(double *A, int n, double *wr, double *wi, gt_error *e);
 
-/* ARPACK's settings: it works on P = (A / s)^EIGEN_POWER (s: A's largest row sum of
- * moduli; three squarings), whose eigenvalues are A's to that power, in the same order of
+/* ARPACK's settings: it works on P = (A / s)^EIGEN_POWER (s: the power of two at or above
+ * A's largest row sum of moduli; three squarings), whose eigenvalues are A's to that power, in the same order of
  * moduli, with A's slow modes standing further apart (0.9955 and 0.9954 become 0.9645 and
  * 0.9637): Arnoldi needs about as many products with A in all, but 8 times fewer
  * restarts, which were most of its time. Its Krylov basis EIGEN_NCV times the values it is

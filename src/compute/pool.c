@@ -28,6 +28,8 @@
 #define POOL_SPIN 20000
 
 #define POOL_MAX 16
+/* pool_blocks' most blocks */
+#define POOL_MAX_BLOCKS 256
 
 struct gt_pool {
     int n;
@@ -47,6 +49,15 @@ struct gt_pool {
     int backward;
     void (*fn)(void *ctx, int k, int n); /* pool_run's job, or NULL for a product */
     void *ctx;
+    /* pool_blocks' job: taken block by block, each block marked with the number of the
+     * job it was taken for, so that a worker late for a job takes none of a later one */
+    _Atomic int by_blocks;    /* the job is pool_blocks' */
+    _Atomic int blocks;
+    void (*_Atomic bfn)(void *ctx, int b);
+    void *_Atomic bctx;
+    _Atomic unsigned long long job;        /* pool_blocks' jobs, counted from 1 */
+    _Atomic unsigned long long taken[POOL_MAX_BLOCKS];
+    _Atomic int left;         /* the blocks of the current job not yet done */
 };
 
 static void futex_wait(_Atomic unsigned *addr, unsigned val)
@@ -90,6 +101,24 @@ static void run_part(const gt_pool *p, int k)
                       p->bias ? p->bias + r0 : NULL, p->y + r0, p->backward);
 }
 
+/* Thread k of n takes the blocks of job `job` still free: its own share first (the same
+ * blocks every time: kept in its processor's cache), then the others' from the last. */
+static void take_blocks(gt_pool *p, int k, int n, unsigned long long job, int blocks,
+                        void (*fn)(void *ctx, int b), void *ctx)
+{
+    const int b0 = blocks * k / n, b1 = blocks * (k + 1) / n;
+    for (int i = 0; i < blocks; i++) {
+        const int b = i < b1 - b0 ? b0 + i : blocks - 1 - (i - (b1 - b0));
+        unsigned long long was = atomic_load_explicit(&p->taken[b], memory_order_relaxed);
+        /* a block is free for this job while it is marked with an earlier one; taken, the
+         * job cannot end before it is done (its caller waits for every block) */
+        if (was >= job || !atomic_compare_exchange_strong(&p->taken[b], &was, job))
+            continue;
+        fn(ctx, b);
+        atomic_fetch_sub_explicit(&p->left, 1, memory_order_release);
+    }
+}
+
 static void *worker(void *arg)
 {
     struct worker_arg a = *(struct worker_arg *)arg;
@@ -99,8 +128,8 @@ static void *worker(void *arg)
     for (;;) {
         unsigned g;
         int spins = 0;
-        while ((g = atomic_load_explicit(&p->gen, memory_order_acquire)) == seen) {
-            if (++spins < POOL_SPIN) {
+        while ((g = atomic_load_explicit(&p->gen, memory_order_acquire)) == seen || (g & 1)) {
+            if (++spins < POOL_SPIN || (g & 1)) { /* odd: a job being written */
                 cpu_relax();
                 continue;
             }
@@ -109,10 +138,24 @@ static void *worker(void *arg)
             atomic_fetch_sub(&p->sleepers, 1);
             spins = 0;
         }
-        seen = g;
         if (atomic_load(&p->stop))
             return NULL;
-        run_part(p, a.k);
+        const int by_blocks = atomic_load_explicit(&p->by_blocks, memory_order_relaxed);
+        const unsigned long long job = atomic_load_explicit(&p->job, memory_order_relaxed);
+        const int blocks = atomic_load_explicit(&p->blocks, memory_order_relaxed);
+        void (*fn)(void *, int) = atomic_load_explicit(&p->bfn, memory_order_relaxed);
+        void *ctx = atomic_load_explicit(&p->bctx, memory_order_relaxed);
+        atomic_thread_fence(memory_order_acquire);
+        /* read whole, or a later job was being written meanwhile (this thread was late for
+         * a job of pool_blocks, which does not wait for it): read that one */
+        if (atomic_load_explicit(&p->gen, memory_order_relaxed) != g)
+            continue;
+        seen = g;
+        if (by_blocks) {
+            take_blocks(p, a.k, p->n, job, blocks, fn, ctx);
+            continue; /* its caller waits for the blocks, not for this thread */
+        }
+        run_part(p, a.k); /* its caller waits for this thread: the job stays as read */
         atomic_fetch_add_explicit(&p->done, 1, memory_order_release);
     }
 }
@@ -150,20 +193,44 @@ void pool_stop(gt_pool *p)
     if (!p)
         return;
     atomic_store(&p->stop, 1);
-    atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
+    atomic_fetch_add_explicit(&p->gen, 2, memory_order_release);
     futex_wake_all(&p->gen);
     for (int k = 1; k < p->n; k++)
         pthread_join(p->thread[k], NULL);
     free(p);
 }
 
-/* Hands the job set in p to the workers, does part 0 and waits for the others. */
-static void start_and_join(gt_pool *p)
+/* A job's fields are written between two counts of gen: odd while they are (a worker
+ * waits), even once they are whole; then the sleeping workers are woken. */
+static void job_begin(gt_pool *p)
 {
-    atomic_store_explicit(&p->done, 0, memory_order_relaxed);
+    atomic_fetch_add_explicit(&p->gen, 1, memory_order_acq_rel);
+}
+
+static void job_publish(gt_pool *p)
+{
     atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
     if (atomic_load(&p->sleepers))
         futex_wake_all(&p->gen);
+}
+
+/* Waits, spinning then yielding, until *count is at most `until`. */
+static void wait_down(_Atomic int *count, int until)
+{
+    for (int spins = 0; atomic_load_explicit(count, memory_order_acquire) > until;)
+        if (++spins < POOL_SPIN)
+            cpu_relax();
+        else
+            sched_yield();
+}
+
+/* Hands the job set in p (between job_begin and here) to the workers, does part 0 and
+ * waits for the others. */
+static void start_and_join(gt_pool *p)
+{
+    atomic_store_explicit(&p->by_blocks, 0, memory_order_relaxed);
+    atomic_store_explicit(&p->done, 0, memory_order_relaxed);
+    job_publish(p);
     run_part(p, 0);
     /* a busy machine may have descheduled a worker: stop spinning, give it the core */
     for (int spins = 0; atomic_load_explicit(&p->done, memory_order_acquire) < p->n - 1;)
@@ -180,6 +247,7 @@ void pool_gemv(gt_pool *p, size_t rows, size_t cols, const float *W, const float
         kern_gemv_dir(rows, cols, W, x, bias, y, backward);
         return;
     }
+    job_begin(p);
     p->rows = rows, p->cols = cols, p->W = W, p->x = x, p->bias = bias, p->y = y;
     p->backward = backward;
     p->fn = NULL;
@@ -197,7 +265,28 @@ void pool_run(gt_pool *p, void (*fn)(void *ctx, int k, int n), void *ctx)
         fn(ctx, 0, 1);
         return;
     }
+    job_begin(p);
     p->fn = fn;
     p->ctx = ctx;
     start_and_join(p);
+}
+
+void pool_blocks(gt_pool *p, int blocks, void (*fn)(void *ctx, int b), void *ctx)
+{
+    if (!p || blocks > POOL_MAX_BLOCKS) {
+        for (int b = 0; b < blocks; b++)
+            fn(ctx, b);
+        return;
+    }
+    const unsigned long long job = atomic_load_explicit(&p->job, memory_order_relaxed) + 1;
+    job_begin(p);
+    atomic_store_explicit(&p->by_blocks, 1, memory_order_relaxed);
+    atomic_store_explicit(&p->job, job, memory_order_relaxed);
+    atomic_store_explicit(&p->blocks, blocks, memory_order_relaxed);
+    atomic_store_explicit(&p->bfn, fn, memory_order_relaxed);
+    atomic_store_explicit(&p->bctx, ctx, memory_order_relaxed);
+    atomic_store_explicit(&p->left, blocks, memory_order_relaxed);
+    job_publish(p);
+    take_blocks(p, 0, p->n, job, blocks, fn, ctx);
+    wait_down(&p->left, 0);
 }

@@ -23,4 +23,13 @@ void pool_gemv(gt_pool *p, size_t rows, size_t cols, const float *W, const float
 int pool_threads(const gt_pool *p);
 void pool_run(gt_pool *p, void (*fn)(void *ctx, int k, int n), void *ctx);
 
+/* Runs fn(ctx, b) once for each block b in [0, blocks), on the caller and the pool's
+ * workers, and returns when every block is done: each thread takes its own share of the
+ * blocks first (the same ones at every call: their data stays in its processor's cache),
+ * then what is left of the others', so that a worker the scheduler has not run (on a busy
+ * machine) holds nobody up: the caller does its blocks. The blocks must be independent
+ * (then the results are the same whichever thread takes which). With p NULL or more than
+ * 256 blocks, all on the caller. */
+void pool_blocks(gt_pool *p, int blocks, void (*fn)(void *ctx, int b), void *ctx);
+
 #endif
