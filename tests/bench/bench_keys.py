@@ -10,6 +10,9 @@ whose first redraw took 100 ms or more are named. Not part of make check.
 
     tests/bench/bench_keys.py [REPS [MODEL MODEL TEXT]]   (from the top of a built tree)
 
+KEYS="D derivative,Tab" sends and times only the keys whose names start so; GATETUI=PATH
+runs that binary (another build, side by side).
+
 Capturing the screen costs a few milliseconds; its median (the floor of every time here)
 is printed first.
 """
@@ -101,13 +104,14 @@ def main():
     if not shutil.which("tmux"):
         sys.exit("bench_keys: tmux is needed")
     work = tempfile.mkdtemp()
-    cmd = "cd %s && %s %s %s; sleep 600" % (work, os.path.join(TOP, "gatetui"),
-                                           " ".join(models), text)
+    binary = os.environ.get("GATETUI") or os.path.join(TOP, "gatetui")
+    only = [k for k in os.environ.get("KEYS", "").split(",") if k]
+    cmd = "cd %s && %s %s %s; sleep 600" % (work, binary, " ".join(models), text)
     subprocess.run(["tmux", "-L", SOCK, "-f", "/dev/null", "new-session", "-d", "-s", "gt",
                     "-x", "120", "-y", "40", cmd], check=True)
     try:
-        subprocess.run(["sh", "-c", ". %s/tests/bench/machine.sh && machine_line %s/gatetui"
-                        % (TOP, TOP)])
+        subprocess.run(["sh", "-c", ". %s/tests/bench/machine.sh && machine_line %s"
+                        % (TOP, binary)])
         print(time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
         print("%s, %s: 120x40, %d repetitions" % (" and ".join(os.path.basename(m)
                                                              for m in models),
@@ -125,9 +129,11 @@ def main():
             screen()
             caps.append(time.monotonic() - c0)
         print("one capture of the screen: %.1f ms (median of 50)" % (1000 * statistics.median(caps)))
-        times = {w: ([], []) for w, _, _ in SEQUENCE}
+        sequence = [k for k in SEQUENCE
+                    if not only or any(k[0].startswith(o) for o in only)]
+        times = {w: ([], []) for w, _, _ in sequence}
         for _ in range(reps):
-            for what, keys, back in SEQUENCE:
+            for what, keys, back in sequence:
                 first, final = timed(keys)
                 times[what][0].append(first)
                 times[what][1].append(final)
@@ -138,7 +144,7 @@ def main():
         print("%-24s %12s %12s %14s %14s" % ("key", "first, med", "first, worst", "final, med",
                                              "final, worst"))
         slow = []
-        for what, _, _ in SEQUENCE:
+        for what, _, _ in sequence:
             f, g = times[what]
             print("%-24s %9.0f ms %9.0f ms %11.0f ms %11.0f ms" % (
                 what, 1000 * statistics.median(f), 1000 * max(f), 1000 * statistics.median(g),
