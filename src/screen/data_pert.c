@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,7 +183,7 @@ int data_pert_pin_alloc(gt_pert_pin *p, int K, gt_error *e)
     return GT_OK;
 }
 
-int data_pert_pin(gt_pert_pin *p, const gt_data_pert *pv, gt_error *e)
+int data_pert_pin(gt_pert_pin *p, const gt_data_pert *pv, const char *what, gt_error *e)
 {
     const int K = pv->r.K;
     int rc = data_pert_pin_alloc(p, K, e);
@@ -206,6 +207,7 @@ int data_pert_pin(gt_pert_pin *p, const gt_data_pert *pv, gt_error *e)
     p->layer = pv->layer;
     p->lstm = pv->lstm;
     p->horizon = pv->horizon;
+    snprintf(p->what, sizeof p->what, "%s", what ? what : "");
     p->valid = 1;
     return GT_OK;
 }

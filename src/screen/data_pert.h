@@ -59,12 +59,14 @@ typedef struct gt_pert_pin {
     gt_perturb_result r;  /* K and the half-lives; the curves in curves, the per-unit values
                            * NULL */
     double *curves;       /* [4 (r.K + 1)]: dc, dh, fo, lin */
+    char what[512];       /* the model's interventions they were computed under (iv_describe;
+                           * "" none): said beside them when those in force differ */
 } gt_pert_pin;
 
 /* Room for the curves of k = 0..K in p (emptied first), r's curves pointed at it. */
 int data_pert_pin_alloc(gt_pert_pin *p, int K, gt_error *e);
-/* pv's curves (valid) kept in p. */
-int data_pert_pin(gt_pert_pin *p, const gt_data_pert *pv, gt_error *e);
+/* pv's curves (valid) kept in p, computed under the interventions `what` ("" none). */
+int data_pert_pin(gt_pert_pin *p, const gt_data_pert *pv, const char *what, gt_error *e);
 void data_pert_unpin(gt_pert_pin *p);
 /* 1 when p and pv are the same edit's curves (nothing to draw beside them). */
 int data_pert_pin_same(const gt_pert_pin *p, const gt_data_pert *pv);

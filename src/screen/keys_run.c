@@ -801,7 +801,8 @@ gt_act keys_pin(gt_view *v, int arg)
     gt_error e = {0};
     for (int k = 0; k < n; k++) {
         gt_view *o = v->peers ? &v->peers[k] : v;
-        if (o->pert.valid && data_pert_pin(&o->pin, &o->pert, &e)) {
+        if (o->pert.valid &&
+            data_pert_pin(&o->pin, &o->pert, o->ivs ? o->ivs->what : "", &e)) {
             view_say(v, 1, "%s", e.msg);
             return ACT_REDRAW;
         }

@@ -132,8 +132,9 @@ static int pin_drawn(const gt_view *v)
 
 /* The pinned edit (B) under the last edit's half-lives, dim: the letters of its curves, its
  * step and characters, its half-lives, in the widest form that fits; or why its curves are
- * not drawn. Returns the row after it. */
-static int pinned_line(gt_surface *s, int x, int y, int w, const gt_view *v)
+ * not drawn; above it, where they were computed under other interventions than those in
+ * force now (and a row is left before end), those. Returns the row after it. */
+static int pinned_line(gt_surface *s, int x, int y, int w, int end, const gt_view *v)
 {
     const gt_pert_pin *p = &v->pin;
     const gt_data_pert *pv = &v->pert;
@@ -176,6 +177,16 @@ static int pinned_line(gt_surface *s, int x, int y, int w, const gt_view *v)
             if (surf_width(buf) <= w)
                 break;
         }
+    }
+    /* computed under other interventions than those in force: which, on a line above */
+    const char *now = v->ivs ? v->ivs->what : "";
+    if (!data_pert_pin_same(p, pv) && strcmp(p->what, now) != 0 && y + 1 < end) {
+        char under[600];
+        if (p->what[0])
+            snprintf(under, sizeof under, "pinned ones computed with %s", p->what);
+        else
+            snprintf(under, sizeof under, "pinned ones computed without interventions");
+        panel_line(s, x, y++, w, R_DIM, under);
     }
     panel_line(s, x, y, w, R_DIM, buf);
     return y + 1;
@@ -515,7 +526,7 @@ void panel_perturb(gt_surface *s, gt_rect r, const gt_view *v)
         return;
     y = halflife_lines(s, x, y, w, end, pv, v->ui->ratio_k);
     if (v->pin.valid && y < end)
-        y = pinned_line(s, x, y, w, v);
+        y = pinned_line(s, x, y, w, end, v);
     if (v->npeers > 1 && y < end)
         y = models_line(s, x, y, w, v);
     if (y >= end)

@@ -105,6 +105,8 @@ static json_t *pin_json(const gt_view *v)
         token_json(v->m, p->new_tok), "all", p->all, "edits", (json_int_t)p->nedits,
         "layer", p->layer, "horizon", p->horizon, "K", p->r.K, "half_lives", "c", num(p->r.hl_c),
         "h", num(p->r.hl_h), "F", num(p->r.hl_fo), "L", num(p->r.hl_lin));
+    if (o) /* what they were computed under: "" none */
+        json_object_set_new(o, "interventions", json_string(p->what));
     for (int i = 0; o && i < 4; i++) {
         json_t *a = json_array();
         for (int k = 0; a && k <= p->r.K; k++)
@@ -500,8 +502,16 @@ static int restore_pin(const reader *r, gt_view *v, const json_t *o)
         data_pert_unpin(p);
         return rc;
     }
+    /* what they were computed under; a session without it: those in force */
+    const json_t *under = json_object_get(o, "interventions");
+    if (under && !json_is_string(under)) {
+        data_pert_unpin(p);
+        return bad(r, "pinned", "wants \"interventions\" as a string, as W writes it");
+    }
     *p = (gt_pert_pin){1, (size_t)step, a, b, all, layer, v->m->cell->has_c, horizon,
-                       (size_t)nedits, p->r, p->curves};
+                       (size_t)nedits, p->r, p->curves, ""};
+    snprintf(p->what, sizeof p->what, "%s",
+             under ? json_string_value(under) : v->ivs ? v->ivs->what : "");
     p->r.hl_c = num_of(json_object_get(hl, "c"));
     p->r.hl_h = num_of(json_object_get(hl, "h"));
     p->r.hl_fo = num_of(json_object_get(hl, "F"));

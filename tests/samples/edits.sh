@@ -247,6 +247,9 @@ check $? "the unit table by the LSTM's third gate, the GRU shown (two gates): op
 bad_state "a pinned curve past the text's end" "" \
     '"step": 10, "pinned": [{"step": 100000000, "from": " ", "to": "x", "all": false, "edits": 1, "layer": 0, "horizon": 2, "K": 2, "half_lives": {}, "c": [1, 0.5, 0.25], "h": [1, 0.5, 0.25], "F": [1, 0.5, 0.25], "L": [1, 0.5, 0.25]}]' \
     "screen.pinned: a step from 0 to 43234"
+bad_state "a pinned curve's interventions as a number" "" \
+    '"step": 10, "pinned": [{"step": 100, "from": " ", "to": "x", "all": false, "edits": 1, "layer": 0, "horizon": 2, "K": 2, "half_lives": {}, "c": [1, 0.5, 0.25], "h": [1, 0.5, 0.25], "F": [1, 0.5, 0.25], "L": [1, 0.5, 0.25], "interventions": 5}]' \
+    'screen.pinned: wants "interventions" as a string, as W writes it'
 bad_state "the colour's step 64" "" '"step": 10, "colour": {"by": "unit", "at": 64}' \
     "screen.colour.at: wants an integer from 0 to 63"
 bad_state "the perturbation's horizon 0" "" '"step": 10, "perturbation": {"horizon": 0}' \
