@@ -7,7 +7,7 @@
 # Extra arguments go to ./configure (e.g. --enable-sanitizers).
 set -e
 cd "$(dirname "$0")"
-need="autoconf automake pkg-config make gcc libjansson-dev libncurses-dev libtermkey-dev liblapacke-dev libblas-dev libopenblas0-pthread libarpack2-dev libcairo2-dev fonts-dejavu-core tmux python3 poppler-utils"
+need="autoconf automake pkg-config make gcc libjansson-dev zlib1g-dev libncurses-dev libtermkey-dev liblapacke-dev libblas-dev libopenblas0-pthread libarpack2-dev libcairo2-dev fonts-dejavu-core tmux python3 poppler-utils"
 missing=""
 for p in $need; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "format/zipread.h"
 #include "base/bytes.h"
@@ -170,6 +171,16 @@ static int read_entry(const char *path, const unsigned char *b, size_t size,
         return gt_fail(e, GT_EFAIL, "%s: out of memory", path);
     en->data = b + data;
     en->size = csize;
+    en->crc = (uint32_t)load_le(r + 16, 4);
+    if (en->method == 0 && !(en->flags & 1)) {
+        const uint32_t got = (uint32_t)crc32_z(0, en->data, (z_size_t)csize);
+        if (got != en->crc)
+            return gt_fail(e, GT_EINPUT, "%s: zip entry %s: its %llu bytes do not give the CRC-32 "
+                                         "the archive records for them (%08x, not %08x): a "
+                                         "damaged file",
+                           path, en->name, (unsigned long long)csize, (unsigned)got,
+                           (unsigned)en->crc);
+    }
     *p = r + CENTRAL_LEN + nlen + xlen + clen;
     return GT_OK;
 }

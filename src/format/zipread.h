@@ -17,6 +17,7 @@ typedef struct zr_entry {
     uint64_t size;             /* bytes stored */
     unsigned method;           /* 0: stored (readable), 8: deflated, ... */
     unsigned flags;            /* bit 0: encrypted */
+    uint32_t crc;              /* the CRC-32 the directory records for its bytes */
 } zr_entry;
 
 typedef struct zr_archive {
@@ -33,7 +34,9 @@ int zr_check_end(const char *path, const unsigned char *tail, size_t n, gt_error
 /* The bytes at a file's end zr_check_end needs: the end record and its longest comment. */
 #define ZR_TAIL (22u + 0xFFFFu)
 
-/* Reads the central directory of the archive at base[0..size). */
+/* Reads the central directory of the archive at base[0..size), and checks each stored
+ * entry's bytes against the CRC-32 the directory records (zlib's crc32_z): a damaged byte
+ * anywhere in a tensor is refused, naming the entry, rather than read as a number. */
 int zr_open(zr_archive *z, const char *path, const unsigned char *base, size_t size,
             gt_error *e);
 void zr_close(zr_archive *z);

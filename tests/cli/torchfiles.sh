@@ -134,6 +134,25 @@ refused() { # description word args...
 refused "two tensors fit the embedding" "--embedding NAME" --dump "$fix/emb_choose.pt" "$fix/emb_choose.txt"
 refused "--embedding names no tensor" "no tensor of that name" --dump --embedding nope "$fix/emb_choose.pt" "$fix/emb_choose.txt"
 refused "a state_dict without a vocabulary" "looked" --dump "$fix/sd_zip.pt" "$fix/sd_zip.txt"
+# one byte of a tensor changed: the entry's CRC-32 no longer holds; refused, naming it
+entry=$(python3 - "$fix/ckpt_optim.pt" "$out/crc.pt" <<'EOF'
+import sys, zipfile
+src, dst = sys.argv[1:3]
+b = bytearray(open(src, "rb").read())
+info = max(zipfile.ZipFile(src).infolist(), key=lambda i: i.file_size)
+at = info.header_offset
+data = at + 30 + int.from_bytes(b[at + 26:at + 28], "little") + int.from_bytes(b[at + 28:at + 30], "little")
+b[data + info.file_size // 2] ^= 0x40
+open(dst, "wb").write(b)
+print(info.filename)
+EOF
+)
+refused "a byte of $entry changed" "zip entry $entry: its" --dump "$out/crc.pt" "$fix/ckpt_optim.txt"
+if "$bin" --dump --to 5 "$fix/ckpt_optim.pt" "$fix/ckpt_optim.txt" >/dev/null 2>&1; then
+    ok "the same file unchanged reads"
+else
+    notok "ckpt_optim.pt unchanged does not read"
+fi
 
 # files to refuse; the hostile ones run in an empty folder that must stay empty
 mkdir "$out/cwd"
