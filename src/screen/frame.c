@@ -52,15 +52,17 @@ static int wrap_words(gt_surface *s, const char *msg, int w, int y0, int max)
     return n;
 }
 
-/* "terminal too small", the size and the least, and q: in whole words where the screen has
- * room for them, a shorter form below that, cut only where no word fits. */
-static void too_small(gt_surface *s)
+/* "terminal too small", the size and the least, and q (once q was pressed with edits not
+ * written: that q again quits): in whole words where the screen has room for them, a
+ * shorter form below that, cut only where no word fits. */
+static void too_small(gt_surface *s, int asked)
 {
     char full[160], terse[96];
-    snprintf(full, sizeof full, "terminal too small\n%dx%d: gatetui needs %dx%d\nq quits", s->w,
-             s->h, LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
-    snprintf(terse, sizeof terse, "too small: %dx%d, needs %dx%d; q quits", s->w, s->h,
-             LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+    const char *q = asked ? "edits not written: q again quits" : "q quits";
+    snprintf(full, sizeof full, "terminal too small\n%dx%d: gatetui needs %dx%d\n%s", s->w,
+             s->h, LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS, q);
+    snprintf(terse, sizeof terse, "too small: %dx%d, needs %dx%d; %s", s->w, s->h,
+             LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS, asked ? "q again quits" : "q quits");
     const char *msg = full;
     int n = wrap_words(s, full, s->w, 0, 0);
     if (n > s->h) {
@@ -68,7 +70,8 @@ static void too_small(gt_surface *s)
         n = wrap_words(s, terse, s->w, 0, 0);
     }
     if (n > s->h) { /* not even that: the lines as they are, cut at the edge */
-        const char *lines[3] = {"terminal too small", "gatetui needs more room", "q quits"};
+        const char *lines[3] = {"terminal too small", "gatetui needs more room",
+                                asked ? "q again quits" : "q quits"};
         for (int i = 0; i < 3 && i < s->h; i++)
             surf_text(s, 0, i, s->w, i == 0 ? R_ERROR : R_NORMAL, lines[i]);
         return;
@@ -80,7 +83,7 @@ void frame_draw(gt_surface *s, const gt_view *v)
 {
     surf_clear(s);
     if (v->lay.too_small) {
-        too_small(s);
+        too_small(s, v->ui->quit_asked);
         return;
     }
     panel_header(s, v->lay.r[P_HEADER], v);

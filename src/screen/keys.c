@@ -27,6 +27,14 @@ static gt_act mouse(gt_view *v, const gt_key *k)
 gt_act keys_handle(gt_view *v, const gt_key *k)
 {
     v->ui->top_kept = 0; /* the gate panel scrolls as the keys ask from now on */
+    if (v->lay.too_small) { /* the notice shows nothing another key would change: q quits
+                             * (asking again while edits are not written), Ctrl-C at once,
+                             * whatever a key before the terminal shrank had opened */
+        const int ctrl_c = k->sym == K_CHAR && k->ctrl && k->cp == 'c';
+        if (ctrl_c || (k->sym == K_CHAR && !k->ctrl && k->cp == 'q'))
+            return keys_quit(v, ctrl_c ? KEYS_NOW : KEYS_ASK);
+        return ACT_NONE;
+    }
     switch (v->ui->input) { /* what the key is for */
     case INPUT_KEYS: break;
     case INPUT_HELP: return help_key(v, k); /* the arrows scroll it, others close it */

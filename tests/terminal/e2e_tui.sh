@@ -90,9 +90,12 @@ check $? "any key closes the help"
 tm resize-window -t gt -x 40 -y 10
 wait_for "terminal too small"
 check $? "at 40x10 the screen says it is too small"
+tm send-keys -t gt a '>' l l e
 tm resize-window -t gt -x 120 -y 40
 wait_for "step 1 of 0..377" && wait_gone "too small" && screen | grep -q "layer 0 by forget gate f, highest first"
 check $? "back at 120x40 the frame is drawn again"
+! screen | grep -qE "ablated|forget bias|edit step|press a character"
+check $? "keys pressed while too small did nothing unseen (no ablation, bias, step or edit prompt)"
 
 tm send-keys -t gt End
 wait_for "step 377 of 0..377"
@@ -247,9 +250,14 @@ start 6 "$text" "NO_COLOR=1"
 wait_for "step 0 of 0..377" && wait_for "It was the best of times" && wait_for "^▶ +0 +█+" &&
     tm send-keys -t gt c && wait_for "coloured by c of unit 0 as tanh c" && ! colours
 check $? "NO_COLOR: the text, the gate bars and c's colouring mode drawn, with no colours"
+# an edit's prompt open, then the terminal made 10x5: q, as the notice says, quits
+tm send-keys -t gt e
+wait_for "replace 'I' at step 0 with:" >/dev/null
+tm resize-window -t gt -x 10 -y 5
+wait_for "too small" >/dev/null
 tm send-keys -t gt q
 restored 6 0
-check $? "NO_COLOR: q quits (exit 0) and the terminal is as it was"
+check $? "NO_COLOR: at 10x5 with the edit's prompt open, q quits (exit 0) and the terminal is as it was"
 
 if [ "$slow" -gt 1 ]; then
     skip "a crash under valgrind: valgrind takes SIGSEGV itself"
