@@ -11,8 +11,12 @@
  *
  * (Euclidean norms over the layer's units; for a GRU D0 = h'_s - h_s, the update gate z
  * takes f's place, L follows h, and there is no D_c; for a plain RNN likewise, with no
- * forget-only curve: nothing multiplies its state elementwise from one step to the next). An edited text that differs again
- * after s has those later changes in the measured curves only. Several edits of one text run together as one
+ * forget-only curve: nothing multiplies its state elementwise from one step to the next). An
+ * edited text that differs again at a later step s + k (every edit at once) adds that step's
+ * own difference, the original's state stepped with the edited token less the original's
+ * step, to the linearized curve's tangent (every layer up to this one) and to the
+ * forget-only one's vector (the carried state), so that all three curves follow every edit;
+ * a unit's last_fo stays its carry gate's. Several edits of one text run together as one
  * batch. The runs are evaluated in double precision from the float32 state given, so that
  * differences far below float32's resolution of the states are still exact to 1e-10 or
  * so. Everything is allocated by perturb_init; perturb_run allocates nothing. */
@@ -64,14 +68,19 @@ typedef struct gt_perturb {
     double *unit_abs;
     gt_perturb_result *res; /* [cap] */
     /* private */
-    gt_batch b;         /* item 0: the original text; items 1..n: the edits */
+    gt_batch b;         /* item 0: the original text; items 1..n: the edits; then a step's
+                           later differences (perturb_run) */
     double *store;      /* the results' arrays */
     double *prod;       /* [H] f_{s+1}...f_{s+k} of the original run */
     int *ibuf;
-    uint16_t *tok;      /* [cap+1] this step's tokens */
+    uint16_t *tok;      /* [2 cap + 1] this step's tokens: the original, the edits, then the
+                           later differences' steps from the original's state */
     gt_tangent *tg;     /* the edits' first differences carried forward */
     double *prev;       /* [2 * (layer+1) * H] the original run's h and c before a step */
     gt_step_point *pts; /* [layer+1] */
+    double *fo_acc;     /* [cap H] an edit's forget-only vector once a later step differs */
+    int *later;         /* [cap] 1 once a later step of edit x differed (fo_acc in use) */
+    int *inj;           /* [cap] this step's item for edit x's later difference, or -1 */
 } gt_perturb;
 
 /* A perturbation of layer `layer` for horizons up to kmax and up to max_edits edits per

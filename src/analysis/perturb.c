@@ -19,7 +19,7 @@ int perturb_init(gt_perturb *p, const gt_model *m, int layer, int kmax, int max_
                        m->layers);
     if (kmax < 0 || max_edits < 1)
         return gt_fail(e, GT_EINPUT, "perturbation: horizon %d, %d edits", kmax, max_edits);
-    int rc = batch_init(&p->b, m, layer, max_edits + 1, e);
+    int rc = batch_init(&p->b, m, layer, 2 * max_edits + 1, e);
     if (rc)
         return rc;
     p->m = m;
@@ -41,11 +41,15 @@ int perturb_init(gt_perturb *p, const gt_model *m, int layer, int kmax, int max_
     p->store = malloc(n * (4 * K1 + H) * sizeof *p->store);
     p->ibuf = malloc(n * 2 * H * sizeof *p->ibuf);
     p->prod = malloc(H * sizeof *p->prod);
-    p->tok = malloc((n + 1) * sizeof *p->tok);
-    if (!p->res || !p->store || !p->ibuf || !p->prod || !p->tok || !p->prev || !p->pts) {
+    p->tok = malloc((2 * n + 1) * sizeof *p->tok);
+    p->fo_acc = malloc(n * H * sizeof *p->fo_acc);
+    p->later = malloc(2 * n * sizeof *p->later);
+    if (!p->res || !p->store || !p->ibuf || !p->prod || !p->tok || !p->prev || !p->pts ||
+        !p->fo_acc || !p->later) {
         perturb_free(p);
         return gt_fail(e, GT_EFAIL, "out of memory for %d perturbations", max_edits);
     }
+    p->inj = p->later + n;
     for (size_t x = 0; x < n; x++) {
         gt_perturb_result *r = &p->res[x];
         double *s = p->store + x * (4 * K1 + H);
@@ -71,6 +75,8 @@ void perturb_free(gt_perturb *p)
     free(p->ibuf);
     free(p->prod);
     free(p->tok);
+    free(p->fo_acc);
+    free(p->later);
     memset(p, 0, sizeof *p);
 }
 
@@ -244,11 +250,18 @@ static void measure_edit(gt_perturb *p, int x, int k, const double *base)
             dc[k] = norm_diff(batch_c(b, lay, x + 1), batch_c(b, lay, 0), H);
         dh[k] = norm_diff(batch_h(b, lay, x + 1), batch_h(b, lay, 0), H);
     }
+    const double *acc = p->later[x] ? p->fo_acc + (size_t)x * H : NULL;
     if (!p->units) { /* the curves alone */
         double s0 = 0, s1 = 0;
         if (k == 0)
             for (size_t j = 0; j < H; j++)
                 d0[j] = ed[j] - base[j];
+        if (acc) {
+            fo[k] = norm(acc, H);
+            if (p->unit_abs)
+                unit_abs_add(p, x, k, ed, base);
+            return;
+        }
         for (size_t j = 0; j + 1 < H; j += 2) {
             double f0 = d0[j] * p->prod[j], f1 = d0[j + 1] * p->prod[j + 1];
             s0 += f0 * f0;
@@ -277,9 +290,41 @@ static void measure_edit(gt_perturb *p, int x, int k, const double *base)
         double f = d0[j] * p->prod[j];
         s += f * f;
     }
-    fo[k] = sqrt(s);
+    fo[k] = acc ? norm(acc, H) : sqrt(s);
     if (p->unit_abs)
         unit_abs_add(p, x, k, ed, base);
+}
+
+/* v += a - b over n. */
+static void add_diff(double *restrict v, const double *restrict a, const double *restrict b,
+                     size_t n)
+{
+    for (size_t j = 0; j < n; j++)
+        v[j] += a[j] - b[j];
+}
+
+/* Edit x's forget-only vector after this step (carry: the original's carry gate here, base
+ * its carried state): once a later step differed, the vector carried by the gate, plus this
+ * step's own difference where it differs again; until then D0 f_{s+1}...f_{s+k} (from d0
+ * and p->prod: measure_edit). */
+static void forget_only_later(gt_perturb *p, int x, const double *carry, const double *base)
+{
+    const int lay = p->layer, lstm = p->m->cell->has_c;
+    const size_t H = (size_t)model_width(p->m, lay);
+    double *acc = p->fo_acc + (size_t)x * H;
+    if (p->later[x])
+        for (size_t j = 0; j < H; j++)
+            acc[j] *= carry[j];
+    const int it = p->inj[x];
+    if (it < 0)
+        return;
+    if (!p->later[x]) { /* the first edit's part so far */
+        const double *d0 = p->res[x].d0;
+        for (size_t j = 0; j < H; j++)
+            acc[j] = d0[j] * p->prod[j];
+        p->later[x] = 1;
+    }
+    add_diff(acc, lstm ? batch_c(&p->b, lay, it) : batch_h(&p->b, lay, it), base, H);
 }
 
 /* An RNN's result: no carry gate, so no forget-only curve (NAN) and no unit's last lag of
@@ -303,18 +348,41 @@ int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t 
     const int K = (size_t)p->horizon < n - 1 ? p->horizon : (int)(n - 1);
     for (int i = 0; i <= nedits; i++)
         batch_set_state(b, i, h0, c0);
+    for (int x = 0; x < nedits; x++)
+        p->later[x] = 0;
+    const size_t T = lin_units(p);
     for (int k = 0; k <= K; k++) {
         p->tok[0] = orig[k];
-        for (int x = 0; x < nedits; x++)
+        int items = nedits + 1; /* then an item for each edit that differs again here */
+        for (int x = 0; x < nedits; x++) {
             p->tok[x + 1] = edited[x][k];
-        if (p->linearized && k > 0)
+            p->inj[x] = -1;
+            if (k > 0 && edited[x][k] != orig[k]) {
+                p->inj[x] = items;
+                p->tok[items++] = edited[x][k];
+            }
+        }
+        if ((p->linearized || items > nedits + 1) && k > 0)
             lin_save(p);
-        batch_step(b, nedits + 1, p->tok);
+        for (int x = 0; x < nedits; x++) /* from the original's state before this step */
+            if (p->inj[x] >= 0)
+                batch_set_state64(b, p->inj[x], p->prev, p->prev + T);
+        batch_step(b, items, p->tok);
         if (p->linearized) {
             lin_step(p, k, nedits);
-            for (int x = 0; x < nedits; x++)
+            for (int x = 0; x < nedits; x++) {
+                if (p->inj[x] >= 0) /* this step's own difference joins the tangent */
+                    for (int q = 0; q <= lay; q++) {
+                        const size_t Hq = (size_t)model_width(p->m, q);
+                        add_diff(tangent_h(p->tg, q, x), batch_h(b, q, p->inj[x]),
+                                 batch_h(b, q, 0), Hq);
+                        if (lstm)
+                            add_diff(tangent_c(p->tg, q, x), batch_c(b, q, p->inj[x]),
+                                     batch_c(b, q, 0), Hq);
+                    }
                 ((double *)p->res[x].lin)[k] =
                     norm(lstm ? tangent_c(p->tg, lay, x) : tangent_h(p->tg, lay, x), H);
+            }
         }
         /* the carried state: c (LSTM) or h (GRU, RNN); its gate, f or z (the cell's carry
            gate); an RNN has none (its products stay 1 and its forget-only curve is NAN) */
@@ -323,6 +391,8 @@ int perturb_run(gt_perturb *p, const float *h0, const float *c0, const uint16_t 
             rnn ? NULL : batch_gates(b, lay, 0) + (size_t)p->m->cell->carry * H;
         for (size_t j = 0; j < H; j++)
             p->prod[j] = k == 0 || !carry ? 1.0 : p->prod[j] * carry[j];
+        for (int x = 0; x < nedits && carry; x++)
+            forget_only_later(p, x, carry, base);
         for (int x = 0; x < nedits; x++)
             measure_edit(p, x, k, base);
     }

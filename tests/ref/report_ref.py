@@ -467,22 +467,56 @@ def perturb(m, layer, h0, c0, orig, edits, K, units=True):
     dcs, dhs, lins = [], [], []
     tang = None
     zgate = []
+    acc = [None] * E   # an edit's forget-only vector once a later step differs
+    fo_later = [[] for _ in range(E)]
     for k in range(K + 1):
+        prev_h = [x[0:1].copy() for x in h]  # the original's state before the step
+        prev_c = [x[0:1].copy() for x in c]
         gates = step(m, seqs[:h[0].shape[0], k], h, c, layer)
         st = c[layer] if lstm else h[layer]
+        # where an edited text differs again (k > 0): that step's own difference, the
+        # original's state stepped with the edited token less the original's step
+        inj = {}
+        for e in range(E):
+            if k > 0 and seqs[1 + e][k] != seqs[0][k]:
+                ih, ic = [x.copy() for x in prev_h], [x.copy() for x in prev_c]
+                step(m, [seqs[1 + e][k]], ih, ic, layer)
+                inj[e] = ([ih[q][0] - h[q][0] for q in range(layer + 1)],
+                          [ic[q][0] - c[q][0] for q in range(layer + 1)])
         carried.append(st[1:E + 1] - st[0])
         dhs.append(np.linalg.norm(h[layer][1:E + 1] - h[layer][0], axis=1))
         if lstm:
             dcs.append(np.linalg.norm(c[layer][1:E + 1] - c[layer][0], axis=1))
         if m.arch != "rnn":  # an RNN has no carry gate
             zgate.append(gates[layer][0, H:2 * H])  # f or z of the original run
+            for e in range(E):  # F's vector, once a later step differed: carried, plus it
+                if acc[e] is not None:
+                    acc[e] = acc[e] * zgate[-1]
+                if e in inj:
+                    if acc[e] is None:  # the first difference carried so far
+                        prod_k = np.ones(H)
+                        for z in zgate[1:]:
+                            prod_k = prod_k * z
+                        acc[e] = carried[0][e] * prod_k
+                    acc[e] = acc[e] + (inj[e][1][layer] if lstm else inj[e][0][layer])
+                fo_later[e].append(None if acc[e] is None else float(np.linalg.norm(acc[e])))
         if m.arch == "rnn":  # exact tangents: central differences lose the tail
             tang = rnn_tangents(m, layer, h, gates, tang if k else None, E)
+            for e, (dh_, _) in inj.items():
+                for q in range(layer + 1):
+                    tang[q][e] = tang[q][e] + dh_[q]
             lins.append(np.linalg.norm(tang[layer], axis=1))
         elif k == 0:
             lins.append(np.linalg.norm(st[1:E + 1] - st[0], axis=1))
             fd_items(m, layer, h, c, E, LIN_EPS)
         else:
+            for e, (dh_, dc_) in inj.items():  # the tangent's items moved by eps times it
+                for q in range(layer + 1):
+                    for arr, d in ((h, dh_), (c, dc_)):
+                        arr[q] = arr[q].copy()
+                        arr[q][E + 1 + e] += LIN_EPS * d[q]
+                        arr[q][2 * E + 1 + e] -= LIN_EPS * d[q]
+            st = c[layer] if lstm else h[layer]
             lins.append(np.linalg.norm((st[E + 1:2 * E + 1] - st[2 * E + 1:]) / (2 * LIN_EPS),
                                        axis=1))
     D = np.array(carried)          # [K+1, E, H]
@@ -492,6 +526,10 @@ def perturb(m, layer, h0, c0, orig, edits, K, units=True):
     for k in range(1, K + 1):
         prod[k] = prod[k - 1] * zgate[k] if zgate else np.nan
     fo = np.linalg.norm(d0[None, :, :] * prod[:, None, :], axis=2)  # [K+1, E]; NaN: RNN
+    for e in range(E):  # from a later difference on, the vector carried with it
+        for k, v in enumerate(fo_later[e]):
+            if v is not None:
+                fo[k, e] = v
     out = []
     for e in range(E):
         if not units:
