@@ -99,6 +99,14 @@ static int figure_reports(const cli *c, gt_session *s, int kind, fig_doc *d, fig
     }
     int back = session_text_for(s, 0, e);
     rc = rc ? rc : back;
+    size_t pairs = 0; /* the curves and the units' half-lives need the report's pairs */
+    for (int k = 0; k < pt->done; k++)
+        pairs += pt->r[k].pairs;
+    if (rc == GT_OK && !pairs && kind != FIG_CHECKPOINTS)
+        rc = gt_fail(e, GT_EINPUT, "%s: nothing to draw: no pairs (%s)", w->text,
+                     pt->r[0].full_windows
+                         ? "no replacement changed the state"
+                         : "no window is full: the text is shorter than one window");
     char what[1400];
     /* intervals where the figure draws them: the half-lives figure none, the others where
        a report has the two windows with pairs a jackknife needs */

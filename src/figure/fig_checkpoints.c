@@ -81,11 +81,20 @@ int fig_checkpoints(fig_doc *d, const gt_compare_col *c, int n, const fig_where 
     measure(d, &f->panel[2], c, n, MEASURED, "measured t½ (c, else h)", 4, PLOT_SOLID,
             PLOT_TRIANGLE);
     measure(d, &f->panel[2], c, n, FORGET, "forget-only t½", 2, PLOT_DOTTED, PLOT_DIAMOND);
+    int pairs = 0, bars = 0; /* the half-lives drawn, and their intervals */
+    for (int i = 0; i < n; i++) {
+        pairs |= c[i].pairs > 0;
+        bars |= c[i].ci_measured.has || c[i].ci_forget_only.has;
+    }
+    const char *hl = !pairs ? ", and no half-lives after an edit: no model's report has a pair "
+                              "(no window is full)"
+                     : bars ? ", and the half-lives of the report's mean curves after an edit "
+                              "(measured: c of an LSTM, h otherwise) with their 95% intervals"
+                            : ", and the half-lives of the report's mean curves after an edit "
+                              "(measured: c of an LSTM, h otherwise)";
     const char *own = fig_str(d, "The models side by side: the readout's loss in bits per %s, "
-                                 "the mean carry gate (f, z) over the positions, and the "
-                                 "half-lives of the report's mean curves after an edit "
-                                 "(measured: c of an LSTM, h otherwise) with their 95%% "
-                                 "intervals", w->words ? "token" : "character");
+                                 "the mean carry gate (f, z) over the positions%s",
+                              w->words ? "token" : "character", hl);
     f->caption = fig_caption(d, own, names, n, w);
     return fig_end(d, e);
 }

@@ -229,6 +229,19 @@ ln -s nowhere z.svg
 refused "FILE a dangling symbolic link" "$bin" --figure z.svg perturbation "$L" "$T"
 [ ! -e nowhere ] && [ ! -e z.svg.csv ]
 check $? "a dangling link: nothing written through it"
+# a text without a full window: no pairs, nothing to draw for the curves and the units
+printf '\n' >nl.txt
+printf 'And\n' >one.txt
+for k in perturbation halflives; do
+    for t in nl.txt one.txt; do
+        refused "$k on $t (no window full)" "$bin" --figure "e-$k.svg" $k "$L" $t
+        [ ! -e "e-$k.svg" ] && [ ! -e "e-$k.svg.csv" ] && printf '%s' "$said" | grep -qF "$t: nothing to draw: no pairs"
+        check $? "$k on $t: nothing written, the text named ($said)"
+    done
+done
+"$bin" --figure e-ck.pdf checkpoints "$L" "$L" one.txt >/dev/null 2>&1
+check $? "checkpoints on one.txt: the losses and carry gates drawn"
+caption_says e-ck.pdf "no half-lives, none claimed" "and no half-lives after an edit: no model's report has a pair"
 # a FILE with nowhere to go, refused before anything is computed (exit 2, not the write's
 # exit 1 at the end), its directory named: --figure, --export and --html alike
 echo keep >afile
