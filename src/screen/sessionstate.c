@@ -341,7 +341,7 @@ static int restore_numbers(const reader *r, gt_models *ms, const json_t *st)
     if (!rc) rc = get_long(r, pert, "perturbation.horizon", DATA_PERT_KMIN, DATA_PERT_KMAX,
                            DATA_PERT_KDEFAULT, &K);
     if (!rc) rc = get_long(r, pert, "perturbation.all_edits", 0, 1, 0, &all);
-    if (!rc) rc = get_long(r, pert, "perturbation.ratio_k", 0, DATA_PERT_KMAX, 0, &rk);
+    if (!rc) rc = get_long(r, pert, "perturbation.ratio_k", 0, K, 0, &rk); /* 0: the last k */
     if (!rc) rc = get_long(r, pert, "perturbation.difference", 0, 1, 0, &diff);
     if (rc)
         return rc;
@@ -374,6 +374,11 @@ static int restore_places(const reader *r, gt_models *ms, const json_t *st)
         if ((rc = get_long(r, marks, name, 0, T - 1, -1, &at)) == GT_OK)
             ui->mark[i] = at < 0 ? 0 : (size_t)at + 1;
     }
+    const char *key;
+    const json_t *val;
+    json_object_foreach((json_t *)marks, key, val) /* only a mark's letter names one */
+        if (rc == GT_OK && !(key[0] >= 'a' && key[0] <= 'z' && key[1] == 0))
+            rc = bad(r, "marks", "wants marks named a to z (m then a letter sets one)");
     if (rc)
         return rc;
     if (search && !json_is_string(search))
@@ -495,8 +500,13 @@ static int restore_pin(const reader *r, gt_view *v, const json_t *o)
         const json_t *c = json_object_get(o, curve_word[i]);
         if (json_array_size(c) != (size_t)K + 1)
             rc = bad(r, "pinned", "a curve of K + 1 numbers each");
-        for (size_t k = 0; rc == GT_OK && k <= (size_t)K; k++)
-            p->curves[(size_t)i * ((size_t)K + 1) + k] = num_of(json_array_get(c, k));
+        for (size_t k = 0; rc == GT_OK && k <= (size_t)K; k++) {
+            const json_t *x = json_array_get(c, k);
+            const double d = num_of(x);
+            if (isnan(d) && !json_is_null(x)) /* a number, null (none) or "inf"/"-inf" */
+                rc = bad(r, "pinned", "a curve of K + 1 numbers each (null where none)");
+            p->curves[(size_t)i * ((size_t)K + 1) + k] = d;
+        }
     }
     if (rc) {
         data_pert_unpin(p);
@@ -512,10 +522,12 @@ static int restore_pin(const reader *r, gt_view *v, const json_t *o)
                        (size_t)nedits, p->r, p->curves, ""};
     snprintf(p->what, sizeof p->what, "%s",
              under ? json_string_value(under) : v->ivs ? v->ivs->what : "");
-    p->r.hl_c = num_of(json_object_get(hl, "c"));
-    p->r.hl_h = num_of(json_object_get(hl, "h"));
-    p->r.hl_fo = num_of(json_object_get(hl, "F"));
-    p->r.hl_lin = num_of(json_object_get(hl, "L"));
+    (void)hl; /* the half-lives W writes beside the curves are the curves' own: taken from
+                 them here, so that a file cannot show others */
+    p->r.hl_c = p->lstm ? perturb_halflife(p->r.dc, (int)K) : PERTURB_NONE;
+    p->r.hl_h = perturb_halflife(p->r.dh, (int)K);
+    p->r.hl_fo = perturb_halflife(p->r.fo, (int)K);
+    p->r.hl_lin = perturb_halflife(p->r.lin, (int)K);
     return GT_OK;
 }
 

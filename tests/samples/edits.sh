@@ -250,6 +250,15 @@ bad_state "a pinned curve past the text's end" "" \
 bad_state "a pinned curve's interventions as a number" "" \
     '"step": 10, "pinned": [{"step": 100, "from": " ", "to": "x", "all": false, "edits": 1, "layer": 0, "horizon": 2, "K": 2, "half_lives": {}, "c": [1, 0.5, 0.25], "h": [1, 0.5, 0.25], "F": [1, 0.5, 0.25], "L": [1, 0.5, 0.25], "interventions": 5}]' \
     'screen.pinned: wants "interventions" as a string, as W writes it'
+bad_state "a pinned curve's value a string" "" \
+    '"step": 10, "pinned": [{"step": 100, "from": " ", "to": "x", "all": false, "edits": 1, "layer": 0, "horizon": 2, "K": 2, "half_lives": {}, "c": [1, "x", 0.25], "h": [1, 0.5, 0.25], "F": [1, 0.5, 0.25], "L": [1, 0.5, 0.25]}]' \
+    "screen.pinned: a curve of K + 1 numbers each (null where none)"
+bad_state "the ratio's k past the horizon" "" '"step": 10, "perturbation": {"horizon": 64, "ratio_k": 1000}' \
+    "screen.perturbation.ratio_k: wants an integer from 0 to 64"
+for key in ab A 1; do
+    bad_state "a mark named $key" "" "\"step\": 10, \"marks\": {\"$key\": 5}" \
+        "screen.marks: wants marks named a to z (m then a letter sets one)"
+done
 bad_state "the colour's step 64" "" '"step": 10, "colour": {"by": "unit", "at": 64}' \
     "screen.colour.at: wants an integer from 0 to 63"
 bad_state "the perturbation's horizon 0" "" '"step": 10, "perturbation": {"horizon": 0}' \
