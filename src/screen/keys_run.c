@@ -735,8 +735,8 @@ gt_act keys_figure(gt_view *v, int arg)
     else if (export_figure_to_cwd(v, name, sizeof name, &from, &to, &e))
         view_say(v, 1, "the figure failed: %.200s", e.msg);
     else
-        view_say(v, 0, "the figure of unit %d, steps %s to %s, written to ./%s", v->unit,
-                 report_commas(from, a, sizeof a), report_commas(to, b, sizeof b), name);
+        view_say(v, 0, "./%s written: the figure of unit %d, steps %s to %s", name, v->unit,
+                 report_commas(from, a, sizeof a), report_commas(to, b, sizeof b));
     return ACT_REDRAW;
 }
 
@@ -761,8 +761,8 @@ gt_act keys_paper(gt_view *v, int arg)
     else if (export_paper(v, which, name, sizeof name, &e))
         view_say(v, 1, "the figure: %.200s", e.msg);
     else
-        view_say(v, 0, "the %s figure written to ./%s, its numbers to ./%s.csv", kind[which],
-                 name, name);
+        view_say(v, 0, "./%s written: the %s figure, its numbers in ./%s.csv", name,
+                 kind[which], name); /* the name first: a narrow status line keeps it */
     return ACT_REDRAW;
 }
 

@@ -383,7 +383,7 @@ wait_for "step 1,200: ' ' → 'x'" >/dev/null
 wait_for "measured t½ of h by model: \[1\] [0-9.]+ +2 [0-9.]+" # both models' curves
 check $? "the edit's curves of both models are on the panel"
 tm send-keys -t gt F
-wait_for "perturbation figure written to ./kjv-valid-step1200-edited-perturbation.svg" >/dev/null &&
+wait_for "./kjv-valid-step1200-edited-perturbation.svg written: the perturbation figure" >/dev/null &&
     [ -s kjv-valid-step1200-edited-perturbation.svg.csv ]
 check $? "F after an edit: the perturbation figure named like the frame, its CSV beside it"
 said "its SVG" $chk svg kjv-valid-step1200-edited-perturbation.svg 640 470
@@ -393,14 +393,14 @@ bad=$(perthl_same kjv-valid-step1200-edited-perturbation.svg.csv 1200:x)
 [ -z "$bad" ]
 check $? "the figure's curves are those the engine computes (tests/lib/perthl)${bad:+: not$bad}"
 tm send-keys -t gt F
-wait_for "written to ./kjv-valid-step1200-edited-perturbation-2.svg" >/dev/null &&
+wait_for "./kjv-valid-step1200-edited-perturbation-2.svg written" >/dev/null &&
     [ -s kjv-valid-step1200-edited-perturbation-2.svg.csv ] &&
     cmp -s kjv-valid-step1200-edited-perturbation.svg.csv kjv-valid-step1200-edited-perturbation-2.svg.csv
 check $? "F again: a new name (-2), the first left as it was"
 tm send-keys -t gt U
 wait_for "unit table: .* row 1 of 256" >/dev/null # the report computed
 tm send-keys -t gt F
-wait_for "half-lives figure written to ./kjv-valid-step1200-edited-halflives.svg" >/dev/null &&
+wait_for "./kjv-valid-step1200-edited-halflives.svg written: the half-lives figure" >/dev/null &&
     [ -s kjv-valid-step1200-edited-halflives.svg.csv ]
 check $? "F on the unit table: the half-lives figure"
 said "its numbers are the report's" $chk halflives kjv-valid-step1200-edited-halflives.svg.csv \
@@ -408,7 +408,7 @@ said "its numbers are the report's" $chk halflives kjv-valid-step1200-edited-hal
 tm send-keys -t gt r
 wait_for "an edit's half-life, measured +c [0-9.]+ .* h [0-9.]+" >/dev/null # both reports
 tm send-keys -t gt F
-wait_for "models' figure written to ./kjv-valid-step1200-edited-checkpoints.svg" >/dev/null
+wait_for "./kjv-valid-step1200-edited-checkpoints.svg written: the models' figure" >/dev/null
 "$bin" --report --json "$L" "$G" "$T" >"$work/rep2.json" 2>/dev/null
 said "F on two models' report: their figure, its numbers the reports'" \
     $chk checkpoints kjv-valid-step1200-edited-checkpoints.svg.csv "$work/rep2.json"
