@@ -233,7 +233,8 @@ int find_print_profile(FILE *f, const gt_profile *p, const uint16_t *tok, size_t
         return jsonout_write(f, profile_json(p, tok, ntok), 1, JSONOUT_FINDING);
     const gt_model *m = p->m;
     char n1[32];
-    fprintf(f, "unit %d, %s, layer %d, over the first %s steps from the zero state\n", p->unit,
+    /* two lines: each fits the screen's sheet at 80 columns */
+    fprintf(f, "unit %d, %s, layer %d\nover the first %s steps from the zero state\n", p->unit,
             signal_label(m, p->signal), p->layer, report_commas(p->steps, n1, sizeof n1));
     for (int side = 0; side < 2; side++) {
         fprintf(f, "\nthe %d steps of %s value\n", side ? p->nbottom : p->ntop,
