@@ -322,10 +322,11 @@ static void scenarios(gt_models *ms, const char *name)
         uint32_t key;
         const char *name;
     } views[] = {{'D', "the derivative"},     {'U', "the unit table"},
-                 {'r', "the report's tables"}, {'B', "the carriers of the edit"},
+                 {'r', "the report's tables"}, {'p', "the selected unit's profile"},
+                 {'B', "the carriers of the edit"},
                  {'I', "the effect of ablating the selected unit"}};
-    for (int i = 0; i < 5; i++) {
-        if (i == 3) { /* the selected unit ablated: the effect has an intervention */
+    for (int i = 0; i < 6; i++) {
+        if (i == 4) { /* the selected unit ablated: the effect has an intervention */
             press(ms, K_CHAR, 'a');
             settle(ms);
         }
