@@ -101,22 +101,31 @@ static void run_part(const gt_pool *p, int k)
                       p->bias ? p->bias + r0 : NULL, p->y + r0, p->backward);
 }
 
+/* Block b of job `job` taken and done, if it is still free: a block is free for this job
+ * while it is marked with an earlier one; taken, the job cannot end before it is done (its
+ * caller waits for every block). */
+static void take_block(gt_pool *p, int b, unsigned long long job,
+                       void (*fn)(void *ctx, int b), void *ctx)
+{
+    unsigned long long was = atomic_load_explicit(&p->taken[b], memory_order_relaxed);
+    if (was >= job || !atomic_compare_exchange_strong(&p->taken[b], &was, job))
+        return;
+    fn(ctx, b);
+    atomic_fetch_sub_explicit(&p->left, 1, memory_order_release);
+}
+
 /* Thread k of n takes the blocks of job `job` still free: its own share first (the same
- * blocks every time: kept in its processor's cache), then the others' from the last. */
+ * blocks every time: kept in its processor's cache), then every other thread's, from the
+ * last block down (the others take theirs upwards). */
 static void take_blocks(gt_pool *p, int k, int n, unsigned long long job, int blocks,
                         void (*fn)(void *ctx, int b), void *ctx)
 {
     const int b0 = blocks * k / n, b1 = blocks * (k + 1) / n;
-    for (int i = 0; i < blocks; i++) {
-        const int b = i < b1 - b0 ? b0 + i : blocks - 1 - (i - (b1 - b0));
-        unsigned long long was = atomic_load_explicit(&p->taken[b], memory_order_relaxed);
-        /* a block is free for this job while it is marked with an earlier one; taken, the
-         * job cannot end before it is done (its caller waits for every block) */
-        if (was >= job || !atomic_compare_exchange_strong(&p->taken[b], &was, job))
-            continue;
-        fn(ctx, b);
-        atomic_fetch_sub_explicit(&p->left, 1, memory_order_release);
-    }
+    for (int b = b0; b < b1; b++)
+        take_block(p, b, job, fn, ctx);
+    for (int b = blocks - 1; b >= 0; b--)
+        if (b < b0 || b >= b1)
+            take_block(p, b, job, fn, ctx);
 }
 
 static void *worker(void *arg)
@@ -204,7 +213,10 @@ void pool_stop(gt_pool *p)
  * waits), even once they are whole; then the sleeping workers are woken. */
 static void job_begin(gt_pool *p)
 {
-    atomic_fetch_add_explicit(&p->gen, 1, memory_order_acq_rel);
+    atomic_fetch_add_explicit(&p->gen, 1, memory_order_relaxed);
+    /* the odd count before any field: a worker that reads a field written after it then
+       reads gen moved (its acquire fence and second read) */
+    atomic_thread_fence(memory_order_release);
 }
 
 static void job_publish(gt_pool *p)

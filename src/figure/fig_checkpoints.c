@@ -87,7 +87,7 @@ int fig_checkpoints(fig_doc *d, const gt_compare_col *c, int n, const fig_where 
         bars |= c[i].ci_measured.has || c[i].ci_forget_only.has;
     }
     const char *hl = !pairs ? ", and no half-lives after an edit: no model's report has a pair "
-                              "(no window is full)"
+                              "(no full window, or no replacement changed the state)"
                      : bars ? ", and the half-lives of the report's mean curves after an edit "
                               "(measured: c of an LSTM, h otherwise) with their 95% intervals"
                             : ", and the half-lives of the report's mean curves after an edit "

@@ -166,21 +166,22 @@ static int read_entry(const char *path, const unsigned char *b, size_t size,
     if (en->method == 0 && usize != csize)
         return gt_fail(e, GT_EINPUT, "%s: zip entry %.*s: stored, but its sizes differ", path,
                        (int)(nlen > 200 ? 200 : nlen), name);
+    en->crc = (uint32_t)load_le(r + 16, 4);
+    /* a CRC of 0 is none: torch.serialization.set_crc32_options(False) writes 0 for each */
+    if (en->method == 0 && !(en->flags & 1) && en->crc != 0) {
+        const uint32_t got = (uint32_t)crc32_z(0, b + data, (z_size_t)csize);
+        if (got != en->crc)
+            return gt_fail(e, GT_EINPUT, "%s: zip entry %.*s: its %llu bytes do not give the "
+                                         "CRC-32 the archive records for them (%08x, not %08x): "
+                                         "a damaged file, or one changed after it was saved",
+                           path, (int)(nlen > 200 ? 200 : nlen), name,
+                           (unsigned long long)csize, (unsigned)got, (unsigned)en->crc);
+    }
     en->name = strndup(name, nlen);
     if (!en->name)
         return gt_fail(e, GT_EFAIL, "%s: out of memory", path);
     en->data = b + data;
     en->size = csize;
-    en->crc = (uint32_t)load_le(r + 16, 4);
-    if (en->method == 0 && !(en->flags & 1)) {
-        const uint32_t got = (uint32_t)crc32_z(0, en->data, (z_size_t)csize);
-        if (got != en->crc)
-            return gt_fail(e, GT_EINPUT, "%s: zip entry %s: its %llu bytes do not give the CRC-32 "
-                                         "the archive records for them (%08x, not %08x): a "
-                                         "damaged file",
-                           path, en->name, (unsigned long long)csize, (unsigned)got,
-                           (unsigned)en->crc);
-    }
     *p = r + CENTRAL_LEN + nlen + xlen + clen;
     return GT_OK;
 }

@@ -69,7 +69,7 @@ gt_act keys_handle_models(gt_models *ms, const gt_key *k)
 {
     gt_view *v = models_view(ms);
     v->ui->top_kept = 0;
-    if (k->sym == K_TAB && v->ui->input == INPUT_KEYS) {
+    if (k->sym == K_TAB && v->ui->input == INPUT_KEYS && !v->lay.too_small) {
         v->ui->msg[0] = 0;
         models_switch(ms, k->shift ? -1 : 1);
         return ACT_REDRAW;

@@ -241,7 +241,7 @@ for k in perturbation halflives; do
 done
 "$bin" --figure e-ck.pdf checkpoints "$L" "$L" one.txt >/dev/null 2>&1
 check $? "checkpoints on one.txt: the losses and carry gates drawn"
-caption_says e-ck.pdf "no half-lives, none claimed" "and no half-lives after an edit: no model's report has a pair"
+caption_says e-ck.pdf "no half-lives, none claimed" "and no half-lives after an edit: no model's report has a pair (no full window"
 # a FILE with nowhere to go, refused before anything is computed (exit 2, not the write's
 # exit 1 at the end), its directory named: --figure, --export and --html alike
 echo keep >afile

@@ -81,6 +81,12 @@ check $? "Shift-Tab: back to the second model"
 tm send-keys -t gt Tab Tab
 wait_for "lstm2.safetensors \[1/3\]" >/dev/null
 check $? "Tab wraps around to the first"
+tm resize-window -t gt -x 40 -y 10
+wait_for "too small" >/dev/null
+tm send-keys -t gt Tab
+tm resize-window -t gt -x 120 -y 40
+wait_for "lstm2.safetensors \[1/3\]" >/dev/null && wait_gone "too small"
+check $? "Tab while the terminal is too small: nothing switched unseen"
 
 tm send-keys -t gt Tab
 wait_for "lstm2_perm.safetensors \[2/3\]" >/dev/null && wait_for "step 50: 'c' → 'w'" >/dev/null

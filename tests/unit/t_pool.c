@@ -2,7 +2,8 @@
  * none of a job after it returned, over many jobs of 1 to 40 blocks on 2 and 4 threads
  * (more threads than this machine may have processors: workers late for a job); a worker
  * that holds a block while the others are free does not hold the caller up: the caller
- * takes the rest (with a fixed share per thread it would wait for the worker's share); and
+ * takes the rest (with a fixed share per thread it would wait for the worker's share), and
+ * a caller that holds a block the worker takes the caller's others; and
  * pool_run's jobs between block jobs still run on every thread. */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -21,8 +22,9 @@ typedef struct job {
     _Atomic int hits[MAX_BLOCKS];
     _Atomic int closed;       /* set once pool_blocks returned */
     _Atomic int *late;        /* blocks done after their job returned (all jobs) */
-    _Atomic int by_caller;
-    int blocks, hold;         /* hold: a worker's first block waits for the caller's */
+    _Atomic int by_caller, by_worker;
+    int blocks, hold;         /* hold 1: a worker's block waits for the caller's others;
+                               * -1: the caller's block 0 waits for the worker's others */
 } job;
 
 /* Waits until *v reaches at least `want`, at most 5 s (a pool that made its caller wait
@@ -39,10 +41,15 @@ static void block(void *ctx, int b)
     job *j = ctx;
     if (atomic_load(&j->closed))
         atomic_fetch_add(j->late, 1);
-    if (on_caller)
+    if (on_caller) {
+        if (j->hold < 0 && b == 0)
+            wait_for(&j->by_worker, j->blocks - 1);
         atomic_fetch_add(&j->by_caller, 1);
-    else if (j->hold)
-        wait_for(&j->by_caller, j->blocks - 1);
+    } else {
+        if (j->hold > 0)
+            wait_for(&j->by_caller, j->blocks - 1);
+        atomic_fetch_add(&j->by_worker, 1);
+    }
     atomic_fetch_add(&j->hits[b], 1);
 }
 
@@ -117,11 +124,40 @@ static void held(void)
     free(j);
 }
 
+/* The caller's first block waits until the worker has done every other block: the worker
+ * must take the caller's other blocks after its own (a worker that took only its own share
+ * would leave them: the caller's wait then runs out). */
+static void caller_held(void)
+{
+    gt_pool *p = pool_start(2);
+    job *j = calloc(1, sizeof *j);
+    _Atomic int late = 0;
+    int ok = 1, least = MAX_BLOCKS;
+    on_caller = 1;
+    for (int t = 0; t < 20 && ok; t++) {
+        memset(j, 0, sizeof *j);
+        j->late = &late;
+        j->blocks = 8;
+        j->hold = -1;
+        pool_blocks(p, j->blocks, block, j);
+        const int w = atomic_load(&j->by_worker);
+        least = w < least ? w : least;
+        ok &= w >= j->blocks - 1;
+        for (int b = 0; b < j->blocks; b++)
+            ok &= atomic_load(&j->hits[b]) == 1;
+    }
+    pool_stop(p);
+    tap_ok(p && ok, "the caller holding its first block: the worker did the other 7 of 8, "
+           "the caller's share among them, in each of 20 jobs (the least %d)", least);
+    free(j);
+}
+
 int main(void)
 {
     many(2, 20000);
     many(4, 5000);
     held();
+    caller_held();
     {
         job j = {.blocks = 5};
         _Atomic int late = 0;
