@@ -15,7 +15,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-$(mktemp -d)}
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
-libs="libjansson-dev:arm64 libncurses-dev:arm64 libtermkey-dev:arm64 liblapacke-dev:arm64 libblas-dev:arm64 libarpack2-dev:arm64 libcairo2-dev:arm64"
+libs="libjansson-dev:arm64 zlib1g-dev:arm64 libncurses-dev:arm64 libtermkey-dev:arm64 liblapacke-dev:arm64 libblas-dev:arm64 libarpack2-dev:arm64 libcairo2-dev:arm64"
 need=""
 for p in gcc-aarch64-linux-gnu qemu-user $libs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
