@@ -20,9 +20,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc=${CC:-cc}
 "$cc" -O2 -I"$top" -I"$top/include" -I"$top/src" "$top/tests/bench/bench_step.c" "$top/libgatetui.a" \
-    $(pkg-config --libs jansson arpack lapacke blas) -lm -lpthread -o "$work/bench_step"
+    $(pkg-config --libs jansson zlib arpack lapacke blas) -lm -lpthread -o "$work/bench_step"
 "$cc" -O2 -I"$top" -I"$top/include" -I"$top/src" "$top/tests/bench/bench_pass.c" "$top/libgatetui.a" \
-    $(pkg-config --libs jansson arpack lapacke blas) -lm -lpthread -o "$work/bench_pass"
+    $(pkg-config --libs jansson zlib arpack lapacke blas) -lm -lpthread -o "$work/bench_pass"
 "$cc" -O2 "$top/tests/bench/probe.c" -lpthread -o "$work/probe"
 text="$top/samples/kjv-valid.txt"
 [ -f "$text" ] || { echo "bench: $text missing"; exit 1; }

@@ -26,7 +26,7 @@ trap 'rm -rf "$work"' EXIT
 for side in a b; do
     eval "t=\$$side"
     "${CC:-cc}" -O2 -I"$t" -I"$t/include" -I"$t/src" "$t/tests/bench/bench_step.c" "$t/libgatetui.a" \
-        $(pkg-config --libs jansson arpack lapacke blas) -lm -lpthread -o "$work/step_$side"
+        $(pkg-config --libs jansson zlib arpack lapacke blas) -lm -lpthread -o "$work/step_$side"
 done
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 secs() { # processor seconds of "$@", its output in $work/out

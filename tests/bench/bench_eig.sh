@@ -19,7 +19,7 @@ trap 'rm -rf "$out"' EXIT
 # shellcheck disable=SC2046
 ${CC:-cc} -O2 -I"$top" -I"$top/include" -I"$top/src" $(pkg-config --cflags arpack) \
     "$top/tests/bench/bench_eig.c" "$top/libgatetui.a" \
-    $(pkg-config --libs jansson arpack lapacke blas) -lm -lpthread -ldl -o "$out/bench_eig"
+    $(pkg-config --libs jansson zlib arpack lapacke blas) -lm -lpthread -ldl -o "$out/bench_eig"
 . "$top/tests/bench/machine.sh"
 machine_line "$top/gatetui"
 printf 'BLAS and LAPACK: %s, %s; ARPACK %s\n' \

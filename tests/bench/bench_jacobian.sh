@@ -31,7 +31,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cc=${CC:-cc}
 "$cc" -O2 -I"$top" -I"$top/include" -I"$top/src" "$top/tests/bench/bench_jacobian.c" \
-    "$top/libgatetui.a" $(pkg-config --libs jansson arpack lapacke blas) -lm -lpthread -o "$out/bench_jacobian"
+    "$top/libgatetui.a" $(pkg-config --libs jansson zlib arpack lapacke blas) -lm -lpthread -o "$out/bench_jacobian"
 "$cc" -O2 "$top/tests/bench/probe.c" -lpthread -o "$out/probe"
 . "$top/tests/bench/machine.sh"
 machine_line "$top/gatetui"

@@ -60,7 +60,7 @@ done
 awk -v s="$(median <"$out/s.times")" -v r="$runs" 'BEGIN { printf "kjv-lstm  --spectrum --step 2000 (H = 256, 512 x 512): %.0f ms (median of %d, loading and the 2,000 steps in double included)\n", s * 1000, r }'
 # what the derivative view computes at its cursor: the eigenvalues from the traced state
 ${CC:-cc} -O2 -I"$top" -I"$top/include" -I"$top/src" "$top/tests/bench/bench_spectrum.c" ./libgatetui.a \
-    $(pkg-config --libs jansson arpack) -llapacke -llapack -lblas -lm -lpthread -ldl -o "$out/bench_spectrum" || exit 1
+    $(pkg-config --libs jansson zlib arpack) -llapacke -llapack -lblas -lm -lpthread -ldl -o "$out/bench_spectrum" || exit 1
 for m in kjv-lstm kjv-gru; do
     printf '%s  the screen'"'"'s eigenvalues at step 2000: %s\n' "$m" \
         "$("$out/bench_spectrum" "$top/samples/$m.bin" "$top/samples/kjv-valid.txt" 2000 11 | sed -n 2p)"

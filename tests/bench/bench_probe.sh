@@ -20,7 +20,7 @@ reps=${4:-5}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "${CC:-cc}" -O2 -I"$top" -I"$top/include" -I"$top/src" "$top/tests/bench/bench_probe.c" \
-    "$top/libgatetui.a" $(pkg-config --libs jansson arpack lapacke blas) -lm -lpthread -o "$work/bench_probe"
+    "$top/libgatetui.a" $(pkg-config --libs jansson zlib arpack lapacke blas) -lm -lpthread -o "$work/bench_probe"
 printf '%s, "%s", the first %s steps of kjv-train.txt; medians of %s\n' \
     "$(basename "$model")" "$regex" "$steps" "$reps"
 all=$(getconf _NPROCESSORS_ONLN)

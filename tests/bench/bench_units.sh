@@ -22,7 +22,7 @@ export GATETUI_THREADS=$threads OPENBLAS_NUM_THREADS=$threads OMP_NUM_THREADS=$t
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "${CC:-cc}" -O2 -I"$top" -I"$top/include" -I"$top/src" "$top/tests/bench/bench_units.c" \
-    "$top/libgatetui.a" $(pkg-config --libs jansson arpack lapacke blas) -lm -lpthread -o "$work/bench_units"
+    "$top/libgatetui.a" $(pkg-config --libs jansson zlib arpack lapacke blas) -lm -lpthread -o "$work/bench_units"
 big="$work/text.txt"
 : >"$big"
 while [ "$(wc -c <"$big")" -lt $((steps + steps / 10)) ]; do cat "$top/samples/kjv-train.txt" >>"$big"; done
