@@ -212,6 +212,12 @@ int data_pert_pin(gt_pert_pin *p, const gt_data_pert *pv, const char *what, gt_e
     return GT_OK;
 }
 
+int data_pert_pin_shown(const gt_pert_pin *p, const gt_data_pert *pv)
+{
+    return p->valid && pv->valid && !data_pert_pin_same(p, pv) && p->layer == pv->layer &&
+           p->r.K == pv->r.K;
+}
+
 int data_pert_pin_same(const gt_pert_pin *p, const gt_data_pert *pv)
 {
     const size_t K1 = (size_t)p->r.K + 1;

@@ -70,6 +70,9 @@ int data_pert_pin(gt_pert_pin *p, const gt_data_pert *pv, const char *what, gt_e
 void data_pert_unpin(gt_pert_pin *p);
 /* 1 when p and pv are the same edit's curves (nothing to draw beside them). */
 int data_pert_pin_same(const gt_pert_pin *p, const gt_data_pert *pv);
+/* 1 when p's curves are drawn beside pv's: another edit's (or the same edit's against
+ * other edits before it, or under other interventions), on the same layer and K. */
+int data_pert_pin_shown(const gt_pert_pin *p, const gt_data_pert *pv);
 
 int data_pert_init(gt_data_pert *pv, const gt_model *m, gt_error *e);
 void data_pert_free(gt_data_pert *pv);

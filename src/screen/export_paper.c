@@ -49,10 +49,39 @@ static void edit_words(const gt_view *v, char *buf, size_t n)
                          "run of each", s, a, b);
 }
 
+/* "; beside it, pinned (b), the edit at step 1,200 ('a' to 'b')" when a model's pinned
+ * curves are drawn, with the interventions they were computed under where those differ. */
+static void pinned_words(const gt_view *v, int n, char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (int k = 0; k < n; k++) {
+        const gt_view *m = model_at(v, k);
+        const gt_pert_pin *p = &m->pin;
+        if (!data_pert_pin_shown(p, &m->pert))
+            continue;
+        char a[80], b[80], s[32], under[600] = "";
+        steptext_name(m->m, p->old_tok, STEPTEXT_UTF8, a, sizeof a);
+        steptext_name(m->m, p->new_tok, STEPTEXT_UTF8, b, sizeof b);
+        report_commas(p->step, s, sizeof s);
+        if (strcmp(p->what, m->ivs ? m->ivs->what : "") != 0 && p->what[0])
+            snprintf(under, sizeof under, ", computed with %s", p->what);
+        else if (strcmp(p->what, m->ivs ? m->ivs->what : "") != 0)
+            snprintf(under, sizeof under, ", computed without interventions");
+        if (p->all)
+            snprintf(buf, len, "; beside it, pinned (b), every edit (%zu from step %s on)%s",
+                     p->nedits, s, under);
+        else
+            snprintf(buf, len, "; beside it, pinned (b), the edit at step %s (%s to %s)%s", s,
+                     a, b, under);
+        return;
+    }
+}
+
 static int perturbation(const gt_view *v, fig_doc *d, fig_where *w, gt_error *e)
 {
     fig_pert p[FIG_MAX_MODELS];
-    const int n = models(v, FIG_MAX_MODELS);
+    char pinned[FIG_MAX_MODELS][320];
+    const int n = models(v, FIG_MAX_MODELS / 2); /* room for each model's pinned curves */
     for (int k = 0; k < n; k++) {
         const gt_view *m = model_at(v, k);
         const gt_perturb_result *r = &m->pert.r;
@@ -63,10 +92,22 @@ static int perturbation(const gt_view *v, fig_doc *d, fig_where *w, gt_error *e)
                                  "cursor)", model_step_noun(m->m));
         fig_pert_of_edit(&p[k], m->name, m->m->cell, r);
     }
-    char edit[300], what[900];
+    int count = n;
+    for (int k = 0; k < n; k++) { /* the pinned edit's, as the panel draws them beside */
+        const gt_view *m = model_at(v, k);
+        if (!data_pert_pin_shown(&m->pin, &m->pert))
+            continue;
+        char s[32];
+        snprintf(pinned[k], sizeof pinned[k], "%s, pinned %s", m->name,
+                 report_commas(m->pin.step, s, sizeof s));
+        fig_pert_of_edit(&p[count++], pinned[k], m->m->cell, &m->pin.r);
+    }
+    char edit[300], pins[900], both[1300], what[2300];
     edit_words(v, edit, sizeof edit);
-    w->what = what_of(v, edit, what, sizeof what);
-    int rc = fig_perturbation(d, p, n, w, e);
+    pinned_words(v, n, pins, sizeof pins);
+    snprintf(both, sizeof both, "%s%s", edit, pins);
+    w->what = what_of(v, both, what, sizeof what);
+    int rc = fig_perturbation(d, p, count, w, e);
     w->what = NULL;
     return rc;
 }

@@ -121,13 +121,10 @@ static int models_line(gt_surface *s, int x, int y, int w, const gt_view *v)
     return y + 1;
 }
 
-/* The pinned edit's curves are drawn beside the last edit's: another edit's (or the same
- * edit's against other edits before it), on the same layer and K. */
+/* The pinned edit's curves drawn beside the last edit's (data_pert_pin_shown). */
 static int pin_drawn(const gt_view *v)
 {
-    const gt_pert_pin *p = &v->pin;
-    return p->valid && v->pert.valid && !data_pert_pin_same(p, &v->pert) &&
-           p->layer == v->pert.layer && p->r.K == v->pert.r.K;
+    return data_pert_pin_shown(&v->pin, &v->pert);
 }
 
 /* The pinned edit (B) under the last edit's half-lives, dim: the letters of its curves, its

@@ -417,7 +417,26 @@ wait_for "derivative" >/dev/null
 tm send-keys -t gt F
 wait_for "no figure of the derivative" >/dev/null
 check $? "F on the derivative: says which views have a figure"
-tm send-keys -t gt Escape q q
+# b, u, another edit: F draws the pinned edit's curves beside the last edit's, as the panel
+tm send-keys -t gt Escape
+wait_gone "─ derivative" >/dev/null
+tm send-keys -t gt b
+wait_for "step 1,200's curves pinned" >/dev/null
+tm send-keys -t gt u l l l l l e y
+wait_for "step 1,205: ' ' → 'y'" >/dev/null && wait_for "C f H 1,200 ' '→'x': c" >/dev/null
+tm send-keys -t gt F
+wait_for "./kjv-valid-step1205-edited-perturbation.svg written" >/dev/null
+pin=kjv-valid-step1205-edited-perturbation.svg.csv
+first=kjv-valid-step1200-edited-perturbation.svg.csv
+# the pinned rows are the first figure's rows of the edit at 1,200, renamed
+sed -n 's/^"\{0,1\}\(kjv-[a-z]*\.bin\), pinned 1,200"\{0,1\},/\1,/p' "$pin" >"$work/pinrows"
+grep -E '^kjv-(lstm|gru)\.bin,' "$first" >"$work/firstrows"
+[ -s "$work/pinrows" ] && cmp -s "$work/pinrows" "$work/firstrows" &&
+    [ "$(cut -d, -f1 "$pin" | grep -c '^kjv-lstm.bin$')" -gt 0 ] &&
+    ! cmp -s "$(grep -E '^kjv-lstm\.bin,' "$pin" | head -5 >"$work/lastrows"; echo "$work/lastrows")" \
+        "$(head -5 "$work/firstrows" >"$work/f5"; echo "$work/f5")"
+check $? "F with curves pinned: both models' pinned curves beside the last edit's, each the first figure's"
+tm send-keys -t gt q q
 wait_for "EXIT=0" >/dev/null
 check $? "q q: exit 0"
 echo "1..$n"
