@@ -81,7 +81,7 @@ static int perturbation(const gt_view *v, fig_doc *d, fig_where *w, gt_error *e)
 {
     fig_pert p[FIG_MAX_MODELS];
     char pinned[FIG_MAX_MODELS][320];
-    const int n = models(v, FIG_MAX_MODELS / 2); /* room for each model's pinned curves */
+    const int n = models(v, FIG_MAX_MODELS);
     for (int k = 0; k < n; k++) {
         const gt_view *m = model_at(v, k);
         const gt_perturb_result *r = &m->pert.r;
@@ -93,7 +93,8 @@ static int perturbation(const gt_view *v, fig_doc *d, fig_where *w, gt_error *e)
         fig_pert_of_edit(&p[k], m->name, m->m->cell, r);
     }
     int count = n;
-    for (int k = 0; k < n; k++) { /* the pinned edit's, as the panel draws them beside */
+    for (int k = 0; k < n && count < FIG_MAX_MODELS; k++) { /* the pinned edit's, as the
+                                                                 panel draws them beside */
         const gt_view *m = model_at(v, k);
         if (!data_pert_pin_shown(&m->pin, &m->pert))
             continue;
@@ -104,7 +105,9 @@ static int perturbation(const gt_view *v, fig_doc *d, fig_where *w, gt_error *e)
     }
     char edit[300], pins[900], both[1300], what[2300];
     edit_words(v, edit, sizeof edit);
-    pinned_words(v, n, pins, sizeof pins);
+    pins[0] = 0;
+    if (count > n) /* some drawn: as many models as 12 leave room for (FIG_MAX_MODELS) */
+        pinned_words(v, n, pins, sizeof pins); /* the first drawn */
     snprintf(both, sizeof both, "%s%s", edit, pins);
     w->what = what_of(v, both, what, sizeof what);
     int rc = fig_perturbation(d, p, count, w, e);
