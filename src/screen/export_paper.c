@@ -99,7 +99,7 @@ static int perturbation(const gt_view *v, fig_doc *d, fig_where *w, gt_error *e)
         if (!data_pert_pin_shown(&m->pin, &m->pert))
             continue;
         char s[32];
-        snprintf(pinned[k], sizeof pinned[k], "%s, pinned %s", m->name,
+        snprintf(pinned[k], sizeof pinned[k], "%s (pinned: step %s)", m->name,
                  report_commas(m->pin.step, s, sizeof s));
         fig_pert_of_edit(&p[count++], pinned[k], m->m->cell, &m->pin.r);
     }

@@ -429,7 +429,7 @@ wait_for "./kjv-valid-step1205-edited-perturbation.svg written" >/dev/null
 pin=kjv-valid-step1205-edited-perturbation.svg.csv
 first=kjv-valid-step1200-edited-perturbation.svg.csv
 # the pinned rows are the first figure's rows of the edit at 1,200, renamed
-sed -n 's/^"\{0,1\}\(kjv-[a-z]*\.bin\), pinned 1,200"\{0,1\},/\1,/p' "$pin" >"$work/pinrows"
+sed -n 's/^"\{0,1\}\(kjv-[a-z]*\.bin\) (pinned: step 1,200)"\{0,1\},/\1,/p' "$pin" >"$work/pinrows"
 grep -E '^kjv-(lstm|gru)\.bin,' "$first" >"$work/firstrows"
 [ -s "$work/pinrows" ] && cmp -s "$work/pinrows" "$work/firstrows" &&
     [ "$(cut -d, -f1 "$pin" | grep -c '^kjv-lstm.bin$')" -gt 0 ] &&
