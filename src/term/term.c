@@ -249,8 +249,10 @@ void term_suspend(void)
 void term_resume(void)
 {
     if (active) {
+        reset_prog_mode(); /* curses' modes now, not at its next update */
         set_mouse(1);
-        clearok(curscr, TRUE); /* the next doupdate sets the terminal up and repaints */
+        clearok(curscr, TRUE); /* the next doupdate repaints */
+        refresh();
     }
 }
 

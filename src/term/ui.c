@@ -134,8 +134,12 @@ static void suspend(TermKey *tk)
     sigemptyset(&sa.sa_mask);
     sa.sa_handler = on_tstp;
     sigaction(SIGTSTP, &sa, NULL);
-    termkey_start(tk);
+    /* curses takes the terminal back first (its modes, as at the start: Ctrl-C a signal),
+       then libtermkey sets its own over them (Ctrl-C a key), as when the screen started;
+       the other way round, curses' next update put its modes back over libtermkey's and
+       Ctrl-C, no longer a key, ended the program whatever it was for */
     term_resume();
+    termkey_start(tk);
     got_winch = 1; /* the size may have changed meanwhile */
 }
 
