@@ -155,13 +155,18 @@ static int pinned_line(gt_surface *s, int x, int y, int w, int end, const gt_vie
         fmt_hl(f, sizeof f, p->r.hl_fo, K);
         fmt_hl(h, sizeof h, p->r.hl_h, K);
         const char *names = p->lstm ? (nofo ? "C H" : "C f H") : nofo ? "H" : "f H";
-        char hl[96];
-        if (p->lstm)
+        char hl[96], packed[96];
+        if (p->lstm) {
             snprintf(hl, sizeof hl, "c %s L %s F %s h %s", c, l, f, h);
-        else
+            snprintf(packed, sizeof packed, "c%s L%s F%s h%s", c, l, f, h);
+        } else {
             snprintf(hl, sizeof hl, nofo ? "h %s L %s" : "h %s L %s F %s", h, l, f);
-        /* shorter: without "pinned" and t½, without "step", without the characters */
-        for (int form = 0; form < 4; form++) {
+            snprintf(packed, sizeof packed, nofo ? "h%s L%s" : "h%s L%s F%s", h, l, f);
+        }
+        /* shorter: without "pinned" and t½, without "step", without the characters; then
+           the half-lives packed as the line above packs them, without the step: never the
+           names without their numbers */
+        for (int form = 0; form < 6; form++) {
             if (form == 0)
                 snprintf(buf, sizeof buf, "pinned %s: %s  %s %s", names, what,
                          s->utf8 ? "t½" : "t1/2", hl);
@@ -169,8 +174,12 @@ static int pinned_line(gt_surface *s, int x, int y, int w, int end, const gt_vie
                 snprintf(buf, sizeof buf, "%s %s: %s", names, what, hl);
             else if (form == 2)
                 snprintf(buf, sizeof buf, "%s %s: %s", names, what + (p->all ? 0 : 5), hl);
-            else
+            else if (form == 3)
                 snprintf(buf, sizeof buf, "%s %s: %s", names, at, hl);
+            else if (form == 4)
+                snprintf(buf, sizeof buf, "%s %s: %s", names, at, packed);
+            else
+                snprintf(buf, sizeof buf, "%s: %s", names, packed);
             if (surf_width(buf) <= w)
                 break;
         }
