@@ -250,6 +250,13 @@ bad_state "a pinned curve past the text's end" "" \
 bad_state "a pinned curve's interventions as a number" "" \
     '"step": 10, "pinned": [{"step": 100, "from": " ", "to": "x", "all": false, "edits": 1, "layer": 0, "horizon": 2, "K": 2, "half_lives": {}, "c": [1, 0.5, 0.25], "h": [1, 0.5, 0.25], "F": [1, 0.5, 0.25], "L": [1, 0.5, 0.25], "interventions": 5}]' \
     'screen.pinned: wants "interventions" as a string, as W writes it'
+# curves pinned beside an edit at 80x24: the pinned line keeps its half-lives, packed
+curve() { awk -v r="$1" 'BEGIN { v = 1; for (k = 0; k <= 64; k++) { printf "%s%.6g", k ? ", " : "", v; v *= r } }'; }
+pin="{\"step\": 1100, \"from\": \" \", \"to\": \"x\", \"all\": false, \"edits\": 1, \"layer\": 0, \"horizon\": 64, \"K\": 64, \"half_lives\": {}, \"c\": [$(curve 0.9)], \"h\": [$(curve 0.8)], \"F\": [$(curve 0.7)], \"L\": [$(curve 0.95)], \"interventions\": \"\"}"
+session "$work/pin80.json" "$model" "$text" "" "\"step\": 1202, \"edits\": [{\"step\": 1200, \"offset\": 1200, \"before\": \" \", \"after\": \"x\"}], \"pinned\": [$pin]"
+frame pin80 --size 80x24 --session "$work/pin80.json"
+grep -qE '│ C f H: c6\.6 L13\.5 F1\.9 h3\.1 *$' "$work/pin80.txt"
+check $? "at 80x24 the pinned line keeps its half-lives, taken from its curves ($(grep -o 'C f H[^│]*' "$work/pin80.txt" | head -1))"
 bad_state "a pinned curve's value a string" "" \
     '"step": 10, "pinned": [{"step": 100, "from": " ", "to": "x", "all": false, "edits": 1, "layer": 0, "horizon": 2, "K": 2, "half_lives": {}, "c": [1, "x", 0.25], "h": [1, 0.5, 0.25], "F": [1, 0.5, 0.25], "L": [1, 0.5, 0.25]}]' \
     "screen.pinned: a curve of K + 1 numbers each (null where none)"
