@@ -204,23 +204,33 @@ void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
         snprintf(note, sizeof note, "units %d-%d of %d", v->order[v->ui->top], v->order[last - 1], H);
     else /* the rows, counted from 1 */
         snprintf(note, sizeof note, "rows %d-%d of %d", v->ui->top + 1, last, H);
-    /* the whole title with the note; a shorter one with the note (which rows are shown
-       matters more than the number of units); the whole title alone; the sort with the note */
-    for (int f = 0; f < 4; f++) {
+    /* the whole title with the note, a shorter one with it, the whole one alone; then what
+       the numbers are (edited - before, as before the change) and the order, with the note,
+       alone; then what they are alone: the difference and the order are kept longer than
+       which rows are shown */
+    char mark[48] = "", minimal[160];
+    if (v->stale)
+        snprintf(mark, sizeof mark, "as before the change");
+    else if (v->ui->diff)
+        snprintf(mark, sizeof mark, "edited %s before (step %s)", s->utf8 ? "−" : "-",
+                 report_commas(v->dr.step, at, sizeof at));
+    snprintf(minimal, sizeof minimal, "%s%sby %s%s", mark, mark[0] ? " " : "", by, dir);
+    char notes[sizeof note];
+    snprintf(notes, sizeof notes, "%s", note);
+    for (int f = 0; f < 7; f++) {
+        snprintf(note, sizeof note, "%s", f == 0 || f == 1 || f == 3 ? notes : "");
         if (f == 0 || f == 2)
             snprintf(title, sizeof title, "%s, layer %d%s: %d units by %s%s",
                      v->m->cell->nsigmoid ? "gates" : "units", v->layer, what, H, by, dir);
         else if (f == 1)
             snprintf(title, sizeof title, "layer %d%s by %s%s", v->layer, what, by, dir);
-        else if (v->stale) /* never dropped: the values are not the model's as changed */
-            snprintf(title, sizeof title, "as before the change");
+        else if (f == 3 || f == 4)
+            snprintf(title, sizeof title, "%s", minimal);
+        else if (f == 5 && mark[0]) /* never dropped: the numbers are not the gates' */
+            snprintf(title, sizeof title, "%s", mark);
         else
             snprintf(title, sizeof title, "by %s", by);
-        if (f == 2 && surf_width(title) + 4 <= r.w) {
-            note[0] = 0;
-            break;
-        }
-        if (f != 2 && surf_width(title) + surf_width(note) + 5 <= r.w)
+        if (surf_width(title) + (note[0] ? surf_width(note) + 5 : 4) <= r.w)
             break;
     }
     gt_rect in;

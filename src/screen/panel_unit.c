@@ -163,11 +163,13 @@ static void histories(gt_surface *s, int x, int y, int w, int end, const gt_view
 void panel_unit(gt_surface *s, gt_rect r, const gt_view *v)
 {
     char title[96];
-    snprintf(title, sizeof title, "unit %d, layer %d%s", v->unit, v->layer,
-             v->ui->diff ? (s->utf8 ? ", edited − before" : ", edited - before") : "");
+    const char *diff = v->ui->diff ? (s->utf8 ? ", edited − before" : ", edited - before") : "";
+    snprintf(title, sizeof title, "unit %d, layer %d%s", v->unit, v->layer, diff);
     gt_rect in;
     char note[32]; /* the keys that select another unit, as the key table names them */
     snprintf(note, sizeof note, "%s select", keys_name_text(&keys_names[KN_UNIT_NOTE], s->utf8));
+    if (diff[0] && !panel_frame_fits(r, title, "")) /* the difference said before the layer */
+        snprintf(title, sizeof title, "unit %d%s", v->unit, diff);
     panel_frame(s, r, title, note, &in);
     if (in.h < 1 || in.w < 4)
         return;
