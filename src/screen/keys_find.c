@@ -49,18 +49,20 @@ static void next_signal(gt_view *v)
 {
     gt_data_find *f = &v->find;
     data_find_next_signal(f, v->layer, v->unit);
-    int n = snprintf(v->ui->msg, sizeof v->ui->msg, "signal %s for r, the selection and the profile",
-                     data_find_signal_name(f));
     int best = -1;
     for (int u = 0; data_find_has_r(f, v->layer) && u < model_width(v->m, v->layer); u++) {
         const double r = data_find_r(f, u);
         if (!isnan(r) && (best < 0 || fabs(r) > fabs(data_find_r(f, best))))
             best = u;
     }
-    if (best >= 0 && n > 0 && (size_t)n < sizeof v->ui->msg)
-        snprintf(v->ui->msg + n, sizeof v->ui->msg - (size_t)n,
-                 "; the best unit for \"%.60s\" now %d, r = %+.3f", f->regex, best,
+    if (best >= 0) /* what is new first: a narrow status line keeps it */
+        snprintf(v->ui->msg, sizeof v->ui->msg,
+                 "signal %s: the best unit for \"%.60s\" now %d, r = %+.3f (r, the selection "
+                 "and the profile follow the signal)", data_find_signal_name(f), f->regex, best,
                  data_find_r(f, best));
+    else
+        snprintf(v->ui->msg, sizeof v->ui->msg, "signal %s for r, the selection and the profile",
+                 data_find_signal_name(f));
     v->ui->msg_error = 0;
 }
 
