@@ -132,7 +132,8 @@ static void prompt_line(gt_surface *s, int x, int y, int end, const gt_view *v, 
         x += surf_text(s, x, y, end - x, R_CURSOR, ch);
         x += surf_text(s, x, y, end - x, R_NORMAL, v->ui->prompt + pos + n);
     }
-    surf_text(s, x, y, end - x, R_DIM, tip);
+    if (end - x > 3) /* the hint in whole parts (panel_line: " …" after the last that fits) */
+        panel_line(s, x, y, end - x, R_DIM, tip);
 }
 
 /* The prompt open, its question and its line; 0 when none is. */
@@ -156,7 +157,7 @@ static int prompt_status(gt_surface *s, int x, int y, int end, const gt_view *v)
         return 1;
     case INPUT_MATCH:
         prompt_line(s, x, y, end, v, "match (regular expression): ",
-                    "   Enter: every unit's r with it (empty: none), Esc cancels");
+                    "   Enter: every unit's r with it, Esc cancels, empty: none");
         return 1;
     case INPUT_EDIT:
     case INPUT_NEWLINE: {
@@ -176,9 +177,10 @@ static int prompt_status(gt_surface *s, int x, int y, int end, const gt_view *v)
         x += surf_text(s, x, y, end - x, R_KEY, buf);
         x += surf_text(s, x, y, end - x, R_CURSOR, " ");
         const int asked = v->ui->input == INPUT_NEWLINE;
-        surf_text(s, x, y, end - x, asked ? R_MSG : R_DIM,
-                  asked ? "   Enter again puts a newline here, Esc cancels"
-                        : "   type a character of the vocabulary, Esc cancels");
+        if (end - x > 3)
+            panel_line(s, x, y, end - x, asked ? R_MSG : R_DIM,
+                       asked ? "   Enter again puts a newline here, Esc cancels"
+                             : "   a character of the vocabulary, Esc cancels");
         return 1;
     }
     case INPUT_KEYS:
