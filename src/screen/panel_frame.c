@@ -89,7 +89,9 @@ int panel_line(gt_surface *s, int x, int y, int w, gt_role role, const char *tex
             break;
         if (len && text[len - 1] != ' ')
             keep = len;
-        if (len && strchr(",;:", text[len - 1]))
+        /* an item ends at a word ending so; a word that is the mark alone (a key: "; changes
+           the signal") ends none */
+        if (len > 1 && strchr(",;:", text[len - 1]) && text[len - 2] != ' ')
             item = len;
     }
     if (item)
