@@ -186,27 +186,32 @@ static void header_cursor_row(gt_surface *s, gt_rect r, const gt_view *v, const 
             snprintf(loss, sizeof loss, "end of text");
         }
         int room = end - 1 - surf_width(sep) - surf_width(loss);
-        if (x + surf_width(sep) + 14 <= room) { /* room for at least one */
-            x = put(s, x, y, end, R_DIM, sep);
-            x = put(s, x, y, end, R_DIM, "next:");
-        } else {
-            room = 0;
-        }
-        for (int i = 0; i < v->ntop && i < 5; i++) {
+        char guess[5][48];
+        const int ng = v->ntop < 5 ? v->ntop : 5;
+        for (int i = 0; i < ng; i++) {
             char nm[32];
             panel_char_name(v, v->top_tok[i], nm, sizeof nm);
             /* under 1% with a decimal, so that a word model's guesses are not all "0%" */
             const double pc = 100.0 * v->top_p[i];
             if (pc >= 0.95) /* what %.1f would show as 1.0 */
-                snprintf(buf, sizeof buf, " %s %.0f%%", nm, pc);
+                snprintf(guess[i], sizeof guess[i], " %s %.0f%%", nm, pc);
             else if (pc >= 0.05)
-                snprintf(buf, sizeof buf, " %s %.1f%%", nm, pc);
+                snprintf(guess[i], sizeof guess[i], " %s %.1f%%", nm, pc);
             else
-                snprintf(buf, sizeof buf, " %s <0.1%%", nm);
-            if (x + surf_width(buf) > room)
+                snprintf(guess[i], sizeof guess[i], " %s <0.1%%", nm);
+        }
+        /* "next:" only with its first guess: never the label without a number */
+        if (ng > 0 && x + surf_width(sep) + 5 + surf_width(guess[0]) <= room) {
+            x = put(s, x, y, end, R_DIM, sep);
+            x = put(s, x, y, end, R_DIM, "next:");
+        } else {
+            room = 0;
+        }
+        for (int i = 0; i < ng; i++) {
+            if (x + surf_width(guess[i]) > room)
                 break;
             x = put(s, x, y, end, v->has_next && v->top_tok[i] == v->next_tok ? R_HEADER : R_NORMAL,
-                    buf);
+                    guess[i]);
         }
         if (x + surf_width(sep) + surf_width(loss) <= end) { /* whole, or not at all */
             x = put(s, x, y, end, R_DIM, sep);

@@ -472,7 +472,14 @@ static void carriers_line(gt_surface *s, int x, int y, int w, const gt_view *v)
     const gt_data_carriers *c = &v->carriers;
     const char *all = keys_names[KN_CARRIERS].text;
     char buf[320], tail[48];
-    int ux = x + surf_text(s, x, y, w, R_DIM, v->pert.all ? "last edit carried by" : "carried by");
+    snprintf(tail, sizeof tail, " %s %s all", s->utf8 ? "…" : "...", all);
+    /* with every edit shown, the carriers are the last edit's: said so, shorter where the
+       longer label would leave no room for a unit */
+    const char *label = v->pert.all ? "last edit carried by" : "carried by";
+    if (v->pert.all && c->state == CARRY_KNOWN && c->effect > 0 && c->hidden > 0 &&
+        surf_width(label) + 10 + surf_width(tail) > w)
+        label = "last edit:";
+    int ux = x + surf_text(s, x, y, w, R_DIM, label);
     if (c->state != CARRY_KNOWN || !(c->effect > 0)) {
         if (c->state == CARRY_COMPUTING)
             snprintf(buf, sizeof buf, ": computing %.0f%%  %s stops",
@@ -486,7 +493,6 @@ static void carriers_line(gt_surface *s, int x, int y, int w, const gt_view *v)
         panel_line(s, ux, y, x + w - ux, c->state == CARRY_FAILED ? R_ERROR : R_DIM, buf);
         return;
     }
-    snprintf(tail, sizeof tail, " %s %s all", s->utf8 ? "…" : "...", all);
     const int tw = surf_width(tail);
     for (int i = 0; i < c->hidden; i++) {
         const int j = c->order[i];
