@@ -27,12 +27,25 @@ void panel_frame(gt_surface *s, gt_rect r, const char *title, const char *note, 
         used = surf_text(s, tx, r.y, end - tx, R_TITLE, buf);
     }
     if (note && *note) {
+        /* the note's parts (apart by two spaces: "1-17 of 36  ↑↓ scroll  p closes") from the
+           first on, as many as fit beside the title: the place kept where the keys cannot be */
         char buf[512];
         snprintf(buf, sizeof buf, " %s ", note);
-        int w = surf_width(buf);
-        int nx = end - 1 - w;
-        if (nx > tx + used)
-            surf_text(s, nx, r.y, w, R_DIM, buf);
+        for (;;) {
+            int w = surf_width(buf);
+            int nx = end - 1 - w;
+            if (nx > tx + used) {
+                surf_text(s, nx, r.y, w, R_DIM, buf);
+                break;
+            }
+            char *cut = NULL;
+            for (char *p = strstr(buf + 1, "  "); p; p = strstr(p + 1, "  "))
+                if (p[2] && p[2] != ' ')
+                    cut = p;
+            if (!cut)
+                break;
+            strcpy(cut, " ");
+        }
     }
     if (inner)
         *inner = (gt_rect){r.x + left, r.y + 1, r.w - left, r.h - 1};
