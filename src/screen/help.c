@@ -10,8 +10,10 @@
 /* The help's text in ASCII: arrows and signs by name. */
 static void help_ascii(const char *in, char *out, size_t n)
 {
-    static const char *const from[] = {"←", "→", "↑", "↓", "½", "Δ", "▲", "×"};
-    static const char *const to[] = {"Left", "Right", "Up", "Down", "1/2", "d", "^", "x"};
+    /* the text marks as the strip draws them in ASCII (panel_strip.c) */
+    static const char *const from[] = {"←", "→", "↑", "↓", "½", "Δ", "▲", "×", "‾", "═", "≡"};
+    static const char *const to[] = {"Left", "Right", "Up", "Down", "1/2", "d", "^", "x", "-",
+                                     "=", "#"};
     size_t k = 0;
     while (*in && k + 8 < n) {
         int hit = 0;

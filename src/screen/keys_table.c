@@ -21,7 +21,7 @@ static const gt_keyline before[] = {
       KB_CHAR('$', KEYS_END), KB_CHAR('G', KEYS_END)}},
     {"^E ^Y", "scroll the text a row on, back; the cursor stays", 0, 0, keys_scroll_text,
      {KB_CTRL('e', 1), KB_CTRL('y', -1)}},
-    {"'' M 'a", "back to the step before the last jump (g, /, n, E, Home, End); mark a step a-z; go to mark a",
+    {"'' M 'a", "back to the step before the last jump (g, /, n, N, E, Ctrl-R, Home, End, $, G, a mark, ''); mark a step a-z; go to mark a",
      0, 0, keys_mark, {KB_CHAR('\'', KEYS_QUOTE), KB_CHAR('M', KEYS_MARK)}},
     {"↑ ↓ k j", "select the unit above, below", 0, 0, keys_unit,
      {KB_SYM(K_UP, -1), KB_SYM(K_DOWN, 1), KB_CHAR('k', -1), KB_CHAR('j', 1)}},
@@ -84,12 +84,12 @@ static const gt_keyline after[] = {
     {"x", "export this frame to a text file, once what it shows is computed", 0, 0, keys_export, {KB_CHAR('x', 0)}},
     {"Tab S-Tab", "several models: the next, previous one (same step, edits)", 0, 0, NULL,
      {KB_SYM(K_TAB, 0), KB_SHIFT(K_TAB, 0)}},
-    {"Esc", "cancel a prompt or a selection, stop a computation", 0, 0, keys_escape,
+    {"Esc", "cancel a prompt or a selection, stop a computation, close the sheet", 0, 0, keys_escape,
      {KB_SYM(K_ESC, 0)}},
     {"^L", "draw the screen again", 0, 0, keys_redraw, {KB_CTRL('l', 0)}},
     {"mouse", "click a unit row or a character; the wheel steps or selects units", 0, 0, NULL,
      {KB_SYM(K_CLICK, 0), KB_SYM(K_WHEEL_UP, 0), KB_SYM(K_WHEEL_DOWN, 0)}},
-    {"?", "this help (↑ ↓ PgUp PgDn scroll it, any other key closes it)", 0, 0, keys_help_open,
+    {"?", "this help (↑ ↓ j k PgUp PgDn scroll it, any other key closes it)", 0, 0, keys_help_open,
      {KB_CHAR('?', 0)}},
     {"q ^C", "quit (q asks again while edits are not written)", 0, 0, keys_quit,
      {KB_CHAR('q', KEYS_ASK), KB_CTRL('c', KEYS_NOW)}},
@@ -98,7 +98,7 @@ static const gt_keyline after[] = {
     {.keys = "", .what = "unit rows: #, gate bars and values, c, h, t½ = ln .5 / ln f (steps), Δc = c - c at the step before"},
     {.keys = "", .what = "c: text shaded by tanh c: blue -1 .. plain 0 .. red +1"},
     {.keys = "", .what = "hidden by o: units with |h| < .1 although |c| > .55"},
-    {.keys = "", .what = "text marks: ▲ cursor, * edited, × not in the vocabulary"},
+    {.keys = "", .what = "text marks: ▲ cursor, * edited, × not in the vocabulary, ‾ a match of m, ═ a selection of v (≡ both)"},
 };
 
 #define NBEFORE ((int)(sizeof before / sizeof before[0]))
