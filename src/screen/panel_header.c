@@ -83,6 +83,21 @@ static void header_loss(gt_surface *s, int x, int y, int end, const char *sep,
     }
 }
 
+/* The model's i-th guess of the next character, " 'a' 12%": under 1% with a decimal, so
+ * that a word model's guesses are not all "0%". */
+static void guess_text(const gt_view *v, int i, char *buf, size_t n)
+{
+    char nm[32];
+    panel_char_name(v, v->top_tok[i], nm, sizeof nm);
+    const double pc = 100.0 * v->top_p[i];
+    if (pc >= 0.95) /* what %.1f would show as 1.0 */
+        snprintf(buf, n, " %s %.0f%%", nm, pc);
+    else if (pc >= 0.05)
+        snprintf(buf, n, " %s %.1f%%", nm, pc);
+    else
+        snprintf(buf, n, " %s <0.1%%", nm);
+}
+
 static void header_cursor_row(gt_surface *s, gt_rect r, const gt_view *v, const char *sep);
 
 /* " (vocab.json beside it)" when the vocabulary came from a file found beside the model (its
@@ -188,18 +203,8 @@ static void header_cursor_row(gt_surface *s, gt_rect r, const gt_view *v, const 
         int room = end - 1 - surf_width(sep) - surf_width(loss);
         char guess[5][48];
         const int ng = v->ntop < 5 ? v->ntop : 5;
-        for (int i = 0; i < ng; i++) {
-            char nm[32];
-            panel_char_name(v, v->top_tok[i], nm, sizeof nm);
-            /* under 1% with a decimal, so that a word model's guesses are not all "0%" */
-            const double pc = 100.0 * v->top_p[i];
-            if (pc >= 0.95) /* what %.1f would show as 1.0 */
-                snprintf(guess[i], sizeof guess[i], " %s %.0f%%", nm, pc);
-            else if (pc >= 0.05)
-                snprintf(guess[i], sizeof guess[i], " %s %.1f%%", nm, pc);
-            else
-                snprintf(guess[i], sizeof guess[i], " %s <0.1%%", nm);
-        }
+        for (int i = 0; i < ng; i++)
+            guess_text(v, i, guess[i], sizeof guess[i]);
         /* "next:" only with its first guess: never the label without a number */
         if (ng > 0 && x + surf_width(sep) + 5 + surf_width(guess[0]) <= room) {
             x = put(s, x, y, end, R_DIM, sep);
