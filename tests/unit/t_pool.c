@@ -94,61 +94,37 @@ static void many(int threads, int jobs)
     free(j);
 }
 
-/* A worker whose block waits until the caller has done every other block: the caller must
- * take the worker's share (with fixed shares, it would wait for the worker's other blocks,
- * which the worker starts only after its first). */
-static void held(void)
-{
-    gt_pool *p = pool_start(2);
-    job *j = calloc(1, sizeof *j);
-    _Atomic int late = 0;
-    int ok = 1, worst = MAX_BLOCKS;
-    on_caller = 1;
-    for (int t = 0; t < 20; t++) {
-        memset(j, 0, sizeof *j);
-        j->late = &late;
-        j->blocks = 8;
-        j->hold = 1;
-        pool_blocks(p, j->blocks, block, j);
-        const int c = atomic_load(&j->by_caller);
-        worst = c < worst ? c : worst;
-        ok &= c >= j->blocks - 1;
-        for (int b = 0; b < j->blocks; b++)
-            ok &= atomic_load(&j->hits[b]) == 1;
-        if (!ok)
-            break; /* each such job would wait 5 s */
-    }
-    pool_stop(p);
-    tap_ok(p && ok, "a worker holding a block: the caller did at least 7 of the 8 blocks in "
-           "each of 20 jobs (the least %d)", worst);
-    free(j);
-}
-
-/* The caller's first block waits until the worker has done every other block: the worker
- * must take the caller's other blocks after its own (a worker that took only its own share
- * would leave them: the caller's wait then runs out). */
-static void caller_held(void)
+/* hold 1: a worker's block waits until the caller has done every other block, so the caller
+ * must take the worker's share (with fixed shares it would wait for the worker's other
+ * blocks, which the worker starts only after its first); hold -1: the caller's first block
+ * waits until the worker has done every other block, so the worker must take the caller's
+ * others after its own (taking only its own share, it would leave them: the wait runs out).
+ * 20 jobs of 8 blocks: the one not held does at least 7 of them. */
+static void held(int hold)
 {
     gt_pool *p = pool_start(2);
     job *j = calloc(1, sizeof *j);
     _Atomic int late = 0;
     int ok = 1, least = MAX_BLOCKS;
     on_caller = 1;
-    for (int t = 0; t < 20 && ok; t++) {
+    for (int t = 0; t < 20 && ok; t++) { /* stopped at the first failure: each waits 5 s */
         memset(j, 0, sizeof *j);
         j->late = &late;
         j->blocks = 8;
-        j->hold = -1;
+        j->hold = hold;
         pool_blocks(p, j->blocks, block, j);
-        const int w = atomic_load(&j->by_worker);
-        least = w < least ? w : least;
-        ok &= w >= j->blocks - 1;
+        const int c = atomic_load(hold > 0 ? &j->by_caller : &j->by_worker);
+        least = c < least ? c : least;
+        ok &= c >= j->blocks - 1;
         for (int b = 0; b < j->blocks; b++)
             ok &= atomic_load(&j->hits[b]) == 1;
     }
     pool_stop(p);
-    tap_ok(p && ok, "the caller holding its first block: the worker did the other 7 of 8, "
-           "the caller's share among them, in each of 20 jobs (the least %d)", least);
+    tap_ok(p && ok, hold > 0 ? "a worker holding a block: the caller did at least 7 of the 8 "
+                               "blocks in each of 20 jobs (the least %d)"
+                             : "the caller holding its first block: the worker did the other 7 "
+                               "of 8, the caller's share among them, in each of 20 jobs (the "
+                               "least %d)", least);
     free(j);
 }
 
@@ -156,8 +132,8 @@ int main(void)
 {
     many(2, 20000);
     many(4, 5000);
-    held();
-    caller_held();
+    held(1);
+    held(-1);
     {
         job j = {.blocks = 5};
         _Atomic int late = 0;
