@@ -24,6 +24,8 @@ typedef struct gt_importance {
     size_t windows, window_len;
     gt_loss loss;        /* without ablation */
     double *unit_loss;   /* [H]: mean loss in nats with unit j ablated */
+    double *delta_hw;    /* [H]: the half-width of unit j's increase's 95% interval, nats:
+                            1.96 SE by the jackknife over windows (NAN under two windows) */
     int *order;          /* [H]: the units, largest increase first (then by unit) */
     double seconds;
     int threads;
@@ -35,9 +37,10 @@ int importance_compute(gt_importance *r, const gt_model *m, const uint16_t *tok,
                        const gt_report_options *o, gt_error *e);
 void importance_free(gt_importance *r);
 
-/* As a table (the first `top` units, 0 for all), or as JSON {"layer", "windows",
- * "window_len", "loss": {"nats", "bits", "count"}, "units": [{"unit", "loss", "delta"}...]}
- * in nats, largest delta first; `interventions` (or NULL) names what the model has
+/* As a table (the first `top` units, 0 for all; each increase with its interval, "[lo, hi]"
+ * in bits), or as JSON {"layer", "windows", "window_len", "loss": {"nats", "bits", "count"},
+ * "units": [{"unit", "loss", "delta", "delta_ci": [lo, hi]}...]} in nats (the interval
+ * [null, null] under two windows), largest delta first; `interventions` (or NULL) names what the model has
  * changed. */
 int importance_print_text(FILE *f, const gt_importance *r, const char *interventions,
                           int top, gt_error *e);

@@ -29,6 +29,14 @@ typedef struct gt_interval {
 void interval_jackknife(gt_interval *ci, double theta, int exists, const double *t, size_t n,
                         int K);
 
+/* The half-width of the jackknife's 95% interval over windows (1.96 SE) of a ratio of sums,
+ * sum(a)/sum(na), less sum(b)/sum(nb) when b is given (a mean per position of each class,
+ * a[w] the sum of window w's values and na[w] its positions): each window that holds a
+ * position of either left out in turn. NAN when fewer than two windows hold one or leaving
+ * one out empties a class. */
+double interval_ratio_hw(const double *a, const size_t *na, const double *b, const size_t *nb,
+                         size_t nwin);
+
 /* The interval of the mean of the n values that are not NaN, each stride bytes after the
  * one before from v (the folds' AUCs in their structs), by their sample deviation; none
  * with fewer than two of them. */

@@ -19,6 +19,7 @@
 #include "compute/threads.h"
 #include "gatetui/batch.h"
 #include "gatetui/effect.h"
+#include "gatetui/interval.h"
 #include "gatetui/mask.h"
 
 #define CHUNK_MAX 256 /* sets per batch */
@@ -335,44 +336,6 @@ static int plan_sets(gt_effect *r, eshared *sh, const gt_intervention *iv, long 
 
 /* ---- the reduction ---- */
 
-/* 1.96 times the jackknife's standard error over windows of sum(a)/sum(na), less
- * sum(b)/sum(nb) when b is given: each window that holds a position of either left out in
- * turn. NAN when fewer than two windows hold one or leaving one out empties a class. */
-static double jack_hw(const double *a, const size_t *na, const double *b, const size_t *nb,
-                      size_t nwin)
-{
-    double A = 0, B = 0;
-    size_t NA = 0, NB = 0, k = 0;
-    for (size_t w = 0; w < nwin; w++) {
-        A += a[w];
-        NA += na[w];
-        B += b ? b[w] : 0;
-        NB += b ? nb[w] : 0;
-    }
-    double sum = 0, sum2 = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        const double mean = k ? sum / (double)k : 0;
-        k = 0;
-        for (size_t w = 0; w < nwin; w++) {
-            if (!na[w] && !(b && nb[w]))
-                continue;
-            if (NA == na[w] || (b && NB == nb[w]))
-                return NAN;
-            double th = (A - a[w]) / (double)(NA - na[w]);
-            if (b)
-                th -= (B - b[w]) / (double)(NB - nb[w]);
-            if (pass)
-                sum2 += (th - mean) * (th - mean);
-            else
-                sum += th;
-            k++;
-        }
-    }
-    if (k < 2)
-        return NAN;
-    return 1.96 * sqrt((double)(k - 1) / (double)k * sum2);
-}
-
 typedef struct esums {
     double *d[2];     /* [nwin] per class: item's loss less item 0's, nats */
     size_t *n[2];     /* [nwin] per class: positions */
@@ -419,7 +382,7 @@ static void class_of(const esums *s, int c, gt_effect_class *out)
     out->delta = delta_bits(s, c);
     out->acc_without = s->N[c] ? s->A0[c] / N : NAN;
     out->acc_with = s->N[c] ? s->A1[c] / N : NAN;
-    const double hw = jack_hw(s->d[c], s->n[c], NULL, NULL, s->k) / M_LN2;
+    const double hw = interval_ratio_hw(s->d[c], s->n[c], NULL, NULL, s->k) / M_LN2;
     out->ci_lo = out->delta - hw;
     out->ci_hi = out->delta + hw;
 }
@@ -459,7 +422,7 @@ static void reduce_one(const eshared *sh, int r, int R, esums *s, gt_effect_one 
     class_of(s, 0, &o->in);
     class_of(s, 1, &o->out);
     o->spec = o->in.delta - o->out.delta;
-    const double hw = jack_hw(s->d[0], s->n[0], s->d[1], s->n[1], s->k) / M_LN2;
+    const double hw = interval_ratio_hw(s->d[0], s->n[0], s->d[1], s->n[1], s->k) / M_LN2;
     o->spec_lo = o->spec - hw;
     o->spec_hi = o->spec + hw;
     o->rank = R && !isnan(o->spec) ? 0 : -1;

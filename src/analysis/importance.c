@@ -13,6 +13,7 @@
 #include "compute/jobs.h"
 #include "gatetui/batch.h"
 #include "gatetui/importance.h"
+#include "gatetui/interval.h"
 #include "gatetui/run.h"
 #include "analysis/windows.h"
 #include "compute/threads.h"
@@ -160,6 +161,7 @@ static void worker_end(void *ctx, void *state)
 void importance_free(gt_importance *r)
 {
     free(r->unit_loss);
+    free(r->delta_hw);
     free(r->order);
     memset(r, 0, sizeof *r);
 }
@@ -206,8 +208,15 @@ static int reduce(gt_importance *r, const ishared *sh, gt_error *e)
     }
     r->loss = (gt_loss){base / (double)count, count, log((double)sh->m->vocab)};
     ranked *rk = malloc(sh->H * sizeof *rk);
+    double *d = malloc(sh->nwin * sizeof *d);
     int rc = GT_OK;
-    if (!rk) {
+    if (d) /* each unit's interval: its windows' sums less the text's, by their predictions */
+        for (size_t j = 0; j < sh->H; j++) {
+            for (size_t w = 0; w < sh->nwin; w++)
+                d[w] = sh->sum[w * sh->H + j] - sh->base[w];
+            r->delta_hw[j] = interval_ratio_hw(d, sh->count, NULL, NULL, sh->nwin);
+        }
+    if (!rk || !d) {
         rc = gt_fail(e, GT_EFAIL, "out of memory for the importance");
     } else {
         for (size_t j = 0; j < sh->H; j++)
@@ -215,8 +224,9 @@ static int reduce(gt_importance *r, const ishared *sh, gt_error *e)
         qsort(rk, sh->H, sizeof *rk, by_delta);
         for (size_t j = 0; j < sh->H; j++)
             r->order[j] = rk[j].unit;
-        free(rk);
     }
+    free(rk);
+    free(d);
     r->layer = sh->o->layer;
     r->hidden = (int)sh->H;
     r->lstm = sh->m->cell->has_c;
@@ -263,9 +273,10 @@ int importance_compute(gt_importance *r, const gt_model *m, const uint16_t *tok,
     sh.count = calloc(sh.nwin, sizeof *sh.count);
     sh.sum = calloc(sh.nwin * sh.H, sizeof *sh.sum);
     r->unit_loss = malloc(sh.H * sizeof *r->unit_loss);
+    r->delta_hw = malloc(sh.H * sizeof *r->delta_hw);
     r->order = malloc(sh.H * sizeof *r->order);
     int rc = GT_OK;
-    if (!sh.jobs || !sh.base || !sh.count || !sh.sum || !r->unit_loss || !r->order)
+    if (!sh.jobs || !sh.base || !sh.count || !sh.sum || !r->unit_loss || !r->delta_hw || !r->order)
         rc = gt_fail(e, GT_EFAIL, "out of memory for the importance");
     size_t nj = 0;
     for (size_t w = 0; !rc && w < sh.nwin; w++)

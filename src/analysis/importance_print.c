@@ -21,15 +21,22 @@ int importance_print_text(FILE *f, const gt_importance *r, const char *intervent
     if (interventions && *interventions)
         fprintf(f, "interventions: %s\n", interventions);
     const int w = r->step_noun[0] == 't'; /* a word model's: bits per token */
-    fprintf(f, "loss without ablation: %.4f nats = %.4f bits per %s\n\n", r->loss.nats,
+    fprintf(f, "loss without ablation: %.4f nats = %.4f bits per %s\n", r->loss.nats,
             loss_bits(&r->loss), r->step_noun);
-    fprintf(f, "rank   unit  loss bits/%s  increase bits/%s  increase nats\n",
-            w ? "tok " : "char", w ? "tok " : "char");
+    if (r->windows >= 2)
+        fprintf(f, "95%% intervals: the jackknife over the %zu windows\n\n", r->windows);
+    else
+        fprintf(f, "no 95%% intervals: the jackknife needs two windows\n\n");
+    fprintf(f, "rank   unit  loss bits/%s  increase bits/%s  95%% interval, bits      "
+               "increase nats\n", w ? "tok " : "char", w ? "tok " : "char");
     for (int i = 0; i < n; i++) {
         const int u = r->order[i];
-        const double d = r->unit_loss[u] - r->loss.nats;
-        fprintf(f, "%4d  %5d  %14.4f  %+18.5f  %+13.5f\n", i + 1, u, r->unit_loss[u] / M_LN2,
-                d / M_LN2, d);
+        const double d = r->unit_loss[u] - r->loss.nats, hw = r->delta_hw[u];
+        char ci[64] = "-";
+        if (!isnan(hw))
+            snprintf(ci, sizeof ci, "[%+.5f, %+.5f]", (d - hw) / M_LN2, (d + hw) / M_LN2);
+        fprintf(f, "%4d  %5d  %14.4f  %+18.5f  %-22s  %+13.5f\n", i + 1, u,
+                r->unit_loss[u] / M_LN2, d / M_LN2, ci, d);
     }
     if (fflush(f) || ferror(f))
         return gt_fail(e, GT_EFAIL, "error writing the importance");
@@ -48,9 +55,10 @@ int importance_print_json(FILE *f, const gt_importance *r, const char *intervent
                                   loss_bits(&r->loss), "count", (json_int_t)r->loss.count));
     for (int i = 0; i < r->hidden; i++) {
         const int u = r->order[i];
-        json_array_append_new(units, json_pack("{s:i, s:f, s:f}", "unit", u, "loss",
-                                               r->unit_loss[u], "delta",
-                                               r->unit_loss[u] - r->loss.nats));
+        const double d = r->unit_loss[u] - r->loss.nats, hw = r->delta_hw[u];
+        json_array_append_new(units, json_pack("{s:i, s:f, s:f, s:[o, o]}", "unit", u, "loss",
+                                               r->unit_loss[u], "delta", d, "delta_ci",
+                                               jsonout_num(d - hw), jsonout_num(d + hw)));
     }
     json_object_set_new(root, "units", units);
     if (interventions && *interventions)

@@ -41,6 +41,41 @@ void interval_jackknife(gt_interval *ci, double theta, int exists, const double 
     ci->hi = open ? NAN : theta + INTERVAL_Z95 * se;
 }
 
+double interval_ratio_hw(const double *a, const size_t *na, const double *b, const size_t *nb,
+                      size_t nwin)
+{
+    double A = 0, B = 0;
+    size_t NA = 0, NB = 0, k = 0;
+    for (size_t w = 0; w < nwin; w++) {
+        A += a[w];
+        NA += na[w];
+        B += b ? b[w] : 0;
+        NB += b ? nb[w] : 0;
+    }
+    double sum = 0, sum2 = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const double mean = k ? sum / (double)k : 0;
+        k = 0;
+        for (size_t w = 0; w < nwin; w++) {
+            if (!na[w] && !(b && nb[w]))
+                continue;
+            if (NA == na[w] || (b && NB == nb[w]))
+                return NAN;
+            double th = (A - a[w]) / (double)(NA - na[w]);
+            if (b)
+                th -= (B - b[w]) / (double)(NB - nb[w]);
+            if (pass)
+                sum2 += (th - mean) * (th - mean);
+            else
+                sum += th;
+            k++;
+        }
+    }
+    if (k < 2)
+        return NAN;
+    return INTERVAL_Z95 * sqrt((double)(k - 1) / (double)k * sum2);
+}
+
 void interval_mean(gt_interval *ci, const double *v, size_t n, size_t stride)
 {
     none(ci);

@@ -56,32 +56,55 @@ def windows(toks, N, L):
     return [toks[w * L:min((w + 1) * L, T)] for w in range(nwin)]
 
 
-def batched_loss(m, wins, st):
-    """The mean loss over the windows with step function st (windows of one length run as
-    one batch)."""
-    total, count = 0.0, 0
+def window_losses(m, wins, st):
+    """Each window's summed loss and its count of predictions, with step function st
+    (windows of one length run as one batch)."""
+    total, count = [0.0] * len(wins), [0] * len(wins)
     for n in sorted(set(len(w) for w in wins)):
-        group = np.array([w for w in wins if len(w) == n])
+        idx = [i for i, w in enumerate(wins) if len(w) == n]
+        group = np.array([wins[i] for i in idx])
         h, c = rr.zeros(m, len(group))
         for p in range(n - 1):
             st(m, group[:, p], h, c, m.L - 1)
             logit = h[m.L - 1] @ m.out_w.T + m.out_b
             mx = logit.max(axis=1)
             lse = mx + np.log(np.exp(logit - mx[:, None]).sum(axis=1))
-            total += float(np.sum(lse - logit[np.arange(len(group)), group[:, p + 1]]))
-            count += len(group)
-    return total / count, count
+            nll = lse - logit[np.arange(len(group)), group[:, p + 1]]
+            for k, i in enumerate(idx):
+                total[i] += float(nll[k])
+                count[i] += 1
+    return total, count
 
 
-def importance(m, toks, layer, N, L):
+def jackknife_ratio(d, n):
+    """[lo, hi] of sum(d)/sum(n) by the jackknife over windows (leave window w out:
+    (D - d_w)/(N - n_w); SE = sqrt((k-1)/k sum (t_w - mean t)^2); +- 1.96 SE), [None,
+    None] under two windows."""
+    k = len(d)
+    if k < 2:
+        return [None, None]
+    D, N = sum(d), sum(n)
+    t = [(D - d[w]) / (N - n[w]) for w in range(k)]
+    mean = sum(t) / k
+    se = math.sqrt((k - 1) / k * sum((x - mean) ** 2 for x in t))
+    return [D / N - 1.96 * se, D / N + 1.96 * se]
+
+
+def importance(m, toks, layer, N, L, by_unit=False):
+    """Each unit's increase of the loss, largest first; by_unit: in the units' order, for
+    a comparison that near ties (within float32's error) cannot upset."""
     wins = windows(toks, N, L)
-    base, count = batched_loss(m, wins, make_step())
+    b, n = window_losses(m, wins, make_step())
+    base, count = sum(b) / sum(n), sum(n)
     units = []
     for j in range(m.H):
-        lj, _ = batched_loss(m, wins, make_step(ablate={layer: [j]}))
-        units.append({"unit": j, "loss": lj, "delta": lj - base})
-    units.sort(key=lambda u: (-u["delta"], u["unit"]))
-    for a, b in zip(units, units[1:]):  # an order that float32 differences cannot swap
+        a, _ = window_losses(m, wins, make_step(ablate={layer: [j]}))
+        lj = sum(a) / count
+        units.append({"unit": j, "loss": lj, "delta": lj - base,
+                      "delta_ci": jackknife_ratio([x - y for x, y in zip(a, b)], n)})
+    if not by_unit:
+        units.sort(key=lambda u: (-u["delta"], u["unit"]))
+    for a, b in zip(units, units[1:]) if not by_unit else []:  # an order that float32 differences cannot swap
         if a["delta"] - b["delta"] < 1e-7 and a["delta"] != b["delta"]:
             raise SystemExit("importance: units %d and %d too close to order" % (a["unit"], b["unit"]))
     return {"layer": layer, "windows": len(wins), "window_len": L,

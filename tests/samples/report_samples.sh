@@ -7,7 +7,10 @@
 # every unit's measured half-life with its interval; the word model (samples/kjv-words.pt)
 # at full length, every step of kjv-words-valid.txt in 76 windows, its replacements the
 # text's most frequent tokens, by_token; then the text's interval row is the JSON's
-# intervals as printed.
+# intervals as printed. And --importance --json with the defaults on the three character
+# models against tests/ref/make_importance_samples.py's reference (each unit's increase of
+# the loss and its interval by the jackknife over the windows), in the units' order, with
+# gatetui's own order the increases' from the largest; the text's intervals the JSON's.
 . "$top_srcdir/tests/lib/tap.sh"
 bin="$top_builddir/gatetui"
 cmp="$top_builddir/tests/lib/reportcmp"
@@ -48,4 +51,32 @@ print(" ".join("[%.1f, %.1f]" % tuple(p[k]) for k in keys))' "$out/kjv-lstm.json
 got=$(grep '^95% interval ' "$out/plain" | sed 's/^95% interval *//; s/\]  */] /g')
 check "$([ -n "$want" ] && [ "$got" = "$want" ]; echo $?)" \
     "the text's 95% interval row is the JSON's: $got"
+
+# each unit's importance: its JSON in the units' order (gatetui's by the increase, largest
+# first: near ties may fall either way) against the reference
+for m in kjv-lstm kjv-gru kjv-rnn; do
+    "$bin" --importance --json "$samples/$m.bin" "$samples/kjv-valid.txt" >"$out/im.json" \
+        2>"$out/err" || { notok "$m --importance failed"; sed 's/^/# /' "$out/err"; continue; }
+    python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+deltas = [u["delta"] for u in d["units"]]
+if any(a < b for a, b in zip(deltas, deltas[1:])):
+    sys.exit("the units are not in the order of their increase")
+d["units"].sort(key=lambda u: u["unit"])
+json.dump(d, open(sys.argv[2], "w"))' "$out/im.json" "$out/im_units.json" >"$out/diff" 2>&1 &&
+        "$cmp" "$fix/${m}_im.json" "$out/im_units.json" >"$out/diff" 2>&1
+    check $? "$m --importance (32 windows of kjv-valid.txt): every unit's increase and its \
+interval match the float64 reference, largest first ($(tail -1 "$out/diff"))"
+done
+# the text's first row: the JSON's first unit, its increase and interval in bits
+"$bin" --importance "$samples/kjv-rnn.bin" "$samples/kjv-valid.txt" >"$out/plain" 2>"$out/err"
+want=$(python3 -c '
+import json, math, sys
+u = json.load(open(sys.argv[1]))["units"][0]
+b = [x / math.log(2) for x in [u["delta"]] + u["delta_ci"]]
+print("%d %+.5f [%+.5f, %+.5f]" % (u["unit"], b[0], b[1], b[2]))' "$out/im.json")
+got=$(awk '$1 == "1" { print $2, $4, $5, $6 }' "$out/plain")
+check "$([ -n "$want" ] && [ "$got" = "$want" ]; echo $?)" \
+    "--importance's first row in text is the JSON's, in bits: $got"
 echo "1..$n"
