@@ -31,21 +31,29 @@ static const char *interval(char *buf, size_t n, double lo, double hi)
     return buf;
 }
 
-/* A row of the table, 97 columns (a sheet of the screen at 100 shows it whole): the name,
- * count, losses without and with, delta, its interval, the accuracies without and with; the
- * specificity's row has its value under the deltas, LABEL_WIDTH columns after the indent. */
-#define ROW "  %-8s %7s  %12s  %9s  %8s  %-20s  %12s  %6s\n"
+/* A row of the table, 75 columns (a sheet of the screen at 80 shows it whole): the name,
+ * count, losses without and with, delta and its interval; the specificity's row has its
+ * value under the deltas, LABEL_WIDTH columns after the indent. The accuracies without and
+ * with follow in a table of their own (ACC_ROW). */
+#define ROW "  %-8s %7s  %12s  %9s  %8s  %s\n"
 #define LABEL_WIDTH (8 + 1 + 7 + 2 + 12 + 2 + 9 + 2)
+#define ACC_ROW "  %-8s %13s  %6s\n"
 
 static void class_row(FILE *f, const char *name, const gt_effect_class *c)
 {
-    char n[32], l0[32], l1[32], d[32], ci[80], a0[32], a1[32];
-    snprintf(a0, sizeof a0, isnan(c->acc_without) ? "-" : "%.4f", c->acc_without);
-    snprintf(a1, sizeof a1, isnan(c->acc_with) ? "-" : "%.4f", c->acc_with);
+    char n[32], l0[32], l1[32], d[32], ci[80];
     fprintf(f, ROW, name,
             report_commas(c->count, n, sizeof n), bits(l0, sizeof l0, c->loss_without, 0),
             bits(l1, sizeof l1, c->loss_with, 0), bits(d, sizeof d, c->delta, 1),
-            interval(ci, sizeof ci, c->ci_lo, c->ci_hi), a0, a1);
+            interval(ci, sizeof ci, c->ci_lo, c->ci_hi));
+}
+
+static void acc_row(FILE *f, const char *name, const gt_effect_class *c)
+{
+    char a0[32], a1[32];
+    snprintf(a0, sizeof a0, isnan(c->acc_without) ? "-" : "%.4f", c->acc_without);
+    snprintf(a1, sizeof a1, isnan(c->acc_with) ? "-" : "%.4f", c->acc_with);
+    fprintf(f, ACC_ROW, name, a0, a1);
 }
 
 /* A set's units as "3,17,200" (the first 8, then how many more). */
@@ -103,15 +111,17 @@ int effect_print_text(FILE *f, const gt_effect *r, const char *interventions, gt
     for (int x = 0; x < r->nregex; x++) {
         const gt_effect_one *o = &r->e[x];
         char d[32], ci[80], re[512];
-        fprintf(f, "\n\"%s\": positions predicting a %s inside a match, against the "
-                   "others (bits/%s)\n", utf8_printable(re, sizeof re, o->regex), r->step_noun,
+        fprintf(f, "\n\"%s\": predicting a %s inside a match, against the others "
+                   "(bits/%s)\n", utf8_printable(re, sizeof re, o->regex), r->step_noun,
                 r->step_abbr);
-        fprintf(f, ROW, "", "count", "loss without", "loss with", "delta", "95% interval",
-                "acc. without", "with");
+        fprintf(f, ROW, "", "count", "loss without", "loss with", "delta", "95% interval");
         class_row(f, "inside", &o->in);
         class_row(f, "outside", &o->out);
         fprintf(f, "  %-*s%8s  %s\n", LABEL_WIDTH, "specificity (inside - outside)",
                 bits(d, sizeof d, o->spec, 1), interval(ci, sizeof ci, o->spec_lo, o->spec_hi));
+        fprintf(f, ACC_ROW, "accuracy", "without", "with");
+        acc_row(f, "inside", &o->in);
+        acc_row(f, "outside", &o->out);
         controls_table(f, r, o);
     }
     if (fflush(f) || ferror(f))
