@@ -20,22 +20,21 @@ int importance_print_text(FILE *f, const gt_importance *r, const char *intervent
             report_count(r->loss.count, "prediction", p, sizeof p));
     if (interventions && *interventions)
         fprintf(f, "interventions: %s\n", interventions);
-    const int w = r->step_noun[0] == 't'; /* a word model's: bits per token */
     fprintf(f, "loss without ablation: %.4f nats = %.4f bits per %s\n", r->loss.nats,
             loss_bits(&r->loss), r->step_noun);
     if (r->windows >= 2)
         fprintf(f, "95%% intervals: the jackknife over the %zu windows\n\n", r->windows);
     else
         fprintf(f, "no 95%% intervals: the jackknife needs two windows\n\n");
-    fprintf(f, "rank   unit  loss bits/%s  increase bits/%s  95%% interval, bits      "
-               "increase nats\n", w ? "tok " : "char", w ? "tok " : "char");
+    fprintf(f, "             bits per %-36s nats\n", r->step_noun);
+    fprintf(f, "rank   unit      loss  increase  95%% interval          increase\n");
     for (int i = 0; i < n; i++) {
         const int u = r->order[i];
         const double d = r->unit_loss[u] - r->loss.nats, hw = r->delta_hw[u];
         char ci[64] = "-";
         if (!isnan(hw))
             snprintf(ci, sizeof ci, "[%+.5f, %+.5f]", (d - hw) / M_LN2, (d + hw) / M_LN2);
-        fprintf(f, "%4d  %5d  %14.4f  %+18.5f  %-22s  %+13.5f\n", i + 1, u,
+        fprintf(f, "%4d  %5d  %8.4f  %+8.5f  %-20s  %+9.5f\n", i + 1, u,
                 r->unit_loss[u] / M_LN2, d / M_LN2, ci, d);
     }
     if (fflush(f) || ferror(f))

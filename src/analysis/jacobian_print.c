@@ -33,15 +33,15 @@ int jacobian_print_text(FILE *f, const gt_jacobian *j, size_t T, int unit, gt_er
     }
     fprintf(f, "unit %d: J_jj, the row norm |J_j.| and C_jj; over the %d unit%s: |J|_F, |C|_F "
                "and the diagonal's share |diag J| / |J|_F\n", unit, j->H, j->H == 1 ? "" : "s");
-    fprintf(f, "   k          J_jj        |J_j.|          C_jj         |J|_F         |C|_F  "
-               "diag share\n");
+    fprintf(f, "%3s %12s %12s %12s %12s %12s %11s\n", "k", "J_jj", "|J_j.|", "C_jj", "|J|_F",
+            "|C|_F", "diag share"); /* 80 columns */
     for (int k = 1; k <= j->K; k++) {
         gt_jacobian_lag l;
         jacobian_lag(j, k, unit, &l);
         char c[32], cf[32];
         snprintf(c, sizeof c, isnan(l.carry) ? "-" : "%.6g", l.carry);
         snprintf(cf, sizeof cf, isnan(l.carry_frob) ? "-" : "%.6g", l.carry_frob);
-        fprintf(f, "%4d  %12.6g  %12.6g  %12s  %12.6g  %12s  %10.4f\n", k, l.diag, l.row, c,
+        fprintf(f, "%3d %12.6g %12.6g %12s %12.6g %12s %11.4f\n", k, l.diag, l.row, c,
                 l.frob, cf, l.diag_share);
     }
     return done(f, e);
