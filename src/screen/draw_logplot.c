@@ -78,7 +78,8 @@ void plot_log(gt_surface *s, int x0, int y0, int w, int ph, int K, const plot_cu
         return;
     /* columns on the right for the curves' names: one, or as many more as it takes for every
        curve's name to have a cell of its own */
-    const int ncol = nc <= ph ? 1 : nc <= 2 * ph ? 2 : 3;
+    const int shown = nc < PLOT_LOG_MAX ? nc : PLOT_LOG_MAX;
+    const int ncol = shown > ph ? (shown + ph - 1) / ph : 1;
     int pw = w - lab - 1 - ncol;
     if (pw < 8)
         return;

@@ -17,7 +17,7 @@ typedef struct plot_curve {
 
 /* The curves over w x ph cells from (x0, y0) (the decades' labels in the first 5 columns,
  * the curves' names in the last: each name in a cell of its own, the nearest free one to its
- * curve's end, in one column, or two or three when there are more curves than rows), the k
+ * curve's end, in one column, or as many more as every name needs: ceil(nc / ph)), the k
  * axis on the row below; the first curves drawn first. With letters (ASCII, or no colours)
  * each curve is drawn with its name. Nothing when the plot would be narrower than 8 cells or
  * lower than 2. */

@@ -1,0 +1,53 @@
+/* The log plot's names (draw_logplot.h): every curve's name is drawn in a cell of its own,
+ * however few the rows: 1 to 12 curves on plots of 2 to 6 rows, in Unicode and in letters. */
+#include <stdio.h>
+#include <string.h>
+
+#include "screen/draw_logplot.h"
+#include "../lib/tap.h"
+
+#define K 16
+#define CURVES 12
+
+/* How many cells of the surface hold exactly the text t. */
+static int cells_with(const gt_surface *s, const char *t)
+{
+    int n = 0;
+    for (int y = 0; y < s->h; y++)
+        for (int x = 0; x < s->w; x++)
+            n += !strcmp(surf_cell(s, x, y)->s, t);
+    return n;
+}
+
+int main(void)
+{
+    static double v[CURVES][K + 1];
+    static const char *const name[CURVES] = {"A", "B", "C", "D", "E", "F",
+                                             "G", "H", "I", "J", "M", "N"};
+    plot_curve cv[CURVES];
+    for (int i = 0; i < CURVES; i++) { /* each falls at its own rate, all ending close */
+        for (int k = 0; k <= K; k++)
+            v[i][k] = 1.0 / (1.0 + (0.05 + 0.01 * i) * k * k);
+        cv[i] = (plot_curve){v[i], name[i], R_NORMAL};
+    }
+    for (int letters = 0; letters < 2; letters++)
+        for (int ph = 2; ph <= 6; ph++)
+            for (int nc = 1; nc <= CURVES; nc++) {
+                gt_surface s;
+                if (surf_init(&s, 40, ph + 1, !letters)) {
+                    printf("Bail out! no memory\n");
+                    return 1;
+                }
+                plot_log(&s, 0, 0, 40, ph, K, cv, nc, letters);
+                int missing = -1;
+                for (int i = 0; i < nc && missing < 0; i++)
+                    if (letters ? cells_with(&s, name[i]) < 1 : cells_with(&s, name[i]) != 1)
+                        missing = i;
+                tap_ok(missing < 0, "%d curves over %d rows%s: every name drawn%s%s", nc, ph,
+                       letters ? ", in letters" : "", missing < 0 ? "" : "; not ",
+                       missing < 0 ? "" : name[missing]);
+                surf_free(&s);
+            }
+    printf("1..%d\n", tap_n);
+    return tap_failed != 0;
+}
