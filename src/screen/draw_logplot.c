@@ -70,18 +70,39 @@ static void plot_names(gt_surface *s, int x, int y, int ph, int ncol, const plot
         }
 }
 
+#define NAME_COLUMNS 4 /* columns of names beside a plot at most, unless every name needs more */
+
+/* Where each of the nc curves ends (its row of the ph, into end_row) and the columns its
+ * names take on the right: as many as the curves ending in one row (each name then in its
+ * curve's own row), and at least as many as give every name a cell; at most `room`
+ * (then a name may sit a row or more away from its curve). 0 when there is no room. */
+static int name_columns(const plot_curve *cv, int nc, int K, int ph, int utf8, int dbot,
+                        double span, int room, int *end_row)
+{
+    plot_canvas c;
+    if (plot_canvas_init(&c, 1, ph, utf8))
+        return 0;
+    int most = 1;
+    for (int i = 0; i < nc; i++) {
+        const double r = cv[i].v[K] / cv[i].v[0];
+        int cx, same = 1;
+        plot_canvas_cell(&c, 1.0, r > 0 ? (log10(r) - dbot) / span : 0, &cx, &end_row[i]);
+        for (int j = 0; j < i; j++)
+            same += end_row[j] == end_row[i];
+        most = same > most ? same : most;
+    }
+    plot_canvas_free(&c);
+    const int need = (nc + ph - 1) / ph;
+    int ncol = most > need ? most : need;
+    ncol = ncol > NAME_COLUMNS && need <= NAME_COLUMNS ? NAME_COLUMNS : ncol;
+    return ncol <= room ? ncol : need <= room ? room : 0;
+}
+
 void plot_log(gt_surface *s, int x0, int y0, int w, int ph, int K, const plot_curve *cv, int nc,
               int letters)
 {
     const int lab = 5;
     if (ph < 2)
-        return;
-    /* columns on the right for the curves' names: one, or as many more as it takes for every
-       curve's name to have a cell of its own */
-    const int shown = nc < PLOT_LOG_MAX ? nc : PLOT_LOG_MAX;
-    const int ncol = shown > ph ? (shown + ph - 1) / ph : 1;
-    int pw = w - lab - 1 - ncol;
-    if (pw < 8)
         return;
     double lo = INFINITY, hi = 1;
     for (int i = 0; i < nc; i++)
@@ -100,14 +121,18 @@ void plot_log(gt_surface *s, int x0, int y0, int w, int ph, int K, const plot_cu
     if (dbot >= dtop)
         dbot = dtop - 1;
     double span = top - dbot;
+    nc = nc < PLOT_LOG_MAX ? nc : PLOT_LOG_MAX;
+    int end_row[PLOT_LOG_MAX];
+    const int ncol = name_columns(cv, nc, K, ph, s->utf8, dbot, span, w - lab - 1 - 8, end_row);
+    const int pw = w - lab - 1 - ncol;
+    if (ncol < 1 || pw < 8)
+        return;
     int px = x0 + lab + 1, py = y0;
     const char *axis = s->utf8 ? "│" : "|";
     for (int y = 0; y < ph; y++)
         surf_put(s, px - 1, py + y, R_DIM, axis);
     draw_decades(s, x0, py, lab, ph, top, dbot, dtop);
     char buf[32];
-    int end_row[PLOT_LOG_MAX];
-    nc = nc < PLOT_LOG_MAX ? nc : PLOT_LOG_MAX;
     for (int i = 0; i < nc; i++) {
         plot_canvas c;
         if (plot_canvas_init(&c, pw, ph, s->utf8))
@@ -126,9 +151,6 @@ void plot_log(gt_surface *s, int x0, int y0, int w, int ph, int K, const plot_cu
                     if (c.count[(size_t)cy * pw + cx])
                         surf_put(s, px + cx, py + cy, cv[i].role, cv[i].label);
         }
-        double r = cv[i].v[K] / cv[i].v[0];
-        int cx;
-        plot_canvas_cell(&c, 1.0, r > 0 ? (log10(r) - dbot) / span : 0, &cx, &end_row[i]);
         plot_canvas_free(&c);
     }
     plot_names(s, px + pw, py, ph, ncol, cv, nc, end_row);

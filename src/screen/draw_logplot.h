@@ -16,8 +16,9 @@ typedef struct plot_curve {
 #define PLOT_LOG_MAX 16 /* curves drawn at most */
 
 /* The curves over w x ph cells from (x0, y0) (the decades' labels in the first 5 columns,
- * the curves' names in the last: each name in a cell of its own, the nearest free one to its
- * curve's end, in one column, or as many more as every name needs: ceil(nc / ph)), the k
+ * the curves' names in the last: each name in a cell of its own, in its curve's end row
+ * (columns for as many names as end in one row, up to 4) or the nearest free one, and
+ * columns for every name at least: ceil(nc / ph)), the k
  * axis on the row below; the first curves drawn first. With letters (ASCII, or no colours)
  * each curve is drawn with its name. Nothing when the plot would be narrower than 8 cells or
  * lower than 2. */

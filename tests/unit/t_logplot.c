@@ -1,5 +1,7 @@
 /* The log plot's names (draw_logplot.h): every curve's name is drawn in a cell of its own,
- * however few the rows: 1 to 12 curves on plots of 2 to 6 rows, in Unicode and in letters. */
+ * however few the rows: 1 to 12 curves on plots of 2 to 6 rows, in Unicode and in letters;
+ * and curves that end in one row have their names side by side in that row, not pushed to
+ * rows where other curves end. */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,6 +10,17 @@
 
 #define K 16
 #define CURVES 12
+
+/* The row of the cell holding exactly the text t (the last one), or -1. */
+static int row_of(const gt_surface *s, const char *t)
+{
+    int at = -1;
+    for (int y = 0; y < s->h; y++)
+        for (int x = 0; x < s->w; x++)
+            if (!strcmp(surf_cell(s, x, y)->s, t))
+                at = y;
+    return at;
+}
 
 /* How many cells of the surface hold exactly the text t. */
 static int cells_with(const gt_surface *s, const char *t)
@@ -48,6 +61,30 @@ int main(void)
                        missing < 0 ? "" : name[missing]);
                 surf_free(&s);
             }
+    /* 2 to 4 curves that end together, and one far below: the names of the first in the
+       row they end in, the last's apart */
+    for (int same = 2; same <= 4; same++) {
+        static double w[5][K + 1];
+        plot_curve cs[5];
+        for (int i = 0; i < same + 1; i++) {
+            for (int k = 0; k <= K; k++)
+                w[i][k] = i < same ? 1.0 / (1.0 + 0.1 * k) : 1.0 / (1.0 + 1000.0 * k * k);
+            cs[i] = (plot_curve){w[i], name[i], R_NORMAL};
+        }
+        gt_surface s;
+        if (surf_init(&s, 40, 7, 1)) {
+            printf("Bail out! no memory\n");
+            return 1;
+        }
+        plot_log(&s, 0, 0, 40, 6, K, cs, same + 1, 0);
+        int apart = 0;
+        for (int i = 1; i < same; i++)
+            apart |= row_of(&s, name[i]) != row_of(&s, name[0]);
+        tap_ok(!apart && row_of(&s, name[0]) >= 0 && row_of(&s, name[same]) > row_of(&s, name[0]),
+               "%d curves that end together: their names side by side in row %d (the one below "
+               "in row %d)", same, row_of(&s, name[0]), row_of(&s, name[same]));
+        surf_free(&s);
+    }
     printf("1..%d\n", tap_n);
     return tap_failed != 0;
 }
