@@ -412,8 +412,9 @@ void sheet_report_computing(gt_surface *s, gt_rect in, const gt_view *v,
     snprintf(buf, sizeof buf,
              "the keys keep working meanwhile; %s or %s goes back to the panels and stops the "
              "computation. The tables are those of gatetui --report (%d windows of %d "
-             "characters from the start of the text).",
-             closes->text, keys_names[KN_CANCEL].text, REPORT_WINDOWS, REPORT_WINDOW_LEN);
+             "%ss from the start of the text).",
+             closes->text, keys_names[KN_CANCEL].text, REPORT_WINDOWS, REPORT_WINDOW_LEN,
+             model_step_noun(v->m));
     panel_wrap(s, x, in.y + 3, w, in.h - 3, R_DIM, buf);
 }
 

@@ -131,4 +131,33 @@ check $? "q q quits (exit 0)"
 grep -q "text.txt: 634 words not in the vocabulary read as <unk>: 'Now' x1, 'pass' x3" "$work/err"
 check $? "the words read as <unk> said on standard error"
 [ -z "${GATETUI_VALGRIND:-}" ] || { e2e_valgrind_clean "$work"; check $? "valgrind: no error, no leak"; }
+
+# the report's sheet while it computes names the windows' steps as tokens: the sample word
+# model (its report takes a second or more), its child held stopped while the screen is read
+words="$src/samples/kjv-words.pt"
+if [ -n "${GATETUI_VALGRIND:-}" ]; then
+    skip "the sample word model's report under valgrind would take minutes"
+elif [ -f "$words" ]; then
+    words=$(cd "$(dirname "$words")" && pwd)
+    tm respawn-pane -k -t gt "cd $work && $bin $words/kjv-words.pt $words/kjv-words-valid.txt 2>err3; echo EXIT=\$?; sleep 3600"
+    wait_for "step 0 of 0..9,657" >/dev/null
+    gpid=$(ps -o pid= --ppid "$(tm display -p -t gt '#{pane_pid}')" | tr -d ' ' | head -1)
+    keys r
+    wait_for "computing the report of layer 0" >/dev/null
+    kids=$(ps -o pid= --ppid "$gpid" | tr -d ' ' | paste -sd' ')
+    # shellcheck disable=SC2086
+    [ -z "$kids" ] || kill -STOP $kids 2>/dev/null
+    said=$(screen | tr -s ' \n' '  ')
+    # shellcheck disable=SC2086
+    [ -z "$kids" ] || kill -CONT $kids 2>/dev/null
+    case $said in
+    *"computing the report"*"32 windows of 128 tokens from the start"*) r=0 ;;
+    *) r=1 ;;
+    esac
+    check $r "r on the sample word model: computing, over 32 windows of 128 tokens (not characters)"
+    keys Escape q q
+    wait_for "EXIT=0" >/dev/null
+else
+    skip "no samples/kjv-words.pt"
+fi
 echo "1..$n"
