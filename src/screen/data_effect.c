@@ -132,11 +132,16 @@ int data_effect_on(const gt_data_effect *d)
     return d->ivs && d->ivs->what[0] && d->regex[0] && d->state != EFFECT_NONE;
 }
 
+int data_effect_applies(const gt_data_interv *ivs, const char *regex)
+{
+    return regex[0] && ivs && ivs->what[0] && ivs->base->has_readout;
+}
+
 void data_effect_want(gt_data_effect *d, const gt_data_interv *ivs, const char *regex)
 {
     const char *what = ivs ? ivs->what : "";
     d->ivs = ivs;
-    if (!regex[0] || !what[0] || !ivs->base->has_readout) {
+    if (!data_effect_applies(ivs, regex)) {
         data_effect_free(d);
         d->regex[0] = 0;
         return;

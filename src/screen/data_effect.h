@@ -51,6 +51,10 @@ void data_effect_free(gt_data_effect *d);
  * computing or stopped for them; else computed by a child. Without a hypothesis ("") or an
  * intervention, forgotten. */
 void data_effect_want(gt_data_effect *d, const gt_data_interv *ivs, const char *regex);
+
+/* 1 when the effect applies: a hypothesis (regex not "") and an intervention, with a
+ * readout to measure the loss by. */
+int data_effect_applies(const gt_data_interv *ivs, const char *regex);
 /* 1 when there is something to show: a hypothesis and an intervention. */
 int data_effect_on(const gt_data_effect *d);
 /* The model changed: what is known forgotten, a computation ended. */

@@ -366,13 +366,26 @@ static void write_text(gt_view *v)
 
 /* ---- interventions ---- */
 
-/* After an intervention changed: everything computed again; what is changed now. */
-static void interventions_changed(gt_view *v, const char *did)
+/* After an intervention changed: everything computed again; what was done, and what is
+ * changed now unless that says it again (`alone`: the interventions' words when what was
+ * done is all there is). With a hypothesis the status line's delta (computing, then its
+ * value) says it instead: a message would hide it until the next key. */
+static void interventions_changed(gt_view *v, const char *did, const char *alone)
 {
     view_model_changed(v);
     if (v->ui->msg_error)
         return;
-    view_say(v, 0, "%s; %s", did, v->ivs->what[0] ? v->ivs->what : "no interventions");
+    if (data_effect_applies(v->ivs, v->find.regex)) {
+        v->ui->msg[0] = 0;
+        return;
+    }
+    const char *what = v->ivs->what;
+    if (!what[0] && !(alone && !alone[0]))
+        view_say(v, 0, "%s; no interventions now", did);
+    else if (alone && !strcmp(what, alone))
+        view_say(v, 0, "%s", did);
+    else
+        view_say(v, 0, "%s; now %s", did, what);
 }
 
 static int have_interventions(gt_view *v)
@@ -393,12 +406,15 @@ static void shift_bias(gt_view *v, int unit, double d)
         return;
     }
     iv_shift(&v->ivs->iv, v->layer, unit, d);
-    char did[96];
-    if (unit < 0)
+    char did[96], alone[96];
+    if (unit < 0) {
         snprintf(did, sizeof did, "forget bias of layer %d %+g", v->layer, d);
-    else
+        snprintf(alone, sizeof alone, "forget bias %+g@%d", d, v->layer);
+    } else {
         snprintf(did, sizeof did, "forget bias of unit %d %+g", unit, d);
-    interventions_changed(v, did);
+        snprintf(alone, sizeof alone, "forget bias %+g@%d:%d", d, v->layer, unit);
+    }
+    interventions_changed(v, did, alone);
 }
 
 static void toggle_ablate(gt_view *v)
@@ -407,9 +423,10 @@ static void toggle_ablate(gt_view *v)
         return;
     iv_toggle_ablate(&v->ivs->iv, v->layer, v->unit);
     int on = iv_ablated(&v->ivs->iv, v->layer, v->unit);
-    char did[64];
+    char did[64], alone[64];
     snprintf(did, sizeof did, "unit %d %s", v->unit, on ? "ablated" : "back");
-    interventions_changed(v, did);
+    snprintf(alone, sizeof alone, "ablated %d:%d", v->layer, v->unit);
+    interventions_changed(v, did, on ? alone : NULL);
 }
 
 static void toggle_carousel(gt_view *v)
@@ -421,10 +438,11 @@ static void toggle_carousel(gt_view *v)
                  v->m->cell->noun);
         return;
     }
-    char did[64];
+    char did[64], alone[32];
     snprintf(did, sizeof did, "carousel on layer %d %s", v->layer,
              v->ivs->iv.carousel[v->layer] ? "on (f = 1)" : "off");
-    interventions_changed(v, did);
+    snprintf(alone, sizeof alone, "carousel@%d", v->layer);
+    interventions_changed(v, did, v->ivs->iv.carousel[v->layer] ? alone : NULL);
 }
 
 static void clear_interventions(gt_view *v)
@@ -436,7 +454,7 @@ static void clear_interventions(gt_view *v)
         return;
     }
     iv_clear(&v->ivs->iv);
-    interventions_changed(v, "every intervention removed");
+    interventions_changed(v, "every intervention removed", "");
 }
 
 void keys_set_sort(gt_view *v, gt_sort o)

@@ -82,6 +82,8 @@ for name in $names; do
     keys a
     wait_for "ablated 0:209" >/dev/null
     check $? "$name: m ' ', # 209, a: unit 209 ablated with the hypothesis ' '"
+    wait_for "Δ inside .* bits I table" >/dev/null
+    check $? "$name: the status line gives the delta without another key (no message over it)"
     keys I
     wait_for "effect of ablated 0:209 where" >/dev/null
     wait_for "Δ inside .* bits I table" >/dev/null # the result (not a count of windows so far)

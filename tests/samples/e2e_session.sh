@@ -126,7 +126,7 @@ done
 
 # W with much on the screen, then --export --session: the frame x wrote
 tm send-keys -t gt j j j a
-wait_for "unit 3 ablated; ablated 0:3" >/dev/null
+wait_for "unit 3 ablated" >/dev/null
 wait_all "pinned ones computed without interventions" "C f H 1,200 ' '→'x': c"
 check $? "after an ablation the pinned curves say they were computed without it"
 tm send-keys -t gt m L O R D Enter
