@@ -72,6 +72,21 @@ while read -r o; do
     [ -z "$miss" ]
     check $? "--$o is in --help, doc/usage.md, gatetui.1 and README.md${miss:+ (not in$miss)}"
 done <"$out/options"
+# the man page as man shows it (where groff is there): no word hyphenated across two lines
+# (an option so split, --nonlin-/earity, could not be copied), every option whole
+if command -v groff >/dev/null 2>&1; then
+    groff -man -Tutf8 -rLL=78n "$top_srcdir/gatetui.1" 2>/dev/null | sed 's/.\x08//g' \
+        >"$out/man.txt" # bold and underline overstruck: each character alone
+    miss=
+    while read -r o; do
+        grep -qF -- "--$o" "$out/man.txt" || miss="$miss --$o"
+    done <"$out/options"
+    cut=$(grep -c '‐$' "$out/man.txt")
+    [ -s "$out/man.txt" ] && [ -z "$miss" ] && [ "$cut" -eq 0 ]
+    check $? "the man page as shown: no word cut by a hyphen ($cut), every option whole${miss:+ (not:$miss)}"
+else
+    skip "no groff to show the man page with"
+fi
 # every line of the usage, word for word, in README's Modes and doc/usage.md's synopsis (the
 # indented block after their heading), and nothing else there
 sed -e 's/^usage: //' -e 's/^       //' -e 's/^  any mode:/  any mode:/' "$out/usage.only" \
