@@ -278,14 +278,17 @@ def cmd_checkpoints(csvf, jsonf):
     rows = list(csv.DictReader(open(csvf)))
     reps = reports(jsonf)
     checked = 0
+    cells = any(rep["perturbation"]["cell"] is not None for rep in reps)
     for r in rows:
         rep = reps[int(r["index"])]
         p = rep["perturbation"]
         carry = rep["units"]["gate"] if rep.get("units") else None
-        key = "halflife_cell" if p["cell"] is not None else "halflife_hidden"
+        lstm = p["cell"] is not None
         want = {"loss_bits": (rep["loss"]["bits"] if rep.get("loss") else None, None),
                 "carry_gate_mean": (rep["gates"][carry]["mean"] if carry else None, None),
-                "halflife_measured": (p[key], p["ci"][key]),
+                "halflife_cell": (p["halflife_cell"] if lstm else None,
+                                  p["ci"]["halflife_cell"] if lstm else None),
+                "halflife_hidden": (p["halflife_hidden"], p["ci"]["halflife_hidden"]),
                 "halflife_forget_only": (p["halflife_forget_only"],
                                          p["ci"]["halflife_forget_only"])}[r["measure"]]
         same(num(r["value"]), want[0], "%s %s" % (r["model"], r["measure"]))
@@ -293,8 +296,9 @@ def cmd_checkpoints(csvf, jsonf):
         same(num(r["lo"]), ci[0], "%s %s's low end" % (r["model"], r["measure"]))
         same(num(r["hi"]), ci[1], "%s %s's high end" % (r["model"], r["measure"]))
         checked += 3
-    if len(rows) != 4 * len(reps):
-        fail("%d rows for %d models, not 4 each" % (len(rows), len(reps)))
+    each = 5 if cells else 4  # the half-life of c only where a model has one
+    if len(rows) != each * len(reps):
+        fail("%d rows for %d models, not %d each" % (len(rows), len(reps), each))
     print("%s: %d numbers of %d models as %s has them" % (csvf, checked, len(reps), jsonf))
 
 

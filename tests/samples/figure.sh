@@ -162,7 +162,15 @@ for f in c.pdf c.png; do
 done
 looks c.pdf 640 520
 looks c.png 640 520
-pdf_says c.pdf "kjv-lstm-100.bin" "measured t½ (c, else h)" "forget-only t½"
+pdf_says c.pdf "kjv-lstm-100.bin" "measured t½ of c" "measured t½ of h" "forget-only t½"
+caption_says c.pdf "a run's checkpoints are joined" "of c, an LSTM's, and of h) with their 95% intervals"
+# an LSTM beside a GRU: c's half-life the LSTM's alone (not a line from the LSTM's c to the
+# GRU's h), the points not joined
+"$bin" --report --json "$L" "$G" "$T" >repcm.json 2>/dev/null
+fig "checkpoints, an LSTM and a GRU" cm.pdf checkpoints "$L" "$G" "$T"
+said "cm.pdf.csv's numbers are the reports': c's half-life the LSTM's alone" \
+    $chk checkpoints cm.pdf.csv repcm.json
+caption_says cm.pdf "unlike models' points not joined" "the points are not joined: the models differ in their cells"
 
 # --- the Lyapunov spectrum: the LSTM at the default 5,000 steps; the GRU and the RNN shorter
 "$bin" --lyapunov --json "$L" "$T" >ly.json 2>/dev/null
