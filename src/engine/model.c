@@ -668,6 +668,8 @@ int model_load(gt_model *m, const char *path, const gt_model_options *opt, gt_er
     if (rc == GT_OK)
         rc = model_load_vocab(m, opt, e);
     if (rc == GT_OK)
+        rc = model_check_readout(m, e);
+    if (rc == GT_OK)
         rc = load_options(m, opt, e);
     if (rc == GT_OK)
         rc = model_input_table(m, e);

@@ -193,6 +193,25 @@ static int unprojected_readout(const gt_model *m, const gt_tensor *emb, gt_error
     return GT_OK;
 }
 
+int model_check_readout(const gt_model *m, gt_error *e)
+{
+    if (m->has_readout || m->proj)
+        return GT_OK;
+    const gt_modelfile *f = m->file;
+    const int width = m->layer[m->layers - 1].hidden;
+    for (size_t i = 0; i < f->ntensor; i++) {
+        const gt_tensor *t = &f->tensor[i];
+        if (model_is_recurrent(m, t) || t->ndim != 2 || !hints_readout(t->name) ||
+            t->shape[1] != (uint64_t)width || t->shape[0] == (uint64_t)m->vocab)
+            continue;
+        return gt_fail(e, GT_EINPUT, "%s: tensor %s: shape [%llu, %llu], but a readout of the "
+                       "model's %d tokens from %d cells is [%d, %d]", m->path, t->name,
+                       (unsigned long long)t->shape[0], (unsigned long long)t->shape[1],
+                       m->vocab, width, m->vocab, width);
+    }
+    return GT_OK;
+}
+
 /* The readout reads the top layer's h: H_(L-1) wide, or P for a projected LSTM, whose
  * readout is folded with the top projection to read m (model_fold_projection). */
 static int load_readout(gt_model *m, const gt_tensor *emb, gt_error *e)

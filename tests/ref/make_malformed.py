@@ -22,7 +22,7 @@ import os
 import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.normpath(os.path.join(HERE, "..", "malformed"))
+OUT = os.path.normpath(os.path.join(HERE, "..", "cli", "malformed"))
 
 H, V, G = 2, 3, 4
 P = "lstm."
@@ -365,6 +365,12 @@ def vocabulary_cases():
     case("49_readout_bias_length", "fc.bias", build(with_tensors(readout_bias)))
     case("50_gru_reset_value", "gru_reset",
          build(metadata={"vocab": "abc", "gru_reset": "sideways"}))
+
+    def readout_rows(t):  # a readout of V - 1 rows: once read as a model without a readout
+        t["fc.weight"] = tensor([V - 1, H], 5)
+        t["fc.bias"] = tensor([V - 1], 6)
+    case("59_readout_rows", "fc.weight: shape [2, 2], but a readout of the model's 3 tokens",
+         build(with_tensors(readout_rows)))
 
 
 def write(valid):
