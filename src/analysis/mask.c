@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -157,8 +160,15 @@ typedef struct found {
 /* In the child: the search, its result down fd, and the end (an alarm ends it too should
  * the parent be gone: it never outlives its budget by more than a second). */
 static void search_child(int fd, gt_mask *k, const regex_t *rx, const char *buf, size_t len,
-                         cursor *c, double seconds)
+                         cursor *c, double seconds, pid_t parent)
 {
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* not to outlive gatetui, however it ends */
+    if (getppid() != parent)
+        _exit(1);
+#else
+    (void)parent;
+#endif
     alarm((unsigned)seconds + 2);
     found f = {0};
     f.rc = search(k, rx, buf, len, c, &f.e);
@@ -219,10 +229,11 @@ static int search_within(gt_mask *k, const regex_t *rx, const char *buf, size_t 
     int fd[2];
     if (pipe(fd) < 0)
         return gt_fail(e, GT_EFAIL, "cannot start the search: %s", strerror(errno));
+    const pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
         close(fd[0]);
-        search_child(fd[1], k, rx, buf, len, c, seconds);
+        search_child(fd[1], k, rx, buf, len, c, seconds, parent);
     }
     close(fd[1]);
     int rc = pid < 0 ? gt_fail(e, GT_EFAIL, "cannot start the search: %s", strerror(errno))

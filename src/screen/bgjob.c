@@ -54,7 +54,7 @@ void bgjob_write(gt_bgjob *j, const void *p, size_t n)
     write_all(j->fd, p, n);
 }
 
-static void child_main(gt_bgjob *j, gt_bgjob_fn fn, void *ctx)
+static void child_main(gt_bgjob *j, gt_bgjob_fn fn, void *ctx, pid_t parent)
 {
     /* the screen's handlers are not the child's business; the screen blocks its signals
      * (not the faults), the child takes them as they come */
@@ -72,8 +72,10 @@ static void child_main(gt_bgjob *j, gt_bgjob_fn fn, void *ctx)
     sigprocmask(SIG_UNBLOCK, &mine, NULL);
 #ifdef __linux__
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* not to outlive the screen */
-    if (getppid() == 1)
+    if (getppid() != parent) /* it ended before the line above */
         _exit(1);
+#else
+    (void)parent;
 #endif
     j->last = -1;
     j->len = 0; /* no result written yet */
@@ -130,6 +132,7 @@ int bgjob_start(gt_bgjob *j, int tag, gt_bgjob_fn fn, void *ctx)
         snprintf(j->error, sizeof j->error, "no pipe: %s", strerror(errno));
         return -1;
     }
+    const pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(j->error, sizeof j->error, "cannot start: %s", strerror(errno));
@@ -140,7 +143,7 @@ int bgjob_start(gt_bgjob *j, int tag, gt_bgjob_fn fn, void *ctx)
     if (pid == 0) {
         close(fds[0]);
         j->fd = fds[1];
-        child_main(j, fn, ctx);
+        child_main(j, fn, ctx, parent);
     }
     close(fds[1]);
     fcntl(fds[0], F_SETFD, FD_CLOEXEC);

@@ -189,7 +189,7 @@ st=$?
 check $? "rnn.weight_ih... beside rnn.weight_ih_l0...: the cell's tensors named (exit $st)"
 # Regular expressions: compiling one is bounded by its size once its bounded repetitions
 # are written out (this one would take 1.8 GB), searching by --regex-seconds (this one takes
-# hours over the sample text); the search's child is gone when gatetui is.
+# half a minute over the sample text); the search's child is gone when gatetui is.
 lstm="$src/samples/kjv-lstm.bin"
 valid="$(cd "$src/samples" && pwd)/kjv-valid.txt"
 mkdir "$work/long" && cp "$valid" "$work/long/kjv-valid.txt"
@@ -206,6 +206,30 @@ st=$?
 check $? "--units '(.*){1,5}Q' --regex-seconds 1: stopped after a second, one line (exit $st)"
 ! pgrep -f "$work/long/kjv-valid.txt" >/dev/null
 check $? "no search left running after gatetui ends"
+# killed by its process id (not by Ctrl-C, which reaches the whole group), gatetui takes
+# its search's child with it
+# (over four copies of the text the search takes some 16 times the half minute it takes over
+# one: the child cannot end on its own within the minute the check waits)
+mkdir "$work/kill" && cat "$valid" "$valid" "$valid" "$valid" >"$work/kill/kjv-valid.txt"
+"$bin" --units '(.*){1,5}Q' --regex-seconds 600 "$lstm" "$work/kill/kjv-valid.txt" >/dev/null \
+    2>&1 &
+gpid=$!
+child=
+for _ in $(seq 1 600); do # until the search has started (a child of gatetui), at most a minute
+    child=$(ps -o pid= --ppid "$gpid" 2>/dev/null | tr -d ' ' | head -1)
+    [ -n "$child" ] && break
+    sleep 0.1
+done
+kill -TERM "$gpid" 2>/dev/null
+wait "$gpid" 2>/dev/null
+left=1
+for _ in $(seq 1 600); do # until the child is gone (at once: SIGKILL at its parent's end)
+    kill -0 "$child" 2>/dev/null || { left=0; break; }
+    sleep 0.1
+done
+[ -n "$child" ] && [ $left -eq 0 ]
+check $? "gatetui ended by SIGTERM: its search's child ($child) gone with it"
+pkill -KILL -f "$work/kill/kjv-valid.txt" 2>/dev/null
 "$bin" --units 'the' --regex-seconds 0 "$lstm" "$valid" >/dev/null 2>"$work/err"
 st=$?
 [ $st -eq 2 ] && grep -q -- '--regex-seconds wants an integer >= 1' "$work/err"
