@@ -7,6 +7,7 @@
 #define GATETUI_LIBSET_H
 
 #include <pthread.h>
+#include <stddef.h>
 
 #include "gatetui/error.h"
 
@@ -14,13 +15,17 @@
 
 typedef struct gt_libset {
     const char *const *soname;            /* NULL-terminated, at most LIBSET_MAX */
+    /* called before they are loaded, or NULL: nonzero (why said in why[n]) when they
+       cannot be (the set then fails with why) */
+    int (*before)(char *why, size_t n);
     void (*after)(void *const *handle);   /* called once they are loaded, or NULL */
     pthread_mutex_t mu;
     int state;                            /* 0 not tried, 1 loaded, -1 failed */
     void *handle[LIBSET_MAX];
     char failure[256];
 } gt_libset;
-#define LIBSET(soname, after) {(soname), (after), PTHREAD_MUTEX_INITIALIZER, 0, {0}, ""}
+#define LIBSET(soname, before, after)                                                      \
+    {(soname), (before), (after), PTHREAD_MUTEX_INITIALIZER, 0, {0}, ""}
 
 /* Loads the set (the first call; the others return what it found): GT_OK, or GT_EFAIL
  * naming the library that could not be loaded and why. */

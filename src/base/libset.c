@@ -14,6 +14,8 @@ int libset_load(gt_libset *s, gt_error *e)
         pthread_mutex_lock(&s->mu);
         if (!(state = s->state)) {
             state = 1;
+            if (s->before && s->before(s->failure, sizeof s->failure))
+                state = -1;
             for (int i = 0; s->soname[i] && state == 1; i++)
                 if (!(s->handle[i] = dlopen(s->soname[i], RTLD_NOW | RTLD_LOCAL))) {
                     const char *why = dlerror();

@@ -10,6 +10,11 @@
 #include <arpack.h>
 #include <dlfcn.h>
 #include <lapacke.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "compute/blas.h"
 #include "gatetui/libset.h"
@@ -31,7 +36,59 @@ static void blas_idle(void *const *handle)
         shutdown();
 }
 
-static gt_libset numlibs = LIBSET(soname, blas_idle);
+/* OpenBLAS takes a buffer of 128 MB for each of its threads (as it starts them, then as
+ * they first work) besides its own mappings, 320 MB of address space in all for two
+ * threads (measured: --spectrum went from 23 to 343 MB). Under a limit that leaves less
+ * (ulimit -v) a thread retries its allocation for ever and the process hangs: refused
+ * here, saying what to raise, before it is loaded. */
+#define BLAS_THREAD_BYTES (132ull << 20)
+#define BLAS_OWN_BYTES (56ull << 20)
+
+static int blas_threads_env(void)
+{
+    static const char *const names[] = {"OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS",
+                                        "OMP_NUM_THREADS"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v && atoi(v) > 0)
+            return atoi(v);
+    }
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+static int blas_room(char *why, size_t n)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_AS, &r) || r.rlim_cur == RLIM_INFINITY)
+        return 0;
+    const int threads = blas_threads_env();
+    const size_t need = (size_t)(BLAS_OWN_BYTES + (unsigned long long)threads *
+                                                      BLAS_THREAD_BYTES);
+    /* the address space it needs, reserved and given back: the limit counts it so */
+    void *p = mmap(NULL, need, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p != MAP_FAILED) {
+        munmap(p, need);
+        return 0;
+    }
+    unsigned long pages = 0; /* the address space taken now (statm: its size in pages) */
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%lu", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    const unsigned long long kb =
+        ((unsigned long long)pages * (unsigned long long)sysconf(_SC_PAGESIZE) + need) >> 10;
+    snprintf(why, n, "the address-space limit (ulimit -v %llu) is below the %llu KB this needs "
+             "with the BLAS loaded (OpenBLAS, %d thread%s: %zu MB): raise it, or set "
+             "OPENBLAS_NUM_THREADS=1 (%llu MB)", (unsigned long long)(r.rlim_cur >> 10), kb,
+             threads, threads == 1 ? "" : "s", need >> 20,
+             (unsigned long long)((BLAS_OWN_BYTES + BLAS_THREAD_BYTES) >> 20));
+    return 1;
+}
+
+static gt_libset numlibs = LIBSET(soname, blas_room, blas_idle);
 
 int numlibs_load(gt_error *e)
 {

@@ -17,7 +17,7 @@
 enum { LIB_CAIRO, LIB_FONTCONFIG };
 /* their names as Debian installs them (configure.ac) */
 static const char *const soname[] = {GT_SONAME_CAIRO, GT_SONAME_FONTCONFIG, NULL};
-static gt_libset cairolib = LIBSET(soname, NULL);
+static gt_libset cairolib = LIBSET(soname, NULL, NULL);
 
 int cairolib_load(gt_error *e)
 {

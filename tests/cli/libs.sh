@@ -5,7 +5,10 @@
 # loads them before anything else; cairo and fontconfig only --figure (and the screen's F)
 # loads. A library that cannot be loaded (here an empty file found first on
 # LD_LIBRARY_PATH) ends the mode with one line naming it and that file, and the screen
-# before it touches the terminal.
+# before it touches the terminal. Under an address-space limit (ulimit -v) that leaves too
+# little for OpenBLAS's buffers (whose threads then retried their allocation for ever),
+# the BLAS is not loaded: one line saying what the limit must be, exit 1; with room for
+# one thread's, OPENBLAS_NUM_THREADS=1 runs.
 bin="$top_builddir/gatetui"
 model="$top_srcdir/samples/kjv-rnn.bin"
 text="$top_srcdir/samples/kjv-valid.txt"
@@ -67,5 +70,24 @@ rc=$?
 [ $rc -eq 1 ] && [ "$(wc -l <"$out/err")" -eq 1 ] && [ ! -e "$out/g.svg" ] &&
     grep -q "^gatetui: cannot load libcairo.so.2: $out/broken/libcairo.so.2: " "$out/err"
 result $? "an empty libcairo.so.2: --figure exits 1 with one line naming it, no file written ($(cat "$out/err"))"
+
+if ldd "$bin" 2>/dev/null | grep -q libasan; then # its shadow memory needs terabytes
+    n=$((n + 2))
+    echo "ok $((n - 1)) # SKIP AddressSanitizer cannot start under an address-space limit"
+    echo "ok $n # SKIP AddressSanitizer cannot start under an address-space limit"
+else
+    # (timeout: only a safety net, the line comes at once where it passes)
+    (ulimit -v 200000 && OPENBLAS_NUM_THREADS=2 timeout 300 "$bin" --spectrum --step 100 "$model" \
+        "$text" >"$out/stdout" 2>"$out/err")
+    rc=$?
+    [ $rc -eq 1 ] && [ "$(wc -l <"$out/err")" -eq 1 ] &&
+        grep -q "^gatetui: the address-space limit (ulimit -v 200000) is below the [0-9]* KB this needs with the BLAS loaded (OpenBLAS, 2 threads: 320 MB): raise it, or set OPENBLAS_NUM_THREADS=1 (188 MB)\$" "$out/err"
+    result $? "ulimit -v 200000: --spectrum exits 1 with one line saying the limit the BLAS needs ($(cat "$out/err"))"
+    (ulimit -v 400000 && OPENBLAS_NUM_THREADS=1 timeout 300 "$bin" --spectrum --step 100 "$model" \
+        "$text" >"$out/stdout" 2>"$out/err")
+    rc=$?
+    [ $rc -eq 0 ] && [ -s "$out/stdout" ]
+    result $? "ulimit -v 400000 and OPENBLAS_NUM_THREADS=1: --spectrum runs (exit $rc)"
+fi
 
 echo "1..$n"
