@@ -27,8 +27,8 @@ static gt_act mouse(gt_view *v, const gt_key *k)
 gt_act keys_handle(gt_view *v, const gt_key *k)
 {
     v->ui->top_kept = 0; /* the gate panel scrolls as the keys ask from now on */
-    if (v->lay.too_small) { /* the notice shows nothing another key would change: q quits
-                             * (asking again while edits are not written), Ctrl-C at once,
+    if (v->lay.too_small) { /* the notice shows nothing another key would change: q and
+                             * Ctrl-C quit (asking again while edits are not written),
                              * whatever a key before the terminal shrank had opened */
         const int ctrl_c = k->sym == K_CHAR && k->ctrl && k->cp == 'c';
         if (ctrl_c || (k->sym == K_CHAR && !k->ctrl && k->cp == 'q'))

@@ -895,13 +895,15 @@ gt_act keys_help_open(gt_view *v, int arg)
     return ACT_REDRAW;
 }
 
-/* q (0) asks again while edits are not written (q again quits); Ctrl-C (KEYS_NOW) quits. */
+/* q (KEYS_ASK) and Ctrl-C (KEYS_NOW) quit, but ask again first while edits are not
+ * written (either again quits): Ctrl-C at once threw them away. */
 gt_act keys_quit(gt_view *v, int which)
 {
-    if (which != KEYS_NOW && trace_edit_count(v->tr) && v->ui->edit_gen != v->ui->written_gen &&
+    (void)which;
+    if (trace_edit_count(v->tr) && v->ui->edit_gen != v->ui->written_gen &&
         !v->ui->quit_asked) {
         v->ui->quit_asked = 1;
-        view_say(v, 1, "the edits are not written: q again quits, w writes them");
+        view_say(v, 1, "the edits are not written: q or Ctrl-C again quits, w writes them");
         return ACT_REDRAW;
     }
     return ACT_QUIT;

@@ -91,7 +91,7 @@ static const gt_keyline after[] = {
      {KB_SYM(K_CLICK, 0), KB_SYM(K_WHEEL_UP, 0), KB_SYM(K_WHEEL_DOWN, 0)}},
     {"?", "this help (↑ ↓ j k PgUp PgDn scroll it, any other key closes it)", 0, 0, keys_help_open,
      {KB_CHAR('?', 0)}},
-    {"q ^C", "quit (q asks again while edits are not written)", 0, 0, keys_quit,
+    {"q ^C", "quit (asks again while edits are not written)", 0, 0, keys_quit,
      {KB_CHAR('q', KEYS_ASK), KB_CTRL('c', KEYS_NOW)}},
     {"^Z", "suspend (the shell's fg brings the screen back)", 0, 0, NULL, {KB_CTRL('z', 0)}},
     {.keys = "", .what = ""},

@@ -114,7 +114,7 @@ check $? "Ctrl-R redoes the undone edit"
 [ "$(tm display -p -t gt '#{mouse_standard_flag}')" = 1 ]
 check $? "the terminal reports mouse presses while the screen is up"
 keys q
-wait_for "the edits are not written: q again quits"
+wait_for "the edits are not written: q or Ctrl-C again quits"
 check $? "q with an edit not written: asks again"
 keys q
 wait_for "EXIT=0"

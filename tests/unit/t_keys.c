@@ -733,6 +733,10 @@ static void test_more_keys(gt_view *v)
     press(v, "l");
     tap_ok(press(v, "q") == ACT_REDRAW, "another key between: q asks again");
     tap_ok(press(v, "q") == ACT_QUIT, "q twice: quits");
+    press(v, "l");
+    tap_ok(press(v, "\x03") == ACT_REDRAW && strstr(v->ui->msg, "q or Ctrl-C again quits"),
+           "Ctrl-C with edits not written: asks again too (it threw them away at once)");
+    tap_ok(press(v, "\x03") == ACT_QUIT, "Ctrl-C twice: quits");
     press(v, "w");
     char lines[256] = "";
     FILE *lf = fopen("t-edited-3.edits.txt", "r");
