@@ -52,7 +52,9 @@ int file_write_new(const char *path, const char *data, size_t n, gt_error *e);
 
 /* Writes data to path in place of the file there (a file of gatetui's own: the session
  * file W writes again), written whole under a temporary name first and renamed over it, so
- * that the file is the old one or the new one, never part of either. */
+ * that the file is the old one or the new one, never part of either; a symbolic link's
+ * file, the link kept; the file's mode kept; a file no one may write (no w in its mode)
+ * refused: GT_EINPUT, "read-only". */
 int file_replace(const char *path, const char *data, size_t n, gt_error *e);
 /* One of several files written together under one name (file_write_numbered): the ending
  * its file's name has after that name, and its bytes. */

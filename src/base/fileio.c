@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -302,13 +303,27 @@ int file_write_new(const char *path, const char *data, size_t n, gt_error *e)
 
 int file_replace(const char *path, const char *data, size_t n, gt_error *e)
 {
-    char dir[4096], tmp[4200];
-    dir_of(path, dir, sizeof dir);
-    int rc = file_write_temp(dir, data, n, tmp, sizeof tmp, e);
-    if (rc == GT_OK && rename(tmp, path) < 0) {
-        rc = gt_fail(e, GT_EFAIL, "%s: cannot write: %s", path, strerror(errno));
-        unlink(tmp);
+    char real[PATH_MAX], dir[4096], tmp[4200];
+    const char *to = path; /* a symbolic link's file, not the link */
+    struct stat sb;
+    if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {
+        if (!realpath(path, real))
+            return gt_fail(e, GT_EFAIL, "%s: a link that cannot be followed: %s", path,
+                           strerror(errno));
+        to = real;
     }
+    int had = stat(to, &sb) == 0;
+    if (had && !(sb.st_mode & 0222))
+        return gt_fail(e, GT_EINPUT, "%s: the file is read-only (mode %03o); not written", path,
+                       (unsigned)(sb.st_mode & 0777));
+    dir_of(to, dir, sizeof dir);
+    int rc = file_write_temp(dir, data, n, tmp, sizeof tmp, e);
+    if (rc == GT_OK && had && chmod(tmp, sb.st_mode & 07777) < 0) /* its mode kept */
+        rc = gt_fail(e, GT_EFAIL, "%s: cannot write: %s", path, strerror(errno));
+    if (rc == GT_OK && rename(tmp, to) < 0)
+        rc = gt_fail(e, GT_EFAIL, "%s: cannot write: %s", path, strerror(errno));
+    if (rc != GT_OK)
+        unlink(tmp);
     return rc;
 }
 
