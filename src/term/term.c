@@ -14,6 +14,7 @@
 #include "term/term.h"
 
 static int active;
+static int suspended; /* term_suspend gave the terminal back; term_resume not yet */
 static SCREEN *screen;
 static int have_tty;
 static struct termios saved_tios;
@@ -230,8 +231,13 @@ void term_stop(void)
     if (!active)
         return;
     active = 0;
-    set_mouse(0);
-    endwin();
+    if (!suspended) { /* suspended: the terminal is the shell's already, and may be another
+                         process group's (ended in the background, touching it would stop
+                         the process) */
+        set_mouse(0);
+        endwin();
+    }
+    suspended = 0;
     if (screen) {
         delscreen(screen);
         screen = NULL;
@@ -240,14 +246,16 @@ void term_stop(void)
 
 void term_suspend(void)
 {
-    if (active) {
+    if (active && !suspended) {
         set_mouse(0);
         endwin();
+        suspended = 1;
     }
 }
 
 void term_resume(void)
 {
+    suspended = 0;
     if (active) {
         reset_prog_mode(); /* curses' modes now, not at its next update */
         set_mouse(1);

@@ -117,6 +117,40 @@ static void default_action(int sig)
     pthread_sigmask(SIG_BLOCK, &one, NULL);
 }
 
+/* SIGTSTP caught again, after its default action stopped the process. */
+static void restore_tstp(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_tstp;
+    sigaction(SIGTSTP, &sa, NULL);
+}
+
+/* A signal that ends the screen (SIGINT, SIGTERM, SIGHUP, SIGQUIT) pending, not ignored
+ * from the start: 1, got_stop set to it. */
+static int ending_pending(void)
+{
+    sigset_t p;
+    if (sigpending(&p) != 0)
+        return 0;
+    for (size_t i = 0; i < NCAUGHT; i++) {
+        const int sig = caught_sigs[i];
+        if (sig != SIGWINCH && sig != SIGTSTP && sigismember(&p, sig) && !ignored_from_start(i)) {
+            got_stop = sig;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The process's group is the terminal's foreground (or there is no telling). */
+static int in_foreground(void)
+{
+    const pid_t fg = tcgetpgrp(STDIN_FILENO);
+    return fg < 0 || fg == getpgrp();
+}
+
 /* SIGTSTP (or Ctrl-Z, which libtermkey reads as a key): the terminal goes back to the
  * shell, the process stops; after SIGCONT the keyboard and the screen are taken again and
  * everything is drawn anew. */
@@ -129,11 +163,16 @@ static void suspend(TermKey *tk)
     termkey_stop(tk);
     term_suspend();
     default_action(SIGTSTP); /* stopped here until SIGCONT */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sigemptyset(&sa.sa_mask);
-    sa.sa_handler = on_tstp;
-    sigaction(SIGTSTP, &sa, NULL);
+    /* continued in the background (kill -CONT, bg): taking the terminal back there would
+       stop the process again with a signal that came meanwhile still blocked (kill -TERM
+       %1 then kill -CONT %1 never ended it); such a signal ends the screen now, the
+       terminal left as the shell has it; without one the process stops again until it is
+       in the foreground, as a job that touches its terminal does */
+    while (!ending_pending() && !in_foreground())
+        default_action(SIGTSTP);
+    restore_tstp();
+    if (got_stop)
+        return;
     /* curses takes the terminal back first (its modes, as at the start: Ctrl-C a signal),
        then libtermkey sets its own over them (Ctrl-C a key), as when the screen started;
        the other way round, curses' next update put its modes back over libtermkey's and
@@ -310,8 +349,11 @@ static int run_loop(loop *L, gt_error *e)
 {
     int rc = GT_OK;
     while (!got_stop) {
-        if (got_tstp)
+        if (got_tstp) {
             suspend(L->tk);
+            if (got_stop) /* came while stopped: nothing drawn, the terminal the shell's */
+                break;
+        }
         if (got_winch) {
             got_winch = 0;
             term_resize();
