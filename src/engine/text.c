@@ -43,6 +43,18 @@ static void note_skip(gt_text *t, uint32_t cp)
 
 static int is_step(const gt_text *t, uint32_t cp);
 
+/* "UTF-32" or "UTF-16" where the bytes start with that encoding's byte-order mark (UTF-32's
+ * little-endian one starts with UTF-16's), else NULL. */
+static const char *wide_encoding(const unsigned char *b, size_t n)
+{
+    if (n >= 4 && ((b[0] == 0xFF && b[1] == 0xFE && b[2] == 0 && b[3] == 0) ||
+                   (b[0] == 0 && b[1] == 0 && b[2] == 0xFE && b[3] == 0xFF)))
+        return "UTF-32";
+    if (n >= 2 && ((b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF)))
+        return "UTF-16";
+    return NULL;
+}
+
 static int split(gt_text *t, const gt_model *m, gt_error *e)
 {
     const char *p = t->path;
@@ -50,14 +62,14 @@ static int split(gt_text *t, const gt_model *m, gt_error *e)
         return gt_fail(e, GT_EINPUT, "%s: the text is empty", p);
     t->bytes_mode = m->vocab_bytes;
     t->model = m;
+    const char *wide = t->bytes_mode ? NULL : wide_encoding(t->bytes, t->nbytes);
+    if (wide)
+        return gt_fail(e, GT_EINPUT,
+                       "%s: the text is %s (it starts with its byte-order mark); convert it to "
+                       "UTF-8, e.g. iconv -f %s -t UTF-8",
+                       p, wide, wide);
     if (m->words)
         return textwords_split(t, m, e);
-    if (!t->bytes_mode && t->nbytes >= 2 &&
-        ((t->bytes[0] == 0xFF && t->bytes[1] == 0xFE) || (t->bytes[0] == 0xFE && t->bytes[1] == 0xFF)))
-        return gt_fail(e, GT_EINPUT,
-                       "%s: the text is UTF-16 (it starts with a byte-order mark); convert it to "
-                       "UTF-8, e.g. iconv -f UTF-16 -t UTF-8",
-                       p);
     /* one pass to count, one to fill: no step array larger than needed */
     size_t steps = 0;
     for (size_t off = 0; off < t->nbytes;) {

@@ -54,7 +54,7 @@ load "$work/invalid.txt"
 check $? "invalid UTF-8 loads; the bad bytes are skipped and counted in one line"
 printf '\377\376H\000e\000a\000' >"$work/utf16.txt"
 load "$work/utf16.txt"
-[ $st -eq 2 ] && says "the text is UTF-16 (it starts with a byte-order mark); convert it" && oneline
+[ $st -eq 2 ] && says "the text is UTF-16 (it starts with its byte-order mark); convert it" && oneline
 check $? "UTF-16 with a BOM is refused (exit 2) with how to convert it"
 printf 'and\000the\000earth' >"$work/nul.txt"
 load "$work/nul.txt"

@@ -199,6 +199,9 @@ static void test_text(void)
     tap_ok(text_from_memory(&t, "u16", "\xff\xfe" "a\0b\0", 6, &m, &e) == GT_EINPUT &&
                strstr(e.msg, "UTF-16"),
            "text: UTF-16 refused (%s)", e.msg);
+    tap_ok(text_from_memory(&t, "u32", "\xff\xfe\0\0" "a\0\0\0b\0\0\0", 12, &m, &e) == GT_EINPUT &&
+               strstr(e.msg, "is UTF-32") && strstr(e.msg, "iconv -f UTF-32"),
+           "text: UTF-32 refused as such, not called UTF-16 (%s)", e.msg);
     /* NUL bytes, CRLF line ends and a UTF-8 byte-order mark: shown, not fed */
     const char odd[] = "\xef\xbb\xbf" "a\0b\r\nb";
     rc = text_from_memory(&t, "odd", odd, sizeof odd - 1, &m, &e);
