@@ -40,9 +40,12 @@ static int run_probe(FILE *out, const gt_model *m, const gt_text *t, size_t n, i
     int rc = parse_l2(o->l2, &lambda, e);
     if (rc)
         return rc;
-    if ((size_t)K > n || o->folds > (long)n)
+    if (o->folds > (long)n)
         return gt_fail(e, GT_EINPUT, "--folds %ld: more folds than the %zu steps searched",
                        o->folds, n);
+    if ((size_t)K > n)
+        return gt_fail(e, GT_EINPUT, "the %d folds of the default are more than the %zu steps "
+                       "searched (--folds sets how many)", K, n);
     if (K > PROBE_MAX_FOLDS)
         return gt_fail(e, GT_EINPUT, "--folds %d: at most %d folds (2..%d)", K, PROBE_MAX_FOLDS,
                        PROBE_MAX_FOLDS);

@@ -92,6 +92,7 @@ bad() {
 bad 'matches no' --probe 'QQQ' "$lstm" "$clean"
 bad 'every one' --probe '.' "$lstm" "$clean"
 bad 'more folds than' --probe 'a' --folds 4000 "$lstm" "$clean"
+bad 'the 5 folds of the default are more than the 3 steps searched' --probe 'a' --steps 3 "$lstm" "$clean"
 bad 'folds' --probe 'a' --folds 1 "$lstm" "$clean"
 bad 'l2' --probe 'a' --l2 -1 "$lstm" "$clean"
 bad 'has 24 units' --components 25 "$lstm" "$clean"
