@@ -234,6 +234,25 @@ static int check_operands(cli *c, int argc, char **argv)
     return GT_OK;
 }
 
+/* getopt_long's '?': an option it does not know, or one without its argument. gatetui has
+ * no one-letter options, so an argument that starts with a single - is a cluster of them
+ * getopt stopped at its first letter, still at argv[optind] (a file named -weird.txt: the
+ * message said the argument before it). */
+static int unknown_option(int argc, char **argv)
+{
+    const char *arg = argv[optind - 1];
+    if (optopt > 0 && optopt < 256 && optind < argc && argv[optind][0] == '-' &&
+        argv[optind][1] == optopt)
+        arg = argv[optind];
+    if (optopt > 0 && optopt < 256 && arg[0] == '-' && arg[1] != '-') {
+        char msg[600];
+        snprintf(msg, sizeof msg, "unknown option %.250s (a file whose name starts with - is "
+                 "given as ./%.250s)", arg, arg);
+        return cli_bad_usage("%s", msg);
+    }
+    return cli_bad_usage("unknown option or missing argument: %s", arg);
+}
+
 int cli_parse(cli *c, const cli_mode *const *modes, int argc, char **argv)
 {
     struct option lo[MAX_OPTIONS + 1];
@@ -250,8 +269,7 @@ int cli_parse(cli *c, const cli_mode *const *modes, int argc, char **argv)
     opterr = 0;
     while (rc == GT_OK && (o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         if (o < 256 || o >= 256 + nopt)
-            return cli_bad_usage("unknown option or missing argument: %s",
-                                 argv[optind - 1]);
+            return unknown_option(argc, argv);
         const opt_ref *r = &ref[o - 256];
         if (r->opt) {
             rc = r->opt->set(c, r->opt, r->opt->arg ? optarg : NULL);
@@ -266,6 +284,8 @@ int cli_parse(cli *c, const cli_mode *const *modes, int argc, char **argv)
                 return cli_bad_usage("--%s: at most 64 of them", r->row->option);
             c->mode_args[c->nmode_args++] = optarg;
         } else {
+            if (c->mode == r->row && nmodes)
+                return cli_bad_usage("--%s is given twice: a run has one", r->row->option);
             c->mode = r->row;
             c->mode_arg = r->row->arg ? optarg : NULL;
             c->mode_args[0] = c->mode_arg;

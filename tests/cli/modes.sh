@@ -166,8 +166,10 @@ one="choose one of $list"
 while read -r a; do
     while read -r b; do
         [ "$a" = "$b" ] && grep -qxF -- "$a" "$out/repeat" && continue
+        want=$one # a mode given twice is said so (it was "choose one of" that very mode)
+        [ "$a" = "$b" ] && want="${a% x} is given twice: a run has one"
         # shellcheck disable=SC2086
-        refused "$one" $a $b model.bin text.txt
+        refused "$want" $a $b model.bin text.txt
     done <"$out/modes"
 done <"$out/modes"
 # a repeatable mode twice is that mode once: no "choose one" (its own word on what is missing)
@@ -180,6 +182,10 @@ while read -r a; do
 done <"$out/repeat"
 [ -s "$out/repeat" ]
 check $? "the table has a repeatable mode ($(tr '\n' ' ' <"$out/repeat"))"
+# a file named -weird.txt is read as options; the message names it (it named the argument
+# before it) and says how to give it
+refused "unknown option -weird.txt (a file whose name starts with - is given as ./-weird.txt)" \
+    --report model.bin -weird.txt
 refused "unknown option or missing argument: --bogus" --bogus model.bin text.txt
 refused "unknown option or missing argument: --bogus" --report --bogus model.bin text.txt
 refused "unknown option or missing argument: --units" model.bin text.txt --units
