@@ -50,10 +50,12 @@ int iv_same_shape(const gt_intervention *a, const gt_intervention *b);
 int iv_any(const gt_intervention *iv);
 
 /* The command line's forms (GT_EINPUT with one line for a bad one):
- *   --forget-bias D[@L[:UNITS]]  (shifts add; every layer when @L is not given)
+ *   --forget-bias D[@L[:UNITS]]  (shifts add; every layer when @L is not given; |D| at
+ *                                 most IV_SHIFT_MAX)
  *   --carousel[@L]               (arg NULL or "" for every layer; LSTM only)
  *   --ablate L:UNITS
  * UNITS is a list like 3,17,200-210. */
+#define IV_SHIFT_MAX 1000 /* a shift's size at most: at 40 a gate is 0 or 1 in float32 */
 int iv_parse_forget_bias(gt_intervention *iv, const char *arg, gt_error *e);
 int iv_parse_carousel(gt_intervention *iv, const char *arg, gt_error *e);
 int iv_parse_ablate(gt_intervention *iv, const char *arg, gt_error *e);

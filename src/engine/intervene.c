@@ -169,9 +169,15 @@ int iv_parse_forget_bias(gt_intervention *iv, const char *arg, gt_error *e)
     char *end;
     errno = 0;
     double d = strtod(arg, &end);
+    if (errno == ERANGE && fabs(d) < 1) /* below the smallest double (1e-400): a shift of 0 */
+        errno = 0;
     if (errno || end == arg || !isfinite(d) || (*end && *end != '@'))
         return gt_fail(e, GT_EINPUT, "%s wants D[@L[:UNITS]] with D a number, not \"%s\"", opt,
                        arg);
+    if (fabs(d) > IV_SHIFT_MAX) /* past it the state overflowed, blamed on the model */
+        return gt_fail(e, GT_EINPUT, "%s %.*s: a shift is at most %g either way (at 40 the gate "
+                       "is already 0 or 1 in float32)", opt, (int)(end - arg), arg,
+                       (double)IV_SHIFT_MAX);
     int l0 = 0, l1 = iv->layers - 1;
     unsigned char *sel = malloc((size_t)iv->units); /* every layer's units, as shift */
     if (!sel)

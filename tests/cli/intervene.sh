@@ -87,6 +87,14 @@ bad "a layer out of range" --report --forget-bias 1@1 "$l1" "$t"
 bad "a layer out of range for the carousel" --report --carousel@2 "$rep/lstm2.safetensors" "$t"
 bad "a bad list of units" --dump --ablate 0:3-1 "$l1" "$t"
 bad "a bad shift" --dump --forget-bias x "$l1" "$t"
+"$bin" --report --forget-bias 1e39 "$l1" "$t" >/dev/null 2>"$out/err"
+rc=$?
+n=$((n + 1))
+if [ $rc -eq 2 ] && [ "$(wc -l <"$out/err")" -eq 1 ] && grep -q 'a shift is at most 1000' "$out/err"; then
+    echo "ok $n - a shift past 1000 refused as such (1e39 overflowed the state, blamed on the model): $(cat "$out/err")"
+else
+    echo "not ok $n - --forget-bias 1e39: exit $rc, $(cat "$out/err")"
+fi
 bad "a GRU with --carousel" --report --carousel "$rep/gru1.safetensors" "$t"
 bad "a plain RNN with --carousel" --report --carousel "$rep/rnn1.safetensors" "$t"
 bad "a plain RNN with --forget-bias" --report --forget-bias 1 "$rep/rnn1.safetensors" "$t"
