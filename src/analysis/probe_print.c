@@ -7,6 +7,7 @@
 
 #include "analysis/jsonout.h"
 #include "gatetui/probe.h"
+#include "gatetui/report.h"
 
 #define TEXT_WEIGHTS 10 /* weights listed in the plain output */
 
@@ -18,10 +19,11 @@ static int done(FILE *f)
 static void header(FILE *f, const gt_model *m, int layer, int signal, const char *text_name,
                    size_t steps)
 {
-    fprintf(f, "%s: %s, layer %d, %d units, signal %s; %s, the first %zu steps from the "
+    char n[32];
+    fprintf(f, "%s: %s, layer %d, %d units, signal %s; %s, the first %s steps from the "
                "zero state\n",
             m->path, model_kind(m), layer, model_width(m, layer), signals_name(m, signal),
-            text_name, steps);
+            text_name, report_commas(steps, n, sizeof n));
 }
 
 static json_t *probe_json(const gt_probe *p, const char *regex)
@@ -66,8 +68,10 @@ int probe_print(FILE *f, const gt_probe *p, const char *regex, const char *text_
     if (json)
         return jsonout_write(f, probe_json(p, regex), 1, JSONOUT_FINDING);
     header(f, p->m, p->layer, p->signal, text_name, p->steps);
-    fprintf(f, "\"%s\" covers %zu steps (%.1f%%); %d contiguous folds, l2 %g\n", regex,
-            p->inside, 100.0 * (double)p->inside / (double)p->steps, p->nfolds, p->lambda);
+    char n[32];
+    fprintf(f, "\"%s\" covers %s steps (%.1f%%); %d contiguous folds, l2 %g\n", regex,
+            report_commas(p->inside, n, sizeof n), 100.0 * (double)p->inside / (double)p->steps,
+            p->nfolds, p->lambda);
     fprintf(f, "\nheld out  probe AUC  accuracy  best unit  its AUC\n");
     for (int k = 0; k < p->nfolds; k++) {
         const gt_probe_fold *o = &p->folds[k];
