@@ -48,13 +48,16 @@ int carriers_print_text(FILE *f, const gt_carriers *r, const char *interventions
     if (interventions && *interventions)
         fprintf(f, "interventions: %s\n", interventions);
     char last[32];
-    fprintf(f, "the edit's effect E = sum of KL(clean || edited) over steps %s..%s: %.6f nats\n\n",
+    fprintf(f, "the edit's effect E = sum of KL(clean || edited) over steps %s..%s: %.6f nats\n",
             step, report_commas(r->step + r->horizon, last, sizeof last), r->effect);
-    fprintf(f, "rank   unit   alone (nats)   alone / E   removed: share of E that needs it\n");
+    fprintf(f, "alone: what the unit's edited state carries by itself; removed: the share of E "
+               "that needs it\n\n");
+    fprintf(f, "%4s  %5s  %13s  %9s  %9s\n", "rank", "unit", "alone (nats)", "alone / E",
+            "removed");
     for (int i = 0; i < n; i++) {
         const int u = r->order[i];
         const double share = r->effect > 0 ? r->alone[u] / r->effect : NAN;
-        fprintf(f, "%4d  %5d  %13.6f  %9s   %s\n", i + 1, u, r->alone[u],
+        fprintf(f, "%4d  %5d  %13.6f  %9s  %9s\n", i + 1, u, r->alone[u],
                 percent(a, sizeof a, share), percent(b, sizeof b, r->removed[u]));
     }
     if (fflush(f) || ferror(f))
