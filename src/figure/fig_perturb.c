@@ -1,6 +1,7 @@
 /* The perturbation figure (kinds.h; doc/figures.md): each model's curves after an edit,
- * each divided by its value at k = 0, on a log scale; the curve's kind by its dash, the
- * model by its colour and markers; each half-life marked where the curve crosses one half,
+ * each divided by its value at k = 0, on a log scale; the curve's kind by its dash and its
+ * markers' shape, the model by its colour; each half-life marked where the curve crosses
+ * one half, in its curve's shape (an LSTM's c and h, both on the half line, told apart),
  * with its 95% interval as a bar across. */
 #include "config.h"
 
@@ -15,6 +16,8 @@ static const char *const curve_name[FIG_CURVES] = {"measured c", "measured h", "
                                                    "forget-only"};
 static const char *const curve_word[FIG_CURVES] = {"c", "h", "linearized", "forget_only"};
 static const int curve_dash[FIG_CURVES] = {PLOT_SOLID, PLOT_DASHED, PLOT_DASHDOT, PLOT_DOTTED};
+static const int curve_marker[FIG_CURVES] = {PLOT_CIRCLE, PLOT_SQUARE, PLOT_TRIANGLE,
+                                             PLOT_DIAMOND};
 
 /* "t½ 9.5 [8.3, 10.6]", "t½ > 64" past the horizon, "no t½" where none exists. */
 static const char *halflife_text(fig_doc *d, const fig_pert *m, int c)
@@ -54,7 +57,7 @@ static void one_curve(fig_doc *d, plot_panel *p, const fig_pert *m, int i, int c
     *s = (plot_series){.label = fig_str(d, "%s %s: %s", m->model, curve_name[c],
                                         halflife_text(d, m, c)),
                        .line = 1, .colour = fig_colour(i), .dash = curve_dash[c],
-                       .marker = fig_marker(i), .mark_every = K >= 16 ? K / 8 : 2, .n = K + 1,
+                       .marker = curve_marker[c], .mark_every = K >= 16 ? K / 8 : 2, .n = K + 1,
                        .x = k, .y = r};
     double *hx = fig_alloc(d, 4 * sizeof *hx);
     if (!hx)
@@ -63,7 +66,7 @@ static void one_curve(fig_doc *d, plot_panel *p, const fig_pert *m, int i, int c
     hx[1] = 0.5;
     hx[2] = lo;
     hx[3] = hi;
-    *h = (plot_series){.colour = fig_colour(i), .marker = fig_marker(i), .big = 1, .n = 1,
+    *h = (plot_series){.colour = fig_colour(i), .marker = curve_marker[c], .big = 1, .n = 1,
                        .x = hx, .y = hx + 1, .xlo = hx + 2, .xhi = hx + 3};
 }
 
