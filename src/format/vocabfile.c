@@ -192,9 +192,16 @@ static int from_lines(gt_vocab_found *v, const char *path, const unsigned char *
 static int from_text(gt_vocab_found *v, const char *path, const unsigned char *b, size_t n,
                      size_t want, gt_error *e)
 {
-    if (want && count_chars(b, n) != want && count_lines(b, n) == want)
+    if (!want)
+        return from_characters(v, path, b, n, e);
+    const size_t chars = count_chars(b, n), lines = count_lines(b, n);
+    if (chars != want && lines == want)
         return from_lines(v, path, b, n, e);
-    return from_characters(v, path, b, n, e);
+    if (chars == want || chars == want + 1) /* (a final newline: said by the caller) */
+        return from_characters(v, path, b, n, e);
+    return gt_fail(e, GT_EINPUT, "%s: %zu lines and %zu characters, but the model has %zu "
+                   "tokens (a vocabulary file holds one token a line, or one a character)",
+                   path, lines, chars, want);
 }
 
 static size_t skip_space(const unsigned char *b, size_t n)
@@ -214,6 +221,10 @@ int vocabfile_read(gt_vocab_found *v, const char *path, const char *where, size_
     int rc = read_whole_file(path, 1, &b, &n, e);
     if (rc)
         return rc;
+    if (n >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF) { /* a byte-order mark (an */
+        memmove(b, b + 3, n - 3);                                   /* editor's): no token */
+        n -= 3;
+    }
     /* a name ending in .json is JSON; another file is JSON when it parses as JSON, else
      * its characters (a character vocabulary may well start with '[') */
     size_t s = skip_space(b, n), len = strlen(path);

@@ -74,4 +74,14 @@ bad dup.json "index 1 given twice" "an index given twice"
 bad bad.json "not valid JSON" "broken JSON"
 bad words.json 'line 1: ".*" is not in the vocabulary, which has no <unk> to read it as' "a vocabulary of words: the text split into words, the first unknown one refused with its line"
 bad missing.json "missing.json" "a file that is not there"
+# a byte-order mark before the characters (an editor's) is no token: read as without it
+printf '\357\273\277' >"$work/d/bom.txt" && cat "$work/d/chars.txt" >>"$work/d/bom.txt"
+"$bin" --dump --vocab "$work/d/bom.txt" "$m" "$text" >"$work/got" 2>"$work/err"
+st=$?
+[ $st -eq 0 ] && cmp -s "$work/want" "$work/got"
+check $? "--vocab with a byte-order mark before the characters: read as without it (exit $st)"
+# neither a line nor a character for each token: both counts said (the characters were
+# called tokens: "has 438 tokens")
+printf 'ab\ncd\nef\n' >"$work/d/lines3.txt"
+bad lines3.txt "lines3.txt: 3 lines and 9 characters, but the model has 47 tokens (a vocabulary file holds one token a line, or one a character)" "three lines of two characters for 47 tokens: both counts said"
 echo "1..$n"
