@@ -187,10 +187,11 @@ static void check_perturbation(const gt_view *v)
     }
     if (top < 0 || axis < 0)
         return; /* no plot */
-    /* the letters in the last columns of the plot's rows */
+    /* the letters in the last columns of the plot's rows (its names' columns, four at most
+       where no more are needed, and the panel's edge) */
     char letters[256] = "";
     for (int y = top; y < axis; y++) {
-        row_part(y, r.x + r.w - 4, r.x + r.w, row, sizeof row);
+        row_part(y, r.x + r.w - 5, r.x + r.w, row, sizeof row);
         strncat(letters, row, sizeof letters - strlen(letters) - 1);
     }
     char need[16] = "";
