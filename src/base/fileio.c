@@ -301,24 +301,45 @@ int file_write_new(const char *path, const char *data, size_t n, gt_error *e)
     return rc;
 }
 
+/* The file a symbolic link names, into out (its target against the link's directory
+ * when relative), whether or not that file exists; -1 with errno when it cannot be read. */
+static int link_target(const char *path, char *out, size_t n)
+{
+    char t[PATH_MAX];
+    ssize_t k = readlink(path, t, sizeof t - 1);
+    if (k < 0)
+        return -1;
+    t[k] = 0;
+    if (t[0] == '/') {
+        snprintf(out, n, "%s", t);
+    } else {
+        char dir[4096];
+        dir_of(path, dir, sizeof dir);
+        snprintf(out, n, "%s/%s", dir, t);
+    }
+    return 0;
+}
+
 int file_replace(const char *path, const char *data, size_t n, gt_error *e)
 {
-    char real[PATH_MAX], dir[4096], tmp[4200];
+    char real[PATH_MAX + 4200], dir[4096], tmp[4200];
     const char *to = path; /* a symbolic link's file, not the link */
     struct stat sb;
     if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {
-        if (!realpath(path, real))
+        if (!realpath(path, real) && (errno != ENOENT || link_target(path, real, sizeof real)))
             return gt_fail(e, GT_EFAIL, "%s: a link that cannot be followed: %s", path,
                            strerror(errno));
-        to = real;
+        to = real; /* (a link to a file gone: that file written anew) */
     }
     int had = stat(to, &sb) == 0;
-    if (had && !(sb.st_mode & 0222))
+    if (had && (!(sb.st_mode & 0222) || access(to, W_OK) != 0))
         return gt_fail(e, GT_EINPUT, "%s: the file is read-only (mode %03o); not written", path,
                        (unsigned)(sb.st_mode & 0777));
     dir_of(to, dir, sizeof dir);
     int rc = file_write_temp(dir, data, n, tmp, sizeof tmp, e);
-    if (rc == GT_OK && had && chmod(tmp, sb.st_mode & 07777) < 0) /* its mode kept */
+    if (rc != GT_OK) /* (no temporary file left) */
+        return rc;
+    if (had && chmod(tmp, sb.st_mode & 07777) < 0) /* its mode kept */
         rc = gt_fail(e, GT_EFAIL, "%s: cannot write: %s", path, strerror(errno));
     if (rc == GT_OK && rename(tmp, to) < 0)
         rc = gt_fail(e, GT_EFAIL, "%s: cannot write: %s", path, strerror(errno));

@@ -241,10 +241,11 @@ static int check_operands(cli *c, int argc, char **argv)
 static int unknown_option(int argc, char **argv)
 {
     const char *arg = argv[optind - 1];
-    if (optopt > 0 && optopt < 256 && optind < argc && argv[optind][0] == '-' &&
-        argv[optind][1] == optopt)
+    const int letter = optopt != 0 && optopt < 256; /* (a byte over 127: negative) */
+    if (letter && optind < argc && argv[optind][0] == '-' &&
+        (unsigned char)argv[optind][1] == (unsigned char)optopt)
         arg = argv[optind];
-    if (optopt > 0 && optopt < 256 && arg[0] == '-' && arg[1] != '-') {
+    if (letter && arg[0] == '-' && arg[1] != '-') {
         char msg[600];
         snprintf(msg, sizeof msg, "unknown option %.250s (a file whose name starts with - is "
                  "given as ./%.250s)", arg, arg);

@@ -10,6 +10,7 @@
 #include <arpack.h>
 #include <dlfcn.h>
 #include <lapacke.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -36,25 +37,38 @@ static void blas_idle(void *const *handle)
         shutdown();
 }
 
-/* OpenBLAS takes a buffer of 128 MB for each of its threads (as it starts them, then as
+/* OpenBLAS (Debian's BLAS where gatetui is built; another BLAS takes less, and is held to
+ * the same) takes a buffer of 128 MB for each of its threads (as it starts them, then as
  * they first work) besides its own mappings, 320 MB of address space in all for two
  * threads (measured: --spectrum went from 23 to 343 MB). Under a limit that leaves less
  * (ulimit -v) a thread retries its allocation for ever and the process hangs: refused
  * here, saying what to raise, before it is loaded. */
 #define BLAS_THREAD_BYTES (132ull << 20)
 #define BLAS_OWN_BYTES (56ull << 20)
+#define BLAS_MAX_THREADS 64 /* Debian's OpenBLAS's build */
 
+/* The threads OpenBLAS will take: its variable's count (OPENBLAS_NUM_THREADS, then
+ * GOTO_NUM_THREADS, OMP_NUM_THREADS) or else the processors, at most the processors this
+ * process may run on and its build's 64, as OpenBLAS counts them. */
 static int blas_threads_env(void)
 {
     static const char *const names[] = {"OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS",
                                         "OMP_NUM_THREADS"};
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        cpus = CPU_COUNT(&set);
+    long n = cpus > 0 ? cpus : 1;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const char *v = getenv(names[i]);
-        if (v && atoi(v) > 0)
-            return atoi(v);
+        char *end;
+        long t = v ? strtol(v, &end, 10) : 0;
+        if (v && end != v && t > 0) {
+            n = t < n ? t : n;
+            break;
+        }
     }
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
+    return (int)(n < BLAS_MAX_THREADS ? n : BLAS_MAX_THREADS);
 }
 
 static int blas_room(char *why, size_t n)
@@ -80,11 +94,14 @@ static int blas_room(char *why, size_t n)
     }
     const unsigned long long kb =
         ((unsigned long long)pages * (unsigned long long)sysconf(_SC_PAGESIZE) + need) >> 10;
+    char one[64] = "";
+    if (threads > 1)
+        snprintf(one, sizeof one, ", or set OPENBLAS_NUM_THREADS=1 (%llu MB)",
+                 (unsigned long long)((BLAS_OWN_BYTES + BLAS_THREAD_BYTES) >> 20));
     snprintf(why, n, "the address-space limit (ulimit -v %llu) is below the %llu KB this needs "
-             "with the BLAS loaded (OpenBLAS, %d thread%s: %zu MB): raise it, or set "
-             "OPENBLAS_NUM_THREADS=1 (%llu MB)", (unsigned long long)(r.rlim_cur >> 10), kb,
-             threads, threads == 1 ? "" : "s", need >> 20,
-             (unsigned long long)((BLAS_OWN_BYTES + BLAS_THREAD_BYTES) >> 20));
+             "with the BLAS loaded (%d thread%s: %zu MB): raise it%s",
+             (unsigned long long)(r.rlim_cur >> 10), kb, threads, threads == 1 ? "" : "s",
+             need >> 20, one);
     return 1;
 }
 

@@ -25,9 +25,10 @@ const float *model_fold_projection(gt_model *m, const float *a, size_t rows, con
 /* The embedding (or one-hot input) and the readout, once the layers are known. */
 int model_load_io(gt_model *m, const gt_model_options *opt, gt_error *e);
 /* After the vocabulary: a model without a readout but a tensor named as one (fc, decoder,
- * ...) that reads the top layer's cells for another count of tokens is refused, naming
- * both, rather than read as a model without a readout (a readout of 61 rows beside 62
- * tokens). */
+ * ...) that reads the top layer's cells for a count of tokens within a tenth of the
+ * model's (at least one either way) is refused, naming both, rather than read as a model
+ * without a readout (a readout of 61 rows beside 62 tokens); a head of a few classes
+ * stays a model without a readout. */
 int model_check_readout(const gt_model *m, gt_error *e);
 /* Layer 0's input part for every token (m->x_table), when it is not too large. */
 int model_input_table(gt_model *m, gt_error *e);

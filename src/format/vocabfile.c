@@ -199,9 +199,9 @@ static int from_text(gt_vocab_found *v, const char *path, const unsigned char *b
         return from_lines(v, path, b, n, e);
     if (chars == want || chars == want + 1) /* (a final newline: said by the caller) */
         return from_characters(v, path, b, n, e);
-    return gt_fail(e, GT_EINPUT, "%s: %zu lines and %zu characters, but the model has %zu "
+    return gt_fail(e, GT_EINPUT, "%s: %zu line%s and %zu characters, but the model has %zu "
                    "tokens (a vocabulary file holds one token a line, or one a character)",
-                   path, lines, chars, want);
+                   path, lines, lines == 1 ? "" : "s", chars, want);
 }
 
 static size_t skip_space(const unsigned char *b, size_t n)
@@ -221,8 +221,10 @@ int vocabfile_read(gt_vocab_found *v, const char *path, const char *where, size_
     int rc = read_whole_file(path, 1, &b, &n, e);
     if (rc)
         return rc;
-    if (n >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF) { /* a byte-order mark (an */
-        memmove(b, b + 3, n - 3);                                   /* editor's): no token */
+    /* a byte-order mark (an editor's) is no token, unless the characters with it are the
+       model's count: a vocabulary whose first character is U+FEFF */
+    if (n >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF && count_chars(b, n) != want) {
+        memmove(b, b + 3, n - 3);
         n -= 3;
     }
     /* a name ending in .json is JSON; another file is JSON when it parses as JSON, else

@@ -92,9 +92,8 @@ static int name_columns(const plot_curve *cv, int nc, int K, int ph, int utf8, i
         most = same > most ? same : most;
     }
     plot_canvas_free(&c);
-    const int need = (nc + ph - 1) / ph;
-    int ncol = most > need ? most : need;
-    ncol = ncol > NAME_COLUMNS && need <= NAME_COLUMNS ? NAME_COLUMNS : ncol;
+    const int need = (nc + ph - 1) / ph, same = most < NAME_COLUMNS ? most : NAME_COLUMNS;
+    const int ncol = same > need ? same : need;
     return ncol <= room ? ncol : need <= room ? room : 0;
 }
 

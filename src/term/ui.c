@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "screen/export_file.h"
@@ -168,8 +169,14 @@ static void suspend(TermKey *tk)
        %1 then kill -CONT %1 never ended it); such a signal ends the screen now, the
        terminal left as the shell has it; without one the process stops again until it is
        in the foreground, as a job that touches its terminal does */
-    while (!ending_pending() && !in_foreground())
+    while (!ending_pending() && !in_foreground()) {
         default_action(SIGTSTP);
+        /* an orphaned process group is not stopped (the kernel discards the signal): a
+           tenth of a second between tries, not a spin, until fg or a signal ends it */
+        const struct timespec tenth = {0, 100000000L};
+        if (!in_foreground())
+            nanosleep(&tenth, NULL);
+    }
     restore_tstp();
     if (got_stop)
         return;

@@ -81,7 +81,7 @@ else
         "$text" >"$out/stdout" 2>"$out/err")
     rc=$?
     [ $rc -eq 1 ] && [ "$(wc -l <"$out/err")" -eq 1 ] &&
-        grep -q "^gatetui: the address-space limit (ulimit -v 200000) is below the [0-9]* KB this needs with the BLAS loaded (OpenBLAS, 2 threads: 320 MB): raise it, or set OPENBLAS_NUM_THREADS=1 (188 MB)\$" "$out/err"
+        grep -q "^gatetui: the address-space limit (ulimit -v 200000) is below the [0-9]* KB this needs with the BLAS loaded (2 threads: 320 MB): raise it, or set OPENBLAS_NUM_THREADS=1 (188 MB)\$" "$out/err"
     result $? "ulimit -v 200000: --spectrum exits 1 with one line saying the limit the BLAS needs ($(cat "$out/err"))"
     (ulimit -v 400000 && OPENBLAS_NUM_THREADS=1 timeout 300 "$bin" --spectrum --step 100 "$model" \
         "$text" >"$out/stdout" 2>"$out/err")

@@ -1,6 +1,7 @@
 /* file_replace (fileio.h), the session file W writes again: through a symbolic link it
- * writes the link's file and keeps the link; the file's mode is kept; a file no one may
- * write (mode 444) is refused and left as it was. */
+ * writes the link's file and keeps the link, also where that file is gone (written anew);
+ * the file's mode is kept; a file no one may write (mode 444) is refused and left as it
+ * was. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,12 @@ int main(void)
     tap_ok(rc == GT_OK && S_ISLNK(sl.st_mode) && !strcmp(content(real, buf, sizeof buf), "two\n"),
            "through a link: the link's file written, the link kept (%s)", rc ? e.msg : "ok");
     tap_ok((sr.st_mode & 0777) == 0640, "the file's mode kept (%03o)", (unsigned)(sr.st_mode & 0777));
+    unlink(real); /* the link's file gone: written anew, the link kept */
+    rc = file_replace(link_, "three\n", 6, &e);
+    lstat(link_, &sl);
+    tap_ok(rc == GT_OK && S_ISLNK(sl.st_mode) && !strcmp(content(real, buf, sizeof buf), "three\n"),
+           "through a link to a file gone: the file written anew, the link kept (%s)",
+           rc ? e.msg : "ok");
     file_replace(ro, "old\n", 4, &e);
     chmod(ro, 0444);
     rc = file_replace(ro, "new\n", 4, &e);
