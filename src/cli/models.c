@@ -17,22 +17,25 @@ void cli_say_interventions(const gt_session_model *im)
         fprintf(stderr, "gatetui: interventions: %s\n", im->what);
 }
 
-/* The mode's checks of model k as it is loaded: where its vocabulary came from said, the
- * layer asked for, a carry gate for the sweep. */
+/* Where model m's vocabulary came from, and what of its file was left out, said once the
+ * session is open (before, a failure after it was two lines: this, then the error). */
+static void say_model_notes(const gt_model *m)
+{
+    char name[1024];
+    if (m->vocab_beside)
+        fprintf(stderr, "gatetui: %s: the vocabulary of %s\n",
+                utf8_printable(name, sizeof name, m->path), m->vocab_where);
+    if (m->left_out[0])
+        fprintf(stderr, "gatetui: %s: %s\n", utf8_printable(name, sizeof name, m->path),
+                m->left_out);
+}
+
+/* The mode's checks of model k as it is loaded: the layer asked for, a carry gate for the
+ * sweep. */
 static int check_model(const gt_model *m, int k, void *ctx, gt_error *e)
 {
     const cli *c = ctx;
     (void)k;
-    if (m->vocab_beside) {
-        char name[1024];
-        fprintf(stderr, "gatetui: %s: the vocabulary of %s\n",
-                utf8_printable(name, sizeof name, m->path), m->vocab_where);
-    }
-    if (m->left_out[0]) {
-        char name[1024];
-        fprintf(stderr, "gatetui: %s: %s\n", utf8_printable(name, sizeof name, m->path),
-                m->left_out);
-    }
     if (m->cell->carry < 0 && strcmp(c->mode->name, "sweep") == 0)
         return gt_fail(e, GT_EINPUT, "--sweep-forget-bias: %s is a %s, with no carry "
                        "gate (no forget or update gate) whose bias to shift", m->path,
@@ -62,6 +65,8 @@ int cli_session_open(gt_session *s, const cli *c, gt_error *e)
     int rc = session_open(s, &o, e);
     if (rc == GT_OK)
         rc = check_readouts(c, s, e);
+    for (int k = 0; rc == GT_OK && k < s->n; k++)
+        say_model_notes(s->model[k].base);
     if (rc == GT_OK) {
         char skip[512], name[1024];
         text_skip_summary(&s->text, skip, sizeof skip);

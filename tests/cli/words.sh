@@ -49,6 +49,10 @@ check $? "the dump's second column is the token, <eos> as itself, a comma quoted
 dump_as "the whole module, torch.save(model), module.vocab.txt beside it" w_lstm "$fix/module.pt"
 grep -q "module.pt: the vocabulary of .*module.vocab.txt, beside the model" "$out/err"
 check $? "the vocabulary beside the model said on standard error"
+"$bin" --dump --layer 7 "$fix/module.pt" "$fix/text.txt" >/dev/null 2>"$out/err"
+st=$?
+[ $st -eq 2 ] && [ "$(wc -l <"$out/err")" -eq 1 ] && grep -q -- '--layer 7' "$out/err"
+check $? "an error after the vocabulary beside the model was found: one line, the error alone (exit $st: $(cat "$out/err"))"
 dump_as "a checkpoint with the example's Dictionary (idx2word, word2idx)" w_lstm \
     "$fix/dictionary.pt"
 dump_as "a state_dict with vocab.txt in its folder" w_lstm "$fix/sd/model.pt"
