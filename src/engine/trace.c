@@ -628,6 +628,7 @@ static void pass_join(gt_trace *tr)
 static void *pass_main(void *arg)
 {
     gt_trace *tr = arg;
+    threads_background(); /* the screen's keys first (doc/architecture.md, "Concurrency") */
     gt_run *r = &tr->prun;
     size_t I = tr->interval;
     size_t j = atomic_load_explicit(&tr->cp_valid, memory_order_relaxed) - 1;

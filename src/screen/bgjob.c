@@ -16,6 +16,7 @@
 
 #include "gatetui/fileio.h"
 #include "gatetui/numlibs.h"
+#include "compute/threads.h"
 #include "screen/bgjob.h"
 
 void bgjob_init(gt_bgjob *j)
@@ -77,6 +78,7 @@ static void child_main(gt_bgjob *j, gt_bgjob_fn fn, void *ctx, pid_t parent)
 #else
     (void)parent;
 #endif
+    threads_background(); /* the screen's keys first (doc/architecture.md, "Concurrency") */
     j->last = -1;
     j->len = 0; /* no result written yet */
     char why[256] = "";

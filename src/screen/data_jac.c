@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "compute/threads.h"
 #include "screen/data_jac.h"
 
 static void stop_run(gt_data_jac *jv);
@@ -93,6 +94,7 @@ static double now_ms(void)
 static void *run(void *arg)
 {
     gt_data_jac *jv = arg;
+    threads_background(); /* the screen's keys first (doc/architecture.md, "Concurrency") */
     jv->run_rc = GT_OK;
     const int make = jv->j_layer != jv->run_layer;
     if (make)

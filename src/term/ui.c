@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compute/threads.h"
 #include "screen/export_file.h"
 #include "screen/frame.h"
 #include "gatetui/trace.h"
@@ -461,6 +462,7 @@ int ui_main(const gt_session *sm, const gt_screen_opts *o, gt_error *e)
                        "--report, --dump or --export FILE --step N",
                        why);
     catch_signals(); /* before any thread, and before curses, which then leaves them to us */
+    threads_background_wanted(); /* the keys before the background's work */
     gt_models ms;
     int rc = models_open(&ms, sm, o->threads, o->layer,
                          strcmp(nl_langinfo(CODESET), "UTF-8") == 0, e);

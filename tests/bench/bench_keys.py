@@ -36,9 +36,38 @@ SEQUENCE = [
     ("↓ unit", ["Down"], None),
     ("PgDn units", ["PageDown"], None),
     ("g 30000 Enter", ["g", "3", "0", "0", "0", "0", "Enter"], None),
-    ("e x (an edit)", ["e", "x"], ["u"]),
+    ("e (its prompt)", ["e"], None),
+    ("x (the edit)", ["x"], None),
+    ("+ horizon (the edit's)", ["+"], ["-"]),
+    ("- horizon", ["-"], ["+"]),
+    ("d difference", ["d"], ["d"]),
+    ("A every edit", ["A"], ["A"]),
+    ("b pin", ["b"], ["b"]),
+    ("( ) ratio's k", ["("], [")"]),
+    ("B carriers", ["B"], ["Escape"]),
+    ("F figure", ["F"], None),
+    ("x export", ["x"], None),
+    ("E next edit", ["E"], None),
+    ("u undo", ["u"], None),
+    ("Ctrl-R redo", ["C-r"], None),
+    ("u undo (again)", ["u"], None),
     ("> forget bias", [">"], ["Z"]),
     ("a ablate", ["a"], ["Z"]),
+    ("} unit's forget bias", ["}"], ["Z"]),
+    ("C carousel", ["C"], ["Z"]),
+    ("m hypothesis", ["m", "[", "A", "-", "Z", "]", "Enter"], None),
+    ("a ablate (a hypothesis)", ["a"], None),
+    ("I effect", ["I"], ["Escape", "Z"]),
+    ("m removed", ["m", "C-u", "Enter"], None),
+    ("/ search", ["/", "l", "o", "r", "d", "Enter"], None),
+    ("n next hit", ["n"], None),
+    ("v select", ["v", "Right", "Right", "Right", "v"], ["Escape"]),
+    ("p profile", ["p"], ["Escape"]),
+    ("; signal", ["\\;"], None),
+    ("P probe or components", ["P"], None),
+    ("W session", ["W"], None),
+    ("X html", ["X"], None),
+    ("? help", ["?"], ["Escape"]),
     ("Tab (the other model)", ["Tab"], ["BTab"]),
     ("s sort", ["s"], None),
     ("D derivative", ["D"], ["Escape"]),
@@ -84,7 +113,7 @@ def timed(keys):
     t0 = time.monotonic()
     send(keys)
     first = float("nan")
-    while time.monotonic() - t0 < 600:
+    while time.monotonic() - t0 < 30: # a key that changes nothing on the screen: nan
         if screen() != before:
             first = time.monotonic() - t0
             break
@@ -135,6 +164,8 @@ def main():
         for _ in range(reps):
             for what, keys, back in sequence:
                 first, final = timed(keys)
+                print("  %s: %.0f ms, %.0f ms" % (what, 1000 * first, 1000 * final),
+                      file=sys.stderr, flush=True)
                 times[what][0].append(first)
                 times[what][1].append(final)
                 if back:

@@ -13,11 +13,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "gatetui/model.h"
-#include "gatetui/text.h"
-#include "gatetui/trace.h"
-#include "screen/data_jac.h"
 #include "../lib/forkchurn.h"
+#include "../lib/sampletrace.h"
 #include "../lib/tap.h"
 
 #define ROUNDS 30
@@ -36,17 +33,12 @@ static int collect(gt_data_jac *jv)
 
 int main(void)
 {
-    const char *top = getenv("top_srcdir");
-    char mp[1024], tp[1024];
-    snprintf(mp, sizeof mp, "%s/samples/kjv-lstm.bin", top ? top : ".");
-    snprintf(tp, sizeof tp, "%s/samples/kjv-valid.txt", top ? top : ".");
     gt_model m;
     gt_text t;
     gt_error e = {0};
-    gt_trace *tr = NULL;
+    gt_trace *tr;
     gt_data_jac jv;
-    if (model_load(&m, mp, NULL, &e) || text_load(&t, tp, &m, &e) ||
-        trace_open(&tr, &m, &t, NULL, &e) || data_jac_init(&jv, &m, &e)) {
+    if (sampletrace_open(&m, &t, &tr, &jv, &e)) {
         tap_ok(0, "the sample LSTM, its text, its trace: %s", e.msg);
         printf("1..%d\n", tap_n);
         return 1;
@@ -73,10 +65,7 @@ int main(void)
            children, ROUNDS);
     tap_ok(computed == ROUNDS && same == ROUNDS,
            "%d of %d computations ended, %d with the first's 32 lags", computed, ROUNDS, same);
-    data_jac_free(&jv);
-    trace_close(tr);
-    text_free(&t);
-    model_free(&m);
+    sampletrace_close(&m, &t, tr, &jv);
     printf("1..%d\n", tap_n);
     return tap_failed ? 1 : 0;
 }
