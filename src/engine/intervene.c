@@ -208,10 +208,13 @@ int iv_parse_carousel(gt_intervention *iv, const char *arg, gt_error *e)
     if (!iv_has_carousel(iv))
         return gt_fail(e, GT_EINPUT, "--carousel: a %s has no forget gate to hold at 1 "
                                      "(the carousel is for an LSTM)", iv->cell->noun);
-    if (!arg || !*arg) {
+    if (!arg) { /* --carousel: every layer */
         memset(iv->carousel, 1, (size_t)iv->layers);
         return GT_OK;
     }
+    if (!*arg)
+        return gt_fail(e, GT_EINPUT, "--carousel@ wants a layer after the @ (--carousel@0; "
+                                     "--carousel alone: every layer)");
     int layer;
     char *end;
     int rc = parse_layer(iv, "--carousel@L", arg, &end, &layer, e);

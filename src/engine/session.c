@@ -55,6 +55,32 @@ static int make_intervened(gt_session_model *sm, const gt_model *m, const gt_ses
     return rc;
 }
 
+/* An option of one kind of cell (--gru-reset: a GRU's; --nonlinearity: a plain RNN's) given
+ * where no model loaded has that cell: GT_EINPUT naming what they are. */
+static int options_apply(const gt_session *s, const gt_session_options *o, gt_error *e)
+{
+    const struct {
+        int given, gates;
+        const char *option, *cell;
+    } only[] = {{o->model.gru_reset >= 0, 3, "--gru-reset", "GRU"},
+                {o->model.nonlinearity >= 0, 1, "--nonlinearity", "plain RNN"}};
+    for (size_t i = 0; i < sizeof only / sizeof only[0]; i++) {
+        int found = 0;
+        char what[200] = "";
+        size_t at = 0;
+        for (int k = 0; k < s->nloaded; k++) {
+            found |= s->loaded[k].gates == only[i].gates;
+            if (at < sizeof what)
+                at += (size_t)snprintf(what + at, sizeof what - at, "%s%s: %s", k ? "; " : "",
+                                       s->loaded[k].path, model_kind(&s->loaded[k]));
+        }
+        if (only[i].given && !found && s->nloaded)
+            return gt_fail(e, GT_EINPUT, "%s is for a %s, and no model here is one (%s)",
+                           only[i].option, only[i].cell, what);
+    }
+    return GT_OK;
+}
+
 /* Loads each model, checks it, and matches its vocabulary against the first's. */
 static int load_models(gt_session *s, const gt_session_options *o, gt_error *e)
 {
@@ -70,7 +96,7 @@ static int load_models(gt_session *s, const gt_session_options *o, gt_error *e)
             return rc;
         s->model[k].map = s->maps[k];
     }
-    return GT_OK;
+    return options_apply(s, o, e);
 }
 
 /* Each model with its interventions. */

@@ -112,4 +112,36 @@ else
     echo "not ok $n - a sweep without --report: exit $rc"
     sed 's/^/# /' "$out/err"
 fi
+# said DESCRIPTION WANT ARGS...: exit 2, one line, and that line is "gatetui: WANT"
+said() {
+    n=$((n + 1))
+    d=$1
+    want=$2
+    shift 2
+    "$bin" "$@" >/dev/null 2>"$out/err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(cat "$out/err")" = "gatetui: $want" ]; then
+        echo "ok $n - $d: exit 2, one line: $want"
+    else
+        echo "not ok $n - $d: exit $rc, wanted one line: $want"
+        sed 's/^/# /' "$out/err"
+    fi
+}
+said "--carousel@ with no layer (it was every layer)" \
+    "--carousel@ wants a layer after the @ (--carousel@0; --carousel alone: every layer)" \
+    --report --carousel@ "$l1" "$t"
+# an option of one kind of cell where no model has it (it was ignored without a word)
+said "--gru-reset on an LSTM" \
+    "--gru-reset is for a GRU, and no model here is one ($l1: LSTM)" \
+    --report --gru-reset before "$l1" "$t"
+said "--nonlinearity on an LSTM and a GRU" \
+    "--nonlinearity is for a plain RNN, and no model here is one ($l1: LSTM; $rep/gru1.safetensors: GRU)" \
+    --report --nonlinearity relu "$l1" "$rep/gru1.safetensors" "$t"
+n=$((n + 1))
+if "$bin" --report --gru-reset after "$l1" "$rep/gru1.safetensors" "$t" >/dev/null 2>"$out/err"; then
+    echo "ok $n - --gru-reset with an LSTM beside a GRU: the GRU's, accepted"
+else
+    echo "not ok $n - --gru-reset with an LSTM beside a GRU refused"
+    sed 's/^/# /' "$out/err"
+fi
 echo "1..$n"
