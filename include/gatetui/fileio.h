@@ -5,10 +5,17 @@
 #define GATETUI_FILEIO_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "gatetui/error.h"
 
+/* Flushes f, the stream `what` was printed to: GT_OK, or GT_EFAIL "error writing WHAT: WHY"
+ * (the system's reason: "No space left on device") when a write to it failed. */
+int file_flushed(FILE *f, const char *what, gt_error *e);
+/* GT_EFAIL "error writing WHAT: WHY" for the errno err of the write that failed (0: "error
+ * writing WHAT"). */
+int file_write_failed(const char *what, int err, gt_error *e);
 /* Writes all n bytes of p to fd, retrying after EINTR and short writes. 0, or -1 with
  * errno set. */
 int write_all(int fd, const void *p, size_t n);

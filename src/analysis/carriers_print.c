@@ -8,6 +8,7 @@
 
 #include "analysis/jsonout.h"
 #include "analysis/steptext.h"
+#include "gatetui/fileio.h"
 #include "gatetui/carriers.h"
 #include "gatetui/utf8.h"
 
@@ -60,8 +61,8 @@ int carriers_print_text(FILE *f, const gt_carriers *r, const char *interventions
         fprintf(f, "%4d  %5d  %13.6f  %9s  %9s\n", i + 1, u, r->alone[u],
                 percent(a, sizeof a, share), percent(b, sizeof b, r->removed[u]));
     }
-    if (fflush(f) || ferror(f))
-        return gt_fail(e, GT_EFAIL, "error writing the carriers");
+    if (file_flushed(f, "the carriers", e))
+        return GT_EFAIL;
     return GT_OK;
 }
 
@@ -86,7 +87,5 @@ int carriers_print_json(FILE *f, const gt_carriers *r, const char *interventions
     json_object_set_new(root, "units", units);
     if (interventions && *interventions)
         json_object_set_new(root, "interventions", json_string(interventions));
-    if (jsonout_write(f, root, 2, JSONOUT_MEASURES))
-        return gt_fail(e, GT_EFAIL, "error writing the carriers");
-    return GT_OK;
+    return jsonout_print(f, root, 2, JSONOUT_MEASURES, "the carriers", e);
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gatetui/fileio.h"
 #include "gatetui/compare.h"
 #include "gatetui/utf8.h"
 
@@ -260,7 +261,7 @@ int compare_print(FILE *f, const gt_compare_col *c, int n, const gt_report *r0,
             r0->windows == 1 ? "" : "s", r0->window_len, model_step_noun(r0->m), n);
     for (int row = 0; row < COMPARE_ROWS; row++)
         fprintf(f, "%s\n", compare_line(row, c, n, 0, -1, line, sizeof line));
-    if (fflush(f) || ferror(f))
-        return gt_fail(e, GT_EFAIL, "error writing the report");
+    if (file_flushed(f, "the report", e))
+        return GT_EFAIL;
     return GT_OK;
 }

@@ -8,13 +8,14 @@
 #include <string.h>
 
 #include "analysis/jsonout.h"
+#include "gatetui/fileio.h"
 #include "gatetui/dynamics.h"
 #include "gatetui/report.h"
 
 static int done(FILE *f, gt_error *e)
 {
-    if (fflush(f) || ferror(f))
-        return gt_fail(e, GT_EFAIL, "error writing the dynamics");
+    if (file_flushed(f, "the dynamics", e))
+        return GT_EFAIL;
     return GT_OK;
 }
 
@@ -82,9 +83,7 @@ int lyapunov_print_json(FILE *f, const gt_lyapunov *l, gt_error *e)
     json_object_set_new(root, "exponents", num_array(l->exponent, (size_t)l->modes));
     json_object_set_new(root, "stderr", num_array(l->se, (size_t)l->modes));
     json_object_set_new(root, "halflives", num_array(l->halflife, (size_t)l->modes));
-    if (jsonout_write(f, root, 2, JSONOUT_JACOBIAN))
-        return gt_fail(e, GT_EFAIL, "error writing the dynamics");
-    return GT_OK;
+    return jsonout_print(f, root, 2, JSONOUT_JACOBIAN, "the dynamics", e);
 }
 
 int spectrum_print_text(FILE *f, const gt_spectrum *s, gt_error *e)
@@ -122,9 +121,7 @@ int spectrum_print_json(FILE *f, const gt_spectrum *s, gt_error *e)
     json_object_set_new(root, "eigenvalues", ev);
     json_object_set_new(root, "carry_sorted", isnan(s->carry[0]) ? json_null() /* an RNN */
                                                                   : num_array(s->carry, (size_t)s->H));
-    if (jsonout_write(f, root, 2, JSONOUT_JACOBIAN))
-        return gt_fail(e, GT_EFAIL, "error writing the dynamics");
-    return GT_OK;
+    return jsonout_print(f, root, 2, JSONOUT_JACOBIAN, "the dynamics", e);
 }
 
 /* The held character as the text names it: a word for the blanks, else quoted. */
@@ -194,7 +191,5 @@ int fixed_print_json(FILE *f, const gt_fixed *x, const char *ch, gt_error *e)
         json_array_append_new(pts, o);
     }
     json_object_set_new(root, "fixed_points", pts);
-    if (jsonout_write(f, root, 2, JSONOUT_JACOBIAN))
-        return gt_fail(e, GT_EFAIL, "error writing the fixed points");
-    return GT_OK;
+    return jsonout_print(f, root, 2, JSONOUT_JACOBIAN, "the fixed points", e);
 }

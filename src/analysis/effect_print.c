@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/jsonout.h"
+#include "gatetui/fileio.h"
 #include "gatetui/effect.h"
 #include "gatetui/utf8.h"
 
@@ -124,8 +125,8 @@ int effect_print_text(FILE *f, const gt_effect *r, const char *interventions, gt
         acc_row(f, "outside", &o->out);
         controls_table(f, r, o);
     }
-    if (fflush(f) || ferror(f))
-        return gt_fail(e, GT_EFAIL, "error writing the effect");
+    if (file_flushed(f, "the effect", e))
+        return GT_EFAIL;
     return GT_OK;
 }
 
@@ -181,7 +182,5 @@ int effect_print_json(FILE *f, const gt_effect *r, const char *interventions, gt
         json_array_append_new(effects, one);
     }
     json_object_set_new(root, "effects", effects);
-    if (jsonout_write(f, root, 2, JSONOUT_MEASURES))
-        return gt_fail(e, GT_EFAIL, "error writing the effect");
-    return GT_OK;
+    return jsonout_print(f, root, 2, JSONOUT_MEASURES, "the effect", e);
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "analysis/jsonout.h"
+#include "gatetui/fileio.h"
 #include "gatetui/importance.h"
 
 int importance_print_text(FILE *f, const gt_importance *r, const char *interventions, int top,
@@ -37,8 +38,8 @@ int importance_print_text(FILE *f, const gt_importance *r, const char *intervent
         fprintf(f, "%4d  %5d  %8.4f  %+8.5f  %-20s  %+9.5f\n", i + 1, u,
                 r->unit_loss[u] / M_LN2, d / M_LN2, ci, d);
     }
-    if (fflush(f) || ferror(f))
-        return gt_fail(e, GT_EFAIL, "error writing the importance");
+    if (file_flushed(f, "the importance", e))
+        return GT_EFAIL;
     return GT_OK;
 }
 
@@ -62,7 +63,5 @@ int importance_print_json(FILE *f, const gt_importance *r, const char *intervent
     json_object_set_new(root, "units", units);
     if (interventions && *interventions)
         json_object_set_new(root, "interventions", json_string(interventions));
-    if (jsonout_write(f, root, 2, JSONOUT_MEASURES))
-        return gt_fail(e, GT_EFAIL, "error writing the importance");
-    return GT_OK;
+    return jsonout_print(f, root, 2, JSONOUT_MEASURES, "the importance", e);
 }

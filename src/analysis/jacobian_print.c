@@ -7,13 +7,14 @@
 #include <stdio.h>
 
 #include "analysis/jsonout.h"
+#include "gatetui/fileio.h"
 #include "gatetui/jacobian.h"
 #include "gatetui/report.h"
 
 static int done(FILE *f, gt_error *e)
 {
-    if (fflush(f) || ferror(f))
-        return gt_fail(e, GT_EFAIL, "error writing the Jacobian");
+    if (file_flushed(f, "the Jacobian", e))
+        return GT_EFAIL;
     return GT_OK;
 }
 
@@ -68,9 +69,7 @@ int jacobian_print_json(FILE *f, const gt_jacobian *j, size_t T, int unit, gt_er
         json_array_append_new(lags, o);
     }
     json_object_set_new(root, "lags", lags);
-    if (jsonout_write(f, root, 2, JSONOUT_JACOBIAN))
-        return gt_fail(e, GT_EFAIL, "error writing the Jacobian");
-    return GT_OK;
+    return jsonout_print(f, root, 2, JSONOUT_JACOBIAN, "the Jacobian", e);
 }
 
 int jacobian_print_matrix(FILE *f, const gt_jacobian *j, gt_error *e)

@@ -1,9 +1,11 @@
 /* The JSON outputs written one way (see jsonout.h). */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 
 #include "analysis/jsonout.h"
+#include "gatetui/fileio.h"
 
 json_t *jsonout_num(double v)
 {
@@ -25,4 +27,12 @@ int jsonout_write(FILE *f, json_t *root, int indent, int digits)
     json_decref(root);
     bad |= fputc('\n', f) == EOF;
     return bad || fflush(f) || ferror(f) ? -1 : 0;
+}
+
+int jsonout_print(FILE *f, json_t *root, int indent, int digits, const char *what, gt_error *e)
+{
+    if (!root)
+        return gt_fail(e, GT_EFAIL, "out of memory for %s", what);
+    errno = 0;
+    return jsonout_write(f, root, indent, digits) ? file_write_failed(what, errno, e) : GT_OK;
 }

@@ -6,6 +6,8 @@
 #define GATETUI_ANALYSIS_JSONOUT_H
 
 #include <jansson.h>
+
+#include "gatetui/error.h"
 #include <stdio.h>
 
 #include "gatetui/interval.h"
@@ -24,5 +26,8 @@ json_t *jsonout_interval(const gt_interval *ci);
  * digits significant digits, then a newline, and frees it; 0, or -1 when the writing or
  * the flush failed. */
 int jsonout_write(FILE *f, json_t *root, int indent, int digits);
+/* jsonout_write, with a failure said: GT_EFAIL "error writing WHAT: WHY" (the system's
+ * reason, file_flushed), "out of memory for WHAT" when root is NULL. */
+int jsonout_print(FILE *f, json_t *root, int indent, int digits, const char *what, gt_error *e);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "analysis/jsonout.h"
 #include "analysis/unittable.h"
+#include "gatetui/fileio.h"
 #include "gatetui/report.h"
 #include "gatetui/utf8.h"
 
@@ -393,8 +394,8 @@ int report_print_text_as(FILE *f, const gt_report *r, const char *text_name, int
     print_perturbation(f, r, intervals);
     print_windows(f, r);
     unittable_print(f, r, intervals);
-    if (fflush(f) || ferror(f))
-        return gt_fail(e, GT_EFAIL, "error writing the report");
+    if (file_flushed(f, "the report", e))
+        return GT_EFAIL;
     return GT_OK;
 }
 
@@ -577,9 +578,7 @@ static int dump_json(FILE *f, json_t *root, gt_error *e)
 {
     if (!root)
         return gt_fail(e, GT_EFAIL, "out of memory for the JSON report");
-    if (jsonout_write(f, root, 2, JSONOUT_MEASURES))
-        return gt_fail(e, GT_EFAIL, "error writing the report");
-    return GT_OK;
+    return jsonout_print(f, root, 2, JSONOUT_MEASURES, "the report", e);
 }
 
 int report_print_sweep_json(FILE *f, const gt_report *r, const double *d, int n, gt_error *e)
@@ -637,8 +636,8 @@ int report_print_sweep_text(FILE *f, const gt_report *r, const double *d, int n,
                               lstm ? &q->ci_cell : &q->ci_hidden, b, sizeof b),
                 with_interval(q, q->hl_forget_only, &q->ci_forget_only, c, sizeof c), x);
     }
-    if (fflush(f) || ferror(f))
-        return gt_fail(e, GT_EFAIL, "error writing the report");
+    if (file_flushed(f, "the report", e))
+        return GT_EFAIL;
     return GT_OK;
 }
 

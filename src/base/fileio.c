@@ -16,6 +16,22 @@
 #include "gatetui/bigmem.h"
 #include "gatetui/fileio.h"
 
+int file_flushed(FILE *f, const char *what, gt_error *e)
+{
+    errno = 0;
+    if (fflush(f) == 0 && !ferror(f))
+        return GT_OK;
+    /* a write failed at the flush (errno says why) or before it, where the flush tried
+       what was left again */
+    return file_write_failed(what, errno, e);
+}
+
+int file_write_failed(const char *what, int err, gt_error *e)
+{
+    return err ? gt_fail(e, GT_EFAIL, "error writing %s: %s", what, strerror(err))
+               : gt_fail(e, GT_EFAIL, "error writing %s", what);
+}
+
 int write_all(int fd, const void *buf, size_t n)
 {
     const char *p = buf;

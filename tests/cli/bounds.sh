@@ -53,6 +53,20 @@ for o in --help --version --kernels; do
         skip "no /dev/full"
     fi
 done
+# a mode's output onto /dev/full: its last line names what was written and the system's reason
+# (it was "error writing the report" alone)
+for o in "--report" "--report --json" "--jacobian --step 40 --lag 8" "--importance --windows 2 --json"; do
+    if [ -w /dev/full ]; then
+        # shellcheck disable=SC2086
+        "$bin" $o "$model" "$work/small.txt" >/dev/full 2>"$work/err"
+        st=$?
+        [ $st -eq 1 ] &&
+            tail -n 1 "$work/err" | grep -q "^gatetui: error writing the [a-zA-Z]*: No space left on device$"
+        check $? "$o onto /dev/full: exit 1, the reason said: $(tail -n 1 "$work/err") (exit $st)"
+    else
+        skip "no /dev/full"
+    fi
+done
 "$bin" --export "" --step 3 "$model" "$text" >/dev/null 2>"$work/err"
 st=$?
 [ $st -eq 2 ] && grep -q -- "--export needs a file name" "$work/err"
