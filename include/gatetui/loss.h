@@ -16,7 +16,14 @@ typedef struct gt_loss {
     double nats;     /* mean -ln p(next character); NAN when count is 0 */
     size_t count;    /* predictions averaged; 0 without a readout */
     double uniform;  /* ln V: the loss of a uniform guess */
+    size_t distinct; /* the distinct tokens of the text (loss_text; 0: not counted) */
+    int first_tok;   /* the text's first token (when distinct is 1 or 2: naming them) */
+    int other_tok;   /* the first token unlike it (-1: none) */
 } gt_loss;
+
+/* The text's distinct tokens into l (for loss_warning: a text of one or two tokens over and
+ * over is unlike any text a model learns from, whatever its vocabulary). */
+void loss_text(gt_loss *l, const uint16_t *tok, size_t steps, int vocab);
 
 /* How many windows of window_len (at most `windows`, at least one) about 2e9 multiply-adds
  * allow: the screen's quick measure, so that a wide model starts at once. */

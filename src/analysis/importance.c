@@ -206,7 +206,8 @@ static int reduce(gt_importance *r, const ishared *sh, gt_error *e)
         r->unit_loss[j] = s / (double)count;
         r->order[j] = (int)j;
     }
-    r->loss = (gt_loss){base / (double)count, count, log((double)sh->m->vocab)};
+    r->loss = (gt_loss){.nats = base / (double)count, .count = count,
+                        .uniform = log((double)sh->m->vocab)};
     ranked *rk = malloc(sh->H * sizeof *rk);
     double *d = malloc(sh->nwin * sizeof *d);
     int rc = GT_OK;

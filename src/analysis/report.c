@@ -916,8 +916,10 @@ int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t 
         rc = unittable_build(r, &us, e);
     }
     const int along = sh.loss_sum != NULL;
-    if (!rc && along)
+    if (!rc && along) {
         loss_from_sums(&r->loss, m, sh.loss_sum, sh.loss_cnt, sh.nwin);
+        loss_text(&r->loss, tok, steps, m->vocab);
+    }
     free_shared(&sh);
     pthread_mutex_destroy(&sh.abs_lock);
     if (!rc && !along)

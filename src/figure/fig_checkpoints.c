@@ -28,7 +28,7 @@ static double value_of(const gt_compare_col *c, int q, double *lo, double *hi)
                                                      : NULL;
     *lo = ci && ci->has ? ci->lo : NAN;
     *hi = ci && ci->has ? ci->hi : NAN;
-    const gt_loss l = {c->loss, 1, 0};
+    const gt_loss l = {.nats = c->loss, .count = 1};
     switch (q) {
     case LOSS: return loss_bits(&l);
     case MEAN: return c->mean;

@@ -135,4 +135,19 @@ else
     echo "not ok $n - counts of one in the plain report"
     sed 's/^/# /' "$out/err" "$out/one" "$out/two" "$out/imp" "$out/hz" | grep -i 'readout\|window\|position\|gatetui' | head -12
 fi
+# a text of one or two characters over and over: the loss warning says so, not that the
+# vocabulary or the readout is wrong (both are the sample's own)
+n=$((n + 1))
+awk 'BEGIN { for (i = 0; i < 3000; i++) printf " " }' >"$out/spaces.txt"
+awk 'BEGIN { for (i = 0; i < 800; i++) printf "Z\n" }' >"$out/zn.txt"
+"$bin" --report "$top_srcdir/samples/kjv-lstm.bin" "$out/spaces.txt" >"$out/sp" 2>"$out/err"
+"$bin" --report "$top_srcdir/samples/kjv-lstm.bin" "$out/zn.txt" >"$out/zn" 2>>"$out/err"
+if grep -q "^warning: the readout's loss, .* is no better than a uniform guess (5.95): the text is ' ' over and over, unlike any text a model learns from$" "$out/sp" &&
+    grep -q "^warning: .*: the text is 'Z' and '\\\\n' over and over, unlike any text a model learns from$" "$out/zn" &&
+    ! grep -q "vocabulary's order" "$out/sp" "$out/zn"; then
+    echo "ok $n - a text of spaces, of Z and newlines: the loss warning names the text, not the vocabulary"
+else
+    echo "not ok $n - the loss warning on a text of one or two characters"
+    grep -h warning "$out/sp" "$out/zn" | sed 's/^/# /'
+fi
 echo "1..$n"
