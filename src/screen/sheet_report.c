@@ -229,7 +229,11 @@ static void report_prepare(gt_view *v)
 {
     gt_report_ui *u = sheet_report_ui(v);
     data_stats_fit(&v->stats, v->layer, text_width(v));
-    if (u->scroll > sheet_report_max_scroll(v)) /* a larger screen shows more of it */
+    int lines;
+    lines_shown(v, &lines);
+    /* a larger screen shows more of it; while it is computed (no lines yet) the scroll
+       stays (a session's, kept for when the tables come) */
+    if (lines > 0 && u->scroll > sheet_report_max_scroll(v))
         u->scroll = sheet_report_max_scroll(v);
     gt_compare_col c[MAX_MODELS];
     int n = sheet_report_compares(v) ? sheet_report_cols(v, c, MAX_MODELS) : -1;

@@ -5,7 +5,8 @@
 # drawn beside them, each with its half-lives (those of --export with that edit alone); W
 # writes the session (with an ablation, a hypothesis, an order, the unit table up, the GRU
 # shown), --export --session renders the frame x wrote, --session opens the screen on it,
-# and W there writes the same file again; a model changed since is refused on the screen,
+# and W there writes the same file again; one model's report scrolled comes back scrolled;
+# a model changed since is refused on the screen,
 # the terminal restored. GATETUI_VALGRIND=1 runs gatetui under valgrind (tests/lib/e2e_lib.sh).
 src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
@@ -188,6 +189,27 @@ check $? "the screen opened with --edits w's list: at step 1,202 the frame x wro
 tm send-keys -t gt q
 wait_for "EXIT=0" >/dev/null
 check $? "q quits at once: the edits of the command line count as written"
+
+# one model's report scrolled: W keeps the scroll, --export --session comes back to it (the
+# scroll was put back to the top while the report was computed again)
+again "cd $work && $runner kjv-lstm.bin kjv-valid.txt 2>err; echo EXIT=\$?; sleep 60"
+wait_for "step 0 of 0..43,234" >/dev/null
+tm send-keys -t gt r
+wait_for " 1-[0-9]+ of [0-9]+ " >/dev/null
+tm send-keys -t gt j j j j j
+wait_for " 6-[0-9]+ of [0-9]+ " >/dev/null
+tm send-keys -t gt W
+wait_for "session written to ./kjv-valid-2.gatetui-session.json" >/dev/null
+tm send-keys -t gt x
+wait_for "frame written to ./kjv-valid-step0" >/dev/null
+rshot=$(ls "$work"/kjv-valid-step0*.txt | tail -1)
+"$bin" --export "$work/rsess.txt" --session "$work/kjv-valid-2.gatetui-session.json" 2>/dev/null
+grep -q " 6-[0-9]* of [0-9]* " "$work/rsess.txt"
+check $? "a report scrolled by 5 lines: --export --session shows its lines from the 6th"
+same_rows "$work/rsess.txt" "$rshot" "... the frame x wrote"
+tm send-keys -t gt q
+wait_for "EXIT=0" >/dev/null
+rm -f "$work/kjv-valid-2.gatetui-session.json"
 
 # a model changed since: refused before the screen starts, the terminal as it was
 printf 'x' >>"$gru"
