@@ -204,10 +204,13 @@ void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
         snprintf(note, sizeof note, "units %d-%d of %d", v->order[v->ui->top], v->order[last - 1], H);
     else /* the rows, counted from 1 */
         snprintf(note, sizeof note, "rows %d-%d of %d", v->ui->top + 1, last, H);
-    /* the whole title with the note, a shorter one with it, the whole one alone; then what
-       the numbers are (edited - before, as before the change) and the order, with the note,
-       alone; then what they are alone: the difference and the order are kept longer than
-       which rows are shown */
+    /* the whole title with the note, shorter ones with it (doc/screen.md: the note says which
+       rows are shown, the title is shortened first; "highest first" over rows that do not
+       start at the first misled): the layer and the order, then what the numbers are
+       (edited - before, as before the change) and the order, then what they are or the
+       order without its direction; only then the title alone: what the numbers are and the
+       order (without its direction: the rows shown may not be the first), what they are,
+       the order */
     char mark[48] = "", minimal[160];
     if (v->stale)
         snprintf(mark, sizeof mark, "as before the change");
@@ -218,19 +221,21 @@ void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
     char notes[sizeof note];
     snprintf(notes, sizeof notes, "%s", note);
     for (int f = 0; f < 7; f++) {
-        snprintf(note, sizeof note, "%s", f == 0 || f == 1 || f == 3 ? notes : "");
-        if (f == 0 || f == 2)
+        snprintf(note, sizeof note, "%s", f <= 3 ? notes : "");
+        if (f == 0)
             snprintf(title, sizeof title, "%s, layer %d%s: %d units by %s%s",
                      v->m->cell->nsigmoid ? "gates" : "units", v->layer, what, H, by, dir);
         else if (f == 1)
             snprintf(title, sizeof title, "layer %d%s by %s%s", v->layer, what, by, dir);
-        else if (f == 3 || f == 4)
+        else if (f == 2)
             snprintf(title, sizeof title, "%s", minimal);
-        else if (f == 5 && mark[0]) /* never dropped: the numbers are not the gates' */
+        else if (f == 4) /* without the note, no "highest first": the rows may not be */
+            snprintf(title, sizeof title, "%s%sby %s", mark, mark[0] ? " " : "", by);
+        else if ((f == 3 || f == 5) && mark[0]) /* never dropped: the numbers are not the gates' */
             snprintf(title, sizeof title, "%s", mark);
         else
             snprintf(title, sizeof title, "by %s", by);
-        if (surf_width(title) + (note[0] ? surf_width(note) + 5 : 4) <= r.w)
+        if (panel_frame_fits(r, title, note))
             break;
     }
     gt_rect in;

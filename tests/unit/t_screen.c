@@ -195,6 +195,47 @@ static void test_unit_range(gt_view *v)
            "the title's range (%s) is the units of the first and last rows", want);
 }
 
+/* The gate panel's note says which rows are shown whatever the order, from 80 columns on
+ * (where title and note do not both fit the title is shortened: "by |c|, highest first"
+ * over rows 134-161 without the note misled); below, where the note is left out, the title
+ * does not say "highest first" (the selected unit the last of the order, so that the rows
+ * shown are not the first). */
+static void test_range_note(gt_view *v)
+{
+    int missing = 0, tried = 0, missing_cols = 0, claims = 0;
+    for (int o = 0; o < SORT_COUNT; o++) {
+        if (o == SORT_IMPORTANCE || o == SORT_MEAN)
+            continue;
+        v->ui->sort = (gt_sort)o;
+        for (int cols = 64; cols <= 200; cols++) {
+            draw(v, cols, 30);
+            v->ui->unit = v->order[H - 1];
+            draw(v, cols, 30);
+            char row[1024], want[64];
+            surf_row_text(&surf, v->lay.r[P_GATES].y, row, sizeof row);
+            const int page = view_units_per_page(v), top = v->ui->top;
+            if (o == SORT_INDEX)
+                snprintf(want, sizeof want, "units %d-%d of %d", v->order[top],
+                         v->order[top + page - 1 < H ? top + page - 1 : H - 1], H);
+            else
+                snprintf(want, sizeof want, "rows %d-%d of %d", top + 1,
+                         top + page < H ? top + page : H, H);
+            const int has = top > 0 && strstr(row, want) != NULL;
+            tried++;
+            if (!has && cols >= 80) {
+                missing++;
+                missing_cols = cols;
+            }
+            claims += !has && strstr(row, "highest first") != NULL;
+        }
+    }
+    tap_ok(tried > 0 && missing == 0 && claims == 0,
+           "the rows shown in the gate panel's note in every order from 80 columns (%d of %d "
+           "without it, the last at %d columns); without it, no \"highest first\" (%d)",
+           missing, tried, missing_cols, claims);
+    v->ui->sort = SORT_INDEX;
+}
+
 /* Too small a terminal: the notice in whole words at every size where its words fit (the
  * shorter form where the full one does not), nothing cut mid-word. */
 static void test_too_small(gt_view *v)
@@ -1201,6 +1242,7 @@ int main(void)
     test_goto_numbers(&v);
     test_step_commas(&v);
     test_sort_orders(&v);
+    test_range_note(&v);
     test_search_highlight(&v);
     test_mono_curves(&v);
     test_strip_scroll(&v);
