@@ -57,17 +57,18 @@ int lyapunov_print_text(FILE *f, const gt_lyapunov *l, const double report_hl[3]
             l->step_noun, hl_text(l->halflife[0], a, sizeof a), hw, hl_text(report_hl[0], b, sizeof b),
             hl_text(report_hl[1], c, sizeof c), hl_text(report_hl[2], d, sizeof d));
     fprintf(f, "modes with a half-life of 10 or more: %d\n", slow);
-    fprintf(f, "+-: %g standard errors by the means of %d batches of the steps summed, a 95%% "
-               "interval (the half-life's carried to first order)\n", LYAPUNOV_Z95,
-            LYAPUNOV_BATCHES);
-    fprintf(f, "mode      exponent  +- %g SE   half-life  +- %g SE\n", LYAPUNOV_Z95, LYAPUNOV_Z95);
+    fprintf(f, "+-: %g standard errors by the means of %d batches of the steps summed, a 95%%\n"
+               "interval (the half-life's carried to first order); i: lambda_i, largest first\n",
+            LYAPUNOV_Z95, LYAPUNOV_BATCHES);
+    /* numbered from 1, largest first, as the figure's λ₁, λ₂, ... and its CSV's index */
+    fprintf(f, "   i      exponent  +- %g SE   half-life  +- %g SE\n", LYAPUNOV_Z95, LYAPUNOV_Z95);
     for (int i = 0; i < l->modes; i++) {
         const double z = LYAPUNOV_Z95 * l->se[i];
         if (isnan(z))
             snprintf(b, sizeof b, "-");
         else
             snprintf(b, sizeof b, "%.3g", z);
-        fprintf(f, "%4d  %12.6g  %10s  %10s  %10s\n", i, l->exponent[i], b,
+        fprintf(f, "%4d  %12.6g  %10s  %10s  %10s\n", i + 1, l->exponent[i], b,
                 hl_text(l->halflife[i], a, sizeof a), hl_text(l->halflife_hw[i], c, sizeof c));
     }
     return done(f, e);
