@@ -584,7 +584,10 @@ int effect_compute(gt_effect *r, const gt_model *base, const gt_model *with,
         return rc;
     const double t0 = now();
     eshared sh = {.base = base, .with = with, .tok = tok, .steps = steps,
-                  .L = (size_t)o->win.window_len, .nregex = nregex, .partial = o->partial,
+                  /* a window longer than the text is the text: the length said is the
+                     one used */
+                  .L = (size_t)o->win.window_len < steps ? (size_t)o->win.window_len : steps,
+                  .nregex = nregex, .partial = o->partial,
                   .partial_ctx = o->partial_ctx};
     pthread_mutex_init(&sh.lock, NULL);
     int threads = threads_choose(o->win.threads, 0);

@@ -256,7 +256,8 @@ int importance_compute(gt_importance *r, const gt_model *m, const uint16_t *tok,
     sh.tok = tok;
     sh.o = o;
     sh.H = (size_t)model_width(m, o->layer); /* the ablated layer's units */
-    sh.L = (size_t)o->window_len;
+    /* a window longer than the text is the text: the length said is the one used */
+    sh.L = (size_t)o->window_len < steps ? (size_t)o->window_len : steps;
     sh.steps = steps;
     size_t chunks = (steps + sh.L - 1) / sh.L;
     sh.nwin = chunks < (size_t)o->windows ? chunks : (size_t)o->windows;

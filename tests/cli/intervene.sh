@@ -144,4 +144,17 @@ else
     echo "not ok $n - --gru-reset with an LSTM beside a GRU refused"
     sed 's/^/# /' "$out/err"
 fi
+# a window longer than the text: --importance and --effect say the window used, the text's
+# length (they said "1 window of 100,000 characters"), as the report's positions count it
+n=$((n + 1))
+steps=$("$bin" --report --window-len 100000 "$l1" "$t" 2>/dev/null | sed -n 's/^\([0-9,]*\) positions x .*/\1/p')
+"$bin" --importance --window-len 100000 "$l1" "$t" >"$out/imp.txt" 2>/dev/null
+"$bin" --effect e --ablate 0:1 --window-len 100000 "$l1" "$t" >"$out/eff.txt" 2>/dev/null
+if [ -n "$steps" ] && grep -q "^over 1 window of $steps characters" "$out/imp.txt" &&
+    grep -q " over 1 window of $steps characters" "$out/eff.txt"; then
+    echo "ok $n - --window-len past the text: one window of its $steps characters said"
+else
+    echo "not ok $n - --window-len past the text (the text's $steps steps)"
+    grep -h "window" "$out/imp.txt" "$out/eff.txt" | sed 's/^/# /'
+fi
 echo "1..$n"
