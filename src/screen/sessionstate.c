@@ -93,6 +93,13 @@ static json_t *sheet_json(const gt_view *v)
     return json_pack("{s:s, s:o}", "name", up->id, "state", a);
 }
 
+/* A half-life as a reader takes it: null where there is none (PERTURB_NONE, never crossed
+ * within K; a GRU's c). */
+static json_t *halflife_json(double hl, int exists)
+{
+    return exists && hl != PERTURB_NONE ? num(hl) : json_null();
+}
+
 static json_t *pin_json(const gt_view *v)
 {
     const gt_pert_pin *p = &v->pin;
@@ -103,14 +110,15 @@ static json_t *pin_json(const gt_view *v)
         "{s:I, s:o, s:o, s:b, s:I, s:i, s:i, s:i, s:{s:o, s:o, s:o, s:o}}", "step",
         (json_int_t)p->step, "from", token_json(v->m, p->old_tok), "to",
         token_json(v->m, p->new_tok), "all", p->all, "edits", (json_int_t)p->nedits,
-        "layer", p->layer, "horizon", p->horizon, "K", p->r.K, "half_lives", "c", num(p->r.hl_c),
-        "h", num(p->r.hl_h), "F", num(p->r.hl_fo), "L", num(p->r.hl_lin));
+        "layer", p->layer, "horizon", p->horizon, "K", p->r.K, "half_lives", "c",
+        halflife_json(p->r.hl_c, p->lstm), "h", halflife_json(p->r.hl_h, 1), "F",
+        halflife_json(p->r.hl_fo, 1), "L", halflife_json(p->r.hl_lin, 1));
     if (o) /* what they were computed under: "" none */
         json_object_set_new(o, "interventions", json_string(p->what));
     for (int i = 0; o && i < 4; i++) {
         json_t *a = json_array();
-        for (int k = 0; a && k <= p->r.K; k++)
-            json_array_append_new(a, num(curve[i][k]));
+        for (int k = 0; a && k <= p->r.K; k++) /* a GRU has no c: nulls */
+            json_array_append_new(a, i == 0 && !p->lstm ? json_null() : num(curve[i][k]));
         json_object_set_new(o, curve_word[i], a);
     }
     return o;

@@ -148,6 +148,27 @@ sess="$work/kjv-valid.gatetui-session.json"
 st=$?
 check $st "the session holds the model's SHA-256, the ablation, the hypothesis, the profile and the GRU shown"
 [ $st -eq 0 ] || sed 's/^/# /' "$sess" | head -80
+# the pinned curves for a reader: the LSTM's c half-life a number, the GRU's null and its c
+# curve nulls (it wrote -1 and zeros: a GRU has no c)
+/usr/bin/python3 - "$sess" <<'PY'
+import json, sys
+pins = []
+def find(o):
+    if isinstance(o, dict):
+        if "half_lives" in o:
+            pins.append(o)
+        for v in o.values():
+            find(v)
+    elif isinstance(o, list):
+        for v in o:
+            find(v)
+find(json.load(open(sys.argv[1])))
+ok = (len(pins) == 2 and isinstance(pins[0]["half_lives"]["c"], float) and
+      pins[1]["half_lives"]["c"] is None and all(x is None for x in pins[1]["c"]) and
+      all(isinstance(pins[1]["half_lives"][k], float) for k in "hFL"))
+sys.exit(0 if ok else 1)
+PY
+check $? "the pinned curves: the LSTM's c half-life a number, the GRU's null, its c curve nulls"
 "$bin" --export "$work/sess.txt" --session "$sess" 2>"$work/sess.err"
 same_rows "$work/sess.txt" "$shot" "--export --session renders the frame x wrote (the GRU, its profile, the hypothesis)"
 
