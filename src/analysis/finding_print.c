@@ -84,7 +84,7 @@ int find_print_units(FILE *f, const gt_units *u, const char *regex, int only,
     const gt_model *m = u->m;
     const int H = model_width(m, u->layer);
     char mp[1024], tp[1024], rp[1024], n1[32], n2[32];
-    fprintf(f, "%s: %s, layer %d, %d units; %s, the first %s steps from the zero state\n",
+    fprintf(f, "%s: %s, layer %d, %d units;\n%s, the first %s steps from the zero state\n",
             utf8_printable(mp, sizeof mp, m->path), model_kind(m), u->layer, H,
             utf8_printable(tp, sizeof tp, text_name), report_commas(u->steps, n1, sizeof n1));
     fprintf(f, "\"%s\": %s match%s cover %s steps (%.1f%%)\n",

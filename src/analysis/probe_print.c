@@ -20,7 +20,7 @@ static void header(FILE *f, const gt_model *m, int layer, int signal, const char
                    size_t steps)
 {
     char n[32];
-    fprintf(f, "%s: %s, layer %d, %d units, signal %s; %s, the first %s steps from the "
+    fprintf(f, "%s: %s, layer %d, %d units, signal %s;\n%s, the first %s steps from the "
                "zero state\n",
             m->path, model_kind(m), layer, model_width(m, layer), signals_name(m, signal),
             text_name, report_commas(steps, n, sizeof n));
@@ -89,7 +89,7 @@ int probe_print(FILE *f, const gt_probe *p, const char *regex, const char *text_
     int with_auc = 0; /* the folds the means are over */
     for (int k = 0; k < p->nfolds; k++)
         with_auc += !isnan(p->folds[k].auc);
-    fprintf(f, "\nthe probe's mean AUC's 95%% interval %s (+- 1.96 sd / sqrt(%d) over the %d "
+    fprintf(f, "\nthe probe's mean AUC's 95%% interval %s (+- 1.96 sd / sqrt(%d)\nover the %d "
                "folds with an AUC, sd their sample deviation)\n",
             interval_text(&p->auc_ci, 0, 4, ci, sizeof ci), with_auc, with_auc);
     if (p->units_for_95 < 0)
