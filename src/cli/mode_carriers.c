@@ -57,6 +57,18 @@ static int carriers_each(FILE *out, const cli *c, const gt_session_model *ms, co
     free(tok);
     if (rc)
         return rc;
+    const long asked = o.horizon > 0 ? o.horizon : REPORT_HORIZON;
+    if ((long)r.horizon < asked) { /* the text ends before the horizon (it was not said) */
+        char a[32], b[32];
+        if (r.horizon == 0)
+            fprintf(stderr, "gatetui: --horizon %ld: the text ends at the edit (step %s), so K "
+                            "is 0\n", asked, report_commas(s, b, sizeof b));
+        else
+            fprintf(stderr, "gatetui: --horizon %ld: the text ends %s after the edit at step "
+                            "%s, so K is %zu\n", asked,
+                    report_count(r.horizon, "step", a, sizeof a), report_commas(s, b, sizeof b),
+                    r.horizon);
+    }
     rc = c->json ? carriers_print_json(out, &r, ms->what, e)
                  : carriers_print_text(out, &r, ms->what, TOP, e);
     carriers_free(&r);

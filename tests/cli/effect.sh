@@ -157,4 +157,13 @@ refused "--carriers on a layer the model lacks" "$bin" --carriers --edit 3:e --l
 tr -d ';' <"$top_srcdir/tests/fixtures/proj/proj_emb2.txt" >"$out/proj.txt" # all in its vocabulary
 refused "--carriers on an LSTM with projections" "$bin" --carriers --edit 3:a \
     "$top_srcdir/tests/fixtures/proj/proj_emb2.safetensors" "$out/proj.txt"
+# the horizon cut by the text's end is said (K = 34 after step 43,200; K = 0 at the last step),
+# a horizon within the text is not
+"$bin" --carriers --edit 43200:x --horizon 64 "$sam/kjv-lstm.bin" "$sam/kjv-valid.txt" >/dev/null 2>"$out/k34"
+"$bin" --carriers --edit 43234:x "$sam/kjv-lstm.bin" "$sam/kjv-valid.txt" >/dev/null 2>"$out/k0"
+"$bin" --carriers --edit 43100:x "$sam/kjv-lstm.bin" "$sam/kjv-valid.txt" >/dev/null 2>"$out/k64"
+[ "$(cat "$out/k34")" = "gatetui: --horizon 64: the text ends 34 steps after the edit at step 43,200, so K is 34" ] &&
+    [ "$(cat "$out/k0")" = "gatetui: --horizon 64: the text ends at the edit (step 43,234), so K is 0" ] &&
+    [ ! -s "$out/k64" ]
+check $? "--carriers near the text's end: the horizon cut said ($(cat "$out/k34"))"
 echo "1..$n"
