@@ -16,13 +16,14 @@ typedef struct gt_loss {
     double nats;     /* mean -ln p(next character); NAN when count is 0 */
     size_t count;    /* predictions averaged; 0 without a readout */
     double uniform;  /* ln V: the loss of a uniform guess */
-    size_t distinct; /* the distinct tokens of the text (loss_text; 0: not counted) */
+    size_t distinct; /* the text's distinct tokens, counted to 3 (loss_text; 0: not counted) */
     int first_tok;   /* the text's first token (when distinct is 1 or 2: naming them) */
     int other_tok;   /* the first token unlike it (-1: none) */
 } gt_loss;
 
-/* The text's distinct tokens into l (for loss_warning: a text of one or two tokens over and
- * over is unlike any text a model learns from, whatever its vocabulary). */
+/* The text's distinct tokens into l, 1, 2, or 3 for more (for loss_warning: a text of one
+ * or two tokens over and over is unlike any text a model of many tokens learns from,
+ * whatever its vocabulary's order). */
 void loss_text(gt_loss *l, const uint16_t *tok, size_t steps, int vocab);
 
 /* How many windows of window_len (at most `windows`, at least one) about 2e9 multiply-adds
@@ -68,7 +69,9 @@ static inline double loss_bits(const gt_loss *l) { return l->nats / 0.6931471805
  * readout's layer is probably wrong. */
 static inline int loss_suspect(const gt_loss *l) { return l->count && !(l->nats < l->uniform); }
 
-/* The one-line warning for a suspect loss of model m, into buf. */
-void loss_warning(const gt_model *m, const gt_loss *l, char *buf, size_t n);
+/* The one-line warning for a suspect loss of model m, into buf: 1 when it says the
+ * vocabulary or the readout is probably wrong, 0 when it names the text (one or two tokens
+ * over and over). */
+int loss_warning(const gt_model *m, const gt_loss *l, char *buf, size_t n);
 
 #endif

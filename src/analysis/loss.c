@@ -12,6 +12,7 @@
 #include "compute/jobs.h"
 #include "compute/kernels.h"
 #include "gatetui/loss.h"
+#include "analysis/steptext.h"
 #include "gatetui/run.h"
 #include "compute/threads.h"
 
@@ -269,53 +270,37 @@ size_t loss_quick_windows(const gt_model *m, size_t window_len, size_t windows)
 
 void loss_text(gt_loss *l, const uint16_t *tok, size_t steps, int vocab)
 {
-    l->distinct = 0;
+    (void)vocab;
+    l->distinct = steps > 0;
     l->first_tok = steps ? tok[0] : -1;
     l->other_tok = -1;
-    unsigned char *seen = calloc((size_t)vocab, 1);
-    if (!seen)
-        return;
-    for (size_t s = 0; s < steps; s++) {
-        if (tok[s] >= vocab || seen[tok[s]])
-            continue;
-        seen[tok[s]] = 1;
-        l->distinct++;
-        if (l->distinct == 2)
-            l->other_tok = tok[s];
-    }
-    free(seen);
+    for (size_t s = 1; s < steps && l->distinct < 3; s++) /* 1, 2, or more: all it says */
+        if (tok[s] != l->first_tok && (l->other_tok < 0 || tok[s] != l->other_tok)) {
+            if (l->other_tok < 0)
+                l->other_tok = tok[s];
+            l->distinct++;
+        }
 }
 
-/* Token tok as a message quotes it: 'a', ' ', '\n', U+0007 for another control character. */
-static void quoted(const gt_model *m, int tok, char *out, size_t n)
+int loss_warning(const gt_model *m, const gt_loss *l, char *buf, size_t n)
 {
-    char t[64];
-    const char *s = model_token_text(m, tok, t);
-    const unsigned char c = (unsigned char)s[0];
-    if (c == '\n' || c == '\t' || c == '\r')
-        snprintf(out, n, "'\\%c'", c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
-    else if (c < 0x20 || c == 0x7f)
-        snprintf(out, n, "U+%04X", c);
-    else
-        snprintf(out, n, "'%.50s'", s);
-}
-
-void loss_warning(const gt_model *m, const gt_loss *l, char *buf, size_t n)
-{
-    if (l->distinct == 1 || l->distinct == 2) {
+    /* a text of one or two tokens over and over, from a vocabulary of many (a model of two
+       or three tokens reads no other kind of text) */
+    if ((l->distinct == 1 || l->distinct == 2) && (size_t)m->vocab >= 4 * l->distinct) {
         char a[64], b[64];
-        quoted(m, l->first_tok, a, sizeof a);
+        steptext_name(m, l->first_tok, STEPTEXT_UTF8, a, sizeof a);
         if (l->distinct == 2)
-            quoted(m, l->other_tok, b, sizeof b);
+            steptext_name(m, l->other_tok, STEPTEXT_UTF8, b, sizeof b);
         snprintf(buf, n,
                  "the readout's loss, %.2f bits per %s, is no better than a uniform guess "
                  "(%.2f): the text is %s%s%s over and over, unlike any text a model learns from",
                  loss_bits(l), model_step_noun(m), l->uniform / 0.69314718055994530942, a,
                  l->distinct == 2 ? " and " : "", l->distinct == 2 ? b : "");
-        return;
+        return 0;
     }
     snprintf(buf, n,
              "the readout's loss, %.2f bits per %s, is no better than a uniform guess "
              "(%.2f): the vocabulary's order or the readout's layer is probably wrong",
              loss_bits(l), model_step_noun(m), l->uniform / 0.69314718055994530942);
+    return 1;
 }

@@ -58,16 +58,19 @@ static int carriers_each(FILE *out, const cli *c, const gt_session_model *ms, co
     if (rc)
         return rc;
     const long asked = o.horizon > 0 ? o.horizon : REPORT_HORIZON;
-    if ((long)r.horizon < asked) { /* the text ends before the horizon (it was not said) */
-        char a[32], b[32];
+    static int said; /* every model's K is the same: said once */
+    if ((long)r.horizon < asked && !said) { /* the text ends before the horizon */
+        char a[32], b[32], h[48];
+        snprintf(h, sizeof h, o.horizon > 0 ? "--horizon %ld" : "the horizon %ld by default",
+                 asked);
         if (r.horizon == 0)
-            fprintf(stderr, "gatetui: --horizon %ld: the text ends at the edit (step %s), so K "
-                            "is 0\n", asked, report_commas(s, b, sizeof b));
+            fprintf(stderr, "gatetui: K is 0: the text ends at the edit (step %s; %s)\n",
+                    report_commas(s, b, sizeof b), h);
         else
-            fprintf(stderr, "gatetui: --horizon %ld: the text ends %s after the edit at step "
-                            "%s, so K is %zu\n", asked,
-                    report_count(r.horizon, "step", a, sizeof a), report_commas(s, b, sizeof b),
-                    r.horizon);
+            fprintf(stderr, "gatetui: K is %zu: the text ends %s after the edit at step %s "
+                            "(%s)\n", r.horizon, report_count(r.horizon, "step", a, sizeof a),
+                    report_commas(s, b, sizeof b), h);
+        said = 1;
     }
     rc = c->json ? carriers_print_json(out, &r, ms->what, e)
                  : carriers_print_text(out, &r, ms->what, TOP, e);

@@ -13,6 +13,7 @@
 
 #include "analysis/steptext.h"
 #include "cli/cli.h"
+#include "gatetui/fileio.h"
 #include "figure/kinds.h"
 #include "gatetui/compare.h"
 #include "gatetui/editarg.h"
@@ -343,10 +344,11 @@ static int figure_run(const cli *c, gt_session *s, gt_error *e)
         return rc;
     rc = fig_write(&d, path, e);
     fig_doc_free(&d);
-    if (rc == GT_OK && (printf("%s: the %s figure of %d model%s; its numbers in %s.csv\n", path,
-                               c->mode_word, s->n, s->n == 1 ? "" : "s", path) < 0 ||
-                        fflush(stdout) != 0))
-        rc = gt_fail(e, GT_EFAIL, "error writing the output");
+    if (rc == GT_OK) {
+        printf("%s: the %s figure of %d model%s; its numbers in %s.csv\n", path, c->mode_word,
+               s->n, s->n == 1 ? "" : "s", path);
+        rc = file_flushed(stdout, "the output", e);
+    }
     return rc;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "gatetui/fileio.h"
 #include "gatetui/utf8.h"
 #include "gatetui/columns.h"
 #include "gatetui/loss.h"
@@ -94,9 +95,7 @@ static int print_joined(const cli *c, char **buf, const size_t *len, int n, gt_e
     } else {
         columns_print(stdout, (const char *const *)buf, n, "   ");
     }
-    if (fflush(stdout) || ferror(stdout))
-        return gt_fail(e, GT_EFAIL, "writing the output: standard output failed");
-    return GT_OK;
+    return file_flushed(stdout, "the output", e);
 }
 
 int cli_each_model(const cli *c, gt_session *s, cli_model_fn fn, gt_error *e)
@@ -146,8 +145,10 @@ int cli_measure_loss(const gt_model *m, gt_text *t, int warn, gt_error *e)
     t->loss_count = l.count;
     if (warn && loss_suspect(&l)) {
         char w[400];
-        loss_warning(m, &l, w, sizeof w);
-        fprintf(stderr, "gatetui: warning: %s (%s)\n", w, m->vocab_where);
+        if (loss_warning(m, &l, w, sizeof w)) /* where the vocabulary it blames came from */
+            fprintf(stderr, "gatetui: warning: %s (%s)\n", w, m->vocab_where);
+        else
+            fprintf(stderr, "gatetui: warning: %s\n", w);
     }
     return GT_OK;
 }

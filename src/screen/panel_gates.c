@@ -218,10 +218,14 @@ void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
         snprintf(mark, sizeof mark, "edited %s before (step %s)", s->utf8 ? "−" : "-",
                  report_commas(v->dr.step, at, sizeof at));
     snprintf(minimal, sizeof minimal, "%s%sby %s%s", mark, mark[0] ? " " : "", by, dir);
-    char notes[sizeof note];
+    char notes[sizeof note], compact[sizeof note]; /* the note, and its short form: 23-40/256 */
     snprintf(notes, sizeof notes, "%s", note);
-    for (int f = 0; f < 7; f++) {
-        snprintf(note, sizeof note, "%s", f <= 3 ? notes : "");
+    if (v->ui->sort == SORT_INDEX)
+        snprintf(compact, sizeof compact, "%d-%d/%d", v->order[v->ui->top], v->order[last - 1], H);
+    else
+        snprintf(compact, sizeof compact, "%d-%d/%d", v->ui->top + 1, last, H);
+    for (int f = 0; f < 8; f++) {
+        snprintf(note, sizeof note, "%s", f <= 3 ? notes : f == 4 ? compact : "");
         if (f == 0)
             snprintf(title, sizeof title, "%s, layer %d%s: %d units by %s%s",
                      v->m->cell->nsigmoid ? "gates" : "units", v->layer, what, H, by, dir);
@@ -229,12 +233,16 @@ void panel_gates(gt_surface *s, gt_rect r, const gt_view *v)
             snprintf(title, sizeof title, "layer %d%s by %s%s", v->layer, what, by, dir);
         else if (f == 2)
             snprintf(title, sizeof title, "%s", minimal);
-        else if (f == 4) /* without the note, no "highest first": the rows may not be */
-            snprintf(title, sizeof title, "%s%sby %s", mark, mark[0] ? " " : "", by);
-        else if ((f == 3 || f == 5) && mark[0]) /* never dropped: the numbers are not the gates' */
+        else if (f == 5) /* without the note, no "highest first": the rows may not be (a
+                            reversed order's "lowest first" stays: the default is the other) */
+            snprintf(title, sizeof title, "%s%sby %s%s", mark, mark[0] ? " " : "", by,
+                     v->ui->sort_reverse ? dir : "");
+        else if ((f == 3 || f == 4 || f == 6) && mark[0]) /* never dropped: the numbers are
+                                                             not the gates' */
             snprintf(title, sizeof title, "%s", mark);
-        else
-            snprintf(title, sizeof title, "by %s", by);
+        else /* a reversed order says so while the note is there */
+            snprintf(title, sizeof title, "by %s%s", by,
+                     v->ui->sort_reverse && (f == 3 || f == 4) ? dir : "");
         if (panel_frame_fits(r, title, note))
             break;
     }

@@ -58,7 +58,7 @@ done
 for o in "--report" "--report --json" "--jacobian --step 40 --lag 8" "--importance --windows 2 --json"; do
     if [ -w /dev/full ]; then
         # shellcheck disable=SC2086
-        "$bin" $o "$model" "$work/small.txt" >/dev/full 2>"$work/err"
+        LC_ALL=C "$bin" $o "$model" "$work/small.txt" >/dev/full 2>"$work/err" # the reason in English
         st=$?
         [ $st -eq 1 ] &&
             tail -n 1 "$work/err" | grep -q "^gatetui: error writing the [a-zA-Z]*: No space left on device$"
@@ -149,9 +149,10 @@ check $? "--report without --windows (32 by default) on the same text: nothing s
 st=$?
 [ $st -eq 0 ] && ! grep -q -- "--windows" "$work/err"
 check $? "--report --windows 3: nothing said (exit $st)"
+# (the window as long as the text: a window longer than the text is the text)
 "$bin" --importance --windows 2 --window-len 4096 "$model" "$text" >"$work/out" 2>"$work/err"
 st=$?
-[ $st -eq 0 ] && grep -qx -- "gatetui: --windows 2: the text's 378 characters make 1 window of up to 4,096; it is taken" "$work/err"
+[ $st -eq 0 ] && grep -qx -- "gatetui: --windows 2: the text's 378 characters make 1 window of up to 378; it is taken" "$work/err"
 check $? "--importance --windows 2 --window-len 4096: one window taken, said (exit $st)"
 "$bin" --importance --window-len 99999999999 "$model" "$text" >/dev/null 2>"$work/err"
 st=$?

@@ -162,8 +162,8 @@ refused "--carriers on an LSTM with projections" "$bin" --carriers --edit 3:a \
 "$bin" --carriers --edit 43200:x --horizon 64 "$sam/kjv-lstm.bin" "$sam/kjv-valid.txt" >/dev/null 2>"$out/k34"
 "$bin" --carriers --edit 43234:x "$sam/kjv-lstm.bin" "$sam/kjv-valid.txt" >/dev/null 2>"$out/k0"
 "$bin" --carriers --edit 43100:x "$sam/kjv-lstm.bin" "$sam/kjv-valid.txt" >/dev/null 2>"$out/k64"
-[ "$(cat "$out/k34")" = "gatetui: --horizon 64: the text ends 34 steps after the edit at step 43,200, so K is 34" ] &&
-    [ "$(cat "$out/k0")" = "gatetui: --horizon 64: the text ends at the edit (step 43,234), so K is 0" ] &&
+[ "$(cat "$out/k34")" = "gatetui: K is 34: the text ends 34 steps after the edit at step 43,200 (--horizon 64)" ] &&
+    [ "$(cat "$out/k0")" = "gatetui: K is 0: the text ends at the edit (step 43,234; the horizon 64 by default)" ] &&
     [ ! -s "$out/k64" ]
 check $? "--carriers near the text's end: the horizon cut said ($(cat "$out/k34"))"
 echo "1..$n"

@@ -74,6 +74,10 @@ static void pause_ms(long ms)
 
 int main(void)
 {
+#ifndef __linux__
+    printf("1..0 # SKIP a nice value for each thread is Linux's\n");
+    return 0;
+#endif
     errno = 0;
     const int base = getpriority(PRIO_PROCESS, 0);
     const int want = base + THREADS_BACKGROUND_NICE > 19 ? 19 : base + THREADS_BACKGROUND_NICE;

@@ -199,14 +199,15 @@ static void test_unit_range(gt_view *v)
  * (where title and note do not both fit the title is shortened: "by |c|, highest first"
  * over rows 134-161 without the note misled); below, where the note is left out, the title
  * does not say "highest first" (the selected unit the last of the order, so that the rows
- * shown are not the first). */
+ * shown are not the first); every order, and each reversed. */
 static void test_range_note(gt_view *v)
 {
     int missing = 0, tried = 0, missing_cols = 0, claims = 0;
-    for (int o = 0; o < SORT_COUNT; o++) {
-        if (o == SORT_IMPORTANCE || o == SORT_MEAN)
+    for (int o = 0; o < 2 * SORT_COUNT; o++) { /* each order, then each reversed */
+        if (o % SORT_COUNT == SORT_IMPORTANCE || o % SORT_COUNT == SORT_MEAN)
             continue;
-        v->ui->sort = (gt_sort)o;
+        v->ui->sort = (gt_sort)(o % SORT_COUNT);
+        v->ui->sort_reverse = o >= SORT_COUNT;
         for (int cols = 64; cols <= 200; cols++) {
             draw(v, cols, 30);
             v->ui->unit = v->order[H - 1];
@@ -214,13 +215,12 @@ static void test_range_note(gt_view *v)
             char row[1024], want[64];
             surf_row_text(&surf, v->lay.r[P_GATES].y, row, sizeof row);
             const int page = view_units_per_page(v), top = v->ui->top;
-            if (o == SORT_INDEX)
-                snprintf(want, sizeof want, "units %d-%d of %d", v->order[top],
-                         v->order[top + page - 1 < H ? top + page - 1 : H - 1], H);
-            else
-                snprintf(want, sizeof want, "rows %d-%d of %d", top + 1,
-                         top + page < H ? top + page : H, H);
-            const int has = top > 0 && strstr(row, want) != NULL;
+            const int index = o % SORT_COUNT == SORT_INDEX, end = top + page < H ? top + page : H;
+            const int a = index ? v->order[top] : top + 1, b = index ? v->order[end - 1] : end;
+            snprintf(want, sizeof want, "%s %d-%d of %d", index ? "units" : "rows", a, b, H);
+            char shortform[64]; /* where the note does not fit whole: 23-40/256 */
+            snprintf(shortform, sizeof shortform, " %d-%d/%d ", a, b, H);
+            const int has = top > 0 && (strstr(row, want) || strstr(row, shortform));
             tried++;
             if (!has && cols >= 80) {
                 missing++;
@@ -234,6 +234,7 @@ static void test_range_note(gt_view *v)
            "without it, the last at %d columns); without it, no \"highest first\" (%d)",
            missing, tried, missing_cols, claims);
     v->ui->sort = SORT_INDEX;
+    v->ui->sort_reverse = 0;
 }
 
 /* Too small a terminal: the notice in whole words at every size where its words fit (the
