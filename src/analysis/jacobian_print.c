@@ -25,14 +25,14 @@ int jacobian_print_text(FILE *f, const gt_jacobian *j, size_t T, int unit, gt_er
     char at[32];
     report_commas(T, at, sizeof at);
     if (cl->carry < 0) {
-        fprintf(f, "layer %d, step %s: J = d%s_T / d%s_(T-k); no carry line: a %s has no "
+        fprintf(f, "layer %d, step %s: J = d%s_T / d%s_(T-k);\nno carry line: a %s has no "
                    "carry gate (C_jj and |C|_F are -)\n", j->layer, at, s, s, cl->noun);
     } else {
-        fprintf(f, "layer %d, step %s: J = d%s_T / d%s_(T-k) against the carry line C = "
+        fprintf(f, "layer %d, step %s: J = d%s_T / d%s_(T-k)\nagainst the carry line C = "
                    "%s_(T-k+1) ... %s_T\n", j->layer, at, s, s, model_gate_name(j->m, cl->carry),
                 model_gate_name(j->m, cl->carry));
     }
-    fprintf(f, "unit %d: J_jj, the row norm |J_j.| and C_jj; over the %d unit%s: |J|_F, |C|_F "
+    fprintf(f, "unit %d: J_jj, the row norm |J_j.| and C_jj;\nover the %d unit%s: |J|_F, |C|_F "
                "and the diagonal's share |diag J| / |J|_F\n", unit, j->H, j->H == 1 ? "" : "s");
     fprintf(f, "%3s %12s %12s %12s %12s %12s %11s\n", "k", "J_jj", "|J_j.|", "C_jj", "|J|_F",
             "|C|_F", "diag share"); /* 80 columns */

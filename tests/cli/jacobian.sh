@@ -112,4 +112,15 @@ else
     notok "a plain RNN's table"
     sed 's/^/# /' "$out/rnn" | head -8
 fi
+# the text within 80 columns (its header lines were 83 and 118 wide; a plain RNN's 107)
+"$bin" --jacobian --step 300 --lag 24 "$top_srcdir/samples/kjv-lstm.bin" \
+    "$top_srcdir/samples/kjv-valid.txt" >"$out/w.txt" 2>/dev/null
+cat "$out/rnn" >>"$out/w.txt"
+wide=$(awk 'length($0) > 80' "$out/w.txt" | wc -l)
+if [ -s "$out/w.txt" ] && [ "$wide" -eq 0 ]; then
+    ok "--jacobian's text within 80 columns (the sample LSTM, a plain RNN)"
+else
+    notok "--jacobian's text: $wide lines past 80 columns"
+    awk 'length($0) > 80' "$out/w.txt" | head -3 | sed 's/^/# /'
+fi
 echo "1..$n"
