@@ -45,14 +45,14 @@ int lyapunov_print_text(FILE *f, const gt_lyapunov *l, const double report_hl[3]
     char from[32], to[32], warm[64] = "no warm-up";
     if (l->warmup) /* the Jacobians J_1..J_W left out of the means */
         snprintf(warm, sizeof warm, "steps 1..%s a warm-up", report_commas(l->warmup, a, sizeof a));
-    fprintf(f, "layer %d: Lyapunov spectrum over the text's steps %s..%s (%d modes; %s), "
-               "per %s\n",
-            l->layer, report_commas(l->warmup + 1, from, sizeof from),
-            report_commas(l->steps, to, sizeof to), l->modes, warm, l->step_noun);
+    fprintf(f, "layer %d: Lyapunov spectrum, per %s,\nover the text's steps %s..%s (%d modes; "
+               "%s)\n",
+            l->layer, l->step_noun, report_commas(l->warmup + 1, from, sizeof from),
+            report_commas(l->steps, to, sizeof to), l->modes, warm);
     char hw[48] = "";
     if (!isnan(l->halflife_hw[0]))
         snprintf(hw, sizeof hw, " +- %.2f", l->halflife_hw[0]);
-    fprintf(f, "half-lives (%ss): slowest mode %s%s; the report's measured %s, "
+    fprintf(f, "half-lives (%ss): slowest mode %s%s;\nthe report's measured %s, "
                "linearized %s, forget-only %s\n",
             l->step_noun, hl_text(l->halflife[0], a, sizeof a), hw, hl_text(report_hl[0], b, sizeof b),
             hl_text(report_hl[1], c, sizeof c), hl_text(report_hl[2], d, sizeof d));

@@ -204,12 +204,14 @@ fi
 
 # the text output: the steps summed, the slowest half-life +- its half-width beside the
 # report's, each exponent +- 1.96 SE (the JSON's stderr times 1.96, to the 3 digits printed),
-# numbered from 1 as the figure's lambda_1, lambda_2, ...
+# numbered from 1 as the figure's lambda_1, lambda_2, ...; every line within 80 columns
 "$bin" --lyapunov --modes 3 --steps 300 "$m1" "$t1" >"$out/t.txt" 2>"$out/err"
 "$bin" --lyapunov --json --modes 3 --steps 300 "$m1" "$t1" >"$out/t.json" 2>/dev/null
 se=$(tr -d ' \n' <"$out/t.json" | sed 's/.*"stderr":\[//; s/\].*//' | tr ',' ' ')
 if grep -q "over the text's steps 101\.\.300 (3 modes; steps 1\.\.100 a warm-up)" "$out/t.txt" &&
-    grep -Eq 'slowest mode [0-9.]+ \+- [0-9.]+; .*measured .*linearized .*forget-only' "$out/t.txt" &&
+    grep -Eq 'slowest mode [0-9.]+ \+- [0-9.]+;$' "$out/t.txt" &&
+    grep -Eq "^the report's measured .*linearized .*forget-only" "$out/t.txt" &&
+    [ "$(awk 'length($0) > 80' "$out/t.txt" | wc -l)" -eq 0 ] &&
     awk -v se="$se" 'BEGIN { split(se, s, " ") } /^ +[1-3] / { i = $1; w = 1.96 * s[i]
             d = $3 - w; if (d < 0) d = -d; if (d > 5e-3 * w) bad++; n++ } END { exit (bad || n != 3) }' \
         "$out/t.txt"; then
