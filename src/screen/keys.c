@@ -84,10 +84,10 @@ gt_act keys_handle_models(gt_models *ms, const gt_key *k)
         } else {
             v->ui->written_gen = v->ui->edit_gen; /* the edits are in it */
             if (ms->own_file && strcmp(name, ms->own_file) != 0)
-                view_say(v, 0, "%.100s changed since read, kept: session in ./%s",
+                view_say_kept(v, "%.100s changed since read, kept: session in ./%s",
                          ms->own_file, name);
             else
-                view_say(v, 0, "session written to %s%s (gatetui --session %s opens it again)",
+                view_say_kept(v, "session written to %s%s (gatetui --session %s opens it again)",
                          ms->own_file ? "" : "./", name, name);
         }
         a = ACT_REDRAW;

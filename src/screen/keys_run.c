@@ -360,7 +360,7 @@ static void write_text(gt_view *v)
             view_say(v, 1, "edited text written to ./%s; its edits' list failed: %.150s", name,
                     e.msg);
         else
-            view_say(v, 0, "edited text written to ./%s, its edits to ./%s", name, list);
+            view_say_kept(v, "edited text written to ./%s, its edits to ./%s", name, list);
     }
 }
 
@@ -522,6 +522,7 @@ void keys_begin(gt_view *v)
 {
     v->ui->msg[0] = 0;
     v->ui->msg_error = 0;
+    v->ui->msg_kept = 0;
     v->ui->quit_asked = 0;
 }
 
@@ -753,7 +754,7 @@ gt_act keys_figure(gt_view *v, int arg)
     else if (export_figure_to_cwd(v, name, sizeof name, &from, &to, &e))
         view_say(v, 1, "the figure failed: %.200s", e.msg);
     else
-        view_say(v, 0, "./%s written: the figure of unit %d, steps %s to %s", name, v->unit,
+        view_say_kept(v, "./%s written: the figure of unit %d, steps %s to %s", name, v->unit,
                  report_commas(from, a, sizeof a), report_commas(to, b, sizeof b));
     return ACT_REDRAW;
 }
@@ -779,7 +780,7 @@ gt_act keys_paper(gt_view *v, int arg)
     else if (export_paper(v, which, name, sizeof name, &e))
         view_say(v, 1, "the figure: %.200s", e.msg);
     else
-        view_say(v, 0, "./%s written: the %s figure, its numbers in ./%s.csv", name,
+        view_say_kept(v, "./%s written: the %s figure, its numbers in ./%s.csv", name,
                  kind[which], name); /* the name first: a narrow status line keeps it */
     return ACT_REDRAW;
 }

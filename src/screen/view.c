@@ -104,6 +104,16 @@ void view_say(gt_view *v, int error, const char *fmt, ...)
     v->ui->msg_error = error;
 }
 
+void view_say_kept(gt_view *v, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->ui->msg, sizeof v->ui->msg, fmt, ap);
+    va_end(ap);
+    v->ui->msg_error = 0;
+    v->ui->msg_kept = 1;
+}
+
 /* The columns of the r column in each unit row (0 without a hypothesis on this layer). */
 static int view_r_columns(const gt_view *v)
 {
@@ -696,10 +706,14 @@ int view_tick(gt_view *v)
             v->ivs->imp_error[0] = 0;
         }
     }
-    if (v->find.msg_new) { /* a computation ended: what it found, in the message line */
+    if (v->find.msg_new) { /* a computation ended: what it found, in the message line (a
+                              file written is said until the next key; a failure is said) */
         v->find.msg_new = 0;
-        snprintf(v->ui->msg, sizeof v->ui->msg, "%s", v->find.msg);
-        v->ui->msg_error = v->find.msg_error;
+        if (!v->ui->msg_kept || v->find.msg_error) {
+            snprintf(v->ui->msg, sizeof v->ui->msg, "%s", v->find.msg);
+            v->ui->msg_error = v->find.msg_error;
+            v->ui->msg_kept = 0;
+        }
         redraw = 1;
     }
     if (v->edits_wait && edits_reachable(v)) {

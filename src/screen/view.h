@@ -114,6 +114,8 @@ typedef struct gt_shared {
     char prompt[VIEW_INPUT]; /* the prompt's line as typed */
     char msg[256];
     int msg_error;
+    int msg_kept;      /* msg says where a file was written: kept until the next key (a
+                        * background computation's result does not replace it) */
     char search[VIEW_INPUT];
     gt_promptline line; /* the editing of prompt (line.buf NULL: not started) */
     gt_history hist[INPUT_PROMPTS]; /* what was entered in each prompt */
@@ -302,6 +304,9 @@ void view_jump(gt_view *v, size_t s);
 void view_step(gt_view *v, long d);
 /* A message in the status line, an error or not. */
 void view_say(gt_view *v, int error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* view_say of a file written (W, w, x, F, X): kept in the message line until the next key,
+ * whatever a background computation ends with meanwhile (a hypothesis's result). */
+void view_say_kept(gt_view *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Follows the background pass and every sheet's work; 1 when the screen should be redrawn. */
 int view_tick(gt_view *v);
 /* 1 while something computes in the background (the pass, the report, a sheet's work): the

@@ -313,7 +313,7 @@ static void do_export(loop *L)
     char name[200];
     if (export_to_cwd(&L->surf, v->text_name, v->t, trace_edit_count(v->tr) > 0, name,
                       sizeof name, &e) == GT_OK) {
-        snprintf(v->ui->msg, sizeof v->ui->msg, "frame written to ./%s", name);
+        view_say_kept(v, "frame written to ./%s", name);
         v->ui->msg_error = 0;
     } else {
         snprintf(v->ui->msg, sizeof v->ui->msg, "export failed: %.200s", e.msg);

@@ -154,6 +154,22 @@ static int comp_as_direct(gt_view *v, const gt_text *t)
     return ok;
 }
 
+/* A file written while a hypothesis is computed (W, w, x, F, X): the message line keeps
+ * saying where until the next key, not replaced by the hypothesis's result when it comes;
+ * without a file written, the result is said. */
+static void test_kept_message(gt_view *v)
+{
+    match(v, "[aeiou]");
+    view_say_kept(v, "session written to ./s.gatetui-session.json");
+    const int busy = data_find_busy(&v->find);
+    const int kept = settle(v) &&
+                     strcmp(v->ui->msg, "session written to ./s.gatetui-session.json") == 0;
+    match(v, "[bcd]");
+    const int said = settle(v) && strstr(v->ui->msg, "\"[bcd]\": ") == v->ui->msg;
+    tap_ok(busy && kept && said, "a file written while m computes: said until the next key "
+           "(\"%s\"), the result said otherwise", v->ui->msg);
+}
+
 static void test_match(gt_view *v, const parens *p, const gt_text *t)
 {
     match(v, "\\([^)]*\\)");
@@ -392,6 +408,7 @@ int main(void)
     test_quiet_again(&v);
     test_profile(&v);
     test_components_alone(&v, &t);
+    test_kept_message(&v);
     test_bad(&v);
     view_free(&v);
     trace_close(tr);
