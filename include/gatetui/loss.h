@@ -24,7 +24,7 @@ typedef struct gt_loss {
 /* The text's distinct tokens into l, 1, 2, or 3 for more (for loss_warning: a text of one
  * or two tokens over and over is unlike any text a model of many tokens learns from,
  * whatever its vocabulary's order). */
-void loss_text(gt_loss *l, const uint16_t *tok, size_t steps, int vocab);
+void loss_text(gt_loss *l, const uint16_t *tok, size_t steps);
 
 /* How many windows of window_len (at most `windows`, at least one) about 2e9 multiply-adds
  * allow: the screen's quick measure, so that a wide model starts at once. */

@@ -232,7 +232,7 @@ int loss_measure(gt_loss *out, const gt_model *m, const uint16_t *tok, size_t st
     out->nats = NAN;
     out->count = 0;
     out->uniform = log((double)m->vocab);
-    loss_text(out, tok, steps, m->vocab);
+    loss_text(out, tok, steps);
     if (!m->has_readout || steps < 2 || window_len < 2 || windows == 0)
         return GT_OK;
     size_t chunks = (steps + window_len - 1) / window_len;
@@ -268,9 +268,8 @@ size_t loss_quick_windows(const gt_model *m, size_t window_len, size_t windows)
     return fit < 1 ? 1 : fit > (double)windows ? windows : (size_t)fit;
 }
 
-void loss_text(gt_loss *l, const uint16_t *tok, size_t steps, int vocab)
+void loss_text(gt_loss *l, const uint16_t *tok, size_t steps)
 {
-    (void)vocab;
     l->distinct = steps > 0;
     l->first_tok = steps ? tok[0] : -1;
     l->other_tok = -1;

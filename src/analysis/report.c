@@ -918,7 +918,7 @@ int report_compute(gt_report *r, const gt_model *m, const uint16_t *tok, size_t 
     const int along = sh.loss_sum != NULL;
     if (!rc && along) {
         loss_from_sums(&r->loss, m, sh.loss_sum, sh.loss_cnt, sh.nwin);
-        loss_text(&r->loss, tok, steps, m->vocab);
+        loss_text(&r->loss, tok, steps);
     }
     free_shared(&sh);
     pthread_mutex_destroy(&sh.abs_lock);
