@@ -34,9 +34,10 @@ typedef struct jac_part {
     gt_jacobian *j;
     int i0, i1;         /* rows */
     gt_stepjac_work w;
+    double *mem;        /* X, Lh, Lc and M's data, in one buffer (in as few huge pages) */
     gt_mat64 M;         /* M_t^T packed: row q < H, column p < rows(M) */
     double *X;          /* [(i1-i0) * 2H]: [Lc' Lh] (LSTM) or L (GRU) */
-    double *Lc, *Lh;    /* [(i1-i0) * H] */
+    double *Lc, *Lh;    /* [(i1-i0) * H]; Lc a GRU's only */
     double *row;        /* [2H] */
     double *f;          /* [H] the f of the step after the one at hand */
 } jac_part;
@@ -57,10 +58,7 @@ static gt_step_point tape_point(const gt_jacobian *j, int p)
 static void free_part(jac_part *pt)
 {
     stepjac_work_free(&pt->w);
-    mat64_free(&pt->M);
-    free(pt->X);
-    free(pt->Lc);
-    free(pt->Lh);
+    free(pt->mem);
     free(pt->row);
     free(pt->f);
 }
@@ -73,11 +71,10 @@ void jacobian_free(gt_jacobian *j)
     free(j->part);
     batch_free(&j->fwd);
     stepjac_free(j->sj);
-    free(j->tape);
+    free(j->tape); /* and j->mat */
     free(j->carry);
     free(j->rowsq);
     free(j->diag);
-    free(j->mat);
     memset(j, 0, sizeof *j);
 }
 
@@ -91,14 +88,19 @@ static int init_part(gt_jacobian *j, jac_part *pt, int t, gt_error *e)
     int rc = stepjac_work_init(&pt->w, j->sj, e);
     if (rc)
         return rc;
-    pt->X = big_zalloc((nr ? nr : 1) * 2 * H * sizeof *pt->X);
-    pt->Lc = big_zalloc((nr ? nr : 1) * H * sizeof *pt->Lc);
-    pt->Lh = big_zalloc((nr ? nr : 1) * H * sizeof *pt->Lh);
+    /* every buffer of the sweep's in one: each of 256 KB to 1 MB would take a huge page of
+       its own (doc/speed.md, "The Jacobian") */
+    const size_t rows = nr ? nr : 1, ml = mat64_len(H, (size_t)stepjac_nrows(j->sj)),
+                 lc = j->m->cell->has_c ? 0 : rows * H;
+    pt->mem = big_zalloc((rows * 3 * H + lc + ml) * sizeof *pt->mem);
     pt->row = malloc(2 * H * sizeof *pt->row);
     pt->f = malloc(H * sizeof *pt->f);
-    if (!pt->X || !pt->Lc || !pt->Lh || !pt->row || !pt->f ||
-        mat64_alloc(&pt->M, H, (size_t)stepjac_nrows(j->sj)))
+    if (!pt->mem || !pt->row || !pt->f)
         return gt_fail(e, GT_EFAIL, "out of memory for the Jacobian");
+    pt->X = pt->mem;
+    pt->Lh = pt->X + rows * 2 * H;
+    pt->Lc = lc ? pt->Lh + rows * H : NULL;
+    mat64_place(&pt->M, H, (size_t)stepjac_nrows(j->sj), pt->Lh + rows * H + lc);
     return GT_OK;
 }
 
@@ -127,11 +129,12 @@ int jacobian_init(gt_jacobian *j, const gt_model *m, int layer, int kmax, int th
         jacobian_free(j);
         return rc;
     }
-    j->tape = big_zalloc(K1 * tape_stride(j) * sizeof *j->tape);
+    /* the tape, then the matrix of the last lag, in one buffer */
+    j->tape = big_zalloc((K1 * tape_stride(j) + H * H) * sizeof *j->tape);
     j->carry = malloc(K1 * H * sizeof *j->carry);
     j->rowsq = malloc((size_t)kmax * H * sizeof *j->rowsq);
     j->diag = malloc((size_t)kmax * H * sizeof *j->diag);
-    j->mat = big_zalloc(H * H * sizeof *j->mat);
+    j->mat = j->tape ? j->tape + K1 * tape_stride(j) : NULL;
     /* the threads the pool could start (the caller is one) */
     j->pool = threads > 1 ? pool_start(threads) : NULL;
     j->threads = pool_threads(j->pool);

@@ -16,12 +16,21 @@
 #define P MAT64_PANEL
 #define CB 3 /* batch items per block of the plain C product */
 
-int mat64_pack(gt_mat64 *a, const float *W, size_t rows, size_t cols)
+size_t mat64_len(size_t rows, size_t cols)
 {
-    size_t panels = (rows + P - 1) / P;
+    return (rows + P - 1) / P * cols * P;
+}
+
+void mat64_place(gt_mat64 *a, size_t rows, size_t cols, double *data)
+{
     a->rows = rows;
     a->cols = cols;
-    a->data = big_zalloc((panels * cols * P + 1) * sizeof *a->data);
+    a->data = data;
+}
+
+int mat64_pack(gt_mat64 *a, const float *W, size_t rows, size_t cols)
+{
+    mat64_place(a, rows, cols, big_zalloc(mat64_len(rows, cols) * sizeof *a->data));
     if (!a->data)
         return -1;
     for (size_t r = 0; r < rows; r++)
@@ -38,10 +47,7 @@ void mat64_free(gt_mat64 *a)
 
 int mat64_alloc(gt_mat64 *a, size_t rows, size_t cols)
 {
-    size_t panels = (rows + P - 1) / P;
-    a->rows = rows;
-    a->cols = cols;
-    a->data = big_zalloc((panels * cols * P + 1) * sizeof *a->data);
+    mat64_place(a, rows, cols, big_zalloc(mat64_len(rows, cols) * sizeof *a->data));
     return a->data ? 0 : -1;
 }
 

@@ -22,6 +22,10 @@ int mat64_pack(gt_mat64 *a, const float *W, size_t rows, size_t cols);
 void mat64_free(gt_mat64 *a);
 /* An empty (zero) rows x cols matrix for mat64_put_row / mat64_put_col to fill. */
 int mat64_alloc(gt_mat64 *a, size_t rows, size_t cols);
+/* The doubles a rows x cols matrix takes, and one placed in the caller's zeroed memory of
+ * that many (the caller frees it; not mat64_free). */
+size_t mat64_len(size_t rows, size_t cols);
+void mat64_place(gt_mat64 *a, size_t rows, size_t cols, double *data);
 /* A(r, j) = row[j] for j < cols; A(r, j) = col[r] for r < rows. */
 void mat64_put_row(gt_mat64 *a, size_t r, const double *row);
 void mat64_put_col(gt_mat64 *a, size_t j, const double *col);
