@@ -1,6 +1,7 @@
 /* --jacobian: dc_T/dc_(T-k) against the carry line at step T (doc/usage.md). */
 #include "config.h"
 
+#include <pthread.h>
 #include <stddef.h>
 
 #include "cli/cli.h"
@@ -28,6 +29,22 @@ static int jacobian_check_args(const cli *c, const gt_model *m, const gt_text *t
     return GT_OK;
 }
 
+/* The Jacobian's buffers made on a thread of their own while the run steps to T - K: the
+ * two take about as long (doc/speed.md, "The Jacobian"). */
+typedef struct jac_setup {
+    gt_jacobian *j;
+    const gt_model *m;
+    int layer, K, threads, rc;
+    gt_error e;
+} jac_setup;
+
+static void *setup_run(void *arg)
+{
+    jac_setup *s = arg;
+    s->rc = jacobian_init(s->j, s->m, s->layer, s->K, s->threads, &s->e);
+    return NULL;
+}
+
 static int jacobian_each(FILE *out, const cli *c, const gt_session_model *im, const gt_text *t,
                          gt_error *e)
 {
@@ -43,16 +60,26 @@ static int jacobian_each(FILE *out, const cli *c, const gt_session_model *im, co
     gt_run r;
     if ((rc = run_init(&r, m, e)))
         return rc;
+    gt_jacobian j;
+    jac_setup su = {&j, m, layer, K, c->env.threads < 0 ? 0 : c->env.threads, 0, {0}};
+    pthread_t setup;
+    const int apart = pthread_create(&setup, NULL, setup_run, &su) == 0;
     for (size_t s = 0; s < T - (size_t)K && !rc; s++) { /* the state before step T - K */
         run_step_layers(&r, t->tok[s], layer);
         rc = run_check_finite(&r, layer, s, e);
     }
-    if (rc) {
+    if (apart)
+        pthread_join(setup, NULL);
+    else
+        setup_run(&su);
+    if (rc || su.rc) {
+        if (!su.rc)
+            jacobian_free(&j);
+        else if (!rc)
+            *e = su.e, rc = su.rc;
         run_free(&r);
         return rc;
     }
-    gt_jacobian j;
-    rc = jacobian_init(&j, m, layer, K, c->env.threads < 0 ? 0 : c->env.threads, e);
     if (!rc)
         rc = jacobian_run(&j, r.h, r.c, t->tok + T - K, K, e);
     for (size_t s = T - (size_t)K; s <= T && !rc; s++) { /* the steps it ran, in float32 */
