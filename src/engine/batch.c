@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/batch_impl.h"
+#include "engine/model_impl.h"
 #include "gatetui/bigmem.h"
 
 /* The elementwise loops over a batch (differences, sums, the cells' products) are worth
@@ -71,44 +72,6 @@ void batch_free(gt_batch *b)
     memset(b, 0, sizeof *b);
 }
 
-/* Token v's row of the table, layer 0's W_ih x_v + b_ih into out[0..GH): each sum over j
- * in order, four rows side by side (the same sums as one row at a time, four times
- * faster: each addition waited for the one before it). */
-static void xtab_row(double *out, const gt_model *m, size_t v, size_t GH, size_t D)
-{
-    const gt_layer *l0 = &m->layer[0];
-    if (!m->has_embedding) {
-        for (size_t r = 0; r < GH; r++)
-            out[r] = (double)l0->b_ih[r] + l0->w_ih[r * D + v];
-        return;
-    }
-    const float *x = m->emb + v * D;
-    size_t r = 0;
-    for (; r + 4 <= GH; r += 4) {
-        const float *w0 = l0->w_ih + r * D, *w1 = w0 + D, *w2 = w1 + D, *w3 = w2 + D;
-        double s0 = l0->b_ih[r], s1 = l0->b_ih[r + 1], s2 = l0->b_ih[r + 2],
-               s3 = l0->b_ih[r + 3];
-        for (size_t j = 0; j < D; j++) {
-            const double xj = x[j];
-            s0 += (double)w0[j] * xj;
-            s1 += (double)w1[j] * xj;
-            s2 += (double)w2[j] * xj;
-            s3 += (double)w3[j] * xj;
-        }
-        out[r] = s0;
-        out[r + 1] = s1;
-        out[r + 2] = s2;
-        out[r + 3] = s3;
-    }
-    for (; r < GH; r++) {
-        const float *w = l0->w_ih + r * D;
-        double s = l0->b_ih[r];
-        for (size_t j = 0; j < D; j++)
-            s += (double)w[j] * x[j];
-        out[r] = s;
-    }
-}
-
 int batch_init(gt_batch *b, const gt_model *m, int upto, int cap, gt_error *e)
 {
     memset(b, 0, sizeof *b);
@@ -161,9 +124,11 @@ int batch_init(gt_batch *b, const gt_model *m, int upto, int cap, gt_error *e)
             b->b_hh[G * ly->off + r] = ly->b_hh[r];
         }
     }
-    if (table)
-        for (size_t v = 0; v < V; v++)
-            xtab_row(b->xtab + v * GH0, m, v, GH0, D0);
+    if (table) { /* engine/inputtable.c */
+        float *et = model_emb_t(m);
+        model_input_rows64(m, et, b->xtab, GH0);
+        free(et);
+    }
     return GT_OK;
 oom:
     batch_free(b);

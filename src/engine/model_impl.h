@@ -32,6 +32,13 @@ int model_load_io(gt_model *m, const gt_model_options *opt, gt_error *e);
 int model_check_readout(const gt_model *m, gt_error *e);
 /* Layer 0's input part for every token (m->x_table), when it is not too large. */
 int model_input_table(gt_model *m, gt_error *e);
+/* The same in double, layer 0's W_ih x_v + b_ih, each sum over j in order: token v's row
+ * into out[0..GH), or every token's into tab (V x GH) with et the embedding transposed (D x
+ * V, model_emb_t; NULL for a model without one, or when out of memory: a token at a time). */
+void model_input_row64(const gt_model *m, size_t v, double *out, size_t GH);
+void model_input_rows64(const gt_model *m, const float *et, double *tab, size_t GH);
+/* The embedding transposed, D x V (malloc'd), or NULL without one. */
+float *model_emb_t(const gt_model *m);
 /* A word model's vocabulary v (vocabword.c): its texts kept, its look-up made; refuses a
  * token listed twice. */
 int vocab_set_words(gt_model *m, const gt_vocab_found *v, gt_error *e);

@@ -10,6 +10,7 @@
 #include "gatetui/run.h"
 #include "gatetui/text.h"
 #include "gatetui/utf8.h"
+#include "engine/model_impl.h"
 #include "../lib/stwrite.h"
 #include "../lib/tap.h"
 
@@ -273,6 +274,84 @@ static void test_vocab_from(void)
     model_free(&m);
 }
 
+/* A model of V tokens embedded in D, H units, its weights from a fixed sequence. */
+static void write_table_model(const char *file, const char *cell, int G, int V, int D, int H)
+{
+    const int GH = G * H;
+    float *emb = malloc((size_t)(V * D + GH * D + GH * H + 2 * GH) * sizeof *emb);
+    float *w_ih = emb + V * D, *w_hh = w_ih + GH * D, *b_ih = w_hh + GH * H, *b_hh = b_ih + GH;
+    unsigned x = 12345;
+    for (int i = 0; i < V * D + GH * D + GH * H + 2 * GH; i++) {
+        x = x * 1103515245u + 12345u;
+        emb[i] = (float)((double)(x >> 8) / 16777216.0 * 2.0 - 1.0);
+    }
+    char n1[64], n2[64], n3[64], n4[64];
+    snprintf(n1, sizeof n1, "%s.weight_ih_l0", cell);
+    snprintf(n2, sizeof n2, "%s.weight_hh_l0", cell);
+    snprintf(n3, sizeof n3, "%s.bias_ih_l0", cell);
+    snprintf(n4, sizeof n4, "%s.bias_hh_l0", cell);
+    stw_tensor t[] = {{"embedding.weight", V, D, emb}, {n1, GH, D, w_ih}, {n2, GH, H, w_hh},
+                      {n3, GH, 0, b_ih}, {n4, GH, 0, b_hh}};
+    const char *meta[] = {"vocab", "abcdefghijklmnopqrstuvwxyz"};
+    char vocab[32];
+    snprintf(vocab, sizeof vocab, "%.*s", V, meta[1]);
+    meta[1] = vocab;
+    stw_write(path_in(file), t, 5, meta, 1);
+    free(emb);
+}
+
+/* Layer 0's input tables, computed tokens side by side (engine/inputtable.c), against each
+ * entry's sums one at a time in the order the tables promise: the float table's in eight
+ * partial sums, the double one's in order; bit for bit, at sizes with every remainder (V
+ * not a multiple of 4, D of 8, G H of 4). */
+static void test_input_tables(void)
+{
+    static const struct { const char *cell; int G, V, D, H; } c[] = {
+        {"lstm", 4, 11, 13, 3}, {"gru", 3, 10, 21, 3}, {"lstm", 4, 3, 5, 2}, {"gru", 3, 8, 16, 5}};
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        gt_model m;
+        write_table_model("table.bin", c[k].cell, c[k].G, c[k].V, c[k].D, c[k].H);
+        if (load(&m, "table.bin", NULL)) {
+            tap_ok(0, "%s V %d D %d: loads", c[k].cell, c[k].V, c[k].D);
+            continue;
+        }
+        const size_t V = (size_t)c[k].V, D = (size_t)c[k].D, GH = (size_t)(c[k].G * c[k].H);
+        const gt_layer *l0 = &m.layer[0];
+        double *tab = malloc(V * GH * sizeof *tab), *row = malloc(GH * sizeof *row);
+        float *et = model_emb_t(&m);
+        model_input_rows64(&m, et, tab, GH);
+        size_t f32 = 0, f64 = 0, one = 0;
+        for (size_t v = 0; v < V; v++) {
+            model_input_row64(&m, v, row, GH);
+            for (size_t r = 0; r < GH; r++) {
+                const float *w = l0->w_ih + r * D, *e = m.emb + v * D;
+                double acc[8] = {0}, s = l0->b_ih[r], d;
+                size_t j = 0;
+                for (; j + 8 <= D; j += 8)
+                    for (int l = 0; l < 8; l++)
+                        acc[l] += (double)w[j + (size_t)l] * e[j + (size_t)l];
+                d = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+                for (; j < D; j++)
+                    d += (double)w[j] * e[j];
+                f32 += m.x_table[v * GH + r] != (float)(l0->b_ih[r] + d);
+                for (j = 0; j < D; j++)
+                    s += (double)w[j] * e[j];
+                f64 += memcmp(&tab[v * GH + r], &s, sizeof s) != 0;
+                one += memcmp(&row[r], &s, sizeof s) != 0;
+            }
+        }
+        tap_ok(et && m.x_table && !f32 && !f64 && !one,
+               "%s, V %zu, D %zu, G H %zu: layer 0's input table in float32 (%zu of %zu entries "
+               "differ), in double tokens side by side (%zu) and one at a time (%zu), each "
+               "entry's sums in its order, bit for bit",
+               c[k].cell, V, D, GH, f32, V * GH, f64, one);
+        free(et);
+        free(tab);
+        free(row);
+        model_free(&m);
+    }
+}
+
 int main(void)
 {
     const char *tmp = getenv("TMPDIR");
@@ -286,6 +365,7 @@ int main(void)
     test_gru_reset();
     test_text();
     test_vocab_from();
+    test_input_tables();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
