@@ -43,16 +43,16 @@ int carriers_print_text(FILE *f, const gt_carriers *r, const char *interventions
     const int n = top > 0 && top < r->hidden ? top : r->hidden;
     steptext_name(r->m, r->from, STEPTEXT_UTF8, a, sizeof a);
     steptext_name(r->m, r->to, STEPTEXT_UTF8, b, sizeof b);
-    fprintf(f, "Carriers of the edit at step %s (%s -> %s) on layer %d's %d units, K = %zu "
-               "steps after it\n", report_commas(r->step, step, sizeof step), a, b, r->layer,
-            r->hidden, r->horizon);
+    /* each line within 80 columns for a step of the samples' and a character's name */
+    fprintf(f, "Carriers of the edit at step %s (%s -> %s): layer %d's %d units, K = %zu\n",
+            report_commas(r->step, step, sizeof step), a, b, r->layer, r->hidden, r->horizon);
     if (interventions && *interventions)
         fprintf(f, "interventions: %s\n", interventions);
     char last[32];
-    fprintf(f, "the edit's effect E = sum of KL(clean || edited) over steps %s..%s: %.6f nats\n",
-            step, report_commas(r->step + r->horizon, last, sizeof last), r->effect);
-    fprintf(f, "alone: what the unit's edited state carries by itself; removed: the share of E "
-               "that needs it\n\n");
+    fprintf(f, "effect E = sum of KL(clean || edited) over steps %s..%s: %.6f nats\n", step,
+            report_commas(r->step + r->horizon, last, sizeof last), r->effect);
+    fprintf(f, "alone: the unit's edited state by itself; removed: the share of E that needs "
+               "it\n\n");
     fprintf(f, "%4s  %5s  %13s  %9s  %9s\n", "rank", "unit", "alone (nats)", "alone / E",
             "removed");
     for (int i = 0; i < n; i++) {

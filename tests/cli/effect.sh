@@ -107,10 +107,15 @@ check $? "--effect's text: the interventions, the windows, the controls, two tab
 check $? "--effect's text with one control set of one unit: 1 set of 1 unit"
 "$bin" --carriers --edit 1200:x "$sam/kjv-lstm.bin" "$sam/kjv-valid.txt" >"$out/c.txt" 2>"$out/err"
 first=$(sed -n '/"unit"/{s/[^0-9]//g;p;q}' "$fix/kjv_lstm_carriers.json")
-grep -q "^Carriers of the edit at step 1,200 (' ' -> 'x') on layer 0's 256 units, K = 64 steps" "$out/c.txt" &&
+grep -q "^Carriers of the edit at step 1,200 (' ' -> 'x'): layer 0's 256 units, K = 64\$" "$out/c.txt" &&
     [ "$(grep -c '^ *[0-9]* *[0-9]* *[0-9.]* *[0-9.]*% ' "$out/c.txt")" -eq 20 ] &&
     grep -Eq "^   1 +$first " "$out/c.txt"
 check $? "--carriers' text: the edit, K, the top 20 units, unit $first first"
+# within 80 columns (its three header lines were 91, 83 and 92 wide), near the text's end too
+"$bin" --carriers --edit 43100:x "$sam/kjv-lstm.bin" "$sam/kjv-valid.txt" >>"$out/c.txt" 2>"$out/err"
+wide=$(awk 'length($0) > 80' "$out/c.txt" | wc -l)
+[ -s "$out/c.txt" ] && [ "$wide" -eq 0 ]
+check $? "--carriers' text within 80 columns (the sample LSTM at steps 1,200 and 43,100; $wide wider)"
 # the characters of the edit named as the perturbation panel names them ('\n', never '?',
 # which is a character of the vocabulary too), the JSON's the characters themselves: the
 # sample GRU, step 100 an 'r', the text's last step (43,234) a newline
@@ -121,8 +126,8 @@ g="$sam/kjv-gru.bin"
     "$bin" --carriers --edit 43234:x "$g" "$sam/kjv-valid.txt" >>"$out/cn.txt" 2>"$out/err" &&
     "$bin" --carriers --json --edit "100:$nl" "$g" "$sam/kjv-valid.txt" >"$out/cn.json" 2>"$out/err" &&
     "$bin" --carriers --json --edit 43234:x "$g" "$sam/kjv-valid.txt" >>"$out/cn.json" 2>"$out/err" &&
-    grep -qF "Carriers of the edit at step 100 ('r' -> '\n') on layer 0's 300 units" "$out/cn.txt" &&
-    grep -qF "Carriers of the edit at step 43,234 ('\n' -> 'x') on layer 0's 300 units, K = 0" "$out/cn.txt" &&
+    grep -qF "Carriers of the edit at step 100 ('r' -> '\n'): layer 0's 300 units" "$out/cn.txt" &&
+    grep -qF "Carriers of the edit at step 43,234 ('\n' -> 'x'): layer 0's 300 units, K = 0" "$out/cn.txt" &&
     [ "$(grep -cF '"from": "r"' "$out/cn.json")" -eq 1 ] && [ "$(grep -cF '"to": "\n"' "$out/cn.json")" -eq 1 ] &&
     [ "$(grep -cF '"from": "\n"' "$out/cn.json")" -eq 1 ] && [ "$(grep -cF '"to": "x"' "$out/cn.json")" -eq 1 ] &&
     ! grep -qF '?' "$out/cn.txt" && ! grep -qF '?' "$out/cn.json"
@@ -133,7 +138,7 @@ w="$top_srcdir/tests/fixtures/words"
     >"$out/cw.txt" 2>"$out/err" &&
     "$bin" --carriers --json --edit '300:<eos>' --layer 1 --horizon 20 "$w/w_lstm.safetensors" \
         "$w/text.txt" >"$out/cw.json" 2>"$out/err" &&
-    grep -qF "Carriers of the edit at step 300 ('of' -> <eos>) on layer 1's 12 units" "$out/cw.txt" &&
+    grep -qF "Carriers of the edit at step 300 ('of' -> <eos>): layer 1's 12 units" "$out/cw.txt" &&
     grep -qF '"from": "of"' "$out/cw.json" && grep -qF '"to": "<eos>"' "$out/cw.json"
 check $? "--carriers on a word model names the words ('of' -> <eos>), the JSON \"of\" and \"<eos>\""
 
