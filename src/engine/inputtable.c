@@ -27,7 +27,7 @@ typedef struct rows {
 } rows;
 
 /* Tokens side by side in the blocked sums below: the same sums, in the same order, for
- * each token as one at a time (the lanes are tokens), four to eight times faster. */
+ * each token as one at a time (the lanes are tokens), about three times faster. */
 #define TOKS 4
 
 /* sum w[j] x[j] in double, over eight independent partial sums (so that the products run
