@@ -72,7 +72,9 @@ same_json_as_single() {
     checkf $? "$what --json: {\"models\": [...]}, each entry the model's own JSON" "$out/err"
 }
 # same_as_single DESCRIPTION OPTIONS -- MODELS: the text output of the models together is
-# each model's own output side by side, and the JSON is {"models": [each one's JSON]}
+# each model's own output side by side, each column headed by its model's name (the file's
+# name: the models here have names of their own), and the JSON is {"models": [each one's
+# JSON]}
 same_as_single() {
     what=$1 opts=$2
     shift 3
@@ -91,11 +93,11 @@ same_as_single() {
     k=0
     for m in "$@"; do
         k=$((k + 1))
-        sed 's/ *$//' "$out/single.$k" | grep -v '^$' | cmp -s - "$out/col.$k" ||
-            bad="$bad column $k differs from $(basename "$m")'s own output;"
+        { basename "$m"; sed 's/ *$//' "$out/single.$k" | grep -v '^$'; } | cmp -s - "$out/col.$k" ||
+            bad="$bad column $k differs from $(basename "$m")'s name and own output;"
     done
     [ "$k" -gt 1 ] && [ -s "$out/col.$k" ] || bad="$bad no column $k;"
-    checkf "$([ -z "$bad" ]; echo $?)" "$what: one column per model, each the model's own output" "$out/err"
+    checkf "$([ -z "$bad" ]; echo $?)" "$what: one column per model, each its name and the model's own output" "$out/err"
     [ -n "$bad" ] && echo "# $bad"
     same_json_as_single "$what" "$opts" -- "$@"
 }
