@@ -445,16 +445,32 @@ static void toggle_carousel(gt_view *v)
     interventions_changed(v, did, v->ivs->iv.carousel[v->layer] ? alone : NULL);
 }
 
+/* Z: every model's interventions (another model of another shape keeps its own through
+ * the other keys, not through this one: doc/screen.md, "Interventions"). */
 static void clear_interventions(gt_view *v)
 {
     if (!have_interventions(v))
         return;
-    if (!iv_any(&v->ivs->iv)) {
+    const int n = v->peers ? v->npeers : 1;
+    int any = 0;
+    for (int k = 0; k < n; k++) {
+        gt_view *o = v->peers ? &v->peers[k] : v;
+        any |= o->ivs && iv_any(&o->ivs->iv);
+    }
+    if (!any) {
         view_say(v, 0, "no interventions to remove");
         return;
     }
+    for (int k = 0; k < n; k++) {
+        gt_view *o = v->peers ? &v->peers[k] : v;
+        if (o != v && o->ivs && iv_any(&o->ivs->iv)) {
+            iv_clear(&o->ivs->iv);
+            view_model_changed(o);
+        }
+    }
     iv_clear(&v->ivs->iv);
-    interventions_changed(v, "every intervention removed", "");
+    interventions_changed(v, n > 1 ? "every model's interventions removed"
+                                   : "every intervention removed", "");
 }
 
 void keys_set_sort(gt_view *v, gt_sort o)

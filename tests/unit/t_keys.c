@@ -1234,6 +1234,56 @@ static void test_models(const gt_model *m, const gt_text *t)
     session_close(&sn);
 }
 
+/* Z with two models of different shapes (two layers and one: the keys' interventions are
+ * not copied between them): every model's removed, not only the one shown's. */
+static void test_models_clear(const gt_model *m, const gt_text *t, const char *dir)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/one.safetensors", dir);
+    enum { V = 5, D = 3, H = 4, G = 4 };
+    static float w[2048];
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+        w[i] = (float)((int)(i * 29 % 19) - 9) / 13.0f;
+    stw_tensor tn[] = {
+        {"embedding.weight", V, D, w},           {"lstm.weight_ih_l0", G * H, D, w + 100},
+        {"lstm.weight_hh_l0", G * H, H, w + 200}, {"lstm.bias_ih_l0", G * H, 0, w + 300},
+        {"lstm.bias_hh_l0", G * H, 0, w + 400},   {"fc.weight", V, H, w + 900},
+        {"fc.bias", V, 0, w + 1000},
+    };
+    const char *meta[] = {"vocab", "\\n abc"};
+    gt_error e = {0};
+    gt_model one;
+    if (stw_write(path, tn, (int)(sizeof tn / sizeof tn[0]), meta, 1) ||
+        model_load(&one, path, NULL, &e)) {
+        printf("# %s\n", e.msg);
+        tap_ok(0, "the one-layer model loads");
+        return;
+    }
+    gt_model two[2] = {*m, one};
+    gt_session sn;
+    gt_models ms;
+    if (session_borrow(&sn, two, 2, t, &e) || models_open(&ms, &sn, 0, 0, 1, &e)) {
+        printf("# %s\n", e.msg);
+        tap_ok(0, "two models of different shapes open");
+        model_free(&one);
+        return;
+    }
+    models_press(&ms, ">\t>\t");
+    const int both = ms.cur == 0 && iv_any(&ms.ivs[0].iv) && iv_any(&ms.ivs[1].iv);
+    models_press(&ms, "Z");
+    tap_ok(both && !iv_any(&ms.ivs[0].iv) && !iv_any(&ms.ivs[1].iv) &&
+               strstr(ms.ui.msg, "every model's interventions removed"),
+           "two models of different shapes, > on each, Z on the first: every model's "
+           "interventions removed (%s)", ms.ui.msg);
+    models_press(&ms, "Z");
+    tap_ok(strstr(ms.ui.msg, "no interventions to remove") != NULL,
+           "Z again: no interventions to remove (%s)", ms.ui.msg);
+    models_close(&ms);
+    session_close(&sn);
+    model_free(&one);
+    unlink(path);
+}
+
 /* The text as edited, in bytes: `w` writes it and `/` searches it, with edited characters
  * longer and shorter than the ones they replace (é is two bytes), next to each other, and at
  * the last step. */
@@ -1578,6 +1628,7 @@ int main(void)
     test_interventions(&m, &t);
     test_intervention_background(&m);
     test_models(&m, &t);
+    test_models_clear(&m, &t, dir);
 
     termkey_destroy(tk);
     view_free(&v);
