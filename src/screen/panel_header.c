@@ -130,17 +130,24 @@ void panel_header(gt_surface *s, gt_rect r, const gt_view *v)
     int rest = end - keep > r.x + 9 ? end - keep : end;
     int x = put(s, r.x, y, rest, R_TITLE, " gatetui");
     x = put(s, x, y, rest, R_DIM, sep);
-    char n1[32], n2[32]; /* counts with thousands separators, as the report writes them */
+    char n1[32], n2[32], n3[32]; /* counts with thousands separators, as the report's */
     char vb[160] = "";
     vocab_beside(m, vb, sizeof vb);
     char hw[128]; /* the layers' widths: "512", or "16, 24, 12" */
-    snprintf(buf, sizeof buf, "%s: %s, %d layer%s, H %s, V %d%s, %s params", v->model_name,
+    snprintf(buf, sizeof buf, "%s: %s, %d layer%s, H %s, V %s%s, %s params", v->model_name,
              model_kind(m), m->layers, m->layers == 1 ? "" : "s", model_widths(m, hw, sizeof hw),
-             m->vocab, vb, report_commas((size_t)m->params, n1, sizeof n1));
+             report_commas((size_t)m->vocab, n3, sizeof n3), vb,
+             report_commas((size_t)m->params, n1, sizeof n1));
+    const int whole = x + surf_width(buf) <= rest; /* else cut, with its " …" */
     x = put(s, x, y, rest, R_NORMAL, buf);
     if (v->file_changed) /* kept as read: the file on disk is another now */
         x = put(s, x, y, rest, R_EDIT, " (file changed on disk)");
-    if (rest - x >= surf_width(sep) + 6) { /* room for a useful part of the text's name */
+    /* the text's name whole (then its count of steps, which may be left out), or left out
+       after an ellipsis: a name is not cut (doc/screen.md, "What it shows") */
+    const int name_fits = rest - x >= surf_width(sep) + surf_width(v->text_name) + 3;
+    if (whole && !name_fits) {
+        x = put(s, x, y, rest, R_DIM, s->utf8 ? " …" : " ~");
+    } else if (whole) {
         x = put(s, x, y, rest, R_DIM, sep);
         snprintf(buf, sizeof buf, "%s, %s steps", v->text_name,
                  report_commas(v->steps, n2, sizeof n2));

@@ -93,4 +93,19 @@ if sed -n 2p "$work/w0.txt" | grep -q "│ next: 'the' 0\.2% 'that' 0\.1% 'of' 0
 else
     notok "the word sample's guesses at step 0: $(sed -n 2p "$work/w0.txt")"
 fi
+# the header's counts with thousands separators (V 10,002), and a name never cut: at 80
+# columns three models' headers leave the text's name out after " …", not "kjv-v…"
+h=$(sed -n 1p "$work/w0.txt")
+case "$h" in
+*"V 10,002 "*) ok "the word sample's header: V 10,002, as the report writes it" ;;
+*) notok "the word sample's header: $h" ;;
+esac
+"$bin" --export "$work/h80.txt" --size 80x24 --step 0 "$src/samples/kjv-lstm.bin" \
+    "$src/samples/kjv-gru.bin" "$src/samples/kjv-rnn.bin" "$text" 2>/dev/null
+h=$(sed -n 1p "$work/h80.txt")
+case "$h" in
+*"kjv-v"*) notok "at 80 columns the header cuts the text's name: $h" ;;
+*", … │ "*) ok "at 80 columns three models' header leaves the text's name out, after \" …\"" ;;
+*) notok "at 80 columns, the header: $h" ;;
+esac
 echo "1..$n"
