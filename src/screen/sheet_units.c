@@ -255,35 +255,42 @@ static void cell(const gt_view *v, int j, int col, char *buf, size_t n)
 #define CIW 16 /* the measured half-life's 95% interval ("[10.12, 11.70]"), its gap included */
 
 /* Each column's width, its gap included, into cw: COLW each where they all fit so, else
- * each its widest name (a mark of the order beside it) or value and a gap of two, or one
- * (the table reflowed, every column whole). Returns how many columns fit in w from the
- * first: all at 80 columns and more; *least: the narrowest w they all fit in. */
+ * each its widest name (with room for the order's mark beside it, so that another order
+ * keeps the layout) or value and a gap of two, or one, or one without that room (the table
+ * reflowed, every column whole). Returns how many columns fit in w from the first: all at
+ * 80 columns and more; *least: the narrowest w they all fit in. */
 static int col_widths(const gt_surface *s, const gt_view *v, int w, int *cw, int *least)
 {
     const int H = model_width(v->m, v->layer), ncol = unittable_ncols(v->stats.ngates);
-    int nat[MAX_COLS], total = 0;
+    int nat[MAX_COLS], bare[MAX_COLS], total = 0, tight = 0;
     char buf[64];
     for (int c = 0; c < ncol && c < MAX_COLS; c++) {
         column_name(v, s, c, buf, sizeof buf);
-        nat[c] = surf_width(buf) + (c == sorted_col(v) ? 0 : 1);
+        bare[c] = surf_width(buf);
+        nat[c] = bare[c] + (c == sorted_col(v) ? 0 : 1);
         for (int j = 0; j < H; j++) {
             cell(v, j, c, buf, sizeof buf);
             int cw1 = surf_width(buf);
             nat[c] = cw1 > nat[c] ? cw1 : nat[c];
+            bare[c] = cw1 > bare[c] ? cw1 : bare[c];
         }
         total += nat[c];
+        tight += bare[c];
     }
     const int n = ncol < MAX_COLS ? ncol : MAX_COLS;
-    *least = total + n;
+    const int roomy = total + n <= w; /* else without the mark's room */
+    *least = (roomy ? total : tight) + n;
     int gap = n * COLW <= w ? 0 : total + 2 * n <= w ? 2 : 1;
     int fit = 0, used = 0;
     for (int c = 0; c < n; c++) {
-        cw[c] = gap ? nat[c] + gap : COLW;
+        cw[c] = gap ? (roomy ? nat[c] : bare[c]) + gap : COLW;
         if (used + cw[c] > w)
             break;
         used += cw[c];
         fit++;
     }
+    while (fit < n && fit > 1 && used + 2 > w) /* room for the " …" that says so */
+        used -= cw[--fit];
     return fit;
 }
 
