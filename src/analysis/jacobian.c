@@ -34,10 +34,11 @@ typedef struct jac_part {
     gt_jacobian *j;
     int i0, i1;         /* rows */
     gt_stepjac_work w;
-    double *mem;        /* X, Lh, Lc and M's data, in one buffer (in as few huge pages) */
+    double *mem;        /* X or Lc, Lh and M's data, in one buffer (in as few huge pages) */
     gt_mat64 M;         /* M_t^T packed: row q < H, column p < rows(M) */
-    double *X;          /* [(i1-i0) * 2H]: [Lc' Lh] (LSTM) or L (GRU) */
-    double *Lc, *Lh;    /* [(i1-i0) * H]; Lc a GRU's only */
+    double *X;          /* [(i1-i0) * 2H]: [Lc' Lh], an LSTM's only */
+    double *Lc, *Lh;    /* [(i1-i0) * H]: a GRU's or plain RNN's L and the next (Lc), an
+                           LSTM's Lh */
     double *row;        /* [2H] */
     double *f;          /* [H] the f of the step after the one at hand */
 } jac_part;
@@ -90,17 +91,17 @@ static int init_part(gt_jacobian *j, jac_part *pt, int t, gt_error *e)
         return rc;
     /* every buffer of the sweep's in one: each of 256 KB to 1 MB would take a huge page of
        its own (doc/speed.md, "The Jacobian") */
-    const size_t rows = nr ? nr : 1, ml = mat64_len(H, (size_t)stepjac_nrows(j->sj)),
-                 lc = j->m->cell->has_c ? 0 : rows * H;
-    pt->mem = big_zalloc((rows * 3 * H + lc + ml) * sizeof *pt->mem);
+    const size_t rows = nr ? nr : 1, ml = mat64_len(H, (size_t)stepjac_nrows(j->sj));
+    const int lstm = j->m->cell->has_c;
+    pt->mem = big_zalloc((rows * 3 * H - (lstm ? 0 : rows * H) + ml) * sizeof *pt->mem);
     pt->row = malloc(2 * H * sizeof *pt->row);
     pt->f = malloc(H * sizeof *pt->f);
     if (!pt->mem || !pt->row || !pt->f)
         return gt_fail(e, GT_EFAIL, "out of memory for the Jacobian");
-    pt->X = pt->mem;
-    pt->Lh = pt->X + rows * 2 * H;
-    pt->Lc = lc ? pt->Lh + rows * H : NULL;
-    mat64_place(&pt->M, H, (size_t)stepjac_nrows(j->sj), pt->Lh + rows * H + lc);
+    pt->X = lstm ? pt->mem : NULL;
+    pt->Lc = lstm ? NULL : pt->mem;
+    pt->Lh = pt->mem + rows * (lstm ? 2 : 1) * H;
+    mat64_place(&pt->M, H, (size_t)stepjac_nrows(j->sj), pt->Lh + rows * H);
     return GT_OK;
 }
 

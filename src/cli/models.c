@@ -112,8 +112,9 @@ int cli_each_model(const cli *c, gt_session *s, cli_model_fn fn, gt_error *e)
             rc = gt_fail(e, GT_EFAIL, "out of memory");
             break;
         }
-        if (!c->json) /* each column headed by its model's name (doc/usage.md) */
-            fprintf(f, "%s\n\n", s->model[k].name);
+        char name[1024]; /* each column headed by its model's name, printable (doc/usage.md) */
+        if (!c->json)
+            fprintf(f, "%s\n\n", utf8_printable(name, sizeof name, s->model[k].name));
         if ((rc = session_text_for(s, k, e)) == GT_OK)
             rc = fn(f, c, &s->model[k], &s->text, e);
         if (fclose(f) && rc == GT_OK)

@@ -1,7 +1,8 @@
 /* Layer 0's input part for every token, W_ih x_v + b_ih, computed once in double when the
  * model is loaded (the steps then look it up): a row of W_ih at a time against every
  * token, so that W_ih is read once, the rows shared among a few threads when there are
- * many products. */
+ * many products; and the batch's table in double (doc/architecture.md, the code map; the
+ * tokens side by side: doc/speed.md, "The Jacobian"). */
 #include "config.h"
 
 #include <pthread.h>
@@ -66,6 +67,12 @@ GT_CLONES_AVX2 static void dot64_tokens(const float *w, const float *et, size_t 
     for (; j < D; j++)
         s += (double)w[j] * widen4(et + j * V + v0);
     memcpy(out, &s, sizeof s);
+}
+
+void model_input_dots(const gt_model *m, const float *et, size_t r, size_t v0, double *out)
+{
+    const size_t D = (size_t)m->input_dim;
+    dot64_tokens(m->layer[0].w_ih + r * D, et, (size_t)m->vocab, D, v0, out);
 }
 
 static void *fill(void *arg)

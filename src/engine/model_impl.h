@@ -37,6 +37,10 @@ int model_input_table(gt_model *m, gt_error *e);
  * V, model_emb_t; NULL for a model without one, or when out of memory: a token at a time). */
 void model_input_row64(const gt_model *m, size_t v, double *out, size_t GH);
 void model_input_rows64(const gt_model *m, const float *et, double *tab, size_t GH);
+/* The float32 table's dot products W_ih[r] x_v, in double before the bias, of the four
+ * tokens from v0 (v0 + 4 <= V) at once: each in eight partial sums over j (j mod 8), then
+ * combined ((0 + 4) + (1 + 5)) + ((2 + 6) + (3 + 7)), then the remainder in order. */
+void model_input_dots(const gt_model *m, const float *et, size_t r, size_t v0, double *out);
 /* The embedding transposed, D x V (malloc'd), or NULL without one. */
 float *model_emb_t(const gt_model *m);
 /* A word model's vocabulary v (vocabword.c): its texts kept, its look-up made; refuses a

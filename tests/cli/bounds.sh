@@ -89,6 +89,10 @@ check $? "--report: a name's escape character is written as ?"
 "$bin" --units 'e' --steps 100 "$odd" "$text" >"$work/out" 2>&1 &&
     ! grep -q "$esc" "$work/out" && grep -q "m?\[31mX.safetensors: LSTM" "$work/out"
 check $? "--units: a name's escape character is written as ?"
+# several models side by side: each column's head, the model's name, written so too
+"$bin" --jacobian --step 50 --lag 4 "$odd" "$model" "$text" >"$work/out" 2>&1 &&
+    ! grep -q "$esc" "$work/out" && grep -q "^m?\[31mX.safetensors  " "$work/out"
+check $? "two models side by side: the head naming one with an escape character writes it as ?"
 "$bin" --report "$odd" "$work/no${esc}[2Jtext" >"$work/out" 2>&1
 ! grep -q "$esc" "$work/out" && grep -q "no?\[2Jtext" "$work/out"
 check $? "a message naming a missing file writes its escape character as ?"
