@@ -306,10 +306,26 @@ static void write_table_model(const char *file, const char *cell, int G, int V, 
     free(emb);
 }
 
+/* sum w[j] e[j] over j < D as the float32 table promises it: eight partial sums (j mod 8),
+ * combined ((0 + 4) + (1 + 5)) + ((2 + 6) + (3 + 7)), then the remainder in order. */
+static double dot8(const float *w, const float *e, size_t D)
+{
+    double acc[8] = {0}, d;
+    size_t j = 0;
+    for (; j + 8 <= D; j += 8)
+        for (int l = 0; l < 8; l++)
+            acc[l] += (double)w[j + (size_t)l] * e[j + (size_t)l];
+    d = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    for (; j < D; j++)
+        d += (double)w[j] * e[j];
+    return d;
+}
+
 /* Layer 0's input tables, computed tokens side by side (engine/inputtable.c), against each
  * entry's sums one at a time in the order the tables promise: the float table's in eight
- * partial sums, the double one's in order; bit for bit, at sizes with every remainder (V
- * not a multiple of 4, D of 8, G H of 4). */
+ * partial sums (and those sums before rounding, model_input_dots), the double one's in
+ * order; bit for bit, at sizes with every remainder (V not a multiple of 4, D of 8, G H of
+ * 4), from weights whose products' sums round (another order gives other bits). */
 static void test_input_tables(void)
 {
     static const struct { const char *cell; int G, V, D, H; } c[] = {
@@ -330,33 +346,18 @@ static void test_input_tables(void)
         for (size_t v = 0; v < V; v++) {
             model_input_row64(&m, v, row, GH);
             for (size_t r = 0; r < GH; r++) {
-                double four[4];
-                if (v % 4 == 0 && v + 4 <= V)
-                    model_input_dots(&m, et, r, v, four);
                 const float *w = l0->w_ih + r * D, *e = m.emb + v * D;
-                double acc[8] = {0}, s = l0->b_ih[r], d;
-                size_t j = 0;
-                for (; j + 8 <= D; j += 8)
-                    for (int l = 0; l < 8; l++)
-                        acc[l] += (double)w[j + (size_t)l] * e[j + (size_t)l];
-                d = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
-                for (; j < D; j++)
-                    d += (double)w[j] * e[j];
-                f32 += m.x_table[v * GH + r] != (float)(l0->b_ih[r] + d);
-                if (v % 4 == 0 && v + 4 <= V)
-                    for (size_t q = 0; q < 4; q++) { /* the float table's sums before rounding */
-                        const float *eq = m.emb + (v + q) * D;
-                        double aq[8] = {0}, dq;
-                        size_t jq = 0;
-                        for (; jq + 8 <= D; jq += 8)
-                            for (int l = 0; l < 8; l++)
-                                aq[l] += (double)w[jq + (size_t)l] * eq[jq + (size_t)l];
-                        dq = ((aq[0] + aq[4]) + (aq[1] + aq[5])) + ((aq[2] + aq[6]) + (aq[3] + aq[7]));
-                        for (; jq < D; jq++)
-                            dq += (double)w[jq] * eq[jq];
+                f32 += m.x_table[v * GH + r] != (float)(l0->b_ih[r] + dot8(w, e, D));
+                double four[4];
+                if (v % 4 == 0 && v + 4 <= V) { /* the float table's sums before rounding */
+                    model_input_dots(&m, et, r, v, four);
+                    for (size_t q = 0; q < 4; q++) {
+                        const double dq = dot8(w, m.emb + (v + q) * D, D);
                         dots += memcmp(&four[q], &dq, sizeof dq) != 0;
                     }
-                for (j = 0; j < D; j++)
+                }
+                double s = l0->b_ih[r];
+                for (size_t j = 0; j < D; j++)
                     s += (double)w[j] * e[j];
                 f64 += memcmp(&tab[v * GH + r], &s, sizeof s) != 0;
                 one += memcmp(&row[r], &s, sizeof s) != 0;
