@@ -125,7 +125,6 @@ typedef struct arnoldi {
     a_int *select;
     int *perm;       /* [n] P's rows and columns are A's perm[0], perm[1], ... (power) */
     int *nz;         /* [n (EIGEN_SPARSE + 1)] a sparse column's count of nonzeros, rows */
-    double *nzv;     /* [n EIGEN_SPARSE] their values, in the same order */
 } arnoldi;
 
 /* The power's buffer kept from one call to the next (its 2 n^2 doubles are 4 MB at
@@ -178,9 +177,9 @@ static int arnoldi_init(arnoldi *a, int n, int nev, int ncv)
     a->products = 0;
     a->lworkl = 3 * ncv * ncv + 6 * ncv;
     const size_t N = (size_t)n, C = (size_t)ncv;
-    /* resid, v, workd, workl, workev, z, dr, di, R, wr, wi, res, nzv */
+    /* resid, v, workd, workl, workev, z, dr, di, R, wr, wi, res */
     const size_t len = N + N * C + 3 * N + (size_t)a->lworkl + 3 * C + N * C + 2 * C +
-                       EIGEN_SPAN_SCRATCH(N, C) + 3 * C + N * EIGEN_SPARSE;
+                       EIGEN_SPAN_SCRATCH(N, C) + 3 * C;
     a->resid = malloc(len * sizeof *a->resid);
     a->select = malloc(C * sizeof *a->select);
     a->perm = malloc(N * (EIGEN_SPARSE + 2) * sizeof *a->perm);
@@ -202,7 +201,6 @@ static int arnoldi_init(arnoldi *a, int n, int nev, int ncv)
     a->wr = a->R + EIGEN_SPAN_SCRATCH(N, C);
     a->wi = a->wr + C;
     a->res = a->wi + C;
-    a->nzv = a->res + C;
     /* the start vector: the same on every run (splitmix64 from a fixed seed), in (-1, 1) */
     uint64_t x = 0x9e3779b97f4a7c15u;
     for (size_t i = 0; i < N; i++) {
@@ -228,7 +226,6 @@ typedef struct square {
     int n;
     int d;           /* P's first d columns are dense; the rest sparse (first squaring) */
     const int *nz;   /* a sparse column's count then rows, EIGEN_SPARSE + 1 a column */
-    const double *nzv; /* their values, EIGEN_SPARSE a column */
 } square;
 
 /* Rows r0.. (rows of them) of T = P P where P's columns from d on have at most
@@ -263,13 +260,11 @@ static void square_block(const square *q, int r0, int rows)
     }
     for (int i = r0; i < r0 + rows; i++) { /* T[i][c] = sum over P[r][c] != 0 of P[i][r] P[r][c] */
         const double *row = P + (size_t)i * N;
-        for (int c = d; c < n; c++) { /* P[r][c] from nzv: read down P's column, it was a
-                                         cache miss for every row i */
+        for (int c = d; c < n; c++) {
             const int *z = q->nz + (size_t)(c - d) * (EIGEN_SPARSE + 1);
-            const double *val = q->nzv + (size_t)(c - d) * EIGEN_SPARSE;
             double sum = 0;
             for (int t = 1; t <= z[0]; t++)
-                sum += row[z[t]] * val[t - 1];
+                sum += row[z[t]] * P[(size_t)z[t] * N + (size_t)c];
             T[(size_t)i * N + (size_t)c] = sum;
         }
     }
@@ -366,12 +361,11 @@ static const double *power(arnoldi *a, const double *A, int threads)
         for (int c = d; c < n; c++)
             if (P[r * N + (size_t)c] != 0) {
                 int *z = a->nz + (size_t)(c - d) * (EIGEN_SPARSE + 1);
-                a->nzv[(size_t)(c - d) * EIGEN_SPARSE + (size_t)z[0]] = P[r * N + (size_t)c];
                 z[++z[0]] = (int)r;
             }
     const size_t blocks = (N + EIGEN_ROWS - 1) / EIGEN_ROWS;
     for (int m = 1; m < EIGEN_POWER; m *= 2) {
-        square q = {P, T, n, m == 1 ? d : n, a->nz, a->nzv};
+        square q = {P, T, n, m == 1 ? d : n, a->nz};
         const gt_jobs j = {.njobs = blocks, .threads = threads_choose(threads, blocks),
                            .ctx = &q, .run = square_rows};
         gt_error e;
