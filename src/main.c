@@ -76,7 +76,11 @@ static void catch_interrupts(void)
 
 int main(int argc, char **argv)
 {
-    setlocale(LC_ALL, "");
+    /* only the characters from the environment's locale (a UTF-8 one draws blocks and
+       braille): numbers are read and written with a decimal point, messages in English,
+       ranges of a regular expression by code point, whatever else it says (doc/usage.md,
+       "Environment") */
+    setlocale(LC_CTYPE, "");
     cli c;
     int rc = cli_parse(&c, cli_modes, argc, argv);
     if (rc)
