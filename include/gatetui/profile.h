@@ -54,6 +54,10 @@ void profile_free(gt_profile *p);
  * character. Returns the context's length in bytes. */
 size_t profile_context(const gt_model *m, const uint16_t *tok, size_t n, size_t s, char *buf,
                      size_t *at, size_t *len);
+/* The same with a word model's bytes before and after given (at most PROFILE_WORDS_BEFORE
+ * and PROFILE_WORDS_AFTER): the plain profile's, within 80 columns. */
+size_t profile_context_within(const gt_model *m, const uint16_t *tok, size_t n, size_t s,
+                              size_t before, size_t after, char *buf, size_t *at, size_t *len);
 #define PROFILE_CONTEXT_BYTES 160
 
 #endif

@@ -91,9 +91,10 @@ int spectrum_print_text(FILE *f, const gt_spectrum *s, gt_error *e)
 {
     char a[32];
     const int carry = !isnan(s->carry[0]); /* a plain RNN has no carry gate */
-    fprintf(f, "layer %d, step %s: eigenvalues of the step's Jacobian by modulus%s\n",
+    fprintf(f, "layer %d, step %s: eigenvalues of the step's Jacobian by modulus\n%s\n",
             s->layer, report_commas(s->step, a, sizeof a),
-            carry ? ", against the carry gates sorted" : " (a plain RNN: no carry gate to set beside them)");
+            carry ? "against the carry gates sorted"
+                  : "(a plain RNN: no carry gate to set beside them)");
     fprintf(f, "   i            re            im           |l|   half-life%s\n",
             carry ? "         carry" : "");
     for (int i = 0; i < s->count; i++) {
@@ -141,13 +142,23 @@ static const char *char_name(const char *ch, char *buf, size_t len)
     return buf;
 }
 
+/* A point's state, as many values a line as 80 columns take: 7 of up to 10 characters
+ * (|values| < 1000), fewer when one is wider, each in the widest one's width. */
 static void state_text(FILE *f, const gt_fixed *x, const gt_fixed_point *p)
 {
     const int H = x->lstm ? x->n / 2 : x->n;
+    char v[64];
+    int w = 10;
+    for (int q = 0; q < x->n; q++) {
+        const int l = snprintf(v, sizeof v, "%.5f", p->state[q]);
+        w = l > w ? l : w;
+    }
+    const int per_line = (80 - 3) / (w + 1) > 0 ? (80 - 3) / (w + 1) : 1;
     for (int part = 0; part * H < x->n; part++) {
         fprintf(f, "  %s", x->lstm ? (part ? "h" : "c") : "h");
         for (int q = 0; q < H; q++)
-            fprintf(f, "%s%9.5f", q && q % 10 == 0 ? "\n   " : " ", p->state[part * H + q]);
+            fprintf(f, "%s %*.5f", q && q % per_line == 0 ? "\n   " : "", w,
+                    p->state[part * H + q]);
         fputc('\n', f);
     }
 }
@@ -155,10 +166,10 @@ static void state_text(FILE *f, const gt_fixed *x, const gt_fixed_point *p)
 int fixed_print_text(FILE *f, const gt_fixed *x, const char *ch, gt_error *e)
 {
     char nb[32], a[32];
-    fprintf(f, "layer %d: fixed points under a held %s, Newton from %zu states of the text's "
-               "run, each after %zu more steps of it: %zu point%s, %zu start%s not converged\n",
-            x->layer, char_name(ch, nb, sizeof nb), x->starts, x->hold, x->count,
-            x->count == 1 ? "" : "s", x->not_converged, x->not_converged == 1 ? "" : "s");
+    fprintf(f, "layer %d: fixed points under a held %s: %zu point%s, %zu start%s not converged\n"
+               "Newton from %zu states of the text's run, each after %zu more steps of it\n",
+            x->layer, char_name(ch, nb, sizeof nb), x->count, x->count == 1 ? "" : "s",
+            x->not_converged, x->not_converged == 1 ? "" : "s", x->starts, x->hold);
     fprintf(f, "point  found from    residual  max |eigenvalue|  stable  half-life\n");
     for (size_t i = 0; i < x->count; i++) {
         const gt_fixed_point *p = &x->point[i];

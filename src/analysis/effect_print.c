@@ -57,21 +57,45 @@ static void acc_row(FILE *f, const char *name, const gt_effect_class *c)
     fprintf(f, ACC_ROW, name, a0, a1);
 }
 
-/* A set's units as "3,17,200" (the first 8, then how many more). */
-static const char *units_list(char *buf, size_t n, const int *u, int k)
+/* A set's units, every one, "3,17,200", from column col on, lines broken after a comma
+ * before column 80 and the next ones indented to column indent; then the line's end. */
+static void put_units(FILE *f, const int *u, int k, int col, int indent)
 {
-    size_t at = 0;
-    buf[0] = 0;
-    for (int x = 0; x < k && x < 8 && at < n; x++)
-        at += (size_t)snprintf(buf + at, n - at, "%s%d", x ? "," : "", u[x]);
-    if (k > 8 && at < n)
-        snprintf(buf + at, n - at, ",... (%d)", k);
-    return buf;
+    for (int x = 0; x < k; x++) {
+        char w[24];
+        const int l = snprintf(w, sizeof w, "%d%s", u[x], x + 1 < k ? "," : "");
+        if (x > 0 && col + l > 80) {
+            fprintf(f, "\n%*s", indent, "");
+            col = indent;
+        }
+        fputs(w, f);
+        col += l;
+    }
+    fputc('\n', f);
 }
+
+/* How many of the control sets repeat one drawn before them (each set is drawn afresh:
+ * measures.md, "The effect"). */
+static int repeated_sets(const gt_effect *r)
+{
+    const size_t n = (size_t)r->set_size;
+    int repeats = 0;
+    for (int k = 1; k < r->controls; k++)
+        for (int j = 0; j < k; j++)
+            if (!memcmp(r->sets + (size_t)k * n, r->sets + (size_t)j * n, n * sizeof *r->sets)) {
+                repeats++;
+                break;
+            }
+    return repeats;
+}
+
+/* The controls' rows: the deltas, then the set's units (every one, the lines broken). */
+#define CONTROL_ROW "    %9s  %9s  %11s  "
+#define CONTROL_UNITS (4 + 9 + 2 + 9 + 2 + 11 + 2)
 
 static void controls_table(FILE *f, const gt_effect *r, const gt_effect_one *o)
 {
-    char u[160], a[32], b[32], c[32];
+    char a[32], b[32], c[32];
     if (!r->controls)
         return;
     if (o->rank < 0)
@@ -79,28 +103,36 @@ static void controls_table(FILE *f, const gt_effect *r, const gt_effect_one *o)
     else
         fprintf(f, "  controls: rank %d of %d (specificity at least the tested set's), p = %.4f\n",
                 o->rank, r->controls, o->p);
-    fprintf(f, "    %-24s %10s %10s %12s\n", "units", "inside", "outside", "specificity");
+    fprintf(f, CONTROL_ROW "units\n", "inside", "outside", "specificity");
     for (int k = 0; k < r->controls; k++) {
         const double *x = o->control + (size_t)k * 3;
-        fprintf(f, "    %-24s %10s %10s %12s\n",
-                units_list(u, sizeof u, r->sets + (size_t)k * r->set_size, r->set_size),
-                bits(a, sizeof a, x[0], 1), bits(b, sizeof b, x[1], 1), bits(c, sizeof c, x[2], 1));
+        fprintf(f, CONTROL_ROW, bits(a, sizeof a, x[0], 1), bits(b, sizeof b, x[1], 1),
+                bits(c, sizeof c, x[2], 1));
+        put_units(f, r->sets + (size_t)k * r->set_size, r->set_size, CONTROL_UNITS,
+                  CONTROL_UNITS);
     }
 }
 
 static void header(FILE *f, const gt_effect *r, const char *interventions)
 {
-    char n[48], l[48], u[160];
-    fprintf(f, "Effect of %s over %zu window%s of %s from zero state, %s\n",
+    char n[48], l[48];
+    fprintf(f, "Effect of %s\nover %zu window%s of %s from zero state, %s\n",
             interventions && *interventions ? interventions : "nothing", r->windows,
             r->windows == 1 ? "" : "s", report_count(r->window_len, r->step_noun, l, sizeof l),
             report_count(r->predictions, "prediction", n, sizeof n));
-    if (r->controls)
-        fprintf(f, "controls: %s of %d unit%s drawn from layer %d's %d others (seed %llu); "
-                   "the tested set: %s\n", report_count((size_t)r->controls, "set", n, sizeof n),
-                r->set_size, r->set_size == 1 ? "" : "s", r->layer, r->others, r->seed,
-                units_list(u, sizeof u, r->tested, r->set_size));
-    else if (r->set_size)
+    if (r->controls) {
+        fprintf(f, "controls: %s of %d unit%s drawn from layer %d's %d others (seed %llu)\n",
+                report_count((size_t)r->controls, "set", n, sizeof n), r->set_size,
+                r->set_size == 1 ? "" : "s", r->layer, r->others, r->seed);
+        const int repeats = repeated_sets(r);
+        if (r->others == r->set_size && r->controls > 1)
+            fprintf(f, "(every one the same: the others are as many as the tested set)\n");
+        else if (repeats)
+            fprintf(f, "(%d of them repeat%s a set drawn before: each set is drawn afresh)\n",
+                    repeats, repeats == 1 ? "s" : "");
+        fputs("the tested set: ", f);
+        put_units(f, r->tested, r->set_size, 16, 16);
+    } else if (r->set_size)
         fprintf(f, "controls: none (--controls 0)\n");
     else
         fprintf(f, "controls: none (drawn for units of one layer ablated, and nothing else)\n");

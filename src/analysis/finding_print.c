@@ -128,13 +128,26 @@ static json_t *selection_json(const gt_selection *s, const gt_model *m)
     return root;
 }
 
-/* Steps a..b's characters, at most max of them (then an ellipsis). */
+/* Steps a..b's characters, at most max of them (a word model's tokens joined as the text
+ * joins them, within max bytes), then an ellipsis when some are left out. */
 static void put_steps(FILE *f, const gt_model *m, const uint16_t *tok, size_t a, size_t b,
                       size_t max)
 {
-    for (size_t t = a; t <= b && t - a < max; t++)
+    size_t t = a, used = 0;
+    for (; t <= b; t++) {
+        const int gap = m->words && t > a &&
+                        (text_token_gap(m, tok[t - 1], tok[t]) || tok[t - 1] == m->tok_eos ||
+                         tok[t] == m->tok_eos); /* <eos> written as a word */
+        const size_t l =
+            m->words ? (tok[t] == m->tok_eos ? 5 : steptext_len(m, tok[t])) + (size_t)gap : 1;
+        if (used + l > max && t > a)
+            break;
+        if (gap)
+            fputc(' ', f);
         put_token(f, m, tok[t]);
-    if (b - a + 1 > max)
+        used += l;
+    }
+    if (t <= b)
         fputs("\xe2\x80\xa6", f);
 }
 
@@ -145,12 +158,11 @@ int find_print_selection(FILE *f, const gt_selection *s, const uint16_t *tok, in
         return jsonout_write(f, selection_json(s, m), 1, JSONOUT_FINDING);
     char n1[32];
     fprintf(f, "steps %zu:%zu \"", s->a, s->b);
-    put_steps(f, m, tok, s->a, s->b, 60);
-    fprintf(f, "\", %s >= %g, layer %d, over the first %s steps\n", signals_name(m, s->signal),
+    put_steps(f, m, tok, s->a, s->b, 56); /* the line within 80 columns at any step */
+    fprintf(f, "\"\n%s >= %g, layer %d, over the first %s steps\n", signals_name(m, s->signal),
             s->threshold, s->layer, report_commas(s->steps, n1, sizeof n1));
     if (!s->nunits) {
-        fprintf(f, "no unit is at or above %g throughout the span and below it just before "
-                   "and after\n",
+        fprintf(f, "no unit is >= %g throughout the span and below it just before and after\n",
                 s->threshold);
         return done(f);
     }
@@ -207,6 +219,12 @@ static json_t *profile_json(const gt_profile *p, const uint16_t *tok, size_t nto
     return root;
 }
 
+/* A word model's context in the plain profile: bytes of whole tokens before the step and
+ * after it, so that a line of a token of up to 8 bytes is within 80 columns (the JSON's
+ * context is longer: profile.h). */
+#define TEXT_WORDS_BEFORE 34
+#define TEXT_WORDS_AFTER 14
+
 /* One line of the plain profile: step, value, and the context with the step's character
  * in brackets at the same column on every line. */
 static void hit_line(FILE *f, const gt_profile *p, const gt_profile_hit *h, const uint16_t *tok,
@@ -214,10 +232,11 @@ static void hit_line(FILE *f, const gt_profile *p, const gt_profile_hit *h, cons
 {
     char ctx[PROFILE_CONTEXT_BYTES];
     size_t at, len, before = 0;
-    size_t n = profile_context(p->m, tok, ntok, h->step, ctx, &at, &len);
+    size_t n = profile_context_within(p->m, tok, ntok, h->step, TEXT_WORDS_BEFORE,
+                                      TEXT_WORDS_AFTER, ctx, &at, &len);
     for (size_t i = 0; i < at; i++) /* the characters before it, one column each */
         before += ((unsigned char)ctx[i] & 0xC0) != 0x80;
-    const size_t col = p->m->words ? PROFILE_WORDS_BEFORE : PROFILE_BEFORE;
+    const size_t col = p->m->words ? TEXT_WORDS_BEFORE : PROFILE_BEFORE;
     fprintf(f, "  %8zu  %+8.4f  %*s", h->step, h->value, (int)(col - before), "");
     put_shown(f, ctx, at);
     fputc('[', f);

@@ -13,8 +13,8 @@ int importance_print_text(FILE *f, const gt_importance *r, const char *intervent
                           gt_error *e)
 {
     const int n = top > 0 && top < r->hidden ? top : r->hidden;
-    fprintf(f, "Importance of layer %d's %d units: the readout's loss with each ablated (%s "
-               "held at 0)\n", r->layer, r->hidden, r->lstm ? "c and h" : "h");
+    fprintf(f, "Importance of layer %d's %d units: the loss with each ablated (%s held at 0)\n",
+            r->layer, r->hidden, r->lstm ? "c, h" : "h");
     char l[48], p[48];
     fprintf(f, "over %zu window%s of %s from zero state, %s\n", r->windows,
             r->windows == 1 ? "" : "s", report_count(r->window_len, r->step_noun, l, sizeof l),

@@ -125,13 +125,13 @@ static size_t put_token(const gt_model *m, const uint16_t *tok, size_t t, size_t
 }
 
 /* The first token of a word model's context before step s: as many whole tokens as fit
- * PROFILE_WORDS_BEFORE bytes. */
-static size_t words_before(const gt_model *m, const uint16_t *tok, size_t s)
+ * `before` bytes. */
+static size_t words_before(const gt_model *m, const uint16_t *tok, size_t s, size_t before)
 {
     size_t a = s, bytes = 0;
     while (a > 0) {
         size_t l = steptext_len(m, tok[a - 1]) + text_token_gap(m, tok[a - 1], tok[a]);
-        if (bytes + l > PROFILE_WORDS_BEFORE)
+        if (bytes + l > before)
             break;
         bytes += l;
         a--;
@@ -142,14 +142,23 @@ static size_t words_before(const gt_model *m, const uint16_t *tok, size_t s)
 size_t profile_context(const gt_model *m, const uint16_t *tok, size_t n, size_t s, char *buf,
                      size_t *at, size_t *len)
 {
+    return profile_context_within(m, tok, n, s, PROFILE_WORDS_BEFORE, PROFILE_WORDS_AFTER, buf,
+                                  at, len);
+}
+
+size_t profile_context_within(const gt_model *m, const uint16_t *tok, size_t n, size_t s,
+                              size_t before, size_t after, char *buf, size_t *at, size_t *len)
+{
     size_t a = s > PROFILE_BEFORE ? s - PROFILE_BEFORE : 0;
     size_t b = s + 1 + PROFILE_AFTER < n ? s + 1 + PROFILE_AFTER : n;
+    before = before < PROFILE_WORDS_BEFORE ? before : PROFILE_WORDS_BEFORE;
+    after = after < PROFILE_WORDS_AFTER ? after : PROFILE_WORDS_AFTER;
     if (m->words)
-        a = words_before(m, tok, s);
+        a = words_before(m, tok, s, before);
     size_t k = 0;
     for (size_t t = a; t < b; t++) {
         const size_t k0 = k + (t > a && text_token_gap(m, tok[t - 1], tok[t]));
-        if (m->words && t > s && k0 + steptext_len(m, tok[t]) > *at + *len + PROFILE_WORDS_AFTER)
+        if (m->words && t > s && k0 + steptext_len(m, tok[t]) > *at + *len + after)
             break;
         k = put_token(m, tok, t, a, buf, k, t == s ? PROFILE_WORD_MAX : PROFILE_WORDS_BEFORE);
         if (t == s) {

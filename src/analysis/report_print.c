@@ -69,7 +69,7 @@ static void print_loss(FILE *f, const gt_model *m, const gt_loss *l, const gt_lo
         fprintf(f, "Readout loss: none (the model has no readout)\n\n");
     if (!l->count)
         return;
-    fprintf(f, "Readout loss: %.4f nats = %.4f bits per %s over %s (a uniform guess: %.2f "
+    fprintf(f, "Readout loss: %.4f nats = %.4f bits per %s over %s\n(a uniform guess: %.2f "
                "bits)\n",
             l->nats, loss_bits(l), model_step_noun(m),
             report_count(l->count, "prediction", a, sizeof a), l->uniform / log(2.0));
@@ -266,7 +266,7 @@ static void print_perturbation(FILE *f, const gt_report *r, int intervals)
     const gt_model *m = r->m;
     char a[48];
     if (m->words)
-        fprintf(f, "\nPerturbation: step %d of each full window replaced by each of the text's "
+        fprintf(f, "\nPerturbation: step %d of each full window replaced by each of\nthe text's "
                    "%d most frequent tokens\n",
                 r->site, r->replacements + 1);
     else
@@ -285,7 +285,7 @@ static void print_perturbation(FILE *f, const gt_report *r, int intervals)
             report_count((size_t)r->replacements, "replacement", b, sizeof b));
     if (r->dropped)
         fprintf(f, ", %zu without a difference left out", r->dropped);
-    fprintf(f, "); each curve over its value at k = 0, averaged\n");
+    fprintf(f, ")\neach curve over its value at k = 0, averaged over the pairs\n");
     print_pert_table(f, r, intervals);
     if (m->cell->carry < 0)
         fprintf(f, "no forget-only curve: a %s has no carry gate\n(nothing "
@@ -370,7 +370,7 @@ static void print_windows(FILE *f, const gt_report *r)
     if (all)
         fprintf(f, "\nEach window's own pairs, in text order\n");
     else if (some)
-        fprintf(f, "\nThe windows whose own pairs last longest and shortest (%d of %zu, by the "
+        fprintf(f, "\nThe windows whose own pairs last longest and shortest\n(%d of %zu, by the "
                    "measured half-life)\n", WINDOW_ROWS, m);
     else
         fprintf(f, "\nThe windows by the measured half-life of their own pairs\n");
@@ -615,22 +615,26 @@ int report_print_sweep_text(FILE *f, const gt_report *r, const double *d, int n,
     const int lstm = r0->m->cell->has_c;
     const char *g = model_gate_name(r0->m, r0->m->cell->carry);
     char a[48], b[80], c[80], x[48], mp[1024], tp[1024];
-    fprintf(f, "%s on %s: layer %d, %zu window%s of %s; the forget bias (%s's "
+    fprintf(f, "%s on %s: layer %d, %zu window%s of %s\nthe forget bias (%s's "
                "b_hh) shifted by D\n",
             utf8_printable(mp, sizeof mp, r0->m->path), utf8_printable(tp, sizeof tp, text_name),
             r0->layer, r0->windows, r0->windows == 1 ? "" : "s",
             report_count(r0->window_len, model_step_noun(r0->m), a, sizeof a), g);
     if (others && *others)
         fprintf(f, "and the interventions %s\n", others);
-    fprintf(f, "       D  mean %s  median unit t½  units t½>=10  measured t½ [95%%]  "
-               "%s-only t½ [95%%]  loss bits/%s\n", g, g, model_step_abbr(r0->m));
+    /* 80 columns: t½ is the median unit's, then the count of units at 10 or more, then the
+       edit's measured and gate-only ones, with their intervals */
+    char unit[24];
+    snprintf(unit, sizeof unit, "bits/%s", model_step_abbr(r0->m));
+    fprintf(f, "     D  mean %s  median t½  t½>=10  measured t½ [95%%]  %s-only t½ [95%%] "
+               "%10s\n", g, g, unit);
     for (int i = 0; i < n; i++) {
         const gt_report *q = &r[i];
         if (q->loss.count)
             snprintf(x, sizeof x, "%.4f", loss_bits(&q->loss));
         else
             snprintf(x, sizeof x, "-");
-        fprintf(f, "%+8.2f  %6.3f  %14s  %12d  %19s  %17s  %14s\n", d[i],
+        fprintf(f, "%+6.2f  %6.3f  %9s  %6d  %17s  %15s %10s\n", d[i],
                 q->gate[q->carry].mean, unit_hl(q->hl_median, a, sizeof a), q->halflife_ge10,
                 with_interval(q, lstm ? q->hl_cell : q->hl_hidden,
                               lstm ? &q->ci_cell : &q->ci_hidden, b, sizeof b),

@@ -145,8 +145,8 @@ static void print_measured_only(FILE *f, const gt_report *r, int *order, int int
     const int H = model_width(r->m, r->layer), n = H < TOP ? H : TOP;
     char pairs[32];
     unittable_order(r->unit_table, H, 0, unittable_column(UT_MEASURED, 0, 0), 0, order);
-    fprintf(f, "\nUnits one by one: half-lives in steps of the unit's own difference over the "
-               "%s\n(no gate to set beside them%s)\n  unit  measured%*s\n",
+    fprintf(f, "\nUnits one by one: half-lives in steps of the unit's own difference over\n"
+               "the %s (no gate to set beside them%s)\n  unit  measured%*s\n",
             report_count(r->pairs, "pair", pairs, sizeof pairs),
             intervals ? "" : "; intervals: a wider view",
             intervals ? CI_COLUMN + 2 : 0, intervals ? "95% interval" : "");
@@ -171,8 +171,8 @@ void unittable_print(FILE *f, const gt_report *r, int intervals)
         return;
     }
     char pairs[32];
-    fprintf(f, "\nUnits one by one: half-lives in steps of the unit's own difference over the "
-               "%s (measured),\nfrom its mean %s gate (gate) and from that gate's bias "
+    fprintf(f, "\nUnits one by one: half-lives in steps of the unit's own difference over\n"
+               "the %s (measured), from its mean %s gate (gate) and from that\ngate's bias "
                "alone (bias)\n",
             report_count(r->pairs, "pair", pairs, sizeof pairs), r->gate[r->carry].name);
     print_top(f, r, order, 1, intervals);

@@ -82,11 +82,40 @@ static int iv_has_carousel(const gt_intervention *iv)
     return iv->cell->has_c && iv->cell->carry >= 0;
 }
 
-int iv_same_shape(const gt_intervention *a, const gt_intervention *b)
+/* Layer k's units in iv. */
+static size_t layer_units(const gt_intervention *iv, int k)
 {
-    return a->layers == b->layers && a->units == b->units &&
-           !memcmp(a->off, b->off, ((size_t)a->layers + 1) * sizeof *a->off) &&
-           a->cell->has_c == b->cell->has_c;
+    return k < iv->layers ? iv->off[k + 1] - iv->off[k] : 0;
+}
+
+int iv_follow(gt_intervention *b, const gt_intervention *a, int *missed)
+{
+    const int shifts = b->cell->carry >= 0, carousel = iv_has_carousel(b);
+    int changed = 0, miss = 0;
+    for (int k = 0; k < a->layers; k++) {
+        const size_t na = layer_units(a, k), nb = layer_units(b, k);
+        for (size_t j = 0; j < na; j++) {
+            const double s = a->shift[a->off[k] + j];
+            const unsigned char x = a->ablate[a->off[k] + j];
+            if (j >= nb) {
+                miss += s != 0 || x;
+                continue;
+            }
+            double *bs = &b->shift[b->off[k] + j];
+            unsigned char *bx = &b->ablate[b->off[k] + j];
+            if (shifts && *bs != s)
+                *bs = s, changed = 1;
+            miss += !shifts && s != 0;
+            if (*bx != x)
+                *bx = x, changed = 1;
+        }
+        if (k < b->layers && carousel && b->carousel[k] != a->carousel[k])
+            b->carousel[k] = a->carousel[k], changed = 1;
+        miss += a->carousel[k] && (k >= b->layers || !carousel);
+    }
+    if (missed)
+        *missed = miss;
+    return changed;
 }
 
 int iv_any(const gt_intervention *iv)

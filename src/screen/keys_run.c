@@ -445,8 +445,8 @@ static void toggle_carousel(gt_view *v)
     interventions_changed(v, did, v->ivs->iv.carousel[v->layer] ? alone : NULL);
 }
 
-/* Z: every model's interventions (another model of another shape keeps its own through
- * the other keys, not through this one: doc/screen.md, "Interventions"). */
+/* Z: every model's interventions (another model may hold some the shown one cannot take,
+ * on units or layers it lacks: doc/screen.md, "Interventions"). */
 static void clear_interventions(gt_view *v)
 {
     if (!have_interventions(v))

@@ -17,12 +17,14 @@ int models_open(gt_models *ms, const gt_session *sm, int threads, int layer, int
     ms->tr = calloc((size_t)sm->n, sizeof *ms->tr);
     ms->ivs = calloc((size_t)sm->n, sizeof *ms->ivs);
     ms->changed = calloc((size_t)sm->n, 1);
+    ms->missed = calloc((size_t)sm->n, sizeof *ms->missed);
     ms->session = sm;
-    if (!ms->v || !ms->tr || !ms->ivs || !ms->changed) {
+    if (!ms->v || !ms->tr || !ms->ivs || !ms->changed || !ms->missed) {
         free(ms->v);
         free(ms->tr);
         free(ms->ivs);
         free(ms->changed);
+        free(ms->missed);
         return gt_fail(e, GT_EFAIL, "out of memory for the screen");
     }
     for (int k = 0; k < sm->n; k++) {
@@ -77,36 +79,38 @@ void models_close(gt_models *ms)
     free(ms->tr);
     free(ms->ivs);
     free(ms->changed);
+    free(ms->missed);
     memset(ms, 0, sizeof *ms);
 }
 
 gt_view *models_view(gt_models *ms) { return &ms->v[ms->cur]; }
 
-/* Gives o the interventions of v when its model has the same shape (layers, units, kind). */
-static void sync_interventions(gt_view *o, const gt_view *v)
+/* Gives o the interventions of v where they apply to its model (iv_follow): step, edits
+ * and interventions are shared (doc/screen.md, "Several models"). How many of v's it could
+ * not take. */
+static int sync_interventions(gt_view *o, const gt_view *v)
 {
-    const gt_intervention *a = &v->ivs->iv;
-    gt_intervention *b = &o->ivs->iv;
-    if (!iv_same_shape(a, b))
-        return;
-    size_t LH = (size_t)a->units;
-    if (!memcmp(a->shift, b->shift, LH * sizeof *a->shift) && !memcmp(a->ablate, b->ablate, LH) &&
-        !memcmp(a->carousel, b->carousel, (size_t)a->layers))
-        return;
-    memcpy(b->shift, a->shift, LH * sizeof *a->shift);
-    memcpy(b->ablate, a->ablate, LH);
-    memcpy(b->carousel, a->carousel, (size_t)a->layers);
-    view_model_changed(o);
+    int missed = 0;
+    if (iv_follow(&o->ivs->iv, &v->ivs->iv, &missed))
+        view_model_changed(o);
+    return missed;
 }
 
 void models_sync(gt_models *ms)
 {
-    const gt_view *v = &ms->v[ms->cur];
+    gt_view *v = &ms->v[ms->cur];
     for (int k = 0; k < ms->n; k++) {
         gt_view *o = &ms->v[k];
         if (k == ms->cur)
             continue;
-        sync_interventions(o, v);
+        const int missed = sync_interventions(o, v);
+        if (missed > ms->missed[k]) { /* a new one it cannot take: said after the key's */
+            const size_t at = strlen(v->ui->msg);
+            snprintf(v->ui->msg + at, sizeof v->ui->msg - at, "%s%.80s takes it only in part (%s)",
+                     at ? "; " : "", o->name,
+                     "its header names what it has");
+        }
+        ms->missed[k] = missed;
         view_follow(o, 0);
     }
 }

@@ -23,6 +23,8 @@ typedef struct gt_models {
     const gt_session *session; /* the models as read (whose files are watched), their
                                 * interventions, texts and tables */
     unsigned char *changed; /* [n]: 1 once the model's file was seen changed on disk */
+    int *missed;          /* [n]: how many of the shown model's interventions the model could
+                           * not take at the last key (iv_follow) */
     long long checked_s;  /* the monotonic second the files were last looked at */
     const char *own_file; /* the session file it was opened from (W writes it again), or
                            * NULL (W writes a new one) */

@@ -94,17 +94,40 @@ two "--carriers" --carriers --edit 200:e --horizon 10
 "$bin" --effect ' ' --effect 'e[a-z]*' --ablate 0:2,5-7 --windows 12 --window-len 40 \
     --controls 9 --seed 7 "$rep/lstm1.safetensors" "$rep/text.txt" >"$out/e.txt" 2>"$out/err"
 rank=$(sed -n 's/.*"rank": \([0-9]*\),*$/\1/p' "$fix/lstm1_two.json" | head -1)
-grep -q '^Effect of ablated 0:2,5-7 over 12 windows of 40 characters' "$out/e.txt" &&
-    grep -q '^controls: 9 sets of 4 units drawn from layer 0.s 20 others (seed 7); the tested set: 2,5,6,7$' "$out/e.txt" &&
+grep -q '^Effect of ablated 0:2,5-7$' "$out/e.txt" &&
+    grep -q '^over 12 windows of 40 characters' "$out/e.txt" &&
+    grep -q '^controls: 9 sets of 4 units drawn from layer 0.s 20 others (seed 7)$' "$out/e.txt" &&
+    grep -q '^the tested set: 2,5,6,7$' "$out/e.txt" &&
     [ "$(grep -c '^  controls: rank [0-9]* of 9 (specificity at least the tested set.s), p = ' "$out/e.txt")" -eq 2 ] &&
     grep -q "^  controls: rank $rank of 9" "$out/e.txt" &&
-    [ "$(grep -c '^    [0-9]*,[0-9]*,[0-9]*,[0-9]* ' "$out/e.txt")" -eq 18 ] &&
+    [ "$(grep -Ec '^ +[-+][0-9.]+ +[-+][0-9.]+ +[-+][0-9.]+  [0-9]+,[0-9]+,[0-9]+,[0-9]+$' "$out/e.txt")" -eq 18 ] &&
     grep -q '^  inside  ' "$out/e.txt" && grep -q '^  specificity (inside - outside) ' "$out/e.txt"
 check $? "--effect's text: the interventions, the windows, the controls, two tables with 9 sets each, the rank $rank"
 "$bin" --effect ' ' --ablate 0:3 --windows 5 --window-len 50 --controls 1 "$rep/lstm1.safetensors" \
     "$rep/text.txt" >"$out/e1.txt" 2>"$out/err" &&
-    grep -q "^controls: 1 set of 1 unit drawn from layer 0's 23 others (seed 1); the tested set: 3\$" "$out/e1.txt"
+    grep -q "^controls: 1 set of 1 unit drawn from layer 0's 23 others (seed 1)\$" "$out/e1.txt" &&
+    grep -q "^the tested set: 3\$" "$out/e1.txt"
 check $? "--effect's text with one control set of one unit: 1 set of 1 unit"
+# control sets drawn afresh may repeat: the text says how many repeat one drawn before, as
+# the JSON's sets count them, and lists each set's every unit (a set of 12 units, half the
+# layer: every one the same set, said)
+for a in "0:3 20" "0:3,5 30" "0:0-11 3"; do
+    set -- $a
+    "$bin" --effect ' ' --ablate "$1" --windows 5 --window-len 50 --controls "$2" \
+        "$rep/lstm1.safetensors" "$rep/text.txt" >"$out/r.txt" 2>"$out/err" &&
+        "$bin" --json --effect ' ' --ablate "$1" --windows 5 --window-len 50 --controls "$2" \
+            "$rep/lstm1.safetensors" "$rep/text.txt" >"$out/r.json" 2>>"$out/err"
+    said=$(sed -n 's/^(\([0-9]*\) of them repeats* a set drawn before: each set is drawn afresh)$/\1/p' "$out/r.txt")
+    grep -qx '(every one the same: the others are as many as the tested set)' "$out/r.txt" && said=all
+    sets=$(/usr/bin/python3 -c '
+import json, sys
+c = [tuple(x["units"]) for x in json.load(open(sys.argv[1]))["effects"][0]["controls"]]
+r = sum(1 for k in range(len(c)) if c[k] in c[:k])
+print("all" if len(c) > 1 and len(set(c)) == 1 and len(c[0]) == 12 else r)' "$out/r.json")
+    rows=$(grep -Ec "^ +[-+][0-9.]+ +[-+][0-9.]+ +[-+][0-9.]+  [0-9]+(,[0-9]+)*,?\$" "$out/r.txt")
+    [ "${said:-0}" = "$sets" ] && [ "$rows" -ge "$2" ]
+    check $? "--ablate $1, $2 controls: the sets that repeat one drawn before said ($said, the JSON's $sets), $rows rows"
+done
 "$bin" --carriers --edit 1200:x "$sam/kjv-lstm.bin" "$sam/kjv-valid.txt" >"$out/c.txt" 2>"$out/err"
 first=$(sed -n '/"unit"/{s/[^0-9]//g;p;q}' "$fix/kjv_lstm_carriers.json")
 grep -q "^Carriers of the edit at step 1,200 (' ' -> 'x'): layer 0's 256 units, K = 64\$" "$out/c.txt" &&

@@ -151,7 +151,7 @@ steps=$("$bin" --report --window-len 100000 "$l1" "$t" 2>/dev/null | sed -n 's/^
 "$bin" --importance --window-len 100000 "$l1" "$t" >"$out/imp.txt" 2>/dev/null
 "$bin" --effect e --ablate 0:1 --window-len 100000 "$l1" "$t" >"$out/eff.txt" 2>/dev/null
 if [ -n "$steps" ] && grep -q "^over 1 window of $steps characters" "$out/imp.txt" &&
-    grep -q " over 1 window of $steps characters" "$out/eff.txt"; then
+    grep -q "^over 1 window of $steps characters" "$out/eff.txt"; then
     echo "ok $n - --window-len past the text: one window of its $steps characters said"
 else
     echo "not ok $n - --window-len past the text (the text's $steps steps)"

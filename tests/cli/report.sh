@@ -126,9 +126,10 @@ if [ $rc -eq 0 ] && grep -qx 'Readout loss: none (one step: no next character to
     grep -qx 'Readout loss: none (the model has no readout)' "$out/none" &&
     grep -q ': layer 0, 1 window of 2 characters from zero state$' "$out/two" &&
     grep -qx '2 positions x 24 units = 48 values per gate' "$out/two" &&
-    grep -q '^Readout loss: .* bits per character over 1 prediction (a uniform guess' "$out/two" &&
+    grep -q '^Readout loss: .* bits per character over 1 prediction$' "$out/two" &&
+    grep -qx '(a uniform guess: 4.32 bits)' "$out/two" &&
     grep -qx 'over 1 window of 2 characters from zero state, 1 prediction' "$out/imp" &&
-    grep -q ': layer 0, 1 window of 40 characters; the forget bias' "$out/sw" &&
+    grep -q ': layer 0, 1 window of 40 characters$' "$out/sw" && grep -qx "the forget bias (f's b_hh) shifted by D" "$out/sw" &&
     grep -qx 'gatetui: --horizon 2: a window of 2 characters holds 1 step after its edit (at step 0), so the horizon is 1; --window-len 3 or more holds 2' "$out/hz"; then
     echo "ok $n - counts of one: one step (no next character, not no readout), 1 prediction, 1 position, 1 window, 1 step"
 else

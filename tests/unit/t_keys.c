@@ -1240,8 +1240,10 @@ static void test_models(const gt_model *m, const gt_text *t)
     session_close(&sn);
 }
 
-/* Z with two models of different shapes (two layers and one: the keys' interventions are
- * not copied between them): every model's removed, not only the one shown's. */
+/* Two models of different shapes (two layers and one) share the interventions where they
+ * apply: > on the first's layer 0 shifts the second's layer 0 too; on layer 1, which the
+ * second lacks, the second keeps its own and the status line says so; then Z removes every
+ * model's, not only the one shown's. */
 static void test_models_clear(const gt_model *m, const gt_text *t, const char *dir)
 {
     char path[300];
@@ -1262,12 +1264,21 @@ static void test_models_clear(const gt_model *m, const gt_text *t, const char *d
         model_free(&one);
         return;
     }
-    models_press(&ms, ">\t>\t");
-    const int both = ms.cur == 0 && iv_any(&ms.ivs[0].iv) && iv_any(&ms.ivs[1].iv);
+    models_press(&ms, ">");
+    tap_ok(iv_shift_of(&ms.ivs[0].iv, 0, 3) == 0.5 && iv_shift_of(&ms.ivs[1].iv, 0, 3) == 0.5 &&
+               !strstr(ms.ui.msg, "only in part"),
+           "> on the two-layer model: the one-layer model's layer 0 shifted too (%s)", ms.ui.msg);
+    models_press(&ms, "]>");
+    tap_ok(ms.v[0].layer == 1 && iv_shift_of(&ms.ivs[0].iv, 1, 0) == 0.5 &&
+               iv_shift_of(&ms.ivs[1].iv, 0, 0) == 0.5 && strstr(ms.ui.msg, "only in part"),
+           "] > : layer 1, which the other lacks; it keeps its own, said (%s)", ms.ui.msg);
+    models_press(&ms, "[\t>\t");
+    const int both = ms.cur == 0 && iv_shift_of(&ms.ivs[0].iv, 0, 0) == 1.0 &&
+                     iv_shift_of(&ms.ivs[1].iv, 0, 0) == 1.0;
     models_press(&ms, "Z");
     tap_ok(both && !iv_any(&ms.ivs[0].iv) && !iv_any(&ms.ivs[1].iv) &&
                strstr(ms.ui.msg, "every model's interventions removed"),
-           "two models of different shapes, > on each, Z on the first: every model's "
+           "> on the other model: both at +1.0 on layer 0; Z on the first: every model's "
            "interventions removed (%s)", ms.ui.msg);
     models_press(&ms, "Z");
     tap_ok(strstr(ms.ui.msg, "no interventions to remove") != NULL,
