@@ -18,6 +18,13 @@
 #include "gatetui/model.h"
 #include "gatetui/report.h"
 
+/* An edit made before the one measured: its step, the token there before it and the one
+ * put there. */
+typedef struct gt_carriers_edit {
+    size_t step;
+    int from, to;
+} gt_carriers_edit;
+
 typedef struct gt_carriers {
     const gt_model *m;
     size_t step;        /* s */
@@ -30,6 +37,9 @@ typedef struct gt_carriers {
     int *order;         /* [H] the units by A_j, largest first (then by unit) */
     int threads;
     double seconds;
+    const gt_carriers_edit *before; /* [nbefore] the edits made first, in order (the caller's;
+                                       NULL: none), so that the output names them */
+    size_t nbefore;
 } gt_carriers;
 
 /* o gives the layer, the horizon asked for (0: REPORT_HORIZON; K is at most the steps left
@@ -39,9 +49,11 @@ int carriers_compute(gt_carriers *r, const gt_model *m, const uint16_t *tok, siz
                      size_t s, int to, const gt_report_options *o, gt_error *e);
 void carriers_free(gt_carriers *r);
 
-/* The first `top` units (0: all) as a table; or JSON {"edit": {"step", "from", "to"},
- * "layer", "horizon", "effect", "units": [{"unit", "alone", "alone_share", "removed"}...]}
- * ranked by alone; interventions (or NULL) names what the model has changed. */
+/* The first `top` units (0: all) as a table, then the units whose removal takes most; or
+ * JSON {"edit": {"step", "from", "to"}, "edits_before": [{"step", "from", "to"}...] (when
+ * there are any), "layer", "horizon", "effect", "units": [{"unit", "alone",
+ * "alone_share", "removed"}...]} ranked by alone; interventions (or NULL) names what the
+ * model has changed. */
 int carriers_print_text(FILE *f, const gt_carriers *r, const char *interventions, int top,
                         gt_error *e);
 int carriers_print_json(FILE *f, const gt_carriers *r, const char *interventions,

@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "analysis/jsonout.h"
 #include "analysis/steptext.h"
@@ -36,6 +37,52 @@ static json_t *token_json(const gt_model *m, int tok)
     return json_stringn(t, (size_t)n);
 }
 
+/* The edits made before the one measured, on a line (the first three, then how many more). */
+static void before_text(FILE *f, const gt_carriers *r)
+{
+    if (!r->nbefore)
+        return;
+    fprintf(f, "the text with %zu edit%s before it:", r->nbefore, r->nbefore == 1 ? "" : "s");
+    for (size_t i = 0; i < r->nbefore && i < 3; i++) {
+        char a[NAME], b[NAME], step[32];
+        steptext_name(r->m, r->before[i].from, STEPTEXT_UTF8, a, sizeof a);
+        steptext_name(r->m, r->before[i].to, STEPTEXT_UTF8, b, sizeof b);
+        fprintf(f, "%s %s (%s -> %s)", i ? "," : "",
+                report_commas(r->before[i].step, step, sizeof step), a, b);
+    }
+    if (r->nbefore > 3)
+        fprintf(f, ", +%zu more", r->nbefore - 3);
+    fputc('\n', f);
+}
+
+/* The REMOVED_TOP units whose state put back removes most of E, largest first (NaN never):
+ * a unit may carry little alone and much together with the others. */
+#define REMOVED_TOP 5
+
+static void removed_text(FILE *f, const gt_carriers *r)
+{
+    int top[REMOVED_TOP], n = 0;
+    for (int u = 0; u < r->hidden; u++) {
+        if (isnan(r->removed[u]))
+            continue;
+        int at = n < REMOVED_TOP ? n++ : REMOVED_TOP;
+        while (at > 0 && r->removed[top[at - 1]] < r->removed[u])
+            at--;
+        if (at < REMOVED_TOP) {
+            memmove(top + at + 1, top + at, (size_t)(n - 1 - at) * sizeof *top);
+            top[at] = u;
+        }
+    }
+    if (!n)
+        return;
+    fprintf(f, "largest removed: unit");
+    for (int i = 0; i < n; i++) {
+        char p[32];
+        fprintf(f, "%s %d %s", i ? "," : "", top[i], percent(p, sizeof p, r->removed[top[i]]));
+    }
+    fputc('\n', f);
+}
+
 int carriers_print_text(FILE *f, const gt_carriers *r, const char *interventions, int top,
                         gt_error *e)
 {
@@ -46,6 +93,7 @@ int carriers_print_text(FILE *f, const gt_carriers *r, const char *interventions
     /* each line within 80 columns for a step of the samples' and a character's name */
     fprintf(f, "Carriers of the edit at step %s (%s -> %s): layer %d's %d units, K = %zu\n",
             report_commas(r->step, step, sizeof step), a, b, r->layer, r->hidden, r->horizon);
+    before_text(f, r);
     if (interventions && *interventions)
         fprintf(f, "interventions: %s\n", interventions);
     char last[32];
@@ -61,6 +109,7 @@ int carriers_print_text(FILE *f, const gt_carriers *r, const char *interventions
         fprintf(f, "%4d  %5d  %13.6f  %9s  %9s\n", i + 1, u, r->alone[u],
                 percent(a, sizeof a, share), percent(b, sizeof b, r->removed[u]));
     }
+    removed_text(f, r);
     if (file_flushed(f, "the carriers", e))
         return GT_EFAIL;
     return GT_OK;
@@ -73,6 +122,15 @@ int carriers_print_json(FILE *f, const gt_carriers *r, const char *interventions
     json_object_set_new(root, "edit", json_pack("{s:I, s:o, s:o}", "step", (json_int_t)r->step,
                                                 "from", token_json(r->m, r->from),
                                                 "to", token_json(r->m, r->to)));
+    if (r->nbefore) {
+        json_t *before = json_array();
+        for (size_t i = 0; i < r->nbefore; i++)
+            json_array_append_new(before, json_pack("{s:I, s:o, s:o}", "step",
+                                                    (json_int_t)r->before[i].step, "from",
+                                                    token_json(r->m, r->before[i].from), "to",
+                                                    token_json(r->m, r->before[i].to)));
+        json_object_set_new(root, "edits_before", before);
+    }
     json_object_set_new(root, "layer", json_integer(r->layer));
     json_object_set_new(root, "horizon", json_integer((json_int_t)r->horizon));
     json_object_set_new(root, "effect", jsonout_num(r->effect));

@@ -12,23 +12,30 @@
 #define TOP 20 /* the units the table lists */
 
 /* The edits of the command line for model ms; the tokens with every edit but the last
- * made into *tok (NULL: none before it, t's own), the last's step and token in *s, *to. */
+ * made into *tok (NULL: none before it, t's own), those edits into *before (l.n - 1 of
+ * them), the last's step and token in *s, *to. */
 static int last_edit(const cli *c, const gt_session_model *ms, const gt_text *t,
-                     uint16_t **tok, size_t *s, int *to, gt_error *e)
+                     uint16_t **tok, gt_carriers_edit **before, size_t *nbefore, size_t *s,
+                     int *to, gt_error *e)
 {
     gt_editlist l;
     int rc = editlist_parse(&l, ms->base, t, c->edits, c->nedits, e);
     if (rc)
         return rc;
     *tok = NULL;
+    *before = NULL;
+    *nbefore = l.n > 1 ? l.n - 1 : 0;
     if (!l.n)
         rc = gt_fail(e, GT_EINPUT, "--carriers: %s holds no edit", c->edits[0].arg);
-    else if (l.n > 1 && !(*tok = malloc(t->steps * sizeof **tok)))
+    else if (l.n > 1 && (!(*tok = malloc(t->steps * sizeof **tok)) ||
+                         !(*before = malloc((l.n - 1) * sizeof **before))))
         rc = gt_fail(e, GT_EFAIL, "out of memory for the edits");
     if (rc == GT_OK && *tok) {
         memcpy(*tok, t->tok, t->steps * sizeof **tok);
-        for (size_t i = 0; i + 1 < l.n; i++)
+        for (size_t i = 0; i + 1 < l.n; i++) {
+            (*before)[i] = (gt_carriers_edit){l.at[i].step, (*tok)[l.at[i].step], l.at[i].tok};
             (*tok)[l.at[i].step] = (uint16_t)l.at[i].tok;
+        }
     }
     if (rc == GT_OK) {
         *s = l.at[l.n - 1].step;
@@ -44,10 +51,15 @@ static int carriers_each(FILE *out, const cli *c, const gt_session_model *ms, co
 {
     size_t s;
     int to;
-    uint16_t *tok;
-    int rc = last_edit(c, ms, t, &tok, &s, &to, e);
-    if (rc)
+    uint16_t *tok = NULL;
+    gt_carriers_edit *before = NULL;
+    size_t nbefore;
+    int rc = last_edit(c, ms, t, &tok, &before, &nbefore, &s, &to, e);
+    if (rc) {
+        free(tok);
+        free(before);
         return rc;
+    }
     gt_report_options o;
     cli_progress p;
     cli_report_options(c, &o, &p);
@@ -55,8 +67,12 @@ static int carriers_each(FILE *out, const cli *c, const gt_session_model *ms, co
     rc = carriers_compute(&r, &ms->mi, tok ? tok : t->tok, t->steps, s, to, &o, e);
     cli_progress_end(&p);
     free(tok);
-    if (rc)
+    if (rc) {
+        free(before);
         return rc;
+    }
+    r.before = before;
+    r.nbefore = before ? nbefore : 0;
     const long asked = o.horizon > 0 ? o.horizon : REPORT_HORIZON;
     static int said; /* every model's K is the same: said once */
     if ((long)r.horizon < asked && !said) { /* the text ends before the horizon */
@@ -75,6 +91,7 @@ static int carriers_each(FILE *out, const cli *c, const gt_session_model *ms, co
     rc = c->json ? carriers_print_json(out, &r, ms->what, e)
                  : carriers_print_text(out, &r, ms->what, TOP, e);
     carriers_free(&r);
+    free(before);
     return rc;
 }
 

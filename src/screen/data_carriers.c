@@ -74,6 +74,14 @@ static int compute(const gt_data_carriers *c, FILE *f, gt_bgjob *job, gt_error *
     free(tok);
     if (rc)
         return rc;
+    /* the edits made before it, named in the text (as --carriers names them) */
+    gt_carriers_edit *before = n > 1 ? malloc((n - 1) * sizeof *before) : NULL;
+    for (size_t i = 0; before && i + 1 < n; i++) {
+        const gt_edit *x = trace_edit_at(c->tr, i);
+        before[i] = (gt_carriers_edit){x->step, x->old_tok, x->new_tok};
+    }
+    r.before = before;
+    r.nbefore = before ? n - 1 : 0;
     head hd = {r.step, r.from, r.to, r.hidden, (int)r.horizon, r.effect};
     const size_t H = (size_t)r.hidden;
     fwrite(&hd, sizeof hd, 1, f);
@@ -82,6 +90,7 @@ static int compute(const gt_data_carriers *c, FILE *f, gt_bgjob *job, gt_error *
     fwrite(r.order, sizeof *r.order, H, f);
     rc = carriers_print_text(f, &r, c->what[0] ? c->what : NULL, 0, e);
     carriers_free(&r);
+    free(before);
     return rc;
 }
 

@@ -110,13 +110,32 @@ PY
 "$bin" --carriers --json --horizon 16 --edit 1205:y "$model" "$work/x1200.txt" >"$work/c1.json" 2>"$work/c1.err"
 "$bin" --carriers --json --horizon 16 --edits "$work/list.edits.txt" "$model" "$text" >"$work/cl.json" 2>&1
 "$bin" --carriers --json --horizon 16 --edit 1205:y "$model" "$text" >"$work/c0.json" 2>&1
-if [ -s "$work/c2.json" ] && cmp -s "$work/c1.json" "$work/c2.json" && cmp -s "$work/cl.json" "$work/c2.json" &&
-    ! cmp -s "$work/c0.json" "$work/c2.json"; then
-    ok "--carriers --edit 1200:x --edit 1205:y (and --edits): 1205:y on the text with x at 1200, not on the text as loaded"
+# the same but for edits_before, which names the edit made first
+same_but_before() {
+    /usr/bin/python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+before = b.pop("edits_before", None)
+sys.exit(0 if a == b and before == [{"step": 1200, "from": " ", "to": "x"}] else 1)' "$1" "$2"
+}
+if [ -s "$work/c2.json" ] && same_but_before "$work/c1.json" "$work/c2.json" &&
+    cmp -s "$work/cl.json" "$work/c2.json" && ! same_but_before "$work/c0.json" "$work/c2.json"; then
+    ok "--carriers --edit 1200:x --edit 1205:y (and --edits): 1205:y on the text with x at 1200, not on the text as loaded; edits_before names 1200:x"
 else
     notok "--carriers with two edits differs from the last on the text with the first made"
     head -c 300 "$work/c2.json" "$work/c1.json" | sed 's/^/# /'
 fi
+"$bin" --carriers --horizon 16 --edit 1200:x --edit 1205:y "$model" "$text" >"$work/c2.txt" 2>&1
+sed -n 2p "$work/c2.txt" | grep -qx "the text with 1 edit before it: 1,200 (' ' -> 'x')"
+check $? "--carriers' text with two edits: the edit before the one measured named on its second line"
+# the units whose state put back removes most, as the JSON's removed order them
+largest=$(/usr/bin/python3 -c '
+import json, sys
+u = [x for x in json.load(open(sys.argv[1]))["units"] if x["removed"] is not None]
+u.sort(key=lambda x: (-x["removed"], x["unit"]))
+print(", ".join("%d %.1f%%" % (x["unit"], 100 * x["removed"]) for x in u[:5]))' "$work/c2.json")
+grep -qx "largest removed: unit $largest" "$work/c2.txt"
+check $? "--carriers' text: the five units whose removal takes most, as the JSON's (unit $largest)"
 printf '# nothing\n' >"$work/empty.edits.txt"
 refused "--carriers with a list of no edit" \
     "$bin" --carriers --edits "$work/empty.edits.txt" "$model" "$text"
@@ -182,10 +201,11 @@ frame sh_r --session "$work/sh_r.json"
 sed -n '/^ interventions: ablated 0:209$/,+2p' "$work/sh_r.txt" | sed 's/^ //' | cmp -s - "$work/sh_r.want" &&
     [ "$(wc -l <"$work/sh_r.want")" -eq 3 ]
 check $? "the report's sheet under --ablate 0:209: the interventions and the loss's change, as --report prints them"
-session "$work/sh_c.json" "$model" "$text" "" "\"step\": 1206, $edits, \"sheet\": {\"name\": \"carriers\", \"state\": [2]}"
+session "$work/sh_c.json" "$model" "$text" "" "\"step\": 1206, $edits, \"sheet\": {\"name\": \"carriers\", \"state\": [0]}"
 frame sh_c --session "$work/sh_c.json"
-grep -q "carriers of the edit at step 1,205" "$work/sh_c.txt" && grep -q "alone (nats)" "$work/sh_c.txt"
-check $? "--export --session with the carriers' sheet up: its table ($(head -c 200 "$work/sh_c.err"))"
+grep -q "carriers of the edit at step 1,205" "$work/sh_c.txt" && grep -q "alone (nats)" "$work/sh_c.txt" &&
+    grep -q "^ the text with 1 edit before it: 1,200 (' ' -> 'x')" "$work/sh_c.txt"
+check $? "--export --session with the carriers' sheet up: its table, the edit made before named ($(head -c 200 "$work/sh_c.err"))"
 session "$work/sh_x.json" "$model" "$text" "" '"step": 10, "sheet": {"name": "nonesuch", "state": []}'
 said=$("$bin" --export "$work/no.txt" --session "$work/sh_x.json" 2>&1)
 [ $? -eq 2 ] && case $said in *'screen.sheet'*'names no sheet'*effect*carriers*) true ;; *) false ;; esac
