@@ -61,6 +61,7 @@ typedef struct gt_model {
     const char *vocab_where; /* where the vocabulary came from ("metadata vocab", ...) */
     int vocab_bytes;     /* 1: tokens are bytes 0..255 (no vocabulary given) */
     int vocab_beside;    /* 1: the vocabulary came from a file found beside the model */
+    char *vocab_beside_path; /* that file's path (owned), or NULL */
     uint32_t *lookup_cp; /* [lookup_n] sorted code points, and their tokens */
     uint16_t *lookup_tok;
     int lookup_n;        /* V less the tokens no character maps to */

@@ -2,6 +2,7 @@
  * models side by side (doc/usage.md, "Several models"), the screen's texts. */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,23 @@ static int check_readouts(const cli *c, const gt_session *s, gt_error *e)
     return GT_OK;
 }
 
+/* A session's model reads its vocabulary from the file found beside it when the session
+ * was written (sessionfile_read checked that file unchanged), not from another. */
+static int check_session_vocab(const cli *c, const gt_session *s, gt_error *e)
+{
+    for (int k = 0; c->session && c->sfile.vocab_beside && k < s->n; k++) {
+        const char *want = c->sfile.vocab_beside[k], *have = s->model[k].base->vocab_beside_path;
+        char a[PATH_MAX], b[PATH_MAX];
+        if (!want || (have && realpath(want, a) && realpath(have, b) && !strcmp(a, b)))
+            continue;
+        return gt_fail(e, GT_EINPUT, "%s: the model's vocabulary was %s when the session %s was "
+                       "written, and is now %s: it would not open on the same screen",
+                       s->model[k].base->path, want, c->session,
+                       have ? have : "in the model file");
+    }
+    return GT_OK;
+}
+
 int cli_session_open(gt_session *s, const cli *c, gt_error *e)
 {
     const gt_session_options o = {(const char *const *)c->model_path, c->nmodels, c->text_path,
@@ -66,6 +84,8 @@ int cli_session_open(gt_session *s, const cli *c, gt_error *e)
     int rc = session_open(s, &o, e);
     if (rc == GT_OK)
         rc = check_readouts(c, s, e);
+    if (rc == GT_OK)
+        rc = check_session_vocab(c, s, e);
     for (int k = 0; rc == GT_OK && k < s->n; k++)
         say_model_notes(s->model[k].base);
     if (rc == GT_OK) {

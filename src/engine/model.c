@@ -691,6 +691,7 @@ void model_free(gt_model *m)
         free(m->owned[i]);
     free(m->owned);
     free(m->path);
+    free(m->vocab_beside_path);
     free(m->prefix);
     free(m->embedding_name);
     free(m->readout_name);

@@ -61,8 +61,12 @@ static int model_entry(const gt_session_model *sm, const gt_intervention *iv, js
     if (model_file_changed(sm->base))
         return gt_fail(e, GT_EINPUT, "%s changed on disk since it was read: a session written "
                        "now would not open on the model shown", sm->base->path);
-    json_t *o, *ivs = json_array();
+    json_t *o, *ivs = json_array(), *vb = NULL;
     int rc = file_entry(sm->base->path, NULL, &o, e);
+    if (rc == GT_OK && sm->base->vocab_beside_path &&
+        (rc = file_entry(sm->base->vocab_beside_path, NULL, &vb, e)) == GT_OK &&
+        json_object_set_new(o, "vocab_beside", vb)) /* its words: the model's as much */
+        rc = oom(e);
     if (rc) {
         json_decref(ivs);
         return rc;
@@ -184,16 +188,20 @@ static int read_models(gt_sessionfile *f, const reader *r, const json_t *models)
         return sessionfile_bad(r, "models", "wants a list of 1 to 64 models");
     json_array_foreach(models, i, o) total += json_array_size(json_object_get(o, "interventions"));
     f->model_path = calloc(n, sizeof *f->model_path);
+    f->vocab_beside = calloc(n, sizeof *f->vocab_beside);
     f->each = calloc(n, sizeof *f->each);
     f->iv = calloc(total + 1, sizeof *f->iv);
-    if (!f->model_path || !f->each || !f->iv)
+    if (!f->model_path || !f->vocab_beside || !f->each || !f->iv)
         return gt_fail(r->e, GT_EFAIL, "out of memory for the session");
     int at = 0, rc = GT_OK;
     json_array_foreach(models, i, o) {
         const json_t *ivs = json_object_get(o, "interventions");
         if (ivs && !json_is_array(ivs))
             return sessionfile_bad(r, "interventions", "wants a list");
+        const json_t *vb = json_object_get(o, "vocab_beside");
         if ((rc = check_entry(r, o, "models", &f->model_path[i])) ||
+            (vb && !json_is_null(vb) &&
+             (rc = check_entry(r, vb, "models.vocab_beside", &f->vocab_beside[i]))) ||
             (rc = read_ivs(f, r, ivs, (int)i, &at)))
             return rc;
         f->nmodels++;
@@ -311,6 +319,7 @@ int sessionfile_read(gt_sessionfile *f, const char *path, gt_error *e)
 void sessionfile_free(gt_sessionfile *f)
 {
     free(f->model_path);
+    free(f->vocab_beside);
     free(f->each);
     free(f->iv);
     json_decref(f->root);

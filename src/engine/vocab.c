@@ -422,6 +422,8 @@ static int find_vocab(gt_model *m, const gt_model_options *opt, gt_error *e)
     if (beside(m->path, path, sizeof path)) {
         snprintf(where, sizeof where, "%s, beside the model", path);
         m->vocab_beside = 1;
+        if (!(m->vocab_beside_path = strdup(path)))
+            return gt_fail(e, GT_EFAIL, "out of memory for the vocabulary");
         return from_vocab_file(m, path, where, opt, e);
     }
     if (m->vocab == 256 && (!f->nvocab || f->format != GT_SAFETENSORS))

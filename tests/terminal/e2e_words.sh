@@ -157,6 +157,39 @@ elif [ -f "$words" ]; then
     check $r "r on the sample word model: computing, over 32 windows of 128 tokens (not characters)"
     keys Escape q q
     wait_for "EXIT=0" >/dev/null
+    # a session of a model whose vocabulary stands beside it names that file too: the
+    # vocabulary changed since (two words swapped), or another file beside the model that
+    # would now be read first, and the session is refused, the file named
+    mkdir "$work/wc"
+    cp "$words/kjv-words.pt" "$words/kjv-words.vocab.txt" "$work/wc/"
+    tm respawn-pane -k -t gt "cd $work/wc && $bin kjv-words.pt $words/kjv-words-valid.txt 2>err4; echo EXIT=\$?; sleep 3600"
+    wait_for "step 0 of 0..9,657" >/dev/null
+    keys W
+    wait_for "session written to ./kjv-words-valid.gatetui-session.json" >/dev/null
+    keys q q
+    wait_for "EXIT=0" >/dev/null
+    ses=$work/wc/kjv-words-valid.gatetui-session.json
+    "$bin" --export "$work/wc/before.txt" --session "$ses" 2>"$work/wc/e0" &&
+        [ "$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["models"][0]["vocab_beside"]["path"])' "$ses")" = \
+            "$(cd "$work/wc" && pwd -P)/kjv-words.vocab.txt" ]
+    check $? "W on the sample word model: the session names its vocabulary beside it; --export --session opens it"
+    cp "$work/wc/kjv-words.vocab.txt" "$work/wc/keep.txt"
+    awk 'NR == 5 { l = $0; next } NR == 6 { print; print l; next } { print }' "$work/wc/keep.txt" \
+        >"$work/wc/kjv-words.vocab.txt"
+    "$bin" --export "$work/wc/after.txt" --session "$ses" 2>"$work/wc/e1"
+    [ $? -eq 2 ] && [ ! -e "$work/wc/after.txt" ] &&
+        grep -qx "gatetui: $work/wc/kjv-words.vocab.txt has changed since the session $ses was written (another SHA-256): it would not open on the same screen" "$work/wc/e1"
+    check $? "two words of the vocabulary beside it swapped: the session refused, the file named ($(head -c 160 "$work/wc/e1"))"
+    cp "$work/wc/keep.txt" "$work/wc/kjv-words.vocab.txt"
+    /usr/bin/python3 -c 'import json, sys; print(json.dumps(open(sys.argv[1]).read().split("\n")[:-1]))' \
+        "$work/wc/keep.txt" >"$work/wc/kjv-words.vocab.json"
+    "$bin" --export "$work/wc/after.txt" --session "$ses" 2>"$work/wc/e2"
+    [ $? -eq 2 ] && grep -q "the model's vocabulary was $work/wc/kjv-words.vocab.txt when the session .* was written, and is now .*kjv-words.vocab.json" "$work/wc/e2"
+    check $? "another vocabulary beside it read first now: refused ($(head -c 200 "$work/wc/e2"))"
+    rm "$work/wc/kjv-words.vocab.json"
+    "$bin" --export "$work/wc/again.txt" --session "$ses" 2>"$work/wc/e3" &&
+        cmp -s "$work/wc/before.txt" "$work/wc/again.txt"
+    check $? "the vocabulary as it was: the session opens on the same frame"
 else
     skip "no samples/kjv-words.pt"
 fi
