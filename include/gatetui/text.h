@@ -45,6 +45,8 @@ typedef struct gt_text {
      * is 0 when it was not measured. loss_uniform: ln V. */
     double loss_nats, loss_uniform;
     size_t loss_count;
+    size_t loss_windows; /* the windows it is over when fewer than the report's (a model
+                            whose readout is wide: loss_quick_windows), 0 otherwise */
 } gt_text;
 
 /* Reads path and splits it with m's vocabulary. Refuses an empty text, a UTF-16 one and

@@ -166,6 +166,8 @@ int cli_measure_loss(const gt_model *m, gt_text *t, int warn, gt_error *e)
     t->loss_nats = l.nats;
     t->loss_uniform = l.uniform;
     t->loss_count = l.count;
+    const size_t len = (size_t)ro.window_len, all = (t->steps + len - 1) / len;
+    t->loss_windows = windows < all && windows < (size_t)ro.windows ? windows : 0;
     if (warn && loss_suspect(&l)) {
         char w[400];
         if (loss_warning(m, &l, w, sizeof w)) /* where the vocabulary it blames came from */

@@ -58,14 +58,18 @@ static int loss_forms_of(const gt_view *v, loss_forms *lf)
         lf->role = R_EDIT;
         return 2;
     }
-    const char *forms[2][2] = {
-        {"loss %.2f bits/%s", "%.2f %s"},
-        {"loss %.2f bits/%s, no better than chance (%.2f): vocabulary order or readout "
-         "layer wrong?",
-         "loss %.2f bits/%s, not below chance (%.2f)!"}};
-    for (int f = 0; f < 2; f++)
-        snprintf(lf->text[f], sizeof lf->text[f], forms[bad][f], bits,
-                 f && !bad ? bp : per, uniform);
+    if (bad) {
+        snprintf(lf->text[0], sizeof lf->text[0], "loss %.2f bits/%s, no better than chance "
+                 "(%.2f): vocabulary order or readout layer wrong?", bits, per, uniform);
+        snprintf(lf->text[1], sizeof lf->text[1], "loss %.2f bits/%s, not below chance (%.2f)!",
+                 bits, per, uniform);
+    } else {
+        char part[64] = ""; /* over fewer windows than the report's: said */
+        if (t->loss_windows)
+            snprintf(part, sizeof part, " (first %zu windows)", t->loss_windows);
+        snprintf(lf->text[0], sizeof lf->text[0], "loss %.2f bits/%s%s", bits, per, part);
+        snprintf(lf->text[1], sizeof lf->text[1], "%.2f %s", bits, bp);
+    }
     lf->role = bad ? R_EDIT : R_NORMAL;
     return 2;
 }

@@ -93,6 +93,20 @@ if sed -n 2p "$work/w0.txt" | grep -q "│ next: 'the' 0\.2% 'that' 0\.1% 'of' 0
 else
     notok "the word sample's guesses at step 0: $(sed -n 2p "$work/w0.txt")"
 fi
+# README.md's word-model frame: the top of --export --step 1841 --layer 1 --size 100x30, the
+# header's loss saying it is over the first 10 windows (the report's is over 32: another
+# number, 6.95)
+"$bin" --export "$work/w1841.txt" --step 1841 --layer 1 --size 100x30 "$src/samples/kjv-words.pt" \
+    "$src/samples/kjv-words-valid.txt" 2>/dev/null
+awk '/^```$/ { on = !on; if (on) n++; next } on && /kjv-words.pt: LSTM, 2 layers/ { w = n } on && n == w' \
+    "$src/README.md" >"$work/docw.txt"
+if [ -s "$work/docw.txt" ] && head -n "$(wc -l <"$work/docw.txt")" "$work/w1841.txt" | cmp -s - "$work/docw.txt" &&
+    head -1 "$work/w1841.txt" | grep -q 'loss 6.78 bits/token (first 10 windows)$'; then
+    ok "README.md's word-model frame is the top of --export --step 1841's; its loss over the first 10 windows, said"
+else
+    notok "README.md's word-model frame differs from --export --step 1841 --layer 1 --size 100x30's"
+    head -n 12 "$work/w1841.txt" | diff "$work/docw.txt" - | head -10 | sed 's/^/# /'
+fi
 # the header's counts with thousands separators (V 10,002), and a name never cut: at 80
 # columns three models' headers leave the text's name out after " …", not "kjv-v…"
 h=$(sed -n 1p "$work/w0.txt")
