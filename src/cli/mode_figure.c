@@ -63,7 +63,8 @@ static void from_report(int kind, const gt_report *r, const char *name, fig_pert
                         {cell->has_c ? r->curve_cell : NULL, r->curve_hidden,
                          r->curve_linearized, cell->carry >= 0 ? r->curve_forget_only : NULL},
                         {r->hl_cell, r->hl_hidden, r->hl_linearized, r->hl_forget_only},
-                        {r->ci_cell, r->ci_hidden, r->ci_linearized, r->ci_forget_only}};
+                        {r->ci_cell, r->ci_hidden, r->ci_linearized, r->ci_forget_only},
+                        !cell->has_c && cell->carry >= 0};
     else if (kind == FIG_HALFLIVES)
         *u = (fig_units){name, r->unit_table, model_width(r->m, r->layer), r->K,
                          r->gate[r->carry].name};
@@ -170,9 +171,15 @@ static int edit_curves(const cli *c, const gt_session_model *ms, const gt_text *
         const size_t n = left < (size_t)K + 1 ? left : (size_t)K + 1;
         const gt_perturb_result *res =
             perturb_one(&pt, r.h, r.c, before + last->step, tok + last->step, n);
-        if (!res)
-            rc = gt_fail(e, GT_EINPUT, "--figure perturbation: the edit at step %zu is the "
-                         "text's last step: no step after it to measure", last->step);
+        char at[32];
+        if (!res || res->K == 0)
+            rc = gt_fail(e, GT_EINPUT, "--figure perturbation: the edit at step %s is the "
+                         "text's last step: no step after it to measure",
+                         report_commas(last->step, at, sizeof at));
+        else if (!(res->dh[0] > 0) && !(res->dc && res->dc[0] > 0))
+            rc = gt_fail(e, GT_EINPUT, "--figure perturbation: the edit at step %s changes "
+                         "nothing (no difference at k = 0: the token there already?)",
+                         report_commas(last->step, at, sizeof at));
         else {
             fig_pert_of_edit(out, ms->name, ms->mi.cell, res);
             for (int k = 0; k < FIG_CURVES; k++)
@@ -219,10 +226,11 @@ static int figure_edits(const cli *c, gt_session *s, fig_doc *d, fig_where *w, g
         steptext_name(m0, from, STEPTEXT_UTF8, a, sizeof a);
         steptext_name(m0, last.tok, STEPTEXT_UTF8, b, sizeof b);
         size_t len = (size_t)snprintf(what, sizeof what, "the edit at step %s (%s to %s) "
-                                      "against the text %s, one run of each",
+                                      "against the text %s, one run of each, K = %d%s",
                                       report_commas(last.step, at, sizeof at), a, b,
                                       c->nedits > 1 || c->edits[0].kind == 'f'
-                                          ? "with the edits before it" : "before it");
+                                          ? "with the edits before it" : "before it",
+                                      m[0].K, m[0].K < K ? " (the text ends)" : "");
         if (s->model[0].what[0] && len < sizeof what)
             snprintf(what + len, sizeof what - len, "; interventions: %s", s->model[0].what);
         w->what = what;

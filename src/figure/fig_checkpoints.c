@@ -82,7 +82,16 @@ int fig_checkpoints(fig_doc *d, const gt_compare_col *c, int n, const fig_where 
         f->panel[k].x = (plot_axis){.names = names, .nnames = n};
     f->panel[2].x.label = "model, in the order given";
     f->panel[0].y.label = w->words ? "loss (bits/token)" : "loss (bits/char)";
-    f->panel[1].y.label = "mean carry gate";
+    /* the carry gate by its name when every model's is the same: f, an LSTM's; z, a GRU's */
+    int f_all = 1, z_all = 1;
+    for (int i = 0; i < n; i++) {
+        f_all &= !strcmp(c[i].carry, "f");
+        z_all &= !strcmp(c[i].carry, "z");
+    }
+    const char *mean = f_all ? "mean forget gate" : z_all ? "mean update gate" : "mean carry gate",
+               *only = f_all ? "forget-only t½" : z_all ? "update-only t½" : "gate-only t½",
+               *gates = f_all ? "f" : z_all ? "z" : "f, z";
+    f->panel[1].y.label = mean;
     f->panel[2].y.label = "an edit's t½ (steps)";
     int alike = 1, cells = 0; /* one cell and width: a run's checkpoints; any LSTM */
     for (int i = 0; i < n; i++) {
@@ -90,13 +99,13 @@ int fig_checkpoints(fig_doc *d, const gt_compare_col *c, int n, const fig_where 
         cells |= c[i].cell;
     }
     measure(d, &f->panel[0], c, n, LOSS, "loss", 0, PLOT_SOLID, PLOT_CIRCLE, alike);
-    measure(d, &f->panel[1], c, n, MEAN, "mean carry gate", 3, PLOT_SOLID, PLOT_SQUARE, alike);
+    measure(d, &f->panel[1], c, n, MEAN, mean, 3, PLOT_SOLID, PLOT_SQUARE, alike);
     if (cells)
         measure(d, &f->panel[2], c, n, CELL, "measured t½ of c", 4, PLOT_SOLID, PLOT_TRIANGLE,
                 alike);
     measure(d, &f->panel[2], c, n, HIDDEN, "measured t½ of h", 1, PLOT_DASHED, PLOT_CIRCLE,
             alike);
-    measure(d, &f->panel[2], c, n, FORGET, "forget-only t½", 2, PLOT_DOTTED, PLOT_DIAMOND, alike);
+    measure(d, &f->panel[2], c, n, FORGET, only, 2, PLOT_DOTTED, PLOT_DIAMOND, alike);
     int pairs = 0, bars = 0; /* the half-lives drawn, and their intervals */
     for (int i = 0; i < n; i++) {
         pairs |= c[i].pairs > 0;
@@ -112,8 +121,8 @@ int fig_checkpoints(fig_doc *d, const gt_compare_col *c, int n, const fig_where 
         hl = fig_str(d, "%s; the points are not joined: the models differ in their cells or "
                         "widths, not checkpoints of one run", hl);
     const char *own = fig_str(d, "The models side by side: the readout's loss in bits per %s, "
-                                 "the mean carry gate (f, z) over the positions%s",
-                              w->words ? "token" : "character", hl);
+                                 "the mean carry gate (%s) over the positions%s",
+                              w->words ? "token" : "character", gates, hl);
     f->caption = fig_caption(d, own, names, n, w);
     return fig_end(d, e);
 }

@@ -15,6 +15,17 @@
 static const char *const curve_name[FIG_CURVES] = {"measured c", "measured h", "linearized",
                                                    "forget-only"};
 static const char *const curve_word[FIG_CURVES] = {"c", "h", "linearized", "forget_only"};
+#define FO 3 /* the carry gate alone: a GRU's is its update gate's */
+
+static const char *name_of(const fig_pert *m, int c)
+{
+    return c == FO && m->update_gate ? "update-only" : curve_name[c];
+}
+
+static const char *word_of(const fig_pert *m, int c)
+{
+    return c == FO && m->update_gate ? "update_only" : curve_word[c];
+}
 static const int curve_dash[FIG_CURVES] = {PLOT_SOLID, PLOT_DASHED, PLOT_DASHDOT, PLOT_DOTTED};
 static const int curve_marker[FIG_CURVES] = {PLOT_CIRCLE, PLOT_SQUARE, PLOT_TRIANGLE,
                                              PLOT_DIAMOND};
@@ -45,7 +56,7 @@ static void one_curve(fig_doc *d, plot_panel *p, const fig_pert *m, int i, int c
         k[j] = j;
         r[j] = y0 > 0 ? m->curve[c][j] / y0 : NAN;
         fig_csv_text(d, m->model);
-        fig_csv_text(d, curve_word[c]);
+        fig_csv_text(d, word_of(m, c));
         fig_csv_count(d, j);
         fig_csv_num(d, r[j]);
         fig_csv_num(d, m->hl[c]);
@@ -54,7 +65,7 @@ static void one_curve(fig_doc *d, plot_panel *p, const fig_pert *m, int i, int c
         fig_csv_count(d, m->ci[c].beyond);
         fig_csv_end(d);
     }
-    *s = (plot_series){.label = fig_str(d, "%s %s: %s", m->model, curve_name[c],
+    *s = (plot_series){.label = fig_str(d, "%s %s: %s", m->model, name_of(m, c),
                                         halflife_text(d, m, c)),
                        .line = 1, .colour = fig_colour(i), .dash = curve_dash[c],
                        .marker = curve_marker[c], .mark_every = K >= 16 ? K / 8 : 2, .n = K + 1,
@@ -113,7 +124,8 @@ void fig_pert_of_edit(fig_pert *p, const char *model, const gt_celltype *cell,
 {
     *p = (fig_pert){.model = model, .K = r->K,
                     .curve = {cell->has_c ? r->dc : NULL, r->dh, r->lin,
-                              cell->carry >= 0 ? r->fo : NULL}};
+                              cell->carry >= 0 ? r->fo : NULL},
+                    .update_gate = !cell->has_c && cell->carry >= 0};
     const double hl[FIG_CURVES] = {r->hl_c, r->hl_h, r->hl_lin, r->hl_fo};
     for (int c = 0; c < FIG_CURVES; c++) {
         p->hl[c] = hl[c] == PERTURB_NONE ? NAN : hl[c];

@@ -68,6 +68,7 @@ typedef struct fig_pert {
                                         forget-only; NULL where the model has none */
     double hl[FIG_CURVES];    /* NAN: none within K */
     gt_interval ci[FIG_CURVES]; /* .has 0: none */
+    int update_gate;          /* 1: its carry gate is a GRU's update gate z ("update-only") */
 } fig_pert;
 int fig_perturbation(fig_doc *d, const fig_pert *m, int n, const fig_where *w, gt_error *e);
 /* One edit's curves as the perturbation panel has them (r, of a model of this cell): the

@@ -224,10 +224,13 @@ def cmd_perturbation(csvf, jsonf, rel=None):
         p = rep["perturbation"]
         curves = {r["curve"] for r in rows[name]}
         want = {k for k in ("cell", "hidden", "linearized", "forget_only") if p[k] is not None}
-        if {"c" if c == "cell" else "h" if c == "hidden" else c for c in want} != curves:
+        # the carry gate alone: a GRU's (no cell curve) is its update gate's
+        word = {"cell": "c", "hidden": "h",
+                "forget_only": "forget_only" if p["cell"] is not None else "update_only"}
+        if {word.get(c, c) for c in want} != curves:
             fail("%s: curves %s, the JSON has %s" % (name, sorted(curves), sorted(want)))
         for key in want:
-            c = "c" if key == "cell" else "h" if key == "hidden" else key
+            c = word.get(key, key)
             mine = {int(r["k"]): r for r in rows[name] if r["curve"] == c}
             if sorted(mine) != list(range(p["horizon"] + 1)):
                 fail("%s %s: k %s, not 0..%d" % (name, c, sorted(mine)[:3], p["horizon"]))

@@ -162,7 +162,8 @@ for f in c.pdf c.png; do
 done
 looks c.pdf 640 520
 looks c.png 640 520
-pdf_says c.pdf "kjv-lstm-100.bin" "measured t½ of c" "measured t½ of h" "forget-only t½"
+pdf_says c.pdf "kjv-lstm-100.bin" "measured t½ of c" "measured t½ of h" "forget-only t½" \
+    "mean forget gate" "the mean carry gate (f) over"
 caption_says c.pdf "a run's checkpoints are joined" "of c, an LSTM's, and of h) with their 95% intervals"
 # an LSTM beside a GRU: c's half-life the LSTM's alone (not a line from the LSTM's c to the
 # GRU's h), the points not joined
@@ -171,6 +172,8 @@ fig "checkpoints, an LSTM and a GRU" cm.pdf checkpoints "$L" "$G" "$T"
 said "cm.pdf.csv's numbers are the reports': c's half-life the LSTM's alone" \
     $chk checkpoints cm.pdf.csv repcm.json
 caption_says cm.pdf "unlike models' points not joined" "the points are not joined: the models differ in their cells"
+# the gates named as every model's is (f of LSTMs only: c.pdf), here both: the carry gate
+pdf_says cm.pdf "mean carry gate" "gate-only t½" "the mean carry gate (f, z)"
 
 # --- the Lyapunov spectrum: the LSTM at the default 5,000 steps; the GRU and the RNN shorter
 "$bin" --lyapunov --json "$L" "$T" >ly.json 2>/dev/null
@@ -330,7 +333,7 @@ perthl_same() {
         [ -s "$work/mine.txt" ] || { printf ' %s (none in the CSV)' "$name"; continue; }
         awk -v m="$name" 'NR == FNR { v[$1 " " $2] = $3; next }
             { c = (m ~ /lstm/) ? "c" : "h"; want[0] = $2; want[1] = $3; want[2] = $4
-              split(c " forget_only h", key, " ")
+              split(c " " ((m ~ /lstm/) ? "forget_only" : "update_only") " h", key, " ")
               for (i = 1; i <= 3; i++) {
                   got = v[key[i] " " $1]; w = want[i - 1]
                   d = got - w; if (d < 0) d = -d
@@ -361,6 +364,21 @@ check $? "two edits: the last's curves against the text with the first made${bad
 hl=$(awk -F, '$1 == "kjv-lstm.bin" && $2 == "c" && $3 == 0 { printf "%.1f", $5 }' e2.svg.csv)
 grep -q "t½ c $hl " e2.txt
 check $? "its c half-life ($hl) is the one --export --edit's panel prints"
+# an edit near the end: the caption says K and why it is short; the last step, or the token
+# already there (no difference at k = 0), refused with nothing written
+fig "perturbation --edit 43200:x, GRU" end.pdf perturbation --edit 43200:x "$G" "$T"
+caption_says end.pdf "K = 34, the text ending" "one run of each, K = 34 (the text ends)"
+pdf_says end.pdf "kjv-gru.bin update-only: t½" # a GRU's carry gate alone: z, not f
+for ed in 43234:x "1200: "; do
+    "$bin" --figure r.svg perturbation --edit "$ed" "$L" "$T" >out 2>err
+    st=$?
+    case "$(head -1 err)" in
+    *"is the text's last step: no step after it"* | *"changes nothing (no difference at k = 0"*) r=0 ;;
+    *) r=1 ;;
+    esac
+    [ $st -eq 2 ] && [ $r -eq 0 ] && [ ! -e r.svg ] && [ ! -e r.svg.csv ]
+    check $? "--figure perturbation --edit '$ed': exit $st, refused, nothing written ($(head -1 err))"
+done
 for kind in lyapunov halflives; do
     "$bin" --figure r.svg "$kind" --edit 1200:x "$L" "$T" >out 2>err
     st=$?
