@@ -91,8 +91,10 @@ int carriers_print_text(FILE *f, const gt_carriers *r, const char *interventions
     steptext_name(r->m, r->from, STEPTEXT_UTF8, a, sizeof a);
     steptext_name(r->m, r->to, STEPTEXT_UTF8, b, sizeof b);
     /* each line within 80 columns for a step of the samples' and a character's name */
-    fprintf(f, "Carriers of the edit at step %s (%s -> %s): layer %d's %d units, K = %zu\n",
-            report_commas(r->step, step, sizeof step), a, b, r->layer, r->hidden, r->horizon);
+    char kk[32];
+    fprintf(f, "Carriers of the edit at step %s (%s -> %s): layer %d's %d units, K = %s\n",
+            report_commas(r->step, step, sizeof step), a, b, r->layer, r->hidden,
+            report_commas(r->horizon, kk, sizeof kk));
     before_text(f, r);
     if (interventions && *interventions)
         fprintf(f, "interventions: %s\n", interventions);

@@ -4,19 +4,12 @@
 
 #include <stdio.h>
 
+#include "gatetui/commas.h"
 #include "gatetui/report.h"
 
 const char *report_commas(size_t n, char *buf, size_t len)
 {
-    char digits[32];
-    int nd = snprintf(digits, sizeof digits, "%zu", n), k = 0;
-    for (int i = 0; i < nd && (size_t)k + 2 < len; i++) {
-        if (i && (nd - i) % 3 == 0)
-            buf[k++] = ',';
-        buf[k++] = digits[i];
-    }
-    buf[k] = 0;
-    return buf;
+    return gt_commas(n, buf, len);
 }
 
 const char *report_count(size_t n, const char *noun, char *buf, size_t len)

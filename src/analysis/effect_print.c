@@ -95,14 +95,14 @@ static int repeated_sets(const gt_effect *r)
 
 static void controls_table(FILE *f, const gt_effect *r, const gt_effect_one *o)
 {
-    char a[32], b[32], c[32];
+    char a[32], b[32], c[32], nc[32];
     if (!r->controls)
         return;
     if (o->rank < 0)
         fprintf(f, "  controls: no rank (the tested set has no specificity)\n");
     else
-        fprintf(f, "  controls: rank %d of %d (specificity at least the tested set's), p = %.4f\n",
-                o->rank, r->controls, o->p);
+        fprintf(f, "  controls: rank %d of %s (specificity at least the tested set's), p = %.4f\n",
+                o->rank, report_commas((size_t)r->controls, nc, sizeof nc), o->p);
     fprintf(f, CONTROL_ROW "units\n", "inside", "outside", "specificity");
     for (int k = 0; k < r->controls; k++) {
         const double *x = o->control + (size_t)k * 3;

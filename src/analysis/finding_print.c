@@ -87,9 +87,10 @@ int find_print_units(FILE *f, const gt_units *u, const char *regex, int only,
     fprintf(f, "%s: %s, layer %d, %d units;\n%s, the first %s steps from the zero state\n",
             utf8_printable(mp, sizeof mp, m->path), model_kind(m), u->layer, H,
             utf8_printable(tp, sizeof tp, text_name), report_commas(u->steps, n1, sizeof n1));
-    fprintf(f, "\"%s\": %s match%s cover %s steps (%.1f%%)\n",
+    fprintf(f, "\"%s\": %s match%s cover%s %s step%s (%.1f%%)\n",
             utf8_printable(rp, sizeof rp, regex), report_commas(u->matches, n1, sizeof n1),
-            u->matches == 1 ? "" : "es", report_commas(u->inside, n2, sizeof n2),
+            u->matches == 1 ? "" : "es", u->matches == 1 ? "s" : "",
+            report_commas(u->inside, n2, sizeof n2), u->inside == 1 ? "" : "s",
             100.0 * (double)u->inside / (double)u->steps);
     int top = H < TEXT_TOP ? H : TEXT_TOP;
     for (int s = 0; s < u->nsig; s++) {

@@ -274,9 +274,12 @@ int mask_from_regex(gt_mask *k, const gt_model *m, const uint16_t *tok, size_t n
     char count[32];
     report_commas(n, count, sizeof count);
     if (rc == GT_OK && k->inside == 0)
-        rc = gt_fail(e, GT_EINPUT, "\"%s\" matches no %s of the %s steps searched%s", regex,
+        rc = gt_fail(e, GT_EINPUT, "\"%s\" matches no %s of the %s steps searched%s%s", regex,
                      model_step_noun(m), count,
-                     m->words ? " (the tokens joined by spaces, <eos> as \\n)" : "");
+                     m->words ? " (the tokens joined by spaces, <eos> as \\n)" : "",
+                     regex[0] == '^' ? ("; ^ is the start of the text alone: a line's start "
+                                        "is \\n before it")
+                                     : "");
     else if (rc == GT_OK && k->inside == n)
         rc = gt_fail(e, GT_EINPUT,
                      "\"%s\" matches every one of the %s steps searched: nothing to compare with",

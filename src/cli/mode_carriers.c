@@ -76,15 +76,16 @@ static int carriers_each(FILE *out, const cli *c, const gt_session_model *ms, co
     const long asked = o.horizon > 0 ? o.horizon : REPORT_HORIZON;
     static int said; /* every model's K is the same: said once */
     if ((long)r.horizon < asked && !said) { /* the text ends before the horizon */
-        char a[32], b[32], h[48];
+        char a[32], b[32], h[48], k[32];
         snprintf(h, sizeof h, o.horizon > 0 ? "--horizon %ld" : "the horizon %ld by default",
                  asked);
         if (r.horizon == 0)
             fprintf(stderr, "gatetui: K is 0: the text ends at the edit (step %s; %s)\n",
                     report_commas(s, b, sizeof b), h);
         else
-            fprintf(stderr, "gatetui: K is %zu: the text ends %s after the edit at step %s "
-                            "(%s)\n", r.horizon, report_count(r.horizon, "step", a, sizeof a),
+            fprintf(stderr, "gatetui: K is %s: the text ends %s after the edit at step %s "
+                            "(%s)\n", report_commas(r.horizon, k, sizeof k),
+                    report_count(r.horizon, "step", a, sizeof a),
                     report_commas(s, b, sizeof b), h);
         said = 1;
     }
@@ -115,6 +116,6 @@ const cli_mode cli_mode_carriers = {
     .help = "  --carriers          the units of the layer that carry the effect of the last\n"
             "                      edit (--edit S:C, --edits FILE) on the next-character\n"
             "                      distributions over --horizon K steps (default 64), against\n"
-            "                      the text with the edits before it: each unit alone, and the\n"
-            "                      share that needs it\n",
+            "                      the text with the edits before it: each unit alone, and\n"
+            "                      the share that needs it\n",
 };

@@ -39,10 +39,11 @@ const cli_mode cli_mode_export = {
     .usage = "--export FILE --step N [--edit S:C ...] [--edits FILE] [--size COLSxROWS] "
              "[--layer N] [--model I] MODEL [MODEL ...] TEXT",
     .help = "  --export FILE       render the screen at --step N as text into FILE\n"
-            "  --edit S:C          the screen, export, carriers: replace the character at step S\n"
-            "                      with C first (a word model's S:W: the token W); repeatable,\n"
-            "                      made in the order given\n"
-            "  --edits FILE        the same for each edit of the list w wrote (its byte offsets\n"
-            "                      checked against the text); carriers: the last edit measured\n"
+            "  --edit S:C          the screen, export, carriers, figure perturbation: replace\n"
+            "                      the character at step S with C first (a word model's\n"
+            "                      S:W: the token W); repeatable, made in the order given\n"
+            "  --edits FILE        the same for each edit of the list w wrote (its byte\n"
+            "                      offsets checked against the text); carriers and figure:\n"
+            "                      the last edit measured\n"
             "  --size COLSxROWS    export: the frame size (default 120x40)\n",
 };

@@ -48,7 +48,8 @@ const cli_mode cli_mode_select = {
     .each = find_each,
     .usage = "--select A:B [--signal s] [--threshold T] [--steps N] [--layer N] [--json] "
              "MODEL [MODEL ...] TEXT",
-    .help = "  --select A:B        the units on throughout steps A..B, and where else they are\n",
+    .help = "  --select A:B        the units on throughout steps A..B, and where else they\n"
+            "                      are\n",
 };
 
 const cli_mode cli_mode_profile = {

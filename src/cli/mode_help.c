@@ -7,8 +7,8 @@
 
 static int help_now(const cli_mode *const *modes)
 {
-    fputs("gatetui: watch the gates of a character-level (or word-level) LSTM, GRU or plain "
-          "RNN, step by step.\n\n",
+    fputs("gatetui: watch the gates of a character-level (or word-level) LSTM, GRU or\n"
+          "plain RNN, step by step.\n\n",
           stdout);
     cli_usage(stdout, modes);
     fputs("\nMODEL is what torch.save wrote (a state_dict, a checkpoint holding one, or a\n"

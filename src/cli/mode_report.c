@@ -123,14 +123,14 @@ const cli_mode cli_mode_report = {
     .usage = "--report [--json] [--full] [--layer N] [--windows N] [--window-len L] [--horizon K] "
              "MODEL [MODEL ...] TEXT",
     .help = "  --report            print the gate statistics tables (--json: as JSON)\n"
-            "  --full              report, several models: each model's whole report after the\n"
-            "                      table that compares them\n"
+            "  --full              report, several models: each model's whole report after\n"
+            "                      the table that compares them\n"
             "  --windows N         report, importance, effect, figure: number of windows\n"
             "                      (default " STR(REPORT_WINDOWS) ")\n"
             "  --window-len L      report, importance, effect, figure: window length\n"
             "                      (default " STR(REPORT_WINDOW_LEN) ")\n"
             "  --horizon K         report, figure: perturbation horizon (default "
-            STR(REPORT_HORIZON) ", or what a\n"
-            "                      window holds after its edit: L - L/4 - 1; no more);\n"
+            STR(REPORT_HORIZON) ", or\n"
+            "                      what a window holds after its edit: L - L/4 - 1; no more);\n"
             "                      carriers: the steps after the edit (default 64)\n",
 };

@@ -59,6 +59,6 @@ const cli_mode cli_session_options = {
     .help = "  --session SESSION   the screen as W wrote it to SESSION\n"
             "                      (NAME.gatetui-session.json): its models, text, edits,\n"
             "                      interventions, layer, step, unit, order, hypothesis and\n"
-            "                      sheet; a file changed since is refused; with --export FILE,\n"
-            "                      that frame written to FILE\n",
+            "                      sheet; a file changed since is refused; with --export\n"
+            "                      FILE, that frame written to FILE\n",
 };

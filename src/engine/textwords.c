@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engine/textwords.h"
+#include "gatetui/commas.h"
 #include "gatetui/sha256.h"
 #include "gatetui/utf8.h"
 
@@ -229,8 +230,10 @@ size_t textwords_step_len(const gt_text *t, size_t s)
 
 void textwords_summary(const gt_text *t, char *buf, size_t n)
 {
-    size_t k = (size_t)snprintf(buf, n, "%zu word%s not in the vocabulary read as <unk>:",
-                                t->unknown, t->unknown == 1 ? "" : "s");
+    char count[32];
+    size_t k = (size_t)snprintf(buf, n, "%s word%s not in the vocabulary read as <unk>:",
+                                gt_commas(t->unknown, count, sizeof count),
+                                t->unknown == 1 ? "" : "s");
     for (int i = 0; i < t->unk_kinds && k < n; i++) {
         char shown[64];
         utf8_printable(shown, sizeof shown, t->unk_word[i]);

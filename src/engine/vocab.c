@@ -12,6 +12,7 @@
 
 #include "engine/model_impl.h"
 #include "format/vocabfile.h"
+#include "gatetui/commas.h"
 #include "gatetui/fileio.h"
 #include "gatetui/utf8.h"
 
@@ -155,15 +156,7 @@ static int special_token(const char *t, size_t len)
 /* n with thousands separators (5,000) into buf[32]. */
 static const char *commas(size_t n, char *buf)
 {
-    char d[32];
-    int k = snprintf(d, sizeof d, "%zu", n), o = 0;
-    for (int i = 0; i < k; i++) {
-        if (i && (k - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = d[i];
-    }
-    buf[o] = 0;
-    return buf;
+    return gt_commas(n, buf, 32);
 }
 
 /* Appends ", 'tok'" to the list, the token cut at a character's start after 20 bytes. */

@@ -39,6 +39,9 @@ while IFS="$tab" read -r name mode model arg opts; do
     fi
 done <"$fix/MANIFEST"
 
+# one match of one step: singular ("1 match covers 1 step"), the text's first character
+"$bin" --units '^w' "$lstm" "$clean" 2>/dev/null | grep -q '^"^w": 1 match covers 1 step (0.0%)$'
+check $? "--units '^w': 1 match covers 1 step, in the singular"
 # the plain output: a header, then the top ten of each of the six signals
 "$bin" --units '[aeio]+' "$lstm" "$text" >"$out/plain" 2>"$out/err"
 if [ "$(grep -c ': the 10 units of largest |r|$' "$out/plain")" = 6 ] &&
@@ -120,6 +123,7 @@ bad 'not a valid regular expression' --units '(' "$lstm" "$clean"
 bad 'not a valid regular expression' --units 'a{2,1}' "$lstm" "$clean"
 bad 'matches no character' --units 'xyz' "$lstm" "$clean"
 bad 'matches no character' --units 'q*' "$lstm" "$clean"
+bad "^ is the start of the text alone: a line's start is \\n before it" --units '^xyz' "$lstm" "$clean"
 bad 'matches every one' --units '.' "$lstm" "$clean"
 bad 'matches every one' --units '.*' "$lstm" "$clean"
 bad 'outside the text (steps 0..3548)' --select 3540:3549 "$lstm" "$clean"

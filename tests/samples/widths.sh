@@ -5,7 +5,7 @@
 # Columns are characters (the outputs have no wide ones), counted by python3. The report's
 # loss line, its pairs, its windows' heading and its units' heading, --importance's and
 # --effect's headings, --spectrum's, --select's, the sweep's table and a fixed point's state
-# were 85-147 columns before.
+# were 85-147 columns before, and --help's lines up to 99.
 sam=$(cd "$top_srcdir/samples" && pwd)
 bin=$(cd "$top_builddir" && pwd)/gatetui
 . "$top_srcdir/tests/lib/tap.sh"
@@ -60,4 +60,10 @@ for m in kjv-lstm.bin kjv-gru.bin kjv-rnn.bin; do
     every_mode $m kjv-valid.txt '[A-Z]' ' ' 1200:x 43100:43200
 done
 every_mode kjv-words.pt kjv-words-valid.txt LORD the 120:the 9600:9657
+# --help: every line but the synopsis's (one usage a line, as long as it is)
+"$bin" --help >"$out/help" 2>&1
+wide=$(grep -v -e '^usage: ' -e '^       gatetui ' -e '^  any mode: ' "$out/help" |
+    "$py" -c 'import sys; print(sum(len(l.rstrip("\n")) > 80 for l in sys.stdin))')
+[ -s "$out/help" ] && [ "$wide" = 0 ]
+check $? "--help's lines within 80 columns but the synopsis ($wide wider)"
 echo "1..$n"
