@@ -2,6 +2,7 @@
  * models side by side (doc/usage.md, "Several models"), the screen's texts. */
 #include "config.h"
 
+#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,11 +99,20 @@ int cli_session_open(gt_session *s, const cli *c, gt_error *e)
     return rc;
 }
 
-/* The outputs of several models: side by side, or with --json as {"models": [...]} whose
- * entries are each model's own JSON. */
-static int print_joined(const cli *c, char **buf, const size_t *len, int n, gt_error *e)
+/* The outputs of several models: side by side, or with --json as {"models": [...], "names":
+ * [...]} whose entries are each model's own JSON, and its name (usage.md, "Several
+ * models"). */
+static int print_joined(const cli *c, const gt_session *s, char **buf, const size_t *len,
+                        int n, gt_error *e)
 {
     if (c->json) {
+        json_t *names = json_array();
+        for (int k = 0; names && k < n; k++)
+            json_array_append_new(names, json_string(s->model[k].name));
+        char *list = names ? json_dumps(names, JSON_ENSURE_ASCII) : NULL;
+        json_decref(names);
+        if (!list)
+            return gt_fail(e, GT_EFAIL, "out of memory");
         fputs("{\"models\": [\n", stdout);
         for (int k = 0; k < n; k++) {
             size_t l = len[k];
@@ -111,7 +121,8 @@ static int print_joined(const cli *c, char **buf, const size_t *len, int n, gt_e
             fwrite(buf[k], 1, l, stdout);
             fputs(k + 1 < n ? ",\n" : "\n", stdout);
         }
-        fputs("]}\n", stdout);
+        printf("],\n\"names\": %s}\n", list);
+        free(list);
     } else {
         columns_print(stdout, (const char *const *)buf, n, "   ");
     }
@@ -144,7 +155,7 @@ int cli_each_model(const cli *c, gt_session *s, cli_model_fn fn, gt_error *e)
     if (rc == GT_OK)
         rc = back;
     if (rc == GT_OK)
-        rc = print_joined(c, buf, len, n, e);
+        rc = print_joined(c, s, buf, len, n, e);
     for (int k = 0; buf && k < n; k++)
         free(buf[k]);
     free(buf);

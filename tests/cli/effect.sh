@@ -81,11 +81,11 @@ two() { # DESCRIPTION OPTIONS...
         printf ',\n'
         "$bin" --json "$@" "$rep/gru1.safetensors" "$rep/text.txt" 2>/dev/null | sed '$d'
         "$bin" --json "$@" "$rep/gru1.safetensors" "$rep/text.txt" 2>/dev/null | tail -1 | tr -d '\n'
-        printf '\n]}\n'
+        printf '\n],\n"names": ["lstm1.safetensors", "gru1.safetensors"]}\n'
     } >"$out/want.json"
     "$bin" --json "$@" "$rep/lstm1.safetensors" "$rep/gru1.safetensors" "$rep/text.txt" \
         >"$out/got.json" 2>"$out/err" && cmp -s "$out/want.json" "$out/got.json"
-    check $? "$what of two models: {\"models\": [...]}, each entry the model's own JSON"
+    check $? "$what of two models: {\"models\": [...], \"names\"}, each entry the model's own JSON, then their names"
 }
 two "--effect" --effect ' ' --ablate 0:3 --windows 5 --window-len 50 --controls 4
 two "--carriers" --carriers --edit 200:e --horizon 10

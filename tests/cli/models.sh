@@ -64,12 +64,21 @@ same_json_as_single() {
             # shellcheck disable=SC2086
             "$bin" $opts --json "$m" "$text" 2>/dev/null | awk 'NR > 1 { print prev } { prev = $0 } END { printf "%s", prev }'
         done
-        printf '\n]}\n'
+        # then the models' names in the same order (each file's name: the models here have
+        # names of their own)
+        printf '\n],\n"names": ['
+        k=0
+        for m in "$@"; do
+            k=$((k + 1))
+            [ $k -gt 1 ] && printf ', '
+            printf '"%s"' "$(basename "$m")"
+        done
+        printf ']}\n'
     } >"$out/want.json"
     # shellcheck disable=SC2086
     "$bin" $opts --json "$@" "$text" >"$out/got.json" 2>"$out/err" &&
         cmp -s "$out/want.json" "$out/got.json"
-    checkf $? "$what --json: {\"models\": [...]}, each entry the model's own JSON" "$out/err"
+    checkf $? "$what --json: {\"models\": [...], \"names\"}, each entry the model's own JSON, then their names" "$out/err"
 }
 # same_as_single DESCRIPTION OPTIONS -- MODELS: the text output of the models together is
 # each model's own output side by side, each column headed by its model's name (the file's

@@ -8,7 +8,7 @@
 # copy of a checkpoint under the same file name. --model I: --dump of the I-th model (one
 # whose vocabulary is in another order too: the text in its tokens) is that model's own dump; --export --model I
 # shows its screen; past the models, below 1, with another mode, beside --session and a
-# dump of several without it: refused, exit 2.
+# dump of several without it: refused, exit 2. The JSON of several models: its "names".
 src="${top_srcdir:-.}"
 bld="${top_builddir:-.}"
 bin=$(cd "$bld" && pwd)/gatetui
@@ -57,6 +57,11 @@ names "the same path twice, and another" "m.safetensors #1|gru1.safetensors|m.sa
 names "the same path twice beside one of its base name" \
     "run1/m.safetensors #1|run2/m.safetensors|run1/m.safetensors #3" \
     run1/m.safetensors run2/m.safetensors run1/m.safetensors
+
+# the JSON of several models names them as the tables do, in "names" beside "models"
+"$bin" --jacobian --step 5 --lag 1 --json run1/m.safetensors "$G" run1/m.safetensors "$text" \
+    2>"$out/err" | tail -1 | grep -qxF '"names": ["m.safetensors #1", "gru1.safetensors", "m.safetensors #3"]}'
+check $? "--json of several models: \"names\" as the tables name them (m.safetensors #1, gru1.safetensors, #3)"
 
 # the figure: legend, caption and CSV name each model; each model's rows are its own
 # figure's (the model's name aside)
