@@ -197,6 +197,58 @@ static int take_word(cli *c, int argc, char **argv)
     return cli_bad_usage("%s", msg);
 }
 
+/* The options only some modes read, and those modes (doc/usage.md): with another mode one
+ * is refused, not ignored (--windows with --carriers took the default windows in silence). */
+static const struct {
+    const char *name;
+    unsigned bit;
+    const char *modes[6];
+} only_some[] = {
+    {"windows", CLI_GIVEN_WINDOWS,
+     {"report", "sweep-forget-bias", "importance", "effect", "figure", NULL}},
+    {"window-len", CLI_GIVEN_WINDOW_LEN,
+     {"report", "sweep-forget-bias", "importance", "effect", "figure", NULL}},
+    {"horizon", CLI_GIVEN_HORIZON, {"report", "sweep-forget-bias", "carriers", "figure", NULL}},
+    {"controls", CLI_GIVEN_CONTROLS, {"effect", NULL}},
+    {"seed", CLI_GIVEN_SEED, {"effect", NULL}},
+};
+
+static unsigned given_bit(const char *name)
+{
+    for (size_t i = 0; i < sizeof only_some / sizeof only_some[0]; i++)
+        if (!strcmp(name, only_some[i].name))
+            return only_some[i].bit;
+    return 0;
+}
+
+/* An option given that the mode asked for does not read: the usage error naming the modes
+ * that do. */
+static int check_read(const cli *c)
+{
+    const char *mode = c->mode->option;
+    for (size_t i = 0; i < sizeof only_some / sizeof only_some[0]; i++) {
+        if (!(c->given & only_some[i].bit))
+            continue;
+        int reads = 0;
+        char list[200];
+        size_t at = 0;
+        list[0] = 0;
+        for (int k = 0; only_some[i].modes[k]; k++) {
+            reads |= mode && !strcmp(mode, only_some[i].modes[k]);
+            at += (size_t)snprintf(list + at, at < sizeof list ? sizeof list - at : 0, "%s--%s",
+                                   k == 0 ? "" : only_some[i].modes[k + 1] ? ", " : " and ",
+                                   only_some[i].modes[k]);
+        }
+        if (!reads) {
+            char msg[400];
+            snprintf(msg, sizeof msg, "--%s goes with %s, not %s%s", only_some[i].name, list,
+                     mode ? "--" : "the screen", mode ? mode : "");
+            return cli_bad_usage("%s", msg);
+        }
+    }
+    return GT_OK;
+}
+
 static int check_operands(cli *c, int argc, char **argv)
 {
     if (c->session && argc > optind)
@@ -205,6 +257,8 @@ static int check_operands(cli *c, int argc, char **argv)
     if (c->session)
         return cli_session_alone(c);
     if (c->mode->word && take_word(c, argc, argv))
+        return GT_EINPUT;
+    if (check_read(c))
         return GT_EINPUT;
     if (c->nedits && !(c->mode->flags & MODE_EDITS)) {
         char list[300], msg[400];
@@ -273,6 +327,7 @@ int cli_parse(cli *c, const cli_mode *const *modes, int argc, char **argv)
             return unknown_option(argc, argv);
         const opt_ref *r = &ref[o - 256];
         if (r->opt) {
+            c->given |= given_bit(r->opt->name);
             rc = r->opt->set(c, r->opt, r->opt->arg ? optarg : NULL);
         } else if (r->row->now) { /* --help, --version, --kernels: at once */
             c->mode = r->row;

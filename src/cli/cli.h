@@ -80,7 +80,16 @@ typedef struct cli {
     gt_session_iv iv[CLI_MAX_IV]; /* the interventions as given, in order */
     int niv;
     cli_env env;
+    unsigned given;      /* CLI_GIVEN_*: options only some modes read, as given */
 } cli;
+
+/* The options only some modes read (args.c refuses them with any other, not to ignore them):
+ * bits of cli.given. */
+#define CLI_GIVEN_WINDOWS 1u
+#define CLI_GIVEN_WINDOW_LEN 2u
+#define CLI_GIVEN_HORIZON 4u
+#define CLI_GIVEN_CONTROLS 8u
+#define CLI_GIVEN_SEED 16u
 
 /* One option: its name (without "--"), whether it takes an argument, and what it sets
  * (the field at `at` of the cli; a count's least value is min). */

@@ -110,7 +110,8 @@ const cli_mode cli_mode_sweep = {
     .with = "report",
     .check = sweep_check,
     .each = sweep_each,
-    .usage = "--report --sweep-forget-bias A:B:STEP [--layer N] [--json] MODEL [MODEL ...] TEXT",
+    .usage = "--report --sweep-forget-bias A:B:STEP [--layer N] [--windows N] [--window-len L] "
+             "[--horizon K] [--json] MODEL [MODEL ...] TEXT",
     .help = "  --sweep-forget-bias A:B:STEP  report: the whole report for each shift\n"
             "                      D = A, A+STEP, ..., B of the layer's forget bias, one row\n"
             "                      each\n",

@@ -174,6 +174,17 @@ refused "--effect with an intervention that changes nothing" "$bin" --effect ' '
 refused "--effect with a set too large for its controls" "$bin" --effect ' ' --ablate 0:0-12 "$l1" "$t"
 refused "--effect with a regular expression that matches nothing" "$bin" --effect 'q' --ablate 0:1 "$l1" "$t"
 refused "--effect with a bad regular expression" "$bin" --effect '(' --ablate 0:1 "$l1" "$t"
+# an option the mode does not read is refused, not ignored (the screen's --windows took the
+# report's 32 windows in silence, --carriers' --windows, --effect's --horizon likewise)
+for a in "--windows 3 --carriers --edit 5:a" "--window-len 40 --carriers --edit 5:a" \
+    "--horizon 8 --effect e --ablate 0:1" "--controls 3 --report" "--seed 2 --carriers --edit 5:a" \
+    "--windows 3 --export - --step 5" "--windows 3"; do
+    # shellcheck disable=SC2086
+    refused "$a: the option the mode does not read" "$bin" $a "$l1" "$t"
+    # shellcheck disable=SC2086
+    "$bin" $a "$l1" "$t" 2>&1 >/dev/null | grep -q "^gatetui: --[a-z-]* goes with --" ||
+        notok "$a: the message does not name the modes that read it"
+done
 refused "--effect on a model without a readout" "$bin" --effect ' ' --ablate 0:1 \
     "$top_srcdir/tests/fixtures/lstm_f16.safetensors" "$top_srcdir/tests/fixtures/lstm_f16.txt"
 refused "--controls -1" "$bin" --effect ' ' --ablate 0:1 --controls -1 "$l1" "$t"
