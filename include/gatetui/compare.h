@@ -33,6 +33,10 @@ typedef struct gt_compare_col {
        hl_forget_only and hl_hidden */
     gt_interval ci_measured, ci_linearized, ci_forget_only, ci_hidden;
     int pairs;          /* 0: no perturbation (its half-lives are "-") */
+    /* how the report computed them (a figure's caption says it): its windows, their
+     * length, the edits' count and step in each, and the windows its intervals are over */
+    size_t windows, window_len, edits, ci_windows;
+    int site;
     int hide_ci;        /* 1: the intervals are not shown (where they do not fit) */
 } gt_compare_col;
 

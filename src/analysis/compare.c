@@ -30,6 +30,11 @@ void compare_col(gt_compare_col *c, const gt_report *r, const char *name)
     c->ge10 = g ? r->halflife_ge10 : -1;
     c->ge10_measured = -1;
     c->pairs = (int)(r->pairs > 0);
+    c->windows = r->windows;
+    c->window_len = r->window_len;
+    c->edits = r->pairs;
+    c->ci_windows = r->ci_windows;
+    c->site = r->site;
     c->cell = m->cell->has_c;
     c->hl_measured = c->cell ? r->hl_cell : r->hl_hidden;
     c->hl_hidden = r->hl_hidden;

@@ -25,23 +25,6 @@
 
 #define UNIT_STEPS 100 /* the unit figure's steps when --to is not given */
 
-/* What the caption says of the numbers: how the report computed them, the intervals when
- * the figure draws them, the interventions. */
-static const char *report_what(const gt_report *r, const gt_session *s, int intervals,
-                               char *buf, size_t n)
-{
-    char p[32];
-    size_t at = (size_t)snprintf(buf, n, "the report's %zu windows of %zu steps, %s edits "
-                                         "(window, replacement) at step %d of each, K = %d%s",
-                                 r->windows, r->window_len, report_commas(r->pairs, p, sizeof p),
-                                 r->site, r->K,
-                                 intervals ? "; 95% intervals by the jackknife over the windows"
-                                           : "");
-    if (s->model[0].what[0] && at < n)
-        snprintf(buf + at, n - at, "; interventions: %s", s->model[0].what);
-    return buf;
-}
-
 /* A plain RNN has no carry gate: no half-life from it, no forget-only curve to set beside. */
 static int need_carry(const gt_session *s, const char *kind, gt_error *e)
 {
@@ -115,8 +98,11 @@ static int figure_reports(const cli *c, gt_session *s, int kind, fig_doc *d, fig
     int intervals = 0;
     for (int k = 0; k < pt->done && kind != FIG_HALFLIVES; k++)
         intervals |= pt->r[k].ci_windows >= 2;
-    if (rc == GT_OK)
-        w->what = report_what(&pt->r[0], s, intervals, what, sizeof what);
+    if (rc == GT_OK) { /* how the first model's report computed them */
+        gt_compare_col first;
+        compare_col(&first, &pt->r[0], s->model[0].name);
+        w->what = fig_report_what(&first, intervals, s->model[0].what, what, sizeof what);
+    }
     if (rc == GT_OK)
         rc = kind == FIG_PERTURBATION ? fig_perturbation(d, pt->p, s->n, w, e)
              : kind == FIG_HALFLIVES  ? fig_halflives(d, pt->u, s->n, w, e)

@@ -77,6 +77,12 @@ int fig_perturbation(fig_doc *d, const fig_pert *m, int n, const fig_where *w, g
 void fig_pert_of_edit(fig_pert *p, const char *model, const gt_celltype *cell,
                       const gt_perturb_result *r);
 
+/* What a caption says of the numbers of a report (c, a model's column): its windows, edits
+ * and horizon, "95% intervals ..." when intervals, then the interventions (or NULL); into
+ * buf, returned (fig_what.c). */
+const char *fig_report_what(const gt_compare_col *c, int intervals, const char *interventions,
+                            char *buf, size_t n);
+
 /* halflives: each model's unit table (H rows, its perturbation's horizon K). */
 typedef struct fig_units {
     const char *model;

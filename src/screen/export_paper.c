@@ -127,7 +127,11 @@ static int halflives(const gt_view *v, fig_doc *d, fig_where *w, gt_error *e)
     const fig_units u = {v->name, rows, model_width(v->m, v->layer), v->stats.K,
                          v->stats.gate_name[v->stats.carry]};
     char what[900];
-    w->what = what_of(v, "the report of the text as loaded", what, sizeof what);
+    const gt_compare_col *c = data_stats_col(&v->stats, v->layer);
+    if (c) /* the report's windows, edits and horizon, as --figure halflives says them */
+        w->what = fig_report_what(c, 0, v->ivs ? v->ivs->what : NULL, what, sizeof what);
+    else
+        w->what = what_of(v, "the report of the text as loaded", what, sizeof what);
     int rc = fig_halflives(d, &u, 1, w, e);
     w->what = NULL;
     return rc;
@@ -145,7 +149,11 @@ static int checkpoints(const gt_view *v, fig_doc *d, fig_where *w, gt_error *e)
         col[k] = *c;
     }
     char what[900];
-    w->what = what_of(v, "the reports of the text as loaded", what, sizeof what);
+    int intervals = 0; /* where a report has the two windows a jackknife needs */
+    for (int k = 0; k < n; k++)
+        intervals |= col[k].ci_windows >= 2;
+    w->what = fig_report_what(&col[0], intervals, v->ivs ? v->ivs->what : NULL, what,
+                              sizeof what);
     int rc = fig_checkpoints(d, col, n, w, e);
     w->what = NULL;
     return rc;
