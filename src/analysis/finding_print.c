@@ -264,17 +264,22 @@ int find_print_profile(FILE *f, const gt_profile *p, const uint16_t *tok, size_t
             hit_line(f, p, side ? &p->bottom[i] : &p->top[i], tok, ntok);
     }
     if (m->words)
-        fprintf(f, "\nmean by input token (the %d most frequent), highest first\n  token     "
-                   "mean     count\n",
+        fprintf(f, "\nmean by input token (the %d most frequent), highest first\n",
                 PROFILE_TOKENS);
     else
-        fprintf(f, "\nmean by input character, highest first\n  char      mean     count\n");
+        fprintf(f, "\nmean by input character, highest first\n");
+    int cw = m->words ? 5 : 4; /* the token's column: its widest, the heading's at least */
+    for (int i = 0; m->words && i < p->nchars; i++) {
+        const int w = (int)m->vocab_len[p->by_char[i].tok];
+        cw = w > cw ? (w < 24 ? w : 24) : cw;
+    }
+    fprintf(f, "  %-*s  %8s  %8s\n", cw, m->words ? "token" : "char", "mean", "count");
     for (int i = 0; i < p->nchars; i++) {
         fputs("  ", f);
         const int t = p->by_char[i].tok, w = m->words ? (int)m->vocab_len[t] : 1;
         put_token(f, m, t);
-        fprintf(f, "%*s    %+8.4f  %8zu\n", w < 6 && m->words ? 6 - w : 0, "",
-                p->by_char[i].mean, p->by_char[i].count);
+        fprintf(f, "%*s  %+8.4f  %8zu\n", w < cw ? cw - w : 0, "", p->by_char[i].mean,
+                p->by_char[i].count);
     }
     return done(f);
 }

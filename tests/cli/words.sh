@@ -88,6 +88,21 @@ while IFS="$tab" read -r name mode model arg opts; do
     [ -s "$out/diff" ] && sed 's/^/# /' "$out/err" "$out/diff" | head -10
 done <"$fix/FIND"
 
+# the plain profile's table by token: its heads over its columns (each row's mean ends where
+# "mean" does, its count where "count" does), a character model's too
+for m in "$fix/w_lstm.safetensors" "$top_srcdir/tests/fixtures/report/lstm1.safetensors"; do
+    "$bin" --profile --unit 1 "$m" "$fix/text.txt" 2>/dev/null | sed -n '/^mean by input/,$p' |
+        tail -n +2 >"$out/bytok"
+    /usr/bin/python3 -c '
+import sys
+rows = open(sys.argv[1]).read().split("\n")
+head, body = rows[0], [r for r in rows[1:] if r]
+ends = [head.index(w) + len(w) for w in ("mean", "count")]
+ok = body and all(len(r) == ends[1] and r[ends[0] - 1] != " " and r[ends[0]] == " " for r in body)
+sys.exit(0 if ok else 1)' "$out/bytok"
+    check $? "--profile's table by $(basename "$m"): each row's mean and count under their heads"
+done
+
 # unknown words: <unk>, or refused naming the first and its line
 "$bin" --dump "$fix/w_lstm.safetensors" "$fix/unknown.txt" >"$out/u.csv" 2>"$out/err"
 st=$?
