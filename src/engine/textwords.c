@@ -83,10 +83,20 @@ static int word(walk *w, const unsigned char *b, size_t len, gt_error *e)
             return gt_fail(e, GT_EFAIL, "%s: out of memory", w->t->path);
         utf8_printable(shown, sizeof shown, cut);
         free(cut);
+        int chars = 0; /* tokens of one character: a character model read as words */
+        for (int v = 0; v < m->vocab; v++) {
+            const unsigned char c0 = (unsigned char)m->vocab_word[v][0];
+            const uint32_t one = c0 < 0x80 ? 1 : c0 >= 0xF0 ? 4 : c0 >= 0xE0 ? 3 : 2;
+            chars += m->vocab_len[v] == one;
+        }
         return gt_fail(e, GT_EINPUT,
                        "%s: line %zu: \"%s\" is not in the vocabulary, which has no <unk> to "
-                       "read it as",
-                       w->t->path, w->line, shown);
+                       "read it as%s",
+                       w->t->path, w->line, shown,
+                       chars >= m->vocab - 2 /* <eos>, <unk> or the like at most */
+                           ? " (its tokens are characters: read the text by characters, "
+                             "without --tokens words)"
+                           : "");
     }
     if (!w->tok && note_unknown(w->t, b, len))
         return gt_fail(e, GT_EFAIL, "%s: out of memory", w->t->path);

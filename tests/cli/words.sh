@@ -124,6 +124,11 @@ refused "a sentencepiece vocabulary (pieces marked with U+2581)" "$bin" --dump "
 check $? "the sub-word model's message counts the pieces"
 refused "--tokens chars on a word model" "$bin" --dump --tokens chars \
     "$fix/w_lstm.safetensors" "$fix/short.txt"
+# --tokens words on a character model: its message says the tokens are characters
+"$bin" --dump --tokens words "$top_srcdir/tests/fixtures/report/lstm1.safetensors" "$fix/short.txt" \
+    >/dev/null 2>"$out/err"
+[ $? -eq 2 ] && grep -q "which has no <unk> to read it as (its tokens are characters: read the text by characters, without --tokens words)$" "$out/err"
+check $? "--tokens words on a character model: refused, saying its tokens are characters ($(head -c 150 "$out/err"))"
 "$bin" --dump --tokens bytes "$fix/w_lstm.safetensors" "$fix/short.txt" >"$out/o" 2>"$out/err"
 st=$?
 [ $st -eq 2 ] && [ ! -s "$out/o" ] &&
