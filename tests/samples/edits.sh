@@ -93,6 +93,12 @@ check $? "--edits: a line's character before is checked against the text as the 
 printf '1200\t1200\t \tx\n1205 1205 y\n' >"$work/bad.edits.txt"
 refused "--edits with a line that is not a list's" \
     "$bin" --export "$work/no.txt" --step 3 --edits "$work/bad.edits.txt" "$model" "$text"
+# a word model's list given to the character model: said so, not "not a line"
+printf '# step\tbyte offset\tbefore\tafter\n40\t180\this\tlaw\n' >"$work/words.edits.txt"
+"$bin" --export "$work/no.txt" --step 3 --edits "$work/words.edits.txt" "$model" "$text" 2>"$work/err"
+[ $? -eq 2 ] && [ ! -e "$work/no.txt" ] &&
+    grep -qx "gatetui: $work/words.edits.txt:2: 'his' is a word, and the model reads characters: a list written for a word model?" "$work/err"
+check $? "--edits naming words for the character model: said so ($(head -c 160 "$work/err"))"
 refused "--edits with a character not in the vocabulary" \
     "$bin" --export "$work/no.txt" --step 3 --edits "$work/list.edits.txt" --edit 5:Q "$model" "$text"
 refused "--edits with a file that is not there" \
