@@ -48,17 +48,17 @@ static void take_series(const plot_series *s, int is_x, int log_axis, double *lo
     }
 }
 
-/* A margin of 4% of the range on either side (on a log scale, of its decades); a range of
+/* A margin of `by` of the range on either side (on a log scale, of its decades); a range of
  * one value widened around it. */
-static void pad(int log_axis, double *lo, double *hi)
+static void pad(int log_axis, double by, double *lo, double *hi)
 {
     if (log_axis) {
-        double a = log10(*lo), b = log10(*hi), m = b > a ? 0.04 * (b - a) : 0.3;
+        double a = log10(*lo), b = log10(*hi), m = b > a ? by * (b - a) : 0.3;
         *lo = pow(10, a - m);
         *hi = pow(10, b + m);
         return;
     }
-    double m = *hi > *lo ? 0.04 * (*hi - *lo) : fmax(fabs(*lo) * 0.1, 0.5);
+    double m = *hi > *lo ? by * (*hi - *lo) : fmax(fabs(*lo) * 0.1, 0.5);
     *lo -= m;
     *hi += m;
 }
@@ -89,7 +89,9 @@ void plot_range(const plot_axis *a, const plot_panel *p, int n, int is_x, double
         *lo = a->log ? 0.1 : 0;
         *hi = a->log ? 10 : 1;
     }
-    pad(a->log, lo, hi);
+    /* 4%; 8% over named points (a model each), whose markers at the range's ends stood
+       on the frame at 4% */
+    pad(a->log, !is_x && n > 0 && p[0].x.names ? 0.08 : 0.04, lo, hi);
 }
 
 /* "10⁻⁵": ten to the power k in superscript digits. */

@@ -14,6 +14,10 @@
   figcheck.py same GOT GOLDEN         the two SVGs have the same structure summary (every
                                       path's kind, colour, dash, width and points; the text
                                       runs), coordinates aside
+  figcheck.py clear FILE              every marker inside a panel's frame stands clear of it
+                                      by at least its own size (the frames: the closed black
+                                      rectangles of the axes; a marker: a subpath of a filled
+                                      path, its box of points)
   figcheck.py png FILE W H            a PNG signature and an IHDR of W x H pixels, not all one
                                       colour
   figcheck.py pdf FILE                the PDF's header and its trailer
@@ -364,9 +368,51 @@ def cmd_rows(whole, part, a, b):
     print("%s: the %d rows of %s at steps %s..%s" % (part, len(p) - 1, whole, a, b))
 
 
+def boxes(d):
+    """Each subpath's box of points (x0, y0, x1, y1) of a path's d (absolute commands)."""
+    out = []
+    for sub in re.split(r"(?=M)", d or ""):
+        nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", sub)]
+        if len(nums) >= 2:
+            xs, ys = nums[0::2], nums[1::2]
+            out.append((min(xs), min(ys), max(xs), max(ys)))
+    return out
+
+
+def cmd_clear(path):
+    root, _, _ = parts(path)
+    frames, marks = [], []
+    for el in root.iter(SVG + "path"):
+        st = style_of(el)
+        if st.get("stroke") == "rgb(0%,0%,0%)" and float(st.get("stroke-width", "1")) == AXIS_WIDTH \
+                and "Z" in (el.get("d") or ""):
+            frames += boxes(el.get("d"))
+        elif st.get("stroke", "none") == "none" and st.get("fill", "none") not in ("none", "rgb(100%,100%,100%)"):
+            marks += boxes(el.get("d"))
+    frames = [f for f in frames if f[2] - f[0] > 50 and f[3] - f[1] > 50]
+    if not frames:
+        fail("%s: no frame" % path)
+    checked = 0
+    for m in marks:
+        cx, cy, size = (m[0] + m[2]) / 2, (m[1] + m[3]) / 2, max(m[2] - m[0], m[3] - m[1])
+        if size > 20:
+            continue  # not a marker (a filled area)
+        for f in frames:
+            if f[0] < cx < f[2] and f[1] < cy < f[3]:
+                gap = min(m[0] - f[0], f[2] - m[2], m[1] - f[1], f[3] - m[3])
+                if gap < size / 2:
+                    fail("%s: a marker of %.1f at (%.1f, %.1f) stands %.1f from its frame"
+                         % (path, size, cx, cy, gap))
+                checked += 1
+    if not checked:
+        fail("%s: no marker inside a frame" % path)
+    print("%s: %d markers inside %d frames, each clear of it by half its size or more"
+          % (path, checked, len(frames)))
+
+
 def main(a):
     cmds = {"svg": cmd_svg, "structure": lambda f, c, p, l: cmd_structure(f, int(c), int(p), int(l)),
-            "same": cmd_same, "png": cmd_png, "pdf": cmd_pdf,
+            "same": cmd_same, "png": cmd_png, "pdf": cmd_pdf, "clear": cmd_clear,
             "perturbation": lambda c, j, rel=None: cmd_perturbation(c, j, float(rel) if rel else None),
             "halflives": cmd_halflives, "checkpoints": cmd_checkpoints,
             "lyapunov": cmd_lyapunov, "unit": cmd_unit, "rows": cmd_rows, "steps": cmd_steps,

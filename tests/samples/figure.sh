@@ -168,6 +168,9 @@ caption_says c.pdf "a run's checkpoints are joined" "of c, an LSTM's, and of h) 
 # an LSTM beside a GRU: c's half-life the LSTM's alone (not a line from the LSTM's c to the
 # GRU's h), the points not joined
 "$bin" --report --json "$L" "$G" "$T" >repcm.json 2>/dev/null
+fig "checkpoints, an LSTM and a GRU" cm.svg checkpoints "$L" "$G" "$T"
+said "cm.svg: every point clear of its panel's frame (the GRU's mean 0.350 stood on it)" \
+    $chk clear cm.svg
 fig "checkpoints, an LSTM and a GRU" cm.pdf checkpoints "$L" "$G" "$T"
 said "cm.pdf.csv's numbers are the reports': c's half-life the LSTM's alone" \
     $chk checkpoints cm.pdf.csv repcm.json
