@@ -251,14 +251,14 @@ static int check_read(const cli *c)
 
 static int check_operands(cli *c, int argc, char **argv)
 {
+    if (check_read(c)) /* with --session too */
+        return GT_EINPUT;
     if (c->session && argc > optind)
         return cli_bad_usage("%s", "--session FILE takes no MODEL or TEXT: they are "
                              "the session's");
     if (c->session)
         return cli_session_alone(c);
     if (c->mode->word && take_word(c, argc, argv))
-        return GT_EINPUT;
-    if (check_read(c))
         return GT_EINPUT;
     if (c->nedits && !(c->mode->flags & MODE_EDITS)) {
         char list[300], msg[400];

@@ -178,7 +178,7 @@ refused "--effect with a bad regular expression" "$bin" --effect '(' --ablate 0:
 # report's 32 windows in silence, --carriers' --windows, --effect's --horizon likewise)
 for a in "--windows 3 --carriers --edit 5:a" "--window-len 40 --carriers --edit 5:a" \
     "--horizon 8 --effect e --ablate 0:1" "--controls 3 --report" "--seed 2 --carriers --edit 5:a" \
-    "--windows 3 --export - --step 5" "--windows 3"; do
+    "--windows 3 --export - --step 5" "--windows 3" "--horizon 3 --export - --session x.json"; do
     # shellcheck disable=SC2086
     refused "$a: the option the mode does not read" "$bin" $a "$l1" "$t"
     # shellcheck disable=SC2086
