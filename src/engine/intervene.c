@@ -90,7 +90,10 @@ static size_t layer_units(const gt_intervention *iv, int k)
 
 int iv_follow(gt_intervention *b, const gt_intervention *a, int *missed)
 {
-    const int shifts = b->cell->carry >= 0, carousel = iv_has_carousel(b);
+    /* what each can hold: a's values where a cannot hold one are no intervention of a's,
+       and leave b's own as they are (a GRU shown keeps an LSTM's carousel) */
+    const int a_shifts = a->cell->carry >= 0, b_shifts = b->cell->carry >= 0;
+    const int a_carousel = iv_has_carousel(a), b_carousel = iv_has_carousel(b);
     int changed = 0, miss = 0;
     for (int k = 0; k < a->layers; k++) {
         const size_t na = layer_units(a, k), nb = layer_units(b, k);
@@ -103,15 +106,15 @@ int iv_follow(gt_intervention *b, const gt_intervention *a, int *missed)
             }
             double *bs = &b->shift[b->off[k] + j];
             unsigned char *bx = &b->ablate[b->off[k] + j];
-            if (shifts && *bs != s)
+            if (a_shifts && b_shifts && *bs != s)
                 *bs = s, changed = 1;
-            miss += !shifts && s != 0;
+            miss += !b_shifts && s != 0;
             if (*bx != x)
                 *bx = x, changed = 1;
         }
-        if (k < b->layers && carousel && b->carousel[k] != a->carousel[k])
+        if (k < b->layers && a_carousel && b_carousel && b->carousel[k] != a->carousel[k])
             b->carousel[k] = a->carousel[k], changed = 1;
-        miss += a->carousel[k] && (k >= b->layers || !carousel);
+        miss += a->carousel[k] && (k >= b->layers || !b_carousel);
     }
     if (missed)
         *missed = miss;

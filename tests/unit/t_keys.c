@@ -110,6 +110,23 @@ static void write_model(const char *path, const char *vocab)
     write_model_layers(path, vocab, 2);
 }
 
+/* A GRU of the tests' LSTM's width and vocabulary: one layer, a readout. Returns 0. */
+static int write_gru(const char *path, const char *vocab)
+{
+    enum { V = 5, D = 3, H = 4, G = 3 };
+    static float w[2048];
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+        w[i] = (float)((int)(i * 29 % 19) - 9) / 13.0f;
+    stw_tensor t[] = {
+        {"embedding.weight", V, D, w},          {"gru.weight_ih_l0", G * H, D, w + 100},
+        {"gru.weight_hh_l0", G * H, H, w + 200}, {"gru.bias_ih_l0", G * H, 0, w + 300},
+        {"gru.bias_hh_l0", G * H, 0, w + 400},   {"fc.weight", V, H, w + 500},
+        {"fc.bias", V, 0, w + 600},
+    };
+    const char *meta[] = {"vocab", vocab};
+    return stw_write(path, t, (int)(sizeof t / sizeof t[0]), meta, 1);
+}
+
 static void test_translation(void)
 {
     static const struct {
@@ -1289,6 +1306,47 @@ static void test_models_clear(const gt_model *m, const gt_text *t, const char *d
     unlink(path);
 }
 
+/* An LSTM beside a GRU: each takes what it can hold of the other's interventions and keeps
+ * its own of a kind the other cannot hold. C (the carousel) on the LSTM: the GRU has none to
+ * take (said); shown, the GRU leaves the LSTM's carousel on after any key (it cleared it);
+ * > on the GRU shifts the LSTM's carry gate too. */
+static void test_models_cells(const gt_model *m, const gt_text *t, const char *dir)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/gru.safetensors", dir);
+    gt_error e = {0};
+    gt_model g;
+    if (write_gru(path, "\\n abc") || model_load(&g, path, NULL, &e)) {
+        printf("# %s\n", e.msg);
+        tap_ok(0, "the GRU loads");
+        return;
+    }
+    gt_model two[2] = {*m, g};
+    gt_session sn;
+    gt_models ms;
+    if (session_borrow(&sn, two, 2, t, &e) || models_open(&ms, &sn, 0, 0, 1, &e)) {
+        printf("# %s\n", e.msg);
+        tap_ok(0, "an LSTM and a GRU open");
+        model_free(&g);
+        return;
+    }
+    models_press(&ms, "C");
+    tap_ok(ms.ivs[0].iv.carousel[0] && !ms.ivs[1].iv.carousel[0] &&
+               strstr(ms.ui.msg, "only in part") != NULL,
+           "C on the LSTM: its carousel on, the GRU has none to take, said (%s)", ms.ui.msg);
+    models_press(&ms, "\tl");
+    tap_ok(ms.cur == 1 && ms.ivs[0].iv.carousel[0],
+           "Tab, a key on the GRU: the LSTM's carousel still on");
+    models_press(&ms, ">");
+    tap_ok(iv_shift_of(&ms.ivs[1].iv, 0, 0) == 0.5 && iv_shift_of(&ms.ivs[0].iv, 0, 0) == 0.5 &&
+               ms.ivs[0].iv.carousel[0],
+           "> on the GRU: both carry gates shifted by 0.5, the LSTM's carousel kept");
+    models_close(&ms);
+    session_close(&sn);
+    model_free(&g);
+    unlink(path);
+}
+
 /* The text as edited, in bytes: `w` writes it and `/` searches it, with edited characters
  * longer and shorter than the ones they replace (é is two bytes), next to each other, and at
  * the last step. */
@@ -1634,6 +1692,7 @@ int main(void)
     test_intervention_background(&m);
     test_models(&m, &t);
     test_models_clear(&m, &t, dir);
+    test_models_cells(&m, &t, dir);
 
     termkey_destroy(tk);
     view_free(&v);
