@@ -62,6 +62,7 @@ typedef struct gt_model {
     int vocab_bytes;     /* 1: tokens are bytes 0..255 (no vocabulary given) */
     int vocab_beside;    /* 1: the vocabulary came from a file found beside the model */
     char *vocab_beside_path; /* that file's path (owned), or NULL */
+    char vocab_beside_sha[65]; /* its SHA-256 when it was read (gatetui/sha256.h) */
     uint32_t *lookup_cp; /* [lookup_n] sorted code points, and their tokens */
     uint16_t *lookup_tok;
     int lookup_n;        /* V less the tokens no character maps to */

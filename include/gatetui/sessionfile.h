@@ -27,8 +27,9 @@ typedef struct gt_sessionfile {
     const char *text_path;
     gt_model_options mopt;
     const char **vocab_beside; /* [nmodels]: the vocabulary file found beside each model
-                                  when it was written (checked: unchanged), or NULL (none,
-                                  or a session written before it was kept) */
+                                  when it was written (checked: unchanged), "" for none,
+                                  NULL when the session does not say (written before it
+                                  was kept) */
     gt_session_ivs *each;      /* [nmodels]: each model's interventions */
     gt_session_iv *iv;         /* all of them (each[k].iv points into it) */
     const struct json_t *screen; /* the screen's state, or NULL */

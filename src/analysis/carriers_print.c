@@ -37,22 +37,32 @@ static json_t *token_json(const gt_model *m, int tok)
     return json_stringn(t, (size_t)n);
 }
 
-/* The edits made before the one measured, on a line (the first three, then how many more). */
+/* The edits made before the one measured, on a line within 80 columns: as many as fit,
+ * then how many more. */
 static void before_text(FILE *f, const gt_carriers *r)
 {
     if (!r->nbefore)
         return;
-    fprintf(f, "the text with %zu edit%s before it:", r->nbefore, r->nbefore == 1 ? "" : "s");
-    for (size_t i = 0; i < r->nbefore && i < 3; i++) {
-        char a[NAME], b[NAME], step[32];
+    char line[512], more[48];
+    size_t at = (size_t)snprintf(line, sizeof line, "the text with %zu edit%s before it:",
+                                 r->nbefore, r->nbefore == 1 ? "" : "s");
+    size_t i = 0;
+    for (; i < r->nbefore; i++) {
+        char a[NAME], b[NAME], step[32], item[2 * NAME + 48];
         steptext_name(r->m, r->before[i].from, STEPTEXT_UTF8, a, sizeof a);
         steptext_name(r->m, r->before[i].to, STEPTEXT_UTF8, b, sizeof b);
-        fprintf(f, "%s %s (%s -> %s)", i ? "," : "",
-                report_commas(r->before[i].step, step, sizeof step), a, b);
+        const int l = snprintf(item, sizeof item, "%s %s (%s -> %s)", i ? "," : "",
+                               report_commas(r->before[i].step, step, sizeof step), a, b);
+        const int m = i + 1 < r->nbefore
+                          ? snprintf(more, sizeof more, ", +%zu more", r->nbefore - i - 1)
+                          : 0;
+        if (i > 0 && at + (size_t)l + (size_t)m > 80)
+            break;
+        at += (size_t)snprintf(line + at, at < sizeof line ? sizeof line - at : 0, "%s", item);
     }
-    if (r->nbefore > 3)
-        fprintf(f, ", +%zu more", r->nbefore - 3);
-    fputc('\n', f);
+    if (i < r->nbefore && at < sizeof line)
+        snprintf(line + at, sizeof line - at, ", +%zu more", r->nbefore - i);
+    fprintf(f, "%s\n", line);
 }
 
 /* The REMOVED_TOP units whose state put back removes most of E, largest first (NaN never):

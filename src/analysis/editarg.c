@@ -163,12 +163,11 @@ static int not_a_line(const gt_model *m, const char *where, gt_error *e)
 
 /* A line whose fields are all there but whose tokens are more than a character for a
  * character model: a word model's list. */
-static int words_for_chars(const gt_model *m, char **fld, const char *where, gt_error *e)
+static int words_for_chars(const char *word, const char *where, gt_error *e)
 {
     char shown[80];
     return gt_fail(e, GT_EINPUT, "%s: '%s' is a word, and the model reads characters: a list "
-                   "written for a word model?", where,
-                   utf8_printable(shown, sizeof shown, strlen(fld[2]) > 1 ? fld[2] : fld[3]));
+                   "written for a word model?", where, utf8_printable(shown, sizeof shown, word));
 }
 
 /* One line's four fields: the edit it makes, checked against the text as the edits before
@@ -181,7 +180,7 @@ static int take_line(gt_editlist *l, const gt_model *m, const gt_text *t, const 
     const char *before = field_token(m, fld[2], bb), *after = field_token(m, fld[3], ab);
     if (step >= 0 && off >= 0 && !m->words && (!before || !after) && fld[2][0] && fld[3][0] &&
         fld[2][0] != '\\' && fld[3][0] != '\\' && (strlen(fld[2]) > 1 || strlen(fld[3]) > 1))
-        return words_for_chars(m, fld, where, e);
+        return words_for_chars(!before ? fld[2] : fld[3], where, e); /* the one not read */
     if (step < 0 || off < 0 || !before || !after)
         return not_a_line(m, where, e);
     return editlist_add_checked(l, m, t, (size_t)step, (size_t)off, before, after, where, e);

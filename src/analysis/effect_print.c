@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/jsonout.h"
@@ -74,18 +75,39 @@ static void put_units(FILE *f, const int *u, int k, int col, int indent)
     fputc('\n', f);
 }
 
+/* A control set, for sorting them: its units (ascending) and their count. */
+typedef struct set_ref {
+    const int *u;
+    size_t n;
+} set_ref;
+
+static int by_units(const void *a, const void *b)
+{
+    const set_ref *x = a, *y = b;
+    for (size_t i = 0; i < x->n; i++)
+        if (x->u[i] != y->u[i])
+            return x->u[i] < y->u[i] ? -1 : 1;
+    return 0;
+}
+
 /* How many of the control sets repeat one drawn before them (each set is drawn afresh:
- * measures.md, "The effect"). */
+ * measures.md, "The effect"): the sets less the distinct ones, by sorting (-1: no memory
+ * to count them). */
 static int repeated_sets(const gt_effect *r)
 {
-    const size_t n = (size_t)r->set_size;
+    const size_t n = (size_t)r->set_size, R = (size_t)r->controls;
+    if (R < 2)
+        return 0;
+    set_ref *s = malloc(R * sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t k = 0; k < R; k++)
+        s[k] = (set_ref){r->sets + k * n, n};
+    qsort(s, R, sizeof *s, by_units);
     int repeats = 0;
-    for (int k = 1; k < r->controls; k++)
-        for (int j = 0; j < k; j++)
-            if (!memcmp(r->sets + (size_t)k * n, r->sets + (size_t)j * n, n * sizeof *r->sets)) {
-                repeats++;
-                break;
-            }
+    for (size_t k = 1; k < R; k++)
+        repeats += by_units(&s[k - 1], &s[k]) == 0;
+    free(s);
     return repeats;
 }
 
@@ -127,7 +149,7 @@ static void header(FILE *f, const gt_effect *r, const char *interventions)
         const int repeats = repeated_sets(r);
         if (r->others == r->set_size && r->controls > 1)
             fprintf(f, "(every one the same: the others are as many as the tested set)\n");
-        else if (repeats)
+        else if (repeats > 0)
             fprintf(f, "(%d of them repeat%s a set drawn before: each set is drawn afresh)\n",
                     repeats, repeats == 1 ? "s" : "");
         fputs("the tested set: ", f);

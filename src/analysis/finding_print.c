@@ -159,7 +159,7 @@ int find_print_selection(FILE *f, const gt_selection *s, const uint16_t *tok, in
         return jsonout_write(f, selection_json(s, m), 1, JSONOUT_FINDING);
     char n1[32];
     fprintf(f, "steps %zu:%zu \"", s->a, s->b);
-    put_steps(f, m, tok, s->a, s->b, 56); /* the line within 80 columns at any step */
+    put_steps(f, m, tok, s->a, s->b, 54); /* the line within 80 columns: steps of 7 digits */
     fprintf(f, "\"\n%s >= %g, layer %d, over the first %s steps\n", signals_name(m, s->signal),
             s->threshold, s->layer, report_commas(s->steps, n1, sizeof n1));
     if (!s->nunits) {

@@ -21,7 +21,8 @@ static int help_now(const cli_mode *const *modes)
           "outside the vocabulary as <unk>. Several\n"
           "MODELs (their vocabularies holding the same tokens, in any order) are\n"
           "compared on TEXT: the screen shows one at a time (Tab switches), the tables\n"
-          "put one column per model, --json prints {\"models\": [...]}.\n\n"
+          "put one column per model, --json prints {\"models\": [...], \"names\":\n"
+          "[...]}.\n\n"
           "Options:\n",
           stdout);
     for (int i = 0; modes[i]; i++)

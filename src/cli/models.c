@@ -67,12 +67,13 @@ static int check_session_vocab(const cli *c, const gt_session *s, gt_error *e)
     for (int k = 0; c->session && c->sfile.vocab_beside && k < s->n; k++) {
         const char *want = c->sfile.vocab_beside[k], *have = s->model[k].base->vocab_beside_path;
         char a[PATH_MAX], b[PATH_MAX];
-        if (!want || (have && realpath(want, a) && realpath(have, b) && !strcmp(a, b)))
+        if (!want || (!want[0] && !have) ||
+            (want[0] && have && realpath(want, a) && realpath(have, b) && !strcmp(a, b)))
             continue;
         return gt_fail(e, GT_EINPUT, "%s: the model's vocabulary was %s when the session %s was "
                        "written, and is now %s: it would not open on the same screen",
-                       s->model[k].base->path, want, c->session,
-                       have ? have : "in the model file");
+                       s->model[k].base->path, want[0] ? want : "not beside it", c->session,
+                       have ? have : "not beside it");
     }
     return GT_OK;
 }

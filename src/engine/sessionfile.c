@@ -61,13 +61,25 @@ static int model_entry(const gt_session_model *sm, const gt_intervention *iv, js
     if (model_file_changed(sm->base))
         return gt_fail(e, GT_EINPUT, "%s changed on disk since it was read: a session written "
                        "now would not open on the model shown", sm->base->path);
-    json_t *o, *ivs = json_array(), *vb = NULL;
-    int rc = file_entry(sm->base->path, NULL, &o, e);
-    if (rc == GT_OK && sm->base->vocab_beside_path &&
-        (rc = file_entry(sm->base->vocab_beside_path, NULL, &vb, e)) == GT_OK &&
-        json_object_set_new(o, "vocab_beside", vb)) /* its words: the model's as much */
-        rc = oom(e);
+    json_t *o = NULL, *ivs = json_array(), *vb = json_null();
+    const gt_model *m = sm->base;
+    int rc = file_entry(m->path, NULL, &o, e);
+    /* the vocabulary found beside it, as it was read (its words are the model's as much);
+       null: none, so that one put there since is seen (check_session_vocab) */
+    if (rc == GT_OK && m->vocab_beside_path &&
+        (rc = file_entry(m->vocab_beside_path, NULL, &vb, e)) == GT_OK &&
+        strcmp(json_string_value(json_object_get(vb, "sha256")), m->vocab_beside_sha) != 0)
+        rc = gt_fail(e, GT_EINPUT, "%s changed on disk since it was read: a session written "
+                     "now would not open on the vocabulary shown", m->vocab_beside_path);
+    if (rc == GT_OK) {
+        const int bad = json_object_set_new(o, "vocab_beside", vb); /* takes vb */
+        vb = NULL;
+        if (bad)
+            rc = oom(e);
+    }
     if (rc) {
+        json_decref(vb);
+        json_decref(o);
         json_decref(ivs);
         return rc;
     }
@@ -199,6 +211,8 @@ static int read_models(gt_sessionfile *f, const reader *r, const json_t *models)
         if (ivs && !json_is_array(ivs))
             return sessionfile_bad(r, "interventions", "wants a list");
         const json_t *vb = json_object_get(o, "vocab_beside");
+        if (vb && json_is_null(vb))
+            f->vocab_beside[i] = ""; /* none beside it when written */
         if ((rc = check_entry(r, o, "models", &f->model_path[i])) ||
             (vb && !json_is_null(vb) &&
              (rc = check_entry(r, vb, "models.vocab_beside", &f->vocab_beside[i]))) ||

@@ -93,7 +93,7 @@ static int word(walk *w, const unsigned char *b, size_t len, gt_error *e)
                        "%s: line %zu: \"%s\" is not in the vocabulary, which has no <unk> to "
                        "read it as%s",
                        w->t->path, w->line, shown,
-                       chars >= m->vocab - 2 /* <eos>, <unk> or the like at most */
+                       m->vocab > 4 && chars >= m->vocab - 2 /* <eos>, <unk> or the like */
                            ? " (its tokens are characters: read the text by characters, "
                              "without --tokens words)"
                            : "");

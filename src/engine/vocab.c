@@ -14,6 +14,7 @@
 #include "format/vocabfile.h"
 #include "gatetui/commas.h"
 #include "gatetui/fileio.h"
+#include "gatetui/sha256.h"
 #include "gatetui/utf8.h"
 
 /* Builds the sorted set of distinct code points of a UTF-8 file (invalid bytes ignored).
@@ -417,7 +418,9 @@ static int find_vocab(gt_model *m, const gt_model_options *opt, gt_error *e)
         m->vocab_beside = 1;
         if (!(m->vocab_beside_path = strdup(path)))
             return gt_fail(e, GT_EFAIL, "out of memory for the vocabulary");
-        return from_vocab_file(m, path, where, opt, e);
+        unsigned long long size; /* its digest as read: a session names it (sessionfile.h) */
+        int rc = sha256_file(path, m->vocab_beside_sha, &size, e);
+        return rc ? rc : from_vocab_file(m, path, where, opt, e);
     }
     if (m->vocab == 256 && (!f->nvocab || f->format != GT_SAFETENSORS))
         return bytes_vocab(m, e);

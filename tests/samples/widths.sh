@@ -60,6 +60,9 @@ for m in kjv-lstm.bin kjv-gru.bin kjv-rnn.bin; do
     every_mode $m kjv-valid.txt '[A-Z]' ' ' 1200:x 43100:43200
 done
 every_mode kjv-words.pt kjv-words-valid.txt LORD the 120:the 9600:9657
+# the edits made before the one --carriers measures, on its second line: as many as fit
+fits kjv-lstm.bin kjv-valid.txt "--carriers after 5 edits" --carriers --edit 1200:x --edit 1300:y \
+    --edit 1400:z --edit 1500:q --edit 1600:w --edit 1700:v
 # --help: every line but the synopsis's (one usage a line, as long as it is)
 "$bin" --help >"$out/help" 2>&1
 wide=$(grep -v -e '^usage: ' -e '^       gatetui ' -e '^  any mode: ' "$out/help" |

@@ -164,27 +164,36 @@ elif [ -f "$words" ]; then
     cp "$words/kjv-words.pt" "$words/kjv-words.vocab.txt" "$work/wc/"
     tm respawn-pane -k -t gt "cd $work/wc && $bin kjv-words.pt $words/kjv-words-valid.txt 2>err4; echo EXIT=\$?; sleep 3600"
     wait_for "step 0 of 0..9,657" >/dev/null
+    # the vocabulary changed while the screen is up: W refuses to name it as read
+    cp "$work/wc/kjv-words.vocab.txt" "$work/wc/keep.txt"
+    awk 'NR == 5 { l = $0; next } NR == 6 { print; print l; next } { print }' "$work/wc/keep.txt" \
+        >"$work/wc/kjv-words.vocab.txt"
+    keys W
+    wait_for "session was not written: .*kjv-words.vocab.txt changed on disk since it was read" >/dev/null &&
+        [ ! -e "$work/wc/kjv-words-valid.gatetui-session.json" ]
+    check $? "the vocabulary beside the model changed after it was read: W writes no session, says why"
+    cp "$work/wc/keep.txt" "$work/wc/kjv-words.vocab.txt"
     keys W
     wait_for "session written to ./kjv-words-valid.gatetui-session.json" >/dev/null
     keys q q
     wait_for "EXIT=0" >/dev/null
-    ses=$work/wc/kjv-words-valid.gatetui-session.json
+    wcp=$(cd "$work/wc" && pwd -P) # the paths the messages name, as the session holds them
+    ses=$wcp/kjv-words-valid.gatetui-session.json
     "$bin" --export "$work/wc/before.txt" --session "$ses" 2>"$work/wc/e0" &&
         [ "$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["models"][0]["vocab_beside"]["path"])' "$ses")" = \
             "$(cd "$work/wc" && pwd -P)/kjv-words.vocab.txt" ]
     check $? "W on the sample word model: the session names its vocabulary beside it; --export --session opens it"
-    cp "$work/wc/kjv-words.vocab.txt" "$work/wc/keep.txt"
     awk 'NR == 5 { l = $0; next } NR == 6 { print; print l; next } { print }' "$work/wc/keep.txt" \
         >"$work/wc/kjv-words.vocab.txt"
     "$bin" --export "$work/wc/after.txt" --session "$ses" 2>"$work/wc/e1"
     [ $? -eq 2 ] && [ ! -e "$work/wc/after.txt" ] &&
-        grep -qx "gatetui: $work/wc/kjv-words.vocab.txt has changed since the session $ses was written (another SHA-256): it would not open on the same screen" "$work/wc/e1"
+        grep -qx "gatetui: $wcp/kjv-words.vocab.txt has changed since the session $ses was written (another SHA-256): it would not open on the same screen" "$work/wc/e1"
     check $? "two words of the vocabulary beside it swapped: the session refused, the file named ($(head -c 160 "$work/wc/e1"))"
     cp "$work/wc/keep.txt" "$work/wc/kjv-words.vocab.txt"
     /usr/bin/python3 -c 'import json, sys; print(json.dumps(open(sys.argv[1]).read().split("\n")[:-1]))' \
         "$work/wc/keep.txt" >"$work/wc/kjv-words.vocab.json"
     "$bin" --export "$work/wc/after.txt" --session "$ses" 2>"$work/wc/e2"
-    [ $? -eq 2 ] && grep -q "the model's vocabulary was $work/wc/kjv-words.vocab.txt when the session .* was written, and is now .*kjv-words.vocab.json" "$work/wc/e2"
+    [ $? -eq 2 ] && grep -q "the model's vocabulary was $wcp/kjv-words.vocab.txt when the session .* was written, and is now .*kjv-words.vocab.json" "$work/wc/e2"
     check $? "another vocabulary beside it read first now: refused ($(head -c 200 "$work/wc/e2"))"
     rm "$work/wc/kjv-words.vocab.json"
     "$bin" --export "$work/wc/again.txt" --session "$ses" 2>"$work/wc/e3" &&
