@@ -44,7 +44,8 @@ void iv_free(gt_intervention *iv);
 void iv_clear(gt_intervention *iv);
 int iv_copy(gt_intervention *dst, const gt_intervention *src, gt_error *e);
 /* Gives b a's interventions where they apply to b's model: the same layer and unit numbers,
- * a bias shift where both cells have a carry gate, the carousel where both have a cell
+ * a bias shift where both cells have a carry gate (a layer's whole, every unit's the same,
+ * is the whole layer's in b however wide), the carousel where both have a cell
  * state; what b has beyond a's layers or units, or of a kind a cannot hold, stays (doc/
  * screen.md, "Several models"). 1 when b changed; *missed (may be NULL): a's interventions
  * b cannot take (a unit or a layer it lacks, a shift without a carry gate, a carousel

@@ -97,16 +97,24 @@ int iv_follow(gt_intervention *b, const gt_intervention *a, int *missed)
     int changed = 0, miss = 0;
     for (int k = 0; k < a->layers; k++) {
         const size_t na = layer_units(a, k), nb = layer_units(b, k);
+        /* a shift of the whole layer (every unit's the same, as > makes it) is the whole
+           layer's in b too, however many units b has */
+        int whole = na > 0 && a->shift[a->off[k]] != 0;
+        for (size_t j = 1; whole && j < na; j++)
+            whole = a->shift[a->off[k] + j] == a->shift[a->off[k]];
+        for (size_t j = 0; whole && a_shifts && b_shifts && j < nb; j++)
+            if (b->shift[b->off[k] + j] != a->shift[a->off[k]])
+                b->shift[b->off[k] + j] = a->shift[a->off[k]], changed = 1;
         for (size_t j = 0; j < na; j++) {
             const double s = a->shift[a->off[k] + j];
             const unsigned char x = a->ablate[a->off[k] + j];
             if (j >= nb) {
-                miss += s != 0 || x;
+                miss += (s != 0 && (!whole || nb == 0)) || x;
                 continue;
             }
             double *bs = &b->shift[b->off[k] + j];
             unsigned char *bx = &b->ablate[b->off[k] + j];
-            if (a_shifts && b_shifts && *bs != s)
+            if (a_shifts && b_shifts && !whole && *bs != s)
                 *bs = s, changed = 1;
             miss += !b_shifts && s != 0;
             if (*bx != x)

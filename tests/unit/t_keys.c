@@ -110,10 +110,10 @@ static void write_model(const char *path, const char *vocab)
     write_model_layers(path, vocab, 2);
 }
 
-/* A GRU of the tests' LSTM's width and vocabulary: one layer, a readout. Returns 0. */
+/* A GRU of the tests' LSTM's vocabulary, wider (6 units): one layer, a readout. Returns 0. */
 static int write_gru(const char *path, const char *vocab)
 {
-    enum { V = 5, D = 3, H = 4, G = 3 };
+    enum { V = 5, D = 3, H = 6, G = 3 };
     static float w[2048];
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
         w[i] = (float)((int)(i * 29 % 19) - 9) / 13.0f;
@@ -1341,6 +1341,13 @@ static void test_models_cells(const gt_model *m, const gt_text *t, const char *d
     tap_ok(iv_shift_of(&ms.ivs[1].iv, 0, 0) == 0.5 && iv_shift_of(&ms.ivs[0].iv, 0, 0) == 0.5 &&
                ms.ivs[0].iv.carousel[0],
            "> on the GRU: both carry gates shifted by 0.5, the LSTM's carousel kept");
+    models_press(&ms, "\t>");
+    int all = ms.cur == 0;
+    for (int j = 0; j < 6; j++) /* the whole layer's shift, the GRU's 6 units all */
+        all &= iv_shift_of(&ms.ivs[1].iv, 0, j) == 1.0 && (j >= 4 || iv_shift_of(&ms.ivs[0].iv, 0, j) == 1.0);
+    tap_ok(all && !strstr(ms.ui.msg, "only in part"),
+           "> on the LSTM of 4 units: the GRU's 6 all at +1.0, the whole layer's as the LSTM's (%s)",
+           ms.ui.msg);
     models_close(&ms);
     session_close(&sn);
     model_free(&g);
