@@ -1257,6 +1257,34 @@ static void test_models(const gt_model *m, const gt_text *t)
     session_close(&sn);
 }
 
+/* two[0] (set by the caller) beside the model written at path, loaded into two[1], on text
+ * t as the screen opens several models: 0, or 1 after a failed check named what. */
+static int open_beside(gt_model two[2], const gt_text *t, const char *path, gt_session *sn,
+                       gt_models *ms, const char *what)
+{
+    gt_error e = {0};
+    if (model_load(&two[1], path, NULL, &e)) {
+        printf("# %s\n", e.msg);
+        tap_ok(0, "%s", what);
+        return 1;
+    }
+    if (session_borrow(sn, two, 2, t, &e) || models_open(ms, sn, 0, 0, 1, &e)) {
+        printf("# %s\n", e.msg);
+        tap_ok(0, "%s", what);
+        model_free(&two[1]);
+        return 1;
+    }
+    return 0;
+}
+
+static void close_beside(gt_model two[2], gt_session *sn, gt_models *ms, const char *path)
+{
+    models_close(ms);
+    session_close(sn);
+    model_free(&two[1]);
+    unlink(path);
+}
+
 /* Two models of different shapes (two layers and one) share the interventions where they
  * apply: > on the first's layer 0 shifts the second's layer 0 too; on layer 1, which the
  * second lacks, the second keeps its own and the status line says so; then Z removes every
@@ -1265,22 +1293,12 @@ static void test_models_clear(const gt_model *m, const gt_text *t, const char *d
 {
     char path[300];
     snprintf(path, sizeof path, "%s/one.safetensors", dir);
-    gt_error e = {0};
-    gt_model one;
-    if (write_model_layers(path, "\\n abc", 1) || model_load(&one, path, NULL, &e)) {
-        printf("# %s\n", e.msg);
-        tap_ok(0, "the one-layer model loads");
-        return;
-    }
-    gt_model two[2] = {*m, one};
+    gt_model two[2] = {*m};
     gt_session sn;
     gt_models ms;
-    if (session_borrow(&sn, two, 2, t, &e) || models_open(&ms, &sn, 0, 0, 1, &e)) {
-        printf("# %s\n", e.msg);
-        tap_ok(0, "two models of different shapes open");
-        model_free(&one);
+    if (write_model_layers(path, "\\n abc", 1) ||
+        open_beside(two, t, path, &sn, &ms, "the two-layer and the one-layer model open"))
         return;
-    }
     models_press(&ms, ">");
     tap_ok(iv_shift_of(&ms.ivs[0].iv, 0, 3) == 0.5 && iv_shift_of(&ms.ivs[1].iv, 0, 3) == 0.5 &&
                !strstr(ms.ui.msg, "only in part"),
@@ -1300,10 +1318,7 @@ static void test_models_clear(const gt_model *m, const gt_text *t, const char *d
     models_press(&ms, "Z");
     tap_ok(strstr(ms.ui.msg, "no interventions to remove") != NULL,
            "Z again: no interventions to remove (%s)", ms.ui.msg);
-    models_close(&ms);
-    session_close(&sn);
-    model_free(&one);
-    unlink(path);
+    close_beside(two, &sn, &ms, path);
 }
 
 /* An LSTM beside a GRU: each takes what it can hold of the other's interventions and keeps
@@ -1314,22 +1329,11 @@ static void test_models_cells(const gt_model *m, const gt_text *t, const char *d
 {
     char path[300];
     snprintf(path, sizeof path, "%s/gru.safetensors", dir);
-    gt_error e = {0};
-    gt_model g;
-    if (write_gru(path, "\\n abc") || model_load(&g, path, NULL, &e)) {
-        printf("# %s\n", e.msg);
-        tap_ok(0, "the GRU loads");
-        return;
-    }
-    gt_model two[2] = {*m, g};
+    gt_model two[2] = {*m};
     gt_session sn;
     gt_models ms;
-    if (session_borrow(&sn, two, 2, t, &e) || models_open(&ms, &sn, 0, 0, 1, &e)) {
-        printf("# %s\n", e.msg);
-        tap_ok(0, "an LSTM and a GRU open");
-        model_free(&g);
+    if (write_gru(path, "\\n abc") || open_beside(two, t, path, &sn, &ms, "an LSTM and a GRU open"))
         return;
-    }
     models_press(&ms, "C");
     tap_ok(ms.ivs[0].iv.carousel[0] && !ms.ivs[1].iv.carousel[0] &&
                strstr(ms.ui.msg, "only in part") != NULL,
@@ -1348,10 +1352,7 @@ static void test_models_cells(const gt_model *m, const gt_text *t, const char *d
     tap_ok(all && !strstr(ms.ui.msg, "only in part"),
            "> on the LSTM of 4 units: the GRU's 6 all at +1.0, the whole layer's as the LSTM's (%s)",
            ms.ui.msg);
-    models_close(&ms);
-    session_close(&sn);
-    model_free(&g);
-    unlink(path);
+    close_beside(two, &sn, &ms, path);
 }
 
 /* The text as edited, in bytes: `w` writes it and `/` searches it, with edited characters
